@@ -1,0 +1,1 @@
+"""Players that work for any rule set through the engine protocol."""

@@ -1,0 +1,19 @@
+"""A bot that picks a legal action at random: the baseline, and the conformance suite's player."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from grognard.core.engine import Decision, Game
+
+
+class RandomBot:
+    """Samples each decision's action space with its own generator."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def choose(self, game: Game, decision: Decision) -> Any:
+        return decision.space.sample(self.rng)

@@ -1,0 +1,366 @@
+"""Dice sources and dice mechanics.
+
+A *dice source* answers ``roll(n, sides, purpose)`` with ``n`` values in
+``1..sides``. Four sources exist:
+
+- :class:`SeededDice`: a numpy ``Generator`` seeded from a ``SeedSequence``,
+  drawn in blocks and buffered (one numpy call per die would dominate a game);
+- :class:`ManualDice`: a referee types what the table rolled; impossible
+  values and wrong counts are refused and asked again;
+- :class:`ScriptedDice`: tests choose every die;
+- :class:`RecordedDice`: replay serves the dice of a game record and refuses
+  a request that differs from the recorded one.
+
+A *mechanic* is one rule of chance defined once ("4 dice, each 5-6 kills"):
+``roll(source, purpose)`` plays it and ``distribution()`` gives its exact
+odds as an icepool ``Die``, so play and the odds tables come from one place.
+
+>>> dice = ScriptedDice([5, 2, 6, 1])
+>>> SuccessCount(dice=4, target=5).roll(dice, "bunker B1 fires")
+2
+>>> SuccessCount(dice=4, target=5).distribution().probability(0)
+Fraction(16, 81)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Protocol
+
+import icepool
+import numpy as np
+
+from grognard.core.errors import DiceError
+
+__all__ = [
+    "AnySuccess",
+    "DiceSource",
+    "DieRoll",
+    "Gated",
+    "ManualDice",
+    "Mechanic",
+    "RecordedDice",
+    "ScriptedDice",
+    "SeededDice",
+    "SuccessCount",
+    "SumAtLeast",
+    "TableRoll",
+    "spawn_seeds",
+]
+
+
+class DiceSource(Protocol):
+    """Anything that rolls dice: ``roll(n, sides, purpose) -> list of n values``."""
+
+    def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]: ...
+
+
+def _check_request(n: int, sides: int, purpose: str) -> None:
+    if n < 0:
+        raise DiceError(f"cannot roll {n} dice for {purpose!r}")
+    if sides < 2:
+        raise DiceError(f"a die needs at least 2 sides, not {sides} ({purpose!r})")
+
+
+class SeededDice:
+    """Reproducible dice from a seed, buffered in blocks.
+
+    ``seed`` is an int or a ``numpy.random.SeedSequence``; each number of sides
+    gets its own child stream, so d6 and d10 draws never disturb each other.
+    ``drawn`` counts the dice drawn per number of sides; ``SeededDice(seed,
+    skip=drawn)`` continues where a saved game stopped.
+
+    >>> a, b = SeededDice(7), SeededDice(7)
+    >>> a.roll(5) == b.roll(5)
+    True
+    >>> c = SeededDice(7, skip={6: 2}); _ = a.roll(0)
+    >>> SeededDice(7).roll(3)[2] == c.roll(1)[0]
+    True
+    """
+
+    BLOCK = 8192
+
+    def __init__(self, seed: int | np.random.SeedSequence, skip: Mapping[int, int] | None = None) -> None:
+        self.seed_sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+        self._streams: dict[int, np.random.Generator] = {}
+        self._buffers: dict[int, list[int]] = {}
+        self._positions: dict[int, int] = {}
+        self.drawn: dict[int, int] = {}
+        for sides, count in (skip or {}).items():
+            self.roll(count, sides, "skip")
+
+    @property
+    def seed(self) -> int | Sequence[int] | None:
+        """The entropy the stream was seeded with (an int for an int seed)."""
+        entropy = self.seed_sequence.entropy
+        return entropy if isinstance(entropy, int) or entropy is None else list(entropy)
+
+    def _stream(self, sides: int) -> np.random.Generator:
+        stream = self._streams.get(sides)
+        if stream is None:
+            child = np.random.SeedSequence(
+                self.seed_sequence.entropy, spawn_key=(*self.seed_sequence.spawn_key, sides)
+            )
+            stream = self._streams[sides] = np.random.Generator(np.random.PCG64(child))
+        return stream
+
+    def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]:
+        buffer = self._buffers.get(sides)
+        position = self._positions.get(sides, 0)
+        if buffer is None or position + n > len(buffer):
+            if n < 0 or sides < 2:
+                _check_request(n, sides, purpose)
+            rest = buffer[position:] if buffer is not None else []
+            size = max(self.BLOCK, n)
+            fresh = self._stream(sides).integers(1, sides + 1, size=size, dtype=np.int64).tolist()
+            buffer = self._buffers[sides] = rest + fresh
+            position = 0
+        self._positions[sides] = position + n
+        self.drawn[sides] = self.drawn.get(sides, 0) + n
+        return buffer[position : position + n]
+
+
+def spawn_seeds(seed: int, n: int) -> list[np.random.SeedSequence]:
+    """``n`` independent child seeds of ``seed``, one per game, in game order."""
+    return np.random.SeedSequence(seed).spawn(n)
+
+
+class ScriptedDice:
+    """Dice chosen by a test, served in order.
+
+    Raises :class:`DiceError` when a value is off the die or the script runs
+    out, naming the purpose of the roll that asked. ``log`` keeps every request
+    as ``(purpose, sides, values)``.
+    """
+
+    def __init__(self, values: Iterable[int]) -> None:
+        self._values = list(values)
+        self._next = 0
+        self.log: list[tuple[str, int, list[int]]] = []
+
+    @property
+    def remaining(self) -> int:
+        """How many scripted values are still unused."""
+        return len(self._values) - self._next
+
+    def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]:
+        _check_request(n, sides, purpose)
+        if self._next + n > len(self._values):
+            raise DiceError(f"scripted dice ran out: {purpose!r} asked for {n}d{sides}, {self.remaining} left")
+        values = self._values[self._next : self._next + n]
+        for value in values:
+            if not 1 <= value <= sides:
+                raise DiceError(f"scripted value {value} is not on a d{sides} ({purpose!r})")
+        self._next += n
+        self.log.append((purpose, sides, values))
+        return values
+
+
+class ManualDice:
+    """Dice typed in by a person: ``ask(n, sides, purpose, problem)`` returns the values.
+
+    ``problem`` is ``None`` on the first ask, then the reason the last answer
+    was refused (a wrong count, a value off the die); the source asks again
+    until the answer is possible. ``ask`` may raise to abandon the roll.
+    """
+
+    def __init__(self, ask: Callable[[int, int, str, str | None], Sequence[int]]) -> None:
+        self._ask = ask
+
+    def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]:
+        _check_request(n, sides, purpose)
+        problem: str | None = None
+        while True:
+            values = list(self._ask(n, sides, purpose, problem))
+            problem = check_values(values, n, sides)
+            if problem is None:
+                return values
+
+
+def check_values(values: Sequence[int], n: int, sides: int) -> str | None:
+    """Why ``values`` cannot be ``n`` rolls of a d``sides``, or ``None`` if they can."""
+    if len(values) != n:
+        return f"{n} dice were rolled, {len(values)} values given"
+    for value in values:
+        if not isinstance(value, int) or not 1 <= value <= sides:
+            return f"{value!r} is not a face of a d{sides}"
+    return None
+
+
+class RecordedDice:
+    """The dice of a game record, served back in order for replay.
+
+    Each request must match the recorded one (purpose, count and sides);
+    otherwise :class:`DiceError` says what was asked and what was recorded.
+    """
+
+    def __init__(self, rolls: Iterable[tuple[str, int, Sequence[int]]] = ()) -> None:
+        self._rolls: list[tuple[str, int, list[int]]] = [(p, s, list(v)) for p, s, v in rolls]
+        self._next = 0
+
+    def extend(self, rolls: Iterable[tuple[str, int, Sequence[int]]]) -> None:
+        """Queue more recorded rolls (the next record line's)."""
+        self._rolls.extend((p, s, list(v)) for p, s, v in rolls)
+
+    @property
+    def remaining(self) -> int:
+        """How many recorded rolls are still unused."""
+        return len(self._rolls) - self._next
+
+    def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]:
+        if self._next >= len(self._rolls):
+            raise DiceError(f"the record has no roll left for {purpose!r} ({n}d{sides})")
+        rec_purpose, rec_sides, values = self._rolls[self._next]
+        if rec_purpose != purpose or rec_sides != sides or len(values) != n:
+            raise DiceError(
+                f"the game asked for {purpose!r} {n}d{sides}, the record has {rec_purpose!r} {len(values)}d{rec_sides}"
+            )
+        problem = check_values(values, n, sides)
+        if problem:
+            raise DiceError(f"recorded roll {purpose!r}: {problem}")
+        self._next += 1
+        return list(values)
+
+
+# --------------------------------------------------------------------------- mechanics
+
+
+class Mechanic:
+    """One rule of chance: ``roll`` for play, ``distribution`` for exact odds.
+
+    Subclasses are frozen dataclasses; their fields are the rule's numbers.
+    """
+
+    def roll(self, source: DiceSource, purpose: str) -> Any:
+        """Roll the mechanic with ``source``; returns its outcome."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def distribution(self) -> icepool.Die:
+        """The exact distribution of the outcome ``roll`` returns."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    @property
+    def text(self) -> str:
+        """A short human description ("4d6, each 5+ succeeds")."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+
+@dataclass(frozen=True)
+class SuccessCount(Mechanic):
+    """``dice`` dice, each showing ``target`` or more is one success; the outcome is the count."""
+
+    dice: int
+    target: int
+    sides: int = 6
+
+    def roll(self, source: DiceSource, purpose: str) -> int:
+        target = self.target
+        return sum(1 for value in source.roll(self.dice, self.sides, purpose) if value >= target)
+
+    def distribution(self) -> icepool.Die:
+        return self.dice @ (icepool.d(self.sides) >= self.target)
+
+    @property
+    def text(self) -> str:
+        return f"{self.dice}d{self.sides}, each {self.target}+ succeeds"
+
+
+@dataclass(frozen=True)
+class AnySuccess(Mechanic):
+    """``dice`` dice; the outcome is True when any shows ``target`` or more."""
+
+    dice: int
+    target: int
+    sides: int = 6
+
+    def roll(self, source: DiceSource, purpose: str) -> bool:
+        target = self.target
+        return any(value >= target for value in source.roll(self.dice, self.sides, purpose))
+
+    @cached_property
+    def _distribution(self) -> icepool.Die:
+        return (self.dice @ (icepool.d(self.sides) >= self.target)) >= 1
+
+    def distribution(self) -> icepool.Die:
+        return self._distribution
+
+    @property
+    def text(self) -> str:
+        return f"{self.dice}d{self.sides}, any {self.target}+ succeeds"
+
+
+@dataclass(frozen=True)
+class SumAtLeast(Mechanic):
+    """``dice`` dice summed; the outcome is True when the total is ``target`` or more."""
+
+    dice: int
+    target: int
+    sides: int = 6
+
+    def roll(self, source: DiceSource, purpose: str) -> bool:
+        return sum(source.roll(self.dice, self.sides, purpose)) >= self.target
+
+    def distribution(self) -> icepool.Die:
+        return (self.dice @ icepool.d(self.sides)) >= self.target
+
+    @property
+    def text(self) -> str:
+        return f"{self.dice}d{self.sides} summed, {self.target}+ succeeds"
+
+
+@dataclass(frozen=True)
+class DieRoll(Mechanic):
+    """One die; the outcome is its face."""
+
+    sides: int = 6
+
+    def roll(self, source: DiceSource, purpose: str) -> int:
+        return source.roll(1, self.sides, purpose)[0]
+
+    def distribution(self) -> icepool.Die:
+        return icepool.d(self.sides)
+
+    @property
+    def text(self) -> str:
+        return f"1d{self.sides}"
+
+
+@dataclass(frozen=True)
+class TableRoll(Mechanic):
+    """One die read on a table: ``table[face - 1]`` is the outcome."""
+
+    table: tuple[Any, ...]
+
+    def roll(self, source: DiceSource, purpose: str) -> Any:
+        return self.table[source.roll(1, len(self.table), purpose)[0] - 1]
+
+    def distribution(self) -> icepool.Die:
+        return icepool.Die(list(self.table))
+
+    @property
+    def text(self) -> str:
+        faces = ", ".join(f"{face}: {outcome}" for face, outcome in enumerate(self.table, 1))
+        return f"1d{len(self.table)} on a table ({faces})"
+
+
+@dataclass(frozen=True)
+class Gated(Mechanic):
+    """``gate`` (a True/False mechanic) first; if True, ``effect`` is rolled, else ``otherwise``."""
+
+    gate: Mechanic
+    effect: Mechanic
+    otherwise: Any = 0
+
+    def roll(self, source: DiceSource, purpose: str) -> Any:
+        if self.gate.roll(source, f"{purpose}: lands?"):
+            return self.effect.roll(source, purpose)
+        return self.otherwise
+
+    def distribution(self) -> icepool.Die:
+        return self.gate.distribution().if_else(self.effect.distribution(), icepool.Die([self.otherwise]))
+
+    @property
+    def text(self) -> str:
+        return f"{self.gate.text}; then {self.effect.text}"

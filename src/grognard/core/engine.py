@@ -1,0 +1,445 @@
+"""The step-machine protocol every rule set implements.
+
+A game is a state machine driven by *decisions*. ``pending()`` lists the
+decisions owed now, each naming the seat that owes it and the space of legal
+actions; several may be owed at once (every American player in one phase, both
+sides' secret choices), and a rule set may open one inside another action (an
+interruption). ``apply(seat, action)`` answers one of them; decisions arriving
+in any order are applied as they arrive. Chance needs no decision: the rule
+set rolls through ``self.roll`` and every die lands in the events.
+
+Seats (the players: ``"American 7"``, ``"German 2"``) are apart from sides
+(``"american"``, ``"german"``): a rule set maps seats to sides in its state,
+and that map may change during play.
+
+Secret choices: a decision with ``secret_group`` set is *committed* when
+answered: the seat alone sees its choice (a ``sealed`` event), the others learn
+only that it chose (``chosen``); when every decision of the group is in, one
+``revealed`` event shows all, and the rule set's ``resolve_secret`` acts on them.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+
+import numpy as np
+
+from grognard.core.dice import DiceSource
+from grognard.core.errors import IllegalAction
+
+__all__ = [
+    "Action",
+    "ActionSpace",
+    "Decision",
+    "Event",
+    "FiniteSpace",
+    "Game",
+    "Result",
+    "UnionSpace",
+    "canonical_json",
+]
+
+Seat = str
+Side = str
+
+
+class Action(Protocol):
+    """A small frozen dataclass; ``str(action)`` is its text form, which parses back."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+A = TypeVar("A")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. ``data`` is JSON-safe; ``to`` limits who may see it.
+
+    ``to=None`` is public; otherwise only the seats named may see the event.
+    """
+
+    kind: str
+    data: Mapping[str, Any]
+    to: frozenset[str] | None = None
+
+    def visible_to(self, seat: str | None) -> bool:
+        """Whether ``seat`` (``None``: a spectator) may see this event."""
+        return self.to is None or (seat is not None and seat in self.to)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, **self.data}
+        if self.to is not None:
+            out["to"] = sorted(self.to)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Event:
+        body = dict(data)
+        kind = body.pop("kind")
+        to = body.pop("to", None)
+        return cls(kind, body, frozenset(to) if to is not None else None)
+
+
+class ActionSpace(ABC, Generic[A]):
+    """The actions legal for one decision: maybe continuous, always checkable.
+
+    ``check`` raises :class:`IllegalAction` naming the rule and value at fault;
+    ``contains`` is its yes/no form; ``sample`` draws one legal action with the
+    caller's generator; ``candidates(k)`` gives at most ``k`` legal actions, a
+    finite menu for people, bots and search.
+    """
+
+    @abstractmethod
+    def check(self, action: Any) -> None:
+        """Raise :class:`IllegalAction` unless ``action`` is in this space."""
+
+    def contains(self, action: Any) -> bool:
+        """Whether ``action`` is legal here."""
+        try:
+            self.check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    @abstractmethod
+    def sample(self, rng: np.random.Generator) -> A:
+        """One legal action, drawn with ``rng``."""
+
+    @abstractmethod
+    def candidates(self, k: int = 16) -> list[A]:
+        """At most ``k`` legal actions (a menu), never empty."""
+
+
+class FiniteSpace(ActionSpace[A]):
+    """A space of finitely many actions, listed.
+
+    >>> space = FiniteSpace(["a", "b"], rule="toy.1")
+    >>> space.contains("a"), space.contains("c")
+    (True, False)
+    """
+
+    def __init__(self, actions: Sequence[A], rule: str | None = None, what: str = "choice") -> None:
+        if not actions:
+            raise ValueError("a finite space needs at least one action")
+        self.actions = tuple(actions)
+        self.rule = rule
+        self.what = what
+
+    def check(self, action: Any) -> None:
+        if action not in self.actions:
+            choices = ", ".join(str(a) for a in self.actions[:8])
+            more = ", ..." if len(self.actions) > 8 else ""
+            raise IllegalAction(f"{action} is not a legal {self.what}; legal: {choices}{more}", self.rule)
+
+    def sample(self, rng: np.random.Generator) -> A:
+        return self.actions[int(rng.integers(len(self.actions)))]
+
+    def candidates(self, k: int = 16) -> list[A]:
+        return list(self.actions[:k])
+
+    def __repr__(self) -> str:
+        return f"FiniteSpace({list(self.actions)!r})"
+
+
+class UnionSpace(ActionSpace[Any]):
+    """Any action of one of several spaces (a Move or a Fight, say).
+
+    ``check`` reports the refusal of the space whose ``accepts`` matches the
+    action's type, or of the last space.
+    """
+
+    def __init__(self, *spaces: ActionSpace[Any], kinds: Sequence[type] | None = None) -> None:
+        if not spaces:
+            raise ValueError("a union needs at least one space")
+        self.spaces = spaces
+        self.kinds = tuple(kinds) if kinds is not None else None
+
+    def check(self, action: Any) -> None:
+        if self.kinds is not None:
+            for kind, space in zip(self.kinds, self.spaces, strict=True):
+                if isinstance(action, kind):
+                    space.check(action)
+                    return
+            names = ", ".join(kind.__name__ for kind in self.kinds)
+            raise IllegalAction(f"{action} is not one of: {names}")
+        problem: IllegalAction | None = None
+        for space in self.spaces:
+            try:
+                space.check(action)
+                return
+            except IllegalAction as exc:
+                problem = exc
+        assert problem is not None
+        raise problem
+
+    def sample(self, rng: np.random.Generator) -> Any:
+        return self.spaces[int(rng.integers(len(self.spaces)))].sample(rng)
+
+    def candidates(self, k: int = 16) -> list[Any]:
+        out: list[Any] = []
+        per = max(1, k // len(self.spaces))
+        for space in self.spaces:
+            out.extend(space.candidates(per))
+        return out[:k] if len(out) > k else out
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision owed now: ``seat`` must answer ``id`` with an action of ``space``."""
+
+    id: str
+    seat: Seat
+    prompt: str
+    space: ActionSpace[Any]
+    secret_group: str | None = None
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended.
+
+    ``outcome`` is ``"win"`` (``winner`` names the side), ``"draw"``,
+    ``"unfinished"`` (a turn cap or time limit ended it) or ``"scored"`` (a
+    class period ended it and ``scores`` tells how each side did).
+    """
+
+    outcome: Literal["win", "draw", "unfinished", "scored"]
+    winner: Side | None
+    turn: int
+    reason: str
+    scores: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "outcome": self.outcome,
+            "winner": self.winner,
+            "turn": self.turn,
+            "reason": self.reason,
+            "scores": dict(self.scores),
+        }
+
+
+def canonical_json(data: Any) -> str:
+    """JSON with sorted keys and no spaces: the form digests are taken of."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+class Game(ABC):
+    """Base of every rule set's game: the protocol, secrets, events and dice.
+
+    Subclasses set ``ruleset``, keep their state in ``self.state`` (deep-copyable)
+    and implement ``_decisions``, ``_apply``, ``state_json``, ``view``,
+    ``seats``, ``side_of`` and ``result``. Rolls go through :meth:`roll`,
+    happenings through :meth:`emit`.
+    """
+
+    ruleset: ClassVar[str]
+    sides: ClassVar[tuple[Side, ...]]
+
+    def __init__(self, dice: DiceSource) -> None:
+        self.dice = dice
+        self.state: Any = None
+        self.sealed: dict[str, dict[str, tuple[Seat, Any]]] = {}
+        self._events: list[Event] = []
+        self._pending: tuple[Decision, ...] | None = None
+
+    # ------------------------------------------------------------------ rule-set hooks
+    @abstractmethod
+    def _decisions(self) -> tuple[Decision, ...]:
+        """Every decision owed now, sealed secret ones included."""
+
+    @abstractmethod
+    def _apply(self, decision: Decision, action: Any) -> None:
+        """Carry out ``action`` for ``decision`` (already checked), then run chance phases."""
+
+    def resolve_secret(self, group: str, choices: Mapping[str, tuple[Seat, Any]]) -> None:
+        """Act on a secret group once every choice is in (decision id -> (seat, action))."""
+        raise RuntimeError(f"{type(self).__name__} opened secret group {group!r} but cannot resolve it")
+
+    @abstractmethod
+    def state_json(self) -> dict[str, Any]:
+        """The full state, JSON-safe (what the digest is taken of); not for players."""
+
+    @abstractmethod
+    def view(self, seat: Seat | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator), JSON-safe."""
+
+    @abstractmethod
+    def seats(self) -> tuple[Seat, ...]:
+        """Every seat of this game."""
+
+    @abstractmethod
+    def side_of(self, seat: Seat) -> Side:
+        """The side ``seat`` plays for now."""
+
+    @property
+    @abstractmethod
+    def result(self) -> Result | None:
+        """The result once the game is over, else ``None``."""
+
+    # ------------------------------------------------------------------ provided
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]:
+        """Roll ``n`` dice through the game's source and log them as a ``dice`` event."""
+        values = self.dice.roll(n, sides, purpose)
+        self._events.append(Event("dice", {"purpose": purpose, "sides": sides, "values": values}))
+        return values
+
+    def emit(self, kind: str, to: Iterable[Seat] | None = None, **data: Any) -> None:
+        """Record an event; ``to`` limits who sees it."""
+        self._events.append(Event(kind, data, frozenset(to) if to is not None else None))
+
+    def take_events(self) -> list[Event]:
+        """The events emitted since the last call (setup's, before the first action)."""
+        events, self._events = self._events, []
+        return events
+
+    def changed(self) -> None:
+        """Forget cached decisions; call after changing the state outside ``apply``."""
+        self._pending = None
+
+    def pending(self) -> tuple[Decision, ...]:
+        """The decisions owed now, in a stable order; empty once the game is over."""
+        if self._pending is None:
+            if self.is_over:
+                self._pending = ()
+            else:
+                sealed = self.sealed
+                decisions = self._decisions()
+                if sealed:
+                    decisions = tuple(
+                        d for d in decisions if d.secret_group is None or d.id not in sealed.get(d.secret_group, {})
+                    )
+                self._pending = decisions
+        return self._pending
+
+    def legal_actions(self, seat: Seat) -> tuple[ActionSpace[Any], ...]:
+        """The action spaces of the decisions ``seat`` owes now."""
+        return tuple(d.space for d in self.pending() if d.seat == seat)
+
+    def decision_id(self, action: Any) -> str | None:
+        """The id of the decision ``action`` answers, when the rule set can tell from the action alone."""
+        return None
+
+    def find_decision(self, seat: Seat, action: Any) -> Decision:
+        """The pending decision of ``seat`` that ``action`` answers.
+
+        Raises :class:`IllegalAction` if ``seat`` owes nothing, the decision the
+        action answers is not owed now or is owed by another seat, or the
+        action is not in its space (quoting the space's refusal).
+        """
+        pending = self.pending()
+        if self.is_over:
+            raise IllegalAction(f"{action}: the game is over")
+        key = self.decision_id(action)
+        if key is not None:
+            for decision in pending:
+                if decision.id == key:
+                    if decision.seat != seat:
+                        raise IllegalAction(f"{action}: {key!r} is owed by {decision.seat}, not {seat}")
+                    decision.space.check(action)
+                    return decision
+            owed = ", ".join(d.id for d in pending if d.seat == seat) or "nothing"
+            raise IllegalAction(f"{action}: {key!r} is not owed now; {seat} owes {owed}")
+        mine = [d for d in pending if d.seat == seat]
+        if not mine:
+            owed = sorted({d.seat for d in pending})
+            raise IllegalAction(f"{action}: {seat!r} owes no decision now (waiting for {', '.join(owed)})")
+        problem: IllegalAction | None = None
+        for decision in mine:
+            try:
+                decision.space.check(action)
+                return decision
+            except IllegalAction as exc:
+                problem = problem or exc
+        assert problem is not None
+        raise problem
+
+    def apply(self, seat: Seat, action: Any, *, checked: bool = True, decision: Decision | None = None) -> list[Event]:
+        """Apply ``action`` for ``seat``; returns the events it caused.
+
+        Checked (the default): the action must answer a pending decision of
+        ``seat``, else :class:`IllegalAction` is raised and the state is exactly
+        as it was; an error raised while carrying it out (dice refused, say)
+        also restores the state. ``checked=False`` is the fast path for bots
+        whose actions came from ``legal_actions``: pass the ``decision`` they
+        answered to skip the search.
+        """
+        self._events = []
+        if checked:
+            decision = self.find_decision(seat, action)
+            saved = copy.deepcopy((self.state, self.sealed))
+            try:
+                self._dispatch(decision, seat, action)
+            except BaseException:
+                self.state, self.sealed = saved
+                self._events = []
+                self._pending = None
+                raise
+        else:
+            if decision is None:
+                decision = next(d for d in self.pending() if d.seat == seat)
+            self._dispatch(decision, seat, action)
+        return self.take_events()
+
+    def _dispatch(self, decision: Decision, seat: Seat, action: Any) -> None:
+        self._pending = None
+        group = decision.secret_group
+        if group is None:
+            self._apply(decision, action)
+            self._pending = None
+            return
+        self.sealed.setdefault(group, {})[decision.id] = (seat, action)
+        self.emit("sealed", to=[seat], decision=decision.id, seat=seat, action=str(action))
+        self.emit("chosen", decision=decision.id, seat=seat)
+        waiting = [d for d in self._decisions() if d.secret_group == group and d.id not in self.sealed[group]]
+        if not waiting:
+            choices = self.sealed.pop(group)
+            self.emit(
+                "revealed",
+                group=group,
+                choices={key: {"seat": s, "action": str(a)} for key, (s, a) in sorted(choices.items())},
+            )
+            self.resolve_secret(group, choices)
+        self._pending = None
+
+    def sealed_json(self, seat: Seat | None, *, everything: bool = False) -> dict[str, Any]:
+        """Committed secret choices as ``seat`` may see them: its own in full, others as 'chosen'.
+
+        ``everything=True`` shows every choice (for the digest, never for a player).
+        """
+        out: dict[str, Any] = {}
+        for group, choices in sorted(self.sealed.items()):
+            out[group] = {
+                key: (
+                    {"seat": s, "action": str(a)}
+                    if everything or (seat is not None and s == seat)
+                    else {"seat": s, "action": "chosen"}
+                )
+                for key, (s, a) in sorted(choices.items())
+            }
+        return out
+
+    def digest(self) -> str:
+        """SHA-256 of the full state (secrets included), hex."""
+        full = {"state": self.state_json(), "sealed": self.sealed_json(None, everything=True)}
+        return hashlib.sha256(canonical_json(full).encode()).hexdigest()
+
+    def clone(self) -> Game:
+        """An independent copy sharing the dice source (for search and checks)."""
+        other = copy.copy(self)
+        other.state = copy.deepcopy(self.state)
+        other.sealed = copy.deepcopy(self.sealed)
+        other._events = []
+        other._pending = None
+        return other

@@ -1,0 +1,60 @@
+"""The error classes of grognard.
+
+Every error a user can cause derives from :class:`GrognardError`, so a face
+(CLI, web) catches one class and turns it into one clear line: the CLI prints
+``error: <message>`` and exits with code 2; the web answers with ``code`` and
+the message. Messages quote the input at fault and name the rule or field.
+"""
+
+from __future__ import annotations
+
+
+class GrognardError(Exception):
+    """Base of every error grognard raises for bad input or an illegal action."""
+
+    code = "error"
+
+
+class ParseError(GrognardError):
+    """Text that is not a well-formed action, option or record line."""
+
+    code = "parse"
+
+
+class IllegalAction(GrognardError):
+    """A well-formed action the rules forbid now.
+
+    ``rule`` names the rule ID (``"omaha.7"``) or field at fault. The state is
+    unchanged when this is raised.
+    """
+
+    code = "illegal"
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        self.rule = rule
+        super().__init__(f"{message} ({rule})" if rule else message)
+
+
+class OptionError(GrognardError):
+    """An unknown option, or a value of the wrong type or out of range."""
+
+    code = "option"
+
+
+class DiceError(GrognardError):
+    """Dice that cannot be: a value off the die, a wrong count, a source run dry."""
+
+    code = "dice"
+
+
+class RecordError(GrognardError):
+    """A game record that is malformed, or diverges on replay.
+
+    ``line`` is the 1-based line number of the record at fault, when known.
+    """
+
+    code = "record"
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        self.line = line
+        super().__init__(f"line {line}: {message}" if line is not None else message)

@@ -1,0 +1,48 @@
+"""Table measure shared by every rule set: inches, degrees, one tolerance.
+
+Positions are stored rounded to :data:`POSITION_DIGITS` decimals (0.01"), and
+:data:`TOLERANCE` alone decides whether a measure is "exactly at the limit":
+a distance within ``TOLERANCE`` of a limit counts as at it.
+
+>>> at_most(6.004, 6.0), at_most(6.02, 6.0)
+(True, False)
+"""
+
+from __future__ import annotations
+
+import math
+
+POSITION_DIGITS = 2
+TOLERANCE = 0.01  # inches: one storage step; covers rounding of both coordinates
+
+
+def snap(value: float) -> float:
+    """``value`` rounded to the stored precision (0.01")."""
+    return round(value, POSITION_DIGITS) + 0.0
+
+
+def at_most(measure: float, limit: float) -> bool:
+    """``measure <= limit`` within the tolerance."""
+    return measure <= limit + TOLERANCE
+
+
+def at_least(measure: float, limit: float) -> bool:
+    """``measure >= limit`` within the tolerance."""
+    return measure >= limit - TOLERANCE
+
+
+def near(a: float, b: float) -> bool:
+    """``a`` and ``b`` are the same measure within the tolerance."""
+    return abs(a - b) <= TOLERANCE
+
+
+def distance(x0: float, y0: float, x1: float, y1: float) -> float:
+    """Straight distance in inches."""
+    return math.hypot(x1 - x0, y1 - y0)
+
+
+def distance_to_rect(x: float, y: float, left: float, bottom: float, right: float, top: float) -> float:
+    """Distance from a point to an axis-aligned rectangle (0 inside it)."""
+    dx = max(left - x, 0.0, x - right)
+    dy = max(bottom - y, 0.0, y - top)
+    return math.hypot(dx, dy)

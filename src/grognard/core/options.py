@@ -1,0 +1,121 @@
+"""Scenario options as data: each rule set lists its options, faces show them.
+
+>>> spec = OptionSpec("germans", int, 6, "German players", minimum=1, maximum=12)
+>>> spec.parse("4")
+4
+>>> spec.parse("0")
+Traceback (most recent call last):
+...
+grognard.core.errors.OptionError: option 'germans': 0 is below the minimum 1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from grognard.core.errors import OptionError
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option: its name, type, default, allowed values and the rule it changes.
+
+    ``kind`` is ``int``, ``float``, ``bool`` or ``str`` (with ``choices``).
+    ``none_word`` names the value that stands for "no limit" (``None``).
+    """
+
+    name: str
+    kind: type
+    default: Any
+    help: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+    none_word: str | None = None
+    rule: str | None = None
+
+    def describe_default(self) -> str:
+        if self.default is None:
+            return self.none_word or "none"
+        if self.kind is bool:
+            return "on" if self.default else "off"
+        return str(self.default)
+
+    def describe_values(self) -> str:
+        if self.choices:
+            return "|".join(self.choices)
+        if self.kind is bool:
+            return "on|off"
+        low = "" if self.minimum is None else f"{self.minimum:g}"
+        high = "" if self.maximum is None else f"{self.maximum:g}"
+        word = f"|{self.none_word}" if self.none_word else ""
+        return f"{self.kind.__name__} {low}..{high}{word}"
+
+    def parse(self, text: str) -> Any:
+        """The value ``text`` names, checked; raises :class:`OptionError`."""
+        raw = text.strip()
+        if self.none_word is not None and raw.lower() == self.none_word:
+            return None
+        if self.kind is bool:
+            if raw.lower() in _TRUE:
+                return True
+            if raw.lower() in _FALSE:
+                return False
+            raise OptionError(f"option {self.name!r}: {text!r} is not on/off")
+        if self.kind is str:
+            value: Any = raw
+        else:
+            try:
+                value = self.kind(raw)
+            except ValueError:
+                raise OptionError(f"option {self.name!r}: {text!r} is not {self.describe_values()}") from None
+        return self.validate(value)
+
+    def validate(self, value: Any) -> Any:
+        """``value`` checked against type and range; raises :class:`OptionError`."""
+        if value is None:
+            if self.none_word is None and self.default is not None:
+                raise OptionError(f"option {self.name!r}: a value is required")
+            return None
+        if self.kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, self.kind) or (self.kind is int and isinstance(value, bool)):
+            raise OptionError(f"option {self.name!r}: {value!r} is not {self.describe_values()}")
+        if self.choices and value not in self.choices:
+            raise OptionError(f"option {self.name!r}: {value!r} is not one of {', '.join(self.choices)}")
+        if self.minimum is not None and value < self.minimum:
+            raise OptionError(f"option {self.name!r}: {value} is below the minimum {self.minimum:g}")
+        if self.maximum is not None and value > self.maximum:
+            raise OptionError(f"option {self.name!r}: {value} is above the maximum {self.maximum:g}")
+        return value
+
+
+def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Defaults overlaid with ``given`` (values or their text), every value checked.
+
+    Raises :class:`OptionError` for an unknown name, listing the known ones.
+    """
+    by_name = {spec.name: spec for spec in specs}
+    out = {spec.name: spec.default for spec in specs}
+    for name, value in given.items():
+        spec = by_name.get(name)
+        if spec is None:
+            raise OptionError(f"unknown option {name!r}; options are: {', '.join(by_name)}")
+        out[name] = spec.parse(value) if isinstance(value, str) else spec.validate(value)
+    return out
+
+
+def parse_assignments(items: Iterable[str]) -> dict[str, str]:
+    """``["germans=4", "deep_water=on"]`` as a dict; raises :class:`OptionError` on a bad item."""
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise OptionError(f"option {item!r} is not NAME=VALUE")
+        out[name.strip().replace("-", "_")] = value
+    return out

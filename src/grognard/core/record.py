@@ -1,0 +1,189 @@
+"""The game record: JSON Lines, one header, a start line, then one line per action.
+
+Each line carries the events of its step, every die among them, and a digest
+of the state after it chained to the line before: ``digest_n = sha256(digest_{n-1}
++ state digest)``, the header's own digest starting the chain. Replay rebuilds
+the game from the recorded dice and names the first line that diverges or was
+tampered with.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from grognard import __version__
+from grognard.core.dice import RecordedDice
+from grognard.core.engine import Event, Game, canonical_json
+from grognard.core.errors import GrognardError, RecordError
+from grognard.core.ruleset import Ruleset
+
+FORMAT = "grognard-record/1"
+
+
+def _chain(previous: str, state_digest: str) -> str:
+    return hashlib.sha256((previous + state_digest).encode()).hexdigest()
+
+
+def make_header(ruleset: str, options: Mapping[str, Any], dice: str, seed: Any = None, **extra: Any) -> dict[str, Any]:
+    """A record header: rule set, resolved options, dice kind and seed, versions."""
+    return {
+        "type": "header",
+        "format": FORMAT,
+        "ruleset": ruleset,
+        "options": dict(options),
+        "dice": dice,
+        "seed": seed,
+        "versions": {"grognard": __version__, "python": platform.python_version()},
+        **extra,
+    }
+
+
+class RecordWriter:
+    """Writes a game record as the game goes; each line is flushed as written.
+
+    ``sink`` is an open text file (or ``None`` to keep lines in memory only).
+    """
+
+    def __init__(self, header: Mapping[str, Any], sink: IO[str] | None = None) -> None:
+        self.sink = sink
+        self.lines: list[dict[str, Any]] = []
+        head = dict(header)
+        head.pop("digest", None)
+        self.chain = hashlib.sha256(canonical_json(head).encode()).hexdigest()
+        self._write({**head, "digest": self.chain})
+
+    def _write(self, line: dict[str, Any]) -> None:
+        self.lines.append(line)
+        if self.sink is not None:
+            self.sink.write(json.dumps(line, separators=(",", ":")) + "\n")
+            self.sink.flush()
+
+    def start(self, game: Game, events: Sequence[Event]) -> None:
+        """The setup's events and the state it left."""
+        self.chain = _chain(self.chain, game.digest())
+        self._write({"type": "start", "events": [e.to_json() for e in events], "digest": self.chain})
+
+    def action(self, game: Game, seat: str, action: Any, events: Sequence[Event]) -> None:
+        """One applied action, its events and the chained digest after it."""
+        self.chain = _chain(self.chain, game.digest())
+        self._write(
+            {
+                "type": "action",
+                "seat": seat,
+                "action": str(action),
+                "events": [e.to_json() for e in events],
+                "digest": self.chain,
+            }
+        )
+
+
+def dice_of(events: Iterable[Mapping[str, Any]]) -> list[tuple[str, int, list[int]]]:
+    """The rolls among recorded events, in order: ``(purpose, sides, values)``."""
+    return [(e["purpose"], e["sides"], list(e["values"])) for e in events if e.get("kind") == "dice"]
+
+
+@dataclass
+class Replay:
+    """A replayed game: the rebuilt game, the lines read, and the header."""
+
+    game: Game
+    header: dict[str, Any]
+    lines: int
+    actions: int
+
+
+def read_lines(source: Path | str | Iterable[str]) -> list[dict[str, Any]]:
+    """Parse a record (a path or lines of text); raises :class:`RecordError` naming a bad line."""
+    if isinstance(source, (str, Path)):
+        try:
+            text_lines: Iterable[str] = Path(source).read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise RecordError(f"cannot read record {str(source)!r}: {exc.strerror}") from None
+    else:
+        text_lines = source
+    out: list[dict[str, Any]] = []
+    for number, text in enumerate(text_lines, 1):
+        if not text.strip():
+            continue
+        try:
+            line = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"not JSON ({exc.msg})", number) from None
+        if not isinstance(line, dict) or "type" not in line:
+            raise RecordError("not a record line (no 'type')", number)
+        out.append(line)
+    return out
+
+
+def replay(
+    source: Path | str | Iterable[str] | Sequence[dict[str, Any]],
+    lookup: Callable[[str], Ruleset],
+    *,
+    until: Callable[[Game], bool] | None = None,
+) -> Replay:
+    """Rebuild a game from its record, checking every digest.
+
+    ``lookup`` finds a rule set by name. ``until(game)``, if given, stops the
+    replay before the first action line at which it returns True (``--to TURN``).
+    Raises :class:`RecordError` naming the first line that is malformed,
+    diverges from the rules or the recorded dice, or fails its digest.
+    """
+    lines = list(source) if isinstance(source, Sequence) and source and isinstance(source[0], dict) else read_lines(source)  # type: ignore[arg-type]
+    if not lines or lines[0].get("type") != "header":
+        raise RecordError("the record must start with a header line", 1)
+    header = dict(lines[0])
+    if header.get("format") != FORMAT:
+        raise RecordError(f"unknown record format {header.get('format')!r} (expected {FORMAT})", 1)
+    claimed = header.pop("digest", None)
+    chain = hashlib.sha256(canonical_json(header).encode()).hexdigest()
+    if claimed != chain:
+        raise RecordError("header digest does not match: the header was changed", 1)
+    try:
+        ruleset = lookup(str(header.get("ruleset")))
+    except GrognardError as exc:
+        raise RecordError(str(exc), 1) from None
+    if len(lines) < 2 or lines[1].get("type") != "start":
+        raise RecordError("the second line must be the start line", 2)
+    dice = RecordedDice()
+    game: Game | None = None
+    actions = 0
+    for number, line in enumerate(lines[1:], 2):
+        events = line.get("events", [])
+        try:
+            dice.extend(dice_of(events))
+        except (KeyError, TypeError):
+            raise RecordError("malformed dice event", number) from None
+        try:
+            if number == 2:
+                if line.get("type") != "start":
+                    raise RecordError("expected the start line", number)
+                game = ruleset.create(header.get("options", {}), dice)
+                produced = game.take_events()
+            else:
+                assert game is not None
+                if line.get("type") != "action":
+                    raise RecordError(f"unexpected line type {line.get('type')!r}", number)
+                if until is not None and until(game):
+                    break
+                action = ruleset.parse_action(str(line.get("action")))
+                produced = game.apply(str(line.get("seat")), action)
+                actions += 1
+        except RecordError:
+            raise
+        except GrognardError as exc:
+            raise RecordError(f"diverges: {exc}", number) from None
+        if dice.remaining:
+            raise RecordError(f"diverges: {dice.remaining} recorded roll(s) were not used", number)
+        if json.loads(json.dumps([e.to_json() for e in produced])) != events:
+            raise RecordError("diverges: the events differ from the recorded ones", number)
+        chain = _chain(chain, game.digest())
+        if line.get("digest") != chain:
+            raise RecordError("digest does not match: the line or one before it was changed", number)
+    assert game is not None
+    return Replay(game=game, header=header, lines=len(lines), actions=actions)

@@ -1,0 +1,57 @@
+"""What a rule set declares to the faces: its facts as data, and how to make a game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from grognard.core.dice import DiceSource
+from grognard.core.engine import Decision, Event, Game
+from grognard.core.options import OptionSpec, resolve_options
+
+
+class Bot(Protocol):
+    """A player program: given the game and a decision it owes, an action of that decision's space."""
+
+    def choose(self, game: Game, decision: Decision) -> Any: ...
+
+
+BotFactory = Callable[[np.random.Generator], Bot]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A rule set's declaration.
+
+    ``new_game(options, dice)`` takes resolved options; :meth:`create` resolves
+    and checks them first. ``parse_action`` turns an action's text form back
+    into the action (raising ``ParseError``). ``describe`` turns an event into a
+    line for people, or ``None`` for events not worth a line. ``bots`` maps a
+    bot's name to a factory taking the bot's own random generator.
+    ``summarize_turn`` condenses a turn's events into a few lines and
+    ``summary`` lists the figures of a finished game, for the CLI.
+    """
+
+    name: str
+    title: str
+    seed_file: str
+    sides: tuple[str, ...]
+    options: tuple[OptionSpec, ...]
+    new_game: Callable[[Mapping[str, Any], DiceSource], Game]
+    parse_action: Callable[[str], Any]
+    describe: Callable[[Event], str | None]
+    bots: Mapping[str, BotFactory] = field(default_factory=dict)
+    default_bot: str = "random"
+    summarize_turn: Callable[[list[Event]], list[str]] | None = None
+    summary: Callable[[Game], list[tuple[str, Any]]] | None = None
+
+    def resolve(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Defaults overlaid with ``given``, checked (``OptionError`` names the field)."""
+        return resolve_options(self.options, given)
+
+    def create(self, given: Mapping[str, Any], dice: DiceSource) -> Game:
+        """A new game with ``given`` options (text or values) and ``dice``."""
+        return self.new_game(self.resolve(given), dice)

@@ -1,0 +1,65 @@
+"""Omaha Beach: a classroom landing game (seed ``000_4fc63ac4eb89fd14.txt``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from grognard.core.dice import DiceSource
+from grognard.core.ruleset import Ruleset
+from grognard.rulesets.omaha.actions import parse_action
+from grognard.rulesets.omaha.bots import DoctrineBot
+from grognard.rulesets.omaha.data import OPTIONS, SIDES
+from grognard.rulesets.omaha.describe import describe, summarize_turn
+from grognard.rulesets.omaha.game import OmahaGame
+
+
+def new_game(options: Mapping[str, Any], dice: DiceSource) -> OmahaGame:
+    """A new Omaha game from resolved options."""
+    return OmahaGame(options, dice)
+
+
+def summary(game: OmahaGame) -> list[tuple[str, Any]]:
+    """The figures of a game for its final report."""
+    s = game.state
+    st = s.stats
+    knocked = sum(1 for b in s.bunkers.values() if not b.active)
+    return [
+        ("first squad past the sea wall", f"turn {st['first_past_wall_turn']} ({st['first_past_wall']})"
+         if st["first_past_wall_turn"] else "never"),
+        ("breakthrough (first exit open)", f"turn {st['breakthrough_turn']}" if st["breakthrough_turn"] else "never"),
+        ("decisive win (every exit open)", f"turn {st['decisive_turn']}" if st["decisive_turn"] else "no"),
+        ("exits open", f"{len(s.exits_open)} of {len(s.bunkers)}"),
+        ("bunkers knocked out", f"{knocked} of {len(s.bunkers)} "
+         f"({sum(1 for b in s.bunkers.values() if b.status == 'silenced')} silenced, "
+         f"{sum(1 for b in s.bunkers.values() if b.status == 'destroyed')} destroyed)"),
+        ("American figures lost", st["american_losses"]),
+        ("German figures lost", st["german_losses"]),
+        ("squads sent back by morale", st["sent_back"]),
+        ("squads wiped out", st["wiped_out"]),
+        ("fresh squads landed", st["fresh_squads"]),
+    ]
+
+
+def _random_bot(rng: Any) -> Any:
+    from grognard.bots.random_bot import RandomBot
+
+    return RandomBot(rng)
+
+
+RULESET = Ruleset(
+    name="omaha",
+    title="Omaha Beach landing",
+    seed_file="000_4fc63ac4eb89fd14.txt",
+    sides=SIDES,
+    options=OPTIONS,
+    new_game=new_game,
+    parse_action=parse_action,
+    describe=describe,
+    bots={"doctrine": DoctrineBot, "random": _random_bot},
+    default_bot="doctrine",
+    summarize_turn=summarize_turn,
+    summary=lambda game: summary(game),  # type: ignore[arg-type]
+)
+
+__all__ = ["RULESET", "OmahaGame"]

@@ -1,0 +1,188 @@
+"""The doctrine bots: the seed's own advice to each side, played (omaha.27, omaha.28).
+
+Germans: concentrate every bunker and every artillery strike of the turn on a
+single squad, the one closest to the sea wall (the furthest up the beach),
+so that it fails morale. Americans: get to the sea wall as fast as possible;
+a squad still mostly whole (7 figures or more) shoots at the bunker in front;
+a squad that has lost men clears obstacles and assaults; a squad follows up
+another's success by heading for a cleared section near it; once past the
+wall it goes for the nearest bunker and assaults it.
+
+The bots read the state directly: Omaha hides nothing, so this equals the view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from grognard.core.engine import Decision
+from grognard.rulesets.omaha import rules as R
+from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, PlaceBunkers
+from grognard.rulesets.omaha.data import BAND_END_Y, OBSTACLE_SECTION_WIDTH, WALL_Y
+from grognard.rulesets.omaha.game import OmahaGame
+from grognard.rulesets.omaha.state import Squad
+
+MOSTLY_WHOLE = 7  # "most of the squad": more than half of 12
+FOLLOW_UP_REACH = 8.0  # inches sideways a squad goes to reach a cleared section
+
+
+class DoctrineBot:
+    """Plays either side of Omaha by the seed's advice; ``rng`` breaks ties."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def choose(self, game: OmahaGame, decision: Decision) -> Any:  # type: ignore[override]
+        kind = decision.id.split(" ", 1)[0]
+        if kind == "orders":
+            return american_orders(game, game.squad(decision.id.split(" ", 1)[1]))
+        if kind == "fire":
+            label = decision.id.split(" ", 1)[1]
+            return BunkerFire(label, german_target(game, artillery=False))
+        if kind == "artillery":
+            return Artillery(decision.id.split(" ", 1)[1], german_target(game, artillery=True))
+        if kind == "place":
+            return place_bunkers(game, decision, self.rng)
+        return decision.space.sample(self.rng)
+
+
+def threat(squad: Squad) -> tuple[float, int, int]:
+    """How the Germans rank a squad: furthest up the beach, then most figures, then lowest number."""
+    return (squad.y, squad.figures, -int(squad.label[1:]))
+
+
+def german_target(game: OmahaGame, *, artillery: bool) -> str | None:
+    """The squad every German weapon concentrates on now (omaha.27)."""
+    squads = [a.squad for a in game.state.americans if a.squad is not None]
+    if artillery:
+        squads = [s for s in squads if not R.past_wall(s.y)]
+    if not squads:
+        return None
+    return max(squads, key=threat).label
+
+
+def place_bunkers(game: OmahaGame, decision: Decision, rng: np.random.Generator) -> PlaceBunkers:
+    """Put the bunkers behind the sections with the most obstacles in front (unknown counts as one)."""
+    options: list[PlaceBunkers] = list(decision.space.candidates(3))
+
+    def cover(section_number: int) -> int:
+        count = game.state.obstacles[R.exit_section(section_number - 1, game.state)]
+        return 1 if count is None else count
+
+    best = max(sum(cover(n) for n in o.sections) for o in options)
+    choices = [o for o in options if sum(cover(n) for n in o.sections) == best]
+    return choices[int(rng.integers(len(choices)))]
+
+
+def american_orders(game: OmahaGame, squad: Squad) -> Move | Fight:
+    """The American doctrine for one squad (omaha.28)."""
+    state = game.state
+    active = [b for _, b in sorted(state.bunkers.items()) if b.active]
+    if R.past_wall(squad.y):
+        target = game.bunker_in_contact(squad)
+        if target is not None:
+            return Fight(squad.label, assault=squad.figures)
+        if active:
+            nearest = min(active, key=lambda b: R.bunker_distance(squad.x, squad.y, b))
+            return _move_toward(game, squad, *R.contact_point(nearest))
+        blocked = _blocked_exit(game, squad)
+        if blocked is not None:
+            return _move_toward(game, squad, blocked, WALL_Y)
+        return Fight(squad.label)
+    if R.at_wall(squad.y):
+        in_front = game.obstacles_in_front(squad)
+        if in_front == 0 and active:
+            nearest = min(active, key=lambda b: R.bunker_distance(squad.x, squad.y, b))
+            move = _move_toward(game, squad, *R.contact_point(nearest))
+            if (move.x, move.y) != (squad.x, squad.y):
+                return move
+        follow = _cleared_section_near(game, squad) if active else None
+        if follow is not None and in_front:
+            return _move_toward(game, squad, follow, WALL_Y)
+        bunker = game.bunker_in_front(squad)
+        shoot_ok = bunker is not None and bunker.active
+        if in_front:
+            if shoot_ok and squad.figures >= MOSTLY_WHOLE:
+                return Fight(squad.label, shoot=squad.figures)
+            return Fight(squad.label, clear=squad.figures)
+        if shoot_ok:
+            return Fight(squad.label, shoot=squad.figures)
+        blocked = _blocked_exit(game, squad)
+        if blocked is not None:
+            return _move_toward(game, squad, blocked, WALL_Y)
+        return Fight(squad.label)
+    follow = _cleared_section_near(game, squad) if active else None
+    tx = follow if follow is not None else squad.x
+    return _move_toward(game, squad, tx, WALL_Y)
+
+
+def _move_toward(game: OmahaGame, squad: Squad, tx: float, ty: float) -> Move:
+    """As far as the move allows toward (tx, ty), going round obstacles in the band.
+
+    A squad whose straight path would cross obstacles first heads for a
+    cleared section (its own when it stands in the band) and crosses there.
+    """
+    state = game.state
+    if not R.below_wall(squad.y) and _blocked(state, squad.x, squad.y, tx, ty):
+        tx, ty = _waypoint(state, squad, tx, ty)
+    x, y = R.reach(state, squad, tx, ty)
+    return Move(squad.label, x, y)
+
+
+def _blocked(state: Any, x0: float, y0: float, x1: float, y1: float) -> bool:
+    return any(state.obstacles[i] != 0 for i in R.band_sections(state, x0, y0, x1, y1))
+
+
+def _clamp_to(section: int, x: float) -> float:
+    left = section * OBSTACLE_SECTION_WIDTH
+    return min(max(x, left), left + OBSTACLE_SECTION_WIDTH - 0.01)
+
+
+def _waypoint(state: Any, squad: Squad, tx: float, ty: float) -> tuple[float, float]:
+    """Where to go first when the straight path to (tx, ty) crosses obstacles."""
+    own = R.obstacle_section_at(state, squad.x)
+    far_side = BAND_END_Y if ty >= BAND_END_Y else WALL_Y
+    if squad.y < BAND_END_Y and state.obstacles[own] == 0:
+        # in the band (or at the wall) over a cleared section: leave it on the target's side
+        return _clamp_to(own, tx), far_side
+    clear = [i for i, count in enumerate(state.obstacles) if count == 0]
+    if not clear:
+        return squad.x, squad.y
+    mid = OBSTACLE_SECTION_WIDTH / 2
+    best = min(clear, key=lambda i: abs(squad.x - (i * OBSTACLE_SECTION_WIDTH + mid))
+               + abs(tx - (i * OBSTACLE_SECTION_WIDTH + mid)))
+    if R.obstacle_section_at(state, squad.x) != best:
+        return _clamp_to(best, squad.x), squad.y  # along the band's edge to the cleared section
+    return _clamp_to(best, tx), far_side
+
+
+def _cleared_section_near(game: OmahaGame, squad: Squad) -> float | None:
+    """x of the middle of the nearest cleared obstacle section within reach sideways, if any."""
+    best: tuple[float, float] | None = None
+    for section, count in enumerate(game.state.obstacles):
+        if count != 0:
+            continue
+        middle = section * OBSTACLE_SECTION_WIDTH + OBSTACLE_SECTION_WIDTH / 2
+        gap = abs(middle - squad.x)
+        if gap <= FOLLOW_UP_REACH and (best is None or gap < best[0]):
+            best = (gap, middle)
+    if best is None or R.obstacle_section_at(game.state, squad.x) == R.obstacle_section_at(game.state, best[1]):
+        return None
+    return best[1]
+
+
+def _blocked_exit(game: OmahaGame, squad: Squad) -> float | None:
+    """x in front of the nearest knocked-out bunker whose exit section still holds obstacles."""
+    state = game.state
+    best: tuple[float, float] | None = None
+    for section, bunker in state.bunkers.items():
+        if bunker.active or game.exit_open(bunker):
+            continue
+        exit_index = R.exit_section(section, state)
+        middle = exit_index * OBSTACLE_SECTION_WIDTH + OBSTACLE_SECTION_WIDTH / 2
+        gap = abs(middle - squad.x)
+        if best is None or gap < best[0]:
+            best = (gap, middle)
+    return None if best is None else best[1]

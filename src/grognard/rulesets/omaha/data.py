@@ -1,0 +1,103 @@
+"""The Omaha Beach rule set's facts as data: board measures, options, mechanics.
+
+Every number here comes from the seed (``000_4fc63ac4eb89fd14.txt``) or from a
+ruling in RULINGS.md (O1-O20); the rule ID says which.
+"""
+
+from __future__ import annotations
+
+from grognard.core.dice import AnySuccess, DieRoll, SuccessCount, SumAtLeast, TableRoll
+from grognard.core.options import OptionSpec
+
+SIDES = ("american", "german")
+
+# --- the board (omaha.3-omaha.6), inches ------------------------------------------------
+ZONE_WIDTH = 8.0  # landing zone sections (omaha.6)
+BEACH_DEPTH = 24.0  # water line to sea wall: "two feet of beach" (omaha.5)
+WALL_Y = BEACH_DEPTH  # the sea wall line
+BAND_DEPTH = 4.0  # the obstacle band (omaha.5)
+BAND_END_Y = WALL_Y + BAND_DEPTH
+OBSTACLE_SECTION_WIDTH = 6.0  # (omaha.8)
+BUNKER_SECTION_WIDTH = 8.0  # (omaha.9)
+BUNKER_FRONT_Y = BAND_END_Y + 1.0  # RULINGS O3b: front 1" behind the band
+BUNKER_WIDTH = 3.0  # a footprint for contact; the seed gives no size (omaha.18 reading)
+BUNKER_DEPTH = 2.0
+CONTACT = 1.0  # RULINGS O3b: in contact within 1"
+AMERICANS_PER_GERMAN = 3  # (omaha.4)
+SQUAD_SIZE = 12  # (omaha.4)
+BUNKERS_PER_GERMAN = 2  # (omaha.4)
+DEFENDERS = 4  # (omaha.4)
+SECTIONS_PER_GERMAN = 3  # (omaha.9)
+BEACH_MOVE = 6.0  # (omaha.14)
+WATER_COST = 2.0  # RULINGS O7: an inch of water costs two of the 6" allowance
+MORALE_TARGET = 12  # (omaha.25)
+
+# --- options (scenario options; `grognard play omaha --help` lists them) -----------------
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("germans", int, 6, "German players; 3 American players each (the seed's beach has 6)",
+               minimum=1, maximum=12, rule="omaha.29"),
+    OptionSpec("water", float, 6.0, "inches of water seaward of the water line", minimum=6.0, maximum=24.0,
+               rule="omaha.5"),
+    OptionSpec("ground", float, 4.0, "inches of bunker ground behind the obstacle band", minimum=4.0, maximum=24.0,
+               rule="omaha.5"),
+    OptionSpec("deep_water", bool, False, "optional rule: a landing roll of 6 drops the squad in deep water",
+               rule="omaha.12"),
+    OptionSpec("hidden_obstacles", bool, False,
+               "optional rule 3: obstacles are rolled when a squad first reaches the wall in front", rule="omaha.32"),
+    OptionSpec("fresh_squads", int, None, "optional rule 5: fresh squads each American player may land",
+               minimum=0, maximum=1000, none_word="unlimited", rule="omaha.33"),
+    OptionSpec("out_joins_germans", bool, False,
+               "optional rule 5: an American out of squads takes over a German bunker", rule="omaha.33"),
+    OptionSpec("markers", bool, True, "optional rules 1-2: crater and casualty markers on the beach",
+               rule="omaha.30"),
+    OptionSpec("victory", str, "exits", "exits: open every exit; bunkers_only: knock out every bunker",
+               choices=("exits", "bunkers_only"), rule="omaha.3"),
+    OptionSpec("turn_cap", int, 100, "turns after which the game ends unfinished", minimum=1, maximum=10000,
+               rule="omaha.34"),
+    OptionSpec("period_turns", int, None, "a class period: end after this many turns and score the game",
+               minimum=1, maximum=10000, none_word="none", rule="omaha.34"),
+)
+
+# --- mechanics: defined once, for play and for odds --------------------------------------
+OBSTACLE_ROLL = TableRoll((0, 1, 1, 1, 1, 2))  # omaha.8: 1 none, 2-5 one, 6 two
+LANDING_ROLL = DieRoll(6)  # omaha.11: inches seaward of the water line (RULINGS O4)
+DEEP_WATER_FACE = 6  # omaha.12, RULINGS O5
+DROWN_TARGET = 6  # omaha.12: each man drowns on a 6
+CLEAR_TARGET = 6  # omaha.16
+SHOOT_TARGET = 6  # omaha.17
+ASSAULT_TARGET = 6  # omaha.18
+BUNKER_FIRE_TARGET = 5  # omaha.19
+BUNKER_DICE = 4  # omaha.19
+BUNKER_DICE_LAST_MAN = 2  # omaha.20, RULINGS O1
+ARTILLERY_LANDS = SuccessCount(dice=1, target=5)  # omaha.24: 5-6 lands
+ARTILLERY_KILLS = SuccessCount(dice=4, target=4)  # omaha.24: 4d6, each 4-6 kills
+
+
+def bunker_fire(defenders: int) -> SuccessCount:
+    """A bunker's fire with ``defenders`` left: 4d6 (2d6 with one man), each 5-6 kills (omaha.19, omaha.20, O1)."""
+    return SuccessCount(dice=BUNKER_DICE_LAST_MAN if defenders == 1 else BUNKER_DICE, target=BUNKER_FIRE_TARGET)
+
+
+def shooting(figures: int) -> SuccessCount:
+    """American shooting: a d6 per figure, each 6 kills a defender (omaha.17)."""
+    return SuccessCount(dice=figures, target=SHOOT_TARGET)
+
+
+def clearing(figures: int) -> SuccessCount:
+    """Clearing obstacles: a d6 per figure, each 6 clears one (omaha.16)."""
+    return SuccessCount(dice=figures, target=CLEAR_TARGET)
+
+
+def assault(figures: int) -> AnySuccess:
+    """Assault: a d6 per figure, any 6 destroys the bunker (omaha.18)."""
+    return AnySuccess(dice=figures, target=ASSAULT_TARGET)
+
+
+def deep_water(figures: int) -> SuccessCount:
+    """Deep water: a d6 per man, each 6 drowns one (omaha.12)."""
+    return SuccessCount(dice=figures, target=DROWN_TARGET)
+
+
+def morale(lost: int) -> SumAtLeast:
+    """Morale check: a d6 per figure lost this turn; a total of 12 or more fails (omaha.25)."""
+    return SumAtLeast(dice=lost, target=MORALE_TARGET)

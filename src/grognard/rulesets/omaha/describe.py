@@ -1,0 +1,120 @@
+"""Omaha events as short lines for people (the CLI's turn log)."""
+
+from __future__ import annotations
+
+from grognard.core.engine import Event
+
+
+def _at(x: float, y: float) -> str:
+    if y < 0:
+        where = f'{-y:g}" out in the water'
+    elif y < 24:
+        where = f'{24 - y:g}" short of the sea wall'
+    elif y == 24:
+        where = "at the sea wall"
+    else:
+        where = f'{y - 24:g}" past the sea wall'
+    return f"x={x:g}, {where}"
+
+
+def describe(event: Event) -> str | None:
+    """One line for ``event``, or ``None`` if it is not worth a line (dice, bookkeeping)."""
+    d = event.data
+    k = event.kind
+    if k == "landed":
+        fresh = "fresh squad " if d["fresh"] else ""
+        return f"{fresh}{d['squad']} lands {d['inches']}\" out (x={d['x']:g})"
+    if k == "drowned":
+        return f"{d['squad']} dropped in deep water: {d['figures']} drowned"
+    if k == "moved":
+        return f"{d['squad']} moves to {_at(d['x'], d['y'])}"
+    if k == "cleared":
+        return f"{d['squad']} clears {d['cleared']} obstacle(s) in {d['section']} ({d['left']} left)"
+    if k == "shot":
+        return f"{d['squad']} shoots at {d['bunker']}: {d['killed']} killed, {d['left']} left ({d['status']})"
+    if k == "assault":
+        return f"{d['squad']} assaults {d['bunker']}: " + ("DESTROYED" if d["success"] else "repulsed")
+    if k == "holds":
+        return None
+    if k == "bunker_fire":
+        return f"{d['bunker']} fires {d['dice']} dice at {d['target']}: {d['killed']} killed"
+    if k == "artillery":
+        if not d["landed"]:
+            return f"artillery {d['german']} on {d['target']}: misses"
+        return f"artillery {d['german']} on {d['target']}: {d['killed']} killed"
+    if k == "morale":
+        return f"{d['squad']} morale ({d['lost']} lost): " + ("FAILS, sent back" if d["failed"] else "holds")
+    if k == "squad_lost":
+        return f"{d['squad']} {d['why']}"
+    if k == "out_of_squads":
+        return f"{d['player']} has no fresh squads left"
+    if k == "joins_germans":
+        return f"{d['player']} joins the Germans and takes bunker {d['bunker']}"
+    if k == "exit_opened":
+        first = " (BREAKTHROUGH)" if d["first"] else ""
+        return f"exit {d['bunker']} is open{first}"
+    if k == "past_wall":
+        return f"{d['squad']} is the first squad past the sea wall"
+    if k == "placed":
+        return f"{d['german']} puts bunkers in sections {d['sections'][0]} and {d['sections'][1]}"
+    if k == "obstacles":
+        return None
+    if k == "game_over":
+        return f"game over: {d['reason']}"
+    return None
+
+
+def _where(y: float) -> str:
+    if y < 0:
+        return "in the water"
+    if y < 24:
+        return f'{24 - y:g}" short'
+    if y == 24:
+        return "at the wall"
+    return "past the wall"
+
+
+def summarize_turn(events: list[Event]) -> list[str]:
+    """A compact account of one turn's events: a line per phase, casualties and exits."""
+    landings, moves, fights, fire, morale, other = [], [], [], [], [], []
+    us_lost = de_lost = 0
+    for event in events:
+        d, k = event.data, event.kind
+        if k == "landed":
+            landings.append(f"{d['squad']} {d['inches']}\"" + ("*" if d["fresh"] else ""))
+        elif k == "drowned" and d["figures"]:
+            landings.append(f"{d['squad']} deep water -{d['figures']}")
+        elif k == "moved":
+            moves.append(f"{d['squad']} {_where(d['y'])}")
+        elif k in ("cleared", "shot", "assault"):
+            line = describe(event)
+            if line:
+                fights.append(line)
+            if k == "shot":
+                de_lost += d["killed"]
+        elif k == "bunker_fire":
+            fire.append(f"{d['bunker']}>{d['target']} -{d['killed']}")
+            us_lost += d["killed"]
+        elif k == "artillery":
+            fire.append(f"art {d['german']}>{d['target']} " + (f"-{d['killed']}" if d["landed"] else "miss"))
+            us_lost += d["killed"]
+        elif k == "morale":
+            morale.append(f"{d['squad']}({d['lost']}) " + ("FAILS" if d["failed"] else "holds"))
+        elif k in ("squad_lost", "exit_opened", "past_wall", "out_of_squads", "joins_germans", "placed"):
+            line = describe(event)
+            if line and not (k == "squad_lost" and d["why"] == "failed morale"):
+                other.append(line)
+    lines = []
+    if landings:
+        lines.append("landings: " + ", ".join(landings) + ("  (* fresh squad)" if "*" in "".join(landings) else ""))
+    if moves:
+        lines.append("moves: " + ", ".join(moves))
+    lines.extend(fights)
+    if fire:
+        lines.append("Germans: " + ", ".join(fire))
+    if morale:
+        lines.append("morale: " + ", ".join(morale))
+    lines.extend(other)
+    if us_lost or de_lost:
+        lines.append(f"casualties: American {us_lost}, German {de_lost}")
+    return lines

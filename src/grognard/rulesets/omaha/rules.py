@@ -1,0 +1,221 @@
+"""Measures of the Omaha beach: sections, movement cost, the wall and the band.
+
+Pure functions of the state and positions (see ``state`` for the axes). The
+one mapping from a position along the beach to the section in front of it is
+:func:`obstacle_section_at` / :func:`bunker_section_at` (RULINGS O3).
+"""
+
+from __future__ import annotations
+
+import math
+
+from grognard.core.errors import IllegalAction
+from grognard.core.geometry import TOLERANCE, at_most, distance_to_rect, snap
+from grognard.rulesets.omaha.data import (
+    BAND_END_Y,
+    BEACH_MOVE,
+    BUNKER_DEPTH,
+    BUNKER_FRONT_Y,
+    BUNKER_SECTION_WIDTH,
+    BUNKER_WIDTH,
+    CONTACT,
+    OBSTACLE_SECTION_WIDTH,
+    WALL_Y,
+    WATER_COST,
+    ZONE_WIDTH,
+)
+from grognard.rulesets.omaha.state import Bunker, OmahaState, Squad
+
+
+def zone_centre(zone: int) -> float:
+    """x of the centre of landing zone ``zone`` (0-based), where its squads land (omaha.6, O3)."""
+    return zone * ZONE_WIDTH + ZONE_WIDTH / 2
+
+
+def section_at(x: float, width: float, count: int) -> int:
+    """The section of ``width`` inches containing ``x``; sections are half-open [left, right) (O3).
+
+    >>> section_at(11.99, 6, 4), section_at(12.0, 6, 4), section_at(24.0, 6, 4)
+    (1, 2, 3)
+    """
+    return min(max(int(math.floor(x / width)), 0), count - 1)
+
+
+def obstacle_section_at(state: OmahaState, x: float) -> int:
+    """The obstacle section in front of a squad at ``x`` (O3)."""
+    return section_at(x, OBSTACLE_SECTION_WIDTH, len(state.obstacles))
+
+
+def bunker_section_at(state: OmahaState, x: float) -> int:
+    """The bunker section in front of a squad at ``x`` (O3)."""
+    return section_at(x, BUNKER_SECTION_WIDTH, 3 * state.germans)
+
+
+def bunker_centre(section: int) -> float:
+    """x of a bunker in ``section``: the middle of the section (O3b)."""
+    return section * BUNKER_SECTION_WIDTH + BUNKER_SECTION_WIDTH / 2
+
+
+def exit_section(section: int, state: OmahaState) -> int:
+    """The obstacle section in front of the bunker in ``section``: the one containing its centre (O3, O17)."""
+    return obstacle_section_at(state, bunker_centre(section))
+
+
+def bunker_distance(x: float, y: float, bunker: Bunker) -> float:
+    """Inches from a squad at (x, y) to the bunker's footprint (3" by 2", front 1" behind the band)."""
+    cx = bunker_centre(bunker.section)
+    half = BUNKER_WIDTH / 2
+    return distance_to_rect(x, y, cx - half, BUNKER_FRONT_Y, cx + half, BUNKER_FRONT_Y + BUNKER_DEPTH)
+
+
+def in_contact(squad: Squad, bunker: Bunker) -> bool:
+    """A squad is in contact with a bunker within 1" of it (omaha.18, O3b)."""
+    return at_most(bunker_distance(squad.x, squad.y, bunker), CONTACT)
+
+
+def contact_point(bunker: Bunker) -> tuple[float, float]:
+    """Where a squad stands to assault: the band's edge in front of the bunker's middle."""
+    return bunker_centre(bunker.section), BAND_END_Y
+
+
+def at_wall(y: float) -> bool:
+    """At the sea wall, within the tolerance (omaha.15, O9)."""
+    return abs(y - WALL_Y) <= TOLERANCE
+
+
+def below_wall(y: float) -> bool:
+    """Seaward of the sea wall: on the beach or in the water, not at the wall."""
+    return y < WALL_Y - TOLERANCE
+
+
+def past_wall(y: float) -> bool:
+    """Moved past the sea wall (beyond it, toward the Germans) (omaha.23)."""
+    return y > WALL_Y + TOLERANCE
+
+
+def move_cost(x0: float, y0: float, x1: float, y1: float) -> float:
+    """Inches of the 6" allowance a straight move uses: water inches count double (O7).
+
+    >>> move_cost(0, -2, 0, 4)
+    8.0
+    """
+    length = math.hypot(x1 - x0, y1 - y0)
+    if y0 >= 0 and y1 >= 0:
+        return length
+    if y0 <= 0 and y1 <= 0:
+        return WATER_COST * length
+    wet = (-y0 if y0 < 0 else -y1) / abs(y1 - y0)
+    return length * (WATER_COST * wet + (1 - wet))
+
+
+def band_sections(state: OmahaState, x0: float, y0: float, x1: float, y1: float) -> range:
+    """The obstacle sections a straight path crosses inside the obstacle band (empty if none).
+
+    The band is entered when the path reaches past the wall and short of the
+    band's far edge; the sections are those containing the x of every point of
+    the path inside the band (O3's mapping).
+    """
+    low, high = min(y0, y1), max(y0, y1)
+    if high <= WALL_Y + TOLERANCE or low >= BAND_END_Y - TOLERANCE:
+        return range(0)
+    if y1 == y0:
+        xa, xb = x0, x1
+    else:
+        ta = (max(low, WALL_Y) - y0) / (y1 - y0)
+        tb = (min(high, BAND_END_Y) - y0) / (y1 - y0)
+        xa, xb = x0 + ta * (x1 - x0), x0 + tb * (x1 - x0)
+    first = obstacle_section_at(state, min(xa, xb))
+    last = obstacle_section_at(state, max(xa, xb))
+    return range(first, last + 1)
+
+
+def table_bounds(state: OmahaState) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top) of the table in inches."""
+    return 0.0, -float(state.options["water"]), state.width, BAND_END_Y + float(state.options["ground"])
+
+
+def check_move(state: OmahaState, squad: Squad, x: float, y: float) -> None:
+    """Raise :class:`IllegalAction` unless ``squad`` may move straight to (x, y) this turn.
+
+    omaha.5 (on the table), omaha.14 (6" with water double, O7), omaha.15
+    (stop at the sea wall; cross later only through cleared sections, O14).
+    """
+    left, bottom, right, top = table_bounds(state)
+    if not (left - TOLERANCE <= x <= right + TOLERANCE and bottom - TOLERANCE <= y <= top + TOLERANCE):
+        raise IllegalAction(
+            f"move {squad.label} to ({x:g}, {y:g}) leaves the table ({left:g}..{right:g} by {bottom:g}..{top:g})",
+            "omaha.5",
+        )
+    cost = move_cost(squad.x, squad.y, x, y)
+    if not at_most(cost, BEACH_MOVE):
+        raise IllegalAction(
+            f"move {squad.label} to ({x:g}, {y:g}) needs {cost:.2f}\" of a 6\" move (water inches count double)",
+            "omaha.14",
+        )
+    if below_wall(squad.y) and past_wall(y):
+        raise IllegalAction(f"move {squad.label}: figures must stop at the sea wall (y={WALL_Y:g}) this turn",
+                            "omaha.15")
+    for section in band_sections(state, squad.x, squad.y, x, y):
+        count = state.obstacles[section]
+        if count is None:
+            raise IllegalAction(f"move {squad.label}: obstacle section O{section + 1} is not yet known, so not cleared",
+                                "omaha.15")
+        if count:
+            raise IllegalAction(
+                f"move {squad.label}: {count} obstacle(s) in section O{section + 1} are in the way", "omaha.15"
+            )
+
+
+def reach(state: OmahaState, squad: Squad, tx: float, ty: float) -> tuple[float, float]:
+    """The legal point furthest along the straight line toward (tx, ty), never beyond it (bots, menus).
+
+    Limits: the allowance (water double), the table's edge, the wall for a
+    squad below it, and obstacles in the band. Returns a stored (snapped) point.
+    """
+    x0, y0 = squad.x, squad.y
+    dx, dy = tx - x0, ty - y0
+    length = math.hypot(dx, dy)
+    if length < 1e-9:
+        return x0, y0
+    t = 1.0
+    # the table's edges
+    left, bottom, right, top = table_bounds(state)
+    for lo, hi, start, delta in ((left, right, x0, dx), (bottom, top, y0, dy)):
+        if delta > 0:
+            t = min(t, (hi - start) / delta)
+        elif delta < 0:
+            t = min(t, (lo - start) / delta)
+    # the wall, for a squad below it
+    if below_wall(y0) and dy > 0 and y0 + t * dy > WALL_Y:
+        t = min(t, (WALL_Y - y0) / dy)
+    # the allowance
+    if move_cost(x0, y0, x0 + t * dx, y0 + t * dy) > BEACH_MOVE:
+        lo_t, hi_t = 0.0, t
+        for _ in range(40):
+            mid = (lo_t + hi_t) / 2
+            if move_cost(x0, y0, x0 + mid * dx, y0 + mid * dy) <= BEACH_MOVE:
+                lo_t = mid
+            else:
+                hi_t = mid
+        t = lo_t
+    x, y = snap(x0 + t * dx), snap(y0 + t * dy)
+    if _legal(state, squad, x, y):
+        return x, y
+    # obstacles in the band stop the path short: the legal prefix is an interval
+    lo_t, hi_t = 0.0, t
+    for _ in range(30):
+        mid = (lo_t + hi_t) / 2
+        if _legal(state, squad, snap(x0 + mid * dx), snap(y0 + mid * dy)):
+            lo_t = mid
+        else:
+            hi_t = mid
+    x, y = snap(x0 + lo_t * dx), snap(y0 + lo_t * dy)
+    return (x, y) if _legal(state, squad, x, y) else (x0, y0)
+
+
+def _legal(state: OmahaState, squad: Squad, x: float, y: float) -> bool:
+    try:
+        check_move(state, squad, x, y)
+    except IllegalAction:
+        return False
+    return True
