@@ -75,7 +75,7 @@ def parse_bots(ruleset: Ruleset, items: Sequence[str]) -> dict[str, str]:
 
 def _option_parameter(spec: OptionSpec) -> inspect.Parameter:
     flag = "--" + spec.name.replace("_", "-")
-    text = f"{spec.help} [default: {spec.describe_default()}; {spec.describe_values()}]"
+    text = f"{spec.help} (default: {spec.describe_default()}; {spec.describe_values()})"
     if spec.kind is bool:
         default = typer.Option(None, f"{flag}/--no-{flag[2:]}", help=text, show_default=False)
         annotation: Any = bool | None
@@ -102,12 +102,12 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
     keyword = inspect.Parameter.KEYWORD_ONLY
     common = [
         inspect.Parameter("seed", keyword, annotation=int | None, default=typer.Option(
-            None, help="seed of the dice and bots [default: a fresh one, printed]", show_default=False)),
+            None, help="seed of the dice and bots (default: a fresh one, printed)", show_default=False)),
         inspect.Parameter("option", keyword, annotation=list[str] | None, default=typer.Option(
             None, "--option", "-o", metavar="NAME=VALUE", help="set a scenario option by name (the options below)")),
         inspect.Parameter("bots", keyword, annotation=list[str] | None, default=typer.Option(
             None, "--bots", metavar="SIDE=BOT",
-            help=f"which bot plays a side ({sides}); bots: {', '.join(ruleset.bots)} [default: {ruleset.default_bot}]")),
+            help=f"which bot plays a side ({sides}); bots: {', '.join(ruleset.bots)} (default: {ruleset.default_bot})")),
         inspect.Parameter("record", keyword, annotation=Path | None, default=typer.Option(
             None, dir_okay=False, help="write the game record (JSON Lines) to this file as the game goes")),
         inspect.Parameter("verbose", keyword, annotation=bool, default=typer.Option(

@@ -1,0 +1,68 @@
+"""Every rule ID in docs/rules/*.md has a test, and every test's rule ID is in the docs."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs" / "rules"
+HEADING = re.compile(r"^###\s+((?:omaha|b17|skirmish)\.\d+)\b", re.MULTILINE)
+CODE_PATH = re.compile(r"`((?:src|tests)/[\w/.\-]+\.py)`")
+
+
+def documented() -> dict[str, str]:
+    ids: dict[str, str] = {}
+    for doc in sorted(DOCS.glob("*.md")):
+        for match in HEADING.finditer(doc.read_text(encoding="utf-8")):
+            assert match.group(1) not in ids, f"{match.group(1)} is defined twice"
+            ids[match.group(1)] = doc.name
+    return ids
+
+
+def tested() -> dict[str, list[str]]:
+    """Rule IDs named by @pytest.mark.rule(...) in the test files, with the tests naming them."""
+    out: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                continue
+            for deco in node.decorator_list:
+                if (isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute)
+                        and deco.func.attr == "rule"):
+                    for arg in deco.args:
+                        assert isinstance(arg, ast.Constant), f"{path.name}::{node.name}: rule IDs must be literals"
+                        out.setdefault(str(arg.value), []).append(f"{path.name}::{node.name}")
+    return out
+
+
+def test_rule_documents_exist() -> None:
+    assert (DOCS / "omaha.md").is_file()
+    assert documented(), "no rule IDs found in docs/rules"
+
+
+def test_every_documented_rule_has_a_test() -> None:
+    missing = sorted(set(documented()) - set(tested()), key=lambda r: (r.split(".")[0], int(r.split(".")[1])))
+    assert not missing, f"rules without a test: {', '.join(missing)}"
+
+
+def test_every_tested_rule_is_documented() -> None:
+    unknown = sorted(set(tested()) - set(documented()))
+    assert not unknown, f"tests name rule IDs the docs lack: {unknown}"
+
+
+@pytest.mark.parametrize("doc", sorted(p.name for p in DOCS.glob("*.md")))
+def test_code_paths_in_docs_exist(doc: str) -> None:
+    text = (DOCS / doc).read_text(encoding="utf-8")
+    missing = sorted({p for p in CODE_PATH.findall(text) if not (ROOT / p).exists()})
+    assert not missing, f"{doc} names files that do not exist: {missing}"
+
+
+def test_ids_are_numbered_in_order() -> None:
+    for doc in sorted(DOCS.glob("*.md")):
+        numbers = [int(m.group(1).split(".")[1]) for m in HEADING.finditer(doc.read_text(encoding="utf-8"))]
+        assert numbers == list(range(1, len(numbers) + 1)), f"{doc.name}: IDs not 1..N in order: {numbers}"
