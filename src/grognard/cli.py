@@ -6,9 +6,9 @@ fault, and exit code 2.
 
 from __future__ import annotations
 
+import inspect
 import secrets
 import sys
-import inspect
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -107,7 +107,8 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
             None, "--option", "-o", metavar="NAME=VALUE", help="set a scenario option by name (the options below)")),
         inspect.Parameter("bots", keyword, annotation=list[str] | None, default=typer.Option(
             None, "--bots", metavar="SIDE=BOT",
-            help=f"which bot plays a side ({sides}); bots: {', '.join(ruleset.bots)} (default: {ruleset.default_bot})")),
+            help=f"which bot plays a side ({sides}); bots: {', '.join(ruleset.bots)} "
+                 f"(default: {ruleset.default_bot})")),
         inspect.Parameter("record", keyword, annotation=Path | None, default=typer.Option(
             None, dir_okay=False, help="write the game record (JSON Lines) to this file as the game goes")),
         inspect.Parameter("verbose", keyword, annotation=bool, default=typer.Option(
@@ -154,7 +155,7 @@ def run_play(ruleset: Ruleset, given: dict[str, Any], *, seed: int | None, bots:
         if not quiet:
             shown = ", ".join(f"{k}={v}" for k, v in options.items())
             console.print(f"[bold]{ruleset.title}[/bold]  seed {seed}  ({shown})")
-            console.print(f"bots: " + ", ".join(f"{side} {name}" for side, name in chosen.items()))
+            console.print("bots: " + ", ".join(f"{side} {name}" for side, name in chosen.items()))
         printer = _TurnPrinter(ruleset, game, console, verbose=verbose, quiet=quiet)
         printer.take(start_events)
         result = play_out(game, player_for, record=writer, on_step=printer.step)

@@ -353,8 +353,8 @@ class Game(ABC):
             raise IllegalAction(f"{action}: {key!r} is not owed now; {seat} owes {owed}")
         mine = [d for d in pending if d.seat == seat]
         if not mine:
-            owed = sorted({d.seat for d in pending})
-            raise IllegalAction(f"{action}: {seat!r} owes no decision now (waiting for {', '.join(owed)})")
+            waiting = ", ".join(sorted({d.seat for d in pending}))
+            raise IllegalAction(f"{action}: {seat!r} owes no decision now (waiting for {waiting})")
         problem: IllegalAction | None = None
         for decision in mine:
             try:

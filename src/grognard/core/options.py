@@ -88,9 +88,9 @@ class OptionSpec:
             raise OptionError(f"option {self.name!r}: {value!r} is not {self.describe_values()}")
         if self.choices and value not in self.choices:
             raise OptionError(f"option {self.name!r}: {value!r} is not one of {', '.join(self.choices)}")
-        if self.minimum is not None and value < self.minimum:
+        if self.minimum is not None and value < self.minimum:  # type: ignore[operator]
             raise OptionError(f"option {self.name!r}: {value} is below the minimum {self.minimum:g}")
-        if self.maximum is not None and value > self.maximum:
+        if self.maximum is not None and value > self.maximum:  # type: ignore[operator]
             raise OptionError(f"option {self.name!r}: {value} is above the maximum {self.maximum:g}")
         return value
 

@@ -134,7 +134,10 @@ def replay(
     Raises :class:`RecordError` naming the first line that is malformed,
     diverges from the rules or the recorded dice, or fails its digest.
     """
-    lines = list(source) if isinstance(source, Sequence) and source and isinstance(source[0], dict) else read_lines(source)  # type: ignore[arg-type]
+    if isinstance(source, Sequence) and source and isinstance(source[0], dict):
+        lines: list[dict[str, Any]] = [dict(line) for line in source]  # type: ignore[arg-type]
+    else:
+        lines = read_lines(source)  # type: ignore[arg-type]
     if not lines or lines[0].get("type") != "header":
         raise RecordError("the record must start with a header line", 1)
     header = dict(lines[0])

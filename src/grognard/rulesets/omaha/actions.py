@@ -55,7 +55,8 @@ class Fight:
     assault: int = 0
 
     def __str__(self) -> str:
-        parts = [f"{name}={n}" for name, n in (("shoot", self.shoot), ("clear", self.clear), ("assault", self.assault)) if n]
+        counts = (("shoot", self.shoot), ("clear", self.clear), ("assault", self.assault))
+        parts = [f"{name}={n}" for name, n in counts if n]
         return f"fight {self.squad} {' '.join(parts)}" if parts else f"hold {self.squad}"
 
     def to_json(self) -> dict[str, Any]:

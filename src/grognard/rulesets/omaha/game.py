@@ -71,7 +71,7 @@ class OmahaGame(Game):
             germans=germans,
             width=width,
             americans=americans,
-            obstacles=[None] * int(round(width / OBSTACLE_SECTION_WIDTH)),
+            obstacles=[None] * round(width / OBSTACLE_SECTION_WIDTH),
         )
         state.seat_side = {a.seat: "american" for a in americans}
         state.seat_side.update({german_seat(k + 1): "german" for k in range(germans)})
@@ -156,7 +156,7 @@ class OmahaGame(Game):
         elif s.phase == "germans":
             targets = [a.squad.label for a in s.americans if a.squad is not None]
             if targets:
-                for section, bunker in sorted(s.bunkers.items()):
+                for _section, bunker in sorted(s.bunkers.items()):
                     if bunker.active and f"fire {bunker.label}" not in s.done:
                         out.append(Decision(f"fire {bunker.label}", bunker.commander,
                                             f"bunker {bunker.label} ({bunker.defenders} defenders): fire at a squad",
@@ -164,7 +164,8 @@ class OmahaGame(Game):
                 for k in range(s.germans):
                     label = f"G{k + 1}"
                     if f"artillery {label}" not in s.done:
-                        legal = [a.squad.label for a in s.americans if a.squad is not None and not R.past_wall(a.squad.y)]
+                        legal = [a.squad.label for a in s.americans
+                                 if a.squad is not None and not R.past_wall(a.squad.y)]
                         if legal:
                             out.append(Decision(f"artillery {label}", german_seat(k + 1),
                                                 f"{label}: call an artillery strike",

@@ -38,7 +38,7 @@ def section_at(x: float, width: float, count: int) -> int:
     >>> section_at(11.99, 6, 4), section_at(12.0, 6, 4), section_at(24.0, 6, 4)
     (1, 2, 3)
     """
-    return min(max(int(math.floor(x / width)), 0), count - 1)
+    return min(max(math.floor(x / width), 0), count - 1)
 
 
 def obstacle_section_at(state: OmahaState, x: float) -> int:
