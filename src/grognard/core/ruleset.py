@@ -33,6 +33,7 @@ class Ruleset:
     bot's name to a factory taking the bot's own random generator.
     ``summarize_turn`` condenses a turn's events into a few lines and
     ``summary`` lists the figures of a finished game, for the CLI.
+    ``action_from_json`` rebuilds an action from its ``to_json()`` form.
     """
 
     name: str
@@ -47,6 +48,7 @@ class Ruleset:
     default_bot: str = "random"
     summarize_turn: Callable[[list[Event]], list[str]] | None = None
     summary: Callable[[Game], list[tuple[str, Any]]] | None = None
+    action_from_json: Callable[[dict[str, Any]], Any] | None = None
 
     def resolve(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with ``given``, checked (``OptionError`` names the field)."""

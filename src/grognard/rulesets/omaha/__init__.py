@@ -7,7 +7,7 @@ from typing import Any
 
 from grognard.core.dice import DiceSource
 from grognard.core.ruleset import Ruleset
-from grognard.rulesets.omaha.actions import parse_action
+from grognard.rulesets.omaha.actions import action_from_json, parse_action
 from grognard.rulesets.omaha.bots import DoctrineBot
 from grognard.rulesets.omaha.data import OPTIONS, SIDES
 from grognard.rulesets.omaha.describe import describe, summarize_turn
@@ -60,6 +60,7 @@ RULESET = Ruleset(
     default_bot="doctrine",
     summarize_turn=summarize_turn,
     summary=lambda game: summary(game),  # type: ignore[arg-type]
+    action_from_json=action_from_json,
 )
 
 __all__ = ["RULESET", "OmahaGame"]

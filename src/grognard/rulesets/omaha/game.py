@@ -421,6 +421,8 @@ class OmahaGame(Game):
             self.emit("cleared", squad=squad.label, section=f"O{section + 1}", cleared=cleared,
                       left=present - cleared)
         bunker = self.bunker_in_front(squad)
+        # the assault's target is the bunker in contact when the order is given (FightSpace checked it)
+        target = self.bunker_in_contact(squad) if action.assault else None
         if action.shoot:
             assert bunker is not None
             sixes = shooting(action.shoot).roll(self, f"shoot {squad.label} at {bunker.label}")
@@ -431,8 +433,10 @@ class OmahaGame(Game):
                 bunker.status = "silenced"
             self.emit("shot", squad=squad.label, bunker=bunker.label, killed=killed, left=bunker.defenders,
                       status=bunker.status)
-        if action.assault:
-            target = self.bunker_in_contact(squad)
+        if action.assault and target is not None and not target.active:
+            # the squad's own shooting emptied it first: nothing left to assault, no dice
+            self.emit("assault_moot", squad=squad.label, bunker=target.label, status=target.status)
+        elif action.assault:
             assert target is not None
             success = assault(action.assault).roll(self, f"assault {squad.label} on {target.label}")
             if success:
