@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -17,11 +18,12 @@ import numpy as np
 from grognard.core.dice import DiceSource
 from grognard.core.engine import ActionSpace, Decision, FiniteSpace, Game, Result, UnionSpace
 from grognard.core.errors import IllegalAction
-from grognard.core.geometry import snap
+from grognard.core.geometry import TOLERANCE, snap
 from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, OmahaAction, PlaceBunkers
 from grognard.rulesets.omaha.data import (
     AMERICANS_PER_GERMAN,
+    BAND_END_Y,
     ARTILLERY_KILLS,
     ARTILLERY_LANDS,
     BUNKERS_PER_GERMAN,
@@ -525,21 +527,33 @@ class MoveSpace(ActionSpace[Move]):
 
 
 class FightSpace(ActionSpace[Fight]):
-    """How a squad that does not move splits its figures among shoot, clear and assault (omaha.13, 16-18)."""
+    """How a squad that does not move splits its figures among shoot, clear and assault (omaha.13, 16-18).
+
+    What the squad may do is worked out on first use: a space is valid until the next action is applied.
+    """
 
     def __init__(self, game: OmahaGame, squad: Squad) -> None:
+        self.game = game
         self.squad = squad
+
+    @cached_property
+    def _why(self) -> dict[str, str | None]:
+        """For each kind of fight, why the squad may not do it now (None: it may)."""
+        game, squad = self.game, self.squad
         front = game.bunker_in_front(squad)
-        self.shoot_target = front if front is not None and front.active and not R.below_wall(squad.y) else None
         obstacles = game.obstacles_in_front(squad)
-        self.can_clear = R.at_wall(squad.y) and bool(obstacles)
-        self.assault_target = game.bunker_in_contact(squad)
-        self._why = {
+        at_wall = R.at_wall(squad.y)
+        if not at_wall:
+            why_clear: str | None = "only figures at the sea wall may clear obstacles"
+        elif not obstacles:
+            why_clear = "no obstacles are left in the section in front"
+        else:
+            why_clear = None
+        in_contact = squad.y >= BAND_END_Y - 1.0 - TOLERANCE and game.bunker_in_contact(squad) is not None
+        return {
             "shoot": self._why_not_shoot(game, squad, front),
-            "clear": None if self.can_clear else (
-                "only figures at the sea wall may clear obstacles" if not R.at_wall(squad.y)
-                else "no obstacles are left in the section in front"),
-            "assault": None if self.assault_target else "no active bunker is within 1\" (in contact)",
+            "clear": why_clear,
+            "assault": None if in_contact else "no active bunker is within 1\" (in contact)",
         }
 
     @staticmethod
