@@ -79,8 +79,8 @@ def contact_point(bunker: Bunker) -> tuple[float, float]:
 
 
 def at_wall(y: float) -> bool:
-    """At the sea wall, within the tolerance (omaha.15, O9)."""
-    return abs(y - WALL_Y) <= TOLERANCE
+    """At the sea wall, within the tolerance (omaha.15, O9): neither below it nor past it."""
+    return WALL_Y - TOLERANCE <= y <= WALL_Y + TOLERANCE
 
 
 def below_wall(y: float) -> bool:
