@@ -23,7 +23,7 @@ def documented() -> dict[str, str]:
     return ids
 
 
-def tested() -> dict[str, list[str]]:
+def rule_ids_in_tests() -> dict[str, list[str]]:
     """Rule IDs named by @pytest.mark.rule(...) in the test files, with the tests naming them."""
     out: dict[str, list[str]] = {}
     for path in sorted((ROOT / "tests").rglob("test_*.py")):
@@ -46,12 +46,12 @@ def test_rule_documents_exist() -> None:
 
 
 def test_every_documented_rule_has_a_test() -> None:
-    missing = sorted(set(documented()) - set(tested()), key=lambda r: (r.split(".")[0], int(r.split(".")[1])))
+    missing = sorted(set(documented()) - set(rule_ids_in_tests()), key=lambda r: (r.split(".")[0], int(r.split(".")[1])))
     assert not missing, f"rules without a test: {', '.join(missing)}"
 
 
 def test_every_tested_rule_is_documented() -> None:
-    unknown = sorted(set(tested()) - set(documented()))
+    unknown = sorted(set(rule_ids_in_tests()) - set(documented()))
     assert not unknown, f"tests name rule IDs the docs lack: {unknown}"
 
 

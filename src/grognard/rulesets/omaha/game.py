@@ -23,9 +23,9 @@ from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, OmahaAction, PlaceBunkers
 from grognard.rulesets.omaha.data import (
     AMERICANS_PER_GERMAN,
-    BAND_END_Y,
     ARTILLERY_KILLS,
     ARTILLERY_LANDS,
+    BAND_END_Y,
     BUNKERS_PER_GERMAN,
     DEEP_WATER_FACE,
     DEFENDERS,
@@ -230,12 +230,14 @@ class OmahaGame(Game):
                 self._begin_turn()
             elif s.phase == "americans":
                 self._end_phase()
-                s.phase, s.done = "germans", set()
+                if s.outcome is None:
+                    s.phase, s.done = "germans", set()
             elif s.phase == "germans":
                 self._end_phase()
-                s.phase, s.done = "morale", set()
-                self._morale()
-                self._end_phase()
+                if s.outcome is None:
+                    s.phase, s.done = "morale", set()
+                    self._morale()
+                    self._end_phase()
                 if s.outcome is None:
                     self._end_turn()
 
@@ -256,7 +258,8 @@ class OmahaGame(Game):
         self.emit("turn", turn=s.turn)
         self._land()
         self._end_phase()
-        s.phase, s.done = "americans", set()
+        if s.outcome is None:
+            s.phase, s.done = "americans", set()
 
     def _end_turn(self) -> None:
         s = self.state
