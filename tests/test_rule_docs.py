@@ -46,7 +46,8 @@ def test_rule_documents_exist() -> None:
 
 
 def test_every_documented_rule_has_a_test() -> None:
-    missing = sorted(set(documented()) - set(rule_ids_in_tests()), key=lambda r: (r.split(".")[0], int(r.split(".")[1])))
+    missing = sorted(set(documented()) - set(rule_ids_in_tests()),
+                     key=lambda r: (r.split(".")[0], int(r.split(".")[1])))
     assert not missing, f"rules without a test: {', '.join(missing)}"
 
 

@@ -109,7 +109,7 @@ class SeededDice:
     def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]:
         buffer = self._buffers.get(sides)
         position = self._positions.get(sides, 0)
-        if buffer is None or position + n > len(buffer):
+        if buffer is None or n < 0 or position + n > len(buffer):
             if n < 0 or sides < 2:
                 _check_request(n, sides, purpose)
             rest = buffer[position:] if buffer is not None else []

@@ -1,10 +1,12 @@
 """The game record: JSON Lines, one header, a start line, then one line per action.
 
 Each line carries the events of its step, every die among them, and a digest
-of the state after it chained to the line before: ``digest_n = sha256(digest_{n-1}
-+ state digest)``, the header's own digest starting the chain. Replay rebuilds
-the game from the recorded dice and names the first line that diverges or was
-tampered with.
+of the line and of the state after it, chained to the line before:
+``digest_n = sha256(digest_{n-1} + state digest + canonical line)``, where the
+canonical line is the line without its digest (so a changed die is caught even
+where it would leave the state as it was); the header's own digest starts the
+chain. Replay rebuilds the game from the recorded dice and names the first
+line that diverges or was tampered with.
 """
 
 from __future__ import annotations
@@ -26,8 +28,15 @@ from grognard.core.ruleset import Ruleset
 FORMAT = "grognard-record/1"
 
 
-def _chain(previous: str, state_digest: str) -> str:
-    return hashlib.sha256((previous + state_digest).encode()).hexdigest()
+def _chain(previous: str, state_digest: str, line: Mapping[str, Any]) -> str:
+    body = canonical_json({key: value for key, value in line.items() if key != "digest"})
+    return hashlib.sha256((previous + state_digest + body).encode()).hexdigest()
+
+
+def _as_read(line: Mapping[str, Any]) -> dict[str, Any]:
+    """``line`` as a reader of the record will see it (JSON types: lists, string keys)."""
+    out: dict[str, Any] = json.loads(json.dumps(line, separators=(",", ":"), allow_nan=False))
+    return out
 
 
 def make_header(ruleset: str, options: Mapping[str, Any], dice: str, seed: Any = None, **extra: Any) -> dict[str, Any]:
@@ -66,21 +75,17 @@ class RecordWriter:
 
     def start(self, game: Game, events: Sequence[Event]) -> None:
         """The setup's events and the state it left."""
-        self.chain = _chain(self.chain, game.digest())
-        self._write({"type": "start", "events": [e.to_json() for e in events], "digest": self.chain})
+        line = _as_read({"type": "start", "events": [e.to_json() for e in events]})
+        self.chain = _chain(self.chain, game.digest(), line)
+        self._write({**line, "digest": self.chain})
 
     def action(self, game: Game, seat: str, action: Any, events: Sequence[Event]) -> None:
         """One applied action, its events and the chained digest after it."""
-        self.chain = _chain(self.chain, game.digest())
-        self._write(
-            {
-                "type": "action",
-                "seat": seat,
-                "action": str(action),
-                "events": [e.to_json() for e in events],
-                "digest": self.chain,
-            }
+        line = _as_read(
+            {"type": "action", "seat": seat, "action": str(action), "events": [e.to_json() for e in events]}
         )
+        self.chain = _chain(self.chain, game.digest(), line)
+        self._write({**line, "digest": self.chain})
 
 
 def dice_of(events: Iterable[Mapping[str, Any]]) -> list[tuple[str, int, list[int]]]:
@@ -100,6 +105,11 @@ class Replay:
 
 def read_lines(source: Path | str | Iterable[str]) -> list[dict[str, Any]]:
     """Parse a record (a path or lines of text); raises :class:`RecordError` naming a bad line."""
+    return [line for _, line in _read_numbered(source)]
+
+
+def _read_numbered(source: Path | str | Iterable[str]) -> list[tuple[int, dict[str, Any]]]:
+    """The record's lines with their 1-based line numbers in the text (blank lines skipped)."""
     if isinstance(source, (str, Path)):
         try:
             text_lines: Iterable[str] = Path(source).read_text(encoding="utf-8").splitlines()
@@ -107,7 +117,7 @@ def read_lines(source: Path | str | Iterable[str]) -> list[dict[str, Any]]:
             raise RecordError(f"cannot read record {str(source)!r}: {exc.strerror}") from None
     else:
         text_lines = source
-    out: list[dict[str, Any]] = []
+    out: list[tuple[int, dict[str, Any]]] = []
     for number, text in enumerate(text_lines, 1):
         if not text.strip():
             continue
@@ -117,7 +127,7 @@ def read_lines(source: Path | str | Iterable[str]) -> list[dict[str, Any]]:
             raise RecordError(f"not JSON ({exc.msg})", number) from None
         if not isinstance(line, dict) or "type" not in line:
             raise RecordError("not a record line (no 'type')", number)
-        out.append(line)
+        out.append((number, line))
     return out
 
 
@@ -134,10 +144,12 @@ def replay(
     Raises :class:`RecordError` naming the first line that is malformed,
     diverges from the rules or the recorded dice, or fails its digest.
     """
+    numbered: list[tuple[int, dict[str, Any]]]
     if isinstance(source, Sequence) and source and isinstance(source[0], dict):
-        lines: list[dict[str, Any]] = [dict(line) for line in source]  # type: ignore[arg-type]
+        numbered = [(number, dict(line)) for number, line in enumerate(source, 1)]
     else:
-        lines = read_lines(source)  # type: ignore[arg-type]
+        numbered = _read_numbered(source)  # type: ignore[arg-type]
+    lines = [line for _, line in numbered]
     if not lines or lines[0].get("type") != "header":
         raise RecordError("the record must start with a header line", 1)
     header = dict(lines[0])
@@ -152,18 +164,18 @@ def replay(
     except GrognardError as exc:
         raise RecordError(str(exc), 1) from None
     if len(lines) < 2 or lines[1].get("type") != "start":
-        raise RecordError("the second line must be the start line", 2)
+        raise RecordError("the second line must be the start line", numbered[1][0] if len(lines) > 1 else 2)
     dice = RecordedDice()
     game: Game | None = None
     actions = 0
-    for number, line in enumerate(lines[1:], 2):
+    for index, (number, line) in enumerate(numbered[1:], 2):
         events = line.get("events", [])
         try:
             dice.extend(dice_of(events))
         except (KeyError, TypeError):
             raise RecordError("malformed dice event", number) from None
         try:
-            if number == 2:
+            if index == 2:
                 if line.get("type") != "start":
                     raise RecordError("expected the start line", number)
                 game = ruleset.create(header.get("options", {}), dice)
@@ -185,7 +197,7 @@ def replay(
             raise RecordError(f"diverges: {dice.remaining} recorded roll(s) were not used", number)
         if json.loads(json.dumps([e.to_json() for e in produced])) != events:
             raise RecordError("diverges: the events differ from the recorded ones", number)
-        chain = _chain(chain, game.digest())
+        chain = _chain(chain, game.digest(), line)
         if line.get("digest") != chain:
             raise RecordError("digest does not match: the line or one before it was changed", number)
     assert game is not None
