@@ -641,5 +641,6 @@ class TargetSpace(FiniteSpace[OmahaAction]):
             if 0 <= player_index < len(players) and players[player_index].squad is not None and self.artillery:
                 raise IllegalAction(f"{action}: squad {target} has moved past the sea wall; artillery may not "
                                     "target it", "omaha.23")
-            raise IllegalAction(f"{action}: squad {target} is not on the beach", "omaha.19")
+            raise IllegalAction(f"{action}: squad {target} is not on the beach",
+                                "omaha.22" if self.artillery else "omaha.19")
         super().check(action)
