@@ -98,6 +98,22 @@ def test_options_change_the_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "omaha", "--seed", "2", "--germans", "1", "--period-turns", "3", "-q"]) == 0
     out = capsys.readouterr().out
     assert "Result: scored on turn 3" in out
-    assert main(["play", "omaha", "--seed", "2", "--germans", "1", "-o", "fresh_squads=0", "-q",
-                 "--bots", "american=random"]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "omaha",
+                "--seed",
+                "2",
+                "--germans",
+                "1",
+                "-o",
+                "fresh_squads=0",
+                "-q",
+                "--bots",
+                "american=random",
+            ]
+        )
+        == 0
+    )
     assert "Result: german win" in capsys.readouterr().out

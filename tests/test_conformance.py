@@ -45,8 +45,14 @@ def omaha_probes(game: Game, decision: Decision) -> list[Any]:
 
 CASES = {
     "one German": {"germans": 1, "turn_cap": 12},
-    "optional rules": {"germans": 2, "deep_water": True, "hidden_obstacles": True, "fresh_squads": 2,
-                       "out_joins_germans": True, "turn_cap": 15},
+    "optional rules": {
+        "germans": 2,
+        "deep_water": True,
+        "hidden_obstacles": True,
+        "fresh_squads": 2,
+        "out_joins_germans": True,
+        "turn_cap": 15,
+    },
     "class period": {"germans": 1, "period_turns": 5},
 }
 

@@ -236,7 +236,10 @@ class TestMechanics:
         table = TableRoll((0, 1, 1, 1, 1, 2))
         dist = table.distribution()
         assert (dist.probability(0), dist.probability(1), dist.probability(2)) == (
-            Fraction(1, 6), Fraction(2, 3), Fraction(1, 6))
+            Fraction(1, 6),
+            Fraction(2, 3),
+            Fraction(1, 6),
+        )
         assert [table.roll(ScriptedDice([face]), "obstacles") for face in range(1, 7)] == [0, 1, 1, 1, 1, 2]
         dice = ScriptedDice([3])
         assert TableRoll(("light", "heavy", "none")).roll(dice, "weather") == "none"
@@ -258,8 +261,12 @@ class TestMechanics:
 
     @pytest.mark.parametrize(
         "mechanic",
-        [SuccessCount(4, 5), SumAtLeast(2, 7), TableRoll((0, 1, 1, 1, 1, 2)),
-         Gated(SuccessCount(1, 5), SuccessCount(4, 4))],
+        [
+            SuccessCount(4, 5),
+            SumAtLeast(2, 7),
+            TableRoll((0, 1, 1, 1, 1, 2)),
+            Gated(SuccessCount(1, 5), SuccessCount(4, 4)),
+        ],
     )
     def test_play_agrees_with_the_exact_odds(self, mechanic: Any) -> None:
         """Seeded play against distribution(): within 5 standard errors, fixed seed, never flaky."""
@@ -285,8 +292,12 @@ class TestOptions:
 
     def test_parse_and_validate_an_int(self) -> None:
         assert self.GERMANS.parse(" 4 ") == 4
-        for text, why in [("x", "'x' is not int 1..12"), ("0", "0 is below the minimum 1"),
-                          ("13", "13 is above the maximum 12"), ("2.5", "'2.5' is not int 1..12")]:
+        for text, why in [
+            ("x", "'x' is not int 1..12"),
+            ("0", "0 is below the minimum 1"),
+            ("13", "13 is above the maximum 12"),
+            ("2.5", "'2.5' is not int 1..12"),
+        ]:
             with pytest.raises(OptionError) as info:
                 self.GERMANS.parse(text)
             assert str(info.value) == f"option 'germans': {why}"
@@ -329,7 +340,10 @@ class TestOptions:
 
     def test_parse_assignments(self) -> None:
         assert parse_assignments(["germans=4", "deep-water=on", " turn_cap = 8"]) == {
-            "germans": "4", "deep_water": "on", "turn_cap": " 8"}
+            "germans": "4",
+            "deep_water": "on",
+            "turn_cap": " 8",
+        }
         assert parse_assignments(["victory=a=b"]) == {"victory": "a=b"}
         for bad in ["germans", "=4", " =4"]:
             with pytest.raises(OptionError, match="is not NAME=VALUE"):
@@ -406,8 +420,12 @@ class TestEvents:
     def test_result_and_canonical_json(self) -> None:
         result = Result("win", "german", 7, "no American player has a squad left", {"exits_open": 0})
         assert json.loads(json.dumps(result.to_json())) == {
-            "outcome": "win", "winner": "german", "turn": 7,
-            "reason": "no American player has a squad left", "scores": {"exits_open": 0}}
+            "outcome": "win",
+            "winner": "german",
+            "turn": 7,
+            "reason": "no American player has a squad left",
+            "scores": {"exits_open": 0},
+        }
         assert canonical_json({"b": 1, "a": [1.5, None]}) == '{"a":[1.5,null],"b":1}'
         with pytest.raises(ValueError):
             canonical_json({"a": math.nan})
@@ -436,8 +454,15 @@ def test_clone_is_independent() -> None:
 
 def test_the_fast_path_gives_the_same_events() -> None:
     checked, fast = TOY.create({}, ScriptedDice([5])), TOY.create({}, ScriptedDice([5]))
-    steps = [(RUNNER, Lane("left")), (SENTRY, Lane("left")), (RUNNER, Dash(8)), (RUNNER, Lane("right")),
-             (SENTRY, Lane("right")), (RUNNER, Dash(6)), (SENTRY, Shoot())]
+    steps = [
+        (RUNNER, Lane("left")),
+        (SENTRY, Lane("left")),
+        (RUNNER, Dash(8)),
+        (RUNNER, Lane("right")),
+        (SENTRY, Lane("right")),
+        (RUNNER, Dash(6)),
+        (SENTRY, Shoot()),
+    ]
     for seat, action in steps:
         decision = next(d for d in fast.pending() if d.seat == seat)
         a = checked.apply(seat, action)
@@ -608,9 +633,9 @@ class TestRecord:
     def test_added_junk(self, recorded: Any) -> None:
         text = list(recorded[2])
         number = action_lines(recorded[1])[4]
-        assert fault([*text[: number - 1], "this is not JSON", *text[number - 1:]]) == number
-        assert fault([*text[: number - 1], '{"type": "note"}', *text[number - 1:]]) == number
-        assert fault([*text[: number - 1], "[1, 2]", *text[number - 1:]]) == number
+        assert fault([*text[: number - 1], "this is not JSON", *text[number - 1 :]]) == number
+        assert fault([*text[: number - 1], '{"type": "note"}', *text[number - 1 :]]) == number
+        assert fault([*text[: number - 1], "[1, 2]", *text[number - 1 :]]) == number
         assert fault([*text, "junk"]) == len(text) + 1
         junk_key = copy.deepcopy(recorded[1])
         junk_key[number - 1]["comment"] = "hi"

@@ -57,8 +57,9 @@ def player(game: OmahaGame, label: str) -> Any:
     return game.state.americans[int(label[1:]) - 1]
 
 
-def put(game: OmahaGame, label: str, x: float | None = None, y: float | None = None,
-        figures: int | None = None) -> None:
+def put(
+    game: OmahaGame, label: str, x: float | None = None, y: float | None = None, figures: int | None = None
+) -> None:
     """Set squad ``label``'s position and/or strength."""
     squad = player(game, label).squad
     assert squad is not None
@@ -152,11 +153,13 @@ def test_americans_start_in_the_water_and_germans_wait_in_their_bunkers() -> Non
     s = game.state
     assert (s.turn, s.phase) == (1, "americans")
     assert [(a.squad.figures, a.squad.y) for a in s.americans] == [(12, -1.0), (12, -3.0), (12, -6.0)]
-    assert {b.label: (b.defenders, b.status) for b in s.bunkers.values()} == {
-        "B1": (4, "active"), "B2": (4, "active")}
+    assert {b.label: (b.defenders, b.status) for b in s.bunkers.values()} == {"B1": (4, "active"), "B2": (4, "active")}
     assert game.side_of("American 1") == "american" and game.side_of("German 1") == "german"
     assert [(d.id, d.seat) for d in game.pending()] == [
-        ("orders A1", "American 1"), ("orders A2", "American 2"), ("orders A3", "American 3")]
+        ("orders A1", "American 1"),
+        ("orders A2", "American 2"),
+        ("orders A3", "American 3"),
+    ]
 
 
 @pytest.mark.rule("omaha.1")
@@ -290,7 +293,11 @@ def test_forces_two_bunkers_of_four_per_german_a_squad_of_twelve_per_american_th
     assert len(s.americans) == 6 == 3 * s.germans
     assert [a.squad.figures for a in s.americans] == [12] * 6
     assert [(b.label, b.owner, b.defenders) for _, b in sorted(s.bunkers.items())] == [
-        ("B1", "G1", 4), ("B3", "G1", 4), ("B5", "G2", 4), ("B6", "G2", 4)]
+        ("B1", "G1", 4),
+        ("B3", "G1", 4),
+        ("B5", "G2", 4),
+        ("B6", "G2", 4),
+    ]
     assert game.seats() == (*(f"American {k}" for k in range(1, 7)), "German 1", "German 2")
 
 
@@ -300,7 +307,13 @@ def test_each_american_lands_in_his_own_eight_inch_zone() -> None:
     s = game.state
     assert [a.zone for a in s.americans] == list(range(6))
     assert [(a.squad.x, a.squad.y) for a in s.americans] == [
-        (4.0, -1.0), (12.0, -2.0), (20.0, -3.0), (28.0, -4.0), (36.0, -5.0), (44.0, -6.0)]
+        (4.0, -1.0),
+        (12.0, -2.0),
+        (20.0, -3.0),
+        (28.0, -4.0),
+        (36.0, -5.0),
+        (44.0, -6.0),
+    ]
     assert [R.zone_centre(k) for k in range(3)] == [4.0, 12.0, 20.0]
 
 
@@ -608,10 +621,15 @@ def test_shooting_from_the_wall_or_beyond_only_at_the_bunker_in_front() -> None:
 
 
 @pytest.mark.rule("omaha.18")
-@pytest.mark.parametrize(("x", "y", "contact"), [
-    (12, 28, True), (12, 27.95, False),  # 1" in front of B2's face (y=29), 1.05"
-    (9.5, 30, True), (9.45, 30, False),  # 1" beside its left side (x=10.5), 1.05"
-])
+@pytest.mark.parametrize(
+    ("x", "y", "contact"),
+    [
+        (12, 28, True),
+        (12, 27.95, False),  # 1" in front of B2's face (y=29), 1.05"
+        (9.5, 30, True),
+        (9.45, 30, False),  # 1" beside its left side (x=10.5), 1.05"
+    ],
+)
 def test_contact_is_within_one_inch_of_the_bunker(x: float, y: float, contact: bool) -> None:
     game = new_game(obstacles=(1, 1, 1, 1))
     put(game, "A2", x, y)
@@ -675,8 +693,7 @@ def test_bunker_fire_four_dice_each_five_or_six_kills_a_four_does_not() -> None:
     script(game, 5, 4, 4, 6)
     events = game.apply("German 1", BunkerFire("B1", "A1"))
     assert dice_of(events) == [("bunker B1 fires at A1: 4 dice", [5, 4, 4, 6])]
-    assert of_kind(events, "bunker_fire") == [
-        {"bunker": "B1", "target": "A1", "dice": 4, "hits": 2, "killed": 2}]
+    assert of_kind(events, "bunker_fire") == [{"bunker": "B1", "target": "A1", "dice": 4, "hits": 2, "killed": 2}]
     assert player(game, "A1").squad.figures == 10
 
 
@@ -797,8 +814,7 @@ def test_artillery_kills_on_four_five_six_not_three() -> None:
     hold_rest(game)
     script(game, 6, 3, 4, 6, 1)
     events = game.apply("German 1", Artillery("G1", "A1"))
-    assert of_kind(events, "artillery") == [
-        {"german": "G1", "target": "A1", "landed": True, "hits": 2, "killed": 2}]
+    assert of_kind(events, "artillery") == [{"german": "G1", "target": "A1", "landed": True, "hits": 2, "killed": 2}]
     assert player(game, "A1").squad.figures == 10
 
 
@@ -872,8 +888,11 @@ def test_german_bot_concentrates_on_the_squad_furthest_up_the_beach() -> None:
     hold_rest(game)
     bot = DoctrineBot(np.random.default_rng(0))
     choices = {d.id: bot.choose(game, d) for d in game.pending()}
-    assert choices == {"fire B1": BunkerFire("B1", "A3"), "fire B2": BunkerFire("B2", "A3"),
-                       "artillery G1": Artillery("G1", "A2")}
+    assert choices == {
+        "fire B1": BunkerFire("B1", "A3"),
+        "fire B2": BunkerFire("B2", "A3"),
+        "artillery G1": Artillery("G1", "A2"),
+    }
     put(game, "A3", 20, 24, figures=8)  # level with A2 but weaker: A2 is the threat
     assert german_target(game, artillery=False) == "A2"
 
@@ -932,8 +951,9 @@ def test_the_standard_beach_is_twelve_feet_for_eighteen_americans_and_six_german
 
 
 @pytest.mark.rule("omaha.30")
-@pytest.mark.parametrize(("faces", "markers", "craters"), [
-    ((5, 1, 1, 1, 1), True, 1), ((4,), True, 0), ((5, 1, 1, 1, 1), False, 0)])
+@pytest.mark.parametrize(
+    ("faces", "markers", "craters"), [((5, 1, 1, 1, 1), True, 1), ((4,), True, 0), ((5, 1, 1, 1, 1), False, 0)]
+)
 def test_a_crater_marks_where_artillery_landed(faces: tuple[int, ...], markers: bool, craters: int) -> None:
     game = new_game(markers=markers)
     put(game, "A1", 4, 20)
@@ -945,10 +965,12 @@ def test_a_crater_marks_where_artillery_landed(faces: tuple[int, ...], markers: 
 
 
 @pytest.mark.rule("omaha.31")
-@pytest.mark.parametrize(("morale_dice", "markers", "casualties"), [
-    ((6, 6), True, 1), ((6, 5), True, 0), ((6, 6), False, 0)])
-def test_a_casualty_marker_where_a_squad_failed_morale(morale_dice: tuple[int, int], markers: bool,
-                                                       casualties: int) -> None:
+@pytest.mark.parametrize(
+    ("morale_dice", "markers", "casualties"), [((6, 6), True, 1), ((6, 5), True, 0), ((6, 6), False, 0)]
+)
+def test_a_casualty_marker_where_a_squad_failed_morale(
+    morale_dice: tuple[int, int], markers: bool, casualties: int
+) -> None:
     game = new_game(markers=markers)
     hold_rest(game)
     script(game, 5, 5, 1, 1, *morale_dice, 3)  # the 3 lands a failed squad again
@@ -1081,5 +1103,10 @@ def test_a_class_period_ends_the_game_and_scores_it() -> None:
     pass_germans(game)
     result = game.result
     assert result is not None and (result.outcome, result.winner, result.turn) == ("scored", None, 1)
-    assert dict(result.scores) == {"exits_open": 1, "exits": 2, "bunkers_knocked_out": 1,
-                                   "american_losses": 2, "german_losses": 4}
+    assert dict(result.scores) == {
+        "exits_open": 1,
+        "exits": 2,
+        "bunkers_knocked_out": 1,
+        "american_losses": 2,
+        "german_losses": 4,
+    }

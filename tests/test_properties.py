@@ -25,8 +25,9 @@ SMALL_OMAHA = {"germans": 1, "turn_cap": 8}
 
 
 def quick(n: int) -> Any:
-    return settings(max_examples=n, deadline=None, derandomize=True, database=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+    return settings(
+        max_examples=n, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow]
+    )
 
 
 def replays_to_the_same_digest(ruleset: Ruleset, options: dict[str, Any], seed: int) -> None:

@@ -32,8 +32,7 @@ def rule_ids_in_tests() -> dict[str, list[str]]:
             if not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
                 continue
             for deco in node.decorator_list:
-                if (isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute)
-                        and deco.func.attr == "rule"):
+                if isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute) and deco.func.attr == "rule":
                     for arg in deco.args:
                         assert isinstance(arg, ast.Constant), f"{path.name}::{node.name}: rule IDs must be literals"
                         out.setdefault(str(arg.value), []).append(f"{path.name}::{node.name}")
@@ -46,8 +45,9 @@ def test_rule_documents_exist() -> None:
 
 
 def test_every_documented_rule_has_a_test() -> None:
-    missing = sorted(set(documented()) - set(rule_ids_in_tests()),
-                     key=lambda r: (r.split(".")[0], int(r.split(".")[1])))
+    missing = sorted(
+        set(documented()) - set(rule_ids_in_tests()), key=lambda r: (r.split(".")[0], int(r.split(".")[1]))
+    )
     assert not missing, f"rules without a test: {', '.join(missing)}"
 
 

@@ -138,8 +138,9 @@ def test_a_seat_cannot_choose_twice_or_off_the_menu() -> None:
 
 
 # ---------------------------------------------------------------------- the continuous dash
-@pytest.mark.parametrize(("inches", "travelled"), [(0, 0.0), (8, 8.0), (8.0, 8.0), (7.999, 8.0), (8.01, 8.0),
-                                                    (3.14159, 3.14), (-0.004, 0.0)])
+@pytest.mark.parametrize(
+    ("inches", "travelled"), [(0, 0.0), (8, 8.0), (8.0, 8.0), (7.999, 8.0), (8.01, 8.0), (3.14159, 3.14), (-0.004, 0.0)]
+)
 def test_dash_up_to_8_inches_within_the_tolerance(inches: float, travelled: float) -> None:
     game = new()
     lanes(game, "left", "right")
@@ -296,7 +297,10 @@ def test_reaching_20_inches_wins_for_the_runner() -> None:
     events = game.apply(RUNNER, Dash(8))
     assert game.state.position == 20.0
     assert game.result is not None and (game.result.outcome, game.result.winner, game.result.turn) == (
-        "win", "runner", 3)
+        "win",
+        "runner",
+        3,
+    )
     assert events[-1].kind == "game_over"
     assert game.pending() == () and game.is_over
     error = refused(game, RUNNER, Lane("left"))
@@ -325,8 +329,10 @@ def test_options_are_checked() -> None:
 
 
 # ---------------------------------------------------------------------- actions
-@pytest.mark.parametrize("action", [Lane("left"), Lane("right"), Dash(0.0), Dash(8.0), Dash(7.5), Dash(3.14),
-                                    Dash(0.1 + 0.2), Shoot(), Hold()])
+@pytest.mark.parametrize(
+    "action",
+    [Lane("left"), Lane("right"), Dash(0.0), Dash(8.0), Dash(7.5), Dash(3.14), Dash(0.1 + 0.2), Shoot(), Hold()],
+)
 def test_actions_round_trip_as_text_and_json(action: object) -> None:
     assert parse_action(str(action)) == action
     assert action_from_json(json.loads(json.dumps(action.to_json()))) == action  # type: ignore[attr-defined]

@@ -55,8 +55,9 @@ MAX_DASH = 8.0
 LANES = ("left", "right")
 
 OPTIONS = (
-    OptionSpec("round_cap", int, 8, "rounds after which the game ends unfinished", minimum=1, maximum=1000,
-               rule="toy.cap"),
+    OptionSpec(
+        "round_cap", int, 8, "rounds after which the game ends unfinished", minimum=1, maximum=1000, rule="toy.cap"
+    ),
     OptionSpec("hit_on", int, 4, "a shot hits on a d6 of this or more", minimum=1, maximum=6, rule="toy.shot"),
 )
 
@@ -171,8 +172,9 @@ class DashSpace(ActionSpace[Dash]):
         if not at_least(value, 0.0):
             raise IllegalAction(f"{action}: a dash cannot go backwards", "toy.dash")
         if not at_most(value, MAX_DASH):
-            raise IllegalAction(f"{action}: a dash is at most {_inches(MAX_DASH)} inches, not {_inches(value)}",
-                                "toy.dash")
+            raise IllegalAction(
+                f"{action}: a dash is at most {_inches(MAX_DASH)} inches, not {_inches(value)}", "toy.dash"
+            )
 
     def sample(self, rng: np.random.Generator) -> Dash:
         return Dash(snap(float(rng.uniform(0.0, MAX_DASH))))
@@ -267,15 +269,26 @@ class SentryRun(Game):
         if s.phase == "lanes":
             group = f"lanes {s.round}"
             return tuple(
-                Decision(f"lane {seat} {s.round}", seat, f"{seat}: choose a lane in secret",
-                         FiniteSpace([Lane(x) for x in LANES], "toy.lane", "lane"), secret_group=group)
+                Decision(
+                    f"lane {seat} {s.round}",
+                    seat,
+                    f"{seat}: choose a lane in secret",
+                    FiniteSpace([Lane(x) for x in LANES], "toy.lane", "lane"),
+                    secret_group=group,
+                )
                 for seat in (RUNNER, SENTRY)
             )
         if s.phase == "dash":
             return (Decision(f"dash {s.round}", RUNNER, f"dash up to {_inches(MAX_DASH)} inches", DashSpace()),)
         if s.phase == "shot":
-            return (Decision(f"shot {s.round}", SENTRY, "the runner is at the mark: shoot or hold",
-                             FiniteSpace([Shoot(), Hold()], "toy.shot", "answer")),)
+            return (
+                Decision(
+                    f"shot {s.round}",
+                    SENTRY,
+                    "the runner is at the mark: shoot or hold",
+                    FiniteSpace([Shoot(), Hold()], "toy.shot", "answer"),
+                ),
+            )
         return ()
 
     def resolve_secret(self, group: str, choices: Mapping[str, tuple[str, Any]]) -> None:

@@ -101,29 +101,73 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
     sides = ", ".join(ruleset.sides)
     keyword = inspect.Parameter.KEYWORD_ONLY
     common = [
-        inspect.Parameter("seed", keyword, annotation=int | None, default=typer.Option(
-            None, help="seed of the dice and bots (default: a fresh one, printed)", show_default=False)),
-        inspect.Parameter("option", keyword, annotation=list[str] | None, default=typer.Option(
-            None, "--option", "-o", metavar="NAME=VALUE", help="set a scenario option by name (the options below)")),
-        inspect.Parameter("bots", keyword, annotation=list[str] | None, default=typer.Option(
-            None, "--bots", metavar="SIDE=BOT",
-            help=f"which bot plays a side ({sides}); bots: {', '.join(ruleset.bots)} "
-                 f"(default: {ruleset.default_bot})")),
-        inspect.Parameter("record", keyword, annotation=Path | None, default=typer.Option(
-            None, dir_okay=False, help="write the game record (JSON Lines) to this file as the game goes")),
-        inspect.Parameter("verbose", keyword, annotation=bool, default=typer.Option(
-            False, "--verbose", "-v", help="print every event, not a summary per turn")),
-        inspect.Parameter("quiet", keyword, annotation=bool, default=typer.Option(
-            False, "--quiet", "-q", help="print only the final summary")),
+        inspect.Parameter(
+            "seed",
+            keyword,
+            annotation=int | None,
+            default=typer.Option(
+                None, help="seed of the dice and bots (default: a fresh one, printed)", show_default=False
+            ),
+        ),
+        inspect.Parameter(
+            "option",
+            keyword,
+            annotation=list[str] | None,
+            default=typer.Option(
+                None, "--option", "-o", metavar="NAME=VALUE", help="set a scenario option by name (the options below)"
+            ),
+        ),
+        inspect.Parameter(
+            "bots",
+            keyword,
+            annotation=list[str] | None,
+            default=typer.Option(
+                None,
+                "--bots",
+                metavar="SIDE=BOT",
+                help=f"which bot plays a side ({sides}); bots: {', '.join(ruleset.bots)} "
+                f"(default: {ruleset.default_bot})",
+            ),
+        ),
+        inspect.Parameter(
+            "record",
+            keyword,
+            annotation=Path | None,
+            default=typer.Option(
+                None, dir_okay=False, help="write the game record (JSON Lines) to this file as the game goes"
+            ),
+        ),
+        inspect.Parameter(
+            "verbose",
+            keyword,
+            annotation=bool,
+            default=typer.Option(False, "--verbose", "-v", help="print every event, not a summary per turn"),
+        ),
+        inspect.Parameter(
+            "quiet",
+            keyword,
+            annotation=bool,
+            default=typer.Option(False, "--quiet", "-q", help="print only the final summary"),
+        ),
     ]
     command.__signature__ = inspect.Signature(common + [_option_parameter(s) for s in ruleset.options])  # type: ignore[attr-defined]
-    command.__doc__ = (f"Play {ruleset.title}: bots on every seat, turn by turn, to the result.\n\n"
-                       f"The rules: seed text {ruleset.seed_file}. Every option is also --option NAME=VALUE.")
+    command.__doc__ = (
+        f"Play {ruleset.title}: bots on every seat, turn by turn, to the result.\n\n"
+        f"The rules: seed text {ruleset.seed_file}. Every option is also --option NAME=VALUE."
+    )
     return command
 
 
-def run_play(ruleset: Ruleset, given: dict[str, Any], *, seed: int | None, bots: Sequence[str] | None,
-             record: Path | None, verbose: bool, quiet: bool) -> None:
+def run_play(
+    ruleset: Ruleset,
+    given: dict[str, Any],
+    *,
+    seed: int | None,
+    bots: Sequence[str] | None,
+    record: Path | None,
+    verbose: bool,
+    quiet: bool,
+) -> None:
     """Play one bot-vs-bot game and print it; raises GrognardError on bad input (before any output)."""
     options = ruleset.resolve(given)
     chosen = parse_bots(ruleset, bots or ())
@@ -210,8 +254,7 @@ class _TurnPrinter:
             self.console.print(f"  {line}")
 
 
-play_app = typer.Typer(help="Play a rule set: bots on every seat, turn by turn, to the result.",
-                       no_args_is_help=True)
+play_app = typer.Typer(help="Play a rule set: bots on every seat, turn by turn, to the result.", no_args_is_help=True)
 for _name in rulesets.names():
     play_app.command(_name)(_play_command(rulesets.get(_name)))
 app.add_typer(play_app, name="play")

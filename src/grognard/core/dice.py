@@ -100,9 +100,7 @@ class SeededDice:
     def _stream(self, sides: int) -> np.random.Generator:
         stream = self._streams.get(sides)
         if stream is None:
-            child = np.random.SeedSequence(
-                self.seed_sequence.entropy, spawn_key=(*self.seed_sequence.spawn_key, sides)
-            )
+            child = np.random.SeedSequence(self.seed_sequence.entropy, spawn_key=(*self.seed_sequence.spawn_key, sides))
             stream = self._streams[sides] = np.random.Generator(np.random.PCG64(child))
         return stream
 

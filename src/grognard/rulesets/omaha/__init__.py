@@ -25,14 +25,19 @@ def summary(game: OmahaGame) -> list[tuple[str, Any]]:
     st = s.stats
     knocked = sum(1 for b in s.bunkers.values() if not b.active)
     return [
-        ("first squad past the sea wall", f"turn {st['first_past_wall_turn']} ({st['first_past_wall']})"
-         if st["first_past_wall_turn"] else "never"),
+        (
+            "first squad past the sea wall",
+            f"turn {st['first_past_wall_turn']} ({st['first_past_wall']})" if st["first_past_wall_turn"] else "never",
+        ),
         ("breakthrough (first exit open)", f"turn {st['breakthrough_turn']}" if st["breakthrough_turn"] else "never"),
         ("decisive win (every exit open)", f"turn {st['decisive_turn']}" if st["decisive_turn"] else "no"),
         ("exits open", f"{len(s.exits_open)} of {len(s.bunkers)}"),
-        ("bunkers knocked out", f"{knocked} of {len(s.bunkers)} "
-         f"({sum(1 for b in s.bunkers.values() if b.status == 'silenced')} silenced, "
-         f"{sum(1 for b in s.bunkers.values() if b.status == 'destroyed')} destroyed)"),
+        (
+            "bunkers knocked out",
+            f"{knocked} of {len(s.bunkers)} "
+            f"({sum(1 for b in s.bunkers.values() if b.status == 'silenced')} silenced, "
+            f"{sum(1 for b in s.bunkers.values() if b.status == 'destroyed')} destroyed)",
+        ),
         ("American figures lost", st["american_losses"]),
         ("German figures lost", st["german_losses"]),
         ("squads sent back by morale", st["sent_back"]),

@@ -152,8 +152,11 @@ def parse_action(text: str) -> OmahaAction:
     if verb == "move":
         if len(args) != 3:
             raise ParseError(f"{line!r}: usage: {USAGE['move']}")
-        return Move(_label(args[0], _SQUAD, "squad (A1, A2, ...)", line),
-                    _number(args[1], "x", line), _number(args[2], "y", line))
+        return Move(
+            _label(args[0], _SQUAD, "squad (A1, A2, ...)", line),
+            _number(args[1], "x", line),
+            _number(args[2], "y", line),
+        )
     if verb in ("fight", "hold"):
         if not args:
             raise ParseError(f"{line!r}: usage: {USAGE[verb]}")

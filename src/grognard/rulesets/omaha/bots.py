@@ -151,8 +151,10 @@ def _waypoint(state: Any, squad: Squad, tx: float, ty: float) -> tuple[float, fl
     if not clear:
         return squad.x, squad.y
     mid = OBSTACLE_SECTION_WIDTH / 2
-    best = min(clear, key=lambda i: abs(squad.x - (i * OBSTACLE_SECTION_WIDTH + mid))
-               + abs(tx - (i * OBSTACLE_SECTION_WIDTH + mid)))
+    best = min(
+        clear,
+        key=lambda i: abs(squad.x - (i * OBSTACLE_SECTION_WIDTH + mid)) + abs(tx - (i * OBSTACLE_SECTION_WIDTH + mid)),
+    )
     if R.obstacle_section_at(state, squad.x) != best:
         return _clamp_to(best, squad.x), squad.y  # along the band's edge to the cleared section
     return _clamp_to(best, tx), far_side

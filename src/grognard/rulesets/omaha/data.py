@@ -34,28 +34,76 @@ MORALE_TARGET = 12  # (omaha.25)
 
 # --- options (scenario options; `grognard play omaha --help` lists them) -----------------
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("germans", int, 6, "German players; 3 American players each (the seed's beach has 6)",
-               minimum=1, maximum=12, rule="omaha.29"),
-    OptionSpec("water", float, 6.0, "inches of water seaward of the water line", minimum=6.0, maximum=24.0,
-               rule="omaha.5"),
-    OptionSpec("ground", float, 4.0, "inches of bunker ground behind the obstacle band", minimum=4.0, maximum=24.0,
-               rule="omaha.5"),
-    OptionSpec("deep_water", bool, False, "optional rule: a landing roll of 6 drops the squad in deep water",
-               rule="omaha.12"),
-    OptionSpec("hidden_obstacles", bool, False,
-               "optional rule 3: obstacles are rolled when a squad first reaches the wall in front", rule="omaha.32"),
-    OptionSpec("fresh_squads", int, None, "optional rule 5: fresh squads each American player may land",
-               minimum=0, maximum=1000, none_word="unlimited", rule="omaha.33"),
-    OptionSpec("out_joins_germans", bool, False,
-               "optional rule 5: an American out of squads takes over a German bunker", rule="omaha.33"),
-    OptionSpec("markers", bool, True, "optional rules 1-2: crater and casualty markers on the beach",
-               rule="omaha.30"),
-    OptionSpec("victory", str, "exits", "exits: open every exit; bunkers_only: knock out every bunker",
-               choices=("exits", "bunkers_only"), rule="omaha.3"),
-    OptionSpec("turn_cap", int, 100, "turns after which the game ends unfinished", minimum=1, maximum=10000,
-               rule="omaha.34"),
-    OptionSpec("period_turns", int, None, "a class period: end after this many turns and score the game",
-               minimum=1, maximum=10000, none_word="none", rule="omaha.34"),
+    OptionSpec(
+        "germans",
+        int,
+        6,
+        "German players; 3 American players each (the seed's beach has 6)",
+        minimum=1,
+        maximum=12,
+        rule="omaha.29",
+    ),
+    OptionSpec(
+        "water", float, 6.0, "inches of water seaward of the water line", minimum=6.0, maximum=24.0, rule="omaha.5"
+    ),
+    OptionSpec(
+        "ground",
+        float,
+        4.0,
+        "inches of bunker ground behind the obstacle band",
+        minimum=4.0,
+        maximum=24.0,
+        rule="omaha.5",
+    ),
+    OptionSpec(
+        "deep_water", bool, False, "optional rule: a landing roll of 6 drops the squad in deep water", rule="omaha.12"
+    ),
+    OptionSpec(
+        "hidden_obstacles",
+        bool,
+        False,
+        "optional rule 3: obstacles are rolled when a squad first reaches the wall in front",
+        rule="omaha.32",
+    ),
+    OptionSpec(
+        "fresh_squads",
+        int,
+        None,
+        "optional rule 5: fresh squads each American player may land",
+        minimum=0,
+        maximum=1000,
+        none_word="unlimited",
+        rule="omaha.33",
+    ),
+    OptionSpec(
+        "out_joins_germans",
+        bool,
+        False,
+        "optional rule 5: an American out of squads takes over a German bunker",
+        rule="omaha.33",
+    ),
+    OptionSpec("markers", bool, True, "optional rules 1-2: crater and casualty markers on the beach", rule="omaha.30"),
+    OptionSpec(
+        "victory",
+        str,
+        "exits",
+        "exits: open every exit; bunkers_only: knock out every bunker",
+        choices=("exits", "bunkers_only"),
+        rule="omaha.3",
+    ),
+    OptionSpec(
+        "turn_cap", int, 100, "turns after which the game ends unfinished", minimum=1, maximum=10000, rule="omaha.34"
+    ),
+    OptionSpec(
+        "period_turns",
+        int,
+        None,
+        "a class period: end after this many turns and score the game",
+        minimum=1,
+        maximum=10000,
+        none_word="none",
+        rule="omaha.34",
+    ),
 )
 
 # --- mechanics: defined once, for play and for odds --------------------------------------

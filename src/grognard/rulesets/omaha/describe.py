@@ -23,7 +23,7 @@ def describe(event: Event) -> str | None:
     k = event.kind
     if k == "landed":
         fresh = "fresh squad " if d["fresh"] else ""
-        return f"{fresh}{d['squad']} lands {d['inches']}\" out (x={d['x']:g})"
+        return f'{fresh}{d["squad"]} lands {d["inches"]}" out (x={d["x"]:g})'
     if k == "drowned":
         return f"{d['squad']} dropped in deep water: {d['figures']} drowned"
     if k == "moved":
@@ -81,7 +81,7 @@ def summarize_turn(events: list[Event]) -> list[str]:
     for event in events:
         d, k = event.data, event.kind
         if k == "landed":
-            landings.append(f"{d['squad']} {d['inches']}\"" + ("*" if d["fresh"] else ""))
+            landings.append(f'{d["squad"]} {d["inches"]}"' + ("*" if d["fresh"] else ""))
         elif k == "drowned" and d["figures"]:
             landings.append(f"{d['squad']} deep water -{d['figures']}")
         elif k == "moved":

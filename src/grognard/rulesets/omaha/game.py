@@ -65,9 +65,7 @@ class OmahaGame(Game):
         super().__init__(dice)
         germans = int(options["germans"])
         width = germans * AMERICANS_PER_GERMAN * ZONE_WIDTH
-        americans = [
-            American(f"A{i + 1}", american_seat(i + 1), zone=i) for i in range(germans * AMERICANS_PER_GERMAN)
-        ]
+        americans = [American(f"A{i + 1}", american_seat(i + 1), zone=i) for i in range(germans * AMERICANS_PER_GERMAN)]
         state = OmahaState(
             options=dict(options),
             germans=germans,
@@ -90,8 +88,14 @@ class OmahaGame(Game):
             "decisive_turn": None,
         }
         self.state = state
-        self.emit("setup", germans=germans, americans=len(americans), width=width,
-                  water=float(options["water"]), ground=float(options["ground"]))
+        self.emit(
+            "setup",
+            germans=germans,
+            americans=len(americans),
+            width=width,
+            water=float(options["water"]),
+            ground=float(options["ground"]),
+        )
         if not options["hidden_obstacles"]:
             for section in range(len(state.obstacles)):
                 self._roll_obstacles(section)
@@ -145,33 +149,53 @@ class OmahaGame(Game):
                 if label not in s.placed:
                     first = SECTIONS_PER_GERMAN * k + 1
                     pairs = [(a, b) for a in range(first, first + 3) for b in range(a + 1, first + 3)]
-                    out.append(Decision(f"place {label}", german_seat(k + 1),
-                                        f"{label}: put 2 bunkers in 2 of sections {first}-{first + 2}",
-                                        FiniteSpace([PlaceBunkers(label, p) for p in pairs], "omaha.9",
-                                                    "bunker placement")))
+                    out.append(
+                        Decision(
+                            f"place {label}",
+                            german_seat(k + 1),
+                            f"{label}: put 2 bunkers in 2 of sections {first}-{first + 2}",
+                            FiniteSpace([PlaceBunkers(label, p) for p in pairs], "omaha.9", "bunker placement"),
+                        )
+                    )
         elif s.phase == "americans":
             for player in s.americans:
                 if player.squad is not None and f"orders {player.label}" not in s.done:
-                    out.append(Decision(f"orders {player.label}", player.seat,
-                                        f"{player.label} ({player.squad.figures} figures): move or fight",
-                                        OrdersSpace(self, player.squad)))
+                    out.append(
+                        Decision(
+                            f"orders {player.label}",
+                            player.seat,
+                            f"{player.label} ({player.squad.figures} figures): move or fight",
+                            OrdersSpace(self, player.squad),
+                        )
+                    )
         elif s.phase == "germans":
             targets = [a.squad.label for a in s.americans if a.squad is not None]
             if targets:
                 for _section, bunker in sorted(s.bunkers.items()):
                     if bunker.active and f"fire {bunker.label}" not in s.done:
-                        out.append(Decision(f"fire {bunker.label}", bunker.commander,
-                                            f"bunker {bunker.label} ({bunker.defenders} defenders): fire at a squad",
-                                            TargetSpace(self, bunker.label, targets, artillery=False)))
+                        out.append(
+                            Decision(
+                                f"fire {bunker.label}",
+                                bunker.commander,
+                                f"bunker {bunker.label} ({bunker.defenders} defenders): fire at a squad",
+                                TargetSpace(self, bunker.label, targets, artillery=False),
+                            )
+                        )
                 for k in range(s.germans):
                     label = f"G{k + 1}"
                     if f"artillery {label}" not in s.done:
-                        legal = [a.squad.label for a in s.americans
-                                 if a.squad is not None and not R.past_wall(a.squad.y)]
+                        legal = [
+                            a.squad.label for a in s.americans if a.squad is not None and not R.past_wall(a.squad.y)
+                        ]
                         if legal:
-                            out.append(Decision(f"artillery {label}", german_seat(k + 1),
-                                                f"{label}: call an artillery strike",
-                                                TargetSpace(self, label, legal, artillery=True)))
+                            out.append(
+                                Decision(
+                                    f"artillery {label}",
+                                    german_seat(k + 1),
+                                    f"{label}: call an artillery strike",
+                                    TargetSpace(self, label, legal, artillery=True),
+                                )
+                            )
         return tuple(out)
 
     def _apply(self, decision: Decision, action: Any) -> None:
@@ -265,11 +289,13 @@ class OmahaGame(Game):
         s = self.state
         period = s.options["period_turns"]
         if period is not None and s.turn >= period:
-            self._finish(Result("scored", None, s.turn, f"the class period ended after turn {s.turn}",
-                                self.scores()))
+            self._finish(Result("scored", None, s.turn, f"the class period ended after turn {s.turn}", self.scores()))
         elif s.turn >= s.options["turn_cap"]:
-            self._finish(Result("unfinished", None, s.turn, f"the turn cap of {s.options['turn_cap']} was reached",
-                                self.scores()))
+            self._finish(
+                Result(
+                    "unfinished", None, s.turn, f"the turn cap of {s.options['turn_cap']} was reached", self.scores()
+                )
+            )
         else:
             self._begin_turn()
 
@@ -423,8 +449,7 @@ class OmahaGame(Game):
             sixes = clearing(action.clear).roll(self, f"clear {squad.label} O{section + 1}")
             cleared = min(sixes, present)
             s.obstacles[section] = present - cleared
-            self.emit("cleared", squad=squad.label, section=f"O{section + 1}", cleared=cleared,
-                      left=present - cleared)
+            self.emit("cleared", squad=squad.label, section=f"O{section + 1}", cleared=cleared, left=present - cleared)
         bunker = self.bunker_in_front(squad)
         # the assault's target is the bunker in contact when the order is given (FightSpace checked it)
         target = self.bunker_in_contact(squad) if action.assault else None
@@ -436,8 +461,14 @@ class OmahaGame(Game):
             s.stats["german_losses"] += killed
             if bunker.defenders == 0 and bunker.active:
                 bunker.status = "silenced"
-            self.emit("shot", squad=squad.label, bunker=bunker.label, killed=killed, left=bunker.defenders,
-                      status=bunker.status)
+            self.emit(
+                "shot",
+                squad=squad.label,
+                bunker=bunker.label,
+                killed=killed,
+                left=bunker.defenders,
+                status=bunker.status,
+            )
         if action.assault and target is not None and not target.active:
             # the squad's own shooting emptied it first: nothing left to assault, no dice
             self.emit("assault_moot", squad=squad.label, bunker=target.label, status=target.status)
@@ -506,11 +537,13 @@ class MoveSpace(ActionSpace[Move]):
     def sample(self, rng: np.random.Generator) -> Move:
         angle = float(rng.uniform(0.0, 2 * math.pi))
         far = 1000.0
-        x, y = R.reach(self.game.state, self.squad, self.squad.x + far * math.cos(angle),
-                       self.squad.y + far * math.sin(angle))
+        x, y = R.reach(
+            self.game.state, self.squad, self.squad.x + far * math.cos(angle), self.squad.y + far * math.sin(angle)
+        )
         u = float(rng.random())
-        return Move(self.squad.label, snap(self.squad.x + u * (x - self.squad.x)),
-                    snap(self.squad.y + u * (y - self.squad.y)))
+        return Move(
+            self.squad.label, snap(self.squad.x + u * (x - self.squad.x)), snap(self.squad.y + u * (y - self.squad.y))
+        )
 
     def candidates(self, k: int = 16) -> list[Move]:
         state, squad = self.game.state, self.squad
@@ -556,7 +589,7 @@ class FightSpace(ActionSpace[Fight]):
         return {
             "shoot": self._why_not_shoot(game, squad, front),
             "clear": why_clear,
-            "assault": None if in_contact else "no active bunker is within 1\" (in contact)",
+            "assault": None if in_contact else 'no active bunker is within 1" (in contact)',
         }
 
     @staticmethod
@@ -589,7 +622,9 @@ class FightSpace(ActionSpace[Fight]):
         if total > self.squad.figures:
             raise IllegalAction(
                 f"{action}: {total} figures ordered but squad {self.squad.label} has {self.squad.figures}; "
-                "one action per figure", "omaha.13")
+                "one action per figure",
+                "omaha.13",
+            )
 
     def sample(self, rng: np.random.Generator) -> Fight:
         kinds = self.kinds()
@@ -604,7 +639,7 @@ class FightSpace(ActionSpace[Fight]):
         kinds = self.kinds()
         out = [Fight(self.squad.label, **{kind: n}) for kind in kinds]
         for i, a in enumerate(kinds):
-            for b in kinds[i + 1:]:
+            for b in kinds[i + 1 :]:
                 out.append(Fight(self.squad.label, **{a: n - n // 2, b: n // 2}))
         out.append(Fight(self.squad.label))
         return out[:k]
@@ -628,8 +663,9 @@ class TargetSpace(FiniteSpace[OmahaAction]):
         self.artillery = artillery
         self.targets = targets
         make = Artillery if artillery else BunkerFire
-        super().__init__([make(who, t) for t in targets] + [make(who, None)],
-                         "omaha.23" if artillery else "omaha.19", "target")
+        super().__init__(
+            [make(who, t) for t in targets] + [make(who, None)], "omaha.23" if artillery else "omaha.19", "target"
+        )
 
     def check(self, action: Any) -> None:
         if action in self.actions:
@@ -639,8 +675,10 @@ class TargetSpace(FiniteSpace[OmahaAction]):
             player_index = int(target[1:]) - 1 if target[1:].isdigit() else -1
             players = self.game.state.americans
             if 0 <= player_index < len(players) and players[player_index].squad is not None and self.artillery:
-                raise IllegalAction(f"{action}: squad {target} has moved past the sea wall; artillery may not "
-                                    "target it", "omaha.23")
-            raise IllegalAction(f"{action}: squad {target} is not on the beach",
-                                "omaha.22" if self.artillery else "omaha.19")
+                raise IllegalAction(
+                    f"{action}: squad {target} has moved past the sea wall; artillery may not target it", "omaha.23"
+                )
+            raise IllegalAction(
+                f"{action}: squad {target} is not on the beach", "omaha.22" if self.artillery else "omaha.19"
+            )
         super().check(action)

@@ -149,17 +149,19 @@ def check_move(state: OmahaState, squad: Squad, x: float, y: float) -> None:
     cost = move_cost(squad.x, squad.y, x, y)
     if not at_most(cost, BEACH_MOVE):
         raise IllegalAction(
-            f"move {squad.label} to ({x:g}, {y:g}) needs {cost:.2f}\" of a 6\" move (water inches count double)",
+            f'move {squad.label} to ({x:g}, {y:g}) needs {cost:.2f}" of a 6" move (water inches count double)',
             "omaha.14",
         )
     if below_wall(squad.y) and past_wall(y):
-        raise IllegalAction(f"move {squad.label}: figures must stop at the sea wall (y={WALL_Y:g}) this turn",
-                            "omaha.15")
+        raise IllegalAction(
+            f"move {squad.label}: figures must stop at the sea wall (y={WALL_Y:g}) this turn", "omaha.15"
+        )
     for section in band_sections(state, squad.x, squad.y, x, y):
         count = state.obstacles[section]
         if count is None:
-            raise IllegalAction(f"move {squad.label}: obstacle section O{section + 1} is not yet known, so not cleared",
-                                "omaha.15")
+            raise IllegalAction(
+                f"move {squad.label}: obstacle section O{section + 1} is not yet known, so not cleared", "omaha.15"
+            )
         if count:
             raise IllegalAction(
                 f"move {squad.label}: {count} obstacle(s) in section O{section + 1} are in the way", "omaha.15"

@@ -33,8 +33,14 @@ class Squad:
     landed: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"label": self.label, "figures": self.figures, "x": self.x, "y": self.y, "lost": self.lost,
-                "landed": self.landed}
+        return {
+            "label": self.label,
+            "figures": self.figures,
+            "x": self.x,
+            "y": self.y,
+            "lost": self.lost,
+            "landed": self.landed,
+        }
 
 
 @dataclass(slots=True)
@@ -50,9 +56,15 @@ class American:
     out: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"label": self.label, "seat": self.seat, "zone": self.zone,
-                "squad": self.squad.to_json() if self.squad else None, "landings": self.landings,
-                "fresh_used": self.fresh_used, "out": self.out}
+        return {
+            "label": self.label,
+            "seat": self.seat,
+            "zone": self.zone,
+            "squad": self.squad.to_json() if self.squad else None,
+            "landings": self.landings,
+            "fresh_used": self.fresh_used,
+            "out": self.out,
+        }
 
 
 @dataclass(slots=True)
@@ -71,8 +83,14 @@ class Bunker:
         return self.status == "active"
 
     def to_json(self) -> dict[str, Any]:
-        return {"label": self.label, "section": self.section, "owner": self.owner, "commander": self.commander,
-                "defenders": self.defenders, "status": self.status}
+        return {
+            "label": self.label,
+            "section": self.section,
+            "owner": self.owner,
+            "commander": self.commander,
+            "defenders": self.defenders,
+            "status": self.status,
+        }
 
 
 @dataclass
