@@ -185,7 +185,7 @@ def test_a_wiped_out_squad_needs_no_morale_roll_and_lands_fresh_next_turn() -> N
     dice = script(game, 5, 6, 1, 1, 4)  # B1's fire: two hits; then A2's landing die next turn
     events = game.apply("German 1", BunkerFire("B1", "A2"))
     # the squad is gone at once; no target is left, so the Germans' phase ends, no morale die, turn 2 lands it
-    assert dice_of(events) == [("bunker B1 fires at A2: 4 dice", [5, 6, 1, 1]), ("landing A2", [4])]
+    assert dice_of(events) == [("bunker B1 fires at A2 (kills on 5-6)", [5, 6, 1, 1]), ("landing A2 (inches out)", [4])]
     assert "morale" not in kinds(events)
     assert of_kind(events, "squad_lost")[0]["why"] == "wiped out"
     assert of_kind(events, "landed") == [{"squad": "A2", "inches": 4, "x": 12.0, "y": -4.0, "fresh": True}]
@@ -213,7 +213,7 @@ def test_americans_win_when_every_exit_is_open_checked_after_their_phase() -> No
     _last_exit_position(game)
     script(game, 6, 1, 1, 1, 1, 1, 6, 1, 1, 1, 1, 1)  # six clearing dice, then six shooting dice
     events = order(game, "A2", Fight("A2", shoot=6, clear=6))
-    assert dice_of(events) == [("clear A2 O3", [6, 1, 1, 1, 1, 1]), ("shoot A2 at B2", [6, 1, 1, 1, 1, 1])]
+    assert dice_of(events) == [("A2 clears O3 (clears on 6)", [6, 1, 1, 1, 1, 1]), ("A2 shoots at B2 (kills on 6)", [6, 1, 1, 1, 1, 1])]
     assert [(e["bunker"], e["first"]) for e in of_kind(events, "exit_opened")] == [("B1", True), ("B2", False)]
     result = game.result
     assert result is not None and (result.outcome, result.winner, result.turn) == ("win", "american", 1)
@@ -454,7 +454,7 @@ def test_the_landing_die_is_inches_out_from_the_water_line(face: int) -> None:
     dice = ScriptedDice([2, 2, 2, 2, face, 3, 3])
     game = OmahaGame(RULESET.resolve({"germans": 1}), dice)
     events = game.apply("German 1", PlaceBunkers("G1", (1, 2)))
-    assert dice_of(events)[0] == ("landing A1", [face])
+    assert dice_of(events)[0] == ("landing A1 (inches out)", [face])
     squad = player(game, "A1").squad
     assert (squad.x, squad.y, squad.figures) == (4.0, -float(face), 12)
 
@@ -487,7 +487,7 @@ def test_drowned_men_count_toward_the_morale_check(morale_dice: tuple[int, int],
     hold_rest(game)
     script(game, *morale_dice, *((3,) if failed else ()))  # a squad sent back lands again next turn
     events = pass_germans(game)
-    assert dice_of(events)[0] == ("morale A1 (2 lost)", list(morale_dice))
+    assert dice_of(events)[0] == ("morale A1, 2 lost (fails on 12+)", list(morale_dice))
     squad = player(game, "A1").squad
     assert (squad.landed, squad.figures) == ((2, 12) if failed else (1, 10))  # sent back: a fresh squad
 
@@ -556,7 +556,7 @@ def test_clearing_each_six_removes_one_obstacle_a_five_does_not() -> None:
     put(game, "A2", 12, 24)  # on the O2/O3 boundary: O3 is in front
     script(game, 6, 5)
     events = order(game, "A2", Fight("A2", clear=2))
-    assert dice_of(events) == [("clear A2 O3", [6, 5])]
+    assert dice_of(events) == [("A2 clears O3 (clears on 6)", [6, 5])]
     assert of_kind(events, "cleared") == [{"squad": "A2", "section": "O3", "cleared": 1, "left": 1}]
     assert game.state.obstacles == [1, 1, 1, 1]
 
@@ -584,7 +584,7 @@ def test_shooting_each_six_kills_a_defender_a_five_does_not() -> None:
     put(game, "A2", 12, 24)
     script(game, 6, 5, 1)
     events = order(game, "A2", Fight("A2", shoot=3))
-    assert dice_of(events) == [("shoot A2 at B2", [6, 5, 1])]
+    assert dice_of(events) == [("A2 shoots at B2 (kills on 6)", [6, 5, 1])]
     b2 = game.state.bunkers[1]
     assert (b2.defenders, b2.status) == (3, "active")
     assert game.state.stats["german_losses"] == 1
@@ -637,7 +637,7 @@ def test_contact_is_within_one_inch_of_the_bunker(x: float, y: float, contact: b
     if contact:
         script(game, 1)
         events = order(game, "A2", action)
-        assert dice_of(events) == [("assault A2 on B2", [1])]
+        assert dice_of(events) == [("A2 assaults B2 (any 6 destroys)", [1])]
     else:
         assert illegal(game, "American 2", action).rule == "omaha.18"
 
@@ -662,7 +662,7 @@ def test_shooting_and_assaulting_in_one_order_resolve_in_turn() -> None:
     put(game, "A2", 12, 28)
     script(game, 6, 6, 6, 6)
     events = order(game, "A2", Fight("A2", shoot=4, assault=8))
-    assert dice_of(events) == [("shoot A2 at B2", [6, 6, 6, 6])]
+    assert dice_of(events) == [("A2 shoots at B2 (kills on 6)", [6, 6, 6, 6])]
     assert of_kind(events, "assault_moot") == [{"squad": "A2", "bunker": "B2", "status": "silenced"}]
     assert game.state.bunkers[1].status == "silenced"
     # the shooting leaves a man: the assault goes in
@@ -670,7 +670,7 @@ def test_shooting_and_assaulting_in_one_order_resolve_in_turn() -> None:
     put(game, "A2", 12, 28)
     script(game, 6, 6, 6, 1, 6)
     events = order(game, "A2", Fight("A2", shoot=4, assault=1))
-    assert [p for p, _ in dice_of(events)] == ["shoot A2 at B2", "assault A2 on B2"]
+    assert [p for p, _ in dice_of(events)] == ["A2 shoots at B2 (kills on 6)", "A2 assaults B2 (any 6 destroys)"]
     assert game.state.bunkers[1].status == "destroyed"
     assert game.state.stats["german_losses"] == 4
 
@@ -692,7 +692,7 @@ def test_bunker_fire_four_dice_each_five_or_six_kills_a_four_does_not() -> None:
     hold_rest(game)
     script(game, 5, 4, 4, 6)
     events = game.apply("German 1", BunkerFire("B1", "A1"))
-    assert dice_of(events) == [("bunker B1 fires at A1: 4 dice", [5, 4, 4, 6])]
+    assert dice_of(events) == [("bunker B1 fires at A1 (kills on 5-6)", [5, 4, 4, 6])]
     assert of_kind(events, "bunker_fire") == [{"bunker": "B1", "target": "A1", "dice": 4, "hits": 2, "killed": 2}]
     assert player(game, "A1").squad.figures == 10
 
@@ -721,7 +721,7 @@ def test_a_bunker_with_one_man_left_rolls_two_dice(defenders: int, n_dice: int) 
     hold_rest(game)
     script(game, *[5] * n_dice)
     events = game.apply("German 1", BunkerFire("B1", "A1"))
-    assert dice_of(events) == [(f"bunker B1 fires at A1: {n_dice} dice", [5] * n_dice)]
+    assert dice_of(events) == [(f"bunker B1 fires at A1 (kills on 5-6)", [5] * n_dice)]
     assert player(game, "A1").squad.figures == 12 - n_dice
 
 
@@ -804,7 +804,7 @@ def test_artillery_lands_on_five_or_six_not_four() -> None:
     hold_rest(game)
     script(game, 5, 1, 1, 1, 1)
     events = game.apply("German 1", Artillery("G1", "A1"))
-    assert dice_of(events) == [("artillery G1 on A1: lands on 5-6", [5]), ("artillery G1 on A1: 4 dice", [1, 1, 1, 1])]
+    assert dice_of(events) == [("artillery G1 on A1: lands on 5-6", [5]), ("artillery G1 on A1: kills on 4-6", [1, 1, 1, 1])]
     assert of_kind(events, "artillery")[0]["landed"] is True
 
 
@@ -835,7 +835,7 @@ def _lose_then_morale(losses_dice: tuple[int, ...], morale_dice: tuple[int, ...]
 @pytest.mark.parametrize(("morale_dice", "failed"), [((6, 5), False), ((6, 6), True)])
 def test_morale_a_die_per_figure_lost_twelve_or_more_fails(morale_dice: tuple[int, int], failed: bool) -> None:
     game, events = _lose_then_morale((5, 5, 1, 1), (*morale_dice, *((3,) if failed else ())))
-    assert dice_of(events)[1] == ("morale A1 (2 lost)", list(morale_dice))
+    assert dice_of(events)[1] == ("morale A1, 2 lost (fails on 12+)", list(morale_dice))
     assert of_kind(events, "morale") == [{"squad": "A1", "lost": 2, "failed": failed}]
     squad = player(game, "A1").squad
     if failed:  # sent back, and landed again as turn 2 began
@@ -853,7 +853,7 @@ def test_morale_counts_every_loss_of_this_turn_and_only_this_turn() -> None:
     events = game.apply("German 1", BunkerFire("B1", "A1"))
     events += game.apply("German 1", Artillery("G1", "A1"))
     events += game.apply("German 1", BunkerFire("B2", None))
-    assert dice_of(events)[-1] == ("morale A1 (4 lost)", [1, 1, 1, 1])
+    assert dice_of(events)[-1] == ("morale A1, 4 lost (fails on 12+)", [1, 1, 1, 1])
     assert [m["squad"] for m in of_kind(events, "morale")] == ["A1"]  # no losses, no roll
     # next turn A1 loses nobody: no morale roll for last turn's losses
     hold_rest(game)
@@ -870,7 +870,7 @@ def test_a_squad_that_fails_morale_lands_as_a_fresh_squad_of_twelve_next_turn() 
     events = game.apply("German 1", BunkerFire("B1", "A1"))
     script(game, 6, 6, 1, 1, 2)
     events = pass_germans(game)
-    assert [p for p, _ in dice_of(events)] == ["morale A1 (4 lost)", "landing A1"]
+    assert [p for p, _ in dice_of(events)] == ["morale A1, 4 lost (fails on 12+)", "landing A1 (inches out)"]
     assert of_kind(events, "squad_lost")[0]["why"] == "failed morale"
     assert of_kind(events, "landed") == [{"squad": "A1", "inches": 2, "x": 4.0, "y": -2.0, "fresh": True}]
     assert (player(game, "A1").squad.figures, game.state.turn) == (12, 2)

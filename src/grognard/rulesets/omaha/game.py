@@ -354,12 +354,12 @@ class OmahaGame(Game):
                 player.fresh_used += 1
                 s.stats["fresh_squads"] += 1
             player.landings += 1
-            inches = LANDING_ROLL.roll(self, f"landing {player.label}")
+            inches = LANDING_ROLL.roll(self, f"landing {player.label} (inches out)")
             squad = Squad(player.label, SQUAD_SIZE, R.zone_centre(player.zone), snap(-float(inches)), landed=s.turn)
             player.squad = squad
             self.emit("landed", squad=player.label, inches=inches, x=squad.x, y=squad.y, fresh=fresh)
             if s.options["deep_water"] and inches == DEEP_WATER_FACE:
-                drowned = deep_water(squad.figures).roll(self, f"deep water {player.label}")
+                drowned = deep_water(squad.figures).roll(self, f"deep water {player.label} (drowns on 6)")
                 self.emit("drowned", squad=player.label, figures=drowned)
                 s.stats["drowned"] += drowned
                 self._lose(player, drowned)
@@ -371,7 +371,7 @@ class OmahaGame(Game):
             squad = player.squad
             if squad is None or squad.lost == 0:
                 continue
-            failed = morale(squad.lost).roll(self, f"morale {player.label} ({squad.lost} lost)")
+            failed = morale(squad.lost).roll(self, f"morale {player.label}, {squad.lost} lost (fails on 12+)")
             self.emit("morale", squad=player.label, lost=squad.lost, failed=failed)
             if failed:
                 s.stats["sent_back"] += 1
@@ -446,7 +446,7 @@ class OmahaGame(Game):
         if action.clear:
             section = R.obstacle_section_at(s, squad.x)
             present = s.obstacles[section] or 0
-            sixes = clearing(action.clear).roll(self, f"clear {squad.label} O{section + 1}")
+            sixes = clearing(action.clear).roll(self, f"{squad.label} clears O{section + 1} (clears on 6)")
             cleared = min(sixes, present)
             s.obstacles[section] = present - cleared
             self.emit("cleared", squad=squad.label, section=f"O{section + 1}", cleared=cleared, left=present - cleared)
@@ -455,7 +455,7 @@ class OmahaGame(Game):
         target = self.bunker_in_contact(squad) if action.assault else None
         if action.shoot:
             assert bunker is not None
-            sixes = shooting(action.shoot).roll(self, f"shoot {squad.label} at {bunker.label}")
+            sixes = shooting(action.shoot).roll(self, f"{squad.label} shoots at {bunker.label} (kills on 6)")
             killed = min(sixes, bunker.defenders)
             bunker.defenders -= killed
             s.stats["german_losses"] += killed
@@ -474,7 +474,7 @@ class OmahaGame(Game):
             self.emit("assault_moot", squad=squad.label, bunker=target.label, status=target.status)
         elif action.assault:
             assert target is not None
-            success = assault(action.assault).roll(self, f"assault {squad.label} on {target.label}")
+            success = assault(action.assault).roll(self, f"{squad.label} assaults {target.label} (any 6 destroys)")
             if success:
                 s.stats["german_losses"] += target.defenders
                 target.defenders = 0
@@ -498,7 +498,7 @@ class OmahaGame(Game):
         """4d6, 2d6 with one defender left; each 5-6 removes a figure (omaha.19-20)."""
         player = self.player(target)
         dice = bunker_fire(bunker.defenders)
-        kills = dice.roll(self, f"bunker {bunker.label} fires at {target}: {dice.dice} dice")
+        kills = dice.roll(self, f"bunker {bunker.label} fires at {target} (kills on 5-6)")
         removed = self._lose(player, kills)
         self.emit("bunker_fire", bunker=bunker.label, target=target, dice=dice.dice, hits=kills, killed=removed)
 
@@ -514,7 +514,7 @@ class OmahaGame(Game):
             return
         if s.options["markers"]:
             s.markers.append({"kind": "crater", "x": squad.x, "y": squad.y, "turn": s.turn})
-        kills = ARTILLERY_KILLS.roll(self, f"artillery {german} on {target}: 4 dice")
+        kills = ARTILLERY_KILLS.roll(self, f"artillery {german} on {target}: kills on 4-6")
         removed = self._lose(player, kills)
         self.emit("artillery", german=german, target=target, landed=True, hits=kills, killed=removed)
 
