@@ -151,7 +151,7 @@ class TestManualDice:
         assert ManualDice(ask).roll(3, 6, "bunker B2 fires") == [4, 5, 6]
         assert asked == [
             (3, 6, "bunker B2 fires", None),
-            (3, 6, "bunker B2 fires", "3 dice were rolled, 2 values given"),
+            (3, 6, "bunker B2 fires", "3 dice rolled but 2 values typed"),
             (3, 6, "bunker B2 fires", "7 is not a face of a d6"),
             (3, 6, "bunker B2 fires", "0 is not a face of a d6"),
         ]
@@ -165,7 +165,7 @@ class TestManualDice:
 
     def test_check_values(self) -> None:
         assert check_values([1, 6], 2, 6) is None
-        assert check_values([1], 2, 6) == "2 dice were rolled, 1 values given"
+        assert check_values([1], 2, 6) == "2 dice rolled but 1 value typed"
         assert check_values([1, 2.5], 2, 6) == "2.5 is not a face of a d6"  # type: ignore[list-item]
         assert check_values([11], 1, 10) == "11 is not a face of a d10"
 

@@ -11,20 +11,21 @@ import secrets
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from grognard import __version__, rulesets
 from grognard.core.dice import SeededDice
-from grognard.core.engine import Decision, Event, Game
+from grognard.core.engine import Event, Game
 from grognard.core.errors import GrognardError, OptionError
 from grognard.core.options import OptionSpec, parse_assignments
-from grognard.core.play import play_out
-from grognard.core.record import RecordWriter, make_header
-from grognard.core.ruleset import Bot, Ruleset
+from grognard.core.record import RecordWriter, make_header, replay
+from grognard.core.ruleset import Ruleset
+from grognard.terminal import Prompter, Session, TypedDice, parse_humans
 
 app = typer.Typer(
     name="grognard",
@@ -101,61 +102,42 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
     sides = ", ".join(ruleset.sides)
     keyword = inspect.Parameter.KEYWORD_ONLY
     common = [
-        inspect.Parameter(
-            "seed",
-            keyword,
-            annotation=int | None,
-            default=typer.Option(
-                None, help="seed of the dice and bots (default: a fresh one, printed)", show_default=False
-            ),
-        ),
-        inspect.Parameter(
-            "option",
-            keyword,
-            annotation=list[str] | None,
-            default=typer.Option(
-                None, "--option", "-o", metavar="NAME=VALUE", help="set a scenario option by name (the options below)"
-            ),
-        ),
-        inspect.Parameter(
-            "bots",
-            keyword,
-            annotation=list[str] | None,
-            default=typer.Option(
-                None,
-                "--bots",
-                metavar="SIDE=BOT",
-                help=f"which bot plays a side ({sides}); bots: {', '.join(ruleset.bots)} "
-                f"(default: {ruleset.default_bot})",
-            ),
-        ),
-        inspect.Parameter(
-            "record",
-            keyword,
-            annotation=Path | None,
-            default=typer.Option(
-                None, dir_okay=False, help="write the game record (JSON Lines) to this file as the game goes"
-            ),
-        ),
-        inspect.Parameter(
-            "verbose",
-            keyword,
-            annotation=bool,
-            default=typer.Option(False, "--verbose", "-v", help="print every event, not a summary per turn"),
-        ),
-        inspect.Parameter(
-            "quiet",
-            keyword,
-            annotation=bool,
-            default=typer.Option(False, "--quiet", "-q", help="print only the final summary"),
-        ),
+        inspect.Parameter("seed", keyword, annotation=int | None, default=typer.Option(
+            None, help="seed of the dice and bots (default: a fresh one, printed)", show_default=False)),
+        inspect.Parameter("human", keyword, annotation=str | None, default=typer.Option(
+            None, "--human", metavar="SIDE|SEATS",
+            help=f"people take a side ({sides}), 'all', or seats by name or label (A1,G2): hot seat")),
+        inspect.Parameter("dice", keyword, annotation=str, default=typer.Option(
+            "seeded", "--dice", metavar="seeded|manual",
+            help="seeded: the program rolls; manual: every roll is typed in (a referee at a real table)")),
+        inspect.Parameter("option", keyword, annotation=list[str] | None, default=typer.Option(
+            None, "--option", "-o", metavar="NAME=VALUE", help="set a scenario option by name (the options below)")),
+        inspect.Parameter("bots", keyword, annotation=list[str] | None, default=typer.Option(
+            None, "--bots", metavar="SIDE=BOT",
+            help=f"which bot plays a side ({sides}); bots: {', '.join(ruleset.bots)} "
+                 f"(default: {ruleset.default_bot})")),
+        inspect.Parameter("record", keyword, annotation=Path | None, default=typer.Option(
+            None, dir_okay=False, help="write the game record (JSON Lines) to this file as the game goes")),
+        inspect.Parameter("resume", keyword, annotation=Path | None, default=typer.Option(
+            None, dir_okay=False, help="continue the game saved in this record, writing on to it")),
+        inspect.Parameter("verbose", keyword, annotation=bool, default=typer.Option(
+            False, "--verbose", "-v", help="print every event, not a summary per turn")),
+        inspect.Parameter("quiet", keyword, annotation=bool, default=typer.Option(
+            False, "--quiet", "-q", help="print only the final summary")),
     ]
-    command.__signature__ = inspect.Signature(common + [_option_parameter(s) for s in ruleset.options])  # type: ignore[attr-defined]
-    command.__doc__ = (
-        f"Play {ruleset.title}: bots on every seat, turn by turn, to the result.\n\n"
-        f"The rules: seed text {ruleset.seed_file}. Every option is also --option NAME=VALUE."
+    command.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        common + [_option_parameter(s) for s in ruleset.options]
     )
+    command.__doc__ = (f"Play {ruleset.title}: people and bots, turn by turn, to the result.\n\n"
+                       f"The rules: seed text {ruleset.seed_file}. Every option is also --option NAME=VALUE.")
     return command
+
+
+def _open_record(path: Path, mode: str) -> IO[str]:
+    try:
+        return path.open(mode, encoding="utf-8")
+    except OSError as exc:
+        raise OptionError(f"--record {str(path)!r}: {exc.strerror}") from None
 
 
 def run_play(
@@ -163,50 +145,100 @@ def run_play(
     given: dict[str, Any],
     *,
     seed: int | None,
+    human: str | None,
+    dice: str,
     bots: Sequence[str] | None,
     record: Path | None,
+    resume: Path | None,
     verbose: bool,
     quiet: bool,
 ) -> None:
-    """Play one bot-vs-bot game and print it; raises GrognardError on bad input (before any output)."""
-    options = ruleset.resolve(given)
-    chosen = parse_bots(ruleset, bots or ())
+    """Play one game at the terminal; raises GrognardError on bad input before anything is played."""
     console = Console(highlight=False, soft_wrap=True)
-    if seed is None:
-        seed = secrets.randbits(32)
-    if not 0 <= seed < 2**63:
+    prompter = Prompter(console)
+    if dice not in ("seeded", "manual"):
+        raise OptionError(f"--dice {dice!r}: expected seeded or manual")
+    if seed is not None and not 0 <= seed < 2**63:
         raise OptionError(f"--seed {seed}: must be between 0 and 2^63-1")
-    dice, bot_rng = game_streams(seed)
-    sink = None
-    if record is not None:
-        try:
-            sink = record.open("w", encoding="utf-8")
-        except OSError as exc:
-            raise OptionError(f"--record {str(record)!r}: {exc.strerror}") from None
-    try:
-        game = ruleset.new_game(options, dice)
-        writer = RecordWriter(make_header(ruleset.name, options, "seeded", seed, bots=chosen), sink)
-        start_events = game.take_events()
-        writer.start(game, start_events)
-        players: dict[str, Bot] = {}
-
-        def player_for(seat: str) -> Bot:
-            bot = players.get(seat)
-            if bot is None:
-                bot = players[seat] = ruleset.bots[chosen[game.side_of(seat)]](bot_rng)
-            return bot
-
+    resumed = None
+    if resume is not None:
+        if given:
+            raise OptionError(f"--resume: the options come from the record, not the command line ({', '.join(given)})")
+        if record is not None:
+            raise OptionError("--resume writes on to its own file; leave out --record")
+        resumed = replay(resume, rulesets.get)
+        header = resumed.header
+        if header.get("ruleset") != ruleset.name:
+            raise OptionError(f"--resume {str(resume)!r}: the record is a {header.get('ruleset')} game, not {ruleset.name}")
+        options = ruleset.resolve(header.get("options", {}))
+        if seed is not None and seed != header.get("seed"):
+            raise OptionError(f"--seed {seed}: the record was played with seed {header.get('seed')}")
+        seed = int(header["seed"])
+        if dice != "seeded" and dice != header.get("dice"):
+            raise OptionError(f"--dice {dice}: the record's game uses {header.get('dice')} dice")
+        dice = str(header.get("dice"))
+        chosen = parse_bots(ruleset, bots) if bots else dict(header.get("bots") or parse_bots(ruleset, ()))
+        human = human if human is not None else header.get("humans")
+    else:
+        options = ruleset.resolve(given)
+        chosen = parse_bots(ruleset, bots or ())
+        if seed is None:
+            seed = secrets.randbits(32)
+    seeded = game_streams(seed)[0] if dice == "seeded" else None
+    source: Any = seeded if seeded is not None else TypedDice(prompter)
+    if resumed is not None:
+        game = resumed.game
+        if seeded is not None:
+            game.dice = SeededDice(seeded.seed_sequence, skip=resumed.dice_drawn)
+        else:
+            game.dice = source
+        humans = parse_humans(human, game)
+        if game.is_over:
+            console.print(f"the game in {resume} is already over")
+            _print_result(ruleset, game, console)
+            return
+        sink = _open_record(resume, "a")
+        writer = RecordWriter.resume(resumed.used, sink)
+        console.print(f"resumed {resume} at turn {game.turn}: {resumed.actions} actions replayed, digests match")
+    else:
         if not quiet:
             shown = ", ".join(f"{k}={v}" for k, v in options.items())
             console.print(f"[bold]{ruleset.title}[/bold]  seed {seed}  ({shown})")
             console.print("bots: " + ", ".join(f"{side} {name}" for side, name in chosen.items()))
-        printer = _TurnPrinter(ruleset, game, console, verbose=verbose, quiet=quiet)
-        printer.take(start_events)
-        result = play_out(game, player_for, record=writer, on_step=printer.step)
+        if dice == "manual" and not quiet:
+            console.print("Manual dice: type each roll as the table rolls it (e.g. 5 2 6 or 526).")
+        game = ruleset.new_game(options, source)
+        humans = parse_humans(human, game)
+        sink = _open_record(record, "w") if record is not None else None
+        header = make_header(ruleset.name, options, dice, seed, bots=chosen, humans=human)
+        writer = RecordWriter(header, sink)
+        start_events = game.take_events()
+        writer.start(game, start_events)
+    try:
+        if humans and not quiet:
+            console.print("people: " + ", ".join(sorted(humans)) + " (type 'help' at a prompt)")
+        live = verbose or bool(humans) or dice == "manual"
+        printer = _TurnPrinter(ruleset, game, console, verbose=live, quiet=quiet)
+        if resumed is None:
+            printer.take(start_events)
+        session = Session(ruleset, game, writer, chosen, humans, prompter, seed, printer.take)
+        result = session.run()
         printer.flush()
     finally:
         if sink is not None:
             sink.close()
+    if result is None:
+        where = f"; continue with: grognard play {ruleset.name} --resume {record or resume}" if (record or resume) else ""
+        console.print(f"stopped at turn {game.turn}{where}")
+        return
+    _print_result(ruleset, game, console)
+    if record is not None:
+        console.print(f"record written to {record}")
+
+
+def _print_result(ruleset: Ruleset, game: Game, console: Console) -> None:
+    result = game.result
+    assert result is not None
     console.print()
     outcome = f"{result.winner} win" if result.outcome == "win" else result.outcome
     console.print(f"[bold]Result: {outcome}[/bold] on turn {result.turn}: {result.reason}")
@@ -215,12 +247,10 @@ def run_play(
             console.print(f"  {label:<32} {value}")
     if result.outcome == "scored":
         console.print("  score: " + ", ".join(f"{k} {v}" for k, v in result.scores.items()))
-    if record is not None:
-        console.print(f"record written to {record}")
 
 
 class _TurnPrinter:
-    """Prints events turn by turn: a compact summary per turn, or every event with --verbose."""
+    """Prints events: a compact summary per turn, or every event as it happens (--verbose, or people playing)."""
 
     def __init__(self, ruleset: Ruleset, game: Game, console: Console, *, verbose: bool, quiet: bool) -> None:
         self.ruleset, self.game, self.console = ruleset, game, console
@@ -230,28 +260,33 @@ class _TurnPrinter:
 
     def take(self, events: list[Event]) -> None:
         for event in events:
+            if event.to is not None:
+                continue
             if event.kind == "turn":
                 self.flush()
                 self.turn = int(event.data["turn"])
-            self.buffer.append(event)
-
-    def step(self, decision: Decision, action: Any, events: list[Event]) -> None:
-        self.take(events)
+                if self.verbose and not self.quiet:
+                    self.console.print(f"[bold]Turn {self.turn}[/bold]")
+                continue
+            if self.verbose:
+                if not self.quiet and (line := self.ruleset.describe(event)):
+                    self.console.print(f"  {escape(line)}")
+            else:
+                self.buffer.append(event)
 
     def flush(self) -> None:
         events, self.buffer = self.buffer, []
         if self.quiet or not events:
             return
-        public = [e for e in events if e.to is None]
-        if self.verbose or self.ruleset.summarize_turn is None:
-            lines = [line for e in public if (line := self.ruleset.describe(e))]
+        if self.ruleset.summarize_turn is None:
+            lines = [line for e in events if (line := self.ruleset.describe(e))]
         else:
-            lines = self.ruleset.summarize_turn(public)
-            lines += [line for e in public if e.kind == "game_over" and (line := self.ruleset.describe(e))]
+            lines = self.ruleset.summarize_turn(events)
+            lines += [line for e in events if e.kind == "game_over" and (line := self.ruleset.describe(e))]
         title = f"Turn {self.turn}" if self.turn is not None else "Setup"
         self.console.print(f"[bold]{title}[/bold]")
         for line in lines:
-            self.console.print(f"  {line}")
+            self.console.print(f"  {escape(line)}")
 
 
 play_app = typer.Typer(help="Play a rule set: bots on every seat, turn by turn, to the result.", no_args_is_help=True)

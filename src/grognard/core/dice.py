@@ -169,6 +169,8 @@ class ManualDice:
 
     def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]:
         _check_request(n, sides, purpose)
+        if n == 0:
+            return []
         problem: str | None = None
         while True:
             values = list(self._ask(n, sides, purpose, problem))
@@ -180,7 +182,9 @@ class ManualDice:
 def check_values(values: Sequence[int], n: int, sides: int) -> str | None:
     """Why ``values`` cannot be ``n`` rolls of a d``sides``, or ``None`` if they can."""
     if len(values) != n:
-        return f"{n} dice were rolled, {len(values)} values given"
+        rolled = f"{n} {'die' if n == 1 else 'dice'}"
+        given = f"{len(values)} {'value' if len(values) == 1 else 'values'}"
+        return f"{rolled} rolled but {given} typed"
     for value in values:
         if not isinstance(value, int) or not 1 <= value <= sides:
             return f"{value!r} is not a face of a d{sides}"

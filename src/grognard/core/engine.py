@@ -284,10 +284,33 @@ class Game(ABC):
     def result(self) -> Result | None:
         """The result once the game is over, else ``None``."""
 
+    def _resign(self, seat: Seat) -> None:
+        """End the game because ``seat`` gives up (rule sets that allow it override this)."""
+        raise IllegalAction(f"{seat} cannot resign: {self.ruleset} has no resignation")
+
+    @property
+    def turn(self) -> int:
+        """The turn being played (0 before the first); rule sets with turns override this."""
+        return 0
+
     # ------------------------------------------------------------------ provided
     @property
     def is_over(self) -> bool:
         return self.result is not None
+
+    def resign(self, seat: Seat) -> list[Event]:
+        """``seat`` gives up; the rule set decides the result. Returns the events.
+
+        Raises :class:`IllegalAction` if the game is over or ``seat`` is not in it.
+        """
+        if self.is_over:
+            raise IllegalAction(f"{seat} cannot resign: the game is over")
+        if seat not in self.seats():
+            raise IllegalAction(f"no seat {seat!r} in this game")
+        self._events = []
+        self._resign(seat)
+        self._pending = None
+        return self.take_events()
 
     def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]:
         """Roll ``n`` dice through the game's source and log them as a ``dice`` event."""

@@ -15,7 +15,7 @@ import hashlib
 import json
 import platform
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -88,6 +88,22 @@ class RecordWriter:
         self._write({**line, "digest": self.chain})
 
 
+    def resignation(self, game: Game, seat: str, events: Sequence[Event]) -> None:
+        """``seat`` resigned: the line that ends the game."""
+        line = _as_read({"type": "resign", "seat": seat, "events": [e.to_json() for e in events]})
+        self.chain = _chain(self.chain, game.digest(), line)
+        self._write({**line, "digest": self.chain})
+
+    @classmethod
+    def resume(cls, lines: Sequence[dict[str, Any]], sink: IO[str] | None = None) -> RecordWriter:
+        """A writer that continues an existing record (already checked by :func:`replay`)."""
+        writer = cls.__new__(cls)
+        writer.sink = sink
+        writer.lines = [dict(line) for line in lines]
+        writer.chain = str(lines[-1]["digest"])
+        return writer
+
+
 def dice_of(events: Iterable[Mapping[str, Any]]) -> list[tuple[str, int, list[int]]]:
     """The rolls among recorded events, in order: ``(purpose, sides, values)``."""
     return [(e["purpose"], e["sides"], list(e["values"])) for e in events if e.get("kind") == "dice"]
@@ -95,12 +111,21 @@ def dice_of(events: Iterable[Mapping[str, Any]]) -> list[tuple[str, int, list[in
 
 @dataclass
 class Replay:
-    """A replayed game: the rebuilt game, the lines read, and the header."""
+    """A replayed game: the rebuilt game and the header (its digest removed).
+
+    ``lines`` counts the lines replayed (header included) and ``used`` holds
+    them; ``actions`` counts the actions applied; ``dice_drawn`` counts the
+    recorded dice per number of sides (to continue a seeded stream);
+    ``complete`` is False when ``until`` stopped the replay early.
+    """
 
     game: Game
     header: dict[str, Any]
     lines: int
     actions: int
+    used: list[dict[str, Any]] = field(default_factory=list)
+    dice_drawn: dict[int, int] = field(default_factory=dict)
+    complete: bool = True
 
 
 def read_lines(source: Path | str | Iterable[str]) -> list[dict[str, Any]]:
@@ -168,6 +193,8 @@ def replay(
     dice = RecordedDice()
     game: Game | None = None
     actions = 0
+    used: list[dict[str, Any]] = [lines[0]]
+    drawn: dict[int, int] = {}
     for index, (number, line) in enumerate(numbered[1:], 2):
         events = line.get("events", [])
         try:
@@ -182,13 +209,17 @@ def replay(
                 produced = game.take_events()
             else:
                 assert game is not None
-                if line.get("type") != "action":
-                    raise RecordError(f"unexpected line type {line.get('type')!r}", number)
+                kind = line.get("type")
+                if kind not in ("action", "resign"):
+                    raise RecordError(f"unexpected line type {kind!r}", number)
                 if until is not None and until(game):
                     break
-                action = ruleset.parse_action(str(line.get("action")))
-                produced = game.apply(str(line.get("seat")), action)
-                actions += 1
+                if kind == "resign":
+                    produced = game.resign(str(line.get("seat")))
+                else:
+                    action = ruleset.parse_action(str(line.get("action")))
+                    produced = game.apply(str(line.get("seat")), action)
+                    actions += 1
         except RecordError:
             raise
         except GrognardError as exc:
@@ -200,5 +231,9 @@ def replay(
         chain = _chain(chain, game.digest(), line)
         if line.get("digest") != chain:
             raise RecordError("digest does not match: the line or one before it was changed", number)
+        used.append(line)
+        for _, sides, values in dice_of(events):
+            drawn[sides] = drawn.get(sides, 0) + len(values)
     assert game is not None
-    return Replay(game=game, header=header, lines=len(lines), actions=actions)
+    return Replay(game=game, header=header, lines=len(used), actions=actions, used=used, dice_drawn=drawn,
+                  complete=len(used) == len(lines))

@@ -34,6 +34,9 @@ class Ruleset:
     ``summarize_turn`` condenses a turn's events into a few lines and
     ``summary`` lists the figures of a finished game, for the CLI.
     ``action_from_json`` rebuilds an action from its ``to_json()`` form.
+    For people at the terminal: ``usage`` (the action syntax), ``situation``
+    (lines on a decision), ``note`` and ``odds`` (a few words and the dice
+    odds of a choice) and ``board_text`` (the whole table as text).
     """
 
     name: str
@@ -49,6 +52,11 @@ class Ruleset:
     summarize_turn: Callable[[list[Event]], list[str]] | None = None
     summary: Callable[[Game], list[tuple[str, Any]]] | None = None
     action_from_json: Callable[[dict[str, Any]], Any] | None = None
+    usage: tuple[str, ...] = ()
+    situation: Callable[[Any, Decision], list[str]] | None = None
+    note: Callable[[Any, Any], str] | None = None
+    odds: Callable[[Any, Any], str | None] | None = None
+    board_text: Callable[[Any, str | None], str] | None = None
 
     def resolve(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with ``given``, checked (``OptionError`` names the field)."""

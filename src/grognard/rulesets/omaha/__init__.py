@@ -7,7 +7,8 @@ from typing import Any
 
 from grognard.core.dice import DiceSource
 from grognard.core.ruleset import Ruleset
-from grognard.rulesets.omaha.actions import action_from_json, parse_action
+from grognard.rulesets.omaha import faces
+from grognard.rulesets.omaha.actions import USAGE, action_from_json, parse_action
 from grognard.rulesets.omaha.bots import DoctrineBot
 from grognard.rulesets.omaha.data import OPTIONS, SIDES
 from grognard.rulesets.omaha.describe import describe, summarize_turn
@@ -66,6 +67,11 @@ RULESET = Ruleset(
     summarize_turn=summarize_turn,
     summary=lambda game: summary(game),  # type: ignore[arg-type]
     action_from_json=action_from_json,
+    usage=tuple(USAGE.values()),
+    situation=faces.situation,  # type: ignore[arg-type]
+    note=faces.note,  # type: ignore[arg-type]
+    odds=faces.odds,  # type: ignore[arg-type]
+    board_text=faces.board,  # type: ignore[arg-type]
 )
 
 __all__ = ["RULESET", "OmahaGame"]

@@ -45,7 +45,7 @@ def describe(event: Event) -> str | None:
     if k == "morale":
         return f"{d['squad']} morale ({d['lost']} lost): " + ("FAILS, sent back" if d["failed"] else "holds")
     if k == "squad_lost":
-        return f"{d['squad']} {d['why']}"
+        return None if d["why"] == "failed morale" else f"{d['squad']} {d['why']}"
     if k == "out_of_squads":
         return f"{d['player']} has no fresh squads left"
     if k == "joins_germans":

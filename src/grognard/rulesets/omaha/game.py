@@ -117,6 +117,17 @@ class OmahaGame(Game):
     def result(self) -> Result | None:
         return self.state.outcome
 
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    def _resign(self, seat: str) -> None:
+        """A seat that resigns gives the game to the other side (its whole side stops with it)."""
+        side = self.side_of(seat)
+        winner = "german" if side == "american" else "american"
+        self.emit("resigned", seat=seat, side=side)
+        self._finish(Result("win", winner, self.state.turn, f"{seat} resigned", self.scores()))
+
     def state_json(self) -> dict[str, Any]:
         return self.state.to_json()
 

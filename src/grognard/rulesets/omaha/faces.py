@@ -1,0 +1,197 @@
+"""What a person at the terminal sees of Omaha: the situation, the board, the odds of a choice.
+
+Everything here reads the game through its view or its state and the rule
+mechanics in ``data``; the odds come from the mechanics' ``distribution()``,
+the same objects play rolls.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grognard.core.engine import Decision
+from grognard.rulesets.omaha import rules as R
+from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, PlaceBunkers
+from grognard.rulesets.omaha.data import (
+    ARTILLERY_KILLS,
+    ARTILLERY_LANDS,
+    BAND_END_Y,
+    OBSTACLE_SECTION_WIDTH,
+    WALL_Y,
+    assault,
+    bunker_fire,
+    clearing,
+    shooting,
+)
+from grognard.rulesets.omaha.game import OmahaGame
+from grognard.rulesets.omaha.state import Squad
+
+
+PHASES = {"setup": "setup", "landing": "beach landings", "americans": "Americans act", "germans": "Germans act",
+          "morale": "morale"}
+
+
+def where(y: float) -> str:
+    """Where a squad stands, in words."""
+    if y < 0:
+        return f'{-y:g}" out in the water'
+    if R.below_wall(y):
+        return f'{WALL_Y - y:g}" short of the sea wall'
+    if R.at_wall(y):
+        return "at the sea wall"
+    if y < BAND_END_Y:
+        return "in the obstacle band"
+    return "past the sea wall, on the bunker ground"
+
+
+def squad_line(game: OmahaGame, squad: Squad) -> str:
+    """One squad and what lies in front of it."""
+    parts = [f"{squad.label}: {squad.figures} figures at x={squad.x:g}, {where(squad.y)}"]
+    section = R.obstacle_section_at(game.state, squad.x)
+    count = game.state.obstacles[section]
+    parts.append(f"obstacles in front O{section + 1}: {'not yet known' if count is None else count}")
+    bunker = game.bunker_in_front(squad)
+    if bunker is not None:
+        parts.append(f"bunker in front {bunker.label}: " + (
+            f"{bunker.defenders} defenders" if bunker.active else bunker.status))
+    contact = game.bunker_in_contact(squad)
+    if contact is not None:
+        parts.append(f"in contact with {contact.label}")
+    if squad.lost:
+        parts.append(f"{squad.lost} lost this turn")
+    return "; ".join(parts)
+
+
+def situation(game: OmahaGame, decision: Decision) -> list[str]:
+    """The lines a person needs for ``decision``: the unit in question and its surroundings."""
+    kind, _, label = decision.id.partition(" ")
+    s = game.state
+    head = f"Turn {s.turn}, {PHASES.get(s.phase, s.phase)} - {decision.seat}: {decision.prompt}"
+    if kind == "orders":
+        return [head, squad_line(game, game.squad(label))]
+    if kind in ("fire", "artillery"):
+        squads = sorted((a.squad for a in s.americans if a.squad is not None), key=lambda q: -q.y)
+        lines = [head]
+        if kind == "fire":
+            bunker = s.bunkers[int(label[1:]) - 1]
+            dice = bunker_fire(bunker.defenders).dice
+            lines.append(f"{bunker.label}: {bunker.defenders} defenders, rolls {dice} dice")
+        lines.append("squads (furthest up the beach first):")
+        lines += [f"  {squad_line(game, q)}" for q in squads[:8]]
+        if len(squads) > 8:
+            lines.append(f"  ... and {len(squads) - 8} more (type 'board' to see all)")
+        return lines
+    if kind == "place":
+        counts = ", ".join(f"O{i + 1}:{'?' if c is None else c}" for i, c in enumerate(s.obstacles))
+        return [head, f"obstacles per section: {counts}"]
+    return [head]
+
+
+def _percent(p: Any) -> str:
+    value = float(p) * 100
+    return f"{value:.0f}%" if value >= 10 else f"{value:.1f}%"
+
+
+def odds(game: OmahaGame, action: Any) -> str | None:
+    """The dice odds of ``action``, from the mechanics' exact distributions (None: no dice)."""
+    s = game.state
+    if isinstance(action, Fight):
+        squad = game.squad(action.squad)
+        notes = []
+        if action.clear:
+            present = game.obstacles_in_front(squad) or 0
+            dist = clearing(action.clear).distribution()
+            notes.append(f"clear all {present} in front: {_percent(dist.probability('>=', present))}")
+        if action.shoot:
+            bunker = game.bunker_in_front(squad)
+            dist = shooting(action.shoot).distribution()
+            if bunker is not None:
+                notes.append(f"kills {float(dist.mean()):.2f} on average; silences {bunker.label} "
+                             f"({bunker.defenders} left): {_percent(dist.probability('>=', bunker.defenders))}")
+        if action.assault:
+            target = game.bunker_in_contact(squad)
+            dist = assault(action.assault).distribution()
+            name = target.label if target is not None else "the bunker"
+            notes.append(f"destroys {name}: {_percent(dist.probability(True))}")
+        return "; ".join(notes) or None
+    if isinstance(action, BunkerFire) and action.target is not None:
+        bunker = s.bunkers[int(action.bunker[1:]) - 1]
+        dist = bunker_fire(bunker.defenders).distribution()
+        return f"kills {float(dist.mean()):.2f} on average; at least one: {_percent(dist.probability('>=', 1))}"
+    if isinstance(action, Artillery) and action.target is not None:
+        lands = float(ARTILLERY_LANDS.distribution().probability(1))
+        kills = float(ARTILLERY_KILLS.distribution().mean())
+        return f"lands {_percent(lands)}; then kills {kills:.2f} on average ({lands * kills:.2f} per call)"
+    return None
+
+
+def note(game: OmahaGame, action: Any) -> str:
+    """A few words on what a menu choice does."""
+    if isinstance(action, Move):
+        squad = game.squad(action.squad)
+        return f"to x={action.x:g}, {where(action.y)} ({R.move_cost(squad.x, squad.y, action.x, action.y):.2f}\" used)"
+    if isinstance(action, Fight):
+        return "do nothing this turn" if str(action).startswith("hold") else ""
+    if isinstance(action, (BunkerFire, Artillery)):
+        if action.target is None:
+            return "hold fire"
+        squad = game.squad(action.target)
+        return f"{squad.figures} figures, {where(squad.y)}"
+    if isinstance(action, PlaceBunkers):
+        return ""
+    return ""
+
+
+def board(game: OmahaGame, seat: str | None = None) -> str:
+    """The whole beach as text: a strip map (1 character = 2") and lists of bunkers and squads."""
+    s = game.state
+    cols = int(s.width // 2)
+    rows: list[str] = []
+    # bunker row: each bunker's state at the middle of its section
+    line = [" "] * cols
+    for section, bunker in s.bunkers.items():
+        mark = {"active": str(bunker.defenders), "silenced": "s", "destroyed": "X"}[bunker.status]
+        line[min(int(R.bunker_centre(section) // 2), cols - 1)] = mark
+    rows.append("bunkers   |" + "".join(line) + "|")
+    line = ["."] * cols
+    for section, count in enumerate(s.obstacles):
+        start = int(section * OBSTACLE_SECTION_WIDTH // 2)
+        text = "?" if count is None else ("ok" if count == 0 else "#" * count)
+        for i, ch in enumerate(text):
+            line[start + 1 + i] = ch
+        line[start] = "|"
+    rows.append("obstacles |" + "".join(line) + "|")
+    squads = [a.squad for a in s.americans if a.squad is not None]
+    bands = [
+        ("past wall", lambda y: R.past_wall(y), " "),
+        ("at wall", R.at_wall, "="),
+        ("beach 16+", lambda y: 16.0 <= y and R.below_wall(y), " "),
+        ("beach 8+", lambda y: 8.0 <= y < 16.0, " "),
+        ("beach 0+", lambda y: 0.0 <= y < 8.0, " "),
+        ("water", lambda y: y < 0.0, "~"),
+    ]
+    for name, holds, fill in bands:
+        line = [fill] * cols
+        for q in squads:
+            if holds(q.y):
+                col = min(int(q.x // 2), cols - 1)
+                for i, ch in enumerate(q.label[1:]):
+                    if col + i < cols:
+                        line[col + i] = ch
+        rows.append(f"{name:<10}|" + "".join(line) + "|")
+    out = [f"Turn {s.turn}, {PHASES.get(s.phase, s.phase)}; exits open {len(s.exits_open)} of {len(s.bunkers)}", *rows]
+    out.append('  (1 character = 2"; bunker B:defenders, s silenced, X destroyed; obstacles: # each, ok cleared,'
+               " ? not yet rolled; squads by number)")
+    out.append("bunkers: " + "  ".join(
+        f"{b.label} " + (f"{b.defenders} defenders" if b.active else b.status) + (" (exit open)" if sec in s.exits_open
+                                                                                 else "")
+        for sec, b in sorted(s.bunkers.items())))
+    out.append("squads:")
+    out += [f"  {squad_line(game, q)}" for q in squads]
+    waiting = [a.label for a in s.americans if a.squad is None and not a.out]
+    if waiting:
+        out.append("in the landing craft: " + ", ".join(waiting))
+    gone = [a.label for a in s.americans if a.out]
+    if gone:
+        out.append("out of squads: " + ", ".join(gone))
+    return "\n".join(out)

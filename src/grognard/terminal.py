@@ -1,0 +1,246 @@
+"""Playing at the terminal: people on some seats (hot seat), bots on the rest, dice typed or seeded.
+
+A :class:`Session` runs a game to its end (or until a person quits), writing
+the record as it goes, asking :class:`HumanPlayer` for the decisions of
+people's seats and the bots for the rest. A :class:`TypedDice` asks a
+referee for every roll ("bunker B3 fires at A7 (kills on 5-6): 4 dice"),
+refusing impossible values or counts and asking again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from rich.console import Console
+from rich.markup import escape
+
+from grognard.core.dice import ManualDice
+from grognard.core.engine import Decision, Event, Game, Result
+from grognard.core.errors import GrognardError, OptionError
+from grognard.core.record import RecordWriter
+from grognard.core.ruleset import Bot, Ruleset
+
+QUIT_WORDS = {"quit", "exit"}
+
+
+class Quit(Exception):
+    """A person stopped the session (quit, or input ended): the game is saved as it stands."""
+
+
+class Resign(Exception):
+    """A person resigned for ``seat``."""
+
+    def __init__(self, seat: str) -> None:
+        super().__init__(seat)
+        self.seat = seat
+
+
+class Prompter:
+    """Reads answers from a person; end of input is :class:`Quit`."""
+
+    def __init__(self, console: Console, read: Callable[[str], str] = input) -> None:
+        self.console = console
+        self._read = read
+
+    def ask(self, prompt: str) -> str:
+        self.console.file.flush()
+        try:
+            answer = self._read(prompt)
+        except EOFError:
+            raise Quit("input ended") from None
+        if answer.strip().lower() in QUIT_WORDS:
+            raise Quit("quit")
+        return answer.strip()
+
+    def say(self, text: str, style: str | None = None) -> None:
+        self.console.print(escape(text), style=style)
+
+
+def parse_dice(text: str, sides: int) -> list[Any]:
+    """Typed dice: numbers separated by spaces or commas, or for dice of up to 9 sides a run of digits.
+
+    Anything that is not a number is kept as typed, so the check that follows names it.
+
+    >>> parse_dice("5 2 6", 6), parse_dice("526", 6), parse_dice("5,x", 6)
+    ([5, 2, 6], [5, 2, 6], [5, 'x'])
+    """
+    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+    if len(tokens) == 1 and tokens[0].isdigit() and sides <= 9 and len(tokens[0]) > 1:
+        return [int(ch) for ch in tokens[0]]
+    return [int(t) if re.fullmatch(r"-?\d+", t) else t for t in tokens]
+
+
+class TypedDice(ManualDice):
+    """A referee types what the table rolled; the prompt says what, how many dice and for whom."""
+
+    def __init__(self, prompter: Prompter) -> None:
+        self.prompter = prompter
+
+        def ask(n: int, sides: int, purpose: str, problem: str | None) -> Sequence[int]:
+            if problem:
+                prompter.say(f"  refused: {problem}; roll again or type the dice again", style="red")
+            count = f"{n} {'die' if n == 1 else 'dice'}" + ("" if sides == 6 else f" (d{sides})")
+            return parse_dice(prompter.ask(f"dice: {purpose}: {count}> "), sides)
+
+        super().__init__(ask)
+
+
+HELP = """Answer with the number of a choice, or type an order in full ({usage}).
+Other words: 'board' shows the whole table, 'choices' lists the choices again,
+'help' shows this, 'resign' gives up the game for your side, 'quit' stops here
+(with --record the game is saved and --resume continues it)."""
+
+
+class HumanPlayer:
+    """A person at the keyboard answering the decisions of one or more seats."""
+
+    def __init__(self, ruleset: Ruleset, prompter: Prompter) -> None:
+        self.ruleset = ruleset
+        self.prompter = prompter
+
+    def show(self, game: Game, decision: Decision, menu: list[Any]) -> None:
+        say = self.prompter.say
+        if self.ruleset.situation is not None:
+            lines = self.ruleset.situation(game, decision)
+            say(lines[0], style="bold")
+            for line in lines[1:]:
+                say(f"  {line}")
+        else:
+            say(f"{decision.seat}: {decision.prompt}", style="bold")
+        for number, action in enumerate(menu, 1):
+            extra = []
+            if self.ruleset.note is not None and (text := self.ruleset.note(game, action)):
+                extra.append(text)
+            if self.ruleset.odds is not None and (text := self.ruleset.odds(game, action)):
+                extra.append(text)
+            say(f"  {number:>2}  {action!s:<28} {' - '.join(extra)}")
+
+    def choose(self, game: Game, decision: Decision) -> Any:
+        menu = decision.space.candidates(12)
+        self.show(game, decision, menu)
+        while True:
+            answer = self.prompter.ask(f"{decision.seat}> ")
+            word = answer.lower()
+            if not answer:
+                continue
+            if word in ("help", "?", "h"):
+                usage = "; ".join(getattr(self.ruleset, "usage", ()) or ()) or "see the choices"
+                self.prompter.say(HELP.format(usage=usage))
+                continue
+            if word in ("board", "b"):
+                if self.ruleset.board_text is not None:
+                    self.prompter.say(self.ruleset.board_text(game, decision.seat))
+                continue
+            if word in ("choices", "c", "list"):
+                self.show(game, decision, menu)
+                continue
+            if word == "resign":
+                raise Resign(decision.seat)
+            if answer.isdigit():
+                index = int(answer)
+                if 1 <= index <= len(menu):
+                    return menu[index - 1]
+                self.prompter.say(f"no choice {index}: choose 1 to {len(menu)}", style="red")
+                continue
+            try:
+                action = self.ruleset.parse_action(answer)
+                decision.space.check(action)
+            except GrognardError as exc:
+                self.prompter.say(f"refused: {exc}", style="red")
+                continue
+            return action
+
+
+def parse_humans(spec: str | None, game: Game) -> set[str]:
+    """The seats people take: a side (``american``), ``all``, or seats by name or short label (``A3,G1``)."""
+    if not spec:
+        return set()
+    seats = game.seats()
+    sides = {side: [s for s in seats if game.side_of(s) == side] for side in type(game).sides}
+    short = {f"{s.split()[0][0]}{s.split()[-1]}".upper(): s for s in seats if len(s.split()) == 2}
+    chosen: set[str] = set()
+    for part in (p.strip() for p in spec.split(",")):
+        if not part:
+            continue
+        lowered = part.lower()
+        if lowered == "all":
+            chosen.update(seats)
+        elif lowered in sides:
+            chosen.update(sides[lowered])
+        elif part.upper() in short:
+            chosen.add(short[part.upper()])
+        else:
+            match = next((s for s in seats if s.lower() == lowered), None)
+            if match is None:
+                raise OptionError(
+                    f"--human {part!r}: no such side or seat; sides: {', '.join(sides)}; "
+                    f"seats: {seats[0]} ... {seats[-1]} (or short: {', '.join(list(short)[:2])} ...)"
+                )
+            chosen.add(match)
+    return chosen
+
+
+class Session:
+    """Runs a game at the terminal: bots and people answer, events are printed, the record is written."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        game: Game,
+        writer: RecordWriter,
+        bot_for_side: dict[str, str],
+        humans: set[str],
+        prompter: Prompter,
+        bot_seed: int,
+        on_events: Callable[[list[Event]], None],
+    ) -> None:
+        self.ruleset, self.game, self.writer = ruleset, game, writer
+        self.bot_for_side = bot_for_side
+        self.humans = humans
+        self.human = HumanPlayer(ruleset, prompter)
+        self.prompter = prompter
+        self.bot_entropy = np.random.SeedSequence(bot_seed).entropy
+        self.bot_rng = np.random.default_rng(0)
+        self.bots: dict[str, Bot] = {}
+        self.on_events = on_events
+
+    @property
+    def step(self) -> int:
+        """Actions recorded so far: keys the bots' random stream, so a resumed game plays on the same."""
+        return len(self.writer.lines) - 2
+
+    def bot(self, seat: str) -> Bot:
+        bot = self.bots.get(seat)
+        if bot is None:
+            bot = self.bots[seat] = self.ruleset.bots[self.bot_for_side[self.game.side_of(seat)]](self.bot_rng)
+        key = np.random.SeedSequence(self.bot_entropy, spawn_key=(1, self.step))
+        self.bot_rng.bit_generator.state = np.random.PCG64(key).state
+        return bot
+
+    def run(self) -> Result | None:
+        """Play until the game ends (its result) or a person quits (None)."""
+        game = self.game
+        while not game.is_over:
+            pending = game.pending()
+            if not pending:
+                raise RuntimeError(f"{type(game).__name__} owes no decision but is not over")
+            decision = pending[0]
+            try:
+                if decision.seat in self.humans:
+                    action = self.human.choose(game, decision)
+                else:
+                    action = self.bot(decision.seat).choose(game, decision)
+                events = game.apply(decision.seat, action)
+            except Resign as resign:
+                events = game.resign(resign.seat)
+                self.writer.resignation(game, resign.seat, events)
+                self.on_events(events)
+                break
+            except Quit:
+                return None
+            self.writer.action(game, decision.seat, action, events)
+            self.on_events(events)
+        return game.result
