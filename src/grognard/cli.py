@@ -21,10 +21,11 @@ from rich.markup import escape
 from grognard import __version__, rulesets
 from grognard.core.dice import SeededDice
 from grognard.core.engine import Event, Game
-from grognard.core.errors import GrognardError, OptionError
+from grognard.core.errors import GrognardError, OptionError, RecordError
 from grognard.core.options import OptionSpec, parse_assignments
 from grognard.core.record import RecordWriter, make_header, replay
 from grognard.core.ruleset import Ruleset
+from grognard.render import write_picture
 from grognard.terminal import Prompter, Session, TypedDice, parse_humans
 
 app = typer.Typer(
@@ -49,6 +50,68 @@ def rules() -> None:
 def version() -> None:
     """Print grognard's version."""
     print(__version__)
+
+
+@app.command("replay")
+def replay_command(
+    record: Path = typer.Argument(..., help="a game record (JSON Lines) written by --record", dir_okay=False),
+    to: int | None = typer.Option(None, "--to", metavar="TURN", help="stop at the start of this turn"),
+) -> None:
+    """Rebuild a game from its record, checking every die and digest; name the first line that diverges."""
+    if to is not None and to < 0:
+        raise OptionError(f"--to {to}: a turn is 0 or more")
+    try:
+        rebuilt = replay(record, rulesets.get, until=None if to is None else (lambda game: game.turn >= to))
+    except RecordError as exc:
+        raise RecordError(f"{record}: {exc}") from None
+    game = rebuilt.game
+    header = rebuilt.header
+    console = Console(highlight=False, soft_wrap=True)
+    seed = f"seed {header.get('seed')}" if header.get("dice") == "seeded" else f"{header.get('dice')} dice"
+    console.print(
+        f"{record}: {header.get('ruleset')} game, {seed}; {rebuilt.lines} lines replayed, "
+        f"{rebuilt.actions} actions; every die and digest matches the record"
+    )
+    if not rebuilt.complete:
+        console.print(f"stopped at the start of turn {game.turn} as asked (--to {to})")
+    elif game.result is None:
+        console.print(f"the game is not over: it stands at turn {game.turn} (continue it with --resume)")
+    ruleset = rulesets.get(str(header.get("ruleset")))
+    if game.result is not None:
+        _print_result(ruleset, game, console)
+
+
+@app.command("render")
+def render_command(
+    ruleset_name: str = typer.Argument(..., metavar="RULESET", help="the rule set of the record (omaha)"),
+    record: Path = typer.Argument(..., help="a game record (JSON Lines)", dir_okay=False),
+    output: Path = typer.Option(..., "--output", "-o", help="the picture to write: .svg or .png"),
+    turn: int | None = typer.Option(None, "--turn", metavar="T", help="the start of turn T (default: the end)"),
+    seat: str | None = typer.Option(None, "--seat", metavar="SEAT", help="draw what this seat sees (e.g. A3, G1)"),
+) -> None:
+    """Draw the table of a recorded game at a turn, from a seat's view."""
+    ruleset = rulesets.get(ruleset_name)
+    if ruleset.render is None:
+        raise OptionError(f"{ruleset.name} cannot be drawn yet")
+    if turn is not None and turn < 0:
+        raise OptionError(f"--turn {turn}: a turn is 0 or more")
+    try:
+        rebuilt = replay(record, rulesets.get, until=None if turn is None else (lambda game: game.turn >= turn))
+    except RecordError as exc:
+        raise RecordError(f"{record}: {exc}") from None
+    if rebuilt.header.get("ruleset") != ruleset.name:
+        raise OptionError(f"{record}: the record is a {rebuilt.header.get('ruleset')} game, not {ruleset.name}")
+    game = rebuilt.game
+    if turn is not None and game.turn < turn:
+        raise OptionError(f"--turn {turn}: the game ended on turn {game.turn}")
+    viewer = None
+    if seat is not None:
+        chosen = parse_humans(seat, game)
+        if len(chosen) != 1:
+            raise OptionError(f"--seat {seat!r}: name one seat (e.g. A3 or 'German 1')")
+        viewer = chosen.pop()
+    write_picture(ruleset.render(game.view(viewer)), output)
+    print(f"drew turn {game.turn} of {record} to {output}")
 
 
 # ---------------------------------------------------------------------- play
@@ -102,34 +165,90 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
     sides = ", ".join(ruleset.sides)
     keyword = inspect.Parameter.KEYWORD_ONLY
     common = [
-        inspect.Parameter("seed", keyword, annotation=int | None, default=typer.Option(
-            None, help="seed of the dice and bots (default: a fresh one, printed)", show_default=False)),
-        inspect.Parameter("human", keyword, annotation=str | None, default=typer.Option(
-            None, "--human", metavar="SIDE|SEATS",
-            help=f"people take a side ({sides}), 'all', or seats by name or label (A1,G2): hot seat")),
-        inspect.Parameter("dice", keyword, annotation=str, default=typer.Option(
-            "seeded", "--dice", metavar="seeded|manual",
-            help="seeded: the program rolls; manual: every roll is typed in (a referee at a real table)")),
-        inspect.Parameter("option", keyword, annotation=list[str] | None, default=typer.Option(
-            None, "--option", "-o", metavar="NAME=VALUE", help="set a scenario option by name (the options below)")),
-        inspect.Parameter("bots", keyword, annotation=list[str] | None, default=typer.Option(
-            None, "--bots", metavar="SIDE=BOT",
-            help=f"which bot plays a side ({sides}); bots: {', '.join(ruleset.bots)} "
-                 f"(default: {ruleset.default_bot})")),
-        inspect.Parameter("record", keyword, annotation=Path | None, default=typer.Option(
-            None, dir_okay=False, help="write the game record (JSON Lines) to this file as the game goes")),
-        inspect.Parameter("resume", keyword, annotation=Path | None, default=typer.Option(
-            None, dir_okay=False, help="continue the game saved in this record, writing on to it")),
-        inspect.Parameter("verbose", keyword, annotation=bool, default=typer.Option(
-            False, "--verbose", "-v", help="print every event, not a summary per turn")),
-        inspect.Parameter("quiet", keyword, annotation=bool, default=typer.Option(
-            False, "--quiet", "-q", help="print only the final summary")),
+        inspect.Parameter(
+            "seed",
+            keyword,
+            annotation=int | None,
+            default=typer.Option(
+                None, help="seed of the dice and bots (default: a fresh one, printed)", show_default=False
+            ),
+        ),
+        inspect.Parameter(
+            "human",
+            keyword,
+            annotation=str | None,
+            default=typer.Option(
+                None,
+                "--human",
+                metavar="SIDE|SEATS",
+                help=f"people take a side ({sides}), 'all', or seats by name or label (A1,G2): hot seat",
+            ),
+        ),
+        inspect.Parameter(
+            "dice",
+            keyword,
+            annotation=str,
+            default=typer.Option(
+                "seeded",
+                "--dice",
+                metavar="seeded|manual",
+                help="seeded: the program rolls; manual: every roll is typed in (a referee at a real table)",
+            ),
+        ),
+        inspect.Parameter(
+            "option",
+            keyword,
+            annotation=list[str] | None,
+            default=typer.Option(
+                None, "--option", "-o", metavar="NAME=VALUE", help="set a scenario option by name (the options below)"
+            ),
+        ),
+        inspect.Parameter(
+            "bots",
+            keyword,
+            annotation=list[str] | None,
+            default=typer.Option(
+                None,
+                "--bots",
+                metavar="SIDE=BOT",
+                help=f"which bot plays a side ({sides}); bots: {', '.join(ruleset.bots)} "
+                f"(default: {ruleset.default_bot})",
+            ),
+        ),
+        inspect.Parameter(
+            "record",
+            keyword,
+            annotation=Path | None,
+            default=typer.Option(
+                None, dir_okay=False, help="write the game record (JSON Lines) to this file as the game goes"
+            ),
+        ),
+        inspect.Parameter(
+            "resume",
+            keyword,
+            annotation=Path | None,
+            default=typer.Option(None, dir_okay=False, help="continue the game saved in this record, writing on to it"),
+        ),
+        inspect.Parameter(
+            "verbose",
+            keyword,
+            annotation=bool,
+            default=typer.Option(False, "--verbose", "-v", help="print every event, not a summary per turn"),
+        ),
+        inspect.Parameter(
+            "quiet",
+            keyword,
+            annotation=bool,
+            default=typer.Option(False, "--quiet", "-q", help="print only the final summary"),
+        ),
     ]
     command.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         common + [_option_parameter(s) for s in ruleset.options]
     )
-    command.__doc__ = (f"Play {ruleset.title}: people and bots, turn by turn, to the result.\n\n"
-                       f"The rules: seed text {ruleset.seed_file}. Every option is also --option NAME=VALUE.")
+    command.__doc__ = (
+        f"Play {ruleset.title}: people and bots, turn by turn, to the result.\n\n"
+        f"The rules: seed text {ruleset.seed_file}. Every option is also --option NAME=VALUE."
+    )
     return command
 
 
@@ -169,7 +288,9 @@ def run_play(
         resumed = replay(resume, rulesets.get)
         header = resumed.header
         if header.get("ruleset") != ruleset.name:
-            raise OptionError(f"--resume {str(resume)!r}: the record is a {header.get('ruleset')} game, not {ruleset.name}")
+            raise OptionError(
+                f"--resume {str(resume)!r}: the record is a {header.get('ruleset')} game, not {ruleset.name}"
+            )
         options = ruleset.resolve(header.get("options", {}))
         if seed is not None and seed != header.get("seed"):
             raise OptionError(f"--seed {seed}: the record was played with seed {header.get('seed')}")
@@ -228,7 +349,9 @@ def run_play(
         if sink is not None:
             sink.close()
     if result is None:
-        where = f"; continue with: grognard play {ruleset.name} --resume {record or resume}" if (record or resume) else ""
+        where = (
+            f"; continue with: grognard play {ruleset.name} --resume {record or resume}" if (record or resume) else ""
+        )
         console.print(f"stopped at turn {game.turn}{where}")
         return
     _print_result(ruleset, game, console)

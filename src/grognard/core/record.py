@@ -87,7 +87,6 @@ class RecordWriter:
         self.chain = _chain(self.chain, game.digest(), line)
         self._write({**line, "digest": self.chain})
 
-
     def resignation(self, game: Game, seat: str, events: Sequence[Event]) -> None:
         """``seat`` resigned: the line that ends the game."""
         line = _as_read({"type": "resign", "seat": seat, "events": [e.to_json() for e in events]})
@@ -235,5 +234,12 @@ def replay(
         for _, sides, values in dice_of(events):
             drawn[sides] = drawn.get(sides, 0) + len(values)
     assert game is not None
-    return Replay(game=game, header=header, lines=len(used), actions=actions, used=used, dice_drawn=drawn,
-                  complete=len(used) == len(lines))
+    return Replay(
+        game=game,
+        header=header,
+        lines=len(used),
+        actions=actions,
+        used=used,
+        dice_drawn=drawn,
+        complete=len(used) == len(lines),
+    )

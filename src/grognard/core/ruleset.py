@@ -36,7 +36,8 @@ class Ruleset:
     ``action_from_json`` rebuilds an action from its ``to_json()`` form.
     For people at the terminal: ``usage`` (the action syntax), ``situation``
     (lines on a decision), ``note`` and ``odds`` (a few words and the dice
-    odds of a choice) and ``board_text`` (the whole table as text).
+    odds of a choice) and ``board_text`` (the whole table as text);
+    ``render`` draws a seat's view as an SVG document.
     """
 
     name: str
@@ -57,6 +58,7 @@ class Ruleset:
     note: Callable[[Any, Any], str] | None = None
     odds: Callable[[Any, Any], str | None] | None = None
     board_text: Callable[[Any, str | None], str] | None = None
+    render: Callable[[dict[str, Any]], str] | None = None
 
     def resolve(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with ``given``, checked (``OptionError`` names the field)."""

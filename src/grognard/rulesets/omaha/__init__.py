@@ -7,6 +7,7 @@ from typing import Any
 
 from grognard.core.dice import DiceSource
 from grognard.core.ruleset import Ruleset
+from grognard.render.omaha import render as render_svg
 from grognard.rulesets.omaha import faces
 from grognard.rulesets.omaha.actions import USAGE, action_from_json, parse_action
 from grognard.rulesets.omaha.bots import DoctrineBot
@@ -72,6 +73,7 @@ RULESET = Ruleset(
     note=faces.note,  # type: ignore[arg-type]
     odds=faces.odds,  # type: ignore[arg-type]
     board_text=faces.board,  # type: ignore[arg-type]
+    render=render_svg,
 )
 
 __all__ = ["RULESET", "OmahaGame"]

@@ -26,9 +26,13 @@ from grognard.rulesets.omaha.data import (
 from grognard.rulesets.omaha.game import OmahaGame
 from grognard.rulesets.omaha.state import Squad
 
-
-PHASES = {"setup": "setup", "landing": "beach landings", "americans": "Americans act", "germans": "Germans act",
-          "morale": "morale"}
+PHASES = {
+    "setup": "setup",
+    "landing": "beach landings",
+    "americans": "Americans act",
+    "germans": "Germans act",
+    "morale": "morale",
+}
 
 
 def where(y: float) -> str:
@@ -52,8 +56,9 @@ def squad_line(game: OmahaGame, squad: Squad) -> str:
     parts.append(f"obstacles in front O{section + 1}: {'not yet known' if count is None else count}")
     bunker = game.bunker_in_front(squad)
     if bunker is not None:
-        parts.append(f"bunker in front {bunker.label}: " + (
-            f"{bunker.defenders} defenders" if bunker.active else bunker.status))
+        parts.append(
+            f"bunker in front {bunker.label}: " + (f"{bunker.defenders} defenders" if bunker.active else bunker.status)
+        )
     contact = game.bunker_in_contact(squad)
     if contact is not None:
         parts.append(f"in contact with {contact.label}")
@@ -106,8 +111,10 @@ def odds(game: OmahaGame, action: Any) -> str | None:
             bunker = game.bunker_in_front(squad)
             dist = shooting(action.shoot).distribution()
             if bunker is not None:
-                notes.append(f"kills {float(dist.mean()):.2f} on average; silences {bunker.label} "
-                             f"({bunker.defenders} left): {_percent(dist.probability('>=', bunker.defenders))}")
+                notes.append(
+                    f"kills {float(dist.mean()):.2f} on average; silences {bunker.label} "
+                    f"({bunker.defenders} left): {_percent(dist.probability('>=', bunker.defenders))}"
+                )
         if action.assault:
             target = game.bunker_in_contact(squad)
             dist = assault(action.assault).distribution()
@@ -129,7 +136,7 @@ def note(game: OmahaGame, action: Any) -> str:
     """A few words on what a menu choice does."""
     if isinstance(action, Move):
         squad = game.squad(action.squad)
-        return f"to x={action.x:g}, {where(action.y)} ({R.move_cost(squad.x, squad.y, action.x, action.y):.2f}\" used)"
+        return f'to x={action.x:g}, {where(action.y)} ({R.move_cost(squad.x, squad.y, action.x, action.y):.2f}" used)'
     if isinstance(action, Fight):
         return "do nothing this turn" if str(action).startswith("hold") else ""
     if isinstance(action, (BunkerFire, Artillery)):
@@ -180,12 +187,19 @@ def board(game: OmahaGame, seat: str | None = None) -> str:
                         line[col + i] = ch
         rows.append(f"{name:<10}|" + "".join(line) + "|")
     out = [f"Turn {s.turn}, {PHASES.get(s.phase, s.phase)}; exits open {len(s.exits_open)} of {len(s.bunkers)}", *rows]
-    out.append('  (1 character = 2"; bunker B:defenders, s silenced, X destroyed; obstacles: # each, ok cleared,'
-               " ? not yet rolled; squads by number)")
-    out.append("bunkers: " + "  ".join(
-        f"{b.label} " + (f"{b.defenders} defenders" if b.active else b.status) + (" (exit open)" if sec in s.exits_open
-                                                                                 else "")
-        for sec, b in sorted(s.bunkers.items())))
+    out.append(
+        '  (1 character = 2"; bunker B:defenders, s silenced, X destroyed; obstacles: # each, ok cleared,'
+        " ? not yet rolled; squads by number)"
+    )
+    out.append(
+        "bunkers: "
+        + "  ".join(
+            f"{b.label} "
+            + (f"{b.defenders} defenders" if b.active else b.status)
+            + (" (exit open)" if sec in s.exits_open else "")
+            for sec, b in sorted(s.bunkers.items())
+        )
+    )
     out.append("squads:")
     out += [f"  {squad_line(game, q)}" for q in squads]
     waiting = [a.label for a in s.americans if a.squad is None and not a.out]

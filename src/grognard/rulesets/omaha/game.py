@@ -138,6 +138,15 @@ class OmahaGame(Game):
         full["seat"] = seat
         full["side"] = self.state.seat_side.get(seat) if seat else None
         full["pending"] = [{"id": d.id, "seat": d.seat, "prompt": d.prompt} for d in self.pending()]
+        full["exits"] = [
+            {
+                "bunker": b.label,
+                "section": section,
+                "obstacle_section": R.exit_section(section, self.state),
+                "open": section in self.state.exits_open,
+            }
+            for section, b in sorted(self.state.bunkers.items())
+        ]
         return full
 
     def decision_id(self, action: Any) -> str | None:

@@ -1,0 +1,25 @@
+"""Pictures of a game, drawn from a seat's view (never from the state): SVG, and PNG through CairoSVG."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from grognard.core.errors import OptionError
+
+
+def write_picture(svg: str, path: Path) -> None:
+    """Write ``svg`` to ``path``: as is for ``.svg``, converted for ``.png`` (CairoSVG); else OptionError."""
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".svg":
+            path.write_text(svg, encoding="utf-8")
+        elif suffix == ".png":
+            try:
+                import cairosvg
+            except (ImportError, OSError) as exc:  # OSError: the cairo library itself is missing
+                raise OptionError(f"-o {str(path)!r}: PNG needs CairoSVG and the cairo library ({exc})") from None
+            cairosvg.svg2png(bytestring=svg.encode("utf-8"), write_to=str(path), scale=1.25)
+        else:
+            raise OptionError(f"-o {str(path)!r}: the picture must end in .svg or .png")
+    except OSError as exc:
+        raise OptionError(f"-o {str(path)!r}: {exc.strerror}") from None
