@@ -11,7 +11,7 @@ import secrets
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Annotated, Any
 
 import numpy as np
 import typer
@@ -54,8 +54,8 @@ def version() -> None:
 
 @app.command("replay")
 def replay_command(
-    record: Path = typer.Argument(..., help="a game record (JSON Lines) written by --record", dir_okay=False),
-    to: int | None = typer.Option(None, "--to", metavar="TURN", help="stop at the start of this turn"),
+    record: Annotated[Path, typer.Argument(help="a game record (JSON Lines) written by --record", dir_okay=False)],
+    to: Annotated[int | None, typer.Option("--to", metavar="TURN", help="stop at the start of this turn")] = None,
 ) -> None:
     """Rebuild a game from its record, checking every die and digest; name the first line that diverges."""
     if to is not None and to < 0:
@@ -83,11 +83,15 @@ def replay_command(
 
 @app.command("render")
 def render_command(
-    ruleset_name: str = typer.Argument(..., metavar="RULESET", help="the rule set of the record (omaha)"),
-    record: Path = typer.Argument(..., help="a game record (JSON Lines)", dir_okay=False),
-    output: Path = typer.Option(..., "--output", "-o", help="the picture to write: .svg or .png"),
-    turn: int | None = typer.Option(None, "--turn", metavar="T", help="the start of turn T (default: the end)"),
-    seat: str | None = typer.Option(None, "--seat", metavar="SEAT", help="draw what this seat sees (e.g. A3, G1)"),
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set of the record (omaha)")],
+    record: Annotated[Path, typer.Argument(help="a game record (JSON Lines)", dir_okay=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="the picture to write: .svg or .png")],
+    turn: Annotated[
+        int | None, typer.Option("--turn", metavar="T", help="the start of turn T (default: the end)")
+    ] = None,
+    seat: Annotated[
+        str | None, typer.Option("--seat", metavar="SEAT", help="draw what this seat sees (e.g. A3, G1)")
+    ] = None,
 ) -> None:
     """Draw the table of a recorded game at a turn, from a seat's view."""
     ruleset = rulesets.get(ruleset_name)

@@ -105,7 +105,7 @@ def render(view: dict[str, Any]) -> str:
     body.append(el("line", x1=X(0), y1=Y(24), x2=X(width), y2=Y(24), stroke=INK, stroke_width=4))
     body.append(el("text", "sea wall", x=X(width) + 6, y=Y(24) + 4, font_size=10, fill=INK))
     # bunker sections and bunkers
-    sections = int(round(width / 8))
+    sections = round(width / 8)
     for section in range(sections + 1):
         body.append(
             el(
