@@ -401,7 +401,7 @@ class Game(ABC):
         self._events = []
         if checked:
             decision = self.find_decision(seat, action)
-            saved = copy.deepcopy((self.state, self.sealed))
+            saved = (self.copy_state(), copy.deepcopy(self.sealed))
             try:
                 self._dispatch(decision, seat, action)
             except BaseException:
@@ -453,6 +453,10 @@ class Game(ABC):
             }
         return out
 
+    def copy_state(self) -> Any:
+        """An independent copy of ``self.state`` (a deep copy; rule sets may do it faster)."""
+        return copy.deepcopy(self.state)
+
     def digest(self) -> str:
         """SHA-256 of the full state (secrets included), hex."""
         full = {"state": self.state_json(), "sealed": self.sealed_json(None, everything=True)}
@@ -461,7 +465,7 @@ class Game(ABC):
     def clone(self) -> Game:
         """An independent copy sharing the dice source (for search and checks)."""
         other = copy.copy(self)
-        other.state = copy.deepcopy(self.state)
+        other.state = self.copy_state()
         other.sealed = copy.deepcopy(self.sealed)
         other._events = []
         other._pending = None

@@ -131,6 +131,9 @@ class OmahaGame(Game):
     def state_json(self) -> dict[str, Any]:
         return self.state.to_json()
 
+    def copy_state(self) -> OmahaState:
+        return self.state.copy()
+
     def view(self, seat: str | None) -> dict[str, Any]:
         """Omaha hides nothing: every seat sees the whole beach (unrolled obstacles are unknown to all)."""
         full = self.state.to_json()

@@ -32,6 +32,9 @@ class Squad:
     lost: int = 0
     landed: int = 0
 
+    def copy(self) -> Squad:
+        return Squad(self.label, self.figures, self.x, self.y, self.lost, self.landed)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "label": self.label,
@@ -54,6 +57,10 @@ class American:
     landings: int = 0
     fresh_used: int = 0
     out: bool = False
+
+    def copy(self) -> American:
+        squad = self.squad.copy() if self.squad is not None else None
+        return American(self.label, self.seat, self.zone, squad, self.landings, self.fresh_used, self.out)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -81,6 +88,9 @@ class Bunker:
     @property
     def active(self) -> bool:
         return self.status == "active"
+
+    def copy(self) -> Bunker:
+        return Bunker(self.label, self.section, self.owner, self.commander, self.defenders, self.status)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -112,6 +122,26 @@ class OmahaState:
     exits_open: list[int] = field(default_factory=list)
     stats: dict[str, Any] = field(default_factory=dict)
     outcome: Result | None = None
+
+    def copy(self) -> OmahaState:
+        """An independent copy; markers and the outcome are never changed once made, so they are shared."""
+        return OmahaState(
+            options=self.options,
+            germans=self.germans,
+            width=self.width,
+            americans=[a.copy() for a in self.americans],
+            obstacles=list(self.obstacles),
+            turn=self.turn,
+            phase=self.phase,
+            bunkers={k: b.copy() for k, b in self.bunkers.items()},
+            placed=dict(self.placed),
+            done=set(self.done),
+            seat_side=dict(self.seat_side),
+            markers=list(self.markers),
+            exits_open=list(self.exits_open),
+            stats=dict(self.stats),
+            outcome=self.outcome,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
