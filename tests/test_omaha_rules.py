@@ -213,7 +213,10 @@ def test_americans_win_when_every_exit_is_open_checked_after_their_phase() -> No
     _last_exit_position(game)
     script(game, 6, 1, 1, 1, 1, 1, 6, 1, 1, 1, 1, 1)  # six clearing dice, then six shooting dice
     events = order(game, "A2", Fight("A2", shoot=6, clear=6))
-    assert dice_of(events) == [("A2 clears O3 (clears on 6)", [6, 1, 1, 1, 1, 1]), ("A2 shoots at B2 (kills on 6)", [6, 1, 1, 1, 1, 1])]
+    assert dice_of(events) == [
+        ("A2 clears O3 (clears on 6)", [6, 1, 1, 1, 1, 1]),
+        ("A2 shoots at B2 (kills on 6)", [6, 1, 1, 1, 1, 1]),
+    ]
     assert [(e["bunker"], e["first"]) for e in of_kind(events, "exit_opened")] == [("B1", True), ("B2", False)]
     result = game.result
     assert result is not None and (result.outcome, result.winner, result.turn) == ("win", "american", 1)
@@ -721,7 +724,7 @@ def test_a_bunker_with_one_man_left_rolls_two_dice(defenders: int, n_dice: int) 
     hold_rest(game)
     script(game, *[5] * n_dice)
     events = game.apply("German 1", BunkerFire("B1", "A1"))
-    assert dice_of(events) == [(f"bunker B1 fires at A1 (kills on 5-6)", [5] * n_dice)]
+    assert dice_of(events) == [("bunker B1 fires at A1 (kills on 5-6)", [5] * n_dice)]
     assert player(game, "A1").squad.figures == 12 - n_dice
 
 
@@ -804,7 +807,10 @@ def test_artillery_lands_on_five_or_six_not_four() -> None:
     hold_rest(game)
     script(game, 5, 1, 1, 1, 1)
     events = game.apply("German 1", Artillery("G1", "A1"))
-    assert dice_of(events) == [("artillery G1 on A1: lands on 5-6", [5]), ("artillery G1 on A1: kills on 4-6", [1, 1, 1, 1])]
+    assert dice_of(events) == [
+        ("artillery G1 on A1: lands on 5-6", [5]),
+        ("artillery G1 on A1: kills on 4-6", [1, 1, 1, 1]),
+    ]
     assert of_kind(events, "artillery")[0]["landed"] is True
 
 

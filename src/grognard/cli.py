@@ -26,7 +26,7 @@ from grognard.core.options import OptionSpec, parse_assignments
 from grognard.core.record import RecordWriter, make_header, replay
 from grognard.core.ruleset import Ruleset
 from grognard.render import write_picture
-from grognard.terminal import Prompter, Session, TypedDice, parse_humans
+from grognard.terminal import Prompter, Quit, Session, TypedDice, parse_humans
 
 app = typer.Typer(
     name="grognard",
@@ -110,7 +110,7 @@ def render_command(
         raise OptionError(f"--turn {turn}: the game ended on turn {game.turn}")
     viewer = None
     if seat is not None:
-        chosen = parse_humans(seat, game)
+        chosen = parse_humans(seat, game, flag="--seat")
         if len(chosen) != 1:
             raise OptionError(f"--seat {seat!r}: name one seat (e.g. A3 or 'German 1')")
         viewer = chosen.pop()
@@ -326,13 +326,19 @@ def run_play(
         writer = RecordWriter.resume(resumed.used, sink)
         console.print(f"resumed {resume} at turn {game.turn}: {resumed.actions} actions replayed, digests match")
     else:
+        if dice == "manual" and human:  # check the seats before the referee types the setup's dice (probe game)
+            parse_humans(human, ruleset.new_game(options, SeededDice(0)))
         if not quiet:
             shown = ", ".join(f"{k}={v}" for k, v in options.items())
             console.print(f"[bold]{ruleset.title}[/bold]  seed {seed}  ({shown})")
             console.print("bots: " + ", ".join(f"{side} {name}" for side, name in chosen.items()))
         if dice == "manual" and not quiet:
             console.print("Manual dice: type each roll as the table rolls it (e.g. 5 2 6 or 526).")
-        game = ruleset.new_game(options, source)
+        try:
+            game = ruleset.new_game(options, source)
+        except Quit:  # typed dice of the setup abandoned (quit, or input ended): nothing to save yet
+            console.print("stopped at turn 0, during the setup: nothing was recorded")
+            return
         humans = parse_humans(human, game)
         sink = _open_record(record, "w") if record is not None else None
         header = make_header(ruleset.name, options, dice, seed, bots=chosen, humans=human)

@@ -154,8 +154,11 @@ class HumanPlayer:
             return action
 
 
-def parse_humans(spec: str | None, game: Game) -> set[str]:
-    """The seats people take: a side (``american``), ``all``, or seats by name or short label (``A3,G1``)."""
+def parse_humans(spec: str | None, game: Game, flag: str = "--human") -> set[str]:
+    """The seats people take: a side (``american``), ``all``, or seats by name or short label (``A3,G1``).
+
+    ``flag`` is the option the text came from, named in the error of a seat that does not exist.
+    """
     if not spec:
         return set()
     seats = game.seats()
@@ -176,7 +179,7 @@ def parse_humans(spec: str | None, game: Game) -> set[str]:
             match = next((s for s in seats if s.lower() == lowered), None)
             if match is None:
                 raise OptionError(
-                    f"--human {part!r}: no such side or seat; sides: {', '.join(sides)}; "
+                    f"{flag} {part!r}: no such side or seat; sides: {', '.join(sides)}; "
                     f"seats: {seats[0]} ... {seats[-1]} (or short: {', '.join(list(short)[:2])} ...)"
                 )
             chosen.add(match)

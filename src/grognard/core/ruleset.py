@@ -37,7 +37,8 @@ class Ruleset:
     For people at the terminal: ``usage`` (the action syntax), ``situation``
     (lines on a decision), ``note`` and ``odds`` (a few words and the dice
     odds of a choice) and ``board_text`` (the whole table as text);
-    ``render`` draws a seat's view as an SVG document.
+    ``render`` draws a seat's view as an SVG document. For the analysis code:
+    ``odds_tables`` lists the rule set's dice mechanics (``analysis.odds.OddsTable``).
     """
 
     name: str
@@ -59,6 +60,7 @@ class Ruleset:
     odds: Callable[[Any, Any], str | None] | None = None
     board_text: Callable[[Any, str | None], str] | None = None
     render: Callable[[dict[str, Any]], str] | None = None
+    odds_tables: Callable[[], list[Any]] | None = None
 
     def resolve(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with ``given``, checked (``OptionError`` names the field)."""

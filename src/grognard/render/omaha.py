@@ -1,9 +1,10 @@
 """The Omaha beach drawn from a seat's view, as SVG.
 
 Seen from above with the sea at the bottom and the bunkers at the top; 10 px
-to the inch. Colours are the Okabe-Ito set, safe for colour-blind eyes, and
-every state is also told by shape or text (a silenced bunker is hollow and
-says so, a destroyed one is crossed out), so the picture prints in grey.
+to the inch. Colours are the Okabe-Ito set (grounds are light tints of it)
+and greys, safe for colour-blind eyes, and every state is also told by shape
+or text (a silenced bunker is hollow and says so, a destroyed one is crossed
+out), so the picture prints in grey.
 """
 
 from __future__ import annotations
@@ -23,7 +24,21 @@ ORANGE, SKY, GREEN, YELLOW, BLUE, VERMILLION, PURPLE = (
     "#D55E00",
     "#CC79A7",
 )
-SAND, WATER, BAND, GROUND, INK = "#F3E9C6", "#BFE0F2", "#E3D2A6", "#E4E4E4", "#222222"
+
+
+def tint(colour: str, amount: float) -> str:
+    """``colour`` washed out with white, keeping ``amount`` of it: a light ground of the same Okabe-Ito hue.
+
+    >>> tint("#56B4E9", 1.0), tint("#56B4E9", 0.0)
+    ('#56B4E9', '#FFFFFF')
+    """
+    channels = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(255 - amount * (255 - c)):02X}" for c in channels)
+
+
+# grounds are tints of the palette, lines and marks are the palette itself or greys
+SAND, WATER, BAND = tint(ORANGE, 0.22), tint(SKY, 0.38), tint(ORANGE, 0.38)
+GROUND, INK, DIVIDER, FAINT = "#E4E4E4", "#222222", "#7A7A7A", "#555555"
 PHASES = {
     "setup": "setup",
     "landing": "beach landings",
@@ -86,7 +101,7 @@ def render(view: dict[str, Any]) -> str:
     # obstacle sections
     for index, count in enumerate(view["obstacles"]):
         left = index * 6.0
-        body.append(el("line", x1=X(left), y1=Y(24), x2=X(left), y2=Y(28), stroke="#8C7A4A", stroke_width=1))
+        body.append(el("line", x1=X(left), y1=Y(24), x2=X(left), y2=Y(28), stroke=DIVIDER, stroke_width=1))
         cx, cy = X(left + 3), Y(26)
         if count is None:
             body.append(el("text", "?", x=cx, y=cy + 5, font_size=14, text_anchor="middle", fill=INK))
@@ -100,7 +115,7 @@ def render(view: dict[str, Any]) -> str:
                 body.append(
                     el("path", d=f"M{ox - 5:.1f},{cy - 5:.1f} l10,10 m0,-10 l-10,10", stroke=INK, stroke_width=2.2)
                 )
-        body.append(el("text", f"O{index + 1}", x=X(left) + 2, y=Y(28) + 10, font_size=8, fill="#6B5B2E"))
+        body.append(el("text", f"O{index + 1}", x=X(left) + 2, y=Y(28) + 10, font_size=8, fill=FAINT))
     # the sea wall
     body.append(el("line", x1=X(0), y1=Y(24), x2=X(width), y2=Y(24), stroke=INK, stroke_width=4))
     body.append(el("text", "sea wall", x=X(width) + 6, y=Y(24) + 4, font_size=10, fill=INK))
@@ -247,11 +262,12 @@ def render(view: dict[str, Any]) -> str:
         f"squads sent back {stats['sent_back']}"
     )
     outcome = view.get("outcome")
-    if outcome:
-        winner = f"{outcome['winner']} win" if outcome["outcome"] == "win" else outcome["outcome"]
-        line += f" - RESULT: {winner} ({outcome['reason']})"
     body.insert(0, el("text", title, x=MARGIN, y=26, font_size=17, font_weight="bold", fill=INK))
     body.insert(1, el("text", line, x=MARGIN, y=46, font_size=12, fill=INK))
+    if outcome:  # a line of its own: on the line above it ran off the picture of a small beach
+        winner = f"{outcome['winner']} win" if outcome["outcome"] == "win" else outcome["outcome"]
+        result = f"RESULT: {winner} on turn {outcome['turn']} ({outcome['reason']})"
+        body.insert(2, el("text", result, x=MARGIN, y=64, font_size=12, font_weight="bold", fill=INK))
     # legend
     total_width = max(MARGIN * 2 + width * SCALE + 40, 760)
     ly = Y(-water) + 34

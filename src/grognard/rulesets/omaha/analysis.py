@@ -1,0 +1,52 @@
+"""What Omaha declares to the analysis code: its dice mechanics (for exact odds)."""
+
+from __future__ import annotations
+
+from grognard.analysis.odds import OddsTable
+from grognard.core.dice import Gated
+from grognard.rulesets.omaha.data import (
+    ARTILLERY_KILLS,
+    ARTILLERY_LANDS,
+    BUNKER_DICE,
+    DEFENDERS,
+    LANDING_ROLL,
+    OBSTACLE_ROLL,
+    SQUAD_SIZE,
+    assault,
+    bunker_fire,
+    clearing,
+    deep_water,
+    morale,
+    shooting,
+)
+
+FIGURES = range(1, SQUAD_SIZE + 1)
+
+
+def odds_tables() -> list[OddsTable]:
+    """Every mechanic of the Omaha rules, over its parameter where it has one."""
+    return [
+        OddsTable("obstacles", "Obstacles in a section (d6: 1 none, 2-5 one, 6 two)", "omaha.8",
+                  ((None, OBSTACLE_ROLL),)),
+        OddsTable("landing", "Landing distance, inches seaward of the water line", "omaha.11", ((None, LANDING_ROLL),)),
+        OddsTable("deep_water", "Deep water: men drowned from a full squad (each 6)", "omaha.12",
+                  ((SQUAD_SIZE, deep_water(SQUAD_SIZE)),), "figures", "only when the landing die shows 6"),
+        OddsTable("clearing", "Obstacles cleared (sixes rolled) by k figures at the sea wall", "omaha.16",
+                  tuple((k, clearing(k)) for k in FIGURES), "figures clearing",
+                  "a section holds 0-2 obstacles; sixes beyond them are wasted"),
+        OddsTable("shooting", "Defenders killed by k figures shooting (each 6)", "omaha.17",
+                  tuple((k, shooting(k)) for k in FIGURES), "figures shooting",
+                  f"a bunker holds {DEFENDERS}; kills beyond them are wasted"),
+        OddsTable("assault", "Assault destroys the bunker (any 6) by k figures", "omaha.18",
+                  tuple((k, assault(k)) for k in FIGURES), "figures assaulting"),
+        OddsTable("bunker_fire", "Bunker fire: figures killed (each 5-6)", "omaha.19",
+                  tuple((d, bunker_fire(d)) for d in range(DEFENDERS, 0, -1)), "defenders left",
+                  f"{BUNKER_DICE} dice with 2 or more defenders, 2 with one"),
+        OddsTable("artillery_lands", "Artillery strike lands (5-6)", "omaha.24", ((None, ARTILLERY_LANDS),)),
+        OddsTable("artillery_given_lands", "Artillery kills, given it lands (4d6, each 4-6)", "omaha.24",
+                  ((None, ARTILLERY_KILLS),)),
+        OddsTable("artillery_per_call", "Artillery kills per call (lands 5-6, then 4d6 each 4-6)", "omaha.24",
+                  ((None, Gated(ARTILLERY_LANDS, ARTILLERY_KILLS)),)),
+        OddsTable("morale", "Morale check fails (a d6 per figure lost this turn, total 12 or more)", "omaha.25",
+                  tuple((k, morale(k)) for k in FIGURES), "figures lost"),
+    ]

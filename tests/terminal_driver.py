@@ -1,0 +1,200 @@
+"""Drive the real ``grognard`` program as a person at the keyboard would: wait for a prompt, then answer.
+
+Prompts are written without a newline (``German 1> ``, ``dice: ...: 4 dice> ``),
+so :class:`Terminal` reads the program's output as it comes (a reader thread),
+and :meth:`Terminal.expect` waits until a pattern shows, with a timeout that
+fails the test instead of hanging it. For scripts that need no reacting,
+:func:`run_cli` pipes all the answers at once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+HANG_GUARD = 60.0  # seconds: only ever reached when something hangs
+
+PROMPT = re.compile(r"(?P<text>[^\n]*?)> \Z")
+"""A prompt: the output ends in ``> `` with no newline after it, so the program is waiting for a line."""
+DICE = re.compile(r"dice: (?P<purpose>.*): (?P<count>\d+) (?:die|dice)(?: \(d(?P<sides>\d+)\))?")
+"""A roll to type: ``dice: bunker B2 fires at A1 (kills on 5-6): 4 dice``."""
+
+
+def cli_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.setdefault("COLUMNS", "120")
+    env.pop("PYTHONUNBUFFERED", None)  # the program must flush its prompts by itself
+    return env
+
+
+def run_cli(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m grognard ARGS`` with ``stdin`` piped in; a hang fails after HANG_GUARD seconds."""
+    return subprocess.run(
+        [sys.executable, "-m", "grognard", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD,
+        env=cli_env(),
+        cwd=cwd,
+    )
+
+
+def error_line(done: subprocess.CompletedProcess[str]) -> str:
+    """The one ``error:`` line of a refused command (exit 2, no traceback, nothing else on stderr)."""
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2, (done.returncode, done.stdout[-2000:], done.stderr)
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("error: "), done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    return lines[0]
+
+
+class Terminal:
+    """The program running with a pipe for a keyboard and a pipe for a screen."""
+
+    def __init__(self, *args: str, cwd: Path | None = None) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "grognard", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=cli_env(),
+            cwd=cwd,
+        )
+        self.out = ""  # everything the program has written to stdout so far
+        self.seen = 0  # how much of ``out`` earlier expects have consumed
+        self.shown = ""  # what the program wrote between the last two matches (e.g. between two prompts)
+        self._lock = threading.Condition()
+        self._eof = False
+        self._err = b""
+        self._threads = [
+            threading.Thread(target=self._pump, daemon=True),
+            threading.Thread(target=self._pump_err, daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        pending = b""
+        while chunk := os.read(fd, 65536):
+            pending += chunk
+            try:
+                text, pending = pending.decode("utf-8"), b""
+            except UnicodeDecodeError:  # a character split between chunks: wait for its rest
+                continue
+            with self._lock:
+                self.out += text
+                self._lock.notify_all()
+        with self._lock:
+            self._eof = True
+            self._lock.notify_all()
+
+    def _pump_err(self) -> None:
+        assert self.proc.stderr is not None
+        self._err = self.proc.stderr.read()
+
+    def expect(self, pattern: str | re.Pattern[str], timeout: float = HANG_GUARD) -> re.Match[str]:
+        """Wait until ``pattern`` matches the output not yet consumed; consume up to the end of the match."""
+        regex = re.compile(pattern) if isinstance(pattern, str) else pattern
+        with self._lock:
+            self._lock.wait_for(lambda: regex.search(self.out, self.seen) is not None or self._eof, timeout)
+            match = regex.search(self.out, self.seen)
+            if match is None:
+                why = "the program ended" if self._eof else f"nothing after {timeout:.0f}s"
+                raise AssertionError(
+                    f"{why} without {regex.pattern!r}; output since the last match:\n{self.out[self.seen :][-3000:]}"
+                    f"\nstderr: {self._err.decode(errors='replace')[-2000:]}"
+                )
+            self.shown = self.out[self.seen : match.start()]
+            self.seen = match.end()
+            return match
+
+    def prompt(self) -> str:
+        """Wait until the program waits for a line; the prompt's text (without ``> ``).
+
+        ``shown`` is then what the program wrote since the previous prompt (the question, a refusal).
+        """
+        return self.expect(PROMPT).group("text")
+
+    def next_prompt(self) -> str | None:
+        """The next prompt's text, or None when the program ends without asking again."""
+        with self._lock:
+            self._lock.wait_for(lambda: PROMPT.search(self.out, self.seen) is not None or self._eof, HANG_GUARD)
+            if PROMPT.search(self.out, self.seen) is None and self._eof:
+                self.shown = self.out[self.seen :]
+                self.seen = len(self.out)
+                return None
+        return self.prompt()  # found (or hung: then prompt() fails with the output so far)
+
+    def since(self, start: int) -> str:
+        return self.out[start:]
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((line + "\n").encode())
+        self.proc.stdin.flush()
+
+    def answer(self, pattern: str, line: str) -> re.Match[str]:
+        """Wait for ``pattern`` (normally a prompt), then type ``line``."""
+        match = self.expect(pattern)
+        self.send(line)
+        return match
+
+    def close_input(self) -> None:
+        """End of input (Ctrl-D)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+
+    def finish(self, timeout: float = HANG_GUARD) -> tuple[int, str, str]:
+        """Close the keyboard, wait for the program to end: (exit code, all stdout, all stderr)."""
+        if self.proc.stdin is not None and not self.proc.stdin.closed:
+            self.proc.stdin.close()
+        try:
+            code = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise AssertionError(f"the program did not end; last output:\n{self.out[-3000:]}") from None
+        for thread in self._threads:
+            thread.join(timeout)
+        return code, self.out, self._err.decode(errors="replace")
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def __enter__(self) -> Terminal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if stream is not None and not stream.closed:
+                stream.close()
+
+
+MENU_LINE = re.compile(r"(?m)^ {2,3}(?P<number>\d+) {2}(?P<action>\S+(?: \S+)*)(?: {2,}(?P<extra>.*))?$")
+
+
+def menu_of(text: str) -> dict[int, tuple[str, str]]:
+    """The numbered choices shown in ``text``: {number: (action, note and odds)}."""
+    return {int(m["number"]): (m["action"], (m["extra"] or "").strip()) for m in MENU_LINE.finditer(text)}
+
+
+def lines_of(path: Path) -> list[str]:
+    """A record's lines of text."""
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def records_of(path: Path) -> list[dict[str, Any]]:
+    """A record's lines, parsed."""
+    return [json.loads(line) for line in lines_of(path)]

@@ -1,0 +1,341 @@
+"""``grognard replay`` and ``grognard render``, through the real program.
+
+Replay checks every die and digest and names the first line of a tampered
+record; render draws a seat's view of a recorded game as well-formed SVG (or
+PNG) with every bunker, squad, obstacle and the legend, in colours safe for
+colour-blind eyes, a silenced bunker told from a destroyed one by shape.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from grognard.core.dice import SeededDice
+from grognard.core.record import replay
+from grognard.render.omaha import render
+from grognard.rulesets import get
+from grognard.rulesets.omaha.actions import PlaceBunkers
+from terminal_driver import error_line, lines_of, records_of, run_cli
+
+SVG = "{http://www.w3.org/2000/svg}"
+SEED = "11"  # a one-German game that ends with one bunker silenced and the other destroyed
+OKABE_ITO = {"#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"}
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("replay") / "game.jsonl"
+    done = run_cli("play", "omaha", "--germans", "1", "--seed", SEED, "--record", str(path), "-q")
+    assert done.returncode == 0, done.stderr
+    statuses = sorted(b.status for b in replay(path, get).game.state.bunkers.values())
+    assert statuses == ["destroyed", "silenced"], f"seed {SEED} no longer ends with both; pick another seed"
+    return path
+
+
+def texts(root: ET.Element) -> list[str]:
+    return [el.text or "" for el in root.iter(f"{SVG}text")]
+
+
+def draw(record: Path, out: Path, *extra: str) -> ET.Element:
+    done = run_cli("render", "omaha", str(record), "-o", str(out), *extra)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("drew turn ") and str(out) in done.stdout
+    return ET.parse(out).getroot()
+
+
+# ---------------------------------------------------------------------- replay
+def test_replay_checks_every_die_and_digest(record: Path) -> None:
+    done = run_cli("replay", str(record))
+    assert done.returncode == 0, done.stderr
+    n = len(lines_of(record))
+    assert done.stdout.startswith(
+        f"{record}: omaha game, seed {SEED}; {n} lines replayed, {n - 2} actions; "
+        "every die and digest matches the record"
+    )
+    assert "Result: american win on turn" in done.stdout and "every exit is open" in done.stdout
+
+
+@pytest.mark.parametrize("turn", [0, 1, 3, 5])
+def test_replay_to_a_turn_stops_at_its_start(record: Path, turn: int) -> None:
+    done = run_cli("replay", str(record), "--to", str(turn))
+    assert done.returncode == 0, done.stderr
+    assert f"stopped at the start of turn {turn} as asked (--to {turn})" in done.stdout
+    assert "Result:" not in done.stdout
+    # the first line not replayed is the first action taken in that turn
+    replayed = int(re.search(r"; (\d+) lines replayed", done.stdout)[1])  # type: ignore[index]
+    rebuilt = replay(records_of(record)[:replayed], get)
+    assert rebuilt.game.turn == turn
+    after = replay(records_of(record)[: replayed + 1], get).game
+    assert after.turn == turn or (turn == 0 and after.turn == 1), "the next line is played in turn T"
+
+
+def test_replay_to_beyond_the_end_replays_it_all(record: Path) -> None:
+    done = run_cli("replay", str(record), "--to", "999")
+    assert done.returncode == 0 and "stopped" not in done.stdout and "Result:" in done.stdout
+    assert error_line(run_cli("replay", str(record), "--to", "-1")) == "error: --to -1: a turn is 0 or more"
+
+
+def _edit(lines: list[str], number: int, change: Any) -> list[str]:
+    """``lines`` with the JSON of line ``number`` (1-based) changed in place by ``change(line)``."""
+    line = json.loads(lines[number - 1])
+    change(line)
+    return [*lines[: number - 1], json.dumps(line, separators=(",", ":")), *lines[number:]]
+
+
+def _first(lines: list[str], test: Any) -> int:
+    return next(number for number, text in enumerate(lines, 1) if number > 2 and test(json.loads(text)))
+
+
+def _die(line: dict[str, Any]) -> None:
+    dice = next(e for e in line["events"] if e["kind"] == "dice")
+    dice["values"][-1] = dice["values"][-1] % 6 + 1
+
+
+def _retarget(line: dict[str, Any]) -> None:
+    line["action"] = re.sub(r"A(\d+)$", lambda m: f"A{int(m[1]) % 3 + 1}", line["action"])
+
+
+def _digest(line: dict[str, Any]) -> None:
+    line["digest"] = ("0" if line["digest"][0] != "0" else "1") + line["digest"][1:]
+
+
+def _has_dice(line: dict[str, Any]) -> bool:
+    return any(e["kind"] == "dice" for e in line["events"])
+
+
+def _fire(line: dict[str, Any]) -> bool:
+    return bool(re.fullmatch(r"fire B\d A\d", line.get("action", "")))
+
+
+TAMPERINGS = {
+    "a die value": lambda lines: (lambda n: (_edit(lines, n, _die), n))(_first(lines, _has_dice)),
+    "an action's text": lambda lines: (lambda n: (_edit(lines, n, _retarget), n))(_first(lines, _fire)),
+    "a digest": lambda lines: (_edit(lines, 9, _digest), 9),
+    "the header": lambda lines: (_edit(lines, 1, lambda h: h.update(seed=12)), 1),
+    "an event": lambda lines: (_edit(lines, 5, lambda line: line["events"].append({"kind": "holds"})), 5),
+    "a deleted line": lambda lines: ([*lines[:6], *lines[7:]], 7),
+    "a deleted start line": lambda lines: ([lines[0], *lines[2:]], 2),
+    "junk inserted": lambda lines: ([*lines[:7], "junk", *lines[7:]], 8),
+    "a JSON line of nothing": lambda lines: ([*lines[:7], "[1, 2]", *lines[7:]], 8),
+    "a line cut short": lambda lines: ([*lines[:-1], lines[-1][:40]], len(lines)),
+    "lines swapped": lambda lines: ([*lines[:5], lines[6], lines[5], *lines[7:]], 6),
+}
+
+
+@pytest.mark.parametrize("how", list(TAMPERINGS))
+def test_replay_of_a_tampered_record_names_the_line(record: Path, tmp_path: Path, how: str) -> None:
+    lines, number = TAMPERINGS[how](lines_of(record))
+    assert lines != lines_of(record)
+    bad = tmp_path / "tampered.jsonl"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    message = error_line(run_cli("replay", str(bad)))
+    assert message.startswith(f"error: {bad}: line {number}: "), message
+    if how == "a digest":
+        assert "digest does not match" in message
+    if how in ("junk inserted", "a line cut short"):
+        assert "not JSON" in message
+    if how in ("a die value", "junk inserted"):  # render reads records the same way
+        assert f"line {number}: " in error_line(run_cli("render", "omaha", str(bad), "-o", str(tmp_path / "x.svg")))
+        assert not (tmp_path / "x.svg").exists()
+
+
+def test_replay_of_a_missing_or_empty_record(tmp_path: Path) -> None:
+    message = error_line(run_cli("replay", str(tmp_path / "none.jsonl")))
+    assert "cannot read record" in message
+    (tmp_path / "empty.jsonl").write_text("", encoding="utf-8")
+    assert "line 1: the record must start with a header line" in error_line(
+        run_cli("replay", str(tmp_path / "empty.jsonl"))
+    )
+
+
+# ---------------------------------------------------------------------- render
+def test_render_draws_the_whole_table_at_the_end(record: Path, tmp_path: Path) -> None:
+    game = replay(record, get).game
+    view = game.view(None)
+    root = draw(record, tmp_path / "end.svg")
+    assert root.tag == f"{SVG}svg" and float(root.get("width", 0)) >= 760
+    title = root.find(f"{SVG}title")
+    assert title is not None and title.text == f"Omaha Beach - turn {game.turn}, Americans act"
+    words = texts(root)
+    assert title.text in words
+    assert f"RESULT: american win on turn {game.turn} (every exit is open)" in words
+    for bunker in view["bunkers"]:
+        label = {"active": f"{bunker['label']} {bunker['defenders']}", "silenced": f"{bunker['label']} 0"}.get(
+            bunker["status"], bunker["label"]
+        )
+        assert label in words, label
+    squads = [p["squad"]["label"] for p in view["americans"] if p["squad"] is not None]
+    assert squads and all(label in words for label in squads)
+    for word in ("sea wall", "water line", "Legend:", "squad (figures)", "bunker (defenders)", "obstacle"):
+        assert word in words, word
+    for word in ("silenced", "destroyed", "crater", "casualty marker", "exit open"):
+        assert word in words, word
+    assert words.count("EXIT") == len(view["exits_open"]) == 2
+    # obstacles: a cross for each one left, "clear" where none, "?" where not yet rolled, per section O1..
+    counts = view["obstacles"]
+    assert [w for w in words if re.fullmatch(r"O\d+", w)] == [f"O{i + 1}" for i in range(len(counts))]
+    crosses = [
+        p for p in root.iter(f"{SVG}path") if re.fullmatch(r"M[\d.]+,[\d.]+ l10,10 m0,-10 l-10,10", p.get("d", ""))
+    ]
+    assert len(crosses) == sum(c or 0 for c in counts) + 1, "one cross per obstacle, and one in the legend"
+    assert words.count("clear") == counts.count(0) and words.count("?") == counts.count(None)
+    assert (tmp_path / "end.svg").read_text(encoding="utf-8").endswith("</svg>\n")
+
+
+def test_render_a_turn_and_a_seat(record: Path, tmp_path: Path) -> None:
+    root = draw(record, tmp_path / "t3.svg", "--turn", "3")
+    title = root.find(f"{SVG}title")
+    assert title is not None and title.text is not None and title.text.startswith("Omaha Beach - turn 3, ")
+    assert not any(w.startswith("RESULT") for w in texts(root)), "turn 3 is not the end"
+    at3 = replay(record, get, until=lambda g: g.turn >= 3).game.view(None)
+    squads = [p["squad"]["label"] for p in at3["americans"] if p["squad"] is not None]
+    assert all(label in texts(root) for label in squads)
+
+    for seat, who in [("A2", "American 2"), ("german", "German 1"), ("American 3", "American 3")]:
+        root = draw(record, tmp_path / "seat.svg", "--seat", seat, "--turn", "2")
+        title = root.find(f"{SVG}title")
+        assert title is not None and title.text == f"Omaha Beach - turn 2, Americans act - view of {who}"
+
+
+def test_render_png_is_a_real_png(record: Path, tmp_path: Path) -> None:
+    out = tmp_path / "board.png"
+    done = run_cli("render", "omaha", str(record), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    svg = ET.fromstring(render(replay(record, get).game.view(None)))
+    assert abs(width - 1.25 * float(svg.get("width", 0))) <= 1 and abs(height - 1.25 * float(svg.get("height", 0))) <= 1
+    assert 10_000 < len(data) < 2_000_000
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["omaha", "{record}", "-o", "{tmp}/x.txt"], "the picture must end in .svg or .png"),
+        (["omaha", "{record}", "-o", "{tmp}/x.svg", "--turn", "99"], "--turn 99: the game ended on turn"),
+        (["omaha", "{record}", "-o", "{tmp}/x.svg", "--turn", "-2"], "--turn -2: a turn is 0 or more"),
+        (["omaha", "{record}", "-o", "{tmp}/x.svg", "--seat", "Z9"], "--seat 'Z9': no such side or seat"),
+        (["omaha", "{record}", "-o", "{tmp}/x.svg", "--seat", "all"], "--seat 'all': name one seat"),
+        (["chess", "{record}", "-o", "{tmp}/x.svg"], "unknown rule set 'chess'"),
+        (["omaha", "{tmp}/none.jsonl", "-o", "{tmp}/x.svg"], "cannot read record"),
+        (["omaha", "{record}", "-o", "{tmp}/no/such/dir/x.svg"], "No such file or directory"),
+        (["omaha", "{record}"], "Missing option '--output'"),
+    ],
+)
+def test_render_refuses_bad_input_in_one_line(record: Path, tmp_path: Path, args: list[str], expected: str) -> None:
+    filled = [a.format(record=record, tmp=tmp_path) for a in args]
+    message = error_line(run_cli("render", *filled))
+    assert expected in message, message
+    assert not list(tmp_path.glob("x.*"))
+
+
+# ---------------------------------------------------------------------- what the picture shows
+def _game_with_bunkers(statuses: dict[str, str]) -> Any:
+    """A two-German game just past the setup, its bunkers' statuses set by hand."""
+    ruleset = get("omaha")
+    game = ruleset.new_game(ruleset.resolve({"germans": 2}), SeededDice(3))
+    game.apply("German 1", PlaceBunkers("G1", (1, 2)))
+    game.apply("German 2", PlaceBunkers("G2", (4, 5)))
+    for bunker in game.state.bunkers.values():
+        status = statuses.get(bunker.label, "active")
+        bunker.status = status
+        if status != "active":
+            bunker.defenders = 0
+    return game
+
+
+def _bunker_drawing(root: ET.Element, label: str, section: int) -> dict[str, Any]:
+    """How the bunker in ``section`` is drawn: its box, whether it is crossed out, the words on and above it."""
+    x0 = 84 + (section * 8 + 4 - 1.5) * 10
+    boxes = [r for r in root.iter(f"{SVG}rect") if r.get("width") == "30" and abs(float(r.get("x", -1)) - x0) < 0.01]
+    assert len(boxes) == 1, label
+    box = boxes[0]
+    y0, h = float(box.get("y", 0)), float(box.get("height", 0))
+    crossed = [p for p in root.iter(f"{SVG}path") if p.get("d", "").startswith(f"M{x0:.1f},{y0:.1f} ")]
+    centre = 84 + (section * 8 + 4) * 10
+    words = [
+        t.text
+        for t in root.iter(f"{SVG}text")
+        if abs(float(t.get("x", -1)) - centre) < 0.01 and y0 - 10 <= float(t.get("y", -1)) <= y0 + h
+    ]
+    return {
+        "fill": box.get("fill"),
+        "dashed": box.get("stroke-dasharray") is not None,
+        "crossed": [p.get("stroke") for p in crossed],
+        "words": words,
+    }
+
+
+def test_silenced_and_destroyed_bunkers_are_drawn_differently_by_shape_not_only_colour() -> None:
+    game = _game_with_bunkers({"B2": "silenced", "B4": "destroyed"})
+    root = ET.fromstring(render(game.view(None)))
+    active = _bunker_drawing(root, "B1", 0)
+    silenced = _bunker_drawing(root, "B2", 1)
+    destroyed = _bunker_drawing(root, "B4", 3)
+    assert active == {"fill": "#4D4D4D", "dashed": False, "crossed": [], "words": ["B1 4"]}
+    assert silenced == {"fill": "white", "dashed": False, "crossed": [], "words": ["B2 0", "silenced"]}
+    assert destroyed["fill"] == "white" and destroyed["dashed"] and destroyed["crossed"] == ["#D55E00"]
+    assert destroyed["words"] == ["B4", "destroyed"]
+    # told apart without colour: solid box, hollow box, hollow dashed box crossed out; and each says what it is
+    shapes = {(d["fill"] == "white", d["dashed"], bool(d["crossed"])) for d in (active, silenced, destroyed)}
+    assert len(shapes) == 3
+
+
+def test_recorded_silenced_and_destroyed_bunkers_are_labelled(record: Path, tmp_path: Path) -> None:
+    root = draw(record, tmp_path / "end.svg")
+    state = replay(record, get).game.state
+    for section, bunker in state.bunkers.items():
+        drawn = _bunker_drawing(root, bunker.label, section)
+        assert bunker.status in drawn["words"]
+        assert drawn["dashed"] == (bunker.status == "destroyed")
+        assert bool(drawn["crossed"]) == (bunker.status == "destroyed")
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    named = {"white": "#FFFFFF", "black": "#000000"}
+    colour = named.get(colour.lower(), colour).upper()
+    assert re.fullmatch(r"#[0-9A-F]{6}", colour), f"unexpected colour {colour!r}"
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def _colour_blind_safe(colour: str) -> bool:
+    """An Okabe-Ito colour, a grey, or an Okabe-Ito colour washed out with white (a light ground)."""
+    r, g, b = rgb = _rgb(colour)
+    if r == g == b or f"#{r:02X}{g:02X}{b:02X}" in OKABE_ITO:
+        return True
+    for base in OKABE_ITO:
+        channels = list(zip(rgb, _rgb(base), strict=True))
+        # the share of the base colour that best explains the washed-out one (least squares), then check each channel
+        amount = sum((255 - c) * (255 - p) for c, p in channels) / sum((255 - p) ** 2 for _, p in channels)
+        if 0 < amount < 1 and all(abs(255 - amount * (255 - p) - c) <= 1.5 for c, p in channels):
+            return True
+    return False
+
+
+def test_colours_are_okabe_ito_tints_of_it_and_greys(record: Path, tmp_path: Path) -> None:
+    pictures = [
+        draw(record, tmp_path / "end.svg"),
+        draw(record, tmp_path / "t1.svg", "--turn", "1"),
+        ET.fromstring(render(_game_with_bunkers({"B1": "silenced", "B5": "destroyed"}).view("German 2"))),
+    ]
+    used = {
+        value
+        for root in pictures
+        for element in root.iter()
+        for key in ("fill", "stroke")
+        if (value := element.get(key)) is not None and value != "none"
+    }
+    assert len(used) > 8
+    assert [c for c in sorted(used) if not _colour_blind_safe(c)] == []
+    # and the palette is really used, not just greys
+    assert {"#E69F00", "#0072B2", "#009E73", "#D55E00"} <= {c.upper() for c in used}
+    assert _colour_blind_safe("#F3E9C6") is False, "the check itself tells a stray colour"

@@ -1,0 +1,157 @@
+"""Resuming a saved game (``--resume``), through the real program.
+
+A record cut after any action and resumed plays on to exactly the game that
+was never interrupted: the same dice, the same bot choices, the same digests,
+line for line. A finished game says so; a resume that would change the game
+(options, another seed, another record) or reads a bad record is refused
+with one ``error:`` line and exit code 2, and the file is left as it was.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from terminal_driver import error_line, lines_of, run_cli
+
+GAMES = {
+    "one German": ("--germans", "1", "--seed", "4"),
+    "two Germans, options, random Americans": (
+        "--germans",
+        "2",
+        "--seed",
+        "8",
+        "--deep-water",
+        "--hidden-obstacles",
+        "--fresh-squads",
+        "2",
+        "--bots",
+        "american=random",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each game of GAMES played through uninterrupted, recorded."""
+    out = {}
+    for index, (name, args) in enumerate(GAMES.items()):
+        path = tmp_path_factory.mktemp("resume") / f"whole{index}.jsonl"
+        done = run_cli("play", "omaha", *args, "--record", str(path), "-q")
+        assert done.returncode == 0, done.stderr
+        assert "Result:" in done.stdout
+        out[name] = path
+    return out
+
+
+def cut(whole: Path, actions: int, to: Path) -> Path:
+    """The record as it stood after ``actions`` action lines (header and start line first)."""
+    to.write_text("".join(line + "\n" for line in lines_of(whole)[: actions + 2]), encoding="utf-8")
+    return to
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("where", ["start", "1", "7", "middle", "last"])
+def test_a_cut_record_resumed_plays_the_same_game_line_for_line(
+    played: dict[str, Path], tmp_path: Path, game: str, where: str
+) -> None:
+    whole = played[game]
+    n = len(lines_of(whole)) - 2
+    k = {"start": 0, "middle": n // 2, "last": n - 1}[where] if not where.isdigit() else int(where)
+    part = cut(whole, k, tmp_path / "cut.jsonl")
+    done = run_cli("play", "omaha", "--resume", str(part), "-q")
+    assert done.returncode == 0, done.stderr
+    assert f"resumed {part} at turn " in done.stdout and f": {k} actions replayed, digests match" in done.stdout
+    assert "Result:" in done.stdout
+    got, want = lines_of(part), lines_of(whole)
+    assert len(got) == len(want)
+    for number, (a, b) in enumerate(zip(got, want, strict=True), 1):
+        assert a == b, f"line {number} differs after resuming at action {k}:\n{a[:400]}\n{b[:400]}"
+
+
+def test_resuming_twice_in_a_row_is_still_the_same_game(played: dict[str, Path], tmp_path: Path) -> None:
+    """Resumed with a person on the German seat who quits at once, then resumed with the bots: nothing changed."""
+    whole = played["one German"]
+    part = cut(whole, 1, tmp_path / "twice.jsonl")
+    again = run_cli("play", "omaha", "--resume", str(part), "--human", "german", stdin="quit\n")
+    assert again.returncode == 0 and "stopped at turn 1" in again.stdout
+    assert "German 1> " in again.stdout
+    assert 3 < len(lines_of(part)) < len(lines_of(whole)), "the bots played on up to the German's question"
+    rest = run_cli("play", "omaha", "--resume", str(part), "-q")
+    assert rest.returncode == 0, rest.stderr
+    assert lines_of(part) == lines_of(whole)
+
+
+def test_resuming_a_finished_game_says_so_and_changes_nothing(played: dict[str, Path]) -> None:
+    whole = played["one German"]
+    before = whole.read_bytes()
+    done = run_cli("play", "omaha", "--resume", str(whole))
+    assert done.returncode == 0, done.stderr
+    assert f"the game in {whole} is already over" in done.stdout
+    assert "Result:" in done.stdout
+    assert whole.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        (["--germans", "2"], "error: --resume: the options come from the record, not the command line (germans)"),
+        (["-o", "markers=off"], "error: --resume: the options come from the record, not the command line (markers)"),
+        (["--deep-water"], "error: --resume: the options come from the record"),
+        (["--seed", "99"], "error: --seed 99: the record was played with seed 4"),
+        (["--dice", "manual"], "error: --dice manual: the record's game uses seeded dice"),
+        (["--record", "other.jsonl"], "error: --resume writes on to its own file; leave out --record"),
+        (["--human", "martians"], "error: --human 'martians': no such side or seat"),
+    ],
+)
+def test_resume_that_would_change_the_game_is_refused(
+    played: dict[str, Path], tmp_path: Path, extra: list[str], expected: str
+) -> None:
+    part = cut(played["one German"], 5, tmp_path / "cut.jsonl")
+    before = part.read_bytes()
+    done = run_cli("play", "omaha", "--resume", str(part), *extra, cwd=tmp_path)
+    assert error_line(done).startswith(expected)
+    assert part.read_bytes() == before, "a refused resume writes nothing"
+    assert not (tmp_path / "other.jsonl").exists()
+
+
+def test_resume_with_the_same_seed_given_again_is_allowed(played: dict[str, Path], tmp_path: Path) -> None:
+    part = cut(played["one German"], 5, tmp_path / "cut.jsonl")
+    done = run_cli("play", "omaha", "--resume", str(part), "--seed", "4", "-q")
+    assert done.returncode == 0, done.stderr
+    assert lines_of(part) == lines_of(played["one German"])
+
+
+def _tamper_die(lines: list[str]) -> tuple[list[str], int]:
+    for index, text in enumerate(lines[2:], 2):
+        line = json.loads(text)
+        for event in line["events"]:
+            if event["kind"] == "dice":
+                event["values"][0] = event["values"][0] % 6 + 1
+                return [*lines[:index], json.dumps(line, separators=(",", ":")), *lines[index + 1 :]], index + 1
+    raise AssertionError("no dice in the record")
+
+
+def test_resume_of_a_missing_or_tampered_record_is_refused_naming_the_line(
+    played: dict[str, Path], tmp_path: Path
+) -> None:
+    missing = tmp_path / "nowhere.jsonl"
+    message = error_line(run_cli("play", "omaha", "--resume", str(missing)))
+    assert "cannot read record" in message and str(missing) in message
+    assert not missing.exists()
+
+    lines = lines_of(cut(played["one German"], 9, tmp_path / "cut.jsonl"))
+    tampered, number = _tamper_die(lines)
+    bad = tmp_path / "tampered.jsonl"
+    bad.write_text("\n".join(tampered) + "\n", encoding="utf-8")
+    before = bad.read_bytes()
+    message = error_line(run_cli("play", "omaha", "--resume", str(bad)))
+    assert f"line {number}:" in message, message
+    assert bad.read_bytes() == before, "nothing is written on to a record that does not replay"
+
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("\n".join([*lines, '{"type":"action","seat":"German 1","act']) + "\n", encoding="utf-8")
+    message = error_line(run_cli("play", "omaha", "--resume", str(junk)))
+    assert f"line {len(lines) + 1}: not JSON" in message, message
