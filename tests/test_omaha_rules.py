@@ -982,7 +982,7 @@ def test_a_casualty_marker_where_a_squad_failed_morale(
     script(game, 5, 5, 1, 1, *morale_dice, 3)  # the 3 lands a failed squad again
     game.apply("German 1", BunkerFire("B1", "A1"))
     pass_germans(game)
-    assert game.state.markers == [{"kind": "casualty", "x": 4.0, "y": -1.0, "turn": 1, "squad": "A1"}] * casualties
+    assert list(game.state.markers) == [{"kind": "casualty", "x": 4.0, "y": -1.0, "turn": 1, "squad": "A1"}] * casualties
 
 
 @pytest.mark.rule("omaha.31")
@@ -992,7 +992,7 @@ def test_a_casualty_marker_where_a_squad_was_wiped_out() -> None:
     hold_rest(game)
     script(game, 6, 1, 1, 1)
     game.apply("German 1", BunkerFire("B2", "A3"))
-    assert game.state.markers == [{"kind": "casualty", "x": 20, "y": 12, "turn": 1, "squad": "A3"}]
+    assert list(game.state.markers) == [{"kind": "casualty", "x": 20, "y": 12, "turn": 1, "squad": "A3"}]
 
 
 # ---------------------------------------------------------------------------------- omaha.32

@@ -23,7 +23,7 @@ from grognard.core.dice import SeededDice
 from grognard.core.engine import Event, Game
 from grognard.core.errors import GrognardError, OptionError, RecordError
 from grognard.core.options import OptionSpec, parse_assignments
-from grognard.core.record import RecordWriter, make_header, replay
+from grognard.core.record import RecordWriter, StepCounter, make_header, replay
 from grognard.core.ruleset import Ruleset
 from grognard.render import write_picture
 from grognard.terminal import Prompter, Quit, Session, TypedDice, parse_humans
@@ -334,15 +334,18 @@ def run_play(
             console.print("bots: " + ", ".join(f"{side} {name}" for side, name in chosen.items()))
         if dice == "manual" and not quiet:
             console.print("Manual dice: type each roll as the table rolls it (e.g. 5 2 6 or 526).")
+        sink = _open_record(record, "w") if record is not None else None  # a bad path fails before any dice
         try:
             game = ruleset.new_game(options, source)
         except Quit:  # typed dice of the setup abandoned (quit, or input ended): nothing to save yet
+            if sink is not None and record is not None:
+                sink.close()
+                record.unlink(missing_ok=True)
             console.print("stopped at turn 0, during the setup: nothing was recorded")
             return
         humans = parse_humans(human, game)
-        sink = _open_record(record, "w") if record is not None else None
         header = make_header(ruleset.name, options, dice, seed, bots=chosen, humans=human)
-        writer = RecordWriter(header, sink)
+        writer: RecordWriter | StepCounter = RecordWriter(header, sink) if sink is not None else StepCounter()
         start_events = game.take_events()
         writer.start(game, start_events)
     try:

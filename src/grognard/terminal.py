@@ -20,7 +20,7 @@ from rich.markup import escape
 from grognard.core.dice import ManualDice
 from grognard.core.engine import Decision, Event, Game, Result
 from grognard.core.errors import GrognardError, OptionError
-from grognard.core.record import RecordWriter
+from grognard.core.record import RecordWriter, StepCounter
 from grognard.core.ruleset import Bot, Ruleset
 
 QUIT_WORDS = {"quit", "exit"}
@@ -193,7 +193,7 @@ class Session:
         self,
         ruleset: Ruleset,
         game: Game,
-        writer: RecordWriter,
+        writer: RecordWriter | StepCounter,
         bot_for_side: dict[str, str],
         humans: set[str],
         prompter: Prompter,
@@ -213,7 +213,7 @@ class Session:
     @property
     def step(self) -> int:
         """Actions recorded so far: keys the bots' random stream, so a resumed game plays on the same."""
-        return len(self.writer.lines) - 2
+        return self.writer.steps
 
     def bot(self, seat: str) -> Bot:
         bot = self.bots.get(seat)

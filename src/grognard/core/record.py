@@ -67,6 +67,11 @@ class RecordWriter:
         self.chain = hashlib.sha256(canonical_json(head).encode()).hexdigest()
         self._write({**head, "digest": self.chain})
 
+    @property
+    def steps(self) -> int:
+        """Action and resignation lines written so far."""
+        return len(self.lines) - 2
+
     def _write(self, line: dict[str, Any]) -> None:
         self.lines.append(line)
         if self.sink is not None:
@@ -101,6 +106,22 @@ class RecordWriter:
         writer.lines = [dict(line) for line in lines]
         writer.chain = str(lines[-1]["digest"])
         return writer
+
+
+class StepCounter:
+    """Stands in for a :class:`RecordWriter` when nothing is recorded: counts steps, takes no digests."""
+
+    def __init__(self, steps: int = 0) -> None:
+        self.steps = steps
+
+    def start(self, game: Game, events: Sequence[Event]) -> None:
+        """Nothing to keep."""
+
+    def action(self, game: Game, seat: str, action: Any, events: Sequence[Event]) -> None:
+        self.steps += 1
+
+    def resignation(self, game: Game, seat: str, events: Sequence[Event]) -> None:
+        self.steps += 1
 
 
 def dice_of(events: Iterable[Mapping[str, Any]]) -> list[tuple[str, int, list[int]]]:

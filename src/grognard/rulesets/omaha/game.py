@@ -422,7 +422,8 @@ class OmahaGame(Game):
         squad = player.squad
         assert squad is not None
         if s.options["markers"]:
-            s.markers.append({"kind": "casualty", "x": squad.x, "y": squad.y, "turn": s.turn, "squad": player.label})
+            s.markers = (*s.markers, {"kind": "casualty", "x": squad.x, "y": squad.y, "turn": s.turn,
+                                      "squad": player.label})
         player.squad = None
         self.emit("squad_lost", squad=player.label, why=why, figures=squad.figures, x=squad.x, y=squad.y)
         limit = s.options["fresh_squads"]
@@ -536,7 +537,7 @@ class OmahaGame(Game):
             self.emit("artillery", german=german, target=target, landed=False, killed=0)
             return
         if s.options["markers"]:
-            s.markers.append({"kind": "crater", "x": squad.x, "y": squad.y, "turn": s.turn})
+            s.markers = (*s.markers, {"kind": "crater", "x": squad.x, "y": squad.y, "turn": s.turn})
         kills = ARTILLERY_KILLS.roll(self, f"artillery {german} on {target}: kills on 4-6")
         removed = self._lose(player, kills)
         self.emit("artillery", german=german, target=target, landed=True, hits=kills, killed=removed)

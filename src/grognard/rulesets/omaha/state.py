@@ -118,7 +118,7 @@ class OmahaState:
     placed: dict[str, tuple[int, int]] = field(default_factory=dict)
     done: set[str] = field(default_factory=set)
     seat_side: dict[str, str] = field(default_factory=dict)
-    markers: list[dict[str, Any]] = field(default_factory=list)
+    markers: tuple[dict[str, Any], ...] = ()  # replaced, never changed in place: copies share it
     exits_open: list[int] = field(default_factory=list)
     stats: dict[str, Any] = field(default_factory=dict)
     outcome: Result | None = None
@@ -137,7 +137,7 @@ class OmahaState:
             placed=dict(self.placed),
             done=set(self.done),
             seat_side=dict(self.seat_side),
-            markers=list(self.markers),
+            markers=self.markers,
             exits_open=list(self.exits_open),
             stats=dict(self.stats),
             outcome=self.outcome,
