@@ -982,7 +982,9 @@ def test_a_casualty_marker_where_a_squad_failed_morale(
     script(game, 5, 5, 1, 1, *morale_dice, 3)  # the 3 lands a failed squad again
     game.apply("German 1", BunkerFire("B1", "A1"))
     pass_germans(game)
-    assert list(game.state.markers) == [{"kind": "casualty", "x": 4.0, "y": -1.0, "turn": 1, "squad": "A1"}] * casualties
+    assert (
+        list(game.state.markers) == [{"kind": "casualty", "x": 4.0, "y": -1.0, "turn": 1, "squad": "A1"}] * casualties
+    )
 
 
 @pytest.mark.rule("omaha.31")

@@ -63,7 +63,7 @@ def test_a_cut_record_resumed_plays_the_same_game_line_for_line(
     part = cut(whole, k, tmp_path / "cut.jsonl")
     done = run_cli("play", "omaha", "--resume", str(part), "-q")
     assert done.returncode == 0, done.stderr
-    assert f"resumed {part} at turn " in done.stdout and f": {k} actions replayed, digests match" in done.stdout
+    assert "resumed" not in done.stdout  # -q prints only the final summary
     assert "Result:" in done.stdout
     got, want = lines_of(part), lines_of(whole)
     assert len(got) == len(want)

@@ -61,12 +61,12 @@ def test_german_player_sees_situation_menu_odds_and_bad_answers_ask_the_same_que
         # bad answers: one line each, then the same question again; nothing is played meanwhile
         refusals = {
             "banana": "refused: 'banana': unknown action 'banana'; one of: move, fight, hold, place, fire, artillery",
-            "fire B9 A1": "refused: fire B9 A1 is not a legal target",
+            "fire B9 A1": "refused: fire B9 A1 answers 'fire B9', but this question is 'fire B2'",
             "99": f"no choice 99: choose 1 to {len(choices)}",
             "0": f"no choice 0: choose 1 to {len(choices)}",
             "fire B2 A7": "refused: fire B2 A7: squad A7 is not on the beach (omaha.19)",
-            "fire B3 A1": "refused: fire B3 A1 is not a legal target",
-            "move A1 4 4": "refused: move A1 4 4 is not a legal target",
+            "fire B3 A1": "refused: fire B3 A1 answers 'fire B3', but this question is 'fire B2'",
+            "move A1 4 4": "refused: move A1 4 4 answers 'orders A1', but this question is 'fire B2'",
             "fire B2": "refused: 'fire B2': usage: fire BUNKER SQUAD|pass",
         }
         for bad, reply in refusals.items():
@@ -133,19 +133,19 @@ def test_hot_seat_americans_by_number_and_typed_moves_too_far_refused(tmp_path: 
         assert re.search(r'A1: 12 figures at x=4, \d" out in the water; obstacles in front O1: \d', t.shown)
         choices = menu_of(t.shown)
         assert choices[len(choices)] == ("hold A1", "do nothing this turn")
-        assert all(re.fullmatch(r'to x=[\d.]+, .* \([\d.]+" used\)', extra) for _, extra in list(choices.values())[:-1])
+        assert all(re.fullmatch(r'to x=[\d.]+, .* \([\d.]+" of 6" used\)', extra) for _, extra in list(choices.values())[:-1])
 
         for bad, reply in {
             "move A1 4 20": (
                 'refused: move A1 to (4, 20) needs 22.00" of a 6" move (water inches count double) (omaha.14)'
             ),
-            "move A2 12 0": "refused: move A2 12 0: this decision is for squad A1 (omaha.13)",
+            "move A2 12 0": "refused: move A2 12 0 answers 'orders A2', but this question is 'orders A1'",
             "move A1 x y": "refused: 'move A1 x y': x 'x' is not a number of inches",
             "fight A1 shoot=3": (
                 "refused: fight A1 shoot=3: figures may shoot only from the sea wall or closer (omaha.17)"
             ),
             "fight A1 clear=13": "refused: fight A1 clear=13: only figures at the sea wall may clear obstacles",
-            "fire B1 A1": "refused: fire B1 A1 is not one of: Move, Fight",
+            "fire B1 A1": "refused: fire B1 A1 answers 'fire B1', but this question is 'orders A1'",
             "7": f"no choice 7: choose 1 to {len(choices)}",
         }.items():
             t.send(bad)

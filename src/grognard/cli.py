@@ -324,7 +324,8 @@ def run_play(
             return
         sink = _open_record(resume, "a")
         writer = RecordWriter.resume(resumed.used, sink)
-        console.print(f"resumed {resume} at turn {game.turn}: {resumed.actions} actions replayed, digests match")
+        if not quiet:
+            console.print(f"resumed {resume} at turn {game.turn}: {resumed.actions} actions replayed, digests match")
     else:
         if dice == "manual" and human:  # check the seats before the referee types the setup's dice (probe game)
             parse_humans(human, ruleset.new_game(options, SeededDice(0)))
@@ -355,21 +356,36 @@ def run_play(
         printer = _TurnPrinter(ruleset, game, console, verbose=live, quiet=quiet)
         if resumed is None:
             printer.take(start_events)
-        session = Session(ruleset, game, writer, chosen, humans, prompter, seed, printer.take)
+        if isinstance(source, TypedDice) or isinstance(game.dice, TypedDice):
+            typed = game.dice if isinstance(game.dice, TypedDice) else source
+            if ruleset.board_text is not None:
+                typed.board = lambda: ruleset.board_text(game, None)  # type: ignore[misc]
+            game.listener = printer.take_one  # the story so far, before each roll is asked for
+            on_events = _ignore
+        else:
+            on_events = printer.take
+        session = Session(ruleset, game, writer, chosen, humans, prompter, seed, on_events)
         result = session.run()
         printer.flush()
     finally:
         if sink is not None:
             sink.close()
     if result is None:
+        saved = record or resume
         where = (
-            f"; continue with: grognard play {ruleset.name} --resume {record or resume}" if (record or resume) else ""
+            f"; continue with: grognard play {ruleset.name} --resume {saved}"
+            if saved
+            else "; nothing was saved (play with --record FILE to keep a game)"
         )
         console.print(f"stopped at turn {game.turn}{where}")
         return
     _print_result(ruleset, game, console)
     if record is not None:
         console.print(f"record written to {record}")
+
+
+def _ignore(events: list[Event]) -> None:
+    """Events already shown as they happened."""
 
 
 def _print_result(ruleset: Ruleset, game: Game, console: Console) -> None:
@@ -393,6 +409,9 @@ class _TurnPrinter:
         self.verbose, self.quiet = verbose, quiet
         self.buffer: list[Event] = []
         self.turn: int | None = None
+
+    def take_one(self, event: Event) -> None:
+        self.take([event])
 
     def take(self, events: list[Event]) -> None:
         for event in events:

@@ -78,14 +78,27 @@ class TypedDice(ManualDice):
 
     def __init__(self, prompter: Prompter) -> None:
         self.prompter = prompter
+        self.board: Callable[[], str] | None = None  # set once the game exists: 'board' at a dice prompt
 
         def ask(n: int, sides: int, purpose: str, problem: str | None) -> Sequence[int]:
             if problem:
                 prompter.say(f"  refused: {problem}; roll again or type the dice again", style="red")
             count = f"{n} {'die' if n == 1 else 'dice'}" + ("" if sides == 6 else f" (d{sides})")
-            return parse_dice(prompter.ask(f"dice: {purpose}: {count}> "), sides)
+            while True:
+                answer = prompter.ask(f"dice: {purpose}: {count}> ")
+                word = answer.lower()
+                if word in ("help", "?", "h"):
+                    prompter.say(DICE_HELP.format(count=count))
+                elif word in ("board", "b") and self.board is not None:
+                    prompter.say(self.board())
+                else:
+                    return parse_dice(answer, sides)
 
         super().__init__(ask)
+
+
+DICE_HELP = """Roll {count} at the table and type what they show: 5 2 6 1, 5,2,6,1 or 5261.
+'board' shows the table, 'quit' stops here (with --record the game so far is saved)."""
 
 
 HELP = """Answer with the number of a choice, or type an order in full ({usage}).
@@ -147,6 +160,13 @@ class HumanPlayer:
                 continue
             try:
                 action = self.ruleset.parse_action(answer)
+                key = game.decision_id(action)
+                if key is not None and key != decision.id:
+                    self.prompter.say(
+                        f"refused: {action} answers '{key}', but this question is '{decision.id}' ({decision.prompt})",
+                        style="red",
+                    )
+                    continue
                 decision.space.check(action)
             except GrognardError as exc:
                 self.prompter.say(f"refused: {exc}", style="red")

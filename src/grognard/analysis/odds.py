@@ -60,11 +60,15 @@ def table_json(table: OddsTable) -> dict[str, Any]:
             {
                 "parameter": param,
                 "mechanic": mechanic.text,
-                "outcomes": [
-                    {"outcome": o, "probability": str(p), "decimal": round(float(p), 6)} for o, p in outcomes
-                ],
+                "outcomes": [{"outcome": o, "probability": str(p), "decimal": round(float(p), 6)} for o, p in outcomes],
                 "mean": None if average is None else {"exact": str(average), "decimal": round(float(average), 6)},
             }
         )
-    return {"name": table.name, "title": table.title, "rule": table.rule, "parameter": table.parameter,
-            "note": table.note, "rows": rows}
+    return {
+        "name": table.name,
+        "title": table.title,
+        "rule": table.rule,
+        "parameter": table.parameter,
+        "note": table.note,
+        "rows": rows,
+    }

@@ -24,7 +24,7 @@ import copy
 import hashlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
@@ -249,6 +249,7 @@ class Game(ABC):
         self.sealed: dict[str, dict[str, tuple[Seat, Any]]] = {}
         self._events: list[Event] = []
         self._pending: tuple[Decision, ...] | None = None
+        self.listener: Callable[[Event], None] | None = None  # told of each event as it happens (live display)
 
     # ------------------------------------------------------------------ rule-set hooks
     @abstractmethod
@@ -315,12 +316,18 @@ class Game(ABC):
     def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]:
         """Roll ``n`` dice through the game's source and log them as a ``dice`` event."""
         values = self.dice.roll(n, sides, purpose)
-        self._events.append(Event("dice", {"purpose": purpose, "sides": sides, "values": values}))
+        event = Event("dice", {"purpose": purpose, "sides": sides, "values": values})
+        self._events.append(event)
+        if self.listener is not None:
+            self.listener(event)
         return values
 
     def emit(self, kind: str, to: Iterable[Seat] | None = None, **data: Any) -> None:
         """Record an event; ``to`` limits who sees it."""
-        self._events.append(Event(kind, data, frozenset(to) if to is not None else None))
+        event = Event(kind, data, frozenset(to) if to is not None else None)
+        self._events.append(event)
+        if self.listener is not None:
+            self.listener(event)
 
     def take_events(self) -> list[Event]:
         """The events emitted since the last call (setup's, before the first action)."""
@@ -469,4 +476,5 @@ class Game(ABC):
         other.sealed = copy.deepcopy(self.sealed)
         other._events = []
         other._pending = None
+        other.listener = None
         return other

@@ -136,12 +136,13 @@ def note(game: OmahaGame, action: Any) -> str:
     """A few words on what a menu choice does."""
     if isinstance(action, Move):
         squad = game.squad(action.squad)
-        return f'to x={action.x:g}, {where(action.y)} ({R.move_cost(squad.x, squad.y, action.x, action.y):.2f}" used)'
+        used = R.move_cost(squad.x, squad.y, action.x, action.y)
+        return f'to x={action.x:g}, {where(action.y)} ({used:.1f}" of 6" used)'
     if isinstance(action, Fight):
         return "do nothing this turn" if str(action).startswith("hold") else ""
     if isinstance(action, (BunkerFire, Artillery)):
         if action.target is None:
-            return "hold fire"
+            return "no strike" if isinstance(action, Artillery) else "hold fire"
         squad = game.squad(action.target)
         return f"{squad.figures} figures, {where(squad.y)}"
     if isinstance(action, PlaceBunkers):

@@ -422,8 +422,10 @@ class OmahaGame(Game):
         squad = player.squad
         assert squad is not None
         if s.options["markers"]:
-            s.markers = (*s.markers, {"kind": "casualty", "x": squad.x, "y": squad.y, "turn": s.turn,
-                                      "squad": player.label})
+            s.markers = (
+                *s.markers,
+                {"kind": "casualty", "x": squad.x, "y": squad.y, "turn": s.turn, "squad": player.label},
+            )
         player.squad = None
         self.emit("squad_lost", squad=player.label, why=why, figures=squad.figures, x=squad.x, y=squad.y)
         limit = s.options["fresh_squads"]
