@@ -7,6 +7,7 @@ fault, and exit code 2.
 from __future__ import annotations
 
 import inspect
+import json
 import secrets
 import sys
 from collections.abc import Callable, Sequence
@@ -17,8 +18,10 @@ import numpy as np
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
 
 from grognard import __version__, rulesets
+from grognard.analysis.odds import table_json
 from grognard.core.dice import SeededDice
 from grognard.core.engine import Event, Game
 from grognard.core.errors import GrognardError, OptionError, RecordError
@@ -116,6 +119,54 @@ def render_command(
         viewer = chosen.pop()
     write_picture(ruleset.render(game.view(viewer)), output)
     print(f"drew turn {game.turn} of {record} to {output}")
+
+
+@app.command("odds")
+def odds_command(
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set (omaha)")],
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON for programs (fractions and decimals)")] = False,
+    exact: Annotated[bool, typer.Option("--exact", help="print exact fractions instead of decimals")] = False,
+) -> None:
+    """The exact odds of every dice mechanic of a rule set, from the same objects play rolls."""
+    ruleset = rulesets.get(ruleset_name)
+    if ruleset.odds_tables is None:
+        raise OptionError(f"{ruleset.name} declares no dice mechanics yet")
+    tables = [table_json(t) for t in ruleset.odds_tables()]
+    if as_json:
+        print(json.dumps({"ruleset": ruleset.name, "tables": tables}, indent=1))
+        return
+    console = Console(highlight=False)
+    for table in tables:
+        outcomes: list[Any] = []
+        for row in table["rows"]:
+            for item in row["outcomes"]:
+                if item["outcome"] not in outcomes:
+                    outcomes.append(item["outcome"])
+        view = Table(
+            title=f"{table['title']} ({table['rule']})",
+            title_justify="left",
+            caption=table["note"] or None,
+            caption_justify="left",
+        )
+        view.add_column(table["parameter"] or "", justify="right")
+        for outcome in outcomes:
+            view.add_column(
+                {True: "yes", False: "no"}.get(outcome, str(outcome)) if isinstance(outcome, bool) else str(outcome),
+                justify="right",
+            )
+        if any(row["mean"] for row in table["rows"]):
+            view.add_column("mean", justify="right")
+        for row in table["rows"]:
+            by = {item["outcome"]: item for item in row["outcomes"]}
+            cells = [str(row["parameter"]) if row["parameter"] is not None else ""]
+            for outcome in outcomes:
+                item = by.get(outcome)
+                cells.append("" if item is None else (item["probability"] if exact else f"{item['decimal']:.4f}"))
+            if row["mean"]:
+                cells.append(row["mean"]["exact"] if exact else f"{row['mean']['decimal']:.4f}")
+            view.add_row(*cells)
+        console.print(view)
+        console.print()
 
 
 # ---------------------------------------------------------------------- play

@@ -262,7 +262,8 @@ class SuccessCount(Mechanic):
         return sum(1 for value in source.roll(self.dice, self.sides, purpose) if value >= target)
 
     def distribution(self) -> icepool.Die:
-        return self.dice @ (icepool.d(self.sides) >= self.target)
+        one = (icepool.d(self.sides) >= self.target).map({False: 0, True: 1})
+        return self.dice @ one
 
     @property
     def text(self) -> str:
