@@ -7,9 +7,11 @@ fault, and exit code 2.
 from __future__ import annotations
 
 import inspect
+import itertools
 import json
 import secrets
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Annotated, Any
@@ -18,10 +20,13 @@ import numpy as np
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from grognard import __version__, rulesets
+from grognard.analysis.montecarlo import Plan, Summary, default_jobs, simulate
 from grognard.analysis.odds import table_json
+from grognard.analysis.report import TableWriter, figures, sparkline, write_outputs, write_sweep
 from grognard.core.dice import SeededDice
 from grognard.core.engine import Event, Game
 from grognard.core.errors import GrognardError, OptionError, RecordError
@@ -135,7 +140,7 @@ def odds_command(
     if as_json:
         print(json.dumps({"ruleset": ruleset.name, "tables": tables}, indent=1))
         return
-    console = Console(highlight=False)
+    console = _wide_console()
     for table in tables:
         outcomes: list[Any] = []
         for row in table["rows"]:
@@ -167,6 +172,227 @@ def odds_command(
             view.add_row(*cells)
         console.print(view)
         console.print()
+
+
+# ---------------------------------------------------------------------- analysis
+def _plan(ruleset: Ruleset, options: dict[str, Any], bots: Sequence[str] | None, seed: int, games: int) -> Plan:
+    chosen = parse_bots(ruleset, bots or ())
+    return Plan(ruleset.name, ruleset.resolve(options), chosen, seed, games)
+
+
+def _check_run(games: int, jobs: int | None, seed: int) -> int:
+    if games < 1:
+        raise OptionError(f"-n {games}: simulate at least one game")
+    if not 0 <= seed < 2**63:
+        raise OptionError(f"--seed {seed}: must be between 0 and 2^63-1")
+    if jobs is not None and jobs < 1:
+        raise OptionError(f"--jobs {jobs}: at least one process")
+    return jobs if jobs is not None else default_jobs()
+
+
+def _run_with_progress(plan: Plan, jobs: int, scheduler: str | None, writer: TableWriter | None, label: str) -> Summary:
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+        disable=not sys.stderr.isatty(),
+        console=Console(stderr=True),
+    ) as progress:
+        task = progress.add_task(label, total=plan.games)
+
+        def on_rows(rows: list[dict[str, Any]]) -> None:
+            if writer is not None:
+                writer.write(rows)
+            progress.advance(task, len(rows))
+
+        return simulate(plan, jobs=jobs, scheduler=scheduler, on_rows=on_rows)
+
+
+def _percent(share: float) -> str:
+    return f"{100 * share:.1f}%"
+
+
+def _print_figures(console: Console, data: dict[str, Any]) -> None:
+    console.print(f"[bold]Results of {data['games']} games[/bold] (95% Wilson intervals)")
+    for key, item in data["outcomes"].items():
+        console.print(
+            f"  {key:<14} {item['games']:>9}  {_percent(item['share']):>6}  "
+            f"[{_percent(item['low95'])}, {_percent(item['high95'])}]"
+        )
+    for item in data["metrics"].values():
+        if item["games"] == 0:
+            console.print(f"  {item['label']}: never")
+            continue
+        never = f"; never in {item['never']} games" if item["never"] else ""
+        if item["kind"] == "turn":
+            console.print(
+                f"  {item['label']}: median {item['median']:g}, quartiles {item['q1']:g}-{item['q3']:g}, "
+                f"range {item['min']}-{item['max']}{never}"
+            )
+        else:
+            console.print(
+                f"  {item['label']}: mean {item['mean']:.2f}, median {item['median']:g}, "
+                f"quartiles {item['q1']:g}-{item['q3']:g}"
+            )
+
+
+@app.command("simulate")
+def simulate_command(
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set (omaha)")],
+    games: Annotated[int, typer.Option("-n", "--games", help="how many games")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the run: game i's dice and bots come from it")] = 1,
+    jobs: Annotated[int | None, typer.Option("--jobs", help="processes (default: every core)")] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help="a scenario option")
+    ] = None,
+    bots: Annotated[list[str] | None, typer.Option("--bots", metavar="SIDE=BOT", help="the bot of a side")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", file_okay=False, help="write games.parquet, summary.json and PNG plots here")
+    ] = None,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", metavar="ADDRESS", help="run on this Dask cluster (tcp://host:port)")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
+) -> None:
+    """Play many games bot against bot and report who wins, how often, when, and at what cost."""
+    ruleset = rulesets.get(ruleset_name)
+    processes = _check_run(games, jobs, seed)
+    plan = _plan(ruleset, parse_assignments(option or ()), bots, seed, games)
+    writer = None
+    if out is not None:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OptionError(f"--out {str(out)!r}: {exc.strerror}") from None
+        writer = TableWriter(out / "games.parquet", ruleset.metrics)
+    try:
+        summary = _run_with_progress(plan, processes, scheduler, writer, f"{ruleset.name}: {games} games")
+    finally:
+        if writer is not None:
+            writer.close()
+    data = figures(summary, ruleset.metrics)
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "plan": {
+                        "ruleset": plan.ruleset,
+                        "options": dict(plan.options),
+                        "bots": dict(plan.bots),
+                        "seed": seed,
+                        "games": games,
+                    },
+                    "figures": data,
+                },
+                indent=1,
+            )
+        )
+    else:
+        console = Console(highlight=False, soft_wrap=True)
+        shown = ", ".join(f"{k}={v}" for k, v in plan.options.items())
+        console.print(
+            f"{ruleset.title}: {games} games, seed {seed}, "
+            f"{'Dask ' + scheduler if scheduler else f'{processes} process(es)'}"
+        )
+        console.print(f"  options: {shown}")
+        console.print("  bots: " + ", ".join(f"{side} {name}" for side, name in plan.bots.items()))
+        _print_figures(console, data)
+        console.print(f"  end turn: {sparkline(summary.histograms.get('turn', Counter()))}")
+    if out is not None:
+        written = write_outputs(out, plan, summary, ruleset.metrics)
+        if not as_json:
+            print("wrote " + ", ".join(str(p) for p in [out / "games.parquet", *written]))
+
+
+def expand_values(spec: OptionSpec, text: str) -> list[Any]:
+    """``A..B`` (integers, inclusive) and comma lists, each value checked: the values of a sweep axis."""
+    values: list[Any] = []
+    for item in (part.strip() for part in text.split(",")):
+        if ".." in item and spec.kind is int:
+            low, _, high = item.partition("..")
+            a, b = spec.parse(low), spec.parse(high)
+            if a is None or b is None or b < a:
+                raise OptionError(f"option {spec.name!r}: {item!r} is not a range LOW..HIGH")
+            values.extend(range(a, b + 1))
+        elif item:
+            values.append(spec.parse(item))
+    if not values:
+        raise OptionError(f"option {spec.name!r}: no values in {text!r}")
+    return values
+
+
+@app.command("sweep")
+def sweep_command(
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set (omaha)")],
+    option: Annotated[
+        list[str],
+        typer.Option(
+            "--option", "-o", metavar="NAME=A..B|v1,v2", help="an option to vary (a range or a list) or to fix"
+        ),
+    ],
+    games: Annotated[int, typer.Option("-n", "--games", help="games at each point of the grid")] = 400,
+    seed: Annotated[int, typer.Option("--seed", help="seed shared by every point (common random numbers)")] = 1,
+    jobs: Annotated[int | None, typer.Option("--jobs", help="processes (default: every core)")] = None,
+    bots: Annotated[list[str] | None, typer.Option("--bots", metavar="SIDE=BOT", help="the bot of a side")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", file_okay=False, help="write sweep.csv and sweep.png here")
+    ] = None,
+    scheduler: Annotated[str | None, typer.Option("--scheduler", metavar="ADDRESS", help="a Dask cluster")] = None,
+) -> None:
+    """The figures at every point of an option grid, with the same games' dice at every point."""
+    ruleset = rulesets.get(ruleset_name)
+    processes = _check_run(games, jobs, seed)
+    specs = {spec.name: spec for spec in ruleset.options}
+    axes: dict[str, list[Any]] = {}
+    for name, text in parse_assignments(option).items():
+        if name not in specs:
+            raise OptionError(f"unknown option {name!r}; options are: {', '.join(specs)}")
+        axes[name] = expand_values(specs[name], text)
+    grid = [dict(zip(axes, values, strict=True)) for values in itertools.product(*axes.values())]
+    if len(grid) > 200:
+        raise OptionError(f"--option: the grid has {len(grid)} points; at most 200")
+    rows = []
+    for point in grid:
+        plan = _plan(ruleset, point, bots, seed, games)
+        label = ", ".join(f"{k}={v}" for k, v in point.items())
+        summary = _run_with_progress(plan, processes, scheduler, None, label)
+        data = figures(summary, ruleset.metrics)
+        rows.append((point, data))
+    outcomes = sorted({key for _, data in rows for key in data["outcomes"]})
+    table = Table(
+        title=f"{ruleset.title}: {games} games a point, seed {seed} (95% Wilson intervals)", title_justify="left"
+    )
+    for name in axes:
+        table.add_column(name, justify="right")
+    for key in outcomes:
+        table.add_column(key, justify="right")
+    table.add_column("median end", justify="right")
+    turn_metric = next((m.name for m in ruleset.metrics if m.kind == "turn"), None)
+    for point, data in rows:
+        cells = [specs[name].describe(point[name]) for name in axes]
+        for key in outcomes:
+            item = data["outcomes"].get(key)
+            cells.append(
+                "0"
+                if item is None
+                else f"{_percent(item['share'])} [{_percent(item['low95'])}, {_percent(item['high95'])}]"
+            )
+        cells.append(f"{data['metrics']['turn']['median']:g}")
+        table.add_row(*cells)
+    _wide_console().print(table)
+    if out is not None:
+        write_sweep(out, ruleset.name, list(axes), outcomes, rows)
+        print(f"wrote {out / 'sweep.csv'}, {out / 'sweep.png'}")
+    del turn_metric
+
+
+def _wide_console() -> Console:
+    """A console for tables: the terminal's width, or a wide page when writing to a file or pipe."""
+    console = Console(highlight=False)
+    return console if console.is_terminal else Console(highlight=False, width=200)
 
 
 # ---------------------------------------------------------------------- play

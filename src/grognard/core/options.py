@@ -39,12 +39,16 @@ class OptionSpec:
     none_word: str | None = None
     rule: str | None = None
 
-    def describe_default(self) -> str:
-        if self.default is None:
+    def describe(self, value: Any) -> str:
+        """``value`` as a person writes it (``unlimited`` for None, ``on``/``off`` for booleans)."""
+        if value is None:
             return self.none_word or "none"
         if self.kind is bool:
-            return "on" if self.default else "off"
-        return str(self.default)
+            return "on" if value else "off"
+        return f"{value:g}" if isinstance(value, float) else str(value)
+
+    def describe_default(self) -> str:
+        return self.describe(self.default)
 
     def describe_values(self) -> str:
         if self.choices:

@@ -23,6 +23,19 @@ BotFactory = Callable[[np.random.Generator], Bot]
 
 
 @dataclass(frozen=True)
+class Metric:
+    """A number a rule set reports for each finished game (for Monte Carlo and sweeps).
+
+    ``kind`` is ``"turn"`` (the turn something first happened; ``None`` if it never did)
+    or ``"count"`` (an integer such as figures lost).
+    """
+
+    name: str
+    label: str
+    kind: str = "count"
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A rule set's declaration.
 
@@ -38,7 +51,11 @@ class Ruleset:
     (lines on a decision), ``note`` and ``odds`` (a few words and the dice
     odds of a choice) and ``board_text`` (the whole table as text);
     ``render`` draws a seat's view as an SVG document. For the analysis code:
-    ``odds_tables`` lists the rule set's dice mechanics (``analysis.odds.OddsTable``).
+    ``odds_tables`` lists the rule set's dice mechanics (``analysis.odds.OddsTable``);
+    ``metrics`` declares the numbers ``measure(game)`` reports for a finished game.
+    For search bots: ``evaluate(game, side)`` scores a game not yet over from
+    ``side``'s point of view, in [0, 1] (roughly its chance to win), so that a
+    playout cut short can be scored; ``None``: such a game counts as a draw (0.5).
     """
 
     name: str
@@ -61,6 +78,9 @@ class Ruleset:
     board_text: Callable[[Any, str | None], str] | None = None
     render: Callable[[dict[str, Any]], str] | None = None
     odds_tables: Callable[[], list[Any]] | None = None
+    evaluate: Callable[[Any, str], float] | None = None
+    metrics: tuple[Metric, ...] = ()
+    measure: Callable[[Any], dict[str, int | None]] | None = None
 
     def resolve(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with ``given``, checked (``OptionError`` names the field)."""

@@ -10,7 +10,7 @@ from grognard.core.ruleset import Ruleset
 from grognard.render.omaha import render as render_svg
 from grognard.rulesets.omaha import faces
 from grognard.rulesets.omaha.actions import USAGE, action_from_json, parse_action
-from grognard.rulesets.omaha.analysis import odds_tables
+from grognard.rulesets.omaha.analysis import METRICS, measure, odds_tables
 from grognard.rulesets.omaha.bots import DoctrineBot
 from grognard.rulesets.omaha.data import OPTIONS, SIDES
 from grognard.rulesets.omaha.describe import describe, summarize_turn
@@ -76,6 +76,8 @@ RULESET = Ruleset(
     board_text=faces.board,  # type: ignore[arg-type]
     render=render_svg,
     odds_tables=odds_tables,
+    metrics=METRICS,
+    measure=measure,
 )
 
 __all__ = ["RULESET", "OmahaGame"]

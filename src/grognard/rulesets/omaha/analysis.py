@@ -1,9 +1,12 @@
-"""What Omaha declares to the analysis code: its dice mechanics (for exact odds)."""
+"""What Omaha declares to the analysis code: its dice mechanics (exact odds) and its metrics."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from grognard.analysis.odds import OddsTable
 from grognard.core.dice import Gated
+from grognard.core.ruleset import Metric
 from grognard.rulesets.omaha.data import (
     ARTILLERY_KILLS,
     ARTILLERY_LANDS,
@@ -90,3 +93,35 @@ def odds_tables() -> list[OddsTable]:
             "figures lost",
         ),
     ]
+
+
+METRICS: tuple[Metric, ...] = (
+    Metric("first_past_wall_turn", "turn the first squad passed the sea wall", "turn"),
+    Metric("breakthrough_turn", "turn of the breakthrough (first exit open)", "turn"),
+    Metric("decisive_turn", "turn of the decisive win (every exit open)", "turn"),
+    Metric("american_losses", "American figures lost"),
+    Metric("german_losses", "German figures lost"),
+    Metric("sent_back", "squads sent back by morale"),
+    Metric("wiped_out", "squads wiped out"),
+    Metric("fresh_squads", "fresh squads landed"),
+    Metric("exits_open", "exits open at the end"),
+    Metric("bunkers_left", "bunkers still active at the end"),
+)
+
+
+def measure(game: Any) -> dict[str, int | None]:
+    """The metrics of a finished Omaha game."""
+    state = game.state
+    stats = state.stats
+    return {
+        "first_past_wall_turn": stats["first_past_wall_turn"],
+        "breakthrough_turn": stats["breakthrough_turn"],
+        "decisive_turn": stats["decisive_turn"],
+        "american_losses": stats["american_losses"],
+        "german_losses": stats["german_losses"],
+        "sent_back": stats["sent_back"],
+        "wiped_out": stats["wiped_out"],
+        "fresh_squads": stats["fresh_squads"],
+        "exits_open": len(state.exits_open),
+        "bunkers_left": sum(1 for b in state.bunkers.values() if b.active),
+    }

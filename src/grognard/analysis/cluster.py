@@ -1,0 +1,31 @@
+"""The Dask backend: the same chunks of games, sent to an existing dask.distributed cluster.
+
+Results come back in game-index order, so a cluster's answer equals the local one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from grognard.core.errors import OptionError
+
+
+def dask_rows(plan: Any, ranges: list[tuple[int, int]], scheduler: str) -> Iterator[list[dict[str, Any]]]:
+    """Each chunk's rows from the cluster at ``scheduler``, in order; OptionError if it cannot be reached."""
+    try:
+        from dask.distributed import Client
+    except ImportError as exc:  # pragma: no cover - dask is a dependency
+        raise OptionError(f"--scheduler needs dask.distributed ({exc})") from None
+    from grognard.analysis.montecarlo import play_chunk
+
+    try:
+        client = Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise OptionError(f"--scheduler {scheduler!r}: cannot reach the Dask scheduler ({exc})") from None
+    try:
+        futures = [client.submit(play_chunk, plan, start, stop, pure=False) for start, stop in ranges]
+        for future in futures:
+            yield future.result()
+    finally:
+        client.close()

@@ -1,0 +1,180 @@
+"""Reports of a Monte Carlo run: the figures as data, the tables people read, the files and plots."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from grognard.analysis.montecarlo import Plan, Summary
+from grognard.analysis.stats import mean, quantile, wilson
+from grognard.core.ruleset import Metric
+
+
+def figures(summary: Summary, metrics: tuple[Metric, ...]) -> dict[str, Any]:
+    """The headline figures: outcome shares with 95% Wilson intervals; quantiles and means of each metric."""
+    n = summary.games
+    out: dict[str, Any] = {"games": n, "outcomes": {}, "metrics": {}}
+    for key, count in sorted(summary.outcomes.items()):
+        low, high = wilson(count, n)
+        out["outcomes"][key] = {"games": count, "share": count / n if n else 0.0, "low95": low, "high95": high}
+    for metric in (Metric("turn", "turn the game ended", "turn"), *metrics):
+        histogram = summary.histograms.get(metric.name, Counter())
+        out["metrics"][metric.name] = {
+            "label": metric.label,
+            "kind": metric.kind,
+            "games": sum(histogram.values()),
+            "never": summary.never.get(metric.name, 0),
+            "mean": mean(histogram),
+            "q1": quantile(histogram, 0.25),
+            "median": quantile(histogram, 0.5),
+            "q3": quantile(histogram, 0.75),
+            "min": min(histogram) if histogram else None,
+            "max": max(histogram) if histogram else None,
+        }
+    return out
+
+
+def sparkline(histogram: Counter[int], width: int = 40) -> str:
+    """A one-line histogram of integer values (bins merged to fit ``width``)."""
+    if not histogram:
+        return ""
+    low, high = min(histogram), max(histogram)
+    span = high - low + 1
+    step = max(1, -(-span // width))
+    bins = [sum(histogram.get(v, 0) for v in range(start, start + step)) for start in range(low, high + 1, step)]
+    blocks = " ▁▂▃▄▅▆▇█"
+    top = max(bins)
+    return "".join(blocks[min(8, -(-8 * b // top))] if b else " " for b in bins) + f"  ({low}..{high})"
+
+
+def write_outputs(out: Path, plan: Plan, summary: Summary, metrics: tuple[Metric, ...]) -> list[Path]:
+    """summary.json and the plots (PNG, matplotlib) in ``out``; returns the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    data = {
+        "plan": {
+            "ruleset": plan.ruleset,
+            "options": dict(plan.options),
+            "bots": dict(plan.bots),
+            "seed": plan.seed,
+            "games": plan.games,
+        },
+        "figures": figures(summary, metrics),
+        "counts": summary.to_json(),
+    }
+    path = out / "summary.json"
+    path.write_text(json.dumps(data, indent=1, default=str), encoding="utf-8")
+    written.append(path)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    colours = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"]
+    turn_metrics = [m for m in (Metric("turn", "end of the game", "turn"), *metrics) if m.kind == "turn"]
+    figure, axes = plt.subplots(figsize=(9, 4.5))
+    for colour, metric in zip(colours, turn_metrics, strict=False):
+        histogram = summary.histograms.get(metric.name, Counter())
+        if histogram:
+            xs = sorted(histogram)
+            axes.step(xs, [histogram[x] / summary.games for x in xs], where="mid", color=colour, label=metric.label)
+    axes.set_xlabel("turn")
+    axes.set_ylabel("share of games")
+    axes.set_title(f"{plan.ruleset}: when things happen ({summary.games} games)")
+    axes.legend(fontsize=8)
+    figure.tight_layout()
+    path = out / "turns.png"
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    written.append(path)
+    figure, axes = plt.subplots(figsize=(9, 4.5))
+    for colour, (key, histogram) in zip(colours, sorted(summary.end_turn_by_outcome.items()), strict=False):
+        xs = list(range(1, max(histogram) + 1))
+        running, ys = 0, []
+        for x in xs:
+            running += histogram.get(x, 0)
+            ys.append(running / summary.games)
+        axes.step(xs, ys, where="post", color=colour, label=key)
+    axes.set_xlabel("turn")
+    axes.set_ylabel("share of games over")
+    axes.set_ylim(0, 1)
+    axes.set_title(f"{plan.ruleset}: cumulative results by turn ({summary.games} games)")
+    axes.legend(fontsize=8)
+    figure.tight_layout()
+    path = out / "win_curve.png"
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    written.append(path)
+    return written
+
+
+class TableWriter:
+    """Streams per-game rows to a Parquet file chunk by chunk (pyarrow), never holding them all.
+
+    Columns: game, outcome, winner, turn, then each metric (integers; empty where a turn never came).
+    """
+
+    def __init__(self, path: Path, metrics: tuple[Metric, ...]) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        fields = [("game", pa.int64()), ("outcome", pa.string()), ("winner", pa.string()), ("turn", pa.int64())]
+        fields += [(m.name, pa.int64()) for m in metrics]
+        self.schema = pa.schema(fields)
+        self._writer = pq.ParquetWriter(path, self.schema)
+
+    def write(self, rows: list[dict[str, Any]]) -> None:
+        import pyarrow as pa
+
+        self._writer.write_table(pa.Table.from_pylist(rows, schema=self.schema))
+
+    def close(self) -> None:
+        self._writer.close()
+
+
+def write_sweep(
+    out: Path, ruleset: str, axes: list[str], outcomes: list[str], rows: list[tuple[dict[str, Any], dict[str, Any]]]
+) -> None:
+    """sweep.csv (a row per grid point) and sweep.png (each outcome's share with its interval)."""
+    import csv
+
+    out.mkdir(parents=True, exist_ok=True)
+    with (out / "sweep.csv").open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        head = [*axes]
+        for key in outcomes:
+            head += [f"{key} share", f"{key} low95", f"{key} high95"]
+        head += ["games", "median end turn"]
+        writer.writerow(head)
+        for point, data in rows:
+            line: list[Any] = [point[a] for a in axes]
+            for key in outcomes:
+                item = data["outcomes"].get(key, {"share": 0.0, "low95": 0.0, "high95": 0.0})
+                line += [f"{item['share']:.6f}", f"{item['low95']:.6f}", f"{item['high95']:.6f}"]
+            line += [data["games"], data["metrics"]["turn"]["median"]]
+            writer.writerow(line)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    colours = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00"]
+    labels = [", ".join(f"{a}={point[a]}" for a in axes) for point, _ in rows]
+    xs = list(range(len(rows)))
+    figure, axis = plt.subplots(figsize=(max(6, 0.6 * len(rows) + 3), 4.5))
+    for colour, key in zip(colours, outcomes, strict=False):
+        shares = [data["outcomes"].get(key, {}).get("share", 0.0) for _, data in rows]
+        lows = [data["outcomes"].get(key, {}).get("low95", 0.0) for _, data in rows]
+        highs = [data["outcomes"].get(key, {}).get("high95", 0.0) for _, data in rows]
+        axis.plot(xs, shares, marker="o", color=colour, label=key)
+        axis.fill_between(xs, lows, highs, color=colour, alpha=0.2)
+    axis.set_xticks(xs, labels, rotation=30, ha="right", fontsize=8)
+    axis.set_ylim(0, 1)
+    axis.set_ylabel("share of games (95% interval)")
+    axis.set_title(f"{ruleset}: sweep")
+    axis.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(out / "sweep.png", dpi=110)
+    plt.close(figure)
