@@ -20,7 +20,7 @@ def dask_rows(plan: Any, ranges: list[tuple[int, int]], scheduler: str) -> Itera
     from grognard.analysis.montecarlo import play_chunk
 
     try:
-        client = Client(scheduler, timeout="10s")
+        client = Client(scheduler, timeout="3s")
     except (OSError, TimeoutError, ValueError) as exc:
         raise OptionError(f"--scheduler {scheduler!r}: cannot reach the Dask scheduler ({exc})") from None
     try:

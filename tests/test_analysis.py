@@ -1,0 +1,259 @@
+"""Exact odds, Monte Carlo and sweeps: numbers checked by hand, by the engine itself, and across workers."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from grognard.analysis.montecarlo import Plan, simulate
+from grognard.analysis.odds import distribution_rows, table_json
+from grognard.analysis.stats import mean, quantile, wilson
+from grognard.cli import main
+from grognard.core.dice import Gated, SeededDice
+from grognard.rulesets.omaha import RULESET
+from grognard.rulesets.omaha.analysis import ARTILLERY_KILLS, ARTILLERY_LANDS, odds_tables
+from grognard.rulesets.omaha.data import bunker_fire, morale
+
+DOCTRINE = {"american": "doctrine", "german": "doctrine"}
+
+
+def test_every_declared_mechanic_is_a_distribution() -> None:
+    tables = odds_tables()
+    assert {t.name for t in tables} >= {
+        "morale",
+        "bunker_fire",
+        "artillery_per_call",
+        "assault",
+        "shooting",
+        "deep_water",
+        "obstacles",
+        "clearing",
+        "artillery_given_lands",
+    }
+    for table in tables:
+        for _, mechanic in table.rows:
+            assert sum(p for _, p in distribution_rows(mechanic)) == 1, table.name
+
+
+def test_hand_derived_fractions() -> None:
+    assert dict(distribution_rows(bunker_fire(4)))[0] == Fraction(16, 81)  # (2/3)^4
+    assert dict(distribution_rows(bunker_fire(1)))[2] == Fraction(1, 9)  # two dice, both 5-6
+    assert dict(distribution_rows(morale(2)))[True] == Fraction(1, 36)  # double six
+    assert dict(distribution_rows(morale(1)))[False] == 1  # one die never makes 12
+    per_call = dict(distribution_rows(Gated(ARTILLERY_LANDS, ARTILLERY_KILLS)))
+    assert per_call[0] == Fraction(2, 3) + Fraction(1, 3) * Fraction(1, 16) == Fraction(11, 16)
+    table = next(t for t in odds_tables() if t.name == "assault")
+    shares = {row["parameter"]: row["outcomes"] for row in table_json(table)["rows"]}
+    assert shares[1][-1] == {"outcome": True, "probability": "1/6", "decimal": 0.166667}
+    assert Fraction(shares[12][-1]["probability"]) == 1 - Fraction(5, 6) ** 12
+
+
+def test_every_exact_odd_matches_the_mechanic_rolled_as_play_rolls_it() -> None:
+    """Monte Carlo of each mechanic's own roll() (what the engine calls) within 5 standard errors."""
+    dice = SeededDice(20261129)
+    n = 4000
+    for table in odds_tables():
+        for param, mechanic in table.rows:
+            seen = Counter(mechanic.roll(dice, table.name) for _ in range(n))
+            for outcome, p in distribution_rows(mechanic):
+                observed = seen[outcome] / n
+                se = math.sqrt(float(p) * (1 - float(p)) / n)
+                assert abs(observed - float(p)) <= 5 * se + 1e-9, (table.name, param, outcome, observed, float(p))
+
+
+def test_bunker_fire_in_the_engine_matches_its_exact_odds() -> None:
+    """The kills a bunker inflicts in real games follow the exact 4d6 5-6 distribution."""
+    exact = dict(distribution_rows(bunker_fire(4)))
+    seen: Counter[int] = Counter()
+    for seed in range(60):
+        game = RULESET.create({"germans": 1}, SeededDice(seed))
+        bot = RULESET.bots["doctrine"](np.random.default_rng(seed))
+        while not game.is_over and game.turn < 4:
+            decision = game.pending()[0]
+            action = bot.choose(game, decision)
+            for event in game.apply(decision.seat, action):
+                if event.kind == "bunker_fire" and event.data["dice"] == 4:
+                    seen[event.data["hits"]] += 1
+    n = sum(seen.values())
+    assert n > 300
+    for kills, p in exact.items():
+        se = math.sqrt(float(p) * (1 - float(p)) / n)
+        assert abs(seen[kills] / n - float(p)) <= 5 * se, (kills, seen[kills] / n, float(p))
+
+
+def test_wilson_and_histogram_statistics() -> None:
+    low, high = wilson(0, 10)
+    assert low == 0.0 and 0.27 < high < 0.28
+    low, high = wilson(10, 10)
+    assert high == 1.0 and 0.72 < low < 0.73
+    assert wilson(0, 0) == (0.0, 1.0)
+    histogram = Counter({3: 1, 5: 2, 9: 1})  # 3 5 5 9
+    assert quantile(histogram, 0.5) == 5 and quantile(histogram, 0.0) == 3 and quantile(histogram, 1.0) == 9
+    assert quantile(histogram, 0.25) == 4.5 and mean(histogram) == 5.5
+    assert quantile(Counter(), 0.5) is None
+
+
+def _plan(games: int = 40, seed: int = 7, **options: object) -> Plan:
+    return Plan("omaha", RULESET.resolve({"germans": 1, **options}), DOCTRINE, seed, games)
+
+
+def test_same_seed_same_numbers_whatever_the_number_of_processes() -> None:
+    plan = _plan(games=130)  # three chunks, the last one short
+    one = simulate(plan, jobs=1)
+    two = simulate(plan, jobs=2)
+    assert one.to_json() == two.to_json()
+    assert one.games == 130 and sum(one.outcomes.values()) == 130
+    other = simulate(_plan(games=130, seed=8), jobs=1)
+    assert other.to_json() != one.to_json()
+
+
+def test_rows_arrive_in_game_index_order() -> None:
+    seen: list[int] = []
+    simulate(_plan(games=100), jobs=2, on_rows=lambda rows: seen.extend(r["game"] for r in rows))
+    assert seen == list(range(100))
+
+
+def test_common_random_numbers_across_a_sweep() -> None:
+    """Game i has the same dice at every grid point: with an option that cannot matter, identical results."""
+    a = simulate(_plan(games=30, markers=True))
+    b = simulate(_plan(games=30, markers=False))
+    assert a.to_json() == b.to_json()
+
+
+def test_a_dask_cluster_gives_the_local_answer() -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    plan = _plan(games=70)
+    local = simulate(plan, jobs=1)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        remote = simulate(plan, scheduler=cluster.scheduler_address)
+    assert remote.to_json() == local.to_json()
+
+
+def test_simulate_command_reports_intervals_and_writes_table_and_plots(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    code = main(
+        [
+            "simulate",
+            "omaha",
+            "-n",
+            "24",
+            "--seed",
+            "3",
+            "--jobs",
+            "1",
+            "-o",
+            "germans=1",
+            "-o",
+            "fresh_squads=1",
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "Results of 24 games (95% Wilson intervals)" in text
+    assert "american win" in text and "german win" in text
+    assert "turn of the breakthrough" in text and "American figures lost" in text
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(out / "games.parquet")
+    assert table.num_rows == 24 and table.column("game").to_pylist() == list(range(24))
+    for name in ("turns.png", "win_curve.png"):
+        assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["figures"]["games"] == 24
+    assert (
+        main(
+            [
+                "simulate",
+                "omaha",
+                "-n",
+                "24",
+                "--seed",
+                "3",
+                "--jobs",
+                "1",
+                "-o",
+                "germans=1",
+                "-o",
+                "fresh_squads=1",
+                "--json",
+            ]
+        )
+        == 0
+    )
+    data = json.loads(capsys.readouterr().out)
+    assert data["figures"]["outcomes"] == summary["figures"]["outcomes"]
+
+
+def test_sweep_answers_the_fresh_squad_question(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        [
+            "sweep",
+            "omaha",
+            "-o",
+            "germans=1",
+            "-o",
+            "fresh_squads=0..1,unlimited",
+            "-n",
+            "30",
+            "--jobs",
+            "1",
+            "--out",
+            str(tmp_path),
+        ]
+    )
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "unlimited" in text and "german win" in text
+    rows = (tmp_path / "sweep.csv").read_text().splitlines()
+    assert len(rows) == 4 and rows[0].startswith("germans,fresh_squads")
+    german = [float(r.split(",")[5]) for r in rows[1:]]  # german win share, by fresh squads 0, 1, unlimited
+    assert german[0] > german[1] > german[2] == 0.0
+    assert (tmp_path / "sweep.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        (["simulate", "omaha", "-n", "0"], "-n 0"),
+        (["simulate", "omaha", "--jobs", "0"], "--jobs 0"),
+        (["simulate", "omaha", "-o", "germans=0"], "'germans'"),
+        (["simulate", "omaha", "-o", "nope=1"], "'nope'"),
+        (["simulate", "omaha", "--bots", "german=nobody"], "nobody"),
+        (["simulate", "chess"], "chess"),
+        (["simulate", "omaha", "-n", "2", "--scheduler", "tcp://127.0.0.1:9"], "--scheduler"),
+        (["sweep", "omaha", "-o", "fresh_squads=3..1"], "'fresh_squads'"),
+        (["sweep", "omaha", "-o", "bogus=1,2"], "'bogus'"),
+        (["sweep", "omaha", "-o", "germans=1..12", "-o", "fresh_squads=0..20"], "at most 200"),
+        (["odds", "chess"], "chess"),
+    ],
+)
+def test_bad_analysis_input_is_one_line_exit_2(args: list[str], field: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and field in lines[0], err
+    assert "Traceback" not in err
+
+
+def test_odds_command_prints_tables_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "omaha"]) == 0
+    text = capsys.readouterr().out
+    assert "Morale check fails" in text and "0.1975" in text
+    assert main(["odds", "omaha", "--exact"]) == 0
+    assert "16/81" in capsys.readouterr().out
+    assert main(["odds", "omaha", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    fire = next(t for t in data["tables"] if t["name"] == "bunker_fire")
+    assert fire["rows"][0]["outcomes"][0] == {"outcome": 0, "probability": "16/81", "decimal": 0.197531}
