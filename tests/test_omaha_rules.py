@@ -652,7 +652,9 @@ def test_any_six_in_an_assault_destroys_the_bunker(faces: tuple[int, ...], destr
     put(game, "A2", 12, 28)
     script(game, *faces)
     events = order(game, "A2", Fight("A2", assault=3))
-    assert of_kind(events, "assault") == [{"squad": "A2", "bunker": "B2", "success": destroyed}]
+    assert of_kind(events, "assault") == [
+        {"squad": "A2", "bunker": "B2", "success": destroyed, "killed": 4 if destroyed else 0}
+    ]
     b2 = game.state.bunkers[1]
     assert (b2.status, b2.defenders) == (("destroyed", 0) if destroyed else ("active", 4))
     assert game.state.stats["german_losses"] == (4 if destroyed else 0)

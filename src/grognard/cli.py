@@ -12,7 +12,7 @@ import json
 import secrets
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Annotated, Any
 
@@ -38,7 +38,7 @@ from grognard.terminal import Prompter, Quit, Session, TypedDice, parse_humans
 
 app = typer.Typer(
     name="grognard",
-    help="Three WWII miniature wargames played exactly as written.",
+    help="WWII miniature wargames played exactly as written (Omaha Beach today).",
     add_completion=False,
 )
 
@@ -46,12 +46,15 @@ app = typer.Typer(
 @app.command()
 def rules() -> None:
     """List the rule sets and their options."""
-    console = Console()
+    console = _wide_console()
     for name in rulesets.names():
         ruleset = rulesets.get(name)
-        console.print(f"[bold]{name}[/bold]: {ruleset.title} (sides: {', '.join(ruleset.sides)})")
+        table = Table(title=f"{name}: {ruleset.title} (sides: {', '.join(ruleset.sides)})", title_justify="left")
+        for column in ("option", "default", "values", "what it does"):
+            table.add_column(column)
         for spec in ruleset.options:
-            console.print(f"  {spec.name}={spec.describe_default():<10} {spec.describe_values():<22} {spec.help}")
+            table.add_row(spec.name, spec.describe_default(), spec.describe_values(), spec.help)
+        console.print(table)
 
 
 @app.command()
@@ -440,6 +443,8 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
         for name in option_names:
             value = params.pop(name)
             if value is not None:
+                if name in given:
+                    raise OptionError(f"option {name!r} is given twice (as --{name.replace('_', '-')} and --option)")
                 given[name] = value
         run_play(ruleset, given, **params)
 
@@ -607,8 +612,7 @@ def run_play(
         if dice == "manual" and human:  # check the seats before the referee types the setup's dice (probe game)
             parse_humans(human, ruleset.new_game(options, SeededDice(0)))
         if not quiet:
-            shown = ", ".join(f"{k}={v}" for k, v in options.items())
-            console.print(f"[bold]{ruleset.title}[/bold]  seed {seed}  ({shown})")
+            console.print(f"[bold]{ruleset.title}[/bold]  seed {seed}  ({_shown(ruleset, options)})")
             console.print("bots: " + ", ".join(f"{side} {name}" for side, name in chosen.items()))
         if dice == "manual" and not quiet:
             console.print("Manual dice: type each roll as the table rolls it (e.g. 5 2 6 or 526).")
@@ -656,26 +660,37 @@ def run_play(
         )
         console.print(f"stopped at turn {game.turn}{where}")
         return
-    _print_result(ruleset, game, console)
+    _print_result(ruleset, game, console, seed=seed, quiet=quiet)
     if record is not None:
         console.print(f"record written to {record}")
+
+
+def _shown(ruleset: Ruleset, options: Mapping[str, Any]) -> str:
+    """Options as a person writes them (on/off, unlimited)."""
+    specs = {spec.name: spec for spec in ruleset.options}
+    return ", ".join(f"{k}={specs[k].describe(v)}" if k in specs else f"{k}={v}" for k, v in options.items())
 
 
 def _ignore(events: list[Event]) -> None:
     """Events already shown as they happened."""
 
 
-def _print_result(ruleset: Ruleset, game: Game, console: Console) -> None:
+def _print_result(
+    ruleset: Ruleset, game: Game, console: Console, *, seed: int | None = None, quiet: bool = False
+) -> None:
     result = game.result
     assert result is not None
-    console.print()
+    if not quiet:
+        console.print()
     outcome = f"{result.winner} win" if result.outcome == "win" else result.outcome
     console.print(f"[bold]Result: {outcome}[/bold] on turn {result.turn}: {result.reason}")
+    if seed is not None and quiet:
+        console.print(f"  {'seed (play it again with --seed)':<32} {seed}")
     if ruleset.summary is not None:
         for label, value in ruleset.summary(game):
             console.print(f"  {label:<32} {value}")
     if result.outcome == "scored":
-        console.print("  score: " + ", ".join(f"{k} {v}" for k, v in result.scores.items()))
+        console.print("  score: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in result.scores.items()))
 
 
 class _TurnPrinter:
@@ -736,8 +751,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except typer.TyperException as exc:
-        print(f"error: {exc.format_message()}", file=sys.stderr)
+        message = exc.format_message()
+        if not message.strip():  # a group called without its command: its help was printed
+            return 0
+        print(f"error: {message}", file=sys.stderr)
         return int(getattr(exc, "exit_code", 2)) or 2
+    except BrokenPipeError:  # output piped into a program that stopped reading (head)
+        sys.stderr.close()
+        return 0
+    except OSError as exc:
+        where = f" {exc.filename!r}" if exc.filename else ""
+        print(f"error: cannot write{where}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     except (typer.Abort, KeyboardInterrupt):
         print("interrupted", file=sys.stderr)
         return 130

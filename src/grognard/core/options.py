@@ -11,6 +11,7 @@ grognard.core.errors.OptionError: option 'germans': 0 is below the minimum 1
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -90,6 +91,8 @@ class OptionSpec:
             value = float(value)
         if not isinstance(value, self.kind) or (self.kind is int and isinstance(value, bool)):
             raise OptionError(f"option {self.name!r}: {value!r} is not {self.describe_values()}")
+        if self.kind is float and not math.isfinite(value):
+            raise OptionError(f"option {self.name!r}: {value!r} is not a finite number")
         if self.choices and value not in self.choices:
             raise OptionError(f"option {self.name!r}: {value!r} is not one of {', '.join(self.choices)}")
         if self.minimum is not None and value < self.minimum:  # type: ignore[operator]

@@ -14,6 +14,7 @@ from grognard.rulesets.omaha.analysis import METRICS, measure, odds_tables
 from grognard.rulesets.omaha.bots import DoctrineBot
 from grognard.rulesets.omaha.data import OPTIONS, SIDES
 from grognard.rulesets.omaha.describe import describe, summarize_turn
+from grognard.rulesets.omaha.evaluate import evaluate
 from grognard.rulesets.omaha.game import OmahaGame
 
 
@@ -33,7 +34,7 @@ def summary(game: OmahaGame) -> list[tuple[str, Any]]:
             f"turn {st['first_past_wall_turn']} ({st['first_past_wall']})" if st["first_past_wall_turn"] else "never",
         ),
         ("breakthrough (first exit open)", f"turn {st['breakthrough_turn']}" if st["breakthrough_turn"] else "never"),
-        ("decisive win (every exit open)", f"turn {st['decisive_turn']}" if st["decisive_turn"] else "no"),
+        ("decisive win", f"turn {st['decisive_turn']}" if st["decisive_turn"] else "no"),
         ("exits open", f"{len(s.exits_open)} of {len(s.bunkers)}"),
         (
             "bunkers knocked out",
@@ -55,6 +56,17 @@ def _random_bot(rng: Any) -> Any:
     return RandomBot(rng)
 
 
+SEARCH_PLAYOUTS = 32  # the "search" bot's budget per decision
+SEARCH_DEPTH = 2  # turns a playout runs before the position is scored by ``evaluate``
+
+
+def _search_bot(rng: Any) -> Any:
+    """Monte Carlo search over the doctrine: SEARCH_PLAYOUTS playouts of SEARCH_DEPTH turns per decision."""
+    from grognard.bots.search import SearchBot
+
+    return SearchBot(rng, RULESET, playouts=SEARCH_PLAYOUTS, depth=SEARCH_DEPTH)
+
+
 RULESET = Ruleset(
     name="omaha",
     title="Omaha Beach landing",
@@ -64,7 +76,7 @@ RULESET = Ruleset(
     new_game=new_game,
     parse_action=parse_action,
     describe=describe,
-    bots={"doctrine": DoctrineBot, "random": _random_bot},
+    bots={"doctrine": DoctrineBot, "random": _random_bot, "search": _search_bot},
     default_bot="doctrine",
     summarize_turn=summarize_turn,
     summary=lambda game: summary(game),  # type: ignore[arg-type]
@@ -76,6 +88,7 @@ RULESET = Ruleset(
     board_text=faces.board,  # type: ignore[arg-type]
     render=render_svg,
     odds_tables=odds_tables,
+    evaluate=evaluate,
     metrics=METRICS,
     measure=measure,
 )

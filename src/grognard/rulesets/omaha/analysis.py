@@ -98,7 +98,7 @@ def odds_tables() -> list[OddsTable]:
 METRICS: tuple[Metric, ...] = (
     Metric("first_past_wall_turn", "turn the first squad passed the sea wall", "turn"),
     Metric("breakthrough_turn", "turn of the breakthrough (first exit open)", "turn"),
-    Metric("decisive_turn", "turn of the decisive win (every exit open)", "turn"),
+    Metric("decisive_turn", "turn of the decisive win", "turn"),
     Metric("american_losses", "American figures lost"),
     Metric("german_losses", "German figures lost"),
     Metric("sent_back", "squads sent back by morale"),

@@ -13,6 +13,7 @@ The bots read the state directly: Omaha hides nothing, so this equals the view.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -55,12 +56,17 @@ def threat(squad: Squad) -> tuple[float, int, int]:
 
 def german_target(game: OmahaGame, *, artillery: bool) -> str | None:
     """The squad every German weapon concentrates on now (omaha.27)."""
-    squads = [a.squad for a in game.state.americans if a.squad is not None]
-    if artillery:
-        squads = [s for s in squads if not R.past_wall(s.y)]
-    if not squads:
-        return None
-    return max(squads, key=threat).label
+    # max(squads, key=threat) in one pass; threat() is only needed to part squads level on (y, figures)
+    best: Squad | None = None
+    best_rank = (0.0, 0)
+    for player in game.state.americans:
+        squad = player.squad
+        if squad is None or (artillery and R.past_wall(squad.y)):
+            continue
+        rank = (squad.y, squad.figures)
+        if best is None or rank > best_rank or (rank == best_rank and threat(squad) > threat(best)):
+            best, best_rank = squad, rank
+    return None if best is None else best.label
 
 
 def place_bunkers(game: OmahaGame, decision: Decision, rng: np.random.Generator) -> PlaceBunkers:
@@ -79,6 +85,12 @@ def place_bunkers(game: OmahaGame, decision: Decision, rng: np.random.Generator)
 def american_orders(game: OmahaGame, squad: Squad) -> Move | Fight:
     """The American doctrine for one squad (omaha.28)."""
     state = game.state
+    if not R.past_wall(squad.y) and not R.at_wall(squad.y):
+        # below the wall: to it, by a cleared section near if a bunker still holds
+        holding = any(b.active for b in state.bunkers.values())
+        follow = _cleared_section_near(game, squad) if holding else None
+        tx = follow if follow is not None else squad.x
+        return _move_toward(game, squad, tx, WALL_Y)
     active = [b for _, b in sorted(state.bunkers.items()) if b.active]
     if R.past_wall(squad.y):
         target = game.bunker_in_contact(squad)
@@ -91,31 +103,28 @@ def american_orders(game: OmahaGame, squad: Squad) -> Move | Fight:
         if blocked is not None:
             return _move_toward(game, squad, blocked, WALL_Y)
         return Fight(squad.label)
-    if R.at_wall(squad.y):
-        in_front = game.obstacles_in_front(squad)
-        if in_front == 0 and active:
-            nearest = min(active, key=lambda b: R.bunker_distance(squad.x, squad.y, b))
-            move = _move_toward(game, squad, *R.contact_point(nearest))
-            if (move.x, move.y) != (squad.x, squad.y):
-                return move
-        follow = _cleared_section_near(game, squad) if active else None
-        if follow is not None and in_front:
-            return _move_toward(game, squad, follow, WALL_Y)
-        bunker = game.bunker_in_front(squad)
-        shoot_ok = bunker is not None and bunker.active
-        if in_front:
-            if shoot_ok and squad.figures >= MOSTLY_WHOLE:
-                return Fight(squad.label, shoot=squad.figures)
-            return Fight(squad.label, clear=squad.figures)
-        if shoot_ok:
+    # at the wall
+    in_front = game.obstacles_in_front(squad)
+    if in_front == 0 and active:
+        nearest = min(active, key=lambda b: R.bunker_distance(squad.x, squad.y, b))
+        move = _move_toward(game, squad, *R.contact_point(nearest))
+        if (move.x, move.y) != (squad.x, squad.y):
+            return move
+    follow = _cleared_section_near(game, squad) if active and in_front else None
+    if follow is not None:
+        return _move_toward(game, squad, follow, WALL_Y)
+    bunker = game.bunker_in_front(squad)
+    shoot_ok = bunker is not None and bunker.active
+    if in_front:
+        if shoot_ok and squad.figures >= MOSTLY_WHOLE:
             return Fight(squad.label, shoot=squad.figures)
-        blocked = _blocked_exit(game, squad)
-        if blocked is not None:
-            return _move_toward(game, squad, blocked, WALL_Y)
-        return Fight(squad.label)
-    follow = _cleared_section_near(game, squad) if active else None
-    tx = follow if follow is not None else squad.x
-    return _move_toward(game, squad, tx, WALL_Y)
+        return Fight(squad.label, clear=squad.figures)
+    if shoot_ok:
+        return Fight(squad.label, shoot=squad.figures)
+    blocked = _blocked_exit(game, squad)
+    if blocked is not None:
+        return _move_toward(game, squad, blocked, WALL_Y)
+    return Fight(squad.label)
 
 
 def _move_toward(game: OmahaGame, squad: Squad, tx: float, ty: float) -> Move:
@@ -163,8 +172,13 @@ def _waypoint(state: Any, squad: Squad, tx: float, ty: float) -> tuple[float, fl
 def _cleared_section_near(game: OmahaGame, squad: Squad) -> float | None:
     """x of the middle of the nearest cleared obstacle section within reach sideways, if any."""
     best: tuple[float, float] | None = None
-    for section, count in enumerate(game.state.obstacles):
-        if count != 0:
+    obstacles = game.state.obstacles
+    # only sections whose middle may be within reach (a section to spare on each side), in order
+    half = OBSTACLE_SECTION_WIDTH / 2
+    first = max(math.floor((squad.x - FOLLOW_UP_REACH - half) / OBSTACLE_SECTION_WIDTH) - 1, 0)
+    last = min(math.ceil((squad.x + FOLLOW_UP_REACH - half) / OBSTACLE_SECTION_WIDTH) + 1, len(obstacles) - 1)
+    for section in range(first, last + 1):
+        if obstacles[section] != 0:
             continue
         middle = section * OBSTACLE_SECTION_WIDTH + OBSTACLE_SECTION_WIDTH / 2
         gap = abs(middle - squad.x)

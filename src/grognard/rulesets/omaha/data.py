@@ -44,13 +44,19 @@ OPTIONS: tuple[OptionSpec, ...] = (
         rule="omaha.29",
     ),
     OptionSpec(
-        "water", float, 6.0, "inches of water seaward of the water line", minimum=6.0, maximum=24.0, rule="omaha.5"
+        "water",
+        float,
+        6.0,
+        "inches of water seaward of the water line (table size; landings are 1-6 out)",
+        minimum=6.0,
+        maximum=24.0,
+        rule="omaha.5",
     ),
     OptionSpec(
         "ground",
         float,
         4.0,
-        "inches of bunker ground behind the obstacle band",
+        "inches of bunker ground behind the obstacle band (table size)",
         minimum=4.0,
         maximum=24.0,
         rule="omaha.5",

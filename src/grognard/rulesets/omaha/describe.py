@@ -35,7 +35,9 @@ def describe(event: Event) -> str | None:
     if k == "assault":
         return f"{d['squad']} assaults {d['bunker']}: " + ("DESTROYED" if d["success"] else "repulsed")
     if k == "holds":
-        return None
+        return f"{d['squad']} holds"
+    if k == "dice":
+        return f"    dice: {d['purpose']}: {' '.join(str(v) for v in d['values'])}"
     if k == "bunker_fire":
         return f"{d['bunker']} fires {d['dice']} dice at {d['target']}: {d['killed']} killed"
     if k == "artillery":
@@ -58,7 +60,7 @@ def describe(event: Event) -> str | None:
     if k == "placed":
         return f"{d['german']} puts bunkers in sections {d['sections'][0]} and {d['sections'][1]}"
     if k == "obstacles":
-        return None
+        return f"obstacles in {d['section']}: {d['count']}"
     if k == "game_over":
         return f"game over: {d['reason']}"
     return None
@@ -84,14 +86,15 @@ def summarize_turn(events: list[Event]) -> list[str]:
             landings.append(f'{d["squad"]} {d["inches"]}"' + ("*" if d["fresh"] else ""))
         elif k == "drowned" and d["figures"]:
             landings.append(f"{d['squad']} deep water -{d['figures']}")
+            us_lost += d["figures"]
         elif k == "moved":
             moves.append(f"{d['squad']} {_where(d['y'])}")
         elif k in ("cleared", "shot", "assault"):
             line = describe(event)
             if line:
                 fights.append(line)
-            if k == "shot":
-                de_lost += d["killed"]
+            if k in ("shot", "assault"):
+                de_lost += d.get("killed", 0)
         elif k == "bunker_fire":
             fire.append(f"{d['bunker']}>{d['target']} -{d['killed']}")
             us_lost += d["killed"]
@@ -99,7 +102,7 @@ def summarize_turn(events: list[Event]) -> list[str]:
             fire.append(f"art {d['german']}>{d['target']} " + (f"-{d['killed']}" if d["landed"] else "miss"))
             us_lost += d["killed"]
         elif k == "morale":
-            morale.append(f"{d['squad']}({d['lost']}) " + ("FAILS" if d["failed"] else "holds"))
+            morale.append(f"{d['squad']} lost {d['lost']}: " + ("FAILS" if d["failed"] else "holds"))
         elif k in ("squad_lost", "exit_opened", "past_wall", "out_of_squads", "joins_germans", "placed"):
             line = describe(event)
             if line and not (k == "squad_lost" and d["why"] == "failed morale"):

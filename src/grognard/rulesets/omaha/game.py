@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -63,6 +62,9 @@ class OmahaGame(Game):
 
     def __init__(self, options: Mapping[str, Any], dice: DiceSource) -> None:
         super().__init__(dice)
+        self._owed: tuple[tuple[Any, ...], list[Decision]] | None = None  # the phase's decisions: see _owed_now
+        self._last: tuple[OmahaState, tuple[int, str, int], tuple[Decision, ...]] | None = None  # see _decisions
+        self.actions_applied = 0  # and calls of changed(): spaces work out afresh what depends on the state
         germans = int(options["germans"])
         width = germans * AMERICANS_PER_GERMAN * ZONE_WIDTH
         americans = [American(f"A{i + 1}", american_seat(i + 1), zone=i) for i in range(germans * AMERICANS_PER_GERMAN)]
@@ -164,65 +166,122 @@ class OmahaGame(Game):
         return None
 
     def _decisions(self) -> tuple[Decision, ...]:
+        """Every decision owed now.
+
+        ``_advance`` works them out at the end of every action and keeps them with the state,
+        the action count, the phase and the turn; ``pending`` asks next, with nothing changed
+        in between (the state changes only in actions or before ``changed()``, which counts as one).
+        """
+        s = self.state
+        last = self._last
+        if last is not None and last[0] is s and last[1] == (self.actions_applied, s.phase, s.turn):
+            return last[2]
+        return self._owed_now()
+
+    def _owed_now(self) -> tuple[Decision, ...]:
+        """Every decision owed now, worked out from the state.
+
+        The phase's decisions are built once and remembered with what they are built from
+        (:meth:`_basis`); while that is unchanged they are the ones that would be built now,
+        so after each action only the answered ones are dropped (``state.done``).
+        """
+        s = self.state
+        if s.phase == "setup":
+            return tuple(self._placement(k) for k in range(s.germans) if f"G{k + 1}" not in s.placed)
+        if s.phase not in ("americans", "germans"):
+            return ()
+        basis = self._basis()
+        if self._owed is None or self._owed[0] != basis:
+            self._owed = (basis, self._build())
+        done = s.done
+        return tuple([d for d in self._owed[1] if d.id not in done])
+
+    def _basis(self) -> tuple[Any, ...]:
+        """What the decisions of the American or German phase are built from, ``state.done`` aside.
+
+        A squad counts by identity (``id``): the remembered decisions' spaces hold their squads,
+        so no other object can take one's ``id`` while they are remembered.
+        """
+        s = self.state
+        if s.phase == "americans":
+            return (
+                "americans",
+                [(id(a.squad), a.squad.figures, a.seat) if a.squad is not None else None for a in s.americans],
+            )
+        return (
+            "germans",
+            [(a.squad.label, a.squad.y) if a.squad is not None else None for a in s.americans],
+            [(section, b.label, b.status, b.commander, b.defenders) for section, b in s.bunkers.items()],
+        )
+
+    def _build(self) -> list[Decision]:
+        """The decisions of the American or German phase, answered ones included."""
         s = self.state
         out: list[Decision] = []
-        if s.phase == "setup":
-            for k in range(s.germans):
-                label = f"G{k + 1}"
-                if label not in s.placed:
-                    first = SECTIONS_PER_GERMAN * k + 1
-                    pairs = [(a, b) for a in range(first, first + 3) for b in range(a + 1, first + 3)]
-                    out.append(
-                        Decision(
-                            f"place {label}",
-                            german_seat(k + 1),
-                            f"{label}: put 2 bunkers in 2 of sections {first}-{first + 2}",
-                            FiniteSpace([PlaceBunkers(label, p) for p in pairs], "omaha.9", "bunker placement"),
-                        )
-                    )
-        elif s.phase == "americans":
+        if s.phase == "americans":
             for player in s.americans:
-                if player.squad is not None and f"orders {player.label}" not in s.done:
+                squad = player.squad
+                if squad is not None:
                     out.append(
                         Decision(
                             f"orders {player.label}",
                             player.seat,
-                            f"{player.label} ({player.squad.figures} figures): move or fight",
-                            OrdersSpace(self, player.squad),
+                            f"{player.label} ({squad.figures} figures): move or fight",
+                            OrdersSpace(self, squad),
                         )
                     )
-        elif s.phase == "germans":
-            targets = [a.squad.label for a in s.americans if a.squad is not None]
-            if targets:
-                for _section, bunker in sorted(s.bunkers.items()):
-                    if bunker.active and f"fire {bunker.label}" not in s.done:
-                        out.append(
-                            Decision(
-                                f"fire {bunker.label}",
-                                bunker.commander,
-                                f"bunker {bunker.label} ({bunker.defenders} defenders): fire at a squad",
-                                TargetSpace(self, bunker.label, targets, artillery=False),
-                            )
+            return out
+        targets = [a.squad.label for a in s.americans if a.squad is not None]
+        if targets:
+            for _section, bunker in sorted(s.bunkers.items()):
+                if bunker.active:
+                    out.append(
+                        Decision(
+                            f"fire {bunker.label}",
+                            bunker.commander,
+                            f"bunker {bunker.label} ({bunker.defenders} defenders): fire at a squad",
+                            TargetSpace(self, bunker.label, targets, artillery=False),
                         )
+                    )
+            legal = [a.squad.label for a in s.americans if a.squad is not None and not R.past_wall(a.squad.y)]
+            if legal:
                 for k in range(s.germans):
                     label = f"G{k + 1}"
-                    if f"artillery {label}" not in s.done:
-                        legal = [
-                            a.squad.label for a in s.americans if a.squad is not None and not R.past_wall(a.squad.y)
-                        ]
-                        if legal:
-                            out.append(
-                                Decision(
-                                    f"artillery {label}",
-                                    german_seat(k + 1),
-                                    f"{label}: call an artillery strike",
-                                    TargetSpace(self, label, legal, artillery=True),
-                                )
-                            )
-        return tuple(out)
+                    out.append(
+                        Decision(
+                            f"artillery {label}",
+                            german_seat(k + 1),
+                            f"{label}: call an artillery strike",
+                            TargetSpace(self, label, legal, artillery=True),
+                        )
+                    )
+        return out
+
+    @staticmethod
+    def _placement(k: int) -> Decision:
+        label = f"G{k + 1}"
+        first = SECTIONS_PER_GERMAN * k + 1
+        pairs = [(a, b) for a in range(first, first + 3) for b in range(a + 1, first + 3)]
+        return Decision(
+            f"place {label}",
+            german_seat(k + 1),
+            f"{label}: put 2 bunkers in 2 of sections {first}-{first + 2}",
+            FiniteSpace([PlaceBunkers(label, p) for p in pairs], "omaha.9", "bunker placement"),
+        )
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Copies (``clone``, ``copy``, ``deepcopy``, pickle) remember no decisions: theirs are their own."""
+        fields = self.__dict__.copy()
+        fields["_owed"] = fields["_last"] = None
+        return fields
+
+    def changed(self) -> None:
+        super().changed()
+        self.actions_applied += 1
 
     def _apply(self, decision: Decision, action: Any) -> None:
         s = self.state
+        self.actions_applied += 1
         s.done.add(decision.id)
         if isinstance(action, Move):
             self._move(action)
@@ -270,8 +329,11 @@ class OmahaGame(Game):
         """Run the automatic phases until a decision is owed or the game is over."""
         s = self.state
         while s.outcome is None:
-            if s.phase in ("setup", "americans", "germans") and self._decisions():
-                return
+            if s.phase in ("setup", "americans", "germans"):
+                owed = self._owed_now()
+                if owed:
+                    self._last = (s, (self.actions_applied, s.phase, s.turn), owed)  # for pending()
+                    return
             if s.phase == "setup":
                 self._make_bunkers()
                 self._begin_turn()
@@ -501,16 +563,19 @@ class OmahaGame(Game):
         elif action.assault:
             assert target is not None
             success = assault(action.assault).roll(self, f"{squad.label} assaults {target.label} (any 6 destroys)")
+            killed = target.defenders if success else 0
             if success:
-                s.stats["german_losses"] += target.defenders
+                s.stats["german_losses"] += killed
                 target.defenders = 0
                 target.status = "destroyed"
-            self.emit("assault", squad=squad.label, bunker=target.label, success=success)
+            self.emit("assault", squad=squad.label, bunker=target.label, success=success, killed=killed)
         if not (action.clear or action.shoot or action.assault):
             self.emit("holds", squad=squad.label)
 
     def bunker_in_contact(self, squad: Squad) -> Bunker | None:
         """The bunker ``squad`` is in contact with and may assault, if any (omaha.18; O3b)."""
+        if squad.y < R.CONTACT_FROM_Y:
+            return None  # too far from every bunker's front
         bunker = self.bunker_in_front(squad)
         candidates = [bunker] if bunker is not None else []
         candidates += [b for b in self.state.bunkers.values() if b is not bunker]
@@ -591,16 +656,24 @@ class MoveSpace(ActionSpace[Move]):
 class FightSpace(ActionSpace[Fight]):
     """How a squad that does not move splits its figures among shoot, clear and assault (omaha.13, 16-18).
 
-    What the squad may do is worked out on first use: a space is valid until the next action is applied.
+    What the squad may do is worked out on first use and kept until the game's next action
+    (or ``changed()``).
     """
 
     def __init__(self, game: OmahaGame, squad: Squad) -> None:
         self.game = game
         self.squad = squad
+        self._reasons: tuple[int, dict[str, str | None]] | None = None  # (game.actions_applied, reasons)
 
-    @cached_property
+    @property
     def _why(self) -> dict[str, str | None]:
         """For each kind of fight, why the squad may not do it now (None: it may)."""
+        when = self.game.actions_applied
+        if self._reasons is None or self._reasons[0] != when:
+            self._reasons = (when, self._work_out())
+        return self._reasons[1]
+
+    def _work_out(self) -> dict[str, str | None]:
         game, squad = self.game, self.squad
         front = game.bunker_in_front(squad)
         obstacles = game.obstacles_in_front(squad)
@@ -684,14 +757,22 @@ class TargetSpace(FiniteSpace[OmahaAction]):
     """A bunker's target or an artillery strike's: one squad on the table, or pass (omaha.19, omaha.22-23)."""
 
     def __init__(self, game: OmahaGame, who: str, targets: list[str], *, artillery: bool) -> None:
+        # FiniteSpace's fields, the list of actions made on first use (the doctrine bots never ask)
         self.game = game
         self.who = who
         self.artillery = artillery
         self.targets = targets
-        make = Artillery if artillery else BunkerFire
-        super().__init__(
-            [make(who, t) for t in targets] + [make(who, None)], "omaha.23" if artillery else "omaha.19", "target"
-        )
+        self.rule = "omaha.23" if artillery else "omaha.19"
+        self.what = "target"
+        self._actions: tuple[OmahaAction, ...] | None = None
+
+    @property
+    def actions(self) -> tuple[OmahaAction, ...]:  # type: ignore[override]
+        """Fire (or strike) at each target, then pass."""
+        if self._actions is None:
+            make = Artillery if self.artillery else BunkerFire
+            self._actions = (*(make(self.who, t) for t in self.targets), make(self.who, None))
+        return self._actions
 
     def check(self, action: Any) -> None:
         if action in self.actions:

@@ -38,7 +38,8 @@ def section_at(x: float, width: float, count: int) -> int:
     >>> section_at(11.99, 6, 4), section_at(12.0, 6, 4), section_at(24.0, 6, 4)
     (1, 2, 3)
     """
-    return min(max(math.floor(x / width), 0), count - 1)
+    section = max(math.floor(x / width), 0)
+    return section if section < count else count - 1
 
 
 def obstacle_section_at(state: OmahaState, x: float) -> int:
@@ -71,6 +72,10 @@ def bunker_distance(x: float, y: float, bunker: Bunker) -> float:
 def in_contact(squad: Squad, bunker: Bunker) -> bool:
     """A squad is in contact with a bunker within 1" of it (omaha.18, O3b)."""
     return at_most(bunker_distance(squad.x, squad.y, bunker), CONTACT)
+
+
+CONTACT_FROM_Y = BUNKER_FRONT_Y - CONTACT - 2 * TOLERANCE
+"""Below this y no squad is in contact with any bunker: it is over 1" (with the tolerance) from every front."""
 
 
 def contact_point(bunker: Bunker) -> tuple[float, float]:
@@ -106,6 +111,35 @@ def move_cost(x0: float, y0: float, x1: float, y1: float) -> float:
         return WATER_COST * length
     wet = (-y0 if y0 < 0 else -y1) / abs(y1 - y0)
     return length * (WATER_COST * wet + (1 - wet))
+
+
+LIMIT_MARGIN = 1e-10
+"""Relative distance from :func:`allowance_limit` beyond which ``move_cost`` is surely on one side
+of the allowance: rounding in ``move_cost`` moves it by some 1e-14 of the limit at most."""
+
+
+def allowance_limit(y0: float, dy: float, length: float) -> float:
+    """The ``t`` at which a straight move from y ``y0`` along ``t * (dx, dy)`` uses the whole allowance.
+
+    ``length`` is the length of ``(dx, dy)``, not zero. In exact arithmetic ``move_cost`` of the
+    move is ``length * (t + (WATER_COST - 1) * wet)``, ``wet`` the part of ``t`` spent at y < 0.
+
+    >>> round(-2.0 + 6.0 * allowance_limit(-2.0, 6.0, 6.0), 9)  # 2" of water (4" of allowance), 2" of beach
+    2.0
+    """
+    budget = BEACH_MOVE / length  # the allowance in units of t, a dry inch costing one
+    if dy > 0 and y0 < 0:  # wades ashore
+        ashore = -y0 / dy
+        if WATER_COST * ashore >= budget:
+            return budget / WATER_COST
+        return ashore + (budget - WATER_COST * ashore)
+    if dy < 0 and y0 > 0:  # walks into the water
+        afloat = y0 / -dy
+        if afloat >= budget:
+            return budget
+        return afloat + (budget - afloat) / WATER_COST
+    wet = y0 < 0 or (y0 == 0 and dy < 0)
+    return budget / WATER_COST if wet else budget
 
 
 def band_sections(state: OmahaState, x0: float, y0: float, x1: float, y1: float) -> range:
@@ -190,19 +224,24 @@ def reach(state: OmahaState, squad: Squad, tx: float, ty: float) -> tuple[float,
     # the wall, for a squad below it
     if below_wall(y0) and dy > 0 and y0 + t * dy > WALL_Y:
         t = min(t, (WALL_Y - y0) / dy)
-    # the allowance
+    # the allowance: the rule's t is a bisection's float answer, kept to the last bit; the exact
+    # limit gives the same stored point unless that lands within a hair of a rounding tie, so
+    # the bisection runs only then, or when obstacles below need its t
+    put_off: float | None = None  # the allowance's limit while its bisection is put off
     if move_cost(x0, y0, x0 + t * dx, y0 + t * dy) > BEACH_MOVE:
-        lo_t, hi_t = 0.0, t
-        for _ in range(40):
-            mid = (lo_t + hi_t) / 2
-            if move_cost(x0, y0, x0 + mid * dx, y0 + mid * dy) <= BEACH_MOVE:
-                lo_t = mid
-            else:
-                hi_t = mid
-        t = lo_t
-    x, y = snap(x0 + t * dx), snap(y0 + t * dy)
-    if _legal(state, squad, x, y):
-        return x, y
+        limit = allowance_limit(y0, dy, length)
+        point = _snapped_clear(x0, y0, dx, dy, limit, t)
+        if point is None:
+            t = _bisect_allowance(x0, y0, dx, dy, t, limit)
+            point = snap(x0 + t * dx), snap(y0 + t * dy)
+        else:
+            put_off = limit
+    else:
+        point = snap(x0 + t * dx), snap(y0 + t * dy)
+    if _legal(state, squad, *point):
+        return point
+    if put_off is not None:
+        t = _bisect_allowance(x0, y0, dx, dy, t, put_off)
     # obstacles in the band stop the path short: the legal prefix is an interval
     lo_t, hi_t = 0.0, t
     for _ in range(30):
@@ -213,6 +252,48 @@ def reach(state: OmahaState, squad: Squad, tx: float, ty: float) -> tuple[float,
             hi_t = mid
     x, y = snap(x0 + lo_t * dx), snap(y0 + lo_t * dy)
     return (x, y) if _legal(state, squad, x, y) else (x0, y0)
+
+
+def _bisect_allowance(x0: float, y0: float, dx: float, dy: float, t: float, limit: float) -> float:
+    """The furthest t found by 40 halvings of [0, t] whose move from (x0, y0) along ``t * (dx, dy)`` fits.
+
+    ``limit`` is :func:`allowance_limit`: it answers every comparison not within
+    :data:`LIMIT_MARGIN` of it, ``move_cost`` the rest, so the answer is the bisection's own.
+    """
+    sure_below, sure_above = limit * (1 - LIMIT_MARGIN), limit * (1 + LIMIT_MARGIN)
+    lo_t, hi_t = 0.0, t
+    for _ in range(40):
+        mid = (lo_t + hi_t) / 2
+        if mid < sure_below:
+            fits = True
+        elif mid > sure_above:
+            fits = False
+        else:
+            fits = move_cost(x0, y0, x0 + mid * dx, y0 + mid * dy) <= BEACH_MOVE
+        if fits:
+            lo_t = mid
+        else:
+            hi_t = mid
+    return lo_t
+
+
+def _snapped_clear(x0: float, y0: float, dx: float, dy: float, limit: float, t: float) -> tuple[float, float] | None:
+    """The stored point at ``limit`` along the move, if it is surely the one at :func:`_bisect_allowance`'s t.
+
+    That t is within ``t / 2**40`` of the limit (and float noise, some 1e-14 of it): the stored
+    points agree unless a coordinate lies that close to a rounding tie (half a hundredth);
+    then ``None``.
+    """
+    slack = t * 2.0**-38 + limit * 1e-12  # four times the distance between the two t
+    x, y = x0 + limit * dx, y0 + limit * dy
+    if _tie_distance(x) <= slack * abs(dx) + 1e-11 or _tie_distance(y) <= slack * abs(dy) + 1e-11:
+        return None
+    return snap(x), snap(y)
+
+
+def _tie_distance(value: float) -> float:
+    """How far ``value`` is from the nearest point where rounding to hundredths ties (x.xx5)."""
+    return abs((value * 100.0) % 1.0 - 0.5) / 100.0
 
 
 def _legal(state: OmahaState, squad: Squad, x: float, y: float) -> bool:

@@ -1,0 +1,294 @@
+"""A search bot for any rule set: Monte Carlo playouts of each candidate, through the protocol alone.
+
+For the decision it owes, the bot takes the decision space's menu
+(``space.candidates(k)``), adds the rollout policy's own choice in front (when
+legal and not already there), and plays each candidate out: it clones the
+game, gives the clone fresh seeded dice, applies the candidate, then lets the
+rollout policy (by default the rule set's ``"doctrine"`` bot, else
+``"random"``) answer every decision of every seat until the game ends, or until
+``depth`` turns have begun since the decision (``game.turn``) or ``steps``
+decisions have been answered after the candidate. A finished playout scores 1
+if the seat's side won, 0 if another side did; a draw, or a game cut short or
+ended without a winner, scores ``ruleset.evaluate(game, side)`` when the rule
+set offers it, else 0.5. The candidate with the best mean score is played
+(ties: more playouts, then the earlier candidate, so the policy's own choice
+wins a tie).
+
+The budget is ``playouts`` playouts per decision, split over the candidates:
+``allocation="ucb"`` (the default) gives each candidate one playout, then
+the rest by UCB1 (mean + ``exploration`` * sqrt(ln N / n)); ``"flat"`` splits
+them evenly. With fewer playouts than candidates only the first ``playouts``
+candidates are tried. A decision with a single candidate is answered at once.
+
+Determinism: every random number comes from the bot's own generator, drawn
+afresh at each decision (so a session that resets the generator before each
+step, as the terminal does, replays the same choices); the playouts of every
+candidate share their dice seeds (playout j of each candidate rolls the same
+stream: common random numbers, so the comparison is not swamped by luck).
+
+The real game is never touched: playouts run on clones with their own dice,
+and the policy's choice is asked on a clone. Secret choices other seats have
+sealed are removed from the clones (the seat would not see them); their
+decisions are owed again there and the policy answers them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from grognard.core.dice import SeededDice
+from grognard.core.engine import Decision, Game
+from grognard.core.ruleset import Bot, BotFactory, Ruleset
+
+__all__ = ["CandidateStats", "SearchBot", "search_factory"]
+
+PLAYOUT_DICE_BLOCK = 256  # dice a playout's source draws at once (SeededDice's 8192 would dominate a short playout)
+SAFETY_STEPS = 100_000  # a playout longer than this is scored as unfinished
+
+
+@dataclass
+class CandidateStats:
+    """What the search found for one candidate action."""
+
+    action: Any
+    scores: list[float] = field(default_factory=list)  # playout j's score (playout j of every candidate shares dice)
+
+    @property
+    def playouts(self) -> int:
+        return len(self.scores)
+
+    @property
+    def mean(self) -> float:
+        return sum(self.scores) / len(self.scores) if self.scores else 0.0
+
+
+class SearchBot:
+    """Flat Monte Carlo search (UCB1 over the candidates) with a rollout policy; works for any rule set.
+
+    ``playouts``: the budget per decision; ``depth``: turns a playout may begin
+    after the decision's turn before it is cut short and scored (``None``: no
+    limit); ``steps``: decisions a playout may answer after the candidate
+    (``None``: no limit); ``k``: the size of the menu asked of the space;
+    ``rollout``: the name of the bot in ``ruleset.bots`` that plays the
+    playouts (default ``"doctrine"`` if the rule set has one, else ``"random"``);
+    ``evaluate``: the leaf score (default ``ruleset.evaluate``, else 0.5).
+    """
+
+    def __init__(
+        self,
+        rng: np.random.Generator,
+        ruleset: Ruleset,
+        *,
+        playouts: int = 64,
+        depth: int | None = None,
+        steps: int | None = None,
+        k: int = 16,
+        rollout: str | None = None,
+        allocation: Literal["ucb", "flat"] = "ucb",
+        exploration: float = 1.0,
+        include_policy: bool = True,
+        confidence: float | None = 2.0,
+        margin: float = 0.01,
+        evaluate: Callable[[Any, str], float] | None = None,
+    ) -> None:
+        if playouts < 1:
+            raise ValueError(f"a search needs at least one playout, not {playouts}")
+        if depth is not None and depth < 0:
+            raise ValueError(f"depth {depth} is negative")
+        if steps is not None and steps < 0:
+            raise ValueError(f"steps {steps} is negative")
+        if allocation not in ("ucb", "flat"):
+            raise ValueError(f"allocation {allocation!r}: one of ucb, flat")
+        self.rng = rng
+        self.ruleset = ruleset
+        self.playouts = playouts
+        self.depth = depth
+        self.steps = steps
+        self.k = k
+        self.allocation = allocation
+        self.exploration = exploration
+        self.include_policy = include_policy
+        self.confidence = confidence
+        self.margin = margin
+        name = rollout if rollout is not None else ("doctrine" if "doctrine" in ruleset.bots else "random")
+        if name not in ruleset.bots:
+            raise ValueError(f"rollout bot {name!r} is not a bot of {ruleset.name}; bots: {', '.join(ruleset.bots)}")
+        self.rollout_name = name
+        self.policy: BotFactory = ruleset.bots[name]
+        self.evaluate = evaluate if evaluate is not None else ruleset.evaluate
+        self.last: list[CandidateStats] = []  # the statistics of the latest search (empty if none was needed)
+
+    # ------------------------------------------------------------------ the bot
+    def choose(self, game: Game, decision: Decision) -> Any:
+        entropy = int(self.rng.integers(2**63))
+        options, policy_first = self.menu(game, decision, entropy)
+        self.last = []
+        if len(options) == 1:
+            return options[0]
+        options = options[: self.playouts]
+        if len(options) == 1:
+            return options[0]
+        side = game.side_of(decision.seat)
+        stats = [CandidateStats(action) for action in options]
+        for index in self._schedule(stats):
+            stat = stats[index]
+            seed = np.random.SeedSequence(entropy, spawn_key=(1, stat.playouts))
+            stat.scores.append(self.playout(game, decision, stat.action, side, seed))
+        self.last = stats
+        return stats[self.pick(stats, policy_first)].action
+
+    def pick(self, stats: Sequence[CandidateStats], policy_first: bool) -> int:
+        """The index of the candidate to play: the best mean, unless the policy's own choice must stand.
+
+        With ``confidence`` set and the policy's choice first, the best candidate
+        replaces it only if it beats it on the playouts they share (the same dice)
+        by ``confidence`` standard errors of the paired difference and by more
+        than ``margin`` (a difference too small to matter is not worth leaving
+        the policy for).
+        """
+        best = max(range(len(stats)), key=lambda i: (stats[i].mean, stats[i].playouts, -i))
+        if best == 0 or not policy_first or self.confidence is None:
+            return best
+        shared = min(stats[0].playouts, stats[best].playouts)
+        diffs = [b - a for a, b in zip(stats[0].scores[:shared], stats[best].scores[:shared], strict=True)]
+        if len(diffs) < 2:
+            return 0
+        mean = sum(diffs) / len(diffs)
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
+        return best if mean > self.margin and mean >= self.confidence * spread / math.sqrt(len(diffs)) else 0
+
+    def menu(self, game: Game, decision: Decision, entropy: int) -> tuple[list[Any], bool]:
+        """The candidates: the policy's own choice first (if legal), then the space's menu, without repeats.
+
+        Also tells whether the first candidate is the policy's choice.
+        """
+        options: list[Any] = []
+        if self.include_policy:
+            choice = self._policy_choice(game, decision, np.random.SeedSequence(entropy, spawn_key=(0,)))
+            if choice is not None and decision.space.contains(choice):
+                options.append(choice)
+        policy_first = bool(options)
+        for action in decision.space.candidates(self.k):
+            if not any(action == seen for seen in options):
+                options.append(action)
+        return options, policy_first
+
+    def _schedule(self, stats: Sequence[CandidateStats]) -> list[int] | _UCB:
+        n = len(stats)
+        if self.allocation == "flat":
+            return [i % n for i in range(max(self.playouts, n))]
+        return _UCB(stats, max(self.playouts, n), self.exploration)
+
+    # ------------------------------------------------------------------ playouts
+    def _policy_choice(self, game: Game, decision: Decision, seed: np.random.SeedSequence) -> Any:
+        """What the rollout policy would play here, asked on a clone (a bot could be careless with the game)."""
+        sim = self._clone(game, decision.seat, seed)
+        mine = _matching(sim, decision)
+        if mine is None:
+            return None
+        bot = self.policy(np.random.default_rng(np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, 1))))
+        return bot.choose(sim, mine)
+
+    def _clone(self, game: Game, seat: str, seed: np.random.SeedSequence) -> Game:
+        sim = game.clone()
+        dice = SeededDice(np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, 0)))
+        dice.BLOCK = PLAYOUT_DICE_BLOCK  # this source only: an instance override of the class block size
+        sim.dice = dice
+        if sim.sealed:
+            # what other seats chose in secret is not the seat's to know: forget it, the policy chooses again
+            hidden = {
+                group: {key: choice for key, choice in choices.items() if choice[0] == seat}
+                for group, choices in sim.sealed.items()
+            }
+            sim.sealed = {group: choices for group, choices in hidden.items() if choices}
+            sim.changed()
+        return sim
+
+    def playout(self, game: Game, decision: Decision, action: Any, side: str, seed: np.random.SeedSequence) -> float:
+        """One playout of ``action`` for ``decision``: its score for ``side`` in [0, 1]."""
+        sim = self._clone(game, decision.seat, seed)
+        mine = _matching(sim, decision)
+        if mine is None:
+            sim.apply(decision.seat, action)  # checked: find the decision it answers
+        else:
+            sim.apply(decision.seat, action, checked=False, decision=mine)
+        rng = np.random.default_rng(np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, 1)))
+        bots: dict[str, Bot] = {}
+        limit_turn = game.turn + self.depth if self.depth is not None else None
+        limit_steps = min(self.steps, SAFETY_STEPS) if self.steps is not None else SAFETY_STEPS
+        taken = 0
+        while sim.result is None:
+            if limit_turn is not None and sim.turn >= limit_turn:
+                break
+            if taken >= limit_steps:
+                break
+            pending = sim.pending()
+            if not pending:
+                raise RuntimeError(f"{type(sim).__name__} owes no decision but is not over")
+            owed = pending[0]
+            bot = bots.get(owed.seat)
+            if bot is None:
+                bot = bots[owed.seat] = self.policy(rng)
+            sim.apply(owed.seat, bot.choose(sim, owed), checked=False, decision=owed)
+            taken += 1
+        return self.score(sim, side)
+
+    def score(self, game: Game, side: str) -> float:
+        """1 for a win of ``side``, 0 for another side's; else the rule set's evaluation, or 0.5."""
+        result = game.result
+        if result is not None and result.winner is not None:
+            return 1.0 if result.winner == side else 0.0
+        if result is not None and result.outcome == "draw":
+            return 0.5
+        if self.evaluate is None:
+            return 0.5
+        value = float(self.evaluate(game, side))
+        return 0.5 if math.isnan(value) else min(max(value, 0.0), 1.0)
+
+
+class _UCB:
+    """The order of playouts under UCB1: each candidate once, then the best upper bound each time."""
+
+    def __init__(self, stats: Sequence[CandidateStats], budget: int, exploration: float) -> None:
+        self.stats = stats
+        self.budget = budget
+        self.exploration = exploration
+
+    def __iter__(self) -> Iterator[int]:
+        stats = self.stats
+        for spent in range(self.budget):
+            if spent < len(stats):
+                yield spent
+                continue
+            log_n = math.log(spent)
+            yield max(
+                range(len(stats)),
+                key=lambda i: (stats[i].mean + self.exploration * math.sqrt(log_n / stats[i].playouts), -i),
+            )
+
+
+def _matching(sim: Game, decision: Decision) -> Decision | None:
+    """The clone's pending decision with the id of ``decision`` (the same question, on the clone)."""
+    for owed in sim.pending():
+        if owed.id == decision.id and owed.seat == decision.seat:
+            return owed
+    return None
+
+
+def search_factory(ruleset: Ruleset | Callable[[], Ruleset], **settings: Any) -> BotFactory:
+    """A bot factory (``ruleset.bots`` entry) making :class:`SearchBot` players with ``settings``.
+
+    ``ruleset`` may be a callable giving the rule set, for a rule set that
+    registers the bot in its own declaration (it does not exist yet then).
+    """
+
+    def make(rng: np.random.Generator) -> SearchBot:
+        rules = ruleset if isinstance(ruleset, Ruleset) else ruleset()
+        return SearchBot(rng, rules, **settings)
+
+    return make
