@@ -133,7 +133,9 @@ def test_hot_seat_americans_by_number_and_typed_moves_too_far_refused(tmp_path: 
         assert re.search(r'A1: 12 figures at x=4, \d" out in the water; obstacles in front O1: \d', t.shown)
         choices = menu_of(t.shown)
         assert choices[len(choices)] == ("hold A1", "do nothing this turn")
-        assert all(re.fullmatch(r'to x=[\d.]+, .* \([\d.]+" of 6" used\)', extra) for _, extra in list(choices.values())[:-1])
+        assert all(
+            re.fullmatch(r'to x=[\d.]+, .* \([\d.]+" of 6" used\)', extra) for _, extra in list(choices.values())[:-1]
+        )
 
         for bad, reply in {
             "move A1 4 20": (

@@ -91,7 +91,7 @@ class OptionSpec:
             value = float(value)
         if not isinstance(value, self.kind) or (self.kind is int and isinstance(value, bool)):
             raise OptionError(f"option {self.name!r}: {value!r} is not {self.describe_values()}")
-        if self.kind is float and not math.isfinite(value):
+        if self.kind is float and not math.isfinite(value):  # type: ignore[arg-type]
             raise OptionError(f"option {self.name!r}: {value!r} is not a finite number")
         if self.choices and value not in self.choices:
             raise OptionError(f"option {self.name!r}: {value!r} is not one of {', '.join(self.choices)}")
