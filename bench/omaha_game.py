@@ -33,7 +33,7 @@ def run(games: int, seed: int, *, checked: bool) -> tuple[float, list[int], int]
         bot = ruleset.bots["doctrine"](np.random.default_rng(bot_seed))
         counted = [0]
 
-        def player(seat: str, bot=bot, counted=counted):  # noqa: ANN001, ANN202
+        def player(seat: str, bot=bot, counted=counted):
             counted[0] += 1
             return bot
 
@@ -52,7 +52,7 @@ def main() -> None:
     slow, _, _ = run(max(4, args.games // 4), args.seed, checked=True)
     per_fast = fast / args.games
     per_slow = slow / max(4, args.games // 4)
-    print(f"standard Omaha game (6 German, 18 American players), doctrine bots, no record, one core")
+    print("standard Omaha game (6 German, 18 American players), doctrine bots, no record, one core")
     print(f"  games: {args.games}; turns per game: median {statistics.median(turns):g}, "
           f"mean {statistics.mean(turns):.1f}; decisions per game: {decisions / args.games:.0f}")
     print(f"  fast path:    {1 / per_fast:8.1f} games/s  ({per_fast * 1000:.1f} ms a game, "
