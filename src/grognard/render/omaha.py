@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from grognard.render.svg import document, el
+from grognard.rulesets.omaha.describe import PHASES
 
 SCALE = 10.0  # px per inch
 MARGIN = 84.0
@@ -39,13 +40,6 @@ def tint(colour: str, amount: float) -> str:
 # grounds are tints of the palette, lines and marks are the palette itself or greys
 SAND, WATER, BAND = tint(ORANGE, 0.22), tint(SKY, 0.38), tint(ORANGE, 0.38)
 GROUND, INK, DIVIDER, FAINT = "#E4E4E4", "#222222", "#7A7A7A", "#555555"
-PHASES = {
-    "setup": "setup",
-    "landing": "beach landings",
-    "americans": "Americans act",
-    "germans": "Germans act",
-    "morale": "morale",
-}
 
 
 def render(view: dict[str, Any]) -> str:

@@ -3,18 +3,38 @@
 from __future__ import annotations
 
 from grognard.core.engine import Event
+from grognard.rulesets.omaha import rules as R
+from grognard.rulesets.omaha.data import BAND_END_Y, WALL_Y
+
+PHASES = {
+    "setup": "setup",
+    "landing": "beach landings",
+    "americans": "Americans act",
+    "germans": "Germans act",
+    "morale": "morale",
+}
 
 
-def _at(x: float, y: float) -> str:
+def where(y: float) -> str:
+    """Where a squad at ``y`` stands, in words (the one wording of every face)."""
     if y < 0:
-        where = f'{-y:g}" out in the water'
-    elif y < 24:
-        where = f'{24 - y:g}" short of the sea wall'
-    elif y == 24:
-        where = "at the sea wall"
-    else:
-        where = f'{y - 24:g}" past the sea wall'
-    return f"x={x:g}, {where}"
+        return f'{-y:g}" out in the water'
+    if R.below_wall(y):
+        return f'{WALL_Y - y:g}" short of the sea wall'
+    if R.at_wall(y):
+        return "at the sea wall"
+    if y < BAND_END_Y:
+        return "in the obstacle band"
+    return "past the sea wall, on the bunker ground"
+
+
+def _short(y: float) -> str:
+    """Where a squad stands, in two words (the turn summary)."""
+    if y < 0:
+        return "in the water"
+    if R.below_wall(y):
+        return f'{WALL_Y - y:g}" short'
+    return "at the wall" if R.at_wall(y) else "past the wall"
 
 
 def describe(event: Event) -> str | None:
@@ -27,7 +47,7 @@ def describe(event: Event) -> str | None:
     if k == "drowned":
         return f"{d['squad']} dropped in deep water: {d['figures']} drowned"
     if k == "moved":
-        return f"{d['squad']} moves to {_at(d['x'], d['y'])}"
+        return f"{d['squad']} moves to x={d['x']:g}, {where(d['y'])}"
     if k == "cleared":
         return f"{d['squad']} clears {d['cleared']} obstacle(s) in {d['section']} ({d['left']} left)"
     if k == "shot":
@@ -66,16 +86,6 @@ def describe(event: Event) -> str | None:
     return None
 
 
-def _where(y: float) -> str:
-    if y < 0:
-        return "in the water"
-    if y < 24:
-        return f'{24 - y:g}" short'
-    if y == 24:
-        return "at the wall"
-    return "past the wall"
-
-
 def summarize_turn(events: list[Event]) -> list[str]:
     """A compact account of one turn's events: a line per phase, casualties and exits."""
     landings, moves, fights, fire, morale, other = [], [], [], [], [], []
@@ -88,7 +98,7 @@ def summarize_turn(events: list[Event]) -> list[str]:
             landings.append(f"{d['squad']} deep water -{d['figures']}")
             us_lost += d["figures"]
         elif k == "moved":
-            moves.append(f"{d['squad']} {_where(d['y'])}")
+            moves.append(f"{d['squad']} {_short(d['y'])}")
         elif k in ("cleared", "shot", "assault"):
             line = describe(event)
             if line:

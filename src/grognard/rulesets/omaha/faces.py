@@ -15,37 +15,15 @@ from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, 
 from grognard.rulesets.omaha.data import (
     ARTILLERY_KILLS,
     ARTILLERY_LANDS,
-    BAND_END_Y,
     OBSTACLE_SECTION_WIDTH,
-    WALL_Y,
     assault,
     bunker_fire,
     clearing,
     shooting,
 )
+from grognard.rulesets.omaha.describe import PHASES, where
 from grognard.rulesets.omaha.game import OmahaGame
 from grognard.rulesets.omaha.state import Squad
-
-PHASES = {
-    "setup": "setup",
-    "landing": "beach landings",
-    "americans": "Americans act",
-    "germans": "Germans act",
-    "morale": "morale",
-}
-
-
-def where(y: float) -> str:
-    """Where a squad stands, in words."""
-    if y < 0:
-        return f'{-y:g}" out in the water'
-    if R.below_wall(y):
-        return f'{WALL_Y - y:g}" short of the sea wall'
-    if R.at_wall(y):
-        return "at the sea wall"
-    if y < BAND_END_Y:
-        return "in the obstacle band"
-    return "past the sea wall, on the bunker ground"
 
 
 def squad_line(game: OmahaGame, squad: Squad) -> str:
