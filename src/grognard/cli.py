@@ -295,7 +295,7 @@ def simulate_command(
         )
     else:
         console = Console(highlight=False, soft_wrap=True)
-        shown = ", ".join(f"{k}={v}" for k, v in plan.options.items())
+        shown = _shown(ruleset, plan.options)
         console.print(
             f"{ruleset.title}: {games} games, seed {seed}, "
             f"{'Dask ' + scheduler if scheduler else f'{processes} process(es)'}"
