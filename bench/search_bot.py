@@ -41,7 +41,11 @@ def play_one(args: tuple[Any, ...]) -> tuple[str | None, int]:
     game = ruleset.create(options, SeededDice(dice_seed))
     rng = np.random.default_rng(bot_seed)
     doctrine = ruleset.bots["doctrine"](rng)
-    search = SearchBot(rng, ruleset, playouts=playouts, depth=depth, steps=steps, confidence=confidence) if playouts else None
+    search = (
+        SearchBot(rng, ruleset, playouts=playouts, depth=depth, steps=steps, confidence=confidence)
+        if playouts
+        else None
+    )
 
     def player(seat: str) -> Any:
         return search if search is not None and game.side_of(seat) == search_side else doctrine
@@ -80,11 +84,16 @@ def line(label: str, side: str, wins: dict[str | None, int], games: int, extra: 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games per match")
-    parser.add_argument("--budgets", type=int, nargs="+", default=[16, 64], help="playouts per decision")
+    parser.add_argument("--budgets", type=int, nargs="+", default=[32, 256], help="playouts per decision")
     parser.add_argument("--depth", type=int, default=2, help="turns a playout runs (negative: to the end)")
     parser.add_argument("--steps", type=int, default=None, help="decisions a playout answers at most")
-    parser.add_argument("--confidence", type=float, default=2.0,
-                        help="standard errors a move must beat the doctrine's by (negative: best mean)")
+    parser.add_argument(
+        "--confidence",
+        type=float,
+        default=1.5,
+        help="standard errors a move must beat the doctrine's by (negative: play the best mean)",
+    )
+    parser.add_argument("--sides", nargs="+", default=["american", "german"], help="sides the search bot plays")
     parser.add_argument("--germans", type=int, default=1)
     parser.add_argument("--fresh-squads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
@@ -94,9 +103,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     confidence = None if args.confidence < 0 else args.confidence
     options = {"germans": args.germans, "fresh_squads": args.fresh_squads}
     shown = ", ".join(f"{k}={v}" for k, v in options.items())
-    print(f"Omaha ({shown}); {args.games} games per match; search depth {depth or 'to the end'} turns, "
-          f"confidence {confidence}; "
-          f"{args.jobs} processes; seed {args.seed}")
+    print(
+        f"Omaha ({shown}); {args.games} games per match; search depth {depth or 'to the end'} turns, "
+        f"confidence {confidence}; "
+        f"{args.jobs} processes; seed {args.seed}"
+    )
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         wins, wall, turns, base = run_match(pool, options, args.games, args.seed, "", None, None, None)
         print(f"baseline: doctrine against doctrine (mean {turns:.1f} turns; {wall / args.games:.2f} s a game)")
@@ -104,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(line("doctrine", side, wins, args.games, ""))
         for playouts in args.budgets:
             print(f"search, {playouts} playouts a decision:")
-            for side in ("american", "german"):
+            for side in args.sides:
                 w, wall, turns, won = run_match(
                     pool, options, args.games, args.seed, side, playouts, depth, args.steps, confidence
                 )
@@ -112,8 +123,15 @@ def main(argv: Sequence[str] | None = None) -> None:
                 # the same dice seed in both matches: which games did the search turn, either way
                 gained = sum(1 for a, b in zip(base, won, strict=True) if a != side and b == side)
                 lost = sum(1 for a, b in zip(base, won, strict=True) if a == side and b != side)
-                print(line(f"search ({playouts}) vs doctrine", side, w, args.games,
-                           f"(+{gained} -{lost} games vs baseline; mean {turns:.1f} turns; ~{cpu:.1f} cpu-s a game)"))
+                print(
+                    line(
+                        f"search ({playouts}) vs doctrine",
+                        side,
+                        w,
+                        args.games,
+                        f"(+{gained} -{lost} games vs baseline; mean {turns:.1f} turns; ~{cpu:.1f} cpu-s a game)",
+                    )
+                )
 
 
 if __name__ == "__main__":

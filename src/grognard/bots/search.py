@@ -11,14 +11,24 @@ decisions have been answered after the candidate. A finished playout scores 1
 if the seat's side won, 0 if another side did; a draw, or a game cut short or
 ended without a winner, scores ``ruleset.evaluate(game, side)`` when the rule
 set offers it, else 0.5. The candidate with the best mean score is played
-(ties: more playouts, then the earlier candidate, so the policy's own choice
-wins a tie).
+(ties: more playouts, then the earlier candidate), except that the policy's
+own choice stands unless the best beats it by ``confidence`` standard errors
+of their paired difference and by more than ``margin``: with a few dozen
+playouts of a dice game most differences are luck, and a bot that follows
+luck plays worse than its policy (``confidence=None``: always the best mean).
 
 The budget is ``playouts`` playouts per decision, split over the candidates:
 ``allocation="ucb"`` (the default) gives each candidate one playout, then
 the rest by UCB1 (mean + ``exploration`` * sqrt(ln N / n)); ``"flat"`` splits
 them evenly. With fewer playouts than candidates only the first ``playouts``
 candidates are tried. A decision with a single candidate is answered at once.
+
+Limits: this is one-step policy improvement, not a game-tree search. Each
+playout assumes that every later decision, the seat's own included, is the
+policy's; a deviation that pays only because the policy will make up for it
+later (holding back this turn, say, and advancing next turn by doctrine) is
+found better again next turn, so the bot can put off what the policy would
+do. Short playouts scored by a heuristic add its bias; long ones add noise.
 
 Determinism: every random number comes from the bot's own generator, drawn
 afresh at each decision (so a session that resets the generator before each
@@ -45,7 +55,7 @@ from grognard.core.dice import SeededDice
 from grognard.core.engine import Decision, Game
 from grognard.core.ruleset import Bot, BotFactory, Ruleset
 
-__all__ = ["CandidateStats", "SearchBot", "search_factory"]
+__all__ = ["CandidateStats", "SearchBot"]
 
 PLAYOUT_DICE_BLOCK = 256  # dice a playout's source draws at once (SeededDice's 8192 would dominate a short playout)
 SAFETY_STEPS = 100_000  # a playout longer than this is scored as unfinished
@@ -92,7 +102,7 @@ class SearchBot:
         allocation: Literal["ucb", "flat"] = "ucb",
         exploration: float = 1.0,
         include_policy: bool = True,
-        confidence: float | None = 2.0,
+        confidence: float | None = 1.5,
         margin: float = 0.01,
         evaluate: Callable[[Any, str], float] | None = None,
     ) -> None:
@@ -278,17 +288,3 @@ def _matching(sim: Game, decision: Decision) -> Decision | None:
         if owed.id == decision.id and owed.seat == decision.seat:
             return owed
     return None
-
-
-def search_factory(ruleset: Ruleset | Callable[[], Ruleset], **settings: Any) -> BotFactory:
-    """A bot factory (``ruleset.bots`` entry) making :class:`SearchBot` players with ``settings``.
-
-    ``ruleset`` may be a callable giving the rule set, for a rule set that
-    registers the bot in its own declaration (it does not exist yet then).
-    """
-
-    def make(rng: np.random.Generator) -> SearchBot:
-        rules = ruleset if isinstance(ruleset, Ruleset) else ruleset()
-        return SearchBot(rng, rules, **settings)
-
-    return make

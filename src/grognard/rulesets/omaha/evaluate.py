@@ -20,12 +20,15 @@ features of the position, each in [0, 1], from the American point of view:
   omaha.33), out of all he may land; 1 when fresh squads are unlimited.
 
 The weights were fitted by logistic regression to the final results of
-doctrine-against-doctrine games (1 and 2 German players; fresh squads 1, 2, 3
-and unlimited; a state sampled at the start of each turn's American phase),
-then rounded; the American win rate they predict follows the observed one
-closely over the range of positions (see the search bot's notes in the
-bench script ``bench/search_bot.py``). A game over scores 1 or 0 for a
-winner and 0.5 otherwise. The German score is one minus the American one.
+doctrine-against-doctrine games (1 and 2 German players, fresh squads 1-3;
+a position sampled at the start of each turn's American phase) and rounded:
+``bench/omaha_evaluate_fit.py`` refits them and prints the calibration (the
+predicted American chance tracks the observed win rate within a few points
+in every tenth). It is a chance under doctrine play: a position the doctrine
+would squander is not scored lower for it. With fresh squads unlimited the
+Americans cannot lose, and the score then measures progress, not a chance.
+A game over scores 1 or 0 for a winner and 0.5 otherwise; the German score
+is one minus the American one.
 """
 
 from __future__ import annotations
