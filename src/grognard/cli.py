@@ -31,7 +31,7 @@ from grognard.core.dice import SeededDice
 from grognard.core.engine import Event, Game
 from grognard.core.errors import GrognardError, OptionError, RecordError
 from grognard.core.options import OptionSpec, parse_assignments
-from grognard.core.record import RecordWriter, StepCounter, make_header, replay
+from grognard.core.record import RecordWriter, Replay, StepCounter, make_header, replay
 from grognard.core.ruleset import Ruleset
 from grognard.render import write_picture
 from grognard.terminal import Prompter, Quit, Session, TypedDice, parse_humans
@@ -63,18 +63,23 @@ def version() -> None:
     print(__version__)
 
 
+def _replay_to(record: Path, turn: int | None, flag: str) -> Replay:
+    """The record replayed (every digest checked) to the start of ``turn``, or to its end."""
+    if turn is not None and turn < 0:
+        raise OptionError(f"{flag} {turn}: a turn is 0 or more")
+    try:
+        return replay(record, rulesets.get, until=None if turn is None else (lambda game: game.turn >= turn))
+    except RecordError as exc:
+        raise RecordError(f"{record}: {exc}") from None
+
+
 @app.command("replay")
 def replay_command(
     record: Annotated[Path, typer.Argument(help="a game record (JSON Lines) written by --record", dir_okay=False)],
     to: Annotated[int | None, typer.Option("--to", metavar="TURN", help="stop at the start of this turn")] = None,
 ) -> None:
     """Rebuild a game from its record, checking every die and digest; name the first line that diverges."""
-    if to is not None and to < 0:
-        raise OptionError(f"--to {to}: a turn is 0 or more")
-    try:
-        rebuilt = replay(record, rulesets.get, until=None if to is None else (lambda game: game.turn >= to))
-    except RecordError as exc:
-        raise RecordError(f"{record}: {exc}") from None
+    rebuilt = _replay_to(record, to, "--to")
     game = rebuilt.game
     header = rebuilt.header
     console = Console(highlight=False, soft_wrap=True)
@@ -108,12 +113,7 @@ def render_command(
     ruleset = rulesets.get(ruleset_name)
     if ruleset.render is None:
         raise OptionError(f"{ruleset.name} cannot be drawn yet")
-    if turn is not None and turn < 0:
-        raise OptionError(f"--turn {turn}: a turn is 0 or more")
-    try:
-        rebuilt = replay(record, rulesets.get, until=None if turn is None else (lambda game: game.turn >= turn))
-    except RecordError as exc:
-        raise RecordError(f"{record}: {exc}") from None
+    rebuilt = _replay_to(record, turn, "--turn")
     if rebuilt.header.get("ruleset") != ruleset.name:
         raise OptionError(f"{record}: the record is a {rebuilt.header.get('ruleset')} game, not {ruleset.name}")
     game = rebuilt.game

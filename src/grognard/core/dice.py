@@ -24,6 +24,7 @@ Fraction(16, 81)
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -229,24 +230,24 @@ class RecordedDice:
 # --------------------------------------------------------------------------- mechanics
 
 
-class Mechanic:
+class Mechanic(ABC):
     """One rule of chance: ``roll`` for play, ``distribution`` for exact odds.
 
     Subclasses are frozen dataclasses; their fields are the rule's numbers.
     """
 
+    @abstractmethod
     def roll(self, source: DiceSource, purpose: str) -> Any:
         """Roll the mechanic with ``source``; returns its outcome."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
+    @abstractmethod
     def distribution(self) -> icepool.Die:
         """The exact distribution of the outcome ``roll`` returns."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
     @property
+    @abstractmethod
     def text(self) -> str:
         """A short human description ("4d6, each 5+ succeeds")."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
 
 @dataclass(frozen=True)
