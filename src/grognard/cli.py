@@ -9,6 +9,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import json
+import os
 import secrets
 import sys
 from collections import Counter
@@ -118,7 +119,8 @@ def render_command(
         raise OptionError(f"{record}: the record is a {rebuilt.header.get('ruleset')} game, not {ruleset.name}")
     game = rebuilt.game
     if turn is not None and game.turn < turn:
-        raise OptionError(f"--turn {turn}: the game ended on turn {game.turn}")
+        ended = "the game ended" if game.is_over else "the record stops"
+        raise OptionError(f"--turn {turn}: {ended} on turn {game.turn}")
     viewer = None
     if seat is not None:
         chosen = parse_humans(seat, game, flag="--seat")
@@ -314,7 +316,12 @@ def expand_values(spec: OptionSpec, text: str) -> list[Any]:
     """``A..B`` (integers, inclusive) and comma lists, each value checked: the values of a sweep axis."""
     values: list[Any] = []
     for item in (part.strip() for part in text.split(",")):
-        if ".." in item and spec.kind is int:
+        if ".." in item and spec.kind is not int:
+            raise OptionError(
+                f"option {spec.name!r}: ranges LOW..HIGH are for whole numbers; list the values "
+                f"instead (e.g. {spec.name}=6,7.5,9)"
+            )
+        if ".." in item:
             low, _, high = item.partition("..")
             a, b = spec.parse(low), spec.parse(high)
             if a is None or b is None or b < a:
@@ -773,7 +780,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def entry() -> None:
     """Console-script entry point."""
-    sys.exit(main())
+    code = main()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader (head) stopped: nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 0 if code == 0 else code
+    sys.exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover

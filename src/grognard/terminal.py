@@ -89,8 +89,10 @@ class TypedDice(ManualDice):
                 word = answer.lower()
                 if word in ("help", "?", "h"):
                     prompter.say(DICE_HELP.format(count=count))
-                elif word in ("board", "b") and self.board is not None:
-                    prompter.say(self.board())
+                elif word in ("board", "b"):
+                    prompter.say(self.board() if self.board is not None else "the table is still being set up")
+                elif word == "resign":
+                    prompter.say("finish this roll first: a side resigns at one of its decisions")
                 else:
                     return parse_dice(answer, sides)
 

@@ -160,6 +160,8 @@ def _read_numbered(source: Path | str | Iterable[str]) -> list[tuple[int, dict[s
             text_lines: Iterable[str] = Path(source).read_text(encoding="utf-8").splitlines()
         except OSError as exc:
             raise RecordError(f"cannot read record {str(source)!r}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise RecordError(f"{str(source)!r} is not a game record (not UTF-8 text)") from None
     else:
         text_lines = source
     out: list[tuple[int, dict[str, Any]]] = []

@@ -22,4 +22,4 @@ def write_picture(svg: str, path: Path) -> None:
         else:
             raise OptionError(f"-o {str(path)!r}: the picture must end in .svg or .png")
     except OSError as exc:
-        raise OptionError(f"-o {str(path)!r}: {exc.strerror}") from None
+        raise OptionError(f"-o {str(path)!r}: cannot write ({exc.strerror or exc})") from None
