@@ -80,15 +80,15 @@ def write_outputs(out: Path, plan: Plan, summary: Summary, metrics: tuple[Metric
         if histogram:
             xs = sorted(histogram)
             axes.step(xs, [histogram[x] / summary.games for x in xs], where="mid", color=colour, label=metric.label)
-    axes.set_xlabel("turn")
-    axes.set_ylabel("share of games")
-    axes.set_title(f"{plan.ruleset}: when things happen ({summary.games} games)")
-    axes.legend(fontsize=8)
-    figure.tight_layout()
-    path = out / "turns.png"
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    written.append(path)
+    written.append(
+        _finish(
+            figure,
+            axes,
+            out / "turns.png",
+            "share of games",
+            f"{plan.ruleset}: when things happen ({summary.games} games)",
+        )
+    )
     figure, axes = plt.subplots(figsize=(9, 4.5))
     for colour, (key, histogram) in zip(colours, sorted(summary.end_turn_by_outcome.items()), strict=False):
         xs = list(range(1, max(histogram) + 1))
@@ -97,17 +97,31 @@ def write_outputs(out: Path, plan: Plan, summary: Summary, metrics: tuple[Metric
             running += histogram.get(x, 0)
             ys.append(running / summary.games)
         axes.step(xs, ys, where="post", color=colour, label=key)
-    axes.set_xlabel("turn")
-    axes.set_ylabel("share of games over")
     axes.set_ylim(0, 1)
-    axes.set_title(f"{plan.ruleset}: cumulative results by turn ({summary.games} games)")
+    written.append(
+        _finish(
+            figure,
+            axes,
+            out / "win_curve.png",
+            "share of games over",
+            f"{plan.ruleset}: cumulative results by turn ({summary.games} games)",
+        )
+    )
+    return written
+
+
+def _finish(figure: Any, axes: Any, path: Path, ylabel: str, title: str) -> Path:
+    """Label a turn plot, save it as PNG and free it."""
+    import matplotlib.pyplot as plt
+
+    axes.set_xlabel("turn")
+    axes.set_ylabel(ylabel)
+    axes.set_title(title)
     axes.legend(fontsize=8)
     figure.tight_layout()
-    path = out / "win_curve.png"
     figure.savefig(path, dpi=110)
     plt.close(figure)
-    written.append(path)
-    return written
+    return path
 
 
 class TableWriter:
