@@ -141,24 +141,8 @@ def test_simulate_command_reports_intervals_and_writes_table_and_plots(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "run"
-    code = main(
-        [
-            "simulate",
-            "omaha",
-            "-n",
-            "24",
-            "--seed",
-            "3",
-            "--jobs",
-            "1",
-            "-o",
-            "germans=1",
-            "-o",
-            "fresh_squads=1",
-            "--out",
-            str(out),
-        ]
-    )
+    args = ["simulate", "omaha", "-n", "24", "--seed", "3", "--jobs", "1", "-o", "germans=1", "-o", "fresh_squads=1"]
+    code = main([*args, "--out", str(out)])
     assert code == 0
     text = capsys.readouterr().out
     assert "Results of 24 games (95% Wilson intervals)" in text
@@ -172,26 +156,7 @@ def test_simulate_command_reports_intervals_and_writes_table_and_plots(
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     summary = json.loads((out / "summary.json").read_text())
     assert summary["figures"]["games"] == 24
-    assert (
-        main(
-            [
-                "simulate",
-                "omaha",
-                "-n",
-                "24",
-                "--seed",
-                "3",
-                "--jobs",
-                "1",
-                "-o",
-                "germans=1",
-                "-o",
-                "fresh_squads=1",
-                "--json",
-            ]
-        )
-        == 0
-    )
+    assert main([*args, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["figures"]["outcomes"] == summary["figures"]["outcomes"]
 

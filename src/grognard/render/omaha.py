@@ -134,8 +134,20 @@ def render(view: dict[str, Any]) -> str:
         x0, y0 = X(cx - 1.5), Y(31)
         w, h = 3 * SCALE, 2 * SCALE
         status = bunker["status"]
-        if status == "active":
-            body.append(el("rect", x=x0, y=y0, width=w, height=h, fill="#4D4D4D", stroke=INK, stroke_width=1.5))
+        if status in ("active", "silenced"):  # silenced: hollow, no defenders left
+            active = status == "active"
+            body.append(
+                el(
+                    "rect",
+                    x=x0,
+                    y=y0,
+                    width=w,
+                    height=h,
+                    fill="#4D4D4D" if active else "white",
+                    stroke=INK,
+                    stroke_width=1.5,
+                )
+            )
             body.append(
                 el(
                     "text",
@@ -144,21 +156,8 @@ def render(view: dict[str, Any]) -> str:
                     y=y0 + h / 2 + 4,
                     font_size=10,
                     text_anchor="middle",
-                    fill="white",
-                    font_weight="bold",
-                )
-            )
-        elif status == "silenced":
-            body.append(el("rect", x=x0, y=y0, width=w, height=h, fill="white", stroke=INK, stroke_width=1.5))
-            body.append(
-                el(
-                    "text",
-                    f"{bunker['label']} 0",
-                    x=X(cx),
-                    y=y0 + h / 2 + 4,
-                    font_size=10,
-                    text_anchor="middle",
-                    fill=INK,
+                    fill="white" if active else INK,
+                    font_weight="bold" if active else None,
                 )
             )
         else:
