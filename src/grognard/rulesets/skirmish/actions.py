@@ -1,0 +1,229 @@
+"""Skirmish actions: small frozen values with a text form that parses back.
+
+A move gives the path of the unit's first living figure (its leader): up to
+two waypoints and the end point, in inches; every other figure keeps its
+offset from him at each point. Orders for single figures follow after ``/``:
+their own path (``to``), ``stay``, laying ``wire`` (two ends), setting
+``traps`` (two points) or opening or closing a door.
+
+>>> move = parse_action("move A1 10,12 14,20 / A1.3 to 9,9 / A1.4 wire 3,4 5,4")
+>>> move.path, move.orders[1]
+(((10.0, 12.0), (14.0, 20.0)), Order(figure='A1.4', verb='wire', points=((3.0, 4.0), (5.0, 4.0)), door=None))
+>>> str(move)
+'move A1 10,12 14,20 / A1.3 to 9,9 / A1.4 wire 3,4 5,4'
+>>> str(parse_action("hold A1"))
+'hold A1'
+>>> str(Fire("A1", "G2", (("A1.3", "G1.2"),)))
+'fire A1 G2 / A1.3 G1.2'
+>>> parse_action("fire A1 hold")
+Fire(unit='A1', target=None, orders=())
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from grognard.core.errors import ParseError
+
+XY = tuple[float, float]
+
+_UNIT = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
+_FIGURE = re.compile(r"^[A-Za-z][A-Za-z0-9]*\.[1-9][0-9]*$")
+_DOOR = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]*$")
+VERBS = ("to", "stay", "wire", "traps", "open", "close")
+
+
+def fmt(value: float) -> str:
+    """A number of inches as written: ``12``, ``12.5``, ``12.25``."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def fmt_point(point: XY) -> str:
+    return f"{fmt(point[0])},{fmt(point[1])}"
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """One figure's own order within a unit's move (skirmish.21, 63-65)."""
+
+    figure: str
+    verb: str
+    points: tuple[XY, ...] = ()
+    door: str | None = None
+
+    def __str__(self) -> str:
+        if self.verb in ("open", "close"):
+            return f"{self.figure} {self.verb} {self.door}"
+        if self.verb == "stay":
+            return f"{self.figure} stay"
+        return f"{self.figure} {self.verb} " + " ".join(fmt_point(p) for p in self.points)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"figure": self.figure, "verb": self.verb, "points": [list(p) for p in self.points], "door": self.door}
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A unit's move: the leader's path (``()``: the unit holds) and single figures' orders (skirmish.21)."""
+
+    unit: str
+    path: tuple[XY, ...] = ()
+    orders: tuple[Order, ...] = ()
+
+    def __str__(self) -> str:
+        if not self.path and not self.orders:
+            return f"hold {self.unit}"
+        head = f"move {self.unit}" + "".join(f" {fmt_point(p)}" for p in self.path)
+        return " / ".join([head, *(str(o) for o in self.orders)])
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "move",
+            "unit": self.unit,
+            "path": [list(p) for p in self.path],
+            "orders": [o.to_json() for o in self.orders],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Fire:
+    """A unit's fire: at a unit (``None``: hold fire), with single figures' own targets (skirmish.30).
+
+    An order's target is a figure (``G1.2``), a unit (``G1``) or ``hold``.
+    """
+
+    unit: str
+    target: str | None
+    orders: tuple[tuple[str, str], ...] = ()
+
+    def __str__(self) -> str:
+        head = f"fire {self.unit} {self.target or 'hold'}"
+        return " / ".join([head, *(f"{f} {t}" for f, t in self.orders)])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "fire", "unit": self.unit, "target": self.target, "orders": [list(o) for o in self.orders]}
+
+
+SkirmishAction = Move | Fire
+
+USAGE = {
+    "move": "move UNIT X,Y [X,Y [X,Y]] [/ FIG to X,Y.. | stay | wire X,Y X,Y | traps X,Y X,Y | open DOOR | close DOOR]",
+    "hold": "hold UNIT",
+    "fire": "fire UNIT TARGET_UNIT|hold [/ FIG TARGET_FIGURE|TARGET_UNIT|hold]",
+}
+
+
+def _point(text: str, line: str) -> XY:
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise ParseError(f"{line!r}: {text!r} is not a point X,Y in inches")
+    try:
+        x, y = float(parts[0]), float(parts[1])
+    except ValueError:
+        raise ParseError(f"{line!r}: {text!r} is not a point X,Y in inches") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise ParseError(f"{line!r}: {text!r} is not a finite point")
+    return (x, y)
+
+
+def _name(text: str, pattern: re.Pattern[str], what: str, line: str) -> str:
+    if not pattern.match(text):
+        raise ParseError(f"{line!r}: {text!r} is not a {what}")
+    return text.upper()
+
+
+def _order(words: list[str], line: str) -> Order:
+    if len(words) < 2:
+        raise ParseError(f"{line!r}: a figure's order is FIG to X,Y.. | stay | wire | traps | open DOOR | close DOOR")
+    figure = _name(words[0], _FIGURE, "figure (A1.3)", line)
+    verb = words[1].lower()
+    rest = words[2:]
+    if verb not in VERBS:
+        raise ParseError(f"{line!r}: {words[1]!r} is not one of {', '.join(VERBS)}")
+    if verb == "stay":
+        if rest:
+            raise ParseError(f"{line!r}: 'stay' takes nothing after it")
+        return Order(figure, verb)
+    if verb in ("open", "close"):
+        if len(rest) != 1 or not _DOOR.match(rest[0]):
+            raise ParseError(f"{line!r}: {verb} takes one door")
+        return Order(figure, verb, (), rest[0])
+    points = tuple(_point(w, line) for w in rest)
+    if verb == "to" and not 1 <= len(points) <= 3:
+        raise ParseError(f"{line!r}: a path is 1 to 3 points (at most two waypoints and the end)")
+    if verb in ("wire", "traps") and len(points) != 2:
+        raise ParseError(f"{line!r}: {verb} takes two points")
+    return Order(figure, verb, points)
+
+
+def parse_action(text: str) -> SkirmishAction:
+    """The action written as ``text``; raises :class:`ParseError` quoting it and the usage."""
+    line = " ".join(text.split())
+    if not line:
+        raise ParseError("empty action; one of: " + "; ".join(USAGE.values()))
+    pieces = [p.strip() for p in line.split("/")]
+    words = pieces[0].split(" ")
+    verb = words[0].lower()
+    if verb not in USAGE:
+        raise ParseError(f"{line!r}: unknown action {words[0]!r}; one of: {', '.join(USAGE)}")
+    if len(words) < 2:
+        raise ParseError(f"{line!r}: usage: {USAGE[verb]}")
+    unit = _name(words[1], _UNIT, "unit", line)
+    if verb == "hold":
+        if len(words) != 2 or len(pieces) > 1:
+            raise ParseError(f"{line!r}: usage: {USAGE['hold']}")
+        return Move(unit)
+    if verb == "move":
+        path = tuple(_point(w, line) for w in words[2:])
+        if len(path) > 3:
+            raise ParseError(f"{line!r}: a path is at most two waypoints and the end")
+        orders = tuple(_order(p.split(" "), line) for p in pieces[1:])
+        if len({o.figure for o in orders}) != len(orders):
+            raise ParseError(f"{line!r}: a figure is given two orders")
+        return Move(unit, path, orders)
+    if len(words) != 3:
+        raise ParseError(f"{line!r}: usage: {USAGE['fire']}")
+    target = None if words[2].lower() == "hold" else _name(words[2], _UNIT, "unit or hold", line)
+    fire_orders: list[tuple[str, str]] = []
+    for piece in pieces[1:]:
+        parts = piece.split(" ")
+        if len(parts) != 2:
+            raise ParseError(f"{line!r}: a figure's fire order is FIG TARGET|hold")
+        figure = _name(parts[0], _FIGURE, "figure (A1.3)", line)
+        aim = parts[1]
+        if aim.lower() == "hold":
+            aim = "hold"
+        elif _FIGURE.match(aim) or _UNIT.match(aim):
+            aim = aim.upper()
+        else:
+            raise ParseError(f"{line!r}: {aim!r} is not a figure, a unit or hold")
+        fire_orders.append((figure, aim))
+    if len({f for f, _ in fire_orders}) != len(fire_orders):
+        raise ParseError(f"{line!r}: a figure is given two targets")
+    return Fire(unit, target, tuple(fire_orders))
+
+
+def action_from_json(data: dict[str, Any]) -> SkirmishAction:
+    """The action of ``to_json`` output; raises :class:`ParseError` on a malformed one."""
+    try:
+        kind = data["type"]
+        if kind == "move":
+            orders = tuple(
+                Order(
+                    str(o["figure"]),
+                    str(o["verb"]),
+                    tuple((float(p[0]), float(p[1])) for p in o["points"]),
+                    o.get("door"),
+                )
+                for o in data["orders"]
+            )
+            return Move(str(data["unit"]), tuple((float(p[0]), float(p[1])) for p in data["path"]), orders)
+        if kind == "fire":
+            return Fire(str(data["unit"]), data["target"], tuple((str(f), str(t)) for f, t in data.get("orders", [])))
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise ParseError(f"malformed skirmish action {data!r}: {exc}") from None
+    raise ParseError(f"unknown skirmish action type {data.get('type')!r}")

@@ -1,0 +1,45 @@
+"""Skirmish events as short lines for people (the CLI's turn log)."""
+
+from __future__ import annotations
+
+from grognard.core.engine import Event
+
+
+def describe(event: Event) -> str | None:
+    """One line for ``event``, or ``None`` if it is not worth a line."""
+    d = event.data
+    k = event.kind
+    if k == "setup":
+        return f"{d['title']}: {d['units']} units, {d['figures']} men; tables: {d['tables']}"
+    if k == "initiative":
+        if d.get("fixed"):
+            return f"{d['first']} move first (scenario)"
+        return f"initiative: allies {d['allies']}, axis {d['axis']}: {d['first']} move first"
+    if k == "moved":
+        entered = " comes on and" if d["entered"] else ""
+        n = len(d["figures"])
+        return f"{d['unit']}{entered} moves {n} {'man' if n == 1 else 'men'}"
+    if k == "waits":
+        return f"{d['unit']} waits off the table"
+    if k == "door":
+        return f"{d['figure']} {'opens' if d['open'] else 'closes'} door {d['door']}"
+    if k == "wire_laid":
+        return f"{d['figure']} lays wire"
+    if k == "traps_set":
+        return f"{d['figure']} sets two tank traps"
+    if k == "fire_order":
+        return f"{d['unit']}: {d['men']} men fire at {', '.join(d['targets'])}"
+    if k == "shots":
+        cover = ", cover" if d["cover"] else ""
+        return f"{d['unit']} -> {d['target']}: {d['dice']} dice, {d['hit_on']}+{cover}: {d['hits']} hit(s)"
+    if k == "wounded":
+        return f"{d['figure']} hit: flesh wound"
+    if k == "killed":
+        return f"{d['figure']} killed ({d['why']})"
+    if k == "dice":
+        return f"    dice: {d['purpose']}: {' '.join(str(v) for v in d['values'])}"
+    if k == "game_over":
+        return f"game over: {d['reason']}"
+    if k == "resigned":
+        return f"{d['seat']} resigns"
+    return None

@@ -1,0 +1,926 @@
+"""The skirmish game, part 1: setup from a scenario, the turn (RULINGS S0), moving, fire, victory.
+
+A turn (skirmish.10): a d6 each for initiative (ties roll again; a scenario may
+fix the first mover); the winner's units move (one decision per unit), then
+the other side's; then every unit that can fire gives its fire order (both
+sides at once) and all fire is resolved together, casualties removed after
+every shot is rolled; then melee, which comes with part 2 (until then no
+figure may come into contact with an enemy). Victory is checked at the end
+of each turn (skirmish.12).
+
+Conventions: see ``scenario`` (inches, origin south-west, a figure is its
+base's centre). Seats are ``Allies`` and ``Axis``, one per side.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from grognard.core.dice import DiceSource
+from grognard.core.engine import ActionSpace, Decision, Game, Result
+from grognard.core.errors import IllegalAction
+from grognard.core.geometry import TOLERANCE, at_most, snap
+from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish.actions import XY, Fire, Move, Order
+from grognard.rulesets.skirmish.scenario import Scenario, load_scenario
+from grognard.rulesets.skirmish.state import Door, Figure, FireOrder, SkirmishState, Unit
+from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1
+from grognard.rulesets.skirmish.terrain import Terrain, build_terrain, terrain_json
+
+SIDES = ("allies", "axis")
+SEATS = {"allies": "Allies", "axis": "Axis"}
+WEAPON_VALUE = {"mg": 3.0, "smg": 1.5, "rifle": 1.0, "pistol": 0.8}  # the doctrine's "most valuable target"
+TYPE_VALUE = {"officer": 1.5, "cavalry": 1.2}
+
+
+def other(side: str) -> str:
+    return "axis" if side == "allies" else "allies"
+
+
+def figure_value(figure: Figure) -> float:
+    """How much the doctrine bots want a figure dead: by weapon, more for officers and cavalry."""
+    return WEAPON_VALUE.get(figure.weapon, 2.0) * TYPE_VALUE.get(figure.type, 1.0)
+
+
+class SkirmishGame(Game):
+    """A skirmish game. ``options`` are resolved (``scenario``, ``turn_limit``)."""
+
+    ruleset = "skirmish"
+    sides = SIDES
+
+    def __init__(self, options: Mapping[str, Any], dice: DiceSource) -> None:
+        super().__init__(dice)
+        self.scenario: Scenario = load_scenario(str(options["scenario"]))
+        spec = self.scenario.spec
+        self.tables = self.scenario.tables
+        self.base_terrain = build_terrain(spec, self.tables)
+        self._terrain: tuple[Any, Terrain] | None = None
+        self._shots: tuple[Any, dict[str, dict[str, FireOrder | tuple[str, str]]]] | None = None
+        self._terrain_json: dict[str, Any] | None = None
+        figures: dict[str, Figure] = {}
+        units: dict[str, Unit] = {}
+        for unit in spec.units:
+            ids = []
+            for n, fig in enumerate(unit.figures, 1):
+                fid = f"{unit.id.upper()}.{n}"
+                ids.append(fid)
+                figures[fid] = Figure(
+                    fid,
+                    unit.id.upper(),
+                    unit.side,
+                    fig.type,
+                    fig.weapon,
+                    snap(fig.at[0]),
+                    snap(fig.at[1]),
+                    on_table=unit.enters == 0,
+                )
+            units[unit.id.upper()] = Unit(unit.id.upper(), unit.side, unit.name, unit.enters, ids)
+        doors = {o.id: Door(o.id, _door_open(spec, o.id)) for o in self.base_terrain.openings.values() if o.door}
+        limit = options.get("turn_limit") or spec.victory.turn_limit
+        state = SkirmishState(dict(options), figures, units, doors)
+        state.stats = {
+            "turn_limit": int(limit),
+            "losses": dict.fromkeys(SIDES, 0),
+            "wounds": dict.fromkeys(SIDES, 0),
+            "shots": dict.fromkeys(SIDES, 0),
+            "hits": dict.fromkeys(SIDES, 0),
+            "first_blood": None,
+        }
+        self.state = state
+        self.emit(
+            "setup",
+            scenario=spec.name,
+            title=spec.title,
+            tables=self.tables.name,
+            sides={s.id: s.name for s in spec.sides},
+            units=len(units),
+            figures=len(figures),
+            turn_limit=int(limit),
+        )
+        self._begin_turn()
+
+    # ------------------------------------------------------------------ protocol
+    def seats(self) -> tuple[str, ...]:
+        return (SEATS["allies"], SEATS["axis"])
+
+    def side_of(self, seat: str) -> str:
+        for side, name in SEATS.items():
+            if name == seat:
+                return side
+        raise IllegalAction(f"no seat {seat!r} in this game")
+
+    @property
+    def result(self) -> Result | None:
+        return self.state.outcome
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    def _resign(self, seat: str) -> None:
+        side = self.side_of(seat)
+        self.emit("resigned", seat=seat, side=side)
+        self._finish(Result("win", other(side), self.state.turn, f"{seat} resigned", self.scores()))
+
+    def state_json(self) -> dict[str, Any]:
+        return self.state.to_json()
+
+    def copy_state(self) -> SkirmishState:
+        return self.state.copy()
+
+    def __getstate__(self) -> dict[str, Any]:
+        fields = self.__dict__.copy()
+        fields["_shots"] = None
+        return fields
+
+    def view(self, seat: str | None) -> dict[str, Any]:
+        """Part 1 hides nothing: every seat sees the whole table (part 2's secret choices will be filtered)."""
+        full = self.state.to_json()
+        full.pop("done")
+        full["seat"] = seat
+        full["side"] = self.side_of(seat) if seat in self.seats() else None
+        full["pending"] = [{"id": d.id, "seat": d.seat, "prompt": d.prompt} for d in self.pending()]
+        full["scenario"] = {
+            "name": self.scenario.spec.name,
+            "title": self.scenario.spec.title,
+            "sides": {s.id: {"name": s.name, "edge": s.edge} for s in self.scenario.spec.sides},
+            "objectives": [
+                {"id": o.id, "name": o.name, "shape": [list(p) for p in o.shape]} for o in self.scenario.spec.objectives
+            ],
+            "source": self.scenario.source,
+        }
+        if self._terrain_json is None:
+            self._terrain_json = terrain_json(self.base_terrain)
+        full["terrain"] = self._terrain_json
+        return full
+
+    def decision_id(self, action: Any) -> str | None:
+        if isinstance(action, Move):
+            return f"move {action.unit}"
+        if isinstance(action, Fire):
+            return f"fire {action.unit}"
+        return None
+
+    # ------------------------------------------------------------------ lookups
+    @property
+    def terrain(self) -> Terrain:
+        """The table's terrain with the wire and tank traps laid so far."""
+        key = (self.state.wires, self.state.traps)
+        if self._terrain is None or self._terrain[0] != key:
+            self._terrain = (key, self.base_terrain.with_works(self.state.wires, self.state.traps))
+        return self._terrain[1]
+
+    def seat(self, side: str) -> str:
+        return SEATS[side]
+
+    def unit(self, label: str) -> Unit:
+        unit = self.state.units.get(label)
+        if unit is None:
+            raise IllegalAction(f"no unit {label!r} in this game", "skirmish.2")
+        return unit
+
+    def living(self, unit: str) -> list[Figure]:
+        return self.state.living(unit)
+
+    def waiting(self, unit: Unit) -> bool:
+        """The unit has not yet come onto the table."""
+        return not any(self.state.figures[f].on_table for f in unit.figures)
+
+    def open_doors(self) -> set[str]:
+        return {d.id for d in self.state.doors.values() if d.open}
+
+    def allowance(self, figure: Figure) -> float:
+        """The man's move in inches: his type's, at most 6" carrying a MG or mortar (skirmish.21, 22, 54)."""
+        move = self.tables.men[figure.type].move
+        if figure.weapon in R.CARRIED_HEAVY:
+            move = min(move, self.tables.movement.carry_heavy.value)
+        return move
+
+    def enemies(self, side: str) -> list[Figure]:
+        return [f for f in self.state.figures.values() if f.side != side and f.alive and f.on_table]
+
+    # ------------------------------------------------------------------ decisions
+    def _decisions(self) -> tuple[Decision, ...]:
+        s = self.state
+        out: list[Decision] = []
+        if s.phase.startswith("move:"):
+            side = s.phase.split(":", 1)[1]
+            for label, unit in sorted(s.units.items()):
+                if unit.side != side or f"move {label}" in s.done or not self.living(label):
+                    continue
+                if self.waiting(unit) and unit.enters > s.turn:
+                    continue
+                out.append(
+                    Decision(
+                        f"move {label}",
+                        SEATS[side],
+                        f"{label} ({len(self.living(label))} men): move",
+                        MoveSpace(self, label),
+                    )
+                )
+        elif s.phase == "fire":
+            shots = self.shot_table()
+            for label, unit in sorted(s.units.items()):
+                if f"fire {label}" in s.done:
+                    continue
+                if any(isinstance(o, FireOrder) for f in unit.figures for o in shots.get(f, {}).values()):
+                    out.append(
+                        Decision(
+                            f"fire {label}",
+                            SEATS[unit.side],
+                            f"{label} ({len(self.living(label))} men): fire",
+                            FireSpace(self, label),
+                        )
+                    )
+        return tuple(out)
+
+    def _apply(self, decision: Decision, action: Any) -> None:
+        s = self.state
+        s.done.add(decision.id)
+        if isinstance(action, Move):
+            self._move(action)
+        elif isinstance(action, Fire):
+            self._fire_order(action)
+        self._shots = None
+        self._advance()
+
+    # ------------------------------------------------------------------ the turn
+    def _advance(self) -> None:
+        s = self.state
+        while s.outcome is None:
+            if self._decisions():
+                return
+            if s.phase.startswith("move:"):
+                side = s.phase.split(":", 1)[1]
+                if side == s.order[0]:
+                    s.phase, s.done = f"move:{s.order[1]}", set()
+                else:
+                    s.phase, s.done = "fire", set()
+                    self._shots = None
+            elif s.phase == "fire":
+                self._resolve_fire()
+                s.phase, s.done = "melee", set()
+                self._end_turn()
+                if s.outcome is None:
+                    self._begin_turn()
+
+    def _begin_turn(self) -> None:
+        s = self.state
+        s.turn += 1
+        for f in s.figures.values():
+            f.hits = 0
+        self.emit("turn", turn=s.turn)
+        first = self.scenario.spec.first_mover
+        if first == "initiative":
+            while True:
+                a, b = self.roll(2, 6, "initiative: allies, axis (the higher moves first)")
+                if a != b:
+                    break
+                self.emit("initiative_tie", value=a)
+            first = "allies" if a > b else "axis"
+            self.emit("initiative", allies=a, axis=b, first=first)
+        else:
+            self.emit("initiative", first=first, fixed=True)
+        s.order = (first, other(first))
+        s.phase, s.done = f"move:{first}", set()
+        self._shots = None
+
+    def _end_turn(self) -> None:
+        s = self.state
+        spec = self.scenario.spec
+        total = {side: sum(1 for f in s.figures.values() if f.side == side) for side in SIDES}
+        alive = {side: sum(1 for f in s.figures.values() if f.side == side and f.alive) for side in SIDES}
+        broken = []
+        for side_spec in spec.sides:
+            side = side_spec.id
+            lost = total[side] - alive[side]
+            if alive[side] == 0 or (total[side] and lost / total[side] >= side_spec.breaks_at - 1e-9):
+                broken.append(side)
+        if len(broken) == 2:
+            self._finish(Result("draw", None, s.turn, "both sides broke in the same turn", self.scores()))
+            return
+        if broken:
+            side = broken[0]
+            why = "has no men left" if alive[side] == 0 else f"lost {total[side] - alive[side]} of {total[side]} men"
+            self._finish(Result("win", other(side), s.turn, f"{side} {why}", self.scores()))
+            return
+        attacker = spec.victory.attacker
+        if spec.victory.objectives and all(self.holds(attacker, o) for o in spec.victory.objectives):
+            self._finish(
+                Result("win", attacker, s.turn, f"{attacker} hold {', '.join(spec.victory.objectives)}", self.scores())
+            )
+            return
+        if s.turn >= s.stats["turn_limit"]:
+            at_limit = spec.victory.at_limit
+            reason = f"the turn limit ({s.stats['turn_limit']}) is reached"
+            if at_limit == "defender":
+                self._finish(Result("win", other(attacker), s.turn, reason, self.scores()))
+            elif at_limit == "draw":
+                self._finish(Result("draw", None, s.turn, reason, self.scores()))
+            else:
+                self._finish(Result("unfinished", None, s.turn, reason, self.scores()))
+
+    def holds(self, side: str, objective: str) -> bool:
+        """``side`` has a living man inside the objective and the enemy has none (skirmish.12)."""
+        from shapely.geometry import Point, Polygon
+
+        spec = next(o for o in self.scenario.spec.objectives if o.id == objective)
+        shape = Polygon(spec.shape)
+        ours = theirs = False
+        for f in self.state.figures.values():
+            if f.alive and f.on_table and shape.covers(Point(f.x, f.y)):
+                if f.side == side:
+                    ours = True
+                else:
+                    theirs = True
+        return ours and not theirs
+
+    def scores(self) -> dict[str, Any]:
+        s = self.state
+        return {
+            "allies_lost": s.stats["losses"]["allies"],
+            "axis_lost": s.stats["losses"]["axis"],
+            "allies_left": sum(1 for f in s.figures.values() if f.side == "allies" and f.alive),
+            "axis_left": sum(1 for f in s.figures.values() if f.side == "axis" and f.alive),
+        }
+
+    def _finish(self, result: Result) -> None:
+        self.state.outcome = result
+        self.state.phase = "over"
+        self.emit("game_over", **result.to_json())
+
+    # ------------------------------------------------------------------ moving
+    def plan_move(self, action: Move) -> dict[str, list[XY]]:
+        """Each living figure's path (start first) under ``action``; raises IllegalAction (skirmish.21, 45)."""
+        s = self.state
+        unit = self.unit(action.unit)
+        men = self.living(action.unit)
+        if not men:
+            raise IllegalAction(f"{action}: unit {unit.id} has no men left", "skirmish.21")
+        ids = {f.id for f in men}
+        orders = {o.figure: o for o in action.orders}
+        for order in action.orders:
+            if order.figure not in ids:
+                raise IllegalAction(f"{action}: {order.figure} is not a living man of {unit.id}", "skirmish.21")
+        waiting = self.waiting(unit)
+        if waiting and unit.enters > s.turn:
+            raise IllegalAction(f"{action}: {unit.id} comes on from move {unit.enters}", "skirmish.45")
+        leader = men[0]
+        paths: dict[str, list[XY]] = {}
+        for f in men:
+            start = (f.x, f.y)
+            order = orders.get(f.id)
+            if order is not None:
+                if order.verb == "to":
+                    paths[f.id] = [start, *((snap(x), snap(y)) for x, y in order.points)]
+                else:
+                    paths[f.id] = [start]
+            elif action.path:
+                dx, dy = f.x - leader.x, f.y - leader.y
+                paths[f.id] = [start, *((snap(x + dx), snap(y + dy)) for x, y in action.path)]
+            else:
+                paths[f.id] = [start]
+        if waiting:
+            moving = [fid for fid, p in paths.items() if len(p) > 1]
+            if moving and len(moving) != len(men):
+                raise IllegalAction(f"{action}: a unit comes onto the table whole", "skirmish.45")
+            if any(o.verb != "to" for o in action.orders):
+                raise IllegalAction(f"{action}: men off the table can only come on", "skirmish.45")
+            if not moving:
+                self._check_hold_off(action, unit)
+        return paths
+
+    def _check_hold_off(self, action: Move, unit: Unit) -> None:
+        """At least half the army (by units) comes on in the first move (skirmish.45)."""
+        s = self.state
+        if s.turn != 1:
+            return
+        army = [u for u in s.units.values() if u.side == unit.side and u.enters <= 1]
+        need = math.ceil(len(army) / 2)
+        may_stay = len(army) - need
+        if s.held_off.get(unit.side, 0) + 1 > may_stay:
+            raise IllegalAction(
+                f"{action}: at least {need} of the {len(army)} units must be on the table after the first move",
+                "skirmish.45",
+            )
+
+    def check_move(self, action: Move) -> dict[str, tuple[list[XY], R.PathMeasure]]:
+        """Check ``action`` whole against the rules; returns each man's path and its measure.
+
+        Raises :class:`IllegalAction` naming the rule for the first problem found.
+        """
+        s = self.state
+        paths = self.plan_move(action)
+        terrain = self.terrain
+        orders = {o.figure: o for o in action.orders}
+        opened = self.open_doors()
+        changed_now: set[str] = set()
+        for order in action.orders:
+            if order.verb in ("open", "close"):
+                changed_now.add(self._check_door(action, order))
+            elif order.verb == "wire":
+                self._check_wire(action, order)
+            elif order.verb == "traps":
+                self._check_traps(action, order)
+        enemies = self.enemies(self.unit(action.unit).side)
+        base = self.tables.sight.base.value
+        out: dict[str, tuple[list[XY], R.PathMeasure]] = {}
+        for fid, path in paths.items():
+            f = s.figures[fid]
+            if len(path) < 2:
+                out[fid] = (path, R.PathMeasure(0.0, 0.0))
+                continue
+            if len(path) > 4:
+                raise IllegalAction(f"{action}: {fid}'s path has more than two waypoints", "skirmish.21")
+            allowance = self.allowance(f)
+            for x, y in path[1:] if f.on_table else path[-1:]:
+                if not terrain.on_table(x, y):
+                    raise IllegalAction(f"{action}: {fid} would leave the table at ({x:g}, {y:g})", "skirmish.2")
+            measure = R.measure_path(terrain, path, allowance, river_paid=f.river_paid, open_doors=opened)
+            if measure.problem is not None:
+                rule, why = measure.problem
+                raise IllegalAction(f"{action}: {fid}: {why}", rule)
+            if not at_most(measure.cost, allowance):
+                raise IllegalAction(
+                    f"{action}: {fid}'s path costs {measure.describe()}, more than his {allowance:g}\" move",
+                    _cost_rule(measure, f.type),
+                )
+            for door in measure.doors:
+                if s.doors[door].changed == s.turn or door in changed_now:
+                    raise IllegalAction(
+                        f"{action}: {fid} cannot pass door {door}: it was opened or closed this turn", "skirmish.65"
+                    )
+            if f.weapon in R.HEAVY_IN_POND and not terrain.pond.is_empty:
+                from shapely.geometry import LineString
+
+                if LineString(path).intersection(terrain.pond).length > TOLERANCE:
+                    raise IllegalAction(
+                        f"{action}: {fid} carries a {f.weapon}: it may not go into a pond or bay", "skirmish.53"
+                    )
+            for enemy in enemies:
+                if R.path_near(path, (enemy.x, enemy.y), base):
+                    raise IllegalAction(
+                        f"{action}: {fid} would come into contact with {enemy.id} (melee comes with part 2)",
+                        "skirmish.10",
+                    )
+            out[fid] = (path, measure)
+        if orders and any(o.verb in ("open", "close") for o in orders.values()):
+            passed = {d for _, m in out.values() for d in m.doors}
+            clash = passed & changed_now
+            if clash:
+                raise IllegalAction(
+                    f"{action}: door {sorted(clash)[0]} cannot be opened or closed and passed in one turn",
+                    "skirmish.65",
+                )
+        return out
+
+    def _check_door(self, action: Move, order: Order) -> str:
+        s = self.state
+        door = s.doors.get(order.door or "")
+        if door is None:
+            raise IllegalAction(
+                f"{action}: no door {order.door!r} (doors: {', '.join(s.doors) or 'none'})", "skirmish.65"
+            )
+        f = s.figures[order.figure]
+        opening = self.terrain.openings[door.id]
+        reach = self.tables.sight.opening_reach.value
+        if math.hypot(f.x - opening.at[0], f.y - opening.at[1]) > reach + TOLERANCE:
+            raise IllegalAction(f'{action}: {f.id} is not within {reach:g}" of door {door.id}', "skirmish.65")
+        if (order.verb == "open") == door.open:
+            raise IllegalAction(
+                f"{action}: door {door.id} is already {'open' if door.open else 'closed'}", "skirmish.65"
+            )
+        if door.passed == s.turn:
+            raise IllegalAction(
+                f"{action}: troops passed door {door.id} this turn: it cannot be opened or closed now", "skirmish.65"
+            )
+        if door.changed == s.turn:
+            raise IllegalAction(f"{action}: door {door.id} was already opened or closed this turn", "skirmish.65")
+        return door.id
+
+    def _reach_check(self, action: Move, order: Order, rule: str) -> None:
+        f = self.state.figures[order.figure]
+        reach = self.tables.engineering.reach.value
+        for x, y in order.points:
+            if not self.terrain.on_table(x, y):
+                raise IllegalAction(f"{action}: ({x:g}, {y:g}) is off the table", rule)
+            if math.hypot(x - f.x, y - f.y) > reach + TOLERANCE:
+                raise IllegalAction(f'{action}: ({x:g}, {y:g}) is more than {reach:g}" from {f.id}', rule)
+
+    def _check_wire(self, action: Move, order: Order) -> None:
+        (x0, y0), (x1, y1) = order.points
+        most = self.tables.engineering.wire_per_move.value
+        length = math.hypot(x1 - x0, y1 - y0)
+        if length <= TOLERANCE:
+            raise IllegalAction(f"{action}: the wire has no length", "skirmish.64")
+        if not at_most(length, most):
+            raise IllegalAction(
+                f'{action}: {length:.2f}" of wire; one man lays at most {most:g}" a move', "skirmish.64"
+            )
+        self._reach_check(action, order, "skirmish.64")
+
+    def _check_traps(self, action: Move, order: Order) -> None:
+        (x0, y0), (x1, y1) = order.points
+        spacing = self.tables.engineering.trap_spacing.value
+        gap = math.hypot(x1 - x0, y1 - y0)
+        if abs(gap - spacing) > TOLERANCE:
+            raise IllegalAction(f'{action}: the two tank traps stand {spacing:g}" apart, not {gap:.2f}"', "skirmish.63")
+        self._reach_check(action, order, "skirmish.63")
+
+    def _move(self, action: Move) -> None:
+        s = self.state
+        checked = self.check_move(action)
+        unit = self.unit(action.unit)
+        terrain = self.terrain
+        waiting = self.waiting(unit)
+        moved = []
+        for order in action.orders:
+            if order.verb in ("open", "close"):
+                door = s.doors[order.door or ""]
+                door.open = order.verb == "open"
+                door.changed = s.turn
+                self.emit("door", figure=order.figure, door=door.id, open=door.open)
+            elif order.verb == "wire":
+                a, b = ((snap(x), snap(y)) for x, y in order.points)
+                s.wires = (*s.wires, (a, b))
+                self.emit("wire_laid", figure=order.figure, line=[list(a), list(b)])
+            elif order.verb == "traps":
+                a, b = ((snap(x), snap(y)) for x, y in order.points)
+                s.traps = (*s.traps, a, b)
+                self.emit("traps_set", figure=order.figure, at=[list(a), list(b)])
+        for fid, (path, measure) in checked.items():
+            f = s.figures[fid]
+            if len(path) < 2:
+                continue
+            x, y = path[-1]
+            entered_river = measure.rivers > 0
+            f.x, f.y = x, y
+            f.on_table = True
+            f.river_paid = terrain.in_river(x, y) and (f.river_paid or entered_river)
+            for door in measure.doors:
+                s.doors[door].passed = s.turn
+            moved.append({"figure": fid, "to": [x, y], "cost": round(measure.cost, 2)})
+        if waiting and not moved:
+            s.held_off[unit.side] = s.held_off.get(unit.side, 0) + (1 if s.turn == 1 else 0)
+            self.emit("waits", unit=unit.id)
+        elif moved:
+            self.emit("moved", unit=unit.id, figures=moved, entered=waiting)
+        elif not action.orders:
+            self.emit("holds", unit=unit.id)
+
+    # ------------------------------------------------------------------ fire
+    def can_fire(self, f: Figure) -> tuple[str, str] | None:
+        """Why ``f`` may not fire now (rule, why), or None (skirmish.47, 52, 13/17 for part 3's weapons)."""
+        if not f.alive or not f.on_table:
+            return ("skirmish.30", f"{f.id} is not on the table")
+        kind = self.tables.attack(f.weapon)
+        if kind not in FIRES_IN_PART_1:
+            rule = "skirmish.17" if kind == "flame_thrower" else "skirmish.13"
+            return (rule, f"{f.id}'s {f.weapon} fires a template or wedge: part 3 of the skirmish rules")
+        terrain = self.terrain
+        if terrain.in_river(f.x, f.y):
+            return ("skirmish.47", f"{f.id} is in the river and cannot fire")
+        if terrain.in_pond(f.x, f.y):
+            return ("skirmish.52", f"{f.id} is swimming and cannot fire")
+        return None
+
+    def shot(self, shooter: Figure, target: Figure) -> FireOrder | tuple[str, str]:
+        """The shot ``shooter`` would fire at ``target`` now, or why not (rule, why) (skirmish.11, 24, 30-34)."""
+        if target.side == shooter.side:
+            return ("skirmish.30", f"{target.id} is on the same side")
+        if not target.alive or not target.on_table:
+            return ("skirmish.30", f"{target.id} is not on the table")
+        terrain = self.terrain
+        a, b = (shooter.x, shooter.y), (target.x, target.y)
+        blocked = R.line_of_sight(terrain, a, b, self.open_doors())
+        if blocked is not None:
+            return ("skirmish.11", f"{shooter.id} cannot see {target.id}: {blocked} is in the way")
+        distance = R.effective_range(terrain, a, b)
+        band = self.tables.band_index(shooter.weapon, distance)
+        if band is None:
+            reach = self.tables.max_range(shooter.weapon)
+            return ("skirmish.24", f'{target.id} is {distance:.2f}" away, beyond the {shooter.weapon}\'s {reach:g}"')
+        attack = self.tables.attack(shooter.weapon)
+        covered = R.cover(terrain, a, b, attack)
+        _, hit_on, shift = R.shot_numbers(self.tables, shooter.weapon, target.type, distance, covered is not None)
+        return FireOrder(shooter.id, target.id, attack, band, hit_on, shift, covered is not None, round(distance, 2))
+
+    def shot_table(self) -> dict[str, dict[str, FireOrder | tuple[str, str]]]:
+        """Every man's possible shots now: shooter -> target -> FireOrder or (rule, why). Cached until a change."""
+        s = self.state
+        key = (
+            s.turn,
+            s.phase,
+            tuple((f.x, f.y, f.alive, f.on_table) for f in s.figures.values()),
+            tuple(d.open for d in s.doors.values()),
+            s.wires,
+            s.traps,
+        )
+        if self._shots is not None and self._shots[0] == key:
+            return self._shots[1]
+        table: dict[str, dict[str, FireOrder | tuple[str, str]]] = {}
+        targets = [f for f in s.figures.values() if f.alive and f.on_table]
+        for shooter in targets:
+            why = self.can_fire(shooter)
+            if why is not None:
+                table[shooter.id] = {}
+                continue
+            reach = self.tables.max_range(shooter.weapon) + 2 * max((h.height for h in self.terrain.hills), default=0)
+            row: dict[str, FireOrder | tuple[str, str]] = {}
+            for target in targets:
+                if target.side == shooter.side:
+                    continue
+                if math.hypot(target.x - shooter.x, target.y - shooter.y) > reach * 2 + 1:
+                    continue
+                row[target.id] = self.shot(shooter, target)
+            table[shooter.id] = row
+        self._shots = (key, table)
+        return table
+
+    def plan_fire(self, action: Fire) -> list[FireOrder]:
+        """The shots of ``action``, one per man who fires; raises IllegalAction (skirmish.4, 11, 24, 30)."""
+        s = self.state
+        unit = self.unit(action.unit)
+        men = self.living(action.unit)
+        ids = {f.id for f in men}
+        table = self.shot_table()
+        orders = dict(action.orders)
+        for fid in orders:
+            if fid not in ids:
+                raise IllegalAction(f"{action}: {fid} is not a living man of {unit.id}", "skirmish.30")
+        if action.target is not None:
+            target_unit = s.units.get(action.target)
+            if target_unit is None or target_unit.side == unit.side:
+                raise IllegalAction(f"{action}: {action.target} is not an enemy unit", "skirmish.30")
+        shots: list[FireOrder] = []
+        load: dict[str, int] = {}
+        for f in men:
+            aim = orders.get(f.id, action.target)
+            if aim is None or aim == "hold":
+                continue
+            explicit = f.id in orders
+            why = self.can_fire(f)
+            if why is not None:
+                if explicit:
+                    raise IllegalAction(f"{action}: {why[1]}", why[0])
+                continue
+            row = table.get(f.id, {})
+            if "." in aim:
+                target = s.figures.get(aim)
+                if target is None:
+                    raise IllegalAction(f"{action}: no figure {aim}", "skirmish.30")
+                shot = row.get(aim) or self.shot(f, target)
+                if not isinstance(shot, FireOrder):
+                    raise IllegalAction(f"{action}: {shot[1]}", shot[0])
+                shots.append(shot)
+                load[aim] = load.get(aim, 0) + 1
+                continue
+            target_unit = s.units.get(aim)
+            if target_unit is None or target_unit.side == unit.side:
+                raise IllegalAction(f"{action}: {aim} is not an enemy unit", "skirmish.30")
+            choices = [row.get(t) for t in target_unit.figures]
+            possible = [c for c in choices if isinstance(c, FireOrder)]
+            if not possible:
+                if explicit:
+                    reasons = [c for c in choices if isinstance(c, tuple)]
+                    rule, why_not = reasons[0] if reasons else ("skirmish.30", f"no man of {aim} is on the table")
+                    raise IllegalAction(f"{action}: {f.id} cannot fire at {aim}: {why_not}", rule)
+                continue
+            best = min(possible, key=lambda o: (load.get(o.target, 0), o.range, o.target))
+            shots.append(best)
+            load[best.target] = load.get(best.target, 0) + 1
+        if action.target is not None and not any(o.target in s.units[action.target].figures for o in shots):
+            reasons = [
+                o
+                for f in men
+                for t in s.units[action.target].figures
+                if isinstance(o := table.get(f.id, {}).get(t), tuple)
+            ]
+            rule, why_not = (
+                reasons[0] if reasons else ("skirmish.30", f"no man of {unit.id} can fire at {action.target}")
+            )
+            raise IllegalAction(f"{action}: no man of {unit.id} can fire at {action.target} ({why_not})", rule)
+        return shots
+
+    def _fire_order(self, action: Fire) -> None:
+        shots = self.plan_fire(action)
+        self.state.fire[action.unit] = shots
+        if shots:
+            targets = sorted({o.target for o in shots})
+            self.emit("fire_order", unit=action.unit, men=len(shots), targets=targets)
+        else:
+            self.emit("holds_fire", unit=action.unit)
+
+    def _resolve_fire(self) -> None:
+        """All fire at once: every die rolled, then hits counted and survival rolled (skirmish.4-7, S0, S5)."""
+        s = self.state
+        new_hits: dict[str, int] = {}
+        attack_of: dict[str, str] = {}
+        for unit_id, shots in sorted(s.fire.items()):
+            side = s.units[unit_id].side
+            groups: dict[tuple[str, int, int, bool, int, float], int] = {}
+            for o in shots:
+                key = (o.target, o.hit_on, o.shift, o.cover, o.band, o.range)
+                groups[key] = groups.get(key, 0) + 1
+            for (target, hit_on, shift, covered, band, rng), n in groups.items():
+                mechanic = R.Shots(n, hit_on, shift)
+                purpose = (
+                    f'{unit_id} fires {n} {"die" if n == 1 else "dice"} at {target}: {rng:g}" '
+                    f"(band {band + 1}), hits on {hit_on}+"
+                    + (f", die {shift:+d}" if shift else "")
+                    + (" (cover)" if covered else "")
+                )
+                hits = mechanic.roll(self, purpose)
+                s.stats["shots"][side] += n
+                s.stats["hits"][side] += hits
+                self.emit(
+                    "shots", unit=unit_id, target=target, dice=n, hit_on=hit_on, shift=shift, cover=covered, hits=hits
+                )
+                if hits:
+                    new_hits[target] = new_hits.get(target, 0) + hits
+                    attack_of[target] = next(o.attack for o in shots if o.target == target)
+        s.fire = {}
+        for fid in sorted(new_hits):
+            f = s.figures[fid]
+            f.hits += new_hits[fid]
+            if f.hits >= 2:
+                self._kill(f, f"hit {f.hits} times this turn")
+                continue
+            survive = self.tables.survive_on(attack_of[fid])
+            if R.Survival(survive).roll(self, f"{fid} is hit: survives on {survive}+"):
+                f.wounds += 1
+                s.stats["wounds"][f.side] += 1
+                self.emit("wounded", figure=fid)
+            else:
+                self._kill(f, "failed his survival roll")
+
+    def _kill(self, f: Figure, why: str) -> None:
+        s = self.state
+        f.alive = False
+        s.stats["losses"][f.side] += 1
+        if s.stats["first_blood"] is None:
+            s.stats["first_blood"] = s.turn
+        self.emit("killed", figure=f.id, why=why)
+
+
+def _door_open(spec: Any, door_id: str) -> bool:
+    for piece in spec.terrain:
+        for k, door in enumerate(piece.doors):
+            ident = door.id or f"{piece.id or piece.kind}.d{k + 1}"
+            if ident == door_id:
+                return bool(door.open)
+    return False
+
+
+def _cost_rule(measure: R.PathMeasure, man_type: str) -> str:
+    parts = measure.parts
+    if parts.get("river"):
+        return "skirmish.47"
+    if parts.get("wire"):
+        return "skirmish.51"
+    if parts.get("pond"):
+        return "skirmish.52"
+    if parts.get("uphill") or parts.get("road") or parts.get("walls") or parts.get("boulders"):
+        return "skirmish.3"
+    return "skirmish.22" if man_type == "cavalry" else "skirmish.21"
+
+
+# ---------------------------------------------------------------------- action spaces
+class MoveSpace(ActionSpace[Move]):
+    """Every legal move of a unit: a continuous space of paths (skirmish.21)."""
+
+    def __init__(self, game: SkirmishGame, unit: str) -> None:
+        self.game = game
+        self.unit = unit
+
+    def check(self, action: Any) -> None:
+        if not isinstance(action, Move):
+            raise IllegalAction(f"{action} is not a move", "skirmish.21")
+        if action.unit != self.unit:
+            raise IllegalAction(f"{action}: this decision is for unit {self.unit}", "skirmish.21")
+        self.game.check_move(action)
+
+    def legal(self, action: Move) -> bool:
+        try:
+            self.check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def toward(self, x: float, y: float, steps: int = 7) -> Move | None:
+        """The furthest legal straight move of the whole unit toward (x, y) for its leader, if any."""
+        men = self.game.living(self.unit)
+        lx, ly = men[0].x, men[0].y
+        full = Move(self.unit, ((snap(x), snap(y)),))
+        if self.legal(full):
+            return full
+        lo, hi, best = 0.0, 1.0, None
+        for _ in range(steps):
+            mid = (lo + hi) / 2
+            move = Move(self.unit, ((snap(lx + mid * (x - lx)), snap(ly + mid * (y - ly))),))
+            if self.legal(move):
+                lo, best = mid, move
+            else:
+                hi = mid
+        return best
+
+    def hold(self) -> Move:
+        return Move(self.unit)
+
+    def sample(self, rng: np.random.Generator) -> Move:
+        game = self.game
+        men = game.living(self.unit)
+        leader = men[0]
+        reach = game.allowance(leader)
+        for _ in range(6):
+            angle = float(rng.uniform(0.0, 2 * math.pi))
+            dist = float(rng.uniform(0.2, 1.0)) * reach
+            x, y = leader.x + dist * math.cos(angle), leader.y + dist * math.sin(angle)
+            move = Move(self.unit, ((snap(x), snap(y)),))
+            if self.legal(move):
+                return move
+        options = self.candidates(4)
+        return options[int(rng.integers(len(options)))]
+
+    def candidates(self, k: int = 16) -> list[Move]:
+        game = self.game
+        men = game.living(self.unit)
+        leader = men[0]
+        reach = game.allowance(leader)
+        out: list[Move] = []
+        if self.legal(self.hold()):
+            out.append(self.hold())
+        enemies = game.enemies(leader.side)
+        spec = game.scenario.spec
+        aims: list[XY] = []
+        for objective in spec.objectives:
+            xs = [p[0] for p in objective.shape]
+            ys = [p[1] for p in objective.shape]
+            aims.append((sum(xs) / len(xs), sum(ys) / len(ys)))
+        if enemies:
+            near = min(enemies, key=lambda e: math.hypot(e.x - leader.x, e.y - leader.y))
+            aims.append((near.x, near.y))
+        edge = next(s.edge for s in spec.sides if s.id == leader.side)
+        inward = {"south": (0, 1), "north": (0, -1), "west": (1, 0), "east": (-1, 0)}[edge]
+        aims.append((leader.x + inward[0] * reach, leader.y + inward[1] * reach))
+        for ax, ay in aims:
+            d = math.hypot(ax - leader.x, ay - leader.y)
+            if d <= TOLERANCE:
+                continue
+            t = min(1.0, reach / d)
+            move = self.toward(leader.x + t * (ax - leader.x), leader.y + t * (ay - leader.y))
+            if move is not None and move not in out:
+                out.append(move)
+            if len(out) >= k:
+                break
+        if not out:
+            for angle in range(0, 360, 45):
+                move = self.toward(
+                    leader.x + reach / 2 * math.cos(math.radians(angle)),
+                    leader.y + reach / 2 * math.sin(math.radians(angle)),
+                )
+                if move is not None:
+                    out.append(move)
+                    break
+        if not out:
+            raise IllegalAction(f"unit {self.unit} has no legal move", "skirmish.21")
+        return out[:k]
+
+
+class FireSpace(ActionSpace[Fire]):
+    """A unit's fire: at an enemy unit some of its men can see in range, or hold fire (skirmish.30)."""
+
+    def __init__(self, game: SkirmishGame, unit: str) -> None:
+        self.game = game
+        self.unit = unit
+
+    def check(self, action: Any) -> None:
+        if not isinstance(action, Fire):
+            raise IllegalAction(f"{action} is not a fire order", "skirmish.30")
+        if action.unit != self.unit:
+            raise IllegalAction(f"{action}: this decision is for unit {self.unit}", "skirmish.30")
+        self.game.plan_fire(action)
+
+    def targets(self) -> list[str]:
+        """The enemy units some man of this unit can fire at."""
+        game = self.game
+        table = game.shot_table()
+        out: set[str] = set()
+        for f in game.living(self.unit):
+            for target, shot in table.get(f.id, {}).items():
+                if isinstance(shot, FireOrder):
+                    out.add(game.state.figures[target].unit)
+        return sorted(out)
+
+    def sample(self, rng: np.random.Generator) -> Fire:
+        options = self.candidates()
+        return options[int(rng.integers(len(options)))]
+
+    def candidates(self, k: int = 16) -> list[Fire]:
+        out = [Fire(self.unit, t) for t in self.targets()]
+        out.append(Fire(self.unit, None))
+        return out[:k]

@@ -1,0 +1,396 @@
+"""The rules of skirmish part 1 as functions of the terrain and positions: moving, sight, range, cover, effect.
+
+Every function here is pure: it reads a :class:`~.terrain.Terrain` and
+positions (inches) and returns a measure or a reason; the game calls them
+to check actions, the bots and faces to look ahead. A refused action raises
+:class:`IllegalAction` naming the rule (``skirmish.N``, docs/rules/skirmish.md).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import icepool
+from shapely.geometry import LineString, Point
+
+from grognard.core.dice import DiceSource, Mechanic
+from grognard.core.geometry import TOLERANCE
+from grognard.rulesets.skirmish.tables import Tables
+from grognard.rulesets.skirmish.terrain import Building, Terrain, _points
+
+XY = tuple[float, float]
+HEAVY_IN_POND = ("bazooka", "mg", "mortar")  # seed: too deep for them (skirmish.53)
+CARRIED_HEAVY = ("mg", "mortar")  # seed: one man moves them 6" and they may fire (skirmish.54)
+
+
+# ------------------------------------------------------------------------------ mechanics
+@dataclass(frozen=True)
+class Shots(Mechanic):
+    """``dice`` men fire, one die each; a die hits when ``face + shift >= hit_on`` (skirmish.4, 5, 32).
+
+    ``shift`` is the target's type (+1: easier to hit) less 1 for cover. The
+    outcome is the number of hits.
+
+    >>> Shots(dice=1, hit_on=6, shift=-1).distribution().probability(1) == 0
+    True
+    >>> Shots(dice=2, hit_on=5).distribution().probability(0)
+    Fraction(4, 9)
+    """
+
+    dice: int
+    hit_on: int
+    shift: int = 0
+
+    def roll(self, source: DiceSource, purpose: str) -> int:
+        return sum(1 for v in source.roll(self.dice, 6, purpose) if v + self.shift >= self.hit_on)
+
+    def distribution(self) -> icepool.Die:
+        one = (icepool.d6 + self.shift >= self.hit_on).map({False: 0, True: 1})
+        return self.dice @ one
+
+    @property
+    def text(self) -> str:
+        adjust = f"{self.shift:+d} " if self.shift else ""
+        return f"{self.dice}d6 {adjust}each {self.hit_on}+ hits"
+
+
+@dataclass(frozen=True)
+class Survival(Mechanic):
+    """A hit man's survival roll: ``survive_on`` or more, a flesh wound; else dead (skirmish.6).
+
+    >>> Survival(5).distribution().probability(True)
+    Fraction(1, 3)
+    """
+
+    survive_on: int
+
+    def roll(self, source: DiceSource, purpose: str) -> bool:
+        return source.roll(1, 6, purpose)[0] >= self.survive_on
+
+    def distribution(self) -> icepool.Die:
+        return icepool.d6 >= self.survive_on
+
+    @property
+    def text(self) -> str:
+        return f"1d6, {self.survive_on}+ survives with a flesh wound"
+
+
+@dataclass(frozen=True)
+class ShotFate(Mechanic):
+    """One man fires once at a man not yet hit this turn: ``miss``, ``wounded`` or ``dead`` (for odds only)."""
+
+    hit_on: int
+    shift: int
+    survive_on: int
+
+    def roll(self, source: DiceSource, purpose: str) -> str:
+        if not Shots(1, self.hit_on, self.shift).roll(source, purpose):
+            return "miss"
+        return "wounded" if Survival(self.survive_on).roll(source, purpose) else "dead"
+
+    def distribution(self) -> icepool.Die:
+        hit = icepool.d6 + self.shift >= self.hit_on
+        survive = icepool.d6 >= self.survive_on
+        return hit.if_else(survive.if_else(icepool.Die(["wounded"]), icepool.Die(["dead"])), icepool.Die(["miss"]))
+
+    @property
+    def text(self) -> str:
+        return f"hit on {self.hit_on}+ ({self.shift:+d}), survive on {self.survive_on}+"
+
+
+INITIATIVE = icepool.d6  # skirmish.10 (S0): a d6 each, the higher moves first; ties roll again
+
+
+# ------------------------------------------------------------------------------ movement
+@dataclass
+class PathMeasure:
+    """What a path costs (inches of move) and what it passes: the parts of the cost are kept for messages."""
+
+    length: float
+    cost: float
+    parts: dict[str, float] = field(default_factory=dict)
+    rivers: int = 0
+    wires: int = 0
+    walls: int = 0
+    boulders: int = 0
+    climbed: float = 0.0
+    doors: list[str] = field(default_factory=list)
+    problem: tuple[str, str] | None = None  # (rule, why) when the path may not be walked at all
+
+    def describe(self) -> str:
+        extras = ", ".join(f"{k} {v:+.2f}" for k, v in self.parts.items() if abs(v) > 1e-9)
+        return f'{self.cost:.2f}" ({self.length:.2f}" walked' + (f"; {extras})" if extras else ")")
+
+
+def measure_path(
+    terrain: Terrain,
+    points: Sequence[XY],
+    allowance: float,
+    *,
+    river_paid: bool = False,
+    open_doors: Iterable[str] = (),
+) -> PathMeasure:
+    """The cost of walking ``points`` (start first) for a man whose move is ``allowance`` inches.
+
+    Costs (skirmish.3, 47, 51, 52): every inch walked, ponds and bays twice
+    over, roads at ``road_cost``; half the man's move once for each river he
+    enters (none for the one he stands in, if paid); 3" per wire crossed;
+    ``wall_crossing`` per wall or sandbags and ``boulder_crossing`` per boulder
+    climbed; ``uphill_per_inch`` per inch of height climbed. Sets ``problem``
+    for a path that crosses a cliff or a building's wall other than at an open
+    door.
+    """
+    m = terrain.tables.movement
+    if len(points) < 2:
+        return PathMeasure(0.0, 0.0)
+    line = LineString(points)
+    length = line.length
+    measure = PathMeasure(length, length)
+    start = Point(points[0])
+    if length <= 1e-9:
+        return measure
+    parts = measure.parts
+    for name, zone, factor in terrain.zones:
+        if zone.intersects(line):
+            inside = line.intersection(zone).length
+            parts[name] = parts.get(name, 0.0) + (factor - 1.0) * inside
+    if terrain.hills:
+        up = down = 0.0
+        profile = terrain.profile(line)
+        for (_, _, h0), (_, _, h1) in itertools.pairwise(profile):
+            if h1 > h0:
+                up += h1 - h0
+            else:
+                down += h0 - h1
+        measure.climbed = up
+        if up:
+            parts["uphill"] = up * m.uphill_per_inch.value
+        if down and m.downhill_per_inch.value:
+            parts["downhill"] = down * m.downhill_per_inch.value
+    if not terrain.river.is_empty and terrain.river.intersects(line):
+        pieces = [p for p in _pieces(line.intersection(terrain.river)) if p.length > TOLERANCE]
+        entries = len(pieces)
+        if river_paid and any(p.distance(start) <= TOLERANCE for p in pieces):
+            entries -= 1
+        elif not pieces and terrain.river.covers(start):
+            entries = 0
+        measure.rivers = entries
+        if entries:
+            parts["river"] = entries * m.river_loss.value * allowance
+    if terrain.wire is not None and terrain.wire.intersects(line):
+        crossings = len(_points(line.intersection(terrain.wire)))
+        measure.wires = crossings
+        parts["wire"] = crossings * m.wire_loss.value
+    for wall in terrain.crossings:
+        if wall.line is not None and wall.line.intersects(line):
+            measure.walls += len(_points(line.intersection(wall.line)))
+    if measure.walls:
+        parts["walls"] = measure.walls * m.wall_crossing.value
+    for boulder in terrain.boulders:
+        if boulder.shape.intersects(line):
+            measure.boulders += sum(1 for p in _pieces(line.intersection(boulder.shape)) if p.length > TOLERANCE)
+    if measure.boulders:
+        parts["boulders"] = measure.boulders * m.boulder_crossing.value
+    measure.cost = length + sum(parts.values())
+    for cliff in terrain.cliffs:
+        if cliff.shape.intersects(line):
+            touching = _points(line.intersection(cliff.shape))
+            if any(p.distance(start) > TOLERANCE for p in touching):
+                measure.problem = ("skirmish.3", f"the path crosses the cliff {cliff.id} (men cannot climb cliffs)")
+                return measure
+    opened = set(open_doors)
+    for building in terrain.buildings:
+        if not building.shape.intersects(line):
+            continue
+        for point in _points(line.intersection(building.shape.exterior)):
+            door = _opening_at(building, point, doors_only=True)
+            if door is None:
+                measure.problem = (
+                    "skirmish.65",
+                    f"the path goes through the wall of building {building.id} at "
+                    f"({point.x:.2f}, {point.y:.2f}), not through a door",
+                )
+                return measure
+            if door not in opened:
+                measure.problem = ("skirmish.65", f"door {door} of building {building.id} is closed")
+                return measure
+            if door not in measure.doors:
+                measure.doors.append(door)
+    return measure
+
+
+def _pieces(geometry: object) -> list[LineString]:
+    kind = getattr(geometry, "geom_type", "")
+    if kind == "LineString":
+        return [geometry]  # type: ignore[list-item]
+    return [g for g in getattr(geometry, "geoms", []) if g.geom_type == "LineString"]
+
+
+def _opening_at(building: Building, point: Point, *, doors_only: bool) -> str | None:
+    """The door (or window) of ``building`` whose span holds ``point`` on the wall, if any."""
+    for opening in building.openings:
+        if doors_only and not opening.door:
+            continue
+        if math.hypot(point.x - opening.at[0], point.y - opening.at[1]) <= opening.width / 2 + TOLERANCE:
+            return opening.id
+    return None
+
+
+# ------------------------------------------------------------------------------ sight
+def line_of_sight(terrain: Terrain, a: XY, b: XY, open_doors: Iterable[str] = ()) -> str | None:
+    """Why the line from ``a`` to ``b`` is blocked, or ``None`` if they see each other (skirmish.11).
+
+    The rule is written down in the ``terrain`` module's docstring.
+    """
+    if math.hypot(b[0] - a[0], b[1] - a[1]) <= TOLERANCE:
+        return None
+    line = LineString([a, b])
+    opened = set(open_doors)
+    for building in terrain.buildings:
+        if not building.shape.intersects(line):
+            continue
+        for point in _points(line.intersection(building.shape.exterior)):
+            opening = _opening_at(building, point, doors_only=False)
+            if opening is None or (terrain.openings[opening].door and opening not in opened):
+                return f"building {building.id}"
+    reach = terrain.tables.sight.over_reach.value
+    pa, pb = Point(a), Point(b)
+    for feature in terrain.sight_blockers:
+        if not feature.shape.intersects(line):
+            continue
+        crossing = line.intersection(feature.shape)
+        if crossing.length <= TOLERANCE:
+            continue  # grazes an end or a corner
+        if _within(crossing, pa, reach) or _within(crossing, pb, reach):
+            continue  # a man at the wall fires over it
+        return f"{feature.kind.replace('_', ' ')} {feature.id}"
+    crest = hill_in_the_way(terrain, line, a, b)
+    if crest is not None:
+        return f"the crest of hill {crest}"
+    return None
+
+
+def _within(geometry: object, point: Point, reach: float) -> bool:
+    """Every point of ``geometry`` lies within ``reach`` of ``point``."""
+    return all(point.distance(p) <= reach + TOLERANCE for p in _points(geometry))  # type: ignore[arg-type]
+
+
+def hill_in_the_way(terrain: Terrain, line: LineString, a: XY, b: XY) -> str | None:
+    """The hill whose top rises above the sight line away from both ends, if any (skirmish.11)."""
+    if not terrain.hills:
+        return None
+    ha, hb = terrain.height(*a), terrain.height(*b)
+    length = line.length
+    reach = terrain.tables.sight.crest_reach.value
+    lo, hi = reach, length - reach
+    if hi <= lo:
+        return None
+    for hill in terrain.hills:
+        if hill.height <= min(ha, hb) or not hill.shape.intersects(line):
+            continue
+        for piece in _pieces(line.intersection(hill.shape)):
+            s0, s1 = sorted((line.project(Point(piece.coords[0])), line.project(Point(piece.coords[-1]))))
+            s0, s1 = max(s0, lo), min(s1, hi)
+            if s1 < s0:
+                continue
+            for s in (s0, s1):
+                sight = ha + (hb - ha) * s / length
+                if hill.height > sight + TOLERANCE:
+                    return hill.id
+    return None
+
+
+# ------------------------------------------------------------------------------ range and cover
+def effective_range(terrain: Terrain, a: XY, b: XY) -> float:
+    """The range from a firer at ``a`` to a target at ``b``, adjusted up or down hill (skirmish.25).
+
+    The measured distance, plus ``range_uphill_per_inch`` for each inch the
+    target stands higher, less ``range_downhill_per_inch`` for each inch lower;
+    never below 0.
+    """
+    distance = math.hypot(b[0] - a[0], b[1] - a[1])
+    rise = terrain.height(*b) - terrain.height(*a)
+    hills = terrain.tables.hills
+    if rise > 0:
+        distance += rise * hills.range_uphill_per_inch.value
+    elif rise < 0:
+        distance += rise * hills.range_downhill_per_inch.value
+    return max(0.0, distance)
+
+
+def cover(terrain: Terrain, shooter: XY, target: XY, attack: str) -> str | None:
+    """The terrain covering a man at ``target`` from a shot by ``attack`` from ``shooter``, or ``None``.
+
+    One lookup (skirmish.32-34, 43): each row of the tables' ``cover`` list
+    names a terrain, a test (``inside``, ``behind``, ``in_building``,
+    ``cliff_top``) and the attacks it covers against; the first row whose test
+    holds gives the cover. Cover is never counted twice.
+    """
+    for row in terrain.tables.cover_rows(attack):
+        test = COVER_TESTS[row.when]
+        if test(terrain, row.terrain, shooter, target):
+            return row.terrain
+    return None
+
+
+def _inside(terrain: Terrain, kind: str, shooter: XY, target: XY) -> bool:
+    return terrain.inside(kind, *target)
+
+
+def _behind(terrain: Terrain, kind: str, shooter: XY, target: XY) -> bool:
+    """The feature lies on the line between the men, within ``over_reach`` of the target (RULINGS S14)."""
+    reach = terrain.tables.sight.over_reach.value
+    line = LineString([shooter, target])
+    if line.length <= TOLERANCE:
+        return False
+    pt = Point(target)
+    for feature in terrain.blockers:
+        if feature.kind != kind or not feature.shape.intersects(line):
+            continue
+        crossing = line.intersection(feature.shape)
+        if crossing.length > TOLERANCE and feature.shape.distance(pt) <= reach + TOLERANCE:
+            if not feature.shape.covers(Point(shooter)):
+                return True
+    return False
+
+
+def _in_building(terrain: Terrain, kind: str, shooter: XY, target: XY) -> bool:
+    return terrain.building_at(*target) is not None and terrain.building_at(*shooter) is None
+
+
+def _cliff_top(terrain: Terrain, kind: str, shooter: XY, target: XY) -> bool:
+    """The target is within ``cliff_reach`` of a cliff, above the firer, and the cliff is between them (S14)."""
+    reach = terrain.tables.sight.cliff_reach.value
+    if terrain.height(*target) <= terrain.height(*shooter):
+        return False
+    line = LineString([shooter, target])
+    pt = Point(target)
+    return any(c.shape.distance(pt) <= reach + TOLERANCE and c.shape.intersects(line) for c in terrain.cliffs)
+
+
+COVER_TESTS = {"inside": _inside, "behind": _behind, "in_building": _in_building, "cliff_top": _cliff_top}
+
+
+def shot_numbers(tables: Tables, weapon: str, target_type: str, distance: float, covered: bool) -> tuple[int, int, int]:
+    """(band index, hit_on, shift) of a shot, or raises ValueError out of range (skirmish.8, 24, 32, 9)."""
+    band = tables.band_index(weapon, distance)
+    if band is None:
+        raise ValueError("out of range")
+    hit_on = tables.weapons[weapon].bands[band].hit_on
+    shift = tables.men[target_type].hit_shift - (1 if covered else 0)
+    return band, hit_on, shift
+
+
+def in_contact(a: XY, b: XY, base: float) -> bool:
+    """Two figures' bases touch: centres closer than a base's width (skirmish.10; melee is part 2)."""
+    return math.hypot(b[0] - a[0], b[1] - a[1]) < base - TOLERANCE
+
+
+def path_near(points: Sequence[XY], other: XY, reach: float) -> bool:
+    """The path comes closer than ``reach`` to ``other`` anywhere."""
+    if len(points) < 2:
+        return math.hypot(points[0][0] - other[0], points[0][1] - other[1]) < reach - TOLERANCE
+    return LineString(points).distance(Point(other)) < reach - TOLERANCE

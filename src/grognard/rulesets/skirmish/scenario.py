@@ -1,0 +1,413 @@
+"""Skirmish scenarios: TOML files of a table, its terrain, two sides, their units, and how to win.
+
+A scenario is checked whole: :func:`check_scenario` returns every problem at
+once as ``field: value: why`` (for a scenario editor), and
+:func:`load_scenario` refuses a file with problems (:class:`ScenarioError`).
+Shipped scenarios live in ``scenarios/`` and are named by their file's stem
+(``hill_assault``); any other value is a path to the user's own file.
+
+Conventions (the whole rule set's): inches; the table's origin is its
+south-west corner, x runs east (0 to ``table.width``), y runs north (0 to
+``table.depth``). A figure stands at the centre of its 1" base. Terrain is
+given as shapes: ``shape`` (a polygon's corners), ``line`` (a polyline's
+points) with a ``width`` for roads and rivers, or ``at`` (a point).
+
+A unit with ``enters = 0`` stands on the table at the start; one with
+``enters = k`` waits off its side's edge and may come on from move ``k``:
+its figures' positions are given off the table, at most 6" beyond that edge.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from shapely.geometry import LineString, Point, Polygon
+
+from grognard.core.errors import GrognardError
+from grognard.rulesets.skirmish.tables import Tables, TablesError, describe_error, load_tables, read_toml
+
+SCENARIOS_DIR = Path(__file__).parent / "scenarios"
+SIDE_IDS = ("allies", "axis")
+EDGES = ("south", "north", "west", "east")
+OFF_TABLE_DEPTH = 6.0  # a waiting unit stands at most this far beyond its edge
+MIN_RIVER_WIDTH = 4.0  # seed: a river is at least 4" wide
+
+POLYGON_KINDS = ("hill", "pond", "bay", "woods", "small_rocks", "bushes", "building", "boulder")
+LINE_KINDS = ("road", "river", "stone_wall", "barbed_wire", "cliff", "sandbags")
+POINT_KINDS = ("tank_trap",)
+TERRAIN_KINDS = POLYGON_KINDS + LINE_KINDS + POINT_KINDS
+LATER_KINDS = {"bridge": "part 3", "castle_wall": "part 4", "tower": "part 4", "train": "part 4"}
+
+XY = tuple[float, float]
+
+
+class ScenarioError(GrognardError):
+    """A scenario with problems; ``problems`` lists every one (``field: value: why``)."""
+
+    code = "scenario"
+
+    def __init__(self, where: str, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__(f"{where}: {len(problems)} problem(s):\n  " + "\n  ".join(problems))
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TableSize(_Model):
+    width: float = Field(gt=0, le=480)
+    depth: float = Field(gt=0, le=480)
+
+
+class Opening(_Model):
+    """A door or window on a building's wall: its centre ``at`` and ``width`` (inches)."""
+
+    id: str | None = None
+    at: XY
+    width: float = Field(default=1.0, gt=0, le=6)
+    open: bool = False
+
+
+class TerrainPiece(_Model):
+    """One piece of terrain. Which of ``shape``/``line``/``at`` it needs depends on ``kind``."""
+
+    kind: str
+    id: str | None = None
+    shape: list[XY] | None = None
+    line: list[XY] | None = None
+    at: XY | None = None
+    radius: float | None = Field(default=None, gt=0)
+    width: float | None = Field(default=None, gt=0)
+    height: float | None = Field(default=None, gt=0, le=12)
+    doors: list[Opening] = []
+    windows: list[Opening] = []
+
+
+class FigureSpec(_Model):
+    type: str = "infantry"
+    weapon: str = "rifle"
+    at: XY
+
+
+class UnitSpec(_Model):
+    id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9]*$", max_length=12)
+    side: str
+    name: str = ""
+    enters: int = Field(default=0, ge=0, le=100)
+    figures: list[FigureSpec] = Field(min_length=1, max_length=60)
+
+
+class SideSpec(_Model):
+    id: str
+    name: str
+    edge: str
+    breaks_at: float = Field(default=1.0, gt=0, le=1)
+
+
+class Objective(_Model):
+    id: str
+    name: str = ""
+    shape: list[XY]
+
+
+class Victory(_Model):
+    attacker: str
+    objectives: list[str] = []
+    turn_limit: int = Field(ge=1, le=1000)
+    at_limit: Literal["defender", "draw", "unfinished"] = "defender"
+
+
+class ScenarioSpec(_Model):
+    """A whole scenario file (see the module's conventions)."""
+
+    name: str
+    title: str
+    description: str = ""
+    tables: str = "default"
+    first_mover: str = "initiative"
+    table: TableSize
+    sides: list[SideSpec] = Field(min_length=2, max_length=2)
+    terrain: list[TerrainPiece] = []
+    units: list[UnitSpec] = Field(min_length=2)
+    objectives: list[Objective] = []
+    victory: Victory
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A checked scenario: its spec, its tables, and where it came from (a shipped name or a path)."""
+
+    spec: ScenarioSpec
+    tables: Tables
+    source: str
+    data: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+
+def _polygon(points: list[XY]) -> Polygon:
+    return Polygon(points)
+
+
+def _edge_side(x: float, y: float, width: float, depth: float) -> str | None:
+    """Which edge a point off the table lies beyond (None if it is on the table)."""
+    if y < 0:
+        return "south"
+    if y > depth:
+        return "north"
+    if x < 0:
+        return "west"
+    if x > width:
+        return "east"
+    return None
+
+
+def _on_table(x: float, y: float, width: float, depth: float) -> bool:
+    return 0 <= x <= width and 0 <= y <= depth
+
+
+def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
+    """Problems pydantic's field checks cannot see: references, shapes, positions."""
+    width, depth = spec.table.width, spec.table.depth
+    side_ids = [s.id for s in spec.sides]
+    for i, side in enumerate(spec.sides):
+        if side.id not in SIDE_IDS:
+            yield f"sides[{i}].id: {side.id!r}: must be one of {', '.join(SIDE_IDS)}"
+        if side.edge not in EDGES:
+            yield f"sides[{i}].edge: {side.edge!r}: must be one of {', '.join(EDGES)}"
+    if len(set(side_ids)) != len(side_ids):
+        yield f"sides: {side_ids}: the two sides must differ"
+    if spec.first_mover not in ("initiative", *SIDE_IDS):
+        yield f"first_mover: {spec.first_mover!r}: 'initiative' (RULINGS S0) or a side"
+    if spec.victory.attacker not in side_ids:
+        yield f"victory.attacker: {spec.victory.attacker!r}: not a side of this scenario ({', '.join(side_ids)})"
+    objective_ids = [o.id for o in spec.objectives]
+    for ref in spec.victory.objectives:
+        if ref not in objective_ids:
+            yield f"victory.objectives: {ref!r}: no objective has this id"
+    for i, objective in enumerate(spec.objectives):
+        yield from _check_polygon(f"objectives[{i}].shape", objective.shape, width, depth)
+    ids: dict[str, str] = {}
+    for i, piece in enumerate(spec.terrain):
+        yield from _check_piece(f"terrain[{i}]", piece, width, depth)
+        if piece.id is not None:
+            if piece.id in ids:
+                yield f"terrain[{i}].id: {piece.id!r}: used twice"
+            ids[piece.id] = piece.kind
+        for door in piece.doors:
+            if door.id is not None:
+                if door.id in ids:
+                    yield f"terrain[{i}].doors: {door.id!r}: id used twice"
+                ids[door.id] = "door"
+    unit_ids: set[str] = set()
+    counts = dict.fromkeys(side_ids, 0)
+    first_wave = dict.fromkeys(side_ids, 0)
+    for i, unit in enumerate(spec.units):
+        where = f"units[{i}]"
+        if unit.id in unit_ids:
+            yield f"{where}.id: {unit.id!r}: used twice"
+        unit_ids.add(unit.id)
+        if unit.side not in side_ids:
+            yield f"{where}.side: {unit.side!r}: not a side of this scenario ({', '.join(side_ids)})"
+            continue
+        counts[unit.side] += 1
+        if unit.enters <= 1:
+            first_wave[unit.side] += 1
+        edge = next(s.edge for s in spec.sides if s.id == unit.side)
+        for j, fig in enumerate(unit.figures):
+            fw = f"{where}.figures[{j}]"
+            if tables is not None:
+                if fig.type not in tables.men:
+                    yield f"{fw}.type: {fig.type!r}: not a type of man in the tables ({', '.join(tables.men)})"
+                if fig.weapon not in tables.weapons:
+                    yield f"{fw}.weapon: {fig.weapon!r}: not a weapon in the tables ({', '.join(tables.weapons)})"
+            x, y = fig.at
+            if unit.enters == 0:
+                if not _on_table(x, y, width, depth):
+                    yield f'{fw}.at: {list(fig.at)}: off the {width:g}" x {depth:g}" table (enters = 0 stands on it)'
+                else:
+                    inside = _inside_blocking(spec, x, y)
+                    if inside:
+                        yield f"{fw}.at: {list(fig.at)}: {inside}"
+            else:
+                beyond = _edge_side(x, y, width, depth)
+                if beyond != edge:
+                    yield (
+                        f"{fw}.at: {list(fig.at)}: a unit entering on move {unit.enters} waits beyond "
+                        f"its side's {edge} edge"
+                    )
+                elif _off_distance(x, y, width, depth) > OFF_TABLE_DEPTH:
+                    yield f'{fw}.at: {list(fig.at)}: more than {OFF_TABLE_DEPTH:g}" beyond the {edge} edge'
+    for side in side_ids:
+        if counts[side] == 0:
+            yield f"units: side {side!r} has no units"
+        elif first_wave[side] == 0:
+            yield f"units: side {side!r} has no unit on the table or entering on move 1"
+
+
+def _off_distance(x: float, y: float, width: float, depth: float) -> float:
+    return max(-x, x - width, -y, y - depth, 0.0)
+
+
+def _inside_blocking(spec: ScenarioSpec, x: float, y: float) -> str | None:
+    """Why a figure may not stand at (x, y): in a boulder or a pond with a heavy weapon, say."""
+    point = Point(x, y)
+    for piece in spec.terrain:
+        if piece.kind == "boulder":
+            shape = _boulder(piece)
+            if shape is not None and shape.contains(point):
+                return "inside a boulder"
+    return None
+
+
+def _boulder(piece: TerrainPiece) -> Polygon | None:
+    if piece.shape is not None and len(piece.shape) >= 3:
+        return Polygon(piece.shape)
+    if piece.at is not None and piece.radius is not None:
+        return Point(piece.at).buffer(piece.radius, 16)
+    return None
+
+
+def _check_polygon(where: str, points: list[XY], width: float, depth: float) -> Iterable[str]:
+    if len(points) < 3:
+        yield f"{where}: {len(points)} point(s): a shape needs at least 3 corners"
+        return
+    polygon = _polygon(points)
+    if not polygon.is_valid:
+        yield f"{where}: {[list(p) for p in points[:4]]}...: the outline crosses itself"
+    elif polygon.area <= 0:
+        yield f"{where}: {[list(p) for p in points[:4]]}: the shape has no area"
+    for p in points:
+        if not math.isfinite(p[0]) or not math.isfinite(p[1]):
+            yield f"{where}: {list(p)}: not a finite point"
+
+
+def _check_piece(where: str, piece: TerrainPiece, width: float, depth: float) -> Iterable[str]:
+    kind = piece.kind
+    if kind in LATER_KINDS:
+        yield f"{where}.kind: {kind!r}: comes with {LATER_KINDS[kind]} of the skirmish rules"
+        return
+    if kind not in TERRAIN_KINDS:
+        yield f"{where}.kind: {kind!r}: unknown terrain; one of {', '.join(TERRAIN_KINDS)}"
+        return
+    if kind == "boulder" and piece.shape is None:
+        if piece.at is None or piece.radius is None:
+            yield f"{where}: a boulder needs a shape, or at and radius"
+        return
+    if kind in POLYGON_KINDS:
+        if piece.shape is None:
+            yield f"{where}.shape: (missing): a {kind} is a shape"
+            return
+        yield from _check_polygon(f"{where}.shape", piece.shape, width, depth)
+        if kind == "hill" and piece.height is None:
+            yield f"{where}.height: (missing): a hill needs its height in inches"
+        if kind == "building" and len(piece.shape) >= 3 and Polygon(piece.shape).is_valid:
+            outline = Polygon(piece.shape).exterior
+            for k, opening in enumerate([*piece.doors, *piece.windows]):
+                name = "doors" if k < len(piece.doors) else "windows"
+                index = k if k < len(piece.doors) else k - len(piece.doors)
+                gap = outline.distance(Point(opening.at))
+                if gap > 0.05:
+                    yield (
+                        f"{where}.{name}[{index}].at: {list(opening.at)}: not on the building's wall ({gap:.2f}\" away)"
+                    )
+        elif piece.doors or piece.windows:
+            yield f"{where}: only buildings have doors and windows"
+    elif kind in LINE_KINDS:
+        if piece.line is None or len(piece.line) < 2:
+            yield f"{where}.line: {piece.line}: a {kind} is a line of at least 2 points"
+            return
+        if LineString(piece.line).length <= 0:
+            yield f"{where}.line: {piece.line}: the line has no length"
+        if kind == "river":
+            if piece.width is None:
+                yield f'{where}.width: (missing): a river needs its width (at least {MIN_RIVER_WIDTH:g}")'
+            elif piece.width < MIN_RIVER_WIDTH:
+                yield f'{where}.width: {piece.width:g}: a river is at least {MIN_RIVER_WIDTH:g}" wide (seed)'
+        if kind == "cliff" and piece.height is None:
+            yield f"{where}.height: (missing): a cliff needs its height in inches"
+    elif piece.at is None:
+        yield f"{where}.at: (missing): a {kind} stands at a point"
+
+
+def check_scenario(data: Any, base: Path | None = None) -> list[str]:
+    """Every problem of a scenario's data (parsed TOML), at once; empty when it is sound.
+
+    ``base`` is the folder a relative ``tables`` path is read from.
+    """
+    try:
+        spec = ScenarioSpec.model_validate(data)
+    except ValidationError as exc:
+        problems = [describe_error(e) for e in exc.errors()]
+        return problems
+    problems: list[str] = []
+    tables: Tables | None = None
+    try:
+        tables = _tables_for(spec, base)
+    except TablesError as exc:
+        problems += [f"tables: {spec.tables!r}: {p}" for p in exc.problems]
+    problems += list(_semantic(spec, tables))
+    return problems
+
+
+def _tables_for(spec: ScenarioSpec, base: Path | None) -> Tables:
+    if spec.tables == "default":
+        return load_tables()
+    path = Path(spec.tables)
+    if not path.is_absolute() and base is not None:
+        path = base / path
+    return load_tables(path)
+
+
+def shipped() -> list[tuple[str, str]]:
+    """The shipped scenarios: (name, title), by name."""
+    out = []
+    for path in sorted(SCENARIOS_DIR.glob("*.toml")):
+        data = read_toml(path)
+        out.append((path.stem, str(data.get("title", ""))))
+    return out
+
+
+def resolve_path(name: str) -> Path:
+    """The file a scenario name stands for: a shipped name, else a path; :class:`ScenarioError` if neither."""
+    shipped_path = SCENARIOS_DIR / f"{name}.toml"
+    if "/" not in name and "\\" not in name and not name.endswith(".toml") and shipped_path.is_file():
+        return shipped_path
+    path = Path(name)
+    if path.is_file():
+        return path
+    names = ", ".join(n for n, _ in shipped())
+    raise ScenarioError(name, [f"scenario: {name!r}: no shipped scenario of that name ({names}) and no such file"])
+
+
+def load_scenario(name: str) -> Scenario:
+    """The checked scenario ``name`` (shipped name or path); raises :class:`ScenarioError` listing every problem."""
+    path = resolve_path(name)
+    return _load(str(path.resolve()), name)
+
+
+@lru_cache(maxsize=32)
+def _load(path: str, name: str) -> Scenario:
+    try:
+        data = read_toml(Path(path))
+    except TablesError as exc:
+        raise ScenarioError(name, exc.problems) from None
+    return scenario_from_data(data, name, Path(path).parent)
+
+
+def scenario_from_data(data: dict[str, Any], source: str, base: Path | None = None) -> Scenario:
+    """A checked scenario from parsed TOML; raises :class:`ScenarioError` listing every problem."""
+    problems = check_scenario(data, base)
+    if problems:
+        raise ScenarioError(source, problems)
+    spec = ScenarioSpec.model_validate(data)
+    return Scenario(spec, _tables_for(spec, base), source, data)

@@ -1,0 +1,178 @@
+"""The skirmish game state: figures, units, doors, works laid during play, the turn.
+
+Conventions as in ``scenario`` (inches; origin south-west; a figure is the
+centre of its 1" base). Positions are stored rounded to 0.01".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from grognard.core.engine import Result
+
+
+@dataclass(slots=True)
+class Figure:
+    """One man: ``id`` is ``UNIT.N``; ``hits`` counts the hits of this turn (skirmish.7)."""
+
+    id: str
+    unit: str
+    side: str
+    type: str
+    weapon: str
+    x: float
+    y: float
+    alive: bool = True
+    on_table: bool = True
+    hits: int = 0
+    wounds: int = 0
+    river_paid: bool = False
+
+    def copy(self) -> Figure:
+        return Figure(
+            self.id,
+            self.unit,
+            self.side,
+            self.type,
+            self.weapon,
+            self.x,
+            self.y,
+            self.alive,
+            self.on_table,
+            self.hits,
+            self.wounds,
+            self.river_paid,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "unit": self.unit,
+            "side": self.side,
+            "type": self.type,
+            "weapon": self.weapon,
+            "x": self.x,
+            "y": self.y,
+            "alive": self.alive,
+            "on_table": self.on_table,
+            "hits": self.hits,
+            "wounds": self.wounds,
+            "river_paid": self.river_paid,
+        }
+
+
+@dataclass(slots=True)
+class Unit:
+    """A unit: its side, the move it may enter on (0: on the table), its figures' ids."""
+
+    id: str
+    side: str
+    name: str
+    enters: int
+    figures: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "side": self.side, "name": self.name, "enters": self.enters, "figures": self.figures}
+
+
+@dataclass(slots=True)
+class Door:
+    """A door's state: open or closed, and the turns it last changed and was last passed (skirmish.65)."""
+
+    id: str
+    open: bool
+    changed: int = 0
+    passed: int = 0
+
+    def copy(self) -> Door:
+        return Door(self.id, self.open, self.changed, self.passed)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "open": self.open, "changed": self.changed, "passed": self.passed}
+
+
+@dataclass
+class FireOrder:
+    """One man's shot, fixed when his unit's fire order is given: shooter, target, the die's numbers."""
+
+    shooter: str
+    target: str
+    attack: str
+    band: int
+    hit_on: int
+    shift: int
+    cover: bool
+    range: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "shooter": self.shooter,
+            "target": self.target,
+            "attack": self.attack,
+            "band": self.band,
+            "hit_on": self.hit_on,
+            "shift": self.shift,
+            "cover": self.cover,
+            "range": self.range,
+        }
+
+
+@dataclass
+class SkirmishState:
+    """Everything about a skirmish game; ``to_json`` is the full state the digest covers."""
+
+    options: dict[str, Any]
+    figures: dict[str, Figure]
+    units: dict[str, Unit]
+    doors: dict[str, Door]
+    turn: int = 0
+    phase: str = "setup"
+    order: tuple[str, ...] = ()  # the sides in the order they move this turn
+    done: set[str] = field(default_factory=set)
+    fire: dict[str, list[FireOrder]] = field(default_factory=dict)  # unit -> its men's shots this turn
+    wires: tuple[tuple[tuple[float, float], tuple[float, float]], ...] = ()
+    traps: tuple[tuple[float, float], ...] = ()
+    held_off: dict[str, int] = field(default_factory=dict)  # side -> units kept off the table in its first move
+    stats: dict[str, Any] = field(default_factory=dict)
+    outcome: Result | None = None
+
+    def copy(self) -> SkirmishState:
+        return SkirmishState(
+            options=self.options,
+            figures={k: f.copy() for k, f in self.figures.items()},
+            units=self.units,  # units never change after setup
+            doors={k: d.copy() for k, d in self.doors.items()},
+            turn=self.turn,
+            phase=self.phase,
+            order=self.order,
+            done=set(self.done),
+            fire={k: list(v) for k, v in self.fire.items()},
+            wires=self.wires,
+            traps=self.traps,
+            held_off=dict(self.held_off),
+            stats={k: (dict(v) if isinstance(v, dict) else v) for k, v in self.stats.items()},
+            outcome=self.outcome,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "options": self.options,
+            "turn": self.turn,
+            "phase": self.phase,
+            "order": list(self.order),
+            "figures": [f.to_json() for _, f in sorted(self.figures.items())],
+            "units": [u.to_json() for _, u in sorted(self.units.items())],
+            "doors": [d.to_json() for _, d in sorted(self.doors.items())],
+            "done": sorted(self.done),
+            "fire": {k: [o.to_json() for o in v] for k, v in sorted(self.fire.items())},
+            "wires": [[list(a), list(b)] for a, b in self.wires],
+            "traps": [list(t) for t in self.traps],
+            "held_off": dict(sorted(self.held_off.items())),
+            "stats": self.stats,
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+    def living(self, unit: str) -> list[Figure]:
+        """The living figures of ``unit``, in figure order."""
+        return [self.figures[f] for f in self.units[unit].figures if self.figures[f].alive]

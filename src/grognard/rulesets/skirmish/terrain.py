@@ -1,0 +1,337 @@
+"""The table's terrain as shapely shapes, and the measures the rules take on it.
+
+Conventions: inches; origin at the table's south-west corner, x east, y north;
+a figure is the centre of its 1" base. Shapes are built once from the
+scenario (and from engineering works laid during play) and never stored in the
+state: the state keeps positions rounded to 0.01" (``core.geometry.snap``).
+
+Ground height: hills are flat-topped plateaus; the height at a point is the
+greatest ``height`` of the hills that hold it (0 elsewhere), so hills drawn one
+inside another make steps.
+
+The line of sight (skirmish.20, written down): the straight line between the
+two figures' centres is blocked by
+
+1. a building, unless every place it passes through the building's wall is a
+   window or an open door (a man inside sees out, and is seen, only through
+   them);
+2. a stone wall, sandbags or a boulder, unless the stretch of the line
+   crossing it lies within ``over_reach`` (1") of one of the two figures (a man
+   at a wall fires over it and is seen); a line that only grazes the end or
+   corner of a wall (crossing less than 0.01" of it) passes;
+3. a hill crest: a hill whose top is higher than the line at some point of the
+   line more than ``crest_reach`` (1") from both figures (the line's height
+   runs straight from the firer's ground height to the target's);
+
+and never by figures. Woods, bushes, rocks, rivers, ponds and wire do not
+block it (they give cover, or cost movement).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import shapely
+from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import unary_union
+
+from grognard.core.geometry import TOLERANCE
+from grognard.rulesets.skirmish.scenario import ScenarioSpec, TerrainPiece, _boulder
+from grognard.rulesets.skirmish.tables import Tables
+
+WALL_THICKNESS = 0.5  # inches: a stone wall or a line of sandbags, for sight (the seed gives none)
+TRAP_SIZE = 0.5  # inches across a tank trap
+DEFAULT_ROAD_WIDTH = 2.0
+
+XY = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A door or a window: its centre on the wall, its width."""
+
+    id: str
+    building: str
+    at: XY
+    width: float
+    door: bool
+
+
+@dataclass
+class Building:
+    id: str
+    shape: Polygon
+    openings: list[Opening]
+
+
+@dataclass
+class Feature:
+    """A terrain piece as a shape: ``kind`` from the scenario, ``shape`` a polygon, ``line`` its centre line."""
+
+    kind: str
+    id: str
+    shape: BaseGeometry
+    line: BaseGeometry | None = None
+    height: float = 0.0
+
+
+@dataclass
+class Terrain:
+    """Every piece of terrain of a table, with the lookups the rules need (build with :func:`build_terrain`)."""
+
+    width: float
+    depth: float
+    tables: Tables
+    features: list[Feature] = field(default_factory=list)
+    hills: list[Feature] = field(default_factory=list)
+    buildings: list[Building] = field(default_factory=list)
+    openings: dict[str, Opening] = field(default_factory=dict)
+    cliffs: list[Feature] = field(default_factory=list)
+    wires: list[BaseGeometry] = field(default_factory=list)
+    traps: list[XY] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.finish()
+
+    # ------------------------------------------------------------------ built once
+    def finish(self) -> None:
+        """Build the unions and zones used by the measures (call after changing features)."""
+        m = self.tables.movement
+        by = self.by_kind
+        self.river = _union(f.shape for f in by("river"))
+        self.pond = _union(f.shape for f in [*by("pond"), *by("bay")])
+        self.road = _union(f.shape for f in by("road"))
+        self.blockers = [f for f in self.features if f.kind in ("stone_wall", "sandbags", "boulder", "tank_trap")]
+        self.sight_blockers = [f for f in self.blockers if f.kind != "tank_trap"]
+        self.crossings = [f for f in self.features if f.kind in ("stone_wall", "sandbags")]
+        self.boulders = [f for f in self.features if f.kind == "boulder"]
+        self.wire = _union(self.wires) if self.wires else None
+        zones: list[tuple[str, BaseGeometry, float]] = []
+        covered: BaseGeometry = Polygon()
+        for name, shape, factor in (
+            ("pond", self.pond, m.pond_factor.value),
+            ("road", self.road, m.road_cost.value),
+            ("woods", _union(f.shape for f in by("woods")), m.woods_factor.value),
+            ("bushes", _union(f.shape for f in by("bushes")), m.bushes_factor.value),
+            ("small rocks", _union(f.shape for f in by("small_rocks")), m.rocks_factor.value),
+        ):
+            if shape.is_empty:
+                continue
+            if factor != 1.0:
+                zone = shape.difference(covered) if not covered.is_empty else shape
+                if not zone.is_empty:
+                    shapely.prepare(zone)
+                    zones.append((name, zone, factor))
+            covered = covered.union(shape)
+        self.zones = zones
+        for geometry in (self.river, self.pond, self.road):
+            if not geometry.is_empty:
+                shapely.prepare(geometry)
+        for f in [*self.features, *self.hills]:
+            shapely.prepare(f.shape)
+        for b in self.buildings:
+            shapely.prepare(b.shape)
+
+    def by_kind(self, kind: str) -> list[Feature]:
+        return [f for f in self.features if f.kind == kind]
+
+    def with_works(self, wires: Sequence[tuple[XY, XY]], traps: Sequence[XY]) -> Terrain:
+        """This terrain with wire laid and tank traps set during play added."""
+        if not wires and not traps:
+            return self
+        other = Terrain(
+            self.width,
+            self.depth,
+            self.tables,
+            list(self.features),
+            self.hills,
+            self.buildings,
+            self.openings,
+            self.cliffs,
+            [*self.wires, *(LineString(w) for w in wires)],
+            [*self.traps, *traps],
+        )
+        for k, (x, y) in enumerate(traps):
+            other.features.append(
+                Feature("tank_trap", f"trap{k + 1}", Point(x, y).buffer(TRAP_SIZE / 2, 8), Point(x, y))
+            )
+        other.finish()
+        return other
+
+    # ------------------------------------------------------------------ where
+    def on_table(self, x: float, y: float) -> bool:
+        t = TOLERANCE
+        return -t <= x <= self.width + t and -t <= y <= self.depth + t
+
+    def height(self, x: float, y: float) -> float:
+        """Ground height (inches) at (x, y): the highest hill holding it, else 0."""
+        best = 0.0
+        point = Point(x, y)
+        for hill in self.hills:
+            if hill.height > best and hill.shape.covers(point):
+                best = hill.height
+        return best
+
+    def in_river(self, x: float, y: float) -> bool:
+        return not self.river.is_empty and self.river.covers(Point(x, y))
+
+    def in_pond(self, x: float, y: float) -> bool:
+        return not self.pond.is_empty and self.pond.covers(Point(x, y))
+
+    def building_at(self, x: float, y: float) -> Building | None:
+        point = Point(x, y)
+        for b in self.buildings:
+            if b.shape.covers(point):
+                return b
+        return None
+
+    def inside(self, kind: str, x: float, y: float) -> bool:
+        point = Point(x, y)
+        return any(f.shape.covers(point) for f in self.by_kind(kind))
+
+    # ------------------------------------------------------------------ movement
+    def profile(self, line: LineString) -> list[tuple[float, float, float]]:
+        """Ground along ``line``: pieces (from, to, height), distances from its start, in order."""
+        if not self.hills:
+            return [(0.0, line.length, 0.0)]
+        cuts = {0.0, line.length}
+        for hill in self.hills:
+            if not hill.shape.intersects(line):
+                continue
+            crossing = line.intersection(hill.shape.boundary)
+            for point in _points(crossing):
+                cuts.add(line.project(point))
+        marks = sorted(cuts)
+        out: list[tuple[float, float, float]] = []
+        for a, b in itertools.pairwise(marks):
+            if b - a <= 1e-9:
+                continue
+            mid = line.interpolate((a + b) / 2)
+            h = self.height(mid.x, mid.y)
+            if out and out[-1][2] == h:
+                out[-1] = (out[-1][0], b, h)
+            else:
+                out.append((a, b, h))
+        return out or [(0.0, line.length, self.height(*line.coords[0]))]
+
+
+def _points(geometry: BaseGeometry) -> list[Point]:
+    """The points of an intersection result (the ends of any line pieces)."""
+    if geometry.is_empty:
+        return []
+    kind = geometry.geom_type
+    if kind == "Point":
+        return [geometry]  # type: ignore[list-item]
+    if kind in ("LineString", "LinearRing"):
+        return [Point(c) for c in geometry.coords]  # type: ignore[attr-defined]
+    out: list[Point] = []
+    for part in getattr(geometry, "geoms", []):
+        out += _points(part)
+    return out
+
+
+def _union(shapes: Iterable[BaseGeometry]) -> BaseGeometry:
+    shapes = [s for s in shapes if not s.is_empty]
+    if not shapes:
+        return Polygon()
+    return unary_union(shapes)
+
+
+def _feature(piece: TerrainPiece, index: int) -> Feature:
+    kind = piece.kind
+    ident = piece.id or f"{kind}{index + 1}"
+    if kind == "boulder":
+        shape = _boulder(piece)
+        assert shape is not None
+        return Feature(kind, ident, shape)
+    if piece.shape is not None:
+        return Feature(kind, ident, Polygon(piece.shape), height=piece.height or 0.0)
+    if piece.line is not None:
+        line = LineString(piece.line)
+        if kind in ("road", "river"):
+            width = piece.width or DEFAULT_ROAD_WIDTH
+            return Feature(kind, ident, line.buffer(width / 2, cap_style="flat"), line)
+        if kind in ("stone_wall", "sandbags"):
+            return Feature(kind, ident, line.buffer(WALL_THICKNESS / 2, cap_style="flat", join_style="mitre"), line)
+        return Feature(kind, ident, line, line, height=piece.height or 0.0)
+    assert piece.at is not None
+    return Feature(kind, ident, Point(piece.at).buffer(TRAP_SIZE / 2, 8), Point(piece.at))
+
+
+def build_terrain(spec: ScenarioSpec, tables: Tables) -> Terrain:
+    """The terrain of a checked scenario."""
+    features: list[Feature] = []
+    hills: list[Feature] = []
+    buildings: list[Building] = []
+    openings: dict[str, Opening] = {}
+    cliffs: list[Feature] = []
+    wires: list[BaseGeometry] = []
+    traps: list[XY] = []
+    for index, piece in enumerate(spec.terrain):
+        feature = _feature(piece, index)
+        if piece.kind == "hill":
+            hills.append(feature)
+        elif piece.kind == "building":
+            own: list[Opening] = []
+            for k, door in enumerate(piece.doors):
+                opening = Opening(door.id or f"{feature.id}.d{k + 1}", feature.id, door.at, door.width, True)
+                own.append(opening)
+                openings[opening.id] = opening
+            for k, window in enumerate(piece.windows):
+                opening = Opening(window.id or f"{feature.id}.w{k + 1}", feature.id, window.at, window.width, False)
+                own.append(opening)
+                openings[opening.id] = opening
+            buildings.append(Building(feature.id, feature.shape, own))  # type: ignore[arg-type]
+        elif piece.kind == "cliff":
+            cliffs.append(feature)
+        elif piece.kind == "barbed_wire":
+            wires.append(feature.shape)
+        elif piece.kind == "tank_trap":
+            assert piece.at is not None
+            traps.append(piece.at)
+            features.append(feature)
+        else:
+            features.append(feature)
+    return Terrain(
+        spec.table.width, spec.table.depth, tables, features, hills, buildings, openings, cliffs, wires, traps
+    )
+
+
+def terrain_json(terrain: Terrain) -> dict[str, Any]:
+    """The terrain as JSON-safe shapes for views and pictures (coordinates rounded to 0.01")."""
+
+    def coords(geometry: BaseGeometry) -> Any:
+        if geometry.geom_type == "Polygon":
+            return [[round(x, 2), round(y, 2)] for x, y in geometry.exterior.coords]  # type: ignore[attr-defined]
+        if geometry.geom_type in ("LineString", "LinearRing"):
+            return [[round(x, 2), round(y, 2)] for x, y in geometry.coords]
+        if geometry.geom_type == "Point":
+            return [round(geometry.x, 2), round(geometry.y, 2)]  # type: ignore[attr-defined]
+        return [coords(g) for g in getattr(geometry, "geoms", [])]
+
+    out: list[dict[str, Any]] = []
+    for hill in terrain.hills:
+        out.append({"kind": "hill", "id": hill.id, "shape": coords(hill.shape), "height": hill.height})
+    for f in terrain.features:
+        item: dict[str, Any] = {"kind": f.kind, "id": f.id, "shape": coords(f.shape)}
+        if f.line is not None:
+            item["line"] = coords(f.line)
+        out.append(item)
+    for b in terrain.buildings:
+        out.append(
+            {
+                "kind": "building",
+                "id": b.id,
+                "shape": coords(b.shape),
+                "openings": [{"id": o.id, "at": list(o.at), "width": o.width, "door": o.door} for o in b.openings],
+            }
+        )
+    for c in terrain.cliffs:
+        out.append({"kind": "cliff", "id": c.id, "line": coords(c.shape), "height": c.height})
+    for w in terrain.wires:
+        out.append({"kind": "barbed_wire", "line": coords(w)})
+    return {"width": terrain.width, "depth": terrain.depth, "pieces": out}
