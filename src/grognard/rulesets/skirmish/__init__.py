@@ -27,7 +27,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         minimum=1,
         maximum=1000,
         none_word="scenario",
-        rule="skirmish.12",
+        rule="skirmish.20",
     ),
 )
 

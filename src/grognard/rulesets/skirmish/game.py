@@ -6,7 +6,7 @@ the other side's; then every unit that can fire gives its fire order (both
 sides at once) and all fire is resolved together, casualties removed after
 every shot is rolled; then melee, which comes with part 2 (until then no
 figure may come into contact with an enemy). Victory is checked at the end
-of each turn (skirmish.12).
+of each turn (skirmish.20).
 
 Conventions: see ``scenario`` (inches, origin south-west, a figure is its
 base's centre). Seats are ``Allies`` and ``Axis``, one per side.
@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+from shapely.geometry import LineString, Point, Polygon
 
 from grognard.core.dice import DiceSource
 from grognard.core.engine import ActionSpace, Decision, Game, Result
@@ -52,9 +53,9 @@ class SkirmishGame(Game):
     ruleset = "skirmish"
     sides = SIDES
 
-    def __init__(self, options: Mapping[str, Any], dice: DiceSource) -> None:
+    def __init__(self, options: Mapping[str, Any], dice: DiceSource, scenario: Scenario | None = None) -> None:
         super().__init__(dice)
-        self.scenario: Scenario = load_scenario(str(options["scenario"]))
+        self.scenario: Scenario = scenario if scenario is not None else load_scenario(str(options["scenario"]))
         spec = self.scenario.spec
         self.tables = self.scenario.tables
         self.base_terrain = build_terrain(spec, self.tables)
@@ -325,9 +326,7 @@ class SkirmishGame(Game):
                 self._finish(Result("unfinished", None, s.turn, reason, self.scores()))
 
     def holds(self, side: str, objective: str) -> bool:
-        """``side`` has a living man inside the objective and the enemy has none (skirmish.12)."""
-        from shapely.geometry import Point, Polygon
-
+        """``side`` has a living man inside the objective and the enemy has none (skirmish.20)."""
         spec = next(o for o in self.scenario.spec.objectives if o.id == objective)
         shape = Polygon(spec.shape)
         ours = theirs = False
@@ -455,8 +454,6 @@ class SkirmishGame(Game):
                         f"{action}: {fid} cannot pass door {door}: it was opened or closed this turn", "skirmish.65"
                     )
             if f.weapon in R.HEAVY_IN_POND and not terrain.pond.is_empty:
-                from shapely.geometry import LineString
-
                 if LineString(path).intersection(terrain.pond).length > TOLERANCE:
                     raise IllegalAction(
                         f"{action}: {fid} carries a {f.weapon}: it may not go into a pond or bay", "skirmish.53"
@@ -503,11 +500,18 @@ class SkirmishGame(Game):
         return door.id
 
     def _reach_check(self, action: Move, order: Order, rule: str) -> None:
+        """Works go on the table within ``engineering.reach`` of the man: each trap, or the wire's line."""
         f = self.state.figures[order.figure]
         reach = self.tables.engineering.reach.value
         for x, y in order.points:
             if not self.terrain.on_table(x, y):
                 raise IllegalAction(f"{action}: ({x:g}, {y:g}) is off the table", rule)
+        if order.verb == "wire":
+            gap = LineString(order.points).distance(Point(f.x, f.y))
+            if gap > reach + TOLERANCE:
+                raise IllegalAction(f'{action}: the wire is {gap:.2f}" from {f.id}, more than {reach:g}"', rule)
+            return
+        for x, y in order.points:
             if math.hypot(x - f.x, y - f.y) > reach + TOLERANCE:
                 raise IllegalAction(f'{action}: ({x:g}, {y:g}) is more than {reach:g}" from {f.id}', rule)
 
@@ -574,12 +578,12 @@ class SkirmishGame(Game):
 
     # ------------------------------------------------------------------ fire
     def can_fire(self, f: Figure) -> tuple[str, str] | None:
-        """Why ``f`` may not fire now (rule, why), or None (skirmish.47, 52, 13/17 for part 3's weapons)."""
+        """Why ``f`` may not fire now (rule, why), or None (skirmish.47, 52, 12 and 16 for part 3's weapons)."""
         if not f.alive or not f.on_table:
             return ("skirmish.30", f"{f.id} is not on the table")
         kind = self.tables.attack(f.weapon)
         if kind not in FIRES_IN_PART_1:
-            rule = "skirmish.17" if kind == "flame_thrower" else "skirmish.13"
+            rule = "skirmish.16" if kind == "flame_thrower" else "skirmish.12"
             return (rule, f"{f.id}'s {f.weapon} fires a template or wedge: part 3 of the skirmish rules")
         terrain = self.terrain
         if terrain.in_river(f.x, f.y):
@@ -722,14 +726,15 @@ class SkirmishGame(Game):
         attack_of: dict[str, str] = {}
         for unit_id, shots in sorted(s.fire.items()):
             side = s.units[unit_id].side
-            groups: dict[tuple[str, int, int, bool, int, float], int] = {}
+            groups: dict[tuple[str, int, int, bool, int], list[float]] = {}
             for o in shots:
-                key = (o.target, o.hit_on, o.shift, o.cover, o.band, o.range)
-                groups[key] = groups.get(key, 0) + 1
-            for (target, hit_on, shift, covered, band, rng), n in groups.items():
+                groups.setdefault((o.target, o.hit_on, o.shift, o.cover, o.band), []).append(o.range)
+            for (target, hit_on, shift, covered, band), ranges in groups.items():
+                n = len(ranges)
                 mechanic = R.Shots(n, hit_on, shift)
+                span = f"{min(ranges):g}" if min(ranges) == max(ranges) else f"{min(ranges):g}-{max(ranges):g}"
                 purpose = (
-                    f'{unit_id} fires {n} {"die" if n == 1 else "dice"} at {target}: {rng:g}" '
+                    f'{unit_id} fires {n} {"die" if n == 1 else "dice"} at {target}: {span}" '
                     f"(band {band + 1}), hits on {hit_on}+"
                     + (f", die {shift:+d}" if shift else "")
                     + (" (cover)" if covered else "")
@@ -777,7 +782,7 @@ def _door_open(spec: Any, door_id: str) -> bool:
 
 
 def _cost_rule(measure: R.PathMeasure, man_type: str) -> str:
-    parts = measure.parts
+    parts = {k: v for k, v in measure.parts.items() if v > 0}
     if parts.get("river"):
         return "skirmish.47"
     if parts.get("wire"):

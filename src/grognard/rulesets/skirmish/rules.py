@@ -264,18 +264,13 @@ def line_of_sight(terrain: Terrain, a: XY, b: XY, open_doors: Iterable[str] = ()
         crossing = line.intersection(feature.shape)
         if crossing.length <= TOLERANCE:
             continue  # grazes an end or a corner
-        if _within(crossing, pa, reach) or _within(crossing, pb, reach):
-            continue  # a man at the wall fires over it
+        if crossing.distance(pa) <= reach + TOLERANCE or crossing.distance(pb) <= reach + TOLERANCE:
+            continue  # a man at the wall fires over it (the line crosses it within his reach)
         return f"{feature.kind.replace('_', ' ')} {feature.id}"
     crest = hill_in_the_way(terrain, line, a, b)
     if crest is not None:
         return f"the crest of hill {crest}"
     return None
-
-
-def _within(geometry: object, point: Point, reach: float) -> bool:
-    """Every point of ``geometry`` lies within ``reach`` of ``point``."""
-    return all(point.distance(p) <= reach + TOLERANCE for p in _points(geometry))  # type: ignore[arg-type]
 
 
 def hill_in_the_way(terrain: Terrain, line: LineString, a: XY, b: XY) -> str | None:
@@ -294,8 +289,8 @@ def hill_in_the_way(terrain: Terrain, line: LineString, a: XY, b: XY) -> str | N
         for piece in _pieces(line.intersection(hill.shape)):
             s0, s1 = sorted((line.project(Point(piece.coords[0])), line.project(Point(piece.coords[-1]))))
             s0, s1 = max(s0, lo), min(s1, hi)
-            if s1 < s0:
-                continue
+            if s1 - s0 <= TOLERANCE:
+                continue  # the hill lies only within reach of a figure: he sees over its crest
             for s in (s0, s1):
                 sight = ha + (hb - ha) * s / length
                 if hill.height > sight + TOLERANCE:
@@ -351,7 +346,7 @@ def _behind(terrain: Terrain, kind: str, shooter: XY, target: XY) -> bool:
         if feature.kind != kind or not feature.shape.intersects(line):
             continue
         crossing = line.intersection(feature.shape)
-        if crossing.length > TOLERANCE and feature.shape.distance(pt) <= reach + TOLERANCE:
+        if crossing.length > TOLERANCE and crossing.distance(pt) <= reach + TOLERANCE:
             if not feature.shape.covers(Point(shooter)):
                 return True
     return False

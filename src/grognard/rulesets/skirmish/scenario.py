@@ -391,12 +391,13 @@ def resolve_path(name: str) -> Path:
 
 def load_scenario(name: str) -> Scenario:
     """The checked scenario ``name`` (shipped name or path); raises :class:`ScenarioError` listing every problem."""
-    path = resolve_path(name)
-    return _load(str(path.resolve()), name)
+    path = resolve_path(name).resolve()
+    info = path.stat()
+    return _load(str(path), name, (info.st_mtime_ns, info.st_size))
 
 
 @lru_cache(maxsize=32)
-def _load(path: str, name: str) -> Scenario:
+def _load(path: str, name: str, stamp: tuple[int, int]) -> Scenario:
     try:
         data = read_toml(Path(path))
     except TablesError as exc:

@@ -117,6 +117,15 @@ class Survival(Sourced):
     survive_on: int = Field(ge=1, le=7)
 
 
+class SurvivalTable(_Model):
+    """Survival rolls by the attack that hit (artillery's is part 3's)."""
+
+    small_arms: Survival
+    mg: Survival
+    artillery: Survival | None = None
+    flame_thrower: Survival | None = None
+
+
 class Movement(_Model):
     river_loss: Entry
     pond_factor: Entry
@@ -180,7 +189,7 @@ class Tables(_Model):
     name: str
     men: dict[str, ManType]
     weapons: dict[str, Weapon]
-    survival: dict[str, Survival]
+    survival: SurvivalTable
     movement: Movement
     hills: Hills
     sight: Sight
@@ -189,9 +198,6 @@ class Tables(_Model):
 
     @model_validator(mode="after")
     def _needed(self) -> Tables:
-        missing = [k for k in ("small_arms", "mg") if k not in self.survival]
-        if missing:
-            raise ValueError(f"survival needs entries for {', '.join(missing)}")
         if "infantry" not in self.men:
             raise ValueError("men needs an 'infantry' entry (ordinary men)")
         return self
@@ -221,7 +227,7 @@ class Tables(_Model):
 
     def survive_on(self, attack: str) -> int:
         """The lowest survival die after a hit by ``attack`` (small arms: 5)."""
-        entry = self.survival.get(attack) or self.survival["small_arms"]
+        entry = getattr(self.survival, attack, None) or self.survival.small_arms
         return entry.survive_on
 
     def cover_rows(self, attack: str) -> list[CoverRow]:
@@ -262,7 +268,7 @@ def read_toml(path: Path) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=16)
-def _load(path: str) -> Tables:
+def _load(path: str, stamp: tuple[int, int]) -> Tables:
     data = read_toml(Path(path))
     problems = check_tables(data)
     if problems:
@@ -272,4 +278,10 @@ def _load(path: str) -> Tables:
 
 def load_tables(path: Path | str | None = None) -> Tables:
     """The tables of ``path`` (default: the shipped ``tables/default.toml``); raises :class:`TablesError`."""
-    return _load(str(Path(path).resolve()) if path is not None else str(DEFAULT_TABLES))
+    where = Path(path).resolve() if path is not None else DEFAULT_TABLES
+    try:
+        info = where.stat()
+        stamp = (info.st_mtime_ns, info.st_size)
+    except OSError:
+        stamp = (0, 0)  # _load reports the file it cannot read
+    return _load(str(where), stamp)

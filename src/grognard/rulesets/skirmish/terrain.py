@@ -9,16 +9,16 @@ Ground height: hills are flat-topped plateaus; the height at a point is the
 greatest ``height`` of the hills that hold it (0 elsewhere), so hills drawn one
 inside another make steps.
 
-The line of sight (skirmish.20, written down): the straight line between the
+The line of sight (skirmish.11, written down): the straight line between the
 two figures' centres is blocked by
 
 1. a building, unless every place it passes through the building's wall is a
    window or an open door (a man inside sees out, and is seen, only through
    them);
-2. a stone wall, sandbags or a boulder, unless the stretch of the line
-   crossing it lies within ``over_reach`` (1") of one of the two figures (a man
-   at a wall fires over it and is seen); a line that only grazes the end or
-   corner of a wall (crossing less than 0.01" of it) passes;
+2. a stone wall, sandbags or a boulder, unless the line crosses it within
+   ``over_reach`` (1") of one of the two figures (a man at a wall fires over
+   it and is seen); a line that only grazes the end or corner of a wall
+   (crossing less than 0.01" of it) passes; walls and sandbags are 0.5" thick;
 3. a hill crest: a hill whose top is higher than the line at some point of the
    line more than ``crest_reach`` (1") from both figures (the line's height
    runs straight from the firer's ground height to the target's);
