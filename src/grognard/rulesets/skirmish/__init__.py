@@ -9,6 +9,7 @@ from grognard.core.dice import DiceSource
 from grognard.core.options import OptionSpec
 from grognard.core.ruleset import Ruleset
 from grognard.rulesets.skirmish.actions import USAGE, action_from_json, parse_action
+from grognard.rulesets.skirmish.bots import DoctrineBot
 from grognard.rulesets.skirmish.game import SIDES, SkirmishGame
 
 OPTIONS: tuple[OptionSpec, ...] = (
@@ -58,8 +59,8 @@ RULESET = Ruleset(
     new_game=new_game,
     parse_action=parse_action,
     describe=_describe,
-    bots={"random": _random_bot},
-    default_bot="random",
+    bots={"doctrine": DoctrineBot, "random": _random_bot},
+    default_bot="doctrine",
     action_from_json=action_from_json,
     usage=tuple(USAGE.values()),
 )

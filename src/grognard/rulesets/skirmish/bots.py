@@ -1,0 +1,203 @@
+"""The skirmish doctrine bot: advance from cover to cover, fire at the most valuable target in range.
+
+Moving: an attacking unit (the scenario's attacker) heads for the objective
+(or the nearest enemy when there is none) by way of cover: of the cover spots
+(inside woods, bushes and rocks; just behind walls, boulders and sandbags on
+its own side) that bring it nearer, it takes the one that gains the most
+ground within one move, or heads for the nearest such spot; with no cover
+left ahead it goes straight on. A defending unit holds where it has cover from
+the nearest enemy and otherwise goes to the nearest cover it can reach.
+Units off the table come straight on. Every move is the furthest legal one
+along the chosen line (the move space's own search), so the bot never
+blunders into contact or past its allowance.
+
+Fire: each unit fires at the enemy unit where its men's dice are worth the
+most: the chance each man kills (hit, then a failed survival roll) times the
+value of his target (a MG gunner 3, a SMG 1.5, a rifle 1, a pistol 0.8;
+officers half as much again).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from shapely.geometry import Point, Polygon
+
+from grognard.core.engine import Decision
+from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish.actions import Fire, Move
+from grognard.rulesets.skirmish.game import FireSpace, MoveSpace, SkirmishGame, figure_value
+from grognard.rulesets.skirmish.state import Figure, FireOrder
+
+XY = tuple[float, float]
+STAND_OFF = 0.6  # inches behind a wall or boulder where a man takes cover
+
+
+def kill_chance(game: SkirmishGame, shot: FireOrder) -> float:
+    """The chance one die kills: it hits, and the man fails his survival roll."""
+    hit = sum(1 for face in range(1, 7) if face + shot.shift >= shot.hit_on) / 6
+    survive = sum(1 for face in range(1, 7) if face >= game.tables.survive_on(shot.attack)) / 6
+    return hit * (1 - survive)
+
+
+def fire_order(game: SkirmishGame, unit: str) -> Fire:
+    """The doctrine's fire order for ``unit``: the enemy unit its dice are worth most against, or hold."""
+    table = game.shot_table()
+    worth: dict[str, float] = {}
+    for f in game.living(unit):
+        best: dict[str, float] = {}
+        for target, shot in table.get(f.id, {}).items():
+            if isinstance(shot, FireOrder):
+                aim = game.state.figures[target]
+                value = kill_chance(game, shot) * figure_value(aim)
+                best[aim.unit] = max(best.get(aim.unit, 0.0), value)
+        for target_unit, value in best.items():
+            worth[target_unit] = worth.get(target_unit, 0.0) + value
+    if not worth:
+        return Fire(unit, None)
+    target = max(sorted(worth), key=lambda u: worth[u])
+    return Fire(unit, target)
+
+
+def cover_spots(game: SkirmishGame, side: str) -> list[XY]:
+    """Places a man of ``side`` finds cover (cached per game and side)."""
+    cache: dict[str, list[XY]] = game.__dict__.setdefault("_cover_spots", {})
+    if side in cache:
+        return cache[side]
+    terrain = game.base_terrain
+    spots: list[XY] = []
+    for kind in ("woods", "bushes", "small_rocks"):
+        for feature in terrain.by_kind(kind):
+            shape = feature.shape
+            if not isinstance(shape, Polygon):
+                continue
+            minx, miny, maxx, maxy = shape.bounds
+            step = 2.0
+            y = miny + step / 2
+            while y < maxy:
+                x = minx + step / 2
+                while x < maxx:
+                    if shape.contains(Point(x, y)):
+                        spots.append((round(x, 2), round(y, 2)))
+                    x += step
+                y += step
+            c = shape.representative_point()
+            spots.append((round(c.x, 2), round(c.y, 2)))
+    edge = next(s.edge for s in game.scenario.spec.sides if s.id == side)
+    back = {"south": (0.0, -1.0), "north": (0.0, 1.0), "west": (-1.0, 0.0), "east": (1.0, 0.0)}[edge]
+    for feature in terrain.blockers:
+        minx, miny, maxx, maxy = feature.shape.bounds
+        half = {"south": maxy - miny, "north": maxy - miny, "west": maxx - minx, "east": maxx - minx}[edge] / 2
+        cx, cy = (minx + maxx) / 2, (miny + maxy) / 2
+        length = maxx - minx if back[0] == 0 else maxy - miny
+        count = max(1, int(length // 2))
+        for k in range(count):
+            t = (k + 0.5) / count
+            if back[0] == 0:
+                x, y = minx + t * (maxx - minx), cy + back[1] * (half + STAND_OFF)
+            else:
+                x, y = cx + back[0] * (half + STAND_OFF), miny + t * (maxy - miny)
+            if terrain.on_table(x, y):
+                spots.append((round(x, 2), round(y, 2)))
+    cache[side] = spots
+    return spots
+
+
+def aim_point(game: SkirmishGame, side: str, leader: Figure) -> XY | None:
+    """Where an attacker heads: the nearest objective's centre, else the nearest enemy."""
+    spec = game.scenario.spec
+    if side == spec.victory.attacker and spec.victory.objectives:
+        centres = []
+        for objective in spec.objectives:
+            if objective.id in spec.victory.objectives:
+                c = Polygon(objective.shape).centroid
+                centres.append((c.x, c.y))
+        return min(centres, key=lambda p: math.hypot(p[0] - leader.x, p[1] - leader.y))
+    enemies = game.enemies(side)
+    if not enemies:
+        return None
+    near = min(enemies, key=lambda e: math.hypot(e.x - leader.x, e.y - leader.y))
+    return (near.x, near.y)
+
+
+def covered_from_enemy(game: SkirmishGame, x: float, y: float, side: str) -> bool:
+    """A man at (x, y) has cover from the nearest enemy."""
+    enemies = game.enemies(side)
+    if not enemies:
+        return True
+    near = min(enemies, key=lambda e: math.hypot(e.x - x, e.y - y))
+    return R.cover(game.terrain, (near.x, near.y), (x, y), "small_arms") is not None
+
+
+def move_order(game: SkirmishGame, space: MoveSpace) -> Move:
+    """The doctrine's move for the unit of ``space``."""
+    unit = game.unit(space.unit)
+    men = game.living(space.unit)
+    leader = men[0]
+    side = unit.side
+    reach = game.allowance(leader)
+    if game.waiting(unit):
+        edge = next(s.edge for s in game.scenario.spec.sides if s.id == side)
+        inward = {"south": (0, 1), "north": (0, -1), "west": (1, 0), "east": (-1, 0)}[edge]
+        move = space.toward(leader.x + inward[0] * reach, leader.y + inward[1] * reach)
+        return move if move is not None else space.candidates(1)[0]
+    attacker = side == game.scenario.spec.victory.attacker
+    here = (leader.x, leader.y)
+    if not attacker:
+        covered = sum(1 for f in men if covered_from_enemy(game, f.x, f.y, side))
+        if not game.enemies(side) or 2 * covered >= len(men):
+            return space.hold()
+        spots = sorted(cover_spots(game, side), key=lambda p: math.hypot(p[0] - here[0], p[1] - here[1]))
+        for spot in spots[:6]:
+            if math.hypot(spot[0] - here[0], spot[1] - here[1]) <= reach:
+                move = space.toward(*spot)
+                if move is not None and move.path and _gain(move, here) > 0.5:
+                    return move
+        return space.hold()
+    aim = aim_point(game, side, leader)
+    if aim is None:
+        return space.hold()
+    now = math.hypot(aim[0] - here[0], aim[1] - here[1])
+    if now <= 1.0:
+        return space.hold()
+    ahead = [p for p in cover_spots(game, side) if math.hypot(aim[0] - p[0], aim[1] - p[1]) < now - 2.0]
+    near = [p for p in ahead if math.hypot(p[0] - here[0], p[1] - here[1]) <= reach]
+    if near:
+        goal = min(near, key=lambda p: math.hypot(aim[0] - p[0], aim[1] - p[1]))
+    elif ahead:
+        goal = min(ahead, key=lambda p: math.hypot(p[0] - here[0], p[1] - here[1]))
+    else:
+        goal = aim
+    dx, dy = goal[0] - here[0], goal[1] - here[1]
+    d = math.hypot(dx, dy)
+    if d > reach:
+        goal = (here[0] + dx * reach / d, here[1] + dy * reach / d)
+    move = space.toward(*goal)
+    if move is None or not move.path:
+        side_step = space.toward(
+            here[0] + (aim[0] - here[0]) * min(1.0, reach / now), here[1] + (aim[1] - here[1]) * min(1.0, reach / now)
+        )
+        return side_step if side_step is not None else space.hold()
+    return move
+
+
+def _gain(move: Move, here: XY) -> float:
+    x, y = move.path[-1]
+    return math.hypot(x - here[0], y - here[1])
+
+
+class DoctrineBot:
+    """Plays either side of a skirmish by the doctrine above; ``rng`` is kept for ties to come."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def choose(self, game: SkirmishGame, decision: Decision) -> Any:  # type: ignore[override]
+        space = decision.space
+        if isinstance(space, MoveSpace):
+            return move_order(game, space)
+        if isinstance(space, FireSpace):
+            return fire_order(game, space.unit)
+        return space.sample(self.rng)
