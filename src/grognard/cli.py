@@ -39,7 +39,7 @@ from grognard.terminal import Prompter, Quit, Session, TypedDice, parse_humans
 
 app = typer.Typer(
     name="grognard",
-    help="WWII miniature wargames played exactly as written (Omaha Beach today).",
+    help="WWII miniature wargames played exactly as written (Omaha Beach and the WWII skirmish rules today).",
     add_completion=False,
 )
 
@@ -456,6 +456,16 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
     option_names = [spec.name for spec in ruleset.options]
 
     def command(**params: Any) -> None:
+        if ruleset.scenarios is not None:  # [SCENARIO] and --list: the rule set plays scenario files
+            if params.pop("list_scenarios"):
+                for name, title in ruleset.scenarios():
+                    print(f"{name:<20} {title}")
+                return
+            named = params.pop("scenario_name")
+            if named is not None:
+                if params.get("scenario") is not None:
+                    raise OptionError("the scenario is given twice (as SCENARIO and --scenario)")
+                params["scenario"] = named
         given: dict[str, Any] = {}
         given.update(parse_assignments(params.pop("option") or ()))
         for name in option_names:
@@ -546,6 +556,22 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
             default=typer.Option(False, "--quiet", "-q", help="print only the final summary"),
         ),
     ]
+    if ruleset.scenarios is not None:
+        common = [
+            inspect.Parameter(
+                "scenario_name",
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                annotation=str | None,
+                default=typer.Argument(None, metavar="[SCENARIO]", help="a shipped scenario's name or a TOML file"),
+            ),
+            *common,
+            inspect.Parameter(
+                "list_scenarios",
+                keyword,
+                annotation=bool,
+                default=typer.Option(False, "--list", help="name the shipped scenarios and stop"),
+            ),
+        ]
     command.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         common + [_option_parameter(s) for s in ruleset.options]
     )

@@ -11,6 +11,7 @@ from grognard.core.ruleset import Ruleset
 from grognard.rulesets.skirmish.actions import USAGE, action_from_json, parse_action
 from grognard.rulesets.skirmish.bots import DoctrineBot
 from grognard.rulesets.skirmish.game import SIDES, SkirmishGame
+from grognard.rulesets.skirmish.scenario import shipped
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
@@ -63,6 +64,7 @@ RULESET = Ruleset(
     default_bot="doctrine",
     action_from_json=action_from_json,
     usage=tuple(USAGE.values()),
+    scenarios=shipped,
 )
 
 __all__ = ["RULESET", "SkirmishGame"]

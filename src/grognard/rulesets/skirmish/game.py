@@ -435,6 +435,12 @@ class SkirmishGame(Game):
                 continue
             if len(path) > 4:
                 raise IllegalAction(f"{action}: {fid}'s path has more than two waypoints", "skirmish.21")
+            for enemy in enemies:
+                if R.path_near(path, (enemy.x, enemy.y), base):
+                    raise IllegalAction(
+                        f"{action}: {fid} would come into contact with {enemy.id} (melee comes with part 2)",
+                        "skirmish.10",
+                    )
             allowance = self.allowance(f)
             for x, y in path[1:] if f.on_table else path[-1:]:
                 if not terrain.on_table(x, y):
@@ -457,12 +463,6 @@ class SkirmishGame(Game):
                 if LineString(path).intersection(terrain.pond).length > TOLERANCE:
                     raise IllegalAction(
                         f"{action}: {fid} carries a {f.weapon}: it may not go into a pond or bay", "skirmish.53"
-                    )
-            for enemy in enemies:
-                if R.path_near(path, (enemy.x, enemy.y), base):
-                    raise IllegalAction(
-                        f"{action}: {fid} would come into contact with {enemy.id} (melee comes with part 2)",
-                        "skirmish.10",
                     )
             out[fid] = (path, measure)
         if orders and any(o.verb in ("open", "close") for o in orders.values()):

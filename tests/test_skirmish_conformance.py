@@ -1,0 +1,86 @@
+"""The conformance suite on the skirmish rules (part 1), with skirmish's own illegal actions as probes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from grognard.core.dice import SeededDice
+from grognard.core.engine import Decision, Game
+from grognard.core.errors import IllegalAction
+from grognard.core.play import play_out
+from grognard.rulesets.skirmish import RULESET, SkirmishGame
+from grognard.rulesets.skirmish.actions import Fire, Move, Order
+from grognard.rulesets.skirmish.game import FireSpace, MoveSpace
+from grognard.testing.conformance import check_all, random_playout
+
+
+def skirmish_probes(game: Game, decision: Decision) -> list[Any]:
+    """Illegal actions for ``decision``: a 20" move, a move onto an enemy, another unit's man, fire at a friend."""
+    assert isinstance(game, SkirmishGame)
+    space = decision.space
+    out: list[Any] = []
+    if isinstance(space, MoveSpace):
+        men = game.living(space.unit)
+        leader = men[0]
+        out.append(Move(space.unit, ((leader.x, leader.y + 20.0),)))
+        out.append(Move(space.unit, ((leader.x + 20.0, leader.y),)))
+        enemies = game.enemies(leader.side)
+        if enemies:
+            e = enemies[0]
+            out.append(Move(space.unit, ((e.x, e.y),)))
+        stranger = next(f for f in game.state.figures.values() if f.unit != space.unit)
+        out.append(Move(space.unit, (), (Order(stranger.id, "stay"),)))
+    elif isinstance(space, FireSpace):
+        unit = game.unit(space.unit)
+        friend = next(u for u in game.state.units.values() if u.side == unit.side)
+        out.append(Fire(space.unit, friend.id))
+        stranger = next(f for f in game.state.figures.values() if f.unit != space.unit)
+        out.append(Fire(space.unit, None, ((stranger.id, "hold"),)))
+    return out
+
+
+CASES = {"hill assault": {"turn_limit": 5}}
+
+
+@pytest.mark.parametrize("options", list(CASES.values()), ids=list(CASES))
+def test_skirmish_conforms(options: dict[str, Any]) -> None:
+    counts = check_all(RULESET, options, seeds=(1, 2), probes=skirmish_probes)
+    assert counts["games"] == 2
+    assert counts["steps"] > 2 * 20
+    assert counts["illegal_tried"] > counts["steps"] // 3
+    assert counts["secret_commits"] == 0  # part 1 has no secret choices (part 2's melee brings them)
+
+
+def test_the_probes_are_refused_for_the_reason_they_target() -> None:
+    seen = {"too far": 0, "contact": 0, "friend": 0}
+
+    def before(game: Game, decision: Decision, action: Any) -> None:
+        assert isinstance(game, SkirmishGame)
+        for probe in skirmish_probes(game, decision):
+            with pytest.raises(IllegalAction) as info:
+                decision.space.check(probe)
+            rule = info.value.rule
+            if isinstance(probe, Move) and probe.path and rule in ("skirmish.21", "skirmish.3", "skirmish.51"):
+                seen["too far"] += 1
+            if rule == "skirmish.10":
+                seen["contact"] += 1
+            if isinstance(probe, Fire) and probe.target and "not an enemy unit" in str(info.value):
+                seen["friend"] += 1
+
+    random_playout(RULESET, {"turn_limit": 4}, 3, before=before)
+    assert all(seen.values()), seen
+
+
+def test_the_hill_assault_plays_to_a_result_with_doctrine_bots_by_fire_alone() -> None:
+    outcomes = []
+    for seed in (1, 2, 3):
+        game = RULESET.create({}, SeededDice(seed))
+        bots = {seat: RULESET.bots["doctrine"](np.random.default_rng(seed)) for seat in game.seats()}
+        result = play_out(game, lambda seat, bots=bots: bots[seat])
+        assert result.outcome in ("win", "draw")
+        assert game.state.stats["losses"]["allies"] + game.state.stats["losses"]["axis"] > 0
+        outcomes.append(result)
+    assert all(r.turn <= 12 for r in outcomes)
