@@ -8,7 +8,9 @@ from typing import Any
 from grognard.core.dice import DiceSource
 from grognard.core.options import OptionSpec
 from grognard.core.ruleset import Ruleset
+from grognard.rulesets.skirmish import faces
 from grognard.rulesets.skirmish.actions import USAGE, action_from_json, parse_action
+from grognard.rulesets.skirmish.analysis import METRICS, measure, odds_tables
 from grognard.rulesets.skirmish.bots import DoctrineBot
 from grognard.rulesets.skirmish.game import SIDES, SkirmishGame
 from grognard.rulesets.skirmish.scenario import shipped
@@ -39,6 +41,20 @@ def new_game(options: Mapping[str, Any], dice: DiceSource) -> SkirmishGame:
     return SkirmishGame(options, dice)
 
 
+def summary(game: SkirmishGame) -> list[tuple[str, Any]]:
+    """The figures of a finished game for its final report."""
+    s = game.state
+    out: list[tuple[str, Any]] = [("scenario", f"{game.scenario.spec.title} ({game.scenario.source})")]
+    for side in SIDES:
+        total = sum(1 for f in s.figures.values() if f.side == side)
+        out.append((f"{side} men lost", f"{s.stats['losses'][side]} of {total}"))
+        out.append((f"{side} flesh wounds", s.stats["wounds"][side]))
+        out.append((f"{side} dice rolled / hits", f"{s.stats['shots'][side]} / {s.stats['hits'][side]}"))
+    first = s.stats["first_blood"]
+    out.append(("first man killed", f"turn {first}" if first else "never"))
+    return out
+
+
 def _random_bot(rng: Any) -> Any:
     from grognard.bots.random_bot import RandomBot
 
@@ -64,7 +80,15 @@ RULESET = Ruleset(
     default_bot="doctrine",
     action_from_json=action_from_json,
     usage=tuple(USAGE.values()),
+    situation=faces.situation,  # type: ignore[arg-type]
+    note=faces.note,  # type: ignore[arg-type]
+    odds=faces.odds,  # type: ignore[arg-type]
+    board_text=faces.board,  # type: ignore[arg-type]
     scenarios=shipped,
+    odds_tables=odds_tables,
+    metrics=METRICS,
+    measure=measure,
+    summary=lambda game: summary(game),
 )
 
 __all__ = ["RULESET", "SkirmishGame"]

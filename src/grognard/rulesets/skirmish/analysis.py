@@ -1,0 +1,94 @@
+"""What skirmish declares to the analysis code: its dice mechanics (exact odds) and its metrics.
+
+The odds come from the same mechanic objects play rolls (``rules.Shots``,
+``rules.Survival``), read with the shipped tables (a scenario with its own
+tables plays its own numbers; the reference sheet shows ours).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grognard.analysis.odds import OddsTable
+from grognard.core.dice import DieRoll
+from grognard.core.ruleset import Metric
+from grognard.rulesets.skirmish.rules import ShotFate, Shots, Survival
+from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, Tables, load_tables
+
+SQUAD = 8  # men in the shipped scenario's rifle squads: the "k men fire" table runs to it
+
+
+def band_label(tables: Tables, weapon: str, index: int) -> str:
+    bands = tables.weapons[weapon].bands
+    low = 0.0 if index == 0 else bands[index - 1].to
+    return f'{low:g}-{bands[index].to:g}"'
+
+
+def odds_tables(tables: Tables | None = None) -> list[OddsTable]:
+    """Every mechanic of part 1: initiative, one man's shot by weapon, band and cover, k men's hits, survival."""
+    tables = tables or load_tables()
+    out = [
+        OddsTable(
+            "initiative",
+            "Initiative: a d6 each, the higher moves first (ties roll again)",
+            "skirmish.10",
+            ((None, DieRoll(6)),),
+        ),
+        OddsTable(
+            "survival",
+            "Survival after a small-arms or MG hit (5-6: a flesh wound)",
+            "skirmish.6",
+            ((None, Survival(tables.survive_on("small_arms"))),),
+        ),
+    ]
+    for weapon, spec in tables.weapons.items():
+        if spec.kind not in FIRES_IN_PART_1:
+            continue
+        rows: list[tuple[Any, Any]] = []
+        for index, band in enumerate(spec.bands):
+            for covered in (False, True):
+                label = f"{band_label(tables, weapon, index)} {'cover' if covered else 'open'}"
+                rows.append((label, ShotFate(band.hit_on, -1 if covered else 0, tables.survive_on(spec.kind))))
+        out.append(
+            OddsTable(
+                f"shot_{weapon}",
+                f"One {weapon} shot at a man not yet hit this turn, by range band and cover",
+                "skirmish.8",
+                tuple(rows),
+                "range, cover",
+                f"{spec.source}: {spec.reason}",
+            )
+        )
+    first = tables.weapons["rifle"].bands[0]
+    out.append(
+        OddsTable(
+            "rifles_close",
+            f"Hits from k rifles at {band_label(tables, 'rifle', 0)}, open ground (each {first.hit_on}+)",
+            "skirmish.4",
+            tuple((k, Shots(k, first.hit_on)) for k in range(1, SQUAD + 1)),
+            "men firing",
+            "two hits on one man kill him outright (skirmish.7)",
+        )
+    )
+    return out
+
+
+METRICS: tuple[Metric, ...] = (
+    Metric("first_blood", "turn of the first man killed", "turn"),
+    Metric("allies_lost", "allied men lost"),
+    Metric("axis_lost", "axis men lost"),
+    Metric("allies_wounded", "allied flesh wounds"),
+    Metric("axis_wounded", "axis flesh wounds"),
+)
+
+
+def measure(game: Any) -> dict[str, int | None]:
+    """The metrics of a finished skirmish game."""
+    stats = game.state.stats
+    return {
+        "first_blood": stats["first_blood"],
+        "allies_lost": stats["losses"]["allies"],
+        "axis_lost": stats["losses"]["axis"],
+        "allies_wounded": stats["wounds"]["allies"],
+        "axis_wounded": stats["wounds"]["axis"],
+    }

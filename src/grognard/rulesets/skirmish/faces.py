@@ -1,0 +1,126 @@
+"""What a person at the terminal sees of a skirmish: the situation, the table as text, the odds of a choice.
+
+Everything here reads the game through its state and the rules' own
+functions; the odds come from the mechanics the game rolls.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from grognard.core.engine import Decision
+from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish.actions import Fire, Move
+from grognard.rulesets.skirmish.game import SkirmishGame
+from grognard.rulesets.skirmish.state import Figure, FireOrder
+
+
+def where(game: SkirmishGame, f: Figure) -> str:
+    """A man's place in words: position, height, what he stands in."""
+    if not f.on_table:
+        return f"({f.x:g}, {f.y:g}), off the table"
+    t = game.terrain
+    parts = [f"({f.x:g}, {f.y:g})"]
+    height = t.height(f.x, f.y)
+    if height:
+        parts.append(f'{height:g}" up')
+    for kind in ("woods", "bushes", "small_rocks"):
+        if t.inside(kind, f.x, f.y):
+            parts.append(f"in {kind.replace('_', ' ')}")
+    if t.in_river(f.x, f.y):
+        parts.append("in the river")
+    if t.in_pond(f.x, f.y):
+        parts.append("swimming")
+    building = t.building_at(f.x, f.y)
+    if building is not None:
+        parts.append(f"in building {building.id}")
+    return " ".join(parts)
+
+
+def unit_line(game: SkirmishGame, label: str) -> str:
+    unit = game.state.units[label]
+    men = game.living(label)
+    lost = len(unit.figures) - len(men)
+    head = f"{label} ({unit.side}{', ' + unit.name if unit.name else ''}): {len(men)} men"
+    if lost:
+        head += f", {lost} lost"
+    if not men:
+        return head
+    weapons: dict[str, int] = {}
+    for f in men:
+        weapons[f.weapon] = weapons.get(f.weapon, 0) + 1
+    head += " (" + ", ".join(f"{n} {w}" for w, n in weapons.items()) + ")"
+    return f"{head}; {men[0].id} at {where(game, men[0])}"
+
+
+def situation(game: SkirmishGame, decision: Decision) -> list[str]:
+    """The lines a person needs for ``decision``: the unit, its men, what they can fire at."""
+    kind, _, label = decision.id.partition(" ")
+    s = game.state
+    head = f"Turn {s.turn}, {s.phase} - {decision.seat}: {decision.prompt}"
+    lines = [head, unit_line(game, label)]
+    for f in game.living(label)[:10]:
+        extra = f" (hit {f.hits} this turn)" if f.hits else ""
+        lines.append(f"  {f.id} {f.type} {f.weapon} at {where(game, f)}{extra}")
+    if kind == "move":
+        reach = game.allowance(game.living(label)[0])
+        lines.append(f'move up to {reach:g}" (a path: at most two waypoints, then the end point)')
+        enemies = sorted(game.enemies(s.units[label].side), key=lambda e: e.id)
+        if enemies:
+            lines.append("enemy: " + "; ".join(unit_line(game, u) for u in sorted({e.unit for e in enemies})))
+    elif kind == "fire":
+        table = game.shot_table()
+        for f in game.living(label)[:10]:
+            shots = [o for o in table.get(f.id, {}).values() if isinstance(o, FireOrder)]
+            if shots:
+                text = ", ".join(
+                    f'{o.target} {o.range:g}" {o.hit_on}+{" cover" if o.cover else ""}'
+                    for o in sorted(shots, key=lambda o: o.range)[:4]
+                )
+                lines.append(f"  {f.id} can fire at {text}")
+    return lines
+
+
+def board(game: SkirmishGame, seat: str | None) -> str:
+    """The whole table as text: every unit, its men and where they stand."""
+    s = game.state
+    lines = [f"{game.scenario.spec.title}: turn {s.turn}, {s.phase}"]
+    for label in sorted(s.units):
+        lines.append(unit_line(game, label))
+    return "\n".join(lines)
+
+
+def note(game: SkirmishGame, action: Any) -> str:
+    """A few words on a choice: where a move goes and what it costs, what a fire order aims at."""
+    if isinstance(action, Move):
+        if not action.path:
+            return "stay"
+        men = game.living(action.unit)
+        if not men:
+            return ""
+        leader = men[0]
+        x, y = action.path[-1]
+        measure = R.measure_path(
+            game.terrain, [(leader.x, leader.y), *action.path], game.allowance(leader), river_paid=leader.river_paid
+        )
+        return f'{math.hypot(x - leader.x, y - leader.y):.1f}" to ({x:g}, {y:g}), costs {measure.cost:.1f}"'
+    if isinstance(action, Fire):
+        return "hold fire" if action.target is None else f"fire at {action.target}"
+    return ""
+
+
+def odds(game: SkirmishGame, action: Any) -> str | None:
+    """Expected kills of a fire order, from the rules' own mechanics."""
+    if not isinstance(action, Fire) or action.target is None:
+        return None
+    try:
+        shots = game.plan_fire(action)
+    except Exception:  # an illegal order has no odds
+        return None
+    kills = 0.0
+    for o in shots:
+        hit = float(R.Shots(1, o.hit_on, o.shift).distribution().probability(1))
+        survive = float(R.Survival(game.tables.survive_on(o.attack)).distribution().probability(True))
+        kills += hit * (1 - survive)
+    return f"{len(shots)} dice, about {kills:.1f} killed"
