@@ -492,6 +492,8 @@ def test_sight_hill_crests_block_but_not_figures_or_woods() -> None:
     assert sight(game, (20, 22), (20, 28)) is None  # both on top
     assert sight(game, (20, 21), (20, 5)) is None  # 1" from the crest: sees down
     assert sight(game, (20, 23), (20, 5)) == "the crest of hill H"  # 3" back from it: the crest hides
+    assert sight(game, (20, 21), (8, 5)) is None  # at the crest, looking down at a slant
+    assert sight(game, (20, 22.5), (8, 5)) == "the crest of hill H"  # 2.5" back, at a slant
     assert sight(game, (1, 1), (7, 7)) is None  # woods give cover, not a screen
     game2 = make(scenario([unit("A", "allies", fig(5, 5)), unit("G", "axis", fig(5, 15), fig(5, 25))]))
     assert sight(game2, (5, 5), (5, 25)) is None  # G.1 stands on the line: figures never block

@@ -109,6 +109,10 @@ def render_command(
     seat: Annotated[
         str | None, typer.Option("--seat", metavar="SEAT", help="draw what this seat sees (e.g. A3, G1)")
     ] = None,
+    figure: Annotated[
+        str | None,
+        typer.Option("--figure", metavar="FIGURE", help="skirmish: draw this man's firing lines (e.g. A.3)"),
+    ] = None,
 ) -> None:
     """Draw the table of a recorded game at a turn, from a seat's view."""
     ruleset = rulesets.get(ruleset_name)
@@ -127,7 +131,13 @@ def render_command(
         if len(chosen) != 1:
             raise OptionError(f"--seat {seat!r}: name one seat (e.g. A3 or 'German 1')")
         viewer = chosen.pop()
-    write_picture(ruleset.render(game.view(viewer)), output)
+    view = game.view(viewer)
+    if figure is not None:
+        known = {f.get("id") for f in view.get("figures", [])}
+        if figure.upper() not in known:
+            raise OptionError(f"--figure {figure!r}: no such figure in this game")
+        view["focus"] = figure.upper()
+    write_picture(ruleset.render(view), output)
     print(f"drew turn {game.turn} of {record} to {output}")
 
 

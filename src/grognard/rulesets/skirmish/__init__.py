@@ -8,6 +8,7 @@ from typing import Any
 from grognard.core.dice import DiceSource
 from grognard.core.options import OptionSpec
 from grognard.core.ruleset import Ruleset
+from grognard.render.skirmish import render as render_svg
 from grognard.rulesets.skirmish import faces
 from grognard.rulesets.skirmish.actions import USAGE, action_from_json, parse_action
 from grognard.rulesets.skirmish.analysis import METRICS, measure, odds_tables
@@ -85,6 +86,7 @@ RULESET = Ruleset(
     odds=faces.odds,  # type: ignore[arg-type]
     board_text=faces.board,  # type: ignore[arg-type]
     scenarios=shipped,
+    render=render_svg,
     odds_tables=odds_tables,
     metrics=METRICS,
     measure=measure,

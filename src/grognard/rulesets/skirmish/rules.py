@@ -274,7 +274,14 @@ def line_of_sight(terrain: Terrain, a: XY, b: XY, open_doors: Iterable[str] = ()
 
 
 def hill_in_the_way(terrain: Terrain, line: LineString, a: XY, b: XY) -> str | None:
-    """The hill whose top rises above the sight line away from both ends, if any (skirmish.11)."""
+    """The hill whose top rises above the sight line, if any (skirmish.11).
+
+    A point of the line over a hill blocks when the hill's top is higher than
+    the line there, unless the point is within ``crest_reach`` of either man
+    along the line, or it is within ``crest_reach`` of the hill's edge while a
+    man standing on that hill is within ``crest_reach`` of its edge too (a man
+    at the crest sees down over it, and is seen).
+    """
     if not terrain.hills:
         return None
     ha, hb = terrain.height(*a), terrain.height(*b)
@@ -284,17 +291,28 @@ def hill_in_the_way(terrain: Terrain, line: LineString, a: XY, b: XY) -> str | N
     if hi <= lo:
         return None
     for hill in terrain.hills:
-        if hill.height <= min(ha, hb) or not hill.shape.intersects(line):
+        if hill.height <= min(ha, hb) + TOLERANCE or not hill.shape.intersects(line):
             continue
+        edge = hill.shape.boundary
+        at_crest = [
+            end
+            for end, h in ((a, ha), (b, hb))
+            if h >= hill.height - TOLERANCE and hill.shape.covers(Point(end)) and edge.distance(Point(end)) <= reach
+        ]
         for piece in _pieces(line.intersection(hill.shape)):
             s0, s1 = sorted((line.project(Point(piece.coords[0])), line.project(Point(piece.coords[-1]))))
             s0, s1 = max(s0, lo), min(s1, hi)
             if s1 - s0 <= TOLERANCE:
-                continue  # the hill lies only within reach of a figure: he sees over its crest
-            for s in (s0, s1):
-                sight = ha + (hb - ha) * s / length
-                if hill.height > sight + TOLERANCE:
-                    return hill.id
+                continue  # the hill lies only within reach of a man along the line
+            steps = max(2, int((s1 - s0) / 0.25) + 1)
+            for k in range(steps + 1):
+                s_ = s0 + (s1 - s0) * k / steps
+                sight = ha + (hb - ha) * s_ / length
+                if hill.height <= sight + TOLERANCE:
+                    continue
+                if at_crest and edge.distance(line.interpolate(s_)) <= reach + TOLERANCE:
+                    continue  # the crest in front of a man who stands at it
+                return hill.id
     return None
 
 

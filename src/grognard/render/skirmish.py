@@ -1,0 +1,239 @@
+"""A skirmish table drawn from a seat's view, as SVG: terrain, figures, and one man's firing lines.
+
+Seen from above, north up, 12 px to the inch. Colours are the Okabe-Ito set
+and greys, and every state is also told by shape or text (the dead are
+crosses, blocked lines are dashed and name what blocks them, cover is marked
+"C"), so the picture prints in grey.
+
+With ``view["focus"]`` naming a figure (``grognard render skirmish FILE
+--figure A.3``), every enemy on the table gets a line from him: solid and
+coloured by range band when he can fire at that man (with "C" where the man
+has cover), dashed grey with the reason when he cannot. The lines come from
+the rules' own functions (``rules.line_of_sight``, ``rules.effective_range``,
+``rules.cover``) run on the view's positions and the scenario's terrain.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grognard.render.svg import document, el
+
+SCALE = 12.0
+MARGIN = 40.0
+ORANGE, SKY, GREEN, YELLOW, BLUE, VERMILLION, PURPLE = (
+    "#E69F00",
+    "#56B4E9",
+    "#009E73",
+    "#F0E442",
+    "#0072B2",
+    "#D55E00",
+    "#CC79A7",
+)
+INK, FAINT = "#222222", "#777777"
+FILL = {
+    "hill": "#EFE3C8",
+    "woods": "#9CCB9C",
+    "bushes": "#C4E2B4",
+    "small_rocks": "#D0D0D0",
+    "pond": "#B9DDF3",
+    "bay": "#B9DDF3",
+    "river": "#8CC8EC",
+    "road": "#E2D6BE",
+    "building": "#B08D6E",
+    "boulder": "#8F8F8F",
+    "stone_wall": "#6F6F6F",
+    "sandbags": "#C8B27A",
+    "tank_trap": "#444444",
+}
+SIDE_COLOUR = {"allies": BLUE, "axis": VERMILLION}
+BAND_COLOUR = (GREEN, ORANGE, PURPLE, INK)
+
+
+def render(view: dict[str, Any]) -> str:
+    """The table of a skirmish view (``SkirmishGame.view(seat)``, maybe with ``focus``) as an SVG document."""
+    terrain = view["terrain"]
+    width, depth = float(terrain["width"]), float(terrain["depth"])
+    body: list[str] = []
+
+    def X(x: float) -> float:
+        return MARGIN + x * SCALE
+
+    def Y(y: float) -> float:
+        return MARGIN + (depth - y) * SCALE
+
+    def points(coords: list[list[float]]) -> str:
+        return " ".join(f"{X(x):.1f},{Y(y):.1f}" for x, y in coords)
+
+    body.append(el("rect", x=X(0), y=Y(depth), width=width * SCALE, height=depth * SCALE, fill="#F7F4EC", stroke=INK))
+    order = ["hill", "pond", "bay", "river", "road", "woods", "bushes", "small_rocks", "building", "boulder"]
+    pieces = sorted(terrain["pieces"], key=lambda p: order.index(p["kind"]) if p["kind"] in order else len(order))
+    for piece in pieces:
+        kind = piece["kind"]
+        shape = piece.get("shape")
+        if kind in ("barbed_wire",):
+            body.append(
+                el(
+                    "polyline",
+                    points=points(piece["line"]),
+                    fill="none",
+                    stroke=INK,
+                    stroke_width=1.5,
+                    stroke_dasharray="2 2",
+                )
+            )
+            continue
+        if kind == "cliff":
+            body.append(el("polyline", points=points(piece["line"]), fill="none", stroke=INK, stroke_width=4))
+            continue
+        if not shape or not isinstance(shape[0], list):
+            continue
+        if isinstance(shape[0][0], list):  # a multi-part shape
+            parts = shape
+        else:
+            parts = [shape]
+        for part in parts:
+            body.append(
+                el(
+                    "polygon",
+                    points=points(part),
+                    fill=FILL.get(kind, "#DDDDDD"),
+                    stroke=INK if kind in ("building", "hill") else "none",
+                    stroke_width=1 if kind == "building" else 0.6,
+                )
+            )
+        if kind == "hill":
+            xs = [p[0] for p in shape]
+            ys = [p[1] for p in shape]
+            body.append(
+                el(
+                    "text",
+                    f'{piece.get("id", "")} {piece.get("height", 0):g}"',
+                    x=X(min(xs)) + 4,
+                    y=Y(max(ys)) + 12,
+                    font_size=10,
+                    fill=FAINT,
+                )
+            )
+        for opening in piece.get("openings", []):
+            ox, oy = opening["at"]
+            body.append(
+                el(
+                    "circle",
+                    cx=X(ox),
+                    cy=Y(oy),
+                    r=opening["width"] * SCALE / 2,
+                    fill="white" if opening["door"] else SKY,
+                    stroke=INK,
+                    stroke_width=1,
+                )
+            )
+    for wire in view.get("wires", []):
+        body.append(
+            el("polyline", points=points(wire), fill="none", stroke=INK, stroke_width=1.5, stroke_dasharray="2 2")
+        )
+    for trap in view.get("traps", []):
+        body.append(el("rect", x=X(trap[0]) - 3, y=Y(trap[1]) - 3, width=6, height=6, fill=INK))
+    for objective in view["scenario"].get("objectives", []):
+        body.append(
+            el(
+                "polygon",
+                points=points(objective["shape"]),
+                fill="none",
+                stroke=PURPLE,
+                stroke_width=2,
+                stroke_dasharray="8 4",
+            )
+        )
+        xs = [p[0] for p in objective["shape"]]
+        ys = [p[1] for p in objective["shape"]]
+        body.append(
+            el(
+                "text",
+                objective["name"] or objective["id"],
+                x=X(max(xs)) - 4,
+                y=Y(max(ys)) + 14,
+                font_size=11,
+                text_anchor="end",
+                fill=PURPLE,
+            )
+        )
+    focus = view.get("focus")
+    if focus:
+        body += _firing_lines(view, focus, X, Y)
+    for f in view["figures"]:
+        if not f["on_table"]:
+            continue
+        cx, cy = X(f["x"]), Y(f["y"])
+        colour = SIDE_COLOUR.get(f["side"], INK)
+        if not f["alive"]:
+            body.append(el("path", d=f"M{cx - 4:.1f},{cy - 4:.1f} l8,8 m0,-8 l-8,8", stroke=FAINT, stroke_width=1.5))
+            continue
+        marker = "rect" if f["weapon"] in ("mg", "mortar") else "circle"
+        if marker == "rect":
+            body.append(el("rect", x=cx - 5, y=cy - 5, width=10, height=10, fill=colour, stroke=INK, stroke_width=1))
+        else:
+            body.append(el("circle", cx=cx, cy=cy, r=SCALE / 2, fill=colour, stroke=INK, stroke_width=1))
+        if f["id"] == focus:
+            body.append(el("circle", cx=cx, cy=cy, r=SCALE, fill="none", stroke=INK, stroke_width=2))
+        body.append(el("text", f["id"], x=cx + 7, y=cy - 6, font_size=8, fill=INK))
+    title = f"{view['scenario']['title']}: turn {view['turn']}"
+    outcome = view.get("outcome")
+    if outcome:
+        title += f" - {outcome['outcome']} {outcome.get('winner') or ''}: {outcome['reason']}"
+    body.append(el("text", title, x=MARGIN, y=MARGIN - 14, font_size=14, fill=INK, font_weight="bold"))
+    legend = "blue: allies, red: axis; squares carry a MG or mortar; x: dead; dashed purple: objective"
+    body.append(el("text", legend, x=MARGIN, y=Y(0) + 22, font_size=10, fill=FAINT))
+    return document(width * SCALE + 2 * MARGIN, depth * SCALE + 2 * MARGIN + 30, body, title)
+
+
+def _firing_lines(view: dict[str, Any], focus: str, X: Any, Y: Any) -> list[str]:
+    """One line per enemy on the table from the focus figure: band colour and cover, or why not."""
+    from grognard.rulesets.skirmish import rules as R
+    from grognard.rulesets.skirmish.scenario import load_scenario
+    from grognard.rulesets.skirmish.terrain import build_terrain
+
+    figures = {f["id"]: f for f in view["figures"]}
+    me = figures.get(focus)
+    if me is None or not me["alive"] or not me["on_table"]:
+        return []
+    scenario = load_scenario(view["scenario"]["source"])
+    terrain = build_terrain(scenario.spec, scenario.tables).with_works(
+        [tuple(map(tuple, w)) for w in view.get("wires", [])], [tuple(t) for t in view.get("traps", [])]
+    )
+    tables = scenario.tables
+    opened = [d["id"] for d in view.get("doors", []) if d["open"]]
+    out: list[str] = []
+    a = (me["x"], me["y"])
+    attack = tables.attack(me["weapon"])
+    for f in view["figures"]:
+        if f["side"] == me["side"] or not f["alive"] or not f["on_table"]:
+            continue
+        b = (f["x"], f["y"])
+        blocked = R.line_of_sight(terrain, a, b, opened)
+        distance = R.effective_range(terrain, a, b)
+        band = tables.band_index(me["weapon"], distance) if tables.weapons[me["weapon"]].bands else None
+        mid = (X((a[0] + b[0]) / 2), Y((a[1] + b[1]) / 2))
+        if blocked is not None or band is None:
+            why = blocked or f'{distance:.1f}" out of range'
+            out.append(
+                el(
+                    "line",
+                    x1=X(a[0]),
+                    y1=Y(a[1]),
+                    x2=X(b[0]),
+                    y2=Y(b[1]),
+                    stroke="#AAAAAA",
+                    stroke_width=1,
+                    stroke_dasharray="4 3",
+                )
+            )
+            out.append(el("text", why, x=mid[0], y=mid[1], font_size=7, fill=FAINT))
+            continue
+        covered = R.cover(terrain, a, b, attack)
+        hit_on = tables.weapons[me["weapon"]].bands[band].hit_on
+        colour = BAND_COLOUR[min(band, len(BAND_COLOUR) - 1)]
+        out.append(el("line", x1=X(a[0]), y1=Y(a[1]), x2=X(b[0]), y2=Y(b[1]), stroke=colour, stroke_width=1.6))
+        label = f'{distance:.1f}" band {band + 1}: {hit_on}+' + (f" C ({covered.replace('_', ' ')})" if covered else "")
+        out.append(el("text", label, x=mid[0], y=mid[1], font_size=8, fill=colour))
+    return out

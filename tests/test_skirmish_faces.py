@@ -1,0 +1,59 @@
+"""Skirmish faces: the CLI's play/--list/render/odds for the rule set, from a fresh record."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from grognard.cli import main
+
+
+def test_play_list_names_the_shipped_scenarios(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "skirmish", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert "hill_assault" in out and "Hill assault across barbed wire" in out
+
+
+def test_play_a_scenario_by_name_to_a_result_then_render_and_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "game.jsonl"
+    assert main(["play", "skirmish", "hill_assault", "--seed", "4", "--quiet", "--record", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "Result:" in out and "allies men lost" in out
+    header = json.loads(record.read_text(encoding="utf-8").splitlines()[0])
+    assert header["options"]["scenario"] == "hill_assault"
+    picture = tmp_path / "t2.svg"
+    assert main(["render", "skirmish", str(record), "--turn", "2", "--figure", "A.2", "-o", str(picture)]) == 0
+    svg = picture.read_text(encoding="utf-8")
+    assert "<svg" in svg and "A.2" in svg
+    assert any(f"band {n}" in svg for n in (1, 2, 3)) or "out of range" in svg or "crest" in svg
+    assert "the crest" in svg
+    assert main(["render", "skirmish", str(record), "--figure", "Z.9", "-o", str(picture)]) == 2
+    assert "no such figure" in capsys.readouterr().err
+    assert main(["replay", str(record)]) == 0
+
+
+def test_a_bad_scenario_file_is_one_error_line_listing_its_problems(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "x"\ntitle = "y"\n[table]\nwidth = -4\ndepth = 10\n', encoding="utf-8")
+    assert main(["play", "skirmish", str(bad), "--seed", "1", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "table.width: -4: Input should be greater than 0" in err
+    assert "units: (missing)" in err
+
+
+def test_odds_lists_every_weapon_band_and_cover(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "skirmish", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    names = [t["name"] for t in data["tables"]]
+    assert {"initiative", "survival", "shot_rifle", "shot_smg", "shot_pistol", "shot_mg"} <= set(names)
+    rifle = next(t for t in data["tables"] if t["name"] == "shot_rifle")
+    first = rifle["rows"][0]
+    assert first["parameter"] == '0-12" open'
+    dead = next(o for o in first["outcomes"] if o["outcome"] == "dead")
+    assert dead["probability"] == "1/3"  # 4+ hits (1/2), 1-4 dies (2/3)
