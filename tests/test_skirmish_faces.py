@@ -57,3 +57,23 @@ def test_odds_lists_every_weapon_band_and_cover(capsys: pytest.CaptureFixture[st
     assert first["parameter"] == '0-12" open'
     dead = next(o for o in first["outcomes"] if o["outcome"] == "dead")
     assert dead["probability"] == "1/3"  # 4+ hits (1/2), 1-4 dies (2/3)
+
+
+def test_a_record_names_its_scenario_file_exactly_so_a_changed_file_is_caught(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from grognard.rulesets.skirmish.scenario import SCENARIOS_DIR
+
+    mine = tmp_path / "mine.toml"
+    text = (SCENARIOS_DIR / "hill_assault.toml").read_text(encoding="utf-8")
+    mine.write_text(text, encoding="utf-8")
+    record = tmp_path / "game.jsonl"
+    assert (
+        main(["play", "skirmish", str(mine), "--seed", "2", "--quiet", "--turn-limit", "2", "--record", str(record)])
+        == 0
+    )
+    assert main(["replay", str(record)]) == 0
+    mine.write_text(text.replace("turn_limit = 12", "turn_limit = 11"), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["replay", str(record)]) == 2
+    assert "line 2" in capsys.readouterr().err

@@ -13,6 +13,7 @@ from grognard.rulesets.skirmish import faces
 from grognard.rulesets.skirmish.actions import USAGE, action_from_json, parse_action
 from grognard.rulesets.skirmish.analysis import METRICS, measure, odds_tables
 from grognard.rulesets.skirmish.bots import DoctrineBot
+from grognard.rulesets.skirmish.describe import describe, summarize_turn
 from grognard.rulesets.skirmish.game import SIDES, SkirmishGame
 from grognard.rulesets.skirmish.scenario import shipped
 
@@ -62,12 +63,6 @@ def _random_bot(rng: Any) -> Any:
     return RandomBot(rng)
 
 
-def _describe(event: Any) -> str | None:
-    from grognard.rulesets.skirmish.describe import describe
-
-    return describe(event)
-
-
 RULESET = Ruleset(
     name="skirmish",
     title="WWII skirmish (part 1: moving, fire, cover)",
@@ -76,7 +71,8 @@ RULESET = Ruleset(
     options=OPTIONS,
     new_game=new_game,
     parse_action=parse_action,
-    describe=_describe,
+    describe=describe,
+    summarize_turn=summarize_turn,
     bots={"doctrine": DoctrineBot, "random": _random_bot},
     default_bot="doctrine",
     action_from_json=action_from_json,

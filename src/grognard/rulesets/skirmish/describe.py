@@ -43,3 +43,41 @@ def describe(event: Event) -> str | None:
     if k == "resigned":
         return f"{d['seat']} resigns"
     return None
+
+
+def summarize_turn(events: list[Event]) -> list[str]:
+    """A compact account of one turn: who moved first, what moved, the fire, the dead."""
+    first = ""
+    moved: list[str] = []
+    fire: dict[str, list[int]] = {}
+    killed: list[str] = []
+    wounded: list[str] = []
+    other: list[str] = []
+    for event in events:
+        d, k = event.data, event.kind
+        if k == "initiative":
+            first = f"{d['first']} move first"
+        elif k == "moved":
+            moved.append(("+" if d["entered"] else "") + d["unit"])
+        elif k == "shots":
+            tally = fire.setdefault(d["unit"], [0, 0])
+            tally[0] += d["dice"]
+            tally[1] += d["hits"]
+        elif k == "killed":
+            killed.append(d["figure"])
+        elif k == "wounded":
+            wounded.append(d["figure"])
+        elif k in ("door", "wire_laid", "traps_set", "setup"):
+            line = describe(event)
+            if line:
+                other.append(line)
+    lines = other[:]
+    if first or moved:
+        lines.append(f"{first}; moved: {' '.join(moved) or 'nobody'}")
+    if fire:
+        lines.append("fire: " + ", ".join(f"{u} {h}/{n}" for u, (n, h) in sorted(fire.items())) + " (hits/dice)")
+    if killed:
+        lines.append("killed: " + " ".join(killed))
+    if wounded:
+        lines.append("flesh wounds: " + " ".join(wounded))
+    return lines

@@ -90,6 +90,7 @@ class SkirmishGame(Game):
             "shots": dict.fromkeys(SIDES, 0),
             "hits": dict.fromkeys(SIDES, 0),
             "first_blood": None,
+            "scenario_sha256": self.scenario.digest,
         }
         self.state = state
         self.emit(
@@ -97,6 +98,7 @@ class SkirmishGame(Game):
             scenario=spec.name,
             title=spec.title,
             tables=self.tables.name,
+            scenario_sha256=self.scenario.digest,
             sides={s.id: s.name for s in spec.sides},
             units=len(units),
             figures=len(figures),

@@ -19,6 +19,8 @@ its figures' positions are given off the table, at most 6" beyond that edge.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -152,6 +154,12 @@ class Scenario:
     @property
     def name(self) -> str:
         return self.spec.name
+
+    @property
+    def digest(self) -> str:
+        """SHA-256 of the scenario's data and its tables' (a record names the exact files it was played on)."""
+        body = json.dumps({"scenario": self.data, "tables": self.tables.model_dump()}, sort_keys=True, default=str)
+        return hashlib.sha256(body.encode()).hexdigest()
 
 
 def _polygon(points: list[XY]) -> Polygon:
