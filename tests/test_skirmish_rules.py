@@ -26,6 +26,7 @@ from grognard.rulesets.skirmish.scenario import (
     check_scenario,
     load_scenario,
     scenario_from_data,
+    shipped,
 )
 from grognard.rulesets.skirmish.tables import DEFAULT_TABLES, TablesError, check_tables, load_tables, read_toml
 
@@ -1003,3 +1004,22 @@ def test_rules_of_later_parts_are_marked_and_refused_until_they_come() -> None:
     for kind, part in (("bridge", "part 3"), ("castle_wall", "part 4"), ("train", "part 4")):
         data = scenario([unit("A", "allies", fig(1, 1)), unit("G", "axis", fig(47, 47))], [{"kind": kind}])
         assert any(f"comes with {part}" in p for p in check_scenario(data))
+
+
+@pytest.mark.rule("skirmish.2")
+def test_scenario_sides_edges_order_of_play_and_victory_are_checked() -> None:
+    data = scenario([unit("A", "allies", fig(1, 1)), unit("G", "axis", fig(1, 40))], first="whoever")
+    data["sides"][0]["id"] = "blue"
+    data["sides"][1]["edge"] = "up"
+    data["victory"]["attacker"] = "red"
+    text = "\n".join(check_scenario(data))
+    for pattern in (
+        r"sides\[0\].id: 'blue': must be one of allies, axis",
+        r"sides\[1\].edge: 'up': must be one of south, north, west, east",
+        r"first_mover: 'whoever': 'initiative' \(RULINGS S0\) or a side",
+        r"victory.attacker: 'red': not a side of this scenario",
+        r"units\[0\].side: 'allies': not a side of this scenario",
+    ):
+        assert re.search(pattern, text), f"{pattern!r} not in:\n{text}"
+    for name, _title in shipped():
+        assert load_scenario(name).spec.name == name  # every shipped scenario passes its own check

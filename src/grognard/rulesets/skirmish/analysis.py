@@ -10,9 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from grognard.analysis.odds import OddsTable
-from grognard.core.dice import DieRoll
 from grognard.core.ruleset import Metric
-from grognard.rulesets.skirmish.rules import ShotFate, Shots, Survival
+from grognard.rulesets.skirmish.rules import INITIATIVE, ShotFate, Shots, Survival
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, Tables, load_tables
 
 SQUAD = 8  # men in the shipped scenario's rifle squads: the "k men fire" table runs to it
@@ -32,7 +31,7 @@ def odds_tables(tables: Tables | None = None) -> list[OddsTable]:
             "initiative",
             "Initiative: a d6 each, the higher moves first (ties roll again)",
             "skirmish.10",
-            ((None, DieRoll(6)),),
+            ((None, INITIATIVE),),
         ),
         OddsTable(
             "survival",

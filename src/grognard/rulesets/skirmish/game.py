@@ -279,13 +279,8 @@ class SkirmishGame(Game):
         self.emit("turn", turn=s.turn)
         first = self.scenario.spec.first_mover
         if first == "initiative":
-            while True:
-                a, b = self.roll(2, 6, "initiative: allies, axis (the higher moves first)")
-                if a != b:
-                    break
-                self.emit("initiative_tie", value=a)
-            first = "allies" if a > b else "axis"
-            self.emit("initiative", allies=a, axis=b, first=first)
+            first, a, b, ties = R.INITIATIVE.roll(self, "initiative: allies, axis (the higher moves first)")
+            self.emit("initiative", allies=a, axis=b, first=first, ties=ties)
         else:
             self.emit("initiative", first=first, fixed=True)
         s.order = (first, other(first))

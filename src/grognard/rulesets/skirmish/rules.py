@@ -101,7 +101,35 @@ class ShotFate(Mechanic):
         return f"hit on {self.hit_on}+ ({self.shift:+d}), survive on {self.survive_on}+"
 
 
-INITIATIVE = icepool.d6  # skirmish.10 (S0): a d6 each, the higher moves first; ties roll again
+@dataclass(frozen=True)
+class Initiative(Mechanic):
+    """A d6 each for the two sides, rolled again on a tie; the higher moves first (skirmish.10, S0).
+
+    ``roll`` returns ``(first side, allies' die, axis' die, ties rolled again)``;
+    the distribution is of the side that moves first.
+
+    >>> Initiative().distribution().probability("allies")
+    Fraction(1, 2)
+    """
+
+    def roll(self, source: DiceSource, purpose: str) -> tuple[str, int, int, int]:
+        ties = 0
+        while True:
+            a, b = source.roll(2, 6, purpose)
+            if a != b:
+                return ("allies" if a > b else "axis", a, b, ties)
+            ties += 1
+
+    def distribution(self) -> icepool.Die:
+        wins = sum(1 for a in range(1, 7) for b in range(1, 7) if a > b)  # ties are rolled again
+        return icepool.Die({"allies": wins, "axis": wins})
+
+    @property
+    def text(self) -> str:
+        return "a d6 each, the higher moves first, ties roll again"
+
+
+INITIATIVE = Initiative()
 
 
 # ------------------------------------------------------------------------------ movement
