@@ -42,7 +42,10 @@ def skirmish_probes(game: Game, decision: Decision) -> list[Any]:
     return out
 
 
-CASES = {"hill assault": {"turn_limit": 5}}
+CASES = {
+    "hill assault": {"turn_limit": 5},
+    "proving ground": {"scenario": "proving_ground", "turn_limit": 5},
+}
 
 
 @pytest.mark.parametrize("options", list(CASES.values()), ids=list(CASES))
@@ -70,14 +73,16 @@ def test_the_probes_are_refused_for_the_reason_they_target() -> None:
             if isinstance(probe, Fire) and probe.target and "not an enemy unit" in str(info.value):
                 seen["friend"] += 1
 
-    random_playout(RULESET, {"turn_limit": 4}, 3, before=before)
+    for seed in (3, 4):
+        random_playout(RULESET, {"turn_limit": 8}, seed, before=before)
     assert all(seen.values()), seen
 
 
-def test_the_hill_assault_plays_to_a_result_with_doctrine_bots_by_fire_alone() -> None:
+@pytest.mark.parametrize("scenario", ["hill_assault", "proving_ground"])
+def test_the_shipped_scenarios_play_to_a_result_with_doctrine_bots_by_fire_alone(scenario: str) -> None:
     outcomes = []
     for seed in (1, 2, 3):
-        game = RULESET.create({}, SeededDice(seed))
+        game = RULESET.create({"scenario": scenario}, SeededDice(seed))
         bots = {seat: RULESET.bots["doctrine"](np.random.default_rng(seed)) for seat in game.seats()}
         result = play_out(game, lambda seat, bots=bots: bots[seat])
         assert result.outcome in ("win", "draw")

@@ -117,17 +117,34 @@ def render(view: dict[str, Any]) -> str:
             )
         for opening in piece.get("openings", []):
             ox, oy = opening["at"]
-            body.append(
-                el(
-                    "circle",
-                    cx=X(ox),
-                    cy=Y(oy),
-                    r=opening["width"] * SCALE / 2,
-                    fill="white" if opening["door"] else SKY,
-                    stroke=INK,
-                    stroke_width=1,
+            half = opening["width"] * SCALE / 2
+            if opening["door"]:  # a door: a dark square with its name
+                body.append(
+                    el(
+                        "rect",
+                        x=X(ox) - half,
+                        y=Y(oy) - half,
+                        width=2 * half,
+                        height=2 * half,
+                        fill="#5A3E2B",
+                        stroke=INK,
+                        stroke_width=1,
+                    )
                 )
-            )
+                body.append(el("text", opening["id"], x=X(ox) + half + 2, y=Y(oy) + 3, font_size=7, fill=INK))
+            else:  # a window: a white square in the wall
+                body.append(
+                    el(
+                        "rect",
+                        x=X(ox) - half / 2,
+                        y=Y(oy) - half / 2,
+                        width=half,
+                        height=half,
+                        fill="white",
+                        stroke=INK,
+                        stroke_width=1,
+                    )
+                )
     for wire in view.get("wires", []):
         body.append(
             el("polyline", points=points(wire), fill="none", stroke=INK, stroke_width=1.5, stroke_dasharray="2 2")

@@ -843,10 +843,32 @@ class MoveSpace(ActionSpace[Move]):
             dist = float(rng.uniform(0.2, 1.0)) * reach
             x, y = leader.x + dist * math.cos(angle), leader.y + dist * math.sin(angle)
             move = Move(self.unit, ((snap(x), snap(y)),))
+            if len(men) > 1 and leader.on_table and rng.random() < 0.3:
+                move = Move(self.unit, move.path, (self._figure_order(rng, men[1:]),))
             if self.legal(move):
                 return move
         options = self.candidates(4)
         return options[int(rng.integers(len(options)))]
+
+    def _figure_order(self, rng: np.random.Generator, men: list[Figure]) -> Order:
+        """A random single man's order: stay, his own short path, wire, tank traps, or a door near him."""
+        f = men[int(rng.integers(len(men)))]
+        kind = int(rng.integers(5))
+        angle = float(rng.uniform(0.0, 2 * math.pi))
+        dx, dy = math.cos(angle), math.sin(angle)
+        if kind == 0:
+            return Order(f.id, "stay")
+        if kind == 1:
+            return Order(f.id, "to", ((snap(f.x + 2 * dx), snap(f.y + 2 * dy)),))
+        if kind == 2:
+            return Order(f.id, "wire", ((snap(f.x - dx), snap(f.y - dy)), (snap(f.x + dx), snap(f.y + dy))))
+        if kind == 3:
+            return Order(f.id, "traps", ((snap(f.x), snap(f.y)), (snap(f.x + dx), snap(f.y + dy))))
+        doors = self.game.state.doors
+        if doors:
+            door = sorted(doors)[int(rng.integers(len(doors)))]
+            return Order(f.id, "close" if doors[door].open else "open", (), door)
+        return Order(f.id, "stay")
 
     def candidates(self, k: int = 16) -> list[Move]:
         game = self.game
