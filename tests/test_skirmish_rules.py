@@ -1023,3 +1023,16 @@ def test_scenario_sides_edges_order_of_play_and_victory_are_checked() -> None:
         assert re.search(pattern, text), f"{pattern!r} not in:\n{text}"
     for name, _title in shipped():
         assert load_scenario(name).spec.name == name  # every shipped scenario passes its own check
+
+
+@pytest.mark.rule("skirmish.65")
+def test_a_door_open_at_the_start_is_open_and_an_unnamed_door_takes_its_buildings_name() -> None:
+    house = {
+        "kind": "building",
+        "shape": [[20, 12], [28, 12], [28, 20], [20, 20]],
+        "doors": [{"at": [24, 12], "open": True}, {"at": [28, 16]}],
+    }
+    game = make(scenario([unit("A", "allies", fig(24, 10)), unit("G", "axis", fig(46, 46))], [house]))
+    assert {d.id: d.open for d in game.state.doors.values()} == {"building1.d1": True, "building1.d2": False}
+    game.apply("Allies", Move("A", ((24.0, 14.0),)))  # through the open door, on the first move
+    assert figure(game, "A.1").y == 14.0

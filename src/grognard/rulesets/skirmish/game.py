@@ -80,7 +80,7 @@ class SkirmishGame(Game):
                     on_table=unit.enters == 0,
                 )
             units[unit.id.upper()] = Unit(unit.id.upper(), unit.side, unit.name, unit.enters, ids)
-        doors = {o.id: Door(o.id, _door_open(spec, o.id)) for o in self.base_terrain.openings.values() if o.door}
+        doors = {o.id: Door(o.id, o.open) for o in self.base_terrain.openings.values() if o.door}
         limit = options.get("turn_limit") or spec.victory.turn_limit
         state = SkirmishState(dict(options), figures, units, doors)
         state.stats = {
@@ -767,15 +767,6 @@ class SkirmishGame(Game):
         if s.stats["first_blood"] is None:
             s.stats["first_blood"] = s.turn
         self.emit("killed", figure=f.id, why=why)
-
-
-def _door_open(spec: Any, door_id: str) -> bool:
-    for piece in spec.terrain:
-        for k, door in enumerate(piece.doors):
-            ident = door.id or f"{piece.id or piece.kind}.d{k + 1}"
-            if ident == door_id:
-                return bool(door.open)
-    return False
 
 
 def _cost_rule(measure: R.PathMeasure, man_type: str) -> str:

@@ -59,6 +59,7 @@ class Opening:
     at: XY
     width: float
     door: bool
+    open: bool = False  # a door's state at the start of the game
 
 
 @dataclass
@@ -278,7 +279,7 @@ def build_terrain(spec: ScenarioSpec, tables: Tables) -> Terrain:
         elif piece.kind == "building":
             own: list[Opening] = []
             for k, door in enumerate(piece.doors):
-                opening = Opening(door.id or f"{feature.id}.d{k + 1}", feature.id, door.at, door.width, True)
+                opening = Opening(door.id or f"{feature.id}.d{k + 1}", feature.id, door.at, door.width, True, door.open)
                 own.append(opening)
                 openings[opening.id] = opening
             for k, window in enumerate(piece.windows):
