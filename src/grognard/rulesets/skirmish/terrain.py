@@ -20,8 +20,11 @@ two figures' centres is blocked by
    it and is seen); a line that only grazes the end or corner of a wall
    (crossing less than 0.01" of it) passes; walls and sandbags are 0.5" thick;
 3. a hill crest: a hill whose top is higher than the line at some point of the
-   line more than ``crest_reach`` (1") from both figures (the line's height
-   runs straight from the firer's ground height to the target's);
+   line more than ``crest_reach`` (1") from both figures along it (the line's
+   height runs straight from the firer's ground height to the target's),
+   except where that point is within ``crest_reach`` of the hill's edge and a
+   man standing on the hill is within ``crest_reach`` of its edge too (a man
+   at the crest sees down over it at any slant, and is seen);
 
 and never by figures. Woods, bushes, rocks, rivers, ponds and wire do not
 block it (they give cover, or cost movement).
