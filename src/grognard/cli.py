@@ -475,6 +475,9 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
             if named is not None:
                 if params.get("scenario") is not None:
                     raise OptionError("the scenario is given twice (as SCENARIO and --scenario)")
+                shipped = {name for name, _ in ruleset.scenarios()}
+                if named not in shipped and Path(named).is_file():
+                    named = str(Path(named).resolve())  # the record replays from any folder
                 params["scenario"] = named
         given: dict[str, Any] = {}
         given.update(parse_assignments(params.pop("option") or ()))
