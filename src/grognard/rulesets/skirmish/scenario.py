@@ -221,9 +221,9 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
     first_wave = dict.fromkeys(side_ids, 0)
     for i, unit in enumerate(spec.units):
         where = f"units[{i}]"
-        if unit.id in unit_ids:
-            yield f"{where}.id: {unit.id!r}: used twice"
-        unit_ids.add(unit.id)
+        if unit.id.upper() in unit_ids:
+            yield f"{where}.id: {unit.id!r}: used twice (unit names are read in capitals)"
+        unit_ids.add(unit.id.upper())
         if unit.side not in side_ids:
             yield f"{where}.side: {unit.side!r}: not a side of this scenario ({', '.join(side_ids)})"
             continue
