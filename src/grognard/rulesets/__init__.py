@@ -7,7 +7,7 @@ from importlib import import_module
 from grognard.core.errors import OptionError
 from grognard.core.ruleset import Ruleset
 
-_MODULES = {"omaha": "grognard.rulesets.omaha"}
+_MODULES = {"omaha": "grognard.rulesets.omaha", "b17": "grognard.rulesets.b17"}
 
 
 def names() -> list[str]:
