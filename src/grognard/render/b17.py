@@ -123,8 +123,7 @@ def render(view: dict[str, Any]) -> str:
             body.append(el("text", f"{a['label']} {a['status']}", x=px + 8, y=py + 4, font_size=9, fill=GREY))
             continue
         colour = SKY if a["kind"] == "bomber" else ORANGE
-        for part in G.footprint(dims, x, y, h).geoms:
-            body.append(el("polygon", points=points(part), fill=colour, stroke=INK, stroke_width=0.8))
+        body.append(el("polygon", points=points(G.footprint(dims, x, y, h)), fill=colour, stroke=INK, stroke_width=0.8))
         nx, ny = G.nose(dims, x, y, h)
         hx, hy = G.local_to_world(x, y, h, dims.length / 2 + 2.0, 0.0)
         body.append(el("line", x1=X(nx), y1=Y(ny), x2=X(hx), y2=Y(hy), stroke=INK, stroke_width=1.2))
@@ -152,7 +151,8 @@ def render(view: dict[str, Any]) -> str:
     lost = sum(1 for a in aircraft if a["kind"] == "bomber" and a["status"] == "destroyed")
     downed = sum(1 for a in aircraft if a["kind"] == "fighter" and a["status"] == "destroyed")
     line = (
-        f"bomb hits {view['hits']} ({damage_grade(view['hits'])} damage) - bombers lost {lost} - fighters lost {downed}"
+        f"bomb hits {view['hits']} (target damage: {damage_grade(view['hits'])}) - bombers lost {lost} - "
+        f"fighters lost {downed}"
     )
     body.insert(0, el("text", title, x=MARGIN, y=26, font_size=17, font_weight="bold", fill=INK))
     body.insert(1, el("text", line, x=MARGIN, y=46, font_size=12, fill=INK))

@@ -7,7 +7,6 @@ from typing import Any
 
 from grognard.core.dice import DiceSource
 from grognard.core.ruleset import Ruleset
-from grognard.render.b17 import render as render_svg
 from grognard.rulesets.b17 import faces
 from grognard.rulesets.b17.actions import USAGE, action_from_json, parse_action
 from grognard.rulesets.b17.analysis import METRICS, measure, odds_tables
@@ -40,6 +39,13 @@ def summary(game: B17Game) -> list[tuple[str, Any]]:
         ("fighter attacks", st["attacks"]),
         ("first bomb run", f"turn {st['bomb_run_turn']}" if st["bomb_run_turn"] else "never"),
     ]
+
+
+def render_svg(view: dict[str, Any]) -> str:
+    """The table of a view as SVG (``grognard.render.b17``, imported when first drawn)."""
+    from grognard.render.b17 import render
+
+    return render(view)
 
 
 def _random_bot(rng: Any) -> Any:

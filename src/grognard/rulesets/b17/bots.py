@@ -206,7 +206,7 @@ def _intercept_moves(game: B17Game, f: Aircraft, target: Aircraft | None, length
     scored = []
     straights = sorted({minimum, round((minimum + length) / 2, 2), length})
     for straight in straights:
-        turns = [0.0] if length - straight < 0.02 else [float(t) for t in range(-180, 180, 15)]
+        turns = [0.0] if length - straight < 0.02 else [float(t) for t in range(-180, 180, 15) if t]
         for turn in turns:
             path = G.Path(f.x, f.y, f.heading, straight, snap_angle(turn), length)
             leave = path.leaves_table_at()
@@ -257,7 +257,7 @@ def _bomber_paths(a: Aircraft, x: float, y: float, heading: float, length: float
     minimum = R.minimum_straight(a, length)
     out = []
     for straight in sorted({minimum, round((minimum + length) / 2, 2), length}):
-        turns = [0.0] if length - straight < 0.02 else [float(t) for t in range(-90, 91, 10)]
+        turns = [0.0] if length - straight < 0.02 else [float(t) for t in range(-90, 91, 10) if t]
         for turn in turns:
             out.append((straight, turn, G.Path(x, y, heading, straight, snap_angle(turn), length)))
     return out

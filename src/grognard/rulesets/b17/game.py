@@ -277,7 +277,10 @@ class B17Game(Game):
             elif lost == len(s.bombers()):
                 reason = "every bomber was shot down"
             else:
-                reason = f"only {s.hits} bomb hit(s) on the target; {HITS_TO_WIN} were needed"
+                reason = (
+                    f"{s.hits} bomb hit(s) on the target, {HITS_TO_WIN} were needed; "
+                    f"{lost} of {len(s.bombers())} bombers shot down"
+                )
             self._finish(winner, reason)
             return True
         return False
@@ -376,7 +379,7 @@ class B17Game(Game):
         """``a`` flies ``path`` from ``start`` to ``stop`` inches; it is out if it leaves the table (b17.29, B18)."""
         leave = path.leaves_table_at()
         x0, y0 = a.x, a.y
-        if leave is not None and leave < stop - TOLERANCE:
+        if leave is not None and leave <= stop:
             x, y, h = path.snapped(leave)
             a.x, a.y, a.heading = x, y, h
             a.status = "left"

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import shapely
-from shapely.geometry import MultiPolygon, Point, Polygon, box
+import numpy as np
+from shapely.geometry import Point, Polygon, box
 
 from grognard.core.geometry import TOLERANCE, snap, snap_angle
 from grognard.rulesets.b17.data import FLAK_RANGE, TABLE_LENGTH, TABLE_WIDTH, TARGET
@@ -104,9 +105,20 @@ def fuselage(dims: Dims, x: float, y: float, heading: float) -> Polygon:
     return _polygon(x, y, heading, _parts(dims)[0])
 
 
-def footprint(dims: Dims, x: float, y: float, heading: float) -> MultiPolygon:
-    """Wings, fuselage and tailplane on the table: what 'the nearest point of' an aircraft measures to."""
-    return MultiPolygon([_polygon(x, y, heading, part) for part in _parts(dims)])
+@lru_cache(maxsize=64)
+def _local_footprint(dims: Dims) -> Polygon:
+    """The model's outline in local (forward, left) coordinates: the union of its rectangles."""
+    return shapely.union_all([Polygon(part) for part in _parts(dims)])
+
+
+def footprint(dims: Dims, x: float, y: float, heading: float) -> Polygon:
+    """Wings, fuselage and tailplane on the table, one outline: what 'the nearest point of' an aircraft
+    measures to."""
+    rad = math.radians(heading)
+    c, s = math.cos(rad), math.sin(rad)
+    matrix = np.array([[c, s], [-s, c]])
+    offset = np.array([x, y])
+    return shapely.transform(_local_footprint(dims), lambda coords: coords @ matrix + offset)
 
 
 def nose(dims: Dims, x: float, y: float, heading: float) -> tuple[float, float]:

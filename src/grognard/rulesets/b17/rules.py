@@ -206,17 +206,17 @@ def box_problems(
     tips = math.dist(left_tip, right_tip)
     if not at_least(tips, BOX_SPACING):
         problems.append(("b17.15", f'the wingtips of the left and right bombers are {tips:.2f}" apart: 4" at least'))
+    if others:
+        ys = [y for _, y in positions]
+        theirs = [y for _, y in others]
+        if not (max(ys) < min(theirs) or min(ys) > max(theirs)):
+            problems.append(("b17.62", "the two boxes must fly side by side, not one inside the other"))
     placed = [G.footprint(dims, x, y, 0.0) for x, y in others]
     for i, shape in enumerate(shapes):
         for other in shapes[i + 1 :] + placed:
             if shape.intersection(other).area > 1e-6:
                 problems.append(("b17.14", f"the {SLOTS[i]} overlaps another bomber"))
                 break
-    if others:
-        ys = [y for _, y in positions]
-        theirs = [y for _, y in others]
-        if not (max(ys) < min(theirs) or min(ys) > max(theirs)):
-            problems.append(("b17.62", "the two boxes must fly side by side, not one inside the other"))
     return problems
 
 
