@@ -1,4 +1,4 @@
-"""The conformance suite on the B-17 raid under several scenario options, with the raid's own illegal actions as probes."""
+"""The conformance suite on the B-17 raid under several scenario options, with the raid's own illegal probes."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def test_doctrine_games_conform_on_the_checked_path() -> None:
     for seed in (1, 2, 3):
         game = RULESET.create({}, SeededDice(seed))
         bot = RULESET.bots["doctrine"](np.random.default_rng(seed))
-        result = play_out(game, lambda seat: bot)
+        result = play_out(game, lambda seat, bot=bot: bot)  # type: ignore[misc]
         assert result.outcome == "win"
         assert result.winner == ("american" if game.state.hits >= 3 else "german")
 

@@ -125,7 +125,7 @@ def test_a_whole_raid_plays_solo_with_the_automaton_on_both_sides() -> None:
     for seed in (1, 2):
         game = RULESET.create({}, SeededDice(seed))
         bot = DoctrineBot(np.random.default_rng(seed))
-        result = play_out(game, lambda seat: bot)
+        result = play_out(game, lambda seat, bot=bot: bot)  # type: ignore[misc]
         assert result.outcome == "win" and result.winner in ("american", "german")
         # unescorted: the only fighters are German
         assert {a.model for a in game.state.aircraft.values() if not a.bomber} <= {"Me-109", "FW-190"}
@@ -228,7 +228,7 @@ def test_the_germans_win_by_shooting_down_every_bomber_and_the_game_ends_when_no
 
 @pytest.mark.rule("b17.10", "b17.11")
 def test_the_target_lies_flush_with_the_middle_of_the_far_end() -> None:
-    x0, y0, x1, y1 = TARGET
+    _x0, y0, x1, y1 = TARGET
     assert x1 == TABLE_LENGTH  # the end opposite the American entry end (x=0)
     assert (y0 + y1) / 2 == TABLE_WIDTH / 2
 
@@ -247,7 +247,7 @@ def test_bombers_are_placed_6_to_18_inches_from_the_entry_edge() -> None:
     assert box(16.5, 30.0).positions[0] == (16.5, 30.0)  # leader's nose exactly on the 18" line
     american(setup_game(), box(16.5, 30.0))
     error = refused(setup_game(), "American", box(16.52, 30.0), "b17.12")
-    assert "6\" to 18\"" in str(error)
+    assert '6" to 18"' in str(error)
     american(setup_game(), box(14.5, 30.0))  # last bomber's tail exactly on the 6" line
     refused(setup_game(), "American", box(14.48, 30.0), "b17.12")
 
@@ -264,7 +264,7 @@ def test_bombers_keep_6_inches_from_the_flanks() -> None:
 def test_the_diamond_box_and_4_inches_from_the_leaders_tail_to_the_last_bombers_nose() -> None:
     american(setup_game(), box(16.0, 30.0, gap=4.0))
     error = refused(setup_game(), "American", box(16.0, 30.0, gap=3.98), "b17.14")
-    assert "3.98\"" in str(error)
+    assert '3.98"' in str(error)
     leader, left, right, last = box(16.0, 30.0).positions
     refused(setup_game(), "American", PlaceBox(1, (leader, right, left, last)), "b17.14")  # left and right swapped
     refused(setup_game(), "American", PlaceBox(1, (leader, left, right)), "b17.14")
@@ -318,7 +318,9 @@ def test_2d6_on_the_clock_face_give_the_entry_point_and_heading(dice: tuple[int,
 
 
 @pytest.mark.rule("b17.19", "b17.20")
-@pytest.mark.parametrize(("face", "altitude"), [(1, "below"), (2, "below"), (3, "level"), (4, "level"), (5, "above"), (6, "above")])
+@pytest.mark.parametrize(
+    ("face", "altitude"), [(1, "below"), (2, "below"), (3, "level"), (4, "level"), (5, "above"), (6, "above")]
+)
 def test_a_d6_for_altitude_once_per_element(face: int, altitude: str) -> None:
     game = placed_game([2, 3, 3, face, 1])
     assert game.state.elements[0].altitude == altitude
@@ -483,7 +485,7 @@ def test_the_attack_range_is_4_inches_from_the_fighters_nose() -> None:
     german(at_4, Fly("F1", 14.0, 0.0, "B1", 6.0))  # nose exactly 4" from the tail
     beyond = scene(BOMBER, {"F1": (NOSE_4_BEHIND_X - 6.02, 30.0, 0.0)})
     error = refused(beyond, "German", Fly("F1", 14.0, 0.0, "B1", 6.0), "b17.34")
-    assert "4.02\"" in str(error)
+    assert '4.02"' in str(error)
 
 
 @pytest.mark.rule("b17.35")
@@ -521,7 +523,14 @@ def test_plus_one_from_directly_behind_and_not_from_the_side() -> None:
 @pytest.mark.rule("b17.38", "b17.39", "b17.40")
 @pytest.mark.parametrize(
     ("dice", "outcome"),
-    [((3, 3), "no damage"), ((3, 4), "no damage"), ((4, 3), "damaged"), ((4, 1), "damaged"), ((5, 1), "destroyed"), ((6, 1), "destroyed")],
+    [
+        ((3, 3), "no damage"),
+        ((3, 4), "no damage"),
+        ((4, 3), "damaged"),
+        ((4, 1), "damaged"),
+        ((5, 1), "destroyed"),
+        ((6, 1), "destroyed"),
+    ],
 )
 def test_equal_or_more_no_damage_less_an_engine_doubled_destroyed(dice: tuple[int, int], outcome: str) -> None:
     game = scene(BOMBER, {"F1": (50.0, 36.0, -90.0)}, dice=(*dice, 1, 6, 1, 6, 1, 6))
@@ -658,7 +667,9 @@ def test_four_bomb_rolls_damaged_or_not(damage: int) -> None:
 
 
 @pytest.mark.rule("b17.52", "b17.57", "b17.58", "b17.59")
-@pytest.mark.parametrize(("dice", "hits"), [((2, 3), 0), ((3, 3), 0), ((4, 3), 1), ((5, 3), 1), ((6, 3), 2), ((2, 1), 2)])
+@pytest.mark.parametrize(
+    ("dice", "hits"), [((2, 3), 0), ((3, 3), 0), ((4, 3), 1), ((5, 3), 1), ((6, 3), 2), ((2, 1), 2)]
+)
 def test_each_bomb_roll_is_read_like_combat_tie_none_more_one_doubled_two(dice: tuple[int, int], hits: int) -> None:
     game = scene(RUN, phase="bombers", dice=(1, 6, *dice, 1, 6, 1, 6, 1, 6))
     events = american(game, RUN_MOVE)
@@ -683,7 +694,7 @@ def test_flak_fires_once_at_each_bomber_and_before_its_bombs() -> None:
     game.dice = ScriptedDice([*(1, 6) * 4])
     american(game, RUN_MOVE)  # over the target next turn: no second flak, straight to the bombs
     assert game.aircraft("B1").bombed
-    assert [p for p, _, _ in game.dice.log][0].startswith("B1 bomb 1")  # type: ignore[attr-defined]
+    assert next(p for p, _, _ in game.dice.log).startswith("B1 bomb 1")  # type: ignore[attr-defined]
     every_turn = scene({"B1": (88.0, 30.0, 0.0)}, phase="bombers", dice=(1, 6), flak_every_turn=True)
     american(every_turn, Fly("B1", 10.0, 0.0))
     every_turn.dice = ScriptedDice([1, 6, *(1, 6) * 4])

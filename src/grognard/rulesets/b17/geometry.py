@@ -28,8 +28,8 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-import shapely
 import numpy as np
+import shapely
 from shapely.geometry import Point, Polygon, box
 
 from grognard.core.geometry import TOLERANCE, snap, snap_angle
