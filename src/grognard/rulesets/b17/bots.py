@@ -135,43 +135,42 @@ def _bonus_attacks(game: B17Game, f: Aircraft, target: Aircraft, length: float, 
 
 
 def _generic_attacks(game: B17Game, f: Aircraft, target: Aircraft, length: float, minimum: float) -> list[Fly]:
-    """Attacks within 4" found on a grid of paths and stops, two per path (first in range, closest)."""
+    """Attacks within 4" found on a grid of paths and stops, two per path (first in range, closest).
+
+    Every path's stops are measured at once with numpy and shapely (the rules check the plans chosen).
+    """
     dims = game.dims(f)
     shape = G.footprint(game.dims(target), target.x, target.y, target.heading)
     plans: list[tuple[float, float]] = []
-    straights = sorted({minimum, round((minimum + length) / 2, 2), length})
-    for straight in straights:
-        turns = [0.0] if length - straight < 0.02 else [float(t) for t in range(-180, 180, 15)]
+    for straight in sorted({minimum, round((minimum + length) / 2, 2), length}):
+        turns = [0.0] if length - straight < 0.02 else [float(t) for t in range(-180, 180, 15) if t]
         plans += [(straight, t) for t in turns]
-    stops = [d / 2 for d in range(int(length * 2) + 1)]
-    coords = []
-    index = []
-    for straight, turn in plans:
-        path = G.Path(f.x, f.y, f.heading, straight, snap_angle(turn), length)
-        leave = path.leaves_table_at()
-        for d in stops:
-            if leave is not None and d > leave:
-                break
-            x, y, h = path.snapped(d)
-            coords.append(G.nose(dims, x, y, h))
-            index.append((straight, turn, d))
-    if not coords:
-        return []
-    reach = shapely.distance(shapely.points(np.array(coords)), shape)
+    stops = np.arange(0.0, length + 1e-9, 0.5)
+    straight = np.array([p[0] for p in plans])[:, None]
+    turn = np.radians(f.heading + np.array([p[1] for p in plans]))[:, None]
+    h0 = math.radians(f.heading)
+    first_leg = np.minimum(stops[None, :], straight)
+    second_leg = np.maximum(stops[None, :] - straight, 0.0)
+    after = stops[None, :] > straight
+    x = f.x + first_leg * math.cos(h0) + second_leg * np.cos(turn)
+    y = f.y + first_leg * math.sin(h0) + second_leg * np.sin(turn)
+    heading = np.where(after, turn, h0)
+    nx = x + dims.length / 2 * np.cos(heading)
+    ny = y + dims.length / 2 * np.sin(heading)
+    off = (x < -TOLERANCE) | (x > G.TABLE_LENGTH + TOLERANCE) | (y < -TOLERANCE) | (y > G.TABLE_WIDTH + TOLERANCE)
+    gone = np.cumsum(off, axis=1) > 0
+    reach = shapely.distance(shapely.points(np.stack([nx.ravel(), ny.ravel()], axis=1)), shape).reshape(nx.shape)
+    reach = np.where(gone, np.inf, reach)
     out: list[Fly] = []
-    best: dict[tuple[float, float], tuple[float, float]] = {}
-    first: dict[tuple[float, float], float] = {}
-    for (straight, turn, d), r in zip(index, reach, strict=True):
-        if r > ATTACK_RANGE:
+    for row, (s_, t_) in enumerate(plans):
+        inside = np.nonzero(reach[row] <= ATTACK_RANGE)[0]
+        if inside.size == 0:
             continue
-        key = (straight, turn)
-        first.setdefault(key, d)
-        if key not in best or r < best[key][0]:
-            best[key] = (float(r), d)
-    for key, d in first.items():
-        out.append(Fly(f.label, key[0], key[1], target.label, d))
-        if best[key][1] != d:
-            out.append(Fly(f.label, key[0], key[1], target.label, best[key][1]))
+        first = float(stops[inside[0]])
+        best = float(stops[int(np.argmin(reach[row]))])
+        out.append(Fly(f.label, s_, t_, target.label, first))
+        if best != first:
+            out.append(Fly(f.label, s_, t_, target.label, best))
     return out
 
 

@@ -35,6 +35,26 @@ from shapely.geometry import Point, Polygon, box
 from grognard.core.geometry import TOLERANCE, snap, snap_angle
 from grognard.rulesets.b17.data import FLAK_RANGE, TABLE_LENGTH, TABLE_WIDTH, TARGET
 
+__all__ = [
+    "FLAK_AREA",
+    "TABLE_LENGTH",
+    "TABLE_WIDTH",
+    "TARGET_BOX",
+    "Dims",
+    "Path",
+    "bearing",
+    "distance_to",
+    "engine_positions",
+    "footprint",
+    "fuselage",
+    "gun_positions",
+    "in_flak_range",
+    "local_to_world",
+    "nose",
+    "over_target",
+    "table_contains",
+]
+
 TARGET_BOX = box(*TARGET)
 TARGET_WITH_TOLERANCE = TARGET_BOX.buffer(TOLERANCE, join_style="mitre")
 FLAK_AREA = TARGET_BOX.buffer(FLAK_RANGE)

@@ -10,7 +10,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shapely.geometry import Point
+import numpy as np
+import shapely
 
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import ANGLE_TOLERANCE, TOLERANCE, angle_between, at_least, at_most, snap, snap_angle
@@ -132,22 +133,26 @@ def guns_in_range(options: Mapping[str, Any], bomber: Aircraft, fighter: Aircraf
 
     With the option ``firing_arcs`` a gun also needs the fighter's centre within 60 degrees of its axis.
     """
-    shape = G.footprint(dims_of(options, fighter.model), fighter.x, fighter.y, fighter.heading)
-    guns = G.gun_positions(dims_of(options, bomber.model), bomber.x, bomber.y, bomber.heading)
+    fdims, bdims = dims_of(options, fighter.model), dims_of(options, bomber.model)
+    reach = (
+        ATTACK_RANGE + TOLERANCE + math.hypot(fdims.length, fdims.span) / 2 + math.hypot(bdims.length, bdims.span) / 2
+    )
+    if math.hypot(fighter.x - bomber.x, fighter.y - bomber.y) > reach:
+        return {}  # too far for any gun: no part of either model can be nearer
+    shape = G.footprint(fdims, fighter.x, fighter.y, fighter.heading)
+    guns = G.gun_positions(bdims, bomber.x, bomber.y, bomber.heading)
+    distances = shapely.distance(shapely.points(np.array(list(guns.values()))), shape)
     out: dict[str, float] = {}
     arcs = bool(options["firing_arcs"])
-    for gun, point in guns.items():
-        d = float(shape.distance(Point(point)))
-        if not at_most(d, ATTACK_RANGE):
+    for (gun, point), d in zip(guns.items(), distances, strict=True):
+        if not at_most(float(d), ATTACK_RANGE):
             continue
         if arcs:
             axis = bomber.heading + GUN_AXIS[gun]
-            if (
-                angle_between(G.bearing(point[0], point[1], fighter.x, fighter.y), axis)
-                > ARC_HALF_WIDTH + ANGLE_TOLERANCE
-            ):
+            off = angle_between(G.bearing(point[0], point[1], fighter.x, fighter.y), axis)
+            if off > ARC_HALF_WIDTH + ANGLE_TOLERANCE:
                 continue
-        out[gun] = round(d, 2)
+        out[gun] = round(float(d), 2)
     return out
 
 
