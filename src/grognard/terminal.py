@@ -104,7 +104,8 @@ DICE_HELP = """Roll {count} at the table and type what they show: 5 2 6 1, 5,2,6
 
 
 HELP = """Answer with the number of a choice, or type an order in full ({usage}).
-Other words: 'board' shows the whole table, 'choices' lists the choices again,
+Other words: 'preview ORDER' tells what an order would do without giving it,
+'board' shows the whole table, 'choices' lists the choices again,
 'help' shows this, 'resign' gives up the game for your side, 'quit' stops here
 (with --record the game is saved and --resume continues it)."""
 
@@ -133,6 +134,21 @@ class HumanPlayer:
                 extra.append(text)
             say(f"  {number:>2}  {action!s:<28} {' - '.join(extra)}")
 
+    def preview(self, game: Game, decision: Decision, text: str) -> None:
+        """What the order ``text`` would do (the rule set's note and odds), or why it is refused; nothing is given."""
+        try:
+            action = self.ruleset.parse_action(text)
+            decision.space.check(action)
+        except GrognardError as exc:
+            self.prompter.say(f"refused: {exc}", style="red")
+            return
+        extra = []
+        if self.ruleset.note is not None and (note := self.ruleset.note(game, action)):
+            extra.append(note)
+        if self.ruleset.odds is not None and (odds := self.ruleset.odds(game, action)):
+            extra.append(odds)
+        self.prompter.say(f"  preview {action}: {' - '.join(extra) or 'legal'} (not given: type the order to give it)")
+
     def choose(self, game: Game, decision: Decision) -> Any:
         menu = decision.space.candidates(12)
         self.show(game, decision, menu)
@@ -154,6 +170,9 @@ class HumanPlayer:
                 continue
             if word == "resign":
                 raise Resign(decision.seat)
+            if word.startswith("preview ") or word == "preview":
+                self.preview(game, decision, answer[len("preview") :].strip())
+                continue
             if answer.isdigit():
                 index = int(answer)
                 if 1 <= index <= len(menu):

@@ -1,0 +1,59 @@
+"""The B-17 raid through the real program: bots to the result, a person on either side, odds, simulate,
+replay and render."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from terminal_driver import run_cli
+
+
+def test_play_b17_flies_a_whole_raid_with_bots(tmp_path: Path) -> None:
+    record = tmp_path / "raid.jsonl"
+    done = run_cli("play", "b17", "--seed", "7", "--record", str(record))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "B-17 raid" in out and "Turn 1" in out and "box 1 placed" in out
+    assert "Result:" in out and "bomb hits on the target" in out and "fighters shot down" in out
+    replayed = run_cli("replay", str(record))
+    assert replayed.returncode == 0 and "every die and digest matches the record" in replayed.stdout
+    picture = tmp_path / "table.svg"
+    drawn = run_cli("render", "b17", str(record), "--turn", "3", "-o", str(picture))
+    assert drawn.returncode == 0, drawn.stderr
+    svg = picture.read_text(encoding="utf-8")
+    assert "TARGET" in svg and "flak range" in svg and "B-17 raid - turn 3" in svg
+    assert svg.count('r="32"') >= 4  # the 4" rings of a B-17's four gun positions (8 px to the inch)
+
+
+def test_a_person_flies_the_fighters_and_a_forbidden_move_is_refused_naming_the_rule() -> None:
+    answers = "fly F1 3 20\nfly F1 20 0\npreview fly F1 6 30\nfly F1 6 30\nquit\n"
+    done = run_cli("play", "b17", "--human", "german", "--seed", "5", stdin=answers)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "F1 must fly 6\" straight ahead before turning, not 3\" (b17.25)" in out
+    assert "20\" straight is more than the move (b17.29)" in out
+    assert "preview fly F1 6 30: ends at" in out
+    assert "F1 flies 14\"" in out
+
+
+def test_a_person_flies_the_bombers_and_places_the_box() -> None:
+    answers = "place 1 30,30 26,34 26,26 22,30\n1\nfly B1 3 95\n1\nquit\n"
+    done = run_cli("play", "b17", "--human", "american", "--seed", "4", stdin=answers)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "(b17.12)" in out  # a box 30" from the entry edge is refused
+    assert "box 1 placed" in out
+    assert "may turn at most 90 degrees, not 95 (b17.27)" in out
+
+
+def test_odds_and_simulate_b17() -> None:
+    odds = run_cli("odds", "b17", "--json")
+    assert odds.returncode == 0, odds.stderr
+    names = {t["name"] for t in json.loads(odds.stdout)["tables"]}
+    assert {"attack", "gunner", "flak", "bomb", "bomb_load", "raid_wins"} <= names
+    sim = run_cli("simulate", "b17", "-n", "6", "--jobs", "1", "--json")
+    assert sim.returncode == 0, sim.stderr
+    figures = json.loads(sim.stdout)["figures"]
+    assert figures["games"] == 6
+    assert {"bombers_lost", "fighters_lost", "bomb_hits", "damage_grade", "bomb_run_turn"} <= set(figures["metrics"])
