@@ -31,10 +31,10 @@ def test_a_person_flies_the_fighters_and_a_forbidden_move_is_refused_naming_the_
     done = run_cli("play", "b17", "--human", "german", "--seed", "5", stdin=answers)
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "F1 must fly 6\" straight ahead before turning, not 3\" (b17.25)" in out
-    assert "20\" straight is more than the move (b17.29)" in out
+    assert 'F1 must fly 6" straight ahead before turning, not 3" (b17.25)' in out
+    assert '20" straight is more than the move (b17.29)' in out
     assert "preview fly F1 6 30: ends at" in out
-    assert "F1 flies 14\"" in out
+    assert 'F1 flies 14"' in out
 
 
 def test_a_person_flies_the_bombers_and_places_the_box() -> None:

@@ -39,7 +39,7 @@ from grognard.terminal import Prompter, Quit, Session, TypedDice, parse_humans
 
 app = typer.Typer(
     name="grognard",
-    help="WWII miniature wargames played exactly as written (Omaha Beach today).",
+    help="WWII miniature wargames played exactly as written (Omaha Beach and the B-17 raid today).",
     add_completion=False,
 )
 
@@ -100,7 +100,7 @@ def replay_command(
 
 @app.command("render")
 def render_command(
-    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set of the record (omaha)")],
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set of the record (omaha, b17)")],
     record: Annotated[Path, typer.Argument(help="a game record (JSON Lines)", dir_okay=False)],
     output: Annotated[Path, typer.Option("--output", "-o", help="the picture to write: .svg or .png")],
     turn: Annotated[
@@ -133,7 +133,7 @@ def render_command(
 
 @app.command("odds")
 def odds_command(
-    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set (omaha)")],
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set (omaha, b17)")],
     as_json: Annotated[bool, typer.Option("--json", help="print JSON for programs (fractions and decimals)")] = False,
     exact: Annotated[bool, typer.Option("--exact", help="print exact fractions instead of decimals")] = False,
 ) -> None:
@@ -246,7 +246,7 @@ def _print_figures(console: Console, data: dict[str, Any]) -> None:
 
 @app.command("simulate")
 def simulate_command(
-    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set (omaha)")],
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set (omaha, b17)")],
     games: Annotated[int, typer.Option("-n", "--games", help="how many games")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="seed of the run: game i's dice and bots come from it")] = 1,
     jobs: Annotated[int | None, typer.Option("--jobs", help="processes (default: every core)")] = None,
@@ -336,7 +336,7 @@ def expand_values(spec: OptionSpec, text: str) -> list[Any]:
 
 @app.command("sweep")
 def sweep_command(
-    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set (omaha)")],
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set (omaha, b17)")],
     option: Annotated[
         list[str],
         typer.Option(
