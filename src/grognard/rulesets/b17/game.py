@@ -56,7 +56,20 @@ ENGINE_ORDER = (1, 4, 2, 3)  # which engine smokes at each damage point: outboar
 
 
 class B17Game(Game):
-    """A B-17 raid. ``options`` are resolved (see ``data.OPTIONS``)."""
+    """A B-17 raid (seed 003, sections I-VIII). ``options`` are resolved (see ``data.OPTIONS``).
+
+    >>> from grognard.core.dice import ScriptedDice
+    >>> from grognard.rulesets.b17 import RULESET
+    >>> game = B17Game(RULESET.resolve({}), ScriptedDice([1, 1]))
+    >>> [d.id for d in game.pending()]
+    ['place box 1']
+    >>> events = game.apply("American", game.pending()[0].space.candidates(1)[0])
+    >>> game.turn, [d.id for d in game.pending()]
+    (1, ['move B1', 'move B2', 'move B3', 'move B4'])
+
+    Raises :class:`IllegalAction` (naming the rule ``b17.N``) for an action the rules forbid, leaving
+    the state as it was.
+    """
 
     ruleset = "b17"
     sides = SIDES
@@ -155,7 +168,7 @@ class B17Game(Game):
         return next((e.altitude for e in self.state.elements if e.label == a.element), None)
 
     def allowance(self, a: Aircraft) -> float:
-        """Inches ``a`` flies this move (b17.22, b17.24, b17.26, b17.28)."""
+        """Inches ``a`` flies this move (seed V.D.4, VI.B, VI.C.1.c, VI.C.2.b; b17.22-b17.28)."""
         return R.allowance(a, self.altitude(a))
 
     def flying_bombers(self) -> list[Aircraft]:
@@ -264,7 +277,7 @@ class B17Game(Game):
                 self._begin_turn()
 
     def _check_end(self) -> bool:
-        """The game ends once every bomber has bombed, been destroyed or left the table (b17.9; RULINGS B18)."""
+        """The game ends once every bomber has bombed, been destroyed or left the table (seed IV, VII.D.3; B18)."""
         s = self.state
         if s.outcome is not None:
             return True
@@ -299,7 +312,7 @@ class B17Game(Game):
         self.emit("game_over", outcome=outcome, winner=winner, reason=reason, turn=s.turn, **scores)
 
     def _begin_turn(self) -> None:
-        """A new turn: elements roll to enter (b17.16-b17.20, B9), then the fighters owe their moves."""
+        """A new turn: elements roll to enter (seed V.C-D, b17.16-b17.20, B9), then the fighters owe their moves."""
         s = self.state
         s.turn += 1
         self.emit("turn", turn=s.turn)
@@ -376,7 +389,7 @@ class B17Game(Game):
             self._queue_fire(a, "attack")
 
     def _fly_on(self, a: Aircraft, path: G.Path, start: float, stop: float) -> None:
-        """``a`` flies ``path`` from ``start`` to ``stop`` inches; it is out if it leaves the table (b17.29, B18)."""
+        """``a`` flies ``path`` from ``start`` to ``stop`` inches; it is out if it leaves the table (VI.C.3, B18)."""
         leave = path.leaves_table_at()
         x0, y0 = a.x, a.y
         if leave is not None and leave <= stop:
@@ -391,7 +404,7 @@ class B17Game(Game):
         self.emit("moved", aircraft=a.label, x0=x0, y0=y0, x=x, y=y, heading=a.heading, inches=round(stop - start, 2))
 
     def _finish_flight(self) -> None:
-        """The rest of a fighter's move after its attack, 2" shorter if the defensive fire damaged it (b17.31)."""
+        """The rest of a fighter's move after its attack, 2" shorter if the defensive fire damaged it (VI.C.3.b)."""
         s = self.state
         flight = s.flight
         assert flight is not None
@@ -410,7 +423,7 @@ class B17Game(Game):
 
     # ------------------------------------------------------------------ combat
     def _damage(self, target: Aircraft, outcome: str) -> None:
-        """An engine damaged, or the aircraft destroyed when none is left (b17.39-b17.40; RULINGS B4)."""
+        """An engine damaged, or the aircraft destroyed when none is left (seed VI.D.4.d-e; RULINGS B4)."""
         if outcome == DAMAGED and target.damage < target.engines:
             engine = next(e for e in ENGINE_ORDER if e <= target.engines and e not in target.damaged)
             target.damaged.append(engine)
@@ -421,7 +434,7 @@ class B17Game(Game):
             self.emit("destroyed", aircraft=target.label, x=target.x, y=target.y)
 
     def _attack(self, fighter: Aircraft, bomber: Aircraft) -> None:
-        """A fighter's attack: d6+3 (+1 directly head-on or from behind) against the B-17's d6+3 (b17.32-b17.40)."""
+        """A fighter's attack: d6+3 (+1 directly head-on or from behind) against the B-17's d6+3 (seed VI.D.1-4)."""
         s = self.state
         how = R.head_on_or_behind(bomber, fighter.x, fighter.y, fighter.heading, float(s.options["head_on_tolerance"]))
         mechanic = attack_mechanic(how is not None)
@@ -443,7 +456,7 @@ class B17Game(Game):
         self._damage(bomber, outcome)
 
     def _queue_fire(self, fighter: Aircraft, occasion: str) -> None:
-        """Every bomber with a gunner within 4" of ``fighter`` will fire at it (b17.41, b17.46-b17.47)."""
+        """Every bomber with a gunner within 4" of ``fighter`` will fire at it (seed VI.D.5.a, f-g)."""
         s = self.state
         s.guns_used = {}
         for b in self.flying_bombers():
@@ -451,7 +464,7 @@ class B17Game(Game):
                 s.fire.append({"bomber": b.label, "fighter": fighter.label, "occasion": occasion})
 
     def _bomber_fire(self) -> None:
-        """After the bombers' moves, each bomber fires at every fighter within 4" (b17.43, b17.46)."""
+        """After the bombers' moves, each bomber fires at every fighter within 4" (seed VI.D.5.c, f)."""
         s = self.state
         s.guns_used = {}
         for b in self.flying_bombers():
@@ -467,7 +480,7 @@ class B17Game(Game):
         return R.pair_options(R.guns_in_range(s.options, b, f), s.guns_used.get(b.label, []))
 
     def _gunfire(self, entry: Mapping[str, Any], pair: str) -> None:
-        """Each gun of ``pair`` in range makes its own roll: d6+1 against the fighter's d6+2 (b17.42, B13)."""
+        """Each gun of ``pair`` in range makes its own roll: d6+1 against the fighter's d6+2 (seed VI.D.5.b-e, B13)."""
         s = self.state
         b, f = s.aircraft[entry["bomber"]], s.aircraft[entry["fighter"]]
         in_range = R.guns_in_range(s.options, b, f)
@@ -493,7 +506,7 @@ class B17Game(Game):
 
     # ------------------------------------------------------------------ the bomb run
     def _bomb_runs(self) -> None:
-        """Flak, then four bomb rolls for each bomber whose fuselage is over the target (b17.49-b17.60)."""
+        """Flak, then four bomb rolls for each bomber whose fuselage is over the target (seed VII; B5-B7)."""
         s = self.state
         every = bool(s.options["flak_every_turn"])
         for b in self.flying_bombers():
@@ -523,7 +536,10 @@ class B17Game(Game):
 
 # ---------------------------------------------------------------------- action spaces
 class PlaceSpace(ActionSpace[PlaceBox]):
-    """Every legal placement of box ``box`` (b17.12-b17.15, b17.62): a continuous space."""
+    """Every legal placement of box ``box`` (seed V.B, VIII.B; b17.12-b17.15, b17.62): a continuous space.
+
+    ``check`` raises :class:`IllegalAction` listing every problem of a wrong box, the first one's rule named.
+    """
 
     def __init__(self, game: B17Game, box: int) -> None:
         self.game = game
@@ -590,7 +606,12 @@ class PlaceSpace(ActionSpace[PlaceBox]):
 
 
 class FlySpace(ActionSpace[Fly]):
-    """Every legal whole move of one aircraft (b17.24-b17.31, b17.34-b17.35): a continuous space."""
+    """Every legal whole move of one aircraft (seed VI.B-D; b17.24-b17.31, b17.34-b17.35): a continuous space.
+
+    A move is ``straight`` inches (at least 6" for a fighter, 3" for a bomber), one turn in degrees (any for a
+    fighter, at most 90 for a bomber), then on to the allowance; or the path to a point. ``check`` raises
+    :class:`IllegalAction` naming the rule (b17.23, b17.25, b17.27, b17.29, b17.30, b17.34, b17.43).
+    """
 
     def __init__(self, game: B17Game, label: str) -> None:
         self.game = game
