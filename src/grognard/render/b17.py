@@ -49,7 +49,19 @@ def render(view: dict[str, Any]) -> str:
             stroke_width=2,
         )
     )
-    body.append(el("text", "American entry end", x=X(0) + 4, y=Y(0) + 16, font_size=11, fill=INK))
+    mid = Y(TABLE_WIDTH / 2)
+    body.append(
+        el(
+            "text",
+            "American entry end",
+            x=X(0) - 8,
+            y=mid,
+            font_size=11,
+            fill=INK,
+            text_anchor="middle",
+            transform=f"rotate(-90 {X(0) - 8:.1f} {mid:.1f})",
+        )
+    )
     x0, y0, x1, y1 = TARGET
     body.append(
         '<clipPath id="table"><rect '
