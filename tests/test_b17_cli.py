@@ -57,3 +57,32 @@ def test_odds_and_simulate_b17() -> None:
     figures = json.loads(sim.stdout)["figures"]
     assert figures["games"] == 6
     assert {"bombers_lost", "fighters_lost", "bomb_hits", "damage_grade", "bomb_run_turn"} <= set(figures["metrics"])
+
+
+def test_a_referee_types_the_raids_dice_and_the_record_replays(tmp_path: Path) -> None:
+    """Manual dice: each element's entry roll, then an opposed roll as two dice, the attacker's first."""
+    from terminal_driver import DICE, Terminal
+
+    record = tmp_path / "manual.jsonl"
+    asked: list[tuple[str, int]] = []
+    with Terminal("play", "b17", "--dice", "manual", "--seed", "1", "--record", str(record)) as t:
+        while (prompt := t.next_prompt()) is not None:
+            match = DICE.fullmatch(prompt)
+            assert match, f"every question of a bot game is a roll: {prompt!r}"
+            count = int(match["count"])
+            asked.append((match["purpose"], count))
+            if len(asked) == 1:  # the first element comes in at 6 o'clock, level
+                t.send("2")
+            elif match["purpose"].startswith("element E1: clock"):
+                t.send("3 3")
+            else:  # nothing else enters; every opposed roll is lost by the side rolling first
+                t.send("1" if count == 1 else "1 6")
+        code, out, err = t.finish()
+    assert code == 0, err
+    assert asked[0] == ("element E1 enters on an even roll", 1)
+    assert ("element E1: clock hour of entry (2d6)", 2) in asked
+    assert any(p.endswith("attacker die, defender die") and n == 2 for p, n in asked)
+    assert "Result:" in out
+    replayed = run_cli("replay", str(record))
+    assert replayed.returncode == 0, replayed.stderr
+    assert "every die and digest matches the record" in replayed.stdout
