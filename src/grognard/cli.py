@@ -109,6 +109,10 @@ def render_command(
     seat: Annotated[
         str | None, typer.Option("--seat", metavar="SEAT", help="draw what this seat sees (e.g. A3, G1)")
     ] = None,
+    focus: Annotated[
+        str | None,
+        typer.Option("--focus", metavar="UNIT", help="single out one unit (b17: the 4\" rings of bomber B2's guns)"),
+    ] = None,
 ) -> None:
     """Draw the table of a recorded game at a turn, from a seat's view."""
     ruleset = rulesets.get(ruleset_name)
@@ -127,7 +131,10 @@ def render_command(
         if len(chosen) != 1:
             raise OptionError(f"--seat {seat!r}: name one seat (e.g. A3 or 'German 1')")
         viewer = chosen.pop()
-    write_picture(ruleset.render(game.view(viewer)), output)
+    view = game.view(viewer)
+    if focus is not None:
+        view["focus"] = focus.upper()
+    write_picture(ruleset.render(view), output)
     print(f"drew turn {game.turn} of {record} to {output}")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from grognard.core.errors import OptionError
 from grognard.render.svg import document, el
 from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import rules as R
@@ -105,9 +106,14 @@ def render(view: dict[str, Any]) -> str:
     )
     body.append(el("text", "TARGET", x=X(x0) + 2, y=Y(y0) + 14, font_size=10, font_weight="bold", fill=INK))
     aircraft = view["aircraft"]
-    # gun rings first, under the aircraft
+    # gun rings first, under the aircraft: every bomber's faintly, or the focused bomber's alone, boldly
+    focus = view.get("focus")
+    labels = {a["label"] for a in aircraft}
+    if focus is not None and focus not in labels:
+        raise OptionError(f"--focus {focus}: no aircraft {focus} in this game ({', '.join(sorted(labels))})")
     for a in aircraft:
-        if a["kind"] == "bomber" and a["status"] == "flying":
+        if a["kind"] == "bomber" and a["status"] == "flying" and focus in (None, a["label"]):
+            strong = focus is not None
             dims = R.dims_of(options, a["model"])
             for gun, (gx, gy) in G.gun_positions(dims, a["x"], a["y"], a["heading"]).items():
                 body.append(
@@ -118,12 +124,13 @@ def render(view: dict[str, Any]) -> str:
                         r=ATTACK_RANGE * SCALE,
                         fill="none",
                         stroke=BLUE,
-                        stroke_width=0.6,
+                        stroke_width=1.4 if strong else 0.6,
                         stroke_dasharray="3 3",
-                        opacity=0.45,
+                        opacity=0.9 if strong else 0.45,
                     )
                 )
-                del gun
+                if strong:
+                    body.append(el("text", gun, x=X(gx) + 3, y=Y(gy) - 3, font_size=8, fill=BLUE))
     for a in aircraft:
         if a["status"] == "waiting":
             continue
