@@ -26,7 +26,7 @@ from grognard.core.engine import Decision
 from grognard.core.geometry import TOLERANCE, angle_between, snap_angle
 from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import rules as R
-from grognard.rulesets.b17.actions import Fly, Guns, PlaceBox
+from grognard.rulesets.b17.actions import Fly, Guns
 from grognard.rulesets.b17.data import ATTACK_RANGE, PAIRS, TARGET
 from grognard.rulesets.b17.game import B17Game, FlySpace
 from grognard.rulesets.b17.state import Aircraft
@@ -323,9 +323,3 @@ def bomber_plans(game: B17Game, a: Aircraft, k: int = 8) -> list[Fly]:
     scored.sort()
     return [Fly(a.label, s, t) for _, _, _, s, t in scored][:k]
 
-
-def placement(game: B17Game, box: int) -> PlaceBox:
-    """The doctrine's box: the leader's nose on the 18" line, in the middle of its lane."""
-    from grognard.rulesets.b17.game import PlaceSpace
-
-    return PlaceSpace(game, box).candidates(1)[0]
