@@ -25,7 +25,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from grognard import __version__, rulesets
-from grognard.analysis.montecarlo import Plan, Summary, default_jobs, simulate
+from grognard.analysis.montecarlo import ENGINES, Plan, Summary, batched, default_jobs, simulate
 from grognard.analysis.odds import table_json
 from grognard.analysis.report import TableWriter, figures, sparkline, write_outputs, write_sweep
 from grognard.core.dice import SeededDice
@@ -187,9 +187,18 @@ def odds_command(
 
 
 # ---------------------------------------------------------------------- analysis
-def _plan(ruleset: Ruleset, options: dict[str, Any], bots: Sequence[str] | None, seed: int, games: int) -> Plan:
+def _plan(
+    ruleset: Ruleset, options: dict[str, Any], bots: Sequence[str] | None, seed: int, games: int, engine: str
+) -> Plan:
+    if engine not in ENGINES:
+        raise OptionError(f"--engine {engine!r}: choose one of {', '.join(ENGINES)}")
     chosen = parse_bots(ruleset, bots or ())
-    return Plan(ruleset.name, ruleset.resolve(options), chosen, seed, games)
+    return Plan(ruleset.name, ruleset.resolve(options), chosen, seed, games, engine)
+
+
+ENGINE_HELP = (
+    "auto: the rule set's batch path when it plays these bots (the same games, faster); reference: one game at a time"
+)
 
 
 def _check_run(games: int, jobs: int | None, seed: int) -> int:
@@ -268,11 +277,12 @@ def simulate_command(
         str | None, typer.Option("--scheduler", metavar="ADDRESS", help="run on this Dask cluster (tcp://host:port)")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
+    engine: Annotated[str, typer.Option("--engine", metavar="auto|reference", help=ENGINE_HELP)] = "auto",
 ) -> None:
     """Play many games bot against bot and report who wins, how often, when, and at what cost."""
     ruleset = rulesets.get(ruleset_name)
     processes = _check_run(games, jobs, seed)
-    plan = _plan(ruleset, parse_assignments(option or ()), bots, seed, games)
+    plan = _plan(ruleset, parse_assignments(option or ()), bots, seed, games, engine)
     writer = None
     if out is not None:
         try:
@@ -296,6 +306,7 @@ def simulate_command(
                         "bots": dict(plan.bots),
                         "seed": seed,
                         "games": games,
+                        "engine": "batch" if batched(plan) else "reference",
                     },
                     "figures": data,
                 },
@@ -307,7 +318,8 @@ def simulate_command(
         shown = _shown(ruleset, plan.options)
         console.print(
             f"{ruleset.title}: {games} games, seed {seed}, "
-            f"{'Dask ' + scheduler if scheduler else f'{processes} process(es)'}"
+            f"{'Dask ' + scheduler if scheduler else f'{processes} process(es)'}, "
+            f"{'batch path' if batched(plan) else 'one game at a time'}"
         )
         console.print(f"  options: {shown}")
         console.print("  bots: " + ", ".join(f"{side} {name}" for side, name in plan.bots.items()))
@@ -358,6 +370,7 @@ def sweep_command(
         Path | None, typer.Option("--out", file_okay=False, help="write sweep.csv and sweep.png here")
     ] = None,
     scheduler: Annotated[str | None, typer.Option("--scheduler", metavar="ADDRESS", help="a Dask cluster")] = None,
+    engine: Annotated[str, typer.Option("--engine", metavar="auto|reference", help=ENGINE_HELP)] = "auto",
 ) -> None:
     """The figures at every point of an option grid, with the same games' dice at every point."""
     ruleset = rulesets.get(ruleset_name)
@@ -373,7 +386,7 @@ def sweep_command(
         raise OptionError(f"--option: the grid has {len(grid)} points; at most 200")
     rows = []
     for point in grid:
-        plan = _plan(ruleset, point, bots, seed, games)
+        plan = _plan(ruleset, point, bots, seed, games, engine)
         label = ", ".join(f"{k}={v}" for k, v in point.items())
         summary = _run_with_progress(plan, processes, scheduler, None, label)
         data = figures(summary, ruleset.metrics)
@@ -387,7 +400,6 @@ def sweep_command(
     for key in outcomes:
         table.add_column(key, justify="right")
     table.add_column("median end", justify="right")
-    turn_metric = next((m.name for m in ruleset.metrics if m.kind == "turn"), None)
     for point, data in rows:
         cells = [specs[name].describe(point[name]) for name in axes]
         for key in outcomes:
@@ -403,7 +415,6 @@ def sweep_command(
     if out is not None:
         write_sweep(out, ruleset.name, list(axes), outcomes, rows)
         print(f"wrote {out / 'sweep.csv'}, {out / 'sweep.png'}")
-    del turn_metric
 
 
 def _wide_console() -> Console:

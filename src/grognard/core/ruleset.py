@@ -36,6 +36,20 @@ class Metric:
 
 
 @dataclass(frozen=True)
+class BatchPath:
+    """A rule set's fast path for Monte Carlo runs: many games side by side.
+
+    ``supports(bots)`` says whether it plays these bots (side -> bot name);
+    ``play(options, bots, seed, start, stop)`` returns the rows of games
+    ``start`` to ``stop - 1`` of a run seeded ``seed``, each equal to the row
+    the one-game-at-a-time engine gives for that game (``analysis.montecarlo.play_one``).
+    """
+
+    supports: Callable[[Mapping[str, str]], bool]
+    play: Callable[[Mapping[str, Any], Mapping[str, str], int, int, int], list[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A rule set's declaration.
 
@@ -56,6 +70,8 @@ class Ruleset:
     For search bots: ``evaluate(game, side)`` scores a game not yet over from
     ``side``'s point of view, in [0, 1] (roughly its chance to win), so that a
     playout cut short can be scored; ``None``: such a game counts as a draw (0.5).
+    For speed: ``batch`` (a :class:`BatchPath`) plays many games of a Monte
+    Carlo run side by side.
     """
 
     name: str
@@ -81,6 +97,7 @@ class Ruleset:
     evaluate: Callable[[Any, str], float] | None = None
     metrics: tuple[Metric, ...] = ()
     measure: Callable[[Any], dict[str, int | None]] | None = None
+    batch: BatchPath | None = None
 
     def resolve(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with ``given``, checked (``OptionError`` names the field)."""

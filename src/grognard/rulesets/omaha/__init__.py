@@ -6,11 +6,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from grognard.core.dice import DiceSource
-from grognard.core.ruleset import Ruleset
+from grognard.core.ruleset import BatchPath, Ruleset
 from grognard.render.omaha import render as render_svg
 from grognard.rulesets.omaha import faces
 from grognard.rulesets.omaha.actions import USAGE, action_from_json, parse_action
 from grognard.rulesets.omaha.analysis import METRICS, measure, odds_tables
+from grognard.rulesets.omaha.batch import play_batch, supports
 from grognard.rulesets.omaha.bots import DoctrineBot
 from grognard.rulesets.omaha.data import OPTIONS, SIDES
 from grognard.rulesets.omaha.describe import describe, summarize_turn
@@ -91,6 +92,7 @@ RULESET = Ruleset(
     evaluate=evaluate,
     metrics=METRICS,
     measure=measure,
+    batch=BatchPath(supports, play_batch),
 )
 
 __all__ = ["RULESET", "OmahaGame"]

@@ -1,0 +1,171 @@
+"""The Omaha batch path plays the same games as the reference engine: row for row, seed for seed.
+
+The batch (``rulesets/omaha/batch.py``) is the Monte Carlo fast path: doctrine
+against doctrine, many games side by side in numpy arrays. It must play the
+rules exactly as ``OmahaGame`` and the doctrine bots do, so every test here
+compares whole games: the same seed and index must give the same row (outcome,
+winner, end turn, every metric) from both.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+
+from grognard.analysis.montecarlo import Plan, batched, play_one, simulate
+from grognard.core.dice import SeededDice
+from grognard.rulesets import get
+from grognard.rulesets.omaha.batch import _Batch, play_batch, supports
+
+DOCTRINE = {"american": "doctrine", "german": "doctrine"}
+OMAHA = get("omaha")
+
+CASES: dict[str, dict[str, Any]] = {
+    "standard": {},
+    "fresh squad limit": {"fresh_squads": 1, "out_joins_germans": True},
+    "no fresh squads": {"fresh_squads": 0},
+    "hidden obstacles and deep water": {"germans": 3, "hidden_obstacles": True, "deep_water": True},
+    "wide water and ground": {"germans": 2, "water": 12.5, "ground": 9.0},
+    "bunkers only": {"germans": 2, "victory": "bunkers_only"},
+    "class period": {"germans": 4, "period_turns": 6},
+    "turn cap": {"germans": 1, "turn_cap": 5},
+}
+
+
+def reference_rows(options: dict[str, Any], seed: int, start: int, stop: int) -> list[dict[str, Any]]:
+    return [play_one(OMAHA, options, DOCTRINE, seed, index) for index in range(start, stop)]
+
+
+@pytest.mark.parametrize("given", list(CASES.values()), ids=list(CASES))
+def test_batch_rows_equal_the_reference_engine(given: dict[str, Any]) -> None:
+    options = OMAHA.resolve(given)
+    rows = play_batch(options, DOCTRINE, 11, 5, 25)
+    assert [row["game"] for row in rows] == list(range(5, 25))
+    assert rows == reference_rows(options, 11, 5, 25)
+
+
+def test_batch_rows_do_not_depend_on_the_chunk() -> None:
+    options = OMAHA.resolve({"germans": 2})
+    whole = play_batch(options, DOCTRINE, 3, 0, 12)
+    parts = play_batch(options, DOCTRINE, 3, 0, 5) + play_batch(options, DOCTRINE, 3, 5, 12)
+    assert whole == parts
+
+
+def test_batch_reads_the_dice_stream_past_its_first_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With blocks of 40 dice every game runs through many blocks: both engines must still agree."""
+    monkeypatch.setattr(SeededDice, "BLOCK", 40)
+    options = OMAHA.resolve({"germans": 2, "deep_water": True})
+    assert play_batch(options, DOCTRINE, 5, 0, 8) == reference_rows(options, 5, 0, 8)
+
+
+def test_games_differ_and_finish() -> None:
+    """Not one game copied: the rows vary, and every game has an outcome."""
+    rows = play_batch(OMAHA.resolve({"germans": 2, "fresh_squads": 2}), DOCTRINE, 1, 0, 40)
+    assert len({(row["turn"], row["american_losses"]) for row in rows}) > 10
+    assert {row["outcome"] for row in rows} <= {"win", "unfinished"}
+    assert {row["winner"] for row in rows} == {"american", "german"}
+
+
+def test_only_doctrine_against_doctrine_is_batched() -> None:
+    assert supports(DOCTRINE)
+    assert not supports({"american": "doctrine", "german": "random"})
+    with pytest.raises(ValueError, match="doctrine against doctrine"):
+        play_batch(OMAHA.resolve({}), {"american": "random", "german": "doctrine"}, 1, 0, 2)
+    options = OMAHA.resolve({"germans": 1})
+    assert batched(Plan("omaha", options, DOCTRINE, 1, 10))
+    assert not batched(Plan("omaha", options, DOCTRINE, 1, 10, engine="reference"))
+    assert not batched(Plan("omaha", options, {"american": "random", "german": "doctrine"}, 1, 10))
+
+
+def test_simulate_gives_the_same_summary_on_either_engine_and_any_jobs() -> None:
+    options = OMAHA.resolve({"germans": 2, "fresh_squads": 1})
+    fast = simulate(Plan("omaha", options, DOCTRINE, 9, 90), jobs=1)
+    split = simulate(Plan("omaha", options, DOCTRINE, 9, 90), jobs=2)
+    slow = simulate(Plan("omaha", options, DOCTRINE, 9, 90, engine="reference"), jobs=1)
+    assert fast.to_json() == split.to_json() == slow.to_json()
+    assert fast.games == 90
+
+
+def test_cli_engine_choice() -> None:
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "grognard", "simulate", "omaha", "--jobs", "1", "-o", "germans=1", *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=300)
+
+    fast = run("-n", "20")
+    assert fast.returncode == 0, fast.stderr
+    assert "batch path" in fast.stdout
+    slow = run("-n", "20", "--engine", "reference")
+    assert slow.returncode == 0 and "one game at a time" in slow.stdout
+    # the same games: every line of figures is the same
+    assert fast.stdout.splitlines()[3:] == slow.stdout.splitlines()[3:]
+    bad = run("-n", "5", "--engine", "fast")
+    assert bad.returncode == 2
+    assert bad.stderr.strip() == "error: --engine 'fast': choose one of auto, reference"
+
+
+def reference_snapshot(state: Any) -> dict[str, Any]:
+    """``_Batch.snapshot``'s values, read off an ``OmahaState``."""
+    players = []
+    for player in state.americans:
+        squad = player.squad
+        players.append(
+            (
+                (squad.figures, squad.x, squad.y) if squad is not None else None,
+                player.landings,
+                player.fresh_used,
+                player.out,
+            )
+        )
+    stats = {name: value for name, value in state.stats.items() if name != "first_past_wall"}
+    return {
+        "players": players,
+        "obstacles": list(state.obstacles),
+        "bunkers": {section: (b.status, b.defenders) for section, b in sorted(state.bunkers.items())},
+        "exits": sorted(state.exits_open),
+        "stats": stats,
+    }
+
+
+def reference_turns(options: dict[str, Any], seed: int, index: int) -> list[dict[str, Any]]:
+    """The reference game's state at the end of every turn it played."""
+    from grognard.analysis.montecarlo import game_seed
+    from grognard.core.play import play_out
+
+    dice_seq, bot_seq = game_seed(seed, index).spawn(2)
+    game = OMAHA.new_game(options, SeededDice(dice_seq))
+    bot = OMAHA.bots["doctrine"](np.random.default_rng(bot_seq))
+    turns: list[dict[str, Any]] = []
+
+    def listen(event: Any) -> None:
+        if event.kind == "turn" and event.data["turn"] > 1:
+            turns.append(reference_snapshot(game.state))
+
+    game.listener = listen
+    play_out(game, lambda seat: bot, checked=False)
+    turns.append(reference_snapshot(game.state))
+    return turns
+
+
+@pytest.mark.parametrize(
+    "given", [{"germans": 2}, {"germans": 2, "hidden_obstacles": True, "deep_water": True, "fresh_squads": 2}]
+)
+def test_the_beach_after_every_turn_equals_the_reference_engine(given: dict[str, Any]) -> None:
+    """Not only the results: squads, obstacles, bunkers, exits and statistics at the end of every turn."""
+    options = OMAHA.resolve(given)
+    games = 12
+    batch = _Batch(options, 21, range(games))
+    seen: list[list[dict[str, Any]]] = [[] for _ in range(games)]
+
+    def on_turn(b: _Batch) -> None:
+        for k in range(games):
+            if b.end_turn[k] in (0, b.turn):
+                seen[k].append(b.snapshot(k))
+
+    batch.run(on_turn)
+    for k in range(games):
+        assert len(seen[k]) >= 5
+        assert seen[k] == reference_turns(options, 21, k), f"game {k}"
