@@ -186,10 +186,36 @@ OPTIONS: tuple[OptionSpec, ...] = (
 
 
 # --- mechanics: defined once, for play and for odds --------------------------------------
-NO_DAMAGE, DAMAGED, DESTROYED = "no damage", "damaged", "destroyed"
+class Outcome(str):
+    """A combat outcome's name that sorts by severity (no damage < damaged < destroyed), so odds tables list
+    the three outcomes in that order; otherwise a plain string (equal to it, the same JSON).
+
+    >>> sorted([DESTROYED, NO_DAMAGE, DAMAGED])
+    ['no damage', 'damaged', 'destroyed']
+    """
+
+    __slots__ = ()
+    RANK: dict[str, int] = {"no damage": 0, "damaged": 1, "destroyed": 2}  # noqa: RUF012 - a class constant
+
+    def __lt__(self, other: object) -> bool:
+        return Outcome.RANK[self] < Outcome.RANK[str(other)]
+
+    def __le__(self, other: object) -> bool:
+        return Outcome.RANK[self] <= Outcome.RANK[str(other)]
+
+    def __gt__(self, other: object) -> bool:
+        return Outcome.RANK[self] > Outcome.RANK[str(other)]
+
+    def __ge__(self, other: object) -> bool:
+        return Outcome.RANK[self] >= Outcome.RANK[str(other)]
+
+    __hash__ = str.__hash__
 
 
-def opposed_outcome(attack: int, defence: int) -> str:
+NO_DAMAGE, DAMAGED, DESTROYED = Outcome("no damage"), Outcome("damaged"), Outcome("destroyed")
+
+
+def opposed_outcome(attack: int, defence: int) -> Outcome:
     """Read two scores as the seed's three combat outcomes (b17.38-b17.40; RULINGS B1).
 
     >>> opposed_outcome(5, 5), opposed_outcome(7, 4), opposed_outcome(8, 4)
