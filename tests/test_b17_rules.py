@@ -615,6 +615,19 @@ def test_waist_gunners_never_fire_with_the_nose_or_tail_gunner_at_one_target() -
     assert [g["gun"] for g in every(events, "gun")] == ["left waist", "right waist"]
 
 
+@pytest.mark.rule("b17.45")
+def test_in_the_bombers_fire_a_gun_that_fired_at_one_fighter_does_not_fire_at_another() -> None:
+    # after B1's move to (50, 30), F1 and F2 are both within 4" of its nose gun and of no other gun
+    fighters = {"F1": (51.5 + 4.0 + ME109_LENGTH / 2, 30.0, 180.0), "F2": (54.5, 32.5, 180.0)}
+    game = scene({"B1": (40.0, 30.0, 0.0)}, fighters, phase="bombers", dice=(1, 6, 1, 6))
+    options = game.state.options
+    b1 = game.aircraft("B1")
+    events = american(game, Fly("B1", 10.0, 0.0))
+    assert set(R.guns_in_range(options, b1, game.aircraft("F2"))) == {"nose"}
+    assert [(g["fighter"], g["guns"]) for g in every(events, "gunners")] == [("F1", ["nose"])]
+    assert game.dice.remaining == 2  # type: ignore[attr-defined]
+
+
 @pytest.mark.rule("b17.46", "b17.47")
 def test_fired_on_at_the_stop_and_again_at_the_end_by_every_bomber_within_4_inches() -> None:
     bombers = {"B1": (50.0, 30.0, 0.0), "B2": (50.0, 22.0, 0.0)}
