@@ -17,6 +17,7 @@ Gunners fire the pair with more guns in range (nose and tail on a tie).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -262,6 +263,38 @@ def _bomber_paths(a: Aircraft, x: float, y: float, heading: float, length: float
     return out
 
 
+@lru_cache(maxsize=32)
+def _next_moves(length: float, minimum: float) -> np.ndarray:
+    """The ends of the doctrine's bomber moves in the bomber's own frame: rows of (forward, left, turn)."""
+    rows = []
+    for straight in sorted({minimum, round((minimum + length) / 2, 2), length}):
+        turns = [0.0] if length - straight < 0.02 else [float(t) for t in range(-90, 91, 10) if t]
+        for turn in turns:
+            rad = math.radians(turn)
+            rest = length - straight
+            rows.append((straight + rest * math.cos(rad), rest * math.sin(rad), turn))
+    return np.array(rows)
+
+
+def _bombs_next_move(dims: G.Dims, x: float, y: float, heading: float, length: float, minimum: float) -> bool:
+    """Whether one of the doctrine's next moves from (x, y, heading) ends with the fuselage over the target."""
+    moves = _next_moves(length, minimum)
+    rad = math.radians(heading)
+    c, s = math.cos(rad), math.sin(rad)
+    ex = x + moves[:, 0] * c - moves[:, 1] * s
+    ey = y + moves[:, 0] * s + moves[:, 1] * c
+    eh = np.radians(heading + moves[:, 2])
+    ec, es = np.cos(eh), np.sin(eh)
+    x0, y0, x1, y1 = TARGET
+    half, side = dims.length / 2, dims.body_width / 2
+    inside = np.ones(len(moves), dtype=bool)
+    for f_, l_ in ((half, side), (half, -side), (-half, side), (-half, -side)):
+        px = ex + f_ * ec - l_ * es
+        py = ey + f_ * es + l_ * ec
+        inside &= (px >= x0 - TOLERANCE) & (px <= x1 + TOLERANCE) & (py >= y0 - TOLERANCE) & (py <= y1 + TOLERANCE)
+    return bool(inside.any())
+
+
 def _slot_offset(slot: str, dims: G.Dims) -> tuple[float, float]:
     back = (dims.length + BOX_SLACK) / 2
     side = (dims.span + BOX_SLACK) / 2
@@ -308,12 +341,7 @@ def bomber_plans(game: B17Game, a: Aircraft, k: int = 8) -> list[Fly]:
             scored.append((leaves, 2, math.dist((x, y), (sx, sy)) + 0.05 * angle_between(h, sh), straight, turn))
             continue
         if d_target <= LOOKAHEAD:
-            ghost = a.copy()
-            ghost.x, ghost.y, ghost.heading = x, y, h
-            if any(
-                fuselage_over(dims, *p.snapped(length)[:2], p.new_heading if length > s else h)
-                for s, _, p in _bomber_paths(ghost, x, y, h, length)
-            ):
+            if _bombs_next_move(dims, x, y, h, length, R.minimum_straight(a, length)):
                 scored.append((leaves, 1, d_target, straight, turn))
                 continue
             scored.append((leaves, 3, abs(d_target - length), straight, turn))
@@ -322,4 +350,3 @@ def bomber_plans(game: B17Game, a: Aircraft, k: int = 8) -> list[Fly]:
         scored.append((leaves, 3, d_target + 0.02 * angle_between(h, want), straight, turn))
     scored.sort()
     return [Fly(a.label, s, t) for _, _, _, s, t in scored][:k]
-

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -43,12 +44,16 @@ SLOTS = ("leader", "left", "right", "last")
 
 def dims_of(options: Mapping[str, Any], model: str) -> G.Dims:
     """The model's measures from the options: a B-17, or a fighter type at ``fighter_scale`` (b17.3)."""
+    return _dims(model, float(options["bomber_length"]), float(options["bomber_span"]), float(options["fighter_scale"]))
+
+
+@lru_cache(maxsize=64)
+def _dims(model: str, bomber_length: float, bomber_span: float, fighter_scale: float) -> G.Dims:
     if model == "B-17":
-        return G.Dims(float(options["bomber_length"]), float(options["bomber_span"]), True)
+        return G.Dims(bomber_length, bomber_span, True)
     for name, length, span in FIGHTER_TYPES.values():
         if name == model:
-            scale = float(options["fighter_scale"])
-            return G.Dims(round(length * scale, 2), round(span * scale, 2), False)
+            return G.Dims(round(length * fighter_scale, 2), round(span * fighter_scale, 2), False)
     raise ValueError(f"unknown model {model!r}")
 
 
