@@ -92,3 +92,14 @@ def test_a_referee_types_the_raids_dice_and_the_record_replays(tmp_path: Path) -
     replayed = run_cli("replay", str(record))
     assert replayed.returncode == 0, replayed.stderr
     assert "every die and digest matches the record" in replayed.stdout
+
+
+def test_a_person_draws_a_move_before_giving_it(tmp_path: Path) -> None:
+    picture = tmp_path / "plan.svg"
+    answers = f"draw {picture} fly F1 6 30\ndraw {tmp_path / 'bad.svg'} fly F1 3 30\nquit\n"
+    done = run_cli("play", "b17", "--human", "german", "--seed", "5", stdin=answers)
+    assert done.returncode == 0, done.stderr
+    assert f"drew the table with fly F1 6 30 drawn in to {picture} (nothing given yet)" in done.stdout
+    assert 'refused: F1 must fly 6" straight ahead before turning, not 3" (b17.25)' in done.stdout
+    assert "preview (not given): fly F1 6 30" in picture.read_text(encoding="utf-8")
+    assert not (tmp_path / "bad.svg").exists()

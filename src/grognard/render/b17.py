@@ -164,6 +164,55 @@ def render(view: dict[str, Any]) -> str:
             )
         label = a["label"] + (" bombed" if a.get("bombed") else "")
         body.append(el("text", label, x=X(x) + 10, y=Y(y) - 10, font_size=10, font_weight="bold", fill=INK))
+    preview = view.get("preview")
+    if preview:  # a move not yet given: its path, its stop, and the gun positions that would answer it
+        for gun in preview["guns"]:
+            body.append(
+                el(
+                    "circle",
+                    cx=X(gun["x"]),
+                    cy=Y(gun["y"]),
+                    r=ATTACK_RANGE * SCALE,
+                    fill="none",
+                    stroke=VERMILLION,
+                    stroke_width=1.5,
+                    stroke_dasharray="5 3",
+                )
+            )
+            body.append(
+                el(
+                    "text",
+                    f"{gun['bomber']} {gun['gun']}",
+                    x=X(gun["x"]) + 3,
+                    y=Y(gun["y"]) - 3,
+                    font_size=8,
+                    fill=VERMILLION,
+                )
+            )
+        line = " ".join(f"{X(x):.1f},{Y(y):.1f}" for x, y in preview["path"])
+        body.append(
+            el("polyline", points=line, fill="none", stroke=VERMILLION, stroke_width=2.5, stroke_dasharray="8 4")
+        )
+        ex, ey = preview["path"][-1]
+        body.append(el("circle", cx=X(ex), cy=Y(ey), r=5, fill="white", stroke=VERMILLION, stroke_width=2))
+        if preview["stop"]:
+            sx, sy = preview["stop"]
+            body.append(el("circle", cx=X(sx), cy=Y(sy), r=6, fill=VERMILLION, stroke=INK, stroke_width=1))
+            body.append(
+                el(
+                    "text",
+                    f"attacks {preview['target']}",
+                    x=X(sx) + 8,
+                    y=Y(sy) + 14,
+                    font_size=10,
+                    fill=VERMILLION,
+                    font_weight="bold",
+                )
+            )
+        caption = f"preview (not given): {preview['order']}" + (" - LEAVES THE TABLE" if preview["leaves"] else "")
+        body.append(
+            el("text", caption, x=X(0), y=Y(TABLE_WIDTH) - 6, font_size=11, fill=VERMILLION, font_weight="bold")
+        )
     phase = PHASES.get(view["phase"], view["phase"])
     seat = view.get("seat")
     title = f"B-17 raid - turn {view['turn']}, {phase}" + (f" - view of {seat}" if seat else "")

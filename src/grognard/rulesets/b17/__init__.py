@@ -77,6 +77,7 @@ RULESET = Ruleset(
     odds_tables=odds_tables,
     metrics=METRICS,
     measure=measure,
+    preview=faces.preview,  # type: ignore[arg-type]
 )
 
 __all__ = ["RULESET", "B17Game"]

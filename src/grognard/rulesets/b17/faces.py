@@ -11,6 +11,7 @@ from typing import Any
 
 from grognard.core.engine import Decision
 from grognard.core.errors import GrognardError
+from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import rules as R
 from grognard.rulesets.b17.actions import Fly, Guns, PlaceBox
 from grognard.rulesets.b17.data import (
@@ -176,3 +177,51 @@ def board(game: B17Game, seat: str | None = None) -> str:
     if waiting:
         out.append("elements not yet arrived: " + ", ".join(waiting))
     return "\n".join(out)
+
+
+def preview(game: B17Game, seat: str, action: Any) -> dict[str, Any]:
+    """``seat``'s view with a legal move drawn in: its path (start, turn point, end or exit), where it stops to
+    attack, and every gun position that would fire at the stop and at the end (for ``render``).
+
+    Raises :class:`IllegalAction` (naming the rule) for a move the rules forbid.
+    """
+    view = game.view(seat)
+    if not isinstance(action, Fly):
+        return view
+    path, stop, target = FlySpace(game, action.aircraft).resolve(action)
+    a = game.aircraft(action.aircraft)
+    leave = path.leaves_table_at()
+    end = path.length if leave is None else leave
+    points = [(a.x, a.y)]
+    if 0 < path.straight < end:
+        points.append(path.snapped(path.straight)[:2])
+    points.append(path.snapped(end)[:2])
+    guns: list[dict[str, Any]] = []
+
+    def answer(x: float, y: float, h: float, when: str) -> None:
+        ghost = a.copy()
+        ghost.x, ghost.y, ghost.heading = x, y, h
+        pairs = [(b, ghost) for b in game.flying_bombers()] if not a.bomber else []
+        if a.bomber:
+            pairs = [(ghost, f) for f in game.flying_fighters()]
+        for bomber, fighter in pairs:
+            positions = G.gun_positions(game.dims(bomber), bomber.x, bomber.y, bomber.heading)
+            for gun in R.guns_in_range(game.state.options, bomber, fighter):
+                gx, gy = positions[gun]
+                guns.append({"bomber": bomber.label, "gun": gun, "x": round(gx, 2), "y": round(gy, 2), "when": when})
+
+    if stop is not None:
+        answer(*path.snapped(stop), "stop")
+    if leave is None:
+        x, y, h = path.snapped(path.length)
+        answer(x, y, h, "end")
+    view["preview"] = {
+        "aircraft": a.label,
+        "order": str(action),
+        "path": [[x, y] for x, y in points],
+        "stop": list(path.snapped(stop)[:2]) if stop is not None else None,
+        "target": target,
+        "leaves": leave is not None,
+        "guns": guns,
+    }
+    return view
