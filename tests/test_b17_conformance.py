@@ -51,6 +51,8 @@ CASES = {
     "standard": {},
     "enlarged with arcs": {"enlarged": True, "firing_arcs": True, "fighter_type": "mixed", "turn_cap": 25},
     "flak every turn, bound fighters": {"flak_every_turn": True, "auto_intercept": True, "head_on_tolerance": 30.0},
+    "the largest models, enlarged": {"enlarged": True, "bomber_length": 4.0, "bomber_span": 9.5, "fighter_scale": 3.0},
+    "the smallest models": {"bomber_length": 0.5, "bomber_span": 0.5, "fighter_scale": 0.25, "turn_cap": 15},
 }
 
 

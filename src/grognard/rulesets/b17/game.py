@@ -42,11 +42,13 @@ from grognard.rulesets.b17.data import (
     FIGHTER_ENGINES,
     FIGHTER_TYPES,
     FLAK,
+    FLANK_MARGIN,
     GERMAN,
     GUNNER_FIRE,
     HITS_TO_WIN,
     PAIRS,
     SIDES,
+    TABLE_WIDTH,
     attack_mechanic,
     damage_grade,
 )
@@ -565,28 +567,37 @@ class PlaceSpace(ActionSpace[PlaceBox]):
             raise IllegalAction(f"{action}: {first}{more}", rule)
 
     def _lanes(self) -> list[float]:
-        """y of the leader for each box: the table's middle, or the two halves in the enlarged game."""
-        others = self.others()
+        """y of the leader for each box: the table's middle, or, in the enlarged game, one lane each side of it
+        with the boxes' wingtips an inch or less from the flank limits (the boxes' own width decides)."""
         if self.game.state.boxes == 1:
-            return [30.0]
+            return [TABLE_WIDTH / 2]
+        half = self.dims.span + 2.01  # half a box's width at the spacing minimum and 0.02"
+        margin = max(0.0, min(1.0, (TABLE_WIDTH - 2 * FLANK_MARGIN - 4 * half) / 4))
+        lanes = [FLANK_MARGIN + half + margin, TABLE_WIDTH - FLANK_MARGIN - half - margin]
+        others = self.others()
         if not others:
-            return [21.0, 39.0]
-        return [39.0] if min(y for _, y in others) < 30 else [21.0]
+            return lanes
+        return [lanes[1]] if min(y for _, y in others) < TABLE_WIDTH / 2 else [lanes[0]]
 
     def _make(self, lx: float, ly: float, gap: float, wing: float) -> PlaceBox:
         return PlaceBox(self.box, R.standard_box(self.dims, lx, ly, gap, wing))
 
     def candidates(self, k: int = 16) -> list[PlaceBox]:
+        """Boxes at the spacing minimums (with 0.02" to spare when the 12" band allows), centred in the band."""
         dims = self.dims
-        front = 18.0 - dims.length / 2 - 0.01  # the leader's nose on the 18" line
+        gap = min(4.02, max(4.0, 12.0 - 2 * dims.length))
+        depth = 2 * dims.length + gap
+        lx = math.floor((12.0 + depth / 2 - dims.length / 2) * 100) / 100  # the box's middle on the 12" line
         out = []
         for ly in self._lanes():
             for dy in (0.0, -6.0, 6.0):
-                action = self._make(front, ly + dy, 4.0, 4.0)
-                if self.contains(action):
-                    out.append(action)
+                for wing in (4.02, 4.0):
+                    action = self._make(lx, ly + dy, gap, wing)
+                    if self.contains(action):
+                        out.append(action)
+                        break
         if not out:
-            out.append(self._make(front, 30.0, 4.0, 4.0))
+            out.append(self._make(lx, 30.0, gap, 4.0))
         return out[:k]
 
     def sample(self, rng: np.random.Generator) -> PlaceBox:
