@@ -103,3 +103,10 @@ def test_a_person_draws_a_move_before_giving_it(tmp_path: Path) -> None:
     assert 'refused: F1 must fly 6" straight ahead before turning, not 3" (b17.25)' in done.stdout
     assert "preview (not given): fly F1 6 30" in picture.read_text(encoding="utf-8")
     assert not (tmp_path / "bad.svg").exists()
+
+
+def test_a_seat_that_does_not_exist_is_one_error_line_naming_the_seats() -> None:
+    from terminal_driver import error_line
+
+    line = error_line(run_cli("play", "b17", "--human", "pilot"))
+    assert line == "error: --human 'pilot': no such side or seat; sides: american, german; seats: American, German"

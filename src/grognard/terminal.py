@@ -248,9 +248,10 @@ def parse_humans(spec: str | None, game: Game, flag: str = "--human") -> set[str
         else:
             match = next((s for s in seats if s.lower() == lowered), None)
             if match is None:
+                shorts = f" (or short: {', '.join(list(short)[:2])} ...)" if short else ""
+                listed = f"{seats[0]} ... {seats[-1]}" if len(seats) > 2 else ", ".join(seats)
                 raise OptionError(
-                    f"{flag} {part!r}: no such side or seat; sides: {', '.join(sides)}; "
-                    f"seats: {seats[0]} ... {seats[-1]} (or short: {', '.join(list(short)[:2])} ...)"
+                    f"{flag} {part!r}: no such side or seat; sides: {', '.join(sides)}; seats: {listed}{shorts}"
                 )
             chosen.add(match)
     return chosen
