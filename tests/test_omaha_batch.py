@@ -13,12 +13,13 @@ import subprocess
 import sys
 from typing import Any
 
+import numpy as np
 import pytest
 
 from grognard.analysis.montecarlo import Plan, batched, play_one, simulate
 from grognard.core.dice import SeededDice
 from grognard.rulesets import get
-from grognard.rulesets.omaha.batch import play_batch, supports
+from grognard.rulesets.omaha.batch import _Batch, play_batch, supports
 
 DOCTRINE = {"american": "doctrine", "german": "doctrine"}
 OMAHA = get("omaha")
@@ -104,3 +105,67 @@ def test_cli_engine_choice() -> None:
     bad = run("-n", "5", "--engine", "fast")
     assert bad.returncode == 2
     assert bad.stderr.strip() == "error: --engine 'fast': choose one of auto, reference"
+
+
+def reference_snapshot(state: Any) -> dict[str, Any]:
+    """``_Batch.snapshot``'s values, read off an ``OmahaState``."""
+    players = []
+    for player in state.americans:
+        squad = player.squad
+        players.append(
+            (
+                (squad.figures, squad.x, squad.y) if squad is not None else None,
+                player.landings,
+                player.fresh_used,
+                player.out,
+            )
+        )
+    stats = {name: value for name, value in state.stats.items() if name != "first_past_wall"}
+    return {
+        "players": players,
+        "obstacles": list(state.obstacles),
+        "bunkers": {section: (b.status, b.defenders) for section, b in sorted(state.bunkers.items())},
+        "exits": sorted(state.exits_open),
+        "stats": stats,
+    }
+
+
+def reference_turns(options: dict[str, Any], seed: int, index: int) -> list[dict[str, Any]]:
+    """The reference game's state at the end of every turn it played."""
+    from grognard.analysis.montecarlo import game_seed
+    from grognard.core.play import play_out
+
+    dice_seq, bot_seq = game_seed(seed, index).spawn(2)
+    game = OMAHA.new_game(options, SeededDice(dice_seq))
+    bot = OMAHA.bots["doctrine"](np.random.default_rng(bot_seq))
+    turns: list[dict[str, Any]] = []
+
+    def listen(event: Any) -> None:
+        if event.kind == "turn" and event.data["turn"] > 1:
+            turns.append(reference_snapshot(game.state))
+
+    game.listener = listen
+    play_out(game, lambda seat: bot, checked=False)
+    turns.append(reference_snapshot(game.state))
+    return turns
+
+
+@pytest.mark.parametrize(
+    "given", [{"germans": 2}, {"germans": 2, "hidden_obstacles": True, "deep_water": True, "fresh_squads": 2}]
+)
+def test_the_beach_after_every_turn_equals_the_reference_engine(given: dict[str, Any]) -> None:
+    """Not only the results: squads, obstacles, bunkers, exits and statistics at the end of every turn."""
+    options = OMAHA.resolve(given)
+    games = 12
+    batch = _Batch(options, 21, range(games))
+    seen: list[list[dict[str, Any]]] = [[] for _ in range(games)]
+
+    def on_turn(b: _Batch) -> None:
+        for k in range(games):
+            if b.end_turn[k] in (0, b.turn):
+                seen[k].append(b.snapshot(k))
+
+    batch.run(on_turn)
+    for k in range(games):
+        assert len(seen[k]) >= 5
+        assert seen[k] == reference_turns(options, 21, k), f"game {k}"

@@ -26,13 +26,13 @@ def test_play_a_scenario_by_name_to_a_result_then_render_and_replay(
     header = json.loads(record.read_text(encoding="utf-8").splitlines()[0])
     assert header["options"]["scenario"] == "hill_assault"
     picture = tmp_path / "t2.svg"
-    assert main(["render", "skirmish", str(record), "--turn", "2", "--figure", "A.2", "-o", str(picture)]) == 0
+    assert main(["render", "skirmish", str(record), "--turn", "2", "--focus", "A.2", "-o", str(picture)]) == 0
     svg = picture.read_text(encoding="utf-8")
     assert "<svg" in svg and "A.2" in svg
     assert any(f"band {n}" in svg for n in (1, 2, 3)) or "out of range" in svg or "crest" in svg
     assert "the crest" in svg
-    assert main(["render", "skirmish", str(record), "--figure", "Z.9", "-o", str(picture)]) == 2
-    assert "no such figure" in capsys.readouterr().err
+    assert main(["render", "skirmish", str(record), "--focus", "Z.9", "-o", str(picture)]) == 2
+    assert "no man Z.9" in capsys.readouterr().err
     assert main(["replay", str(record)]) == 0
 
 

@@ -39,7 +39,7 @@ from grognard.terminal import Prompter, Quit, Session, TypedDice, parse_humans
 
 app = typer.Typer(
     name="grognard",
-    help="WWII miniature wargames played exactly as written (Omaha Beach and the WWII skirmish rules today).",
+    help="WWII miniature wargames played exactly as written (Omaha Beach, the B-17 raid, WWII skirmish).",
     add_completion=False,
 )
 
@@ -100,7 +100,7 @@ def replay_command(
 
 @app.command("render")
 def render_command(
-    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set of the record (omaha)")],
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set of the record (omaha, b17)")],
     record: Annotated[Path, typer.Argument(help="a game record (JSON Lines)", dir_okay=False)],
     output: Annotated[Path, typer.Option("--output", "-o", help="the picture to write: .svg or .png")],
     turn: Annotated[
@@ -109,9 +109,13 @@ def render_command(
     seat: Annotated[
         str | None, typer.Option("--seat", metavar="SEAT", help="draw what this seat sees (e.g. A3, G1)")
     ] = None,
-    figure: Annotated[
+    focus: Annotated[
         str | None,
-        typer.Option("--figure", metavar="FIGURE", help="skirmish: draw this man's firing lines (e.g. A.3)"),
+        typer.Option(
+            "--focus",
+            metavar="UNIT",
+            help="single out one unit (b17: the 4\" rings of bomber B2's guns; skirmish: man A.3's firing lines)",
+        ),
     ] = None,
 ) -> None:
     """Draw the table of a recorded game at a turn, from a seat's view."""
@@ -132,18 +136,15 @@ def render_command(
             raise OptionError(f"--seat {seat!r}: name one seat (e.g. A3 or 'German 1')")
         viewer = chosen.pop()
     view = game.view(viewer)
-    if figure is not None:
-        known = {f.get("id") for f in view.get("figures", [])}
-        if figure.upper() not in known:
-            raise OptionError(f"--figure {figure!r}: no such figure in this game")
-        view["focus"] = figure.upper()
+    if focus is not None:
+        view["focus"] = focus.upper()
     write_picture(ruleset.render(view), output)
     print(f"drew turn {game.turn} of {record} to {output}")
 
 
 @app.command("odds")
 def odds_command(
-    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set (omaha)")],
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set (omaha, b17)")],
     as_json: Annotated[bool, typer.Option("--json", help="print JSON for programs (fractions and decimals)")] = False,
     exact: Annotated[bool, typer.Option("--exact", help="print exact fractions instead of decimals")] = False,
 ) -> None:
@@ -265,7 +266,7 @@ def _print_figures(console: Console, data: dict[str, Any]) -> None:
 
 @app.command("simulate")
 def simulate_command(
-    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set (omaha)")],
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set (omaha, b17)")],
     games: Annotated[int, typer.Option("-n", "--games", help="how many games")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="seed of the run: game i's dice and bots come from it")] = 1,
     jobs: Annotated[int | None, typer.Option("--jobs", help="processes (default: every core)")] = None,
@@ -358,7 +359,7 @@ def expand_values(spec: OptionSpec, text: str) -> list[Any]:
 
 @app.command("sweep")
 def sweep_command(
-    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set (omaha)")],
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set (omaha, b17)")],
     option: Annotated[
         list[str],
         typer.Option(

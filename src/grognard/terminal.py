@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ from grognard.core.engine import Decision, Event, Game, Result
 from grognard.core.errors import GrognardError, OptionError
 from grognard.core.record import RecordWriter, StepCounter
 from grognard.core.ruleset import Bot, Ruleset
+from grognard.render import write_picture
 
 QUIT_WORDS = {"quit", "exit"}
 
@@ -104,7 +106,9 @@ DICE_HELP = """Roll {count} at the table and type what they show: 5 2 6 1, 5,2,6
 
 
 HELP = """Answer with the number of a choice, or type an order in full ({usage}).
-Other words: 'board' shows the whole table, 'choices' lists the choices again,
+Other words: 'preview ORDER' tells what an order would do without giving it,
+'draw FILE.svg [ORDER]' draws the table (with the order's path, if given) to a picture,
+'board' shows the whole table, 'choices' lists the choices again,
 'help' shows this, 'resign' gives up the game for your side, 'quit' stops here
 (with --record the game is saved and --resume continues it)."""
 
@@ -133,6 +137,44 @@ class HumanPlayer:
                 extra.append(text)
             say(f"  {number:>2}  {action!s:<28} {' - '.join(extra)}")
 
+    def preview(self, game: Game, decision: Decision, text: str) -> None:
+        """What the order ``text`` would do (the rule set's note and odds), or why it is refused; nothing is given."""
+        try:
+            action = self.ruleset.parse_action(text)
+            decision.space.check(action)
+        except GrognardError as exc:
+            self.prompter.say(f"refused: {exc}", style="red")
+            return
+        extra = []
+        if self.ruleset.note is not None and (note := self.ruleset.note(game, action)):
+            extra.append(note)
+        if self.ruleset.odds is not None and (odds := self.ruleset.odds(game, action)):
+            extra.append(odds)
+        self.prompter.say(f"  preview {action}: {' - '.join(extra) or 'legal'} (not given: type the order to give it)")
+
+    def draw(self, game: Game, decision: Decision, text: str) -> None:
+        """Write the table as ``decision.seat`` sees it to a picture (``FILE [ORDER]``), the order drawn in."""
+        path, _, order = text.partition(" ")
+        if not path:
+            self.prompter.say("draw FILE.svg [ORDER]: name the picture to write (.svg or .png)", style="red")
+            return
+        if self.ruleset.render is None:
+            self.prompter.say(f"{self.ruleset.name} cannot be drawn yet", style="red")
+            return
+        try:
+            view = game.view(decision.seat)
+            if order.strip():
+                action = self.ruleset.parse_action(order)
+                decision.space.check(action)
+                if self.ruleset.preview is not None:
+                    view = self.ruleset.preview(game, decision.seat, action)
+            write_picture(self.ruleset.render(view), Path(path))
+        except GrognardError as exc:
+            self.prompter.say(f"refused: {exc}", style="red")
+            return
+        drawn = f" with {order.strip()} drawn in" if order.strip() and self.ruleset.preview is not None else ""
+        self.prompter.say(f"  drew the table{drawn} to {path} (nothing given yet)")
+
     def choose(self, game: Game, decision: Decision) -> Any:
         menu = decision.space.candidates(12)
         self.show(game, decision, menu)
@@ -154,6 +196,12 @@ class HumanPlayer:
                 continue
             if word == "resign":
                 raise Resign(decision.seat)
+            if word.startswith("draw ") or word == "draw":
+                self.draw(game, decision, answer[len("draw") :].strip())
+                continue
+            if word.startswith("preview ") or word == "preview":
+                self.preview(game, decision, answer[len("preview") :].strip())
+                continue
             if answer.isdigit():
                 index = int(answer)
                 if 1 <= index <= len(menu):
@@ -200,9 +248,10 @@ def parse_humans(spec: str | None, game: Game, flag: str = "--human") -> set[str
         else:
             match = next((s for s in seats if s.lower() == lowered), None)
             if match is None:
+                shorts = f" (or short: {', '.join(list(short)[:2])} ...)" if short else ""
+                listed = f"{seats[0]} ... {seats[-1]}" if len(seats) > 2 else ", ".join(seats)
                 raise OptionError(
-                    f"{flag} {part!r}: no such side or seat; sides: {', '.join(sides)}; "
-                    f"seats: {seats[0]} ... {seats[-1]} (or short: {', '.join(list(short)[:2])} ...)"
+                    f"{flag} {part!r}: no such side or seat; sides: {', '.join(sides)}; seats: {listed}{shorts}"
                 )
             chosen.add(match)
     return chosen

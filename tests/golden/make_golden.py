@@ -41,13 +41,17 @@ GAMES: dict[str, list[str]] = {
         "--period-turns",
         "10",
     ],
+    "b17-seed1": ["--seed", "1"],
+    "b17-seed2-enlarged-arcs": ["--seed", "2", "--enlarged", "--firing-arcs"],
+    "b17-seed3-random-germans-fw190": ["--seed", "3", "--bots", "german=random", "--fighter-type", "fw190"],
 }
 
 
 def make(name: str, folder: Path = HERE) -> Path:
     """Play golden game ``name`` with the real program, recording it to ``folder/name.jsonl``."""
     path = folder / f"{name}.jsonl"
-    command = [sys.executable, "-m", "grognard", "play", "omaha", *GAMES[name], "--record", str(path), "-q"]
+    ruleset = name.split("-", 1)[0]  # each golden game's name starts with its rule set
+    command = [sys.executable, "-m", "grognard", "play", ruleset, *GAMES[name], "--record", str(path), "-q"]
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, timeout=300)
     return path
 

@@ -46,3 +46,26 @@ def distance_to_rect(x: float, y: float, left: float, bottom: float, right: floa
     dx = max(left - x, 0.0, x - right)
     dy = max(bottom - y, 0.0, y - top)
     return math.hypot(dx, dy)
+
+
+ANGLE_DIGITS = 2
+ANGLE_TOLERANCE = 0.01  # degrees: one storage step of a heading; decides "exactly at the limit" for angles
+
+
+def snap_angle(degrees: float) -> float:
+    """An angle folded into (-180, 180] and rounded to the stored precision (0.01 degrees).
+
+    >>> snap_angle(190.0), snap_angle(-180.0), snap_angle(359.999)
+    (-170.0, 180.0, 0.0)
+    """
+    value = round(math.remainder(degrees, 360.0), ANGLE_DIGITS) + 0.0
+    return 180.0 if value == -180.0 else value
+
+
+def angle_between(a: float, b: float) -> float:
+    """The unsigned difference of two headings in degrees, 0 to 180.
+
+    >>> angle_between(170.0, -170.0), angle_between(10.0, 350.0)
+    (20.0, 20.0)
+    """
+    return abs(math.remainder(a - b, 360.0))

@@ -71,8 +71,11 @@ class Ruleset:
     ``side``'s point of view, in [0, 1] (roughly its chance to win), so that a
     playout cut short can be scored; ``None``: such a game counts as a draw (0.5).
     For speed: ``batch`` (a :class:`BatchPath`) plays many games of a Monte
-    Carlo run side by side. ``scenarios`` lists the shipped scenarios
-    (name, title) of a rule set whose ``scenario`` option names one.
+    Carlo run side by side. ``preview(game, seat, action)`` is ``seat``'s view
+    with a legal action not yet given drawn in (a path, where it stops and
+    ends, what it meets), for ``render`` to picture before a person commits.
+    ``scenarios`` lists the shipped scenarios (name, title) of a rule set
+    whose ``scenario`` option names one.
     """
 
     name: str
@@ -99,6 +102,7 @@ class Ruleset:
     metrics: tuple[Metric, ...] = ()
     measure: Callable[[Any], dict[str, int | None]] | None = None
     batch: BatchPath | None = None
+    preview: Callable[[Any, str, Any], dict[str, Any]] | None = None
     scenarios: Callable[[], list[tuple[str, str]]] | None = None
 
     def resolve(self, given: Mapping[str, Any]) -> dict[str, Any]:

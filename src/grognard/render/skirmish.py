@@ -6,7 +6,7 @@ crosses, blocked lines are dashed and name what blocks them, cover is marked
 "C"), so the picture prints in grey.
 
 With ``view["focus"]`` naming a figure (``grognard render skirmish FILE
---figure A.3``), every enemy on the table gets a line from him: solid and
+--focus A.3``; an unknown one raises ``OptionError``), every enemy on the table gets a line from him: solid and
 coloured by range band when he can fire at that man (with "C" where the man
 has cover), dashed grey with the reason when he cannot. The lines come from
 the rules' own functions (``rules.line_of_sight``, ``rules.effective_range``,
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from grognard.core.errors import OptionError
 from grognard.render.svg import document, el
 
 SCALE = 12.0
@@ -177,6 +178,9 @@ def render(view: dict[str, Any]) -> str:
         )
     focus = view.get("focus")
     if focus:
+        known = {f["id"] for f in view["figures"]}
+        if focus not in known:
+            raise OptionError(f"--focus {focus}: no man {focus} in this game (men are named like A.3)")
         body += _firing_lines(view, focus, X, Y)
     for f in view["figures"]:
         if not f["on_table"]:

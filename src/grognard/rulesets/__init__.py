@@ -7,7 +7,11 @@ from importlib import import_module
 from grognard.core.errors import OptionError
 from grognard.core.ruleset import Ruleset
 
-_MODULES = {"omaha": "grognard.rulesets.omaha", "skirmish": "grognard.rulesets.skirmish"}
+_MODULES = {
+    "omaha": "grognard.rulesets.omaha",
+    "b17": "grognard.rulesets.b17",
+    "skirmish": "grognard.rulesets.skirmish",
+}
 
 
 def names() -> list[str]:

@@ -28,7 +28,7 @@ Supported: doctrine bots on both sides, every Omaha option.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import SimpleNamespace
 from typing import Any
 
@@ -338,8 +338,11 @@ class _Batch:
         return np.nonzero(~self.done)[0]
 
     # ------------------------------------------------------------------ the game
-    def run(self) -> None:
-        """Setup, then turns until every game is over (``OmahaGame._advance``)."""
+    def run(self, on_turn: Callable[[_Batch], None] | None = None) -> None:
+        """Setup, then turns until every game is over (``OmahaGame._advance``).
+
+        ``on_turn(self)`` is called at the end of every turn of a game still going
+        (the tests compare the state there with the reference engine's)."""
         options = self.options
         every = self.rows_all
         if not options["hidden_obstacles"]:
@@ -370,6 +373,8 @@ class _Batch:
                 self._finish(live, OUTCOMES.index("scored"))
             elif self.turn >= options["turn_cap"]:
                 self._finish(live, OUTCOMES.index("unfinished"))
+            if on_turn is not None:
+                on_turn(self)
 
     def _count_blocking(self, g: np.ndarray) -> None:
         """``blocking[g, s]``: sections before ``s`` whose obstacles (or unknown count) block the band."""
@@ -751,6 +756,29 @@ class _Batch:
         self.lost[live] = 0
 
     # ------------------------------------------------------------------ results
+    def snapshot(self, k: int) -> dict[str, Any]:
+        """Game ``k``'s beach in plain values: each player's squad and landings, the obstacles, each
+        bunker section's status and defenders, the exits open and the statistics."""
+        players = []
+        for p in range(self.P):
+            squad = (int(self.fig[k, p]), float(self.x[k, p]), float(self.y[k, p])) if self.has[k, p] else None
+            players.append((squad, int(self.landings[k, p]), int(self.fresh_used[k, p]), bool(self.out[k, p])))
+        names = ("", "active", "silenced", "destroyed")
+        return {
+            "players": players,
+            "obstacles": [None if c == UNKNOWN else int(c) for c in self.obs[k]],
+            "bunkers": {
+                b: (names[int(self.status[k, b])], int(self.defenders[k, b]))
+                for b in range(self.B)
+                if self.status[k, b]
+            },
+            "exits": sorted(int(b) for b in np.nonzero(self.exit_flag[k])[0]),
+            "stats": {
+                name: (int(values[k]) or None) if name.endswith("_turn") else int(values[k])
+                for name, values in self.stats.items()
+            },
+        }
+
     def row(self, k: int, index: int) -> dict[str, Any]:
         """Game ``k``'s row, as ``montecarlo.play_one`` makes it."""
         outcome = OUTCOMES[int(self.outcome[k])]

@@ -1,0 +1,83 @@
+"""The B-17 raid: an unescorted daylight raid on a ping-pong table (seed ``003_be0c37b661626161.txt``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from grognard.core.dice import DiceSource
+from grognard.core.ruleset import Ruleset
+from grognard.rulesets.b17 import faces
+from grognard.rulesets.b17.actions import USAGE, action_from_json, parse_action
+from grognard.rulesets.b17.analysis import METRICS, measure, odds_tables
+from grognard.rulesets.b17.bots import DoctrineBot
+from grognard.rulesets.b17.data import OPTIONS, SIDES, damage_grade
+from grognard.rulesets.b17.describe import describe, summarize_turn
+from grognard.rulesets.b17.game import B17Game
+
+
+def new_game(options: Mapping[str, Any], dice: DiceSource) -> B17Game:
+    """A new B-17 game from resolved options."""
+    return B17Game(options, dice)
+
+
+def summary(game: B17Game) -> list[tuple[str, Any]]:
+    """The figures of a game for its final report."""
+    s = game.state
+    st = s.stats
+    bombers = s.bombers()
+    return [
+        (
+            "bomb hits on the target",
+            f"{s.hits} (" + (f"{damage_grade(s.hits)} damage" if s.hits >= 3 else "too few to damage it") + ")",
+        ),
+        ("bombers that bombed", f"{sum(1 for b in bombers if b.bombed)} of {len(bombers)}"),
+        ("bombers shot down", st["bombers_lost"]),
+        ("bombers off the table unbombed", sum(1 for b in bombers if b.status == "left" and not b.bombed)),
+        ("fighters shot down", st["fighters_lost"]),
+        ("fighters off the table", st["fighters_left"]),
+        ("fighter attacks", st["attacks"]),
+        ("first bomb run", f"turn {st['bomb_run_turn']}" if st["bomb_run_turn"] else "never"),
+    ]
+
+
+def render_svg(view: dict[str, Any]) -> str:
+    """The table of a view as SVG (``grognard.render.b17``, imported when first drawn)."""
+    from grognard.render.b17 import render
+
+    return render(view)
+
+
+def _random_bot(rng: Any) -> Any:
+    from grognard.bots.random_bot import RandomBot
+
+    return RandomBot(rng)
+
+
+RULESET = Ruleset(
+    name="b17",
+    title="B-17 raid",
+    seed_file="003_be0c37b661626161.txt",
+    sides=SIDES,
+    options=OPTIONS,
+    new_game=new_game,
+    parse_action=parse_action,
+    describe=describe,
+    bots={"doctrine": DoctrineBot, "random": _random_bot},
+    default_bot="doctrine",
+    summarize_turn=summarize_turn,
+    summary=lambda game: summary(game),  # type: ignore[arg-type]
+    action_from_json=action_from_json,
+    usage=tuple(USAGE.values()),
+    situation=faces.situation,  # type: ignore[arg-type]
+    note=faces.note,  # type: ignore[arg-type]
+    odds=faces.odds,  # type: ignore[arg-type]
+    board_text=faces.board,  # type: ignore[arg-type]
+    render=render_svg,
+    odds_tables=odds_tables,
+    metrics=METRICS,
+    measure=measure,
+    preview=faces.preview,  # type: ignore[arg-type]
+)
+
+__all__ = ["RULESET", "B17Game"]

@@ -1,0 +1,203 @@
+"""B-17 actions: small frozen values with a text form that parses back.
+
+>>> parse_action("fly F1 6 -30 attack B2 at 9.5")
+Fly(aircraft='F1', straight=6.0, turn=-30.0, target='B2', at=9.5, to=None)
+>>> str(parse_action("fly b3 3 90"))
+'fly B3 3 90'
+>>> parse_action("fly F2 to 40 30.5")
+Fly(aircraft='F2', straight=None, turn=None, target=None, at=None, to=(40.0, 30.5))
+>>> str(Guns("B2", "F1", "waists"))
+'guns B2 F1 waists'
+>>> parse_action(str(PlaceBox(1, ((14.5, 30.0), (10.0, 34.5), (10.0, 25.5), (6.9, 30.0)))))
+PlaceBox(box=1, positions=((14.5, 30.0), (10.0, 34.5), (10.0, 25.5), (6.9, 30.0)))
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from grognard.core.errors import ParseError
+from grognard.rulesets.b17.data import PAIRS
+
+_AIRCRAFT = re.compile(r"^[BF][1-9][0-9]*$")
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceBox:
+    """The Americans put box ``box`` (1, or 2 in the enlarged game) on the table (b17.12-b17.15).
+
+    ``positions`` are the (x, y) centres, inches, of the leader, the bomber on the left, the bomber on
+    the right and the last bomber; every bomber faces the target end (heading 0).
+    """
+
+    box: int
+    positions: tuple[tuple[float, float], ...]
+
+    def __str__(self) -> str:
+        return f"place {self.box} " + " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in self.positions)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "place", "box": self.box, "positions": [list(p) for p in self.positions]}
+
+
+@dataclass(frozen=True, slots=True)
+class Fly:
+    """An aircraft's whole move (b17.24-b17.31): ``straight`` inches ahead, then a turn of ``turn`` degrees
+    (+ left, - right), then on to the end of its move; or, with ``to``, the one such path that ends at
+    that point. A fighter may stop ``at`` inches along the path to attack bomber ``target`` (b17.30)."""
+
+    aircraft: str
+    straight: float | None = None
+    turn: float | None = None
+    target: str | None = None
+    at: float | None = None
+    to: tuple[float, float] | None = None
+
+    def __str__(self) -> str:
+        if self.to is not None:
+            text = f"fly {self.aircraft} to {_fmt(self.to[0])} {_fmt(self.to[1])}"
+        else:
+            text = f"fly {self.aircraft} {_fmt(self.straight or 0.0)} {_fmt(self.turn or 0.0)}"
+        if self.target is not None:
+            text += f" attack {self.target} at {_fmt(self.at or 0.0)}"
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "fly",
+            "aircraft": self.aircraft,
+            "straight": self.straight,
+            "turn": self.turn,
+            "target": self.target,
+            "at": self.at,
+            "to": list(self.to) if self.to is not None else None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Guns:
+    """Bomber ``bomber`` fires the pair ``pair`` (``nose-tail`` or ``waists``) at fighter ``fighter`` (b17.45)."""
+
+    bomber: str
+    fighter: str
+    pair: str
+
+    def __str__(self) -> str:
+        return f"guns {self.bomber} {self.fighter} {self.pair}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "guns", "bomber": self.bomber, "fighter": self.fighter, "pair": self.pair}
+
+
+B17Action = PlaceBox | Fly | Guns
+
+USAGE = {
+    "place": "place BOX X,Y X,Y X,Y X,Y  (leader, left, right, last; e.g. place 1 16,30 11.5,34.5 11.5,25.5 7.5,30)",
+    "fly": "fly AIRCRAFT STRAIGHT TURN [attack BOMBER at INCHES]  (+ left, - right; e.g. fly F1 6 -30 attack B2 at 9)",
+    "fly to": "fly AIRCRAFT to X Y [attack BOMBER at INCHES]  (the path that ends at X,Y)",
+    "guns": "guns BOMBER FIGHTER nose-tail|waists",
+}
+
+
+def _label(text: str, what: str, line: str, first: str | None = None) -> str:
+    label = text.upper()
+    if not _AIRCRAFT.match(label) or (first is not None and label[0] != first):
+        raise ParseError(f"{line!r}: {text!r} is not {what}")
+    return label
+
+
+def _number(text: str, what: str, line: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ParseError(f"{line!r}: {what} {text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise ParseError(f"{line!r}: {what} {text!r} is not a number")
+    return value + 0.0
+
+
+def parse_action(text: str) -> B17Action:
+    """The action written as ``text``; raises :class:`ParseError` quoting it and the usage."""
+    line = " ".join(text.split())
+    words = line.split(" ") if line else []
+    if not words:
+        raise ParseError("empty action; one of: " + "; ".join(USAGE.values()))
+    verb, args = words[0].lower(), words[1:]
+    if verb == "place":
+        if len(args) < 2 or not args[0].isdigit():
+            raise ParseError(f"{line!r}: usage: {USAGE['place']}")
+        points = []
+        for arg in args[1:]:
+            x, sep, y = arg.partition(",")
+            if not sep:
+                raise ParseError(f"{line!r}: {arg!r} is not X,Y; usage: {USAGE['place']}")
+            points.append((_number(x, "x", line), _number(y, "y", line)))
+        return PlaceBox(int(args[0]), tuple(points))
+    if verb == "guns":
+        if len(args) != 3:
+            raise ParseError(f"{line!r}: usage: {USAGE['guns']}")
+        pair = args[2].lower()
+        if pair not in PAIRS:
+            raise ParseError(f"{line!r}: {args[2]!r} is not nose-tail or waists")
+        return Guns(
+            _label(args[0], "a bomber (B1, B2, ...)", line, "B"),
+            _label(args[1], "a fighter (F1, ...)", line, "F"),
+            pair,
+        )
+    if verb != "fly":
+        raise ParseError(f"{line!r}: unknown action {words[0]!r}; one of: place, fly, guns")
+    if not args:
+        raise ParseError(f"{line!r}: usage: {USAGE['fly']}")
+    aircraft = _label(args[0], "an aircraft (B1, F1, ...)", line)
+    rest = args[1:]
+    target = at = None
+    lowered = [w.lower() for w in rest]
+    if "attack" in lowered:
+        k = lowered.index("attack")
+        tail = rest[k:]
+        if len(tail) != 4 or tail[2].lower() != "at":
+            raise ParseError(f"{line!r}: write the attack as 'attack BOMBER at INCHES'")
+        target = _label(tail[1], "a bomber (B1, B2, ...)", line, "B")
+        at = _number(tail[3], "attack point", line)
+        rest = rest[:k]
+    if rest and rest[0].lower() == "to":
+        if len(rest) != 3:
+            raise ParseError(f"{line!r}: usage: {USAGE['fly to']}")
+        return Fly(aircraft, None, None, target, at, (_number(rest[1], "x", line), _number(rest[2], "y", line)))
+    if len(rest) != 2:
+        raise ParseError(f"{line!r}: usage: {USAGE['fly']}")
+    return Fly(aircraft, _number(rest[0], "straight", line), _number(rest[1], "turn", line), target, at)
+
+
+def action_from_json(data: dict[str, Any]) -> B17Action:
+    """The action of ``to_json`` output; raises :class:`ParseError` on a malformed one."""
+    try:
+        kind = data["type"]
+        if kind == "place":
+            return PlaceBox(int(data["box"]), tuple((float(x), float(y)) for x, y in data["positions"]))
+        if kind == "fly":
+
+            def num(key: str) -> float | None:
+                return None if data.get(key) is None else float(data[key])
+
+            to = data.get("to")
+            return Fly(
+                str(data["aircraft"]),
+                num("straight"),
+                num("turn"),
+                data.get("target"),
+                num("at"),
+                (float(to[0]), float(to[1])) if to is not None else None,
+            )
+        if kind == "guns":
+            return Guns(str(data["bomber"]), str(data["fighter"]), str(data["pair"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ParseError(f"malformed b17 action {data!r}: {exc}") from None
+    raise ParseError(f"unknown b17 action type {data.get('type')!r}")

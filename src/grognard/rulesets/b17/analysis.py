@@ -1,0 +1,90 @@
+"""What the B-17 raid declares to the analysis code: its dice mechanics (exact odds) and its metrics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grognard.analysis.odds import OddsTable
+from grognard.core.ruleset import Metric
+from grognard.rulesets.b17.data import (
+    ALTITUDE_ROLL,
+    BOMB_ROLL,
+    BOX_SIZE,
+    CLOCK_ROLL,
+    ENTRY_ROLL,
+    FIGHTER_ATTACK,
+    FIGHTER_ATTACK_BONUS,
+    FLAK,
+    GUNNER_FIRE,
+    HITS_TO_WIN,
+    AtLeast,
+    BombLoad,
+    damage_grade,
+)
+
+
+def odds_tables() -> list[OddsTable]:
+    """Every mechanic of the B-17 rules."""
+    return [
+        OddsTable("entry", "An element enters this turn (even d6)", "b17.16", ((None, ENTRY_ROLL),)),
+        OddsTable("clock", "Clock hour of entry (2d6)", "b17.17", ((None, CLOCK_ROLL),)),
+        OddsTable(
+            "altitude",
+            "Altitude of an element (d6: 1-2 below, 3-4 level, 5-6 above)",
+            "b17.20",
+            ((None, ALTITUDE_ROLL),),
+        ),
+        OddsTable(
+            "attack",
+            "A fighter's attack on a B-17 (d6+3 against d6+3; +1 head-on or from behind)",
+            "b17.37",
+            (("plain", FIGHTER_ATTACK), ("head-on/behind", FIGHTER_ATTACK_BONUS)),
+            "approach",
+            "damaged: an engine out; destroyed when every engine already was",
+        ),
+        OddsTable("gunner", "One gunner's fire at a fighter (d6+1 against d6+2)", "b17.42", ((None, GUNNER_FIRE),)),
+        OddsTable("flak", "Flak at a bomber (AA d6 against the bomber's d6)", "b17.53", ((None, FLAK),)),
+        OddsTable("bomb", "Hits of one bomb roll (bomber d6 against target d6)", "b17.57", ((None, BOMB_ROLL),)),
+        OddsTable(
+            "bomb_load",
+            "Hits of k bombers' loads (four rolls each)",
+            "b17.51",
+            tuple((k, BombLoad(k)) for k in range(1, BOX_SIZE + 1)),
+            "bombers",
+        ),
+        OddsTable(
+            "raid_wins",
+            f"k bombers over the target score {HITS_TO_WIN} hits or more (flak first)",
+            "b17.60",
+            tuple((k, AtLeast(BombLoad(k, flak=True), HITS_TO_WIN)) for k in range(1, BOX_SIZE + 1)),
+            "bombers",
+            "each bomber meets the flak once before it drops; one destroyed by flak drops nothing",
+        ),
+    ]
+
+
+GRADE_NUMBER = {"none": 0, "minor": 1, "moderate": 2, "major": 3}
+
+METRICS: tuple[Metric, ...] = (
+    Metric("bombers_lost", "bombers shot down"),
+    Metric("fighters_lost", "fighters shot down"),
+    Metric("bombers_left", "bombers that left the table without bombing"),
+    Metric("bomb_hits", "bomb hits on the target"),
+    Metric("damage_grade", "damage to the target (0 none, 1 minor, 2 moderate, 3 major)"),
+    Metric("bomb_run_turn", "turn of the first bomb run", "turn"),
+    Metric("first_attack_turn", "turn of the first fighter attack", "turn"),
+)
+
+
+def measure(game: Any) -> dict[str, int | None]:
+    """The metrics of a finished B-17 game."""
+    s = game.state
+    return {
+        "bombers_lost": s.stats["bombers_lost"],
+        "fighters_lost": s.stats["fighters_lost"],
+        "bombers_left": sum(1 for b in s.bombers() if b.status == "left" and not b.bombed),
+        "bomb_hits": s.hits,
+        "damage_grade": GRADE_NUMBER[damage_grade(s.hits)],
+        "bomb_run_turn": s.stats["bomb_run_turn"],
+        "first_attack_turn": s.stats["first_attack_turn"],
+    }

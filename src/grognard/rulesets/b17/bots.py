@@ -1,0 +1,352 @@
+"""The doctrine bots of the B-17 raid: the seed's fighter automaton, and bombers that hold the box.
+
+Fighters (b17.23, RULINGS B19): each fighter goes for the closest bomber. It looks first for an attack
+that earns the +1 (directly head-on or from directly behind: the path that brings its nose to the
+bomber's axis, flying straight at it or after it), then for any attack within 4"; among those it takes
+the one that meets the fewest gunners (at the stop and at the end of its move) and does not leave the
+table. With no attack in reach it flies to where it can attack head-on next turn, ahead of the bomber's
+next position, away from the guns.
+
+Bombers: each box holds its diamond behind its leader, which flies for the target; within 30" of the
+target every bomber lines up its own bomb run, looking one move ahead for a move that brings its
+whole fuselage over the target. A bomber that has bombed flies straight on.
+
+Gunners fire the pair with more guns in range (nose and tail on a tie).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import shapely
+
+from grognard.core.engine import Decision
+from grognard.core.geometry import TOLERANCE, angle_between, snap_angle
+from grognard.rulesets.b17 import geometry as G
+from grognard.rulesets.b17 import rules as R
+from grognard.rulesets.b17.actions import Fly, Guns
+from grognard.rulesets.b17.data import ATTACK_RANGE, PAIRS, TARGET
+from grognard.rulesets.b17.game import B17Game, FlySpace
+from grognard.rulesets.b17.state import Aircraft
+
+TARGET_CENTRE = ((TARGET[0] + TARGET[2]) / 2, (TARGET[1] + TARGET[3]) / 2)
+FINAL_APPROACH = 30.0  # inches from the target's centre where a bomber leaves the box for its own run
+LOOKAHEAD = 25.0  # inches: within this a bomber looks one move ahead for a bomb run
+BOX_SLACK = 4.5  # the box the followers hold: the minimum spacing and half an inch
+
+
+class DoctrineBot:
+    """Plays either side of the B-17 raid by the seed's doctrine; ``rng`` is kept for ties (none so far)."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def choose(self, game: B17Game, decision: Decision) -> Any:  # type: ignore[override]
+        kind = decision.id.split(" ", 1)[0]
+        if kind == "place":
+            return decision.space.candidates(1)[0]
+        if kind == "guns":
+            return gun_choice(game, decision)
+        if kind == "move":
+            a = game.aircraft(decision.id.split(" ", 1)[1])
+            plans = move_candidates(game, a, 1)
+            if plans and decision.space.contains(plans[0]):
+                return plans[0]
+        return decision.space.sample(self.rng)
+
+
+def gun_choice(game: B17Game, decision: Decision) -> Guns:
+    """The pair with more guns in range that have not fired this occasion; nose and tail on a tie."""
+    options: list[Guns] = list(decision.space.candidates(4))
+    s = game.state
+
+    def guns(action: Guns) -> int:
+        in_range = R.guns_in_range(s.options, game.aircraft(action.bomber), game.aircraft(action.fighter))
+        used = s.guns_used.get(action.bomber, [])
+        return sum(1 for g in PAIRS[action.pair] if g in in_range and g not in used)
+
+    return max(options, key=lambda o: (guns(o), o.pair == "nose-tail"))
+
+
+def move_candidates(game: B17Game, a: Aircraft, k: int = 8) -> list[Fly]:
+    """The doctrine's moves for ``a``, best first (at most ``k``)."""
+    return fighter_plans(game, a, k) if not a.bomber else bomber_plans(game, a, k)
+
+
+# ----------------------------------------------------------------------------- fighters
+def _unit(heading: float) -> tuple[float, float]:
+    rad = math.radians(heading)
+    return math.cos(rad), math.sin(rad)
+
+
+def _floor2(value: float) -> float:
+    return math.floor(value * 100 + 1e-6) / 100
+
+
+def guns_met(game: B17Game, fighter: Aircraft, x: float, y: float, h: float, skip: str | None = None) -> int:
+    """How many gunners could fire at ``fighter`` if it stood at (x, y, h): per bomber its better pair."""
+    ghost = fighter.copy()
+    ghost.x, ghost.y, ghost.heading = x, y, h
+    total = 0
+    for b in game.flying_bombers():
+        if b.label == skip:
+            continue
+        in_range = R.guns_in_range(game.state.options, b, ghost)
+        total += max(sum(1 for g in guns if g in in_range) for guns in PAIRS.values())
+    return total
+
+
+def _bonus_attacks(game: B17Game, f: Aircraft, target: Aircraft, length: float, minimum: float) -> list[Fly]:
+    """Paths that bring the fighter onto the bomber's axis, directly head-on or from behind, within 4"."""
+    dims = game.dims(f)
+    bdims = game.dims(target)
+    out = []
+    hx, hy = _unit(f.heading)
+    for mode in ("head-on", "behind"):
+        phi = snap_angle(target.heading + (180.0 if mode == "head-on" else 0.0))
+        px, py = _unit(phi)
+        bx, by = _unit(target.heading)
+        end = bdims.length / 2 if mode == "head-on" else -bdims.length / 2
+        sign = 1.0 if mode == "head-on" else -1.0
+        for gap in (3.5, 2.5, 1.5, 0.8):
+            # the fighter's nose 'gap' inches beyond the bomber's nose (or tail), on its axis
+            nx = target.x + bx * (end + sign * gap)
+            ny = target.y + by * (end + sign * gap)
+            cx, cy = nx - px * dims.length / 2, ny - py * dims.length / 2
+            dx, dy = cx - f.x, cy - f.y
+            det = hx * py - hy * px
+            if abs(det) < 1e-9:
+                along = dx * hx + dy * hy
+                if abs(-dx * hy + dy * hx) > TOLERANCE or along < 0 or along > length:
+                    continue
+                if angle_between(f.heading, phi) > 1:
+                    continue
+                out.append(Fly(f.label, length, 0.0, target.label, _floor2(along)))
+                continue
+            s_ = (dx * py - dy * px) / det
+            t_ = (hx * dy - hy * dx) / det
+            if s_ < minimum - TOLERANCE or t_ < 0.05 or s_ + t_ > length:
+                continue
+            s2 = max(_floor2(s_ + 0.004), minimum)
+            out.append(Fly(f.label, s2, snap_angle(phi - f.heading), target.label, round(s2 + t_, 2)))
+    return out
+
+
+def _generic_attacks(game: B17Game, f: Aircraft, target: Aircraft, length: float, minimum: float) -> list[Fly]:
+    """Attacks within 4" found on a grid of paths and stops, two per path (first in range, closest).
+
+    Every path's stops are measured at once with numpy and shapely (the rules check the plans chosen).
+    """
+    dims = game.dims(f)
+    shape = G.footprint(game.dims(target), target.x, target.y, target.heading)
+    plans: list[tuple[float, float]] = []
+    for straight in sorted({minimum, round((minimum + length) / 2, 2), length}):
+        turns = [0.0] if length - straight < 0.02 else [float(t) for t in range(-180, 180, 15) if t]
+        plans += [(straight, t) for t in turns]
+    stops = np.arange(0.0, length + 1e-9, 0.5)
+    straight = np.array([p[0] for p in plans])[:, None]
+    turn = np.radians(f.heading + np.array([p[1] for p in plans]))[:, None]
+    h0 = math.radians(f.heading)
+    first_leg = np.minimum(stops[None, :], straight)
+    second_leg = np.maximum(stops[None, :] - straight, 0.0)
+    after = stops[None, :] > straight
+    x = f.x + first_leg * math.cos(h0) + second_leg * np.cos(turn)
+    y = f.y + first_leg * math.sin(h0) + second_leg * np.sin(turn)
+    heading = np.where(after, turn, h0)
+    nx = x + dims.length / 2 * np.cos(heading)
+    ny = y + dims.length / 2 * np.sin(heading)
+    off = (x < -TOLERANCE) | (x > G.TABLE_LENGTH + TOLERANCE) | (y < -TOLERANCE) | (y > G.TABLE_WIDTH + TOLERANCE)
+    gone = np.cumsum(off, axis=1) > 0
+    reach = shapely.distance(shapely.points(np.stack([nx.ravel(), ny.ravel()], axis=1)), shape).reshape(nx.shape)
+    reach = np.where(gone, np.inf, reach)
+    out: list[Fly] = []
+    for row, (s_, t_) in enumerate(plans):
+        inside = np.nonzero(reach[row] <= ATTACK_RANGE)[0]
+        if inside.size == 0:
+            continue
+        first = float(stops[inside[0]])
+        best = float(stops[int(np.argmin(reach[row]))])
+        out.append(Fly(f.label, s_, t_, target.label, first))
+        if best != first:
+            out.append(Fly(f.label, s_, t_, target.label, best))
+    return out
+
+
+def _score_attack(game: B17Game, f: Aircraft, plan: Fly, space: FlySpace) -> tuple[Any, ...] | None:
+    try:
+        path, stop, target = space.resolve(plan)
+    except Exception:
+        return None
+    assert stop is not None and target is not None
+    x, y, h = path.snapped(stop)
+    bomber = game.aircraft(target)
+    how = R.head_on_or_behind(bomber, x, y, h, float(game.state.options["head_on_tolerance"]))
+    leave = path.leaves_table_at()
+    ex, ey, eh = path.snapped(path.length)
+    at_stop = guns_met(game, f, x, y, h)
+    at_end = 0 if leave is not None else guns_met(game, f, ex, ey, eh)
+    return (leave is not None, how is None, at_stop + at_end, at_stop, stop)
+
+
+def _intercept_moves(game: B17Game, f: Aircraft, target: Aircraft | None, length: float, minimum: float) -> list[Fly]:
+    """No attack in reach: fly to a spot ahead of the bomber's next position, facing it, off the guns."""
+    aims: list[tuple[tuple[float, float], float]] = []
+    if target is None:
+        aims.append(((54.0, 30.0), f.heading))
+    else:
+        bx, by = _unit(target.heading)
+        step = R.allowance(target)
+        nx, ny = target.x + bx * step, target.y + by * step  # where the bomber will be when the fighter next moves
+        aims.append(((nx + bx * 10.0, ny + by * 10.0), target.heading + 180.0))  # ahead of it, facing it: head-on
+        aims.append(((nx - bx * 10.0, ny - by * 10.0), target.heading))  # behind it, after it: from behind
+    aims = [((min(max(x, 3.0), 105.0), min(max(y, 3.0), 57.0)), h) for (x, y), h in aims]
+    scored = []
+    straights = sorted({minimum, round((minimum + length) / 2, 2), length})
+    for straight in straights:
+        turns = [0.0] if length - straight < 0.02 else [float(t) for t in range(-180, 180, 15) if t]
+        for turn in turns:
+            path = G.Path(f.x, f.y, f.heading, straight, snap_angle(turn), length)
+            leave = path.leaves_table_at()
+            x, y, h = path.snapped(length)
+            miss = min(math.dist((x, y), aim) + 0.05 * angle_between(h, want) for aim, want in aims)
+            guns = 0 if leave is not None else guns_met(game, f, x, y, h)
+            scored.append((leave is not None, miss + 6.0 * guns, Fly(f.label, straight, turn)))
+    scored.sort(key=lambda item: (item[0], item[1]))
+    return [fly for _, _, fly in scored]
+
+
+def fighter_plans(game: B17Game, f: Aircraft, k: int = 8) -> list[Fly]:
+    """The fighter automaton's moves, best first: bonus attacks, other attacks, then interceptions."""
+    length = game.allowance(f)
+    minimum = R.minimum_straight(f, length)
+    space = FlySpace(game, f.label)
+    closest = R.closest_bombers(game.state.options, f, game.flying_bombers())
+    target = closest[0] if closest else None
+    plans: list[tuple[tuple[Any, ...], Fly]] = []
+    if target is not None:
+        for plan in _bonus_attacks(game, f, target, length, minimum):
+            score = _score_attack(game, f, plan, space)
+            if score is not None and not score[1]:
+                plans.append((score, plan))
+        if not plans:
+            for plan in _generic_attacks(game, f, target, length, minimum):
+                score = _score_attack(game, f, plan, space)
+                if score is not None:
+                    plans.append((score, plan))
+    plans.sort(key=lambda item: item[0])
+    good = [plan for score, plan in plans if not score[0]]
+    return (good + _intercept_moves(game, f, target, length, minimum))[:k]
+
+
+# ----------------------------------------------------------------------------- bombers
+def fuselage_over(dims: G.Dims, x: float, y: float, heading: float) -> bool:
+    """The fuselage's corners all within the target (the bots' quick form of ``geometry.over_target``)."""
+    x0, y0, x1, y1 = TARGET
+    half, side = dims.length / 2, dims.body_width / 2
+    for f_, l_ in ((half, side), (half, -side), (-half, side), (-half, -side)):
+        px, py = G.local_to_world(x, y, heading, f_, l_)
+        if not (x0 - TOLERANCE <= px <= x1 + TOLERANCE and y0 - TOLERANCE <= py <= y1 + TOLERANCE):
+            return False
+    return True
+
+
+def _bomber_paths(a: Aircraft, x: float, y: float, heading: float, length: float) -> list[tuple[float, float, G.Path]]:
+    minimum = R.minimum_straight(a, length)
+    out = []
+    for straight in sorted({minimum, round((minimum + length) / 2, 2), length}):
+        turns = [0.0] if length - straight < 0.02 else [float(t) for t in range(-90, 91, 10) if t]
+        for turn in turns:
+            out.append((straight, turn, G.Path(x, y, heading, straight, snap_angle(turn), length)))
+    return out
+
+
+@lru_cache(maxsize=32)
+def _next_moves(length: float, minimum: float) -> np.ndarray:
+    """The ends of the doctrine's bomber moves in the bomber's own frame: rows of (forward, left, turn)."""
+    rows = []
+    for straight in sorted({minimum, round((minimum + length) / 2, 2), length}):
+        turns = [0.0] if length - straight < 0.02 else [float(t) for t in range(-90, 91, 10) if t]
+        for turn in turns:
+            rad = math.radians(turn)
+            rest = length - straight
+            rows.append((straight + rest * math.cos(rad), rest * math.sin(rad), turn))
+    return np.array(rows)
+
+
+def _bombs_next_move(dims: G.Dims, x: float, y: float, heading: float, length: float, minimum: float) -> bool:
+    """Whether one of the doctrine's next moves from (x, y, heading) ends with the fuselage over the target."""
+    moves = _next_moves(length, minimum)
+    rad = math.radians(heading)
+    c, s = math.cos(rad), math.sin(rad)
+    ex = x + moves[:, 0] * c - moves[:, 1] * s
+    ey = y + moves[:, 0] * s + moves[:, 1] * c
+    eh = np.radians(heading + moves[:, 2])
+    ec, es = np.cos(eh), np.sin(eh)
+    x0, y0, x1, y1 = TARGET
+    half, side = dims.length / 2, dims.body_width / 2
+    inside = np.ones(len(moves), dtype=bool)
+    for f_, l_ in ((half, side), (half, -side), (-half, side), (-half, -side)):
+        px = ex + f_ * ec - l_ * es
+        py = ey + f_ * es + l_ * ec
+        inside &= (px >= x0 - TOLERANCE) & (px <= x1 + TOLERANCE) & (py >= y0 - TOLERANCE) & (py <= y1 + TOLERANCE)
+    return bool(inside.any())
+
+
+def _slot_offset(slot: str, dims: G.Dims) -> tuple[float, float]:
+    back = (dims.length + BOX_SLACK) / 2
+    side = (dims.span + BOX_SLACK) / 2
+    return {"leader": (0.0, 0.0), "left": (-back, side), "right": (-back, -side), "last": (-2 * back, 0.0)}[slot]
+
+
+def _box_leader(game: B17Game, a: Aircraft) -> Aircraft | None:
+    for b in game.state.bombers():
+        if b.box == a.box and b.flying and not b.bombed:
+            return b
+    return None
+
+
+def bomber_plans(game: B17Game, a: Aircraft, k: int = 8) -> list[Fly]:
+    """The bombers' doctrine for ``a``, best first: bomb now; else line up a run; else hold the box."""
+    dims = game.dims(a)
+    length = game.allowance(a)
+    paths = _bomber_paths(a, a.x, a.y, a.heading, length)
+    if a.bombed:
+        ordered = sorted(paths, key=lambda p: (p[2].leaves_table_at() is not None, abs(p[1]), -p[0]))
+        return [Fly(a.label, s, t) for s, t, _ in ordered][:k]
+    leader = _box_leader(game, a)
+    slot_aim = None
+    if leader is not None and leader is not a:
+        lx, ly, lh = leader.x, leader.y, leader.heading
+        if leader.label in game.state.to_move:
+            ux, uy = _unit(lh)
+            step = game.allowance(leader)
+            lx, ly = lx + ux * step, ly + uy * step
+        ox, oy = _slot_offset(a.slot, dims)
+        lo = _slot_offset(leader.slot, dims)
+        slot_aim = G.local_to_world(lx, ly, lh, ox - lo[0], oy - lo[1]), lh
+    scored = []
+    for straight, turn, path in paths:
+        leaves = path.leaves_table_at() is not None
+        x, y, h = path.snapped(length)
+        d_target = math.dist((x, y), TARGET_CENTRE)
+        if fuselage_over(dims, x, y, h):
+            scored.append((leaves, 0, d_target, straight, turn))
+            continue
+        near = math.dist((a.x, a.y), TARGET_CENTRE) <= FINAL_APPROACH
+        if slot_aim is not None and not near:
+            (sx, sy), sh = slot_aim
+            scored.append((leaves, 2, math.dist((x, y), (sx, sy)) + 0.05 * angle_between(h, sh), straight, turn))
+            continue
+        if d_target <= LOOKAHEAD:
+            if _bombs_next_move(dims, x, y, h, length, R.minimum_straight(a, length)):
+                scored.append((leaves, 1, d_target, straight, turn))
+                continue
+            scored.append((leaves, 3, abs(d_target - length), straight, turn))
+            continue
+        want = G.bearing(x, y, *TARGET_CENTRE)
+        scored.append((leaves, 3, d_target + 0.02 * angle_between(h, want), straight, turn))
+    scored.sort()
+    return [Fly(a.label, s, t) for _, _, _, s, t in scored][:k]

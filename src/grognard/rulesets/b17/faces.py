@@ -1,0 +1,227 @@
+"""What a person at the terminal sees of the B-17 raid: the situation, the board, what a move would do.
+
+A move's note is its preview: where the path ends (or where it leaves the table), the approach and the
+odds of an attack, and how many gunners it meets at the stop and at the end, measured as play measures
+(``rules``) with the mechanics play rolls (``data``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grognard.core.engine import Decision
+from grognard.core.errors import GrognardError
+from grognard.rulesets.b17 import geometry as G
+from grognard.rulesets.b17 import rules as R
+from grognard.rulesets.b17.actions import Fly, Guns, PlaceBox
+from grognard.rulesets.b17.data import (
+    DAMAGED,
+    DESTROYED,
+    GUNNER_FIRE,
+    PAIRS,
+    TABLE_LENGTH,
+    TABLE_WIDTH,
+    TARGET,
+    attack_mechanic,
+    damage_grade,
+)
+from grognard.rulesets.b17.describe import PHASES
+from grognard.rulesets.b17.game import B17Game, FlySpace
+from grognard.rulesets.b17.state import Aircraft
+
+
+def aircraft_line(game: B17Game, a: Aircraft) -> str:
+    """One aircraft: where it is, its heading, its damage, its move."""
+    damage = f", {a.damage} damage (engines {', '.join(map(str, a.damaged))} smoking)" if a.damage else ""
+    if a.status != "flying":
+        return f"{a.label} {a.model}: {a.status}"
+    extra = " (has bombed)" if a.bombed else ""
+    alt = game.altitude(a)
+    altitude = f", {alt} the bombers (first move)" if alt and a.moves == 0 and not a.bomber else ""
+    return (
+        f"{a.label} {a.model} at ({a.x:g}, {a.y:g}) heading {a.heading:g}{damage}; "
+        f'moves {game.allowance(a):g}"{altitude}{extra}'
+    )
+
+
+def _percent(p: Any) -> str:
+    value = float(p) * 100
+    return f"{value:.0f}%" if value >= 10 else f"{value:.1f}%"
+
+
+def situation(game: B17Game, decision: Decision) -> list[str]:
+    """The lines a person needs for ``decision``."""
+    s = game.state
+    head = f"Turn {s.turn}, {PHASES.get(s.phase, s.phase)} - {decision.seat}: {decision.prompt}"
+    kind, _, rest = decision.id.partition(" ")
+    lines = [head]
+    if kind == "move":
+        a = game.aircraft(rest)
+        length = game.allowance(a)
+        lines.append(aircraft_line(game, a))
+        lines.append(
+            f'path: at least {R.minimum_straight(a, length):g}" straight, then one turn of up to '
+            f'{R.max_turn(a):g} degrees (+ left, - right), {length:g}" in all'
+        )
+        enemies = game.flying_fighters() if a.bomber else game.flying_bombers()
+        for e in enemies:
+            if a.bomber:
+                reach = R.attack_range(s.options, e, e.x, e.y, e.heading, a)
+            else:
+                reach = R.attack_range(s.options, a, a.x, a.y, a.heading, e)
+            lines.append(f"  {aircraft_line(game, e)}; {reach:.1f}\" from the fighter's nose")
+    elif kind == "guns":
+        bomber, fighter = rest.split()
+        b, f = game.aircraft(bomber), game.aircraft(fighter)
+        in_range = R.guns_in_range(s.options, b, f)
+        lines.append(aircraft_line(game, b))
+        lines.append(aircraft_line(game, f))
+        lines.append("guns in range: " + ", ".join(f'{g} {d:.1f}"' for g, d in in_range.items()))
+    elif kind == "place":
+        lines.append("give four centres: leader, left, right, last; 4\" at least between the leader's tail and the")
+        lines.append(
+            'last bomber\'s nose and between the left and right wingtips; 6-18" from the entry end, 6" from the flanks'
+        )
+    return lines
+
+
+def note(game: B17Game, action: Any) -> str:
+    """A preview of a menu choice: where a move ends and what it meets."""
+    if isinstance(action, Fly):
+        space = FlySpace(game, action.aircraft)
+        try:
+            path, stop, target = space.resolve(action)
+        except GrognardError as exc:
+            return f"refused: {exc}"
+        a = game.aircraft(action.aircraft)
+        leave = path.leaves_table_at()
+        parts = []
+        if stop is not None and target is not None:
+            x, y, h = path.snapped(stop)
+            b = game.aircraft(target)
+            how = R.head_on_or_behind(b, x, y, h, float(game.state.options["head_on_tolerance"]))
+            from grognard.rulesets.b17.bots import guns_met
+
+            parts.append(
+                f"attack {target} at ({x:g}, {y:g}){' ' + how + ' +1' if how else ''}, "
+                f"{guns_met(game, a, x, y, h)} gunners answer"
+            )
+        if leave is not None:
+            x, y, _ = path.snapped(leave)
+            parts.append(f"LEAVES THE TABLE at ({x:g}, {y:g})")
+        else:
+            x, y, h = path.snapped(path.length)
+            if not a.bomber:
+                from grognard.rulesets.b17.bots import guns_met
+
+                parts.append(f"ends at ({x:g}, {y:g}) heading {h:g}, {guns_met(game, a, x, y, h)} gunners there")
+            else:
+                from grognard.rulesets.b17.geometry import over_target
+
+                over = over_target(game.dims(a), x, y, h)
+                parts.append(f"ends at ({x:g}, {y:g}) heading {h:g}" + (", OVER THE TARGET" if over else ""))
+        return "; ".join(parts)
+    if isinstance(action, Guns):
+        b, f = game.aircraft(action.bomber), game.aircraft(action.fighter)
+        in_range = R.guns_in_range(game.state.options, b, f)
+        guns = [g for g in PAIRS[action.pair] if g in in_range]
+        return f"{', '.join(guns)} fire"
+    if isinstance(action, PlaceBox):
+        return "the leader's nose on the 18\" line" if action.positions else ""
+    return ""
+
+
+def odds(game: B17Game, action: Any) -> str | None:
+    """The dice odds of a choice, from the mechanics' exact distributions (None: no dice)."""
+    if isinstance(action, Fly) and action.target is not None:
+        space = FlySpace(game, action.aircraft)
+        try:
+            path, stop, target = space.resolve(action)
+        except GrognardError:
+            return None
+        assert stop is not None and target is not None
+        x, y, h = path.snapped(stop)
+        how = R.head_on_or_behind(game.aircraft(target), x, y, h, float(game.state.options["head_on_tolerance"]))
+        dist = attack_mechanic(how is not None).distribution()
+        return f"damages {_percent(dist.probability(DAMAGED))}, destroys {_percent(dist.probability(DESTROYED))}"
+    if isinstance(action, Guns):
+        dist = GUNNER_FIRE.distribution()
+        return (
+            f"each gun damages {_percent(dist.probability(DAMAGED))}, destroys {_percent(dist.probability(DESTROYED))}"
+        )
+    return None
+
+
+def board(game: B17Game, seat: str | None = None) -> str:
+    """The table as text: a map (1 character = 4"; entry end on the left, target on the right) and a list."""
+    s = game.state
+    cols, rows = int(TABLE_LENGTH // 4) + 1, int(TABLE_WIDTH // 4) + 1
+    grid = [["." for _ in range(cols)] for _ in range(rows)]
+    x0, y0, x1, y1 = TARGET
+    for r in range(rows):
+        for c in range(cols):
+            if x0 <= c * 4 <= x1 and y0 <= (rows - 1 - r) * 4 + 2 <= y1 + 2:
+                grid[r][c] = "#"
+    for a in s.aircraft.values():
+        if a.flying:
+            c, r = min(int(a.x // 4), cols - 1), rows - 1 - min(int(a.y // 4), rows - 1)
+            number = int(a.label[1:])
+            grid[r][c] = str(number % 10) if a.bomber else chr(ord("a") + number - 1)
+    out = [f"Turn {s.turn}, {PHASES.get(s.phase, s.phase)}; bomb hits {s.hits} ({damage_grade(s.hits)})"]
+    out += ["  " + "".join(row) for row in grid]
+    out.append('  (1 character = 4"; entry end left, target # right; bombers by number, fighters a=F1, b=F2, ...)')
+    for a in s.aircraft.values():
+        if a.status != "waiting":
+            out.append("  " + aircraft_line(game, a))
+    waiting = [e.label for e in s.elements if e.entered is None]
+    if waiting:
+        out.append("elements not yet arrived: " + ", ".join(waiting))
+    return "\n".join(out)
+
+
+def preview(game: B17Game, seat: str, action: Any) -> dict[str, Any]:
+    """``seat``'s view with a legal move drawn in: its path (start, turn point, end or exit), where it stops to
+    attack, and every gun position that would fire at the stop and at the end (for ``render``).
+
+    Raises :class:`IllegalAction` (naming the rule) for a move the rules forbid.
+    """
+    view = game.view(seat)
+    if not isinstance(action, Fly):
+        return view
+    path, stop, target = FlySpace(game, action.aircraft).resolve(action)
+    a = game.aircraft(action.aircraft)
+    leave = path.leaves_table_at()
+    end = path.length if leave is None else leave
+    points = [(a.x, a.y)]
+    if 0 < path.straight < end:
+        points.append(path.snapped(path.straight)[:2])
+    points.append(path.snapped(end)[:2])
+    guns: list[dict[str, Any]] = []
+
+    def answer(x: float, y: float, h: float, when: str) -> None:
+        ghost = a.copy()
+        ghost.x, ghost.y, ghost.heading = x, y, h
+        pairs = [(b, ghost) for b in game.flying_bombers()] if not a.bomber else []
+        if a.bomber:
+            pairs = [(ghost, f) for f in game.flying_fighters()]
+        for bomber, fighter in pairs:
+            positions = G.gun_positions(game.dims(bomber), bomber.x, bomber.y, bomber.heading)
+            for gun in R.guns_in_range(game.state.options, bomber, fighter):
+                gx, gy = positions[gun]
+                guns.append({"bomber": bomber.label, "gun": gun, "x": round(gx, 2), "y": round(gy, 2), "when": when})
+
+    if stop is not None:
+        answer(*path.snapped(stop), "stop")
+    if leave is None:
+        x, y, h = path.snapped(path.length)
+        answer(x, y, h, "end")
+    view["preview"] = {
+        "aircraft": a.label,
+        "order": str(action),
+        "path": [[x, y] for x, y in points],
+        "stop": list(path.snapped(stop)[:2]) if stop is not None else None,
+        "target": target,
+        "leaves": leave is not None,
+        "guns": guns,
+    }
+    return view

@@ -1,0 +1,720 @@
+"""The B-17 raid: placement, arrival, movement, combat, defensive fire, the bomb run (seed 003).
+
+A turn (RULINGS B15): each German element not yet on the table rolls to enter (automatic); the fighters
+move one at a time (a decision each: its whole path, with at most one stop to attack), the bombers'
+gunners answering a stop to attack and the end of each fighter's move; the bombers move (a decision
+each); the bombers fire at fighters within 4"; flak and the bomb run for bombers in range of the AA and
+over the target (automatic). A gunners' choice of pair (nose and tail, or the waists) is a decision
+of the American seat only when both pairs have a gun in range.
+
+Seats: ``American`` (the boxes, the bombers, their gunners) and ``German`` (the fighters).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from grognard.core.dice import DiceSource
+from grognard.core.engine import ActionSpace, Decision, FiniteSpace, Game, Result
+from grognard.core.errors import IllegalAction
+from grognard.core.geometry import TOLERANCE, at_most, snap, snap_angle
+from grognard.rulesets.b17 import geometry as G
+from grognard.rulesets.b17 import rules as R
+from grognard.rulesets.b17.actions import Fly, Guns, PlaceBox
+from grognard.rulesets.b17.data import (
+    ALTITUDE_ROLL,
+    AMERICAN,
+    ATTACK_RANGE,
+    BOMB_ROLL,
+    BOMB_ROLLS,
+    BOMBER_ENGINES,
+    BOX_SIZE,
+    CLOCK_ROLL,
+    DAMAGE_MOVE_LOSS,
+    DAMAGED,
+    DESTROYED,
+    ELEMENT_SIZE,
+    ENTRY_ROLL,
+    FIGHTER_ENGINES,
+    FIGHTER_TYPES,
+    FLAK,
+    FLANK_MARGIN,
+    GERMAN,
+    GUNNER_FIRE,
+    HITS_TO_WIN,
+    PAIRS,
+    SIDES,
+    TABLE_WIDTH,
+    attack_mechanic,
+    damage_grade,
+)
+from grognard.rulesets.b17.state import Aircraft, B17State, Element
+
+ENGINE_ORDER = (1, 4, 2, 3)  # which engine smokes at each damage point: outboard first, alternating sides
+
+
+class B17Game(Game):
+    """A B-17 raid (seed 003, sections I-VIII). ``options`` are resolved (see ``data.OPTIONS``).
+
+    >>> from grognard.core.dice import ScriptedDice
+    >>> from grognard.rulesets.b17 import RULESET
+    >>> game = B17Game(RULESET.resolve({}), ScriptedDice([1, 1]))
+    >>> [d.id for d in game.pending()]
+    ['place box 1']
+    >>> events = game.apply("American", game.pending()[0].space.candidates(1)[0])
+    >>> game.turn, [d.id for d in game.pending()]
+    (1, ['move B1', 'move B2', 'move B3', 'move B4'])
+
+    Raises :class:`IllegalAction` (naming the rule ``b17.N``) for an action the rules forbid, leaving
+    the state as it was.
+    """
+
+    ruleset = "b17"
+    sides = SIDES
+
+    def __init__(self, options: Mapping[str, Any], dice: DiceSource) -> None:
+        super().__init__(dice)
+        boxes = 2 if options["enlarged"] else 1
+        aircraft: dict[str, Aircraft] = {}
+        for k in range(boxes * BOX_SIZE):
+            label = f"B{k + 1}"
+            aircraft[label] = Aircraft(
+                label, "bomber", "B-17", BOMBER_ENGINES, box=k // BOX_SIZE + 1, slot=R.SLOTS[k % BOX_SIZE]
+            )
+        elements = []
+        fighters = boxes * BOX_SIZE  # as many fighters as bombers (b17.3, b17.61)
+        kind = options["fighter_type"]
+        for e in range(fighters // ELEMENT_SIZE):
+            labels = tuple(f"F{e * ELEMENT_SIZE + i + 1}" for i in range(ELEMENT_SIZE))
+            elements.append(Element(f"E{e + 1}", labels))
+            for i, label in enumerate(labels):
+                name = FIGHTER_TYPES[("me109", "fw190")[i % 2] if kind == "mixed" else kind][0]
+                aircraft[label] = Aircraft(
+                    label, "fighter", name, FIGHTER_ENGINES, status="waiting", element=f"E{e + 1}"
+                )
+        self.state = B17State(options=dict(options), aircraft=aircraft, elements=elements, boxes=boxes)
+        self.state.stats = {
+            "bombers_lost": 0,
+            "fighters_lost": 0,
+            "bombers_left": 0,
+            "fighters_left": 0,
+            "bomb_run_turn": None,
+            "first_attack_turn": None,
+            "attacks": 0,
+        }
+        self.emit("setup", bombers=boxes * BOX_SIZE, fighters=fighters, boxes=boxes)
+        self._advance()
+
+    # ------------------------------------------------------------------ protocol
+    def seats(self) -> tuple[str, ...]:
+        return (AMERICAN, GERMAN)
+
+    def side_of(self, seat: str) -> str:
+        if seat == AMERICAN:
+            return "american"
+        if seat == GERMAN:
+            return "german"
+        raise IllegalAction(f"no seat {seat!r} in this game")
+
+    @property
+    def result(self) -> Result | None:
+        return self.state.outcome
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    def state_json(self) -> dict[str, Any]:
+        return self.state.to_json()
+
+    def copy_state(self) -> B17State:
+        return self.state.copy()
+
+    def view(self, seat: str | None) -> dict[str, Any]:
+        """The B-17 game hides nothing: every seat sees the whole table."""
+        full = self.state.to_json()
+        full["seat"] = seat
+        full["side"] = self.side_of(seat) if seat in (AMERICAN, GERMAN) else None
+        full["pending"] = [{"id": d.id, "seat": d.seat, "prompt": d.prompt} for d in self.pending()]
+        full["grade"] = damage_grade(self.state.hits)
+        return full
+
+    def _resign(self, seat: str) -> None:
+        side = self.side_of(seat)
+        self.emit("resigned", seat=seat, side=side)
+        self._finish("german" if side == "american" else "american", f"{seat} resigned")
+
+    def decision_id(self, action: Any) -> str | None:
+        if isinstance(action, Fly):
+            return f"move {action.aircraft}"
+        if isinstance(action, Guns):
+            return f"guns {action.bomber} {action.fighter}"
+        if isinstance(action, PlaceBox):
+            return f"place box {action.box}"
+        return None
+
+    # ------------------------------------------------------------------ lookups
+    def aircraft(self, label: str) -> Aircraft:
+        return self.state.aircraft[label]
+
+    def dims(self, a: Aircraft) -> G.Dims:
+        return R.dims_of(self.state.options, a.model)
+
+    def altitude(self, a: Aircraft) -> str | None:
+        if a.bomber:
+            return None
+        return next((e.altitude for e in self.state.elements if e.label == a.element), None)
+
+    def allowance(self, a: Aircraft) -> float:
+        """Inches ``a`` flies this move (seed V.D.4, VI.B, VI.C.1.c, VI.C.2.b; b17.22-b17.28)."""
+        return R.allowance(a, self.altitude(a))
+
+    def flying_bombers(self) -> list[Aircraft]:
+        return [a for a in self.state.aircraft.values() if a.bomber and a.flying]
+
+    def flying_fighters(self) -> list[Aircraft]:
+        return [a for a in self.state.aircraft.values() if not a.bomber and a.flying]
+
+    # ------------------------------------------------------------------ decisions
+    def _decisions(self) -> tuple[Decision, ...]:
+        s = self.state
+        if s.outcome is not None:
+            return ()
+        if s.phase == "setup":
+            return tuple(
+                Decision(
+                    f"place box {n}",
+                    AMERICAN,
+                    f'place box {n}: leader, left, right and last bombers, 6-18" from the entry edge',
+                    PlaceSpace(self, n),
+                )
+                for n in range(1, s.boxes + 1)
+                if n not in s.placed
+            )
+        if s.fire:
+            entry = s.fire[0]
+            options = self._pair_options(entry)
+            bomber, fighter = entry["bomber"], entry["fighter"]
+            actions = [Guns(bomber, fighter, pair) for pair in options]
+            return (
+                Decision(
+                    f"guns {bomber} {fighter}",
+                    AMERICAN,
+                    f"{bomber}'s gunners fire at {fighter}: nose and tail, or the waist guns",
+                    FiniteSpace(actions, "b17.45", "gun pair"),
+                ),
+            )
+        out = []
+        for label in s.to_move:
+            a = s.aircraft[label]
+            seat = AMERICAN if a.bomber else GERMAN
+            out.append(
+                Decision(
+                    f"move {label}", seat, f'{label} ({a.model}) flies {self.allowance(a):g}"', FlySpace(self, label)
+                )
+            )
+        return tuple(out)
+
+    def _apply(self, decision: Decision, action: Any) -> None:
+        s = self.state
+        if isinstance(action, PlaceBox):
+            self._place(action)
+        elif isinstance(action, Guns):
+            entry = s.fire.pop(0)
+            self._gunfire(entry, action.pair)
+        elif isinstance(action, Fly):
+            space = decision.space
+            assert isinstance(space, FlySpace)
+            path, stop, target = space.resolve(action)
+            s.to_move.remove(action.aircraft)
+            self._fly(s.aircraft[action.aircraft], path, stop, target)
+        self._advance()
+
+    # ------------------------------------------------------------------ the turn machine
+    def _advance(self) -> None:
+        """Run what needs no decision until one is owed or the game is over."""
+        s = self.state
+        while s.outcome is None:
+            if s.phase == "setup":
+                if len(s.placed) < s.boxes:
+                    return
+                self._begin_turn()
+                continue
+            if self._check_end():
+                return
+            if s.fire:
+                entry = s.fire[0]
+                options = self._pair_options(entry)
+                if len(options) > 1:
+                    return
+                s.fire.pop(0)
+                if options:
+                    self._gunfire(entry, options[0])
+                continue
+            if s.flight is not None:
+                self._finish_flight()
+                continue
+            s.to_move = [label for label in s.to_move if s.aircraft[label].flying]
+            if s.to_move:
+                return
+            if s.phase == "fighters":
+                s.phase = "bombers"
+                s.to_move = [b.label for b in self.flying_bombers()]
+                continue
+            if s.phase == "bombers":
+                s.phase = "bomber fire"
+                self._bomber_fire()
+                continue
+            if s.phase == "bomber fire":
+                self._bomb_runs()
+                if self._check_end():
+                    return
+                if s.turn >= int(s.options["turn_cap"]):
+                    self._finish(None, f"the turn cap ({s.turn}) was reached")
+                    return
+                self._begin_turn()
+
+    def _check_end(self) -> bool:
+        """The game ends once every bomber has bombed, been destroyed or left the table (seed IV, VII.D.3; B18)."""
+        s = self.state
+        if s.outcome is not None:
+            return True
+        if all(b.bombed or not b.flying for b in s.bombers()):
+            winner = "american" if s.hits >= HITS_TO_WIN else "german"
+            grade = damage_grade(s.hits)
+            lost = sum(1 for b in s.bombers() if b.status == "destroyed")
+            if winner == "american":
+                reason = f"{s.hits} bomb hits on the target: {grade} damage"
+            elif lost == len(s.bombers()):
+                reason = "every bomber was shot down"
+            else:
+                reason = (
+                    f"{s.hits} bomb hit(s) on the target, {HITS_TO_WIN} were needed; "
+                    f"{lost} of {len(s.bombers())} bombers shot down"
+                )
+            self._finish(winner, reason)
+            return True
+        return False
+
+    def _finish(self, winner: str | None, reason: str) -> None:
+        s = self.state
+        scores = {
+            "bomb_hits": s.hits,
+            "damage": damage_grade(s.hits),
+            "bombers_lost": s.stats["bombers_lost"],
+            "fighters_lost": s.stats["fighters_lost"],
+        }
+        outcome = "win" if winner is not None else "unfinished"
+        s.outcome = Result(outcome, winner, s.turn, reason, scores)  # type: ignore[arg-type]
+        s.phase, s.to_move, s.fire, s.flight = "over", [], [], None
+        self.emit("game_over", outcome=outcome, winner=winner, reason=reason, turn=s.turn, **scores)
+
+    def _begin_turn(self) -> None:
+        """A new turn: elements roll to enter (seed V.C-D, b17.16-b17.20, B9), then the fighters owe their moves."""
+        s = self.state
+        s.turn += 1
+        self.emit("turn", turn=s.turn)
+        for element in s.elements:
+            if element.entered is None:
+                self._roll_entry(element)
+        s.phase = "fighters"
+        s.to_move = [f.label for f in self.flying_fighters()]
+
+    def _roll_entry(self, element: Element) -> None:
+        s = self.state
+        enters = ENTRY_ROLL.roll(self, f"element {element.label} enters on an even roll")
+        if not enters:
+            self.emit("no_entry", element=element.label)
+            return
+        hour = CLOCK_ROLL.roll(self, f"element {element.label}: clock hour of entry (2d6)")
+        altitude = ALTITUDE_ROLL.roll(self, f"element {element.label}: altitude (1-2 below, 3-4 level, 5-6 above)")
+        x, y, heading = R.entry_point(hour)
+        element.entered, element.hour, element.altitude = s.turn, hour, altitude
+        placed = []
+        for i, label in enumerate(element.fighters):
+            f = s.aircraft[label]
+            if i == 0:
+                f.x, f.y = x, y
+            else:
+                f.x, f.y = R.wingman_point(x, y, heading, self.dims(f).span)
+            f.heading, f.status = heading, "flying"
+            placed.append({"fighter": label, "x": f.x, "y": f.y})
+        self.emit(
+            "entered",
+            element=element.label,
+            hour=hour,
+            altitude=altitude,
+            heading=heading,
+            fighters=placed,
+        )
+
+    # ------------------------------------------------------------------ placement
+    def _place(self, action: PlaceBox) -> None:
+        s = self.state
+        bombers = [b for b in s.bombers() if b.box == action.box]
+        for b, (x, y) in zip(bombers, action.positions, strict=True):
+            b.x, b.y, b.heading = snap(x), snap(y), 0.0
+        s.placed.append(action.box)
+        self.emit(
+            "placed", box=action.box, bombers=[{"bomber": b.label, "slot": b.slot, "x": b.x, "y": b.y} for b in bombers]
+        )
+
+    # ------------------------------------------------------------------ movement
+    def _fly(self, a: Aircraft, path: G.Path, stop: float | None, target: str | None) -> None:
+        """Fly ``a`` along ``path``; a fighter stopping to attack is left there until the defensive fire ends."""
+        a.moves += 1
+        if stop is None or target is None:
+            self._fly_on(a, path, 0.0, path.length)
+            if not a.bomber and a.flying:
+                self._queue_fire(a, "end of move")
+            return
+        x, y, h = path.snapped(stop)
+        self.emit("stops", aircraft=a.label, x=x, y=y, heading=h, at=stop, target=target)
+        a.x, a.y, a.heading = x, y, h
+        self.state.flight = {
+            "fighter": a.label,
+            "x": path.x,
+            "y": path.y,
+            "heading": path.heading,
+            "straight": path.straight,
+            "turn": path.turn,
+            "length": path.length,
+            "stop": stop,
+            "damage": a.damage,
+        }
+        self._attack(a, self.aircraft(target))
+        if a.flying:
+            self._queue_fire(a, "attack")
+
+    def _fly_on(self, a: Aircraft, path: G.Path, start: float, stop: float) -> None:
+        """``a`` flies ``path`` from ``start`` to ``stop`` inches; it is out if it leaves the table (VI.C.3, B18)."""
+        leave = path.leaves_table_at()
+        x0, y0 = a.x, a.y
+        if leave is not None and leave <= stop:
+            x, y, h = path.snapped(leave)
+            a.x, a.y, a.heading = x, y, h
+            a.status = "left"
+            self.state.stats["bombers_left" if a.bomber else "fighters_left"] += 1
+            self.emit("left_table", aircraft=a.label, x0=x0, y0=y0, x=x, y=y, heading=h)
+            return
+        x, y, h = path.snapped(stop)
+        a.x, a.y, a.heading = x, y, (path.new_heading if stop > path.straight else path.heading)
+        self.emit("moved", aircraft=a.label, x0=x0, y0=y0, x=x, y=y, heading=a.heading, inches=round(stop - start, 2))
+
+    def _finish_flight(self) -> None:
+        """The rest of a fighter's move after its attack, 2" shorter if the defensive fire damaged it (VI.C.3.b)."""
+        s = self.state
+        flight = s.flight
+        assert flight is not None
+        s.flight = None
+        f = s.aircraft[flight["fighter"]]
+        if not f.flying:
+            return
+        path = G.Path(flight["x"], flight["y"], flight["heading"], flight["straight"], flight["turn"], flight["length"])
+        end = path.length
+        if f.damage > flight["damage"]:
+            end = max(flight["stop"], end - DAMAGE_MOVE_LOSS * (f.damage - flight["damage"]))
+            self.emit("move_cut", aircraft=f.label, inches=round(end - flight["stop"], 2))
+        self._fly_on(f, path, flight["stop"], end)
+        if f.flying:
+            self._queue_fire(f, "end of move")
+
+    # ------------------------------------------------------------------ combat
+    def _damage(self, target: Aircraft, outcome: str) -> None:
+        """An engine damaged, or the aircraft destroyed when none is left (seed VI.D.4.d-e; RULINGS B4)."""
+        if outcome == DAMAGED and target.damage < target.engines:
+            engine = next(e for e in ENGINE_ORDER if e <= target.engines and e not in target.damaged)
+            target.damaged.append(engine)
+            self.emit("engine_damaged", aircraft=target.label, engine=engine, damage=target.damage)
+        elif outcome in (DAMAGED, DESTROYED):
+            target.status = "destroyed"
+            self.state.stats["bombers_lost" if target.bomber else "fighters_lost"] += 1
+            self.emit("destroyed", aircraft=target.label, x=target.x, y=target.y)
+
+    def _attack(self, fighter: Aircraft, bomber: Aircraft) -> None:
+        """A fighter's attack: d6+3 (+1 directly head-on or from behind) against the B-17's d6+3 (seed VI.D.1-4)."""
+        s = self.state
+        how = R.head_on_or_behind(bomber, fighter.x, fighter.y, fighter.heading, float(s.options["head_on_tolerance"]))
+        mechanic = attack_mechanic(how is not None)
+        bonus = f" {how} +1" if how else ""
+        values = self.roll(2, 6, f"{fighter.label} attacks {bomber.label}{bonus}: attacker die, defender die")
+        outcome = mechanic.read(values)
+        s.stats["attacks"] += 1
+        if s.stats["first_attack_turn"] is None:
+            s.stats["first_attack_turn"] = s.turn
+        self.emit(
+            "attack",
+            fighter=fighter.label,
+            bomber=bomber.label,
+            approach=how,
+            attack=values[0] + mechanic.attack,
+            defence=values[1] + mechanic.defence,
+            outcome=outcome,
+        )
+        self._damage(bomber, outcome)
+
+    def _queue_fire(self, fighter: Aircraft, occasion: str) -> None:
+        """Every bomber with a gunner within 4" of ``fighter`` will fire at it (seed VI.D.5.a, f-g)."""
+        s = self.state
+        s.guns_used = {}
+        for b in self.flying_bombers():
+            if R.guns_in_range(s.options, b, fighter):
+                s.fire.append({"bomber": b.label, "fighter": fighter.label, "occasion": occasion})
+
+    def _bomber_fire(self) -> None:
+        """After the bombers' moves, each bomber fires at every fighter within 4" (seed VI.D.5.c, f)."""
+        s = self.state
+        s.guns_used = {}
+        for b in self.flying_bombers():
+            for f in self.flying_fighters():
+                if R.guns_in_range(s.options, b, f):
+                    s.fire.append({"bomber": b.label, "fighter": f.label, "occasion": "bombers' move"})
+
+    def _pair_options(self, entry: Mapping[str, Any]) -> list[str]:
+        s = self.state
+        b, f = s.aircraft[entry["bomber"]], s.aircraft[entry["fighter"]]
+        if not (b.flying and f.flying):
+            return []
+        return R.pair_options(R.guns_in_range(s.options, b, f), s.guns_used.get(b.label, []))
+
+    def _gunfire(self, entry: Mapping[str, Any], pair: str) -> None:
+        """Each gun of ``pair`` in range makes its own roll: d6+1 against the fighter's d6+2 (seed VI.D.5.b-e, B13)."""
+        s = self.state
+        b, f = s.aircraft[entry["bomber"]], s.aircraft[entry["fighter"]]
+        in_range = R.guns_in_range(s.options, b, f)
+        used = s.guns_used.setdefault(b.label, [])
+        guns = [g for g in PAIRS[pair] if g in in_range and g not in used]
+        self.emit("gunners", bomber=b.label, fighter=f.label, pair=pair, guns=guns, occasion=entry["occasion"])
+        for gun in guns:
+            used.append(gun)
+            values = self.roll(2, 6, f"{b.label} {gun} gunner fires at {f.label}: gunner die, fighter die")
+            outcome = GUNNER_FIRE.read(values)
+            self.emit(
+                "gun",
+                bomber=b.label,
+                gun=gun,
+                fighter=f.label,
+                attack=values[0] + GUNNER_FIRE.attack,
+                defence=values[1] + GUNNER_FIRE.defence,
+                outcome=outcome,
+            )
+            self._damage(f, outcome)
+            if not f.flying:
+                break
+
+    # ------------------------------------------------------------------ the bomb run
+    def _bomb_runs(self) -> None:
+        """Flak, then four bomb rolls for each bomber whose fuselage is over the target (seed VII; B5-B7)."""
+        s = self.state
+        every = bool(s.options["flak_every_turn"])
+        for b in self.flying_bombers():
+            if b.bombed and not every:
+                continue
+            dims = self.dims(b)
+            over = G.over_target(dims, b.x, b.y, b.heading)
+            near = over or G.in_flak_range(dims, b.x, b.y, b.heading)
+            if near and (every or not b.flak_done):
+                b.flak_done = True
+                values = self.roll(2, 6, f"flak at {b.label}: AA die, bomber die")
+                outcome = FLAK.read(values)
+                self.emit("flak", bomber=b.label, aa=values[0], bomber_score=values[1], outcome=outcome)
+                self._damage(b, outcome)
+            if over and b.flying and not b.bombed:
+                hits = []
+                for k in range(BOMB_ROLLS):
+                    values = self.roll(2, 6, f"{b.label} bomb {k + 1}: bomber die, target die")
+                    hits.append(BOMB_ROLL.read(values))
+                b.bombed = True
+                b.hits = sum(hits)
+                s.hits += b.hits
+                if s.stats["bomb_run_turn"] is None:
+                    s.stats["bomb_run_turn"] = s.turn
+                self.emit("bombs", bomber=b.label, rolls=hits, hits=b.hits, total=s.hits)
+
+
+# ---------------------------------------------------------------------- action spaces
+class PlaceSpace(ActionSpace[PlaceBox]):
+    """Every legal placement of box ``box`` (seed V.B, VIII.B; b17.12-b17.15, b17.62): a continuous space.
+
+    ``check`` raises :class:`IllegalAction` listing every problem of a wrong box, the first one's rule named.
+    """
+
+    def __init__(self, game: B17Game, box: int) -> None:
+        self.game = game
+        self.box = box
+
+    @property
+    def dims(self) -> G.Dims:
+        return R.dims_of(self.game.state.options, "B-17")
+
+    def others(self) -> list[tuple[float, float]]:
+        s = self.game.state
+        return [(b.x, b.y) for b in s.bombers() if b.box in s.placed and b.box != self.box]
+
+    def check(self, action: Any) -> None:
+        if not isinstance(action, PlaceBox):
+            raise IllegalAction(f"{action} is not a placement", "b17.12")
+        if action.box != self.box:
+            raise IllegalAction(f"{action}: this decision places box {self.box}", "b17.12")
+        problems = R.box_problems(self.dims, action.positions, self.others())
+        if problems:
+            rule, first = problems[0]
+            more = "".join(f"; {m} ({r})" for r, m in problems[1:])
+            raise IllegalAction(f"{action}: {first}{more}", rule)
+
+    def _lanes(self) -> list[float]:
+        """y of the leader for each box: the table's middle, or, in the enlarged game, one lane each side of it
+        with the boxes' wingtips an inch or less from the flank limits (the boxes' own width decides)."""
+        if self.game.state.boxes == 1:
+            return [TABLE_WIDTH / 2]
+        half = self.dims.span + 2.01  # half a box's width at the spacing minimum and 0.02"
+        margin = max(0.0, min(1.0, (TABLE_WIDTH - 2 * FLANK_MARGIN - 4 * half) / 4))
+        lanes = [FLANK_MARGIN + half + margin, TABLE_WIDTH - FLANK_MARGIN - half - margin]
+        others = self.others()
+        if not others:
+            return lanes
+        return [lanes[1]] if min(y for _, y in others) < TABLE_WIDTH / 2 else [lanes[0]]
+
+    def _make(self, lx: float, ly: float, gap: float, wing: float) -> PlaceBox:
+        return PlaceBox(self.box, R.standard_box(self.dims, lx, ly, gap, wing))
+
+    def candidates(self, k: int = 16) -> list[PlaceBox]:
+        """Boxes at the spacing minimums (with 0.02" to spare when the 12" band allows), centred in the band."""
+        dims = self.dims
+        gap = min(4.02, max(4.0, 12.0 - 2 * dims.length))
+        depth = 2 * dims.length + gap
+        lx = math.floor((12.0 + depth / 2 - dims.length / 2) * 100) / 100  # the box's middle on the 12" line
+        out = []
+        for ly in self._lanes():
+            for dy in (0.0, -6.0, 6.0):
+                for wing in (4.02, 4.0):
+                    action = self._make(lx, ly + dy, gap, wing)
+                    if self.contains(action):
+                        out.append(action)
+                        break
+        if not out:
+            out.append(self._make(lx, 30.0, gap, 4.0))
+        return out[:k]
+
+    def sample(self, rng: np.random.Generator) -> PlaceBox:
+        dims = self.dims
+        for _ in range(50):
+            gap = 4.0 + float(rng.uniform(0.0, 1.5))
+            wing = 4.0 + float(rng.uniform(0.0, 3.0))
+            depth = 2 * dims.length + gap
+            slack = max(0.0, 12.0 - depth - 0.04)
+            lx = 6.02 + depth - dims.length / 2 + float(rng.uniform(0.0, slack))
+            lane = self._lanes()[0]
+            ly = lane + float(rng.uniform(-8.0, 8.0))
+            action = self._make(round(lx, 2), round(ly, 2), gap, wing)
+            if self.contains(action):
+                return action
+        return self.candidates(1)[0]
+
+
+class FlySpace(ActionSpace[Fly]):
+    """Every legal whole move of one aircraft (seed VI.B-D; b17.24-b17.31, b17.34-b17.35): a continuous space.
+
+    A move is ``straight`` inches (at least 6" for a fighter, 3" for a bomber), one turn in degrees (any for a
+    fighter, at most 90 for a bomber), then on to the allowance; or the path to a point. ``check`` raises
+    :class:`IllegalAction` naming the rule (b17.23, b17.25, b17.27, b17.29, b17.30, b17.34, b17.43).
+    """
+
+    def __init__(self, game: B17Game, label: str) -> None:
+        self.game = game
+        self.label = label
+
+    @property
+    def aircraft(self) -> Aircraft:
+        return self.game.aircraft(self.label)
+
+    def resolve(self, action: Any) -> tuple[G.Path, float | None, str | None]:
+        """The path, the stop and the target of a legal ``action``; raises IllegalAction naming the rule."""
+        game, a = self.game, self.aircraft
+        if not isinstance(action, Fly):
+            raise IllegalAction(f"{action} is not a move", "b17.24")
+        if action.aircraft != a.label:
+            raise IllegalAction(f"{action}: this decision is {a.label}'s move", "b17.24")
+        length = game.allowance(a)
+        if action.to is not None:
+            found = R.path_to(a, length, action.to[0], action.to[1])
+            if found is None:
+                raise IllegalAction(
+                    f'{action}: no path of {length:g}" (straight, one turn) from {a.label} ends at '
+                    f"({action.to[0]:g}, {action.to[1]:g}); the whole move must be flown",
+                    "b17.29",
+                )
+            straight, turn = found
+        else:
+            straight, turn = action.straight, action.turn
+            if straight is None or turn is None:
+                raise IllegalAction(f"{action}: give the straight inches and the turn, or a point to fly to", "b17.24")
+        straight = min(max(straight, 0.0), length) if abs(straight - length) <= TOLERANCE else straight
+        R.check_straight_and_turn(a, length, straight, turn)
+        straight = min(straight, length)
+        path = G.Path(a.x, a.y, a.heading, straight, snap_angle(turn), length)
+        if action.target is None:
+            if action.at is not None:
+                raise IllegalAction(f"{action}: a stop needs a bomber to attack", "b17.30")
+            return path, None, None
+        if a.bomber:
+            raise IllegalAction(f"{action}: bombers may not stop during their move to attack", "b17.43")
+        target = game.state.aircraft.get(action.target)
+        if target is None or not target.bomber or not target.flying:
+            raise IllegalAction(f"{action}: {action.target} is not a bomber on the table", "b17.34")
+        at = action.at if action.at is not None else 0.0
+        if not (-TOLERANCE <= at <= length + TOLERANCE):
+            raise IllegalAction(f'{action}: the stop must be on the {length:g}" path', "b17.30")
+        at = min(max(at, 0.0), length)
+        leave = path.leaves_table_at()
+        if leave is not None and leave < at - TOLERANCE:
+            raise IllegalAction(f'{action}: {a.label} has left the table {leave:.2f}" along the path', "b17.29")
+        x, y, h = path.snapped(at)
+        reach = R.attack_range(game.state.options, a, x, y, h, target)
+        if not at_most(reach, ATTACK_RANGE):
+            raise IllegalAction(
+                f'{action}: {target.label} is {reach:.2f}" from {a.label}\'s nose there; attacks reach 4"', "b17.34"
+            )
+        if game.state.options["auto_intercept"]:
+            closest = R.closest_bombers(game.state.options, a, game.flying_bombers())
+            if target not in closest:
+                names = ", ".join(b.label for b in closest)
+                raise IllegalAction(f"{action}: the fighters intercept the closest bomber ({names})", "b17.23")
+        return path, at, target.label
+
+    def check(self, action: Any) -> None:
+        self.resolve(action)
+
+    def sample(self, rng: np.random.Generator) -> Fly:
+        a = self.aircraft
+        length = self.game.allowance(a)
+        minimum = R.minimum_straight(a, length)
+        straight = math.floor((minimum + float(rng.uniform(0.0, 1.0)) * (length - minimum)) * 100) / 100
+        limit = R.max_turn(a)
+        turn = 0.0 if length - straight < 0.02 else round(float(rng.uniform(-limit, limit)), 2)
+        straight = max(straight, minimum)
+        action = Fly(a.label, straight, turn)
+        if not a.bomber and float(rng.random()) < 0.8:
+            path = G.Path(a.x, a.y, a.heading, straight, snap_angle(turn), length)
+            for b in self.game.flying_bombers():
+                for step in range(int(length * 2) + 1):
+                    d = step / 2
+                    x, y, h = path.snapped(d)
+                    if R.attack_range(self.game.state.options, a, x, y, h, b) <= ATTACK_RANGE:
+                        attack = Fly(a.label, straight, turn, b.label, d)
+                        if self.contains(attack):
+                            return attack
+        return action
+
+    def candidates(self, k: int = 16) -> list[Fly]:
+        from grognard.rulesets.b17.bots import move_candidates
+
+        out = [c for c in move_candidates(self.game, self.aircraft, k) if self.contains(c)]
+        if not out:
+            a = self.aircraft
+            out = [Fly(a.label, R.minimum_straight(a, self.game.allowance(a)), 0.0)]
+        return out[:k]

@@ -1,0 +1,110 @@
+"""The B-17 bots: the fighters' automaton, the bombers' doctrine, the gunners' choice, the random bot."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from grognard.core.dice import ScriptedDice, SeededDice
+from grognard.core.play import play_out
+from grognard.rulesets.b17 import RULESET
+from grognard.rulesets.b17 import rules as R
+from grognard.rulesets.b17.actions import Guns
+from grognard.rulesets.b17.bots import (
+    DoctrineBot,
+    _bonus_attacks,
+    _score_attack,
+    bomber_plans,
+    fighter_plans,
+    gun_choice,
+    guns_met,
+)
+from grognard.rulesets.b17.game import FlySpace
+from test_b17_rules import placed_game, scene
+
+
+def test_the_automaton_takes_the_bonus_attack_meeting_the_fewest_guns() -> None:
+    bombers = {"B1": (50.0, 30.0, 0.0), "B2": (44.0, 38.0, 0.0)}
+    game = scene(bombers, {"F1": (64.0, 36.5, -135.0)})  # one turn puts it on B1's axis, facing it
+    f1 = game.aircraft("F1")
+    plan = fighter_plans(game, f1, 1)[0]
+    assert plan.target == "B1"  # the closest
+    space = FlySpace(game, "F1")
+    scores = [
+        s for p in _bonus_attacks(game, f1, game.aircraft("B1"), 14.0, 6.0) if (s := _score_attack(game, f1, p, space))
+    ]
+    chosen = _score_attack(game, f1, plan, space)
+    assert chosen is not None and chosen[1] is False  # it earns the +1
+    assert chosen[2] == min(s[2] for s in scores if not s[0] and not s[1])  # and meets the fewest gunners
+
+
+def test_with_no_attack_in_reach_the_fighter_closes_for_next_turn() -> None:
+    game = scene({"B1": (20.0, 30.0, 0.0)}, {"F1": (80.0, 30.0, 180.0)})
+    before = R.attack_range(game.state.options, game.aircraft("F1"), 80.0, 30.0, 180.0, game.aircraft("B1"))
+    plan = fighter_plans(game, game.aircraft("F1"), 1)[0]
+    assert plan.target is None
+    game.apply("German", plan)
+    f1 = game.aircraft("F1")
+    assert f1.flying and R.attack_range(game.state.options, f1, f1.x, f1.y, f1.heading, game.aircraft("B1")) < before
+
+
+def test_the_fighter_never_flies_off_the_table_when_it_need_not() -> None:
+    game = scene({"B1": (30.0, 30.0, 0.0)}, {"F1": (100.0, 55.0, 45.0)})  # heading for the corner
+    plan = fighter_plans(game, game.aircraft("F1"), 1)[0]
+    path, _, _ = FlySpace(game, "F1").resolve(plan)
+    assert path.leaves_table_at() is None
+
+
+def test_unopposed_bombers_hold_the_box_then_each_bombs() -> None:
+    game = placed_game([1, 1])  # no element comes in on turn 1
+    game.dice = SeededDice(3)
+    bot = DoctrineBot(np.random.default_rng(3))
+    for e in game.state.elements:  # nor ever after
+        e.entered = 0
+    for f in game.state.fighters():
+        f.status = "left"
+    game.changed()
+    start = {b.label: (b.x - game.aircraft("B1").x, b.y - game.aircraft("B1").y) for b in game.state.bombers()}
+    for _ in range(3):  # three turns in box
+        for label in ("B1", "B2", "B3", "B4"):
+            game.apply("American", bot.choose(game, next(d for d in game.pending() if d.id == f"move {label}")))
+    lead = game.aircraft("B1")
+    for b in game.state.bombers():
+        dx, dy = b.x - lead.x, b.y - lead.y
+        assert abs(dx - start[b.label][0]) < 1.0 and abs(dy - start[b.label][1]) < 1.0, (b.label, dx, dy)
+    result = play_out(game, lambda seat: bot)
+    fates = [(b.label, b.status, b.bombed) for b in game.state.bombers()]
+    assert all(b.bombed or b.status == "destroyed" for b in game.state.bombers()), fates  # only flak stops them
+    assert any(b.bombed for b in game.state.bombers()), fates
+    assert result.turn <= 14
+
+
+def test_a_bomber_over_the_target_next_move_takes_that_move() -> None:
+    game = scene({"B1": (94.0, 30.0, 0.0)}, phase="bombers")
+    plan = bomber_plans(game, game.aircraft("B1"), 1)[0]
+    path, _, _ = FlySpace(game, "B1").resolve(plan)
+    from grognard.rulesets.b17.geometry import over_target
+
+    x, y, h = path.snapped(path.length)
+    assert over_target(game.dims(game.aircraft("B1")), x, y, path.new_heading if path.length > path.straight else h)
+
+
+def test_the_gunners_fire_the_pair_with_more_guns_in_range() -> None:
+    game = scene({"B1": (50.0, 30.0, 0.0)}, {"F1": (47.0, 36.0, -90.0)}, dice=(1, 6, 1, 6, 1, 6))
+    from grognard.rulesets.b17.actions import Fly
+
+    game.apply("German", Fly("F1", 14.0, 0.0, "B1", 3.0))
+    decision = game.pending()[0]
+    assert gun_choice(game, decision) == Guns("B1", "F1", "waists")  # two waist guns against the tail alone
+    assert guns_met(game, game.aircraft("F1"), 47.0, 33.0, -90.0) == 2
+
+
+def test_the_random_bot_plays_the_raid_to_its_end() -> None:
+    game = RULESET.create({}, SeededDice(9))
+    bot = RULESET.bots["random"](np.random.default_rng(9))
+    result = play_out(game, lambda seat: bot)
+    assert result.outcome in ("win", "unfinished")
+
+
+def test_scripted_scene_helper_is_shared() -> None:
+    game = scene({"B1": (50.0, 30.0, 0.0)})
+    assert isinstance(game.dice, ScriptedDice)

@@ -1,0 +1,112 @@
+"""The B-17 raid through the real program: bots to the result, a person on either side, odds, simulate,
+replay and render."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from terminal_driver import run_cli
+
+
+def test_play_b17_flies_a_whole_raid_with_bots(tmp_path: Path) -> None:
+    record = tmp_path / "raid.jsonl"
+    done = run_cli("play", "b17", "--seed", "7", "--record", str(record))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "B-17 raid" in out and "Turn 1" in out and "box 1 placed" in out
+    assert "Result:" in out and "bomb hits on the target" in out and "fighters shot down" in out
+    replayed = run_cli("replay", str(record))
+    assert replayed.returncode == 0 and "every die and digest matches the record" in replayed.stdout
+    picture = tmp_path / "table.svg"
+    drawn = run_cli("render", "b17", str(record), "--turn", "3", "-o", str(picture))
+    assert drawn.returncode == 0, drawn.stderr
+    svg = picture.read_text(encoding="utf-8")
+    assert "TARGET" in svg and "flak range" in svg and "B-17 raid - turn 3" in svg
+    assert svg.count('r="32"') >= 4  # the 4" rings of a B-17's four gun positions (8 px to the inch)
+    focused = run_cli("render", "b17", str(record), "--turn", "3", "--focus", "b2", "-o", str(picture))
+    assert focused.returncode == 0, focused.stderr
+    svg = picture.read_text(encoding="utf-8")
+    assert svg.count('r="32"') == 4 and ">left waist</text>" in svg  # B2's rings alone, each gun named
+    wrong = run_cli("render", "b17", str(record), "--focus", "B9", "-o", str(picture))
+    assert wrong.returncode == 2 and "--focus B9: no aircraft B9" in wrong.stderr
+
+
+def test_a_person_flies_the_fighters_and_a_forbidden_move_is_refused_naming_the_rule() -> None:
+    answers = "fly F1 3 20\nfly F1 20 0\npreview fly F1 6 30\nfly F1 6 30\nquit\n"
+    done = run_cli("play", "b17", "--human", "german", "--seed", "5", stdin=answers)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert 'F1 must fly 6" straight ahead before turning, not 3" (b17.25)' in out
+    assert '20" straight is more than the move (b17.29)' in out
+    assert "preview fly F1 6 30: ends at" in out
+    assert 'F1 flies 14"' in out
+
+
+def test_a_person_flies_the_bombers_and_places_the_box() -> None:
+    answers = "place 1 30,30 26,34 26,26 22,30\n1\nfly B1 3 95\n1\nquit\n"
+    done = run_cli("play", "b17", "--human", "american", "--seed", "4", stdin=answers)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "(b17.12)" in out  # a box 30" from the entry edge is refused
+    assert "box 1 placed" in out
+    assert "may turn at most 90 degrees, not 95 (b17.27)" in out
+
+
+def test_odds_and_simulate_b17() -> None:
+    odds = run_cli("odds", "b17", "--json")
+    assert odds.returncode == 0, odds.stderr
+    names = {t["name"] for t in json.loads(odds.stdout)["tables"]}
+    assert {"attack", "gunner", "flak", "bomb", "bomb_load", "raid_wins"} <= names
+    sim = run_cli("simulate", "b17", "-n", "6", "--jobs", "1", "--json")
+    assert sim.returncode == 0, sim.stderr
+    figures = json.loads(sim.stdout)["figures"]
+    assert figures["games"] == 6
+    assert {"bombers_lost", "fighters_lost", "bomb_hits", "damage_grade", "bomb_run_turn"} <= set(figures["metrics"])
+
+
+def test_a_referee_types_the_raids_dice_and_the_record_replays(tmp_path: Path) -> None:
+    """Manual dice: each element's entry roll, then an opposed roll as two dice, the attacker's first."""
+    from terminal_driver import DICE, Terminal
+
+    record = tmp_path / "manual.jsonl"
+    asked: list[tuple[str, int]] = []
+    with Terminal("play", "b17", "--dice", "manual", "--seed", "1", "--record", str(record)) as t:
+        while (prompt := t.next_prompt()) is not None:
+            match = DICE.fullmatch(prompt)
+            assert match, f"every question of a bot game is a roll: {prompt!r}"
+            count = int(match["count"])
+            asked.append((match["purpose"], count))
+            if len(asked) == 1:  # the first element comes in at 6 o'clock, level
+                t.send("2")
+            elif match["purpose"].startswith("element E1: clock"):
+                t.send("3 3")
+            else:  # nothing else enters; every opposed roll is lost by the side rolling first
+                t.send("1" if count == 1 else "1 6")
+        code, out, err = t.finish()
+    assert code == 0, err
+    assert asked[0] == ("element E1 enters on an even roll", 1)
+    assert ("element E1: clock hour of entry (2d6)", 2) in asked
+    assert any(p.endswith("attacker die, defender die") and n == 2 for p, n in asked)
+    assert "Result:" in out
+    replayed = run_cli("replay", str(record))
+    assert replayed.returncode == 0, replayed.stderr
+    assert "every die and digest matches the record" in replayed.stdout
+
+
+def test_a_person_draws_a_move_before_giving_it(tmp_path: Path) -> None:
+    picture = tmp_path / "plan.svg"
+    answers = f"draw {picture} fly F1 6 30\ndraw {tmp_path / 'bad.svg'} fly F1 3 30\nquit\n"
+    done = run_cli("play", "b17", "--human", "german", "--seed", "5", stdin=answers)
+    assert done.returncode == 0, done.stderr
+    assert f"drew the table with fly F1 6 30 drawn in to {picture} (nothing given yet)" in done.stdout
+    assert 'refused: F1 must fly 6" straight ahead before turning, not 3" (b17.25)' in done.stdout
+    assert "preview (not given): fly F1 6 30" in picture.read_text(encoding="utf-8")
+    assert not (tmp_path / "bad.svg").exists()
+
+
+def test_a_seat_that_does_not_exist_is_one_error_line_naming_the_seats() -> None:
+    from terminal_driver import error_line
+
+    line = error_line(run_cli("play", "b17", "--human", "pilot"))
+    assert line == "error: --human 'pilot': no such side or seat; sides: american, german; seats: American, German"

@@ -1,0 +1,46 @@
+"""What a person sees of the B-17 raid: the situation, the board, a move's note and odds, its preview picture."""
+
+from __future__ import annotations
+
+from grognard.rulesets.b17 import RULESET
+from grognard.rulesets.b17.actions import Fly, Guns
+from grognard.rulesets.b17.faces import board, note, odds, preview, situation
+from test_b17_rules import scene
+
+
+def test_a_moves_preview_draws_its_path_stop_and_the_guns_that_would_answer() -> None:
+    game = scene({"B1": (50.0, 30.0, 0.0)}, {"F1": (47.0, 36.0, -90.0)})
+    view = preview(game, "German", Fly("F1", 14.0, 0.0, "B1", 3.0))
+    p = view["preview"]
+    assert p["path"] == [[47.0, 36.0], [47.0, 22.0]] and p["stop"] == [47.0, 33.0] and not p["leaves"]
+    assert {(g["bomber"], g["gun"], g["when"]) for g in p["guns"]} == {
+        ("B1", "tail", "stop"),
+        ("B1", "left waist", "stop"),
+        ("B1", "right waist", "stop"),
+    }
+    svg = RULESET.render(view)  # type: ignore[misc]
+    assert "preview (not given): fly F1 14 0 attack B1 at 3" in svg and "attacks B1" in svg
+    assert game.state.to_move == ["F1"]  # nothing was given
+
+
+def test_the_preview_of_a_move_off_the_table_says_so() -> None:
+    game = scene({"B1": (50.0, 30.0, 0.0)}, {"F1": (100.0, 55.0, 90.0)})
+    p = preview(game, "German", Fly("F1", 14.0, 0.0))["preview"]
+    assert p["leaves"] and p["path"][-1] == [100.0, 60.01]
+    assert "LEAVES THE TABLE" in note(game, Fly("F1", 14.0, 0.0))
+
+
+def test_notes_odds_situation_and_board() -> None:
+    game = scene({"B1": (50.0, 30.0, 0.0)}, {"F1": (47.0, 36.0, -90.0)}, dice=(1, 6, 1, 6, 1, 6))
+    attack = Fly("F1", 14.0, 0.0, "B1", 3.0)
+    assert note(game, attack).startswith("attack B1 at (47, 33), 2 gunners answer")
+    assert odds(game, attack) == "damages 36%, destroys 5.6%"
+    lines = situation(game, game.pending()[0])
+    assert lines[0].startswith('Turn 1, fighters move - German: F1 (Me-109) flies 14"')
+    assert 'at least 6" straight' in lines[2]
+    game.apply("German", attack)
+    decision = game.pending()[0]
+    assert "guns in range: " in situation(game, decision)[-1]
+    assert odds(game, Guns("B1", "F1", "waists")) == "each gun damages 22%, destroys 5.6%"
+    text = board(game)
+    assert '1 character = 4"' in text and "F1 Me-109 at (47, 33)" in text
