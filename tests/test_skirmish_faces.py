@@ -77,3 +77,30 @@ def test_a_record_names_its_scenario_file_exactly_so_a_changed_file_is_caught(
     capsys.readouterr()
     assert main(["replay", str(record)]) == 2
     assert "line 2" in capsys.readouterr().err
+
+
+def test_preview_draws_an_order_not_given_and_refuses_an_illegal_one() -> None:
+    from grognard.core.dice import SeededDice
+    from grognard.core.errors import IllegalAction
+    from grognard.render.skirmish import render
+    from grognard.rulesets.skirmish import RULESET
+    from grognard.rulesets.skirmish.actions import Move
+
+    game = RULESET.create({"scenario": "hill_assault"}, SeededDice(5))
+    decision = (
+        next(d for d in game.pending() if d.id == "move A") if any(d.id == "move A" for d in game.pending()) else None
+    )
+    if decision is None:  # the axis move first with this seed: let them hold
+        for d in game.pending():
+            game.apply(d.seat, Move(d.id.split()[1]))
+        decision = next(d for d in game.pending() if d.id == "move A")
+    before = game.digest()
+    assert RULESET.preview is not None
+    view = RULESET.preview(game, "Allies", Move("A", ((8.0, 5.0),)))
+    assert game.digest() == before  # nothing given
+    paths = view["preview"]["paths"]
+    assert len(paths) == 8 and paths[0]["figure"] == "A.1" and paths[0]["path"][-1] == [8.0, 5.0]
+    assert paths[0]["cost"] == 6.0
+    assert "preview (not given): move A 8,5" in render(view)
+    with pytest.raises(IllegalAction):
+        RULESET.preview(game, "Allies", Move("A", ((8.0, 9.0),)))

@@ -22,6 +22,7 @@ from grognard.render.svg import document, el
 
 SCALE = 12.0
 MARGIN = 40.0
+OFF = 6.0 * SCALE  # a strip round the table where units wait to come on (at most 6" beyond an edge)
 ORANGE, SKY, GREEN, YELLOW, BLUE, VERMILLION, PURPLE = (
     "#E69F00",
     "#56B4E9",
@@ -58,10 +59,10 @@ def render(view: dict[str, Any]) -> str:
     body: list[str] = []
 
     def X(x: float) -> float:
-        return MARGIN + x * SCALE
+        return MARGIN + OFF + x * SCALE
 
     def Y(y: float) -> float:
-        return MARGIN + (depth - y) * SCALE
+        return MARGIN + OFF + (depth - y) * SCALE
 
     def points(coords: list[list[float]]) -> str:
         return " ".join(f"{X(x):.1f},{Y(y):.1f}" for x, y in coords)
@@ -183,10 +184,12 @@ def render(view: dict[str, Any]) -> str:
             raise OptionError(f"--focus {focus}: no man {focus} in this game (men are named like A.3)")
         body += _firing_lines(view, focus, X, Y)
     for f in view["figures"]:
-        if not f["on_table"]:
-            continue
         cx, cy = X(f["x"]), Y(f["y"])
         colour = SIDE_COLOUR.get(f["side"], INK)
+        if not f["on_table"]:  # waiting off the table: hollow
+            if f["alive"]:
+                body.append(el("circle", cx=cx, cy=cy, r=SCALE / 2, fill="white", stroke=colour, stroke_width=1.5))
+            continue
         if not f["alive"]:
             body.append(el("path", d=f"M{cx - 4:.1f},{cy - 4:.1f} l8,8 m0,-8 l-8,8", stroke=FAINT, stroke_width=1.5))
             continue
@@ -198,14 +201,50 @@ def render(view: dict[str, Any]) -> str:
         if f["id"] == focus:
             body.append(el("circle", cx=cx, cy=cy, r=SCALE, fill="none", stroke=INK, stroke_width=2))
         body.append(el("text", f["id"], x=cx + 7, y=cy - 6, font_size=8, fill=INK))
+    preview = view.get("preview")
+    if preview:  # an order not yet given: each man's path, or each man's shot
+        figures = {f["id"]: f for f in view["figures"]}
+        for item in preview["paths"]:
+            body.append(
+                el(
+                    "polyline",
+                    points=points(item["path"]),
+                    fill="none",
+                    stroke=INK,
+                    stroke_width=1.4,
+                    stroke_dasharray="5 3",
+                )
+            )
+            ex, ey = item["path"][-1]
+            body.append(el("circle", cx=X(ex), cy=Y(ey), r=SCALE / 2, fill="none", stroke=INK, stroke_width=1.4))
+        for shot in preview["shots"]:
+            a, b = figures[shot["shooter"]], figures[shot["target"]]
+            body.append(
+                el(
+                    "line",
+                    x1=X(a["x"]),
+                    y1=Y(a["y"]),
+                    x2=X(b["x"]),
+                    y2=Y(b["y"]),
+                    stroke=INK,
+                    stroke_width=1.2,
+                    stroke_dasharray="1 3",
+                )
+            )
+        body.append(
+            el("text", f"preview (not given): {preview['order']}", x=MARGIN, y=Y(0) + OFF + 40, font_size=11, fill=INK)
+        )
     title = f"{view['scenario']['title']}: turn {view['turn']}"
     outcome = view.get("outcome")
     if outcome:
         title += f" - {outcome['outcome']} {outcome.get('winner') or ''}: {outcome['reason']}"
     body.append(el("text", title, x=MARGIN, y=MARGIN - 14, font_size=14, fill=INK, font_weight="bold"))
-    legend = "blue: allies, red: axis; squares carry a MG or mortar; x: dead; dashed purple: objective"
-    body.append(el("text", legend, x=MARGIN, y=Y(0) + 22, font_size=10, fill=FAINT))
-    return document(width * SCALE + 2 * MARGIN, depth * SCALE + 2 * MARGIN + 30, body, title)
+    legend = (
+        "blue: allies, red: axis; squares carry a MG or mortar; hollow: waiting off the table; x: dead; "
+        "dashed purple: objective"
+    )
+    body.append(el("text", legend, x=MARGIN, y=Y(0) + OFF + 22, font_size=10, fill=FAINT))
+    return document(width * SCALE + 2 * (MARGIN + OFF), depth * SCALE + 2 * (MARGIN + OFF) + 40, body, title)
 
 
 def _firing_lines(view: dict[str, Any], focus: str, X: Any, Y: Any) -> list[str]:

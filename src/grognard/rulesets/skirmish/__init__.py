@@ -81,6 +81,7 @@ RULESET = Ruleset(
     note=faces.note,  # type: ignore[arg-type]
     odds=faces.odds,  # type: ignore[arg-type]
     board_text=faces.board,  # type: ignore[arg-type]
+    preview=faces.preview,  # type: ignore[arg-type]
     scenarios=shipped,
     render=render_svg,
     odds_tables=odds_tables,

@@ -124,3 +124,28 @@ def odds(game: SkirmishGame, action: Any) -> str | None:
         survive = float(R.Survival(game.tables.survive_on(o.attack)).distribution().probability(True))
         kills += hit * (1 - survive)
     return f"{len(shots)} dice, about {kills:.1f} killed"
+
+
+def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
+    """``seat``'s view with an order not yet given drawn in (for ``render``).
+
+    A move: every man's path (inches, start first) and its cost; a fire order:
+    every man's shot (shooter, target, the die's numbers, cover). Raises
+    :class:`IllegalAction` (naming the rule) for an order the rules forbid.
+    """
+    view = game.view(seat)
+    if isinstance(action, Move):
+        checked = game.check_move(action)
+        view["preview"] = {
+            "order": str(action),
+            "paths": [
+                {"figure": fid, "path": [list(p) for p in path], "cost": round(measure.cost, 2)}
+                for fid, (path, measure) in sorted(checked.items())
+                if len(path) > 1
+            ],
+            "shots": [],
+        }
+    elif isinstance(action, Fire):
+        shots = game.plan_fire(action)
+        view["preview"] = {"order": str(action), "paths": [], "shots": [o.to_json() for o in shots]}
+    return view
