@@ -87,13 +87,9 @@ def test_preview_draws_an_order_not_given_and_refuses_an_illegal_one() -> None:
     from grognard.rulesets.skirmish.actions import Move
 
     game = RULESET.create({"scenario": "hill_assault"}, SeededDice(5))
-    decision = (
-        next(d for d in game.pending() if d.id == "move A") if any(d.id == "move A" for d in game.pending()) else None
-    )
-    if decision is None:  # the axis move first with this seed: let them hold
-        for d in game.pending():
-            game.apply(d.seat, Move(d.id.split()[1]))
-        decision = next(d for d in game.pending() if d.id == "move A")
+    while game.state.phase != "move:allies":  # the axis move first with this seed: they hold
+        d = game.pending()[0]
+        game.apply(d.seat, Move(d.id.split()[1]))
     before = game.digest()
     assert RULESET.preview is not None
     view = RULESET.preview(game, "Allies", Move("A", ((8.0, 5.0),)))
