@@ -724,6 +724,12 @@ def test_men_lose_three_inches_crossing_barbed_wire() -> None:
     assert error.rule == "skirmish.51" and "wire +3.00" in str(error)
     game.apply("Allies", Move("A", ((10.0, 13.0),)))
     assert figure(game, "A.1").y == 13.0
+    # a man who stops on the wire pays once, not again when he steps off it
+    game = walker(wire)
+    game.apply("Allies", Move("A", ((10.0, 12.0),)))  # 2" + 3"
+    hold_moves(game)
+    game.apply("Allies", Move("A", ((10.0, 18.0),)))  # 6" off the wire: no second 3"
+    assert figure(game, "A.1").y == 18.0
 
 
 POND = {"kind": "pond", "id": "P", "shape": [[0, 11], [48, 11], [48, 30], [0, 30]]}

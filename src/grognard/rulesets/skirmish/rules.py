@@ -209,12 +209,12 @@ def measure_path(
         if entries:
             parts["river"] = entries * m.river_loss.value * allowance
     if terrain.wire is not None and terrain.wire.intersects(line):
-        crossings = len(_points(line.intersection(terrain.wire)))
+        crossings = _crossings(line.intersection(terrain.wire), start)
         measure.wires = crossings
         parts["wire"] = crossings * m.wire_loss.value
     for wall in terrain.crossings:
         if wall.line is not None and wall.line.intersects(line):
-            measure.walls += len(_points(line.intersection(wall.line)))
+            measure.walls += _crossings(line.intersection(wall.line), start)
     if measure.walls:
         parts["walls"] = measure.walls * m.wall_crossing.value
     for boulder in terrain.boulders:
@@ -248,6 +248,11 @@ def measure_path(
             if door not in measure.doors:
                 measure.doors.append(door)
     return measure
+
+
+def _crossings(geometry: object, start: Point) -> int:
+    """Places a path crosses a line, the one it starts on left out (paid by the move that ended there)."""
+    return sum(1 for p in _points(geometry) if p.distance(start) > TOLERANCE)  # type: ignore[arg-type]
 
 
 def _pieces(geometry: object) -> list[LineString]:
