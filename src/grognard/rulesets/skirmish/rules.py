@@ -219,7 +219,11 @@ def measure_path(
         parts["walls"] = measure.walls * m.wall_crossing.value
     for boulder in terrain.boulders:
         if boulder.shape.intersects(line):
-            measure.boulders += sum(1 for p in _pieces(line.intersection(boulder.shape)) if p.length > TOLERANCE)
+            measure.boulders += sum(
+                1
+                for p in _pieces(line.intersection(boulder.shape))
+                if p.length > TOLERANCE and p.distance(start) > TOLERANCE  # not the one he stands on: paid
+            )
     if measure.boulders:
         parts["boulders"] = measure.boulders * m.boulder_crossing.value
     measure.cost = length + sum(parts.values())
