@@ -389,6 +389,10 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
     async def index() -> Any:
         return pages.index([(n, rulesets.get(n)) for n in rulesets.names()])
 
+    @app.get("/favicon.ico")
+    async def favicon() -> Any:
+        return Response(status_code=204)
+
     @app.get("/host/{code}", response_class=HTMLResponse)
     async def host_page(code: str) -> Any:
         return pages.room_page("host", server.room(code))

@@ -82,7 +82,7 @@ def room_page(role: str, room: Any) -> str:
 </section>"""
     events = """<section aria-labelledby="events-h" class="events">
 <h2 id="events-h">What just happened</h2>
-<ol id="events" reversed></ol>
+<ol id="events" reversed tabindex="0" aria-labelledby="events-h"></ol>
 </section>"""
     figures = """<section aria-labelledby="figures-h">
 <h2 id="figures-h">The count</h2>
