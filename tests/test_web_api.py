@@ -207,9 +207,9 @@ def test_host_controls_and_delete(server: ServerProcess) -> None:
     host.send({"type": "start"})
     # every seat but Cleo's is a bot; Cleo's seat handed to a bot: the game runs on by itself
     host.send({"type": "bot", "seat": pj["seats"][0], "bot": "doctrine"})
-    host.state_where(lambda s: s.get("turn", 0) >= 2, timeout=30)
-    host.send({"type": "pause", "paused": True})
-    paused = host.state_where(lambda s: s["paused"])
+    host.until(lambda m: m["type"] == "events" and m["step"] >= 2, timeout=30)
+    host.send({"type": "pause", "paused": True})  # refused if the bots already finished the game: undo works then too
+    paused = host.state_where(lambda s: s["paused"] or s["status"] == "over")
     steps = paused["host"]["steps"]
     host.send({"type": "undo"})
     host.state_where(lambda s: s["host"]["steps"] == steps - 1 or s["host"]["steps"] < steps)

@@ -51,6 +51,8 @@ from grognard.web.store import Store
 
 log = logging.getLogger("grognard.web")
 
+STATE_INTERVAL = 0.2  # seconds between two states sent to one page (events and answers go at once)
+
 
 class Bucket:
     """A token bucket: ``rate`` a second, at most ``burst`` at once."""
@@ -95,7 +97,7 @@ class Server:
         self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grognard-db")
         self.join_url = join_url
         # a classroom shares one address behind its router: joins are generous, bad codes are not
-        self.joins = Limits(rate=1.0, burst=60)
+        self.joins = Limits(rate=2.0, burst=100)
         self.misses = Limits(rate=0.2, burst=12)
         self.creates = Limits(rate=0.2, burst=12)
 
@@ -152,9 +154,9 @@ class Conn:
         self.out.append(message)
         self.wake.set()
 
-    def tell_events(self, items: list[dict[str, Any]]) -> None:
-        if items:
-            self.send({"type": "events", "version": self.room.version, "events": items})
+    def tell_events(self, items: list[dict[str, Any]], step: int) -> None:
+        """The events of record line ``step`` this page may see (sent even when none: the step is news)."""
+        self.send({"type": "events", "step": step, "events": items})
 
     def dirty(self) -> None:
         self._dirty = True
@@ -174,7 +176,9 @@ class Conn:
         return any(event.visible_to(seat) for seat in self.seats())
 
     async def sender(self) -> None:
+        """Write queued messages at once; the state at most every STATE_INTERVAL seconds (the latest only)."""
         ws = self.ws
+        last = 0.0
         while True:
             await self.wake.wait()
             self.wake.clear()
@@ -185,7 +189,16 @@ class Conn:
                 await ws.close(code=1008, reason=self.closing[:100])
                 return
             if self._dirty:
+                wait = last + STATE_INTERVAL - time.monotonic()
+                if wait > 0:
+                    try:
+                        await asyncio.wait_for(self.wake.wait(), wait)
+                    except TimeoutError:
+                        pass
+                    self.wake.set()
+                    continue
                 self._dirty = False
+                last = time.monotonic()
                 await ws.send_text(json.dumps(state_message(self.room, self)))
 
 
@@ -481,8 +494,8 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
                 raise Refused("again", "already said hello")
             if kind == "act":
                 assert conn.player is not None
-                await room.call(room.act, conn.player, message.seat, message.action)
-                conn.send({"type": "ack", "n": n, "action": message.action})
+                step = await room.call(room.act, conn.player, message.seat, message.action)
+                conn.send({"type": "ack", "n": n, "action": message.action, "step": step})
             elif kind == "preview":
                 assert conn.player is not None
                 conn.send({"type": "preview", "n": n, **room.preview(conn.player, message.action)})

@@ -413,7 +413,7 @@ class Room:
         self.touch()
 
     # ------------------------------------------------------------------ acting
-    async def act(self, player: str, seat: str | None, text: str) -> None:
+    async def act(self, player: str, seat: str | None, text: str) -> int:
         """``player`` submits the action written ``text`` (for ``seat``, or the seat owing it)."""
         game = self.game
         if game is None:
@@ -445,7 +445,7 @@ class Room:
                 problem = problem or exc
                 continue
             await self._step(decision.seat, action)
-            return
+            return self._step_number()
         assert problem is not None
         raise problem
 
@@ -625,8 +625,12 @@ class Room:
         shown = self._note_events(game, events)
         self.version += 1
         for conn in list(self.conns):
-            conn.tell_events([item for event, item in shown if conn.may_see(event)])
+            conn.tell_events([item for event, item in shown if conn.may_see(event)], self._step_number())
             conn.dirty()
+
+    def _step_number(self) -> int:
+        """The record line just written: 0 for the start line, then 1, 2, ... for each action."""
+        return self.writer.steps if self.writer is not None else 0
 
     def touch(self) -> None:
         """Something changed that the pages show (not the game): send every page its state again."""
