@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -220,6 +221,10 @@ def test_host_controls_and_delete(server: ServerProcess) -> None:
     host.state_where(lambda s: s["status"] == "ended")
     status, text = call(server.url + f"/api/rooms/{code}/record", headers={"X-Host-Token": made["host_token"]})
     assert status == 200 and '"seed"' in text.splitlines()[0]
+    status, debrief = call(server.url + f"/api/rooms/{code}/debrief")  # the analysis code's plots
+    assert status == 200 and "win" in " ".join(debrief["lines"]) and len(debrief["plots"]) == 2
+    with urllib.request.urlopen(server.url + debrief["plots"][0]["url"]) as answer:
+        assert answer.read(8) == b"\x89PNG\r\n\x1a\n"
     status, _ = call(server.url + f"/api/rooms/{code}", method="DELETE", headers={"X-Host-Token": made["host_token"]})
     assert status == 200
     assert call(server.url + f"/play/{code}")[0] == 404
@@ -278,3 +283,25 @@ def test_restart_after_sigkill_loses_nothing(tmp_path: Path) -> None:
         dana.until(lambda m: m["type"] == "ack" and m["n"] == 2)
     finally:
         srv.stop()
+
+
+@pytest.mark.parametrize("on_timeout", ["hold", "bot"])
+def test_phase_timer(server: ServerProcess, on_timeout: str) -> None:
+    """A player who does not act before the phase timer runs out: 'hold' or the bot answers for him."""
+    made = make_room(server)
+    code = made["code"]
+    p = join(server, code, "Eve", "american")
+    host = Client(server, code, "host", made["host_token"])
+    host.send({"type": "settings", "timer": 1, "on_timeout": on_timeout})
+    host.until(lambda m: m["type"] == "ack")
+    host.send({"type": "start"})
+    eve = Client(server, code, "player", p["token"])
+    state = eve.state_where(lambda s: bool(s["decisions"]))
+    assert state["timer"]["seconds"] == 1
+    state = eve.state_where(
+        lambda s: any("time ran out for American 1" in e.get("text", "") for e in s["events"]), timeout=10
+    )
+    texts = [e["text"] for e in state["events"] if "time ran out" in e.get("text", "")]
+    assert texts and (texts[0].endswith("hold A1") if on_timeout == "hold" else "A1" in texts[0])
+    eve.close()
+    host.close()

@@ -385,6 +385,35 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
             headers={"Content-Disposition": f'attachment; filename="grognard-{room.code}.jsonl"'},
         )
 
+    @app.get("/api/rooms/{code}/debrief")
+    async def debrief(code: str) -> Any:
+        """After the end: the game's figures beside a Monte Carlo run of its options, with the analysis plots."""
+        room = server.room(code)
+        if room.meta["status"] not in ("over", "ended"):
+            raise Refused("not_over", "the debrief comes once the game is over")
+        if room.debrief is None:
+            from grognard.web.debrief import debrief as make
+
+            room.debrief = await asyncio.get_running_loop().run_in_executor(
+                None, make, room.ruleset.name, room.meta["options"], int(room.meta["bot_seed"])
+            )
+        from grognard.web.debrief import PLOTS
+
+        return {
+            "lines": room.debrief["lines"],
+            "plots": [
+                {"url": f"/api/rooms/{room.code}/debrief/{name}.png", "alt": PLOTS[name]}
+                for name in room.debrief["plots"]
+            ],
+        }
+
+    @app.get("/api/rooms/{code}/debrief/{name}.png")
+    async def debrief_plot(code: str, name: str) -> Any:
+        room = server.room(code)
+        if room.debrief is None or name not in room.debrief["plots"]:
+            raise Refused("no_plot", "no such plot")
+        return Response(room.debrief["plots"][name], media_type="image/png")
+
     @app.delete("/api/rooms/{code}")
     async def delete_room(code: str, x_host_token: str = Header("")) -> Any:
         room = server.room(code)

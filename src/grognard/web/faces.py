@@ -44,10 +44,14 @@ def _omaha_forms(game: Any, decision: Decision) -> list[dict[str, Any]]:
     options = game.state.options
     top = 28.0 + float(options["ground"])
     label = squad.label
+    from grognard.render.omaha import MARGIN, SCALE, TOP
+
     move = {
         "verb": "move",
-        "title": f"Move {label} to a point (up to 6 inches of beach)",
+        "title": f"Move {label} to a point (up to 6 inches of beach; or click the picture to fill x and y)",
         "template": f"move {label} {{x}} {{y}}",
+        # inches from the picture's coordinates: (px - origin) / scale, as render.omaha draws them
+        "pick": {"x": {"origin": MARGIN, "scale": SCALE}, "y": {"origin": TOP + top * SCALE, "scale": -SCALE}},
         "fields": [
             _field("x", "x, inches along the beach", squad.x, 0.0, float(game.state.width), 0.01),
             _field(

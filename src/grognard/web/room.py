@@ -111,7 +111,7 @@ class Room:
         self._svg: dict[str | None, str] = {}
         self._svg_version = -1
         self.closed = False
-        self.db_lock = asyncio.Lock()
+        self.debrief: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ making and loading
     @classmethod

@@ -81,6 +81,19 @@
   let last = null;
   let decisionsKey = "";
   let deadline = null;
+  let pickers = [];  // the move forms that a click on the picture fills (the first one)
+
+  const svgBox = $("svg");
+  if (svgBox && role === "player") {
+    svgBox.addEventListener("click", (e) => {
+      const svg = svgBox.querySelector("svg");
+      if (!svg || !pickers.length) return;
+      const point = svg.createSVGPoint();
+      point.x = e.clientX; point.y = e.clientY;
+      const at = point.matrixTransform(svg.getScreenCTM().inverse());
+      pickers[0](at.x, at.y);
+    });
+  }
 
   function send(message) {
     if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(message)); return true; }
@@ -220,6 +233,7 @@
       const r = s.result;
       $("result").textContent = r ? (r.outcome === "win" ? r.winner + " win" : r.outcome) + " on turn " + r.turn + ": " + r.reason
         : "The host ended the game on turn " + s.turn + ".";
+      if (!debriefAsked) { debriefAsked = true; loadDebrief(); }
       const sum = $("summary"); sum.textContent = "";
       for (const [label, value] of s.summary || []) {
         const tr = el("tr"); tr.appendChild(el("th", label, { scope: "row" })); tr.appendChild(el("td", value)); sum.appendChild(tr);
@@ -227,6 +241,26 @@
     }
     if (role === "player") drawPlayer(s);
     if (role === "host") drawHost(s);
+  }
+
+  let debriefAsked = false;
+  async function loadDebrief() {
+    const box = $("debrief-extra");
+    box.textContent = "";
+    box.appendChild(el("p", "Playing the same beach 400 times with bots, to compare..."));
+    try {
+      const r = await fetch("/api/rooms/" + code + "/debrief");
+      const d = await r.json();
+      box.textContent = "";
+      if (!r.ok) { box.appendChild(el("p", d.message)); return; }
+      for (const line of d.lines) box.appendChild(el("p", line));
+      for (const plot of d.plots) {
+        const fig = el("figure");
+        fig.appendChild(el("img", null, { src: plot.url, alt: plot.alt, class: "plot" }));
+        fig.appendChild(el("figcaption", plot.alt));
+        box.appendChild(fig);
+      }
+    } catch (err) { box.textContent = "The debrief could not be made: " + err.message; }
   }
 
   function tick() {
@@ -247,6 +281,7 @@
     decisionsKey = key;
     const box = $("decisions");
     box.textContent = "";
+    pickers = [];
     $("preview").textContent = "";
     if (!s.decisions.length) {
       const waiting = s.seats.filter((x) => x.owes).map((x) => x.seat);
@@ -301,6 +336,13 @@
         p.appendChild(input);
         fs.appendChild(p);
       }
+      if (f.pick) pickers.push((px, py) => {
+        for (const axis of ["x", "y"]) {
+          const value = (axis === "x" ? px : py) - f.pick[axis].origin;
+          inputs[axis].value = String(Math.round((value / f.pick[axis].scale) * 100) / 100);
+        }
+        preview(text());
+      });
       const text = () => f.template.replace(/\{(\w+)\}/g, (_, name) => (inputs[name].value || "0").trim());
       const check = el("button", "Show the odds", { type: "button" });
       check.addEventListener("click", () => preview(text()));
