@@ -486,7 +486,7 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
         conn = Conn(ws, room, hello.role, player)
         room.conns.add(conn)
         room.touch()
-        sender = asyncio.get_running_loop().create_task(conn.sender())
+        sender = asyncio.get_running_loop().create_task(_quietly(conn.sender()))
         try:
             while True:
                 text = await ws.receive_text()
@@ -555,6 +555,18 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
             conn.kick("too many refused messages")
 
     return app
+
+
+async def _quietly(job: Any) -> None:
+    """Run a page's sender; a page that went away mid-send is not an error."""
+    try:
+        await job
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("a page's sender failed")
 
 
 async def _close(ws: WebSocket, reason: str) -> None:
