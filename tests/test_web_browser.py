@@ -189,3 +189,39 @@ def test_axe_wcag21_aa(browser: Any, server: ServerProcess) -> None:
         if found:
             problems[name] = found
     assert not problems, json.dumps(problems, indent=1)
+
+
+def test_referee_types_the_dice(browser: Any, server: ServerProcess, shots: Path) -> None:
+    """Referee mode: the host page asks for each roll, refuses impossible values, then hands the dice back."""
+    host = page(browser)
+    host.goto(server.url + "/")
+    host.fill("#germans", "1")
+    host.check("#dice-manual")
+    host.click("#create-form button[type=submit]")
+    host.wait_for_url("**/host/*")
+    host.wait_for_selector("#dice-panel:not([hidden])")
+    assert host.inner_text("#dice-purpose").startswith("obstacles O1")
+    host.fill("#dice-values", "9")
+    host.press("#dice-values", "Enter")
+    host.wait_for_function("document.getElementById('dice-problem').textContent.includes('not a face')")
+    host.screenshot(path=str(shots / "referee-refused.png"))
+    for k in range(4):
+        host.wait_for_function(f"document.getElementById('dice-purpose').textContent.startsWith('obstacles O{k + 1}')")
+        host.fill("#dice-values", "3")
+        host.press("#dice-values", "Enter")
+    host.wait_for_function("!document.getElementById('start').disabled")
+    host.click("#start")  # every seat a bot: the landing rolls are asked for next
+    host.wait_for_function("document.getElementById('dice-purpose').textContent.startsWith('landing A1')")
+    host.fill("#dice-values", "2")
+    host.press("#dice-values", "Enter")
+    host.wait_for_function("document.getElementById('dice-purpose').textContent.startsWith('landing A2')")
+    host.click("#dice-mode")  # waits for the action being rolled for (the landings) to finish
+    host.fill("#dice-values", "5")
+    host.press("#dice-values", "Enter")
+    host.wait_for_function("document.getElementById('dice-purpose').textContent.startsWith('landing A3')")
+    host.fill("#dice-values", "1")
+    host.press("#dice-values", "Enter")
+    host.wait_for_function("document.getElementById('dice-panel').hidden", timeout=20000)
+    host.wait_for_function("/Turn [2-9]/.test(document.getElementById('turn').textContent)", timeout=30000)
+    events = host.inner_text("#events")
+    assert 'A1 lands 2" out' in events or "Turn" in host.inner_text("#turn")

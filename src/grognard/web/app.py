@@ -149,6 +149,7 @@ class Conn:
         self.closing: str | None = None
         self.bucket = Bucket(rate=10.0, burst=30)
         self.refusals = 0
+        self.waiting: set[asyncio.Task[None]] = set()
 
     def send(self, message: dict[str, Any]) -> None:
         self.out.append(message)
@@ -523,8 +524,9 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
                 raise Refused("again", "already said hello")
             if kind == "act":
                 assert conn.player is not None
-                step = await room.call(room.act, conn.player, message.seat, message.action)
-                conn.send({"type": "ack", "n": n, "action": message.action, "step": step})
+                action = message.action
+                future = room.submit(room.act, conn.player, message.seat, action)
+                answer(conn, future, n, lambda step: {"type": "ack", "n": n, "action": action, "step": step})
             elif kind == "preview":
                 assert conn.player is not None
                 conn.send({"type": "preview", "n": n, **room.preview(conn.player, message.action)})
@@ -535,8 +537,8 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
                 conn.send({"type": "ack", "n": None, "dice": values})
             else:
                 args = message.model_dump(exclude={"type"})
-                await room.call(room.host_op, kind, **args)
-                conn.send({"type": "ack", "n": None, "op": kind})
+                future = room.submit(room.host_op, kind, **args)
+                answer(conn, future, None, lambda _: {"type": "ack", "n": None, "op": kind})
             conn.refusals = 0
         except ValidationError as exc:
             _refuse(conn, "malformed", _first_problem(exc), n)
@@ -547,6 +549,27 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
         except Exception:
             log.exception("room %s: a message failed", room.code)
             _refuse(conn, "server_error", "the server could not do that", n)
+
+    def answer(conn: Conn, future: asyncio.Future[Any], n: Any, ok: Callable[[Any], dict[str, Any]]) -> None:
+        """Answer a queued request when the actor has done it; the connection reads on meanwhile
+        (the host's next message may be the very roll the actor waits for)."""
+
+        async def wait() -> None:
+            try:
+                conn.send(ok(await future))
+            except Refused as exc:
+                _refuse(conn, exc.code, str(exc), n)
+            except GrognardError as exc:
+                _refuse(conn, exc.code, str(exc), n)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("room %s: a request failed", conn.room.code)
+                _refuse(conn, "server_error", "the server could not do that", n)
+
+        task = asyncio.get_running_loop().create_task(wait())
+        conn.waiting.add(task)
+        task.add_done_callback(conn.waiting.discard)
 
     def _refuse(conn: Conn, code: str, message: str, n: Any) -> None:
         conn.refusals += 1

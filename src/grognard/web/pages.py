@@ -123,6 +123,7 @@ def room_page(role: str, room: Any) -> str:
 <div id="bot-names"></div>
 <p><button type="submit">Save settings</button></p>
 </form>
+<p><button type="button" id="dice-mode">Referee mode: type the table's dice</button></p>
 </section>
 <section id="dice-panel" hidden aria-labelledby="dice-h">
 <h2 id="dice-h">Referee: roll the dice</h2>

@@ -111,18 +111,37 @@ class Settings(Message):
     bot_names: Annotated[dict[Short, Short], Field(max_length=8)] | None = None
 
 
+class DiceMode(Message):
+    type: Literal["dice_mode"]
+    mode: Literal["seeded", "manual"]
+
+
 class Dice(Message):
     type: Literal["dice"]
     values: Annotated[str, Field(min_length=1, max_length=200)]
 
 
 ClientMessage = Annotated[
-    Hello | Act | Preview | Ping | Assign | SetBot | Start | Pause | Rename | Remove | Undo | End | Settings | Dice,
+    Hello
+    | Act
+    | Preview
+    | Ping
+    | Assign
+    | SetBot
+    | Start
+    | Pause
+    | Rename
+    | Remove
+    | Undo
+    | End
+    | Settings
+    | Dice
+    | DiceMode,
     Field(discriminator="type"),
 ]
 client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
-HOST_OPS = {"assign", "bot", "start", "pause", "rename", "remove", "undo", "end", "settings", "dice"}
+HOST_OPS = {"assign", "bot", "start", "pause", "rename", "remove", "undo", "end", "settings", "dice", "dice_mode"}
 PLAYER_OPS = {"act", "preview"}
 
 OptionValue = Annotated[str, Field(max_length=40)] | int | float | bool | None

@@ -28,7 +28,7 @@ from grognard import rulesets
 from grognard.core.dice import SeededDice, check_values
 from grognard.core.engine import Decision, Event, Game
 from grognard.core.errors import DiceError, GrognardError, IllegalAction
-from grognard.core.record import RecordWriter, make_header, replay
+from grognard.core.record import RecordWriter, dice_of, make_header, replay
 from grognard.core.ruleset import Bot, Ruleset
 from grognard.web import faces
 from grognard.web.store import Store
@@ -129,6 +129,7 @@ class Room:
             "options": options,
             "host": token_hash(host_token),
             "bot_seed": secrets.randbits(63),
+            "seed": seed,  # kept on the server only: no page is sent ``meta`` itself
             "players": {},
             "seats": {seat: {"player": None, "bot": None} for seat, _ in seats},
             "seat_sides": dict(seats),
@@ -174,9 +175,9 @@ class Room:
         rebuilt = replay(record, rulesets.get)
         game = rebuilt.game
         if self.meta["dice"] == "seeded":
-            game.dice = SeededDice(dice_stream(int(rebuilt.header["seed"])), skip=rebuilt.dice_drawn)
+            game.dice = SeededDice(dice_stream(self._seed(rebuilt.header)), skip=rebuilt.dice_drawn)
         else:
-            assert self.referee is not None
+            self.referee = self.referee or RefereeDice()
             game.dice = self.referee
         self.game = game
         self.writer = RecordWriter.resume(rebuilt.used)
@@ -187,6 +188,30 @@ class Room:
             self._note_events(game, [Event.from_json(e) for e in line.get("events", [])], quiet=True)
         self.bots = {}
         self.version += 1
+
+    def _seed(self, header: dict[str, Any]) -> int:
+        """The seed of the game's seeded dice (a game begun with typed dice gets one when it switches)."""
+        seed = self.meta.get("seed", header.get("seed"))
+        if seed is None:
+            seed = self.meta["seed"] = secrets.randbits(63)
+        return int(seed)
+
+    def _switch_dice(self, mode: str) -> None:
+        """Referee mode on (the host types every roll) or off (the server rolls, going on from the record)."""
+        self.meta["dice"] = mode
+        game = self.game
+        if mode == "manual":
+            self.referee = self.referee or RefereeDice()
+            if game is not None:
+                game.dice = self.referee
+            return
+        self.referee = None
+        if game is not None and self.writer is not None:
+            drawn: dict[int, int] = {}
+            for line in self.writer.lines[1:]:
+                for _, sides, values in dice_of(line.get("events", [])):
+                    drawn[sides] = drawn.get(sides, 0) + len(values)
+            game.dice = SeededDice(dice_stream(self._seed(self.writer.lines[0])), skip=drawn)
 
     def start(self) -> None:
         """Start the actor (and, for a manual-dice room still without its setup, ask for it)."""
@@ -202,6 +227,14 @@ class Room:
         return await self._run(fn, *args)
 
     # ------------------------------------------------------------------ the actor
+    def submit(self, fn: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> asyncio.Future[Any]:
+        """Queue ``fn(*args, **kwargs)`` for the actor; the future of its result, in order of submission."""
+        if self.closed:
+            raise Refused("gone", "this game was deleted")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.queue.put_nowait((functools.partial(fn, *args, **kwargs), (), future))
+        return future
+
     async def call(self, fn: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> Any:
         """Queue ``fn(*args, **kwargs)`` for the actor and wait for its result (or its exception)."""
         if self.closed:
@@ -399,6 +432,10 @@ class Room:
                 meta["bot_names"][side] = name
             self.bots = {}
             self._timer_key = None
+        elif op == "dice_mode":
+            if self.game is None:
+                raise Refused("not_ready", "type the setup's dice first")
+            self._switch_dice(args["mode"])
         elif op == "undo":
             await self._undo()
             return

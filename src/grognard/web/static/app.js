@@ -395,6 +395,7 @@
     $("start").addEventListener("click", () => hostSend({ type: "start" }));
     $("pause").addEventListener("click", () => hostSend({ type: "pause", paused: !(last && last.paused) }));
     $("undo").addEventListener("click", () => hostSend({ type: "undo" }));
+    $("dice-mode").addEventListener("click", () => hostSend({ type: "dice_mode", mode: last && last.dice === "manual" ? "seeded" : "manual" }));
     $("end").addEventListener("click", () => { if (confirm("End the game now?")) hostSend({ type: "end" }); });
     $("delete").addEventListener("click", async () => {
       if (!confirm("Delete this game and its record for good?")) return;
@@ -434,6 +435,8 @@
     $("pause").disabled = s.status !== "playing";
     $("pause").textContent = s.paused ? "Resume" : "Pause";
     $("undo").disabled = !h.steps;
+    $("dice-mode").textContent = s.dice === "manual" ? "Referee mode is on: let the computer roll again" : "Referee mode: type the table's dice";
+    $("dice-mode").disabled = !s.ready;
     $("end").disabled = s.status === "over" || s.status === "ended";
     $("delete").disabled = !(s.status === "over" || s.status === "ended");
     $("record").hidden = !(s.status === "over" || s.status === "ended");
