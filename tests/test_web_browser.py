@@ -222,6 +222,4 @@ def test_referee_types_the_dice(browser: Any, server: ServerProcess, shots: Path
     host.fill("#dice-values", "1")
     host.press("#dice-values", "Enter")
     host.wait_for_function("document.getElementById('dice-panel').hidden", timeout=20000)
-    host.wait_for_function("/Turn [2-9]/.test(document.getElementById('turn').textContent)", timeout=30000)
-    events = host.inner_text("#events")
-    assert 'A1 lands 2" out' in events or "Turn" in host.inner_text("#turn")
+    host.wait_for_function("parseInt(document.getElementById('turn').textContent.slice(5), 10) > 1", timeout=30000)
