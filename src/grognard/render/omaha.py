@@ -226,8 +226,6 @@ def render(view: dict[str, Any]) -> str:
         if squad is None:
             continue
         sx, sy = X(squad["x"]), Y(squad["y"])
-        if view.get("seat") is not None and player.get("seat") == view["seat"]:  # the viewer's own squad
-            body.append(el("circle", cx=sx, cy=sy, r=14, fill="none", stroke=BLUE, stroke_width=3.5))
         body.append(el("circle", cx=sx, cy=sy, r=9, fill=ORANGE, stroke=INK, stroke_width=1.5))
         body.append(
             el(

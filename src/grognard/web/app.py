@@ -222,6 +222,7 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
         "paused": meta["paused"],
         "dice": meta["dice"],
         "ready": game is not None,
+        "step": room.writer.steps if room.writer is not None and game is not None else 0,
         "timer": {
             "seconds": meta["timer"],
             "on_timeout": meta["on_timeout"],
@@ -247,6 +248,7 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
             turn=game.turn,
             phase=faces.phase(ruleset, game),
             svg=room.svg(seat),
+            marks=faces.marks(ruleset, game, mine),
             tables=faces.tables(ruleset, game, mine),
             figures=[[label, str(value)] for label, value in faces.figures(ruleset, game)],
             result=game.result.to_json() if game.result is not None else None,
@@ -584,8 +586,10 @@ async def _quietly(job: Any) -> None:
     """Run a page's sender; a page that went away mid-send is not an error."""
     try:
         await job
-    except (WebSocketDisconnect, RuntimeError, OSError):
+    except (WebSocketDisconnect, OSError):
         pass
+    except RuntimeError as exc:  # starlette: a send after the close
+        log.warning("a page's sender stopped: %s", exc)
     except asyncio.CancelledError:
         raise
     except Exception:

@@ -27,6 +27,7 @@ class Face:
     tables: Callable[[Game, set[str]], list[dict[str, Any]]]
     phase: Callable[[Game], str]
     figures: Callable[[Game], list[tuple[str, Any]]]
+    marks: Callable[[Game, set[str]], list[dict[str, Any]]]  # rings on the picture around the seat's own units
 
 
 def _field(name: str, label: str, value: float, low: float, high: float, step: float) -> dict[str, Any]:
@@ -146,7 +147,21 @@ def _omaha_figures(game: Any) -> list[tuple[str, Any]]:
     ]
 
 
-FACES: dict[str, Face] = {"omaha": Face(_omaha_forms, _omaha_tables, _omaha_phase, _omaha_figures)}
+def _omaha_marks(game: Any, mine: set[str]) -> list[dict[str, Any]]:
+    from grognard.render.omaha import MARGIN, SCALE, TOP
+
+    s = game.state
+    top = 28.0 + float(s.options["ground"])
+
+    def at(x: float, y: float, r: float, label: str) -> dict[str, Any]:
+        return {"x": MARGIN + x * SCALE, "y": TOP + (top - y) * SCALE, "r": r, "label": label}
+
+    out = [at(a.squad.x, a.squad.y, 14, f"your squad {a.label}") for a in s.americans if a.seat in mine and a.squad]
+    out += [at(b.section * 8 + 4, 30, 24, f"your bunker {b.label}") for b in s.bunkers.values() if b.commander in mine]
+    return out
+
+
+FACES: dict[str, Face] = {"omaha": Face(_omaha_forms, _omaha_tables, _omaha_phase, _omaha_figures, _omaha_marks)}
 
 
 # ---------------------------------------------------------------------------------------------- generic
@@ -178,6 +193,12 @@ def tables(ruleset: Ruleset, game: Game, mine: set[str]) -> list[dict[str, Any]]
     if ruleset.board_text is not None:
         return [{"caption": "The table", "pre": ruleset.board_text(game, None)}]
     return []
+
+
+def marks(ruleset: Ruleset, game: Game, mine: set[str]) -> list[dict[str, Any]]:
+    """Where the picture's own units of a seat are (picture coordinates), to ring them."""
+    face = FACES.get(ruleset.name)
+    return face.marks(game, mine) if face is not None and mine else []
 
 
 def phase(ruleset: Ruleset, game: Game) -> str:

@@ -26,7 +26,7 @@ import numpy as np
 
 from grognard import rulesets
 from grognard.core.dice import SeededDice, check_values
-from grognard.core.engine import Decision, Event, Game
+from grognard.core.engine import Decision, Event, Game, canonical_json
 from grognard.core.errors import DiceError, GrognardError, IllegalAction
 from grognard.core.record import RecordWriter, dice_of, make_header, replay
 from grognard.core.ruleset import Bot, Ruleset
@@ -108,7 +108,7 @@ class Room:
         self.deadline: float | None = None
         self._timer_key: Any = None
         self._timer_task: asyncio.Task[None] | None = None
-        self._svg: dict[str | None, str] = {}
+        self._svg: dict[str, str] = {}
         self._svg_version = -1
         self.closed = False
         self.debrief: dict[str, Any] | None = None
@@ -676,12 +676,18 @@ class Room:
             conn.dirty()
 
     def svg(self, seat: str | None) -> str:
+        """The picture of what ``seat`` sees: drawn once for every seat whose view is the same
+        (in Omaha, all of them), the seat's own units marked by the page (``faces.marks``)."""
+        if self.game is None or self.ruleset.render is None:
+            return ""
         if self._svg_version != self.version:
             self._svg, self._svg_version = {}, self.version
-        picture = self._svg.get(seat)
-        if picture is None and self.game is not None and self.ruleset.render is not None:
-            picture = self._svg[seat] = self.ruleset.render(self.game.view(seat))
-        return picture or ""
+        view = dict(self.game.view(seat), seat=None, side=None)
+        key = canonical_json(view)
+        picture = self._svg.get(key)
+        if picture is None:
+            picture = self._svg[key] = self.ruleset.render(view)
+        return picture
 
     def close(self) -> None:
         self.closed = True

@@ -218,7 +218,18 @@
       const box = $("svg");
       box.innerHTML = s.svg;  // made by the server's render code, every text in it escaped there
       const svg = box.querySelector("svg");
-      if (svg) { svg.setAttribute("role", "img"); svg.setAttribute("aria-labelledby", "board-h"); svg.removeAttribute("width"); svg.removeAttribute("height"); }
+      if (svg) {
+        svg.setAttribute("role", "img"); svg.setAttribute("aria-labelledby", "board-h");
+        svg.removeAttribute("width"); svg.removeAttribute("height");
+        for (const m of s.marks || []) {  // the seat's own units, ringed
+          const ring = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+          for (const [k, v] of [["cx", m.x], ["cy", m.y], ["r", m.r], ["fill", "none"], ["stroke", "#0072B2"], ["stroke-width", "4"], ["class", "mine"]]) ring.setAttribute(k, String(v));
+          const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+          title.textContent = m.label;
+          ring.appendChild(title);
+          svg.appendChild(ring);
+        }
+      }
     }
     const tables = $("tables");
     tables.textContent = "";
