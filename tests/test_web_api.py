@@ -32,7 +32,7 @@ class Client:
 
     def __init__(self, srv: ServerProcess, code: str, role: str, token: str | None, origin: str | None = None) -> None:
         headers = {"Origin": origin} if origin else None
-        self.ws: ClientConnection = connect(f"{srv.ws_url}/ws/{code}", additional_headers=headers)
+        self.ws: ClientConnection = connect(f"{srv.ws_url}/ws/{code}", additional_headers=headers).__enter__()
         self.messages: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
         self.send({"type": "hello", "role": role, "token": token})
@@ -305,3 +305,30 @@ def test_phase_timer(server: ServerProcess, on_timeout: str) -> None:
     assert texts and (texts[0].endswith("hold A1") if on_timeout == "hold" else "A1" in texts[0])
     eve.close()
     host.close()
+
+
+def test_referee_game_survives_a_restart(tmp_path: Path) -> None:
+    """Typed dice are in the record like any others: after SIGKILL the game is where it was, and asks on."""
+    srv = ServerProcess(tmp_path).start()
+    try:
+        made = make_room(srv, dice="manual")
+        code = made["code"]
+        host = Client(srv, code, "host", made["host_token"])
+        for _ in range(4):
+            host.state_where(lambda s: s["host"]["dice_request"] is not None)
+            host.send({"type": "dice", "values": "1"})
+            host.until(lambda m: m["type"] == "ack")
+        host.state_where(lambda s: s["ready"])
+        host.send({"type": "start"})  # bots everywhere: G1 places his bunkers, then the landings ask for dice
+        asked = host.state_where(lambda s: (s["host"]["dice_request"] or {}).get("purpose", "").startswith("landing"))
+        assert asked["host"]["dice_request"]["purpose"].startswith("landing A1")
+        srv.kill()
+        srv.start()
+        host = Client(srv, code, "host", made["host_token"])
+        state = host.state_where(lambda s: s["ready"] and s["host"]["dice_request"] is not None)
+        assert [row[1] for row in state["tables"][-1]["rows"]] == [0, 0, 0, 0]  # the typed setup rolls kept
+        assert state["host"]["dice_request"]["purpose"].startswith("landing A1")  # the bot's move, asked again
+        host.send({"type": "dice", "values": "4"})
+        host.until(lambda m: m["type"] == "ack" and m.get("dice") == [4])
+    finally:
+        srv.stop()

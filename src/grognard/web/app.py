@@ -107,11 +107,10 @@ class Server:
     async def load(self) -> None:
         for room_id, code, ruleset_name, meta, record in await self.run(self.store.load):
             try:
-                room = Room.load(self.store, room_id, code, rulesets.get(ruleset_name), meta, record)
+                room = Room.load(self.store, self.run, room_id, code, rulesets.get(ruleset_name), meta, record)
             except GrognardError as exc:
                 log.error("room %s cannot be rebuilt from its record: %s", code, exc)
                 continue
-            room._run = self.run
             room.start()
             self.rooms[code] = room
         log.info("%d games loaded", len(self.rooms))

@@ -36,6 +36,7 @@ from grognard.web.store import Store
 log = logging.getLogger("grognard.web")
 
 RECENT = 40  # events kept for the pages
+DbRunner = Callable[..., Awaitable[Any]]  # (storage call, *args) -> its result, on the database thread
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
 
@@ -86,8 +87,11 @@ class RefereeDice:
 class Room:
     """One game in the server. ``meta`` is what the database keeps beside the record."""
 
-    def __init__(self, store: Store, room_id: int, code: str, ruleset: Ruleset, meta: dict[str, Any]) -> None:
+    def __init__(
+        self, store: Store, run: DbRunner, room_id: int, code: str, ruleset: Ruleset, meta: dict[str, Any]
+    ) -> None:
         self.store = store
+        self.run_db = run  # runs a storage call on the server's database thread
         self.id = room_id
         self.code = code
         self.ruleset = ruleset
@@ -116,7 +120,7 @@ class Room:
     # ------------------------------------------------------------------ making and loading
     @classmethod
     async def create(
-        cls, store: Store, ruleset: Ruleset, given: dict[str, Any], dice: str, host_token: str, run: Any
+        cls, store: Store, ruleset: Ruleset, given: dict[str, Any], dice: str, host_token: str, run: DbRunner
     ) -> Room:
         options = ruleset.resolve(given)
         probe = ruleset.new_game(options, SeededDice(0))
@@ -150,9 +154,8 @@ class Room:
             if not await run(store.code_taken, code):
                 break
         room_id = await run(store.create_room, code, ruleset.name, meta, writer.lines)
-        room = cls(store, room_id, code, ruleset, meta)
+        room = cls(store, run, room_id, code, ruleset, meta)
         room.game, room.writer = game, writer
-        room._run = run
         if game is not None:
             room._note_events(game, [Event.from_json(e) for e in writer.lines[1]["events"]])
         room.start()
@@ -160,15 +163,21 @@ class Room:
 
     @classmethod
     def load(
-        cls, store: Store, room_id: int, code: str, ruleset: Ruleset, meta: dict[str, Any], record: list[dict[str, Any]]
+        cls,
+        store: Store,
+        run: DbRunner,
+        room_id: int,
+        code: str,
+        ruleset: Ruleset,
+        meta: dict[str, Any],
+        record: list[dict[str, Any]],
     ) -> Room:
         """A room rebuilt from its record (every digest checked)."""
-        room = cls(store, room_id, code, ruleset, meta)
+        room = cls(store, run, room_id, code, ruleset, meta)
         if len(record) >= 2:
             room._rebuild(record)
         else:
-            room.writer = RecordWriter.resume(record)
-            room.writer.lines = list(record)
+            room.writer = RecordWriter.resume(record)  # a referee's game still waiting for its setup's dice
         return room
 
     def _rebuild(self, record: list[dict[str, Any]]) -> None:
@@ -185,7 +194,7 @@ class Room:
         for index, line in enumerate(rebuilt.used[1:], 1):
             if index < len(rebuilt.used) - RECENT:
                 continue
-            self._note_events(game, [Event.from_json(e) for e in line.get("events", [])], quiet=True)
+            self._note_events(game, [Event.from_json(e) for e in line.get("events", [])])
         self.bots = {}
         self.version += 1
 
@@ -220,11 +229,6 @@ class Room:
             self.queue.put_nowait((self._setup, (), asyncio.get_running_loop().create_future()))
         else:
             self.queue.put_nowait((self._noop, (), asyncio.get_running_loop().create_future()))
-
-    _run: Any = None
-
-    async def run_db(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await self._run(fn, *args)
 
     # ------------------------------------------------------------------ the actor
     def submit(self, fn: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> asyncio.Future[Any]:
@@ -648,7 +652,7 @@ class Room:
         self._timer_key = None
 
     # ------------------------------------------------------------------ telling the pages
-    def _note_events(self, game: Game, events: list[Event], quiet: bool = False) -> list[tuple[Event, dict[str, Any]]]:
+    def _note_events(self, game: Game, events: list[Event]) -> list[tuple[Event, dict[str, Any]]]:
         out = []
         for event in events:
             shown = faces.event_json(self.ruleset, event, self.version)
