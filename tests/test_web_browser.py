@@ -175,8 +175,12 @@ def test_axe_wcag21_aa(browser: Any, server: ServerProcess) -> None:
     projector.wait_for_selector("#svg svg")
     home = page(browser)
     home.goto(server.url + "/")
+    over, _ = make_game(browser, server)  # bots on every seat, played to the end: the debrief
+    over.click("#start")
+    over.wait_for_selector("img.plot", timeout=60000)
     problems = {}
-    for name, p in (("home", home), ("host", host), ("player", player), ("projector", projector)):
+    pages = (("home", home), ("host", host), ("player", player), ("projector", projector), ("debrief", over))
+    for name, p in pages:
         p.add_script_tag(content=source)
         result = p.evaluate(
             "async () => await axe.run(document, {runOnly: {type: 'tag', values: "

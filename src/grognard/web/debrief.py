@@ -16,7 +16,10 @@ from grognard.analysis.montecarlo import Plan, simulate
 from grognard.analysis.report import figures, write_outputs
 
 GAMES = 400
-PLOTS = {"turns": "When things happen in these games (share of games by turn)", "win_curve": "Results by turn"}
+PLOTS = {
+    "turns": "Plot: when things happen in these bot games (share of games by turn)",
+    "win_curve": "Plot: results of these bot games by turn (cumulative share of games over)",
+}
 
 
 def debrief(ruleset_name: str, options: dict[str, Any], seed: int) -> dict[str, Any]:
@@ -26,7 +29,7 @@ def debrief(ruleset_name: str, options: dict[str, Any], seed: int) -> dict[str, 
     plan = Plan(ruleset.name, ruleset.resolve(options), bots, seed % 2**32, GAMES)
     summary = simulate(plan)
     data = figures(summary, ruleset.metrics)
-    lines = [f"{GAMES} games of {ruleset.default_bot} bots against each other with the same options:"]
+    lines = [f"Compared with {GAMES} games of {ruleset.default_bot} bots against each other on the same table:"]
     for outcome, row in data["outcomes"].items():
         low, high = row["low95"] * 100, row["high95"] * 100
         lines.append(f"{outcome}: {row['share'] * 100:.0f}% of games (95% interval {low:.0f}-{high:.0f}%)")
