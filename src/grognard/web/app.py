@@ -42,8 +42,12 @@ from grognard.web.protocol import (
     MAX_BODY,
     MAX_MESSAGE,
     PLAYER_OPS,
+    Act,
     CreateRoom,
+    Dice,
+    Hello,
     Join,
+    Preview,
     client_message,
 )
 from grognard.web.room import Refused, Room
@@ -99,7 +103,7 @@ class Server:
         # a classroom shares one address behind its router: joins are generous, bad codes are not
         self.joins = Limits(rate=2.0, burst=100)
         self.misses = Limits(rate=0.2, burst=12)
-        self.creates = Limits(rate=0.2, burst=12)
+        self.creates = Limits(rate=0.2, burst=30)
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
@@ -521,17 +525,17 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
                 raise Refused("host_only", "only the host may do that")
             if kind in PLAYER_OPS and conn.role != "player":
                 raise Refused("players_only", "only a player may do that")
-            if kind == "hello":
+            if isinstance(message, Hello):
                 raise Refused("again", "already said hello")
-            if kind == "act":
+            if isinstance(message, Act):
                 assert conn.player is not None
                 action = message.action
                 future = room.submit(room.act, conn.player, message.seat, action)
                 answer(conn, future, n, lambda step: {"type": "ack", "n": n, "action": action, "step": step})
-            elif kind == "preview":
+            elif isinstance(message, Preview):
                 assert conn.player is not None
                 conn.send({"type": "preview", "n": n, **room.preview(conn.player, message.action)})
-            elif kind == "dice":
+            elif isinstance(message, Dice):
                 request = room.dice_request
                 values = parse_dice(message.values, request["sides"] if request else 6)
                 room.supply_dice(values)  # outside the queue: the actor is waiting for it

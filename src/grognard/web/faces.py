@@ -128,7 +128,7 @@ def _omaha_tables(game: Any, mine: set[str]) -> list[dict[str, Any]]:
 def _omaha_phase(game: Any) -> str:
     from grognard.rulesets.omaha.describe import PHASES
 
-    return PHASES.get(game.state.phase, game.state.phase)
+    return str(PHASES.get(game.state.phase, game.state.phase))
 
 
 def _omaha_figures(game: Any) -> list[tuple[str, Any]]:

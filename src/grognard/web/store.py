@@ -84,9 +84,11 @@ class Store:
 
     def create_room(self, code: str, ruleset: str, meta: dict[str, Any], record: list[dict[str, Any]]) -> int:
         with self.engine.begin() as conn:
-            room_id = conn.execute(
+            key = conn.execute(
                 insert(rooms).values(code=code, ruleset=ruleset, created=time.time(), meta=json.dumps(meta))
-            ).inserted_primary_key[0]
+            ).inserted_primary_key
+            assert key is not None
+            room_id = key[0]
             if record:
                 conn.execute(
                     insert(lines),
