@@ -67,7 +67,7 @@ def page(browser: Any) -> Any:
 def make_game(browser: Any, server: ServerProcess, germans: int = 1) -> tuple[Any, str]:
     host = page(browser)
     host.goto(server.url + "/")
-    host.fill("#germans", str(germans))
+    host.fill("#opt-omaha-germans", str(germans))
     host.click("#create-form button[type=submit]")
     host.wait_for_url("**/host/*")
     host.wait_for_selector("#seat-rows tr")
@@ -199,7 +199,7 @@ def test_referee_types_the_dice(browser: Any, server: ServerProcess, shots: Path
     """Referee mode: the host page asks for each roll, refuses impossible values, then hands the dice back."""
     host = page(browser)
     host.goto(server.url + "/")
-    host.fill("#germans", "1")
+    host.fill("#opt-omaha-germans", "1")
     host.check("#dice-manual")
     host.click("#create-form button[type=submit]")
     host.wait_for_url("**/host/*")

@@ -34,6 +34,7 @@ def _page(title: str, body: str, role: str, code: str = "") -> str:
 def index(rulesets: list[tuple[str, Ruleset]]) -> str:
     """The home page: make a game (the host) or join one (a player)."""
     choices = "".join(f'<option value="{escape(n)}">{escape(r.title)}</option>' for n, r in rulesets)
+    options = "\n".join(_options(n, r, first=k == 0) for k, (n, r) in enumerate(rulesets))
     body = f"""<header><h1>grognard</h1><p>WWII miniature wargames played exactly as written.</p></header>
 <main id="main" class="columns">
 <section aria-labelledby="make-h">
@@ -41,8 +42,7 @@ def index(rulesets: list[tuple[str, Ruleset]]) -> str:
 <form id="create-form">
 <p><label for="ruleset">Rule set</label>
 <select id="ruleset" name="ruleset">{choices}</select></p>
-<p><label for="germans">German players (Omaha: 3 American players each)</label>
-<input id="germans" name="germans" type="number" min="1" max="12" value="6" inputmode="numeric"></p>
+{options}
 <fieldset><legend>Dice</legend>
 <p><input type="radio" id="dice-seeded" name="dice" value="seeded" checked>
 <label for="dice-seeded">the computer rolls</label></p>
@@ -65,6 +65,46 @@ def index(rulesets: list[tuple[str, Ruleset]]) -> str:
 <div id="message" role="alert" class="message"></div>
 </main>"""
     return _page("grognard", body, "index")
+
+
+def _options(name: str, ruleset: Ruleset, first: bool) -> str:
+    """The rule set's options as form controls, from its data (``Ruleset.options``)."""
+    rows = []
+    for spec in ruleset.options:
+        key = f"opt-{name}-{spec.name}"
+        label = f'<label for="{key}">{escape(spec.help)}</label>'
+        data = f'data-option="{escape(spec.name)}"'
+        if spec.kind is bool:
+            checked = " checked" if spec.default else ""
+            rows.append(f'<p><input type="checkbox" id="{key}" {data}{checked}> {label}</p>')
+        elif spec.choices:
+            items = "".join(
+                f'<option value="{escape(c)}"{" selected" if c == spec.default else ""}>{escape(c)}</option>'
+                for c in spec.choices
+            )
+            rows.append(f'<p>{label}<br><select id="{key}" {data}>{items}</select></p>')
+        elif spec.none_word is not None:
+            low = "" if spec.minimum is None else f" from {spec.minimum:g}"
+            high = "" if spec.maximum is None else f" to {spec.maximum:g}"
+            hint = f"a number{low}{high}, or {spec.none_word}"
+            rows.append(
+                f'<p>{label} ({escape(hint)})<br><input id="{key}" {data} value="{escape(spec.describe_default())}" '
+                f'autocomplete="off" maxlength="20"></p>'
+            )
+        else:
+            step = "1" if spec.kind is int else "any"
+            low = "" if spec.minimum is None else f' min="{spec.minimum:g}"'
+            high = "" if spec.maximum is None else f' max="{spec.maximum:g}"'
+            mode = "numeric" if spec.kind is int else "decimal"
+            rows.append(
+                f'<p>{label}<br><input id="{key}" {data} type="number" step="{step}"{low}{high} '
+                f'value="{escape(spec.describe_default())}" inputmode="{mode}"></p>'
+            )
+    hidden = "" if first else " hidden"
+    return (
+        f'<fieldset class="options" data-ruleset="{escape(name)}"{hidden}>'
+        f"<legend>Options of {escape(ruleset.title)}</legend>{''.join(rows)}</fieldset>"
+    )
 
 
 def room_page(role: str, room: Any) -> str:

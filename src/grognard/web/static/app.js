@@ -38,11 +38,20 @@
 
   // ---------------------------------------------------------------- home page
   if (role === "index") {
+    const showOptions = () => {
+      for (const box of document.querySelectorAll("fieldset.options")) box.hidden = box.dataset.ruleset !== $("ruleset").value;
+    };
+    $("ruleset").addEventListener("change", showOptions);
+    showOptions();
     $("create-form").addEventListener("submit", async (e) => {
       e.preventDefault();
       const f = e.target;
       const options = {};
-      if (f.ruleset.value === "omaha" && f.germans.value) options.germans = parseInt(f.germans.value, 10);
+      const box = document.querySelector('fieldset.options[data-ruleset="' + f.ruleset.value + '"]');
+      for (const input of box ? box.querySelectorAll("[data-option]") : []) {
+        const value = input.type === "checkbox" ? (input.checked ? "on" : "off") : input.value.trim();
+        if (value !== "") options[input.dataset.option] = value;
+      }
       try {
         const made = await post("/api/rooms", { ruleset: f.ruleset.value, options, dice: f.dice.value });
         store.set("grognard:host:" + made.code, made.host_token);
