@@ -140,6 +140,13 @@ def test_two_players_play_a_turn(browser: Any, server: ServerProcess, shots: Pat
     projector.screenshot(path=str(shots / "projector.png"))
     assert projector.locator(".die").count() > 0  # dice shown as dice
     assert len(list(shots.glob("*.png"))) == 4
+    # the server killed and started again: the open pages reconnect by themselves, seat and all
+    server.kill()
+    ann.wait_for_function("document.getElementById('turn').textContent.startsWith('Reconnecting')")
+    server.start()
+    ann.wait_for_function("document.getElementById('turn').textContent.startsWith('Turn')", timeout=30000)
+    ann.wait_for_function("document.getElementById('you').textContent.includes('you play American 1')")
+    projector.wait_for_function("document.getElementById('turn').textContent.startsWith('Turn')", timeout=30000)
 
 
 def _axe_source() -> str:
