@@ -18,6 +18,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from grognard import rulesets
+from grognard.core.record import replay
 from grognard.web.testing import ServerProcess, call
 
 
@@ -221,6 +223,8 @@ def test_host_controls_and_delete(server: ServerProcess) -> None:
     host.state_where(lambda s: s["status"] == "ended")
     status, text = call(server.url + f"/api/rooms/{code}/record", headers={"X-Host-Token": made["host_token"]})
     assert status == 200 and '"seed"' in text.splitlines()[0]
+    rebuilt = replay(text.splitlines(), rulesets.get)  # the record grognard replay reads, every digest checked
+    assert rebuilt.complete and rebuilt.actions >= 2
     status, debrief = call(server.url + f"/api/rooms/{code}/debrief")  # the analysis code's plots
     assert status == 200 and "win" in " ".join(debrief["lines"]) and len(debrief["plots"]) == 2
     with urllib.request.urlopen(server.url + debrief["plots"][0]["url"]) as answer:
