@@ -234,3 +234,15 @@ def test_referee_types_the_dice(browser: Any, server: ServerProcess, shots: Path
     host.press("#dice-values", "Enter")
     host.wait_for_function("document.getElementById('dice-panel').hidden", timeout=20000)
     host.wait_for_function("parseInt(document.getElementById('turn').textContent.slice(5), 10) > 1", timeout=30000)
+
+
+def test_join_from_the_room_page_choosing_a_side(browser: Any, server: ServerProcess) -> None:
+    host, code = make_game(browser, server)
+    gus = page(browser)
+    gus.goto(f"{server.url}/play/{code}")  # the address of the QR code: no token yet, so the join form
+    gus.wait_for_selector("#join-panel:not([hidden])")
+    gus.fill("#pname", "Gus")
+    gus.select_option("#pside", "german")
+    gus.click("#player-join button[type=submit]")
+    gus.wait_for_function("document.getElementById('you').textContent.includes('you play German 1')")
+    host.wait_for_function("document.getElementById('player-rows').textContent.includes('German 1')")

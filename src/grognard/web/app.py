@@ -55,6 +55,7 @@ from grognard.web.store import Store
 
 log = logging.getLogger("grognard.web")
 
+MAX_PAGES_PER_SEAT = 4  # open pages allowed on one game: 4 a seat, and 20 more (projectors, hosts)
 STATE_INTERVAL = 0.2  # seconds between two states sent to one page (events and answers go at once)
 
 
@@ -469,6 +470,9 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
         room = server.rooms.get(code.upper())
         if room is None or room.closed:
             await ws.close(code=1008, reason="no game has this room code")
+            return
+        if len(room.conns) >= MAX_PAGES_PER_SEAT * len(room.meta["seats"]) + 20:
+            await ws.close(code=1008, reason="too many pages open on this game")
             return
         await ws.accept()
         try:

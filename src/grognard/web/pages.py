@@ -194,11 +194,17 @@ def room_page(role: str, room: Any) -> str:
 <div class="right">{side}{figures}{events}</div>
 </main>"""
     elif role == "player":
-        side = """<section id="join-panel" hidden aria-labelledby="pjoin-h">
+        sides = "".join(f'<option value="{escape(x)}">{escape(x)}</option>' for x in room.ruleset.sides)
+        side = (
+            """<section id="join-panel" hidden aria-labelledby="pjoin-h">
 <h2 id="pjoin-h">Join this game</h2>
 <form id="player-join">
 <p><label for="pname">Your name (first name or a nickname)</label>
 <input id="pname" name="name" autocomplete="off" maxlength="32" required></p>
+<p><label for="pside">Side</label>
+<select id="pside" name="side"><option value="">any free seat</option>"""
+            + sides
+            + """</select></p>
 <p><button type="submit">Join</button></p>
 </form>
 </section>
@@ -211,6 +217,7 @@ def room_page(role: str, room: Any) -> str:
 <div id="decisions"><p>Nothing to decide now.</p></div>
 <div id="preview" class="preview" aria-live="polite"></div>
 </section>"""
+        )
         body = f"""<header><h1>{title}: {heading}, room {code}</h1>{status}</header>
 {message}
 <main id="main" class="columns">

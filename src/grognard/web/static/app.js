@@ -145,7 +145,7 @@
     $("player-join").addEventListener("submit", async (e) => {
       e.preventDefault();
       try {
-        const joined = await post("/api/rooms/" + code + "/join", { name: e.target.name.value });
+        const joined = await post("/api/rooms/" + code + "/join", { name: e.target.name.value, side: e.target.side.value || null });
         token = joined.token;
         store.set("grognard:player:" + code, token);
         showJoin(false);
