@@ -114,6 +114,7 @@ def room_page(role: str, room: Any) -> str:
     heading = {"host": "Host", "player": "Player", "projector": "Projector"}[role]
     status = """<div class="status" role="status" aria-live="polite">
 <span id="turn">Connecting...</span> <span id="phase"></span> <span id="state"></span> <span id="clock"></span>
+<div id="waiting" class="waiting"></div>
 </div>"""
     board = """<section class="board" aria-labelledby="board-h">
 <h2 id="board-h">The table</h2>

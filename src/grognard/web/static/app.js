@@ -221,6 +221,10 @@
     $("phase").textContent = s.phase ? "- " + s.phase : "";
     const words = { lobby: "waiting to start", playing: s.paused ? "paused" : "playing", over: "game over", ended: "ended by the host" };
     $("state").textContent = "(" + (words[s.status] || s.status) + ")";
+    const owing = s.seats.filter((x) => x.owes);
+    $("waiting").textContent = s.status === "playing" && owing.length
+      ? "Waiting for: " + owing.map((x) => x.seat + (x.player ? " (" + x.player + ")" : x.bot ? " (bot)" : "")).join(", ")
+      : "";
     deadline = s.timer && s.timer.left !== null ? Date.now() + s.timer.left * 1000 : null;
     tick();
     if (s.svg !== undefined) {
