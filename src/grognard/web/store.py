@@ -3,8 +3,9 @@
 A room is one row (its code, rule set, state and a JSON ``meta``: players with
 the hashes of their tokens, seats, settings); its game is the record's lines,
 one row each, appended as the game goes and committed before anyone is told.
-SQLite by default (WAL mode: a process killed at any moment keeps every
-committed line); any SQLAlchemy URL works (PostgreSQL on a school server).
+SQLite by default (WAL mode, synchronous FULL: a process killed at any moment,
+or a power cut, keeps every committed line); any SQLAlchemy URL works
+(PostgreSQL on a school server).
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ class Store:
             def _pragmas(connection: Any, _record: Any) -> None:
                 cursor = connection.cursor()
                 cursor.execute("PRAGMA journal_mode=WAL")
-                cursor.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a killed process loses no commit
+                cursor.execute("PRAGMA synchronous=FULL")  # each commit on disk before it is acknowledged
                 cursor.execute("PRAGMA busy_timeout=5000")
                 cursor.close()
 
