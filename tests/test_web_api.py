@@ -243,6 +243,9 @@ def test_referee_dice(server: ServerProcess) -> None:
     state = host.state_where(lambda s: s["host"]["dice_request"] is not None)
     request = state["host"]["dice_request"]
     assert request["purpose"].startswith("obstacles O1") and request["n"] == 1
+    joined = join(server, code, "Iris")  # a join never waits for the referee's dice
+    host.send({"type": "rename", "player": joined["player"], "name": "Iris B"})
+    host.until(lambda m: m["type"] == "ack" and m.get("op") == "rename")
     host.send({"type": "dice", "values": "7"})
     assert "not a face" in host.until(lambda m: m["type"] == "refused")["message"]
     host.send({"type": "dice", "values": "3 4"})

@@ -55,6 +55,7 @@ from grognard.web.store import Store
 
 log = logging.getLogger("grognard.web")
 
+GAME_OPS = {"undo", "dice_mode"}  # host commands that change the game itself
 MAX_PAGES_PER_SEAT = 4  # open pages allowed on one game: 4 a seat, and 20 more (projectors, hosts)
 STATE_INTERVAL = 0.2  # seconds between two states sent to one page (events and answers go at once)
 
@@ -374,7 +375,7 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
         body = Join.model_validate_json(await request.body())
         if body.side is not None and body.side not in room.ruleset.sides:
             return _refusal("bad_side", f"no side {body.side!r}; sides: {', '.join(room.ruleset.sides)}")
-        player, token = await room.call(room.join, body.name, body.side)
+        player, token = await room.join(body.name, body.side)  # not queued: a join never waits for dice
         return {"player": player, "token": token, "seats": room.seats_of(player), "play_url": f"/play/{room.code}"}
 
     @app.get("/api/rooms/{code}/record")
@@ -544,10 +545,14 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
                 values = parse_dice(message.values, request["sides"] if request else 6)
                 room.supply_dice(values)  # outside the queue: the actor is waiting for it
                 conn.send({"type": "ack", "n": None, "dice": values})
-            else:
+            elif kind in GAME_OPS:  # they change the game: in the actor's order
                 args = message.model_dump(exclude={"type"})
                 future = room.submit(room.host_op, kind, **args)
                 answer(conn, future, None, lambda _: {"type": "ack", "n": None, "op": kind})
+            else:  # seats, players, settings: at once, even while the actor waits for the referee's dice
+                await room.host_op(kind, **message.model_dump(exclude={"type"}))
+                room.kick()
+                conn.send({"type": "ack", "n": None, "op": kind})
             conn.refusals = 0
         except ValidationError as exc:
             _refuse(conn, "malformed", _first_problem(exc), n)

@@ -239,6 +239,11 @@ class Room:
         self.queue.put_nowait((functools.partial(fn, *args, **kwargs), (), future))
         return future
 
+    def kick(self) -> None:
+        """Wake the actor (a setting changed: bots may have something to do)."""
+        if not self.closed:
+            self.queue.put_nowait((self._noop, (), asyncio.get_running_loop().create_future()))
+
     async def call(self, fn: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> Any:
         """Queue ``fn(*args, **kwargs)`` for the actor and wait for its result (or its exception)."""
         if self.closed:
