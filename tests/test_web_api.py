@@ -156,6 +156,8 @@ def test_refusals(server: ServerProcess) -> None:
         assert ann.until(lambda m: m["type"] == "refused")["code"] == "malformed"
     ann.send(json.dumps({"type": "act", "action": "hold A1", "n": 3, "pad": "x" * 5000}))
     assert ann.until(lambda m: m["type"] == "refused")["code"] == "too_big"
+    ann.ws.send(b"\x00\x01binary")
+    assert "binary" in ann.until(lambda m: m["type"] == "refused")["message"]
     ann.send({"type": "act", "action": "x" * 201})
     assert ann.until(lambda m: m["type"] == "refused")["code"] == "malformed"
     # a player may not use host commands
@@ -190,6 +192,15 @@ def test_refusals(server: ServerProcess) -> None:
         headers = [json.loads(t) for (t,) in db.execute("select text from grognard_lines where n = 0")]
     seeds = {str(h["seed"]) for h in headers}
     assert seeds and not any(seed in json.dumps(m) for m in ann.messages + host.messages for seed in seeds)
+    # a frame past the server's limit (64 KiB) closes that connection, nothing else
+    big = Client(server, code, "player", a2["token"])
+    big.send(json.dumps({"type": "ping", "pad": "x" * 70000}))
+    with pytest.raises(ConnectionClosed):
+        while True:
+            big.recv(5)
+    time.sleep(0.5)  # the flood emptied Ann's bucket: it fills again at 10 messages a second
+    ann.send({"type": "ping"})
+    ann.until(lambda m: m["type"] == "pong")
     for c in (host, ann):
         c.close()
 

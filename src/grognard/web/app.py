@@ -500,8 +500,14 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
         sender = asyncio.get_running_loop().create_task(_quietly(conn.sender()))
         try:
             while True:
-                text = await ws.receive_text()
-                await handle(room, conn, text)
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None:
+                    _refuse(conn, "malformed", "messages are JSON text, not binary", None)
+                else:
+                    await handle(room, conn, text)
                 if sender.done():
                     break
         except WebSocketDisconnect:
