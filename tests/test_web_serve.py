@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from pydantic import ValidationError
 from typer.testing import CliRunner
@@ -10,7 +12,7 @@ from grognard.cli import app
 from grognard.web.pages import qr_svg, qr_text
 from grognard.web.protocol import Join, clean_name, client_message
 from grognard.web.serve import lan_address
-from grognard.web.store import Store
+from grognard.web.store import Store, default_url
 
 
 def test_serve_help_lists_its_options() -> None:
@@ -29,7 +31,7 @@ def test_lan_address_and_qr_codes() -> None:
     assert svg.lstrip().startswith("<?xml") or "<svg" in svg[:200]
 
 
-def test_any_sqlalchemy_url(tmp_path: pytest.TempPathFactory) -> None:
+def test_any_sqlalchemy_url(tmp_path: Path) -> None:
     store = Store(f"sqlite:///{tmp_path}/x.sqlite3")
     room = store.create_room("ABCDEF", "omaha", {"status": "lobby"}, [{"type": "header"}])
     store.append(room, 1, {"type": "start"})
@@ -70,3 +72,10 @@ def test_names_are_cleaned() -> None:
     assert Join.model_validate({"name": "<b>Bo</b>"}).name == "<b>Bo</b>"  # kept as typed; pages write it as text
     with pytest.raises(ValueError):
         clean_name("\x00\u202e ")
+
+
+def test_default_database_in_the_user_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    url = default_url()
+    assert url == f"sqlite:///{tmp_path / 'grognard' / 'games.sqlite3'}"
+    assert (tmp_path / "grognard").is_dir()
