@@ -136,6 +136,11 @@ def room_page(role: str, room: Any) -> str:
 <div id="debrief-extra"></div>
 </section>"""
     message = '<div id="message" role="alert" class="message"></div>'
+    board_picture = """<section class="board" aria-labelledby="board-h">
+<h2 id="board-h">The table</h2>
+<div id="svg" class="svg"></div>
+</section>"""
+    board_tables = """<section aria-label="The table as text"><div id="tables"></div></section>"""
     if role == "host":
         side = f"""<section aria-labelledby="room-h">
 <h2 id="room-h">Room {code}</h2>
@@ -229,8 +234,9 @@ def room_page(role: str, room: Any) -> str:
         body = f"""<header><h1>{title}, room {code}</h1>{status}</header>
 {message}
 <main id="main" class="columns projector">
-<div class="left">{board}{debrief}</div>
+<div class="left">{board_picture}</div>
 <div class="right">{figures}{events}</div>
+<div class="left">{board_tables}{debrief}</div>
 </main>"""
     return _page(f"{room.ruleset.title} - {heading} - {room.code}", body, role, room.code)
 
