@@ -800,6 +800,25 @@ for _name in rulesets.names():
 app.add_typer(play_app, name="play")
 
 
+# ---------------------------------------------------------------------- serve (the web play: grognard.web)
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="the address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="the port to listen on")] = 8000,
+    lan: Annotated[
+        bool, typer.Option("--lan", help="listen on this machine's network; print the join address and a QR code")
+    ] = False,
+    db: Annotated[
+        str | None,
+        typer.Option(help="an SQLAlchemy URL (default: an SQLite file in the user's data folder)", metavar="URL"),
+    ] = None,
+) -> None:
+    """Serve games in the browser: a host makes a game, players join with its room code, bots fill the rest."""
+    from grognard.web.serve import run
+
+    run(host, port, lan, db)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: run the command; bad input is one ``error:`` line and exit code 2."""
     args = list(sys.argv[1:] if argv is None else argv)

@@ -16,6 +16,7 @@ from grognard.rulesets.omaha.describe import PHASES
 
 SCALE = 10.0  # px per inch
 MARGIN = 84.0
+TOP = 96.0  # px from the top of the picture to the back edge of the table
 ORANGE, SKY, GREEN, YELLOW, BLUE, VERMILLION, PURPLE = (
     "#E69F00",
     "#56B4E9",
@@ -53,7 +54,7 @@ def render(view: dict[str, Any]) -> str:
         return MARGIN + x * SCALE
 
     def Y(y: float) -> float:
-        return 96 + (top - y) * SCALE
+        return TOP + (top - y) * SCALE
 
     def band(y0: float, y1: float, fill: str, name: str) -> None:
         body.append(el("rect", x=X(0), y=Y(y1), width=width * SCALE, height=(y1 - y0) * SCALE, fill=fill))

@@ -1,0 +1,21 @@
+"""Play in the browser: the server (FastAPI, WebSocket), its database, its pages.
+
+``grognard serve`` starts it (``serve.run``); ``app.create_app`` makes the application.
+
+- ``store``: rooms and the lines of their game records (SQLAlchemy; SQLite in WAL mode by default).
+  A game is stored as its record, one row a line, each committed before anyone is told.
+- ``room``: one game, its players and seats, and the one actor (an asyncio task) that applies
+  every change in order; bots choose on worker threads; referee mode asks the host for each roll.
+- ``app``: HTTP (make a game, join, the record after the end, delete, the debrief) and the
+  WebSocket ``/ws/{code}``: the first message is ``hello`` (role ``host``, ``player`` or
+  ``projector``, with the host's or the player's token), then ``act``/``preview`` (players),
+  ``start``, ``pause``, ``assign``, ``bot``, ``rename``, ``remove``, ``settings``, ``undo``,
+  ``end``, ``dice``, ``dice_mode`` (host), ``ping``. The server answers ``ack`` or ``refused``
+  (a code from a fixed list and a message), sends ``events`` (a record step's events the page
+  may see) at once and ``state`` (everything the page shows) at most five times a second.
+- ``protocol``: every message as a pydantic model (type, size, range).
+- ``faces``: what the pages show through the Ruleset record, with per-rule-set forms and tables.
+- ``pages`` and ``static/``: server-made HTML shells, one small script and one style sheet.
+- ``debrief``: the analysis code's plots of bot games with a finished game's options.
+- ``testing``: a real server process for the tests and the load bench.
+"""

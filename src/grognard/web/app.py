@@ -1,0 +1,633 @@
+"""The web server: FastAPI routes, the WebSocket play, rate limits, the pages.
+
+``create_app(db_url)`` makes the application; ``grognard serve`` runs it on
+uvicorn. At start-up every stored game is rebuilt from its record.
+
+Who may do what: the host's token (given once, when the game is made) for host
+commands; a player's token (given once, at join) for that player's seats only;
+the projector sees what a spectator may. Tokens come from ``secrets`` and only
+their SHA-256 is stored. Every message is a pydantic model (type, size, range);
+WebSocket messages and joins are rate-limited; a WebSocket whose ``Origin`` is
+not this server is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from html import escape
+from importlib import resources
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+from starlette.websockets import WebSocketState
+
+from grognard import __version__, rulesets
+from grognard.core.engine import Event
+from grognard.core.errors import GrognardError
+from grognard.terminal import parse_dice
+from grognard.web import faces, pages
+from grognard.web.protocol import (
+    HOST_OPS,
+    MAX_BODY,
+    MAX_MESSAGE,
+    PLAYER_OPS,
+    Act,
+    CreateRoom,
+    Dice,
+    Hello,
+    Join,
+    Preview,
+    client_message,
+)
+from grognard.web.room import Refused, Room
+from grognard.web.store import Store
+
+log = logging.getLogger("grognard.web")
+
+GAME_OPS = {"undo", "dice_mode"}  # host commands that change the game itself
+MAX_PAGES_PER_SEAT = 4  # open pages allowed on one game: 4 a seat, and 20 more (projectors, hosts)
+STATE_INTERVAL = 0.2  # seconds between two states sent to one page (events and answers go at once)
+
+
+class Bucket:
+    """A token bucket: ``rate`` a second, at most ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.level = burst
+        self.when = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.when) * self.rate)
+        self.when = now
+        if self.level >= 1:
+            self.level -= 1
+            return True
+        return False
+
+
+class Limits:
+    """Buckets by key (an address), forgotten when full again."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.buckets: dict[str, Bucket] = {}
+
+    def take(self, key: str) -> bool:
+        if len(self.buckets) > 10000:
+            self.buckets = {k: b for k, b in self.buckets.items() if b.level < b.burst - 1}
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            bucket = self.buckets[key] = Bucket(self.rate, self.burst)
+        return bucket.take()
+
+
+class Server:
+    """The rooms and the database; one worker thread runs the database calls in order."""
+
+    def __init__(self, db_url: str, join_url: str | None = None) -> None:
+        self.store = Store(db_url)
+        self.rooms: dict[str, Room] = {}
+        self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grognard-db")
+        self.join_url = join_url
+        # a classroom shares one address behind its router: joins are generous, bad codes are not
+        self.joins = Limits(rate=2.0, burst=100)
+        self.misses = Limits(rate=0.2, burst=12)
+        self.creates = Limits(rate=0.2, burst=30)
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
+
+    async def load(self) -> None:
+        for room_id, code, ruleset_name, meta, record in await self.run(self.store.load):
+            try:
+                room = Room.load(self.store, self.run, room_id, code, rulesets.get(ruleset_name), meta, record)
+            except GrognardError as exc:
+                log.error("room %s cannot be rebuilt from its record: %s", code, exc)
+                continue
+            room.start()
+            self.rooms[code] = room
+        log.info("%d games loaded", len(self.rooms))
+
+    def room(self, code: str) -> Room:
+        room = self.rooms.get(code.upper())
+        if room is None or room.closed:
+            raise Refused("no_room", "no game has this room code")
+        return room
+
+    async def close(self) -> None:
+        for room in self.rooms.values():
+            if room.task is not None:
+                room.task.cancel()
+        self.db.shutdown(wait=True)
+        self.store.close()
+
+
+def _client(request: Request | WebSocket) -> str:
+    return request.client.host if request.client else "?"
+
+
+def _refusal(code: str, message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"type": "refused", "code": code, "message": message}, status_code=status)
+
+
+class Conn:
+    """One page's WebSocket: messages queue up and a sender task writes them, state last and coalesced."""
+
+    def __init__(self, ws: WebSocket, room: Room, role: str, player: str | None) -> None:
+        self.ws, self.room, self.role, self.player = ws, room, role, player
+        self.out: list[dict[str, Any]] = []
+        self._dirty = True
+        self.wake = asyncio.Event()
+        self.closing: str | None = None
+        self.bucket = Bucket(rate=10.0, burst=30)
+        self.refusals = 0
+        self.waiting: set[asyncio.Task[None]] = set()
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.out.append(message)
+        self.wake.set()
+
+    def tell_events(self, items: list[dict[str, Any]], step: int) -> None:
+        """The events of record line ``step`` this page may see (sent even when none: the step is news)."""
+        self.send({"type": "events", "step": step, "events": items})
+
+    def dirty(self) -> None:
+        self._dirty = True
+        self.wake.set()
+
+    def kick(self, reason: str) -> None:
+        self.send({"type": "bye", "message": reason})
+        self.closing = reason
+        self.wake.set()
+
+    def seats(self) -> list[str]:
+        return self.room.seats_of(self.player)
+
+    def may_see(self, event: Event) -> bool:
+        if event.to is None:
+            return True
+        return any(event.visible_to(seat) for seat in self.seats())
+
+    async def sender(self) -> None:
+        """Write queued messages at once; the state at most every STATE_INTERVAL seconds (the latest only)."""
+        ws = self.ws
+        last = 0.0
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            messages, self.out = self.out, []
+            for message in messages:
+                await ws.send_text(json.dumps(message))
+            if self.closing is not None:
+                await ws.close(code=1008, reason=self.closing[:100])
+                return
+            if self._dirty:
+                wait = last + STATE_INTERVAL - time.monotonic()
+                if wait > 0:
+                    try:
+                        await asyncio.wait_for(self.wake.wait(), wait)
+                    except TimeoutError:
+                        pass
+                    self.wake.set()
+                    continue
+                self._dirty = False
+                last = time.monotonic()
+                await ws.send_text(json.dumps(state_message(self.room, self)))
+
+
+def state_message(room: Room, conn: Conn) -> dict[str, Any]:
+    """Everything a page shows, for its role and seats: never what the rules hide from them, nor the seed."""
+    ruleset, game, meta = room.ruleset, room.game, room.meta
+    seats = conn.seats() if conn.role == "player" else []
+    mine = {s for s in seats if room.controller(s) == ("player", conn.player)}
+    seat = seats[0] if seats else None
+    names = {pid: p["name"] for pid, p in meta["players"].items()}
+    online = {c.player for c in room.conns if c.role == "player"}
+    owing = {d.seat for d in game.pending()} if game is not None else set()
+    out: dict[str, Any] = {
+        "type": "state",
+        "version": room.version,
+        "code": room.code,
+        "title": ruleset.title,
+        "ruleset": ruleset.name,
+        "status": meta["status"],
+        "paused": meta["paused"],
+        "dice": meta["dice"],
+        "ready": game is not None,
+        "step": room.writer.steps if room.writer is not None and game is not None else 0,
+        "timer": {
+            "seconds": meta["timer"],
+            "on_timeout": meta["on_timeout"],
+            "left": max(0.0, room.deadline - time.time()) if room.deadline else None,
+        },
+        "seats": [
+            {
+                "seat": s,
+                "side": room.side_of(s),
+                "player": names.get(entry["player"]) if entry["player"] else None,
+                "player_id": entry["player"] if conn.role == "host" else None,
+                "bot": (lambda c: c[1] if c[0] == "bot" else None)(room.controller(s)),
+                "online": entry["player"] in online,
+                "owes": s in owing,
+                "yours": s in mine,
+            }
+            for s, entry in meta["seats"].items()
+        ],
+        "events": [item for event, item in list(room.recent)[-30:] if conn.may_see(event)],
+    }
+    if game is not None:
+        out.update(
+            turn=game.turn,
+            phase=faces.phase(ruleset, game),
+            svg=room.svg(seat),
+            marks=faces.marks(ruleset, game, mine),
+            tables=faces.tables(ruleset, game, mine),
+            figures=[[label, str(value)] for label, value in faces.figures(ruleset, game)],
+            result=game.result.to_json() if game.result is not None else None,
+        )
+        if meta["status"] in ("over", "ended") and ruleset.summary is not None:
+            out["summary"] = [[label, str(value)] for label, value in ruleset.summary(game)]
+    if conn.role == "player":
+        out["you"] = {"id": conn.player, "name": names.get(conn.player or "", ""), "seats": seats}
+        decisions = []
+        if game is not None and meta["status"] == "playing" and not meta["paused"]:
+            decisions = [faces.decision_json(ruleset, game, d) for d in game.pending() if d.seat in mine]
+        out["decisions"] = decisions
+    if conn.role == "host":
+        out["host"] = {
+            "players": [
+                {"id": pid, "name": p["name"], "seats": room.seats_of(pid), "online": pid in online}
+                for pid, p in meta["players"].items()
+            ],
+            "dice_request": room.dice_request,
+            "bots": list(ruleset.bots),
+            "sides": list(ruleset.sides),
+            "bot_names": meta["bot_names"],
+            "fill_bots": meta["fill_bots"],
+            "join_url": conn.ws.app.state.server.join_url or "",
+            "steps": room.writer.steps if room.writer is not None and game is not None else 0,
+        }
+    return out
+
+
+def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tuple[str, ...] = ()) -> FastAPI:
+    """The grognard web application over the database at ``db_url``."""
+    server = Server(db_url, join_url)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> Any:
+        await server.load()
+        yield
+        await server.close()
+
+    app = FastAPI(title="grognard", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.server = server
+    static = resources.files("grognard.web") / "static"
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+
+    @app.middleware("http")
+    async def guard(request: Request, call_next: Any) -> Any:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            return _refusal("too_big", f"a request body has at most {MAX_BODY} bytes", 413)
+        response = await call_next(request)
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+            "connect-src 'self'; frame-ancestors 'none'",
+        )
+        return response
+
+    @app.exception_handler(Refused)
+    async def refused(_request: Request, exc: Refused) -> JSONResponse:
+        status = 404 if exc.code == "no_room" else 403 if exc.code in ("host_only", "bad_token") else 409
+        return _refusal(exc.code, str(exc), status)
+
+    @app.exception_handler(GrognardError)
+    async def grognard_error(_request: Request, exc: GrognardError) -> JSONResponse:
+        return _refusal(exc.code, str(exc), 400)
+
+    @app.exception_handler(ValidationError)
+    async def invalid(_request: Request, exc: ValidationError) -> JSONResponse:
+        return _refusal("malformed", _first_problem(exc), 422)
+
+    # ------------------------------------------------------------------ API
+    @app.get("/api/rulesets")
+    async def list_rulesets() -> Any:
+        out = []
+        for name in rulesets.names():
+            r = rulesets.get(name)
+            out.append(
+                {
+                    "name": r.name,
+                    "title": r.title,
+                    "sides": list(r.sides),
+                    "bots": list(r.bots),
+                    "options": [
+                        {
+                            "name": s.name,
+                            "kind": s.kind.__name__,
+                            "default": s.default,
+                            "help": s.help,
+                            "values": s.describe_values(),
+                        }
+                        for s in r.options
+                    ],
+                }
+            )
+        return out
+
+    @app.post("/api/rooms")
+    async def create_room(request: Request) -> Any:
+        if not server.creates.take(_client(request)):
+            return _refusal("rate", "too many games made from this address; wait a minute", 429)
+        body = CreateRoom.model_validate_json(await request.body())
+        ruleset = rulesets.get(body.ruleset)
+        host_token = secrets.token_urlsafe(24)
+        room = await Room.create(server.store, ruleset, dict(body.options), body.dice, host_token, server.run)
+        server.rooms[room.code] = room
+        return {"code": room.code, "host_token": host_token, "host_url": f"/host/{room.code}#{host_token}"}
+
+    @app.post("/api/rooms/{code}/join")
+    async def join(code: str, request: Request) -> Any:
+        who = _client(request)
+        if not server.joins.take(who):
+            return _refusal("rate", "too many joins from this address; wait a little", 429)
+        if len(code) > 16 or code.upper() not in server.rooms:
+            if not server.misses.take(who):
+                return _refusal("rate", "too many wrong room codes; wait a minute", 429)
+        room = server.room(code)
+        body = Join.model_validate_json(await request.body())
+        if body.side is not None and body.side not in room.ruleset.sides:
+            return _refusal("bad_side", f"no side {body.side!r}; sides: {', '.join(room.ruleset.sides)}")
+        player, token = await room.join(body.name, body.side)  # not queued: a join never waits for dice
+        return {"player": player, "token": token, "seats": room.seats_of(player), "play_url": f"/play/{room.code}"}
+
+    @app.get("/api/rooms/{code}/record")
+    async def record(code: str, x_host_token: str = Header("")) -> Any:
+        room = server.room(code)
+        if not x_host_token or not room.is_host(x_host_token):
+            raise Refused("host_only", "only the host may download the record")
+        if room.meta["status"] not in ("over", "ended"):
+            raise Refused("not_over", "the record (with its dice seed) is given once the game is over")
+        assert room.writer is not None
+        text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in room.writer.lines)
+        return PlainTextResponse(
+            text,
+            media_type="application/x-ndjson",
+            headers={"Content-Disposition": f'attachment; filename="grognard-{room.code}.jsonl"'},
+        )
+
+    @app.get("/api/rooms/{code}/debrief")
+    async def debrief(code: str) -> Any:
+        """After the end: the game's figures beside a Monte Carlo run of its options, with the analysis plots."""
+        room = server.room(code)
+        if room.meta["status"] not in ("over", "ended"):
+            raise Refused("not_over", "the debrief comes once the game is over")
+        if room.debrief is None:
+            from grognard.web.debrief import debrief as make
+
+            room.debrief = await asyncio.get_running_loop().run_in_executor(
+                None, make, room.ruleset.name, room.meta["options"], int(room.meta["bot_seed"])
+            )
+        from grognard.web.debrief import PLOTS
+
+        return {
+            "lines": room.debrief["lines"],
+            "plots": [
+                {"url": f"/api/rooms/{room.code}/debrief/{name}.png", "alt": PLOTS[name]}
+                for name in room.debrief["plots"]
+            ],
+        }
+
+    @app.get("/api/rooms/{code}/debrief/{name}.png")
+    async def debrief_plot(code: str, name: str) -> Any:
+        room = server.room(code)
+        if room.debrief is None or name not in room.debrief["plots"]:
+            raise Refused("no_plot", "no such plot")
+        return Response(room.debrief["plots"][name], media_type="image/png")
+
+    @app.delete("/api/rooms/{code}")
+    async def delete_room(code: str, x_host_token: str = Header("")) -> Any:
+        room = server.room(code)
+        if not x_host_token or not room.is_host(x_host_token):
+            raise Refused("host_only", "only the host may delete the game")
+        if room.meta["status"] not in ("over", "ended"):
+            raise Refused("not_over", "end the game before deleting it")
+        room.close()
+        del server.rooms[room.code]
+        await server.run(server.store.delete_room, room.id)
+        return {"deleted": room.code}
+
+    # ------------------------------------------------------------------ pages
+    @app.get("/", response_class=HTMLResponse)
+    async def index() -> Any:
+        return pages.index([(n, rulesets.get(n)) for n in rulesets.names()])
+
+    @app.get("/favicon.ico")
+    async def favicon() -> Any:
+        return Response(status_code=204)
+
+    @app.get("/host/{code}", response_class=HTMLResponse)
+    async def host_page(code: str) -> Any:
+        return pages.room_page("host", server.room(code))
+
+    @app.get("/play/{code}", response_class=HTMLResponse)
+    async def play_page(code: str) -> Any:
+        return pages.room_page("player", server.room(code))
+
+    @app.get("/projector/{code}", response_class=HTMLResponse)
+    async def projector_page(code: str) -> Any:
+        return pages.room_page("projector", server.room(code))
+
+    @app.get("/qr/{code}.svg")
+    async def qr(code: str, request: Request) -> Any:
+        room = server.room(code)
+        base = server.join_url or str(request.base_url).rstrip("/")
+        return Response(pages.qr_svg(f"{base.rstrip('/')}/play/{room.code}"), media_type="image/svg+xml")
+
+    # ------------------------------------------------------------------ WebSocket
+    @app.websocket("/ws/{code}")
+    async def play(ws: WebSocket, code: str) -> None:
+        origin = ws.headers.get("origin")
+        if origin is not None and urlsplit(origin).netloc != ws.headers.get("host") and origin not in allowed_origins:
+            await ws.close(code=1008, reason="origin refused")
+            return
+        room = server.rooms.get(code.upper())
+        if room is None or room.closed:
+            await ws.close(code=1008, reason="no game has this room code")
+            return
+        if len(room.conns) >= MAX_PAGES_PER_SEAT * len(room.meta["seats"]) + 20:
+            await ws.close(code=1008, reason="too many pages open on this game")
+            return
+        await ws.accept()
+        try:
+            first = await asyncio.wait_for(ws.receive_text(), timeout=20)
+            hello = client_message.validate_json(first) if len(first) <= MAX_MESSAGE else None
+        except (TimeoutError, ValidationError, WebSocketDisconnect, KeyError):
+            hello = None
+        if hello is None or hello.type != "hello":
+            await _close(ws, "the first message must be hello")
+            return
+        player = None
+        if hello.role == "host":
+            if hello.token is None or not room.is_host(hello.token):
+                await _close(ws, "wrong host token")
+                return
+        elif hello.role == "player":
+            player = room.player_by_token(hello.token) if hello.token else None
+            if player is None:
+                await _close(ws, "wrong player token: join the game again")
+                return
+        conn = Conn(ws, room, hello.role, player)
+        room.conns.add(conn)
+        room.touch()
+        sender = asyncio.get_running_loop().create_task(_quietly(conn.sender()))
+        try:
+            while True:
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None:
+                    _refuse(conn, "malformed", "messages are JSON text, not binary", None)
+                else:
+                    await handle(room, conn, text)
+                if sender.done():
+                    break
+        except WebSocketDisconnect:
+            pass
+        except Exception:
+            log.exception("room %s: connection failed", room.code)
+        finally:
+            room.conns.discard(conn)
+            room.touch()
+            sender.cancel()
+
+    async def handle(room: Room, conn: Conn, text: str) -> None:
+        n = None
+        try:
+            if not conn.bucket.take():
+                raise Refused("rate", "too many messages: slow down")
+            if len(text) > MAX_MESSAGE:
+                raise Refused("too_big", f"a message has at most {MAX_MESSAGE} characters")
+            message = client_message.validate_json(text)
+            n = getattr(message, "n", None)
+            kind = message.type
+            if kind == "ping":
+                conn.send({"type": "pong"})
+                return
+            if kind in HOST_OPS and conn.role != "host":
+                raise Refused("host_only", "only the host may do that")
+            if kind in PLAYER_OPS and conn.role != "player":
+                raise Refused("players_only", "only a player may do that")
+            if isinstance(message, Hello):
+                raise Refused("again", "already said hello")
+            if isinstance(message, Act):
+                assert conn.player is not None
+                action = message.action
+                future = room.submit(room.act, conn.player, message.seat, action)
+                answer(conn, future, n, lambda step: {"type": "ack", "n": n, "action": action, "step": step})
+            elif isinstance(message, Preview):
+                assert conn.player is not None
+                conn.send({"type": "preview", "n": n, **room.preview(conn.player, message.action)})
+            elif isinstance(message, Dice):
+                request = room.dice_request
+                values = parse_dice(message.values, request["sides"] if request else 6)
+                room.supply_dice(values)  # outside the queue: the actor is waiting for it
+                conn.send({"type": "ack", "n": None, "dice": values})
+            elif kind in GAME_OPS:  # they change the game: in the actor's order
+                args = message.model_dump(exclude={"type"})
+                future = room.submit(room.host_op, kind, **args)
+                answer(conn, future, None, lambda _: {"type": "ack", "n": None, "op": kind})
+            else:  # seats, players, settings: at once, even while the actor waits for the referee's dice
+                await room.host_op(kind, **message.model_dump(exclude={"type"}))
+                room.kick()
+                conn.send({"type": "ack", "n": None, "op": kind})
+            conn.refusals = 0
+        except ValidationError as exc:
+            _refuse(conn, "malformed", _first_problem(exc), n)
+        except Refused as exc:
+            _refuse(conn, exc.code, str(exc), n)
+        except GrognardError as exc:
+            _refuse(conn, exc.code, str(exc), n)
+        except Exception:
+            log.exception("room %s: a message failed", room.code)
+            _refuse(conn, "server_error", "the server could not do that", n)
+
+    def answer(conn: Conn, future: asyncio.Future[Any], n: Any, ok: Callable[[Any], dict[str, Any]]) -> None:
+        """Answer a queued request when the actor has done it; the connection reads on meanwhile
+        (the host's next message may be the very roll the actor waits for)."""
+
+        async def wait() -> None:
+            try:
+                conn.send(ok(await future))
+            except Refused as exc:
+                _refuse(conn, exc.code, str(exc), n)
+            except GrognardError as exc:
+                _refuse(conn, exc.code, str(exc), n)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("room %s: a request failed", conn.room.code)
+                _refuse(conn, "server_error", "the server could not do that", n)
+
+        task = asyncio.get_running_loop().create_task(wait())
+        conn.waiting.add(task)
+        task.add_done_callback(conn.waiting.discard)
+
+    def _refuse(conn: Conn, code: str, message: str, n: Any) -> None:
+        conn.refusals += 1
+        conn.send({"type": "refused", "code": code, "message": message, "n": n})
+        if conn.refusals > 200:
+            conn.kick("too many refused messages")
+
+    return app
+
+
+async def _quietly(job: Any) -> None:
+    """Run a page's sender; a page that went away mid-send is not an error."""
+    try:
+        await job
+    except (WebSocketDisconnect, OSError):
+        pass
+    except RuntimeError as exc:  # starlette: a send after the close
+        log.warning("a page's sender stopped: %s", exc)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("a page's sender failed")
+
+
+async def _close(ws: WebSocket, reason: str) -> None:
+    if ws.client_state == WebSocketState.CONNECTED:
+        await ws.send_text(json.dumps({"type": "bye", "message": reason}))
+        await ws.close(code=1008, reason=reason)
+
+
+def _first_problem(exc: ValidationError) -> str:
+    errors = exc.errors()
+    if not errors:
+        return "malformed message"
+    first = errors[0]
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "__root__")
+    return f"malformed message: {where + ': ' if where else ''}{first.get('msg', 'invalid')}"[:300]
+
+
+def escape_name(name: str) -> str:
+    return escape(name, quote=True)

@@ -1,0 +1,226 @@
+"""What the pages show of a game, through the Ruleset record, with small per-rule-set additions.
+
+Generic: a decision's prompt, situation lines, a menu of candidates with a note
+and the exact odds of each (``ruleset.note``/``ruleset.odds``, the same as the
+terminal), events as lines (``ruleset.describe``) with dice kept as dice.
+Per rule set (``FACES``): the form controls of a decision (Omaha: where a squad
+moves, how its figures split), the text tables of units beside the picture,
+the phase's name and the figures the projector shows. A rule set without an
+entry gets the menu, a typed order and ``board_text`` in a ``<pre>``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from grognard.core.engine import Decision, Event, Game
+from grognard.core.ruleset import Ruleset
+
+MENU = 12  # candidates listed per decision, as at the terminal
+
+
+@dataclass(frozen=True)
+class Face:
+    forms: Callable[[Game, Decision], list[dict[str, Any]]]
+    tables: Callable[[Game, set[str]], list[dict[str, Any]]]
+    phase: Callable[[Game], str]
+    figures: Callable[[Game], list[tuple[str, Any]]]
+    marks: Callable[[Game, set[str]], list[dict[str, Any]]]  # rings on the picture around the seat's own units
+
+
+def _field(name: str, label: str, value: float, low: float, high: float, step: float) -> dict[str, Any]:
+    return {"name": name, "label": label, "value": value, "min": low, "max": high, "step": step}
+
+
+# ---------------------------------------------------------------------------------------------- Omaha
+def _omaha_forms(game: Any, decision: Decision) -> list[dict[str, Any]]:
+    from grognard.rulesets.omaha.game import OrdersSpace
+
+    space = decision.space
+    if not isinstance(space, OrdersSpace):
+        return []
+    squad = space.move.squad
+    options = game.state.options
+    top = 28.0 + float(options["ground"])
+    label = squad.label
+    from grognard.render.omaha import MARGIN, SCALE, TOP
+
+    move = {
+        "verb": "move",
+        "title": f"Move {label} to a point (up to 6 inches of beach; or click the picture to fill x and y)",
+        "template": f"move {label} {{x}} {{y}}",
+        # inches from the picture's coordinates: (px - origin) / scale, as render.omaha draws them
+        "pick": {"x": {"origin": MARGIN, "scale": SCALE}, "y": {"origin": TOP + top * SCALE, "scale": -SCALE}},
+        "fields": [
+            _field("x", "x, inches along the beach", squad.x, 0.0, float(game.state.width), 0.01),
+            _field(
+                "y",
+                "y, inches up the beach (0 = water line, 24 = sea wall)",
+                squad.y,
+                -float(options["water"]),
+                top,
+                0.01,
+            ),
+        ],
+    }
+    kinds = space.fight.kinds()
+    fields = []
+    for kind, text in (("shoot", "shoot at the bunker in front"), ("clear", "clear obstacles"), ("assault", "assault")):
+        field = _field(kind, f"figures that {text}", 0, 0, squad.figures if kind in kinds else 0, 1)
+        if kind not in kinds:
+            field["disabled"] = "not possible here now"
+        fields.append(field)
+    fight = {
+        "verb": "fight",
+        "title": f"Or stay and split {label}'s {squad.figures} figures (the rest hold)",
+        "template": f"fight {label} shoot={{shoot}} clear={{clear}} assault={{assault}}",
+        "fields": fields,
+    }
+    return [move, fight]
+
+
+def _omaha_tables(game: Any, mine: set[str]) -> list[dict[str, Any]]:
+    from grognard.rulesets.omaha.describe import where
+
+    s = game.state
+    squads = []
+    for a in s.americans:
+        q = a.squad
+        you = "yes" if a.seat in mine else ""
+        if q is None:
+            state = "out of squads" if a.out else "in the landing craft"
+            squads.append([a.label, a.seat, you, "", "", "", state])
+        else:
+            squads.append([a.label, a.seat, you, q.figures, f"{q.x:g}", f"{q.y:g}", where(q.y)])
+    bunkers = [
+        [
+            b.label,
+            b.commander,
+            "yes" if b.commander in mine else "",
+            b.defenders,
+            b.status,
+            "open" if section in s.exits_open else "closed",
+        ]
+        for section, b in sorted(s.bunkers.items())
+    ]
+    obstacles = [[f"O{i + 1}", "not yet rolled" if c is None else c] for i, c in enumerate(s.obstacles)]
+    out = [
+        {
+            "caption": "Squads",
+            "columns": ["squad", "seat", "yours", "figures", "x", "y", "where"],
+            "rows": squads,
+        },
+    ]
+    if bunkers:
+        out.append(
+            {
+                "caption": "Bunkers",
+                "columns": ["bunker", "commander", "yours", "defenders", "status", "exit"],
+                "rows": bunkers,
+            }
+        )
+    out.append({"caption": "Obstacles per section", "columns": ["section", "obstacles left"], "rows": obstacles})
+    return out
+
+
+def _omaha_phase(game: Any) -> str:
+    from grognard.rulesets.omaha.describe import PHASES
+
+    return str(PHASES.get(game.state.phase, game.state.phase))
+
+
+def _omaha_figures(game: Any) -> list[tuple[str, Any]]:
+    s = game.state
+    st = s.stats
+    active = sum(1 for b in s.bunkers.values() if b.active)
+    left = sum(c for c in s.obstacles if c)
+    unknown = sum(1 for c in s.obstacles if c is None)
+    return [
+        ("American casualties", st["american_losses"]),
+        ("German casualties", st["german_losses"]),
+        ("exits open", f"{len(s.exits_open)} of {len(s.bunkers)}"),
+        ("bunkers still firing", f"{active} of {len(s.bunkers)}"),
+        ("obstacles left", f"{left}" + (f" ({unknown} sections not yet rolled)" if unknown else "")),
+        ("squads sent back by morale", st["sent_back"]),
+    ]
+
+
+def _omaha_marks(game: Any, mine: set[str]) -> list[dict[str, Any]]:
+    from grognard.render.omaha import MARGIN, SCALE, TOP
+
+    s = game.state
+    top = 28.0 + float(s.options["ground"])
+
+    def at(x: float, y: float, r: float, label: str) -> dict[str, Any]:
+        return {"x": MARGIN + x * SCALE, "y": TOP + (top - y) * SCALE, "r": r, "label": label}
+
+    out = [at(a.squad.x, a.squad.y, 14, f"your squad {a.label}") for a in s.americans if a.seat in mine and a.squad]
+    out += [at(b.section * 8 + 4, 30, 24, f"your bunker {b.label}") for b in s.bunkers.values() if b.commander in mine]
+    return out
+
+
+FACES: dict[str, Face] = {"omaha": Face(_omaha_forms, _omaha_tables, _omaha_phase, _omaha_figures, _omaha_marks)}
+
+
+# ---------------------------------------------------------------------------------------------- generic
+def decision_json(ruleset: Ruleset, game: Game, decision: Decision) -> dict[str, Any]:
+    """A decision for the player page: prompt, situation, a menu with notes and odds, form controls."""
+    situation = ruleset.situation(game, decision) if ruleset.situation is not None else [decision.prompt]
+    choices = []
+    for action in decision.space.candidates(MENU):
+        note = ruleset.note(game, action) if ruleset.note is not None else ""
+        odds = ruleset.odds(game, action) if ruleset.odds is not None else None
+        choices.append({"text": str(action), "note": note or "", "odds": odds or ""})
+    face = FACES.get(ruleset.name)
+    return {
+        "id": decision.id,
+        "seat": decision.seat,
+        "prompt": decision.prompt,
+        "situation": situation,
+        "choices": choices,
+        "forms": face.forms(game, decision) if face is not None else [],
+        "usage": list(ruleset.usage),
+    }
+
+
+def tables(ruleset: Ruleset, game: Game, mine: set[str]) -> list[dict[str, Any]]:
+    """Text tables of the units (beside every picture)."""
+    face = FACES.get(ruleset.name)
+    if face is not None:
+        return face.tables(game, mine)
+    if ruleset.board_text is not None:
+        return [{"caption": "The table", "pre": ruleset.board_text(game, None)}]
+    return []
+
+
+def marks(ruleset: Ruleset, game: Game, mine: set[str]) -> list[dict[str, Any]]:
+    """Where the picture's own units of a seat are (picture coordinates), to ring them."""
+    face = FACES.get(ruleset.name)
+    return face.marks(game, mine) if face is not None and mine else []
+
+
+def phase(ruleset: Ruleset, game: Game) -> str:
+    face = FACES.get(ruleset.name)
+    if face is not None:
+        return face.phase(game)
+    return str(getattr(getattr(game, "state", None), "phase", ""))
+
+
+def figures(ruleset: Ruleset, game: Game) -> list[tuple[str, Any]]:
+    face = FACES.get(ruleset.name)
+    if face is not None:
+        return face.figures(game)
+    return ruleset.summary(game) if ruleset.summary is not None else []
+
+
+def event_json(ruleset: Ruleset, event: Event, index: int) -> dict[str, Any] | None:
+    """An event as the pages show it: a line of text, or dice as dice; ``None`` for bookkeeping."""
+    if event.kind == "dice":
+        d = event.data
+        return {"i": index, "dice": list(d["values"]), "sides": d["sides"], "purpose": d["purpose"]}
+    text = ruleset.describe(event)
+    if text is None:
+        return None
+    return {"i": index, "text": text.strip(), "kind": event.kind}

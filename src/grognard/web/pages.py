@@ -1,0 +1,264 @@
+"""The HTML pages: small server-made shells; ``static/app.js`` fills them from the WebSocket.
+
+Nothing a person typed is put in a page here: names reach the pages only
+through the WebSocket and are written with ``textContent``.
+"""
+
+from __future__ import annotations
+
+import io
+from html import escape
+from typing import Any
+
+from grognard.core.ruleset import Ruleset
+
+
+def _page(title: str, body: str, role: str, code: str = "") -> str:
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{escape(title)}</title>
+<link rel="stylesheet" href="/static/style.css">
+<script src="/static/app.js" defer></script>
+</head>
+<body data-role="{escape(role)}" data-code="{escape(code)}">
+<a class="skip" href="#main">Skip to the game</a>
+{body}
+</body>
+</html>
+"""
+
+
+def index(rulesets: list[tuple[str, Ruleset]]) -> str:
+    """The home page: make a game (the host) or join one (a player)."""
+    choices = "".join(f'<option value="{escape(n)}">{escape(r.title)}</option>' for n, r in rulesets)
+    options = "\n".join(_options(n, r, first=k == 0) for k, (n, r) in enumerate(rulesets))
+    body = f"""<header><h1>grognard</h1><p>WWII miniature wargames played exactly as written.</p></header>
+<main id="main" class="columns">
+<section aria-labelledby="make-h">
+<h2 id="make-h">Host a game</h2>
+<form id="create-form">
+<p><label for="ruleset">Rule set</label>
+<select id="ruleset" name="ruleset">{choices}</select></p>
+{options}
+<fieldset><legend>Dice</legend>
+<p><input type="radio" id="dice-seeded" name="dice" value="seeded" checked>
+<label for="dice-seeded">the computer rolls</label></p>
+<p><input type="radio" id="dice-manual" name="dice" value="manual">
+<label for="dice-manual">referee mode: I type the table's real dice</label></p>
+</fieldset>
+<p><button type="submit">Make the game</button></p>
+</form>
+</section>
+<section aria-labelledby="join-h">
+<h2 id="join-h">Join a game</h2>
+<form id="join-form">
+<p><label for="join-code">Room code</label>
+<input id="join-code" name="code" autocomplete="off" maxlength="12" required></p>
+<p><label for="join-name">Your name (first name or a nickname)</label>
+<input id="join-name" name="name" autocomplete="off" maxlength="32" required></p>
+<p><button type="submit">Join</button></p>
+</form>
+</section>
+<div id="message" role="alert" class="message"></div>
+</main>"""
+    return _page("grognard", body, "index")
+
+
+def _options(name: str, ruleset: Ruleset, first: bool) -> str:
+    """The rule set's options as form controls, from its data (``Ruleset.options``)."""
+    rows = []
+    for spec in ruleset.options:
+        key = f"opt-{name}-{spec.name}"
+        label = f'<label for="{key}">{escape(spec.help)}</label>'
+        data = f'data-option="{escape(spec.name)}"'
+        if spec.kind is bool:
+            checked = " checked" if spec.default else ""
+            rows.append(f'<p><input type="checkbox" id="{key}" {data}{checked}> {label}</p>')
+        elif spec.choices:
+            items = "".join(
+                f'<option value="{escape(c)}"{" selected" if c == spec.default else ""}>{escape(c)}</option>'
+                for c in spec.choices
+            )
+            rows.append(f'<p>{label}<br><select id="{key}" {data}>{items}</select></p>')
+        elif spec.none_word is not None:
+            low = "" if spec.minimum is None else f" from {spec.minimum:g}"
+            high = "" if spec.maximum is None else f" to {spec.maximum:g}"
+            hint = f"a number{low}{high}, or {spec.none_word}"
+            rows.append(
+                f'<p>{label} ({escape(hint)})<br><input id="{key}" {data} value="{escape(spec.describe_default())}" '
+                f'autocomplete="off" maxlength="20"></p>'
+            )
+        else:
+            step = "1" if spec.kind is int else "any"
+            low = "" if spec.minimum is None else f' min="{spec.minimum:g}"'
+            high = "" if spec.maximum is None else f' max="{spec.maximum:g}"'
+            mode = "numeric" if spec.kind is int else "decimal"
+            rows.append(
+                f'<p>{label}<br><input id="{key}" {data} type="number" step="{step}"{low}{high} '
+                f'value="{escape(spec.describe_default())}" inputmode="{mode}"></p>'
+            )
+    hidden = "" if first else " hidden"
+    return (
+        f'<fieldset class="options" data-ruleset="{escape(name)}"{hidden}>'
+        f"<legend>Options of {escape(ruleset.title)}</legend>{''.join(rows)}</fieldset>"
+    )
+
+
+def room_page(role: str, room: Any) -> str:
+    """The host, player or projector page of ``room`` (filled in by app.js)."""
+    code = escape(room.code)
+    title = escape(room.ruleset.title)
+    heading = {"host": "Host", "player": "Player", "projector": "Projector"}[role]
+    status = """<div class="status" role="status" aria-live="polite">
+<span id="turn">Connecting...</span> <span id="phase"></span> <span id="state"></span> <span id="clock"></span>
+<div id="waiting" class="waiting"></div>
+</div>"""
+    board = """<section class="board" aria-labelledby="board-h">
+<h2 id="board-h">The table</h2>
+<div id="svg" class="svg"></div>
+<div id="tables"></div>
+</section>"""
+    events = """<section aria-labelledby="events-h" class="events">
+<h2 id="events-h">What just happened</h2>
+<ol id="events" reversed tabindex="0" aria-labelledby="events-h"></ol>
+</section>"""
+    figures = """<section aria-labelledby="figures-h">
+<h2 id="figures-h">The count</h2>
+<dl id="figures" class="figures"></dl>
+</section>"""
+    debrief = """<section id="debrief" hidden aria-labelledby="debrief-h">
+<h2 id="debrief-h">Debrief</h2>
+<p id="result"></p>
+<table><caption>The game in figures</caption><tbody id="summary"></tbody></table>
+<div id="debrief-extra"></div>
+</section>"""
+    message = '<div id="message" role="alert" class="message"></div>'
+    board_picture = """<section class="board" aria-labelledby="board-h">
+<h2 id="board-h">The table</h2>
+<div id="svg" class="svg"></div>
+</section>"""
+    board_tables = """<section aria-label="The table as text"><div id="tables"></div></section>"""
+    if role == "host":
+        side = f"""<section aria-labelledby="room-h">
+<h2 id="room-h">Room {code}</h2>
+<p>Players join at <strong id="join-url"></strong> with the room code <strong class="code">{code}</strong>.</p>
+<img id="qr" src="/qr/{code}.svg" alt="QR code of the join address for room {code}" width="160" height="160">
+<p><a href="/projector/{code}" target="_blank">Open the projector page</a></p>
+</section>
+<section aria-labelledby="control-h">
+<h2 id="control-h">The game</h2>
+<p class="buttons">
+<button type="button" id="start">Start</button>
+<button type="button" id="pause">Pause</button>
+<button type="button" id="undo">Take back the last action</button>
+<button type="button" id="end">End the game</button>
+<button type="button" id="delete">Delete the game</button>
+<a id="record" hidden>Download the record</a>
+</p>
+<form id="settings">
+<p><input type="checkbox" id="fill-bots" name="fill_bots">
+<label for="fill-bots">bots play the empty seats</label></p>
+<p><label for="timer">phase timer, seconds (0: none)</label>
+<input id="timer" name="timer" type="number" min="0" max="3600" inputmode="numeric"></p>
+<p><label for="on-timeout">when time runs out</label>
+<select id="on-timeout" name="on_timeout"><option value="bot">a bot decides</option>
+<option value="hold">hold (do nothing)</option></select></p>
+<div id="bot-names"></div>
+<p><button type="submit">Save settings</button></p>
+</form>
+<p><button type="button" id="dice-mode">Referee mode: type the table's dice</button></p>
+</section>
+<section id="dice-panel" hidden aria-labelledby="dice-h">
+<h2 id="dice-h">Referee: roll the dice</h2>
+<p id="dice-purpose"></p>
+<form id="dice-form">
+<p><label for="dice-values" id="dice-label">Dice</label>
+<input id="dice-values" name="values" autocomplete="off" inputmode="numeric"></p>
+<p id="dice-problem" class="problem"></p>
+<p><button type="submit">Enter the roll</button></p>
+</form>
+</section>
+<section aria-labelledby="seats-h">
+<h2 id="seats-h">Seats</h2>
+<table class="seats"><caption>Who plays each seat</caption>
+<thead><tr><th scope="col">seat</th><th scope="col">side</th><th scope="col">player</th>
+<th scope="col">bot</th><th scope="col">now</th></tr></thead><tbody id="seat-rows"></tbody></table>
+</section>
+<section aria-labelledby="players-h">
+<h2 id="players-h">Players</h2>
+<table><caption>Players who joined</caption>
+<thead><tr><th scope="col">name</th><th scope="col">seats</th><th scope="col">online</th>
+<th scope="col">rename</th><th scope="col">remove</th></tr></thead><tbody id="player-rows"></tbody></table>
+</section>"""
+        body = f"""<header><h1>{title}: {heading}, room {code}</h1>{status}</header>
+{message}
+<main id="main" class="columns">
+<div class="left">{board}{debrief}</div>
+<div class="right">{side}{figures}{events}</div>
+</main>"""
+    elif role == "player":
+        sides = "".join(f'<option value="{escape(x)}">{escape(x)}</option>' for x in room.ruleset.sides)
+        side = (
+            """<section id="join-panel" hidden aria-labelledby="pjoin-h">
+<h2 id="pjoin-h">Join this game</h2>
+<form id="player-join">
+<p><label for="pname">Your name (first name or a nickname)</label>
+<input id="pname" name="name" autocomplete="off" maxlength="32" required></p>
+<p><label for="pside">Side</label>
+<select id="pside" name="side"><option value="">any free seat</option>"""
+            + sides
+            + """</select></p>
+<p><button type="submit">Join</button></p>
+</form>
+</section>
+<section id="you-panel" aria-labelledby="you-h">
+<h2 id="you-h">You</h2>
+<p id="you"></p>
+</section>
+<section aria-labelledby="orders-h">
+<h2 id="orders-h">Your orders</h2>
+<div id="decisions"><p>Nothing to decide now.</p></div>
+<div id="preview" class="preview" aria-live="polite"></div>
+</section>"""
+        )
+        body = f"""<header><h1>{title}: {heading}, room {code}</h1>{status}</header>
+{message}
+<main id="main" class="columns">
+<div class="left">{board}{debrief}</div>
+<div class="right">{side}{figures}{events}</div>
+</main>"""
+    else:
+        body = f"""<header><h1>{title}, room {code}</h1>{status}</header>
+{message}
+<main id="main" class="columns projector">
+<div class="left">{board_picture}</div>
+<div class="right">{figures}{events}</div>
+<div class="left">{board_tables}{debrief}</div>
+</main>"""
+    return _page(f"{room.ruleset.title} - {heading} - {room.code}", body, role, room.code)
+
+
+def qr_svg(text: str) -> str:
+    """A QR code of ``text`` as an SVG document."""
+    import qrcode
+    import qrcode.image.svg
+
+    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=8, border=2)
+    out = io.BytesIO()
+    image.save(out)
+    return out.getvalue().decode()
+
+
+def qr_text(text: str) -> str:
+    """A QR code of ``text`` for the terminal (half-height block characters)."""
+    import qrcode
+
+    qr = qrcode.QRCode(border=2)
+    qr.add_data(text)
+    qr.make(fit=True)
+    out = io.StringIO()
+    qr.print_ascii(out=out, invert=True)
+    return out.getvalue()

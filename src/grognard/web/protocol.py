@@ -1,0 +1,165 @@
+"""Every message the server accepts, as pydantic models: type, size and range checked.
+
+A message that does not fit is refused with code ``malformed`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+
+MAX_MESSAGE = 4096  # characters of one WebSocket message
+MAX_BODY = 16384  # bytes of one HTTP request body
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def clean_name(value: str) -> str:
+    """A display name: control and direction characters dropped, spaces squeezed, 1-32 characters."""
+    name = " ".join(_CONTROL.sub("", value).split())
+    if not name:
+        raise ValueError("a name needs at least one visible character")
+    if len(name) > 32:
+        raise ValueError("a name has at most 32 characters")
+    return name
+
+
+class Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+Short = Annotated[str, Field(min_length=1, max_length=40)]
+Token = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")]
+PlayerId = Annotated[str, Field(min_length=2, max_length=12, pattern=r"^p[0-9]+$")]
+
+
+class Hello(Message):
+    type: Literal["hello"]
+    role: Literal["host", "player", "projector"]
+    token: Token | None = None
+
+
+class Act(Message):
+    type: Literal["act"]
+    action: Annotated[str, Field(min_length=1, max_length=200)]
+    seat: Short | None = None
+    n: Annotated[int, Field(ge=0, le=2**31)] = 0
+
+
+class Preview(Message):
+    type: Literal["preview"]
+    action: Annotated[str, Field(min_length=1, max_length=200)]
+    n: Annotated[int, Field(ge=0, le=2**31)] = 0
+
+
+class Ping(Message):
+    type: Literal["ping"]
+
+
+class Assign(Message):
+    type: Literal["assign"]
+    seat: Short
+    player: PlayerId | None = None
+
+
+class SetBot(Message):
+    type: Literal["bot"]
+    seat: Short
+    bot: Annotated[str, Field(min_length=1, max_length=32)] | None = None
+
+
+class Start(Message):
+    type: Literal["start"]
+
+
+class Pause(Message):
+    type: Literal["pause"]
+    paused: bool
+
+
+class Rename(Message):
+    type: Literal["rename"]
+    player: PlayerId
+    name: Annotated[str, Field(min_length=1, max_length=64)]
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return clean_name(value)
+
+
+class Remove(Message):
+    type: Literal["remove"]
+    player: PlayerId
+
+
+class Undo(Message):
+    type: Literal["undo"]
+
+
+class End(Message):
+    type: Literal["end"]
+
+
+class Settings(Message):
+    type: Literal["settings"]
+    fill_bots: bool | None = None
+    timer: Annotated[int, Field(ge=0, le=3600)] | None = None
+    on_timeout: Literal["bot", "hold"] | None = None
+    bot_names: Annotated[dict[Short, Short], Field(max_length=8)] | None = None
+
+
+class DiceMode(Message):
+    type: Literal["dice_mode"]
+    mode: Literal["seeded", "manual"]
+
+
+class Dice(Message):
+    type: Literal["dice"]
+    values: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+ClientMessage = Annotated[
+    Hello
+    | Act
+    | Preview
+    | Ping
+    | Assign
+    | SetBot
+    | Start
+    | Pause
+    | Rename
+    | Remove
+    | Undo
+    | End
+    | Settings
+    | Dice
+    | DiceMode,
+    Field(discriminator="type"),
+]
+client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+HOST_OPS = {"assign", "bot", "start", "pause", "rename", "remove", "undo", "end", "settings", "dice", "dice_mode"}
+PLAYER_OPS = {"act", "preview"}
+
+OptionValue = Annotated[str, Field(max_length=40)] | int | float | bool | None
+
+
+class CreateRoom(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ruleset: Annotated[str, Field(min_length=1, max_length=32)] = "omaha"
+    options: Annotated[dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=40)] = {}
+    dice: Literal["seeded", "manual"] = "seeded"
+
+
+class Join(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Annotated[str, Field(min_length=1, max_length=64)]
+    side: Annotated[str, Field(max_length=32)] | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return clean_name(value)

@@ -1,0 +1,724 @@
+"""A room: one game, its players and seats, and the one actor that changes it.
+
+Every change goes through :meth:`Room.call`, which queues it for the room's
+actor task; the actor applies changes one at a time, in order of arrival.
+An applied action's record line (with its dice) is committed to the database
+before anyone is told (the ``ack``, the events, the new state). Bots choose
+on a worker thread while the actor waits, so the event loop keeps serving.
+In referee mode the dice come from the host page: an action that needs a
+roll is tried, stops at the first roll not yet typed (the state restored),
+asks the host for it, and is tried again with the values so far.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import numpy as np
+
+from grognard import rulesets
+from grognard.core.dice import SeededDice, check_values
+from grognard.core.engine import Decision, Event, Game, canonical_json
+from grognard.core.errors import DiceError, GrognardError, IllegalAction
+from grognard.core.record import RecordWriter, dice_of, make_header, replay
+from grognard.core.ruleset import Bot, Ruleset
+from grognard.web import faces
+from grognard.web.store import Store
+
+log = logging.getLogger("grognard.web")
+
+RECENT = 40  # events kept for the pages
+DbRunner = Callable[..., Awaitable[Any]]  # (storage call, *args) -> its result, on the database thread
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def dice_stream(seed: int) -> np.random.SeedSequence:
+    """The dice stream of a seeded game (as ``grognard play``: child 0 of the seed)."""
+    return np.random.SeedSequence(np.random.SeedSequence(seed).entropy, spawn_key=(0,))
+
+
+class Refused(GrognardError):
+    """A request the room refuses: ``code`` from a fixed list, the message for the page."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class NeedDice(Exception):
+    """The referee has not typed this roll yet (raised inside ``apply``, which restores the state)."""
+
+    def __init__(self, n: int, sides: int, purpose: str) -> None:
+        super().__init__(purpose)
+        self.n, self.sides, self.purpose = n, sides, purpose
+
+
+class RefereeDice:
+    """Manual dice for the web: serves the rolls typed so far for the current attempt, then asks."""
+
+    def __init__(self) -> None:
+        self.supplied: list[list[int]] = []
+        self.used = 0
+
+    def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]:
+        if n == 0:
+            return []
+        if self.used < len(self.supplied):
+            values = self.supplied[self.used]
+            self.used += 1
+            if check_values(values, n, sides) is not None:
+                raise DiceError(f"typed roll for {purpose!r} does not fit {n}d{sides}")
+            return list(values)
+        raise NeedDice(n, sides, purpose)
+
+
+class Room:
+    """One game in the server. ``meta`` is what the database keeps beside the record."""
+
+    def __init__(
+        self, store: Store, run: DbRunner, room_id: int, code: str, ruleset: Ruleset, meta: dict[str, Any]
+    ) -> None:
+        self.store = store
+        self.run_db = run  # runs a storage call on the server's database thread
+        self.id = room_id
+        self.code = code
+        self.ruleset = ruleset
+        self.meta = meta
+        self.game: Game | None = None
+        self.writer: RecordWriter | None = None
+        self.referee: RefereeDice | None = RefereeDice() if meta["dice"] == "manual" else None
+        self.recent: deque[tuple[Event, dict[str, Any]]] = deque(maxlen=RECENT)
+        self.version = 0
+        self.conns: set[Any] = set()
+        self.queue: asyncio.Queue[tuple[Callable[..., Awaitable[Any]], tuple[Any, ...], asyncio.Future[Any]]] = (
+            asyncio.Queue()
+        )
+        self.task: asyncio.Task[None] | None = None
+        self.bots: dict[str, Bot] = {}
+        self.dice_request: dict[str, Any] | None = None
+        self._dice_future: asyncio.Future[list[int]] | None = None
+        self.deadline: float | None = None
+        self._timer_key: Any = None
+        self._timer_task: asyncio.Task[None] | None = None
+        self._svg: dict[str, str] = {}
+        self._svg_version = -1
+        self.closed = False
+        self.debrief: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ making and loading
+    @classmethod
+    async def create(
+        cls, store: Store, ruleset: Ruleset, given: dict[str, Any], dice: str, host_token: str, run: DbRunner
+    ) -> Room:
+        options = ruleset.resolve(given)
+        probe = ruleset.new_game(options, SeededDice(0))
+        seats = [[seat, probe.side_of(seat)] for seat in probe.seats()]
+        seed = secrets.randbits(63) if dice == "seeded" else None
+        meta: dict[str, Any] = {
+            "status": "lobby",
+            "paused": False,
+            "dice": dice,
+            "options": options,
+            "host": token_hash(host_token),
+            "bot_seed": secrets.randbits(63),
+            "seed": seed,  # kept on the server only: no page is sent ``meta`` itself
+            "players": {},
+            "seats": {seat: {"player": None, "bot": None} for seat, _ in seats},
+            "seat_sides": dict(seats),
+            "fill_bots": True,
+            "bot_names": {side: ruleset.default_bot for side in ruleset.sides},
+            "timer": 0,
+            "on_timeout": "bot",
+            "next_player": 1,
+        }
+        header = make_header(ruleset.name, options, dice, seed, server="grognard serve")
+        writer = RecordWriter(header)
+        game = None
+        if seed is not None:
+            game = ruleset.new_game(options, SeededDice(dice_stream(seed)))
+            writer.start(game, game.take_events())
+        while True:
+            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
+            if not await run(store.code_taken, code):
+                break
+        room_id = await run(store.create_room, code, ruleset.name, meta, writer.lines)
+        room = cls(store, run, room_id, code, ruleset, meta)
+        room.game, room.writer = game, writer
+        if game is not None:
+            room._note_events(game, [Event.from_json(e) for e in writer.lines[1]["events"]])
+        room.start()
+        return room
+
+    @classmethod
+    def load(
+        cls,
+        store: Store,
+        run: DbRunner,
+        room_id: int,
+        code: str,
+        ruleset: Ruleset,
+        meta: dict[str, Any],
+        record: list[dict[str, Any]],
+    ) -> Room:
+        """A room rebuilt from its record (every digest checked)."""
+        room = cls(store, run, room_id, code, ruleset, meta)
+        if len(record) >= 2:
+            room._rebuild(record)
+        else:
+            room.writer = RecordWriter.resume(record)  # a referee's game still waiting for its setup's dice
+        return room
+
+    def _rebuild(self, record: list[dict[str, Any]]) -> None:
+        rebuilt = replay(record, rulesets.get)
+        game = rebuilt.game
+        if self.meta["dice"] == "seeded":
+            game.dice = SeededDice(dice_stream(self._seed(rebuilt.header)), skip=rebuilt.dice_drawn)
+        else:
+            self.referee = self.referee or RefereeDice()
+            game.dice = self.referee
+        self.game = game
+        self.writer = RecordWriter.resume(rebuilt.used)
+        self.recent.clear()
+        for index, line in enumerate(rebuilt.used[1:], 1):
+            if index < len(rebuilt.used) - RECENT:
+                continue
+            self._note_events(game, [Event.from_json(e) for e in line.get("events", [])])
+        self.bots = {}
+        self.version += 1
+
+    def _seed(self, header: dict[str, Any]) -> int:
+        """The seed of the game's seeded dice (a game begun with typed dice gets one when it switches)."""
+        seed = self.meta.get("seed", header.get("seed"))
+        if seed is None:
+            seed = self.meta["seed"] = secrets.randbits(63)
+        return int(seed)
+
+    def _switch_dice(self, mode: str) -> None:
+        """Referee mode on (the host types every roll) or off (the server rolls, going on from the record)."""
+        self.meta["dice"] = mode
+        game = self.game
+        if mode == "manual":
+            self.referee = self.referee or RefereeDice()
+            if game is not None:
+                game.dice = self.referee
+            return
+        self.referee = None
+        if game is not None and self.writer is not None:
+            drawn: dict[int, int] = {}
+            for line in self.writer.lines[1:]:
+                for _, sides, values in dice_of(line.get("events", [])):
+                    drawn[sides] = drawn.get(sides, 0) + len(values)
+            game.dice = SeededDice(dice_stream(self._seed(self.writer.lines[0])), skip=drawn)
+
+    def start(self) -> None:
+        """Start the actor (and, for a manual-dice room still without its setup, ask for it)."""
+        self.task = asyncio.get_running_loop().create_task(self._actor(), name=f"room {self.code}")
+        if self.game is None and self.meta["status"] != "ended":
+            self.queue.put_nowait((self._setup, (), asyncio.get_running_loop().create_future()))
+        else:
+            self.queue.put_nowait((self._noop, (), asyncio.get_running_loop().create_future()))
+
+    # ------------------------------------------------------------------ the actor
+    def submit(self, fn: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> asyncio.Future[Any]:
+        """Queue ``fn(*args, **kwargs)`` for the actor; the future of its result, in order of submission."""
+        if self.closed:
+            raise Refused("gone", "this game was deleted")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.queue.put_nowait((functools.partial(fn, *args, **kwargs), (), future))
+        return future
+
+    def kick(self) -> None:
+        """Wake the actor (a setting changed: bots may have something to do)."""
+        if not self.closed:
+            self.queue.put_nowait((self._noop, (), asyncio.get_running_loop().create_future()))
+
+    async def call(self, fn: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> Any:
+        """Queue ``fn(*args, **kwargs)`` for the actor and wait for its result (or its exception)."""
+        if self.closed:
+            raise Refused("gone", "this game was deleted")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self.queue.put((functools.partial(fn, *args, **kwargs), (), future))
+        return await future
+
+    async def _actor(self) -> None:
+        """Apply queued changes in order; between them, one bot answer at a time (queued changes go first)."""
+        while not self.closed:
+            if self.queue.empty() and self._bot_turn() is not None:
+                try:
+                    await self._bot_step()
+                except Exception:
+                    log.exception("room %s: a bot failed; pausing the game", self.code)
+                    self.meta["paused"] = True
+                    self.touch()
+                self._keep_timer()
+                continue
+            fn, args, future = await self.queue.get()
+            try:
+                result = await fn(*args)
+            except Exception as exc:  # handed to the caller
+                if not isinstance(exc, GrognardError):
+                    log.exception("room %s: %s failed", self.code, getattr(fn, "__name__", fn))
+                if not future.done():
+                    future.set_exception(exc)
+            else:
+                if not future.done():
+                    future.set_result(result)
+            self._keep_timer()
+
+    async def _noop(self) -> None:
+        return None
+
+    # ------------------------------------------------------------------ dice
+    async def _with_dice(self, attempt: Callable[[], Any]) -> Any:
+        """Run ``attempt``; in referee mode, ask the host for each roll it needs and try again."""
+        if self.referee is None:
+            return attempt()
+        self.referee.supplied = []
+        while True:
+            self.referee.used = 0
+            try:
+                return attempt()
+            except NeedDice as need:
+                self.referee.supplied.append(await self._ask_dice(need))
+
+    async def _ask_dice(self, need: NeedDice) -> list[int]:
+        loop = asyncio.get_running_loop()
+        self._dice_future = loop.create_future()
+        self.dice_request = {"n": need.n, "sides": need.sides, "purpose": need.purpose, "problem": None}
+        self.touch()
+        try:
+            return await self._dice_future
+        finally:
+            self.dice_request = None
+            self._dice_future = None
+
+    def supply_dice(self, values: list[int]) -> None:
+        """The host typed a roll: refused unless it can be the roll asked for."""
+        request = self.dice_request
+        if request is None or self._dice_future is None or self._dice_future.done():
+            raise Refused("no_roll", "no roll is being asked for now")
+        problem = check_values(values, request["n"], request["sides"])
+        if problem is not None:
+            request["problem"] = problem
+            self.touch()
+            raise Refused("dice", f"refused: {problem}; type the roll again")
+        self._dice_future.set_result(list(values))
+
+    async def _setup(self) -> None:
+        """A manual-dice game's setup, its rolls typed by the referee."""
+        assert self.referee is not None and self.writer is not None
+        options = self.meta["options"]
+        referee = self.referee
+        game: Game = await self._with_dice(lambda: self.ruleset.new_game(options, referee))
+        events = game.take_events()
+        self.writer.start(game, events)
+        await self._persist(self.writer.lines[-1])
+        self.game = game
+        self._publish(game, events)
+
+    # ------------------------------------------------------------------ seats and players
+    def controller(self, seat: str) -> tuple[str, str | None]:
+        """Who plays ``seat`` now: ``("player", id)``, ``("bot", name)`` or ``("empty", None)``."""
+        entry = self.meta["seats"].get(seat) or {}
+        if entry.get("player"):
+            return "player", entry["player"]
+        if entry.get("bot"):
+            return "bot", entry["bot"]
+        if self.meta["fill_bots"] and self.meta["status"] != "lobby":
+            return "bot", self.meta["bot_names"].get(self.side_of(seat), self.ruleset.default_bot)
+        return "empty", None
+
+    def side_of(self, seat: str) -> str:
+        if self.game is not None:
+            try:
+                return self.game.side_of(seat)
+            except GrognardError:
+                pass
+        return str(self.meta["seat_sides"].get(seat, ""))
+
+    def seats_of(self, player: str | None) -> list[str]:
+        if player is None:
+            return []
+        return [seat for seat, entry in self.meta["seats"].items() if entry.get("player") == player]
+
+    def player_by_token(self, token: str) -> str | None:
+        digest = token_hash(token)
+        for pid, player in self.meta["players"].items():
+            if secrets.compare_digest(player["token"], digest):
+                return str(pid)
+        return None
+
+    def is_host(self, token: str) -> bool:
+        return secrets.compare_digest(self.meta["host"], token_hash(token))
+
+    async def _save_meta(self) -> None:
+        await self.run_db(self.store.save_meta, self.id, _copy(self.meta))
+
+    async def join(self, name: str, side: str | None) -> tuple[str, str]:
+        """A new player: (player id, token); takes the first free seat of ``side`` (any side: None)."""
+        if self.meta["status"] in ("over", "ended"):
+            raise Refused("over", "this game is over")
+        if len(self.meta["players"]) >= 4 * max(1, len(self.meta["seats"])):
+            raise Refused("full", "this room has too many players")
+        token = secrets.token_urlsafe(24)
+        pid = f"p{self.meta['next_player']}"
+        self.meta["next_player"] += 1
+        self.meta["players"][pid] = {"name": name, "token": token_hash(token)}
+        for seat, entry in self.meta["seats"].items():
+            if entry["player"] is None and entry["bot"] is None and (side is None or self.side_of(seat) == side):
+                entry["player"] = pid
+                break
+        await self._save_meta()
+        self.touch()
+        return pid, token
+
+    async def host_op(self, op: str, **args: Any) -> None:
+        """A host's command (already validated for shape); refuses what cannot be done now."""
+        meta = self.meta
+        seats = meta["seats"]
+        if op == "assign":
+            seat, player = args["seat"], args.get("player")
+            if seat not in seats:
+                raise Refused("bad_seat", f"no seat {seat!r} in this game")
+            if player is not None and player not in meta["players"]:
+                raise Refused("bad_player", "no such player")
+            seats[seat] = {"player": player, "bot": None}
+        elif op == "bot":
+            seat, bot = args["seat"], args.get("bot")
+            if seat not in seats:
+                raise Refused("bad_seat", f"no seat {seat!r} in this game")
+            if bot is not None and bot not in self.ruleset.bots:
+                raise Refused("bad_bot", f"no bot {bot!r}; bots: {', '.join(self.ruleset.bots)}")
+            seats[seat] = {"player": None, "bot": bot}
+            self.bots.pop(seat, None)
+        elif op == "rename":
+            player = meta["players"].get(args["player"])
+            if player is None:
+                raise Refused("bad_player", "no such player")
+            player["name"] = args["name"]
+        elif op == "remove":
+            pid = args["player"]
+            if pid not in meta["players"]:
+                raise Refused("bad_player", "no such player")
+            del meta["players"][pid]
+            for entry in seats.values():
+                if entry["player"] == pid:
+                    entry["player"] = None
+            for conn in list(self.conns):
+                if conn.player == pid:
+                    conn.kick("removed by the host")
+        elif op == "start":
+            if meta["status"] != "lobby":
+                raise Refused("started", "the game has already started")
+            meta["status"] = "playing"
+            meta["paused"] = False
+        elif op == "pause":
+            if meta["status"] != "playing":
+                raise Refused("not_playing", "the game is not being played")
+            meta["paused"] = bool(args["paused"])
+            if meta["paused"]:
+                self._cancel_timer()
+            self._timer_key = None
+        elif op == "settings":
+            for key in ("fill_bots", "timer", "on_timeout"):
+                if args.get(key) is not None:
+                    meta[key] = args[key]
+            for side, name in (args.get("bot_names") or {}).items():
+                if side not in self.ruleset.sides or name not in self.ruleset.bots:
+                    raise Refused("bad_bot", f"no side {side!r} or bot {name!r}")
+                meta["bot_names"][side] = name
+            self.bots = {}
+            self._timer_key = None
+        elif op == "dice_mode":
+            if self.game is None:
+                raise Refused("not_ready", "type the setup's dice first")
+            self._switch_dice(args["mode"])
+        elif op == "undo":
+            await self._undo()
+            return
+        elif op == "end":
+            if meta["status"] in ("over", "ended"):
+                raise Refused("over", "the game is already over")
+            meta["status"] = "ended"
+            self._cancel_timer()
+        else:  # pragma: no cover - the message models list every op
+            raise Refused("bad_op", f"unknown host command {op!r}")
+        await self._save_meta()
+        self.touch()
+
+    # ------------------------------------------------------------------ acting
+    async def act(self, player: str, seat: str | None, text: str) -> int:
+        """``player`` submits the action written ``text`` (for ``seat``, or the seat owing it)."""
+        game = self.game
+        if game is None:
+            raise Refused("not_ready", "the game is still being set up")
+        if self.meta["status"] == "lobby":
+            raise Refused("not_started", "the game has not started yet")
+        if self.meta["status"] != "playing" or game.is_over:
+            raise Refused("over", "the game is over")
+        if self.meta["paused"]:
+            raise Refused("paused", "the game is paused by the host")
+        mine = [s for s in self.seats_of(player) if self.controller(s) == ("player", player)]
+        if not mine:
+            raise Refused("no_seat", "you have no seat in this game")
+        action = self.ruleset.parse_action(text)  # ParseError: refused as it stands
+        key = game.decision_id(action)
+        owing = [d for d in game.pending() if d.seat in mine and (seat is None or d.seat == seat)]
+        if key is not None:
+            owner = next((d for d in game.pending() if d.id == key), None)
+            if owner is not None and owner.seat not in mine:
+                raise Refused("not_yours", f"{action}: {key!r} is owed by {owner.seat}, not by you")
+            owing = [d for d in owing if d.id == key] or owing
+        if not owing:
+            raise Refused("not_owed", f"{action}: you owe no decision now")
+        problem: GrognardError | None = None
+        for decision in owing:
+            try:
+                decision.space.check(action)
+            except IllegalAction as exc:
+                problem = problem or exc
+                continue
+            await self._step(decision.seat, action)
+            return self._step_number()
+        assert problem is not None
+        raise problem
+
+    def preview(self, player: str, text: str) -> dict[str, Any]:
+        """What ``text`` would do: legal or why not, a note and the exact odds (nothing changes)."""
+        game = self.game
+        if game is None:
+            raise Refused("not_ready", "the game is still being set up")
+        action = self.ruleset.parse_action(text)
+        mine = set(self.seats_of(player))
+        key = game.decision_id(action)
+        owing = [d for d in game.pending() if d.seat in mine and (key is None or d.id == key)]
+        if not owing:
+            return {"action": str(action), "legal": False, "problem": "you owe no decision this action answers"}
+        try:
+            owing[0].space.check(action)
+        except IllegalAction as exc:
+            return {"action": str(action), "legal": False, "problem": str(exc)}
+        note = self.ruleset.note(game, action) if self.ruleset.note is not None else ""
+        odds = self.ruleset.odds(game, action) if self.ruleset.odds is not None else None
+        return {"action": str(action), "legal": True, "note": note or "", "odds": odds or "no dice"}
+
+    async def _step(self, seat: str, action: Any) -> None:
+        game, writer = self.game, self.writer
+        assert game is not None and writer is not None
+        events: list[Event] = await self._with_dice(lambda: game.apply(seat, action))
+        writer.action(game, seat, action, events)
+        await self._commit_step(game, events)
+
+    async def _commit_step(self, game: Game, events: list[Event]) -> None:
+        assert self.writer is not None
+        meta = None
+        if game.is_over:
+            self.meta["status"] = "over"
+            self._cancel_timer()
+            meta = _copy(self.meta)
+        try:
+            await self._persist(self.writer.lines[-1], meta)
+        except Exception:
+            log.exception("room %s: could not store a line; taking it back", self.code)
+            self._rebuild(self.writer.lines[:-1])
+            raise
+        self._publish(game, events)
+
+    async def _persist(self, line: dict[str, Any], meta: dict[str, Any] | None = None) -> None:
+        assert self.writer is not None
+        await self.run_db(self.store.append, self.id, len(self.writer.lines) - 1, line, meta)
+
+    async def _undo(self) -> None:
+        assert self.writer is not None
+        lines = self.writer.lines
+        if self.game is None or len(lines) <= 2:
+            raise Refused("nothing", "there is no action to take back")
+        keep = lines[:-1]
+        self._rebuild(keep)
+        if self.meta["status"] == "over":
+            self.meta["status"] = "playing"
+        if self.meta["status"] == "playing":
+            self.meta["paused"] = True  # else a bot would play the same move again at once
+        self._cancel_timer()
+        self._timer_key = None
+        await self.run_db(self.store.truncate, self.id, len(keep), _copy(self.meta))
+        self.recent.append((Event("taken_back", {}), {"i": -1, "text": "the host took back the last action"}))
+        self.touch()
+
+    # ------------------------------------------------------------------ bots and the phase timer
+    def _bot(self, seat: str, name: str) -> Bot:
+        step = self.writer.steps if self.writer is not None else 0
+        rng = np.random.default_rng(np.random.SeedSequence(self.meta["bot_seed"], spawn_key=(1, step)))
+        bot = self.ruleset.bots[name](rng)
+        return bot
+
+    async def _choose(self, seat: str, name: str, decision: Decision) -> Any:
+        game = self.game
+        assert game is not None
+        bot = self._bot(seat, name)
+        return await asyncio.get_running_loop().run_in_executor(None, bot.choose, game, decision)
+
+    def _bot_turn(self) -> tuple[Decision, str] | None:
+        """The first decision owed now by a bot's seat, and the bot's name (None: no bot owes one)."""
+        if not self._can_play():
+            return None
+        assert self.game is not None
+        for decision in self.game.pending():
+            kind, name = self.controller(decision.seat)
+            if kind == "bot":
+                return decision, str(name)
+        return None
+
+    async def _bot_step(self) -> None:
+        turn = self._bot_turn()
+        if turn is None:
+            return
+        decision, name = turn
+        action = await self._choose(decision.seat, name, decision)
+        await self._step(decision.seat, action)
+
+    def _can_play(self) -> bool:
+        return (
+            self.game is not None
+            and not self.game.is_over
+            and self.meta["status"] == "playing"
+            and not self.meta["paused"]
+            and not self.closed
+        )
+
+    def _phase_key(self) -> Any:
+        game = self.game
+        assert game is not None
+        return (game.turn, getattr(getattr(game, "state", None), "phase", None))
+
+    def _keep_timer(self) -> None:
+        if not self._can_play() or not self.meta["timer"]:
+            self._cancel_timer()
+            self._timer_key = None
+            return
+        assert self.game is not None
+        people = [d for d in self.game.pending() if self.controller(d.seat)[0] != "bot"]
+        if not people:
+            self._cancel_timer()
+            self._timer_key = None
+            return
+        key = self._phase_key()
+        if key == self._timer_key:
+            return
+        self._cancel_timer()
+        self._timer_key = key
+        seconds = float(self.meta["timer"])
+        self.deadline = time.time() + seconds
+        self._timer_task = asyncio.get_running_loop().create_task(self._ring(key, seconds))
+        self.touch()
+
+    def _cancel_timer(self) -> None:
+        if self._timer_task is not None and self._timer_task is not asyncio.current_task():
+            self._timer_task.cancel()
+        self._timer_task = None
+        self.deadline = None
+
+    async def _ring(self, key: Any, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        self._timer_task = None
+        await self.call(self._timeout, key)
+
+    async def _timeout(self, key: Any) -> None:
+        """The phase timer ran out: every decision still owed by people is answered by a bot or 'hold'."""
+        if not self._can_play() or key != self._timer_key:
+            return
+        self.deadline = None
+        assert self.game is not None
+        while self._can_play() and self._phase_key() == key:
+            owed = [d for d in self.game.pending() if self.controller(d.seat)[0] != "bot"]
+            if not owed:
+                break
+            decision = owed[0]
+            side = self.side_of(decision.seat)
+            bot = self.meta["bot_names"].get(side, self.ruleset.default_bot)
+            if self.meta["on_timeout"] == "hold":
+                action = hold_action(decision) or await self._choose(decision.seat, bot, decision)
+            else:
+                action = await self._choose(decision.seat, bot, decision)
+            self.recent.append((Event("timeout", {}), {"i": -1, "text": f"time ran out for {decision.seat}: {action}"}))
+            await self._step(decision.seat, action)
+        self._timer_key = None
+
+    # ------------------------------------------------------------------ telling the pages
+    def _note_events(self, game: Game, events: list[Event]) -> list[tuple[Event, dict[str, Any]]]:
+        out = []
+        for event in events:
+            shown = faces.event_json(self.ruleset, event, self.version)
+            if shown is not None:
+                out.append((event, shown))
+        self.recent.extend(out)
+        return out
+
+    def _publish(self, game: Game, events: list[Event]) -> None:
+        """Tell every page the new events it may see, and that its state changed."""
+        shown = self._note_events(game, events)
+        self.version += 1
+        for conn in list(self.conns):
+            conn.tell_events([item for event, item in shown if conn.may_see(event)], self._step_number())
+            conn.dirty()
+
+    def _step_number(self) -> int:
+        """The record line just written: 0 for the start line, then 1, 2, ... for each action."""
+        return self.writer.steps if self.writer is not None else 0
+
+    def touch(self) -> None:
+        """Something changed that the pages show (not the game): send every page its state again."""
+        self.version += 1
+        for conn in list(self.conns):
+            conn.dirty()
+
+    def svg(self, seat: str | None) -> str:
+        """The picture of what ``seat`` sees: drawn once for every seat whose view is the same
+        (in Omaha, all of them), the seat's own units marked by the page (``faces.marks``)."""
+        if self.game is None or self.ruleset.render is None:
+            return ""
+        if self._svg_version != self.version:
+            self._svg, self._svg_version = {}, self.version
+        view = dict(self.game.view(seat), seat=None, side=None)
+        key = canonical_json(view)
+        picture = self._svg.get(key)
+        if picture is None:
+            picture = self._svg[key] = self.ruleset.render(view)
+        return picture
+
+    def close(self) -> None:
+        self.closed = True
+        self._cancel_timer()
+        if self._dice_future is not None and not self._dice_future.done():
+            self._dice_future.cancel()
+        for conn in list(self.conns):
+            conn.kick("the game was deleted")
+        self.queue.put_nowait((self._noop, (), asyncio.get_running_loop().create_future()))
+
+
+def hold_action(decision: Decision) -> Any:
+    """The action that does nothing, if the decision's menu has one ('hold ...', '... pass')."""
+    for action in decision.space.candidates(64):
+        text = str(action)
+        if text.startswith("hold") or text.endswith(" pass"):
+            return action
+    return None
+
+
+def _copy(meta: dict[str, Any]) -> dict[str, Any]:
+    import json
+
+    out: dict[str, Any] = json.loads(json.dumps(meta))
+    return out

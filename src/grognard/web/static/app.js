@@ -1,0 +1,553 @@
+// grognard pages: one small script, no build step. Names and every text from the
+// server are written with textContent; only the server-made SVG picture is inserted as markup.
+"use strict";
+(function () {
+  const body = document.body;
+  const role = body.dataset.role;
+  const code = body.dataset.code;
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, text, attrs) => {
+    const node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === false || v === null || v === undefined) continue;
+      node.setAttribute(k, v === true ? "" : String(v));
+    }
+    return node;
+  };
+  const say = (text, kind) => {
+    const box = $("message");
+    if (!box) return;
+    box.textContent = text || "";
+    box.className = "message" + (kind ? " " + kind : "");
+  };
+  const store = {
+    get: (k) => { try { return localStorage.getItem(k); } catch (e) { return null; } },
+    set: (k, v) => { try { localStorage.setItem(k, v); } catch (e) { /* private mode */ } },
+    del: (k) => { try { localStorage.removeItem(k); } catch (e) { /* private mode */ } },
+  };
+
+  async function post(url, data) {
+    const response = await fetch(url, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data),
+    });
+    const answer = await response.json().catch(() => ({ message: "the server did not answer" }));
+    if (!response.ok) throw new Error(answer.message || "refused");
+    return answer;
+  }
+
+  // ---------------------------------------------------------------- home page
+  if (role === "index") {
+    const showOptions = () => {
+      for (const box of document.querySelectorAll("fieldset.options")) box.hidden = box.dataset.ruleset !== $("ruleset").value;
+    };
+    $("ruleset").addEventListener("change", showOptions);
+    showOptions();
+    $("create-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const f = e.target;
+      const options = {};
+      const box = document.querySelector('fieldset.options[data-ruleset="' + f.ruleset.value + '"]');
+      for (const input of box ? box.querySelectorAll("[data-option]") : []) {
+        const value = input.type === "checkbox" ? (input.checked ? "on" : "off") : input.value.trim();
+        if (value !== "") options[input.dataset.option] = value;
+      }
+      try {
+        const made = await post("/api/rooms", { ruleset: f.ruleset.value, options, dice: f.dice.value });
+        store.set("grognard:host:" + made.code, made.host_token);
+        location.href = "/host/" + made.code;
+      } catch (err) { say(err.message, "error"); }
+    });
+    $("join-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const f = e.target;
+      const room = f.code.value.trim().toUpperCase();
+      try {
+        const joined = await post("/api/rooms/" + encodeURIComponent(room) + "/join", { name: f.name.value });
+        store.set("grognard:player:" + room, joined.token);
+        location.href = "/play/" + room;
+      } catch (err) { say(err.message, "error"); }
+    });
+    return;
+  }
+
+  // ---------------------------------------------------------------- room pages
+  let token = null;
+  if (role === "host") {
+    if (location.hash.length > 1) {
+      store.set("grognard:host:" + code, location.hash.slice(1));
+      history.replaceState(null, "", location.pathname);
+    }
+    token = store.get("grognard:host:" + code);
+    if (!token) say("This browser does not hold the host's token for this game.", "error");
+  } else if (role === "player") {
+    token = store.get("grognard:player:" + code);
+  }
+
+  let ws = null;
+  let retry = 500;
+  let seq = 0;
+  let last = null;
+  let decisionsKey = "";
+  let deadline = null;
+  let pickers = [];  // the move forms that a click on the picture fills (the first one)
+
+  const svgBox = $("svg");
+  if (svgBox && role === "player") {
+    svgBox.addEventListener("click", (e) => {
+      const svg = svgBox.querySelector("svg");
+      if (!svg || !pickers.length) return;
+      const point = svg.createSVGPoint();
+      point.x = e.clientX; point.y = e.clientY;
+      const at = point.matrixTransform(svg.getScreenCTM().inverse());
+      pickers[0](at.x, at.y);
+    });
+  }
+
+  function send(message) {
+    if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(message)); return true; }
+    say("Not connected: trying again...", "error");
+    return false;
+  }
+
+  function connect() {
+    if (role === "player" && !token) { showJoin(true); return; }
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    ws = new WebSocket(scheme + location.host + "/ws/" + code);
+    ws.onopen = () => { retry = 500; ws.send(JSON.stringify({ type: "hello", role, token: token || undefined })); };
+    ws.onmessage = (m) => receive(JSON.parse(m.data));
+    ws.onclose = (e) => {
+      ws = null;
+      if (e.code === 1008) {
+        say((e.reason || "refused") + ".", "error");
+        if (role === "player" && /token|removed/.test(e.reason || "")) {
+          store.del("grognard:player:" + code); token = null; showJoin(true);
+        }
+        return;
+      }
+      $("turn").textContent = "Reconnecting...";
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 8000);
+    };
+  }
+  // a Chromebook waking from sleep: reconnect at once
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && !ws) connect();
+  });
+
+  function showJoin(show) {
+    const panel = $("join-panel");
+    if (panel) panel.hidden = !show;
+    if (show) $("turn").textContent = "Join to play";
+  }
+
+  if (role === "player") {
+    $("player-join").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      try {
+        const joined = await post("/api/rooms/" + code + "/join", { name: e.target.name.value, side: e.target.side.value || null });
+        token = joined.token;
+        store.set("grognard:player:" + code, token);
+        showJoin(false);
+        say("");
+        connect();
+      } catch (err) { say(err.message, "error"); }
+    });
+  }
+
+  function receive(m) {
+    if (m.type === "state") { last = m; draw(m); }
+    else if (m.type === "events") { addEvents(m.events); }
+    else if (m.type === "refused") { say("Refused: " + m.message, "error"); }
+    else if (m.type === "ack") {
+      if (m.action) say("Done: " + m.action, "ok");
+      else if (m.dice) say("Dice entered: " + m.dice.join(" "), "ok");
+      else if (m.op) say("Done.", "ok");
+    } else if (m.type === "preview") { showPreview(m); }
+    else if (m.type === "bye") { say(m.message, "error"); }
+  }
+
+  // ---------------------------------------------------------------- drawing
+  function die(value, sides) {
+    return el("span", String(value), { class: "die", role: "img", "aria-label": "d" + sides + " showing " + value });
+  }
+  function eventItem(e) {
+    const li = el("li");
+    if (e.dice) {
+      li.className = "roll";
+      li.appendChild(el("span", e.purpose + ": ", { class: "purpose" }));
+      for (const v of e.dice) li.appendChild(die(v, e.sides));
+    } else {
+      li.textContent = e.text;
+    }
+    return li;
+  }
+  function addEvents(events) {
+    const list = $("events");
+    for (const e of events) list.insertBefore(eventItem(e), list.firstChild);
+    while (list.children.length > 30) list.removeChild(list.lastChild);
+  }
+  function drawEvents(events) {
+    const list = $("events");
+    list.textContent = "";
+    for (const e of events) list.insertBefore(eventItem(e), list.firstChild);
+  }
+  function table(spec) {
+    if (spec.pre) {
+      const box = el("div");
+      box.appendChild(el("h3", spec.caption));
+      box.appendChild(el("pre", spec.pre));
+      return box;
+    }
+    const t = el("table", null, { class: "units" });
+    t.appendChild(el("caption", spec.caption));
+    const head = el("tr");
+    for (const c of spec.columns) head.appendChild(el("th", c, { scope: "col" }));
+    const thead = el("thead"); thead.appendChild(head); t.appendChild(thead);
+    const tb = el("tbody");
+    for (const row of spec.rows) {
+      const tr = el("tr");
+      row.forEach((cell, i) => tr.appendChild(el(i === 0 ? "th" : "td", cell, i === 0 ? { scope: "row" } : {})));
+      if (spec.columns.includes("yours") && row[spec.columns.indexOf("yours")] === "yes") tr.className = "mine";
+      tb.appendChild(tr);
+    }
+    t.appendChild(tb);
+    return t;
+  }
+
+  function draw(s) {
+    const over = s.status === "over" || s.status === "ended";
+    $("turn").textContent = s.ready ? "Turn " + s.turn : (s.dice === "manual" ? "Waiting for the referee's dice" : "Setting up");
+    $("phase").textContent = s.phase ? "- " + s.phase : "";
+    const words = { lobby: "waiting to start", playing: s.paused ? "paused" : "playing", over: "game over", ended: "ended by the host" };
+    $("state").textContent = "(" + (words[s.status] || s.status) + ")";
+    const owing = s.seats.filter((x) => x.owes);
+    $("waiting").textContent = s.status === "playing" && owing.length
+      ? "Waiting for: " + owing.map((x) => x.seat + (x.player ? " (" + x.player + ")" : x.bot ? " (bot)" : "")).join(", ")
+      : "";
+    deadline = s.timer && s.timer.left !== null ? Date.now() + s.timer.left * 1000 : null;
+    tick();
+    if (s.svg !== undefined) {
+      const box = $("svg");
+      box.innerHTML = s.svg;  // made by the server's render code, every text in it escaped there
+      const svg = box.querySelector("svg");
+      if (svg) {
+        svg.setAttribute("role", "img"); svg.setAttribute("aria-labelledby", "board-h");
+        svg.removeAttribute("width"); svg.removeAttribute("height");
+        for (const m of s.marks || []) {  // the seat's own units, ringed
+          const ring = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+          for (const [k, v] of [["cx", m.x], ["cy", m.y], ["r", m.r], ["fill", "none"], ["stroke", "#0072B2"], ["stroke-width", "4"], ["class", "mine"]]) ring.setAttribute(k, String(v));
+          const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+          title.textContent = m.label;
+          ring.appendChild(title);
+          svg.appendChild(ring);
+        }
+      }
+    }
+    const tables = $("tables");
+    tables.textContent = "";
+    for (const spec of s.tables || []) tables.appendChild(table(spec));
+    const figs = $("figures");
+    figs.textContent = "";
+    for (const [label, value] of s.figures || []) { figs.appendChild(el("dt", label)); figs.appendChild(el("dd", value)); }
+    drawEvents(s.events || []);
+    const debrief = $("debrief");
+    debrief.hidden = !over;
+    if (over) {
+      const r = s.result;
+      $("result").textContent = r ? (r.outcome === "win" ? r.winner + " win" : r.outcome) + " on turn " + r.turn + ": " + r.reason
+        : "The host ended the game on turn " + s.turn + ".";
+      if (!debriefAsked) { debriefAsked = true; loadDebrief(); }
+      const sum = $("summary"); sum.textContent = "";
+      for (const [label, value] of s.summary || []) {
+        const tr = el("tr"); tr.appendChild(el("th", label, { scope: "row" })); tr.appendChild(el("td", value)); sum.appendChild(tr);
+      }
+    }
+    if (role === "player") drawPlayer(s);
+    if (role === "host") drawHost(s);
+  }
+
+  let debriefAsked = false;
+  async function loadDebrief() {
+    const box = $("debrief-extra");
+    box.textContent = "";
+    box.appendChild(el("p", "Playing the same beach 400 times with bots, to compare..."));
+    try {
+      const r = await fetch("/api/rooms/" + code + "/debrief");
+      const d = await r.json();
+      box.textContent = "";
+      if (!r.ok) { box.appendChild(el("p", d.message)); return; }
+      for (const line of d.lines) box.appendChild(el("p", line));
+      for (const plot of d.plots) {
+        const fig = el("figure");
+        fig.appendChild(el("img", null, { src: plot.url, alt: plot.alt, class: "plot" }));
+        fig.appendChild(el("figcaption", plot.alt));
+        box.appendChild(fig);
+      }
+    } catch (err) { box.textContent = "The debrief could not be made: " + err.message; }
+  }
+
+  function tick() {
+    const clock = $("clock");
+    if (!clock) return;
+    if (deadline === null) { clock.textContent = ""; return; }
+    const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+    clock.textContent = left + " s left in this phase";
+  }
+  setInterval(tick, 1000);
+
+  // ---------------------------------------------------------------- player
+  function drawPlayer(s) {
+    const you = s.you || {};
+    $("you").textContent = (you.name || "") + (you.seats && you.seats.length ? ": you play " + you.seats.join(", ") : ": the host has not given you a seat yet");
+    const key = JSON.stringify(s.decisions);
+    if (key === decisionsKey) return;
+    decisionsKey = key;
+    const box = $("decisions");
+    box.textContent = "";
+    pickers = [];
+    $("preview").textContent = "";
+    if (!s.decisions.length) {
+      const waiting = s.seats.filter((x) => x.owes).map((x) => x.seat);
+      box.appendChild(el("p", s.status === "lobby" ? "The game has not started." :
+        s.paused ? "The game is paused." : (waiting.length ? "Waiting for: " + waiting.slice(0, 8).join(", ") + (waiting.length > 8 ? " and " + (waiting.length - 8) + " more" : "") : "Nothing to decide now.")));
+      return;
+    }
+    s.decisions.forEach((d, k) => box.appendChild(decisionForm(d, k)));
+  }
+
+  function decisionForm(d, k) {
+    const wrap = el("section", null, { class: "decision", "aria-labelledby": "d" + k + "-h" });
+    wrap.appendChild(el("h3", d.seat + ": " + d.prompt, { id: "d" + k + "-h" }));
+    for (const line of d.situation.slice(1)) wrap.appendChild(el("p", line, { class: "situation" }));
+    // the menu
+    const menu = el("fieldset");
+    menu.appendChild(el("legend", "Choose an order (odds shown beside each)"));
+    d.choices.forEach((c, i) => {
+      const id = "d" + k + "c" + i;
+      const p = el("p", null, { class: "choice" });
+      const input = el("input", null, { type: "radio", name: "d" + k, id, value: c.text });
+      if (i === 0) input.checked = true;
+      p.appendChild(input);
+      const label = el("label", c.text, { for: id });
+      if (c.note) label.appendChild(el("span", " - " + c.note, { class: "note" }));
+      if (c.odds) label.appendChild(el("span", " - odds: " + c.odds, { class: "odds" }));
+      p.appendChild(label);
+      menu.appendChild(p);
+    });
+    const menuButton = el("button", "Commit the chosen order", { type: "button" });
+    menuButton.addEventListener("click", () => {
+      const chosen = menu.querySelector("input:checked");
+      if (chosen) act(chosen.value, d.seat);
+    });
+    menu.appendChild(menuButton);
+    wrap.appendChild(menu);
+    // the forms: typed numbers
+    d.forms.forEach((f, j) => {
+      const form = el("form", null, { class: "order-form", "aria-label": f.title });
+      const fs = el("fieldset");
+      fs.appendChild(el("legend", f.title));
+      const inputs = {};
+      for (const field of f.fields) {
+        const id = "d" + k + "f" + j + field.name;
+        const p = el("p");
+        p.appendChild(el("label", field.label + (field.disabled ? " (" + field.disabled + ")" : ""), { for: id }));
+        const input = el("input", null, {
+          id, name: field.name, type: "number", min: field.min, max: field.max, step: field.step,
+          value: field.value, inputmode: field.step < 1 ? "decimal" : "numeric", disabled: !!field.disabled,
+        });
+        inputs[field.name] = input;
+        p.appendChild(input);
+        fs.appendChild(p);
+      }
+      if (f.pick) pickers.push((px, py) => {
+        for (const axis of ["x", "y"]) {
+          const value = (axis === "x" ? px : py) - f.pick[axis].origin;
+          inputs[axis].value = String(Math.round((value / f.pick[axis].scale) * 100) / 100);
+        }
+        preview(text());
+      });
+      const text = () => f.template.replace(/\{(\w+)\}/g, (_, name) => (inputs[name].value || "0").trim());
+      const check = el("button", "Show the odds", { type: "button" });
+      check.addEventListener("click", () => preview(text()));
+      const commit = el("button", "Commit: " + f.verb, { type: "submit" });
+      fs.appendChild(check);
+      fs.appendChild(commit);
+      form.appendChild(fs);
+      form.addEventListener("submit", (e) => { e.preventDefault(); act(text(), d.seat); });
+      wrap.appendChild(form);
+    });
+    // a typed order
+    const typed = el("form", null, { class: "order-form" });
+    const tid = "d" + k + "typed";
+    const p = el("p");
+    p.appendChild(el("label", "Or type an order (" + (d.usage.slice(0, 3).join("; ")) + ")", { for: tid }));
+    const input = el("input", null, { id: tid, name: "order", autocomplete: "off", maxlength: 200 });
+    p.appendChild(input);
+    typed.appendChild(p);
+    const check = el("button", "Show the odds", { type: "button" });
+    check.addEventListener("click", () => preview(input.value));
+    typed.appendChild(check);
+    typed.appendChild(el("button", "Commit the typed order", { type: "submit" }));
+    typed.addEventListener("submit", (e) => { e.preventDefault(); act(input.value, d.seat); });
+    wrap.appendChild(typed);
+    return wrap;
+  }
+
+  function act(text, seat) {
+    if (!text.trim()) return;
+    say("Sending: " + text);
+    send({ type: "act", action: text.trim(), seat, n: ++seq });
+  }
+  function preview(text) {
+    if (!text.trim()) return;
+    send({ type: "preview", action: text.trim(), n: ++seq });
+  }
+  function showPreview(m) {
+    const box = $("preview");
+    box.textContent = "";
+    box.appendChild(el("p", m.action + (m.legal ? " - allowed" : " - not allowed: " + m.problem), { class: m.legal ? "ok" : "problem" }));
+    if (m.legal) {
+      if (m.note) box.appendChild(el("p", m.note));
+      box.appendChild(el("p", "Exact odds: " + m.odds, { class: "odds" }));
+    }
+  }
+
+  // ---------------------------------------------------------------- host
+  function hostSend(message) { return send(message); }
+  if (role === "host") {
+    $("start").addEventListener("click", () => hostSend({ type: "start" }));
+    $("pause").addEventListener("click", () => hostSend({ type: "pause", paused: !(last && last.paused) }));
+    $("undo").addEventListener("click", () => hostSend({ type: "undo" }));
+    $("dice-mode").addEventListener("click", () => hostSend({ type: "dice_mode", mode: last && last.dice === "manual" ? "seeded" : "manual" }));
+    $("end").addEventListener("click", () => { if (confirm("End the game now?")) hostSend({ type: "end" }); });
+    $("delete").addEventListener("click", async () => {
+      if (!confirm("Delete this game and its record for good?")) return;
+      const r = await fetch("/api/rooms/" + code, { method: "DELETE", headers: { "X-Host-Token": token } });
+      const a = await r.json();
+      if (r.ok) { store.del("grognard:host:" + code); location.href = "/"; } else say(a.message, "error");
+    });
+    $("record").addEventListener("click", async (e) => {
+      e.preventDefault();
+      const r = await fetch("/api/rooms/" + code + "/record", { headers: { "X-Host-Token": token } });
+      if (!r.ok) { say((await r.json()).message, "error"); return; }
+      const url = URL.createObjectURL(await r.blob());
+      const a = el("a", null, { href: url, download: "grognard-" + code + ".jsonl" });
+      document.body.appendChild(a); a.click(); a.remove();
+    });
+    $("settings").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const f = e.target;
+      const bot_names = {};
+      for (const sel of $("bot-names").querySelectorAll("select")) bot_names[sel.name] = sel.value;
+      hostSend({ type: "settings", fill_bots: f.fill_bots.checked, timer: parseInt(f.timer.value || "0", 10), on_timeout: f.on_timeout.value, bot_names });
+    });
+    $("dice-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const input = $("dice-values");
+      if (!input.value.trim()) return;
+      hostSend({ type: "dice", values: input.value.trim() });
+      input.value = "";
+    });
+  }
+
+  let settingsDrawn = false;
+  function drawHost(s) {
+    const h = s.host;
+    $("join-url").textContent = (h.join_url || location.origin) + "/play/" + code;
+    $("start").disabled = s.status !== "lobby" || !s.ready;
+    $("pause").disabled = s.status !== "playing";
+    $("pause").textContent = s.paused ? "Resume" : "Pause";
+    $("undo").disabled = !h.steps;
+    $("dice-mode").textContent = s.dice === "manual" ? "Referee mode is on: let the computer roll again" : "Referee mode: type the table's dice";
+    $("dice-mode").disabled = !s.ready;
+    $("end").disabled = s.status === "over" || s.status === "ended";
+    $("delete").disabled = !(s.status === "over" || s.status === "ended");
+    $("record").hidden = !(s.status === "over" || s.status === "ended");
+    $("record").setAttribute("href", "#");
+    if (!settingsDrawn) {
+      settingsDrawn = true;
+      const f = $("settings");
+      f.fill_bots.checked = h.fill_bots;
+      f.timer.value = s.timer.seconds;
+      f.on_timeout.value = s.timer.on_timeout;
+      const box = $("bot-names");
+      for (const side of h.sides) {
+        const id = "bot-" + side;
+        const p = el("p");
+        p.appendChild(el("label", "bot for the " + side + " side", { for: id }));
+        const sel = el("select", null, { id, name: side });
+        for (const b of h.bots) { const o = el("option", b, { value: b }); if (b === h.bot_names[side]) o.selected = true; sel.appendChild(o); }
+        p.appendChild(sel);
+        box.appendChild(p);
+      }
+    }
+    // dice
+    const req = h.dice_request;
+    $("dice-panel").hidden = !req;
+    if (req) {
+      $("dice-purpose").textContent = req.purpose;
+      $("dice-label").textContent = "Roll " + req.n + (req.n === 1 ? " die" : " dice") + (req.sides !== 6 ? " (d" + req.sides + ")" : "") + " and type what they show (5 2 6 1 or 5261)";
+      $("dice-problem").textContent = req.problem ? "Refused: " + req.problem : "";
+    }
+    // seats
+    const rows = $("seat-rows");
+    const focused = document.activeElement && document.activeElement.id;
+    rows.textContent = "";
+    for (const seat of s.seats) {
+      const tr = el("tr");
+      tr.appendChild(el("th", seat.seat, { scope: "row" }));
+      tr.appendChild(el("td", seat.side));
+      const ptd = el("td");
+      const pid = "seat-player-" + seat.seat.replace(/\W+/g, "-");
+      const psel = el("select", null, { id: pid, "aria-label": "player of " + seat.seat });
+      psel.appendChild(el("option", "(free)", { value: "" }));
+      for (const p of h.players) {
+        const o = el("option", p.name, { value: p.id });
+        if (p.id === seat.player_id) o.selected = true;
+        psel.appendChild(o);
+      }
+      psel.addEventListener("change", () => hostSend({ type: "assign", seat: seat.seat, player: psel.value || null }));
+      ptd.appendChild(psel);
+      tr.appendChild(ptd);
+      const btd = el("td");
+      const bid = "seat-bot-" + seat.seat.replace(/\W+/g, "-");
+      const bsel = el("select", null, { id: bid, "aria-label": "bot for " + seat.seat });
+      bsel.appendChild(el("option", seat.player_id ? "(a person)" : "(default)", { value: "" }));
+      for (const b of h.bots) {
+        const o = el("option", b, { value: b });
+        if (!seat.player_id && seat.bot === b) o.selected = true;
+        bsel.appendChild(o);
+      }
+      bsel.addEventListener("change", () => hostSend({ type: "bot", seat: seat.seat, bot: bsel.value || null }));
+      btd.appendChild(bsel);
+      tr.appendChild(btd);
+      tr.appendChild(el("td", seat.owes ? "to act" : ""));
+      rows.appendChild(tr);
+    }
+    const prow = $("player-rows");
+    prow.textContent = "";
+    for (const p of h.players) {
+      const tr = el("tr");
+      tr.appendChild(el("th", p.name, { scope: "row" }));
+      tr.appendChild(el("td", p.seats.join(", ") || "none"));
+      tr.appendChild(el("td", p.online ? "yes" : "no"));
+      const rtd = el("td");
+      const rid = "rename-" + p.id;
+      const rin = el("input", null, { id: rid, maxlength: 32, "aria-label": "new name for " + p.name, autocomplete: "off" });
+      const rbtn = el("button", "Rename", { type: "button" });
+      rbtn.addEventListener("click", () => { if (rin.value.trim()) hostSend({ type: "rename", player: p.id, name: rin.value }); });
+      rtd.appendChild(rin); rtd.appendChild(rbtn);
+      tr.appendChild(rtd);
+      const xtd = el("td");
+      const xbtn = el("button", "Remove " + p.name, { type: "button" });
+      xbtn.addEventListener("click", () => hostSend({ type: "remove", player: p.id }));
+      xtd.appendChild(xbtn);
+      tr.appendChild(xtd);
+      prow.appendChild(tr);
+    }
+    if (focused && $(focused)) $(focused).focus();
+  }
+
+  connect();
+})();

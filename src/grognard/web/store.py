@@ -1,0 +1,146 @@
+"""The server's database: rooms and the lines of their game records (SQLAlchemy Core).
+
+A room is one row (its code, rule set, state and a JSON ``meta``: players with
+the hashes of their tokens, seats, settings); its game is the record's lines,
+one row each, appended as the game goes and committed before anyone is told.
+SQLite by default (WAL mode, synchronous FULL: a process killed at any moment,
+or a power cut, keeps every committed line); any SQLAlchemy URL works
+(PostgreSQL on a school server).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+
+metadata = MetaData()
+
+rooms = Table(
+    "grognard_rooms",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(16), unique=True, nullable=False),
+    Column("ruleset", String(32), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("meta", Text, nullable=False),
+)
+
+lines = Table(
+    "grognard_lines",
+    metadata,
+    Column("room_id", Integer, primary_key=True),
+    Column("n", Integer, primary_key=True),
+    Column("text", Text, nullable=False),
+)
+
+
+def default_url() -> str:
+    """An SQLite file in the user's data folder (platformdirs)."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("grognard", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'games.sqlite3'}"
+
+
+class Store:
+    """Synchronous storage calls; the server runs them on one worker thread, in order."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        sqlite = url.startswith("sqlite")
+        self.engine: Engine = create_engine(
+            url, connect_args={"check_same_thread": False} if sqlite else {}, pool_pre_ping=not sqlite
+        )
+        if sqlite:
+
+            @event.listens_for(self.engine, "connect")
+            def _pragmas(connection: Any, _record: Any) -> None:
+                cursor = connection.cursor()
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA synchronous=FULL")  # each commit on disk before it is acknowledged
+                cursor.execute("PRAGMA busy_timeout=5000")
+                cursor.close()
+
+        metadata.create_all(self.engine)
+
+    def create_room(self, code: str, ruleset: str, meta: dict[str, Any], record: list[dict[str, Any]]) -> int:
+        with self.engine.begin() as conn:
+            key = conn.execute(
+                insert(rooms).values(code=code, ruleset=ruleset, created=time.time(), meta=json.dumps(meta))
+            ).inserted_primary_key
+            assert key is not None
+            room_id = key[0]
+            if record:
+                conn.execute(
+                    insert(lines),
+                    [{"room_id": room_id, "n": n, "text": _dump(line)} for n, line in enumerate(record)],
+                )
+        return int(room_id)
+
+    def code_taken(self, code: str) -> bool:
+        with self.engine.connect() as conn:
+            return conn.execute(select(rooms.c.id).where(rooms.c.code == code)).first() is not None
+
+    def append(self, room_id: int, n: int, line: dict[str, Any], meta: dict[str, Any] | None = None) -> None:
+        """Line ``n`` of the room's record (and its meta, if given) in one transaction."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(lines).values(room_id=room_id, n=n, text=_dump(line)))
+            if meta is not None:
+                conn.execute(update(rooms).where(rooms.c.id == room_id).values(meta=json.dumps(meta)))
+
+    def truncate(self, room_id: int, keep: int, meta: dict[str, Any] | None = None) -> None:
+        """Keep only the first ``keep`` lines of the room's record (take back)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(lines).where(lines.c.room_id == room_id, lines.c.n >= keep))
+            if meta is not None:
+                conn.execute(update(rooms).where(rooms.c.id == room_id).values(meta=json.dumps(meta)))
+
+    def save_meta(self, room_id: int, meta: dict[str, Any]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(rooms).where(rooms.c.id == room_id).values(meta=json.dumps(meta)))
+
+    def delete_room(self, room_id: int) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(delete(lines).where(lines.c.room_id == room_id))
+            conn.execute(delete(rooms).where(rooms.c.id == room_id))
+
+    def load(self) -> list[tuple[int, str, str, dict[str, Any], list[dict[str, Any]]]]:
+        """Every room: (id, code, rule set, meta, record lines in order)."""
+        out = []
+        with self.engine.connect() as conn:
+            for row in conn.execute(select(rooms).order_by(rooms.c.id)):
+                record = [
+                    json.loads(text)
+                    for (text,) in conn.execute(
+                        select(lines.c.text).where(lines.c.room_id == row.id).order_by(lines.c.n)
+                    )
+                ]
+                out.append((row.id, row.code, row.ruleset, json.loads(row.meta), record))
+        return out
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def _dump(line: dict[str, Any]) -> str:
+    return json.dumps(line, separators=(",", ":"))

@@ -1,0 +1,352 @@
+"""The web server against a real process: many clients in one game, every refusal, a SIGKILL restart.
+
+The server runs as ``grognard serve`` in a subprocess on a free port (``grognard.web.testing``);
+clients are plain HTTP calls and WebSocket connections (the ``websockets`` package).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from grognard import rulesets
+from grognard.core.record import replay
+from grognard.web.testing import ServerProcess, call
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with ServerProcess(tmp_path_factory.mktemp("web")) as srv:
+        yield srv
+
+
+class Client:
+    """A WebSocket page: sends messages, keeps the latest state, collects every message."""
+
+    def __init__(self, srv: ServerProcess, code: str, role: str, token: str | None, origin: str | None = None) -> None:
+        headers = {"Origin": origin} if origin else None
+        self.ws: ClientConnection = connect(f"{srv.ws_url}/ws/{code}", additional_headers=headers).__enter__()
+        self.messages: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.send({"type": "hello", "role": role, "token": token})
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        message = json.loads(self.ws.recv(timeout=timeout))
+        self.messages.append(message)
+        if message["type"] == "state":
+            self.state = message
+        return message
+
+    def until(self, test: Any, timeout: float = 15.0) -> dict[str, Any]:
+        """Read messages until ``test(message)`` holds; that message."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no message matched; last: {self.messages[-3:]}")
+            message = self.recv(left)
+            if test(message):
+                return message
+
+    def state_where(self, test: Any, timeout: float = 15.0) -> dict[str, Any]:
+        if self.state is not None and test(self.state):
+            return self.state
+        return self.until(lambda m: m["type"] == "state" and test(m), timeout)
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def make_room(srv: ServerProcess, **body: Any) -> dict[str, Any]:
+    status, made = call(srv.url + "/api/rooms", {"ruleset": "omaha", "options": {"germans": 1}, **body})
+    assert status == 200, made
+    return dict(made)
+
+
+def join(srv: ServerProcess, code: str, name: str, side: str | None = None) -> dict[str, Any]:
+    status, joined = call(srv.url + f"/api/rooms/{code}/join", {"name": name, "side": side})
+    assert status == 200, joined
+    return dict(joined)
+
+
+def test_a_class_plays_a_turn(server: ServerProcess) -> None:
+    """Three American players and a German player in one game; bots none; every client sees every action."""
+    made = make_room(server)
+    code = made["code"]
+    host = Client(server, code, "host", made["host_token"])
+    host.state_where(lambda s: s["status"] == "lobby")
+    joined = [join(server, code, f"Player {k}", "american") for k in range(3)]
+    german = join(server, code, "Gerda", "german")
+    assert [j["seats"] for j in joined] == [["American 1"], ["American 2"], ["American 3"]]
+    assert german["seats"] == ["German 1"]
+    players = [Client(server, code, "player", j["token"]) for j in [*joined, german]]
+    projector = Client(server, code, "projector", None)
+    host.send({"type": "settings", "fill_bots": False})
+    host.until(lambda m: m["type"] == "ack")
+    host.send({"type": "start"})
+    host.until(lambda m: m["type"] == "ack")
+    # the German player places his bunkers first, then every American acts
+    g = players[3].state_where(lambda s: bool(s["decisions"]))
+    assert g["decisions"][0]["id"] == "place G1"
+    players[3].send({"type": "act", "action": g["decisions"][0]["choices"][0]["text"], "n": 1})
+    players[3].until(lambda m: m["type"] == "ack" and m["n"] == 1)
+    for k, p in enumerate(players[:3]):
+        state = p.state_where(lambda s: bool(s["decisions"]))
+        decision = state["decisions"][0]
+        assert decision["id"] == f"orders A{k + 1}"
+        assert decision["forms"][0]["verb"] == "move" and decision["forms"][1]["verb"] == "fight"
+        assert [row[2] for row in state["tables"][0]["rows"] if row[2]] == ["yes"]  # own squad marked
+        p.send({"type": "preview", "action": f"hold A{k + 1}", "n": 5})
+        preview = p.until(lambda m: m["type"] == "preview")
+        assert preview["legal"] is True
+        p.send({"type": "act", "action": f"hold A{k + 1}", "n": 6})
+        p.until(lambda m: m["type"] == "ack" and m["n"] == 6)
+    # the German phase: the projector sees the phase change and the held squads
+    for watcher in (projector, host, *players):
+        watcher.state_where(lambda s: s.get("phase") == "Germans act")
+        texts = [m.get("text", "") for msg in watcher.messages if msg["type"] in ("events",) for m in msg["events"]]
+        texts += [e.get("text", "") for e in watcher.state["events"]] if watcher.state else []
+        assert any("A3 holds" in t for t in texts)
+    state = players[3].state_where(lambda s: len(s["decisions"]) >= 2)
+    assert {"fire B1", "fire B2", "artillery G1"} >= {d["id"] for d in state["decisions"]}
+    fire = next(d for d in state["decisions"] if d["id"].startswith("fire"))
+    assert any("average" in c["odds"] for c in fire["choices"])  # the exact odds, before committing
+    for c in (host, projector, *players):
+        c.close()
+
+
+def test_refusals(server: ServerProcess) -> None:
+    made = make_room(server)
+    code = made["code"]
+    a1 = join(server, code, "Ann", "american")
+    a2 = join(server, code, "Bob", "american")
+    host = Client(server, code, "host", made["host_token"])
+    host.send({"type": "settings", "fill_bots": True})
+    host.until(lambda m: m["type"] == "ack")
+    host.send({"type": "bot", "seat": "American 3", "bot": "doctrine"})
+    host.until(lambda m: m["type"] == "ack")
+    host.send({"type": "start"})
+    host.until(lambda m: m["type"] == "ack")
+    ann = Client(server, code, "player", a1["token"])
+    ann.state_where(lambda s: bool(s["decisions"]))
+    # another seat's unit
+    ann.send({"type": "act", "action": "hold A2", "n": 1})
+    refused = ann.until(lambda m: m["type"] == "refused")
+    assert refused["code"] == "not_yours" and refused["n"] == 1
+    # an illegal move (too far): refused, the state unchanged
+    before = ann.state["version"]
+    ann.send({"type": "act", "action": "move A1 4 20", "n": 2})
+    refused = ann.until(lambda m: m["type"] == "refused")
+    assert refused["code"] == "illegal" and "omaha" in refused["message"]
+    # malformed and oversized messages
+    for bad in ("{not json", json.dumps({"type": "act", "action": 5}), json.dumps({"type": "nuke"})):
+        ann.send(bad)
+        assert ann.until(lambda m: m["type"] == "refused")["code"] == "malformed"
+    ann.send(json.dumps({"type": "act", "action": "hold A1", "n": 3, "pad": "x" * 5000}))
+    assert ann.until(lambda m: m["type"] == "refused")["code"] == "too_big"
+    ann.ws.send(b"\x00\x01binary")
+    assert "binary" in ann.until(lambda m: m["type"] == "refused")["message"]
+    ann.send({"type": "act", "action": "x" * 201})
+    assert ann.until(lambda m: m["type"] == "refused")["code"] == "malformed"
+    # a player may not use host commands
+    ann.send({"type": "undo"})
+    assert ann.until(lambda m: m["type"] == "refused")["code"] == "host_only"
+    assert ann.state["version"] == before or ann.state["decisions"]  # nothing happened to the game
+    # a wrong token: refused at hello
+    for role, token in (("player", "not-a-real-token"), ("host", a2["token"])):
+        bad = Client(server, code, role, token)
+        with pytest.raises(ConnectionClosed):
+            while True:
+                bad.recv(5)
+    # a foreign origin is refused before anything
+    with pytest.raises(Exception):  # noqa: B017 - the handshake or the first read fails
+        evil = Client(server, code, "player", a1["token"], origin="http://evil.example")
+        evil.recv(5)
+    # HTTP: wrong room, bad names, oversized body, the record before the end
+    assert call(server.url + "/api/rooms/ZZZZZZ/join", {"name": "x"})[0] == 404
+    assert call(server.url + f"/api/rooms/{code}/join", {"name": "\u202e\x00 "})[0] == 422
+    assert call(server.url + f"/api/rooms/{code}/join", {"name": "y" * 65})[0] == 422
+    assert call(server.url + f"/api/rooms/{code}/join", b"x" * 20000)[0] == 413
+    status, answer = call(server.url + f"/api/rooms/{code}/record", headers={"X-Host-Token": made["host_token"]})
+    assert status == 409 and "seed" in answer["message"]
+    assert call(server.url + f"/api/rooms/{code}/record", headers={"X-Host-Token": a1["token"]})[0] == 403
+    # a flood: the bucket refuses, the connection survives
+    for _ in range(60):
+        ann.send({"type": "ping"})
+    codes = [ann.until(lambda m: m["type"] in ("pong", "refused")) for _ in range(60)]
+    assert any(m["type"] == "refused" and m["code"] == "rate" for m in codes)
+    # no message carries the dice seed before the end (read here from the server's own database)
+    with sqlite3.connect(server.db.removeprefix("sqlite:///")) as db:
+        headers = [json.loads(t) for (t,) in db.execute("select text from grognard_lines where n = 0")]
+    seeds = {str(h["seed"]) for h in headers}
+    assert seeds and not any(seed in json.dumps(m) for m in ann.messages + host.messages for seed in seeds)
+    # a frame past the server's limit (64 KiB) closes that connection, nothing else
+    big = Client(server, code, "player", a2["token"])
+    big.send(json.dumps({"type": "ping", "pad": "x" * 70000}))
+    with pytest.raises(ConnectionClosed):
+        while True:
+            big.recv(5)
+    time.sleep(0.5)  # the flood emptied Ann's bucket: it fills again at 10 messages a second
+    ann.send({"type": "ping"})
+    ann.until(lambda m: m["type"] == "pong")
+    for c in (host, ann):
+        c.close()
+
+
+def test_join_flood_is_limited(server: ServerProcess) -> None:
+    statuses = [call(server.url + "/api/rooms/QQQQQ9/join", {"name": "x"})[0] for _ in range(20)]
+    assert 429 in statuses and statuses[0] == 404
+
+
+def test_host_controls_and_delete(server: ServerProcess) -> None:
+    made = make_room(server)
+    code = made["code"]
+    pj = join(server, code, "Cleo <script>")
+    host = Client(server, code, "host", made["host_token"])
+    host.send({"type": "rename", "player": pj["player"], "name": "Cleo"})
+    host.until(lambda m: m["type"] == "ack")
+    assert host.state_where(lambda s: s["host"]["players"][0]["name"] == "Cleo")
+    host.send({"type": "start"})
+    # every seat but Cleo's is a bot; Cleo's seat handed to a bot: the game runs on by itself
+    host.send({"type": "bot", "seat": pj["seats"][0], "bot": "doctrine"})
+    host.until(lambda m: m["type"] == "events" and m["step"] >= 2, timeout=30)
+    host.send({"type": "pause", "paused": True})  # refused if the bots already finished the game: undo works then too
+    paused = host.state_where(lambda s: s["paused"] or s["status"] == "over")
+    steps = paused["host"]["steps"]
+    host.send({"type": "undo"})
+    host.state_where(lambda s: s["host"]["steps"] == steps - 1 or s["host"]["steps"] < steps)
+    assert (
+        call(server.url + f"/api/rooms/{code}", method="DELETE", headers={"X-Host-Token": made["host_token"]})[0] == 409
+    )
+    host.send({"type": "end"})
+    host.state_where(lambda s: s["status"] == "ended")
+    status, text = call(server.url + f"/api/rooms/{code}/record", headers={"X-Host-Token": made["host_token"]})
+    assert status == 200 and '"seed"' in text.splitlines()[0]
+    rebuilt = replay(text.splitlines(), rulesets.get)  # the record grognard replay reads, every digest checked
+    assert rebuilt.complete and rebuilt.actions >= 2
+    status, debrief = call(server.url + f"/api/rooms/{code}/debrief")  # the analysis code's plots
+    assert status == 200 and "win" in " ".join(debrief["lines"]) and len(debrief["plots"]) == 2
+    with urllib.request.urlopen(server.url + debrief["plots"][0]["url"]) as answer:
+        assert answer.read(8) == b"\x89PNG\r\n\x1a\n"
+    status, _ = call(server.url + f"/api/rooms/{code}", method="DELETE", headers={"X-Host-Token": made["host_token"]})
+    assert status == 200
+    assert call(server.url + f"/play/{code}")[0] == 404
+    host.close()
+
+
+def test_referee_dice(server: ServerProcess) -> None:
+    """Manual dice: the host types each roll; impossible values are refused and asked again."""
+    made = make_room(server, dice="manual")
+    code = made["code"]
+    host = Client(server, code, "host", made["host_token"])
+    state = host.state_where(lambda s: s["host"]["dice_request"] is not None)
+    request = state["host"]["dice_request"]
+    assert request["purpose"].startswith("obstacles O1") and request["n"] == 1
+    joined = join(server, code, "Iris")  # a join never waits for the referee's dice
+    host.send({"type": "rename", "player": joined["player"], "name": "Iris B"})
+    host.until(lambda m: m["type"] == "ack" and m.get("op") == "rename")
+    host.send({"type": "dice", "values": "7"})
+    assert "not a face" in host.until(lambda m: m["type"] == "refused")["message"]
+    host.send({"type": "dice", "values": "3 4"})
+    assert "2 values" in host.until(lambda m: m["type"] == "refused")["message"]
+    for _ in range(4):  # the four obstacle sections of one German's beach
+        host.state_where(lambda s: s["host"]["dice_request"] is not None)
+        host.send({"type": "dice", "values": "2"})
+        host.until(lambda m: m["type"] == "ack")
+    ready = host.state_where(lambda s: s["ready"])
+    assert ready["tables"][-1]["rows"][0][1] == 1  # the d6 of 2 read on the obstacle table
+    host.close()
+
+
+def test_restart_after_sigkill_loses_nothing(tmp_path: Path) -> None:
+    srv = ServerProcess(tmp_path).start()
+    try:
+        made = make_room(srv)
+        code = made["code"]
+        p = join(srv, code, "Dana", "american")
+        host = Client(srv, code, "host", made["host_token"])
+        host.send({"type": "start"})
+        host.until(lambda m: m["type"] == "ack")
+        dana = Client(srv, code, "player", p["token"])
+        first = dana.state_where(lambda s: bool(s["decisions"]))
+        move = next(c["text"] for c in first["decisions"][0]["choices"] if c["text"].startswith("move"))
+        dana.send({"type": "act", "action": move, "n": 1})
+        dana.until(lambda m: m["type"] == "ack" and m["n"] == 1)
+        srv.kill()  # SIGKILL right after the acknowledgement
+        srv.start()
+        dana = Client(srv, code, "player", p["token"])  # the same token: the seat back
+        state = dana.state_where(lambda s: s.get("ready"))
+        with sqlite3.connect(srv.db.removeprefix("sqlite:///")) as db:
+            stored = [json.loads(t) for (t,) in db.execute("select text from grognard_lines order by room_id, n")]
+        assert {"seat": "American 1", "action": move} in [
+            {"seat": line.get("seat"), "action": line.get("action")} for line in stored
+        ]
+        assert any(e.get("text", "").startswith("A1 moves") for e in state["events"]) or state["turn"] > 1
+        assert state["you"]["seats"] == ["American 1"]
+        # play on after the restart
+        state = dana.state_where(lambda s: bool(s["decisions"]), timeout=30)
+        dana.send({"type": "act", "action": state["decisions"][0]["choices"][-1]["text"], "n": 2})
+        dana.until(lambda m: m["type"] == "ack" and m["n"] == 2)
+    finally:
+        srv.stop()
+
+
+@pytest.mark.parametrize("on_timeout", ["hold", "bot"])
+def test_phase_timer(server: ServerProcess, on_timeout: str) -> None:
+    """A player who does not act before the phase timer runs out: 'hold' or the bot answers for him."""
+    made = make_room(server)
+    code = made["code"]
+    p = join(server, code, "Eve", "american")
+    host = Client(server, code, "host", made["host_token"])
+    host.send({"type": "settings", "timer": 1, "on_timeout": on_timeout})
+    host.until(lambda m: m["type"] == "ack")
+    host.send({"type": "start"})
+    eve = Client(server, code, "player", p["token"])
+    state = eve.state_where(lambda s: bool(s["decisions"]))
+    assert state["timer"]["seconds"] == 1
+    state = eve.state_where(
+        lambda s: any("time ran out for American 1" in e.get("text", "") for e in s["events"]), timeout=10
+    )
+    texts = [e["text"] for e in state["events"] if "time ran out" in e.get("text", "")]
+    assert texts and (texts[0].endswith("hold A1") if on_timeout == "hold" else "A1" in texts[0])
+    eve.close()
+    host.close()
+
+
+def test_referee_game_survives_a_restart(tmp_path: Path) -> None:
+    """Typed dice are in the record like any others: after SIGKILL the game is where it was, and asks on."""
+    srv = ServerProcess(tmp_path).start()
+    try:
+        made = make_room(srv, dice="manual")
+        code = made["code"]
+        host = Client(srv, code, "host", made["host_token"])
+        for _ in range(4):
+            host.state_where(lambda s: s["host"]["dice_request"] is not None)
+            host.send({"type": "dice", "values": "1"})
+            host.until(lambda m: m["type"] == "ack")
+        host.state_where(lambda s: s["ready"])
+        host.send({"type": "start"})  # bots everywhere: G1 places his bunkers, then the landings ask for dice
+        asked = host.state_where(lambda s: (s["host"]["dice_request"] or {}).get("purpose", "").startswith("landing"))
+        assert asked["host"]["dice_request"]["purpose"].startswith("landing A1")
+        srv.kill()
+        srv.start()
+        host = Client(srv, code, "host", made["host_token"])
+        state = host.state_where(lambda s: s["ready"] and s["host"]["dice_request"] is not None)
+        assert [row[1] for row in state["tables"][-1]["rows"]] == [0, 0, 0, 0]  # the typed setup rolls kept
+        assert state["host"]["dice_request"]["purpose"].startswith("landing A1")  # the bot's move, asked again
+        host.send({"type": "dice", "values": "4"})
+        host.until(lambda m: m["type"] == "ack" and m.get("dice") == [4])
+    finally:
+        srv.stop()

@@ -1,0 +1,248 @@
+"""End-to-end in a real headless Chromium (Debian's ``chromium``, driven by Playwright with ``executable_path``).
+
+A host makes a game, two players join in two browser contexts and play a turn
+(one by typed numbers, one by the keyboard on the menu), a page reloads and
+keeps its seat, a refused order shows in the page; screenshots are saved under
+the test's tmp dir. An axe-core scan (WCAG 2.1 A and AA) of every page; axe is
+taken from the npm registry at install time (``.ci/run``), or by this test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from grognard.web.testing import ServerProcess
+
+CHROMIUM = os.environ.get("GROGNARD_CHROMIUM", "/usr/bin/chromium")
+AXE_VERSION = "4.14.1"
+ROOT = Path(__file__).resolve().parents[1]
+AXE = ROOT / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} (.ci/run installs it)")
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with ServerProcess(tmp_path_factory.mktemp("browser")) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("screenshots")
+
+
+def page(browser: Any) -> Any:
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, bypass_csp=True)  # for wait_for_function
+    context.set_default_timeout(15000)
+    return context.new_page()
+
+
+def make_game(browser: Any, server: ServerProcess, germans: int = 1) -> tuple[Any, str]:
+    host = page(browser)
+    host.goto(server.url + "/")
+    host.fill("#opt-omaha-germans", str(germans))
+    host.click("#create-form button[type=submit]")
+    host.wait_for_url("**/host/*")
+    host.wait_for_selector("#seat-rows tr")
+    return host, host.url.rsplit("/", 1)[1]
+
+
+def join_game(browser: Any, server: ServerProcess, code: str, name: str) -> Any:
+    player = page(browser)
+    player.goto(server.url + "/")
+    player.fill("#join-code", code.lower())
+    player.fill("#join-name", name)
+    player.press("#join-name", "Enter")
+    player.wait_for_url(f"**/play/{code}")
+    player.wait_for_function("document.getElementById('you').textContent.includes('you play')")
+    return player
+
+
+def test_two_players_play_a_turn(browser: Any, server: ServerProcess, shots: Path) -> None:
+    host, code = make_game(browser, server)
+    ann = join_game(browser, server, code, "Ann <i>")
+    bob = join_game(browser, server, code, "Bob")
+    assert "Ann <i> (you play American 1" not in ann.inner_text("#you")  # a name is text, never markup
+    assert ann.inner_text("#you").startswith("Ann <i>: you play American 1")
+    assert ann.locator("#you i").count() == 0
+    host.wait_for_function("document.querySelectorAll('#player-rows tr').length === 2")
+    host.click("#start")
+    ann.wait_for_selector(".decision")
+    bob.wait_for_selector(".decision")
+    ann.screenshot(path=str(shots / "player-orders.png"))
+    host.screenshot(path=str(shots / "host.png"))
+    # a refused order shows in the page and changes nothing
+    ann.fill("#d0typed", "move A1 4 23")
+    ann.locator("form.order-form").last.locator("button[type=submit]").click()
+    ann.wait_for_function("document.getElementById('message').textContent.startsWith('Refused')")
+    assert ann.locator(".decision").count() == 1
+    # Ann moves by typed numbers: first the odds (none for a move), then commit
+    ann.fill("#d0f0x", "4")
+    y = float(ann.input_value("#d0f0y"))
+    ann.fill("#d0f0y", f"{y + 2:g}")
+    ann.locator("form.order-form").first.locator("button[type=button]").click()
+    ann.wait_for_function("document.getElementById('preview').textContent.includes('allowed')")
+    ann.locator("form.order-form").first.locator("button[type=submit]").click()
+    ann.wait_for_function("document.getElementById('message').textContent.startsWith('Done')")
+    # Bob uses the keyboard only: the menu's last choice (hold), then commit
+    bob.focus("#d0c0")
+    count = bob.locator("input[name=d0]").count()
+    for _ in range(count - 1):
+        bob.keyboard.press("ArrowDown")
+    assert bob.locator("input[name=d0]:checked").get_attribute("value") == "hold A2"
+    bob.keyboard.press("Tab")
+    bob.keyboard.press("Enter")
+    bob.wait_for_function("document.getElementById('message').textContent.startsWith('Done')")
+    # the bots play A3 and the Germans; the turn goes on for everyone
+    for p in (ann, bob, host):
+        p.wait_for_function(
+            "!document.getElementById('phase').textContent.includes('Americans act')"
+            " || !document.getElementById('turn').textContent.endsWith(' 1')",
+            timeout=30000,
+        )
+    events = bob.inner_text("#events")
+    assert "A2 holds" in events or "A2" in bob.inner_text("#tables")
+    # a reload keeps the seat (the token in the browser's storage)
+    ann.reload()
+    ann.wait_for_function("document.getElementById('you').textContent.includes('you play American 1')")
+    assert ann.locator("tr.mine").count() >= 1
+    ann.screenshot(path=str(shots / "player-after-reload.png"), full_page=True)
+    projector = page(browser)
+    projector.goto(f"{server.url}/projector/{code}")
+    projector.wait_for_selector("#svg svg")
+    projector.screenshot(path=str(shots / "projector.png"))
+    assert projector.locator(".die").count() > 0  # dice shown as dice
+    assert len(list(shots.glob("*.png"))) == 4
+    # the server killed and started again: the open pages reconnect by themselves, seat and all
+    server.kill()
+    ann.wait_for_function("document.getElementById('turn').textContent.startsWith('Reconnecting')")
+    server.start()
+    ann.wait_for_function("document.getElementById('turn').textContent.startsWith('Turn')", timeout=30000)
+    ann.wait_for_function("document.getElementById('you').textContent.includes('you play American 1')")
+    projector.wait_for_function("document.getElementById('turn').textContent.startsWith('Turn')", timeout=30000)
+
+
+def _axe_source() -> str:
+    if not AXE.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.fail("axe-core is not installed and npm is missing (see .ci/run)")
+        subprocess.run(
+            [
+                npm,
+                "install",
+                "--no-save",
+                "--no-audit",
+                "--no-fund",
+                "--prefix",
+                str(AXE.parents[2]),
+                f"axe-core@{AXE_VERSION}",
+            ],
+            check=True,
+            capture_output=True,
+        )
+    return AXE.read_text(encoding="utf-8")
+
+
+def test_axe_wcag21_aa(browser: Any, server: ServerProcess) -> None:
+    source = _axe_source()
+    host, code = make_game(browser, server)
+    player = join_game(browser, server, code, "Cy")
+    host.click("#start")
+    player.wait_for_selector(".decision")
+    projector = page(browser)
+    projector.goto(f"{server.url}/projector/{code}")
+    projector.wait_for_selector("#svg svg")
+    home = page(browser)
+    home.goto(server.url + "/")
+    over, _ = make_game(browser, server)  # bots on every seat, played to the end: the debrief
+    over.click("#start")
+    over.wait_for_selector("img.plot", timeout=60000)
+    problems = {}
+    pages = (("home", home), ("host", host), ("player", player), ("projector", projector), ("debrief", over))
+    for name, p in pages:
+        p.add_script_tag(content=source)
+        result = p.evaluate(
+            "async () => await axe.run(document, {runOnly: {type: 'tag', values: "
+            "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"
+        )
+        found = [
+            {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"][:3]]}
+            for v in result["violations"]
+        ]
+        if found:
+            problems[name] = found
+    assert not problems, json.dumps(problems, indent=1)
+
+
+def test_referee_types_the_dice(browser: Any, server: ServerProcess, shots: Path) -> None:
+    """Referee mode: the host page asks for each roll, refuses impossible values, then hands the dice back."""
+    host = page(browser)
+    host.goto(server.url + "/")
+    host.fill("#opt-omaha-germans", "1")
+    host.check("#dice-manual")
+    host.click("#create-form button[type=submit]")
+    host.wait_for_url("**/host/*")
+    host.wait_for_selector("#dice-panel:not([hidden])")
+    assert host.inner_text("#dice-purpose").startswith("obstacles O1")
+    host.fill("#dice-values", "9")
+    host.press("#dice-values", "Enter")
+    host.wait_for_function("document.getElementById('dice-problem').textContent.includes('not a face')")
+    host.screenshot(path=str(shots / "referee-refused.png"))
+    for k in range(4):
+        host.wait_for_function(f"document.getElementById('dice-purpose').textContent.startsWith('obstacles O{k + 1}')")
+        host.fill("#dice-values", "3")
+        host.press("#dice-values", "Enter")
+    host.wait_for_function("!document.getElementById('start').disabled")
+    host.click("#start")  # every seat a bot: the landing rolls are asked for next
+    host.wait_for_function("document.getElementById('dice-purpose').textContent.startsWith('landing A1')")
+    host.fill("#dice-values", "2")
+    host.press("#dice-values", "Enter")
+    host.wait_for_function("document.getElementById('dice-purpose').textContent.startsWith('landing A2')")
+    host.click("#dice-mode")  # waits for the action being rolled for (the landings) to finish
+    host.fill("#dice-values", "5")
+    host.press("#dice-values", "Enter")
+    host.wait_for_function("document.getElementById('dice-purpose').textContent.startsWith('landing A3')")
+    host.fill("#dice-values", "1")
+    host.press("#dice-values", "Enter")
+    host.wait_for_function("document.getElementById('dice-panel').hidden", timeout=20000)
+    host.wait_for_function("parseInt(document.getElementById('turn').textContent.slice(5), 10) > 1", timeout=30000)
+
+
+def test_join_from_the_room_page_choosing_a_side(browser: Any, server: ServerProcess) -> None:
+    host, code = make_game(browser, server)
+    gus = page(browser)
+    gus.goto(f"{server.url}/play/{code}")  # the address of the QR code: no token yet, so the join form
+    gus.wait_for_selector("#join-panel:not([hidden])")
+    gus.fill("#pname", "Gus")
+    gus.select_option("#pside", "german")
+    gus.click("#player-join button[type=submit]")
+    gus.wait_for_function("document.getElementById('you').textContent.includes('you play German 1')")
+    host.wait_for_function("document.getElementById('player-rows').textContent.includes('German 1')")

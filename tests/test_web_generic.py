@@ -1,0 +1,87 @@
+"""The web play works over any rule set through the Ruleset record: the toy game with secret choices.
+
+In-process (Starlette's TestClient), with the toy rule set of ``tests/toy_game.py`` added to the
+registry: a seat's sealed lane reaches that seat's page only; the other seat, the host and the
+projector learn only that it chose, until both have chosen and the lanes are revealed.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import grognard.rulesets as registry
+from grognard.web.app import create_app
+
+with warnings.catch_warnings():  # Starlette's note that its test client will move to another HTTP client
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+
+@pytest.fixture
+def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    monkeypatch.setitem(registry._MODULES, "toy", "toy_game")
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}")) as c:
+        yield c
+
+
+def read_until(ws: Any, test: Any, seen: list[dict[str, Any]], limit: int = 200) -> dict[str, Any]:
+    for _ in range(limit):
+        message = ws.receive_json()
+        seen.append(message)
+        if test(message):
+            return dict(message)
+    raise AssertionError(f"no message matched; last: {seen[-3:]}")
+
+
+def texts(messages: list[dict[str, Any]]) -> str:
+    out = []
+    for m in messages:
+        for e in m.get("events", []):
+            out.append(e.get("text", ""))
+    return "\n".join(out)
+
+
+def test_secret_choices_reach_only_their_seat(client: TestClient) -> None:
+    made = client.post("/api/rooms", json={"ruleset": "toy"}).json()
+    code = made["code"]
+    runner = client.post(f"/api/rooms/{code}/join", json={"name": "Rae", "side": "runner"}).json()
+    sentry = client.post(f"/api/rooms/{code}/join", json={"name": "Sam", "side": "sentry"}).json()
+    assert (runner["seats"], sentry["seats"]) == (["Runner"], ["Sentry"])
+    seen: dict[str, list[dict[str, Any]]] = {"host": [], "runner": [], "sentry": [], "projector": []}
+    with (
+        client.websocket_connect(f"/ws/{code}") as host,
+        client.websocket_connect(f"/ws/{code}") as rws,
+        client.websocket_connect(f"/ws/{code}") as sws,
+        client.websocket_connect(f"/ws/{code}") as pws,
+    ):
+        host.send_json({"type": "hello", "role": "host", "token": made["host_token"]})
+        rws.send_json({"type": "hello", "role": "player", "token": runner["token"]})
+        sws.send_json({"type": "hello", "role": "player", "token": sentry["token"]})
+        pws.send_json({"type": "hello", "role": "projector"})
+        host.send_json({"type": "settings", "fill_bots": False})
+        read_until(host, lambda m: m.get("op") == "settings", seen["host"])
+        host.send_json({"type": "start"})
+        read_until(host, lambda m: m.get("op") == "start", seen["host"])
+        state = read_until(rws, lambda m: m["type"] == "state" and m["decisions"], seen["runner"])
+        decision = state["decisions"][0]
+        assert decision["id"] == "lane Runner 1" and decision["forms"] == []  # the generic face: a menu
+        lane = decision["choices"][0]["text"]
+        rws.send_json({"type": "act", "action": lane, "n": 1})
+        read_until(rws, lambda m: m["type"] == "ack", seen["runner"])
+        read_until(rws, lambda m: "sealed" in texts([m]), seen["runner"])  # the runner sees his own choice
+        for name, ws in (("sentry", sws), ("host", host), ("projector", pws)):
+            read_until(ws, lambda m: "chosen" in texts([m]), seen[name])
+            assert "sealed" not in texts(seen[name]) and "'action'" not in texts(seen[name])
+            assert lane not in json.dumps([m.get("events") for m in seen[name]])
+        # the sentry chooses: both lanes are revealed to all
+        state = read_until(sws, lambda m: m["type"] == "state" and m["decisions"], seen["sentry"])
+        sws.send_json({"type": "act", "action": state["decisions"][0]["choices"][-1]["text"], "n": 1})
+        for name, ws in (("sentry", sws), ("projector", pws)):
+            read_until(ws, lambda m: "revealed" in texts([m]), seen[name])
+        assert "sealed" not in texts(seen["projector"])
