@@ -8,6 +8,7 @@ projector learn only that it chose, until both have chosen and the lanes are rev
 from __future__ import annotations
 
 import json
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -85,3 +86,44 @@ def test_secret_choices_reach_only_their_seat(client: TestClient) -> None:
         for name, ws in (("sentry", sws), ("projector", pws)):
             read_until(ws, lambda m: "revealed" in texts([m]), seen[name])
         assert "sealed" not in texts(seen["projector"])
+
+
+def test_no_page_sees_an_action_before_its_line_is_stored(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page that asks for the state while an action's record line is being stored gets it only after:
+    a crash in between must not take back something a page has already shown."""
+    from grognard.web.store import Store
+
+    stored_at: dict[int, float] = {}
+    slow: set[int] = set()
+    original = Store.append
+
+    def append(self: Store, room_id: int, n: int, line: dict[str, Any], meta: dict[str, Any] | None = None) -> None:
+        if n in slow:
+            time.sleep(0.6)  # a slow disk: the line is not stored for a while
+        original(self, room_id, n, line, meta)
+        stored_at[n] = time.monotonic()
+
+    monkeypatch.setattr(Store, "append", append)
+    made = client.post("/api/rooms", json={"ruleset": "toy"}).json()
+    code = made["code"]
+    runner = client.post(f"/api/rooms/{code}/join", json={"name": "Rae", "side": "runner"}).json()
+    seen: list[dict[str, Any]] = []
+    with client.websocket_connect(f"/ws/{code}") as host, client.websocket_connect(f"/ws/{code}") as rws:
+        host.send_json({"type": "hello", "role": "host", "token": made["host_token"]})
+        rws.send_json({"type": "hello", "role": "player", "token": runner["token"]})
+        host.send_json({"type": "settings", "fill_bots": False})
+        read_until(host, lambda m: m.get("op") == "settings", seen)
+        host.send_json({"type": "start"})
+        read_until(host, lambda m: m.get("op") == "start", seen)
+        state = read_until(rws, lambda m: m["type"] == "state" and m["decisions"], seen)
+        before = state["step"]
+        line = before + 2  # the record's lines: the header, the start line, then one per action
+        slow.add(line)
+        rws.send_json({"type": "act", "action": state["decisions"][0]["choices"][0]["text"], "n": 1})
+        time.sleep(0.2)  # the action is applied and its line is being stored
+        with client.websocket_connect(f"/ws/{code}") as pws:
+            pws.send_json({"type": "hello", "role": "projector"})
+            first = read_until(pws, lambda m: m["type"] == "state", seen)
+            received = time.monotonic()
+        assert first["step"] == before + 1
+        assert line in stored_at and received >= stored_at[line], "a page saw the action before its line was stored"

@@ -194,6 +194,8 @@ class Conn:
             if self.closing is not None:
                 await ws.close(code=1008, reason=self.closing[:100])
                 return
+            if self._dirty and self.room.committing:
+                continue  # the action's line is being stored: its state goes when it is (publish wakes us)
             if self._dirty:
                 wait = last + STATE_INTERVAL - time.monotonic()
                 if wait > 0:

@@ -102,6 +102,9 @@ class Room:
         self.recent: deque[tuple[Event, dict[str, Any]]] = deque(maxlen=RECENT)
         self.version = 0
         self.conns: set[Any] = set()
+        # True from the moment an action changes the game until its record line is stored: no page
+        # is sent a state then, so nobody sees what a crash could still take back
+        self.committing = False
         self.queue: asyncio.Queue[tuple[Callable[..., Awaitable[Any]], tuple[Any, ...], asyncio.Future[Any]]] = (
             asyncio.Queue()
         )
@@ -517,7 +520,13 @@ class Room:
     async def _step(self, seat: str, action: Any) -> None:
         game, writer = self.game, self.writer
         assert game is not None and writer is not None
-        events: list[Event] = await self._with_dice(lambda: game.apply(seat, action))
+
+        def attempt() -> list[Event]:
+            applied = game.apply(seat, action)
+            self.committing = True  # in the same step of the event loop as the change itself
+            return applied
+
+        events: list[Event] = await self._with_dice(attempt)
         writer.action(game, seat, action, events)
         await self._commit_step(game, events)
 
@@ -533,7 +542,11 @@ class Room:
         except Exception:
             log.exception("room %s: could not store a line; taking it back", self.code)
             self._rebuild(self.writer.lines[:-1])
+            self.committing = False
+            self.touch()
             raise
+        finally:
+            self.committing = False
         self._publish(game, events)
 
     async def _persist(self, line: dict[str, Any], meta: dict[str, Any] | None = None) -> None:
