@@ -99,7 +99,7 @@ class Guns:
 B17Action = PlaceBox | Fly | Guns
 
 USAGE = {
-    "place": "place BOX X,Y X,Y X,Y X,Y  (leader, left, right, last; e.g. place 1 16,30 11.5,34.5 11.5,25.5 7.5,30)",
+    "place": "place BOX X,Y X,Y X,Y X,Y  (leader, left, right, last; e.g. place 1 16,30 12.5,34.5 12.5,25.5 8.5,30)",
     "fly": "fly AIRCRAFT STRAIGHT TURN [attack BOMBER at INCHES]  (+ left, - right; e.g. fly F1 6 -30 attack B2 at 9)",
     "fly to": "fly AIRCRAFT to X Y [attack BOMBER at INCHES]  (the path that ends at X,Y)",
     "guns": "guns BOMBER FIGHTER nose-tail|waists",
