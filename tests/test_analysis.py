@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grognard.analysis.montecarlo import Plan, simulate
+from grognard.analysis.montecarlo import Plan, chunks, run_rows, simulate
 from grognard.analysis.odds import distribution_rows, table_json
 from grognard.analysis.stats import mean, quantile, wilson
 from grognard.cli import main
@@ -119,6 +119,16 @@ def test_rows_arrive_in_game_index_order() -> None:
     assert seen == list(range(100))
 
 
+def test_a_huge_run_starts_at_once_in_bounded_memory() -> None:
+    """-n 10**15 once built every chunk's range in a list first (gigabytes before the first game)."""
+    assert not isinstance(chunks(10**6), list) and next(iter(chunks(10**15))) == (0, 64)
+    huge = Plan("omaha", RULESET.resolve({"germans": 1}), DOCTRINE, 7, 10**15, "reference")
+    rows = run_rows(huge, jobs=2)
+    first = next(rows)
+    rows.close()
+    assert [row["game"] for row in first] == list(range(64))
+
+
 def test_common_random_numbers_across_a_sweep() -> None:
     """Game i has the same dice at every grid point: with an option that cannot matter, identical results."""
     a = simulate(_plan(games=30, markers=True))
@@ -202,6 +212,10 @@ def test_sweep_answers_the_fresh_squad_question(tmp_path: Path, capsys: pytest.C
         (["sweep", "omaha", "-o", "bogus=1,2"], "'bogus'"),
         (["sweep", "omaha", "-o", "germans=1..12", "-o", "fresh_squads=0..20"], "at most 200"),
         (["odds", "chess"], "chess"),
+        (["sweep", "omaha", "-o", "fresh_squads=0..2", "-o", "fresh_squads=4"], "given twice"),  # not the last alone
+        (["simulate", "omaha", "-o", "germans=2", "-o", "germans=4"], "given twice"),
+        (["sweep", "b17", "-o", "head_on_tolerance=0..90"], "this one is float 0..90"),  # whole ends, not whole values
+        (["sweep", "b17", "-o", "fighter_type=me109..fw190"], "fighter_type=me109,fw190,mixed"),
     ],
 )
 def test_bad_analysis_input_is_one_line_exit_2(args: list[str], field: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -65,6 +65,14 @@ def test_odds_and_simulate_b17() -> None:
     assert {"bombers_lost", "fighters_lost", "bomb_hits", "damage_grade", "bomb_run_turn"} <= set(figures["metrics"])
 
 
+def test_the_odds_of_every_b17_table_are_printed_in_full() -> None:
+    """No cell cut to '0.…': the bomb loads of one to four bombers (0 to 32 hits) print one row per outcome."""
+    odds = run_cli("odds", "b17")
+    assert odds.returncode == 0, odds.stderr
+    assert "…" not in odds.stdout
+    assert "bombers 4" in odds.stdout and "10.6667" in odds.stdout  # four loads: 32 outcomes, mean 32 * 2/6
+
+
 def test_a_referee_types_the_raids_dice_and_the_record_replays(tmp_path: Path) -> None:
     """Manual dice: each element's entry roll, then an opposed roll as two dice, the attacker's first."""
     from terminal_driver import DICE, Terminal

@@ -165,6 +165,11 @@ def odds_command(
             caption=table["note"] or None,
             caption_justify="left",
         )
+        if len(outcomes) > WIDE_ODDS:  # too many outcomes to read across: one row per outcome instead
+            _add_odds_transposed(view, table, outcomes, exact)
+            console.print(view)
+            console.print()
+            continue
         view.add_column(table["parameter"] or "", justify="right")
         for outcome in outcomes:
             view.add_column(
@@ -184,6 +189,33 @@ def odds_command(
             view.add_row(*cells)
         console.print(view)
         console.print()
+
+
+WIDE_ODDS = 16  # an odds table with more outcomes than this is printed one row per outcome
+
+
+def _add_odds_transposed(view: Table, table: dict[str, Any], outcomes: list[Any], exact: bool) -> None:
+    """Fill ``view`` with an outcome per row and a column per parameter value (and a last row of means)."""
+    rows = table["rows"]
+    view.add_column("outcome", justify="right")
+    for row in rows:
+        name = table["parameter"] or ""
+        view.add_column(f"{name} {row['parameter']}".strip() if row["parameter"] is not None else "", justify="right")
+    by = [{item["outcome"]: item for item in row["outcomes"]} for row in rows]
+    for outcome in outcomes:
+        cells = [str(outcome)]
+        for found in by:
+            item = found.get(outcome)
+            cells.append("" if item is None else (item["probability"] if exact else f"{item['decimal']:.4f}"))
+        view.add_row(*cells)
+    if any(row["mean"] for row in rows):
+        view.add_row(
+            "mean",
+            *[
+                "" if not row["mean"] else (row["mean"]["exact"] if exact else f"{row['mean']['decimal']:.4f}")
+                for row in rows
+            ],
+        )
 
 
 # ---------------------------------------------------------------------- analysis
@@ -336,9 +368,10 @@ def expand_values(spec: OptionSpec, text: str) -> list[Any]:
     values: list[Any] = []
     for item in (part.strip() for part in text.split(",")):
         if ".." in item and spec.kind is not int:
+            example = ",".join(spec.choices) if spec.choices else "on,off" if spec.kind is bool else "6,7.5,9"
             raise OptionError(
-                f"option {spec.name!r}: ranges LOW..HIGH are for whole numbers; list the values "
-                f"instead (e.g. {spec.name}=6,7.5,9)"
+                f"option {spec.name!r}: ranges LOW..HIGH are for options of whole numbers, and this one is "
+                f"{spec.describe_values()}; list the values instead (e.g. {spec.name}={example})"
             )
         if ".." in item:
             low, _, high = item.partition("..")
