@@ -195,6 +195,9 @@ def test_sweep_answers_the_fresh_squad_question(tmp_path: Path, capsys: pytest.C
     assert len(rows) == 4 and rows[0].startswith("germans,fresh_squads")
     german = [float(r.split(",")[5]) for r in rows[1:]]  # german win share, by fresh squads 0, 1, unlimited
     assert german[0] > german[1] > german[2] == 0.0
+    never = rows[3].split(",")  # no German win in 30 games: share 0, but the interval still reaches 11.4%
+    assert never[1] == "unlimited" and never[5:8] == ["0.000000", "0.000000", "0.113513"]
+    assert "0.0% [0.0%, 11.4%]" in text  # the table gives the interval of an outcome no game had, not a bare 0
     assert (tmp_path / "sweep.png").read_bytes()[:4] == b"\x89PNG"
 
 

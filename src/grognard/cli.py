@@ -28,6 +28,7 @@ from grognard import __version__, rulesets
 from grognard.analysis.montecarlo import ENGINES, Plan, Summary, batched, default_jobs, simulate
 from grognard.analysis.odds import table_json
 from grognard.analysis.report import TableWriter, figures, sparkline, write_outputs, write_sweep
+from grognard.analysis.stats import wilson
 from grognard.core.dice import SeededDice
 from grognard.core.engine import Event, Game
 from grognard.core.errors import GrognardError, OptionError, RecordError
@@ -425,6 +426,11 @@ def sweep_command(
         data = figures(summary, ruleset.metrics)
         rows.append((point, data))
     outcomes = sorted({key for _, data in rows for key in data["outcomes"]})
+    for _, data in rows:  # an outcome no game of a point had: 0 with its interval (0 of 500 is up to 0.8%)
+        for key in outcomes:
+            if key not in data["outcomes"]:
+                low, high = wilson(0, data["games"])
+                data["outcomes"][key] = {"games": 0, "share": 0.0, "low95": low, "high95": high}
     table = Table(
         title=f"{ruleset.title}: {games} games a point, seed {seed} (95% Wilson intervals)", title_justify="left"
     )
@@ -436,17 +442,13 @@ def sweep_command(
     for point, data in rows:
         cells = [specs[name].describe(point[name]) for name in axes]
         for key in outcomes:
-            item = data["outcomes"].get(key)
-            cells.append(
-                "0"
-                if item is None
-                else f"{_percent(item['share'])} [{_percent(item['low95'])}, {_percent(item['high95'])}]"
-            )
+            item = data["outcomes"][key]
+            cells.append(f"{_percent(item['share'])} [{_percent(item['low95'])}, {_percent(item['high95'])}]")
         cells.append(f"{data['metrics']['turn']['median']:g}")
         table.add_row(*cells)
     _wide_console().print(table)
     if out is not None:
-        write_sweep(out, ruleset.name, list(axes), outcomes, rows)
+        write_sweep(out, ruleset.name, [specs[name] for name in axes], outcomes, rows)
         print(f"wrote {out / 'sweep.csv'}, {out / 'sweep.png'}")
 
 
