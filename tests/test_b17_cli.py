@@ -118,3 +118,14 @@ def test_a_seat_that_does_not_exist_is_one_error_line_naming_the_seats() -> None
 
     line = error_line(run_cli("play", "b17", "--human", "pilot"))
     assert line == "error: --human 'pilot': no such side or seat; sides: american, german; seats: American, German"
+
+
+def test_a_move_typed_finer_than_the_hundredth_replays_from_its_record(tmp_path: Path) -> None:
+    record = tmp_path / "fine.jsonl"
+    orders = "fly F1 6.004 -30.004\nfly F2 6.336 -30.336\nfly F3 7.125 -44.125\nfly F4 6.995 -15.005\nquit\n"
+    done = run_cli("play", "b17", "--human", "german", "--seed", "2", "--record", str(record), stdin=orders)
+    assert done.returncode == 0, done.stderr
+    assert "refused" not in done.stdout and "F4 flies" in done.stdout
+    replayed = run_cli("replay", str(record))
+    assert replayed.returncode == 0, replayed.stderr
+    assert "every die and digest matches the record" in replayed.stdout

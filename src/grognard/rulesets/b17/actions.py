@@ -20,13 +20,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from grognard.core.errors import ParseError
+from grognard.core.geometry import snap
 from grognard.rulesets.b17.data import PAIRS
 
 _AIRCRAFT = re.compile(r"^[BF][1-9][0-9]*$")
 
 
 def _fmt(value: float) -> str:
+    if not math.isfinite(value) or abs(value) >= 1e9:
+        return repr(value)  # never a legal measure: shown short, not as 300 digits
     return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+
+
+def _snap(value: Any) -> Any:
+    """A measure as the game keeps it and its text writes it, to 0.01 (inch or degree): an action applies
+    exactly what its record line will say, so a record of it replays. Anything else is left to be refused."""
+    return snap(value) if isinstance(value, float) and math.isfinite(value) else value
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +48,9 @@ class PlaceBox:
 
     box: int
     positions: tuple[tuple[float, float], ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "positions", tuple(tuple(_snap(v) for v in p) for p in self.positions))
 
     def __str__(self) -> str:
         return f"place {self.box} " + " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in self.positions)
@@ -59,6 +71,12 @@ class Fly:
     target: str | None = None
     at: float | None = None
     to: tuple[float, float] | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("straight", "turn", "at"):
+            object.__setattr__(self, name, _snap(getattr(self, name)))
+        if self.to is not None:
+            object.__setattr__(self, "to", tuple(_snap(v) for v in self.to))
 
     def __str__(self) -> str:
         if self.to is not None:
