@@ -149,7 +149,7 @@ def parse_action(text: str) -> B17Action:
         raise ParseError("empty action; one of: " + "; ".join(USAGE.values()))
     verb, args = words[0].lower(), words[1:]
     if verb == "place":
-        if len(args) < 2 or not args[0].isdigit():
+        if len(args) < 2 or not args[0].isdecimal():
             raise ParseError(f"{line!r}: usage: {USAGE['place']}")
         points = []
         for arg in args[1:]:
