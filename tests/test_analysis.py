@@ -129,6 +129,26 @@ def test_a_huge_run_starts_at_once_in_bounded_memory() -> None:
     assert [row["game"] for row in first] == list(range(64))
 
 
+def test_no_more_processes_than_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing
+
+    asked: list[int] = []
+    real = multiprocessing.get_context
+
+    class Context:
+        def __init__(self, method: str | None) -> None:
+            self.context = real(method)
+
+        def Pool(self, processes: int) -> object:
+            asked.append(processes)
+            return self.context.Pool(processes=processes)
+
+    monkeypatch.setattr(multiprocessing, "get_context", Context)
+    plan = Plan("omaha", RULESET.resolve({"germans": 1}), DOCTRINE, 7, 130, "reference")  # three chunks of 64
+    assert simulate(plan, jobs=50).to_json() == simulate(plan, jobs=1).to_json()
+    assert asked == [3]
+
+
 def test_common_random_numbers_across_a_sweep() -> None:
     """Game i has the same dice at every grid point: with an option that cannot matter, identical results."""
     a = simulate(_plan(games=30, markers=True))
@@ -206,6 +226,7 @@ def test_sweep_answers_the_fresh_squad_question(tmp_path: Path, capsys: pytest.C
     [
         (["simulate", "omaha", "-n", "0"], "-n 0"),
         (["simulate", "omaha", "--jobs", "0"], "--jobs 0"),
+        (["simulate", "omaha", "-n", "2", "--jobs", "100000"], "at most 256 processes"),  # not 100,000 forks
         (["simulate", "omaha", "-o", "germans=0"], "'germans'"),
         (["simulate", "omaha", "-o", "nope=1"], "'nope'"),
         (["simulate", "omaha", "--bots", "german=nobody"], "nobody"),

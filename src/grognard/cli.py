@@ -234,6 +234,9 @@ ENGINE_HELP = (
 )
 
 
+MAX_JOBS = 256  # processes: each is a copy of the program; more would be a fork bomb, not a faster run
+
+
 def _check_run(games: int, jobs: int | None, seed: int) -> int:
     if games < 1:
         raise OptionError(f"-n {games}: simulate at least one game")
@@ -241,6 +244,8 @@ def _check_run(games: int, jobs: int | None, seed: int) -> int:
         raise OptionError(f"--seed {seed}: must be between 0 and 2^63-1")
     if jobs is not None and jobs < 1:
         raise OptionError(f"--jobs {jobs}: at least one process")
+    if jobs is not None and jobs > MAX_JOBS:
+        raise OptionError(f"--jobs {jobs}: at most {MAX_JOBS} processes on one machine (--scheduler for a cluster)")
     return jobs if jobs is not None else default_jobs()
 
 

@@ -152,7 +152,7 @@ def run_rows(plan: Plan, jobs: int = 1, scheduler: str | None = None) -> Iterato
     import multiprocessing
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    with context.Pool(processes=jobs) as pool:
+    with context.Pool(processes=min(jobs, -(-plan.games // size))) as pool:  # no process without a chunk
         # a generator, not a list: the pool's feeder takes tasks only as fast as the pipe to the workers drains
         yield from pool.imap(_play_range, ((plan, start, stop) for start, stop in ranges), chunksize=1)
 
