@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import signal
+import subprocess
+import sys
+import time
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -19,6 +24,7 @@ from grognard.core.dice import Gated, SeededDice
 from grognard.rulesets.omaha import RULESET
 from grognard.rulesets.omaha.analysis import ARTILLERY_KILLS, ARTILLERY_LANDS, odds_tables
 from grognard.rulesets.omaha.data import bunker_fire, morale
+from terminal_driver import cli_env
 
 DOCTRINE = {"american": "doctrine", "german": "doctrine"}
 
@@ -139,9 +145,9 @@ def test_no_more_processes_than_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
         def __init__(self, method: str | None) -> None:
             self.context = real(method)
 
-        def Pool(self, processes: int) -> object:
+        def Pool(self, processes: int, **more: object) -> object:
             asked.append(processes)
-            return self.context.Pool(processes=processes)
+            return self.context.Pool(processes=processes, **more)
 
     monkeypatch.setattr(multiprocessing, "get_context", Context)
     plan = Plan("omaha", RULESET.resolve({"germans": 1}), DOCTRINE, 7, 130, "reference")  # three chunks of 64
@@ -260,3 +266,23 @@ def test_odds_command_prints_tables_and_json(capsys: pytest.CaptureFixture[str])
     data = json.loads(capsys.readouterr().out)
     fire = next(t for t in data["tables"] if t["name"] == "bunker_fire")
     assert fire["rows"][0]["outcomes"][0] == {"outcome": 0, "probability": "16/81", "decimal": 0.197531}
+
+
+def test_ctrl_c_stops_a_simulation_in_worker_processes_without_their_tracebacks() -> None:
+    """Ctrl-C reaches the whole process group: the workers once printed a traceback each."""
+    args = [sys.executable, "-m", "grognard", "simulate", "omaha", "-n", "10000000", "--jobs", "2"]
+    run = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=cli_env(),
+                           start_new_session=True)  # fmt: skip
+    try:
+        children = Path(f"/proc/{run.pid}/task/{run.pid}/children")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(children.read_text().split()) < 2:
+            time.sleep(0.1)
+        time.sleep(1.0)  # the workers are playing games
+        os.killpg(run.pid, signal.SIGINT)
+        _, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 130, err[-2000:]
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-2000:]

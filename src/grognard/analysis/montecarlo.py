@@ -152,9 +152,17 @@ def run_rows(plan: Plan, jobs: int = 1, scheduler: str | None = None) -> Iterato
     import multiprocessing
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    with context.Pool(processes=min(jobs, -(-plan.games // size))) as pool:  # no process without a chunk
+    # no process without a chunk; Ctrl-C is the parent's to handle (it stops the pool), not every worker's traceback
+    with context.Pool(processes=min(jobs, -(-plan.games // size)), initializer=_ignore_interrupts) as pool:
         # a generator, not a list: the pool's feeder takes tasks only as fast as the pipe to the workers drains
         yield from pool.imap(_play_range, ((plan, start, stop) for start, stop in ranges), chunksize=1)
+
+
+def _ignore_interrupts() -> None:
+    """A worker's start: Ctrl-C reaches the whole process group, and the parent alone answers it."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _play_range(task: tuple[Plan, int, int]) -> list[dict[str, Any]]:
