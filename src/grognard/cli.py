@@ -605,6 +605,11 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
 
 def _open_record(path: Path, mode: str) -> IO[str]:
     try:
+        if mode == "w" and path.is_file() and path.stat().st_size > 0:  # never write over a saved game
+            raise OptionError(
+                f"--record {str(path)!r}: the file is already there (a saved game?); continue it with "
+                f"--resume {path}, or give another file"
+            )
         return path.open(mode, encoding="utf-8")
     except OSError as exc:
         raise OptionError(f"--record {str(path)!r}: {exc.strerror}") from None
@@ -676,12 +681,12 @@ def run_play(
     else:
         if dice == "manual" and human:  # check the seats before the referee types the setup's dice (probe game)
             parse_humans(human, ruleset.new_game(options, SeededDice(0)))
+        sink = _open_record(record, "w") if record is not None else None  # a bad path fails before anything
         if not quiet:
             console.print(f"[bold]{ruleset.title}[/bold]  seed {seed}  ({_shown(ruleset, options)})")
             console.print("bots: " + ", ".join(f"{side} {name}" for side, name in chosen.items()))
         if dice == "manual" and not quiet:
             console.print("Manual dice: type each roll as the table rolls it (e.g. 5 2 6 or 526).")
-        sink = _open_record(record, "w") if record is not None else None  # a bad path fails before any dice
         try:
             game = ruleset.new_game(options, source)
         except Quit:  # typed dice of the setup abandoned (quit, or input ended): nothing to save yet
