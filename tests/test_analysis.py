@@ -243,6 +243,7 @@ def test_sweep_answers_the_fresh_squad_question(tmp_path: Path, capsys: pytest.C
         (["sweep", "omaha", "-o", "germans=1..12", "-o", "fresh_squads=0..20"], "at most 200"),
         (["odds", "chess"], "chess"),
         (["sweep", "omaha", "-o", "fresh_squads=0..2", "-o", "fresh_squads=4"], "given twice"),  # not the last alone
+        (["sweep", "omaha", "-o", "fresh_squads=0,1", "-n", "5", "--out", "/proc/no/such/dir"], "--out"),
         (["simulate", "omaha", "-o", "germans=2", "-o", "germans=4"], "given twice"),
         (["sweep", "b17", "-o", "head_on_tolerance=0..90"], "this one is float 0..90"),  # whole ends, not whole values
         (["sweep", "b17", "-o", "fighter_type=me109..fw190"], "fighter_type=me109,fw190,mixed"),
@@ -250,7 +251,8 @@ def test_sweep_answers_the_fresh_squad_question(tmp_path: Path, capsys: pytest.C
 )
 def test_bad_analysis_input_is_one_line_exit_2(args: list[str], field: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(args) == 2
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert "Wilson" not in out, "refused before any game is played"
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: ") and field in lines[0], err
     assert "Traceback" not in err

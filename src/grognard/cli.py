@@ -423,9 +423,14 @@ def sweep_command(
     grid = [dict(zip(axes, values, strict=True)) for values in itertools.product(*axes.values())]
     if len(grid) > 200:
         raise OptionError(f"--option: the grid has {len(grid)} points; at most 200")
+    plans = [_plan(ruleset, point, bots, seed, games, engine) for point in grid]  # every point checked first
+    if out is not None:  # and the place to write, before the games: not after hours of them
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OptionError(f"--out {str(out)!r}: {exc.strerror}") from None
     rows = []
-    for point in grid:
-        plan = _plan(ruleset, point, bots, seed, games, engine)
+    for point, plan in zip(grid, plans, strict=True):
         label = ", ".join(f"{k}={v}" for k, v in point.items())
         summary = _run_with_progress(plan, processes, scheduler, None, label)
         data = figures(summary, ruleset.metrics)
