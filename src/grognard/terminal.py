@@ -168,7 +168,7 @@ class HumanPlayer:
                 decision.space.check(action)
                 if self.ruleset.preview is not None:
                     view = self.ruleset.preview(game, decision.seat, action)
-            write_picture(self.ruleset.render(view), Path(path))
+            write_picture(self.ruleset.render(view), Path(path), "draw")
         except GrognardError as exc:
             self.prompter.say(f"refused: {exc}", style="red")
             return
