@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from terminal_driver import run_cli
+from terminal_driver import error_line, run_cli
 
 
 def test_play_b17_flies_a_whole_raid_with_bots(tmp_path: Path) -> None:
@@ -129,3 +129,14 @@ def test_a_move_typed_finer_than_the_hundredth_replays_from_its_record(tmp_path:
     replayed = run_cli("replay", str(record))
     assert replayed.returncode == 0, replayed.stderr
     assert "every die and digest matches the record" in replayed.stdout
+
+
+def test_a_b17_record_given_as_omaha_is_refused_naming_both(tmp_path: Path) -> None:
+    record = tmp_path / "raid.jsonl"
+    assert run_cli("play", "b17", "--seed", "7", "-q", "--record", str(record)).returncode == 0
+    before = record.read_bytes()
+    drawn = error_line(run_cli("render", "omaha", str(record), "-o", str(tmp_path / "x.svg")))
+    assert drawn == f"error: {record}: the record's rule set is b17, not omaha"
+    resumed = error_line(run_cli("play", "omaha", "--resume", str(record)))
+    assert resumed == f"error: --resume '{record}': the record's rule set is b17, not omaha"
+    assert record.read_bytes() == before and not (tmp_path / "x.svg").exists()

@@ -121,7 +121,7 @@ def render_command(
         raise OptionError(f"{ruleset.name} cannot be drawn yet")
     rebuilt = _replay_to(record, turn, "--turn")
     if rebuilt.header.get("ruleset") != ruleset.name:
-        raise OptionError(f"{record}: the record is a {rebuilt.header.get('ruleset')} game, not {ruleset.name}")
+        raise OptionError(f"{record}: the record's rule set is {rebuilt.header.get('ruleset')}, not {ruleset.name}")
     game = rebuilt.game
     if turn is not None and game.turn < turn:
         ended = "the game ended" if game.is_over else "the record stops"
@@ -650,7 +650,7 @@ def run_play(
         header = resumed.header
         if header.get("ruleset") != ruleset.name:
             raise OptionError(
-                f"--resume {str(resume)!r}: the record is a {header.get('ruleset')} game, not {ruleset.name}"
+                f"--resume {str(resume)!r}: the record's rule set is {header.get('ruleset')}, not {ruleset.name}"
             )
         options = ruleset.resolve(header.get("options", {}))
         if seed is not None and seed != header.get("seed"):
