@@ -173,6 +173,24 @@ def test_a_dask_cluster_gives_the_local_answer() -> None:
     assert remote.to_json() == local.to_json()
 
 
+def test_curves_of_the_turn_plot_that_coincide_both_show(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Omaha's game ends with its decisive win: the one curve hid the other (same width, same solid line)."""
+    import matplotlib.axes
+
+    drawn: list[tuple[str, object, float]] = []
+    real = matplotlib.axes.Axes.step
+
+    def step(self: matplotlib.axes.Axes, *args: object, **kwargs: object) -> object:
+        drawn.append((str(kwargs["label"]), kwargs.get("linestyle", "-"), float(kwargs.get("linewidth", 1.5))))  # type: ignore[arg-type]
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(matplotlib.axes.Axes, "step", step)
+    assert main(["simulate", "omaha", "-n", "20", "--jobs", "1", "-o", "germans=1", "--out", str(tmp_path)]) == 0
+    turns = {label: (style, width) for label, style, width in drawn if label != "american win"}
+    assert turns["end of the game"] != turns["turn of the decisive win"]
+    assert len({style for style, _ in turns.values()}) == len(turns)  # every curve its own dash
+
+
 def test_simulate_command_reports_intervals_and_writes_table_and_plots(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -76,11 +76,22 @@ def write_outputs(out: Path, plan: Plan, summary: Summary, metrics: tuple[Metric
     colours = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"]
     turn_metrics = [m for m in (Metric("turn", "end of the game", "turn"), *metrics) if m.kind == "turn"]
     figure, axes = plt.subplots(figsize=(9, 4.5))
-    for colour, metric in zip(colours, turn_metrics, strict=False):
+    # curves may coincide (Omaha's game ends with its decisive win): each its own dash, the first one wider,
+    # so that one drawn over another still shows both
+    styles = ["-", "--", "-.", ":", (0, (5, 1, 1, 1)), (0, (1, 2))]
+    for k, (colour, style, metric) in enumerate(zip(colours, styles, turn_metrics, strict=False)):
         histogram = summary.histograms.get(metric.name, Counter())
         if histogram:
             xs = sorted(histogram)
-            axes.step(xs, [histogram[x] / summary.games for x in xs], where="mid", color=colour, label=metric.label)
+            axes.step(
+                xs,
+                [histogram[x] / summary.games for x in xs],
+                where="mid",
+                color=colour,
+                linestyle=style,
+                linewidth=3.0 if k == 0 else 1.5,
+                label=metric.label,
+            )
     written.append(
         _finish(
             figure,
