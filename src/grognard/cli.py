@@ -689,7 +689,9 @@ def run_play(
         sink = _open_record(record, "w") if record is not None else None  # a bad path fails before anything
         if not quiet:
             console.print(f"[bold]{ruleset.title}[/bold]  seed {seed}  ({_shown(ruleset, options)})")
-            console.print("bots: " + ", ".join(f"{side} {name}" for side, name in chosen.items()))
+            taken = {part.strip().lower() for part in (human or "").split(",")}  # sides people take whole
+            playing = [f"{side} {name}" for side, name in chosen.items() if side not in taken and "all" not in taken]
+            console.print("bots: " + (", ".join(playing) or "none (people take every side)"))
         if dice == "manual" and not quiet:
             console.print("Manual dice: type each roll as the table rolls it (e.g. 5 2 6 or 526).")
         try:
