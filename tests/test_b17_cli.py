@@ -147,3 +147,11 @@ def test_the_bots_line_leaves_out_the_side_people_fly() -> None:
     assert "bots: american doctrine" in lines and "people: German (type 'help' at a prompt)" in lines
     lines = run_cli("play", "b17", "--human", "all", "--seed", "2").stdout.splitlines()
     assert "bots: none (people take every side)" in lines
+
+
+def test_the_human_help_gives_each_rule_sets_own_seats() -> None:
+    """B-17's help once offered Omaha's seat labels (A1,G2), which B-17 has not."""
+    b17 = " ".join(run_cli("play", "b17", "--help").stdout.split())
+    assert "A1" not in b17 and "people take a side (american, german) or 'all'" in b17
+    omaha = " ".join(run_cli("play", "omaha", "--help").stdout.split())
+    assert "seats by name or label (A1,G6)" in omaha

@@ -503,6 +503,16 @@ def _option_parameter(spec: OptionSpec) -> inspect.Parameter:
     return inspect.Parameter(spec.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
 
 
+def _seat_help(ruleset: Ruleset) -> str:
+    """The rest of --human's help: the seats of a default game, by name or short label (Omaha's A1,G6), when
+    there are more seats than sides; B-17's two seats are its sides."""
+    seats = ruleset.new_game(ruleset.resolve({}), SeededDice(0)).seats()
+    shorts = [f"{s.split()[0][0]}{s.split()[-1]}" for s in seats if len(s.split()) == 2]
+    if len(seats) > len(ruleset.sides) and shorts:
+        return f", 'all', or seats by name or label ({shorts[0]},{shorts[-1]})"
+    return " or 'all'"
+
+
 def _play_command(ruleset: Ruleset) -> Callable[..., None]:
     """A ``play RULESET`` command whose flags are the rule set's options, from its data."""
     option_names = [spec.name for spec in ruleset.options]
@@ -537,7 +547,7 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
                 None,
                 "--human",
                 metavar="SIDE|SEATS",
-                help=f"people take a side ({sides}), 'all', or seats by name or label (A1,G2): hot seat",
+                help=f"people take a side ({sides}){_seat_help(ruleset)}: hot seat",
             ),
         ),
         inspect.Parameter(
