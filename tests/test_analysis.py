@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import signal
+import subprocess
+import sys
+import time
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -11,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grognard.analysis.montecarlo import Plan, simulate
+from grognard.analysis.montecarlo import Plan, chunks, run_rows, simulate
 from grognard.analysis.odds import distribution_rows, table_json
 from grognard.analysis.stats import mean, quantile, wilson
 from grognard.cli import main
@@ -19,6 +24,7 @@ from grognard.core.dice import Gated, SeededDice
 from grognard.rulesets.omaha import RULESET
 from grognard.rulesets.omaha.analysis import ARTILLERY_KILLS, ARTILLERY_LANDS, odds_tables
 from grognard.rulesets.omaha.data import bunker_fire, morale
+from terminal_driver import cli_env
 
 DOCTRINE = {"american": "doctrine", "german": "doctrine"}
 
@@ -119,6 +125,36 @@ def test_rows_arrive_in_game_index_order() -> None:
     assert seen == list(range(100))
 
 
+def test_a_huge_run_starts_at_once_in_bounded_memory() -> None:
+    """-n 10**15 once built every chunk's range in a list first (gigabytes before the first game)."""
+    assert not isinstance(chunks(10**6), list) and next(iter(chunks(10**15))) == (0, 64)
+    huge = Plan("omaha", RULESET.resolve({"germans": 1}), DOCTRINE, 7, 10**15, "reference")
+    rows = run_rows(huge, jobs=2)
+    first = next(rows)
+    rows.close()
+    assert [row["game"] for row in first] == list(range(64))
+
+
+def test_no_more_processes_than_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing
+
+    asked: list[int] = []
+    real = multiprocessing.get_context
+
+    class Context:
+        def __init__(self, method: str | None) -> None:
+            self.context = real(method)
+
+        def Pool(self, processes: int, **more: object) -> object:
+            asked.append(processes)
+            return self.context.Pool(processes=processes, **more)
+
+    monkeypatch.setattr(multiprocessing, "get_context", Context)
+    plan = Plan("omaha", RULESET.resolve({"germans": 1}), DOCTRINE, 7, 130, "reference")  # three chunks of 64
+    assert simulate(plan, jobs=50).to_json() == simulate(plan, jobs=1).to_json()
+    assert asked == [3]
+
+
 def test_common_random_numbers_across_a_sweep() -> None:
     """Game i has the same dice at every grid point: with an option that cannot matter, identical results."""
     a = simulate(_plan(games=30, markers=True))
@@ -135,6 +171,24 @@ def test_a_dask_cluster_gives_the_local_answer() -> None:
     ) as cluster:
         remote = simulate(plan, scheduler=cluster.scheduler_address)
     assert remote.to_json() == local.to_json()
+
+
+def test_curves_of_the_turn_plot_that_coincide_both_show(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Omaha's game ends with its decisive win: the one curve hid the other (same width, same solid line)."""
+    import matplotlib.axes
+
+    drawn: list[tuple[str, object, float]] = []
+    real = matplotlib.axes.Axes.step
+
+    def step(self: matplotlib.axes.Axes, *args: object, **kwargs: object) -> object:
+        drawn.append((str(kwargs["label"]), kwargs.get("linestyle", "-"), float(kwargs.get("linewidth", 1.5))))  # type: ignore[arg-type]
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(matplotlib.axes.Axes, "step", step)
+    assert main(["simulate", "omaha", "-n", "20", "--jobs", "1", "-o", "germans=1", "--out", str(tmp_path)]) == 0
+    turns = {label: (style, width) for label, style, width in drawn if label != "american win"}
+    assert turns["end of the game"] != turns["turn of the decisive win"]
+    assert len({style for style, _ in turns.values()}) == len(turns)  # every curve its own dash
 
 
 def test_simulate_command_reports_intervals_and_writes_table_and_plots(
@@ -185,6 +239,9 @@ def test_sweep_answers_the_fresh_squad_question(tmp_path: Path, capsys: pytest.C
     assert len(rows) == 4 and rows[0].startswith("germans,fresh_squads")
     german = [float(r.split(",")[5]) for r in rows[1:]]  # german win share, by fresh squads 0, 1, unlimited
     assert german[0] > german[1] > german[2] == 0.0
+    never = rows[3].split(",")  # no German win in 30 games: share 0, but the interval still reaches 11.4%
+    assert never[1] == "unlimited" and never[5:8] == ["0.000000", "0.000000", "0.113513"]
+    assert "0.0% [0.0%, 11.4%]" in text  # the table gives the interval of an outcome no game had, not a bare 0
     assert (tmp_path / "sweep.png").read_bytes()[:4] == b"\x89PNG"
 
 
@@ -193,6 +250,7 @@ def test_sweep_answers_the_fresh_squad_question(tmp_path: Path, capsys: pytest.C
     [
         (["simulate", "omaha", "-n", "0"], "-n 0"),
         (["simulate", "omaha", "--jobs", "0"], "--jobs 0"),
+        (["simulate", "omaha", "-n", "2", "--jobs", "100000"], "at most 256 processes"),  # not 100,000 forks
         (["simulate", "omaha", "-o", "germans=0"], "'germans'"),
         (["simulate", "omaha", "-o", "nope=1"], "'nope'"),
         (["simulate", "omaha", "--bots", "german=nobody"], "nobody"),
@@ -202,11 +260,17 @@ def test_sweep_answers_the_fresh_squad_question(tmp_path: Path, capsys: pytest.C
         (["sweep", "omaha", "-o", "bogus=1,2"], "'bogus'"),
         (["sweep", "omaha", "-o", "germans=1..12", "-o", "fresh_squads=0..20"], "at most 200"),
         (["odds", "chess"], "chess"),
+        (["sweep", "omaha", "-o", "fresh_squads=0..2", "-o", "fresh_squads=4"], "given twice"),  # not the last alone
+        (["sweep", "omaha", "-o", "fresh_squads=0,1", "-n", "5", "--out", "/proc/no/such/dir"], "--out"),
+        (["simulate", "omaha", "-o", "germans=2", "-o", "germans=4"], "given twice"),
+        (["sweep", "b17", "-o", "head_on_tolerance=0..90"], "this one is float 0..90"),  # whole ends, not whole values
+        (["sweep", "b17", "-o", "fighter_type=me109..fw190"], "fighter_type=me109,fw190,mixed"),
     ],
 )
 def test_bad_analysis_input_is_one_line_exit_2(args: list[str], field: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(args) == 2
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert "Wilson" not in out, "refused before any game is played"
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: ") and field in lines[0], err
     assert "Traceback" not in err
@@ -222,3 +286,23 @@ def test_odds_command_prints_tables_and_json(capsys: pytest.CaptureFixture[str])
     data = json.loads(capsys.readouterr().out)
     fire = next(t for t in data["tables"] if t["name"] == "bunker_fire")
     assert fire["rows"][0]["outcomes"][0] == {"outcome": 0, "probability": "16/81", "decimal": 0.197531}
+
+
+def test_ctrl_c_stops_a_simulation_in_worker_processes_without_their_tracebacks() -> None:
+    """Ctrl-C reaches the whole process group: the workers once printed a traceback each."""
+    args = [sys.executable, "-m", "grognard", "simulate", "omaha", "-n", "10000000", "--jobs", "2"]
+    run = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=cli_env(),
+                           start_new_session=True)  # fmt: skip
+    try:
+        children = Path(f"/proc/{run.pid}/task/{run.pid}/children")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(children.read_text().split()) < 2:
+            time.sleep(0.1)
+        time.sleep(1.0)  # the workers are playing games
+        os.killpg(run.pid, signal.SIGINT)
+        _, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 130, err[-2000:]
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-2000:]

@@ -28,6 +28,22 @@ def test_text_and_json_round_trip(action: object) -> None:
     assert action_from_json(json.loads(json.dumps(action.to_json()))) == action  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fly F1 6.004 -30.004",
+        "fly F2 6.336 -30.336 attack B1 at 9.995",
+        "fly F4 to 40.125 30.0051",
+        "place 1 16.004,30 12.499,34.5 12.5,25.5 8.5,30",
+    ],
+)
+def test_an_order_finer_than_the_hundredth_is_the_order_its_record_line_writes(text: str) -> None:
+    """A person typing 6.004 once flew 6.004" but the record said 6: the record did not replay ("diverges")."""
+    action = parse_action(text)
+    assert parse_action(str(action)) == action
+    assert action_from_json(json.loads(json.dumps(action.to_json()))) == action  # type: ignore[union-attr]
+
+
 def test_parse_is_forgiving_about_case_and_spaces() -> None:
     assert parse_action("  FLY  f1 6   -30  ATTACK b2 AT 9.5 ") == Fly("F1", 6.0, -30.0, "B2", 9.5)
     assert parse_action("guns b1 f2 WAISTS") == Guns("B1", "F2", "waists")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from terminal_driver import run_cli
+from terminal_driver import error_line, run_cli
 
 
 def test_play_b17_flies_a_whole_raid_with_bots(tmp_path: Path) -> None:
@@ -65,6 +65,14 @@ def test_odds_and_simulate_b17() -> None:
     assert {"bombers_lost", "fighters_lost", "bomb_hits", "damage_grade", "bomb_run_turn"} <= set(figures["metrics"])
 
 
+def test_the_odds_of_every_b17_table_are_printed_in_full() -> None:
+    """No cell cut to '0.…': the bomb loads of one to four bombers (0 to 32 hits) print one row per outcome."""
+    odds = run_cli("odds", "b17")
+    assert odds.returncode == 0, odds.stderr
+    assert "…" not in odds.stdout
+    assert "bombers 4" in odds.stdout and "10.6667" in odds.stdout  # four loads: 32 outcomes, mean 32 * 2/6
+
+
 def test_a_referee_types_the_raids_dice_and_the_record_replays(tmp_path: Path) -> None:
     """Manual dice: each element's entry roll, then an opposed roll as two dice, the attacker's first."""
     from terminal_driver import DICE, Terminal
@@ -110,3 +118,40 @@ def test_a_seat_that_does_not_exist_is_one_error_line_naming_the_seats() -> None
 
     line = error_line(run_cli("play", "b17", "--human", "pilot"))
     assert line == "error: --human 'pilot': no such side or seat; sides: american, german; seats: American, German"
+
+
+def test_a_move_typed_finer_than_the_hundredth_replays_from_its_record(tmp_path: Path) -> None:
+    record = tmp_path / "fine.jsonl"
+    orders = "fly F1 6.004 -30.004\nfly F2 6.336 -30.336\nfly F3 7.125 -44.125\nfly F4 6.995 -15.005\nquit\n"
+    done = run_cli("play", "b17", "--human", "german", "--seed", "2", "--record", str(record), stdin=orders)
+    assert done.returncode == 0, done.stderr
+    assert "refused" not in done.stdout and "F4 flies" in done.stdout
+    replayed = run_cli("replay", str(record))
+    assert replayed.returncode == 0, replayed.stderr
+    assert "every die and digest matches the record" in replayed.stdout
+
+
+def test_a_b17_record_given_as_omaha_is_refused_naming_both(tmp_path: Path) -> None:
+    record = tmp_path / "raid.jsonl"
+    assert run_cli("play", "b17", "--seed", "7", "-q", "--record", str(record)).returncode == 0
+    before = record.read_bytes()
+    drawn = error_line(run_cli("render", "omaha", str(record), "-o", str(tmp_path / "x.svg")))
+    assert drawn == f"error: {record}: the record's rule set is b17, not omaha"
+    resumed = error_line(run_cli("play", "omaha", "--resume", str(record)))
+    assert resumed == f"error: --resume '{record}': the record's rule set is b17, not omaha"
+    assert record.read_bytes() == before and not (tmp_path / "x.svg").exists()
+
+
+def test_the_bots_line_leaves_out_the_side_people_fly() -> None:
+    lines = run_cli("play", "b17", "--human", "german", "--seed", "2").stdout.splitlines()
+    assert "bots: american doctrine" in lines and "people: German (type 'help' at a prompt)" in lines
+    lines = run_cli("play", "b17", "--human", "all", "--seed", "2").stdout.splitlines()
+    assert "bots: none (people take every side)" in lines
+
+
+def test_the_human_help_gives_each_rule_sets_own_seats() -> None:
+    """B-17's help once offered Omaha's seat labels (A1,G2), which B-17 has not."""
+    b17 = " ".join(run_cli("play", "b17", "--help").stdout.split())
+    assert "A1" not in b17 and "people take a side (american, german) or 'all'" in b17
+    omaha = " ".join(run_cli("play", "omaha", "--help").stdout.split())
+    assert "seats by name or label (A1,G6)" in omaha

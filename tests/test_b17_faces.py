@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from grognard.rulesets.b17 import RULESET
-from grognard.rulesets.b17.actions import Fly, Guns
+import re
+
+import pytest
+
+from grognard.core.dice import ScriptedDice
+from grognard.core.errors import IllegalAction
+from grognard.rulesets.b17 import RULESET, B17Game
+from grognard.rulesets.b17.actions import USAGE, Fly, Guns, parse_action
 from grognard.rulesets.b17.faces import board, note, odds, preview, situation
 from test_b17_rules import scene
 
@@ -44,3 +50,20 @@ def test_notes_odds_situation_and_board() -> None:
     assert odds(game, Guns("B1", "F1", "waists")) == "each gun damages 22%, destroys 5.6%"
     text = board(game)
     assert '1 character = 4"' in text and "F1 Me-109 at (47, 33)" in text
+
+
+def test_the_place_example_in_the_help_is_a_legal_box_at_the_default_model_sizes() -> None:
+    example = re.search(r"e\.g\. (place [^)]*)\)", USAGE["place"])
+    assert example is not None
+    game = B17Game(RULESET.resolve({}), ScriptedDice([1, 1]))
+    game.apply("American", parse_action(example.group(1)))  # not refused
+    assert game.state.placed
+
+
+def test_a_wrong_box_names_each_problems_rule_once() -> None:
+    game = B17Game(RULESET.resolve({}), ScriptedDice([1, 1]))
+    with pytest.raises(IllegalAction) as info:
+        game.apply("American", parse_action("place 1 3,30 11.5,34.5 11.5,25.5 7.5,30"))
+    text = str(info.value)
+    assert info.value.rule == "b17.12"
+    assert text.endswith("(b17.14)") and "(b17.12) (b17.12)" not in text and text.count("(b17.12)") == 2

@@ -22,3 +22,4 @@ def test_draw_refuses_a_picture_it_cannot_write(tmp_path: Path) -> None:
     done = run_cli("play", "b17", "--human", "german", "--seed", "5", stdin=answers)
     assert done.returncode == 0, done.stderr
     assert "the picture must end in .svg or .png" in done.stdout
+    assert f"refused: draw '{tmp_path / 'beach.txt'}'" in done.stdout  # what was typed, not the -o of 'render'

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import re
 import struct
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -125,6 +127,11 @@ TAMPERINGS = {
     "junk inserted": lambda lines: ([*lines[:7], "junk", *lines[7:]], 8),
     "a JSON line of nothing": lambda lines: ([*lines[:7], "[1, 2]", *lines[7:]], 8),
     "a line cut short": lambda lines: ([*lines[:-1], lines[-1][:40]], len(lines)),
+    "NaN in the header": lambda lines: ([re.sub(r'"seed":\d+', '"seed":NaN', lines[0]), *lines[1:]], 1),
+    "Infinity in a line": lambda lines: (
+        [*lines[:5], re.sub(r'"digest":"\w+"', '"digest":-Infinity', lines[5]), *lines[6:]],
+        6,
+    ),
     "lines swapped": lambda lines: ([*lines[:5], lines[6], lines[5], *lines[7:]], 6),
 }
 
@@ -139,7 +146,7 @@ def test_replay_of_a_tampered_record_names_the_line(record: Path, tmp_path: Path
     assert message.startswith(f"error: {bad}: line {number}: "), message
     if how == "a digest":
         assert "digest does not match" in message
-    if how in ("junk inserted", "a line cut short"):
+    if how in ("junk inserted", "a line cut short", "NaN in the header", "Infinity in a line"):
         assert "not JSON" in message
     if how in ("a die value", "junk inserted"):  # render reads records the same way
         assert f"line {number}: " in error_line(run_cli("render", "omaha", str(bad), "-o", str(tmp_path / "x.svg")))
@@ -339,3 +346,10 @@ def test_colours_are_okabe_ito_tints_of_it_and_greys(record: Path, tmp_path: Pat
     # and the palette is really used, not just greys
     assert {"#E69F00", "#0072B2", "#009E73", "#D55E00"} <= {c.upper() for c in used}
     assert _colour_blind_safe("#F3E9C6") is False, "the check itself tells a stray colour"
+
+
+@pytest.mark.parametrize("module", ["grognard.render.omaha", "grognard.render.b17"])
+def test_a_renderer_imports_first_in_a_fresh_interpreter(module: str) -> None:
+    """Importing a renderer before its rule set must not meet the rule set half-built (a circular import)."""
+    done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr

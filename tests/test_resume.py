@@ -155,3 +155,17 @@ def test_resume_of_a_missing_or_tampered_record_is_refused_naming_the_line(
     junk.write_text("\n".join([*lines, '{"type":"action","seat":"German 1","act']) + "\n", encoding="utf-8")
     message = error_line(run_cli("play", "omaha", "--resume", str(junk)))
     assert f"line {len(lines) + 1}: not JSON" in message, message
+
+
+def test_a_new_game_never_writes_over_a_saved_one(played: dict[str, Path], tmp_path: Path) -> None:
+    saved = tmp_path / "saved.jsonl"
+    saved.write_bytes(played["one German"].read_bytes())
+    before = saved.read_bytes()
+    done = run_cli("play", "omaha", "--germans", "1", "--seed", "5", "--record", str(saved))
+    message = error_line(done)
+    assert "already there" in message and f"--resume {saved}" in message, message
+    assert done.stdout == "", "refused before anything is printed"
+    assert saved.read_bytes() == before
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")  # an empty file holds no game: it may be written
+    assert run_cli("play", "omaha", "--germans", "1", "--seed", "5", "-q", "--record", str(empty)).returncode == 0

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from grognard.core.errors import ParseError
+from grognard.rulesets.omaha.actions import parse_action
 from terminal_driver import Terminal, lines_of, menu_of, records_of, run_cli
 
 GERMAN = ("play", "omaha", "--germans", "1", "--human", "german", "--seed", "1", "--turn-cap", "3")
@@ -254,3 +256,24 @@ def test_a_stopped_and_resumed_game_is_the_game_played_without_stopping(tmp_path
     rest = run_cli("play", "omaha", "--resume", str(split), stdin="1\n" * 40)
     assert rest.returncode == 0, rest.stderr
     assert lines_of(split) == lines_of(whole)
+
+
+@pytest.mark.parametrize(
+    ("args", "typed"),
+    [
+        (("play", "b17", "--human", "german", "--seed", "2"), "²"),  # a menu number that is no number
+        (("play", "b17", "--dice", "manual", "--seed", "2"), "3²"),  # typed dice
+        (("play", "b17", "--human", "american", "--seed", "2"), "place ² 16,30 12.5,34.5 12.5,25.5 8.5,30"),
+        (("play", "omaha", "--germans", "1", "--human", "german", "--seed", "3"), "place G1 ² 1"),
+    ],
+)
+def test_a_superscript_digit_at_a_prompt_is_refused_not_a_crash(args: tuple[str, ...], typed: str) -> None:
+    """'²' passes str.isdigit() but not int(): it crashed the game with a traceback."""
+    done = run_cli(*args, stdin=typed + "\n")
+    assert done.returncode == 0 and "Traceback" not in done.stdout + done.stderr, done.stderr[-600:]
+    assert "refused" in done.stdout and "stopped at turn" in done.stdout
+
+
+def test_a_section_that_is_not_a_number_is_called_a_section() -> None:
+    with pytest.raises(ParseError, match="section 'nan' is not a section number"):
+        parse_action("place G1 nan 1")

@@ -28,6 +28,7 @@ from grognard import __version__, rulesets
 from grognard.analysis.montecarlo import ENGINES, Plan, Summary, batched, default_jobs, simulate
 from grognard.analysis.odds import table_json
 from grognard.analysis.report import TableWriter, figures, sparkline, write_outputs, write_sweep
+from grognard.analysis.stats import wilson
 from grognard.core.dice import SeededDice
 from grognard.core.engine import Event, Game
 from grognard.core.errors import GrognardError, OptionError, RecordError
@@ -124,7 +125,7 @@ def render_command(
         raise OptionError(f"{ruleset.name} cannot be drawn yet")
     rebuilt = _replay_to(record, turn, "--turn")
     if rebuilt.header.get("ruleset") != ruleset.name:
-        raise OptionError(f"{record}: the record is a {rebuilt.header.get('ruleset')} game, not {ruleset.name}")
+        raise OptionError(f"{record}: the record's rule set is {rebuilt.header.get('ruleset')}, not {ruleset.name}")
     game = rebuilt.game
     if turn is not None and game.turn < turn:
         ended = "the game ended" if game.is_over else "the record stops"
@@ -169,6 +170,11 @@ def odds_command(
             caption=table["note"] or None,
             caption_justify="left",
         )
+        if len(outcomes) > WIDE_ODDS:  # too many outcomes to read across: one row per outcome instead
+            _add_odds_transposed(view, table, outcomes, exact)
+            console.print(view)
+            console.print()
+            continue
         view.add_column(table["parameter"] or "", justify="right")
         for outcome in outcomes:
             view.add_column(
@@ -190,6 +196,33 @@ def odds_command(
         console.print()
 
 
+WIDE_ODDS = 16  # an odds table with more outcomes than this is printed one row per outcome
+
+
+def _add_odds_transposed(view: Table, table: dict[str, Any], outcomes: list[Any], exact: bool) -> None:
+    """Fill ``view`` with an outcome per row and a column per parameter value (and a last row of means)."""
+    rows = table["rows"]
+    view.add_column("outcome", justify="right")
+    for row in rows:
+        name = table["parameter"] or ""
+        view.add_column(f"{name} {row['parameter']}".strip() if row["parameter"] is not None else "", justify="right")
+    by = [{item["outcome"]: item for item in row["outcomes"]} for row in rows]
+    for outcome in outcomes:
+        cells = [str(outcome)]
+        for found in by:
+            item = found.get(outcome)
+            cells.append("" if item is None else (item["probability"] if exact else f"{item['decimal']:.4f}"))
+        view.add_row(*cells)
+    if any(row["mean"] for row in rows):
+        view.add_row(
+            "mean",
+            *[
+                "" if not row["mean"] else (row["mean"]["exact"] if exact else f"{row['mean']['decimal']:.4f}")
+                for row in rows
+            ],
+        )
+
+
 # ---------------------------------------------------------------------- analysis
 def _plan(
     ruleset: Ruleset, options: dict[str, Any], bots: Sequence[str] | None, seed: int, games: int, engine: str
@@ -205,6 +238,9 @@ ENGINE_HELP = (
 )
 
 
+MAX_JOBS = 256  # processes: each is a copy of the program; more would be a fork bomb, not a faster run
+
+
 def _check_run(games: int, jobs: int | None, seed: int) -> int:
     if games < 1:
         raise OptionError(f"-n {games}: simulate at least one game")
@@ -212,6 +248,8 @@ def _check_run(games: int, jobs: int | None, seed: int) -> int:
         raise OptionError(f"--seed {seed}: must be between 0 and 2^63-1")
     if jobs is not None and jobs < 1:
         raise OptionError(f"--jobs {jobs}: at least one process")
+    if jobs is not None and jobs > MAX_JOBS:
+        raise OptionError(f"--jobs {jobs}: at most {MAX_JOBS} processes on one machine (--scheduler for a cluster)")
     return jobs if jobs is not None else default_jobs()
 
 
@@ -340,9 +378,10 @@ def expand_values(spec: OptionSpec, text: str) -> list[Any]:
     values: list[Any] = []
     for item in (part.strip() for part in text.split(",")):
         if ".." in item and spec.kind is not int:
+            example = ",".join(spec.choices) if spec.choices else "on,off" if spec.kind is bool else "6,7.5,9"
             raise OptionError(
-                f"option {spec.name!r}: ranges LOW..HIGH are for whole numbers; list the values "
-                f"instead (e.g. {spec.name}=6,7.5,9)"
+                f"option {spec.name!r}: ranges LOW..HIGH are for options of whole numbers, and this one is "
+                f"{spec.describe_values()}; list the values instead (e.g. {spec.name}={example})"
             )
         if ".." in item:
             low, _, high = item.partition("..")
@@ -388,14 +427,24 @@ def sweep_command(
     grid = [dict(zip(axes, values, strict=True)) for values in itertools.product(*axes.values())]
     if len(grid) > 200:
         raise OptionError(f"--option: the grid has {len(grid)} points; at most 200")
+    plans = [_plan(ruleset, point, bots, seed, games, engine) for point in grid]  # every point checked first
+    if out is not None:  # and the place to write, before the games: not after hours of them
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OptionError(f"--out {str(out)!r}: {exc.strerror}") from None
     rows = []
-    for point in grid:
-        plan = _plan(ruleset, point, bots, seed, games, engine)
+    for point, plan in zip(grid, plans, strict=True):
         label = ", ".join(f"{k}={v}" for k, v in point.items())
         summary = _run_with_progress(plan, processes, scheduler, None, label)
         data = figures(summary, ruleset.metrics)
         rows.append((point, data))
     outcomes = sorted({key for _, data in rows for key in data["outcomes"]})
+    for _, data in rows:  # an outcome no game of a point had: 0 with its interval (0 of 500 is up to 0.8%)
+        for key in outcomes:
+            if key not in data["outcomes"]:
+                low, high = wilson(0, data["games"])
+                data["outcomes"][key] = {"games": 0, "share": 0.0, "low95": low, "high95": high}
     table = Table(
         title=f"{ruleset.title}: {games} games a point, seed {seed} (95% Wilson intervals)", title_justify="left"
     )
@@ -407,17 +456,13 @@ def sweep_command(
     for point, data in rows:
         cells = [specs[name].describe(point[name]) for name in axes]
         for key in outcomes:
-            item = data["outcomes"].get(key)
-            cells.append(
-                "0"
-                if item is None
-                else f"{_percent(item['share'])} [{_percent(item['low95'])}, {_percent(item['high95'])}]"
-            )
+            item = data["outcomes"][key]
+            cells.append(f"{_percent(item['share'])} [{_percent(item['low95'])}, {_percent(item['high95'])}]")
         cells.append(f"{data['metrics']['turn']['median']:g}")
         table.add_row(*cells)
     _wide_console().print(table)
     if out is not None:
-        write_sweep(out, ruleset.name, list(axes), outcomes, rows)
+        write_sweep(out, ruleset.name, [specs[name] for name in axes], outcomes, rows)
         print(f"wrote {out / 'sweep.csv'}, {out / 'sweep.png'}")
 
 
@@ -460,6 +505,16 @@ def _option_parameter(spec: OptionSpec) -> inspect.Parameter:
         default = typer.Option(None, flag, help=text, metavar="VALUE", show_default=False)
         annotation = str | None
     return inspect.Parameter(spec.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+
+
+def _seat_help(ruleset: Ruleset) -> str:
+    """The rest of --human's help: the seats of a default game, by name or short label (Omaha's A1,G6), when
+    there are more seats than sides; B-17's two seats are its sides."""
+    seats = ruleset.new_game(ruleset.resolve({}), SeededDice(0)).seats()
+    shorts = [f"{s.split()[0][0]}{s.split()[-1]}" for s in seats if len(s.split()) == 2]
+    if len(seats) > len(ruleset.sides) and shorts:
+        return f", 'all', or seats by name or label ({shorts[0]},{shorts[-1]})"
+    return " or 'all'"
 
 
 def _play_command(ruleset: Ruleset) -> Callable[..., None]:
@@ -509,7 +564,7 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
                 None,
                 "--human",
                 metavar="SIDE|SEATS",
-                help=f"people take a side ({sides}), 'all', or seats by name or label (A1,G2): hot seat",
+                help=f"people take a side ({sides}){_seat_help(ruleset)}: hot seat",
             ),
         ),
         inspect.Parameter(
@@ -598,6 +653,11 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
 
 def _open_record(path: Path, mode: str) -> IO[str]:
     try:
+        if mode == "w" and path.is_file() and path.stat().st_size > 0:  # never write over a saved game
+            raise OptionError(
+                f"--record {str(path)!r}: the file is already there (a saved game?); continue it with "
+                f"--resume {path}, or give another file"
+            )
         return path.open(mode, encoding="utf-8")
     except OSError as exc:
         raise OptionError(f"--record {str(path)!r}: {exc.strerror}") from None
@@ -633,7 +693,7 @@ def run_play(
         header = resumed.header
         if header.get("ruleset") != ruleset.name:
             raise OptionError(
-                f"--resume {str(resume)!r}: the record is a {header.get('ruleset')} game, not {ruleset.name}"
+                f"--resume {str(resume)!r}: the record's rule set is {header.get('ruleset')}, not {ruleset.name}"
             )
         options = ruleset.resolve(header.get("options", {}))
         if seed is not None and seed != header.get("seed"):
@@ -669,12 +729,14 @@ def run_play(
     else:
         if dice == "manual" and human:  # check the seats before the referee types the setup's dice (probe game)
             parse_humans(human, ruleset.new_game(options, SeededDice(0)))
+        sink = _open_record(record, "w") if record is not None else None  # a bad path fails before anything
         if not quiet:
             console.print(f"[bold]{ruleset.title}[/bold]  seed {seed}  ({_shown(ruleset, options)})")
-            console.print("bots: " + ", ".join(f"{side} {name}" for side, name in chosen.items()))
+            taken = {part.strip().lower() for part in (human or "").split(",")}  # sides people take whole
+            playing = [f"{side} {name}" for side, name in chosen.items() if side not in taken and "all" not in taken]
+            console.print("bots: " + (", ".join(playing) or "none (people take every side)"))
         if dice == "manual" and not quiet:
             console.print("Manual dice: type each roll as the table rolls it (e.g. 5 2 6 or 526).")
-        sink = _open_record(record, "w") if record is not None else None  # a bad path fails before any dice
         try:
             game = ruleset.new_game(options, source)
         except Quit:  # typed dice of the setup abandoned (quit, or input ended): nothing to save yet

@@ -70,7 +70,7 @@ def parse_dice(text: str, sides: int) -> list[Any]:
     ([5, 2, 6], [5, 2, 6], [5, 'x'])
     """
     tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
-    if len(tokens) == 1 and tokens[0].isdigit() and sides <= 9 and len(tokens[0]) > 1:
+    if len(tokens) == 1 and tokens[0].isdecimal() and sides <= 9 and len(tokens[0]) > 1:
         return [int(ch) for ch in tokens[0]]
     return [int(t) if re.fullmatch(r"-?\d+", t) else t for t in tokens]
 
@@ -168,7 +168,7 @@ class HumanPlayer:
                 decision.space.check(action)
                 if self.ruleset.preview is not None:
                     view = self.ruleset.preview(game, decision.seat, action)
-            write_picture(self.ruleset.render(view), Path(path))
+            write_picture(self.ruleset.render(view), Path(path), "draw")
         except GrognardError as exc:
             self.prompter.say(f"refused: {exc}", style="red")
             return
@@ -202,7 +202,7 @@ class HumanPlayer:
             if word.startswith("preview ") or word == "preview":
                 self.preview(game, decision, answer[len("preview") :].strip())
                 continue
-            if answer.isdigit():
+            if answer.isdecimal():
                 index = int(answer)
                 if 1 <= index <= len(menu):
                     return menu[index - 1]

@@ -5,13 +5,16 @@ Results come back in game-index order, so a cluster's answer equals the local on
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from grognard.core.errors import OptionError
 
+WINDOW = 256  # chunks submitted to the cluster ahead of the one being read
 
-def dask_rows(plan: Any, ranges: list[tuple[int, int]], scheduler: str) -> Iterator[list[dict[str, Any]]]:
+
+def dask_rows(plan: Any, ranges: Iterable[tuple[int, int]], scheduler: str) -> Iterator[list[dict[str, Any]]]:
     """Each chunk's rows from the cluster at ``scheduler``, in order; OptionError if it cannot be reached."""
     try:
         from dask.distributed import Client
@@ -24,8 +27,12 @@ def dask_rows(plan: Any, ranges: list[tuple[int, int]], scheduler: str) -> Itera
     except (OSError, TimeoutError, ValueError) as exc:
         raise OptionError(f"--scheduler {scheduler!r}: cannot reach the Dask scheduler ({exc})") from None
     try:
-        futures = [client.submit(play_chunk, plan, start, stop, pure=False) for start, stop in ranges]
-        for future in futures:
-            yield future.result()
+        waiting: deque[Any] = deque()
+        for start, stop in ranges:  # at most WINDOW chunks in flight: memory does not grow with the games
+            waiting.append(client.submit(play_chunk, plan, start, stop, pure=False))
+            if len(waiting) >= WINDOW:
+                yield waiting.popleft().result()
+        while waiting:
+            yield waiting.popleft().result()
     finally:
         client.close()

@@ -86,9 +86,10 @@ def play_chunk(plan: Plan, start: int, stop: int) -> list[dict[str, Any]]:
     return [play_one(ruleset, plan.options, plan.bots, plan.seed, i) for i in range(start, stop)]
 
 
-def chunks(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
-    """The game-index ranges of a run, in order."""
-    return [(start, min(start + size, games)) for start in range(0, games, size)]
+def chunks(games: int, size: int = CHUNK) -> Iterator[tuple[int, int]]:
+    """The game-index ranges of a run, in order, made as they are needed (a run's memory does not grow
+    with its number of games)."""
+    return ((start, min(start + size, games)) for start in range(0, games, size))
 
 
 @dataclass
@@ -144,15 +145,24 @@ def run_rows(plan: Plan, jobs: int = 1, scheduler: str | None = None) -> Iterato
 
         yield from dask_rows(plan, ranges, scheduler)
         return
-    if jobs <= 1 or len(ranges) == 1:
+    if jobs <= 1 or plan.games <= size:
         for start, stop in ranges:
             yield play_chunk(plan, start, stop)
         return
     import multiprocessing
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    with context.Pool(processes=jobs) as pool:
-        yield from pool.imap(_play_range, [(plan, start, stop) for start, stop in ranges], chunksize=1)
+    # no process without a chunk; Ctrl-C is the parent's to handle (it stops the pool), not every worker's traceback
+    with context.Pool(processes=min(jobs, -(-plan.games // size)), initializer=_ignore_interrupts) as pool:
+        # a generator, not a list: the pool's feeder takes tasks only as fast as the pipe to the workers drains
+        yield from pool.imap(_play_range, ((plan, start, stop) for start, stop in ranges), chunksize=1)
+
+
+def _ignore_interrupts() -> None:
+    """A worker's start: Ctrl-C reaches the whole process group, and the parent alone answers it."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _play_range(task: tuple[Plan, int, int]) -> list[dict[str, Any]]:

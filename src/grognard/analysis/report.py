@@ -9,6 +9,7 @@ from typing import Any
 
 from grognard.analysis.montecarlo import Plan, Summary
 from grognard.analysis.stats import mean, quantile, wilson
+from grognard.core.options import OptionSpec
 from grognard.core.ruleset import Metric
 
 
@@ -75,11 +76,22 @@ def write_outputs(out: Path, plan: Plan, summary: Summary, metrics: tuple[Metric
     colours = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"]
     turn_metrics = [m for m in (Metric("turn", "end of the game", "turn"), *metrics) if m.kind == "turn"]
     figure, axes = plt.subplots(figsize=(9, 4.5))
-    for colour, metric in zip(colours, turn_metrics, strict=False):
+    # curves may coincide (Omaha's game ends with its decisive win): each its own dash, the first one wider,
+    # so that one drawn over another still shows both
+    styles = ["-", "--", "-.", ":", (0, (5, 1, 1, 1)), (0, (1, 2))]
+    for k, (colour, style, metric) in enumerate(zip(colours, styles, turn_metrics, strict=False)):
         histogram = summary.histograms.get(metric.name, Counter())
         if histogram:
             xs = sorted(histogram)
-            axes.step(xs, [histogram[x] / summary.games for x in xs], where="mid", color=colour, label=metric.label)
+            axes.step(
+                xs,
+                [histogram[x] / summary.games for x in xs],
+                where="mid",
+                color=colour,
+                linestyle=style,
+                linewidth=3.0 if k == 0 else 1.5,
+                label=metric.label,
+            )
     written.append(
         _finish(
             figure,
@@ -149,9 +161,15 @@ class TableWriter:
 
 
 def write_sweep(
-    out: Path, ruleset: str, axes: list[str], outcomes: list[str], rows: list[tuple[dict[str, Any], dict[str, Any]]]
+    out: Path,
+    ruleset: str,
+    specs: list[OptionSpec],
+    outcomes: list[str],
+    rows: list[tuple[dict[str, Any], dict[str, Any]]],
 ) -> None:
-    """sweep.csv (a row per grid point) and sweep.png (each outcome's share with its interval)."""
+    """sweep.csv (a row per grid point) and sweep.png (each outcome's share with its interval); the option
+    values as a person writes them (``unlimited``, ``on``), as on the command line."""
+    axes = [spec.name for spec in specs]
     import csv
 
     out.mkdir(parents=True, exist_ok=True)
@@ -163,7 +181,7 @@ def write_sweep(
         head += ["games", "median end turn"]
         writer.writerow(head)
         for point, data in rows:
-            line: list[Any] = [point[a] for a in axes]
+            line: list[Any] = [spec.describe(point[spec.name]) for spec in specs]
             for key in outcomes:
                 item = data["outcomes"].get(key, {"share": 0.0, "low95": 0.0, "high95": 0.0})
                 line += [f"{item['share']:.6f}", f"{item['low95']:.6f}", f"{item['high95']:.6f}"]
@@ -175,7 +193,7 @@ def write_sweep(
     import matplotlib.pyplot as plt
 
     colours = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00"]
-    labels = [", ".join(f"{a}={point[a]}" for a in axes) for point, _ in rows]
+    labels = [", ".join(f"{spec.name}={spec.describe(point[spec.name])}" for spec in specs) for point, _ in rows]
     xs = list(range(len(rows)))
     figure, axis = plt.subplots(figsize=(max(6, 0.6 * len(rows) + 3), 4.5))
     for colour, key in zip(colours, outcomes, strict=False):

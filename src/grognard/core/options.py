@@ -124,5 +124,8 @@ def parse_assignments(items: Iterable[str]) -> dict[str, str]:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
             raise OptionError(f"option {item!r} is not NAME=VALUE")
-        out[name.strip().replace("-", "_")] = value
+        key = name.strip().replace("-", "_")
+        if key in out:
+            raise OptionError(f"option {key!r} is given twice ({key}={out[key]} and {key}={value})")
+        out[key] = value
     return out

@@ -153,6 +153,11 @@ def read_lines(source: Path | str | Iterable[str]) -> list[dict[str, Any]]:
     return [line for _, line in _read_numbered(source)]
 
 
+def _no_constant(name: str) -> Any:
+    """Records are strict JSON (written with ``allow_nan=False``): NaN and Infinity are refused on reading."""
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def _read_numbered(source: Path | str | Iterable[str]) -> list[tuple[int, dict[str, Any]]]:
     """The record's lines with their 1-based line numbers in the text (blank lines skipped)."""
     if isinstance(source, (str, Path)):
@@ -169,9 +174,11 @@ def _read_numbered(source: Path | str | Iterable[str]) -> list[tuple[int, dict[s
         if not text.strip():
             continue
         try:
-            line = json.loads(text)
+            line = json.loads(text, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
             raise RecordError(f"not JSON ({exc.msg})", number) from None
+        except ValueError as exc:
+            raise RecordError(f"not JSON ({exc})", number) from None
         if not isinstance(line, dict) or "type" not in line:
             raise RecordError("not a record line (no 'type')", number)
         out.append((number, line))

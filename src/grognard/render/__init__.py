@@ -7,8 +7,9 @@ from pathlib import Path
 from grognard.core.errors import OptionError
 
 
-def write_picture(svg: str, path: Path) -> None:
-    """Write ``svg`` to ``path``: as is for ``.svg``, converted for ``.png`` (CairoSVG); else OptionError."""
+def write_picture(svg: str, path: Path, flag: str = "-o") -> None:
+    """Write ``svg`` to ``path``: as is for ``.svg``, converted for ``.png`` (CairoSVG); else OptionError
+    naming ``flag``, what the path was given as (``-o``, or ``draw`` at a prompt)."""
     suffix = path.suffix.lower()
     try:
         if suffix == ".svg":
@@ -17,9 +18,9 @@ def write_picture(svg: str, path: Path) -> None:
             try:
                 import cairosvg
             except (ImportError, OSError) as exc:  # OSError: the cairo library itself is missing
-                raise OptionError(f"-o {str(path)!r}: PNG needs CairoSVG and the cairo library ({exc})") from None
+                raise OptionError(f"{flag} {str(path)!r}: PNG needs CairoSVG and the cairo library ({exc})") from None
             cairosvg.svg2png(bytestring=svg.encode("utf-8"), write_to=str(path), scale=1.25)
         else:
-            raise OptionError(f"-o {str(path)!r}: the picture must end in .svg or .png")
+            raise OptionError(f"{flag} {str(path)!r}: the picture must end in .svg or .png")
     except OSError as exc:
-        raise OptionError(f"-o {str(path)!r}: cannot write ({exc.strerror or exc})") from None
+        raise OptionError(f"{flag} {str(path)!r}: cannot write ({exc.strerror or exc})") from None

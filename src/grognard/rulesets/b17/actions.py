@@ -20,13 +20,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from grognard.core.errors import ParseError
+from grognard.core.geometry import snap
 from grognard.rulesets.b17.data import PAIRS
 
 _AIRCRAFT = re.compile(r"^[BF][1-9][0-9]*$")
 
 
 def _fmt(value: float) -> str:
+    if not math.isfinite(value) or abs(value) >= 1e9:
+        return repr(value)  # never a legal measure: shown short, not as 300 digits
     return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+
+
+def _snap(value: Any) -> Any:
+    """A measure as the game keeps it and its text writes it, to 0.01 (inch or degree): an action applies
+    exactly what its record line will say, so a record of it replays. Anything else is left to be refused."""
+    return snap(value) if isinstance(value, float) and math.isfinite(value) else value
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +48,9 @@ class PlaceBox:
 
     box: int
     positions: tuple[tuple[float, float], ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "positions", tuple(tuple(_snap(v) for v in p) for p in self.positions))
 
     def __str__(self) -> str:
         return f"place {self.box} " + " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in self.positions)
@@ -59,6 +71,12 @@ class Fly:
     target: str | None = None
     at: float | None = None
     to: tuple[float, float] | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("straight", "turn", "at"):
+            object.__setattr__(self, name, _snap(getattr(self, name)))
+        if self.to is not None:
+            object.__setattr__(self, "to", tuple(_snap(v) for v in self.to))
 
     def __str__(self) -> str:
         if self.to is not None:
@@ -99,7 +117,7 @@ class Guns:
 B17Action = PlaceBox | Fly | Guns
 
 USAGE = {
-    "place": "place BOX X,Y X,Y X,Y X,Y  (leader, left, right, last; e.g. place 1 16,30 11.5,34.5 11.5,25.5 7.5,30)",
+    "place": "place BOX X,Y X,Y X,Y X,Y  (leader, left, right, last; e.g. place 1 16,30 12.5,34.5 12.5,25.5 8.5,30)",
     "fly": "fly AIRCRAFT STRAIGHT TURN [attack BOMBER at INCHES]  (+ left, - right; e.g. fly F1 6 -30 attack B2 at 9)",
     "fly to": "fly AIRCRAFT to X Y [attack BOMBER at INCHES]  (the path that ends at X,Y)",
     "guns": "guns BOMBER FIGHTER nose-tail|waists",
@@ -131,7 +149,7 @@ def parse_action(text: str) -> B17Action:
         raise ParseError("empty action; one of: " + "; ".join(USAGE.values()))
     verb, args = words[0].lower(), words[1:]
     if verb == "place":
-        if len(args) < 2 or not args[0].isdigit():
+        if len(args) < 2 or not args[0].isdecimal():
             raise ParseError(f"{line!r}: usage: {USAGE['place']}")
         points = []
         for arg in args[1:]:

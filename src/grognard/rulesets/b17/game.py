@@ -562,9 +562,10 @@ class PlaceSpace(ActionSpace[PlaceBox]):
             raise IllegalAction(f"{action}: this decision places box {self.box}", "b17.12")
         problems = R.box_problems(self.dims, action.positions, self.others())
         if problems:
-            rule, first = problems[0]
-            more = "".join(f"; {m} ({r})" for r, m in problems[1:])
-            raise IllegalAction(f"{action}: {first}{more}", rule)
+            # every problem cites its own rule; the first one's is the error's (named once, not again at the end)
+            error = IllegalAction(f"{action}: " + "; ".join(f"{m} ({r})" for r, m in problems))
+            error.rule = problems[0][0]
+            raise error
 
     def _lanes(self) -> list[float]:
         """y of the leader for each box: the table's middle, or, in the enlarged game, one lane each side of it

@@ -7,7 +7,6 @@ from typing import Any
 
 from grognard.core.dice import DiceSource
 from grognard.core.ruleset import BatchPath, Ruleset
-from grognard.render.omaha import render as render_svg
 from grognard.rulesets.omaha import faces
 from grognard.rulesets.omaha.actions import USAGE, action_from_json, parse_action
 from grognard.rulesets.omaha.analysis import METRICS, measure, odds_tables
@@ -49,6 +48,14 @@ def summary(game: OmahaGame) -> list[tuple[str, Any]]:
         ("squads wiped out", st["wiped_out"]),
         ("fresh squads landed", st["fresh_squads"]),
     ]
+
+
+def render_svg(view: dict[str, Any]) -> str:
+    """The beach of a view as SVG (``grognard.render.omaha``, imported when first drawn: importing it first
+    must not find this package half-built)."""
+    from grognard.render.omaha import render
+
+    return render(view)
 
 
 def _random_bot(rng: Any) -> Any:

@@ -134,9 +134,9 @@ def _number(text: str, what: str, line: str) -> float:
     return value
 
 
-def _count(text: str, what: str, line: str) -> int:
-    if not text.isdigit():
-        raise ParseError(f"{line!r}: {what} {text!r} is not a count of figures")
+def _count(text: str, what: str, line: str, kind: str = "a count of figures") -> int:
+    if not text.isdecimal():
+        raise ParseError(f"{line!r}: {what} {text!r} is not {kind}")
     return int(text)
 
 
@@ -177,7 +177,7 @@ def parse_action(text: str) -> OmahaAction:
         if len(args) != 3:
             raise ParseError(f"{line!r}: usage: {USAGE['place']}")
         german = _label(args[0], _GERMAN, "German player (G1, G2, ...)", line)
-        a, b = (_count(x, "section", line) for x in args[1:])
+        a, b = (_count(x, "section", line, "a section number") for x in args[1:])
         return PlaceBunkers(german, (min(a, b), max(a, b)))
     if len(args) != 2:
         raise ParseError(f"{line!r}: usage: {USAGE[verb]}")

@@ -779,7 +779,7 @@ class TargetSpace(FiniteSpace[OmahaAction]):
             return
         target = getattr(action, "target", None)
         if target is not None and target not in self.targets:
-            player_index = int(target[1:]) - 1 if target[1:].isdigit() else -1
+            player_index = int(target[1:]) - 1 if target[1:].isdecimal() else -1
             players = self.game.state.americans
             if 0 <= player_index < len(players) and players[player_index].squad is not None and self.artillery:
                 raise IllegalAction(
