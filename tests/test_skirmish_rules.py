@@ -218,6 +218,10 @@ def test_scenario_field_errors_and_files_that_are_not_scenarios(tmp_path: Path) 
     bad.write_text("name = [unclosed\n", encoding="utf-8")
     with pytest.raises(ScenarioError, match="not TOML"):
         load_scenario(str(bad))
+    latin = tmp_path / "latin1.toml"
+    latin.write_bytes('name = "Ch\u00e2teau"\n'.encode("latin-1"))
+    with pytest.raises(ScenarioError, match="not UTF-8"):
+        load_scenario(str(latin))
     with pytest.raises(ScenarioError, match="no shipped scenario of that name"):
         load_scenario("no_such_scenario")
     extra = scenario([unit("A", "allies", fig(1, 1)), unit("G", "axis", fig(1, 40))])
