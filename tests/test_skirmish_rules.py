@@ -202,6 +202,41 @@ def test_a_scenario_check_reports_every_problem_at_once_naming_field_value_and_w
 
 
 @pytest.mark.rule("skirmish.2")
+def test_terrain_and_objectives_lie_on_the_table_and_solid_pieces_do_not_overlap() -> None:
+    units = [unit("A", "allies", fig(10, 10)), unit("G", "axis", fig(10, 40))]
+    on_edges = [
+        {"kind": "road", "line": [[0, 5], [48, 5]], "width": 2.0},  # edge to edge: fine
+        {"kind": "building", "shape": [[30, 30], [34, 30], [34, 34], [30, 34]]},
+        {"kind": "boulder", "at": [36, 32], "radius": 1.0},  # touches nothing
+        {"kind": "hill", "height": 1.0, "shape": [[28, 28], [40, 28], [40, 40], [28, 40]]},  # under the house: fine
+    ]
+    assert check_scenario(scenario(units, on_edges)) == []
+    off = [
+        {"kind": "river", "line": [[0, 24], [60, 24]], "width": 4.0},
+        {"kind": "woods", "shape": [[-2, 0], [4, 0], [4, 4]]},
+        {"kind": "tank_trap", "at": [20, 48.5]},
+        {"kind": "boulder", "at": [49, 3], "radius": 1.0},
+        {"kind": "pond", "shape": [[33, 33], [38, 33], [38, 38], [33, 38]]},  # into the house
+        {"kind": "boulder", "at": [34, 33], "radius": 1.0},  # on the corner of both
+    ]
+    data = scenario(units, on_edges[:2] + off, objectives=[{"id": "o", "shape": [[40, 40], [50, 40], [40, 46]]}])
+    text = "\n".join(check_scenario(data))
+    expected = [
+        r"objectives\[0\].shape: \[50.0, 40.0\]: off the 48\" x 48\" table",
+        r"terrain\[2\].line: \[60.0, 24.0\]: off the 48\" x 48\" table",
+        r"terrain\[3\].shape: \[-2.0, 0.0\]: off the",
+        r"terrain\[4\].at: \[20.0, 48.5\]: off the",
+        r"terrain\[5\].at: \[49.0, 3.0\]: off the",
+        r"terrain\[6\].kind: 'pond': overlaps terrain\[1\], a building",
+        r"terrain\[7\].kind: 'boulder': overlaps terrain\[1\], a building",
+        r"terrain\[7\].kind: 'boulder': overlaps terrain\[6\], a pond",
+    ]
+    for pattern in expected:
+        assert re.search(pattern, text), f"missing problem {pattern!r} in:\n{text}"
+    assert len(text.splitlines()) == len(expected), text
+
+
+@pytest.mark.rule("skirmish.2")
 def test_scenario_field_errors_and_files_that_are_not_scenarios(tmp_path: Path) -> None:
     problems = check_scenario({"name": "x", "table": {"width": -1, "depth": "deep"}, "units": []})
     text = "\n".join(problems)

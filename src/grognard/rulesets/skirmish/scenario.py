@@ -216,6 +216,7 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
                 if door.id in ids:
                     yield f"terrain[{i}].doors: {door.id!r}: id used twice"
                 ids[door.id] = "door"
+    yield from _check_overlaps(spec)
     unit_ids: set[str] = set()
     counts = dict.fromkeys(side_ids, 0)
     first_wave = dict.fromkeys(side_ids, 0)
@@ -262,6 +263,27 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
             yield f"units: side {side!r} has no unit on the table or entering on move 1"
 
 
+EXCLUSIVE_KINDS = ("building", "boulder", "pond", "bay")  # no two of these may share ground
+
+
+def _check_overlaps(spec: ScenarioSpec) -> Iterable[str]:
+    """Buildings, boulders, ponds and bays may not overlap one another (a house cannot stand in a pond)."""
+    placed: list[tuple[int, TerrainPiece, Polygon]] = []
+    for i, piece in enumerate(spec.terrain):
+        if piece.kind not in EXCLUSIVE_KINDS:
+            continue
+        shape = _boulder(piece) if piece.kind == "boulder" else None
+        if piece.kind != "boulder" and piece.shape is not None and len(piece.shape) >= 3:
+            shape = Polygon(piece.shape)
+        if shape is None or not shape.is_valid:
+            continue
+        for j, other, other_shape in placed:
+            if shape.intersection(other_shape).area > 0.01:
+                name = f" {other.id!r}" if other.id else ""
+                yield f"terrain[{i}].kind: {piece.kind!r}: overlaps terrain[{j}], a {other.kind}{name}"
+        placed.append((i, piece, shape))
+
+
 def _off_distance(x: float, y: float, width: float, depth: float) -> float:
     return max(-x, x - width, -y, y - depth, 0.0)
 
@@ -294,9 +316,16 @@ def _check_polygon(where: str, points: list[XY], width: float, depth: float) -> 
         yield f"{where}: {[list(p) for p in points[:4]]}...: the outline crosses itself"
     elif polygon.area <= 0:
         yield f"{where}: {[list(p) for p in points[:4]]}: the shape has no area"
+    yield from _check_points(where, points, width, depth)
+
+
+def _check_points(where: str, points: list[XY], width: float, depth: float) -> Iterable[str]:
+    """Each point finite and on the table (terrain and objectives are drawn on it, edges included)."""
     for p in points:
         if not math.isfinite(p[0]) or not math.isfinite(p[1]):
             yield f"{where}: {list(p)}: not a finite point"
+        elif not _on_table(p[0], p[1], width, depth):
+            yield f'{where}: {list(p)}: off the {width:g}" x {depth:g}" table'
 
 
 def _check_piece(where: str, piece: TerrainPiece, width: float, depth: float) -> Iterable[str]:
@@ -310,6 +339,8 @@ def _check_piece(where: str, piece: TerrainPiece, width: float, depth: float) ->
     if kind == "boulder" and piece.shape is None:
         if piece.at is None or piece.radius is None:
             yield f"{where}: a boulder needs a shape, or at and radius"
+        else:
+            yield from _check_points(f"{where}.at", [piece.at], width, depth)
         return
     if kind in POLYGON_KINDS:
         if piece.shape is None:
@@ -334,6 +365,7 @@ def _check_piece(where: str, piece: TerrainPiece, width: float, depth: float) ->
         if piece.line is None or len(piece.line) < 2:
             yield f"{where}.line: {piece.line}: a {kind} is a line of at least 2 points"
             return
+        yield from _check_points(f"{where}.line", piece.line, width, depth)
         if LineString(piece.line).length <= 0:
             yield f"{where}.line: {piece.line}: the line has no length"
         if kind == "river":
@@ -345,6 +377,8 @@ def _check_piece(where: str, piece: TerrainPiece, width: float, depth: float) ->
             yield f"{where}.height: (missing): a cliff needs its height in inches"
     elif piece.at is None:
         yield f"{where}.at: (missing): a {kind} stands at a point"
+    else:
+        yield from _check_points(f"{where}.at", [piece.at], width, depth)
 
 
 def check_scenario(data: Any, base: Path | None = None) -> list[str]:
