@@ -618,6 +618,27 @@ def test_men_in_a_building_have_regular_cover_at_its_windows() -> None:
     script(game, 4)
     fire(game, Fire("A", "G"))
     assert figure(game, "G.1").alive  # 4 - 1 misses
+    script(game, 5, 1)
+    fire(game, Fire("A", "G"))
+    assert not figure(game, "G.1").alive  # 5 - 1 hits (4+ at 10.6"), then dies on 1
+
+
+@pytest.mark.rule("skirmish.34")
+def test_a_man_in_a_building_is_covered_from_another_buildings_window_not_from_his_own() -> None:
+    houses = [
+        {
+            "kind": "building",
+            "id": "H1",
+            "shape": [[6, 20], [14, 20], [14, 26], [6, 26]],
+            "windows": [{"at": [10, 20]}],
+        },
+        {"kind": "building", "id": "H2", "shape": [[6, 6], [14, 6], [14, 12], [6, 12]], "windows": [{"at": [10, 12]}]},
+    ]
+    t = table(*houses).terrain
+    assert R.line_of_sight(t, (10, 11.4), (10, 20.6)) is None  # window to window
+    assert R.cover(t, (10, 11.4), (10, 20.6), "small_arms") == "building"  # from the other house
+    assert R.cover(t, (10, 15.0), (10, 20.6), "small_arms") == "building"  # from the open
+    assert R.cover(t, (8, 22.0), (10, 20.6), "small_arms") is None  # from inside his own house
 
 
 @pytest.mark.rule("skirmish.43")

@@ -408,7 +408,9 @@ def _behind(terrain: Terrain, kind: str, shooter: XY, target: XY) -> bool:
 
 
 def _in_building(terrain: Terrain, kind: str, shooter: XY, target: XY) -> bool:
-    return terrain.building_at(*target) is not None and terrain.building_at(*shooter) is None
+    """The target is inside a building and the firer is not in the same one (another house's window counts)."""
+    house = terrain.building_at(*target)
+    return house is not None and terrain.building_at(*shooter) is not house
 
 
 def _cliff_top(terrain: Terrain, kind: str, shooter: XY, target: XY) -> bool:
