@@ -782,6 +782,8 @@ def test_men_lose_three_inches_crossing_barbed_wire() -> None:
     game = walker(wire)
     error = refusal(game, "Allies", Move("A", ((10.0, 13.02),)))
     assert error.rule == "skirmish.51" and "wire +3.00" in str(error)
+    error = refusal(game, "Allies", Move("A", ((10.0, 30.0),)))  # 20" walked: too far with or without wire
+    assert error.rule == "skirmish.21" and "wire +3.00" in str(error)
     game.apply("Allies", Move("A", ((10.0, 13.0),)))
     assert figure(game, "A.1").y == 13.0
     # a man who stops on the wire pays once, not again when he steps off it
