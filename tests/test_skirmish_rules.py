@@ -1104,3 +1104,30 @@ def test_a_door_open_at_the_start_is_open_and_an_unnamed_door_takes_its_building
     assert {d.id: d.open for d in game.state.doors.values()} == {"building1.d1": True, "building1.d2": False}
     game.apply("Allies", Move("A", ((24.0, 14.0),)))  # through the open door, on the first move
     assert figure(game, "A.1").y == 14.0
+
+
+# ---------------------------------------------------------------------------------- pictures
+@pytest.mark.rule("skirmish.11", "skirmish.47")
+def test_a_focus_picture_says_when_the_man_cannot_fire_and_turns_labels_along_their_lines(tmp_path: Path) -> None:
+    from grognard.render.skirmish import render
+
+    data = scenario(
+        [
+            unit("A", "allies", fig(10, 22), fig(30, 10, "bazooka"), fig(40, 10)),
+            unit("G", "axis", fig(10, 34), fig(20, 34)),
+        ],
+        [RIVER],
+    )
+    _write_toml(tmp_path / "s.toml", data)
+    game = SkirmishGame(RULESET.resolve({"scenario": str(tmp_path / "s.toml")}), ScriptedDice([]))
+
+    def picture(focus: str) -> str:
+        view = game.view(None)
+        view["focus"] = focus
+        return render(view)
+
+    wet = picture("A.1")
+    assert "A.1: in the river: cannot fire" in wet and "band 1" not in wet
+    assert "A.2: his bazooka fires a template or wedge (part 3)" in picture("A.2")
+    dry = picture("A.3")
+    assert "cannot fire" not in dry and "band 3: 6+" in dry and "rotate(" in dry
