@@ -813,6 +813,13 @@ def test_bazookas_mgs_and_mortars_may_not_go_into_ponds(weapon: str) -> None:
     error = refusal(game, "Allies", Move("A", ((10.0, 12.0),)))
     assert error.rule == "skirmish.53" and weapon in str(error)
     walker(POND, weapon="rifle").apply("Allies", Move("A", ((10.0, 12.0),)))
+    # nor may a scenario set one down in a pond at the start
+    data = scenario([unit("A", "allies", fig(10, 12, weapon), fig(10, 10, weapon)), unit("G", "axis", fig(46, 46))])
+    data["terrain"] = [POND]
+    problems = check_scenario(data)
+    assert problems == [
+        f"units[0].figures[0].at: [10.0, 12.0]: a man with a {weapon} may not be in a pond (skirmish.53: too deep)"
+    ]
 
 
 @pytest.mark.rule("skirmish.45")

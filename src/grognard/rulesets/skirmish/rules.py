@@ -18,11 +18,11 @@ from shapely.geometry import LineString, Point
 
 from grognard.core.dice import DiceSource, Mechanic
 from grognard.core.geometry import TOLERANCE
+from grognard.rulesets.skirmish.scenario import HEAVY_IN_POND as HEAVY_IN_POND  # skirmish.53
 from grognard.rulesets.skirmish.tables import Tables
 from grognard.rulesets.skirmish.terrain import Building, Terrain, _points
 
 XY = tuple[float, float]
-HEAVY_IN_POND = ("bazooka", "mg", "mortar")  # seed: too deep for them (skirmish.53)
 CARRIED_HEAVY = ("mg", "mortar")  # seed: one man moves them 6" and they may fire (skirmish.54)
 
 

@@ -39,6 +39,7 @@ SIDE_IDS = ("allies", "axis")
 EDGES = ("south", "north", "west", "east")
 OFF_TABLE_DEPTH = 6.0  # a waiting unit stands at most this far beyond its edge
 MIN_RIVER_WIDTH = 4.0  # seed: a river is at least 4" wide
+HEAVY_IN_POND = ("bazooka", "mg", "mortar")  # seed: too deep for them (skirmish.53)
 
 POLYGON_KINDS = ("hill", "pond", "bay", "woods", "small_rocks", "bushes", "building", "boulder")
 LINE_KINDS = ("road", "river", "stone_wall", "barbed_wire", "cliff", "sandbags")
@@ -244,7 +245,7 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
                 if not _on_table(x, y, width, depth):
                     yield f'{fw}.at: {list(fig.at)}: off the {width:g}" x {depth:g}" table (enters = 0 stands on it)'
                 else:
-                    inside = _inside_blocking(spec, x, y)
+                    inside = _inside_blocking(spec, x, y, fig.weapon)
                     if inside:
                         yield f"{fw}.at: {list(fig.at)}: {inside}"
             else:
@@ -288,14 +289,18 @@ def _off_distance(x: float, y: float, width: float, depth: float) -> float:
     return max(-x, x - width, -y, y - depth, 0.0)
 
 
-def _inside_blocking(spec: ScenarioSpec, x: float, y: float) -> str | None:
-    """Why a figure may not stand at (x, y): in a boulder or a pond with a heavy weapon, say."""
+def _inside_blocking(spec: ScenarioSpec, x: float, y: float, weapon: str) -> str | None:
+    """Why a figure may not stand at (x, y): in a boulder, or in a pond or bay with a heavy weapon."""
     point = Point(x, y)
     for piece in spec.terrain:
         if piece.kind == "boulder":
             shape = _boulder(piece)
             if shape is not None and shape.contains(point):
                 return "inside a boulder"
+        elif piece.kind in ("pond", "bay") and weapon in HEAVY_IN_POND:
+            if piece.shape is not None and len(piece.shape) >= 3 and Polygon(piece.shape).is_valid:
+                if Polygon(piece.shape).covers(point):
+                    return f"a man with a {weapon} may not be in a {piece.kind} (skirmish.53: too deep)"
     return None
 
 
