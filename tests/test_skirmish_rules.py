@@ -236,6 +236,18 @@ def test_terrain_and_objectives_lie_on_the_table_and_solid_pieces_do_not_overlap
     assert len(text.splitlines()) == len(expected), text
 
 
+@pytest.mark.rule("skirmish.2", "skirmish.10")
+def test_men_at_the_start_stand_on_their_own_bases_out_of_contact() -> None:
+    apart = [unit("A", "allies", fig(10, 10), fig(11, 10)), unit("G", "axis", fig(12, 10))]  # bases touch
+    assert check_scenario(scenario(apart)) == []
+    close = [unit("A", "allies", fig(10, 10), fig(10.5, 10)), unit("G", "axis", fig(11.2, 10))]
+    assert check_scenario(scenario(close)) == [
+        'units[0].figures[1].at: [10.5, 10.0]: closer than a base (1") to units[0].figures[0]: '
+        "two men cannot stand there",
+        "units[1].figures[0].at: [11.2, 10.0]: in contact with the enemy units[0].figures[1] (melee comes with part 2)",
+    ]
+
+
 @pytest.mark.rule("skirmish.2")
 def test_scenario_field_errors_and_files_that_are_not_scenarios(tmp_path: Path) -> None:
     problems = check_scenario({"name": "x", "table": {"width": -1, "depth": "deep"}, "units": []})

@@ -257,6 +257,7 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
                     )
                 elif _off_distance(x, y, width, depth) > OFF_TABLE_DEPTH:
                     yield f'{fw}.at: {list(fig.at)}: more than {OFF_TABLE_DEPTH:g}" beyond the {edge} edge'
+    yield from _check_bases(spec, tables)
     for side in side_ids:
         if counts[side] == 0:
             yield f"units: side {side!r} has no units"
@@ -283,6 +284,26 @@ def _check_overlaps(spec: ScenarioSpec) -> Iterable[str]:
                 name = f" {other.id!r}" if other.id else ""
                 yield f"terrain[{i}].kind: {piece.kind!r}: overlaps terrain[{j}], a {other.kind}{name}"
         placed.append((i, piece, shape))
+
+
+def _check_bases(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
+    """Men on the table at the start stand on their own bases, and out of contact with the enemy (melee: part 2)."""
+    base = tables.sight.base.value if tables is not None else 1.0
+    placed: list[tuple[str, str, XY]] = []
+    for i, unit in enumerate(spec.units):
+        if unit.enters != 0:
+            continue
+        for j, fig in enumerate(unit.figures):
+            where = f"units[{i}].figures[{j}]"
+            for other, side, at in placed:
+                if math.hypot(fig.at[0] - at[0], fig.at[1] - at[1]) < base - 0.01:
+                    if side == unit.side:
+                        why = f'closer than a base ({base:g}") to {other}: two men cannot stand there'
+                    else:
+                        why = f"in contact with the enemy {other} (melee comes with part 2)"
+                    yield f"{where}.at: {list(fig.at)}: {why}"
+                    break
+            placed.append((f"units[{i}].figures[{j}]", unit.side, fig.at))
 
 
 def _off_distance(x: float, y: float, width: float, depth: float) -> float:
