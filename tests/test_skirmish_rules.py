@@ -666,6 +666,8 @@ def test_men_at_a_cliff_top_have_cover_from_men_below_only() -> None:
     assert R.cover(t, (10, 10), (10, 23), "small_arms") is None  # 3" back from the edge
     assert R.cover(t, (20, 30), (10, 21), "small_arms") is None  # fired on from the top
     assert R.cover(t, (10, 21), (10, 10), "small_arms") is None  # the man below has none
+    alone = table(terrain[1]).terrain  # a cliff with no hill beside it has no top side
+    assert R.cover(alone, (10, 10), (10, 21), "small_arms") is None
 
 
 # ---------------------------------------------------------------------------------- moving
