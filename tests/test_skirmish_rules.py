@@ -170,8 +170,10 @@ def test_a_scenario_check_reports_every_problem_at_once_naming_field_value_and_w
     data["victory"]["objectives"] = ["top", "hilltop"]
     data["victory"]["turn_limit"] = 0
     problems = check_scenario(data)
-    # field checks come first (pydantic); fix them to see the rest
+    # a field error hides the checks that need the whole file, but not the terrain's own problems
     assert any(p.startswith("victory.turn_limit: 0:") for p in problems)
+    assert 'terrain[0].width: 3: a river is at least 4" wide (seed)' in problems
+    assert any(p.startswith("terrain[2].kind: 'lava': unknown terrain") for p in problems)
     data["victory"]["turn_limit"] = 10
     problems = check_scenario(data)
     text = "\n".join(problems)

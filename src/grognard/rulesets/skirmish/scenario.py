@@ -351,7 +351,8 @@ def _check_points(where: str, points: list[XY], width: float, depth: float) -> I
         if not math.isfinite(p[0]) or not math.isfinite(p[1]):
             yield f"{where}: {list(p)}: not a finite point"
         elif not _on_table(p[0], p[1], width, depth):
-            yield f'{where}: {list(p)}: off the {width:g}" x {depth:g}" table'
+            size = f'{width:g}" x {depth:g}" ' if math.isfinite(width) and math.isfinite(depth) else ""
+            yield f"{where}: {list(p)}: off the {size}table"
 
 
 def _check_piece(where: str, piece: TerrainPiece, width: float, depth: float) -> Iterable[str]:
@@ -416,7 +417,7 @@ def check_scenario(data: Any, base: Path | None = None) -> list[str]:
         spec = ScenarioSpec.model_validate(data)
     except ValidationError as exc:
         problems = [describe_error(e) for e in exc.errors()]
-        return problems
+        return problems + [p for p in _terrain_alone(data) if p not in problems]
     problems: list[str] = []
     tables: Tables | None = None
     try:
@@ -425,6 +426,23 @@ def check_scenario(data: Any, base: Path | None = None) -> list[str]:
         problems += [f"tables: {spec.tables!r}: {p}" for p in exc.problems]
     problems += list(_semantic(spec, tables))
     return problems
+
+
+def _terrain_alone(data: Any) -> Iterable[str]:
+    """The terrain's own problems when the file's fields do not all check (so these are reported at once too)."""
+    if not isinstance(data, dict) or not isinstance(data.get("terrain"), list):
+        return
+    try:
+        size = TableSize.model_validate(data.get("table"))
+        width, depth = size.width, size.depth
+    except ValidationError:
+        width = depth = math.inf  # no table to measure against: only the pieces' own shapes
+    for i, raw in enumerate(data["terrain"]):
+        try:
+            piece = TerrainPiece.model_validate(raw)
+        except ValidationError:
+            continue  # its field errors are already listed
+        yield from _check_piece(f"terrain[{i}]", piece, width, depth)
 
 
 def _tables_for(spec: ScenarioSpec, base: Path | None) -> Tables:
