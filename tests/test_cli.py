@@ -47,6 +47,15 @@ def test_help_lists_the_rule_sets_options_with_defaults() -> None:
     assert "(default: 6;" in text and "unlimited" in text and "exits|bunkers_only" in text
 
 
+@pytest.mark.parametrize("command", ["render", "odds", "simulate", "sweep"])
+def test_every_commands_help_names_every_rule_set(command: str) -> None:
+    done = run(command, "--help")
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())
+    for name in ("omaha", "b17", "skirmish"):
+        assert name in text, (command, name)
+
+
 @pytest.mark.parametrize(
     ("args", "field"),
     [

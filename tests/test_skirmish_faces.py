@@ -100,3 +100,36 @@ def test_preview_draws_an_order_not_given_and_refuses_an_illegal_one() -> None:
     assert "preview (not given): move A 8,5" in render(view)
     with pytest.raises(IllegalAction):
         RULESET.preview(game, "Allies", Move("A", ((8.0, 9.0),)))
+
+
+@pytest.mark.parametrize(("lost", "broken"), [(11, False), (12, True)])
+def test_hill_assault_breaks_the_attack_at_two_thirds_of_the_americans_down_as_it_says(lost: int, broken: bool) -> None:
+    from grognard.core.dice import SeededDice
+    from grognard.rulesets.skirmish import RULESET
+
+    game = RULESET.create({"scenario": "hill_assault"}, SeededDice(5))
+    assert "two thirds of\nthe Americans down" in game.scenario.spec.description
+    allies = [f for f in game.state.figures.values() if f.side == "allies"]
+    assert len(allies) == 18
+    for f in allies[:lost]:
+        f.alive = False
+    game._end_turn()
+    assert (game.result is not None and game.result.winner == "axis") is broken
+
+
+def test_the_board_at_the_terminal_lists_the_terrain_doors_and_objectives() -> None:
+    from grognard.core.dice import SeededDice
+    from grognard.rulesets.skirmish import RULESET
+    from grognard.rulesets.skirmish.faces import board
+
+    game = RULESET.create({"scenario": "proving_ground"}, SeededDice(5))
+    text = board(game, None)
+    for line in (
+        '  hill H1, 2" high: x 26-36, y 31.5-36',
+        '  river R1, 4" wide: (0, 14) to (36, 14)',
+        "  stone wall W1: (4, 30) to (12, 30)",
+        '  boulder B1: at (18, 19), radius 0.8"',
+        "  door D1: closed",
+        "objective farm (the farmhouse): x 19-29, y 23-31",
+    ):
+        assert line in text.splitlines(), (line, text)

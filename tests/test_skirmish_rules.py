@@ -170,8 +170,10 @@ def test_a_scenario_check_reports_every_problem_at_once_naming_field_value_and_w
     data["victory"]["objectives"] = ["top", "hilltop"]
     data["victory"]["turn_limit"] = 0
     problems = check_scenario(data)
-    # field checks come first (pydantic); fix them to see the rest
+    # a field error hides the checks that need the whole file, but not the terrain's own problems
     assert any(p.startswith("victory.turn_limit: 0:") for p in problems)
+    assert 'terrain[0].width: 3: a river is at least 4" wide (seed)' in problems
+    assert any(p.startswith("terrain[2].kind: 'lava': unknown terrain") for p in problems)
     data["victory"]["turn_limit"] = 10
     problems = check_scenario(data)
     text = "\n".join(problems)
@@ -202,6 +204,53 @@ def test_a_scenario_check_reports_every_problem_at_once_naming_field_value_and_w
 
 
 @pytest.mark.rule("skirmish.2")
+def test_terrain_and_objectives_lie_on_the_table_and_solid_pieces_do_not_overlap() -> None:
+    units = [unit("A", "allies", fig(10, 10)), unit("G", "axis", fig(10, 40))]
+    on_edges = [
+        {"kind": "road", "line": [[0, 5], [48, 5]], "width": 2.0},  # edge to edge: fine
+        {"kind": "building", "shape": [[30, 30], [34, 30], [34, 34], [30, 34]]},
+        {"kind": "boulder", "at": [36, 32], "radius": 1.0},  # touches nothing
+        {"kind": "hill", "height": 1.0, "shape": [[28, 28], [40, 28], [40, 40], [28, 40]]},  # under the house: fine
+    ]
+    assert check_scenario(scenario(units, on_edges)) == []
+    off = [
+        {"kind": "river", "line": [[0, 24], [60, 24]], "width": 4.0},
+        {"kind": "woods", "shape": [[-2, 0], [4, 0], [4, 4]]},
+        {"kind": "tank_trap", "at": [20, 48.5]},
+        {"kind": "boulder", "at": [49, 3], "radius": 1.0},
+        {"kind": "pond", "shape": [[33, 33], [38, 33], [38, 38], [33, 38]]},  # into the house
+        {"kind": "boulder", "at": [34, 33], "radius": 1.0},  # on the corner of both
+    ]
+    data = scenario(units, on_edges[:2] + off, objectives=[{"id": "o", "shape": [[40, 40], [50, 40], [40, 46]]}])
+    text = "\n".join(check_scenario(data))
+    expected = [
+        r"objectives\[0\].shape: \[50.0, 40.0\]: off the 48\" x 48\" table",
+        r"terrain\[2\].line: \[60.0, 24.0\]: off the 48\" x 48\" table",
+        r"terrain\[3\].shape: \[-2.0, 0.0\]: off the",
+        r"terrain\[4\].at: \[20.0, 48.5\]: off the",
+        r"terrain\[5\].at: \[49.0, 3.0\]: off the",
+        r"terrain\[6\].kind: 'pond': overlaps terrain\[1\], a building",
+        r"terrain\[7\].kind: 'boulder': overlaps terrain\[1\], a building",
+        r"terrain\[7\].kind: 'boulder': overlaps terrain\[6\], a pond",
+    ]
+    for pattern in expected:
+        assert re.search(pattern, text), f"missing problem {pattern!r} in:\n{text}"
+    assert len(text.splitlines()) == len(expected), text
+
+
+@pytest.mark.rule("skirmish.2", "skirmish.10")
+def test_men_at_the_start_stand_on_their_own_bases_out_of_contact() -> None:
+    apart = [unit("A", "allies", fig(10, 10), fig(11, 10)), unit("G", "axis", fig(12, 10))]  # bases touch
+    assert check_scenario(scenario(apart)) == []
+    close = [unit("A", "allies", fig(10, 10), fig(10.5, 10)), unit("G", "axis", fig(11.2, 10))]
+    assert check_scenario(scenario(close)) == [
+        'units[0].figures[1].at: [10.5, 10.0]: closer than a base (1") to units[0].figures[0]: '
+        "two men cannot stand there",
+        "units[1].figures[0].at: [11.2, 10.0]: in contact with the enemy units[0].figures[1] (melee comes with part 2)",
+    ]
+
+
+@pytest.mark.rule("skirmish.2")
 def test_scenario_field_errors_and_files_that_are_not_scenarios(tmp_path: Path) -> None:
     problems = check_scenario({"name": "x", "table": {"width": -1, "depth": "deep"}, "units": []})
     text = "\n".join(problems)
@@ -218,6 +267,10 @@ def test_scenario_field_errors_and_files_that_are_not_scenarios(tmp_path: Path) 
     bad.write_text("name = [unclosed\n", encoding="utf-8")
     with pytest.raises(ScenarioError, match="not TOML"):
         load_scenario(str(bad))
+    latin = tmp_path / "latin1.toml"
+    latin.write_bytes('name = "Ch\u00e2teau"\n'.encode("latin-1"))
+    with pytest.raises(ScenarioError, match="not UTF-8"):
+        load_scenario(str(latin))
     with pytest.raises(ScenarioError, match="no shipped scenario of that name"):
         load_scenario("no_such_scenario")
     extra = scenario([unit("A", "allies", fig(1, 1)), unit("G", "axis", fig(1, 40))])
@@ -579,6 +632,27 @@ def test_men_in_a_building_have_regular_cover_at_its_windows() -> None:
     script(game, 4)
     fire(game, Fire("A", "G"))
     assert figure(game, "G.1").alive  # 4 - 1 misses
+    script(game, 5, 1)
+    fire(game, Fire("A", "G"))
+    assert not figure(game, "G.1").alive  # 5 - 1 hits (4+ at 10.6"), then dies on 1
+
+
+@pytest.mark.rule("skirmish.34")
+def test_a_man_in_a_building_is_covered_from_another_buildings_window_not_from_his_own() -> None:
+    houses = [
+        {
+            "kind": "building",
+            "id": "H1",
+            "shape": [[6, 20], [14, 20], [14, 26], [6, 26]],
+            "windows": [{"at": [10, 20]}],
+        },
+        {"kind": "building", "id": "H2", "shape": [[6, 6], [14, 6], [14, 12], [6, 12]], "windows": [{"at": [10, 12]}]},
+    ]
+    t = table(*houses).terrain
+    assert R.line_of_sight(t, (10, 11.4), (10, 20.6)) is None  # window to window
+    assert R.cover(t, (10, 11.4), (10, 20.6), "small_arms") == "building"  # from the other house
+    assert R.cover(t, (10, 15.0), (10, 20.6), "small_arms") == "building"  # from the open
+    assert R.cover(t, (8, 22.0), (10, 20.6), "small_arms") is None  # from inside his own house
 
 
 @pytest.mark.rule("skirmish.43")
@@ -594,6 +668,8 @@ def test_men_at_a_cliff_top_have_cover_from_men_below_only() -> None:
     assert R.cover(t, (10, 10), (10, 23), "small_arms") is None  # 3" back from the edge
     assert R.cover(t, (20, 30), (10, 21), "small_arms") is None  # fired on from the top
     assert R.cover(t, (10, 21), (10, 10), "small_arms") is None  # the man below has none
+    alone = table(terrain[1]).terrain  # a cliff with no hill beside it has no top side
+    assert R.cover(alone, (10, 10), (10, 21), "small_arms") is None
 
 
 # ---------------------------------------------------------------------------------- moving
@@ -722,6 +798,8 @@ def test_men_lose_three_inches_crossing_barbed_wire() -> None:
     game = walker(wire)
     error = refusal(game, "Allies", Move("A", ((10.0, 13.02),)))
     assert error.rule == "skirmish.51" and "wire +3.00" in str(error)
+    error = refusal(game, "Allies", Move("A", ((10.0, 30.0),)))  # 20" walked: too far with or without wire
+    assert error.rule == "skirmish.21" and "wire +3.00" in str(error)
     game.apply("Allies", Move("A", ((10.0, 13.0),)))
     assert figure(game, "A.1").y == 13.0
     # a man who stops on the wire pays once, not again when he steps off it
@@ -751,6 +829,13 @@ def test_bazookas_mgs_and_mortars_may_not_go_into_ponds(weapon: str) -> None:
     error = refusal(game, "Allies", Move("A", ((10.0, 12.0),)))
     assert error.rule == "skirmish.53" and weapon in str(error)
     walker(POND, weapon="rifle").apply("Allies", Move("A", ((10.0, 12.0),)))
+    # nor may a scenario set one down in a pond at the start
+    data = scenario([unit("A", "allies", fig(10, 12, weapon), fig(10, 10, weapon)), unit("G", "axis", fig(46, 46))])
+    data["terrain"] = [POND]
+    problems = check_scenario(data)
+    assert problems == [
+        f"units[0].figures[0].at: [10.0, 12.0]: a man with a {weapon} may not be in a pond (skirmish.53: too deep)"
+    ]
 
 
 @pytest.mark.rule("skirmish.45")
@@ -1042,3 +1127,30 @@ def test_a_door_open_at_the_start_is_open_and_an_unnamed_door_takes_its_building
     assert {d.id: d.open for d in game.state.doors.values()} == {"building1.d1": True, "building1.d2": False}
     game.apply("Allies", Move("A", ((24.0, 14.0),)))  # through the open door, on the first move
     assert figure(game, "A.1").y == 14.0
+
+
+# ---------------------------------------------------------------------------------- pictures
+@pytest.mark.rule("skirmish.11", "skirmish.47")
+def test_a_focus_picture_says_when_the_man_cannot_fire_and_turns_labels_along_their_lines(tmp_path: Path) -> None:
+    from grognard.render.skirmish import render
+
+    data = scenario(
+        [
+            unit("A", "allies", fig(10, 22), fig(30, 10, "bazooka"), fig(40, 10)),
+            unit("G", "axis", fig(10, 34), fig(20, 34)),
+        ],
+        [RIVER],
+    )
+    _write_toml(tmp_path / "s.toml", data)
+    game = SkirmishGame(RULESET.resolve({"scenario": str(tmp_path / "s.toml")}), ScriptedDice([]))
+
+    def picture(focus: str) -> str:
+        view = game.view(None)
+        view["focus"] = focus
+        return render(view)
+
+    wet = picture("A.1")
+    assert "A.1: in the river: cannot fire" in wet and "band 1" not in wet
+    assert "A.2: his bazooka fires a template or wedge (part 3)" in picture("A.2")
+    dry = picture("A.3")
+    assert "cannot fire" not in dry and "band 3: 6+" in dry and "rotate(" in dry

@@ -45,6 +45,9 @@ app = typer.Typer(
 )
 
 
+_KNOWN = ", ".join(rulesets.names())  # for the RULESET argument's help
+
+
 @app.command()
 def rules() -> None:
     """List the rule sets and their options."""
@@ -101,7 +104,7 @@ def replay_command(
 
 @app.command("render")
 def render_command(
-    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set of the record (omaha, b17)")],
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help=f"the rule set of the record ({_KNOWN})")],
     record: Annotated[Path, typer.Argument(help="a game record (JSON Lines)", dir_okay=False)],
     output: Annotated[Path, typer.Option("--output", "-o", help="the picture to write: .svg or .png")],
     turn: Annotated[
@@ -145,7 +148,7 @@ def render_command(
 
 @app.command("odds")
 def odds_command(
-    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set (omaha, b17)")],
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help=f"the rule set ({_KNOWN})")],
     as_json: Annotated[bool, typer.Option("--json", help="print JSON for programs (fractions and decimals)")] = False,
     exact: Annotated[bool, typer.Option("--exact", help="print exact fractions instead of decimals")] = False,
 ) -> None:
@@ -304,7 +307,7 @@ def _print_figures(console: Console, data: dict[str, Any]) -> None:
 
 @app.command("simulate")
 def simulate_command(
-    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set (omaha, b17)")],
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help=f"the rule set ({_KNOWN})")],
     games: Annotated[int, typer.Option("-n", "--games", help="how many games")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="seed of the run: game i's dice and bots come from it")] = 1,
     jobs: Annotated[int | None, typer.Option("--jobs", help="processes (default: every core)")] = None,
@@ -398,7 +401,7 @@ def expand_values(spec: OptionSpec, text: str) -> list[Any]:
 
 @app.command("sweep")
 def sweep_command(
-    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help="the rule set (omaha, b17)")],
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help=f"the rule set ({_KNOWN})")],
     option: Annotated[
         list[str],
         typer.Option(

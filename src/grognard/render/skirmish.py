@@ -15,6 +15,7 @@ the rules' own functions (``rules.line_of_sight``, ``rules.effective_range``,
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from grognard.core.errors import OptionError
@@ -266,16 +267,25 @@ def _firing_lines(view: dict[str, Any], focus: str, X: Any, Y: Any) -> list[str]
     out: list[str] = []
     a = (me["x"], me["y"])
     attack = tables.attack(me["weapon"])
+    cannot = None  # why he cannot fire at all this turn (skirmish.47, 52; part 3's weapons)
+    if not tables.weapons[me["weapon"]].bands:
+        cannot = f"his {me['weapon'].replace('_', ' ')} fires a template or wedge (part 3)"
+    elif terrain.in_river(*a):
+        cannot = "in the river: cannot fire"
+    elif terrain.in_pond(*a):
+        cannot = "swimming: cannot fire"
+    if cannot is not None:
+        out.append(el("text", f"{focus}: {cannot}", x=X(a[0]) + 10, y=Y(a[1]) + 18, font_size=9, fill=INK))
     for f in view["figures"]:
         if f["side"] == me["side"] or not f["alive"] or not f["on_table"]:
             continue
         b = (f["x"], f["y"])
         blocked = R.line_of_sight(terrain, a, b, opened)
         distance = R.effective_range(terrain, a, b)
-        band = tables.band_index(me["weapon"], distance) if tables.weapons[me["weapon"]].bands else None
-        mid = (X((a[0] + b[0]) / 2), Y((a[1] + b[1]) / 2))
+        band = tables.band_index(me["weapon"], distance) if cannot is None else None
+        mid = _along(X(a[0]), Y(a[1]), X(b[0]), Y(b[1]))
         if blocked is not None or band is None:
-            why = blocked or f'{distance:.1f}" out of range'
+            why = blocked or (f'{distance:.1f}"' if cannot else f'{distance:.1f}" out of range')
             out.append(
                 el(
                     "line",
@@ -288,12 +298,23 @@ def _firing_lines(view: dict[str, Any], focus: str, X: Any, Y: Any) -> list[str]
                     stroke_dasharray="4 3",
                 )
             )
-            out.append(el("text", why, x=mid[0], y=mid[1], font_size=7, fill=FAINT))
+            out.append(el("text", why, x=mid[0], y=mid[1], font_size=7, fill=FAINT, transform=mid[2]))
             continue
         covered = R.cover(terrain, a, b, attack)
         hit_on = tables.weapons[me["weapon"]].bands[band].hit_on
         colour = BAND_COLOUR[min(band, len(BAND_COLOUR) - 1)]
         out.append(el("line", x1=X(a[0]), y1=Y(a[1]), x2=X(b[0]), y2=Y(b[1]), stroke=colour, stroke_width=1.6))
         label = f'{distance:.1f}" band {band + 1}: {hit_on}+' + (f" C ({covered.replace('_', ' ')})" if covered else "")
-        out.append(el("text", label, x=mid[0], y=mid[1], font_size=8, fill=colour))
+        out.append(el("text", label, x=mid[0], y=mid[1], font_size=8, fill=colour, transform=mid[2]))
     return out
+
+
+def _along(x1: float, y1: float, x2: float, y2: float, share: float = 0.7) -> tuple[float, float, str]:
+    """Where a firing line's label goes: most of the way to the target (where lines fan apart), turned along it."""
+    x, y = x1 + (x2 - x1) * share, y1 + (y2 - y1) * share
+    angle = math.degrees(math.atan2(y2 - y1, x2 - x1))
+    if angle > 90:
+        angle -= 180
+    elif angle < -90:
+        angle += 180
+    return x, y - 2, f"rotate({angle:.1f} {x:.1f} {y - 2:.1f})"

@@ -88,7 +88,38 @@ def board(game: SkirmishGame, seat: str | None) -> str:
     lines = [f"{game.scenario.spec.title}: turn {s.turn}, {s.phase}"]
     for label in sorted(s.units):
         lines.append(unit_line(game, label))
+    lines.append("terrain (inches; x east, y north from the south-west corner):")
+    spec = game.scenario.spec
+    for k, piece in enumerate(spec.terrain):
+        name = f"{piece.kind.replace('_', ' ')} {piece.id or f'#{k + 1}'}"
+        if piece.height is not None:
+            name += f', {piece.height:g}" high'
+        if piece.width is not None:
+            name += f', {piece.width:g}" wide'
+        lines.append(f"  {name}: {_where(piece.shape, piece.line, piece.at, piece.radius)}")
+    for door in sorted(s.doors.values(), key=lambda d: d.id):
+        lines.append(f"  door {door.id}: {'open' if door.open else 'closed'}")
+    for wire in s.wires:
+        lines.append(f"  barbed wire (laid): {_where(None, list(wire), None, None)}")
+    for trap in s.traps:
+        lines.append(f"  tank trap (set): {_where(None, None, trap, None)}")
+    for objective in spec.objectives:
+        lines.append(
+            f"objective {objective.id} ({objective.name or objective.id}): {_where(objective.shape, None, None, None)}"
+        )
     return "\n".join(lines)
+
+
+def _where(shape: Any, line: Any, at: Any, radius: Any) -> str:
+    """Where a piece lies, in a few words: a shape's extent, a line's points, or a point."""
+    if shape:
+        xs, ys = [p[0] for p in shape], [p[1] for p in shape]
+        return f"x {min(xs):g}-{max(xs):g}, y {min(ys):g}-{max(ys):g}"
+    if line:
+        return " to ".join(f"({x:g}, {y:g})" for x, y in line)
+    if at is not None:
+        return f"at ({at[0]:g}, {at[1]:g})" + (f', radius {radius:g}"' if radius else "")
+    return "?"
 
 
 def note(game: SkirmishGame, action: Any) -> str:

@@ -449,7 +449,7 @@ class SkirmishGame(Game):
             if not at_most(measure.cost, allowance):
                 raise IllegalAction(
                     f"{action}: {fid}'s path costs {measure.describe()}, more than his {allowance:g}\" move",
-                    _cost_rule(measure, f.type),
+                    _cost_rule(measure, f.type, allowance),
                 )
             for door in measure.doors:
                 if s.doors[door].changed == s.turn or door in changed_now:
@@ -769,7 +769,10 @@ class SkirmishGame(Game):
         self.emit("killed", figure=f.id, why=why)
 
 
-def _cost_rule(measure: R.PathMeasure, man_type: str) -> str:
+def _cost_rule(measure: R.PathMeasure, man_type: str, allowance: float) -> str:
+    """The rule a too-dear path breaks: his move itself when the inches walked alone exceed it, else the extra cost."""
+    if not at_most(measure.length, allowance):
+        return "skirmish.22" if man_type == "cavalry" else "skirmish.21"
     parts = {k: v for k, v in measure.parts.items() if v > 0}
     if parts.get("river"):
         return "skirmish.47"

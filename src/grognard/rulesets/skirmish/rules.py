@@ -18,11 +18,11 @@ from shapely.geometry import LineString, Point
 
 from grognard.core.dice import DiceSource, Mechanic
 from grognard.core.geometry import TOLERANCE
+from grognard.rulesets.skirmish.scenario import HEAVY_IN_POND as HEAVY_IN_POND  # skirmish.53
 from grognard.rulesets.skirmish.tables import Tables
 from grognard.rulesets.skirmish.terrain import Building, Terrain, _points
 
 XY = tuple[float, float]
-HEAVY_IN_POND = ("bazooka", "mg", "mortar")  # seed: too deep for them (skirmish.53)
 CARRIED_HEAVY = ("mg", "mortar")  # seed: one man moves them 6" and they may fire (skirmish.54)
 
 
@@ -408,7 +408,9 @@ def _behind(terrain: Terrain, kind: str, shooter: XY, target: XY) -> bool:
 
 
 def _in_building(terrain: Terrain, kind: str, shooter: XY, target: XY) -> bool:
-    return terrain.building_at(*target) is not None and terrain.building_at(*shooter) is None
+    """The target is inside a building and the firer is not in the same one (another house's window counts)."""
+    house = terrain.building_at(*target)
+    return house is not None and terrain.building_at(*shooter) is not house
 
 
 def _cliff_top(terrain: Terrain, kind: str, shooter: XY, target: XY) -> bool:

@@ -39,6 +39,7 @@ SIDE_IDS = ("allies", "axis")
 EDGES = ("south", "north", "west", "east")
 OFF_TABLE_DEPTH = 6.0  # a waiting unit stands at most this far beyond its edge
 MIN_RIVER_WIDTH = 4.0  # seed: a river is at least 4" wide
+HEAVY_IN_POND = ("bazooka", "mg", "mortar")  # seed: too deep for them (skirmish.53)
 
 POLYGON_KINDS = ("hill", "pond", "bay", "woods", "small_rocks", "bushes", "building", "boulder")
 LINE_KINDS = ("road", "river", "stone_wall", "barbed_wire", "cliff", "sandbags")
@@ -216,6 +217,7 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
                 if door.id in ids:
                     yield f"terrain[{i}].doors: {door.id!r}: id used twice"
                 ids[door.id] = "door"
+    yield from _check_overlaps(spec)
     unit_ids: set[str] = set()
     counts = dict.fromkeys(side_ids, 0)
     first_wave = dict.fromkeys(side_ids, 0)
@@ -243,7 +245,7 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
                 if not _on_table(x, y, width, depth):
                     yield f'{fw}.at: {list(fig.at)}: off the {width:g}" x {depth:g}" table (enters = 0 stands on it)'
                 else:
-                    inside = _inside_blocking(spec, x, y)
+                    inside = _inside_blocking(spec, x, y, fig.weapon)
                     if inside:
                         yield f"{fw}.at: {list(fig.at)}: {inside}"
             else:
@@ -255,6 +257,7 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
                     )
                 elif _off_distance(x, y, width, depth) > OFF_TABLE_DEPTH:
                     yield f'{fw}.at: {list(fig.at)}: more than {OFF_TABLE_DEPTH:g}" beyond the {edge} edge'
+    yield from _check_bases(spec, tables)
     for side in side_ids:
         if counts[side] == 0:
             yield f"units: side {side!r} has no units"
@@ -262,18 +265,63 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
             yield f"units: side {side!r} has no unit on the table or entering on move 1"
 
 
+EXCLUSIVE_KINDS = ("building", "boulder", "pond", "bay")  # no two of these may share ground
+
+
+def _check_overlaps(spec: ScenarioSpec) -> Iterable[str]:
+    """Buildings, boulders, ponds and bays may not overlap one another (a house cannot stand in a pond)."""
+    placed: list[tuple[int, TerrainPiece, Polygon]] = []
+    for i, piece in enumerate(spec.terrain):
+        if piece.kind not in EXCLUSIVE_KINDS:
+            continue
+        shape = _boulder(piece) if piece.kind == "boulder" else None
+        if piece.kind != "boulder" and piece.shape is not None and len(piece.shape) >= 3:
+            shape = Polygon(piece.shape)
+        if shape is None or not shape.is_valid:
+            continue
+        for j, other, other_shape in placed:
+            if shape.intersection(other_shape).area > 0.01:
+                name = f" {other.id!r}" if other.id else ""
+                yield f"terrain[{i}].kind: {piece.kind!r}: overlaps terrain[{j}], a {other.kind}{name}"
+        placed.append((i, piece, shape))
+
+
+def _check_bases(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
+    """Men on the table at the start stand on their own bases, and out of contact with the enemy (melee: part 2)."""
+    base = tables.sight.base.value if tables is not None else 1.0
+    placed: list[tuple[str, str, XY]] = []
+    for i, unit in enumerate(spec.units):
+        if unit.enters != 0:
+            continue
+        for j, fig in enumerate(unit.figures):
+            where = f"units[{i}].figures[{j}]"
+            for other, side, at in placed:
+                if math.hypot(fig.at[0] - at[0], fig.at[1] - at[1]) < base - 0.01:
+                    if side == unit.side:
+                        why = f'closer than a base ({base:g}") to {other}: two men cannot stand there'
+                    else:
+                        why = f"in contact with the enemy {other} (melee comes with part 2)"
+                    yield f"{where}.at: {list(fig.at)}: {why}"
+                    break
+            placed.append((f"units[{i}].figures[{j}]", unit.side, fig.at))
+
+
 def _off_distance(x: float, y: float, width: float, depth: float) -> float:
     return max(-x, x - width, -y, y - depth, 0.0)
 
 
-def _inside_blocking(spec: ScenarioSpec, x: float, y: float) -> str | None:
-    """Why a figure may not stand at (x, y): in a boulder or a pond with a heavy weapon, say."""
+def _inside_blocking(spec: ScenarioSpec, x: float, y: float, weapon: str) -> str | None:
+    """Why a figure may not stand at (x, y): in a boulder, or in a pond or bay with a heavy weapon."""
     point = Point(x, y)
     for piece in spec.terrain:
         if piece.kind == "boulder":
             shape = _boulder(piece)
             if shape is not None and shape.contains(point):
                 return "inside a boulder"
+        elif piece.kind in ("pond", "bay") and weapon in HEAVY_IN_POND:
+            if piece.shape is not None and len(piece.shape) >= 3 and Polygon(piece.shape).is_valid:
+                if Polygon(piece.shape).covers(point):
+                    return f"a man with a {weapon} may not be in a {piece.kind} (skirmish.53: too deep)"
     return None
 
 
@@ -294,9 +342,17 @@ def _check_polygon(where: str, points: list[XY], width: float, depth: float) -> 
         yield f"{where}: {[list(p) for p in points[:4]]}...: the outline crosses itself"
     elif polygon.area <= 0:
         yield f"{where}: {[list(p) for p in points[:4]]}: the shape has no area"
+    yield from _check_points(where, points, width, depth)
+
+
+def _check_points(where: str, points: list[XY], width: float, depth: float) -> Iterable[str]:
+    """Each point finite and on the table (terrain and objectives are drawn on it, edges included)."""
     for p in points:
         if not math.isfinite(p[0]) or not math.isfinite(p[1]):
             yield f"{where}: {list(p)}: not a finite point"
+        elif not _on_table(p[0], p[1], width, depth):
+            size = f'{width:g}" x {depth:g}" ' if math.isfinite(width) and math.isfinite(depth) else ""
+            yield f"{where}: {list(p)}: off the {size}table"
 
 
 def _check_piece(where: str, piece: TerrainPiece, width: float, depth: float) -> Iterable[str]:
@@ -310,6 +366,8 @@ def _check_piece(where: str, piece: TerrainPiece, width: float, depth: float) ->
     if kind == "boulder" and piece.shape is None:
         if piece.at is None or piece.radius is None:
             yield f"{where}: a boulder needs a shape, or at and radius"
+        else:
+            yield from _check_points(f"{where}.at", [piece.at], width, depth)
         return
     if kind in POLYGON_KINDS:
         if piece.shape is None:
@@ -334,6 +392,7 @@ def _check_piece(where: str, piece: TerrainPiece, width: float, depth: float) ->
         if piece.line is None or len(piece.line) < 2:
             yield f"{where}.line: {piece.line}: a {kind} is a line of at least 2 points"
             return
+        yield from _check_points(f"{where}.line", piece.line, width, depth)
         if LineString(piece.line).length <= 0:
             yield f"{where}.line: {piece.line}: the line has no length"
         if kind == "river":
@@ -345,6 +404,8 @@ def _check_piece(where: str, piece: TerrainPiece, width: float, depth: float) ->
             yield f"{where}.height: (missing): a cliff needs its height in inches"
     elif piece.at is None:
         yield f"{where}.at: (missing): a {kind} stands at a point"
+    else:
+        yield from _check_points(f"{where}.at", [piece.at], width, depth)
 
 
 def check_scenario(data: Any, base: Path | None = None) -> list[str]:
@@ -356,7 +417,7 @@ def check_scenario(data: Any, base: Path | None = None) -> list[str]:
         spec = ScenarioSpec.model_validate(data)
     except ValidationError as exc:
         problems = [describe_error(e) for e in exc.errors()]
-        return problems
+        return problems + [p for p in _terrain_alone(data) if p not in problems]
     problems: list[str] = []
     tables: Tables | None = None
     try:
@@ -365,6 +426,23 @@ def check_scenario(data: Any, base: Path | None = None) -> list[str]:
         problems += [f"tables: {spec.tables!r}: {p}" for p in exc.problems]
     problems += list(_semantic(spec, tables))
     return problems
+
+
+def _terrain_alone(data: Any) -> Iterable[str]:
+    """The terrain's own problems when the file's fields do not all check (so these are reported at once too)."""
+    if not isinstance(data, dict) or not isinstance(data.get("terrain"), list):
+        return
+    try:
+        size = TableSize.model_validate(data.get("table"))
+        width, depth = size.width, size.depth
+    except ValidationError:
+        width = depth = math.inf  # no table to measure against: only the pieces' own shapes
+    for i, raw in enumerate(data["terrain"]):
+        try:
+            piece = TerrainPiece.model_validate(raw)
+        except ValidationError:
+            continue  # its field errors are already listed
+        yield from _check_piece(f"terrain[{i}]", piece, width, depth)
 
 
 def _tables_for(spec: ScenarioSpec, base: Path | None) -> Tables:

@@ -265,6 +265,8 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise TablesError(str(path), [f"(file): cannot read: {exc.strerror or exc}"]) from None
     except tomllib.TOMLDecodeError as exc:
         raise TablesError(str(path), [f"(file): not TOML: {exc}"]) from None
+    except UnicodeDecodeError as exc:
+        raise TablesError(str(path), [f"(file): not UTF-8 text (TOML is UTF-8): byte {exc.start}"]) from None
 
 
 @lru_cache(maxsize=16)
