@@ -227,23 +227,7 @@
       : "";
     deadline = s.timer && s.timer.left !== null ? Date.now() + s.timer.left * 1000 : null;
     tick();
-    if (s.svg !== undefined) {
-      const box = $("svg");
-      box.innerHTML = s.svg;  // made by the server's render code, every text in it escaped there
-      const svg = box.querySelector("svg");
-      if (svg) {
-        svg.setAttribute("role", "img"); svg.setAttribute("aria-labelledby", "board-h");
-        svg.removeAttribute("width"); svg.removeAttribute("height");
-        for (const m of s.marks || []) {  // the seat's own units, ringed
-          const ring = document.createElementNS("http://www.w3.org/2000/svg", "circle");
-          for (const [k, v] of [["cx", m.x], ["cy", m.y], ["r", m.r], ["fill", "none"], ["stroke", "#0072B2"], ["stroke-width", "4"], ["class", "mine"]]) ring.setAttribute(k, String(v));
-          const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
-          title.textContent = m.label;
-          ring.appendChild(title);
-          svg.appendChild(ring);
-        }
-      }
-    }
+    if (s.svg !== undefined) showSvg(s.svg, s.marks);
     const tables = $("tables");
     tables.textContent = "";
     for (const spec of s.tables || []) tables.appendChild(table(spec));
@@ -265,6 +249,23 @@
     }
     if (role === "player") drawPlayer(s);
     if (role === "host") drawHost(s);
+  }
+
+  function showSvg(markup, marks) {
+    const box = $("svg");
+    box.innerHTML = markup;  // made by the server's render code, every text in it escaped there
+    const svg = box.querySelector("svg");
+    if (!svg) return;
+    svg.setAttribute("role", "img"); svg.setAttribute("aria-labelledby", "board-h");
+    svg.removeAttribute("width"); svg.removeAttribute("height");
+    for (const m of marks || []) {  // the seat's own units, ringed
+      const ring = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+      for (const [k, v] of [["cx", m.x], ["cy", m.y], ["r", m.r], ["fill", "none"], ["stroke", "#0072B2"], ["stroke-width", "4"], ["class", "mine"]]) ring.setAttribute(k, String(v));
+      const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+      title.textContent = m.label;
+      ring.appendChild(title);
+      svg.appendChild(ring);
+    }
   }
 
   let debriefAsked = false;
@@ -352,10 +353,16 @@
         const id = "d" + k + "f" + j + field.name;
         const p = el("p");
         p.appendChild(el("label", field.label + (field.disabled ? " (" + field.disabled + ")" : ""), { for: id }));
-        const input = el("input", null, {
-          id, name: field.name, type: "number", min: field.min, max: field.max, step: field.step,
-          value: field.value, inputmode: field.step < 1 ? "decimal" : "numeric", disabled: !!field.disabled,
-        });
+        let input;
+        if (field.options) {  // a choice among names (B-17: the bomber attacked)
+          input = el("select", null, { id, name: field.name, disabled: !!field.disabled });
+          for (const o of field.options) input.appendChild(el("option", o, { value: o, selected: o === field.value }));
+        } else {
+          input = el("input", null, {
+            id, name: field.name, type: "number", min: field.min, max: field.max, step: field.step,
+            value: field.value, inputmode: field.step < 1 ? "decimal" : "numeric", disabled: !!field.disabled,
+          });
+        }
         inputs[field.name] = input;
         p.appendChild(input);
         fs.appendChild(p);
@@ -368,7 +375,7 @@
         preview(text());
       });
       const text = () => f.template.replace(/\{(\w+)\}/g, (_, name) => (inputs[name].value || "0").trim());
-      const check = el("button", "Show the odds", { type: "button" });
+      const check = el("button", "Preview: " + f.verb + " (odds, nothing given)", { type: "button" });
       check.addEventListener("click", () => preview(text()));
       const commit = el("button", "Commit: " + f.verb, { type: "submit" });
       fs.appendChild(check);
@@ -385,7 +392,7 @@
     const input = el("input", null, { id: tid, name: "order", autocomplete: "off", maxlength: 200 });
     p.appendChild(input);
     typed.appendChild(p);
-    const check = el("button", "Show the odds", { type: "button" });
+    const check = el("button", "Preview the typed order (odds, nothing given)", { type: "button" });
     check.addEventListener("click", () => preview(input.value));
     typed.appendChild(check);
     typed.appendChild(el("button", "Commit the typed order", { type: "submit" }));
@@ -410,6 +417,14 @@
     if (m.legal) {
       if (m.note) box.appendChild(el("p", m.note));
       box.appendChild(el("p", "Exact odds: " + m.odds, { class: "odds" }));
+      if (m.svg) {  // the picture with the order drawn in, until the next state or "back"
+        showSvg(m.svg, last && last.marks);
+        $("svg").dataset.preview = m.action;
+        const back = el("button", "Back to the table as it is", { type: "button" });
+        back.addEventListener("click", () => { if (last && last.svg !== undefined) showSvg(last.svg, last.marks); delete $("svg").dataset.preview; box.removeChild(back); });
+        box.appendChild(el("p", "The picture shows this order drawn in (dashed: its path and the 4-inch rings of the guns it would meet); it is not given until you commit."));
+        box.appendChild(back);
+      }
     }
   }
 
