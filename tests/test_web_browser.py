@@ -246,3 +246,73 @@ def test_join_from_the_room_page_choosing_a_side(browser: Any, server: ServerPro
     gus.click("#player-join button[type=submit]")
     gus.wait_for_function("document.getElementById('you').textContent.includes('you play German 1')")
     host.wait_for_function("document.getElementById('player-rows').textContent.includes('German 1')")
+
+
+def test_solo_b17_turn(browser: Any, server: ServerProcess, shots: Path) -> None:
+    """A solo B-17 game: one person flies the fighters by typed numbers, the bots fly the bombers; the
+    preview draws the path and the 4" rings in the picture and gives the exact odds; a refused move is
+    explained in the page; the turn advances; the page passes the axe scan."""
+    host = page(browser)
+    host.goto(server.url + "/")
+    host.select_option("#ruleset", "b17")
+    host.click("#create-form button[type=submit]")
+    host.wait_for_url("**/host/*")
+    host.wait_for_selector("#seat-rows tr")
+    code = host.url.rsplit("/", 1)[1]
+    pilot = page(browser)
+    pilot.goto(f"{server.url}/play/{code}")
+    pilot.wait_for_selector("#join-panel:not([hidden])")
+    pilot.fill("#pname", "Hans")
+    pilot.select_option("#pside", "german")
+    pilot.click("#player-join button[type=submit]")
+    pilot.wait_for_function("document.getElementById('you').textContent.includes('you play German')")
+    host.wait_for_function("!document.getElementById('start').disabled")
+    host.click("#start")  # the bots fly the bombers
+    pilot.wait_for_selector(".decision", timeout=30000)
+    assert pilot.locator("tr.mine").count() >= 1  # own fighters marked in the table
+    # the preview: typed distance and turn, the path and rings drawn by the server, the odds in words
+    least = float(pilot.get_attribute("#d0f0straight", "min") or 0)
+    pilot.fill("#d0f0straight", f"{least:g}")
+    pilot.fill("#d0f0turn", "-20")
+    pilot.locator("form.order-form").first.locator("button[type=button]").click()
+    pilot.wait_for_function("document.getElementById('preview').textContent.includes('allowed')")
+    assert "Exact odds" in pilot.inner_text("#preview")
+    assert "preview (not given)" in pilot.inner_text("#svg")
+    assert pilot.locator("#svg polyline").count() >= 1
+    pilot.screenshot(path=str(shots / "b17-preview.png"))
+    # a refused move, typed: its reason and rule in the page, nothing changed
+    heading = pilot.inner_text("#d0-h")
+    label = heading.split(":")[1].split()[0]
+    pilot.fill("#d0typed", f"fly {label} 2 45")
+    pilot.press("#d0typed", "Enter")
+    pilot.wait_for_function("document.getElementById('message').textContent.startsWith('Refused')")
+    assert "b17.25" in pilot.inner_text("#message")
+    assert pilot.inner_text("#d0-h") == heading
+    # the axe scan of the page as the player sees it, preview and all
+    pilot.add_script_tag(content=_axe_source())
+    result = pilot.evaluate(
+        "async () => await axe.run(document, {runOnly: {type: 'tag', values: "
+        "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"
+    )
+    assert not result["violations"], json.dumps([(v["id"], v["nodes"][0]["target"]) for v in result["violations"]])
+    # fly every fighter of this turn by typed numbers (Enter in a field commits), until turn 2
+    for _ in range(12):
+        pilot.wait_for_function(
+            "document.querySelector('.decision') || !document.getElementById('turn').textContent.endsWith(' 1')",
+            timeout=30000,
+        )
+        if not pilot.inner_text("#turn").endswith(" 1"):
+            break
+        heading = pilot.inner_text("#d0-h")
+        pilot.fill("#d0f0straight", pilot.get_attribute("#d0f0straight", "max") or "14")
+        pilot.fill("#d0f0turn", "0")
+        pilot.press("#d0f0turn", "Enter")
+        pilot.wait_for_function(
+            "(h) => !document.getElementById('d0-h') || document.getElementById('d0-h').textContent !== h"
+            " || document.getElementById('message').textContent.startsWith('Refused')",
+            arg=heading,
+        )
+        assert not pilot.inner_text("#message").startswith("Refused"), pilot.inner_text("#message")
+    pilot.wait_for_function("!document.getElementById('turn').textContent.endsWith(' 1')", timeout=30000)
+    assert "Turn" in pilot.inner_text("#turn")
+    pilot.screenshot(path=str(shots / "b17-turn-2.png"), full_page=True)

@@ -305,6 +305,7 @@
     if (key === decisionsKey) return;
     decisionsKey = key;
     const box = $("decisions");
+    previewHome();  // out of the forms before they go
     box.textContent = "";
     pickers = [];
     $("preview").textContent = "";
@@ -372,11 +373,11 @@
           const value = (axis === "x" ? px : py) - f.pick[axis].origin;
           inputs[axis].value = String(Math.round((value / f.pick[axis].scale) * 100) / 100);
         }
-        preview(text());
+        preview(text(), form);
       });
       const text = () => f.template.replace(/\{(\w+)\}/g, (_, name) => (inputs[name].value || "0").trim());
       const check = el("button", "Preview: " + f.verb + " (odds, nothing given)", { type: "button" });
-      check.addEventListener("click", () => preview(text()));
+      check.addEventListener("click", () => preview(text(), form));
       const commit = el("button", "Commit: " + f.verb, { type: "submit" });
       fs.appendChild(check);
       fs.appendChild(commit);
@@ -393,7 +394,7 @@
     p.appendChild(input);
     typed.appendChild(p);
     const check = el("button", "Preview the typed order (odds, nothing given)", { type: "button" });
-    check.addEventListener("click", () => preview(input.value));
+    check.addEventListener("click", () => preview(input.value, typed));
     typed.appendChild(check);
     typed.appendChild(el("button", "Commit the typed order", { type: "submit" }));
     typed.addEventListener("submit", (e) => { e.preventDefault(); act(input.value, d.seat); });
@@ -406,8 +407,13 @@
     say("Sending: " + text);
     send({ type: "act", action: text.trim(), seat, n: ++seq });
   }
-  function preview(text) {
+  // the preview's answer is shown just below the form that asked for it (many aircraft: many forms)
+  const previewBox = $("preview");
+  const previewParent = previewBox && previewBox.parentNode;
+  function previewHome() { if (previewParent && previewBox.parentNode !== previewParent) previewParent.appendChild(previewBox); }
+  function preview(text, form) {
     if (!text.trim()) return;
+    if (form && form.isConnected) form.after(previewBox); else previewHome();
     send({ type: "preview", action: text.trim(), n: ++seq });
   }
   function showPreview(m) {
