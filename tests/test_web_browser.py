@@ -288,6 +288,20 @@ def test_solo_b17_turn(browser: Any, server: ServerProcess, shots: Path) -> None
     pilot.wait_for_function("document.getElementById('message').textContent.startsWith('Refused')")
     assert "b17.25" in pilot.inner_text("#message")
     assert pilot.inner_text("#d0-h") == heading
+    # a click on the picture at that end point fills the "fly to" form and previews the one path there
+    ends = pilot.inner_text("#preview").split("ends at (")[1].split(")")[0]
+    x, y = (float(v) for v in ends.split(", "))
+    at = pilot.evaluate(
+        """([x, y]) => { const svg = document.querySelector('#svg svg'); const p = svg.createSVGPoint();
+        p.x = 40 + x * 8; p.y = 80 + (60 - y) * 8; const q = p.matrixTransform(svg.getScreenCTM());
+        return [q.x, q.y]; }""",
+        [x, y],
+    )
+    pilot.mouse.click(at[0], at[1])
+    pilot.wait_for_function("document.getElementById('preview').textContent.includes(' to ')")
+    assert abs(float(pilot.input_value("#d0f1x")) - x) < 0.2 and abs(float(pilot.input_value("#d0f1y")) - y) < 0.2
+    assert "allowed" in pilot.inner_text("#preview"), pilot.inner_text("#preview")
+    assert pilot.inner_text("#message").startswith("Refused")  # nothing was given
     # the axe scan of the page as the player sees it, preview and all
     pilot.add_script_tag(content=_axe_source())
     result = pilot.evaluate(

@@ -4,7 +4,8 @@ Generic: a decision's prompt, situation lines, a menu of candidates with a note
 and the exact odds of each (``ruleset.note``/``ruleset.odds``, the same as the
 terminal), events as lines (``ruleset.describe``) with dice kept as dice.
 Per rule set (``FACES``): the form controls of a decision (Omaha: where a squad
-moves, how its figures split), the text tables of units beside the picture,
+moves, how its figures split; B-17: a move as straight inches and a turn, a point
+to fly to, a fighter's attack stop), the text tables of units beside the picture,
 the phase's name and the figures the projector shows. A rule set without an
 entry gets the menu, a typed order and ``board_text`` in a ``<pre>``.
 """
