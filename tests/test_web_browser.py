@@ -280,16 +280,20 @@ def test_solo_b17_turn(browser: Any, server: ServerProcess, shots: Path) -> None
     assert "preview (not given)" in pilot.inner_text("#svg")
     assert pilot.locator("#svg polyline").count() >= 1
     pilot.screenshot(path=str(shots / "b17-preview.png"))
+    ends = pilot.inner_text("#preview").split("ends at (")[1].split(")")[0]
     # a refused move, typed: its reason and rule in the page, nothing changed
     heading = pilot.inner_text("#d0-h")
     label = heading.split(":")[1].split()[0]
     pilot.fill("#d0typed", f"fly {label} 2 45")
+    pilot.locator("#d0typed ~ button[type=button], form:has(#d0typed) button[type=button]").first.click()
+    pilot.wait_for_function("document.getElementById('preview').textContent.includes('not allowed')")
+    assert "b17.25" in pilot.inner_text("#preview")
+    assert "preview (not given)" not in pilot.inner_text("#svg")  # the picture is the table as it is again
     pilot.press("#d0typed", "Enter")
     pilot.wait_for_function("document.getElementById('message').textContent.startsWith('Refused')")
     assert "b17.25" in pilot.inner_text("#message")
     assert pilot.inner_text("#d0-h") == heading
     # a click on the picture at that end point fills the "fly to" form and previews the one path there
-    ends = pilot.inner_text("#preview").split("ends at (")[1].split(")")[0]
     x, y = (float(v) for v in ends.split(", "))
     at = pilot.evaluate(
         """([x, y]) => { const svg = document.querySelector('#svg svg'); const p = svg.createSVGPoint();

@@ -227,7 +227,9 @@
       : "";
     deadline = s.timer && s.timer.left !== null ? Date.now() + s.timer.left * 1000 : null;
     tick();
-    if (s.svg !== undefined) showSvg(s.svg, s.marks);
+    // a preview's picture stays while nothing has changed since it was asked for (a state sent again)
+    if (shown && shown.version !== s.version) { shown = null; delete $("svg").dataset.preview; }
+    if (s.svg !== undefined) showSvg(shown ? shown.svg : s.svg, s.marks);
     const tables = $("tables");
     tables.textContent = "";
     for (const spec of s.tables || []) tables.appendChild(table(spec));
@@ -267,6 +269,8 @@
       svg.appendChild(ring);
     }
   }
+
+  let shown = null;  // the preview drawn in the picture: {svg, version}
 
   let debriefAsked = false;
   async function loadDebrief() {
@@ -419,15 +423,17 @@
   function showPreview(m) {
     const box = $("preview");
     box.textContent = "";
+    if (shown) { shown = null; delete $("svg").dataset.preview; if (last && last.svg !== undefined) showSvg(last.svg, last.marks); }
     box.appendChild(el("p", m.action + (m.legal ? " - allowed" : " - not allowed: " + m.problem), { class: m.legal ? "ok" : "problem" }));
     if (m.legal) {
       if (m.note) box.appendChild(el("p", m.note));
       box.appendChild(el("p", "Exact odds: " + m.odds, { class: "odds" }));
       if (m.svg) {  // the picture with the order drawn in, until the next state or "back"
+        shown = { svg: m.svg, version: last && last.version };
         showSvg(m.svg, last && last.marks);
         $("svg").dataset.preview = m.action;
         const back = el("button", "Back to the table as it is", { type: "button" });
-        back.addEventListener("click", () => { if (last && last.svg !== undefined) showSvg(last.svg, last.marks); delete $("svg").dataset.preview; box.removeChild(back); });
+        back.addEventListener("click", () => { shown = null; if (last && last.svg !== undefined) showSvg(last.svg, last.marks); delete $("svg").dataset.preview; box.removeChild(back); });
         box.appendChild(el("p", "The picture shows this order drawn in (dashed: its path and the 4-inch rings of the guns it would meet); it is not given until you commit."));
         box.appendChild(back);
       }
