@@ -295,17 +295,34 @@ def test_solo_b17_turn(browser: Any, server: ServerProcess, shots: Path) -> None
     assert pilot.inner_text("#d0-h") == heading
     # a click on the picture at that end point fills the "fly to" form and previews the one path there
     x, y = (float(v) for v in ends.split(", "))
-    at = pilot.evaluate(
-        """([x, y]) => { const svg = document.querySelector('#svg svg'); const p = svg.createSVGPoint();
-        p.x = 40 + x * 8; p.y = 80 + (60 - y) * 8; const q = p.matrixTransform(svg.getScreenCTM());
-        return [q.x, q.y]; }""",
-        [x, y],
-    )
+
+    def screen(x: float, y: float) -> list[float]:  # a point of the table, inches, on the screen
+        return list(
+            pilot.evaluate(
+                """([x, y]) => { const svg = document.querySelector('#svg svg'); const p = svg.createSVGPoint();
+                p.x = 40 + x * 8; p.y = 80 + (60 - y) * 8; const q = p.matrixTransform(svg.getScreenCTM());
+                return [q.x, q.y]; }""",
+                [x, y],
+            )
+        )
+
+    at = screen(x, y)
     pilot.mouse.click(at[0], at[1])
     pilot.wait_for_function("document.getElementById('preview').textContent.includes(' to ')")
     assert abs(float(pilot.input_value("#d0f1x")) - x) < 0.2 and abs(float(pilot.input_value("#d0f1y")) - y) < 0.2
     assert "allowed" in pilot.inner_text("#preview"), pilot.inner_text("#preview")
     assert pilot.inner_text("#message").startswith("Refused")  # nothing was given
+    # a drag across the picture moves the point with the pointer; the preview is asked on release
+    pilot.mouse.move(at[0] + 40, at[1] + 40)
+    pilot.mouse.down()
+    pilot.mouse.move(at[0] + 20, at[1] + 20, steps=4)
+    pilot.mouse.move(at[0], at[1], steps=4)
+    assert abs(float(pilot.input_value("#d0f1x")) - x) < 0.2
+    pilot.mouse.move(*screen(x - 2, y), steps=2)  # on to 2" nearer the entry end, then let go
+    dragged = pilot.input_value("#d0f1x")
+    assert abs(float(dragged) - (x - 2)) < 0.2
+    pilot.mouse.up()
+    pilot.wait_for_function(f"document.getElementById('preview').textContent.includes('to {dragged} ')")
     # the axe scan of the page as the player sees it, preview and all
     pilot.add_script_tag(content=_axe_source())
     result = pilot.evaluate(

@@ -92,16 +92,29 @@
   let deadline = null;
   let pickers = [];  // the move forms that a click on the picture fills (the first one)
 
+  // a click on the picture, or a drag across it, fills the point of the first move form that takes one
+  // (the typed fields are always there too: dragging is never the only way); the preview is asked on release
   const svgBox = $("svg");
   if (svgBox && role === "player") {
-    svgBox.addEventListener("click", (e) => {
+    let dragging = false;
+    const pick = (e, ask) => {
       const svg = svgBox.querySelector("svg");
-      if (!svg || !pickers.length) return;
+      if (!svg || !pickers.length) return false;
       const point = svg.createSVGPoint();
       point.x = e.clientX; point.y = e.clientY;
       const at = point.matrixTransform(svg.getScreenCTM().inverse());
-      pickers[0](at.x, at.y);
+      pickers[0](at.x, at.y, ask);
+      return true;
+    };
+    svgBox.addEventListener("pointerdown", (e) => {
+      if (e.button !== 0 || !pick(e, false)) return;
+      dragging = true;
+      svgBox.setPointerCapture(e.pointerId);
+      e.preventDefault();
     });
+    svgBox.addEventListener("pointermove", (e) => { if (dragging) pick(e, false); });
+    svgBox.addEventListener("pointerup", (e) => { if (dragging) { dragging = false; pick(e, true); } });
+    svgBox.addEventListener("pointercancel", () => { dragging = false; });
   }
 
   function send(message) {
@@ -313,6 +326,7 @@
     box.textContent = "";
     pickers = [];
     $("preview").textContent = "";
+    $("svg").classList.remove("picking");
     if (!s.decisions.length) {
       const waiting = s.seats.filter((x) => x.owes).map((x) => x.seat);
       box.appendChild(el("p", s.status === "lobby" ? "The game has not started." :
@@ -320,6 +334,7 @@
       return;
     }
     s.decisions.forEach((d, k) => box.appendChild(decisionForm(d, k)));
+    $("svg").classList.toggle("picking", pickers.length > 0);
   }
 
   function decisionForm(d, k) {
@@ -372,12 +387,12 @@
         p.appendChild(input);
         fs.appendChild(p);
       }
-      if (f.pick) pickers.push((px, py) => {
+      if (f.pick) pickers.push((px, py, ask) => {
         for (const axis of ["x", "y"]) {
           const value = (axis === "x" ? px : py) - f.pick[axis].origin;
           inputs[axis].value = String(Math.round((value / f.pick[axis].scale) * 100) / 100);
         }
-        preview(text(), form);
+        if (ask) preview(text(), form);
       });
       const text = () => f.template.replace(/\{(\w+)\}/g, (_, name) => (inputs[name].value || "0").trim());
       const check = el("button", "Preview: " + f.verb + " (odds, nothing given)", { type: "button" });
