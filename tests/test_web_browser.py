@@ -271,9 +271,12 @@ def test_solo_b17_turn(browser: Any, server: ServerProcess, shots: Path) -> None
     pilot.wait_for_selector(".decision", timeout=30000)
     assert pilot.locator("tr.mine").count() >= 1  # own fighters marked in the table
     # the preview: typed distance and turn, the path and rings drawn by the server, the odds in words
+    # straight on (a fighter enters flying into the table, so this path stays on it), off the 6" minimum
+    # so that the point it ends at, clicked below, is not on the edge of what the rules allow
     least = float(pilot.get_attribute("#d0f0straight", "min") or 0)
-    pilot.fill("#d0f0straight", f"{least:g}")
-    pilot.fill("#d0f0turn", "-20")
+    most = float(pilot.get_attribute("#d0f0straight", "max") or 0)
+    pilot.fill("#d0f0straight", f"{min(least + 1, most):g}")
+    pilot.fill("#d0f0turn", "0")
     pilot.locator("form.order-form").first.locator("button[type=button]").click()
     pilot.wait_for_function("document.getElementById('preview').textContent.includes('allowed')")
     assert "Exact odds" in pilot.inner_text("#preview")
