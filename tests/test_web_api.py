@@ -350,3 +350,56 @@ def test_referee_game_survives_a_restart(tmp_path: Path) -> None:
         host.until(lambda m: m["type"] == "ack" and m.get("dice") == [4])
     finally:
         srv.stop()
+
+
+def test_b17_solo_fly_by_numbers(server: ServerProcess) -> None:
+    """A solo B-17 game: one person flies the fighters, the bots fly the bombers. The move as distance and
+    turn: a preview (the path, the 4" rings, the exact odds, a picture), a refused move naming its rule,
+    then a legal move that is taken."""
+    status, made = call(server.url + "/api/rooms", {"ruleset": "b17", "options": {}})
+    assert status == 200, made
+    code = made["code"]
+    host = Client(server, code, "host", made["host_token"])
+    host.state_where(lambda s: s["status"] == "lobby" and s["ready"])
+    pilot = join(server, code, "Hans", "german")
+    assert pilot["seats"] == ["German"]
+    host.send({"type": "settings", "fill_bots": True})
+    host.until(lambda m: m["type"] == "ack")
+    host.send({"type": "start"})
+    host.until(lambda m: m["type"] == "ack")
+    hans = Client(server, code, "player", pilot["token"])
+    state = hans.state_where(lambda s: bool(s["decisions"]), timeout=30)
+    decision = state["decisions"][0]
+    label = decision["id"].split()[1]
+    assert decision["id"] == f"move {label}" and label.startswith("F")
+    forms = {f["verb"]: f for f in decision["forms"]}
+    assert set(forms) >= {"fly", "fly to"}
+    fly = {f["name"]: f for f in forms["fly"]["fields"]}
+    assert fly["straight"]["min"] == 6 and fly["turn"]["max"] == 180
+    assert label in {r[0] for r in state["tables"][0]["rows"] if r[3] == "yes"}  # own aircraft marked
+    assert not {r[0] for r in state["tables"][0]["rows"] if r[3] == "yes" and r[0].startswith("B")}
+    before = state["version"]
+    # a preview: legal, where it ends, the exact odds, the picture with the path and the rings drawn in
+    length = fly["straight"]["max"]
+    hans.send({"type": "preview", "action": f"fly {label} {length:g} 0", "n": 1})
+    preview = hans.until(lambda m: m["type"] == "preview")
+    assert preview["legal"] is True and "ends at" in preview["note"], preview
+    assert preview["odds"] == "no dice"
+    assert "preview (not given)" in preview["svg"] and "polyline" in preview["svg"]
+    # a refused move: too short a straight (b17.25), in the preview and on commit; nothing changes
+    hans.send({"type": "preview", "action": f"fly {label} 2 45", "n": 2})
+    bad = hans.until(lambda m: m["type"] == "preview")
+    assert bad["legal"] is False and "b17." in bad["problem"] and "svg" not in bad
+    hans.send({"type": "act", "action": f"fly {label} 2 45", "n": 3})
+    refused = hans.until(lambda m: m["type"] == "refused")
+    assert refused["code"] == "illegal" and "b17." in refused["message"]
+    assert hans.state["version"] == before
+    # a legal move by numbers: taken, and the fighter has moved
+    hans.send({"type": "act", "action": f"fly {label} {length:g} 0", "n": 4})
+    hans.until(lambda m: m["type"] == "ack" and m["n"] == 4)
+    moved = hans.state_where(
+        lambda s: s["version"] > before and f"move {label}" not in [d["id"] for d in s["decisions"]]
+    )
+    assert moved["status"] in ("playing", "over")
+    for c in (host, hans):
+        c.close()

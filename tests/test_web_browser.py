@@ -246,3 +246,118 @@ def test_join_from_the_room_page_choosing_a_side(browser: Any, server: ServerPro
     gus.click("#player-join button[type=submit]")
     gus.wait_for_function("document.getElementById('you').textContent.includes('you play German 1')")
     host.wait_for_function("document.getElementById('player-rows').textContent.includes('German 1')")
+
+
+def test_solo_b17_turn(browser: Any, server: ServerProcess, shots: Path) -> None:
+    """A solo B-17 game: one person flies the fighters by typed numbers, the bots fly the bombers; the
+    preview draws the path and the 4" rings in the picture and gives the exact odds; a refused move is
+    explained in the page; the turn advances; the page passes the axe scan."""
+    host = page(browser)
+    host.goto(server.url + "/")
+    host.select_option("#ruleset", "b17")
+    host.click("#create-form button[type=submit]")
+    host.wait_for_url("**/host/*")
+    host.wait_for_selector("#seat-rows tr")
+    code = host.url.rsplit("/", 1)[1]
+    pilot = page(browser)
+    pilot.goto(f"{server.url}/play/{code}")
+    pilot.wait_for_selector("#join-panel:not([hidden])")
+    pilot.fill("#pname", "Hans")
+    pilot.select_option("#pside", "german")
+    pilot.click("#player-join button[type=submit]")
+    pilot.wait_for_function("document.getElementById('you').textContent.includes('you play German')")
+    host.wait_for_function("!document.getElementById('start').disabled")
+    host.click("#start")  # the bots fly the bombers
+    pilot.wait_for_selector(".decision", timeout=30000)
+    assert pilot.locator("tr.mine").count() >= 1  # own fighters marked in the table
+    # the preview: typed distance and turn, the path and rings drawn by the server, the odds in words
+    # straight on (a fighter enters flying into the table, so this path stays on it), off the 6" minimum
+    # so that the point it ends at, clicked below, is not on the edge of what the rules allow
+    least = float(pilot.get_attribute("#d0f0straight", "min") or 0)
+    most = float(pilot.get_attribute("#d0f0straight", "max") or 0)
+    pilot.fill("#d0f0straight", f"{min(least + 1, most):g}")
+    pilot.fill("#d0f0turn", "0")
+    pilot.locator("form.order-form").first.locator("button[type=button]").click()
+    pilot.wait_for_function("document.getElementById('preview').textContent.includes('allowed')")
+    assert "Exact odds" in pilot.inner_text("#preview")
+    assert "preview (not given)" in pilot.inner_text("#svg")
+    assert pilot.locator("#svg polyline").count() >= 1
+    pilot.screenshot(path=str(shots / "b17-preview.png"))
+    ends = pilot.inner_text("#preview").split("ends at (")[1].split(")")[0]
+    # a refused move, typed: its reason and rule in the page, nothing changed
+    heading = pilot.inner_text("#d0-h")
+    label = heading.split(":")[1].split()[0]
+    pilot.fill("#d0typed", f"fly {label} 2 45")
+    pilot.locator("#d0typed ~ button[type=button], form:has(#d0typed) button[type=button]").first.click()
+    pilot.wait_for_function("document.getElementById('preview').textContent.includes('not allowed')")
+    assert "b17.25" in pilot.inner_text("#preview")
+    assert "preview (not given)" not in pilot.inner_text("#svg")  # the picture is the table as it is again
+    pilot.press("#d0typed", "Enter")
+    pilot.wait_for_function("document.getElementById('message').textContent.startsWith('Refused')")
+    assert "b17.25" in pilot.inner_text("#message")
+    assert pilot.inner_text("#d0-h") == heading
+    # a click on the picture at that end point fills the "fly to" form and previews the one path there
+    x, y = (float(v) for v in ends.split(", "))
+
+    def screen(x: float, y: float) -> list[float]:  # a point of the table, inches, on the screen
+        return list(
+            pilot.evaluate(
+                """([x, y]) => { const svg = document.querySelector('#svg svg'); const p = svg.createSVGPoint();
+                p.x = 40 + x * 8; p.y = 80 + (60 - y) * 8; const q = p.matrixTransform(svg.getScreenCTM());
+                return [q.x, q.y]; }""",
+                [x, y],
+            )
+        )
+
+    at = screen(x, y)
+    pilot.mouse.click(at[0], at[1])
+    pilot.wait_for_function("document.getElementById('preview').textContent.includes(' to ')")
+    assert abs(float(pilot.input_value("#d0f1x")) - x) < 0.2 and abs(float(pilot.input_value("#d0f1y")) - y) < 0.2
+    assert "allowed" in pilot.inner_text("#preview"), pilot.inner_text("#preview")
+    assert pilot.inner_text("#message").startswith("Refused")  # nothing was given
+    # a drag across the picture moves the point with the pointer; the preview is asked on release
+    pilot.mouse.move(at[0] + 40, at[1] + 40)
+    pilot.mouse.down()
+    pilot.mouse.move(at[0] + 20, at[1] + 20, steps=4)
+    pilot.mouse.move(at[0], at[1], steps=4)
+    assert abs(float(pilot.input_value("#d0f1x")) - x) < 0.2
+    pilot.mouse.move(*screen(x - 2, y), steps=2)  # on to 2" nearer the entry end, then let go
+    dragged = pilot.input_value("#d0f1x")
+    assert abs(float(dragged) - (x - 2)) < 0.2
+    pilot.mouse.up()
+    pilot.wait_for_function(f"document.getElementById('preview').textContent.includes('to {dragged} ')")
+    # the axe scan of the page as the player sees it, preview and all
+    pilot.add_script_tag(content=_axe_source())
+    result = pilot.evaluate(
+        "async () => await axe.run(document, {runOnly: {type: 'tag', values: "
+        "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"
+    )
+    assert not result["violations"], json.dumps([(v["id"], v["nodes"][0]["target"]) for v in result["violations"]])
+    # fly every fighter of this turn by typed numbers (Enter in a field commits), until the next turn
+    turn = pilot.inner_text("#turn")  # the fighters enter on a die roll: not always on turn 1
+    flown = 0
+    for _ in range(12):
+        pilot.wait_for_function(
+            "(t) => document.querySelector('.decision') || document.getElementById('turn').textContent !== t",
+            arg=turn,
+            timeout=30000,
+        )
+        if pilot.inner_text("#turn") != turn:
+            break
+        heading = pilot.inner_text("#d0-h")
+        pilot.fill("#d0f0straight", pilot.get_attribute("#d0f0straight", "max") or "14")
+        pilot.fill("#d0f0turn", "0")
+        pilot.press("#d0f0turn", "Enter")
+        pilot.wait_for_function(
+            "(h) => !document.getElementById('d0-h') || document.getElementById('d0-h').textContent !== h"
+            " || document.getElementById('message').textContent.startsWith('Refused')",
+            arg=heading,
+        )
+        assert not pilot.inner_text("#message").startswith("Refused"), pilot.inner_text("#message")
+        flown += 1
+    assert flown >= 1
+    pilot.wait_for_function("(t) => document.getElementById('turn').textContent !== t", arg=turn, timeout=30000)
+    assert int(pilot.inner_text("#turn").split()[1]) == int(turn.split()[1]) + 1
+    assert "Done: fly" in pilot.inner_text("#message")
+    pilot.evaluate("window.scrollTo(0, 0)")  # the picture's column keeps in sight: at the top for a whole-page shot
+    pilot.screenshot(path=str(shots / "b17-next-turn.png"), full_page=True)

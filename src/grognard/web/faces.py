@@ -4,7 +4,8 @@ Generic: a decision's prompt, situation lines, a menu of candidates with a note
 and the exact odds of each (``ruleset.note``/``ruleset.odds``, the same as the
 terminal), events as lines (``ruleset.describe``) with dice kept as dice.
 Per rule set (``FACES``): the form controls of a decision (Omaha: where a squad
-moves, how its figures split), the text tables of units beside the picture,
+moves, how its figures split; B-17: a move as straight inches and a turn, a point
+to fly to, a fighter's attack stop), the text tables of units beside the picture,
 the phase's name and the figures the projector shows. A rule set without an
 entry gets the menu, a typed order and ``board_text`` in a ``<pre>``.
 """
@@ -161,7 +162,117 @@ def _omaha_marks(game: Any, mine: set[str]) -> list[dict[str, Any]]:
     return out
 
 
-FACES: dict[str, Face] = {"omaha": Face(_omaha_forms, _omaha_tables, _omaha_phase, _omaha_figures, _omaha_marks)}
+# ---------------------------------------------------------------------------------------------- B-17
+def _b17_forms(game: Any, decision: Decision) -> list[dict[str, Any]]:
+    """A move as distance and turn (typed), or a point to fly to (typed, or a click on the picture);
+    a fighter's attack stop as a bomber and the inches along the path. The rules are checked by the
+    server's preview and on commit, never here."""
+    from grognard.render.b17 import MARGIN, SCALE, TOP
+    from grognard.rulesets.b17 import rules as R
+    from grognard.rulesets.b17.data import TABLE_LENGTH, TABLE_WIDTH
+    from grognard.rulesets.b17.game import FlySpace
+
+    space = decision.space
+    if not isinstance(space, FlySpace):
+        return []
+    a = space.aircraft
+    label = a.label
+    length = float(game.allowance(a))
+    least = float(R.minimum_straight(a, length))
+    turn = float(R.max_turn(a))
+    straight = _field(
+        "straight", f"inches straight ahead first (at least {least:g}, at most {length:g})", length, least, length, 0.1
+    )
+    angle = _field("turn", f"then turn, degrees (+ left, - right; at most {turn:g} either way)", 0, -turn, turn, 1)
+    fly = {
+        "verb": "fly",
+        "title": f'Fly {label}: {length:g}" in all, straight first, then one turn, then on to the end of the move',
+        "template": f"fly {label} {{straight}} {{turn}}",
+        "fields": [straight, angle],
+    }
+    to = {
+        "verb": "fly to",
+        "title": f"Or fly {label} to a point (the one path that ends there; or click the picture to fill x and y)",
+        "template": f"fly {label} to {{x}} {{y}}",
+        "pick": {"x": {"origin": MARGIN, "scale": SCALE}, "y": {"origin": TOP + TABLE_WIDTH * SCALE, "scale": -SCALE}},
+        "fields": [
+            _field("x", "x, inches from the entry end (the target end is 108)", round(a.x, 2), 0.0, TABLE_LENGTH, 0.01),
+            _field("y", "y, inches from the right flank (the left flank is 60)", round(a.y, 2), 0.0, TABLE_WIDTH, 0.01),
+        ],
+    }
+    forms = [fly, to]
+    bombers = [b.label for b in game.flying_bombers()]
+    if not a.bomber and bombers:
+        attack = {
+            "verb": "fly and attack",
+            "title": f'Or fly {label} and stop on the path to attack a bomber (within 4" of its nose, b17.30)',
+            "template": f"fly {label} {{straight}} {{turn}} attack {{target}} at {{at}}",
+            "fields": [
+                dict(straight, name="straight"),
+                dict(angle, name="turn"),
+                {"name": "target", "label": "the bomber attacked", "options": bombers, "value": bombers[0]},
+                _field("at", f"stop this many inches along the path (0 to {length:g})", length, 0.0, length, 0.1),
+            ],
+        }
+        forms.append(attack)
+    return forms
+
+
+def _b17_tables(game: Any, mine: set[str]) -> list[dict[str, Any]]:
+    from grognard.rulesets.b17.data import AMERICAN, GERMAN
+
+    rows = []
+    for a in game.state.aircraft.values():
+        seat = AMERICAN if a.bomber else GERMAN
+        flying = a.status == "flying"
+        rows.append(
+            [
+                a.label,
+                a.model,
+                seat,
+                "yes" if seat in mine else "",
+                f"{a.x:g}" if flying else "",
+                f"{a.y:g}" if flying else "",
+                f"{a.heading:g}" if flying else "",
+                len(a.damaged),
+                f'{game.allowance(a):g}"' if flying else "",
+                a.status + (", has bombed" if a.bombed else ""),
+            ]
+        )
+    columns = ["aircraft", "model", "seat", "yours", "x", "y", "heading", "damage", "moves", "status"]
+    return [
+        {"caption": "Aircraft (x from the entry end, y from the right flank, inches)", "columns": columns, "rows": rows}
+    ]
+
+
+def _b17_phase(game: Any) -> str:
+    from grognard.rulesets.b17.describe import PHASES
+
+    return str(PHASES.get(game.state.phase, game.state.phase))
+
+
+def _b17_figures(game: Any) -> list[tuple[str, Any]]:
+    from grognard.rulesets.b17 import summary
+
+    return summary(game)
+
+
+def _b17_marks(game: Any, mine: set[str]) -> list[dict[str, Any]]:
+    from grognard.render.b17 import MARGIN, SCALE, TOP
+    from grognard.rulesets.b17.data import AMERICAN, GERMAN, TABLE_WIDTH
+
+    out = []
+    for a in game.state.aircraft.values():
+        if a.flying and (AMERICAN if a.bomber else GERMAN) in mine:
+            x, y = MARGIN + a.x * SCALE, TOP + (TABLE_WIDTH - a.y) * SCALE
+            out.append({"x": x, "y": y, "r": 18, "label": f"your aircraft {a.label}"})
+    return out
+
+
+FACES: dict[str, Face] = {
+    "omaha": Face(_omaha_forms, _omaha_tables, _omaha_phase, _omaha_figures, _omaha_marks),
+    "b17": Face(_b17_forms, _b17_tables, _b17_phase, _b17_figures, _b17_marks),
+}
 
 
 # ---------------------------------------------------------------------------------------------- generic

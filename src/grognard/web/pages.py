@@ -227,7 +227,7 @@ def room_page(role: str, room: Any) -> str:
         body = f"""<header><h1>{title}: {heading}, room {code}</h1>{status}</header>
 {message}
 <main id="main" class="columns">
-<div class="left">{board}{debrief}</div>
+<div class="left keep" tabindex="0" role="region" aria-label="the table and its units">{board}{debrief}</div>
 <div class="right">{side}{figures}{events}</div>
 </main>"""
     else:

@@ -515,7 +515,14 @@ class Room:
             return {"action": str(action), "legal": False, "problem": str(exc)}
         note = self.ruleset.note(game, action) if self.ruleset.note is not None else ""
         odds = self.ruleset.odds(game, action) if self.ruleset.odds is not None else None
-        return {"action": str(action), "legal": True, "note": note or "", "odds": odds or "no dice"}
+        out = {"action": str(action), "legal": True, "note": note or "", "odds": odds or "no dice"}
+        if self.ruleset.preview is not None and self.ruleset.render is not None:
+            # the picture with the order drawn in (B-17: its path, its end, the 4" rings of the guns it meets)
+            try:
+                out["svg"] = self.ruleset.render(self.ruleset.preview(game, owing[0].seat, action))
+            except IllegalAction as exc:
+                return {"action": str(action), "legal": False, "problem": str(exc)}
+        return out
 
     async def _step(self, seat: str, action: Any) -> None:
         game, writer = self.game, self.writer

@@ -92,16 +92,29 @@
   let deadline = null;
   let pickers = [];  // the move forms that a click on the picture fills (the first one)
 
+  // a click on the picture, or a drag across it, fills the point of the first move form that takes one
+  // (the typed fields are always there too: dragging is never the only way); the preview is asked on release
   const svgBox = $("svg");
   if (svgBox && role === "player") {
-    svgBox.addEventListener("click", (e) => {
+    let dragging = false;
+    const pick = (e, ask) => {
       const svg = svgBox.querySelector("svg");
-      if (!svg || !pickers.length) return;
+      if (!svg || !pickers.length) return false;
       const point = svg.createSVGPoint();
       point.x = e.clientX; point.y = e.clientY;
       const at = point.matrixTransform(svg.getScreenCTM().inverse());
-      pickers[0](at.x, at.y);
+      pickers[0](at.x, at.y, ask);
+      return true;
+    };
+    svgBox.addEventListener("pointerdown", (e) => {
+      if (e.button !== 0 || !pick(e, false)) return;
+      dragging = true;
+      svgBox.setPointerCapture(e.pointerId);
+      e.preventDefault();
     });
+    svgBox.addEventListener("pointermove", (e) => { if (dragging) pick(e, false); });
+    svgBox.addEventListener("pointerup", (e) => { if (dragging) { dragging = false; pick(e, true); } });
+    svgBox.addEventListener("pointercancel", () => { dragging = false; });
   }
 
   function send(message) {
@@ -227,23 +240,9 @@
       : "";
     deadline = s.timer && s.timer.left !== null ? Date.now() + s.timer.left * 1000 : null;
     tick();
-    if (s.svg !== undefined) {
-      const box = $("svg");
-      box.innerHTML = s.svg;  // made by the server's render code, every text in it escaped there
-      const svg = box.querySelector("svg");
-      if (svg) {
-        svg.setAttribute("role", "img"); svg.setAttribute("aria-labelledby", "board-h");
-        svg.removeAttribute("width"); svg.removeAttribute("height");
-        for (const m of s.marks || []) {  // the seat's own units, ringed
-          const ring = document.createElementNS("http://www.w3.org/2000/svg", "circle");
-          for (const [k, v] of [["cx", m.x], ["cy", m.y], ["r", m.r], ["fill", "none"], ["stroke", "#0072B2"], ["stroke-width", "4"], ["class", "mine"]]) ring.setAttribute(k, String(v));
-          const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
-          title.textContent = m.label;
-          ring.appendChild(title);
-          svg.appendChild(ring);
-        }
-      }
-    }
+    // a preview's picture stays while nothing has changed since it was asked for (a state sent again)
+    if (shown && shown.version !== s.version) { shown = null; delete $("svg").dataset.preview; }
+    if (s.svg !== undefined) showSvg(shown ? shown.svg : s.svg, s.marks);
     const tables = $("tables");
     tables.textContent = "";
     for (const spec of s.tables || []) tables.appendChild(table(spec));
@@ -266,6 +265,25 @@
     if (role === "player") drawPlayer(s);
     if (role === "host") drawHost(s);
   }
+
+  function showSvg(markup, marks) {
+    const box = $("svg");
+    box.innerHTML = markup;  // made by the server's render code, every text in it escaped there
+    const svg = box.querySelector("svg");
+    if (!svg) return;
+    svg.setAttribute("role", "img"); svg.setAttribute("aria-labelledby", "board-h");
+    svg.removeAttribute("width"); svg.removeAttribute("height");
+    for (const m of marks || []) {  // the seat's own units, ringed
+      const ring = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+      for (const [k, v] of [["cx", m.x], ["cy", m.y], ["r", m.r], ["fill", "none"], ["stroke", "#0072B2"], ["stroke-width", "4"], ["class", "mine"]]) ring.setAttribute(k, String(v));
+      const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+      title.textContent = m.label;
+      ring.appendChild(title);
+      svg.appendChild(ring);
+    }
+  }
+
+  let shown = null;  // the preview drawn in the picture: {svg, version}
 
   let debriefAsked = false;
   async function loadDebrief() {
@@ -304,9 +322,11 @@
     if (key === decisionsKey) return;
     decisionsKey = key;
     const box = $("decisions");
+    previewHome();  // out of the forms before they go
     box.textContent = "";
     pickers = [];
     $("preview").textContent = "";
+    $("svg").classList.remove("picking");
     if (!s.decisions.length) {
       const waiting = s.seats.filter((x) => x.owes).map((x) => x.seat);
       box.appendChild(el("p", s.status === "lobby" ? "The game has not started." :
@@ -314,6 +334,7 @@
       return;
     }
     s.decisions.forEach((d, k) => box.appendChild(decisionForm(d, k)));
+    $("svg").classList.toggle("picking", pickers.length > 0);
   }
 
   function decisionForm(d, k) {
@@ -352,24 +373,30 @@
         const id = "d" + k + "f" + j + field.name;
         const p = el("p");
         p.appendChild(el("label", field.label + (field.disabled ? " (" + field.disabled + ")" : ""), { for: id }));
-        const input = el("input", null, {
-          id, name: field.name, type: "number", min: field.min, max: field.max, step: field.step,
-          value: field.value, inputmode: field.step < 1 ? "decimal" : "numeric", disabled: !!field.disabled,
-        });
+        let input;
+        if (field.options) {  // a choice among names (B-17: the bomber attacked)
+          input = el("select", null, { id, name: field.name, disabled: !!field.disabled });
+          for (const o of field.options) input.appendChild(el("option", o, { value: o, selected: o === field.value }));
+        } else {
+          input = el("input", null, {
+            id, name: field.name, type: "number", min: field.min, max: field.max, step: field.step,
+            value: field.value, inputmode: field.step < 1 ? "decimal" : "numeric", disabled: !!field.disabled,
+          });
+        }
         inputs[field.name] = input;
         p.appendChild(input);
         fs.appendChild(p);
       }
-      if (f.pick) pickers.push((px, py) => {
+      if (f.pick) pickers.push((px, py, ask) => {
         for (const axis of ["x", "y"]) {
           const value = (axis === "x" ? px : py) - f.pick[axis].origin;
           inputs[axis].value = String(Math.round((value / f.pick[axis].scale) * 100) / 100);
         }
-        preview(text());
+        if (ask) preview(text(), form);
       });
       const text = () => f.template.replace(/\{(\w+)\}/g, (_, name) => (inputs[name].value || "0").trim());
-      const check = el("button", "Show the odds", { type: "button" });
-      check.addEventListener("click", () => preview(text()));
+      const check = el("button", "Preview: " + f.verb + " (odds, nothing given)", { type: "button" });
+      check.addEventListener("click", () => preview(text(), form));
       const commit = el("button", "Commit: " + f.verb, { type: "submit" });
       fs.appendChild(check);
       fs.appendChild(commit);
@@ -385,8 +412,8 @@
     const input = el("input", null, { id: tid, name: "order", autocomplete: "off", maxlength: 200 });
     p.appendChild(input);
     typed.appendChild(p);
-    const check = el("button", "Show the odds", { type: "button" });
-    check.addEventListener("click", () => preview(input.value));
+    const check = el("button", "Preview the typed order (odds, nothing given)", { type: "button" });
+    check.addEventListener("click", () => preview(input.value, typed));
     typed.appendChild(check);
     typed.appendChild(el("button", "Commit the typed order", { type: "submit" }));
     typed.addEventListener("submit", (e) => { e.preventDefault(); act(input.value, d.seat); });
@@ -399,17 +426,32 @@
     say("Sending: " + text);
     send({ type: "act", action: text.trim(), seat, n: ++seq });
   }
-  function preview(text) {
+  // the preview's answer is shown just below the form that asked for it (many aircraft: many forms)
+  const previewBox = $("preview");
+  const previewParent = previewBox && previewBox.parentNode;
+  function previewHome() { if (previewParent && previewBox.parentNode !== previewParent) previewParent.appendChild(previewBox); }
+  function preview(text, form) {
     if (!text.trim()) return;
+    if (form && form.isConnected) form.after(previewBox); else previewHome();
     send({ type: "preview", action: text.trim(), n: ++seq });
   }
   function showPreview(m) {
     const box = $("preview");
     box.textContent = "";
+    if (shown) { shown = null; delete $("svg").dataset.preview; if (last && last.svg !== undefined) showSvg(last.svg, last.marks); }
     box.appendChild(el("p", m.action + (m.legal ? " - allowed" : " - not allowed: " + m.problem), { class: m.legal ? "ok" : "problem" }));
     if (m.legal) {
       if (m.note) box.appendChild(el("p", m.note));
       box.appendChild(el("p", "Exact odds: " + m.odds, { class: "odds" }));
+      if (m.svg) {  // the picture with the order drawn in, until the next state or "back"
+        shown = { svg: m.svg, version: last && last.version };
+        showSvg(m.svg, last && last.marks);
+        $("svg").dataset.preview = m.action;
+        const back = el("button", "Back to the table as it is", { type: "button" });
+        back.addEventListener("click", () => { shown = null; if (last && last.svg !== undefined) showSvg(last.svg, last.marks); delete $("svg").dataset.preview; box.removeChild(back); });
+        box.appendChild(el("p", "The picture shows this order drawn in (dashed: its path and the 4-inch rings of the guns it would meet); it is not given until you commit."));
+        box.appendChild(back);
+      }
     }
   }
 
