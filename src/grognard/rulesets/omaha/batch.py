@@ -102,6 +102,8 @@ def _tie_distance(v: np.ndarray) -> np.ndarray:
 
 
 def _hypot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.hypot``: it may miss ``math.hypot`` by a last bit, so comparisons near a threshold are
+    measured again by the reference functions (see ``_cost``, ``_nearest``, ``_contact``)."""
     return np.asarray(np.hypot(a, b))
 
 
