@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from grognard.core.dice import SeededDice
 from grognard.core.errors import IllegalAction
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Choice, Fire, Move, action_from_json, parse_action
+from grognard.rulesets.skirmish.bots import DoctrineBot
 from grognard.rulesets.skirmish.game import SkirmishGame
 from test_skirmish_rules import fig, figure, fire, make, refusal, scenario, script, unit
 
@@ -231,3 +234,52 @@ def test_a_committed_choice_never_reaches_the_other_seat_before_the_reveal(
 
 def test_melee_numbers_are_the_marked_defaults() -> None:
     assert (R.MELEE_HIT_ON, R.MELEE_SURVIVE_ON, R.MELEE_GROUP) == (4, 5, 10)
+
+
+# ---------------------------------------------------------------------------------- players
+def test_the_doctrine_charges_when_the_odds_favour_it_and_not_otherwise() -> None:
+    three = [fig(10, 10), fig(12, 10), fig(14, 10)]
+    game = make(scenario([unit("A", "allies", *three), unit("G", "axis", fig(10, 14))]))
+    bot = DoctrineBot(np.random.default_rng(0))
+    move = bot.choose(game, game.pending()[0])
+    assert isinstance(move, Move) and move.path == ((10.0, 13.0),)  # 3 to 1: the leader runs until bases touch
+    game.apply("Allies", move)
+    assert game.state.charged == {"A.1"}
+    two_v_two = [unit("A", "allies", fig(10, 10), fig(12, 10)), unit("G", "axis", fig(10, 14), fig(12, 14))]
+    game = make(scenario(two_v_two))
+    move = bot.choose(game, game.pending()[0])
+    assert not (isinstance(move, Move) and move.path and move.path[-1] == (10.0, 13.0))  # 2 to 2: no charge
+
+
+def test_the_doctrine_stays_with_even_odds_and_retreats_when_outnumbered() -> None:
+    bot = DoctrineBot(np.random.default_rng(0))
+    game = both_miss()  # one man a side: stay
+    choices = {d.id: bot.choose(game, d) for d in game.pending()}
+    assert choices == {"melee M1": Choice("M1", "stay"), "melee M2": Choice("M2", "stay")}
+    game = make(scenario([unit("A", "allies", fig(10, 10), fig(11, 10)), unit("G", "axis", fig(10.5, 12.5))]))
+    game.apply("Allies", Move("A"))
+    game.apply("Axis", Move("G", ((10.5, 10.87),)))  # G.1 charges into both
+    script(game, 1, 1, 1)  # G.1 (the attacker) misses; both defenders strike back and miss
+    fire(game)
+    picks = {d.id: bot.choose(game, d) for d in game.pending()}
+    assert picks["melee M1"] == Choice("M1", "retreat") and picks["melee M2"] == Choice("M2", "stay")
+
+
+def test_bots_play_melee_to_a_result() -> None:
+    from grognard.bots.random_bot import RandomBot
+    from grognard.core.play import play_out
+
+    for make_bot in (DoctrineBot, RandomBot):
+        three = [fig(10, 10), fig(12, 10), fig(14, 10)]
+        game = make(scenario([unit("A", "allies", *three), unit("G", "axis", fig(10, 14), fig(30, 30))]))
+        game.dice = SeededDice(7)
+        seen: list[str] = []
+        bot = make_bot(np.random.default_rng(1))
+
+        def note(d: Any, a: Any, ev: list[Any], seen: list[str] = seen) -> None:
+            seen.extend(e.kind for e in ev)
+
+        result = play_out(game, lambda seat, bot=bot: bot, on_step=note)
+        assert result is not None
+        if make_bot is DoctrineBot:
+            assert "melee_round" in seen
