@@ -168,6 +168,8 @@ def test_a_retreat_is_a_full_move_straight_away_from_the_enemy() -> None:
     assert (figure(game, "A.1").x, figure(game, "A.1").y) == (10.0, 8.0)  # 6" straight back from G.1
     assert (figure(game, "G.1").x, figure(game, "G.1").y) == (10.0, 15.0)
     assert "retreats" in kinds(events) and game.state.engaged == {} and game.state.turn == 2
+    retreat = next(e for e in events if e.kind == "retreats")
+    assert retreat.to is None and retreat.data["at"] == [10.0, 8.0]  # public, seen by both seats
     assert game.retreat_point(figure(game, "A.1")) is None  # nobody touches him now
 
 
@@ -283,3 +285,17 @@ def test_bots_play_melee_to_a_result() -> None:
         assert result is not None
         if make_bot is DoctrineBot:
             assert "melee_round" in seen
+
+
+def test_a_person_sees_the_melee_choice_and_the_log_tells_the_melee() -> None:
+    from grognard.rulesets.skirmish.describe import describe
+    from grognard.rulesets.skirmish.faces import situation
+
+    game, events = charge(3, 3)
+    decision = next(d for d in game.pending() if d.id == "melee M1")
+    text = "\n".join(situation(game, decision))
+    assert "A.1" in text and "touching G.1" in text and "retreat" in text
+    lines = [describe(e) for e in events]
+    assert "A.1 strikes at G.1: miss" in lines
+    lines = [describe(e) for e in choose(game, "retreat", "stay")]
+    assert "melee choices shown: M1 retreat, M2 stay" in lines and "A.1 retreats to (10, 8)" in lines

@@ -1022,7 +1022,7 @@ class SkirmishGame(Game):
             return
         f.x, f.y = end
         self.state.engaged.pop(f.id, None)
-        self.emit("retreats", figure=f.id, to=list(end))
+        self.emit("retreats", figure=f.id, at=list(end))
 
 
 def _cost_rule(measure: R.PathMeasure, man_type: str, allowance: float) -> str:
