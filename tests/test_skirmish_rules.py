@@ -240,13 +240,18 @@ def test_terrain_and_objectives_lie_on_the_table_and_solid_pieces_do_not_overlap
 
 @pytest.mark.rule("skirmish.2", "skirmish.10")
 def test_men_at_the_start_stand_on_their_own_bases_out_of_contact() -> None:
-    apart = [unit("A", "allies", fig(10, 10), fig(11, 10)), unit("G", "axis", fig(12, 10))]  # bases touch
+    apart = [unit("A", "allies", fig(10, 10), fig(11, 10)), unit("G", "axis", fig(12.02, 10))]  # friends touch
     assert check_scenario(scenario(apart)) == []
-    close = [unit("A", "allies", fig(10, 10), fig(10.5, 10)), unit("G", "axis", fig(11.2, 10))]
+    close = [unit("A", "allies", fig(10, 10), fig(10.5, 10)), unit("G", "axis", fig(11.5, 10))]
+    touch = "(bases touching: a melee starts only by a charge)"
     assert check_scenario(scenario(close)) == [
         'units[0].figures[1].at: [10.5, 10.0]: closer than a base (1") to units[0].figures[0]: '
         "two men cannot stand there",
-        "units[1].figures[0].at: [11.2, 10.0]: in contact with the enemy units[0].figures[1] (melee comes with part 2)",
+        f"units[1].figures[0].at: [11.5, 10.0]: in contact with the enemy units[0].figures[1] {touch}",
+    ]
+    touching = [unit("A", "allies", fig(10, 10)), unit("G", "axis", fig(11, 10))]  # enemy bases touch: contact
+    assert check_scenario(scenario(touching)) == [
+        f"units[1].figures[0].at: [11.0, 10.0]: in contact with the enemy units[0].figures[0] {touch}"
     ]
 
 
@@ -475,14 +480,16 @@ def test_initiative_a_d6_each_ties_roll_again_the_higher_moves_first() -> None:
 
 
 @pytest.mark.rule("skirmish.10")
-def test_no_man_may_come_into_contact_until_melee_comes_with_part_2() -> None:
+def test_a_charge_ends_when_the_bases_touch_never_onto_or_through_a_base() -> None:
     game = make(scenario([unit("A", "allies", fig(10, 10)), unit("G", "axis", fig(10, 15))]))
     error = refusal(game, "Allies", Move("A", ((10.0, 14.5),)))
-    assert error.rule == "skirmish.10" and "contact with G.1" in str(error)
+    assert error.rule == "skirmish.10" and "onto or through G.1's base" in str(error)
     error = refusal(game, "Allies", Move("A", ((10.0, 16.0),)))  # through him
     assert error.rule == "skirmish.10"
-    game.apply("Allies", Move("A", ((10.0, 14.0),)))  # 1" apart: bases touch, not overlapping
-    assert figure(game, "A.1").y == 14.0
+    assert not R.in_contact((10.0, 13.98), (10.0, 15.0), 1.0)  # 1.02" apart: not touching
+    assert R.in_contact((10.0, 14.0), (10.0, 15.0), 1.0)  # 1" apart: bases touch, contact
+    game.apply("Allies", Move("A", ((10.0, 14.0),)))
+    assert figure(game, "A.1").y == 14.0 and game.state.charged == {"A.1"}
 
 
 # ---------------------------------------------------------------------------------- sight
@@ -998,7 +1005,7 @@ def test_victory_by_objective_by_breaking_the_enemy_and_at_the_turn_limit() -> N
 
 # ---------------------------------------------------------------------------------- later parts
 LATER = {
-    "part 2": [int(n) for n in "66 67 68 69 70 71 72".split()],
+    "part 2": [int(n) for n in "71 72".split()],
     "part 3": [int(n) for n in "12 13 14 15 16 17 18 19 29 39 40 41 42 77 86 87 88 89 90 91".split()],
     "part 4": [int(n) for n in "23 26 27 28 31 35 36 37 38 44 49 50 55 56 57 58 59 60 61 62 73 74 75 76".split()]
     + [int(n) for n in "78 79 80 81 82 83 84 85 92".split()],
@@ -1039,11 +1046,6 @@ LATER = {
     "skirmish.60",
     "skirmish.61",
     "skirmish.62",
-    "skirmish.66",
-    "skirmish.67",
-    "skirmish.68",
-    "skirmish.69",
-    "skirmish.70",
     "skirmish.71",
     "skirmish.72",
     "skirmish.73",

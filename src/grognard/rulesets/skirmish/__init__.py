@@ -1,4 +1,4 @@
-"""General WWII skirmish rules at 25mm, one figure one man (seed ``001_10caca1a67345982.txt``), part 1 of 4."""
+"""General WWII skirmish rules at 25mm, one man a figure (seed ``001_10caca1a67345982.txt``): part 1, part 2 melee."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def _random_bot(rng: Any) -> Any:
 
 RULESET = Ruleset(
     name="skirmish",
-    title="WWII skirmish (part 1: moving, fire, cover)",
+    title="WWII skirmish (part 1: moving, fire, cover; part 2: melee)",
     seed_file="001_10caca1a67345982.txt",
     sides=SIDES,
     options=OPTIONS,

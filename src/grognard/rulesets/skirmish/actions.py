@@ -108,12 +108,28 @@ class Fire:
         return {"type": "fire", "unit": self.unit, "target": self.target, "orders": [list(o) for o in self.orders]}
 
 
-SkirmishAction = Move | Fire
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A melee group's secret choice when both sides missed: ``stay`` or ``retreat`` (skirmish.66, 68)."""
+
+    group: str
+    choice: str
+
+    def __str__(self) -> str:
+        return f"melee {self.group} {self.choice}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "melee", "group": self.group, "choice": self.choice}
+
+
+SkirmishAction = Move | Fire | Choice
+CHOICES = ("stay", "retreat")
 
 USAGE = {
     "move": "move UNIT X,Y [X,Y [X,Y]] [/ FIG to X,Y.. | stay | wire X,Y X,Y | traps X,Y X,Y | open DOOR | close DOOR]",
     "hold": "hold UNIT",
     "fire": "fire UNIT TARGET_UNIT|hold [/ FIG TARGET_FIGURE|TARGET_UNIT|hold]",
+    "melee": "melee GROUP stay|retreat",
 }
 
 
@@ -172,6 +188,10 @@ def parse_action(text: str) -> SkirmishAction:
         raise ParseError(f"{line!r}: unknown action {words[0]!r}; one of: {', '.join(USAGE)}")
     if len(words) < 2:
         raise ParseError(f"{line!r}: usage: {USAGE[verb]}")
+    if verb == "melee":
+        if len(words) != 3 or len(pieces) > 1 or words[2].lower() not in CHOICES:
+            raise ParseError(f"{line!r}: usage: {USAGE['melee']}")
+        return Choice(_name(words[1], _UNIT, "melee group (M1)", line), words[2].lower())
     unit = _name(words[1], _UNIT, "unit", line)
     if verb == "hold":
         if len(words) != 2 or len(pieces) > 1:
@@ -222,6 +242,8 @@ def action_from_json(data: dict[str, Any]) -> SkirmishAction:
                 for o in data["orders"]
             )
             return Move(str(data["unit"]), tuple((float(p[0]), float(p[1])) for p in data["path"]), orders)
+        if kind == "melee":
+            return Choice(str(data["group"]), str(data["choice"]))
         if kind == "fire":
             return Fire(str(data["unit"]), data["target"], tuple((str(f), str(t)) for f, t in data.get("orders", [])))
     except (KeyError, TypeError, ValueError, IndexError) as exc:

@@ -11,6 +11,13 @@ Units off the table come straight on. Every move is the furthest legal one
 along the chosen line (the move space's own search), so the bot never
 blunders into contact or past its allowance.
 
+Melee: a unit charges (its leader runs until his base touches the nearest
+enemy within a move) when the odds favour it: its living men are at least
+``ASSAULT_ODDS`` times the enemy men near that enemy (within a move of him),
+who could join the melee. A unit with a man in melee holds. When both sides
+of a melee miss, a group stays when its side has at least as many living men
+in that melee as the enemy, and otherwise retreats.
+
 Fire: each unit fires at the enemy unit where its men's dice are worth the
 most: the chance each man kills (hit, then a failed survival roll) times the
 value of his target (a MG gunner 3, a SMG 1.5, a rifle 1, a pistol 0.8;
@@ -26,13 +33,78 @@ import numpy as np
 from shapely.geometry import Point, Polygon
 
 from grognard.core.engine import Decision
+from grognard.core.geometry import snap
 from grognard.rulesets.skirmish import rules as R
-from grognard.rulesets.skirmish.actions import Fire, Move
+from grognard.rulesets.skirmish.actions import Choice, Fire, Move, Order
 from grognard.rulesets.skirmish.game import FireSpace, MoveSpace, SkirmishGame, figure_value
 from grognard.rulesets.skirmish.state import Figure, FireOrder
 
 XY = tuple[float, float]
 STAND_OFF = 0.6  # inches behind a wall or boulder where a man takes cover
+ASSAULT_ODDS = 1.5  # charge when our men are at least this many times the enemy men who could join the melee
+
+
+def charge_move(game: SkirmishGame, space: MoveSpace) -> Move | None:
+    """A charge by the unit's leader into the nearest enemy within a move, when the odds favour it; else None."""
+    men = game.living(space.unit)
+    leader = men[0]
+    if not leader.on_table:
+        return None
+    base = game.tables.sight.base.value
+    reach = game.allowance(leader)
+    side = leader.side
+
+    def dist(e: Figure) -> float:
+        return math.hypot(e.x - leader.x, e.y - leader.y)
+
+    foes = game.enemies(side)
+    close = [e for e in foes if dist(e) <= reach + base]
+    if not close:
+        return None
+    target = min(close, key=lambda e: (dist(e), e.id))
+    joining = [e for e in foes if math.hypot(e.x - target.x, e.y - target.y) <= reach + base]
+    if len(men) < ASSAULT_ODDS * len(joining):
+        return None
+    d = dist(target)
+    t = (d - base) / d
+    goal = (snap(leader.x + t * (target.x - leader.x)), snap(leader.y + t * (target.y - leader.y)))
+    for move in (Move(space.unit, (goal,)), Move(space.unit, (), (Order(leader.id, "to", (goal,)),))):
+        if space.legal(move):
+            return move
+    return None
+
+
+def touches(game: SkirmishGame, move: Move) -> bool:
+    """Some man of the unit would end ``move`` with his base touching an enemy's."""
+    base = game.tables.sight.base.value
+    foes = game.enemies(game.unit(move.unit).side)
+    ends = [p[-1] for p in game.plan_move(move).values()]
+    return any(R.in_contact(end, (e.x, e.y), base) for end in ends for e in foes)
+
+
+def short_of_contact(game: SkirmishGame, space: MoveSpace, move: Move) -> Move:
+    """``move``, or the furthest part of the leader's straight line that stops short of contact (else hold)."""
+    if not move.path or not touches(game, move):
+        return move
+    leader = game.living(space.unit)[0]
+    x, y = move.path[-1]
+    for k in range(1, 8):
+        t = 1 - k / 8
+        shorter = Move(space.unit, ((snap(leader.x + t * (x - leader.x)), snap(leader.y + t * (y - leader.y))),))
+        if space.legal(shorter) and not touches(game, shorter):
+            return shorter
+    return space.hold()
+
+
+def melee_choice(game: SkirmishGame, group: str) -> Choice:
+    """Stay when the group's side has at least as many living men in its melee as the enemy; else retreat."""
+    s = game.state
+    men = s.groups[group]
+    side = s.figures[men[0]].side
+    melee = next((m for m in game.melees() if men[0] in m), men)
+    ours = sum(1 for f in melee if s.figures[f].side == side and s.figures[f].alive)
+    theirs = sum(1 for f in melee if s.figures[f].side != side and s.figures[f].alive)
+    return Choice(group, "stay" if ours >= theirs else "retreat")
 
 
 def kill_chance(game: SkirmishGame, shot: FireOrder) -> float:
@@ -143,6 +215,20 @@ def move_order(game: SkirmishGame, space: MoveSpace) -> Move:
         inward = {"south": (0, 1), "north": (0, -1), "west": (1, 0), "east": (-1, 0)}[edge]
         move = space.toward(leader.x + inward[0] * reach, leader.y + inward[1] * reach)
         return move if move is not None else space.candidates(1)[0]
+    if any(f.id in game.state.engaged for f in men):
+        return space.hold()
+    charge = charge_move(game, space)
+    if charge is not None:
+        return charge
+    return short_of_contact(game, space, _advance_order(game, space))
+
+
+def _advance_order(game: SkirmishGame, space: MoveSpace) -> Move:
+    """The doctrine's move by way of cover (no charge): see the module's docstring."""
+    men = game.living(space.unit)
+    leader = men[0]
+    side = leader.side
+    reach = game.allowance(leader)
     attacker = side == game.scenario.spec.victory.attacker
     here = (leader.x, leader.y)
     if not attacker:
@@ -200,4 +286,6 @@ class DoctrineBot:
             return move_order(game, space)
         if isinstance(space, FireSpace):
             return fire_order(game, space.unit)
+        if decision.id.startswith("melee "):
+            return melee_choice(game, decision.id.split()[1])
         return space.sample(self.rng)

@@ -36,6 +36,18 @@ def describe(event: Event) -> str | None:
         return f"{d['figure']} hit: flesh wound"
     if k == "killed":
         return f"{d['figure']} killed ({d['why']})"
+    if k == "melee_round":
+        return f"melee round {d['round']} ({d['attacker']} attack): {' '.join(d['men'])}"
+    if k == "melee_strike":
+        return f"{d['figure']} strikes at {d['at']}: {'hit' if d['hit'] else 'miss'}"
+    if k == "melee_both_miss":
+        return "both sides miss: each group chooses stay or retreat in secret"
+    if k == "melee_choices":
+        return "melee choices shown: " + ", ".join(f"{g} {c}" for g, c in d["choices"].items())
+    if k == "retreats":
+        return f"{d['figure']} retreats to ({d['at'][0]:g}, {d['at'][1]:g})"
+    if k == "cannot_retreat":
+        return f"{d['figure']} has nowhere to retreat and stays"
     if k == "dice":
         return f"    dice: {d['purpose']}: {' '.join(str(v) for v in d['values'])}"
     if k == "game_over":

@@ -59,6 +59,15 @@ def situation(game: SkirmishGame, decision: Decision) -> list[str]:
     kind, _, label = decision.id.partition(" ")
     s = game.state
     head = f"Turn {s.turn}, {s.phase} - {decision.seat}: {decision.prompt}"
+    if kind == "melee":
+        lines = [head]
+        contacts = game.contacts()
+        for fid in s.groups.get(label, []):
+            f = s.figures[fid]
+            foes = ", ".join(sorted(contacts.get(fid, ()))) or "nobody"
+            lines.append(f"  {fid} {f.type} {f.weapon} at {where(game, f)}, touching {foes}")
+        lines.append("both sides missed: stay (the melee goes on next turn) or retreat (a full move away)")
+        return lines
     lines = [head, unit_line(game, label)]
     for f in game.living(label)[:10]:
         extra = f" (hit {f.hits} this turn)" if f.hits else ""

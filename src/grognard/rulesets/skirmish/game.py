@@ -4,9 +4,11 @@ A turn (skirmish.10): a d6 each for initiative (ties roll again; a scenario may
 fix the first mover); the winner's units move (one decision per unit), then
 the other side's; then every unit that can fire gives its fire order (both
 sides at once) and all fire is resolved together, casualties removed after
-every shot is rolled; then melee, which comes with part 2 (until then no
-figure may come into contact with an enemy). Victory is checked at the end
-of each turn (skirmish.20).
+every shot is rolled; then melee (skirmish.66-70): men whose bases touch an
+enemy's fight in rounds until one side of the melee is gone or both sides miss,
+when each group of at most 10 men secretly chooses to stay or retreat (the
+core's commit/reveal: ``secret_group``, ``resolve_secret``). Victory is
+checked at the end of each turn (skirmish.20).
 
 Conventions: see ``scenario`` (inches, origin south-west, a figure is its
 base's centre). Seats are ``Allies`` and ``Axis``, one per side.
@@ -22,11 +24,11 @@ import numpy as np
 from shapely.geometry import LineString, Point, Polygon
 
 from grognard.core.dice import DiceSource
-from grognard.core.engine import ActionSpace, Decision, Game, Result
+from grognard.core.engine import ActionSpace, Decision, FiniteSpace, Game, Result
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most, snap
 from grognard.rulesets.skirmish import rules as R
-from grognard.rulesets.skirmish.actions import XY, Fire, Move, Order
+from grognard.rulesets.skirmish.actions import XY, Choice, Fire, Move, Order
 from grognard.rulesets.skirmish.scenario import Scenario, load_scenario
 from grognard.rulesets.skirmish.state import Door, Figure, FireOrder, SkirmishState, Unit
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1
@@ -166,6 +168,8 @@ class SkirmishGame(Game):
             return f"move {action.unit}"
         if isinstance(action, Fire):
             return f"fire {action.unit}"
+        if isinstance(action, Choice):
+            return f"melee {action.group}"
         return None
 
     # ------------------------------------------------------------------ lookups
@@ -225,6 +229,18 @@ class SkirmishGame(Game):
                         MoveSpace(self, label),
                     )
                 )
+        elif s.phase == "melee":
+            for group, men in sorted(s.groups.items()):
+                side = s.figures[men[0]].side
+                out.append(
+                    Decision(
+                        f"melee {group}",
+                        SEATS[side],
+                        f"melee group {group} ({', '.join(men)}): stay or retreat, in secret",
+                        FiniteSpace([Choice(group, c) for c in ("stay", "retreat")], "skirmish.66", "melee choice"),
+                        secret_group=f"melee {s.turn}",
+                    )
+                )
         elif s.phase == "fire":
             shots = self.shot_table()
             for label, unit in sorted(s.units.items()):
@@ -246,6 +262,7 @@ class SkirmishGame(Game):
         s.done.add(decision.id)
         if isinstance(action, Move):
             self._move(action)
+            self._note_charges(action.unit)
         elif isinstance(action, Fire):
             self._fire_order(action)
         self._shots = None
@@ -267,6 +284,8 @@ class SkirmishGame(Game):
             elif s.phase == "fire":
                 self._resolve_fire()
                 s.phase, s.done = "melee", set()
+                self._melee()
+            elif s.phase == "melee":
                 self._end_turn()
                 if s.outcome is None:
                     self._begin_turn()
@@ -432,10 +451,16 @@ class SkirmishGame(Game):
                 continue
             if len(path) > 4:
                 raise IllegalAction(f"{action}: {fid}'s path has more than two waypoints", "skirmish.21")
+            if fid in s.engaged:
+                raise IllegalAction(
+                    f"{action}: {fid} is in a melee: he leaves it only by retreating when both sides miss",
+                    "skirmish.68",
+                )
             for enemy in enemies:
                 if R.path_near(path, (enemy.x, enemy.y), base):
                     raise IllegalAction(
-                        f"{action}: {fid} would come into contact with {enemy.id} (melee comes with part 2)",
+                        f"{action}: {fid} would pass onto or through {enemy.id}'s base "
+                        "(he may charge only until the bases touch)",
                         "skirmish.10",
                     )
             allowance = self.allowance(f)
@@ -767,6 +792,237 @@ class SkirmishGame(Game):
         if s.stats["first_blood"] is None:
             s.stats["first_blood"] = s.turn
         self.emit("killed", figure=f.id, why=why)
+
+    # ------------------------------------------------------------------ melee (skirmish.66-70)
+    def contacts(self) -> dict[str, set[str]]:
+        """Each living man on the table -> the enemies whose bases touch his (skirmish.10)."""
+        base = self.tables.sight.base.value
+        men = sorted((f for f in self.state.figures.values() if f.alive and f.on_table), key=lambda f: f.id)
+        out: dict[str, set[str]] = {f.id: set() for f in men}
+        for i, a in enumerate(men):
+            for b in men[i + 1 :]:
+                if a.side != b.side and R.in_contact((a.x, a.y), (b.x, b.y), base):
+                    out[a.id].add(b.id)
+                    out[b.id].add(a.id)
+        return out
+
+    def melees(self) -> list[list[str]]:
+        """The melees now: the men linked by touching bases, each melee's men in order."""
+        adj = self.contacts()
+        seen: set[str] = set()
+        out: list[list[str]] = []
+        for start in sorted(adj):
+            if start in seen or not adj[start]:
+                continue
+            todo, group = [start], set()
+            while todo:
+                fid = todo.pop()
+                if fid in group:
+                    continue
+                group.add(fid)
+                todo.extend(adj[fid] - group)
+            seen |= group
+            out.append(sorted(group))
+        return out
+
+    def _note_charges(self, unit: str) -> None:
+        """Men of ``unit`` now touching an enemy and not yet in a melee charged this turn: their side attacks."""
+        s = self.state
+        adj = self.contacts()
+        for f in self.living(unit):
+            if adj.get(f.id) and f.id not in s.engaged:
+                s.charged.add(f.id)
+
+    def melee_attacker(self, melee: list[str]) -> str:
+        """The attacking side of a melee: its side so far, else the side that charged (both or neither: first mover)."""
+        s = self.state
+        for fid in melee:
+            if fid in s.engaged:
+                return s.engaged[fid]
+        sides = {s.figures[f].side for f in melee if f in s.charged}
+        return sides.pop() if len(sides) == 1 else s.order[0]
+
+    def _melee(self) -> None:
+        """Every melee fights its rounds; those where both sides missed form groups owing stay/retreat."""
+        s = self.state
+        melees = self.melees()
+        in_melee = {f for m in melees for f in m}
+        s.engaged = {f: side for f, side in s.engaged.items() if f in in_melee}
+        s.groups = {}
+        n = 0
+        for melee in melees:
+            attacker = self.melee_attacker(melee)
+            if not self._fight(melee, attacker):
+                continue
+            for side in (attacker, other(attacker)):
+                men = [f for f in melee if s.figures[f].side == side and s.figures[f].alive]
+                for k in range(0, len(men), R.MELEE_GROUP):
+                    n += 1
+                    s.groups[f"M{n}"] = men[k : k + R.MELEE_GROUP]
+        s.charged = set()
+        if s.groups:
+            self.emit("melee_choice", groups={g: list(m) for g, m in sorted(s.groups.items())})
+
+    def _targets(self, strikers: list[str], foes: set[str], adj: dict[str, set[str]]) -> dict[str, str]:
+        """Each striker's foe: one to one where possible, spare men joining a pair (RULINGS S13)."""
+        load: dict[str, int] = {}
+        out: dict[str, str] = {}
+        for fid in strikers:
+            touching = sorted(adj[fid] & foes)
+            if not touching:
+                continue
+            foe = min(touching, key=lambda t: (load.get(t, 0), t))
+            load[foe] = load.get(foe, 0) + 1
+            out[fid] = foe
+        return out
+
+    def _strike(self, striker: str, foe: str) -> bool:
+        """One melee die of ``striker`` at ``foe``: hits on MELEE_HIT_ON+ with the foe's type shift."""
+        target = self.state.figures[foe]
+        shift = self.tables.men[target.type].hit_shift
+        hit = R.Shots(1, R.MELEE_HIT_ON, shift).roll(self, f"melee: {striker} strikes at {foe} ({R.MELEE_HIT_ON}+)")
+        side = self.state.figures[striker].side
+        self.state.stats["shots"][side] += 1
+        self.state.stats["hits"][side] += int(hit)
+        self.emit("melee_strike", figure=striker, at=foe, hit=hit)
+        return hit
+
+    def _melee_hit(self, fid: str, *, survival: bool) -> bool:
+        """A man hit in melee: dead outright, or a survival roll; returns whether he dies (skirmish.7, 69, 70)."""
+        f = self.state.figures[fid]
+        f.hits += 1
+        if not survival:
+            return True
+        if f.hits >= 2:
+            return True
+        if R.Survival(R.MELEE_SURVIVE_ON).roll(self, f"{fid} is hit in melee: survives on {R.MELEE_SURVIVE_ON}+"):
+            f.wounds += 1
+            self.state.stats["wounds"][f.side] += 1
+            self.emit("wounded", figure=fid)
+            return False
+        return True
+
+    def _fight(self, melee: list[str], attacker: str) -> bool:
+        """Fight the rounds of one melee; True when both sides missed (stay/retreat follows)."""
+        s = self.state
+        adj = self.contacts()
+        first = not any(f in s.engaged for f in melee)
+        for fid in melee:
+            s.engaged[fid] = attacker
+        round_no = 1 if first else 2
+        while True:
+            ours = [f for f in melee if s.figures[f].alive and s.figures[f].side == attacker and adj[f]]
+            theirs = [f for f in melee if s.figures[f].alive and s.figures[f].side != attacker and adj[f]]
+            ours = [f for f in ours if adj[f] & set(theirs)]
+            theirs = [f for f in theirs if adj[f] & set(ours)]
+            if not ours or not theirs:
+                for fid in melee:
+                    s.engaged.pop(fid, None)
+                self.emit("melee_over", men=melee)
+                return False
+            self.emit("melee_round", round=round_no, attacker=attacker, men=ours + theirs)
+            dead: list[tuple[str, str]] = []
+            hit_any = False
+            aims = self._targets(ours, set(theirs), adj)
+            struck: set[str] = set()
+            for fid, foe in aims.items():
+                if self._strike(fid, foe):
+                    hit_any = True
+                    if foe in struck:  # a man already dead or hit this round: a second hit kills (skirmish.7)
+                        continue
+                    struck.add(foe)
+                    if self._melee_hit(foe, survival=round_no > 1):
+                        dead.append((foe, "killed in melee"))
+            killed_now = {d for d, _ in dead}
+            # the first round's dead do not strike back; in later rounds the dead fight before removal
+            back = [f for f in theirs if round_no > 1 or f not in killed_now]
+            replies = self._targets(back, set(ours), adj)
+            hurt: set[str] = set()
+            for fid, foe in replies.items():
+                if self._strike(fid, foe):
+                    hit_any = True
+                    if foe in hurt:
+                        continue
+                    hurt.add(foe)
+                    if self._melee_hit(foe, survival=True):
+                        dead.append((foe, "killed in melee"))
+            for fid, why in dead:
+                if s.figures[fid].alive:
+                    self._kill(s.figures[fid], why)
+                    s.engaged.pop(fid, None)
+            if not hit_any:
+                self.emit("melee_both_miss", men=ours + theirs)
+                return True
+            round_no += 1
+
+    def resolve_secret(self, group: str, choices: Mapping[str, tuple[str, Any]]) -> None:
+        """The stay/retreat choices, shown together: retreating groups make a full move away (skirmish.68)."""
+        s = self.state
+        picked = {action.group: action.choice for _, action in choices.values()}
+        self.emit("melee_choices", choices=dict(sorted(picked.items())))
+        adj = self.contacts()  # whom each man retreats from: the enemies touching him when the choices show
+        foes = {f: sorted(adj.get(f, ())) for men in s.groups.values() for f in men}
+        for gid, men in sorted(s.groups.items()):
+            if picked.get(gid) == "retreat":
+                for fid in men:
+                    self._retreat(s.figures[fid], foes[fid])
+        s.groups = {}
+        in_melee = {f for m in self.melees() for f in m}
+        s.engaged = {f: side for f, side in s.engaged.items() if f in in_melee}
+        self._shots = None
+        self._advance()
+
+    def retreat_point(self, f: Figure, away_from: list[str] | None = None) -> XY | None:
+        """Where ``f`` retreats: a full move straight away from the enemies touching him (or ``away_from``),
+        shortened to the furthest legal point (on the table, affordable, no base overlapped); None if none is."""
+        if away_from is None:
+            away_from = sorted(self.contacts().get(f.id, ()))
+        foes = [self.state.figures[e] for e in away_from]
+        if not foes:
+            return None
+        cx = sum(e.x for e in foes) / len(foes)
+        cy = sum(e.y for e in foes) / len(foes)
+        dx, dy = f.x - cx, f.y - cy
+        d = math.hypot(dx, dy)
+        if d <= TOLERANCE:
+            d = 1.0
+            edge = next(sp.edge for sp in self.scenario.spec.sides if sp.id == f.side)
+            dx, dy = {"south": (0.0, -1.0), "north": (0.0, 1.0), "west": (-1.0, 0.0), "east": (1.0, 0.0)}[edge]
+        ux, uy = dx / d, dy / d
+        allowance = self.allowance(f)
+        for k in range(12):
+            reach = allowance * (1 - k / 12)
+            end = (snap(f.x + ux * reach), snap(f.y + uy * reach))
+            if self._retreat_ok(f, end, allowance):
+                return end
+        return None
+
+    def _retreat_ok(self, f: Figure, end: XY, allowance: float) -> bool:
+        base = self.tables.sight.base.value
+        terrain = self.terrain
+        if not terrain.on_table(*end):
+            return False
+        path = [(f.x, f.y), end]
+        for g in self.state.figures.values():
+            if g.id == f.id or not g.alive or not g.on_table:
+                continue
+            if R.overlaps(end, (g.x, g.y), base):
+                return False
+            if g.side != f.side and R.path_near(path, (g.x, g.y), base):
+                return False
+        measure = R.measure_path(terrain, path, allowance, river_paid=f.river_paid, open_doors=self.open_doors())
+        return measure.problem is None and at_most(measure.cost, allowance)
+
+    def _retreat(self, f: Figure, away_from: list[str]) -> None:
+        if not f.alive:
+            return
+        end = self.retreat_point(f, away_from)
+        if end is None:
+            self.emit("cannot_retreat", figure=f.id)
+            return
+        f.x, f.y = end
+        self.state.engaged.pop(f.id, None)
+        self.emit("retreats", figure=f.id, at=list(end))
 
 
 def _cost_rule(measure: R.PathMeasure, man_type: str, allowance: float) -> str:

@@ -437,8 +437,19 @@ def shot_numbers(tables: Tables, weapon: str, target_type: str, distance: float,
 
 
 def in_contact(a: XY, b: XY, base: float) -> bool:
-    """Two figures' bases touch: centres closer than a base's width (skirmish.10; melee is part 2)."""
+    """Two figures are in contact when their bases touch: centres at most a base's width apart (skirmish.10, 66)."""
+    return math.hypot(b[0] - a[0], b[1] - a[1]) <= base + TOLERANCE
+
+
+def overlaps(a: XY, b: XY, base: float) -> bool:
+    """Two bases overlap: centres closer than a base's width (no man may stand or pass there)."""
     return math.hypot(b[0] - a[0], b[1] - a[1]) < base - TOLERANCE
+
+
+# Melee numbers (RULINGS S6): the seed's table is lost, so these are grognard defaults.
+MELEE_HIT_ON = 4  # a melee die hits on 4+, plus the target's type shift (cavalry +1); no cover in melee
+MELEE_SURVIVE_ON = 5  # a man hit in melee (where survival is allowed) survives on 5-6
+MELEE_GROUP = 10  # at most 10 men in a group making one stay/retreat choice
 
 
 def path_near(points: Sequence[XY], other: XY, reach: float) -> bool:

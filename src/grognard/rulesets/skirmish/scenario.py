@@ -287,7 +287,7 @@ def _check_overlaps(spec: ScenarioSpec) -> Iterable[str]:
 
 
 def _check_bases(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
-    """Men on the table at the start stand on their own bases, and out of contact with the enemy (melee: part 2)."""
+    """Men at the start stand on their own bases, out of contact with the enemy (touching is contact)."""
     base = tables.sight.base.value if tables is not None else 1.0
     placed: list[tuple[str, str, XY]] = []
     for i, unit in enumerate(spec.units):
@@ -296,13 +296,15 @@ def _check_bases(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
         for j, fig in enumerate(unit.figures):
             where = f"units[{i}].figures[{j}]"
             for other, side, at in placed:
-                if math.hypot(fig.at[0] - at[0], fig.at[1] - at[1]) < base - 0.01:
-                    if side == unit.side:
-                        why = f'closer than a base ({base:g}") to {other}: two men cannot stand there'
-                    else:
-                        why = f"in contact with the enemy {other} (melee comes with part 2)"
-                    yield f"{where}.at: {list(fig.at)}: {why}"
-                    break
+                apart = math.hypot(fig.at[0] - at[0], fig.at[1] - at[1])
+                if side == unit.side and apart < base - 0.01:
+                    why = f'closer than a base ({base:g}") to {other}: two men cannot stand there'
+                elif side != unit.side and apart <= base + 0.01:
+                    why = f"in contact with the enemy {other} (bases touching: a melee starts only by a charge)"
+                else:
+                    continue
+                yield f"{where}.at: {list(fig.at)}: {why}"
+                break
             placed.append((f"units[{i}].figures[{j}]", unit.side, fig.at))
 
 

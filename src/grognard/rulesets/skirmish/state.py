@@ -136,6 +136,9 @@ class SkirmishState:
     held_off: dict[str, int] = field(default_factory=dict)  # side -> units kept off the table in its first move
     stats: dict[str, Any] = field(default_factory=dict)
     outcome: Result | None = None
+    charged: set[str] = field(default_factory=set)  # men who came into contact with an enemy this turn
+    engaged: dict[str, str] = field(default_factory=dict)  # man in a melee -> the melee's attacking side
+    groups: dict[str, list[str]] = field(default_factory=dict)  # melee group -> its men, owing stay/retreat
 
     def copy(self) -> SkirmishState:
         return SkirmishState(
@@ -153,6 +156,9 @@ class SkirmishState:
             held_off=dict(self.held_off),
             stats={k: (dict(v) if isinstance(v, dict) else v) for k, v in self.stats.items()},
             outcome=self.outcome,
+            charged=set(self.charged),
+            engaged=dict(self.engaged),
+            groups={k: list(v) for k, v in self.groups.items()},
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -171,6 +177,9 @@ class SkirmishState:
             "held_off": dict(sorted(self.held_off.items())),
             "stats": self.stats,
             "outcome": self.outcome.to_json() if self.outcome else None,
+            "charged": sorted(self.charged),
+            "engaged": dict(sorted(self.engaged.items())),
+            "groups": dict(sorted(self.groups.items())),
         }
 
     def living(self, unit: str) -> list[Figure]:
