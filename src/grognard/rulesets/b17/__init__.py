@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from grognard.bots.random_bot import RandomBot
 from grognard.core.dice import DiceSource
 from grognard.core.ruleset import Ruleset
 from grognard.rulesets.b17 import faces
@@ -48,12 +49,6 @@ def render_svg(view: dict[str, Any]) -> str:
     return render(view)
 
 
-def _random_bot(rng: Any) -> Any:
-    from grognard.bots.random_bot import RandomBot
-
-    return RandomBot(rng)
-
-
 RULESET = Ruleset(
     name="b17",
     title="B-17 raid",
@@ -63,7 +58,7 @@ RULESET = Ruleset(
     new_game=new_game,
     parse_action=parse_action,
     describe=describe,
-    bots={"doctrine": DoctrineBot, "random": _random_bot},
+    bots={"doctrine": DoctrineBot, "random": RandomBot},
     default_bot="doctrine",
     summarize_turn=summarize_turn,
     summary=lambda game: summary(game),  # type: ignore[arg-type]

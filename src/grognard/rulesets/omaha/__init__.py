@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from grognard.bots.random_bot import RandomBot
 from grognard.core.dice import DiceSource
 from grognard.core.ruleset import BatchPath, Ruleset
 from grognard.rulesets.omaha import faces
@@ -58,12 +59,6 @@ def render_svg(view: dict[str, Any]) -> str:
     return render(view)
 
 
-def _random_bot(rng: Any) -> Any:
-    from grognard.bots.random_bot import RandomBot
-
-    return RandomBot(rng)
-
-
 SEARCH_PLAYOUTS = 32  # the "search" bot's budget per decision
 SEARCH_DEPTH = 2  # turns a playout runs before the position is scored by ``evaluate``
 
@@ -84,7 +79,7 @@ RULESET = Ruleset(
     new_game=new_game,
     parse_action=parse_action,
     describe=describe,
-    bots={"doctrine": DoctrineBot, "random": _random_bot, "search": _search_bot},
+    bots={"doctrine": DoctrineBot, "random": RandomBot, "search": _search_bot},
     default_bot="doctrine",
     summarize_turn=summarize_turn,
     summary=lambda game: summary(game),  # type: ignore[arg-type]

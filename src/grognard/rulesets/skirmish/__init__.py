@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from grognard.bots.random_bot import RandomBot
 from grognard.core.dice import DiceSource
 from grognard.core.options import OptionSpec
 from grognard.core.ruleset import Ruleset
@@ -57,12 +58,6 @@ def summary(game: SkirmishGame) -> list[tuple[str, Any]]:
     return out
 
 
-def _random_bot(rng: Any) -> Any:
-    from grognard.bots.random_bot import RandomBot
-
-    return RandomBot(rng)
-
-
 RULESET = Ruleset(
     name="skirmish",
     title="WWII skirmish (part 1: moving, fire, cover; part 2: melee)",
@@ -73,7 +68,7 @@ RULESET = Ruleset(
     parse_action=parse_action,
     describe=describe,
     summarize_turn=summarize_turn,
-    bots={"doctrine": DoctrineBot, "random": _random_bot},
+    bots={"doctrine": DoctrineBot, "random": RandomBot},
     default_bot="doctrine",
     action_from_json=action_from_json,
     usage=tuple(USAGE.values()),
