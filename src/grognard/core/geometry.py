@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 
+from grognard.core.errors import ParseError
+
 POSITION_DIGITS = 2
 TOLERANCE = 0.01  # inches: one storage step; covers rounding of both coordinates
 
@@ -69,3 +71,28 @@ def angle_between(a: float, b: float) -> float:
     (20.0, 20.0)
     """
     return abs(math.remainder(a - b, 360.0))
+
+
+def write_measure(value: float) -> str:
+    """A measure (inches or degrees) as an action's text writes it: ``12``, ``12.5``, ``-3.25``.
+
+    Anything that is never a legal measure (not finite, or beyond 1e9) is written short, as ``repr``.
+
+    >>> write_measure(12.0), write_measure(12.5), write_measure(-0.0), write_measure(float("inf"))
+    ('12', '12.5', '0', 'inf')
+    """
+    if not math.isfinite(value) or abs(value) >= 1e9:
+        return repr(value)
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def read_measure(text: str, what: str, line: str, noun: str = "a number") -> float:
+    """``text`` read as a finite number; raises :class:`ParseError` quoting ``line`` and naming ``what``."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ParseError(f"{line!r}: {what} {text!r} is not {noun}") from None
+    if not math.isfinite(value):
+        raise ParseError(f"{line!r}: {what} {text!r} is not {noun}")
+    return value + 0.0

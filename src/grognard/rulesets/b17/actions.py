@@ -20,16 +20,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from grognard.core.errors import ParseError
-from grognard.core.geometry import snap
+from grognard.core.geometry import read_measure, snap, write_measure
 from grognard.rulesets.b17.data import PAIRS
 
 _AIRCRAFT = re.compile(r"^[BF][1-9][0-9]*$")
-
-
-def _fmt(value: float) -> str:
-    if not math.isfinite(value) or abs(value) >= 1e9:
-        return repr(value)  # never a legal measure: shown short, not as 300 digits
-    return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
 
 
 def _snap(value: Any) -> Any:
@@ -53,7 +47,7 @@ class PlaceBox:
         object.__setattr__(self, "positions", tuple(tuple(_snap(v) for v in p) for p in self.positions))
 
     def __str__(self) -> str:
-        return f"place {self.box} " + " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in self.positions)
+        return f"place {self.box} " + " ".join(f"{write_measure(x)},{write_measure(y)}" for x, y in self.positions)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "place", "box": self.box, "positions": [list(p) for p in self.positions]}
@@ -80,11 +74,11 @@ class Fly:
 
     def __str__(self) -> str:
         if self.to is not None:
-            text = f"fly {self.aircraft} to {_fmt(self.to[0])} {_fmt(self.to[1])}"
+            text = f"fly {self.aircraft} to {write_measure(self.to[0])} {write_measure(self.to[1])}"
         else:
-            text = f"fly {self.aircraft} {_fmt(self.straight or 0.0)} {_fmt(self.turn or 0.0)}"
+            text = f"fly {self.aircraft} {write_measure(self.straight or 0.0)} {write_measure(self.turn or 0.0)}"
         if self.target is not None:
-            text += f" attack {self.target} at {_fmt(self.at or 0.0)}"
+            text += f" attack {self.target} at {write_measure(self.at or 0.0)}"
         return text
 
     def to_json(self) -> dict[str, Any]:
@@ -131,16 +125,6 @@ def _label(text: str, what: str, line: str, first: str | None = None) -> str:
     return label
 
 
-def _number(text: str, what: str, line: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise ParseError(f"{line!r}: {what} {text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise ParseError(f"{line!r}: {what} {text!r} is not a number")
-    return value + 0.0
-
-
 def parse_action(text: str) -> B17Action:
     """The action written as ``text``; raises :class:`ParseError` quoting it and the usage."""
     line = " ".join(text.split())
@@ -156,7 +140,7 @@ def parse_action(text: str) -> B17Action:
             x, sep, y = arg.partition(",")
             if not sep:
                 raise ParseError(f"{line!r}: {arg!r} is not X,Y; usage: {USAGE['place']}")
-            points.append((_number(x, "x", line), _number(y, "y", line)))
+            points.append((read_measure(x, "x", line), read_measure(y, "y", line)))
         return PlaceBox(int(args[0]), tuple(points))
     if verb == "guns":
         if len(args) != 3:
@@ -183,15 +167,17 @@ def parse_action(text: str) -> B17Action:
         if len(tail) != 4 or tail[2].lower() != "at":
             raise ParseError(f"{line!r}: write the attack as 'attack BOMBER at INCHES'")
         target = _label(tail[1], "a bomber (B1, B2, ...)", line, "B")
-        at = _number(tail[3], "attack point", line)
+        at = read_measure(tail[3], "attack point", line)
         rest = rest[:k]
     if rest and rest[0].lower() == "to":
         if len(rest) != 3:
             raise ParseError(f"{line!r}: usage: {USAGE['fly to']}")
-        return Fly(aircraft, None, None, target, at, (_number(rest[1], "x", line), _number(rest[2], "y", line)))
+        return Fly(
+            aircraft, None, None, target, at, (read_measure(rest[1], "x", line), read_measure(rest[2], "y", line))
+        )
     if len(rest) != 2:
         raise ParseError(f"{line!r}: usage: {USAGE['fly']}")
-    return Fly(aircraft, _number(rest[0], "straight", line), _number(rest[1], "turn", line), target, at)
+    return Fly(aircraft, read_measure(rest[0], "straight", line), read_measure(rest[1], "turn", line), target, at)
 
 
 def action_from_json(data: dict[str, Any]) -> B17Action:

@@ -17,14 +17,11 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from grognard.core.errors import ParseError
+from grognard.core.geometry import read_measure, write_measure
 
 _SQUAD = re.compile(r"^A[1-9][0-9]*$")
 _GERMAN = re.compile(r"^G[1-9][0-9]*$")
 _BUNKER = re.compile(r"^B[1-9][0-9]*$")
-
-
-def _fmt(value: float) -> str:
-    return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +33,7 @@ class Move:
     y: float
 
     def __str__(self) -> str:
-        return f"move {self.squad} {_fmt(self.x)} {_fmt(self.y)}"
+        return f"move {self.squad} {write_measure(self.x)} {write_measure(self.y)}"
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "move", **asdict(self)}
@@ -125,13 +122,7 @@ def _label(text: str, pattern: re.Pattern[str], what: str, line: str) -> str:
 
 
 def _number(text: str, what: str, line: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise ParseError(f"{line!r}: {what} {text!r} is not a number of inches") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise ParseError(f"{line!r}: {what} {text!r} is not a number of inches")
-    return value
+    return read_measure(text, what, line, "a number of inches")
 
 
 def _count(text: str, what: str, line: str, kind: str = "a count of figures") -> int:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from grognard.core.errors import ParseError
+from grognard.core.geometry import write_measure
 
 XY = tuple[float, float]
 
@@ -36,14 +37,8 @@ _DOOR = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]*$")
 VERBS = ("to", "stay", "wire", "traps", "open", "close")
 
 
-def fmt(value: float) -> str:
-    """A number of inches as written: ``12``, ``12.5``, ``12.25``."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
-
 def fmt_point(point: XY) -> str:
-    return f"{fmt(point[0])},{fmt(point[1])}"
+    return f"{write_measure(point[0])},{write_measure(point[1])}"
 
 
 @dataclass(frozen=True, slots=True)
