@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from grognard.core.dice import SeededDice
 from grognard.core.errors import IllegalAction
+from grognard.core.record import SEALED, WITHHELD, RecordWriter, make_header, readable_by
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Choice, Fire, Move, action_from_json, parse_action
 from grognard.rulesets.skirmish.bots import DoctrineBot
@@ -202,10 +203,32 @@ def test_the_melee_choice_reads_and_writes_back() -> None:
         game.apply("Axis", Choice("M1", "stay"))  # M1 is the Allies' group
 
 
-def seen_by(game: SkirmishGame, seat: str, events: list[Any]) -> str:
+def seen_by(game: SkirmishGame, seat: str, events: list[Any], record: RecordWriter | None = None) -> str:
+    """Everything ``seat`` may read: its view, the picture drawn of it, the events (as the web pages get them),
+    the terminal's log lines, and the record as the seat may read it."""
+    from grognard.render.skirmish import render
+    from grognard.rulesets import get
+    from grognard.rulesets.skirmish.describe import describe
+    from grognard.web.faces import event_json
+
     view = game.view(seat)
-    visible = [e.to_json() for e in events if e.visible_to(seat)]
-    return json.dumps({"view": view, "events": visible}, sort_keys=True)
+    visible = [e for e in events if e.visible_to(seat)]
+    channels = {
+        "view": view,
+        "svg": render(view),
+        "events": [e.to_json() for e in visible],
+        "web": [event_json(get("skirmish"), e, i) for i, e in enumerate(visible)],
+        "log": [describe(e) for e in visible],
+        "record": readable_by(record.lines, seat) if record is not None else None,
+    }
+    return json.dumps(channels, sort_keys=True)
+
+
+def recorded(game: SkirmishGame) -> RecordWriter:
+    """A record of ``game`` from now on (the header and a start line)."""
+    writer = RecordWriter(make_header("skirmish", game.state.options, "scripted"))
+    writer.start(game, [])
+    return writer
 
 
 @settings(max_examples=12, derandomize=True, deadline=None)
@@ -217,21 +240,37 @@ def test_a_committed_choice_never_reaches_the_other_seat_before_the_reveal(
     seen: dict[str, str] = {}
     for choice in ("stay", "retreat"):
         game = both_miss()
+        record = recorded(game)
         events = game.apply(seat, Choice(group, choice))
+        record.action(game, seat, Choice(group, choice), events)
         assert any(e.kind == "sealed" and e.visible_to(seat) for e in events)
-        seen[choice] = seen_by(game, other_seat, events)
+        assert record.lines[-1]["action"].endswith(choice), "the full record keeps the choice (for replay)"
+        mine_read = readable_by(record.lines, seat)[-1]
+        assert mine_read["action"].endswith(choice) and mine_read["digest"] == record.lines[-1]["digest"]
+        seen[choice] = seen_by(game, other_seat, events, record)
+        theirs_read = readable_by(record.lines, other_seat)[-1]
+        assert theirs_read["action"] == SEALED and theirs_read["digest"] == WITHHELD
+        assert readable_by(record.lines, None)[-1]["action"] == SEALED
         assert "sealed" not in seen[choice] or choice not in json.loads(seen[choice])["events"]
         assert game.sealed_json(other_seat)[f"melee {game.state.turn}"][f"melee {group}"]["action"] == "chosen"
     assert seen["stay"] == seen["retreat"], "the other seat could tell the choices apart"
     # and a spectator sees nothing either
     game = both_miss()
+    record = recorded(game)
     events = game.apply(seat, Choice(group, mine))
+    record.action(game, seat, Choice(group, mine), events)
     assert not any(e.kind == "sealed" for e in events if e.visible_to(other_seat) or e.visible_to(None))
     other_group = "M2" if group == "M1" else "M1"
     events = game.apply(other_seat, Choice(other_group, theirs))
+    record.action(game, other_seat, Choice(other_group, theirs), events)
     revealed = [e for e in events if e.kind == "revealed"]
     assert revealed and revealed[0].visible_to(other_seat)
     assert json.dumps(revealed[0].data).count(mine) >= 1
+    # once both are shown, every reader reads both choices and every digest again
+    for reader in (seat, other_seat, None):
+        read = readable_by(record.lines, reader)
+        assert [line.get("action") for line in read[2:]] == [f"melee {group} {mine}", f"melee {other_group} {theirs}"]
+        assert [line["digest"] for line in read] == [line["digest"] for line in record.lines]
 
 
 def test_melee_numbers_are_the_marked_defaults() -> None:

@@ -33,7 +33,7 @@ from grognard.core.dice import SeededDice
 from grognard.core.engine import Event, Game
 from grognard.core.errors import GrognardError, OptionError, RecordError
 from grognard.core.options import OptionSpec, parse_assignments
-from grognard.core.record import RecordWriter, Replay, StepCounter, make_header, replay
+from grognard.core.record import RecordWriter, Replay, StepCounter, make_header, readable_by, replay
 from grognard.core.ruleset import Ruleset
 from grognard.render import write_picture
 from grognard.terminal import Prompter, Quit, Session, TypedDice, parse_humans
@@ -78,16 +78,48 @@ def _replay_to(record: Path, turn: int | None, flag: str) -> Replay:
         raise RecordError(f"{record}: {exc}") from None
 
 
+def _reader(game: Game, seat: str) -> str | None:
+    """The seat named by ``seat`` (any case), or None for 'spectator'; OptionError names the seats."""
+    if seat.lower() == "spectator":
+        return None
+    for name in game.seats():
+        if name.lower() == seat.lower():
+            return name
+    raise OptionError(f"--seat {seat!r}: no such seat; seats: {', '.join(game.seats())}, or spectator")
+
+
 @app.command("replay")
 def replay_command(
     record: Annotated[Path, typer.Argument(help="a game record (JSON Lines) written by --record", dir_okay=False)],
     to: Annotated[int | None, typer.Option("--to", metavar="TURN", help="stop at the start of this turn")] = None,
+    seat: Annotated[
+        str | None,
+        typer.Option(
+            "--seat",
+            metavar="SEAT",
+            help="with --out: write the record as SEAT may read it ('spectator': no seat); another seat's "
+            "secret choice not yet revealed shows as 'sealed'",
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", dir_okay=False, help="write the readable record (--seat) to this file")
+    ] = None,
 ) -> None:
     """Rebuild a game from its record, checking every die and digest; name the first line that diverges."""
+    if (seat is None) != (out is None):
+        raise OptionError("--seat and --out go together: --seat SEAT --out FILE writes the record as SEAT may read it")
     rebuilt = _replay_to(record, to, "--to")
     game = rebuilt.game
     header = rebuilt.header
     console = Console(highlight=False, soft_wrap=True)
+    if seat is not None and out is not None:
+        reader = _reader(game, seat)
+        text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in readable_by(rebuilt.used, reader))
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise OptionError(f"--out {str(out)!r}: {exc.strerror}") from None
+        console.print(f"wrote the record as {reader or 'a spectator'} may read it to {out}")
     seed = f"seed {header.get('seed')}" if header.get("dice") == "seeded" else f"{header.get('dice')} dice"
     console.print(
         f"{record}: {header.get('ruleset')} game, {seed}; {rebuilt.lines} lines replayed, "

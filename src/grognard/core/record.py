@@ -129,6 +129,57 @@ def dice_of(events: Iterable[Mapping[str, Any]]) -> list[tuple[str, int, list[in
     return [(e["purpose"], e["sides"], list(e["values"])) for e in events if e.get("kind") == "dice"]
 
 
+SEALED = "sealed"  # what a reader sees of another seat's secret choice before its reveal
+WITHHELD = "withheld until the reveal"  # a digest that would let a reader test a guess at a sealed choice
+
+
+def readable_by(lines: Sequence[Mapping[str, Any]], seat: str | None) -> list[dict[str, Any]]:
+    """The record as ``seat`` may read it now (``None``: a spectator, or the host).
+
+    ``lines`` are a record's lines (the full record, or as much of it as is
+    written). Every event the seat may not see (an event whose ``to`` leaves it
+    out, such as another seat's ``sealed`` choice) is left out. A line that
+    commits another seat's secret choice not revealed within ``lines`` shows
+    its action as ``"sealed"``; and as a line's digest is taken of the state
+    after it (the sealed choice included) and chains into every later digest,
+    a reader could test a guess against any of them: so from that line on every
+    ``digest`` is ``"withheld until the reveal"``. The seat's own choices, and
+    choices revealed by a later line, are shown as written. The full record (for replay
+    after the game) is the one to verify; this form is for reading.
+
+    >>> line = {"type": "action", "seat": "B", "action": "stay", "digest": "d1",
+    ...         "events": [{"kind": "sealed", "decision": "x", "seat": "B", "action": "stay", "to": ["B"]}]}
+    >>> readable_by([line], "A")[0]["action"], readable_by([line], "A")[0]["events"]
+    ('sealed', [])
+    >>> readable_by([line], "B")[0]["action"]
+    'stay'
+    """
+    out = [dict(line) for line in lines]
+    revealed_at: list[set[str]] = []
+    for line in out:
+        shown: set[str] = set()
+        for event in line.get("events", []):
+            if event.get("kind") == "revealed":
+                shown.update(str(key) for key in event.get("choices", {}))
+        revealed_at.append(shown)
+    withhold_from = len(out)
+    for index, line in enumerate(out):
+        events = line.get("events", [])
+        for event in events:
+            if event.get("kind") != "sealed" or (seat is not None and event.get("seat") == seat):
+                continue
+            key = str(event.get("decision"))
+            if not any(key in revealed_at[j] for j in range(index, len(out))):
+                line["action"] = SEALED
+                withhold_from = min(withhold_from, index)
+        if "events" in line:
+            line["events"] = [e for e in events if e.get("to") is None or (seat is not None and seat in e["to"])]
+    for line in out[withhold_from:]:
+        if "digest" in line:
+            line["digest"] = WITHHELD
+    return out
+
+
 @dataclass
 class Replay:
     """A replayed game: the rebuilt game and the header (its digest removed).

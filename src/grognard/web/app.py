@@ -35,6 +35,7 @@ from starlette.websockets import WebSocketState
 from grognard import __version__, rulesets
 from grognard.core.engine import Event
 from grognard.core.errors import GrognardError
+from grognard.core.record import readable_by
 from grognard.terminal import parse_dice
 from grognard.web import faces, pages
 from grognard.web.protocol import (
@@ -388,7 +389,9 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
         if room.meta["status"] not in ("over", "ended"):
             raise Refused("not_over", "the record (with its dice seed) is given once the game is over")
         assert room.writer is not None
-        text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in room.writer.lines)
+        # the host reads as a spectator: a secret choice never revealed (a game ended during one) stays sealed
+        lines = readable_by(room.writer.lines, None)
+        text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
         return PlainTextResponse(
             text,
             media_type="application/x-ndjson",

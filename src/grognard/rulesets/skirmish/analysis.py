@@ -78,13 +78,26 @@ METRICS: tuple[Metric, ...] = (
     Metric("axis_lost", "axis men lost"),
     Metric("allies_wounded", "allied flesh wounds"),
     Metric("axis_wounded", "axis flesh wounds"),
+    Metric("melees", "melees fought (bases touched, a first round rolled)"),
+    Metric("melee_rounds", "melee rounds rolled"),
+    Metric("allies_melee_dead", "allied men killed in melee"),
+    Metric("axis_melee_dead", "axis men killed in melee"),
+    Metric("allies_objectives", "objectives the allies hold at the end"),
+    Metric("axis_objectives", "objectives the axis holds at the end"),
 )
 
 
 def measure(game: Any) -> dict[str, int | None]:
-    """The metrics of a finished skirmish game."""
+    """The metrics of a finished skirmish game (the turn it ended is the runner's own ``turn``)."""
     stats = game.state.stats
+    objectives = [o.id for o in game.scenario.spec.objectives]
     return {
+        "melees": stats["melees"],
+        "melee_rounds": stats["melee_rounds"],
+        "allies_melee_dead": stats["melee_dead"]["allies"],
+        "axis_melee_dead": stats["melee_dead"]["axis"],
+        "allies_objectives": sum(1 for o in objectives if game.holds("allies", o)),
+        "axis_objectives": sum(1 for o in objectives if game.holds("axis", o)),
         "first_blood": stats["first_blood"],
         "allies_lost": stats["losses"]["allies"],
         "axis_lost": stats["losses"]["axis"],

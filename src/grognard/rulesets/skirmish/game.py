@@ -92,6 +92,9 @@ class SkirmishGame(Game):
             "shots": dict.fromkeys(SIDES, 0),
             "hits": dict.fromkeys(SIDES, 0),
             "first_blood": None,
+            "melees": 0,
+            "melee_rounds": 0,
+            "melee_dead": dict.fromkeys(SIDES, 0),
             "scenario_sha256": self.scenario.digest,
         }
         self.state = state
@@ -789,6 +792,8 @@ class SkirmishGame(Game):
         s = self.state
         f.alive = False
         s.stats["losses"][f.side] += 1
+        if why == "killed in melee":
+            s.stats["melee_dead"][f.side] += 1
         if s.stats["first_blood"] is None:
             s.stats["first_blood"] = s.turn
         self.emit("killed", figure=f.id, why=why)
@@ -910,6 +915,8 @@ class SkirmishGame(Game):
         for fid in melee:
             s.engaged[fid] = attacker
         round_no = 1 if first else 2
+        if first:
+            s.stats["melees"] += 1
         while True:
             ours = [f for f in melee if s.figures[f].alive and s.figures[f].side == attacker and adj[f]]
             theirs = [f for f in melee if s.figures[f].alive and s.figures[f].side != attacker and adj[f]]
@@ -921,6 +928,7 @@ class SkirmishGame(Game):
                 self.emit("melee_over", men=melee)
                 return False
             self.emit("melee_round", round=round_no, attacker=attacker, men=ours + theirs)
+            s.stats["melee_rounds"] += 1
             dead: list[tuple[str, str]] = []
             hit_any = False
             aims = self._targets(ours, set(theirs), adj)
