@@ -285,11 +285,14 @@ def test_the_doctrine_charges_when_the_odds_favour_it_and_not_otherwise() -> Non
     move = bot.choose(game, game.pending()[0])
     assert isinstance(move, Move) and move.path == ((10.0, 13.0),)  # 3 to 1: the leader runs until bases touch
     game.apply("Allies", move)
-    assert game.state.charged == {"A.1"}
-    two_v_two = [unit("A", "allies", fig(10, 10), fig(12, 10)), unit("G", "axis", fig(10, 14), fig(12, 14))]
-    game = make(scenario(two_v_two))
-    move = bot.choose(game, game.pending()[0])
-    assert not (isinstance(move, Move) and move.path and move.path[-1] == (10.0, 13.0))  # 2 to 2: no charge
+    assert game.state.charged == {"A.1", "A.2", "A.3"}  # and so does every man with the enemy within his move
+    # one man against two who could join: the first round kills 1/2 of theirs for 11/24 of ours: charge
+    # against three: 1/2 for 2/3: no charge (rules.MeleeRound's exact odds)
+    for enemies, charges in (([fig(10, 14), fig(11, 15)], True), ([fig(10, 14), fig(11, 15), fig(9, 15)], False)):
+        game = make(scenario([unit("A", "allies", fig(10, 10)), unit("G", "axis", *enemies)]))
+        move = bot.choose(game, game.pending()[0])
+        assert isinstance(move, Move)
+        assert (move.path == ((10.0, 13.0),)) is charges, (len(enemies), move)
 
 
 def test_the_doctrine_stays_with_even_odds_and_retreats_when_outnumbered() -> None:
@@ -338,3 +341,28 @@ def test_a_person_sees_the_melee_choice_and_the_log_tells_the_melee() -> None:
     assert "A.1 strikes at G.1: miss" in lines
     lines = [describe(e) for e in choose(game, "retreat", "stay")]
     assert "melee choices shown: M1 retreat, M2 stay" in lines and "A.1 retreats to (10, 8)" in lines
+
+
+def two_on_one_later_round(*dice: int) -> SkirmishGame:
+    """G.1 charges A.1 and A.2 (turn 1: everyone misses, both stay); turn 2 is a later round fought with ``dice``."""
+    game = make(scenario([unit("A", "allies", fig(10, 10), fig(11, 10)), unit("G", "axis", fig(10.5, 12.5))]))
+    game.apply("Allies", Move("A"))
+    game.apply("Axis", Move("G", ((10.5, 10.87),)))
+    script(game, 1, 1, 1)
+    fire(game)
+    game.apply("Axis", Choice("M1", "stay"))  # the attacker's group is M1
+    game.apply("Allies", Choice("M2", "stay"))
+    left = script(game, *dice)
+    fire(game)
+    assert left.remaining == 0
+    return game
+
+
+@pytest.mark.rule("skirmish.70", "skirmish.7")
+def test_two_men_striking_one_in_a_round_the_second_hit_kills_a_man_who_survived_the_first() -> None:
+    # G misses A.1 (1); A.1 hits G (4), G survives (5); A.2 hits G (4): his second hit this turn, dead
+    game = two_on_one_later_round(1, 4, 5, 4)
+    assert not figure(game, "G.1").alive
+    # the same, but A.2 misses (3): G keeps his flesh wound; round 3 everyone misses (1, 1, 1)
+    game = two_on_one_later_round(1, 4, 5, 3, 1, 1, 1)
+    assert figure(game, "G.1").alive and figure(game, "G.1").wounds == 1

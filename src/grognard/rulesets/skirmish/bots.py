@@ -11,12 +11,13 @@ Units off the table come straight on. Every move is the furthest legal one
 along the chosen line (the move space's own search), so the bot never
 blunders into contact or past its allowance.
 
-Melee: a unit charges (its leader runs until his base touches the nearest
-enemy within a move) when the odds favour it: its living men are at least
-``ASSAULT_ODDS`` times the enemy men near that enemy (within a move of him),
-who could join the melee. A unit with a man in melee holds. When both sides
-of a melee miss, a group stays when its side has at least as many living men
-in that melee as the enemy, and otherwise retreats.
+Melee: a unit charges (each man with an enemy within his move runs until
+their bases touch) when the exact odds of the melee favour it: the first
+round (``rules.MeleeRound``, icepool) of the men who would touch against the
+enemies they touch, and those who could join, kills at least as many of the
+enemy as of ours, on average. A unit with a man in melee holds. When both
+sides of a melee miss, a group stays when the next round's exact odds are
+even or better for its side, and otherwise retreats.
 
 Fire: each unit fires at the enemy unit where its men's dice are worth the
 most: the chance each man kills (hit, then a failed survival roll) times the
@@ -27,6 +28,7 @@ officers half as much again).
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -41,37 +43,80 @@ from grognard.rulesets.skirmish.state import Figure, FireOrder
 
 XY = tuple[float, float]
 STAND_OFF = 0.6  # inches behind a wall or boulder where a man takes cover
-ASSAULT_ODDS = 1.5  # charge when our men are at least this many times the enemy men who could join the melee
+ODDS_CAP = 8  # men a side the doctrine's melee odds count (a bigger melee is valued as 8 against 8)
+
+
+def melee_odds(attackers: int, defenders: int, *, first: bool) -> tuple[Fraction, Fraction]:
+    """Exact expected (attackers dead, defenders dead) of a melee round (``rules.MeleeRound``, icepool);
+    groups over ``ODDS_CAP`` men a side are counted as ``ODDS_CAP`` (the odds of a big melee, roughly)."""
+    cap = ODDS_CAP
+    return R.MeleeRound(min(attackers, cap), min(defenders, cap), first=first).expected()
 
 
 def charge_move(game: SkirmishGame, space: MoveSpace) -> Move | None:
-    """A charge by the unit's leader into the nearest enemy within a move, when the odds favour it; else None."""
+    """A charge into the enemy within a move when the exact odds of the melee favour it; else None.
+
+    Each man with an enemy within his move runs until his base touches one (the enemies shared out one to one
+    as far as they go); the others follow the leader. The melee it makes is valued with ``rules.MeleeRound``:
+    our men who would touch against the enemies they touch and, when the enemy moves after us, the enemies
+    within a move of those who could join. The charge goes in when the first round's expected enemy dead are
+    at least our expected dead (the attacker's advantage makes that so at up to about one to two).
+    """
     men = game.living(space.unit)
     leader = men[0]
     if not leader.on_table:
         return None
     base = game.tables.sight.base.value
-    reach = game.allowance(leader)
     side = leader.side
-
-    def dist(e: Figure) -> float:
-        return math.hypot(e.x - leader.x, e.y - leader.y)
-
     foes = game.enemies(side)
-    close = [e for e in foes if dist(e) <= reach + base]
-    if not close:
+    if not foes:
         return None
-    target = min(close, key=lambda e: (dist(e), e.id))
-    joining = [e for e in foes if math.hypot(e.x - target.x, e.y - target.y) <= reach + base]
-    if len(men) < ASSAULT_ODDS * len(joining):
+    load: dict[str, int] = {}
+    orders: list[Order] = []
+    for f in men:
+        reach = game.allowance(f) + base
+
+        def dist(e: Figure, f: Figure = f) -> float:
+            return math.hypot(e.x - f.x, e.y - f.y)
+
+        close = [e for e in foes if dist(e) <= reach]
+        if not close:
+            continue
+        target = min(close, key=lambda e: (load.get(e.id, 0), dist(e), e.id))
+        load[target.id] = load.get(target.id, 0) + 1
+        d = dist(target)
+        t = (d - base) / d
+        orders.append(Order(f.id, "to", ((snap(f.x + t * (target.x - f.x)), snap(f.y + t * (target.y - f.y))),)))
+    if not orders:
         return None
-    d = dist(target)
-    t = (d - base) / d
-    goal = (snap(leader.x + t * (target.x - leader.x)), snap(leader.y + t * (target.y - leader.y)))
-    for move in (Move(space.unit, (goal,)), Move(space.unit, (), (Order(leader.id, "to", (goal,)),))):
+    chosen: Move | None = None
+    lead = next((o for o in orders if o.figure == leader.id), None)
+    tries = []
+    if lead is not None:
+        tries.append(Move(space.unit, lead.points, tuple(o for o in orders if o.figure != leader.id)))
+    tries.append(Move(space.unit, (), tuple(orders)))
+    tries += [Move(space.unit, (), (o,)) for o in orders]
+    for move in tries:
         if space.legal(move):
-            return move
-    return None
+            chosen = move
+            break
+    if chosen is None:
+        return None
+    ends = {fid: path[-1] for fid, path in game.plan_move(chosen).items()}
+    ours = [fid for fid, end in ends.items() if any(R.in_contact(end, (e.x, e.y), base) for e in foes)]
+    touched = {e.id for e in foes for end in ends.values() if R.in_contact(end, (e.x, e.y), base)}
+    if not ours:
+        return None
+    theirs = set(touched)
+    if game.state.order[0] == side:  # the enemy moves after us: his men within a move may join
+        for e in foes:
+            if e.id in touched:
+                continue
+            reach = game.allowance(e) + base
+            if any(math.hypot(e.x - t.x, e.y - t.y) <= reach for t in foes if t.id in touched):
+                theirs.add(e.id)
+    our_dead, their_dead = melee_odds(len(ours), len(theirs), first=True)
+    return chosen if their_dead >= our_dead else None
 
 
 def touches(game: SkirmishGame, move: Move) -> bool:
@@ -97,14 +142,23 @@ def short_of_contact(game: SkirmishGame, space: MoveSpace, move: Move) -> Move:
 
 
 def melee_choice(game: SkirmishGame, group: str) -> Choice:
-    """Stay when the group's side has at least as many living men in its melee as the enemy; else retreat."""
+    """Stay when the next (later) round's exact odds favour the group's side or are even; else retreat.
+
+    The later round (``rules.MeleeRound(first=False)``) of the living men of the group's melee, the side
+    that attacked first: stay when the enemy's expected dead are at least ours.
+    """
     s = game.state
     men = s.groups[group]
     side = s.figures[men[0]].side
     melee = next((m for m in game.melees() if men[0] in m), men)
+    attacker = game.melee_attacker(melee)
     ours = sum(1 for f in melee if s.figures[f].side == side and s.figures[f].alive)
     theirs = sum(1 for f in melee if s.figures[f].side != side and s.figures[f].alive)
-    return Choice(group, "stay" if ours >= theirs else "retreat")
+    if side == attacker:
+        our_dead, their_dead = melee_odds(ours, theirs, first=False)
+    else:
+        their_dead, our_dead = melee_odds(theirs, ours, first=False)
+    return Choice(group, "stay" if their_dead >= our_dead else "retreat")
 
 
 def kill_chance(game: SkirmishGame, shot: FireOrder) -> float:

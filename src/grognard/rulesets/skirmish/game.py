@@ -932,28 +932,27 @@ class SkirmishGame(Game):
             dead: list[tuple[str, str]] = []
             hit_any = False
             aims = self._targets(ours, set(theirs), adj)
-            struck: set[str] = set()
+            killed: set[str] = set()
             for fid, foe in aims.items():
                 if self._strike(fid, foe):
                     hit_any = True
-                    if foe in struck:  # a man already dead or hit this round: a second hit kills (skirmish.7)
+                    if foe in killed:  # already dead this round
                         continue
-                    struck.add(foe)
-                    if self._melee_hit(foe, survival=round_no > 1):
+                    if self._melee_hit(foe, survival=round_no > 1):  # a second hit this turn kills (skirmish.7)
                         dead.append((foe, "killed in melee"))
+                        killed.add(foe)
             killed_now = {d for d, _ in dead}
             # the first round's dead do not strike back; in later rounds the dead fight before removal
             back = [f for f in theirs if round_no > 1 or f not in killed_now]
             replies = self._targets(back, set(ours), adj)
-            hurt: set[str] = set()
             for fid, foe in replies.items():
                 if self._strike(fid, foe):
                     hit_any = True
-                    if foe in hurt:
+                    if foe in killed:
                         continue
-                    hurt.add(foe)
                     if self._melee_hit(foe, survival=True):
                         dead.append((foe, "killed in melee"))
+                        killed.add(foe)
             for fid, why in dead:
                 if s.figures[fid].alive:
                     self._kill(s.figures[fid], why)

@@ -8,10 +8,13 @@ to check actions, the bots and faces to look ahead. A refused action raises
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
 
 import icepool
 from shapely.geometry import LineString, Point
@@ -450,6 +453,143 @@ def overlaps(a: XY, b: XY, base: float) -> bool:
 MELEE_HIT_ON = 4  # a melee die hits on 4+, plus the target's type shift (cavalry +1); no cover in melee
 MELEE_SURVIVE_ON = 5  # a man hit in melee (where survival is allowed) survives on 5-6
 MELEE_GROUP = 10  # at most 10 men in a group making one stay/retreat choice
+
+
+def aims(strikers: int, foes: int) -> list[int]:
+    """How many of ``strikers`` men strike at each of ``foes`` men who all touch them: one to one, the spare
+    men joining the pairs in turn (RULINGS S13, as ``SkirmishGame._targets`` pairs them).
+
+    >>> aims(5, 2), aims(1, 3), aims(0, 2)
+    ([3, 2], [1, 0, 0], [0, 0])
+    """
+    return [len(range(j, strikers, foes)) for j in range(foes)] if foes else []
+
+
+def _struck(strikes: int, hit_on: int, shift: int, survive_on: int | None, side: int) -> icepool.Die:
+    """The fate of one man struck ``strikes`` times: a Vector (attackers dead, defenders dead, hits), ``side``
+    0 for an attacker, 1 for a defender. One hit kills (``survive_on`` None) or allows a survival roll; a
+    second hit in the turn kills outright (skirmish.7)."""
+    hit = (icepool.d6 + shift >= hit_on).map({False: 0, True: 1})
+    hits = strikes @ hit if strikes else icepool.Die([0])
+    survive = icepool.d6 >= survive_on if survive_on is not None else icepool.Die([False])
+
+    def fate(h: int) -> Any:
+        dead = [0, 0, h]
+        if h >= 2:
+            dead[side] = 1
+            return icepool.Vector(dead)
+        if h == 1:
+            return survive.map(lambda ok: icepool.Vector([0, 0, 1] if ok else ([1, 0, 1] if side == 0 else [0, 1, 1])))
+        return icepool.Vector(dead)
+
+    return hits.map(fate)
+
+
+def _total(dice: list[icepool.Die]) -> icepool.Die:
+    out = icepool.Die([icepool.Vector([0, 0, 0])])
+    for die in dice:
+        out = out + die
+    return out
+
+
+@dataclass(frozen=True)
+class MeleeRound(Mechanic):
+    """One melee round of ``attackers`` men against ``defenders`` men whose bases all touch (a small group).
+
+    First round (skirmish.69): each attacker strikes (one die, ``hit_on``+ plus the target's ``shift``); a hit
+    kills outright (the attacker's advantage) and the dead do not strike back; each living defender strikes
+    back, and a hit makes the attacker roll survival. Later rounds (skirmish.70): a hit on either side allows
+    survival, and the defenders killed strike back before they are removed. Men pair one to one, the spare men
+    joining the pairs (RULINGS S13). ``outcomes()`` is the exact joint distribution (icepool) of
+    ``(attackers dead, defenders dead, hits)``; ``distribution()`` labels it; ``roll`` plays it with dice.
+
+    >>> MeleeRound(1, 1).distribution().probability("0 attackers and 1 defenders dead")
+    Fraction(1, 2)
+    >>> MeleeRound(1, 1).distribution().probability("both missed: stay or retreat")
+    Fraction(1, 4)
+    >>> MeleeRound(1, 1, first=False).expected()
+    (Fraction(1, 3), Fraction(1, 3))
+    """
+
+    attackers: int
+    defenders: int
+    first: bool = True
+    hit_on: int = MELEE_HIT_ON
+    survive_on: int = MELEE_SURVIVE_ON
+    attacker_shift: int = 0  # the attackers' type shift when struck (cavalry +1)
+    defender_shift: int = 0
+
+    def _defender_fates(self, back: int) -> icepool.Die:
+        """The attackers' fates when ``back`` defenders strike back."""
+        return _total(
+            [_struck(k, self.hit_on, self.attacker_shift, self.survive_on, 0) for k in aims(back, self.attackers)]
+        )
+
+    def outcomes(self) -> icepool.Die:
+        """The exact distribution of ``Vector(attackers dead, defenders dead, hits scored)``."""
+        return _melee_outcomes(self)
+
+    def expected(self) -> tuple[Fraction, Fraction]:
+        """The exact expected (attackers dead, defenders dead) of the round."""
+        die = self.outcomes()
+        total = die.denominator()
+        att = sum((Fraction(int(v[0]) * int(q), int(total)) for v, q in die.items()), Fraction(0))
+        dfd = sum((Fraction(int(v[1]) * int(q), int(total)) for v, q in die.items()), Fraction(0))
+        return att, dfd
+
+    def distribution(self) -> icepool.Die:
+        def label(v: Any) -> str:
+            if v[2] == 0:
+                return "both missed: stay or retreat"
+            return f"{v[0]} attackers and {v[1]} defenders dead"
+
+        return self.outcomes().map(label)
+
+    def roll(self, source: DiceSource, purpose: str) -> tuple[int, int, int]:
+        """The round played with ``source``: (attackers dead, defenders dead, hits)."""
+        hits_on_def = [0] * self.defenders
+        hits = 0
+        for j, k in enumerate(aims(self.attackers, self.defenders)):
+            if k:
+                rolled = source.roll(k, 6, f"{purpose}: attackers strike")
+                h = sum(1 for v in rolled if v + self.defender_shift >= self.hit_on)
+                hits_on_def[j] = h
+                hits += h
+        dead_def = [self._dies(h, source, purpose, survival=not self.first) for h in hits_on_def]
+        back = self.defenders - sum(dead_def) if self.first else self.defenders
+        dead_att = 0
+        for k in aims(back, self.attackers):
+            if k:
+                rolled = source.roll(k, 6, f"{purpose}: defenders strike")
+                h = sum(1 for v in rolled if v + self.attacker_shift >= self.hit_on)
+                hits += h
+                dead_att += self._dies(h, source, purpose, survival=True)
+        return dead_att, sum(dead_def), hits
+
+    def _dies(self, h: int, source: DiceSource, purpose: str, *, survival: bool) -> int:
+        if h == 0:
+            return 0
+        if h >= 2 or not survival:
+            return 1
+        return 0 if source.roll(1, 6, f"{purpose}: survival")[0] >= self.survive_on else 1
+
+    @property
+    def text(self) -> str:
+        which = "first round" if self.first else "later round"
+        return f"{self.attackers} attackers v {self.defenders} defenders, {which}: hit on {self.hit_on}+"
+
+
+@functools.lru_cache(maxsize=512)
+def _melee_outcomes(m: MeleeRound) -> icepool.Die:
+    """``MeleeRound.outcomes`` (cached: the doctrine asks the same few rounds again and again)."""
+    struck = [
+        _struck(k, m.hit_on, m.defender_shift, None if m.first else m.survive_on, 1)
+        for k in aims(m.attackers, m.defenders)
+    ]
+    defenders = _total(struck)
+    if not m.first:
+        return defenders + m._defender_fates(m.defenders)
+    return defenders.map(lambda v: v + m._defender_fates(m.defenders - int(v[1])))
 
 
 def path_near(points: Sequence[XY], other: XY, reach: float) -> bool:
