@@ -78,8 +78,8 @@ def test_the_probes_are_refused_for_the_reason_they_target() -> None:
     assert all(seen.values()), seen
 
 
-@pytest.mark.parametrize("scenario", ["hill_assault", "proving_ground"])
-def test_the_shipped_scenarios_play_to_a_result_with_doctrine_bots_by_fire_alone(scenario: str) -> None:
+@pytest.mark.parametrize("scenario", ["hill_assault", "proving_ground", "village_street"])
+def test_the_shipped_scenarios_play_to_a_result_with_doctrine_bots(scenario: str) -> None:
     outcomes = []
     for seed in (1, 2, 3):
         game = RULESET.create({"scenario": scenario}, SeededDice(seed))
@@ -89,3 +89,21 @@ def test_the_shipped_scenarios_play_to_a_result_with_doctrine_bots_by_fire_alone
         assert game.state.stats["losses"]["allies"] + game.state.stats["losses"]["axis"] > 0
         outcomes.append(result)
     assert all(r.turn <= 12 for r in outcomes)
+
+
+@pytest.mark.parametrize("scenario", ["hill_assault", "village_street"])
+def test_the_shipped_scenarios_play_to_a_result_with_random_bots_melee_included(scenario: str) -> None:
+    from grognard.bots.random_bot import RandomBot
+
+    kinds: set[str] = set()
+    for seed in (1, 2, 3):
+        game = RULESET.create({"scenario": scenario}, SeededDice(seed))
+        bot = RandomBot(np.random.default_rng(seed))
+
+        def note(d: Any, a: Any, events: list[Any]) -> None:
+            kinds.update(e.kind for e in events)
+
+        result = play_out(game, lambda seat, bot=bot: bot, on_step=note)
+        assert result.outcome in ("win", "draw")
+    if scenario == "village_street":  # on the hill, random walks seldom close to a base's width
+        assert "melee_round" in kinds, "random play never reached a melee"

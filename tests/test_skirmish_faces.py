@@ -133,3 +133,34 @@ def test_the_board_at_the_terminal_lists_the_terrain_doors_and_objectives() -> N
         "objective farm (the farmhouse): x 19-29, y 23-31",
     ):
         assert line in text.splitlines(), (line, text)
+
+
+def test_a_person_plays_the_village_street_at_the_terminal_and_never_sees_the_bots_sealed_choice(
+    tmp_path: Path,
+) -> None:
+    from terminal_driver import run_cli
+
+    record = tmp_path / "street.jsonl"
+    args = ("play", "skirmish", "village_street", "--human", "allies", "--seed", "4", "--record", str(record))
+    done = run_cli(*args, stdin="2\n" * 600)  # the second choice of every menu: advance, fire, retreat
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Result: axis win on turn 4" in out
+    asked = out.index("melee group M2 (C.3): stay or retreat, in secret")
+    shown = out.index("melee choices shown: M1 stay, M2 retreat")
+    assert asked < shown and "M1 stay" not in out[:asked]  # the bot (Axis, M1) chose first, in secret
+    lines = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
+    sealed = next(i for i, line in enumerate(lines) if line.get("action") == "melee M1 stay")
+    part = tmp_path / "part.jsonl"  # the record as it stood when the person was asked
+    part.write_text("".join(json.dumps(line) + "\n" for line in lines[: sealed + 1]), encoding="utf-8")
+    for seat, action in (("allies", "sealed"), ("axis", "melee M1 stay"), ("spectator", "sealed")):
+        readable = tmp_path / f"{seat}.jsonl"
+        done = run_cli("replay", str(part), "--seat", seat, "--out", str(readable))
+        assert done.returncode == 0, done.stderr
+        last = json.loads(readable.read_text(encoding="utf-8").splitlines()[-1])
+        assert last["action"] == action
+        assert ("stay" in json.dumps(last)) is (seat == "axis")
+    done = run_cli("replay", str(record), "--seat", "Allies", "--out", str(tmp_path / "all.jsonl"))
+    assert done.returncode == 0 and "melee M1 stay" in (tmp_path / "all.jsonl").read_text(encoding="utf-8")
+    done = run_cli("replay", str(record), "--seat", "Nobody", "--out", str(tmp_path / "x.jsonl"))
+    assert done.returncode == 2 and "--seat 'Nobody': no such seat" in done.stderr

@@ -496,6 +496,19 @@ def sweep_command(
         cells.append(f"{data['metrics']['turn']['median']:g}")
         table.add_row(*cells)
     _wide_console().print(table)
+    if ruleset.metrics:  # the rule set's own figures (losses, objectives, ...): their mean at each point
+        means = Table(title="Means at each point (a 'turn' figure: over the games where it happened)")
+        for name in axes:
+            means.add_column(name, justify="right")
+        for metric in ruleset.metrics:
+            means.add_column(metric.name, justify="right")
+        for point, data in rows:
+            cells = [specs[name].describe(point[name]) for name in axes]
+            for metric in ruleset.metrics:
+                value = data["metrics"].get(metric.name, {}).get("mean")
+                cells.append("-" if value is None else f"{value:.2f}")
+            means.add_row(*cells)
+        _wide_console().print(means)
     if out is not None:
         write_sweep(out, ruleset.name, [specs[name] for name in axes], outcomes, rows)
         print(f"wrote {out / 'sweep.csv'}, {out / 'sweep.png'}")

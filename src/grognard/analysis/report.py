@@ -167,8 +167,9 @@ def write_sweep(
     outcomes: list[str],
     rows: list[tuple[dict[str, Any], dict[str, Any]]],
 ) -> None:
-    """sweep.csv (a row per grid point) and sweep.png (each outcome's share with its interval); the option
-    values as a person writes them (``unlimited``, ``on``), as on the command line."""
+    """sweep.csv (a row per grid point: outcome shares with intervals, the median end turn and the mean of
+    every metric) and sweep.png (each outcome's share with its interval); the option values as a person
+    writes them (``unlimited``, ``on``), as on the command line."""
     axes = [spec.name for spec in specs]
     import csv
 
@@ -179,6 +180,8 @@ def write_sweep(
         for key in outcomes:
             head += [f"{key} share", f"{key} low95", f"{key} high95"]
         head += ["games", "median end turn"]
+        metrics = [name for name in rows[0][1]["metrics"] if name != "turn"] if rows else []
+        head += [f"mean {name}" for name in metrics]
         writer.writerow(head)
         for point, data in rows:
             line: list[Any] = [spec.describe(point[spec.name]) for spec in specs]
@@ -186,6 +189,9 @@ def write_sweep(
                 item = data["outcomes"].get(key, {"share": 0.0, "low95": 0.0, "high95": 0.0})
                 line += [f"{item['share']:.6f}", f"{item['low95']:.6f}", f"{item['high95']:.6f}"]
             line += [data["games"], data["metrics"]["turn"]["median"]]
+            for name in metrics:
+                value = data["metrics"].get(name, {}).get("mean")
+                line.append("" if value is None else f"{value:.6f}")
             writer.writerow(line)
     import matplotlib
 

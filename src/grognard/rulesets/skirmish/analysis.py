@@ -11,10 +11,11 @@ from typing import Any
 
 from grognard.analysis.odds import OddsTable
 from grognard.core.ruleset import Metric
-from grognard.rulesets.skirmish.rules import INITIATIVE, ShotFate, Shots, Survival
+from grognard.rulesets.skirmish.rules import INITIATIVE, MeleeRound, ShotFate, Shots, Survival
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, Tables, load_tables
 
 SQUAD = 8  # men in the shipped scenario's rifle squads: the "k men fire" table runs to it
+MELEE_SIZES = ((1, 1), (2, 1), (1, 2), (2, 2), (3, 1), (3, 2), (2, 3), (3, 3), (4, 4))  # attackers v defenders
 
 
 def band_label(tables: Tables, weapon: str, index: int) -> str:
@@ -24,7 +25,8 @@ def band_label(tables: Tables, weapon: str, index: int) -> str:
 
 
 def odds_tables(tables: Tables | None = None) -> list[OddsTable]:
-    """Every mechanic of part 1: initiative, one man's shot by weapon, band and cover, k men's hits, survival."""
+    """Every mechanic of parts 1 and 2: initiative, one man's shot by weapon, band and cover, k men's hits,
+    survival, and melee rounds (first and later) for one against one and small groups."""
     tables = tables or load_tables()
     out = [
         OddsTable(
@@ -69,6 +71,28 @@ def odds_tables(tables: Tables | None = None) -> list[OddsTable]:
             "two hits on one man kill him outright (skirmish.7)",
         )
     )
+    out.append(
+        OddsTable(
+            "melee_first_round",
+            "A first melee round, attackers v defenders all touching: the attacker's hit kills outright, "
+            "the living defenders strike back and their hit allows survival",
+            "skirmish.69",
+            tuple((f"{a} v {d}", MeleeRound(a, d, first=True)) for a, d in MELEE_SIZES),
+            "attackers v defenders",
+            "grognard default melee numbers: hit on 4+, survive on 5-6 (RULINGS S6); men pair one to one, "
+            "spare men joining (S13); 'both missed' is when the secret stay/retreat follows",
+        )
+    )
+    out.append(
+        OddsTable(
+            "melee_later_round",
+            "A later melee round: every hit allows survival, and the dead strike back before removal",
+            "skirmish.70",
+            tuple((f"{a} v {d}", MeleeRound(a, d, first=False)) for a, d in MELEE_SIZES),
+            "attackers v defenders",
+            "grognard default melee numbers: hit on 4+, survive on 5-6 (RULINGS S6)",
+        )
+    )
     return out
 
 
@@ -78,6 +102,7 @@ METRICS: tuple[Metric, ...] = (
     Metric("axis_lost", "axis men lost"),
     Metric("allies_wounded", "allied flesh wounds"),
     Metric("axis_wounded", "axis flesh wounds"),
+    Metric("first_melee", "turn of the first melee", "turn"),
     Metric("melees", "melees fought (bases touched, a first round rolled)"),
     Metric("melee_rounds", "melee rounds rolled"),
     Metric("allies_melee_dead", "allied men killed in melee"),
@@ -92,6 +117,7 @@ def measure(game: Any) -> dict[str, int | None]:
     stats = game.state.stats
     objectives = [o.id for o in game.scenario.spec.objectives]
     return {
+        "first_melee": stats["first_melee"],
         "melees": stats["melees"],
         "melee_rounds": stats["melee_rounds"],
         "allies_melee_dead": stats["melee_dead"]["allies"],

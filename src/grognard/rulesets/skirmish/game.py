@@ -36,6 +36,7 @@ from grognard.rulesets.skirmish.terrain import Terrain, build_terrain, terrain_j
 
 SIDES = ("allies", "axis")
 SEATS = {"allies": "Allies", "axis": "Axis"}
+CHARGE_SHARE = 0.25  # how often a sampled move (the random bot's) is a charge into contact, when an enemy is in reach
 WEAPON_VALUE = {"mg": 3.0, "smg": 1.5, "rifle": 1.0, "pistol": 0.8}  # the doctrine's "most valuable target"
 TYPE_VALUE = {"officer": 1.5, "cavalry": 1.2}
 
@@ -93,6 +94,7 @@ class SkirmishGame(Game):
             "hits": dict.fromkeys(SIDES, 0),
             "first_blood": None,
             "melees": 0,
+            "first_melee": None,
             "melee_rounds": 0,
             "melee_dead": dict.fromkeys(SIDES, 0),
             "scenario_sha256": self.scenario.digest,
@@ -917,6 +919,8 @@ class SkirmishGame(Game):
         round_no = 1 if first else 2
         if first:
             s.stats["melees"] += 1
+            if s.stats["first_melee"] is None:
+                s.stats["first_melee"] = s.turn
         while True:
             ours = [f for f in melee if s.figures[f].alive and s.figures[f].side == attacker and adj[f]]
             theirs = [f for f in melee if s.figures[f].alive and s.figures[f].side != attacker and adj[f]]
@@ -1095,6 +1099,17 @@ class MoveSpace(ActionSpace[Move]):
         men = game.living(self.unit)
         leader = men[0]
         reach = game.allowance(leader)
+        base = game.tables.sight.base.value
+        close = [e for e in game.enemies(leader.side) if math.hypot(e.x - leader.x, e.y - leader.y) <= reach + base]
+        if leader.on_table and close and rng.random() < CHARGE_SHARE:  # a charge: the leader runs into contact
+            foe = close[int(rng.integers(len(close)))]
+            d = math.hypot(foe.x - leader.x, foe.y - leader.y)
+            t = (d - base) / d if d > base else 0.0
+            move = Move(
+                self.unit, ((snap(leader.x + t * (foe.x - leader.x)), snap(leader.y + t * (foe.y - leader.y))),)
+            )
+            if move.path[0] != (leader.x, leader.y) and self.legal(move):
+                return move
         for _ in range(6):
             angle = float(rng.uniform(0.0, 2 * math.pi))
             dist = float(rng.uniform(0.2, 1.0)) * reach

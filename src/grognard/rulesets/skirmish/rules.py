@@ -503,7 +503,7 @@ class MeleeRound(Mechanic):
     joining the pairs (RULINGS S13). ``outcomes()`` is the exact joint distribution (icepool) of
     ``(attackers dead, defenders dead, hits)``; ``distribution()`` labels it; ``roll`` plays it with dice.
 
-    >>> MeleeRound(1, 1).distribution().probability("0 attackers and 1 defenders dead")
+    >>> MeleeRound(1, 1).distribution().probability("0 att., 1 def. dead")
     Fraction(1, 2)
     >>> MeleeRound(1, 1).distribution().probability("both missed: stay or retreat")
     Fraction(1, 4)
@@ -541,7 +541,7 @@ class MeleeRound(Mechanic):
         def label(v: Any) -> str:
             if v[2] == 0:
                 return "both missed: stay or retreat"
-            return f"{v[0]} attackers and {v[1]} defenders dead"
+            return f"{v[0]} att., {v[1]} def. dead"
 
         return self.outcomes().map(label)
 
