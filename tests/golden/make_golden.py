@@ -44,6 +44,8 @@ GAMES: dict[str, list[str]] = {
     "b17-seed1": ["--seed", "1"],
     "b17-seed2-enlarged-arcs": ["--seed", "2", "--enlarged", "--firing-arcs"],
     "b17-seed3-random-germans-fw190": ["--seed", "3", "--bots", "german=random", "--fighter-type", "fw190"],
+    "skirmish-hill-assault-seed1": ["hill_assault", "--seed", "1"],
+    "skirmish-village-street-seed6": ["village_street", "--seed", "6"],
 }
 
 
