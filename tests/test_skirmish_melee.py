@@ -271,6 +271,7 @@ def test_a_committed_choice_never_reaches_the_other_seat_before_the_reveal(
         read = readable_by(record.lines, reader)
         assert [line.get("action") for line in read[2:]] == [f"melee {group} {mine}", f"melee {other_group} {theirs}"]
         assert [line["digest"] for line in read] == [line["digest"] for line in record.lines]
+        assert read == record.lines  # nothing is secret any more: the record reads (and replays) as written
 
 
 def test_melee_numbers_are_the_marked_defaults() -> None:
@@ -366,3 +367,20 @@ def test_two_men_striking_one_in_a_round_the_second_hit_kills_a_man_who_survived
     # the same, but A.2 misses (3): G keeps his flesh wound; round 3 everyone misses (1, 1, 1)
     game = two_on_one_later_round(1, 4, 5, 3, 1, 1, 1)
     assert figure(game, "G.1").alive and figure(game, "G.1").wounds == 1
+
+
+@pytest.mark.parametrize("name", ["skirmish-hill-assault-seed1", "skirmish-village-street-seed6"])
+def test_a_finished_games_record_reads_as_written_for_every_seat(name: str) -> None:
+    from pathlib import Path
+
+    from grognard.core.record import read_lines
+
+    lines = read_lines(Path(__file__).parent / "golden" / f"{name}.jsonl")
+    assert any(e["kind"] == "sealed" for line in lines for e in line.get("events", []))
+    for seat in ("Allies", "Axis", None):  # the web's download (a spectator's reading) replays as the full record
+        assert readable_by(lines, seat) == lines
+    cut = next(i for i, line in enumerate(lines) if any(e["kind"] == "sealed" for e in line.get("events", [])))
+    seat = lines[cut]["seat"]
+    other = "Axis" if seat == "Allies" else "Allies"
+    part = readable_by(lines[: cut + 1], other)
+    assert part[-1]["action"] == SEALED and part[-1]["digest"] == WITHHELD and part[:-1] == lines[:cut]

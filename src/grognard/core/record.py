@@ -138,7 +138,9 @@ def readable_by(lines: Sequence[Mapping[str, Any]], seat: str | None) -> list[di
 
     ``lines`` are a record's lines (the full record, or as much of it as is
     written). Every event the seat may not see (an event whose ``to`` leaves it
-    out, such as another seat's ``sealed`` choice) is left out. A line that
+    out, such as another seat's ``sealed`` choice) is left out, but for a sealed
+    choice revealed within ``lines`` (no secret any more: a finished game's
+    record reads, and replays, as written). A line that
     commits another seat's secret choice not revealed within ``lines`` shows
     its action as ``"sealed"``; and as a line's digest is taken of the state
     after it (the sealed choice included) and chains into every later digest,
@@ -165,15 +167,20 @@ def readable_by(lines: Sequence[Mapping[str, Any]], seat: str | None) -> list[di
     withhold_from = len(out)
     for index, line in enumerate(out):
         events = line.get("events", [])
+        kept = []
         for event in events:
-            if event.get("kind") != "sealed" or (seat is not None and event.get("seat") == seat):
-                continue
-            key = str(event.get("decision"))
-            if not any(key in revealed_at[j] for j in range(index, len(out))):
+            mine = event.get("to") is None or (seat is not None and seat in event["to"])
+            if event.get("kind") == "sealed" and not mine:
+                key = str(event.get("decision"))
+                if any(key in revealed_at[j] for j in range(index, len(out))):
+                    kept.append(event)  # revealed since: no secret any more (and the record replays)
+                    continue
                 line["action"] = SEALED
                 withhold_from = min(withhold_from, index)
+            elif mine:
+                kept.append(event)
         if "events" in line:
-            line["events"] = [e for e in events if e.get("to") is None or (seat is not None and seat in e["to"])]
+            line["events"] = kept
     for line in out[withhold_from:]:
         if "digest" in line:
             line["digest"] = WITHHELD
