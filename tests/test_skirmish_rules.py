@@ -160,7 +160,7 @@ def test_a_scenario_check_reports_every_problem_at_once_naming_field_value_and_w
             {"kind": "lava", "shape": [[0, 0], [1, 0], [1, 1]]},
             {"kind": "woods", "shape": [[0, 0], [4, 4], [4, 0], [0, 4]]},
             {"kind": "building", "shape": [[20, 20], [24, 20], [24, 24], [20, 24]], "doors": [{"at": [22, 22]}]},
-            {"kind": "bridge", "line": [[0, 0], [1, 1]]},
+            {"kind": "bridge", "line": [[10, 20], [10, 28]]},
             {"kind": "stone_wall", "line": [[3, 3]]},
         ],
         objectives=[{"id": "top", "shape": [[1, 1], [2, 2]]}],
@@ -185,7 +185,7 @@ def test_a_scenario_check_reports_every_problem_at_once_naming_field_value_and_w
         r"terrain\[2\].kind: 'lava': unknown terrain",
         r"terrain\[3\].shape: .*: the outline crosses itself",
         r"terrain\[4\].doors\[0\].at: \[22.0, 22.0\]: not on the building's wall",
-        r"terrain\[5\].kind: 'bridge': comes with part 3",
+        r"terrain\[5\].type: \(missing\): a bridge is one of large, foot",
         r"terrain\[6\].line: .*: a stone_wall is a line of at least 2 points",
         r"units\[0\].figures\[0\].at: \[60.0, 10.0\]: off the 48\" x 48\" table",
         r"units\[0\].figures\[1\].weapon: 'laser': not a weapon in the tables",
@@ -1094,7 +1094,7 @@ def test_rules_of_later_parts_are_marked_and_refused_until_they_come() -> None:
         with pytest.raises(IllegalAction) as info:
             game.plan_fire(Fire("A", None, ((fid, "G.1"),)))
         assert info.value.rule == rule
-    for kind, part in (("bridge", "part 3"), ("castle_wall", "part 4"), ("train", "part 4")):
+    for kind, part in (("castle_wall", "part 4"), ("train", "part 4")):
         data = scenario([unit("A", "allies", fig(1, 1)), unit("G", "axis", fig(47, 47))], [{"kind": kind}])
         assert any(f"comes with {part}" in p for p in check_scenario(data))
 
