@@ -28,9 +28,9 @@ from grognard.core.engine import ActionSpace, Decision, FiniteSpace, Game, Resul
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most, snap
 from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import XY, Choice, Fire, Move, Order
 from grognard.rulesets.skirmish.scenario import Scenario, load_scenario
-from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.state import Bridge, Door, Figure, FireOrder, SkirmishState, Unit
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1
 from grognard.rulesets.skirmish.terrain import Terrain, build_terrain, terrain_json

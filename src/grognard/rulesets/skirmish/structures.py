@@ -85,7 +85,7 @@ class ShotsUntil(Mechanic):
     distribution (icepool); ``roll`` rolls the shots one by one.
 
     >>> ShotsUntil(30, 19).distribution().probability(1)
-    Fraction(1, 36)
+    Fraction(1, 12)
     >>> ShotsUntil(30, 0).distribution().probability(2)
     Fraction(0, 1)
     """
@@ -266,7 +266,10 @@ def artillery_cover(game: SkirmishGame, figure: Figure, centre: XY, weapon: str)
             if states[sid] not in (FULL_POINTS, NO_ART_COVER):
                 continue  # rubble and collapse give no artillery cover
             if _crosses_near(line, sec.shape.exterior, here, reach):
-                return f'within {reach:g}" of the wall of section {sid}, which lies between him and the burst (skirmish.40)'
+                return (
+                    f'within {reach:g}" of the wall of section {sid}, which lies between him and the burst '
+                    "(skirmish.40)"
+                )
     if "cliff" in heights:
         for cliff in terrain.cliffs:
             if cliff.height + TOLERANCE < heights["cliff"]:
