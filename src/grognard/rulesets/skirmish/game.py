@@ -194,6 +194,7 @@ class SkirmishGame(Game):
     def structures_changed(self) -> None:
         """Forget what was worked out from the structures (a shell hit one, a bridge was built)."""
         self._shots = None
+        self.changed()
 
     def seat(self, side: str) -> str:
         return SEATS[side]
@@ -572,13 +573,20 @@ class SkirmishGame(Game):
     def _check_build(self, action: Move) -> None:
         """Men at work on a bridge not yet built: within reach of its site, at most 10 a bridge a move (S10)."""
         s = self.state
-        builders: dict[str, int] = {}
         sites = ST.bridge_sites(self)
         reach = self.tables.engineering.reach.value
         most = int(self.tables.bridges.most_builders.value)
-        for order in action.orders:
-            if order.verb != "build":
-                continue
+        work = [o for o in action.orders if o.verb == "build"]
+        for name in sorted({o.bridge or "" for o in work}):
+            at_work = s.bridges[name].builders if name in s.bridges else 0
+            count = sum(1 for o in work if o.bridge == name)
+            if at_work + count > most:
+                raise IllegalAction(
+                    f"{action}: at most {most} men work on bridge {name} in a move "
+                    f"({at_work} already at work this move, {count} more ordered)",
+                    "skirmish.86",
+                )
+        for order in work:
             bridge = s.bridges.get(order.bridge or "")
             if bridge is None:
                 raise IllegalAction(
@@ -592,13 +600,6 @@ class SkirmishGame(Game):
             if not f.on_table or gap > reach + TOLERANCE:
                 raise IllegalAction(
                     f'{action}: {f.id} is {gap:.2f}" from bridge {bridge.id}\'s site, more than {reach:g}"',
-                    "skirmish.86",
-                )
-            builders[bridge.id] = builders.get(bridge.id, 0) + 1
-            if bridge.builders + builders[bridge.id] > most:
-                raise IllegalAction(
-                    f"{action}: at most {most} men work on bridge {bridge.id} in a move "
-                    f"({bridge.builders} already at work this move)",
                     "skirmish.86",
                 )
 
