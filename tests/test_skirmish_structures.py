@@ -7,6 +7,7 @@ polygons) and scripted dice, on both sides of every threshold.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -336,7 +337,11 @@ def test_scenario_sections_storeys_and_bridges_are_checked_whole() -> None:
     bad_house = {
         **HOUSE,
         "sections": [
-            {"id": "H.a", "shape": [[20, 20], [26, 20], [26, 28], [20, 28]], "storeys": [{"points": 5, "full_from": 6}]},
+            {
+                "id": "H.a",
+                "shape": [[20, 20], [26, 20], [26, 28], [20, 28]],
+                "storeys": [{"points": 5, "full_from": 6}],
+            },
             {"id": "H.b", "shape": [[25, 20], [32, 20], [32, 28], [25, 28]]},
             {"id": "H.c"},
         ],
@@ -406,3 +411,34 @@ def test_a_shell_on_a_section_uses_the_scripted_dice_purpose() -> None:
     ST.shell(game, burst(27, 24, 1.0), (27, 24), "heavy_artillery", 3)
     assert dice.log[0][0].startswith("shell on section H.b (first storey, 30 points)")
     assert Point(27, 24).within(ST.sections(game)["H.b"].shape)
+
+
+# ---------------------------------------------------------------------------------- players
+@pytest.mark.rule("skirmish.18")
+def test_the_doctrine_leaves_a_section_that_one_shot_would_likely_bring_down() -> None:
+    import numpy as np
+
+    from grognard.rulesets.skirmish.bots import DoctrineBot, in_danger
+
+    house = {**HOUSE, "doors": [{"id": "D", "at": [22, 20], "open": True}]}
+    game = town(fig(22, 21.5), fig(5, 5), terrain=[house])
+    bot = DoctrineBot(np.random.default_rng(1))
+    # H.a's second storey at 3: one shot cannot bring the section down (its first storey stands under it)
+    game.state.sections["H.a"] = [20, 3]
+    assert in_danger(game, figure(game, "A.1")) is None
+    # the first storey at 12 points: one shot of 12 brings it down (1/36), under 1/6: stay
+    game.state.sections["H.a"] = [12, 0]
+    assert ST.collapse_chance(game, "H.a") == Fraction(1, 36) and in_danger(game, figure(game, "A.1")) is None
+    # at 9 points: 10/36 >= 1/6: A.1 goes out through the open door
+    game.state.sections["H.a"] = [9, 0]
+    assert ST.collapse_chance(game, "H.a") == Fraction(10, 36)
+    game.changed()
+    decision = game.pending()[0]
+    move = bot.choose(game, decision)
+    game.apply("Allies", move)
+    assert game.terrain.building_at(figure(game, "A.1").x, figure(game, "A.1").y) is None
+    # with the door closed, a man within 1" of it opens it first
+    game = town(fig(22, 20.8), fig(5, 5))
+    game.state.sections["H.a"] = [9, 0]
+    move = bot.choose(game, game.pending()[0])
+    assert move.orders == (Order("A.1", "open", (), "D"),)

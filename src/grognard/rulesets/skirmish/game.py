@@ -166,6 +166,16 @@ class SkirmishGame(Game):
         if self._terrain_json is None:
             self._terrain_json = terrain_json(self.base_terrain)
         full["terrain"] = self._terrain_json
+        full["structures"] = {
+            "sections": {
+                sid: {"points": list(points), "state": ST.state_of(self, sid)}
+                for sid, points in sorted(self.state.sections.items())
+            },
+            "bridges": {
+                bid: {"points": b.points, "standing": bid in ST.standing(self), "text": ST.describe_bridge(self, bid)}
+                for bid, b in sorted(self.state.bridges.items())
+            },
+        }
         return full
 
     def decision_id(self, action: Any) -> str | None:
