@@ -442,3 +442,27 @@ def test_the_doctrine_leaves_a_section_that_one_shot_would_likely_bring_down() -
     game.state.sections["H.a"] = [9, 0]
     move = bot.choose(game, game.pending()[0])
     assert move.orders == (Order("A.1", "open", (), "D"),)
+
+
+@pytest.mark.rule("skirmish.86", "skirmish.88")
+def test_river_town_plays_to_a_result_with_the_engineers_at_work_and_is_drawn_by_state() -> None:
+    import numpy as np
+
+    from grognard.core.dice import SeededDice
+    from grognard.core.play import play_out
+    from grognard.render.skirmish import render
+    from grognard.rulesets.skirmish import RULESET
+
+    game = RULESET.create({"scenario": "river_town"}, SeededDice(1))
+    bots = {seat: RULESET.bots["doctrine"](np.random.default_rng(1)) for seat in game.seats()}
+    result = play_out(game, lambda seat: bots[seat])
+    assert result.outcome in ("win", "draw")
+    assert game.state.bridges["FB1"].work == 4 * result.turn  # four engineers, one man-move each a move
+    assert game.state.sections == {"INN.w": [30, 20], "INN.e": [30]}  # nobody shells it until the artillery part
+    # the picture names each section's points and state, and each bridge's
+    game.state.sections["INN.e"] = [0]
+    game.state.bridges["BR1"].points = 12
+    svg = render(game.view("Allies"))
+    assert "INN.w 30/20: full points" in svg and "INN.e 0: all dead" in svg
+    assert "BR1 (large, 12 points: men 4 abreast and unarmoured vehicles)" in svg
+    assert "FB1 (foot, being built: " in svg

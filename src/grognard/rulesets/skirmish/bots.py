@@ -9,7 +9,9 @@ left ahead it goes straight on. A defending unit holds where it has cover from
 the nearest enemy and otherwise goes to the nearest cover it can reach.
 Units off the table come straight on. Men in a building section that one
 shot (2d6) would bring down with a chance of 1/6 or more leave it first, by the
-nearest open door (or open a closed one), whatever else the unit does. Every move is the furthest legal one
+nearest open door (or open a closed one), whatever else the unit does. A unit
+of engineers at a bridge site not yet built works on it (those within reach of
+it; the others wait). Every move is the furthest legal one
 along the chosen line (the move space's own search), so the bot never
 blunders into contact or past its allowance.
 
@@ -136,6 +138,26 @@ def leave_building(game: SkirmishGame, space: MoveSpace) -> Move | None:
         if space.legal(move):
             return move
         orders.pop()
+    return None
+
+
+def build_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
+    """Engineers (a unit of men of type ``engineer``) at a bridge site not yet built work on it (skirmish.86)."""
+    men = game.living(space.unit)
+    if not men or any(f.type != "engineer" or not f.on_table for f in men):
+        return None
+    reach = game.tables.engineering.reach.value
+    most = int(game.tables.bridges.most_builders.value)
+    for bid, site in sorted(ST.bridge_sites(game).items()):
+        bridge = game.state.bridges[bid]
+        if bridge.built:
+            continue
+        near = [f for f in men if site.deck.distance(Point(f.x, f.y)) <= reach][: most - bridge.builders]
+        if not near:
+            continue
+        move = Move(space.unit, (), tuple(Order(f.id, "build", (), None, bid) for f in near))
+        if space.legal(move):
+            return move
     return None
 
 
@@ -285,6 +307,9 @@ def move_order(game: SkirmishGame, space: MoveSpace) -> Move:
     leave = leave_building(game, space)
     if leave is not None:
         return leave
+    build = build_order(game, space)
+    if build is not None:
+        return build
     charge = charge_move(game, space)
     if charge is not None:
         return charge

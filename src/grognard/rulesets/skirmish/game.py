@@ -1215,7 +1215,12 @@ class MoveSpace(ActionSpace[Move]):
     def _figure_order(self, rng: np.random.Generator, men: list[Figure]) -> Order:
         """A random single man's order: stay, his own short path, wire, tank traps, or a door near him."""
         f = men[int(rng.integers(len(men)))]
-        kind = int(rng.integers(5))
+        kind = int(rng.integers(6))
+        if kind == 5:  # work on a bridge not yet built (refused, and so not chosen, unless he stands at its site)
+            sites = sorted(b.id for b in self.game.state.bridges.values() if not b.built)
+            if sites:
+                return Order(f.id, "build", (), None, sites[int(rng.integers(len(sites)))])
+            kind = 0
         angle = float(rng.uniform(0.0, 2 * math.pi))
         dx, dy = math.cos(angle), math.sin(angle)
         if kind == 0:
