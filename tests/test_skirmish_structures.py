@@ -372,6 +372,11 @@ def test_scenario_sections_storeys_and_bridges_are_checked_whole() -> None:
         "terrain[6]: type, points and built are a bridge's fields",
     ):
         assert needle in text, f"missing {needle!r} in:\n{text}"
+    half = {**HOUSE, "sections": [{"id": "H.a", "shape": [[20, 20], [25, 20], [25, 28], [20, 28]]}]}
+    data = scenario([unit("A", "allies", fig(1, 1)), unit("G", "axis", fig(47, 47))], [half])
+    text = "\n".join(check_scenario(data))
+    for needle in ("terrain[0].sections: 40.00 square inches of the building lie in no section",):
+        assert needle in text, f"missing {needle!r} in:\n{text}"
 
 
 @pytest.mark.rule("skirmish.18", "skirmish.34")

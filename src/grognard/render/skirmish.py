@@ -325,8 +325,14 @@ def _firing_lines(view: dict[str, Any], focus: str, X: Any, Y: Any) -> list[str]
     if me is None or not me["alive"] or not me["on_table"]:
         return []
     scenario = load_scenario(view["scenario"]["source"])
+    structures = view.get("structures", {})
+    standing = frozenset(b for b, info in structures.get("bridges", {}).items() if info["standing"])
+    states = {sid: info["state"] for sid, info in structures.get("sections", {}).items()}
     terrain = build_terrain(scenario.spec, scenario.tables).with_works(
-        [tuple(map(tuple, w)) for w in view.get("wires", [])], [tuple(t) for t in view.get("traps", [])]
+        [tuple(map(tuple, w)) for w in view.get("wires", [])],
+        [tuple(t) for t in view.get("traps", [])],
+        standing if structures else None,
+        states if structures else None,
     )
     tables = scenario.tables
     opened = [d["id"] for d in view.get("doors", []) if d["open"]]

@@ -30,6 +30,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from shapely.geometry import LineString, Point, Polygon
+from shapely.ops import unary_union
 
 from grognard.core.errors import GrognardError
 from grognard.rulesets.skirmish.tables import Tables, TablesError, describe_error, load_tables, read_toml
@@ -361,6 +362,10 @@ def _check_structure(where: str, piece: TerrainPiece, tables: Tables | None, spe
                     f"no_top_cover_from {no_top}: need points >= full_from > no_art_cover_from > "
                     "no_top_cover_from >= 1 (RULINGS S7: ALL DEAD below the last)"
                 )
+    if outline is not None and outline.is_valid and shapes and len(shapes) == len(piece.sections):
+        left = outline.difference(unary_union([shape for _, shape in shapes])).area
+        if left > 0.01:
+            yield f"{where}.sections: {left:.2f} square inches of the building lie in no section (each has a roof)"
 
 
 def _check_bridge(where: str, piece: TerrainPiece, tables: Tables | None, spec: ScenarioSpec) -> Iterable[str]:
