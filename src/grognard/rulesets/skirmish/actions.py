@@ -4,11 +4,14 @@ A move gives the path of the unit's first living figure (its leader): up to
 two waypoints and the end point, in inches; every other figure keeps its
 offset from him at each point. Orders for single figures follow after ``/``:
 their own path (``to``), ``stay``, laying ``wire`` (two ends), setting
-``traps`` (two points) or opening or closing a door.
+``traps`` (two points), opening or closing a door, or working on a bridge
+(``build``, skirmish.86).
 
 >>> move = parse_action("move A1 10,12 14,20 / A1.3 to 9,9 / A1.4 wire 3,4 5,4")
->>> move.path, move.orders[1]
-(((10.0, 12.0), (14.0, 20.0)), Order(figure='A1.4', verb='wire', points=((3.0, 4.0), (5.0, 4.0)), door=None))
+>>> move.path, move.orders[1].verb, move.orders[1].points
+(((10.0, 12.0), (14.0, 20.0)), 'wire', ((3.0, 4.0), (5.0, 4.0)))
+>>> str(parse_action("move E / E.1 build FB1"))
+'move E / E.1 build FB1'
 >>> str(move)
 'move A1 10,12 14,20 / A1.3 to 9,9 / A1.4 wire 3,4 5,4'
 >>> str(parse_action("hold A1"))
