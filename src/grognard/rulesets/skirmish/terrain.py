@@ -432,7 +432,7 @@ def _sections(piece: TerrainPiece, feature: Feature, tables: Tables) -> list[Sec
     for spec in specs:
         shape = Polygon(spec.shape) if spec.shape is not None else feature.shape
         storeys = tuple(Storey(*storey_thresholds(st, tables)) for st in spec.storeys)
-        out.append(Section(spec.id, feature.id, shape, storeys))  # type: ignore[arg-type]
+        out.append(Section(spec.id, feature.id, shape, storeys))
     return out
 
 
@@ -443,7 +443,7 @@ def _bridge(piece: TerrainPiece, ident: str, tables: Tables) -> BridgeSite:
     line = LineString(piece.line)
     deck = line.buffer(width / 2, cap_style="flat")
     points = 0 if not piece.built else (piece.points if piece.points is not None else kind.points)
-    return BridgeSite(ident, piece.type, line, deck, width, points, piece.built)  # type: ignore[arg-type]
+    return BridgeSite(ident, piece.type, line, deck, width, points, piece.built)
 
 
 def terrain_json(terrain: Terrain) -> dict[str, Any]:
