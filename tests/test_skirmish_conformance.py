@@ -45,6 +45,7 @@ def skirmish_probes(game: Game, decision: Decision) -> list[Any]:
 CASES = {
     "hill assault": {"turn_limit": 5},
     "proving ground": {"scenario": "proving_ground", "turn_limit": 5},
+    "river town": {"scenario": "river_town", "turn_limit": 5},
 }
 
 
@@ -78,7 +79,7 @@ def test_the_probes_are_refused_for_the_reason_they_target() -> None:
     assert all(seen.values()), seen
 
 
-@pytest.mark.parametrize("scenario", ["hill_assault", "proving_ground", "village_street"])
+@pytest.mark.parametrize("scenario", ["hill_assault", "proving_ground", "village_street", "river_town"])
 def test_the_shipped_scenarios_play_to_a_result_with_doctrine_bots(scenario: str) -> None:
     outcomes = []
     for seed in (1, 2, 3):

@@ -48,7 +48,10 @@ FILL = {
     "stone_wall": "#6F6F6F",
     "sandbags": "#C8B27A",
     "tank_trap": "#444444",
+    "bridge": "#A98B65",
 }
+# building sections by state (skirmish.18): the fill fades as the roof goes; rubble is dotted, a collapse crossed
+STATE_FILL = {"full points": "#B08D6E", "no art. cover": "#CDB49C", "no top cover": "#E6DCCF", "all dead": "#F7F4EC"}
 SIDE_COLOUR = {"allies": BLUE, "axis": VERMILLION}
 BAND_COLOUR = (GREEN, ORANGE, PURPLE, INK)
 
@@ -69,7 +72,7 @@ def render(view: dict[str, Any]) -> str:
         return " ".join(f"{X(x):.1f},{Y(y):.1f}" for x, y in coords)
 
     body.append(el("rect", x=X(0), y=Y(depth), width=width * SCALE, height=depth * SCALE, fill="#F7F4EC", stroke=INK))
-    order = ["hill", "pond", "bay", "river", "road", "woods", "bushes", "small_rocks", "building", "boulder"]
+    order = ["hill", "pond", "bay", "river", "bridge", "road", "woods", "bushes", "small_rocks", "building", "boulder"]
     pieces = sorted(terrain["pieces"], key=lambda p: order.index(p["kind"]) if p["kind"] in order else len(order))
     for piece in pieces:
         kind = piece["kind"]
@@ -91,6 +94,8 @@ def render(view: dict[str, Any]) -> str:
             continue
         if not shape or not isinstance(shape[0], list):
             continue
+        if kind == "bridge" and not view.get("structures", {}).get("bridges", {}).get(piece["id"], {}).get("standing"):
+            continue  # gone or not yet built: _structures draws its outline
         if isinstance(shape[0][0], list):  # a multi-part shape
             parts = shape
         else:
@@ -148,6 +153,7 @@ def render(view: dict[str, Any]) -> str:
                         stroke_width=1,
                     )
                 )
+    body += _structures(view, terrain, X, Y, points)
     for wire in view.get("wires", []):
         body.append(
             el("polyline", points=points(wire), fill="none", stroke=INK, stroke_width=1.5, stroke_dasharray="2 2")
@@ -248,6 +254,66 @@ def render(view: dict[str, Any]) -> str:
     return document(width * SCALE + 2 * (MARGIN + OFF), depth * SCALE + 2 * (MARGIN + OFF) + 40, body, title)
 
 
+def _structures(view: dict[str, Any], terrain: dict[str, Any], X: Any, Y: Any, points: Any) -> list[str]:
+    """Building sections and bridges drawn by their state, with their points (skirmish.18, 88-89)."""
+    info = view.get("structures", {})
+    sections = info.get("sections", {})
+    bridges = info.get("bridges", {})
+    out: list[str] = []
+    for piece in terrain["pieces"]:
+        if piece["kind"] == "building":
+            for sec in piece.get("sections", []):
+                now = sections.get(sec["id"])
+                if now is None:
+                    continue
+                state = now["state"]
+                dash = {"no top cover": "2 2", "all dead": "6 3"}.get(state)
+                extra = {"stroke_dasharray": dash} if dash else {}
+                out.append(
+                    el(
+                        "polygon",
+                        points=points(sec["shape"]),
+                        fill=STATE_FILL.get(state, "#DDDDDD"),
+                        stroke=INK,
+                        stroke_width=1,
+                        **extra,
+                    )
+                )
+                xs = [p[0] for p in sec["shape"]]
+                ys = [p[1] for p in sec["shape"]]
+                label = f"{sec['id']} {'/'.join(str(p) for p in now['points'])}: {state}"
+                out.append(el("text", label, x=X(min(xs)) + 3, y=Y(max(ys)) + 10, font_size=8, fill=INK))
+                if state == "all dead":
+                    out.append(
+                        el(
+                            "path",
+                            d=f"M{X(min(xs)):.1f},{Y(max(ys)):.1f} L{X(max(xs)):.1f},{Y(min(ys)):.1f} "
+                            f"M{X(min(xs)):.1f},{Y(min(ys)):.1f} L{X(max(xs)):.1f},{Y(max(ys)):.1f}",
+                            stroke=FAINT,
+                            stroke_width=1,
+                        )
+                    )
+        elif piece["kind"] == "bridge":
+            now = bridges.get(piece["id"])
+            if now is None:
+                continue
+            if not now["standing"]:  # gone or not yet built: a dashed outline over the river
+                out.append(
+                    el(
+                        "polygon",
+                        points=points(piece["shape"]),
+                        fill="none",
+                        stroke=INK,
+                        stroke_width=1,
+                        stroke_dasharray="4 3",
+                    )
+                )
+            xs = [p[0] for p in piece["shape"]]
+            ys = [p[1] for p in piece["shape"]]
+            out.append(el("text", now["text"], x=X(max(xs)) + 3, y=Y((min(ys) + max(ys)) / 2), font_size=8, fill=INK))
+    return out
+
+
 def _firing_lines(view: dict[str, Any], focus: str, X: Any, Y: Any) -> list[str]:
     """One line per enemy on the table from the focus figure: band colour and cover, or why not."""
     from grognard.rulesets.skirmish import rules as R
@@ -259,8 +325,14 @@ def _firing_lines(view: dict[str, Any], focus: str, X: Any, Y: Any) -> list[str]
     if me is None or not me["alive"] or not me["on_table"]:
         return []
     scenario = load_scenario(view["scenario"]["source"])
+    structures = view.get("structures", {})
+    standing = frozenset(b for b, info in structures.get("bridges", {}).items() if info["standing"])
+    states = {sid: info["state"] for sid, info in structures.get("sections", {}).items()}
     terrain = build_terrain(scenario.spec, scenario.tables).with_works(
-        [tuple(map(tuple, w)) for w in view.get("wires", [])], [tuple(t) for t in view.get("traps", [])]
+        [tuple(map(tuple, w)) for w in view.get("wires", [])],
+        [tuple(t) for t in view.get("traps", [])],
+        standing if structures else None,
+        states if structures else None,
     )
     tables = scenario.tables
     opened = [d["id"] for d in view.get("doors", []) if d["open"]]

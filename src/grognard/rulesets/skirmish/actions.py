@@ -4,11 +4,14 @@ A move gives the path of the unit's first living figure (its leader): up to
 two waypoints and the end point, in inches; every other figure keeps its
 offset from him at each point. Orders for single figures follow after ``/``:
 their own path (``to``), ``stay``, laying ``wire`` (two ends), setting
-``traps`` (two points) or opening or closing a door.
+``traps`` (two points), opening or closing a door, or working on a bridge
+(``build``, skirmish.86).
 
 >>> move = parse_action("move A1 10,12 14,20 / A1.3 to 9,9 / A1.4 wire 3,4 5,4")
->>> move.path, move.orders[1]
-(((10.0, 12.0), (14.0, 20.0)), Order(figure='A1.4', verb='wire', points=((3.0, 4.0), (5.0, 4.0)), door=None))
+>>> move.path, move.orders[1].verb, move.orders[1].points
+(((10.0, 12.0), (14.0, 20.0)), 'wire', ((3.0, 4.0), (5.0, 4.0)))
+>>> str(parse_action("move E / E.1 build FB1"))
+'move E / E.1 build FB1'
 >>> str(move)
 'move A1 10,12 14,20 / A1.3 to 9,9 / A1.4 wire 3,4 5,4'
 >>> str(parse_action("hold A1"))
@@ -34,7 +37,7 @@ XY = tuple[float, float]
 _UNIT = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 _FIGURE = re.compile(r"^[A-Za-z][A-Za-z0-9]*\.[1-9][0-9]*$")
 _DOOR = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]*$")
-VERBS = ("to", "stay", "wire", "traps", "open", "close")
+VERBS = ("to", "stay", "wire", "traps", "open", "close", "build")
 
 
 def fmt_point(point: XY) -> str:
@@ -43,14 +46,17 @@ def fmt_point(point: XY) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Order:
-    """One figure's own order within a unit's move (skirmish.21, 63-65)."""
+    """One figure's own order within a unit's move (skirmish.21, 63-65; ``build BRIDGE``: skirmish.86)."""
 
     figure: str
     verb: str
     points: tuple[XY, ...] = ()
     door: str | None = None
+    bridge: str | None = None
 
     def __str__(self) -> str:
+        if self.verb == "build":
+            return f"{self.figure} build {self.bridge}"
         if self.verb in ("open", "close"):
             return f"{self.figure} {self.verb} {self.door}"
         if self.verb == "stay":
@@ -58,7 +64,10 @@ class Order:
         return f"{self.figure} {self.verb} " + " ".join(fmt_point(p) for p in self.points)
 
     def to_json(self) -> dict[str, Any]:
-        return {"figure": self.figure, "verb": self.verb, "points": [list(p) for p in self.points], "door": self.door}
+        out = {"figure": self.figure, "verb": self.verb, "points": [list(p) for p in self.points], "door": self.door}
+        if self.bridge is not None:
+            out["bridge"] = self.bridge
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +130,8 @@ SkirmishAction = Move | Fire | Choice
 CHOICES = ("stay", "retreat")
 
 USAGE = {
-    "move": "move UNIT X,Y [X,Y [X,Y]] [/ FIG to X,Y.. | stay | wire X,Y X,Y | traps X,Y X,Y | open DOOR | close DOOR]",
+    "move": "move UNIT X,Y [X,Y [X,Y]] [/ FIG to X,Y.. | stay | wire X,Y X,Y | traps X,Y X,Y | open DOOR | close DOOR"
+    " | build BRIDGE]",
     "hold": "hold UNIT",
     "fire": "fire UNIT TARGET_UNIT|hold [/ FIG TARGET_FIGURE|TARGET_UNIT|hold]",
     "melee": "melee GROUP stay|retreat",
@@ -149,7 +159,9 @@ def _name(text: str, pattern: re.Pattern[str], what: str, line: str) -> str:
 
 def _order(words: list[str], line: str) -> Order:
     if len(words) < 2:
-        raise ParseError(f"{line!r}: a figure's order is FIG to X,Y.. | stay | wire | traps | open DOOR | close DOOR")
+        raise ParseError(
+            f"{line!r}: a figure's order is FIG to X,Y.. | stay | wire | traps | open DOOR | close DOOR | build BRIDGE"
+        )
     figure = _name(words[0], _FIGURE, "figure (A1.3)", line)
     verb = words[1].lower()
     rest = words[2:]
@@ -163,6 +175,10 @@ def _order(words: list[str], line: str) -> Order:
         if len(rest) != 1 or not _DOOR.match(rest[0]):
             raise ParseError(f"{line!r}: {verb} takes one door")
         return Order(figure, verb, (), rest[0])
+    if verb == "build":
+        if len(rest) != 1 or not _DOOR.match(rest[0]):
+            raise ParseError(f"{line!r}: build takes one bridge")
+        return Order(figure, verb, (), None, rest[0])
     points = tuple(_point(w, line) for w in rest)
     if verb == "to" and not 1 <= len(points) <= 3:
         raise ParseError(f"{line!r}: a path is 1 to 3 points (at most two waypoints and the end)")
@@ -233,6 +249,7 @@ def action_from_json(data: dict[str, Any]) -> SkirmishAction:
                     str(o["verb"]),
                     tuple((float(p[0]), float(p[1])) for p in o["points"]),
                     o.get("door"),
+                    o.get("bridge"),
                 )
                 for o in data["orders"]
             )

@@ -12,6 +12,7 @@ from typing import Any
 from grognard.analysis.odds import OddsTable
 from grognard.core.ruleset import Metric
 from grognard.rulesets.skirmish.rules import INITIATIVE, MeleeRound, ShotFate, Shots, Survival
+from grognard.rulesets.skirmish.structures import Damage, ShotsUntil
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, Tables, load_tables
 
 SQUAD = 8  # men in the shipped scenario's rifle squads: the "k men fire" table runs to it
@@ -91,6 +92,67 @@ def odds_tables(tables: Tables | None = None) -> list[OddsTable]:
             tuple((f"{a} v {d}", MeleeRound(a, d, first=False)) for a, d in MELEE_SIZES),
             "attackers v defenders",
             "grognard default melee numbers: hit on 4+, survive on 5-6 (RULINGS S6)",
+        )
+    )
+    out += structure_tables(tables)
+    return out
+
+
+TOWER_POINTS = 20  # seed: castle towers have 20 points (castles are part 4; the count of shots is the same 2d6)
+
+
+def structure_tables(tables: Tables) -> list[OddsTable]:
+    """Shots of 2d6 until a bridge changes state, a storey's state changes or a section or tower falls (exact)."""
+    dice = int(tables.structures.dice.value)
+    out = [
+        OddsTable(
+            "structure_damage",
+            "Points one artillery shot takes from a structure",
+            "skirmish.17",
+            ((None, Damage(dice)),),
+        )
+    ]
+    for name, kind in tables.bridges.types.items():
+        rows: list[tuple[Any, Any]] = []
+        for k, state in enumerate(kind.states):
+            last = k == len(kind.states) - 1
+            label = "gone (0)" if last else f"below {state.from_points}"
+            rows.append((label, ShotsUntil(kind.points, 0 if last else state.from_points - 1, dice)))
+        out.append(
+            OddsTable(
+                f"bridge_{name}",
+                f"Shots until a whole {name} bridge ({kind.points} points) leaves each state",
+                "skirmish.88" if name == "large" else "skirmish.89",
+                tuple(rows),
+                "state left",
+                f"{kind.source}: {kind.reason}",
+            )
+        )
+    points = int(tables.structures.storey_points.value)
+    full = max(1, round(points * tables.structures.full_share.value))
+    no_art = max(1, round(points * tables.structures.no_art_cover_share.value))
+    out.append(
+        OddsTable(
+            "storey",
+            f"Shots until a whole storey of {points} points loses its roof, becomes rubble, collapses",
+            "skirmish.18",
+            (
+                (f"no art. cover (below {full})", ShotsUntil(points, full - 1, dice)),
+                (f"no top cover (below {no_art})", ShotsUntil(points, no_art - 1, dice)),
+                ("all dead (0)", ShotsUntil(points, 0, dice)),
+            ),
+            "state reached",
+            "grognard default points and thresholds (the tables' structures entries)",
+        )
+    )
+    out.append(
+        OddsTable(
+            "tower",
+            f"Shots until a castle tower of {TOWER_POINTS} points falls",
+            "skirmish.92",
+            ((None, ShotsUntil(TOWER_POINTS, 0, dice)),),
+            None,
+            "seed: castle towers have 20 points (castles themselves are part 4)",
         )
     )
     return out

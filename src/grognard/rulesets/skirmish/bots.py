@@ -7,7 +7,11 @@ its own side) that bring it nearer, it takes the one that gains the most
 ground within one move, or heads for the nearest such spot; with no cover
 left ahead it goes straight on. A defending unit holds where it has cover from
 the nearest enemy and otherwise goes to the nearest cover it can reach.
-Units off the table come straight on. Every move is the furthest legal one
+Units off the table come straight on. Men in a building section that one
+shot (2d6) would bring down with a chance of 1/6 or more leave it first, by the
+nearest open door (or open a closed one), whatever else the unit does. A unit
+of engineers at a bridge site not yet built works on it (those within reach of
+it; the others wait). Every move is the furthest legal one
 along the chosen line (the move space's own search), so the bot never
 blunders into contact or past its allowance.
 
@@ -37,12 +41,14 @@ from shapely.geometry import Point, Polygon
 from grognard.core.engine import Decision
 from grognard.core.geometry import snap
 from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import Choice, Fire, Move, Order
 from grognard.rulesets.skirmish.game import FireSpace, MoveSpace, SkirmishGame, figure_value
 from grognard.rulesets.skirmish.state import Figure, FireOrder
 
 XY = tuple[float, float]
 STAND_OFF = 0.6  # inches behind a wall or boulder where a man takes cover
+LEAVE_AT = Fraction(1, 6)  # leave a building section when one shot (2d6) would bring it down this often or more
 ODDS_CAP = 8  # men a side the doctrine's melee odds count (a bigger melee is valued as 8 against 8)
 
 
@@ -117,6 +123,86 @@ def charge_move(game: SkirmishGame, space: MoveSpace) -> Move | None:
                 theirs.add(e.id)
     our_dead, their_dead = melee_odds(len(ours), len(theirs), first=True)
     return chosen if their_dead >= our_dead else None
+
+
+def in_danger(game: SkirmishGame, f: Figure) -> str | None:
+    """The section ``f`` stands in when one shot would bring it down with chance ``LEAVE_AT`` or more (exact 2d6)."""
+    section = game.terrain.section_at(f.x, f.y)
+    if section is None or ST.state_of(game, section.id) == "all dead":
+        return None
+    return section.id if ST.collapse_chance(game, section.id) >= LEAVE_AT else None
+
+
+def _door_sides(game: SkirmishGame, door: str) -> tuple[XY, XY]:
+    """Points 0.6" inside and outside a door, square to its wall."""
+    opening = game.base_terrain.openings[door]
+    building = next(b for b in game.base_terrain.buildings if b.id == opening.building)
+    wall = building.shape.exterior
+    at = wall.project(Point(opening.at))
+    a, b = wall.interpolate(max(0.0, at - 0.1)), wall.interpolate(min(wall.length, at + 0.1))
+    dx, dy = b.x - a.x, b.y - a.y
+    d = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / d * 0.6, dx / d * 0.6
+    one = (snap(opening.at[0] + nx), snap(opening.at[1] + ny))
+    two = (snap(opening.at[0] - nx), snap(opening.at[1] - ny))
+    return (one, two) if building.shape.covers(Point(one)) else (two, one)
+
+
+def leave_building(game: SkirmishGame, space: MoveSpace) -> Move | None:
+    """Men in a section likely to collapse under the next shot go out by the nearest open door (or open it).
+
+    The doctrine: "it's a good idea to get out before this stage" (skirmish.18). None when no man is in danger.
+    """
+    men = [f for f in game.living(space.unit) if f.on_table and in_danger(game, f)]
+    if not men:
+        return None
+    orders: list[Order] = []
+    opening_now: set[str] = set()
+    for f in men:
+        building = game.terrain.building_at(f.x, f.y)
+        if building is None:
+            continue
+        doors = sorted(
+            (o for o in building.openings if o.door),
+            key=lambda o: math.hypot(o.at[0] - f.x, o.at[1] - f.y),
+        )
+        for door in doors:
+            inside, outside = _door_sides(game, door.id)
+            if game.state.doors[door.id].open:
+                order = Order(f.id, "to", (inside, outside))
+                if space.legal(Move(space.unit, (), (order,))):
+                    orders.append(order)
+                    break
+            elif door.id not in opening_now and space.legal(Move(space.unit, (), (Order(f.id, "open", (), door.id),))):
+                orders.append(Order(f.id, "open", (), door.id))
+                opening_now.add(door.id)
+                break
+    while orders:
+        move = Move(space.unit, (), tuple(orders))
+        if space.legal(move):
+            return move
+        orders.pop()
+    return None
+
+
+def build_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
+    """Engineers (a unit of men of type ``engineer``) at a bridge site not yet built work on it (skirmish.86)."""
+    men = game.living(space.unit)
+    if not men or any(f.type != "engineer" or not f.on_table for f in men):
+        return None
+    reach = game.tables.engineering.reach.value
+    most = int(game.tables.bridges.most_builders.value)
+    for bid, site in sorted(ST.bridge_sites(game).items()):
+        bridge = game.state.bridges[bid]
+        if bridge.built:
+            continue
+        near = [f for f in men if site.deck.distance(Point(f.x, f.y)) <= reach][: most - bridge.builders]
+        if not near:
+            continue
+        move = Move(space.unit, (), tuple(Order(f.id, "build", (), None, bid) for f in near))
+        if space.legal(move):
+            return move
+    return None
 
 
 def touches(game: SkirmishGame, move: Move) -> bool:
@@ -271,6 +357,12 @@ def move_order(game: SkirmishGame, space: MoveSpace) -> Move:
         return move if move is not None else space.candidates(1)[0]
     if any(f.id in game.state.engaged for f in men):
         return space.hold()
+    leave = leave_building(game, space)
+    if leave is not None:
+        return leave
+    build = build_order(game, space)
+    if build is not None:
+        return build
     charge = charge_move(game, space)
     if charge is not None:
         return charge

@@ -27,6 +27,27 @@ def describe(event: Event) -> str | None:
         return f"{d['figure']} lays wire"
     if k == "traps_set":
         return f"{d['figure']} sets two tank traps"
+    if k == "structure_hit":
+        return (
+            f"shell on section {d['section']} (storey {d['storey']}): -{d['lost']}, "
+            f"{d['points']} points left: {d['state']}"
+        )
+    if k == "storey_gone":
+        return f"section {d['section']}: storey {d['storey']} is gone"
+    if k == "section_collapses":
+        return f"section {d['section']} collapses on everyone inside"
+    if k == "bridge_hit":
+        return f"shell on bridge {d['bridge']}: -{d['lost']}: {d['state']}"
+    if k == "bridge_gone":
+        return f"bridge {d['bridge']} is gone"
+    if k == "falls_in_river":
+        return f"{d['figure']} falls into the river from bridge {d['bridge']}"
+    if k == "door_blown":
+        return f"door {d['door']} is blown off (a 1 from artillery)"
+    if k == "bridge_work":
+        return f"{d['figure']} works on bridge {d['bridge']} ({d['work']} of {d['of']} man-moves)"
+    if k == "bridge_built":
+        return f"bridge {d['bridge']} is built ({d['points']} points)"
     if k == "fire_order":
         return f"{d['unit']}: {d['men']} men fire at {', '.join(d['targets'])}"
     if k == "shots":
@@ -79,7 +100,17 @@ def summarize_turn(events: list[Event]) -> list[str]:
             killed.append(d["figure"])
         elif k == "wounded":
             wounded.append(d["figure"])
-        elif k in ("door", "wire_laid", "traps_set", "setup"):
+        elif k in (
+            "door",
+            "wire_laid",
+            "traps_set",
+            "setup",
+            "structure_hit",
+            "section_collapses",
+            "bridge_gone",
+            "door_blown",
+            "bridge_built",
+        ):
             line = describe(event)
             if line:
                 other.append(line)

@@ -107,7 +107,14 @@ def board(game: SkirmishGame, seat: str | None) -> str:
             name += f', {piece.width:g}" wide'
         lines.append(f"  {name}: {_where(piece.shape, piece.line, piece.at, piece.radius)}")
     for door in sorted(s.doors.values(), key=lambda d: d.id):
-        lines.append(f"  door {door.id}: {'open' if door.open else 'closed'}")
+        lines.append(f"  door {door.id}: {'blown off' if door.blown else 'open' if door.open else 'closed'}")
+    from grognard.rulesets.skirmish import structures as ST
+
+    for sid, points in sorted(s.sections.items()):
+        storeys = " / ".join(str(p) for p in points)
+        lines.append(f"  section {sid}: {storeys} points (first storey first): {ST.state_of(game, sid)}")
+    for bid in sorted(s.bridges):
+        lines.append(f"  bridge {ST.describe_bridge(game, bid)}")
     for wire in s.wires:
         lines.append(f"  barbed wire (laid): {_where(None, list(wire), None, None)}")
     for trap in s.traps:

@@ -28,9 +28,10 @@ from grognard.core.engine import ActionSpace, Decision, FiniteSpace, Game, Resul
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most, snap
 from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import XY, Choice, Fire, Move, Order
 from grognard.rulesets.skirmish.scenario import Scenario, load_scenario
-from grognard.rulesets.skirmish.state import Door, Figure, FireOrder, SkirmishState, Unit
+from grognard.rulesets.skirmish.state import Bridge, Door, Figure, FireOrder, SkirmishState, Unit
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1
 from grognard.rulesets.skirmish.terrain import Terrain, build_terrain, terrain_json
 
@@ -86,6 +87,10 @@ class SkirmishGame(Game):
         doors = {o.id: Door(o.id, o.open) for o in self.base_terrain.openings.values() if o.door}
         limit = options.get("turn_limit") or spec.victory.turn_limit
         state = SkirmishState(dict(options), figures, units, doors)
+        state.sections = {
+            sec.id: [st.points for st in sec.storeys] for b in self.base_terrain.buildings for sec in b.sections
+        }
+        state.bridges = {b.id: Bridge(b.id, b.points, b.built) for b in self.base_terrain.bridges}
         state.stats = {
             "turn_limit": int(limit),
             "losses": dict.fromkeys(SIDES, 0),
@@ -166,6 +171,16 @@ class SkirmishGame(Game):
         if self._terrain_json is None:
             self._terrain_json = terrain_json(self.base_terrain)
         full["terrain"] = self._terrain_json
+        full["structures"] = {
+            "sections": {
+                sid: {"points": list(points), "state": ST.state_of(self, sid)}
+                for sid, points in sorted(self.state.sections.items())
+            },
+            "bridges": {
+                bid: {"points": b.points, "standing": bid in ST.standing(self), "text": ST.describe_bridge(self, bid)}
+                for bid, b in sorted(self.state.bridges.items())
+            },
+        }
         return full
 
     def decision_id(self, action: Any) -> str | None:
@@ -180,11 +195,21 @@ class SkirmishGame(Game):
     # ------------------------------------------------------------------ lookups
     @property
     def terrain(self) -> Terrain:
-        """The table's terrain with the wire and tank traps laid so far."""
-        key = (self.state.wires, self.state.traps)
+        """The table's terrain with the wire and tank traps laid so far, and its structures as they stand now."""
+        standing = ST.standing(self)
+        states = ST.section_states(self)
+        key = (self.state.wires, self.state.traps, standing, tuple(sorted(states.items())))
         if self._terrain is None or self._terrain[0] != key:
-            self._terrain = (key, self.base_terrain.with_works(self.state.wires, self.state.traps))
+            self._terrain = (
+                key,
+                self.base_terrain.with_works(self.state.wires, self.state.traps, standing, states),
+            )
         return self._terrain[1]
+
+    def structures_changed(self) -> None:
+        """Forget what was worked out from the structures (a shell hit one, a bridge was built)."""
+        self._shots = None
+        self.changed()
 
     def seat(self, side: str) -> str:
         return SEATS[side]
@@ -300,6 +325,8 @@ class SkirmishGame(Game):
         s.turn += 1
         for f in s.figures.values():
             f.hits = 0
+        for b in s.bridges.values():
+            b.crossed, b.builders = {}, 0
         self.emit("turn", turn=s.turn)
         first = self.scenario.spec.first_mover
         if first == "initiative":
@@ -446,6 +473,7 @@ class SkirmishGame(Game):
                 self._check_wire(action, order)
             elif order.verb == "traps":
                 self._check_traps(action, order)
+        self._check_build(action)
         enemies = self.enemies(self.unit(action.unit).side)
         base = self.tables.sight.base.value
         out: dict[str, tuple[list[XY], R.PathMeasure]] = {}
@@ -492,6 +520,7 @@ class SkirmishGame(Game):
                         f"{action}: {fid} carries a {f.weapon}: it may not go into a pond or bay", "skirmish.53"
                     )
             out[fid] = (path, measure)
+        self._check_crossings(action, out)
         if orders and any(o.verb in ("open", "close") for o in orders.values()):
             passed = {d for _, m in out.values() for d in m.doors}
             clash = passed & changed_now
@@ -514,6 +543,8 @@ class SkirmishGame(Game):
         reach = self.tables.sight.opening_reach.value
         if math.hypot(f.x - opening.at[0], f.y - opening.at[1]) > reach + TOLERANCE:
             raise IllegalAction(f'{action}: {f.id} is not within {reach:g}" of door {door.id}', "skirmish.65")
+        if door.blown:
+            raise IllegalAction(f"{action}: door {door.id} was blown off (skirmish.77): it stays open", "skirmish.77")
         if (order.verb == "open") == door.open:
             raise IllegalAction(
                 f"{action}: door {door.id} is already {'open' if door.open else 'closed'}", "skirmish.65"
@@ -554,6 +585,67 @@ class SkirmishGame(Game):
             )
         self._reach_check(action, order, "skirmish.64")
 
+    def _check_build(self, action: Move) -> None:
+        """Men at work on a bridge not yet built: within reach of its site, at most 10 a bridge a move (S10)."""
+        s = self.state
+        sites = ST.bridge_sites(self)
+        reach = self.tables.engineering.reach.value
+        most = int(self.tables.bridges.most_builders.value)
+        work = [o for o in action.orders if o.verb == "build"]
+        for name in sorted({o.bridge or "" for o in work}):
+            at_work = s.bridges[name].builders if name in s.bridges else 0
+            count = sum(1 for o in work if o.bridge == name)
+            if at_work + count > most:
+                raise IllegalAction(
+                    f"{action}: at most {most} men work on bridge {name} in a move "
+                    f"({at_work} already at work this move, {count} more ordered)",
+                    "skirmish.86",
+                )
+        for order in work:
+            bridge = s.bridges.get(order.bridge or "")
+            if bridge is None:
+                raise IllegalAction(
+                    f"{action}: no bridge {order.bridge!r} (bridges: {', '.join(sorted(s.bridges)) or 'none'})",
+                    "skirmish.86",
+                )
+            if bridge.built:
+                raise IllegalAction(f"{action}: bridge {bridge.id} is already built", "skirmish.86")
+            f = s.figures[order.figure]
+            gap = sites[bridge.id].deck.distance(Point(f.x, f.y))
+            if not f.on_table or gap > reach + TOLERANCE:
+                raise IllegalAction(
+                    f'{action}: {f.id} is {gap:.2f}" from bridge {bridge.id}\'s site, more than {reach:g}"',
+                    "skirmish.86",
+                )
+
+    def bridges_used(self, path: list[XY]) -> list[str]:
+        """The standing bridges a path sets foot on (its line meets the deck)."""
+        if len(path) < 2:
+            return []
+        line = LineString(path)
+        sites = ST.bridge_sites(self)
+        return [bid for bid in sorted(ST.standing(self)) if line.intersects(sites[bid].deck)]
+
+    def _check_crossings(self, action: Move, paths: dict[str, tuple[list[XY], R.PathMeasure]]) -> None:
+        """Men abreast: at most abreast x ranks_per_move men of a side cross a bridge in a turn (skirmish.88-89)."""
+        s = self.state
+        side = self.unit(action.unit).side
+        count: dict[str, int] = {}
+        for path, _ in paths.values():
+            for bid in self.bridges_used(path):
+                count[bid] = count.get(bid, 0) + 1
+        sites = ST.bridge_sites(self)
+        for bid, n in sorted(count.items()):
+            most = ST.bridge_capacity(self, bid)
+            done = s.bridges[bid].crossed.get(side, 0)
+            if done + n > most:
+                rule = "skirmish.89" if sites[bid].type == "foot" else "skirmish.88"
+                raise IllegalAction(
+                    f"{action}: {ST.describe_bridge(self, bid)} takes {most} men of a side a turn; "
+                    f"{done} have crossed, {n} more would make {done + n}",
+                    rule,
+                )
+
     def _check_traps(self, action: Move, order: Order) -> None:
         (x0, y0), (x1, y1) = order.points
         spacing = self.tables.engineering.trap_spacing.value
@@ -583,6 +675,8 @@ class SkirmishGame(Game):
                 a, b = ((snap(x), snap(y)) for x, y in order.points)
                 s.traps = (*s.traps, a, b)
                 self.emit("traps_set", figure=order.figure, at=[list(a), list(b)])
+            elif order.verb == "build":
+                self._build(order)
         for fid, (path, measure) in checked.items():
             f = s.figures[fid]
             if len(path) < 2:
@@ -594,6 +688,9 @@ class SkirmishGame(Game):
             f.river_paid = terrain.in_river(x, y) and (f.river_paid or entered_river)
             for door in measure.doors:
                 s.doors[door].passed = s.turn
+            for bid in self.bridges_used(path):
+                crossed = s.bridges[bid].crossed
+                crossed[f.side] = crossed.get(f.side, 0) + 1
             moved.append({"figure": fid, "to": [x, y], "cost": round(measure.cost, 2)})
         if waiting and not moved:
             s.held_off[unit.side] = s.held_off.get(unit.side, 0) + (1 if s.turn == 1 else 0)
@@ -602,6 +699,19 @@ class SkirmishGame(Game):
             self.emit("moved", unit=unit.id, figures=moved, entered=waiting)
         elif not action.orders:
             self.emit("holds", unit=unit.id)
+
+    def _build(self, order: Order) -> None:
+        """One man-move of work on a bridge; at ``man_moves`` it is built, whole (skirmish.86, S10)."""
+        bridge = self.state.bridges[order.bridge or ""]
+        bridge.work += 1
+        bridge.builders += 1
+        need = int(self.tables.bridges.man_moves.value)
+        self.emit("bridge_work", figure=order.figure, bridge=bridge.id, work=bridge.work, of=need)
+        if bridge.work >= need:
+            bridge.built = True
+            bridge.points = self.tables.bridges.types[ST.bridge_sites(self)[bridge.id].type].points
+            self.emit("bridge_built", bridge=bridge.id, points=bridge.points)
+            self.structures_changed()
 
     # ------------------------------------------------------------------ fire
     def can_fire(self, f: Figure) -> tuple[str, str] | None:
@@ -650,6 +760,8 @@ class SkirmishGame(Game):
             tuple(d.open for d in s.doors.values()),
             s.wires,
             s.traps,
+            tuple(tuple(p) for p in s.sections.values()),
+            tuple((b.built, b.points) for b in s.bridges.values()),
         )
         if self._shots is not None and self._shots[0] == key:
             return self._shots[1]
@@ -1125,7 +1237,12 @@ class MoveSpace(ActionSpace[Move]):
     def _figure_order(self, rng: np.random.Generator, men: list[Figure]) -> Order:
         """A random single man's order: stay, his own short path, wire, tank traps, or a door near him."""
         f = men[int(rng.integers(len(men)))]
-        kind = int(rng.integers(5))
+        kind = int(rng.integers(6))
+        if kind == 5:  # work on a bridge not yet built (refused, and so not chosen, unless he stands at its site)
+            sites = sorted(b.id for b in self.game.state.bridges.values() if not b.built)
+            if sites:
+                return Order(f.id, "build", (), None, sites[int(rng.integers(len(sites)))])
+            kind = 0
         angle = float(rng.uniform(0.0, 2 * math.pi))
         dx, dy = math.cos(angle), math.sin(angle)
         if kind == 0:

@@ -385,8 +385,27 @@ def cover(terrain: Terrain, shooter: XY, target: XY, attack: str) -> str | None:
     for row in terrain.tables.cover_rows(attack):
         test = COVER_TESTS[row.when]
         if test(terrain, row.terrain, shooter, target):
+            if row.when == "in_building" and not _building_stands_for(terrain, target, attack):
+                continue
             return row.terrain
     return None
+
+
+RUBBLE_COVERS = ("small_arms", "mg")  # skirmish.18: rubble (NO TOP COVER) gives only small-arms cover
+
+
+def _building_stands_for(terrain: Terrain, target: XY, attack: str) -> bool:
+    """The section the man is in still covers him against ``attack``: not collapsed, and rubble only
+    against small arms (and MGs, which anything reasonable covers against) (skirmish.18)."""
+    from grognard.rulesets.skirmish.terrain import ALL_DEAD, NO_TOP_COVER
+
+    section = terrain.section_at(*target)
+    if section is None:
+        return True
+    state = terrain.section_states.get(section.id)
+    if state == ALL_DEAD:
+        return False
+    return state != NO_TOP_COVER or attack in RUBBLE_COVERS
 
 
 def _inside(terrain: Terrain, kind: str, shooter: XY, target: XY) -> bool:

@@ -30,6 +30,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from shapely.geometry import LineString, Point, Polygon
+from shapely.ops import unary_union
 
 from grognard.core.errors import GrognardError
 from grognard.rulesets.skirmish.tables import Tables, TablesError, describe_error, load_tables, read_toml
@@ -42,10 +43,10 @@ MIN_RIVER_WIDTH = 4.0  # seed: a river is at least 4" wide
 HEAVY_IN_POND = ("bazooka", "mg", "mortar")  # seed: too deep for them (skirmish.53)
 
 POLYGON_KINDS = ("hill", "pond", "bay", "woods", "small_rocks", "bushes", "building", "boulder")
-LINE_KINDS = ("road", "river", "stone_wall", "barbed_wire", "cliff", "sandbags")
+LINE_KINDS = ("road", "river", "stone_wall", "barbed_wire", "cliff", "sandbags", "bridge")
 POINT_KINDS = ("tank_trap",)
 TERRAIN_KINDS = POLYGON_KINDS + LINE_KINDS + POINT_KINDS
-LATER_KINDS = {"bridge": "part 3", "castle_wall": "part 4", "tower": "part 4", "train": "part 4"}
+LATER_KINDS = {"castle_wall": "part 4", "tower": "part 4", "train": "part 4"}
 
 XY = tuple[float, float]
 
@@ -78,8 +79,41 @@ class Opening(_Model):
     open: bool = False
 
 
+class StoreySpec(_Model):
+    """One storey of a building section (RULINGS S7): its points and, if not the tables', its thresholds.
+
+    ``full_from``: FULL POINTS from this many points up; ``no_art_cover_from``:
+    NO ART. COVER from here; ``no_top_cover_from``: NO TOP COVER (rubble) from
+    here (default 1); below it ALL DEAD (the storey has collapsed).
+    """
+
+    points: int | None = Field(default=None, ge=1, le=1000)
+    full_from: int | None = Field(default=None, ge=1)
+    no_art_cover_from: int | None = Field(default=None, ge=1)
+    no_top_cover_from: int | None = Field(default=None, ge=1)
+
+
+class SectionSpec(_Model):
+    """A section of a building with its own roof: its outline (default: the whole building) and storeys.
+
+    ``storeys`` lists the first (ground) storey first, then the second; the
+    second must be gone before the first takes damage (skirmish.91).
+    """
+
+    id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_.\-]*$", max_length=24)
+    shape: list[XY] | None = None
+    storeys: list[StoreySpec] = Field(default_factory=lambda: [StoreySpec()], min_length=1, max_length=2)
+
+
 class TerrainPiece(_Model):
-    """One piece of terrain. Which of ``shape``/``line``/``at`` it needs depends on ``kind``."""
+    """One piece of terrain. Which of ``shape``/``line``/``at`` it needs depends on ``kind``.
+
+    A building may have ``sections`` (default: one section, the whole building,
+    one storey of the tables' points). A bridge is a ``line`` across a river
+    with a ``type`` (``large`` or ``foot``), a deck ``width`` (default: its men
+    abreast when whole, a base each), its ``points`` at the start (default: whole)
+    and ``built = false`` for a site where men must build it first (skirmish.86).
+    """
 
     kind: str
     id: str | None = None
@@ -91,6 +125,10 @@ class TerrainPiece(_Model):
     height: float | None = Field(default=None, gt=0, le=12)
     doors: list[Opening] = []
     windows: list[Opening] = []
+    sections: list[SectionSpec] | None = None
+    type: str | None = None
+    points: int | None = Field(default=None, ge=0, le=1000)
+    built: bool = True
 
 
 class FigureSpec(_Model):
@@ -208,10 +246,15 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
     ids: dict[str, str] = {}
     for i, piece in enumerate(spec.terrain):
         yield from _check_piece(f"terrain[{i}]", piece, width, depth)
+        yield from _check_structure(f"terrain[{i}]", piece, tables, spec)
         if piece.id is not None:
             if piece.id in ids:
                 yield f"terrain[{i}].id: {piece.id!r}: used twice"
             ids[piece.id] = piece.kind
+        for section in piece.sections or []:
+            if section.id in ids:
+                yield f"terrain[{i}].sections: {section.id!r}: id used twice"
+            ids[section.id] = "section"
         for door in piece.doors:
             if door.id is not None:
                 if door.id in ids:
@@ -263,6 +306,88 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
             yield f"units: side {side!r} has no units"
         elif first_wave[side] == 0:
             yield f"units: side {side!r} has no unit on the table or entering on move 1"
+
+
+def storey_thresholds(storey: StoreySpec, tables: Tables) -> tuple[int, int, int, int]:
+    """(points, full_from, no_art_cover_from, no_top_cover_from) of a storey, the tables' defaults filled in."""
+    st = tables.structures
+    points = storey.points if storey.points is not None else int(st.storey_points.value)
+    full = storey.full_from if storey.full_from is not None else max(1, round(points * st.full_share.value))
+    no_art = (
+        storey.no_art_cover_from
+        if storey.no_art_cover_from is not None
+        else max(1, round(points * st.no_art_cover_share.value))
+    )
+    no_top = storey.no_top_cover_from if storey.no_top_cover_from is not None else 1
+    return points, full, no_art, no_top
+
+
+def _check_structure(where: str, piece: TerrainPiece, tables: Tables | None, spec: ScenarioSpec) -> Iterable[str]:
+    """A building's sections and storeys, a bridge's type and points (skirmish.17-19, 86-91, RULINGS S7)."""
+    if piece.kind != "building":
+        if piece.sections is not None:
+            yield f"{where}.sections: only buildings have sections"
+    if piece.kind != "bridge":
+        if piece.type is not None or piece.points is not None or not piece.built:
+            yield f"{where}: type, points and built are a bridge's fields"
+    if piece.kind == "bridge":
+        yield from _check_bridge(where, piece, tables, spec)
+        return
+    if piece.kind != "building" or not piece.sections:
+        return
+    outline = Polygon(piece.shape) if piece.shape is not None and len(piece.shape) >= 3 else None
+    if len(piece.sections) > 1 and any(s.shape is None for s in piece.sections):
+        yield f"{where}.sections: a building of {len(piece.sections)} sections gives each section its shape"
+    shapes: list[tuple[str, Polygon]] = []
+    for k, section in enumerate(piece.sections):
+        sw = f"{where}.sections[{k}]"
+        if section.shape is not None:
+            if len(section.shape) < 3 or not Polygon(section.shape).is_valid or Polygon(section.shape).area <= 0:
+                yield f"{sw}.shape: {[list(p) for p in section.shape[:4]]}: not a simple outline with an area"
+            else:
+                shape = Polygon(section.shape)
+                if outline is not None and outline.is_valid and shape.difference(outline).area > 0.01:
+                    yield f"{sw}.shape: {[list(p) for p in section.shape[:4]]}...: reaches outside the building"
+                for other, other_shape in shapes:
+                    if shape.intersection(other_shape).area > 0.01:
+                        yield f"{sw}.shape: overlaps section {other!r} (sections have separate roofs)"
+                shapes.append((section.id, shape))
+        for n, storey in enumerate(section.storeys):
+            if tables is None:
+                continue
+            points, full, no_art, no_top = storey_thresholds(storey, tables)
+            if not points >= full > no_art > no_top >= 1:
+                yield (
+                    f"{sw}.storeys[{n}]: points {points}, full_from {full}, no_art_cover_from {no_art}, "
+                    f"no_top_cover_from {no_top}: need points >= full_from > no_art_cover_from > "
+                    "no_top_cover_from >= 1 (RULINGS S7: ALL DEAD below the last)"
+                )
+    if outline is not None and outline.is_valid and shapes and len(shapes) == len(piece.sections):
+        left = outline.difference(unary_union([shape for _, shape in shapes])).area
+        if left > 0.01:
+            yield f"{where}.sections: {left:.2f} square inches of the building lie in no section (each has a roof)"
+
+
+def _check_bridge(where: str, piece: TerrainPiece, tables: Tables | None, spec: ScenarioSpec) -> Iterable[str]:
+    if tables is not None:
+        if piece.type is None:
+            yield f"{where}.type: (missing): a bridge is one of {', '.join(tables.bridges.types)}"
+        elif piece.type not in tables.bridges.types:
+            yield f"{where}.type: {piece.type!r}: not a bridge in the tables ({', '.join(tables.bridges.types)})"
+        elif piece.points is not None and piece.points > tables.bridges.types[piece.type].points:
+            full = tables.bridges.types[piece.type].points
+            yield f"{where}.points: {piece.points}: a {piece.type} bridge has at most {full} points (skirmish.88-89)"
+    if not piece.built and piece.points is not None:
+        yield f"{where}.points: {piece.points}: a bridge not yet built has no points (it gets them when built)"
+    if piece.line is not None and len(piece.line) >= 2:
+        deck = LineString(piece.line).buffer((piece.width or 1.0) / 2, cap_style="flat")
+        rivers = [
+            LineString(p.line).buffer((p.width or MIN_RIVER_WIDTH) / 2, cap_style="flat")
+            for p in spec.terrain
+            if p.kind == "river" and p.line is not None and len(p.line) >= 2
+        ]
+        if not any(deck.intersects(r) for r in rivers):
+            yield f"{where}.line: {[list(p) for p in piece.line]}: a bridge spans a river, and this one meets none"
 
 
 EXCLUSIVE_KINDS = ("building", "boulder", "pond", "bay")  # no two of these may share ground

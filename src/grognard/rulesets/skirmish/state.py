@@ -84,12 +84,39 @@ class Door:
     open: bool
     changed: int = 0
     passed: int = 0
+    blown: bool = False  # blown off by a 1 from artillery (skirmish.77): open for good
 
     def copy(self) -> Door:
-        return Door(self.id, self.open, self.changed, self.passed)
+        return Door(self.id, self.open, self.changed, self.passed, self.blown)
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "open": self.open, "changed": self.changed, "passed": self.passed}
+        return {"id": self.id, "open": self.open, "changed": self.changed, "passed": self.passed, "blown": self.blown}
+
+
+@dataclass(slots=True)
+class Bridge:
+    """A bridge's state: its points, whether it is built and the man-moves put into it so far (skirmish.86-89);
+    ``crossed`` (side -> men) and ``builders`` count this turn's crossings and workers."""
+
+    id: str
+    points: int
+    built: bool = True
+    work: int = 0
+    crossed: dict[str, int] = field(default_factory=dict)
+    builders: int = 0
+
+    def copy(self) -> Bridge:
+        return Bridge(self.id, self.points, self.built, self.work, dict(self.crossed), self.builders)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "points": self.points,
+            "built": self.built,
+            "work": self.work,
+            "crossed": dict(sorted(self.crossed.items())),
+            "builders": self.builders,
+        }
 
 
 @dataclass
@@ -139,6 +166,8 @@ class SkirmishState:
     charged: set[str] = field(default_factory=set)  # men who came into contact with an enemy this turn
     engaged: dict[str, str] = field(default_factory=dict)  # man in a melee -> the melee's attacking side
     groups: dict[str, list[str]] = field(default_factory=dict)  # melee group -> its men, owing stay/retreat
+    sections: dict[str, list[int]] = field(default_factory=dict)  # building section -> its storeys' points (S7)
+    bridges: dict[str, Bridge] = field(default_factory=dict)
 
     def copy(self) -> SkirmishState:
         return SkirmishState(
@@ -159,6 +188,8 @@ class SkirmishState:
             charged=set(self.charged),
             engaged=dict(self.engaged),
             groups={k: list(v) for k, v in self.groups.items()},
+            sections={k: list(v) for k, v in self.sections.items()},
+            bridges={k: b.copy() for k, b in self.bridges.items()},
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -180,6 +211,8 @@ class SkirmishState:
             "charged": sorted(self.charged),
             "engaged": dict(sorted(self.engaged.items())),
             "groups": dict(sorted(self.groups.items())),
+            "sections": dict(sorted(self.sections.items())),
+            "bridges": [b.to_json() for _, b in sorted(self.bridges.items())],
         }
 
     def living(self, unit: str) -> list[Figure]:

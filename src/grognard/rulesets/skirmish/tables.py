@@ -161,6 +161,84 @@ class Engineering(_Model):
     reach: Entry
 
 
+class AttackList(Sourced):
+    """A list of attacks (with its source): e.g. those that damage structures (RULINGS S11)."""
+
+    attacks: list[Attack]
+
+
+class OverTheTop(Sourced):
+    """What gives over-the-top artillery cover (skirmish.40): ``terrain`` at least ``height`` inches high."""
+
+    terrain: Literal["building", "cliff", "castle_wall"]
+    height: float = Field(gt=0, le=12)
+
+
+class Structures(_Model):
+    """Buildings with points (skirmish.17-18, 39-42, 90-91, RULINGS S7, S11, S14).
+
+    A storey of ``points`` is at FULL POINTS from ``round(points * full_share)``
+    up, NO ART. COVER from ``round(points * no_art_cover_share)``, NO TOP COVER
+    from 1, ALL DEAD at 0 (a scenario may give its own thresholds).
+    """
+
+    dice: Entry
+    storey_points: Entry
+    full_share: Entry
+    no_art_cover_share: Entry
+    wall_reach: Entry
+    damaged_by: AttackList
+    over_the_top: list[OverTheTop]
+
+    @field_validator("full_share", "no_art_cover_share")
+    @classmethod
+    def _share(cls, entry: Entry) -> Entry:
+        if not 0 < entry.value < 1:
+            raise ValueError("a share of the points is between 0 and 1")
+        return entry
+
+    @model_validator(mode="after")
+    def _order(self) -> Structures:
+        if self.no_art_cover_share.value >= self.full_share.value:
+            raise ValueError("no_art_cover_share must be below full_share")
+        return self
+
+
+class BridgeState(_Model):
+    """A bridge's state from ``from_points`` up: men ``abreast`` and which vehicles it holds."""
+
+    from_points: int = Field(ge=1)
+    abreast: int = Field(ge=1, le=12)
+    vehicles: Literal["all", "unarmoured", "none"]
+
+
+class BridgeType(Sourced):
+    """A kind of bridge: its points when whole and its states, best first (skirmish.88, 89)."""
+
+    points: int = Field(ge=1, le=1000)
+    states: list[BridgeState] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _states(self) -> BridgeType:
+        if self.states[0].from_points > self.points:
+            raise ValueError(f"the best state starts above the bridge's {self.points} points")
+        for a, b in itertools.pairwise(self.states):
+            if b.from_points >= a.from_points:
+                raise ValueError(f"states go from the best down: {b.from_points} after {a.from_points}")
+        if self.states[-1].from_points != 1:
+            raise ValueError("the last state starts at 1 point (at 0 the bridge is gone, RULINGS S7)")
+        return self
+
+
+class Bridges(_Model):
+    """Bridges (skirmish.86-89, RULINGS S10): kinds, building them, how many men cross a move."""
+
+    types: dict[str, BridgeType]
+    man_moves: Entry
+    most_builders: Entry
+    ranks_per_move: Entry
+
+
 class CoverRow(Sourced):
     """A row of the cover lookup: ``terrain`` covers a man ``when`` so, against the attacks listed."""
 
@@ -195,6 +273,8 @@ class Tables(_Model):
     sight: Sight
     engineering: Engineering
     cover: list[CoverRow]
+    structures: Structures
+    bridges: Bridges
 
     @model_validator(mode="after")
     def _needed(self) -> Tables:

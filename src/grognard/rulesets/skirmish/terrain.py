@@ -65,11 +65,45 @@ class Opening:
     open: bool = False  # a door's state at the start of the game
 
 
+@dataclass(frozen=True)
+class Storey:
+    """A storey's points when whole and the lower bounds of its states (RULINGS S7)."""
+
+    points: int
+    full_from: int
+    no_art_cover_from: int
+    no_top_cover_from: int
+
+
+@dataclass
+class Section:
+    """A part of a building with its own roof: its outline and storeys (first first) (skirmish.17, 91)."""
+
+    id: str
+    building: str
+    shape: Polygon
+    storeys: tuple[Storey, ...]
+
+
+@dataclass
+class BridgeSite:
+    """A bridge: its centre line across the river, its deck (a polygon ``width`` wide), its kind."""
+
+    id: str
+    type: str
+    line: LineString
+    deck: Polygon
+    width: float
+    points: int  # at the start (0 for one not yet built)
+    built: bool
+
+
 @dataclass
 class Building:
     id: str
     shape: Polygon
     openings: list[Opening]
+    sections: list[Section] = field(default_factory=list)
 
 
 @dataclass
@@ -97,6 +131,9 @@ class Terrain:
     cliffs: list[Feature] = field(default_factory=list)
     wires: list[BaseGeometry] = field(default_factory=list)
     traps: list[XY] = field(default_factory=list)
+    bridges: list[BridgeSite] = field(default_factory=list)
+    standing: frozenset[str] = frozenset()  # the bridges standing now (built, points left)
+    section_states: dict[str, str] = field(default_factory=dict)  # section -> its state now (structures.py)
 
     def __post_init__(self) -> None:
         self.finish()
@@ -106,7 +143,9 @@ class Terrain:
         """Build the unions and zones used by the measures (call after changing features)."""
         m = self.tables.movement
         by = self.by_kind
-        self.river = _union(f.shape for f in by("river"))
+        river = _union(f.shape for f in by("river"))
+        decks = _union(b.deck for b in self.bridges if b.id in self.standing)
+        self.river = river.difference(decks) if not decks.is_empty and not river.is_empty else river
         self.pond = _union(f.shape for f in [*by("pond"), *by("bay")])
         self.road = _union(f.shape for f in by("road"))
         self.blockers = [f for f in self.features if f.kind in ("stone_wall", "sandbags", "boulder", "tank_trap")]
@@ -143,9 +182,21 @@ class Terrain:
     def by_kind(self, kind: str) -> list[Feature]:
         return [f for f in self.features if f.kind == kind]
 
-    def with_works(self, wires: Sequence[tuple[XY, XY]], traps: Sequence[XY]) -> Terrain:
-        """This terrain with wire laid and tank traps set during play added."""
-        if not wires and not traps:
+    def with_works(
+        self,
+        wires: Sequence[tuple[XY, XY]],
+        traps: Sequence[XY],
+        standing: frozenset[str] | None = None,
+        section_states: dict[str, str] | None = None,
+    ) -> Terrain:
+        """This terrain with wire laid and tank traps set during play added, and the structures as they stand now.
+
+        ``standing``: the bridges standing (default: as at the start);
+        ``section_states``: each building section's state (default: as at the start).
+        """
+        standing = self.standing if standing is None else standing
+        states = self.section_states if section_states is None else section_states
+        if not wires and not traps and standing == self.standing and states == self.section_states:
             return self
         other = Terrain(
             self.width,
@@ -158,6 +209,9 @@ class Terrain:
             self.cliffs,
             [*self.wires, *(LineString(w) for w in wires)],
             [*self.traps, *traps],
+            self.bridges,
+            standing,
+            dict(states),
         )
         for k, (x, y) in enumerate(traps):
             other.features.append(
@@ -185,6 +239,24 @@ class Terrain:
 
     def in_pond(self, x: float, y: float) -> bool:
         return not self.pond.is_empty and self.pond.covers(Point(x, y))
+
+    def section_at(self, x: float, y: float) -> Section | None:
+        """The building section holding (x, y), if any."""
+        point = Point(x, y)
+        for b in self.buildings:
+            if b.shape.covers(point):
+                for section in b.sections:
+                    if section.shape.covers(point):
+                        return section
+        return None
+
+    def bridge_at(self, x: float, y: float) -> BridgeSite | None:
+        """The standing bridge whose deck holds (x, y), if any."""
+        point = Point(x, y)
+        for b in self.bridges:
+            if b.id in self.standing and b.deck.covers(point):
+                return b
+        return None
 
     def building_at(self, x: float, y: float) -> Building | None:
         point = Point(x, y)
@@ -275,6 +347,7 @@ def build_terrain(spec: ScenarioSpec, tables: Tables) -> Terrain:
     cliffs: list[Feature] = []
     wires: list[BaseGeometry] = []
     traps: list[XY] = []
+    bridges: list[BridgeSite] = []
     for index, piece in enumerate(spec.terrain):
         feature = _feature(piece, index)
         if piece.kind == "hill":
@@ -289,7 +362,9 @@ def build_terrain(spec: ScenarioSpec, tables: Tables) -> Terrain:
                 opening = Opening(window.id or f"{feature.id}.w{k + 1}", feature.id, window.at, window.width, False)
                 own.append(opening)
                 openings[opening.id] = opening
-            buildings.append(Building(feature.id, feature.shape, own))  # type: ignore[arg-type]
+            buildings.append(Building(feature.id, feature.shape, own, _sections(piece, feature, tables)))  # type: ignore[arg-type]
+        elif piece.kind == "bridge":
+            bridges.append(_bridge(piece, feature.id, tables))
         elif piece.kind == "cliff":
             cliffs.append(feature)
         elif piece.kind == "barbed_wire":
@@ -300,9 +375,75 @@ def build_terrain(spec: ScenarioSpec, tables: Tables) -> Terrain:
             features.append(feature)
         else:
             features.append(feature)
+    standing = frozenset(b.id for b in bridges if b.built and b.points > 0)
+    states = {sec.id: section_state(sec, [st.points for st in sec.storeys]) for b in buildings for sec in b.sections}
     return Terrain(
-        spec.table.width, spec.table.depth, tables, features, hills, buildings, openings, cliffs, wires, traps
+        spec.table.width,
+        spec.table.depth,
+        tables,
+        features,
+        hills,
+        buildings,
+        openings,
+        cliffs,
+        wires,
+        traps,
+        bridges,
+        standing,
+        states,
     )
+
+
+# the four states of a building section (skirmish.18), best first
+FULL_POINTS, NO_ART_COVER, NO_TOP_COVER, ALL_DEAD = "full points", "no art. cover", "no top cover", "all dead"
+STATES = (FULL_POINTS, NO_ART_COVER, NO_TOP_COVER, ALL_DEAD)
+
+
+def storey_state(storey: Storey, points: int) -> str:
+    """The state of ``storey`` at ``points`` (RULINGS S7: ALL DEAD below ``no_top_cover_from``, so at 0)."""
+    if points >= storey.full_from:
+        return FULL_POINTS
+    if points >= storey.no_art_cover_from:
+        return NO_ART_COVER
+    if points >= storey.no_top_cover_from:
+        return NO_TOP_COVER
+    return ALL_DEAD
+
+
+def top_storey(section: Section, points: Sequence[int]) -> int | None:
+    """The index of the highest storey still standing (not ALL DEAD), or None when the section has collapsed."""
+    for n in range(len(section.storeys) - 1, -1, -1):
+        if storey_state(section.storeys[n], points[n]) != ALL_DEAD:
+            return n
+    return None
+
+
+def section_state(section: Section, points: Sequence[int]) -> str:
+    """The state the men inside feel: that of the highest storey still standing (ALL DEAD when none is)."""
+    n = top_storey(section, points)
+    return ALL_DEAD if n is None else storey_state(section.storeys[n], points[n])
+
+
+def _sections(piece: TerrainPiece, feature: Feature, tables: Tables) -> list[Section]:
+    from grognard.rulesets.skirmish.scenario import SectionSpec, storey_thresholds
+
+    specs = piece.sections or [SectionSpec(id=feature.id)]
+    out = []
+    for spec in specs:
+        shape = Polygon(spec.shape) if spec.shape is not None else feature.shape
+        storeys = tuple(Storey(*storey_thresholds(st, tables)) for st in spec.storeys)
+        out.append(Section(spec.id, feature.id, shape, storeys))
+    return out
+
+
+def _bridge(piece: TerrainPiece, ident: str, tables: Tables) -> BridgeSite:
+    assert piece.line is not None and piece.type is not None
+    kind = tables.bridges.types[piece.type]
+    width = piece.width or kind.states[0].abreast * tables.sight.base.value
+    line = LineString(piece.line)
+    deck = line.buffer(width / 2, cap_style="flat")
+    points = 0 if not piece.built else (piece.points if piece.points is not None else kind.points)
+    return BridgeSite(ident, piece.type, line, deck, width, points, piece.built)
 
 
 def terrain_json(terrain: Terrain) -> dict[str, Any]:
@@ -332,6 +473,33 @@ def terrain_json(terrain: Terrain) -> dict[str, Any]:
                 "id": b.id,
                 "shape": coords(b.shape),
                 "openings": [{"id": o.id, "at": list(o.at), "width": o.width, "door": o.door} for o in b.openings],
+                "sections": [
+                    {
+                        "id": sec.id,
+                        "shape": coords(sec.shape),
+                        "storeys": [
+                            {
+                                "points": st.points,
+                                "full_from": st.full_from,
+                                "no_art_cover_from": st.no_art_cover_from,
+                                "no_top_cover_from": st.no_top_cover_from,
+                            }
+                            for st in sec.storeys
+                        ],
+                    }
+                    for sec in b.sections
+                ],
+            }
+        )
+    for br in terrain.bridges:
+        out.append(
+            {
+                "kind": "bridge",
+                "id": br.id,
+                "type": br.type,
+                "line": coords(br.line),
+                "shape": coords(br.deck),
+                "width": br.width,
             }
         )
     for c in terrain.cliffs:

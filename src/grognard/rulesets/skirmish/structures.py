@@ -1,0 +1,380 @@
+"""Buildings, bridges and walls with points: artillery cover, shells landing on them, building bridges.
+
+The seed's BUILDINGS AND STRUCTURES, the cover rules for artillery, the door
+blown by a 1, and its BRIDGES and BUILDINGS sections (skirmish.17-19, 39-42,
+77, 86-91; RULINGS S7, S8, S10, S11, S14). Conventions as the rule set's:
+inches, origin south-west, a figure is the centre of its 1" base.
+
+A building is made of sections (separate roofs), each of one or two storeys
+with points and the thresholds of four states (scenario data, defaults in the
+tables): FULL POINTS (men inside cannot be hit by artillery, except at a door
+or window), NO ART. COVER (men more than ``wall_reach`` (2") from the wall can
+be hit; nearer it the wall gives over-the-top cover), NO TOP COVER (rubble:
+small-arms cover only) and ALL DEAD (the section has collapsed on everyone
+inside). The men inside feel the state of the highest storey still standing.
+
+The contract with the artillery code (which places burst templates and rolls
+the ranging shot): for each man under a landed template it asks
+:func:`artillery_cover` (a reason he cannot be hit, or None), and for each
+landed shot it calls :func:`shell` once.
+
+Bridges: a large bridge (30 points) or a foot bridge (15) with the seed's
+states; artillery takes 2d6 a shot; at 0 it is gone and the men on it fall
+into the river. Vehicles ask :func:`bridge_takes`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import icepool
+from shapely.geometry import LineString, Point, Polygon
+
+from grognard.core.dice import DiceSource, Mechanic
+from grognard.core.geometry import TOLERANCE
+from grognard.rulesets.skirmish.tables import ATTACKS, BridgeState, Tables
+from grognard.rulesets.skirmish.terrain import (
+    ALL_DEAD,
+    FULL_POINTS,
+    NO_ART_COVER,
+    BridgeSite,
+    Section,
+    section_state,
+    storey_state,
+    top_storey,
+)
+
+if TYPE_CHECKING:
+    from grognard.rulesets.skirmish.game import SkirmishGame
+    from grognard.rulesets.skirmish.state import Figure
+
+XY = tuple[float, float]
+ARCING = ("artillery", "tank_gun", "mortar")  # shells in an arc: roofs stop them (a bazooka is direct fire)
+OVER_THE_TOP = ("artillery", "tank_gun")  # skirmish.41: no over-the-top cover from mortars
+
+
+# ------------------------------------------------------------------------------ mechanics
+@dataclass(frozen=True)
+class Damage(Mechanic):
+    """The points one shot takes from a structure: the total of ``dice`` d6 (skirmish.17, 87, 90).
+
+    >>> Damage(2).distribution().probability(7)
+    Fraction(1, 6)
+    """
+
+    dice: int = 2
+
+    def roll(self, source: DiceSource, purpose: str) -> int:
+        return sum(source.roll(self.dice, 6, purpose))
+
+    def distribution(self) -> icepool.Die:
+        return self.dice @ icepool.d6
+
+    @property
+    def text(self) -> str:
+        return f"{self.dice}d6 points off a shot"
+
+
+@dataclass(frozen=True)
+class ShotsUntil(Mechanic):
+    """How many shots of ``dice`` d6 take a structure of ``points`` down to ``below`` or fewer points.
+
+    Exact: the chance of each number of shots, from the damage's own
+    distribution (icepool); ``roll`` rolls the shots one by one.
+
+    >>> ShotsUntil(30, 19).distribution().probability(1)
+    Fraction(1, 12)
+    >>> ShotsUntil(30, 0).distribution().probability(2)
+    Fraction(0, 1)
+    """
+
+    points: int
+    below: int
+    dice: int = 2
+
+    def roll(self, source: DiceSource, purpose: str) -> int:
+        left, shots = self.points, 0
+        while left > self.below:
+            left -= Damage(self.dice).roll(source, purpose)
+            shots += 1
+        return shots
+
+    def distribution(self) -> icepool.Die:
+        damage = Damage(self.dice).distribution()
+        faces = [(int(v), Fraction(damage.quantity(v), damage.denominator())) for v in damage.outcomes()]
+        alive: dict[int, Fraction] = {self.points: Fraction(1)}  # points left -> chance, not yet down
+        out: dict[int, Fraction] = {}
+        shots = 0
+        while alive:
+            shots += 1
+            nxt: dict[int, Fraction] = {}
+            for left, p in alive.items():
+                for lost, q in faces:
+                    after = left - lost
+                    if after <= self.below:
+                        out[shots] = out.get(shots, Fraction(0)) + p * q
+                    else:
+                        nxt[after] = nxt.get(after, Fraction(0)) + p * q
+            alive = nxt
+        common = 1
+        for p in out.values():
+            common = common * p.denominator // _gcd(common, p.denominator)
+        return icepool.Die({k: int(p * common) for k, p in sorted(out.items())})
+
+    @property
+    def text(self) -> str:
+        return f"shots of {self.dice}d6 until {self.points} points are down to {self.below}"
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+# ------------------------------------------------------------------------------ lookups
+def attack_of(tables: Tables, weapon: str) -> str:
+    """The kind of attack of ``weapon``: a weapon of the tables (``heavy_artillery``) or a kind (``mortar``)."""
+    if weapon in tables.weapons:
+        return tables.attack(weapon)
+    if weapon in ATTACKS:
+        return weapon
+    raise ValueError(f"{weapon!r} is neither a weapon of the tables nor a kind of attack ({', '.join(ATTACKS)})")
+
+
+def sections(game: SkirmishGame) -> dict[str, Section]:
+    """Every building section of the table, by id."""
+    return {sec.id: sec for b in game.base_terrain.buildings for sec in b.sections}
+
+
+def bridge_sites(game: SkirmishGame) -> dict[str, BridgeSite]:
+    """Every bridge of the table (standing, gone or not yet built), by id."""
+    return {b.id: b for b in game.base_terrain.bridges}
+
+
+def state_of(game: SkirmishGame, section: str) -> str:
+    """The state of ``section`` now: FULL POINTS, NO ART. COVER, NO TOP COVER or ALL DEAD (skirmish.18)."""
+    return section_state(sections(game)[section], game.state.sections[section])
+
+
+def standing(game: SkirmishGame) -> frozenset[str]:
+    """The bridges standing now: built, with points left."""
+    return frozenset(b.id for b in game.state.bridges.values() if b.built and b.points > 0)
+
+
+def section_states(game: SkirmishGame) -> dict[str, str]:
+    """Each section's state now."""
+    return {sid: section_state(sec, game.state.sections[sid]) for sid, sec in sections(game).items()}
+
+
+def bridge_state(game: SkirmishGame, bridge: str) -> BridgeState | None:
+    """The row of the bridge's type its points are in now; None when it is gone or not built (skirmish.88-89)."""
+    b = game.state.bridges[bridge]
+    if not b.built or b.points <= 0:
+        return None
+    kind = game.tables.bridges.types[bridge_sites(game)[bridge].type]
+    return next(row for row in kind.states if b.points >= row.from_points)
+
+
+def bridge_takes(game: SkirmishGame, bridge: str, *, armoured: bool) -> bool:
+    """Whether ``bridge`` in its state now holds a vehicle, armoured or not (for the vehicles' moves)."""
+    row = bridge_state(game, bridge)
+    if row is None:
+        return False
+    return row.vehicles == "all" or (row.vehicles == "unarmoured" and not armoured)
+
+
+def bridge_capacity(game: SkirmishGame, bridge: str) -> int:
+    """Men of one side who may cross ``bridge`` in a turn: abreast x ranks a move (0 when it is not standing)."""
+    row = bridge_state(game, bridge)
+    if row is None:
+        return 0
+    return row.abreast * int(game.tables.bridges.ranks_per_move.value)
+
+
+def describe_bridge(game: SkirmishGame, bridge: str) -> str:
+    """``B1 (large, 14 points: men 4 abreast and unarmoured vehicles)``."""
+    b = game.state.bridges[bridge]
+    site = bridge_sites(game)[bridge]
+    if not b.built:
+        need = int(game.tables.bridges.man_moves.value)
+        return f"{bridge} ({site.type}, being built: {b.work} of {need} man-moves)"
+    row = bridge_state(game, bridge)
+    if row is None:
+        return f"{bridge} ({site.type}, gone)"
+    files = "single file" if row.abreast == 1 else f"{row.abreast} abreast"
+    vehicles = {"all": " and vehicles", "unarmoured": " and unarmoured vehicles", "none": " only"}[row.vehicles]
+    return f"{bridge} ({site.type}, {b.points} points: men {files}{vehicles})"
+
+
+def at_opening(game: SkirmishGame, figure: Figure, section: Section) -> str | None:
+    """The door or window of the man's building he stands at (within ``opening_reach``), if any (skirmish.39)."""
+    reach = game.tables.sight.opening_reach.value
+    building = next(b for b in game.base_terrain.buildings if b.id == section.building)
+    for opening in building.openings:
+        if Point(opening.at).distance(Point(figure.x, figure.y)) <= reach + TOLERANCE:
+            return opening.id
+    return None
+
+
+# ------------------------------------------------------------------------------ the contract with artillery
+def artillery_cover(game: SkirmishGame, figure: Figure, centre: XY, weapon: str) -> str | None:
+    """Why ``figure`` cannot be hit by a burst centred at ``centre`` (inches) from ``weapon``, or None.
+
+    ``weapon`` is a weapon of the tables or a kind of attack. Raises
+    ValueError for neither. Rules (skirmish.39-42, RULINGS S14):
+
+    - inside a section at FULL POINTS, the shell hits the roof: covered from
+      artillery, tank guns and mortars, unless he stands at a door or window
+      of his building (within ``opening_reach``): then no artillery cover at all;
+    - inside a section at NO ART. COVER, or outside a standing section (FULL
+      POINTS or NO ART. COVER), within ``wall_reach`` (2") of its wall with the
+      wall between him and the burst's centre: over-the-top cover, not from
+      mortars; a cliff at least as high as the tables say (3") likewise;
+    - rubble (NO TOP COVER) and collapsed sections (ALL DEAD) give none; nor do
+      artillery pieces (they are not terrain); a bazooka's burst is direct
+      fire: only the ordinary cover table (walls, buildings) answers it.
+
+    >>> # see tests/test_skirmish_structures.py for worked cases
+    """
+    tables = game.tables
+    attack = attack_of(tables, weapon)
+    if attack not in ARCING:
+        return None
+    terrain = game.terrain
+    me = (figure.x, figure.y)
+    states = section_states(game)
+    inside = terrain.section_at(*me)
+    if inside is not None and states[inside.id] in (FULL_POINTS, NO_ART_COVER):
+        opening = at_opening(game, figure, inside)
+        if opening is not None:
+            return None  # at a door or window: no cover from artillery, just regular cover (skirmish.39)
+        if states[inside.id] == FULL_POINTS:
+            return f"inside section {inside.id} at full points: the shell hits the roof (skirmish.39)"
+    if attack not in OVER_THE_TOP:
+        return None  # skirmish.41: no over-the-top cover from mortars
+    reach = tables.structures.wall_reach.value
+    heights = {row.terrain: row.height for row in tables.structures.over_the_top}
+    line = LineString([me, centre]) if Point(me).distance(Point(centre)) > TOLERANCE else None
+    if line is None:
+        return None  # the burst's centre is on him: no wall between
+    here = Point(me)
+    if "building" in heights:
+        for sid, sec in sorted(sections(game).items()):
+            if states[sid] not in (FULL_POINTS, NO_ART_COVER):
+                continue  # rubble and collapse give no artillery cover
+            if _crosses_near(line, sec.shape.exterior, here, reach):
+                return (
+                    f'within {reach:g}" of the wall of section {sid}, which lies between him and the burst '
+                    "(skirmish.40)"
+                )
+    if "cliff" in heights:
+        for cliff in terrain.cliffs:
+            if cliff.height + TOLERANCE < heights["cliff"]:
+                continue
+            if _crosses_near(line, cliff.shape, here, reach):
+                return f'within {reach:g}" of cliff {cliff.id}, which lies between him and the burst (skirmish.40)'
+    return None
+
+
+def _crosses_near(line: LineString, wall: Any, man: Point, reach: float) -> bool:
+    """The line from the man to the burst's centre crosses ``wall`` within ``reach`` of him (RULINGS S14)."""
+    if not wall.intersects(line):
+        return False
+    crossing = line.intersection(wall)
+    return bool(crossing.distance(man) <= reach + TOLERANCE)
+
+
+def shell(game: SkirmishGame, burst: Polygon, centre: XY, weapon: str, ranging_die: int) -> None:
+    """A burst template ``burst`` (a shapely Polygon, inches) lands, centred at ``centre``, from ``weapon``.
+
+    When the weapon's attack damages structures (the tables' ``damaged_by``,
+    RULINGS S11: artillery and tank guns), each building section and standing
+    bridge under the template (touching it counts) loses the total of 2d6
+    points, each rolled apart. A section's damage falls on its top storey
+    still standing and does not carry to the one below (S7, skirmish.91);
+    when its last storey reaches ALL DEAD it collapses on everyone inside. A
+    bridge at 0 is gone and the men on it fall into the river. When
+    ``ranging_die`` is 1, every door under the template is blown off (S8,
+    skirmish.77): open for good. Emits an event for each change; raises
+    ValueError for an unknown weapon or a ranging die off a d6.
+    """
+    if not 1 <= ranging_die <= 6:
+        raise ValueError(f"ranging die {ranging_die}: a d6 shows 1 to 6")
+    tables = game.tables
+    attack = attack_of(tables, weapon)
+    if attack not in tables.structures.damaged_by.attacks:
+        game.emit("shell_no_damage", weapon=weapon, why=f"a {attack} does not damage structures (RULINGS S11)")
+        return
+    s = game.state
+    damage = Damage(int(tables.structures.dice.value))
+    for sid, sec in sorted(sections(game).items()):
+        if not sec.shape.intersects(burst):
+            continue
+        points = s.sections[sid]
+        n = top_storey(sec, points)
+        if n is None:
+            continue  # already collapsed
+        storey = "second storey" if n == 1 else "first storey"
+        lost = damage.roll(game, f"shell on section {sid} ({storey}, {points[n]} points): 2d6 off")
+        before = storey_state(sec.storeys[n], points[n])
+        points[n] = max(0, points[n] - lost)  # S7: never below 0, no carry to the storey below
+        after = storey_state(sec.storeys[n], points[n])
+        game.emit("structure_hit", section=sid, storey=n + 1, lost=lost, points=points[n], state=after, was=before)
+        if after == ALL_DEAD:
+            if n == 0:
+                _collapse(game, sec)
+            else:
+                game.emit("storey_gone", section=sid, storey=n + 1)
+    for bid, site in sorted(bridge_sites(game).items()):
+        b = s.bridges[bid]
+        if not b.built or b.points <= 0 or not site.deck.intersects(burst):
+            continue
+        lost = damage.roll(game, f"shell on bridge {bid} ({b.points} points): 2d6 off")
+        b.points = max(0, b.points - lost)
+        game.emit("bridge_hit", bridge=bid, lost=lost, points=b.points, state=describe_bridge(game, bid))
+        if b.points == 0:
+            _bridge_gone(game, site)
+    if ranging_die == 1:
+        for door in sorted(s.doors.values(), key=lambda d: d.id):
+            opening = game.base_terrain.openings[door.id]
+            if door.blown or not Point(opening.at).buffer(opening.width / 2).intersects(burst):
+                continue
+            door.blown, door.open = True, True
+            game.emit("door_blown", door=door.id)
+    game.structures_changed()
+
+
+def _collapse(game: SkirmishGame, section: Section) -> None:
+    """ALL DEAD: the section falls on everyone inside it (skirmish.18)."""
+    game.emit("section_collapses", section=section.id)
+    for f in sorted(game.state.figures.values(), key=lambda f: f.id):
+        if f.alive and f.on_table and section.shape.covers(Point(f.x, f.y)):
+            game._kill(f, f"section {section.id} collapsed on him")
+
+
+def _bridge_gone(game: SkirmishGame, site: BridgeSite) -> None:
+    """At 0 the bridge is gone: the men on it fall into the river (and stand in it, as if they had waded in)."""
+    game.emit("bridge_gone", bridge=site.id)
+    for f in sorted(game.state.figures.values(), key=lambda f: f.id):
+        if f.alive and f.on_table and site.deck.covers(Point(f.x, f.y)):
+            f.river_paid = True
+            game.emit("falls_in_river", figure=f.id, bridge=site.id)
+
+
+# ------------------------------------------------------------------------------ for the bots
+def collapse_chance(game: SkirmishGame, section: str) -> Fraction:
+    """The chance one shot brings ``section`` to ALL DEAD now (its last storey; exact over 2d6)."""
+    sec = sections(game)[section]
+    points = game.state.sections[section]
+    n = top_storey(sec, points)
+    if n is None:
+        return Fraction(1)
+    if n > 0:
+        return Fraction(0)  # the second storey must go first (skirmish.91)
+    storey = sec.storeys[0]
+    need = points[0] - (storey.no_top_cover_from - 1)  # points to lose to fall below NO TOP COVER
+    dist = Damage(int(game.tables.structures.dice.value)).distribution()
+    return Fraction(sum(dist.quantity(v) for v in dist.outcomes() if v >= need), dist.denominator())
