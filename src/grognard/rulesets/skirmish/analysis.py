@@ -12,7 +12,7 @@ from typing import Any
 from grognard.analysis.odds import OddsTable
 from grognard.core.ruleset import Metric
 from grognard.rulesets.skirmish.rules import INITIATIVE, ShotFate, Shots, Survival
-from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, Tables, load_tables
+from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, WEDGE_ATTACKS, Tables, load_tables
 
 SQUAD = 8  # men in the shipped scenario's rifle squads: the "k men fire" table runs to it
 
@@ -24,7 +24,8 @@ def band_label(tables: Tables, weapon: str, index: int) -> str:
 
 
 def odds_tables(tables: Tables | None = None) -> list[OddsTable]:
-    """Every mechanic of part 1: initiative, one man's shot by weapon, band and cover, k men's hits, survival."""
+    """Every mechanic played: initiative, one man's shot by weapon, band and cover, a wedge's effect on one man
+    under it (MG, flame thrower), k men's hits, survival."""
     tables = tables or load_tables()
     out = [
         OddsTable(
@@ -41,6 +42,9 @@ def odds_tables(tables: Tables | None = None) -> list[OddsTable]:
         ),
     ]
     for weapon, spec in tables.weapons.items():
+        if spec.kind in WEDGE_ATTACKS:
+            out.append(wedge_odds(tables, weapon))
+            continue
         if spec.kind not in FIRES_IN_PART_1:
             continue
         rows: list[tuple[Any, Any]] = []
@@ -70,6 +74,37 @@ def odds_tables(tables: Tables | None = None) -> list[OddsTable]:
         )
     )
     return out
+
+
+def wedge_odds(tables: Tables, weapon: str) -> OddsTable:
+    """What a MG's or flame thrower's wedge does to one man under it (not yet hit this turn), by band and cover.
+
+    Every man under the wedge gets one die (skirmish.16); cover takes one off
+    where the cover table covers against the weapon's attack, and nothing covers
+    against a flame thrower, so its rows are "no cover" only.
+    """
+    spec = tables.weapons[weapon]
+    coverable = bool(tables.cover_rows(spec.kind))
+    survive = tables.survive_on(spec.kind)
+    rows: list[tuple[Any, Any]] = []
+    for index, band in enumerate(spec.bands):
+        band_text = band_label(tables, weapon, index)
+        if not coverable:
+            rows.append((f"{band_text} no cover", ShotFate(band.hit_on, 0, survive)))
+            continue
+        for covered in (False, True):
+            rows.append(
+                (f"{band_text} {'cover' if covered else 'open'}", ShotFate(band.hit_on, -1 if covered else 0, survive))
+            )
+    angle = tables.wedge.angle.value
+    return OddsTable(
+        f"wedge_{weapon}",
+        f"A {weapon.replace('_', ' ')} wedge ({angle:g} degrees) on one man under it, by range band and cover",
+        "skirmish.16",
+        tuple(rows),
+        "range, cover",
+        f"{spec.source}: {spec.reason}",
+    )
 
 
 METRICS: tuple[Metric, ...] = (
