@@ -26,9 +26,9 @@ def test_play_a_scenario_by_name_to_a_result_then_render_and_replay(
     header = json.loads(record.read_text(encoding="utf-8").splitlines()[0])
     assert header["options"]["scenario"] == "hill_assault"
     picture = tmp_path / "t2.svg"
-    assert main(["render", "skirmish", str(record), "--turn", "2", "--focus", "A.2", "-o", str(picture)]) == 0
+    assert main(["render", "skirmish", str(record), "--turn", "2", "--focus", "A.3", "-o", str(picture)]) == 0
     svg = picture.read_text(encoding="utf-8")
-    assert "<svg" in svg and "A.2" in svg
+    assert "<svg" in svg and "A.3" in svg and "MG wedge" in svg  # A.2 fell to the MG wedge in turn 1
     assert any(f"band {n}" in svg for n in (1, 2, 3)) or "out of range" in svg or "crest" in svg
     assert "the crest" in svg
     assert main(["render", "skirmish", str(record), "--focus", "Z.9", "-o", str(picture)]) == 2
@@ -51,7 +51,15 @@ def test_odds_lists_every_weapon_band_and_cover(capsys: pytest.CaptureFixture[st
     assert main(["odds", "skirmish", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     names = [t["name"] for t in data["tables"]]
-    assert {"initiative", "survival", "shot_rifle", "shot_smg", "shot_pistol", "shot_mg"} <= set(names)
+    assert {
+        "initiative",
+        "survival",
+        "shot_rifle",
+        "shot_smg",
+        "shot_pistol",
+        "wedge_mg",
+        "wedge_flame_thrower",
+    } <= set(names)
     rifle = next(t for t in data["tables"] if t["name"] == "shot_rifle")
     first = rifle["rows"][0]
     assert first["parameter"] == '0-12" open'

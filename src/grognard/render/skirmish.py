@@ -11,6 +11,13 @@ coloured by range band when he can fire at that man (with "C" where the man
 has cover), dashed grey with the reason when he cannot. The lines come from
 the rules' own functions (``rules.line_of_sight``, ``rules.effective_range``,
 ``rules.cover``) run on the view's positions and the scenario's terrain.
+
+The MG and flame thrower wedges of the last fire (``view["wedges"]``, skirmish.16)
+are drawn as pies in the firer's side colour, lightly filled, over the hills
+as they lie (the view's ``outline``, from ``rules.wedge_outline``: shorter up a
+hill, longer down it, cut at the table's edge), each
+labelled with the gunner, heading and the men it fires on; a previewed fire
+order's wedges are drawn dashed.
 """
 
 from __future__ import annotations
@@ -184,6 +191,11 @@ def render(view: dict[str, Any]) -> str:
                 fill=PURPLE,
             )
         )
+    figures_by_id = {f["id"]: f for f in view["figures"]}
+    for wedge in view.get("wedges", []):
+        body += _wedge(view, wedge, X, Y, figures_by_id, preview=False)
+    for wedge in (view.get("preview") or {}).get("wedges", []):
+        body += _wedge(view, wedge, X, Y, figures_by_id, preview=True)
     focus = view.get("focus")
     if focus:
         known = {f["id"] for f in view["figures"]}
@@ -248,7 +260,7 @@ def render(view: dict[str, Any]) -> str:
     body.append(el("text", title, x=MARGIN, y=MARGIN - 14, font_size=14, fill=INK, font_weight="bold"))
     legend = (
         "blue: allies, red: axis; squares carry a MG or mortar; hollow: waiting off the table; x: dead; "
-        "dashed purple: objective"
+        "dashed purple: objective; pies: MG and flame thrower wedges"
     )
     body.append(el("text", legend, x=MARGIN, y=Y(0) + OFF + 22, font_size=10, fill=FAINT))
     return document(width * SCALE + 2 * (MARGIN + OFF), depth * SCALE + 2 * (MARGIN + OFF) + 40, body, title)
@@ -317,24 +329,13 @@ def _structures(view: dict[str, Any], terrain: dict[str, Any], X: Any, Y: Any, p
 def _firing_lines(view: dict[str, Any], focus: str, X: Any, Y: Any) -> list[str]:
     """One line per enemy on the table from the focus figure: band colour and cover, or why not."""
     from grognard.rulesets.skirmish import rules as R
-    from grognard.rulesets.skirmish.scenario import load_scenario
-    from grognard.rulesets.skirmish.terrain import build_terrain
 
     figures = {f["id"]: f for f in view["figures"]}
     me = figures.get(focus)
     if me is None or not me["alive"] or not me["on_table"]:
         return []
-    scenario = load_scenario(view["scenario"]["source"])
-    structures = view.get("structures", {})
-    standing = frozenset(b for b, info in structures.get("bridges", {}).items() if info["standing"])
-    states = {sid: info["state"] for sid, info in structures.get("sections", {}).items()}
-    terrain = build_terrain(scenario.spec, scenario.tables).with_works(
-        [tuple(map(tuple, w)) for w in view.get("wires", [])],
-        [tuple(t) for t in view.get("traps", [])],
-        standing if structures else None,
-        states if structures else None,
-    )
-    tables = scenario.tables
+    terrain = _terrain(view)
+    tables = terrain.tables
     opened = [d["id"] for d in view.get("doors", []) if d["open"]]
     out: list[str] = []
     a = (me["x"], me["y"])
@@ -378,6 +379,52 @@ def _firing_lines(view: dict[str, Any], focus: str, X: Any, Y: Any) -> list[str]
         out.append(el("line", x1=X(a[0]), y1=Y(a[1]), x2=X(b[0]), y2=Y(b[1]), stroke=colour, stroke_width=1.6))
         label = f'{distance:.1f}" band {band + 1}: {hit_on}+' + (f" C ({covered.replace('_', ' ')})" if covered else "")
         out.append(el("text", label, x=mid[0], y=mid[1], font_size=8, fill=colour, transform=mid[2]))
+    return out
+
+
+def _terrain(view: dict[str, Any]) -> Any:
+    """The view's terrain, with the wire and tank traps laid so far and the structures as they stand."""
+    from grognard.rulesets.skirmish.scenario import load_scenario
+    from grognard.rulesets.skirmish.terrain import build_terrain
+
+    scenario = load_scenario(view["scenario"]["source"])
+    structures = view.get("structures", {})
+    standing = frozenset(b for b, info in structures.get("bridges", {}).items() if info["standing"])
+    states = {sid: info["state"] for sid, info in structures.get("sections", {}).items()}
+    return build_terrain(scenario.spec, scenario.tables).with_works(
+        [tuple(map(tuple, w)) for w in view.get("wires", [])],
+        [tuple(t) for t in view.get("traps", [])],
+        standing if structures else None,
+        states if structures else None,
+    )
+
+
+def _wedge(
+    view: dict[str, Any], wedge: dict[str, Any], X: Any, Y: Any, figures: dict[str, Any], *, preview: bool
+) -> list[str]:
+    """One wedge (skirmish.16): its outline over the hills as the view gives it, its label; dashed if previewed."""
+    gunner = figures.get(wedge["gunner"], {})
+    colour = SIDE_COLOUR.get(gunner.get("side", ""), INK)
+    apex = (float(wedge["at"][0]), float(wedge["at"][1]))
+    shape = " ".join(f"{X(x):.1f},{Y(y):.1f}" for x, y in wedge["outline"])
+    out = [
+        el(
+            "polygon",
+            points=shape,
+            fill=colour,
+            fill_opacity=0.08 if preview else 0.15,
+            stroke=colour,
+            stroke_width=1.2,
+            stroke_dasharray="6 3" if preview else "none",
+        )
+    ]
+    theta = math.radians(wedge["heading"])
+    tip = (apex[0] + 0.6 * wedge["reach"] * math.cos(theta), apex[1] + 0.6 * wedge["reach"] * math.sin(theta))
+    men = ", ".join(wedge["men"]) or "nobody"
+    weapon = "MG" if wedge["weapon"] == "mg" else str(wedge["weapon"]).replace("_", " ")
+    label = f"{wedge['gunner']} {weapon} wedge, turn {wedge['turn']}, {wedge['heading']:g}\u00b0: {men}"
+    mid = _along(X(apex[0]), Y(apex[1]), X(tip[0]), Y(tip[1]), 1.0)
+    out.append(el("text", label, x=mid[0], y=mid[1], font_size=8, fill=colour, transform=mid[2]))
     return out
 
 

@@ -19,7 +19,18 @@ their own path (``to``), ``stay``, laying ``wire`` (two ends), setting
 >>> str(Fire("A1", "G2", (("A1.3", "G1.2"),)))
 'fire A1 G2 / A1.3 G1.2'
 >>> parse_action("fire A1 hold")
-Fire(unit='A1', target=None, orders=())
+Fire(unit='A1', target=None, orders=(), wedges=())
+
+A MG gunner or flame thrower fires a wedge (skirmish.16): his order gives its
+heading in degrees (counterclockwise from east: 0 east, 90 north, 180 west,
+-90 south) or a point to aim it at; without one, he aims it at the man of the
+unit's target he would have fired at.
+
+>>> fire = parse_action("fire A1 G / A1.3 wedge 90 / A1.4 wedge 24,30.5")
+>>> fire.wedges
+(WedgeOrder(figure='A1.3', heading=90.0, at=None), WedgeOrder(figure='A1.4', heading=None, at=(24.0, 30.5)))
+>>> str(fire)
+'fire A1 G / A1.3 wedge 90 / A1.4 wedge 24,30.5'
 """
 
 from __future__ import annotations
@@ -30,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from grognard.core.errors import ParseError
-from grognard.core.geometry import write_measure
+from grognard.core.geometry import read_measure, write_measure
 
 XY = tuple[float, float]
 
@@ -94,22 +105,52 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
+class WedgeOrder:
+    """A MG gunner's or flame thrower's wedge (skirmish.16): a ``heading`` in degrees, or a point ``at`` to aim at.
+
+    Headings are counterclockwise from east (0 east, 90 north), any finite
+    number (the game folds it into (-180, 180]); exactly one of the two is given.
+    """
+
+    figure: str
+    heading: float | None = None
+    at: XY | None = None
+
+    def __str__(self) -> str:
+        aim = fmt_point(self.at) if self.at is not None else write_measure(self.heading or 0.0)
+        return f"{self.figure} wedge {aim}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"figure": self.figure, "heading": self.heading, "at": list(self.at) if self.at is not None else None}
+
+
+@dataclass(frozen=True, slots=True)
 class Fire:
     """A unit's fire: at a unit (``None``: hold fire), with single figures' own targets (skirmish.30).
 
-    An order's target is a figure (``G1.2``), a unit (``G1``) or ``hold``.
+    An order's target is a figure (``G1.2``), a unit (``G1``) or ``hold``;
+    ``wedges`` give MG gunners and flame throwers their wedges (skirmish.16).
     """
 
     unit: str
     target: str | None
     orders: tuple[tuple[str, str], ...] = ()
+    wedges: tuple[WedgeOrder, ...] = ()
 
     def __str__(self) -> str:
         head = f"fire {self.unit} {self.target or 'hold'}"
-        return " / ".join([head, *(f"{f} {t}" for f, t in self.orders)])
+        return " / ".join([head, *(f"{f} {t}" for f, t in self.orders), *(str(w) for w in self.wedges)])
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "fire", "unit": self.unit, "target": self.target, "orders": [list(o) for o in self.orders]}
+        out: dict[str, Any] = {
+            "type": "fire",
+            "unit": self.unit,
+            "target": self.target,
+            "orders": [list(o) for o in self.orders],
+        }
+        if self.wedges:
+            out["wedges"] = [w.to_json() for w in self.wedges]
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +174,7 @@ USAGE = {
     "move": "move UNIT X,Y [X,Y [X,Y]] [/ FIG to X,Y.. | stay | wire X,Y X,Y | traps X,Y X,Y | open DOOR | close DOOR"
     " | build BRIDGE]",
     "hold": "hold UNIT",
-    "fire": "fire UNIT TARGET_UNIT|hold [/ FIG TARGET_FIGURE|TARGET_UNIT|hold]",
+    "fire": "fire UNIT TARGET_UNIT|hold [/ FIG TARGET_FIGURE|TARGET_UNIT|hold | FIG wedge HEADING|X,Y]",
     "melee": "melee GROUP stay|retreat",
 }
 
@@ -220,10 +261,14 @@ def parse_action(text: str) -> SkirmishAction:
         raise ParseError(f"{line!r}: usage: {USAGE['fire']}")
     target = None if words[2].lower() == "hold" else _name(words[2], _UNIT, "unit or hold", line)
     fire_orders: list[tuple[str, str]] = []
+    wedges: list[WedgeOrder] = []
     for piece in pieces[1:]:
         parts = piece.split(" ")
+        if len(parts) == 3 and parts[1].lower() == "wedge":
+            wedges.append(_wedge(_name(parts[0], _FIGURE, "figure (A1.3)", line), parts[2], line))
+            continue
         if len(parts) != 2:
-            raise ParseError(f"{line!r}: a figure's fire order is FIG TARGET|hold")
+            raise ParseError(f"{line!r}: a figure's fire order is FIG TARGET|hold or FIG wedge HEADING|X,Y")
         figure = _name(parts[0], _FIGURE, "figure (A1.3)", line)
         aim = parts[1]
         if aim.lower() == "hold":
@@ -233,9 +278,17 @@ def parse_action(text: str) -> SkirmishAction:
         else:
             raise ParseError(f"{line!r}: {aim!r} is not a figure, a unit or hold")
         fire_orders.append((figure, aim))
-    if len({f for f, _ in fire_orders}) != len(fire_orders):
+    named = [f for f, _ in fire_orders] + [w.figure for w in wedges]
+    if len(set(named)) != len(named):
         raise ParseError(f"{line!r}: a figure is given two targets")
-    return Fire(unit, target, tuple(fire_orders))
+    return Fire(unit, target, tuple(fire_orders), tuple(wedges))
+
+
+def _wedge(figure: str, aim: str, line: str) -> WedgeOrder:
+    """``FIG wedge HEADING`` (degrees) or ``FIG wedge X,Y`` (a point to aim at), skirmish.16."""
+    if "," in aim:
+        return WedgeOrder(figure, None, _point(aim, line))
+    return WedgeOrder(figure, read_measure(aim, "the wedge's heading", line, "a heading in degrees or a point X,Y"))
 
 
 def action_from_json(data: dict[str, Any]) -> SkirmishAction:
@@ -257,7 +310,17 @@ def action_from_json(data: dict[str, Any]) -> SkirmishAction:
         if kind == "melee":
             return Choice(str(data["group"]), str(data["choice"]))
         if kind == "fire":
-            return Fire(str(data["unit"]), data["target"], tuple((str(f), str(t)) for f, t in data.get("orders", [])))
+            wedges = tuple(
+                WedgeOrder(
+                    str(w["figure"]),
+                    None if w.get("heading") is None else float(w["heading"]),
+                    None if w.get("at") is None else (float(w["at"][0]), float(w["at"][1])),
+                )
+                for w in data.get("wedges", [])
+            )
+            return Fire(
+                str(data["unit"]), data["target"], tuple((str(f), str(t)) for f, t in data.get("orders", [])), wedges
+            )
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise ParseError(f"malformed skirmish action {data!r}: {exc}") from None
     raise ParseError(f"unknown skirmish action type {data.get('type')!r}")

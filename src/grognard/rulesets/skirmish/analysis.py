@@ -13,7 +13,7 @@ from grognard.analysis.odds import OddsTable
 from grognard.core.ruleset import Metric
 from grognard.rulesets.skirmish.rules import INITIATIVE, MeleeRound, ShotFate, Shots, Survival
 from grognard.rulesets.skirmish.structures import Damage, ShotsUntil
-from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, Tables, load_tables
+from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, WEDGE_ATTACKS, Tables, load_tables
 
 SQUAD = 8  # men in the shipped scenario's rifle squads: the "k men fire" table runs to it
 MELEE_SIZES = ((1, 1), (2, 1), (1, 2), (2, 2), (3, 1), (3, 2), (2, 3), (3, 3), (4, 4))  # attackers v defenders
@@ -26,8 +26,9 @@ def band_label(tables: Tables, weapon: str, index: int) -> str:
 
 
 def odds_tables(tables: Tables | None = None) -> list[OddsTable]:
-    """Every mechanic of parts 1 and 2: initiative, one man's shot by weapon, band and cover, k men's hits,
-    survival, and melee rounds (first and later) for one against one and small groups."""
+    """Every mechanic played: initiative, one man's shot by weapon, band and cover, a wedge's effect on one man
+    under it (MG, flame thrower), k men's hits, survival, melee rounds (first and later) for one against one
+    and small groups, and the shots it takes to bring down bridges, storeys and towers."""
     tables = tables or load_tables()
     out = [
         OddsTable(
@@ -44,6 +45,9 @@ def odds_tables(tables: Tables | None = None) -> list[OddsTable]:
         ),
     ]
     for weapon, spec in tables.weapons.items():
+        if spec.kind in WEDGE_ATTACKS:
+            out.append(wedge_odds(tables, weapon))
+            continue
         if spec.kind not in FIRES_IN_PART_1:
             continue
         rows: list[tuple[Any, Any]] = []
@@ -156,6 +160,37 @@ def structure_tables(tables: Tables) -> list[OddsTable]:
         )
     )
     return out
+
+
+def wedge_odds(tables: Tables, weapon: str) -> OddsTable:
+    """What a MG's or flame thrower's wedge does to one man under it (not yet hit this turn), by band and cover.
+
+    Every man under the wedge gets one die (skirmish.16); cover takes one off
+    where the cover table covers against the weapon's attack, and nothing covers
+    against a flame thrower, so its rows are "no cover" only.
+    """
+    spec = tables.weapons[weapon]
+    coverable = bool(tables.cover_rows(spec.kind))
+    survive = tables.survive_on(spec.kind)
+    rows: list[tuple[Any, Any]] = []
+    for index, band in enumerate(spec.bands):
+        band_text = band_label(tables, weapon, index)
+        if not coverable:
+            rows.append((f"{band_text} no cover", ShotFate(band.hit_on, 0, survive)))
+            continue
+        for covered in (False, True):
+            rows.append(
+                (f"{band_text} {'cover' if covered else 'open'}", ShotFate(band.hit_on, -1 if covered else 0, survive))
+            )
+    angle = tables.wedge.angle.value
+    return OddsTable(
+        f"wedge_{weapon}",
+        f"A {weapon.replace('_', ' ')} wedge ({angle:g} degrees) on one man under it, by range band and cover",
+        "skirmish.16",
+        tuple(rows),
+        "range, cover",
+        f"{spec.source}: {spec.reason}",
+    )
 
 
 METRICS: tuple[Metric, ...] = (

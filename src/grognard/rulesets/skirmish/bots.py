@@ -26,11 +26,19 @@ even or better for its side, and otherwise retreats.
 Fire: each unit fires at the enemy unit where its men's dice are worth the
 most: the chance each man kills (hit, then a failed survival roll) times the
 value of his target (a MG gunner 3, a SMG 1.5, a rifle 1, a pistol 0.8;
-officers half as much again).
+officers half as much again). Each MG gunner and flame thrower keeps his wedge
+(skirmish.16) on the approaches: the heading whose wedge is worth the most now
+(the same worth summed over the enemy men under it, less twice the worth of our
+own men under it), tried along the bearing of each enemy he can fire on, with
+each edge of the wedge on him, and between neighbours; when no wedge is worth
+anything, the approach the enemy will come by (the bearing of the nearest enemy,
+seen or not, else of the enemy's table edge), unless our own men stand under it,
+when he holds.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 from typing import Any
@@ -39,10 +47,10 @@ import numpy as np
 from shapely.geometry import Point, Polygon
 
 from grognard.core.engine import Decision
-from grognard.core.geometry import snap
+from grognard.core.geometry import snap, snap_angle
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
-from grognard.rulesets.skirmish.actions import Choice, Fire, Move, Order
+from grognard.rulesets.skirmish.actions import Choice, Fire, Move, Order, WedgeOrder
 from grognard.rulesets.skirmish.game import FireSpace, MoveSpace, SkirmishGame, figure_value
 from grognard.rulesets.skirmish.state import Figure, FireOrder
 
@@ -254,8 +262,77 @@ def kill_chance(game: SkirmishGame, shot: FireOrder) -> float:
     return hit * (1 - survive)
 
 
+EDGE_BEARING = {"south": -90.0, "north": 90.0, "west": 180.0, "east": 0.0}
+FRIEND_WEIGHT = 2.0  # our own man under a wedge counts against it twice his worth
+
+
+def wedge_worth(game: SkirmishGame, gunner: Figure, heading: float) -> float:
+    """What ``gunner``'s wedge at ``heading`` is worth: enemy men's kill chance x value, less our own twice over."""
+    _, shots = game.wedge(gunner, heading)
+    total = 0.0
+    for o in shots:
+        man = game.state.figures[o.target]
+        value = kill_chance(game, o) * figure_value(man)
+        total += value if man.side != gunner.side else -FRIEND_WEIGHT * value
+    return total
+
+
+def approach(game: SkirmishGame, gunner: Figure) -> float:
+    """The heading the enemy will come by: toward the nearest enemy (seen or not), else his table edge."""
+    foes = game.enemies(gunner.side)
+    if foes:
+        near = min(foes, key=lambda e: (math.hypot(e.x - gunner.x, e.y - gunner.y), e.id))
+        return R.bearing((gunner.x, gunner.y), (near.x, near.y))
+    edge = next(s.edge for s in game.scenario.spec.sides if s.id != gunner.side)
+    return EDGE_BEARING[edge]
+
+
+def wedge_heading(game: SkirmishGame, gunner: Figure) -> float:
+    """The doctrine's heading (degrees) for ``gunner``'s wedge: the most worth now, else the approach."""
+    apex = (gunner.x, gunner.y)
+    half = game.tables.wedge.angle.value / 2
+    row = game.shot_table().get(gunner.id, {})
+    seen = sorted(
+        {
+            R.bearing(apex, (game.state.figures[t].x, game.state.figures[t].y))
+            for t, o in row.items()
+            if isinstance(o, FireOrder)
+        }
+    )
+    tries: set[float] = set()
+    for b in seen:
+        tries |= {b, snap_angle(b - half + 0.5), snap_angle(b + half - 0.5)}
+    for a, b in itertools.pairwise([*seen, *(s + 360.0 for s in seen[:1])]):
+        if b - a <= 2 * half:
+            tries.add(snap_angle((a + b) / 2))
+    if tries:
+        worth = {h: wedge_worth(game, gunner, h) for h in sorted(tries)}
+        best = max(worth, key=lambda h: worth[h])
+        if worth[best] > 0:
+            return best
+    return approach(game, gunner)
+
+
 def fire_order(game: SkirmishGame, unit: str) -> Fire:
-    """The doctrine's fire order for ``unit``: the enemy unit its dice are worth most against, or hold."""
+    """The doctrine's fire order for ``unit``: the enemy unit its dice are worth most against (or hold), and a
+    wedge heading for each of its MGs and flame throwers (``wedge_heading``)."""
+    order = _target_order(game, unit)
+    wedges: list[WedgeOrder] = []
+    holds: list[tuple[str, str]] = []
+    for gunner in FireSpace(game, unit).gunners():
+        heading = wedge_heading(game, gunner)
+        if wedge_worth(game, gunner, heading) < 0:
+            holds.append((gunner.id, "hold"))  # our own men stand under the approach
+        else:
+            wedges.append(WedgeOrder(gunner.id, heading))
+    if not wedges and not holds:
+        return order
+    aimed = Fire(unit, order.target, tuple(holds), tuple(wedges))
+    return aimed if FireSpace(game, unit).legal(aimed) else order
+
+
+def _target_order(game: SkirmishGame, unit: str) -> Fire:
+    """The enemy unit the unit's dice are worth most against, or hold."""
     table = game.shot_table()
     worth: dict[str, float] = {}
     for f in game.living(unit):

@@ -48,6 +48,13 @@ def describe(event: Event) -> str | None:
         return f"{d['figure']} works on bridge {d['bridge']} ({d['work']} of {d['of']} man-moves)"
     if k == "bridge_built":
         return f"bridge {d['bridge']} is built ({d['points']} points)"
+    if k == "wedge":
+        weapon = "MG" if d["weapon"] == "mg" else str(d["weapon"]).replace("_", " ")
+        head = f"{d['gunner']}'s {weapon} wedge at {d['heading']:g}\u00b0"
+        if not d["men"]:
+            return f"{head} covers nobody"
+        friends = f" (our own: {', '.join(d['friends'])})" if d["friends"] else ""
+        return f"{head} covers {', '.join(d['men'])}{friends}"
     if k == "fire_order":
         return f"{d['unit']}: {d['men']} men fire at {', '.join(d['targets'])}"
     if k == "shots":

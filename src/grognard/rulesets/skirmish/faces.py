@@ -177,7 +177,8 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
     """``seat``'s view with an order not yet given drawn in (for ``render``).
 
     A move: every man's path (inches, start first) and its cost; a fire order:
-    every man's shot (shooter, target, the die's numbers, cover). Raises
+    every man's shot (shooter, target, the die's numbers, cover) and every
+    MG's or flame thrower's wedge (``WedgeFire.to_json``, skirmish.16). Raises
     :class:`IllegalAction` (naming the rule) for an order the rules forbid.
     """
     view = game.view(seat)
@@ -193,6 +194,11 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
             "shots": [],
         }
     elif isinstance(action, Fire):
-        shots = game.plan_fire(action)
-        view["preview"] = {"order": str(action), "paths": [], "shots": [o.to_json() for o in shots]}
+        shots, wedges = game.plan_fire_and_wedges(action)
+        view["preview"] = {
+            "order": str(action),
+            "paths": [],
+            "shots": [o.to_json() for o in shots if not game.tables.fires_wedge(game.state.figures[o.shooter].weapon)],
+            "wedges": [w.to_json() | {"outline": game.wedge_outline(w.to_json())} for w in wedges],
+        }
     return view

@@ -26,13 +26,13 @@ from shapely.geometry import LineString, Point, Polygon
 from grognard.core.dice import DiceSource
 from grognard.core.engine import ActionSpace, Decision, FiniteSpace, Game, Result
 from grognard.core.errors import IllegalAction
-from grognard.core.geometry import TOLERANCE, at_most, snap
+from grognard.core.geometry import TOLERANCE, at_most, snap, snap_angle
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
-from grognard.rulesets.skirmish.actions import XY, Choice, Fire, Move, Order
+from grognard.rulesets.skirmish.actions import XY, Choice, Fire, Move, Order, WedgeOrder
 from grognard.rulesets.skirmish.scenario import Scenario, load_scenario
-from grognard.rulesets.skirmish.state import Bridge, Door, Figure, FireOrder, SkirmishState, Unit
-from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1
+from grognard.rulesets.skirmish.state import Bridge, Door, Figure, FireOrder, SkirmishState, Unit, WedgeFire
+from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, WEDGE_ATTACKS
 from grognard.rulesets.skirmish.terrain import Terrain, build_terrain, terrain_json
 
 SIDES = ("allies", "axis")
@@ -181,7 +181,19 @@ class SkirmishGame(Game):
                 for bid, b in sorted(self.state.bridges.items())
             },
         }
+        for wedge in full["wedges"]:
+            wedge["outline"] = self.wedge_outline(wedge)
         return full
+
+    def wedge_outline(self, wedge: Mapping[str, Any]) -> list[list[float]]:
+        """A wedge's outline over the table's hills, cut at the table's edges (inches; for pictures)."""
+        outline = R.wedge_outline(self.terrain, tuple(wedge["at"]), wedge["heading"], wedge["angle"], wedge["reach"])
+        table = Polygon(
+            [(0, 0), (self.terrain.width, 0), (self.terrain.width, self.terrain.depth), (0, self.terrain.depth)]
+        )
+        cut = Polygon(outline).intersection(table)
+        points = list(cut.exterior.coords)[:-1] if isinstance(cut, Polygon) and not cut.is_empty else outline
+        return [[round(x, 2), round(y, 2)] for x, y in points]
 
     def decision_id(self, action: Any) -> str | None:
         if isinstance(action, Move):
@@ -310,6 +322,7 @@ class SkirmishGame(Game):
                     s.phase, s.done = f"move:{s.order[1]}", set()
                 else:
                     s.phase, s.done = "fire", set()
+                    s.wedges = []  # the last turn's wedges stay on the table until this fire
                     self._shots = None
             elif s.phase == "fire":
                 self._resolve_fire()
@@ -719,9 +732,8 @@ class SkirmishGame(Game):
         if not f.alive or not f.on_table:
             return ("skirmish.30", f"{f.id} is not on the table")
         kind = self.tables.attack(f.weapon)
-        if kind not in FIRES_IN_PART_1:
-            rule = "skirmish.16" if kind == "flame_thrower" else "skirmish.12"
-            return (rule, f"{f.id}'s {f.weapon} fires a template or wedge: part 3 of the skirmish rules")
+        if kind not in FIRES_IN_PART_1 and kind not in WEDGE_ATTACKS:
+            return ("skirmish.12", f"{f.id}'s {f.weapon} fires a template or wedge: part 3 of the skirmish rules")
         terrain = self.terrain
         if terrain.in_river(f.x, f.y):
             return ("skirmish.47", f"{f.id} is in the river and cannot fire")
@@ -784,8 +796,100 @@ class SkirmishGame(Game):
         self._shots = (key, table)
         return table
 
+    def wedge(self, gunner: Figure, heading: float) -> tuple[WedgeFire, list[FireOrder]]:
+        """``gunner``'s wedge at ``heading`` (degrees, 0 east, 90 north) and one shot at each man it fires on.
+
+        The wedge (skirmish.16) is ``wedge.angle`` degrees wide and as long as
+        the weapon's last band, adjusted for each man's height as his range is
+        (``rules.wedge_length``). Every living man on the table but the gunner,
+        friend or foe, whose base is inside or touches it and whom the gunner can
+        see gets one die of the weapon's effect for his range band (a man whose
+        base reaches past the last band, the last band's), less one where the
+        cover table covers him against this attack (nothing does against flame
+        throwers, skirmish.33-34). Men under it out of sight are listed, not fired on.
+        """
+        heading = snap_angle(heading)
+        tables, terrain = self.tables, self.terrain
+        angle = tables.wedge.angle.value
+        reach = tables.max_range(gunner.weapon)
+        base = tables.sight.base.value
+        attack = tables.attack(gunner.weapon)
+        bands = tables.weapons[gunner.weapon].bands
+        apex = (gunner.x, gunner.y)
+        longest = (
+            reach + max((h.height for h in terrain.hills), default=0.0) * tables.hills.range_downhill_per_inch.value
+        )
+        record = WedgeFire(gunner.id, gunner.unit, gunner.weapon, apex, heading, angle, reach, self.state.turn)
+        shots: list[FireOrder] = []
+        opened = self.open_doors()
+        for f in sorted(self.state.figures.values(), key=lambda g: g.id):
+            if f.id == gunner.id or not f.alive or not f.on_table:
+                continue
+            at = (f.x, f.y)
+            if math.hypot(f.x - apex[0], f.y - apex[1]) > longest + base:
+                continue
+            if not R.under_wedge(terrain, apex, heading, angle, reach, at, base):
+                continue
+            if R.line_of_sight(terrain, apex, at, opened) is not None:
+                record.unseen.append(f.id)
+                continue
+            distance = R.effective_range(terrain, apex, at)
+            band = tables.band_index(gunner.weapon, distance)
+            band = len(bands) - 1 if band is None else band
+            covered = R.cover(terrain, apex, at, attack) is not None
+            shift = tables.men[f.type].hit_shift - (1 if covered else 0)
+            shots.append(
+                FireOrder(gunner.id, f.id, attack, band, bands[band].hit_on, shift, covered, round(distance, 2))
+            )
+            record.men.append(f.id)
+        return record, shots
+
+    def _check_wedges(self, action: Fire, ids: set[str], orders: Mapping[str, str]) -> dict[str, float]:
+        """Each wedge order's heading (degrees); raises IllegalAction for a bad one (skirmish.16, 30)."""
+        s = self.state
+        out: dict[str, float] = {}
+        for w in action.wedges:
+            if w.figure not in ids:
+                raise IllegalAction(f"{action}: {w.figure} is not a living man of {action.unit}", "skirmish.30")
+            if w.figure in orders or w.figure in out:
+                raise IllegalAction(f"{action}: {w.figure} is given two targets", "skirmish.30")
+            f = s.figures[w.figure]
+            if not self.tables.fires_wedge(f.weapon):
+                raise IllegalAction(
+                    f"{action}: {f.id}'s {f.weapon.replace('_', ' ')} fires no wedge (MGs and flame throwers do)",
+                    "skirmish.16",
+                )
+            why = self.can_fire(f)
+            if why is not None:
+                raise IllegalAction(f"{action}: {why[1]}", why[0])
+            if (w.heading is None) == (w.at is None):
+                raise IllegalAction(f"{action}: {f.id}'s wedge needs a heading or a point to aim at", "skirmish.16")
+            if w.heading is not None:
+                if not math.isfinite(w.heading):
+                    raise IllegalAction(f"{action}: {w.heading!r} is not a heading in degrees", "skirmish.16")
+                out[f.id] = snap_angle(w.heading)
+                continue
+            assert w.at is not None
+            if math.hypot(w.at[0] - f.x, w.at[1] - f.y) <= TOLERANCE:
+                raise IllegalAction(
+                    f"{action}: {f.id}'s wedge is aimed at his own place ({f.x:g}, {f.y:g}): no heading", "skirmish.16"
+                )
+            out[f.id] = R.bearing((f.x, f.y), w.at)
+        return out
+
     def plan_fire(self, action: Fire) -> list[FireOrder]:
-        """The shots of ``action``, one per man who fires; raises IllegalAction (skirmish.4, 11, 24, 30)."""
+        """The shots of ``action``, one per man who fires and one per man under a wedge; raises IllegalAction
+        (skirmish.4, 11, 16, 24, 30)."""
+        return self.plan_fire_and_wedges(action)[0]
+
+    def plan_fire_and_wedges(self, action: Fire) -> tuple[list[FireOrder], list[WedgeFire]]:
+        """The shots of ``action`` and the wedges its MGs and flame throwers fire; raises IllegalAction.
+
+        A man with a wedge weapon fires his wedge at his order's heading or
+        point; without one, at the man of his target he would have fired at
+        (the bearing to him). Wedge shots count in the spread of the unit's
+        fire like any others (skirmish.16, 30).
+        """
         s = self.state
         unit = self.unit(action.unit)
         men = self.living(action.unit)
@@ -799,9 +903,22 @@ class SkirmishGame(Game):
             target_unit = s.units.get(action.target)
             if target_unit is None or target_unit.side == unit.side:
                 raise IllegalAction(f"{action}: {action.target} is not an enemy unit", "skirmish.30")
+        headings = self._check_wedges(action, ids, orders)
         shots: list[FireOrder] = []
+        wedges: list[WedgeFire] = []
         load: dict[str, int] = {}
+
+        def fire_wedge(f: Figure, heading: float) -> None:
+            record, hits = self.wedge(f, heading)
+            wedges.append(record)
+            shots.extend(hits)
+            for o in hits:
+                load[o.target] = load.get(o.target, 0) + 1
+
         for f in men:
+            if f.id in headings:
+                fire_wedge(f, headings[f.id])
+                continue
             aim = orders.get(f.id, action.target)
             if aim is None or aim == "hold":
                 continue
@@ -819,23 +936,25 @@ class SkirmishGame(Game):
                 shot = row.get(aim) or self.shot(f, target)
                 if not isinstance(shot, FireOrder):
                     raise IllegalAction(f"{action}: {shot[1]}", shot[0])
-                shots.append(shot)
-                load[aim] = load.get(aim, 0) + 1
+            else:
+                target_unit = s.units.get(aim)
+                if target_unit is None or target_unit.side == unit.side:
+                    raise IllegalAction(f"{action}: {aim} is not an enemy unit", "skirmish.30")
+                choices = [row.get(t) for t in target_unit.figures]
+                possible = [c for c in choices if isinstance(c, FireOrder)]
+                if not possible:
+                    if explicit:
+                        reasons = [c for c in choices if isinstance(c, tuple)]
+                        rule, why_not = reasons[0] if reasons else ("skirmish.30", f"no man of {aim} is on the table")
+                        raise IllegalAction(f"{action}: {f.id} cannot fire at {aim}: {why_not}", rule)
+                    continue
+                shot = min(possible, key=lambda o: (load.get(o.target, 0), o.range, o.target))
+            if self.tables.fires_wedge(f.weapon):
+                aimed = s.figures[shot.target]
+                fire_wedge(f, R.bearing((f.x, f.y), (aimed.x, aimed.y)))
                 continue
-            target_unit = s.units.get(aim)
-            if target_unit is None or target_unit.side == unit.side:
-                raise IllegalAction(f"{action}: {aim} is not an enemy unit", "skirmish.30")
-            choices = [row.get(t) for t in target_unit.figures]
-            possible = [c for c in choices if isinstance(c, FireOrder)]
-            if not possible:
-                if explicit:
-                    reasons = [c for c in choices if isinstance(c, tuple)]
-                    rule, why_not = reasons[0] if reasons else ("skirmish.30", f"no man of {aim} is on the table")
-                    raise IllegalAction(f"{action}: {f.id} cannot fire at {aim}: {why_not}", rule)
-                continue
-            best = min(possible, key=lambda o: (load.get(o.target, 0), o.range, o.target))
-            shots.append(best)
-            load[best.target] = load.get(best.target, 0) + 1
+            shots.append(shot)
+            load[shot.target] = load.get(shot.target, 0) + 1
         if action.target is not None and not any(o.target in s.units[action.target].figures for o in shots):
             reasons = [
                 o
@@ -847,14 +966,37 @@ class SkirmishGame(Game):
                 reasons[0] if reasons else ("skirmish.30", f"no man of {unit.id} can fire at {action.target}")
             )
             raise IllegalAction(f"{action}: no man of {unit.id} can fire at {action.target} ({why_not})", rule)
-        return shots
+        return shots, wedges
 
     def _fire_order(self, action: Fire) -> None:
-        shots = self.plan_fire(action)
-        self.state.fire[action.unit] = shots
-        if shots:
+        shots, wedges = self.plan_fire_and_wedges(action)
+        s = self.state
+        s.fire[action.unit] = shots
+        s.wedges.extend(wedges)
+        for w in wedges:
+            side = s.units[action.unit].side
+            self.emit(
+                "wedge",
+                unit=action.unit,
+                gunner=w.gunner,
+                weapon=w.weapon,
+                at=list(w.at),
+                heading=w.heading,
+                angle=w.angle,
+                reach=w.reach,
+                men=list(w.men),
+                friends=[m for m in w.men if s.figures[m].side == side],
+                unseen=list(w.unseen),
+            )
+        if shots or wedges:
             targets = sorted({o.target for o in shots})
-            self.emit("fire_order", unit=action.unit, men=len(shots), targets=targets)
+            self.emit(
+                "fire_order",
+                unit=action.unit,
+                men=len({o.shooter for o in shots} | {w.gunner for w in wedges}),
+                dice=len(shots),
+                targets=targets,
+            )
         else:
             self.emit("holds_fire", unit=action.unit)
 
@@ -1329,9 +1471,30 @@ class FireSpace(ActionSpace[Fire]):
                     out.add(game.state.figures[target].unit)
         return sorted(out)
 
+    def legal(self, action: Fire) -> bool:
+        try:
+            self.check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def gunners(self) -> list[Figure]:
+        """The unit's men who may fire a wedge now: MGs and flame throwers not in a river or pond (skirmish.16)."""
+        game = self.game
+        return [f for f in game.living(self.unit) if game.tables.fires_wedge(f.weapon) and game.can_fire(f) is None]
+
     def sample(self, rng: np.random.Generator) -> Fire:
+        """A candidate at random; half the time its MGs and flame throwers get wedges at random headings."""
         options = self.candidates()
-        return options[int(rng.integers(len(options)))]
+        choice = options[int(rng.integers(len(options)))]
+        gunners = self.gunners()
+        if gunners and rng.random() < 0.5:
+            wedges = tuple(WedgeOrder(f.id, snap_angle(float(rng.uniform(-180.0, 180.0)))) for f in gunners)
+            for target in (choice.target, None):  # the wedges alone may miss the unit the order names
+                aimed = Fire(self.unit, target, choice.orders, wedges)
+                if self.legal(aimed):
+                    return aimed
+        return choice
 
     def candidates(self, k: int = 16) -> list[Fire]:
         out = [Fire(self.unit, t) for t in self.targets()]

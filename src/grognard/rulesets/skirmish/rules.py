@@ -17,10 +17,10 @@ from fractions import Fraction
 from typing import Any
 
 import icepool
-from shapely.geometry import LineString, Point
+from shapely.geometry import LineString, Point, Polygon
 
 from grognard.core.dice import DiceSource, Mechanic
-from grognard.core.geometry import TOLERANCE
+from grognard.core.geometry import TOLERANCE, snap_angle
 from grognard.rulesets.skirmish.scenario import HEAVY_IN_POND as HEAVY_IN_POND  # skirmish.53
 from grognard.rulesets.skirmish.tables import Tables
 from grognard.rulesets.skirmish.terrain import Building, Terrain, _points
@@ -446,6 +446,100 @@ def _cliff_top(terrain: Terrain, kind: str, shooter: XY, target: XY) -> bool:
 
 
 COVER_TESTS = {"inside": _inside, "behind": _behind, "in_building": _in_building, "cliff_top": _cliff_top}
+
+
+# ------------------------------------------------------------------------------ the MG and flame thrower wedge
+ARC_STEP = 0.25  # degrees between the points of a wedge's arc (the arc is inside the true one by < 0.001")
+
+
+def bearing(a: XY, b: XY) -> float:
+    """The heading from ``a`` to ``b``: degrees counterclockwise from east (0 east, 90 north), in (-180, 180].
+
+    >>> bearing((0, 0), (0, 5)), bearing((0, 0), (-3, 0)), bearing((0, 0), (1, -1))
+    (90.0, 180.0, -45.0)
+    """
+    return snap_angle(math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])))
+
+
+def wedge_length(terrain: Terrain, apex: XY, at: XY, reach: float) -> float:
+    """How far (inches, on the table) the wedge of a gun at ``apex`` reaches for a man standing at ``at``.
+
+    The seed's three patterns (skirmish.16): flat, ``reach`` itself; uphill,
+    shorter by ``range_uphill_per_inch`` for each inch the man stands above
+    the gun; downhill, longer by ``range_downhill_per_inch`` for each inch
+    below, exactly as his range is adjusted (skirmish.25, ``effective_range``).
+    """
+    rise = terrain.height(*at) - terrain.height(*apex)
+    hills = terrain.tables.hills
+    if rise > 0:
+        return reach - rise * hills.range_uphill_per_inch.value
+    if rise < 0:
+        return reach - rise * hills.range_downhill_per_inch.value
+    return reach
+
+
+def sector(apex: XY, heading: float, angle: float, length: float) -> Polygon:
+    """The pie wedge on the table: from ``apex`` between ``heading`` +- ``angle``/2 (degrees) out to ``length``".
+
+    >>> round(sector((0, 0), 0.0, 30.0, 10.0).area, 2)  # 30/360 of a 10" circle: 26.18
+    26.18
+    """
+    steps = max(2, math.ceil(angle / ARC_STEP))
+    arc = [
+        (
+            apex[0] + length * math.cos(math.radians(heading - angle / 2 + angle * k / steps)),
+            apex[1] + length * math.sin(math.radians(heading - angle / 2 + angle * k / steps)),
+        )
+        for k in range(steps + 1)
+    ]
+    return Polygon([apex, *arc])
+
+
+def under_wedge(terrain: Terrain, apex: XY, heading: float, angle: float, reach: float, at: XY, base: float) -> bool:
+    """A man at ``at`` is under the wedge: his base (``base`` inches across) is inside it or touches it.
+
+    The wedge is the pattern for the man's own height (``wedge_length``); a
+    base touches when its centre is within half a base of the pie (within
+    0.01"), so a man exactly on an edge, or whose base just reaches the arc,
+    is under it (skirmish.16).
+    """
+    length = wedge_length(terrain, apex, at, reach)
+    if length <= TOLERANCE:
+        return False
+    touch = base / 2 + TOLERANCE
+    d = math.hypot(at[0] - apex[0], at[1] - apex[1])
+    if d > length + touch:
+        return False
+    off = abs(math.remainder(math.degrees(math.atan2(at[1] - apex[1], at[0] - apex[0])) - heading, 360.0))
+    if off <= angle / 2:
+        return True  # within the angle and the arc (or touching it)
+    if d <= touch:
+        return True  # his base covers the apex
+    return bool(sector(apex, heading, angle, length).distance(Point(at)) <= touch)
+
+
+def wedge_outline(
+    terrain: Terrain, apex: XY, heading: float, angle: float, reach: float, step: float = 0.25
+) -> list[XY]:
+    """The wedge as it lies over the table's hills, for drawing: the apex, then for each degree across it the
+    furthest point (sampled every ``step`` inches) that the pattern for its own height reaches; without hills,
+    the flat pie."""
+    if not terrain.hills:
+        return [(p[0], p[1]) for p in sector(apex, heading, angle, reach).exterior.coords[:-1]]
+    out: list[XY] = [apex]
+    longest = reach + max(h.height for h in terrain.hills) * terrain.tables.hills.range_downhill_per_inch.value
+    steps = max(2, math.ceil(angle))
+    for k in range(steps + 1):
+        theta = math.radians(heading - angle / 2 + angle * k / steps)
+        far = 0.0
+        d = step
+        while d <= longest + TOLERANCE:
+            x, y = apex[0] + d * math.cos(theta), apex[1] + d * math.sin(theta)
+            if d <= wedge_length(terrain, apex, (x, y), reach) + TOLERANCE:
+                far = d
+            d += step
+        out.append((apex[0] + far * math.cos(theta), apex[1] + far * math.sin(theta)))
+    return out
 
 
 def shot_numbers(tables: Tables, weapon: str, target_type: str, distance: float, covered: bool) -> tuple[int, int, int]:

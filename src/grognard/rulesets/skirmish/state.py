@@ -146,6 +146,43 @@ class FireOrder:
 
 
 @dataclass
+class WedgeFire:
+    """A MG's or flame thrower's wedge fired this turn (skirmish.16).
+
+    ``at`` is the gunner's place, ``heading`` and ``angle`` in degrees (0 east,
+    90 north), ``reach`` the flat pattern's length in inches, ``turn`` the
+    turn it was fired (it stays drawn until the next fire); ``men`` are the
+    men under it he can see (each gets one die), ``unseen`` those under it out
+    of his sight (not fired on).
+    """
+
+    gunner: str
+    unit: str
+    weapon: str
+    at: tuple[float, float]
+    heading: float
+    angle: float
+    reach: float
+    turn: int
+    men: list[str] = field(default_factory=list)
+    unseen: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "gunner": self.gunner,
+            "unit": self.unit,
+            "weapon": self.weapon,
+            "at": list(self.at),
+            "heading": self.heading,
+            "angle": self.angle,
+            "reach": self.reach,
+            "turn": self.turn,
+            "men": list(self.men),
+            "unseen": list(self.unseen),
+        }
+
+
+@dataclass
 class SkirmishState:
     """Everything about a skirmish game; ``to_json`` is the full state the digest covers."""
 
@@ -168,6 +205,7 @@ class SkirmishState:
     groups: dict[str, list[str]] = field(default_factory=dict)  # melee group -> its men, owing stay/retreat
     sections: dict[str, list[int]] = field(default_factory=dict)  # building section -> its storeys' points (S7)
     bridges: dict[str, Bridge] = field(default_factory=dict)
+    wedges: list[WedgeFire] = field(default_factory=list)  # the MG and flame thrower wedges of the last fire
 
     def copy(self) -> SkirmishState:
         return SkirmishState(
@@ -190,6 +228,7 @@ class SkirmishState:
             groups={k: list(v) for k, v in self.groups.items()},
             sections={k: list(v) for k, v in self.sections.items()},
             bridges={k: b.copy() for k, b in self.bridges.items()},
+            wedges=list(self.wedges),  # a wedge is never changed once fired
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -213,6 +252,7 @@ class SkirmishState:
             "groups": dict(sorted(self.groups.items())),
             "sections": dict(sorted(self.sections.items())),
             "bridges": [b.to_json() for _, b in sorted(self.bridges.items())],
+            "wedges": [w.to_json() for w in self.wedges],
         }
 
     def living(self, unit: str) -> list[Figure]:

@@ -35,6 +35,8 @@ DEFAULT_TABLES = TABLES_DIR / "default.toml"
 Attack = Literal["small_arms", "mg", "bazooka", "mortar", "flame_thrower", "artillery", "tank_gun"]
 ATTACKS: tuple[str, ...] = ("small_arms", "mg", "bazooka", "mortar", "flame_thrower", "artillery", "tank_gun")
 FIRES_IN_PART_1 = ("small_arms", "mg")  # the others fire templates and wedges (part 3)
+WEDGE_ATTACKS = ("mg", "flame_thrower")  # fire a pie wedge out to the weapon's range (skirmish.16)
+WEDGE_ANGLES = (25.0, 30.0)  # the seed: "The angle should be 25-30 degrees"
 COVER_WHEN = ("inside", "behind", "in_building", "cliff_top")
 COVER_TERRAIN = (
     "woods",
@@ -106,7 +108,7 @@ class Weapon(Sourced):
 
     @model_validator(mode="after")
     def _fires(self) -> Weapon:
-        if self.kind in FIRES_IN_PART_1 and not self.bands:
+        if (self.kind in FIRES_IN_PART_1 or self.kind in WEDGE_ATTACKS) and not self.bands:
             raise ValueError(f"a {self.kind} weapon needs range bands")
         return self
 
@@ -139,6 +141,24 @@ class Movement(_Model):
     woods_factor: Entry
     bushes_factor: Entry
     rocks_factor: Entry
+
+
+class WedgeTable(_Model):
+    """The MG and flame thrower wedge (skirmish.16): its angle in degrees, 25-30 as the seed says.
+
+    Its length is the weapon's last band (``Tables.max_range``), adjusted up
+    and down hill like every range (``Hills``).
+    """
+
+    angle: Entry
+
+    @field_validator("angle")
+    @classmethod
+    def _seed_angle(cls, entry: Entry) -> Entry:
+        low, high = WEDGE_ANGLES
+        if not low <= entry.value <= high:
+            raise ValueError(f"the wedge's angle is {low:g}-{high:g} degrees (skirmish.16), not {entry.value:g}")
+        return entry
 
 
 class Hills(_Model):
@@ -272,6 +292,7 @@ class Tables(_Model):
     hills: Hills
     sight: Sight
     engineering: Engineering
+    wedge: WedgeTable
     cover: list[CoverRow]
     structures: Structures
     bridges: Bridges
@@ -300,6 +321,10 @@ class Tables(_Model):
         """The weapon's longest reach (inches); 0 for weapons that fire no small arms."""
         bands = self.weapons[weapon].bands
         return bands[-1].to if bands else 0.0
+
+    def fires_wedge(self, weapon: str) -> bool:
+        """The weapon fires a pie wedge (a MG or flame thrower kind of attack: skirmish.16)."""
+        return self.weapons[weapon].kind in WEDGE_ATTACKS
 
     def attack(self, weapon: str) -> str:
         """The kind of attack ``weapon`` makes (small_arms, mg, bazooka...)."""
