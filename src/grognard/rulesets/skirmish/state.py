@@ -118,6 +118,67 @@ class FireOrder:
         }
 
 
+@dataclass(slots=True)
+class Piece:
+    """An artillery piece (skirmish.12, 31, 72): where it stands, its heading (degrees, counter-clockwise
+    from east), and ``crew``, the one unit that serves it (None: its crew is dead and nobody has taken it)."""
+
+    id: str
+    weapon: str
+    x: float
+    y: float
+    heading: float
+    crew: str | None
+
+    def copy(self) -> Piece:
+        return Piece(self.id, self.weapon, self.x, self.y, self.heading, self.crew)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "weapon": self.weapon,
+            "x": self.x,
+            "y": self.y,
+            "heading": self.heading,
+            "crew": self.crew,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class BurstOrder:
+    """A burst template ordered this turn (skirmish.12-15): who fires (a piece or a man), from where, the
+    template laid (its shape, the point it lands on, its turn in degrees) and the numbers of its range band."""
+
+    by: str
+    side: str
+    weapon: str
+    attack: str
+    origin: tuple[float, float]
+    at: tuple[float, float]
+    angle: float
+    template: str
+    band: int
+    ranging: int
+    hit_on: int
+    range: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "by": self.by,
+            "side": self.side,
+            "weapon": self.weapon,
+            "attack": self.attack,
+            "origin": list(self.origin),
+            "at": list(self.at),
+            "angle": self.angle,
+            "template": self.template,
+            "band": self.band,
+            "ranging": self.ranging,
+            "hit_on": self.hit_on,
+            "range": self.range,
+        }
+
+
 @dataclass
 class SkirmishState:
     """Everything about a skirmish game; ``to_json`` is the full state the digest covers."""
@@ -139,6 +200,9 @@ class SkirmishState:
     charged: set[str] = field(default_factory=set)  # men who came into contact with an enemy this turn
     engaged: dict[str, str] = field(default_factory=dict)  # man in a melee -> the melee's attacking side
     groups: dict[str, list[str]] = field(default_factory=dict)  # melee group -> its men, owing stay/retreat
+    pieces: dict[str, Piece] = field(default_factory=dict)
+    bursts: dict[str, BurstOrder] = field(default_factory=dict)  # piece or man -> his burst order this turn
+    landed: list[dict[str, Any]] = field(default_factory=list)  # the templates laid this turn and their ranging dice
 
     def copy(self) -> SkirmishState:
         return SkirmishState(
@@ -159,6 +223,9 @@ class SkirmishState:
             charged=set(self.charged),
             engaged=dict(self.engaged),
             groups={k: list(v) for k, v in self.groups.items()},
+            pieces={k: p.copy() for k, p in self.pieces.items()},
+            bursts=dict(self.bursts),
+            landed=[dict(x) for x in self.landed],
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -180,6 +247,9 @@ class SkirmishState:
             "charged": sorted(self.charged),
             "engaged": dict(sorted(self.engaged.items())),
             "groups": dict(sorted(self.groups.items())),
+            "pieces": [p.to_json() for _, p in sorted(self.pieces.items())],
+            "bursts": {k: o.to_json() for k, o in sorted(self.bursts.items())},
+            "landed": [dict(x) for x in self.landed],
         }
 
     def living(self, unit: str) -> list[Figure]:
