@@ -353,11 +353,13 @@ def test_a_piece_whose_crew_is_dead_is_taken_by_the_one_side_at_it(allies_at_it:
     data = scenario([*allies, unit("G", "axis", fig(9, 10), fig(40, 40)), unit("H", "axis", fig(46, 46))])
     data["pieces"] = [dict(GUN)]
     game = make(data)
+    game.take_events()
     for fid in ("C.1", "C.2"):
         game._kill(figure(game, fid), "test: the crew falls")
     game.changed()
-    events: list[Any] = []
-    while game.state.phase.startswith("move:"):  # the fire phase begins: C is all dead, the piece abandoned
+    events: list[Any] = game.take_events()  # the last of the crew falls: the piece is abandoned at once
+    assert game.state.pieces["GUN"].crew is None
+    while game.state.phase.startswith("move:"):  # the fire phase begins: whoever alone stands at it takes it
         d = game.pending()[0]
         events += game.apply(d.seat, Move(d.id.split()[1]))
     piece = game.state.pieces["GUN"]

@@ -857,14 +857,11 @@ class SkirmishGame(Game):
         return None
 
     def _crew_pieces(self) -> None:
-        """At the start of the fire phase: a piece whose crew unit is all dead is abandoned; an abandoned
+        """At the start of the fire phase (a piece is abandoned when the last man of its crew dies): an abandoned
         piece is taken by the one unit whose men stand within reach of it, if all of them are of one side
         (no mixed crews, skirmish.72: the unit with most men there takes it, the lower name on a tie)."""
         s = self.state
         for piece in sorted(s.pieces.values(), key=lambda p: p.id):
-            if piece.crew is not None and not self.living(piece.crew):
-                self.emit("piece_abandoned", piece=piece.id, crew=piece.crew)
-                piece.crew = None
             if piece.crew is not None:
                 continue
             reach = self.tables.artillery[piece.weapon].reach
@@ -1099,6 +1096,10 @@ class SkirmishGame(Game):
         if s.stats["first_blood"] is None:
             s.stats["first_blood"] = s.turn
         self.emit("killed", figure=f.id, why=why)
+        for piece in sorted(s.pieces.values(), key=lambda p: p.id):
+            if piece.crew == f.unit and not self.living(f.unit):  # its crew is all dead (skirmish.72)
+                piece.crew = None
+                self.emit("piece_abandoned", piece=piece.id, crew=f.unit)
 
     # ------------------------------------------------------------------ melee (skirmish.66-70)
     def contacts(self) -> dict[str, set[str]]:
