@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from grognard.core.dice import SeededDice
 from grognard.core.errors import IllegalAction, ParseError
@@ -505,3 +507,45 @@ def test_the_gun_line_scenario_loads() -> None:
     sc = load_scenario("gun_line")
     assert sc.spec.pieces and any(f.weapon == "mortar" for u in sc.spec.units for f in u.figures)
     assert any(f.weapon == "bazooka" for u in sc.spec.units for f in u.figures)
+
+
+def test_a_burst_order_can_be_previewed_and_drawn_before_it_is_given() -> None:
+    from grognard.render.skirmish import render
+    from grognard.rulesets.skirmish.faces import odds, preview
+
+    game = gun_scene((10, 25), (11.75, 25))
+    hold_moves(game)
+    view = preview(game, "Allies", Burst("GUN", (10.0, 25.0)))
+    (laid_now,) = view["preview"]["templates"]
+    assert laid_now["under"] == ["G.1", "G.2"] and len(laid_now["shape"]) == 11
+    assert "preview (not given): burst GUN 10,25" in render(view)
+    # lands 4 in 6; each of the two men: hit 3 in 6, then dead 5 in 6
+    assert odds(game, Burst("GUN", (10.0, 25.0))) == "lands 67%; 2 men under it, about 0.6 killed"
+    with pytest.raises(IllegalAction):
+        preview(game, "Allies", Burst("GUN", (47.0, 47.0)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    x=st.floats(-2, 50, allow_nan=False),
+    y=st.floats(-2, 50, allow_nan=False),
+    angle=st.sampled_from([0.0, 45.0, 200.0]),
+    shape=st.sampled_from([None, "light_b", "small_a", "nope"]),
+)
+def test_a_burst_order_is_either_taken_or_refused_leaving_the_state_unchanged(
+    x: float, y: float, angle: float, shape: str | None
+) -> None:
+    game = gun_scene((10, 25), (20, 30))
+    hold_moves(game)
+    action = Burst("GUN", (round(x, 2), round(y, 2)), angle, shape)
+    before = game.digest()
+    try:
+        game.plan_burst("allies", action)
+    except IllegalAction as exc:
+        assert exc.rule in ("skirmish.12", "skirmish.15", "skirmish.29", "skirmish.11")
+        with pytest.raises(IllegalAction):
+            game.apply("Allies", action)
+        assert game.digest() == before
+    else:
+        game.apply("Allies", action)
+        assert "GUN" in game.state.bursts

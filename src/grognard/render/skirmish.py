@@ -233,6 +233,17 @@ def render(view: dict[str, Any]) -> str:
                     stroke_dasharray="1 3",
                 )
             )
+        for laid in preview.get("templates", []):
+            body.append(
+                el(
+                    "polygon",
+                    points=points(laid["shape"]),
+                    fill="none",
+                    stroke=INK,
+                    stroke_width=1.4,
+                    stroke_dasharray="5 3",
+                )
+            )
         body.append(
             el("text", f"preview (not given): {preview['order']}", x=MARGIN, y=Y(0) + OFF + 40, font_size=11, fill=INK)
         )

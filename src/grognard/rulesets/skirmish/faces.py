@@ -244,7 +244,8 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
     """``seat``'s view with an order not yet given drawn in (for ``render``).
 
     A move: every man's path (inches, start first) and its cost; a fire order:
-    every man's shot (shooter, target, the die's numbers, cover). Raises
+    every man's shot (shooter, target, the die's numbers, cover); a burst order:
+    the template as it would be laid and the men under it. Raises
     :class:`IllegalAction` (naming the rule) for an order the rules forbid.
     """
     view = game.view(seat)
@@ -262,4 +263,18 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
     elif isinstance(action, Fire):
         shots = game.plan_fire(action)
         view["preview"] = {"order": str(action), "paths": [], "shots": [o.to_json() for o in shots]}
+    elif isinstance(action, Burst):
+        side = game.side_of(seat) if seat in game.seats() else ""
+        order = game.plan_burst(side, action)
+        templates = []
+        if order is not None:
+            shape = game.burst_polygon(order)
+            templates.append(
+                {
+                    "by": order.by,
+                    "shape": [[round(x, 2), round(y, 2)] for x, y in shape.exterior.coords],
+                    "under": [f.id for f in game.under(shape)],
+                }
+            )
+        view["preview"] = {"order": str(action), "paths": [], "shots": [], "templates": templates}
     return view

@@ -1,4 +1,4 @@
-"""The skirmish game, part 1: setup from a scenario, the turn (RULINGS S0), moving, fire, victory.
+"""The skirmish game: setup from a scenario, the turn (RULINGS S0), moving, fire, artillery, melee, victory.
 
 A turn (skirmish.10): a d6 each for initiative (ties roll again; a scenario may
 fix the first mover); the winner's units move (one decision per unit), then
@@ -9,6 +9,14 @@ enemy's fight in rounds until one side of the melee is gone or both sides miss,
 when each group of at most 10 men secretly chooses to stay or retreat (the
 core's commit/reveal: ``secret_group``, ``resolve_secret``). Victory is
 checked at the end of each turn (skirmish.20).
+
+Artillery (skirmish.12-15, 29, 31, 71, 72): in the fire phase each piece
+with enough of its crew at it, and each man with a mortar or bazooka, owes a
+burst order (``BurstSpace``): a template laid at a point the player chooses.
+With all other fire, each ordered burst rolls its ranging shot; a landed one
+fires for effect on every man whose base touches it (``structures`` decides
+over-the-top cover and damage to buildings). A gun crew beaten in part must
+attack the winners in the same turn; a piece is served by one unit only.
 
 Conventions: see ``scenario`` (inches, origin south-west, a figure is its
 base's centre). Seats are ``Allies`` and ``Axis``, one per side.
@@ -853,7 +861,7 @@ class SkirmishGame(Game):
         """The piece ``f`` serves this turn (he fires it, not his own weapon), or None (skirmish.31)."""
         for piece in self.state.pieces.values():
             if piece.crew == f.unit and self.piece_ready(piece) is None and f in self.crew_men(piece):
-                return piece.id
+                return str(piece.id)
         return None
 
     def _crew_pieces(self) -> None:
@@ -1201,7 +1209,7 @@ class SkirmishGame(Game):
             if not fought or any(s.figures[f].alive for f in melee if s.figures[f].side != attacker):
                 continue
             if any(f.on_table and f.id not in melee for f in self.living(crew)):
-                return crew
+                return str(crew)
         return None
 
     def contact_point(self, f: Figure, foe: Figure) -> XY | None:
