@@ -12,8 +12,8 @@ from grognard.core.engine import Decision, Game
 from grognard.core.errors import IllegalAction
 from grognard.core.play import play_out
 from grognard.rulesets.skirmish import RULESET, SkirmishGame
-from grognard.rulesets.skirmish.actions import Fire, Move, Order
-from grognard.rulesets.skirmish.game import FireSpace, MoveSpace
+from grognard.rulesets.skirmish.actions import Burst, Fire, Move, Order
+from grognard.rulesets.skirmish.game import BurstSpace, FireSpace, MoveSpace
 from grognard.testing.conformance import check_all, random_playout
 
 
@@ -39,6 +39,9 @@ def skirmish_probes(game: Game, decision: Decision) -> list[Any]:
         out.append(Fire(space.unit, friend.id))
         stranger = next(f for f in game.state.figures.values() if f.unit != space.unit)
         out.append(Fire(space.unit, None, ((stranger.id, "hold"),)))
+    elif isinstance(space, BurstSpace):
+        out.append(Burst(space.by, (-3.0, -3.0)))  # off the table (skirmish.12)
+        out.append(Burst(space.by, (24.0, 20.0), 0.0, "no_such_shape"))  # not a template of its class
     return out
 
 
@@ -56,6 +59,12 @@ def test_skirmish_conforms(options: dict[str, Any]) -> None:
     assert counts["steps"] > 2 * 20
     assert counts["illegal_tried"] > counts["steps"] // 3
     assert counts["secret_commits"] == 0  # part 1 has no secret choices (part 2's melee brings them)
+
+
+def test_skirmish_conforms_with_artillery() -> None:
+    counts = check_all(RULESET, {"scenario": "gun_line", "turn_limit": 4}, seeds=(1,), probes=skirmish_probes)
+    assert counts["games"] == 1
+    assert counts["illegal_tried"] > counts["steps"] // 3
 
 
 def test_the_probes_are_refused_for_the_reason_they_target() -> None:

@@ -209,7 +209,11 @@ def test_no_over_the_top_cover_from_mortars() -> None:
 @pytest.mark.rule("skirmish.42")
 def test_artillery_pieces_give_no_cover() -> None:
     # A.1 stands with a field gun between him and the burst, and between him and a rifleman: no cover either way
-    game = town(fig(10, 30), fig(10, 31, "heavy_artillery", "crew"), terrain=[])
+    data = scenario(
+        [unit("A", "allies", fig(10, 30), fig(11, 31, "rifle", "crew")), unit("G", "axis", fig(46, 46))], []
+    )
+    data["pieces"] = [{"id": "GUN", "weapon": "heavy_artillery", "at": [10.0, 31.5], "heading": 90.0, "crew": "A"}]
+    game = make(data)
     assert cover(game, "A.1", (10, 33)) is None
     assert R.cover(game.terrain, (10, 36), (10, 30), "small_arms") is None
     assert all(row.terrain not in ("artillery", "piece") for row in game.tables.cover)

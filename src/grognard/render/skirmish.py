@@ -202,6 +202,7 @@ def render(view: dict[str, Any]) -> str:
         if focus not in known:
             raise OptionError(f"--focus {focus}: no man {focus} in this game (men are named like A.3)")
         body += _firing_lines(view, focus, X, Y)
+    body += _artillery(view, X, Y, points)
     for f in view["figures"]:
         cx, cy = X(f["x"]), Y(f["y"])
         colour = SIDE_COLOUR.get(f["side"], INK)
@@ -250,6 +251,17 @@ def render(view: dict[str, Any]) -> str:
                     stroke_dasharray="1 3",
                 )
             )
+        for laid in preview.get("templates", []):
+            body.append(
+                el(
+                    "polygon",
+                    points=points(laid["shape"]),
+                    fill="none",
+                    stroke=INK,
+                    stroke_width=1.4,
+                    stroke_dasharray="5 3",
+                )
+            )
         body.append(
             el("text", f"preview (not given): {preview['order']}", x=MARGIN, y=Y(0) + OFF + 40, font_size=11, fill=INK)
         )
@@ -260,7 +272,9 @@ def render(view: dict[str, Any]) -> str:
     body.append(el("text", title, x=MARGIN, y=MARGIN - 14, font_size=14, fill=INK, font_weight="bold"))
     legend = (
         "blue: allies, red: axis; squares carry a MG or mortar; hollow: waiting off the table; x: dead; "
-        "dashed purple: objective; pies: MG and flame thrower wedges"
+        "dashed purple: objective; pies: MG and flame thrower wedges; pentagon: artillery piece (its crew's "
+        "colour, grey: no crew); burst templates laid this turn: hatched where the shell landed, dashed where "
+        "the ranging shot missed"
     )
     body.append(el("text", legend, x=MARGIN, y=Y(0) + OFF + 22, font_size=10, fill=FAINT))
     return document(width * SCALE + 2 * (MARGIN + OFF), depth * SCALE + 2 * (MARGIN + OFF) + 40, body, title)
@@ -326,6 +340,59 @@ def _structures(view: dict[str, Any], terrain: dict[str, Any], X: Any, Y: Any, p
     return out
 
 
+def _artillery(view: dict[str, Any], X: Any, Y: Any, points: Any) -> list[str]:
+    """Pieces (a pentagon in the colour of the side whose unit crews it, its heading a stroke, its crew named)
+    and the burst templates laid this turn with their ranging dice (skirmish.12-15, 31)."""
+    out: list[str] = []
+    units = {u["id"]: u for u in view.get("units", [])}
+    for laid in view.get("landed", []):
+        colour = SIDE_COLOUR.get(laid["side"], INK)
+        shape = laid.get("shape") or []
+        if not shape:
+            continue
+        if laid["landed"]:
+            out.append(
+                el("polygon", points=points(shape), fill=colour, fill_opacity=0.25, stroke=colour, stroke_width=1.5)
+            )
+        else:
+            out.append(
+                el("polygon", points=points(shape), fill="none", stroke=FAINT, stroke_width=1.2, stroke_dasharray="4 3")
+            )
+        word = "landed" if laid["landed"] else "missed"
+        label = f"{laid['by']}: ranging {laid['die']} (needs {laid['ranging']} or less), {word}"
+        if laid["landed"] and laid.get("hit"):
+            label += f"; hit {', '.join(laid['hit'])}"
+        x, y = laid["at"]
+        out.append(el("text", label, x=X(x) + 8, y=Y(y) + 22, font_size=8, fill=INK))
+    for piece in view.get("pieces", []):
+        crew = piece.get("crew")
+        side = units[crew]["side"] if crew in units else None
+        colour = SIDE_COLOUR.get(side, FAINT) if side else FAINT
+        cx, cy = X(piece["x"]), Y(piece["y"])
+        corners = [
+            (
+                cx + 8 * math.cos(math.radians(piece["heading"] + 72 * k)),
+                cy - 8 * math.sin(math.radians(piece["heading"] + 72 * k)),
+            )
+            for k in range(5)
+        ]
+        out.append(
+            el(
+                "polygon",
+                points=" ".join(f"{a:.1f},{b:.1f}" for a, b in corners),
+                fill=colour,
+                stroke=INK,
+                stroke_width=1.2,
+            )
+        )
+        hx = cx + 14 * math.cos(math.radians(piece["heading"]))
+        hy = cy - 14 * math.sin(math.radians(piece["heading"]))
+        out.append(el("line", x1=cx, y1=cy, x2=hx, y2=hy, stroke=INK, stroke_width=2))
+        text = f"{piece['id']} {piece['weapon'].replace('_', ' ')} (crew {crew or 'none'})"
+        out.append(el("text", text, x=cx + 10, y=cy + 12, font_size=8, fill=INK))
+    return out
+
+
 def _firing_lines(view: dict[str, Any], focus: str, X: Any, Y: Any) -> list[str]:
     """One line per enemy on the table from the focus figure: band colour and cover, or why not."""
     from grognard.rulesets.skirmish import rules as R
@@ -341,8 +408,10 @@ def _firing_lines(view: dict[str, Any], focus: str, X: Any, Y: Any) -> list[str]
     a = (me["x"], me["y"])
     attack = tables.attack(me["weapon"])
     cannot = None  # why he cannot fire at all this turn (skirmish.47, 52; part 3's weapons)
-    if not tables.weapons[me["weapon"]].bands:
-        cannot = f"his {me['weapon'].replace('_', ' ')} fires a template or wedge (part 3)"
+    if me["weapon"] in tables.artillery:
+        cannot = f"his {me['weapon'].replace('_', ' ')} fires a burst template (a burst order)"
+    elif not tables.weapons[me["weapon"]].bands:
+        cannot = f"his {me['weapon'].replace('_', ' ')} fires a wedge (part 3)"
     elif terrain.in_river(*a):
         cannot = "in the river: cannot fire"
     elif terrain.in_pond(*a):

@@ -167,7 +167,44 @@ class Choice:
         return {"type": "melee", "group": self.group, "choice": self.choice}
 
 
-SkirmishAction = Move | Fire | Choice
+@dataclass(frozen=True, slots=True)
+class Burst:
+    """A burst template's fire order (skirmish.12-15): ``by`` a piece (``GUN1``) or a man with a mortar or
+    bazooka (``A.3``) lays its template with its landing point ``at`` (inches; ``None``: holds fire),
+    turned ``angle`` degrees counter-clockwise, in the shape ``template`` (default: its class's first).
+
+    >>> str(parse_action("burst gun1 20,30.5 45 heavy_b"))
+    'burst GUN1 20,30.5 45 heavy_b'
+    >>> parse_action("burst A.3 hold")
+    Burst(by='A.3', at=None, angle=0.0, template=None)
+    """
+
+    by: str
+    at: XY | None
+    angle: float = 0.0
+    template: str | None = None
+
+    def __str__(self) -> str:
+        if self.at is None:
+            return f"burst {self.by} hold"
+        text = f"burst {self.by} {fmt_point(self.at)}"
+        if self.angle or self.template:
+            text += f" {write_measure(self.angle)}"
+        if self.template:
+            text += f" {self.template}"
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "burst",
+            "by": self.by,
+            "at": list(self.at) if self.at is not None else None,
+            "angle": self.angle,
+            "template": self.template,
+        }
+
+
+SkirmishAction = Move | Fire | Choice | Burst
 CHOICES = ("stay", "retreat")
 
 USAGE = {
@@ -176,7 +213,9 @@ USAGE = {
     "hold": "hold UNIT",
     "fire": "fire UNIT TARGET_UNIT|hold [/ FIG TARGET_FIGURE|TARGET_UNIT|hold | FIG wedge HEADING|X,Y]",
     "melee": "melee GROUP stay|retreat",
+    "burst": "burst PIECE|FIG X,Y|hold [ANGLE [TEMPLATE]]",
 }
+_TEMPLATE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 
 
 def _point(text: str, line: str) -> XY:
@@ -228,6 +267,35 @@ def _order(words: list[str], line: str) -> Order:
     return Order(figure, verb, points)
 
 
+def _burst(words: list[str], pieces: list[str], line: str) -> Burst:
+    if len(words) < 3 or len(words) > 5 or len(pieces) > 1:
+        raise ParseError(f"{line!r}: usage: {USAGE['burst']}")
+    by = words[1]
+    if not (_FIGURE.match(by) or _UNIT.match(by)):
+        raise ParseError(f"{line!r}: {by!r} is not a piece (GUN1) or a man (A1.3)")
+    by = by.upper()
+    if words[2].lower() == "hold":
+        if len(words) > 3:
+            raise ParseError(f"{line!r}: 'hold' takes nothing after it")
+        return Burst(by, None)
+    at = _point(words[2], line)
+    angle = 0.0
+    if len(words) > 3:
+        try:
+            angle = float(words[3])
+        except ValueError:
+            raise ParseError(f"{line!r}: {words[3]!r} is not an angle in degrees") from None
+        if not math.isfinite(angle):
+            raise ParseError(f"{line!r}: {words[3]!r} is not a finite angle")
+        angle = angle % 360.0
+    template = None
+    if len(words) > 4:
+        if not _TEMPLATE.match(words[4]):
+            raise ParseError(f"{line!r}: {words[4]!r} is not a template's name")
+        template = words[4]
+    return Burst(by, at, angle, template)
+
+
 def parse_action(text: str) -> SkirmishAction:
     """The action written as ``text``; raises :class:`ParseError` quoting it and the usage."""
     line = " ".join(text.split())
@@ -244,6 +312,8 @@ def parse_action(text: str) -> SkirmishAction:
         if len(words) != 3 or len(pieces) > 1 or words[2].lower() not in CHOICES:
             raise ParseError(f"{line!r}: usage: {USAGE['melee']}")
         return Choice(_name(words[1], _UNIT, "melee group (M1)", line), words[2].lower())
+    if verb == "burst":
+        return _burst(words, pieces, line)
     unit = _name(words[1], _UNIT, "unit", line)
     if verb == "hold":
         if len(words) != 2 or len(pieces) > 1:
@@ -309,6 +379,14 @@ def action_from_json(data: dict[str, Any]) -> SkirmishAction:
             return Move(str(data["unit"]), tuple((float(p[0]), float(p[1])) for p in data["path"]), orders)
         if kind == "melee":
             return Choice(str(data["group"]), str(data["choice"]))
+        if kind == "burst":
+            at = data["at"]
+            return Burst(
+                str(data["by"]),
+                (float(at[0]), float(at[1])) if at is not None else None,
+                float(data.get("angle", 0.0)),
+                data.get("template"),
+            )
         if kind == "fire":
             wedges = tuple(
                 WedgeOrder(

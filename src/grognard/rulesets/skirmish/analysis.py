@@ -11,7 +11,7 @@ from typing import Any
 
 from grognard.analysis.odds import OddsTable
 from grognard.core.ruleset import Metric
-from grognard.rulesets.skirmish.rules import INITIATIVE, MeleeRound, ShotFate, Shots, Survival
+from grognard.rulesets.skirmish.rules import INITIATIVE, BurstFate, MeleeRound, RangingShot, ShotFate, Shots, Survival
 from grognard.rulesets.skirmish.structures import Damage, ShotsUntil
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, WEDGE_ATTACKS, Tables, load_tables
 
@@ -65,6 +65,7 @@ def odds_tables(tables: Tables | None = None) -> list[OddsTable]:
                 f"{spec.source}: {spec.reason}",
             )
         )
+    out += burst_tables(tables)
     first = tables.weapons["rifle"].bands[0]
     out.append(
         OddsTable(
@@ -191,6 +192,47 @@ def wedge_odds(tables: Tables, weapon: str) -> OddsTable:
         "range, cover",
         f"{spec.source}: {spec.reason}",
     )
+
+
+def burst_label(tables: Tables, weapon: str, index: int) -> str:
+    bands = tables.artillery[weapon].bands
+    low = 0.0 if index == 0 else bands[index - 1].to
+    return f'{low:g}-{bands[index].to:g}"'
+
+
+def burst_tables(tables: Tables) -> list[OddsTable]:
+    """For each burst weapon: its ranging shot by range band (skirmish.13), and the fate of one man under
+    its template when it is fired, by band and cover (ranging, effect die, survival on 6: skirmish.14, 6)."""
+    out: list[OddsTable] = []
+    for weapon, entry in tables.artillery.items():
+        name = weapon.replace("_", " ")
+        out.append(
+            OddsTable(
+                f"ranging_{weapon}",
+                f"The {name}'s ranging shot by range band: the shell lands (True) or the template comes away",
+                "skirmish.13",
+                tuple((burst_label(tables, weapon, i), RangingShot(b.ranging)) for i, b in enumerate(entry.bands)),
+                "range",
+                f"{entry.source}: {entry.reason}",
+            )
+        )
+        survive = tables.survive_on(entry.kind)
+        rows: list[tuple[Any, Any]] = []
+        for i, band in enumerate(entry.bands):
+            for covered in (False, True):
+                label = f"{burst_label(tables, weapon, i)} {'cover' if covered else 'open'}"
+                rows.append((label, BurstFate(band.ranging, band.hit_on, -1 if covered else 0, survive)))
+        out.append(
+            OddsTable(
+                f"under_{weapon}",
+                f"One man under the {name}'s template when it is fired (not yet hit this turn), by band and cover",
+                "skirmish.14",
+                tuple(rows),
+                "range, cover",
+                f"survival after a {entry.kind} hit only on {survive}+ (RULINGS S3)",
+            )
+        )
+    return out
 
 
 METRICS: tuple[Metric, ...] = (

@@ -34,6 +34,13 @@ each edge of the wedge on him, and between neighbours; when no wedge is worth
 anything, the approach the enemy will come by (the bearing of the nearest enemy,
 seen or not, else of the enemy's table edge), unless our own men stand under it,
 when he holds.
+
+Burst templates (pieces, mortars, bazookas): each lays its template where it
+puts the most enemy value under it and none of its own men: it tries every
+template shape of its class, turned in steps of 45 degrees, landing on each
+enemy man and on the midpoint of each two enemy men closer than the template
+is wide; of the legal placements it takes the best (on a tie the first found),
+and holds fire when no placement catches an enemy without one of its own men.
 """
 
 from __future__ import annotations
@@ -50,8 +57,8 @@ from grognard.core.engine import Decision
 from grognard.core.geometry import snap, snap_angle
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
-from grognard.rulesets.skirmish.actions import Choice, Fire, Move, Order, WedgeOrder
-from grognard.rulesets.skirmish.game import FireSpace, MoveSpace, SkirmishGame, figure_value
+from grognard.rulesets.skirmish.actions import Burst, Choice, Fire, Move, Order, WedgeOrder
+from grognard.rulesets.skirmish.game import BurstSpace, FireSpace, MoveSpace, SkirmishGame, figure_value
 from grognard.rulesets.skirmish.state import Figure, FireOrder
 
 XY = tuple[float, float]
@@ -492,6 +499,39 @@ def _advance_order(game: SkirmishGame, space: MoveSpace) -> Move:
     return move
 
 
+def burst_order(game: SkirmishGame, space: BurstSpace) -> Burst:
+    """The doctrine's burst order: the legal placement with the most enemy value under the template and
+    none of its own men (see the module's docstring), or hold fire."""
+    s = game.state
+    weapon = game.burst_weapon(space.by)
+    entry = game.tables.artillery[weapon]
+    across = game.tables.burst[entry.burst].across
+    enemies = sorted(game.enemies(space.side), key=lambda e: e.id)
+    ours = [f for f in s.figures.values() if f.side == space.side and f.alive and f.on_table]
+    base = game.tables.sight.base.value
+    aims: list[XY] = [(e.x, e.y) for e in enemies]
+    for i, a in enumerate(enemies):
+        for b in enemies[i + 1 :]:
+            if math.hypot(a.x - b.x, a.y - b.y) < across:
+                aims.append((snap((a.x + b.x) / 2), snap((a.y + b.y) / 2)))
+    aims = [at for at in dict.fromkeys(aims) if space.legal(Burst(space.by, at))]  # in range and seen
+    shapes = sorted(tid for tid, (cls, _) in game.templates.items() if cls == entry.burst)
+    scored: list[tuple[float, int, Burst]] = []
+    for at in aims:
+        for tid in shapes:
+            for angle in range(0, 360, 45):
+                shape = R.burst_shape(game.templates[tid][1], at, float(angle))
+                if any(R.under_template(shape, (f.x, f.y), base) for f in ours):
+                    continue
+                value = sum(figure_value(e) for e in enemies if R.under_template(shape, (e.x, e.y), base))
+                if value > 0:
+                    scored.append((value, len(scored), Burst(space.by, at, float(angle), tid)))
+    for _, _, burst in sorted(scored, key=lambda item: (-item[0], item[1])):
+        if space.legal(burst):
+            return burst
+    return space.hold()
+
+
 def _gain(move: Move, here: XY) -> float:
     x, y = move.path[-1]
     return math.hypot(x - here[0], y - here[1])
@@ -509,6 +549,8 @@ class DoctrineBot:
             return move_order(game, space)
         if isinstance(space, FireSpace):
             return fire_order(game, space.unit)
+        if isinstance(space, BurstSpace):
+            return burst_order(game, space)
         if decision.id.startswith("melee "):
             return melee_choice(game, decision.id.split()[1])
         return space.sample(self.rng)

@@ -76,6 +76,25 @@ def describe(event: Event) -> str | None:
         return f"{d['figure']} retreats to ({d['at'][0]:g}, {d['at'][1]:g})"
     if k == "cannot_retreat":
         return f"{d['figure']} has nowhere to retreat and stays"
+    if k == "burst_order":
+        return f'{d["by"]} lays a {d["template"]} template at ({d["at"][0]:g}, {d["at"][1]:g}): {d["range"]:g}"'
+    if k == "burst_missed":
+        return f"{d['by']}'s ranging shot: {d['die']} (needs {d['ranging']} or less): missed, template removed"
+    if k == "burst_lands":
+        under = ", ".join(d["under"]) or "nobody"
+        return f"{d['by']}'s ranging shot: {d['die']} (needs {d['ranging']} or less): lands on {under}"
+    if k == "burst_effect":
+        return f"{d['by']} fires for effect: {', '.join(d['hit']) or 'no man'} hit"
+    if k == "burst_covered":
+        return f"{d['figure']} is covered from {d['by']}'s burst ({d['why']})"
+    if k == "piece_abandoned":
+        return f"piece {d['piece']} is abandoned: its crew {d['crew']} is dead"
+    if k == "piece_taken":
+        return f"piece {d['piece']} is taken by {d['crew']} ({d['side']})"
+    if k == "crew_attacks":
+        return f"{d['figure']} of the gun crew must attack {d['at']}"
+    if k == "crew_cannot_reach":
+        return f"{d['figure']} of the gun crew cannot reach the melee"
     if k == "dice":
         return f"    dice: {d['purpose']}: {' '.join(str(v) for v in d['values'])}"
     if k == "game_over":
@@ -117,6 +136,9 @@ def summarize_turn(events: list[Event]) -> list[str]:
             "bridge_gone",
             "door_blown",
             "bridge_built",
+            "burst_lands",
+            "burst_missed",
+            "piece_taken",
         ):
             line = describe(event)
             if line:

@@ -11,7 +11,7 @@ from typing import Any
 
 from grognard.core.engine import Decision
 from grognard.rulesets.skirmish import rules as R
-from grognard.rulesets.skirmish.actions import Fire, Move
+from grognard.rulesets.skirmish.actions import Burst, Fire, Move
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.state import Figure, FireOrder
 
@@ -68,6 +68,8 @@ def situation(game: SkirmishGame, decision: Decision) -> list[str]:
             lines.append(f"  {fid} {f.type} {f.weapon} at {where(game, f)}, touching {foes}")
         lines.append("both sides missed: stay (the melee goes on next turn) or retreat (a full move away)")
         return lines
+    if kind == "burst":
+        return [head, *_burst_lines(game, label)]
     lines = [head, unit_line(game, label)]
     for f in game.living(label)[:10]:
         extra = f" (hit {f.hits} this turn)" if f.hits else ""
@@ -88,6 +90,43 @@ def situation(game: SkirmishGame, decision: Decision) -> list[str]:
                     for o in sorted(shots, key=lambda o: o.range)[:4]
                 )
                 lines.append(f"  {f.id} can fire at {text}")
+    return lines
+
+
+def _burst_lines(game: SkirmishGame, by: str) -> list[str]:
+    """A piece's or a mortar or bazooka man's burst decision: where it stands, its bands, the enemy in reach."""
+    s = game.state
+    weapon = game.burst_weapon(by)
+    entry = game.tables.artillery[weapon]
+    if by in s.pieces:
+        piece = s.pieces[by]
+        origin = (piece.x, piece.y)
+        crew = ", ".join(f.id for f in game.crew_men(piece))
+        lines = [f"  piece {by} ({weapon.replace('_', ' ')}) at ({piece.x:g}, {piece.y:g}), served by {crew}"]
+    else:
+        f = s.figures[by]
+        origin = (f.x, f.y)
+        lines = [f"  {by} {f.type} with a {weapon} at {where(game, f)}"]
+    low = 0.0
+    bands = []
+    for band in entry.bands:
+        bands.append(f'{low:g}-{band.to:g}": ranging {band.ranging} or less, then {band.hit_on}+ each man under it')
+        low = band.to
+    lines.append("  " + "; ".join(bands))
+    lines.append(
+        f'  template: {entry.burst} ({game.tables.burst[entry.burst].across:g}" across; shapes '
+        + ", ".join(sorted(t for t, (c, _) in game.templates.items() if c == entry.burst))
+        + ("); indirect fire: any man of the side must see the aim point" if entry.indirect else "); direct fire")
+    )
+    side = game.state.figures[by].side if by in s.figures else s.units[s.pieces[by].crew or ""].side
+    enemies = sorted(game.enemies(side), key=lambda e: (R.effective_range(game.terrain, origin, (e.x, e.y)), e.id))
+    near = [
+        f'{e.id} {R.effective_range(game.terrain, origin, (e.x, e.y)):.1f}"'
+        for e in enemies[:6]
+        if game.tables.burst_band(weapon, R.effective_range(game.terrain, origin, (e.x, e.y))) is not None
+    ]
+    lines.append("  enemy in range: " + (", ".join(near) or "none"))
+    lines.append("  order: burst BY X,Y [ANGLE [TEMPLATE]], or burst BY hold")
     return lines
 
 
@@ -119,6 +158,11 @@ def board(game: SkirmishGame, seat: str | None) -> str:
         lines.append(f"  barbed wire (laid): {_where(None, list(wire), None, None)}")
     for trap in s.traps:
         lines.append(f"  tank trap (set): {_where(None, None, trap, None)}")
+    for piece in sorted(s.pieces.values(), key=lambda p: p.id):
+        lines.append(
+            f"  piece {piece.id} ({piece.weapon.replace('_', ' ')}) at ({piece.x:g}, {piece.y:g}), "
+            f"crew {piece.crew or 'none (abandoned)'}"
+        )
     for objective in spec.objectives:
         lines.append(
             f"objective {objective.id} ({objective.name or objective.id}): {_where(objective.shape, None, None, None)}"
@@ -154,11 +198,17 @@ def note(game: SkirmishGame, action: Any) -> str:
         return f'{math.hypot(x - leader.x, y - leader.y):.1f}" to ({x:g}, {y:g}), costs {measure.cost:.1f}"'
     if isinstance(action, Fire):
         return "hold fire" if action.target is None else f"fire at {action.target}"
+    if isinstance(action, Burst):
+        if action.at is None:
+            return "hold fire"
+        return f"lay the template at ({action.at[0]:g}, {action.at[1]:g}), turned {action.angle:g} degrees"
     return ""
 
 
 def odds(game: SkirmishGame, action: Any) -> str | None:
     """Expected kills of a fire order, from the rules' own mechanics."""
+    if isinstance(action, Burst):
+        return _burst_odds(game, action)
     if not isinstance(action, Fire) or action.target is None:
         return None
     try:
@@ -173,12 +223,37 @@ def odds(game: SkirmishGame, action: Any) -> str | None:
     return f"{len(shots)} dice, about {kills:.1f} killed"
 
 
+def _burst_odds(game: SkirmishGame, action: Burst) -> str | None:
+    """The chance the shell lands and the expected dead under the template, from the rules' mechanics."""
+    if action.at is None:
+        return None
+    by = action.by
+    s = game.state
+    side = s.figures[by].side if by in s.figures else s.units[s.pieces[by].crew or ""].side if by in s.pieces else ""
+    try:
+        order = game.plan_burst(side, action)
+    except Exception:  # an illegal order has no odds
+        return None
+    if order is None:
+        return None
+    lands = float(R.RangingShot(order.ranging).distribution().probability(True))
+    under = game.under(game.burst_polygon(order))
+    dead = 0.0
+    for f in under:
+        fate = R.BurstFate(
+            order.ranging, order.hit_on, game.tables.men[f.type].hit_shift, game.tables.survive_on(order.attack)
+        )
+        dead += float(fate.distribution().probability("dead"))
+    return f"lands {lands:.0%}; {len(under)} men under it, about {dead:.1f} killed"
+
+
 def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
     """``seat``'s view with an order not yet given drawn in (for ``render``).
 
     A move: every man's path (inches, start first) and its cost; a fire order:
     every man's shot (shooter, target, the die's numbers, cover) and every
-    MG's or flame thrower's wedge (``WedgeFire.to_json``, skirmish.16). Raises
+    MG's or flame thrower's wedge (``WedgeFire.to_json``, skirmish.16); a burst
+    order: the template as it would be laid and the men under it. Raises
     :class:`IllegalAction` (naming the rule) for an order the rules forbid.
     """
     view = game.view(seat)
@@ -201,4 +276,18 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
             "shots": [o.to_json() for o in shots if not game.tables.fires_wedge(game.state.figures[o.shooter].weapon)],
             "wedges": [w.to_json() | {"outline": game.wedge_outline(w.to_json())} for w in wedges],
         }
+    elif isinstance(action, Burst):
+        side = game.side_of(seat) if seat in game.seats() else ""
+        order = game.plan_burst(side, action)
+        templates = []
+        if order is not None:
+            shape = game.burst_polygon(order)
+            templates.append(
+                {
+                    "by": order.by,
+                    "shape": [[round(x, 2), round(y, 2)] for x, y in shape.exterior.coords],
+                    "under": [f.id for f in game.under(shape)],
+                }
+            )
+        view["preview"] = {"order": str(action), "paths": [], "shots": [], "templates": templates}
     return view

@@ -1,4 +1,4 @@
-"""The skirmish game, part 1: setup from a scenario, the turn (RULINGS S0), moving, fire, victory.
+"""The skirmish game: setup from a scenario, the turn (RULINGS S0), moving, fire, artillery, melee, victory.
 
 A turn (skirmish.10): a d6 each for initiative (ties roll again; a scenario may
 fix the first mover); the winner's units move (one decision per unit), then
@@ -9,6 +9,14 @@ enemy's fight in rounds until one side of the melee is gone or both sides miss,
 when each group of at most 10 men secretly chooses to stay or retreat (the
 core's commit/reveal: ``secret_group``, ``resolve_secret``). Victory is
 checked at the end of each turn (skirmish.20).
+
+Artillery (skirmish.12-15, 29, 31, 71, 72): in the fire phase each piece
+with enough of its crew at it, and each man with a mortar or bazooka, owes a
+burst order (``BurstSpace``): a template laid at a point the player chooses.
+With all other fire, each ordered burst rolls its ranging shot; a landed one
+fires for effect on every man whose base touches it (``structures`` decides
+over-the-top cover and damage to buildings). A gun crew beaten in part must
+attack the winners in the same turn; a piece is served by one unit only.
 
 Conventions: see ``scenario`` (inches, origin south-west, a figure is its
 base's centre). Seats are ``Allies`` and ``Axis``, one per side.
@@ -29,10 +37,20 @@ from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most, snap, snap_angle
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
-from grognard.rulesets.skirmish.actions import XY, Choice, Fire, Move, Order, WedgeOrder
+from grognard.rulesets.skirmish.actions import XY, Burst, Choice, Fire, Move, Order, WedgeOrder
 from grognard.rulesets.skirmish.scenario import Scenario, load_scenario
-from grognard.rulesets.skirmish.state import Bridge, Door, Figure, FireOrder, SkirmishState, Unit, WedgeFire
-from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, WEDGE_ATTACKS
+from grognard.rulesets.skirmish.state import (
+    Bridge,
+    BurstOrder,
+    Door,
+    Figure,
+    FireOrder,
+    Piece,
+    SkirmishState,
+    Unit,
+    WedgeFire,
+)
+from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, TEMPLATE_ATTACKS, WEDGE_ATTACKS
 from grognard.rulesets.skirmish.terrain import Terrain, build_terrain, terrain_json
 
 SIDES = ("allies", "axis")
@@ -91,6 +109,16 @@ class SkirmishGame(Game):
             sec.id: [st.points for st in sec.storeys] for b in self.base_terrain.buildings for sec in b.sections
         }
         state.bridges = {b.id: Bridge(b.id, b.points, b.built) for b in self.base_terrain.bridges}
+        state.pieces = {
+            p.id.upper(): Piece(p.id.upper(), p.weapon, snap(p.at[0]), snap(p.at[1]), p.heading, p.crew.upper())
+            for p in spec.pieces
+        }
+        # every burst template of the game: the tables' shapes and the scenario's own (skirmish.15)
+        self.templates: dict[str, tuple[str, tuple[XY, ...]]] = {
+            shape.id: (name, tuple(shape.points)) for name, cls in self.tables.burst.items() for shape in cls.shapes
+        }
+        for own in spec.templates:
+            self.templates[own.id] = (own.burst, tuple(own.points))
         state.stats = {
             "turn_limit": int(limit),
             "losses": dict.fromkeys(SIDES, 0),
@@ -183,6 +211,9 @@ class SkirmishGame(Game):
         }
         for wedge in full["wedges"]:
             wedge["outline"] = self.wedge_outline(wedge)
+        for laid in full["landed"]:  # the templates laid this turn, as drawn (never stored: shapely's floats)
+            shape = R.burst_shape(self.templates[laid["template"]][1], tuple(laid["at"]), laid["angle"])
+            laid["shape"] = [[round(x, 2), round(y, 2)] for x, y in shape.exterior.coords]
         return full
 
     def wedge_outline(self, wedge: Mapping[str, Any]) -> list[list[float]]:
@@ -202,6 +233,8 @@ class SkirmishGame(Game):
             return f"fire {action.unit}"
         if isinstance(action, Choice):
             return f"melee {action.group}"
+        if isinstance(action, Burst):
+            return f"burst {action.by}"
         return None
 
     # ------------------------------------------------------------------ lookups
@@ -297,6 +330,18 @@ class SkirmishGame(Game):
                             FireSpace(self, label),
                         )
                     )
+            for by, side in self.burst_firers():
+                if f"burst {by}" in s.done:
+                    continue
+                weapon = self.burst_weapon(by)
+                out.append(
+                    Decision(
+                        f"burst {by}",
+                        SEATS[side],
+                        f"{by} ({weapon.replace('_', ' ')}): lay a burst template or hold",
+                        BurstSpace(self, by),
+                    )
+                )
         return tuple(out)
 
     def _apply(self, decision: Decision, action: Any) -> None:
@@ -307,6 +352,8 @@ class SkirmishGame(Game):
             self._note_charges(action.unit)
         elif isinstance(action, Fire):
             self._fire_order(action)
+        elif isinstance(action, Burst):
+            self._burst_order(action, self.side_of(decision.seat))
         self._shots = None
         self._advance()
 
@@ -323,6 +370,8 @@ class SkirmishGame(Game):
                 else:
                     s.phase, s.done = "fire", set()
                     s.wedges = []  # the last turn's wedges stay on the table until this fire
+                    s.landed = []  # last turn's templates come off the table
+                    self._crew_pieces()
                     self._shots = None
             elif s.phase == "fire":
                 self._resolve_fire()
@@ -732,8 +781,13 @@ class SkirmishGame(Game):
         if not f.alive or not f.on_table:
             return ("skirmish.30", f"{f.id} is not on the table")
         kind = self.tables.attack(f.weapon)
+        if kind in TEMPLATE_ATTACKS:
+            return ("skirmish.12", f"{f.id}'s {f.weapon} fires a burst template: give it a burst order")
         if kind not in FIRES_IN_PART_1 and kind not in WEDGE_ATTACKS:
-            return ("skirmish.12", f"{f.id}'s {f.weapon} fires a template or wedge: part 3 of the skirmish rules")
+            return ("skirmish.16", f"{f.id}'s {f.weapon} has no way to fire in these tables")
+        serves = self.serving(f)
+        if serves is not None:
+            return ("skirmish.31", f"{f.id} serves piece {serves} and fires it, not his {f.weapon}")
         terrain = self.terrain
         if terrain.in_river(f.x, f.y):
             return ("skirmish.47", f"{f.id} is in the river and cannot fire")
@@ -774,6 +828,7 @@ class SkirmishGame(Game):
             s.traps,
             tuple(tuple(p) for p in s.sections.values()),
             tuple((b.built, b.points) for b in s.bridges.values()),
+            tuple(p.crew for p in s.pieces.values()),
         )
         if self._shots is not None and self._shots[0] == key:
             return self._shots[1]
@@ -1030,8 +1085,11 @@ class SkirmishGame(Game):
                     new_hits[target] = new_hits.get(target, 0) + hits
                     attack_of[target] = next(o.attack for o in shots if o.target == target)
         s.fire = {}
+        self._resolve_bursts(new_hits, attack_of)
         for fid in sorted(new_hits):
             f = s.figures[fid]
+            if not f.alive:  # a section the shells brought down fell on him first (skirmish.18)
+                continue
             f.hits += new_hits[fid]
             if f.hits >= 2:
                 self._kill(f, f"hit {f.hits} times this turn")
@@ -1044,6 +1102,272 @@ class SkirmishGame(Game):
             else:
                 self._kill(f, "failed his survival roll")
 
+    # ------------------------------------------------------------------ artillery (skirmish.12-15, 29, 31, 72)
+    def crew_men(self, piece: Piece) -> list[Figure]:
+        """The men of ``piece``'s crew unit standing within its weapon's reach of it, in figure order."""
+        if piece.crew is None:
+            return []
+        reach = self.tables.artillery[piece.weapon].reach
+        return [
+            f
+            for f in self.living(piece.crew)
+            if f.on_table and math.hypot(f.x - piece.x, f.y - piece.y) <= reach + TOLERANCE
+        ]
+
+    def piece_ready(self, piece: Piece) -> tuple[str, str] | None:
+        """Why ``piece`` cannot fire now (rule, why), or None: it needs its crew, enough of them at it (skirmish.31)."""
+        if piece.crew is None:
+            return ("skirmish.72", f"piece {piece.id} has no crew (its crew is dead and nobody has taken it)")
+        need = self.tables.artillery[piece.weapon].crew
+        reach = self.tables.artillery[piece.weapon].reach
+        have = len(self.crew_men(piece))
+        if have < need:
+            return (
+                "skirmish.31",
+                f'piece {piece.id} needs {need} of its crew ({piece.crew}) within {reach:g}" of it, has {have}',
+            )
+        return None
+
+    def serving(self, f: Figure) -> str | None:
+        """The piece ``f`` serves this turn (he fires it, not his own weapon), or None (skirmish.31)."""
+        for piece in self.state.pieces.values():
+            if piece.crew == f.unit and self.piece_ready(piece) is None and f in self.crew_men(piece):
+                return str(piece.id)
+        return None
+
+    def _crew_pieces(self) -> None:
+        """At the start of the fire phase (a piece is abandoned when the last man of its crew dies): an abandoned
+        piece is taken by the one unit whose men stand within reach of it, if all of them are of one side
+        (no mixed crews, skirmish.72: the unit with most men there takes it, the lower name on a tie)."""
+        s = self.state
+        for piece in sorted(s.pieces.values(), key=lambda p: p.id):
+            if piece.crew is not None:
+                continue
+            reach = self.tables.artillery[piece.weapon].reach
+            near = [
+                f
+                for f in s.figures.values()
+                if f.alive and f.on_table and math.hypot(f.x - piece.x, f.y - piece.y) <= reach + TOLERANCE
+            ]
+            served = {c.crew for c in s.pieces.values() if c.crew is not None}
+            near = [f for f in near if f.unit not in served]
+            if not near or len({f.side for f in near}) > 1:
+                continue
+            count: dict[str, int] = {}
+            for f in near:
+                count[f.unit] = count.get(f.unit, 0) + 1
+            taker = min(count, key=lambda u: (-count[u], u))
+            piece.crew = taker
+            self.emit("piece_taken", piece=piece.id, crew=taker, side=s.units[taker].side)
+
+    def burst_weapon(self, by: str) -> str:
+        """The burst weapon fired by ``by``: a piece's, or a man's mortar or bazooka."""
+        if by in self.state.pieces:
+            return str(self.state.pieces[by].weapon)
+        return str(self.state.figures[by].weapon)
+
+    def burst_firers(self) -> list[tuple[str, str]]:
+        """(piece or man, side) of everything that may lay a burst template now, in name order."""
+        s = self.state
+        out: list[tuple[str, str]] = []
+        for pid, piece in sorted(s.pieces.items()):
+            if piece.crew is not None and self.piece_ready(piece) is None:
+                out.append((pid, s.units[piece.crew].side))
+        for fid, f in sorted(s.figures.items()):
+            if f.weapon in self.tables.artillery and self._man_burst_problem(f) is None:
+                out.append((fid, f.side))
+        return out
+
+    def _man_burst_problem(self, f: Figure) -> tuple[str, str] | None:
+        if not f.alive or not f.on_table:
+            return ("skirmish.12", f"{f.id} is not on the table")
+        if self.terrain.in_river(f.x, f.y):
+            return ("skirmish.47", f"{f.id} is in the river and cannot fire")
+        if self.terrain.in_pond(f.x, f.y):
+            return ("skirmish.52", f"{f.id} is swimming and cannot fire")
+        return None
+
+    def template_shape(self, weapon: str, name: str | None) -> tuple[str, tuple[XY, ...]] | None:
+        """(id, corners) of the template ``name`` of ``weapon``'s burst class (default: its first), or None."""
+        cls = self.tables.artillery[weapon].burst
+        if name is None:
+            name = next(tid for tid, (c, _) in self.templates.items() if c == cls)
+        found = self.templates.get(name)
+        if found is None or found[0] != cls:
+            return None
+        return name, found[1]
+
+    def plan_burst(self, side: str, action: Burst) -> BurstOrder | None:
+        """The burst order of ``action`` by ``side`` (None: holds fire); raises IllegalAction naming the rule
+        (skirmish.11 sight, 12 who fires, 13 once a turn, 15 template, 29 range, 31 crew, 72 no mixed crews).
+
+        The landing point is stored to 0.01"; the range is measured from the piece's (or man's) centre to
+        it, adjusted up or down hill (skirmish.29).
+        """
+        s = self.state
+        by = action.by
+        if by in s.pieces:
+            piece = s.pieces[by]
+            if piece.crew is None:
+                raise IllegalAction(
+                    f"{action}: piece {by} has no crew: its crew is dead and nobody holds it", "skirmish.72"
+                )
+            crew_side = s.units[piece.crew].side
+            if crew_side != side:
+                raise IllegalAction(
+                    f"{action}: piece {by} is served by the {crew_side}' unit {piece.crew}: no mixed crews",
+                    "skirmish.72",
+                )
+            why = self.piece_ready(piece)
+            if why is not None:
+                raise IllegalAction(f"{action}: {why[1]}", why[0])
+            origin: XY = (piece.x, piece.y)
+        elif by in s.figures:
+            f = s.figures[by]
+            if f.side != side:
+                raise IllegalAction(f"{action}: {by} is not a man of the {side}", "skirmish.12")
+            if f.weapon not in self.tables.artillery:
+                raise IllegalAction(f"{action}: {by}'s {f.weapon} fires no burst template", "skirmish.12")
+            why = self._man_burst_problem(f)
+            if why is not None:
+                raise IllegalAction(f"{action}: {why[1]}", why[0])
+            origin = (f.x, f.y)
+        else:
+            raise IllegalAction(f"{action}: no piece or man {by!r} in this game", "skirmish.12")
+        if by in s.bursts:
+            raise IllegalAction(f"{action}: {by} has already fired this turn", "skirmish.13")
+        if action.at is None:
+            return None
+        weapon = self.burst_weapon(by)
+        entry = self.tables.artillery[weapon]
+        at = (snap(action.at[0]), snap(action.at[1]))
+        if not self.terrain.on_table(*at):
+            raise IllegalAction(
+                f"{action}: the template would land at ({at[0]:g}, {at[1]:g}), off the table", "skirmish.12"
+            )
+        shape = self.template_shape(weapon, action.template)
+        if shape is None:
+            own = sorted(t for t, (c, _) in self.templates.items() if c == entry.burst)
+            raise IllegalAction(
+                f"{action}: {action.template!r} is not a {entry.burst} template ({', '.join(own)})", "skirmish.15"
+            )
+        distance = R.effective_range(self.terrain, origin, at)
+        band = self.tables.burst_band(weapon, distance)
+        if band is None:
+            raise IllegalAction(
+                f'{action}: the aim point is {distance:.2f}" away, beyond the {weapon}\'s {entry.bands[-1].to:g}"',
+                "skirmish.29",
+            )
+        opened = self.open_doors()
+        if entry.indirect:
+            if not any(
+                R.line_of_sight(self.terrain, (g.x, g.y), at, opened) is None
+                for g in s.figures.values()
+                if g.side == side and g.alive and g.on_table
+            ):
+                raise IllegalAction(
+                    f"{action}: no man of the {side} sees ({at[0]:g}, {at[1]:g}): indirect fire needs an observer",
+                    "skirmish.11",
+                )
+        else:
+            blocked = R.line_of_sight(self.terrain, origin, at, opened)
+            if blocked is not None:
+                raise IllegalAction(
+                    f"{action}: {by} cannot see ({at[0]:g}, {at[1]:g}): {blocked} is in the way (direct fire)",
+                    "skirmish.11",
+                )
+        index, numbers = band
+        return BurstOrder(
+            by,
+            side,
+            weapon,
+            entry.kind,
+            origin,
+            at,
+            action.angle,
+            shape[0],
+            index,
+            numbers.ranging,
+            numbers.hit_on,
+            round(distance, 2),
+        )
+
+    def burst_polygon(self, order: BurstOrder) -> Polygon:
+        """The template of ``order`` as laid on the table (shapely; never stored)."""
+        return R.burst_shape(self.templates[order.template][1], order.at, order.angle)
+
+    def under(self, template: Polygon) -> list[Figure]:
+        """Every living man on the table whose base touches ``template`` (skirmish.14), of either side."""
+        base = self.tables.sight.base.value
+        return [
+            f
+            for _, f in sorted(self.state.figures.items())
+            if f.alive and f.on_table and R.under_template(template, (f.x, f.y), base)
+        ]
+
+    def _burst_order(self, action: Burst, side: str) -> None:
+        order = self.plan_burst(side, action)
+        if order is None:
+            self.emit("holds_fire", unit=action.by)
+            return
+        self.state.bursts[action.by] = order
+        self.emit(
+            "burst_order",
+            by=action.by,
+            weapon=order.weapon,
+            at=list(order.at),
+            angle=order.angle,
+            template=order.template,
+            ranging=order.ranging,
+            range=order.range,
+        )
+
+    def _resolve_bursts(self, new_hits: dict[str, int], attack_of: dict[str, str]) -> None:
+        """Each burst ordered this turn: its ranging shot (skirmish.13); a miss takes the template away, a
+        landing fires for effect on every man under it (skirmish.14): one die each, shifted by his type
+        and by cover against that weapon (a man the structures cover is skipped); then ``structures.shell``."""
+        s = self.state
+        terrain = self.terrain
+        for by, order in sorted(s.bursts.items()):
+            landed, die = R.RangingShot(order.ranging).roll(
+                self, f"{by}'s ranging shot at ({order.at[0]:g}, {order.at[1]:g}): lands on {order.ranging} or less"
+            )
+            record = {**order.to_json(), "die": die, "landed": landed}
+            s.landed.append(record)
+            if not landed:
+                self.emit("burst_missed", by=by, die=die, ranging=order.ranging, at=list(order.at))
+                continue
+            template = self.burst_polygon(order)
+            men = self.under(template)
+            self.emit(
+                "burst_lands", by=by, die=die, ranging=order.ranging, at=list(order.at), under=[f.id for f in men]
+            )
+            hit_men: list[str] = []
+            for f in men:
+                covered_by = ST.artillery_cover(self, f, order.at, order.weapon)
+                if covered_by is not None:
+                    self.emit("burst_covered", by=by, figure=f.id, why=covered_by)
+                    continue
+                source = order.at if self.tables.artillery[order.weapon].indirect else order.origin
+                covered = R.cover(terrain, source, (f.x, f.y), order.attack)
+                shift = self.tables.men[f.type].hit_shift - (1 if covered else 0)
+                purpose = (
+                    f"{by}'s {order.weapon.replace('_', ' ')} fires for effect on {f.id}: hits on {order.hit_on}+"
+                    + (f", die {shift:+d}" if shift else "")
+                    + (f" (cover: {covered})" if covered else "")
+                )
+                hit = R.Shots(1, order.hit_on, shift).roll(self, purpose)
+                s.stats["shots"][order.side] += 1
+                s.stats["hits"][order.side] += hit
+                if hit:
+                    hit_men.append(f.id)
+                    new_hits[f.id] = new_hits.get(f.id, 0) + 1
+                    attack_of[f.id] = order.attack
+            record["hit"] = hit_men
+            self.emit("burst_effect", by=by, hit=hit_men)
+            ST.shell(self, template, order.at, order.weapon, die)
+        s.bursts = {}
+
     def _kill(self, f: Figure, why: str) -> None:
         s = self.state
         f.alive = False
@@ -1053,6 +1377,10 @@ class SkirmishGame(Game):
         if s.stats["first_blood"] is None:
             s.stats["first_blood"] = s.turn
         self.emit("killed", figure=f.id, why=why)
+        for piece in sorted(s.pieces.values(), key=lambda p: p.id):
+            if piece.crew == f.unit and not self.living(f.unit):  # its crew is all dead (skirmish.72)
+                piece.crew = None
+                self.emit("piece_abandoned", piece=piece.id, crew=f.unit)
 
     # ------------------------------------------------------------------ melee (skirmish.66-70)
     def contacts(self) -> dict[str, set[str]]:
@@ -1110,19 +1438,103 @@ class SkirmishGame(Game):
         in_melee = {f for m in melees for f in m}
         s.engaged = {f: side for f, side in s.engaged.items() if f in in_melee}
         s.groups = {}
-        n = 0
+        counters: list[tuple[str, list[str]]] = []
         for melee in melees:
             attacker = self.melee_attacker(melee)
-            if not self._fight(melee, attacker):
+            if self._fight(melee, attacker):
+                self._group(melee, attacker)
                 continue
-            for side in (attacker, other(attacker)):
-                men = [f for f in melee if s.figures[f].side == side and s.figures[f].alive]
-                for k in range(0, len(men), R.MELEE_GROUP):
-                    n += 1
-                    s.groups[f"M{n}"] = men[k : k + R.MELEE_GROUP]
+            crew = self._crew_beaten(melee, attacker)
+            if crew is not None:
+                counters.append((crew, [f for f in melee if s.figures[f].alive]))
+        for crew, winners in counters:  # the rest of a beaten gun crew must attack (skirmish.71)
+            joined = self._crew_attacks(crew, winners)
+            if not joined:
+                continue
+            found: list[str] | None = next((m for m in self.melees() if joined[0] in m), None)
+            if found is not None and self._fight(found, s.units[crew].side):
+                self._group(found, s.units[crew].side)
         s.charged = set()
         if s.groups:
             self.emit("melee_choice", groups={g: list(m) for g, m in sorted(s.groups.items())})
+
+    def _group(self, melee: list[str], attacker: str) -> None:
+        """Both sides missed: each side's men of ``melee`` form groups of at most 10 owing stay/retreat."""
+        s = self.state
+        for side in (attacker, other(attacker)):
+            men = [f for f in melee if s.figures[f].side == side and s.figures[f].alive]
+            for k in range(0, len(men), R.MELEE_GROUP):
+                s.groups[f"M{len(s.groups) + 1}"] = men[k : k + R.MELEE_GROUP]
+
+    def _crew_beaten(self, melee: list[str], attacker: str) -> str | None:
+        """The crew unit of a piece whose men in ``melee`` the attacker has all killed, while more of that
+        crew live outside it (the attacker won against part of the crew, skirmish.71); else None."""
+        s = self.state
+        crews = sorted({p.crew for p in s.pieces.values() if p.crew is not None})
+        winners = [f for f in melee if s.figures[f].alive and s.figures[f].side == attacker]
+        if not winners:
+            return None
+        for crew in crews:
+            unit = s.units[crew]
+            if unit.side == attacker:
+                continue
+            fought = [f for f in melee if s.figures[f].unit == crew]
+            if not fought or any(s.figures[f].alive for f in melee if s.figures[f].side != attacker):
+                continue
+            if any(f.on_table and f.id not in melee for f in self.living(crew)):
+                return str(crew)
+        return None
+
+    def contact_point(self, f: Figure, foe: Figure) -> XY | None:
+        """Where ``f`` stands to touch ``foe``'s base by a legal move now: straight at him, else up to 90
+        degrees round him either way (steps of 15), on the table, on no other base, within his move."""
+        base = self.tables.sight.base.value
+        dx, dy = f.x - foe.x, f.y - foe.y
+        d = math.hypot(dx, dy)
+        start = math.atan2(dy, dx) if d > TOLERANCE else 0.0
+        allowance = self.allowance(f)
+        terrain = self.terrain
+        others = [g for g in self.state.figures.values() if g.alive and g.on_table and g.id not in (f.id, foe.id)]
+        for step in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6):
+            angle = start + math.radians(15 * step)
+            end = (snap(foe.x + base * math.cos(angle)), snap(foe.y + base * math.sin(angle)))
+            if not R.in_contact(end, (foe.x, foe.y), base) or not terrain.on_table(*end):
+                continue
+            path = [(f.x, f.y), end]
+            if any(R.overlaps(end, (g.x, g.y), base) for g in others):
+                continue
+            if any(g.side != f.side and R.path_near(path, (g.x, g.y), base) for g in others):
+                continue
+            measure = R.measure_path(terrain, path, allowance, river_paid=f.river_paid, open_doors=self.open_doors())
+            if measure.problem is None and at_most(measure.cost, allowance):
+                return end
+        return None
+
+    def _crew_attacks(self, crew: str, winners: list[str]) -> list[str]:
+        """The rest of a beaten gun crew must attack the winners in the same turn (skirmish.71): the engine
+        moves each man of it not yet in a melee into contact with the nearest winner he can reach by a
+        legal move; those who cannot reach stay. Returns the men who joined."""
+        s = self.state
+        joined: list[str] = []
+        busy = {f for m in self.melees() for f in m}
+        for f in self.living(crew):
+            if not f.on_table or f.id in busy:
+                continue
+            foes = sorted(
+                (s.figures[w] for w in winners if s.figures[w].alive),
+                key=lambda w: (math.hypot(w.x - f.x, w.y - f.y), w.id),
+            )
+            for foe in foes:
+                end = self.contact_point(f, foe)
+                if end is not None:
+                    f.x, f.y = end
+                    joined.append(f.id)
+                    self.emit("crew_attacks", figure=f.id, at=foe.id, point=list(end))
+                    break
+            else:
+                self.emit("crew_cannot_reach", figure=f.id)
+        self._shots = None
+        return joined
 
     def _targets(self, strikers: list[str], foes: set[str], adj: dict[str, set[str]]) -> dict[str, str]:
         """Each striker's foe: one to one where possible, spare men joining a pair (RULINGS S13)."""
@@ -1500,3 +1912,56 @@ class FireSpace(ActionSpace[Fire]):
         out = [Fire(self.unit, t) for t in self.targets()]
         out.append(Fire(self.unit, None))
         return out[:k]
+
+
+class BurstSpace(ActionSpace[Burst]):
+    """A piece's or a man's burst order: a landing point (inches) and a turn (degrees) of a template of
+    its class, in range and seen (skirmish.11-15, 29), or hold fire: a continuous space."""
+
+    def __init__(self, game: SkirmishGame, by: str) -> None:
+        self.game = game
+        self.by = by
+        piece = game.state.pieces.get(by)
+        if piece is not None and piece.crew is not None:
+            self.side = game.state.units[piece.crew].side
+        elif by in game.state.figures:
+            self.side = game.state.figures[by].side
+        else:
+            self.side = ""
+
+    def check(self, action: Any) -> None:
+        if not isinstance(action, Burst):
+            raise IllegalAction(f"{action} is not a burst order", "skirmish.12")
+        if action.by != self.by:
+            raise IllegalAction(f"{action}: this decision is for {self.by}", "skirmish.12")
+        self.game.plan_burst(self.side, action)
+
+    def legal(self, action: Burst) -> bool:
+        try:
+            self.check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def hold(self) -> Burst:
+        return Burst(self.by, None)
+
+    def aims(self) -> list[Burst]:
+        """A template (its class's first shape, unturned) on each enemy man it may legally land on."""
+        out = []
+        for enemy in sorted(self.game.enemies(self.side), key=lambda e: e.id):
+            burst = Burst(self.by, (enemy.x, enemy.y))
+            if self.legal(burst):
+                out.append(burst)
+        return out
+
+    def sample(self, rng: np.random.Generator) -> Burst:
+        options = self.candidates()
+        pick = options[int(rng.integers(len(options)))]
+        if pick.at is None:
+            return pick
+        turned = Burst(self.by, pick.at, float(45 * int(rng.integers(8))))
+        return turned if self.legal(turned) else pick
+
+    def candidates(self, k: int = 16) -> list[Burst]:
+        return [*self.aims()[: k - 1], self.hold()]

@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 import icepool
+from shapely.affinity import rotate, translate
 from shapely.geometry import LineString, Point, Polygon
 
 from grognard.core.dice import DiceSource, Mechanic
@@ -102,6 +103,69 @@ class ShotFate(Mechanic):
     @property
     def text(self) -> str:
         return f"hit on {self.hit_on}+ ({self.shift:+d}), survive on {self.survive_on}+"
+
+
+@dataclass(frozen=True)
+class RangingShot(Mechanic):
+    """The ranging shot of one burst (skirmish.13, RULINGS S2): one d6, the shell lands when it shows at
+    most ``ranging`` (so a 1 always lands). ``roll`` returns ``(landed, die)``; the distribution is of landed.
+
+    >>> RangingShot(4).distribution().probability(True)
+    Fraction(2, 3)
+    """
+
+    ranging: int
+
+    def roll(self, source: DiceSource, purpose: str) -> tuple[bool, int]:
+        die = source.roll(1, 6, purpose)[0]
+        return die <= self.ranging, die
+
+    def distribution(self) -> icepool.Die:
+        return icepool.d6 <= self.ranging
+
+    @property
+    def text(self) -> str:
+        return f"1d6, {self.ranging} or less: the shell lands"
+
+
+@dataclass(frozen=True)
+class BurstFate(Mechanic):
+    """A man under a burst template when it is fired: ``miss``, ``wounded`` or ``dead`` (for odds only):
+    the ranging shot lands on ``ranging`` or less, then his effect die hits on ``hit_on`` (shifted by
+    ``shift``), then he survives on ``survive_on`` (6 for burst weapons, RULINGS S3)."""
+
+    ranging: int
+    hit_on: int
+    shift: int
+    survive_on: int
+
+    def roll(self, source: DiceSource, purpose: str) -> str:
+        landed, _ = RangingShot(self.ranging).roll(source, purpose)
+        if not landed:
+            return "miss"
+        return ShotFate(self.hit_on, self.shift, self.survive_on).roll(source, purpose)
+
+    def distribution(self) -> icepool.Die:
+        landed = icepool.d6 <= self.ranging
+        return landed.if_else(ShotFate(self.hit_on, self.shift, self.survive_on).distribution(), icepool.Die(["miss"]))
+
+    @property
+    def text(self) -> str:
+        ranging = f"ranging {self.ranging} or less"
+        return f"{ranging}, then hit on {self.hit_on}+ ({self.shift:+d}), survive on {self.survive_on}+"
+
+
+def burst_shape(points: Sequence[XY], at: XY, angle: float) -> Polygon:
+    """A burst template laid on the table (skirmish.12): its corners ``points`` around (0, 0), turned
+    ``angle`` degrees counter-clockwise and moved so that (0, 0) lands on ``at`` (inches)."""
+    shape = rotate(Polygon(points), angle, origin=(0.0, 0.0))
+    return translate(shape, at[0], at[1])
+
+
+def under_template(template: Polygon, at: XY, base: float) -> bool:
+    """A man standing at ``at`` is under ``template`` when his base (``base`` inches across) touches it,
+    within the tolerance (skirmish.14): his centre at most half a base from the shape."""
+    return bool(template.distance(Point(at)) <= base / 2 + TOLERANCE)
 
 
 @dataclass(frozen=True)

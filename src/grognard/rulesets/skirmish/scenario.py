@@ -33,7 +33,14 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import unary_union
 
 from grognard.core.errors import GrognardError
-from grognard.rulesets.skirmish.tables import Tables, TablesError, describe_error, load_tables, read_toml
+from grognard.rulesets.skirmish.tables import (
+    Tables,
+    TablesError,
+    describe_error,
+    load_tables,
+    read_toml,
+    template_problem,
+)
 
 SCENARIOS_DIR = Path(__file__).parent / "scenarios"
 SIDE_IDS = ("allies", "axis")
@@ -145,6 +152,26 @@ class UnitSpec(_Model):
     figures: list[FigureSpec] = Field(min_length=1, max_length=60)
 
 
+class PieceSpec(_Model):
+    """An artillery piece on the table (skirmish.12, 31): ``weapon`` a piece of the tables' ``[artillery]``
+    (heavy, medium or light artillery), its centre ``at`` (inches), ``heading`` (degrees, counter-clockwise
+    from east: drawn only; turning a piece is part 4's), and ``crew``, the unit that serves it."""
+
+    id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9]*$", max_length=12)
+    weapon: str
+    at: XY
+    heading: float = Field(default=90.0, ge=0, lt=360)
+    crew: str
+
+
+class TemplateSpec(_Model):
+    """A scenario's own burst template: ``id``, the ``burst`` class it belongs to, its corners around (0, 0)."""
+
+    id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_]*$")
+    burst: str
+    points: list[XY] = Field(min_length=3, max_length=64)
+
+
 class SideSpec(_Model):
     id: str
     name: str
@@ -177,6 +204,8 @@ class ScenarioSpec(_Model):
     sides: list[SideSpec] = Field(min_length=2, max_length=2)
     terrain: list[TerrainPiece] = []
     units: list[UnitSpec] = Field(min_length=2)
+    pieces: list[PieceSpec] = []
+    templates: list[TemplateSpec] = []
     objectives: list[Objective] = []
     victory: Victory
 
@@ -301,6 +330,7 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
                 elif _off_distance(x, y, width, depth) > OFF_TABLE_DEPTH:
                     yield f'{fw}.at: {list(fig.at)}: more than {OFF_TABLE_DEPTH:g}" beyond the {edge} edge'
     yield from _check_bases(spec, tables)
+    yield from _check_pieces(spec, tables)
     for side in side_ids:
         if counts[side] == 0:
             yield f"units: side {side!r} has no units"
@@ -431,6 +461,50 @@ def _check_bases(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
                 yield f"{where}.at: {list(fig.at)}: {why}"
                 break
             placed.append((f"units[{i}].figures[{j}]", unit.side, fig.at))
+
+
+def _check_pieces(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
+    """Pieces: a known piece weapon, on the table, crewed by one unit each (skirmish.31, 72); own templates."""
+    width, depth = spec.table.width, spec.table.depth
+    units = {u.id.upper(): u for u in spec.units}
+    seen: set[str] = set()
+    crews: dict[str, str] = {}
+    for i, piece in enumerate(spec.pieces):
+        where = f"pieces[{i}]"
+        if piece.id.upper() in seen or piece.id.upper() in units:
+            yield f"{where}.id: {piece.id!r}: used twice (pieces and units share names)"
+        seen.add(piece.id.upper())
+        if tables is not None and piece.weapon not in tables.pieces():
+            known = ", ".join(tables.pieces())
+            yield f"{where}.weapon: {piece.weapon!r}: not an artillery piece in the tables ({known})"
+        if not _on_table(*piece.at, width, depth):
+            yield f'{where}.at: {list(piece.at)}: off the {width:g}" x {depth:g}" table'
+        else:
+            inside = _inside_blocking(spec, *piece.at, "mortar")
+            if inside:
+                yield f"{where}.at: {list(piece.at)}: {inside.replace('a man with a mortar', 'a piece')}"
+        crew = piece.crew.upper()
+        if crew not in units:
+            yield f"{where}.crew: {piece.crew!r}: no unit has this id"
+        elif crew in crews:
+            yield f"{where}.crew: {piece.crew!r}: already serves piece {crews[crew]} (skirmish.72: one crew, one piece)"
+        else:
+            crews[crew] = piece.id.upper()
+    if tables is None:
+        return
+    names = {s.id for c in tables.burst.values() for s in c.shapes}
+    for i, shape in enumerate(spec.templates):
+        where = f"templates[{i}]"
+        if shape.id in names:
+            yield f"{where}.id: {shape.id!r}: used twice (the tables' templates: {', '.join(sorted(names))})"
+        names.add(shape.id)
+        cls = tables.burst.get(shape.burst)
+        if cls is None:
+            yield f"{where}.burst: {shape.burst!r}: not a burst class ({', '.join(tables.burst)})"
+            continue
+        why = template_problem(list(shape.points), cls.across)
+        if why is not None:
+            yield f"{where}.points: {why}"
 
 
 def _off_distance(x: float, y: float, width: float, depth: float) -> float:

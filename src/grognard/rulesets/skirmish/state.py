@@ -145,6 +145,67 @@ class FireOrder:
         }
 
 
+@dataclass(slots=True)
+class Piece:
+    """An artillery piece (skirmish.12, 31, 72): where it stands, its heading (degrees, counter-clockwise
+    from east), and ``crew``, the one unit that serves it (None: its crew is dead and nobody has taken it)."""
+
+    id: str
+    weapon: str
+    x: float
+    y: float
+    heading: float
+    crew: str | None
+
+    def copy(self) -> Piece:
+        return Piece(self.id, self.weapon, self.x, self.y, self.heading, self.crew)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "weapon": self.weapon,
+            "x": self.x,
+            "y": self.y,
+            "heading": self.heading,
+            "crew": self.crew,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class BurstOrder:
+    """A burst template ordered this turn (skirmish.12-15): who fires (a piece or a man), from where, the
+    template laid (its shape, the point it lands on, its turn in degrees) and the numbers of its range band."""
+
+    by: str
+    side: str
+    weapon: str
+    attack: str
+    origin: tuple[float, float]
+    at: tuple[float, float]
+    angle: float
+    template: str
+    band: int
+    ranging: int
+    hit_on: int
+    range: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "by": self.by,
+            "side": self.side,
+            "weapon": self.weapon,
+            "attack": self.attack,
+            "origin": list(self.origin),
+            "at": list(self.at),
+            "angle": self.angle,
+            "template": self.template,
+            "band": self.band,
+            "ranging": self.ranging,
+            "hit_on": self.hit_on,
+            "range": self.range,
+        }
+
+
 @dataclass
 class WedgeFire:
     """A MG's or flame thrower's wedge fired this turn (skirmish.16).
@@ -206,6 +267,9 @@ class SkirmishState:
     sections: dict[str, list[int]] = field(default_factory=dict)  # building section -> its storeys' points (S7)
     bridges: dict[str, Bridge] = field(default_factory=dict)
     wedges: list[WedgeFire] = field(default_factory=list)  # the MG and flame thrower wedges of the last fire
+    pieces: dict[str, Piece] = field(default_factory=dict)
+    bursts: dict[str, BurstOrder] = field(default_factory=dict)  # piece or man -> his burst order this turn
+    landed: list[dict[str, Any]] = field(default_factory=list)  # the templates laid this turn and their ranging dice
 
     def copy(self) -> SkirmishState:
         return SkirmishState(
@@ -229,6 +293,9 @@ class SkirmishState:
             sections={k: list(v) for k, v in self.sections.items()},
             bridges={k: b.copy() for k, b in self.bridges.items()},
             wedges=list(self.wedges),  # a wedge is never changed once fired
+            pieces={k: p.copy() for k, p in self.pieces.items()},
+            bursts=dict(self.bursts),
+            landed=[dict(x) for x in self.landed],
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -253,6 +320,9 @@ class SkirmishState:
             "sections": dict(sorted(self.sections.items())),
             "bridges": [b.to_json() for _, b in sorted(self.bridges.items())],
             "wedges": [w.to_json() for w in self.wedges],
+            "pieces": [p.to_json() for _, p in sorted(self.pieces.items())],
+            "bursts": {k: o.to_json() for k, o in sorted(self.bursts.items())},
+            "landed": [dict(x) for x in self.landed],
         }
 
     def living(self, unit: str) -> list[Figure]:

@@ -137,6 +137,8 @@ def _gcd(a: int, b: int) -> int:
 # ------------------------------------------------------------------------------ lookups
 def attack_of(tables: Tables, weapon: str) -> str:
     """The kind of attack of ``weapon``: a weapon of the tables (``heavy_artillery``) or a kind (``mortar``)."""
+    if weapon in tables.artillery:
+        return tables.artillery[weapon].kind
     if weapon in tables.weapons:
         return tables.attack(weapon)
     if weapon in ATTACKS:

@@ -19,12 +19,14 @@ True
 from __future__ import annotations
 
 import itertools
+import math
 import tomllib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from shapely.geometry import Point, Polygon
 
 from grognard.core.errors import GrognardError
 from grognard.core.geometry import at_most
@@ -37,6 +39,8 @@ ATTACKS: tuple[str, ...] = ("small_arms", "mg", "bazooka", "mortar", "flame_thro
 FIRES_IN_PART_1 = ("small_arms", "mg")  # the others fire templates and wedges (part 3)
 WEDGE_ATTACKS = ("mg", "flame_thrower")  # fire a pie wedge out to the weapon's range (skirmish.16)
 WEDGE_ANGLES = (25.0, 30.0)  # the seed: "The angle should be 25-30 degrees"
+TEMPLATE_ATTACKS = ("artillery", "mortar", "bazooka", "tank_gun")  # burst-template weapons (skirmish.12)
+TEMPLATE_SIZE_SLACK = 0.2  # a template shape's width may differ from its class's by at most this share
 COVER_WHEN = ("inside", "behind", "in_building", "cliff_top")
 COVER_TERRAIN = (
     "woods",
@@ -120,12 +124,92 @@ class Survival(Sourced):
 
 
 class SurvivalTable(_Model):
-    """Survival rolls by the attack that hit (artillery's is part 3's)."""
+    """Survival rolls by the attack that hit; a template weapon with no row of its own uses artillery's (S3)."""
 
     small_arms: Survival
     mg: Survival
     artillery: Survival | None = None
+    mortar: Survival | None = None
+    bazooka: Survival | None = None
+    tank_gun: Survival | None = None
     flame_thrower: Survival | None = None
+
+
+class ArtilleryBand(_Model):
+    """A burst weapon's range band: up to ``to`` inches (inclusive, within 0.01"), the ranging die must be
+    at most ``ranging`` (RULINGS S2), and each man under a landed template is hit on ``hit_on`` or more."""
+
+    to: float = Field(gt=0)
+    ranging: int = Field(ge=1, le=6)
+    hit_on: int = Field(ge=1, le=7)
+
+
+class Artillery(Sourced):
+    """A burst-template weapon (skirmish.12-15, 29, 31): its attack, template class, crew and range bands.
+
+    ``crew`` men (the seed's lost CREWS table) must stand within ``reach``
+    inches of a piece to fire it; ``indirect``: it fires in an arc, so a man of
+    its side must see the aim point, else the firer himself must (direct fire).
+    """
+
+    kind: Literal["artillery", "mortar", "bazooka", "tank_gun"]
+    burst: str
+    crew: int = Field(ge=1, le=20)
+    reach: float = Field(gt=0, le=6)
+    indirect: bool
+    bands: list[ArtilleryBand] = Field(min_length=1)
+
+    @field_validator("bands")
+    @classmethod
+    def _outwards(cls, bands: list[ArtilleryBand]) -> list[ArtilleryBand]:
+        for a, b in itertools.pairwise(bands):
+            if b.to <= a.to:
+                raise ValueError(f"bands must go outwards: {b.to} after {a.to}")
+        return bands
+
+
+class TemplateShape(_Model):
+    """One burst template: ``id`` and its corners (inches) around the point where the shell lands, (0, 0)."""
+
+    id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_]*$")
+    points: list[tuple[float, float]] = Field(min_length=3, max_length=64)
+
+
+def template_problem(points: list[tuple[float, float]], across: float) -> str | None:
+    """Why ``points`` cannot be a burst template of a class ``across`` inches wide, or None.
+
+    The shape must be a simple polygon holding its landing point (0, 0), and
+    its width (the longest distance between two corners) within 20% of
+    ``across``: the seed's templates are irregular, of about its sizes.
+    """
+    shape = Polygon(points)
+    if not shape.is_valid or shape.area <= 0:
+        return "not a simple polygon (its edges cross or it has no area)"
+    if not shape.covers(Point(0.0, 0.0)):
+        return "the landing point (0, 0) is not inside the shape"
+    width = max(math.dist(a, b) for a, b in itertools.combinations(points, 2))
+    if abs(width - across) > TEMPLATE_SIZE_SLACK * across:
+        return f'{width:.2f}" across, not about {across:g}" (within {TEMPLATE_SIZE_SLACK:.0%})'
+    return None
+
+
+class BurstClass(Sourced):
+    """A class of burst template (heavy 3.5", medium 3", light 2.5", small 1.5": skirmish.15) and its shapes."""
+
+    across: float = Field(gt=0, le=12)
+    shapes: list[TemplateShape] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _shapes(self) -> BurstClass:
+        seen: set[str] = set()
+        for shape in self.shapes:
+            if shape.id in seen:
+                raise ValueError(f"template {shape.id!r} named twice")
+            seen.add(shape.id)
+            why = template_problem(shape.points, self.across)
+            if why is not None:
+                raise ValueError(f"template {shape.id!r}: {why}")
+        return self
 
 
 class Movement(_Model):
@@ -296,12 +380,47 @@ class Tables(_Model):
     cover: list[CoverRow]
     structures: Structures
     bridges: Bridges
+    artillery: dict[str, Artillery] = {}
+    burst: dict[str, BurstClass] = {}
 
     @model_validator(mode="after")
     def _needed(self) -> Tables:
         if "infantry" not in self.men:
             raise ValueError("men needs an 'infantry' entry (ordinary men)")
+        ids: set[str] = set()
+        for name, cls in self.burst.items():
+            for shape in cls.shapes:
+                if shape.id in ids:
+                    raise ValueError(f"burst.{name}: template {shape.id!r} is named in two classes")
+                ids.add(shape.id)
+        for name, entry in self.artillery.items():
+            if entry.burst not in self.burst:
+                raise ValueError(
+                    f"artillery.{name}.burst: {entry.burst!r} is not a burst class ({', '.join(self.burst)})"
+                )
+            if name in self.weapons and self.weapons[name].kind != entry.kind:
+                raise ValueError(
+                    f"artillery.{name}.kind: {entry.kind!r} but weapons.{name} is {self.weapons[name].kind!r}"
+                )
         return self
+
+    def pieces(self) -> list[str]:
+        """The burst weapons that are pieces on the table (a scenario's ``[[pieces]]``), not a man's weapon."""
+        return [name for name in self.artillery if name not in self.weapons]
+
+    def burst_band(self, weapon: str, effective_range: float) -> tuple[int, ArtilleryBand] | None:
+        """(index, band) of a burst weapon at ``effective_range`` inches, or None beyond its reach (skirmish.29)."""
+        for index, band in enumerate(self.artillery[weapon].bands):
+            if at_most(effective_range, band.to):
+                return index, band
+        return None
+
+    def template(self, weapon: str, shape: str | None = None) -> TemplateShape | None:
+        """The template ``shape`` of ``weapon``'s class (default: the class's first), or None if it has no such."""
+        shapes = self.burst[self.artillery[weapon].burst].shapes
+        if shape is None:
+            return shapes[0]
+        return next((s for s in shapes if s.id == shape), None)
 
     def band(self, weapon: str, effective_range: float) -> Band | None:
         """The band ``effective_range`` (inches) falls in, or None beyond the last (out of range)."""
@@ -331,9 +450,11 @@ class Tables(_Model):
         return self.weapons[weapon].kind
 
     def survive_on(self, attack: str) -> int:
-        """The lowest survival die after a hit by ``attack`` (small arms: 5)."""
-        entry = getattr(self.survival, attack, None) or self.survival.small_arms
-        return entry.survive_on
+        """The lowest survival die after a hit by ``attack`` (small arms: 5; burst templates: 6, S3)."""
+        entry = getattr(self.survival, attack, None)
+        if entry is None and attack in TEMPLATE_ATTACKS:
+            entry = self.survival.artillery
+        return (entry or self.survival.small_arms).survive_on
 
     def cover_rows(self, attack: str) -> list[CoverRow]:
         """The rows of the cover lookup that cover against ``attack``."""
