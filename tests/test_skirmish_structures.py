@@ -481,3 +481,54 @@ def test_river_town_plays_to_a_result_with_the_engineers_at_work_and_is_drawn_by
     assert "INN.w 30/20: full points" in svg and "INN.e 0: all dead" in svg
     assert "BR1 (large, 12 points: men 4 abreast and unarmoured vehicles)" in svg
     assert "FB1 (foot, being built: " in svg
+
+
+# ---------------------------------------------------------------------------------- the artillery's shells
+def shelled_house() -> SkirmishGame:
+    """A medium gun at (40, 5) served by C sees the house's east wall; G.1 is inside H.b (full points, away
+    from the window), G.2 outside the east wall; both under a template landing at (30.2, 23)."""
+    data = scenario(
+        [
+            unit("C", "allies", *(fig(x, y, type="crew") for x, y in ((40, 4), (41, 5), (39, 5)))),
+            unit("G", "axis", fig(28.9, 22.3), fig(31.2, 22.0)),
+            unit("H", "axis", fig(46, 46, "pistol")),
+        ],
+        [HOUSE],
+    )
+    data["pieces"] = [{"id": "GUN", "weapon": "medium_artillery", "at": [40.0, 5.0], "crew": "C"}]
+    return make(data)
+
+
+@pytest.mark.rule("skirmish.17", "skirmish.39")
+def test_a_gun_shell_that_lands_on_a_house_spares_the_men_under_its_roof_and_takes_two_dice_from_it() -> None:
+    from grognard.rulesets.skirmish.actions import Burst
+    from test_skirmish_rules import fire
+
+    game = shelled_house()
+    order = game.plan_burst("allies", Burst("GUN", (30.2, 23.0)))
+    assert order is not None
+    assert [f.id for f in game.under(game.burst_polygon(order))] == ["G.1", "G.2"]
+    script(game, 2, 6, 3, 4, 1)  # ranging 2 lands; G.2's effect die 6 hits; H.b loses 3 + 4; G.2 dies on 1
+    events = fire(game, Burst("GUN", (30.2, 23.0)))
+    covered = [e.data for e in events if e.kind == "burst_covered"]
+    assert [c["figure"] for c in covered] == ["G.1"] and "roof" in covered[0]["why"]
+    assert figure(game, "G.1").alive and figure(game, "G.1").hits == 0
+    assert not figure(game, "G.2").alive
+    assert game.state.sections["H.b"] == [23] and game.state.sections["H.a"] == [20, 10]  # H.a is not under it
+    assert ST.state_of(game, "H.b") == FULL_POINTS
+
+
+@pytest.mark.rule("skirmish.18")
+def test_a_gun_shell_that_brings_a_section_down_kills_the_men_inside_once() -> None:
+    from grognard.rulesets.skirmish.actions import Burst
+    from test_skirmish_rules import fire
+
+    game = shelled_house()
+    game.state.sections["H.b"] = [5]  # rubble: no top cover, so G.1 is fired on like a man in the open
+    game.structures_changed()
+    script(game, 2, 6, 6, 3, 4, 6)  # lands; G.1 and G.2 hit; H.b loses 7 and collapses; G.2 survives on 6
+    events = fire(game, Burst("GUN", (30.2, 23.0)))
+    assert game.state.sections["H.b"] == [0] and ST.state_of(game, "H.b") == ALL_DEAD
+    assert not figure(game, "G.1").alive and figure(game, "G.2").alive and figure(game, "G.2").wounds == 1
+    assert [e.data["figure"] for e in events if e.kind == "killed"] == ["G.1"]  # killed once, by the collapse
+    assert game.state.stats["losses"]["axis"] == 1
