@@ -35,7 +35,8 @@ DEFAULT_TABLES = TABLES_DIR / "default.toml"
 Attack = Literal["small_arms", "mg", "bazooka", "mortar", "flame_thrower", "artillery", "tank_gun"]
 ATTACKS: tuple[str, ...] = ("small_arms", "mg", "bazooka", "mortar", "flame_thrower", "artillery", "tank_gun")
 FIRES_IN_PART_1 = ("small_arms", "mg")  # the others fire templates and wedges (part 3)
-COVER_WHEN = ("inside", "behind", "in_building", "cliff_top")
+COVER_WHEN = ("inside", "behind", "in_building", "cliff_top", "aboard")
+VEHICLE_KINDS = ("jeep", "half_track", "truck", "tank")
 COVER_TERRAIN = (
     "woods",
     "bushes",
@@ -46,6 +47,8 @@ COVER_TERRAIN = (
     "building",
     "cliff",
     "tank_trap",
+    *VEHICLE_KINDS,
+    "train",
 )
 
 
@@ -161,6 +164,42 @@ class Engineering(_Model):
     reach: Entry
 
 
+class VehicleType(Sourced):
+    """A kind of vehicle (skirmish.23, 31): its move and size in inches, what it carries, its crew minimum.
+
+    ``length`` and ``width`` are its footprint (a 1/72 model's); ``carries`` is
+    every man aboard, crew included; ``crew_to_move`` the men aboard it needs
+    to move (one of them drives); ``armoured`` as the seed's "half tracks
+    (armored)".
+    """
+
+    move: float = Field(gt=0, le=48)
+    length: float = Field(gt=0, le=12)
+    width: float = Field(gt=0, le=6)
+    carries: int = Field(ge=1, le=30)
+    crew_to_move: int = Field(ge=1, le=10)
+    armoured: bool
+
+
+class Vehicles(_Model):
+    """Vehicle kinds and the numbers vehicles move by (lost tables: grognard defaults, skirmish.23)."""
+
+    jeep: VehicleType
+    half_track: VehicleType
+    truck: VehicleType
+    tank: VehicleType
+    road_cost: Entry
+    board_reach: Entry
+    weapon_crew: Entry
+    train_move: Entry
+    train_length: Entry
+
+    def kind(self, name: str) -> VehicleType:
+        """The entry of vehicle kind ``name`` (one of ``VEHICLE_KINDS``)."""
+        entry: VehicleType = getattr(self, name)
+        return entry
+
+
 class CoverRow(Sourced):
     """A row of the cover lookup: ``terrain`` covers a man ``when`` so, against the attacks listed."""
 
@@ -195,6 +234,7 @@ class Tables(_Model):
     sight: Sight
     engineering: Engineering
     cover: list[CoverRow]
+    vehicles: Vehicles
 
     @model_validator(mode="after")
     def _needed(self) -> Tables:
