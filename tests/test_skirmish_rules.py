@@ -19,7 +19,7 @@ from grognard.core.errors import IllegalAction, ParseError
 from grognard.core.play import play_out
 from grognard.rulesets.skirmish import RULESET
 from grognard.rulesets.skirmish import rules as R
-from grognard.rulesets.skirmish.actions import Fire, Move, Order, parse_action
+from grognard.rulesets.skirmish.actions import Drive, Fire, Move, Order, parse_action
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.scenario import (
     ScenarioError,
@@ -82,7 +82,8 @@ def hold_moves(game: SkirmishGame) -> None:
     turn = game.state.turn
     while game.state.phase.startswith("move:") and game.state.turn == turn and game.result is None:
         d = game.pending()[0]
-        game.apply(d.seat, Move(d.id.split()[1]))
+        verb, label = d.id.split()
+        game.apply(d.seat, Drive(label) if verb == "drive" else Move(label))
 
 
 def fire(game: SkirmishGame, *orders: Fire) -> list[Any]:
