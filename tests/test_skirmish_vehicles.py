@@ -306,7 +306,11 @@ def test_the_convoy_plays_to_a_result_with_doctrine_and_random_bots() -> None:
         game = RULESET.create({"scenario": "convoy"}, SeededDice(seed))
         bot = bot_kind(np.random.default_rng(seed))
         kinds: list[str] = []
-        play_out(game, lambda seat: bot, on_step=lambda d, a, events: kinds.extend(e.kind for e in events))
+        play_out(
+            game,
+            lambda seat, bot=bot: bot,
+            on_step=lambda d, a, events, kinds=kinds: kinds.extend(e.kind for e in events),
+        )
         assert game.result is not None and game.result.outcome in ("win", "draw")
         assert "drove" in kinds and "train" in kinds
         if bot_kind is DoctrineBot:
