@@ -48,7 +48,9 @@ FILL = {
     "stone_wall": "#6F6F6F",
     "sandbags": "#C8B27A",
     "tank_trap": "#444444",
+    "railway": "#BDB5A6",
 }
+VEHICLE_MARK = {"jeep": "J", "truck": "T", "half_track": "HT", "tank": "TK"}
 SIDE_COLOUR = {"allies": BLUE, "axis": VERMILLION}
 BAND_COLOUR = (GREEN, ORANGE, PURPLE, INK)
 
@@ -69,7 +71,7 @@ def render(view: dict[str, Any]) -> str:
         return " ".join(f"{X(x):.1f},{Y(y):.1f}" for x, y in coords)
 
     body.append(el("rect", x=X(0), y=Y(depth), width=width * SCALE, height=depth * SCALE, fill="#F7F4EC", stroke=INK))
-    order = ["hill", "pond", "bay", "river", "road", "woods", "bushes", "small_rocks", "building", "boulder"]
+    order = ["hill", "pond", "bay", "river", "road", "railway", "woods", "bushes", "small_rocks", "building", "boulder"]
     pieces = sorted(terrain["pieces"], key=lambda p: order.index(p["kind"]) if p["kind"] in order else len(order))
     for piece in pieces:
         kind = piece["kind"]
@@ -178,6 +180,7 @@ def render(view: dict[str, Any]) -> str:
                 fill=PURPLE,
             )
         )
+    body += _vehicles(view, points, X, Y)
     focus = view.get("focus")
     if focus:
         known = {f["id"] for f in view["figures"]}
@@ -191,6 +194,8 @@ def render(view: dict[str, Any]) -> str:
             if f["alive"]:
                 body.append(el("circle", cx=cx, cy=cy, r=SCALE / 2, fill="white", stroke=colour, stroke_width=1.5))
             continue
+        if f.get("aboard"):
+            continue  # drawn with his vehicle
         if not f["alive"]:
             body.append(el("path", d=f"M{cx - 4:.1f},{cy - 4:.1f} l8,8 m0,-8 l-8,8", stroke=FAINT, stroke_width=1.5))
             continue
@@ -243,9 +248,40 @@ def render(view: dict[str, Any]) -> str:
     legend = (
         "blue: allies, red: axis; squares carry a MG or mortar; hollow: waiting off the table; x: dead; "
         "dashed purple: objective"
+        + (
+            "; vehicles: outlined in their side's colour, listing the driver (D), gunner (G) and riders"
+            if view.get("vehicle_shapes")
+            else ""
+        )
     )
     body.append(el("text", legend, x=MARGIN, y=Y(0) + OFF + 22, font_size=10, fill=FAINT))
     return document(width * SCALE + 2 * (MARGIN + OFF), depth * SCALE + 2 * (MARGIN + OFF) + 40, body, title)
+
+
+def _vehicles(view: dict[str, Any], points: Any, X: Any, Y: Any) -> list[str]:
+    """The train (dark, named) and each vehicle: its footprint outlined in its side's colour, its kind's
+    mark, and who is aboard (the driver D, the MG's gunner G, then the riders)."""
+    out: list[str] = []
+    train = view.get("train_shape")
+    if train:
+        out.append(el("polygon", points=points(train), fill="#555555", stroke=INK, stroke_width=1))
+        xs, ys = [p[0] for p in train], [p[1] for p in train]
+        out.append(el("text", "train", x=X(sum(xs) / len(xs)), y=Y(max(ys)) - 3, font_size=9, text_anchor="middle"))
+    for v in view.get("vehicle_shapes", []):
+        colour = SIDE_COLOUR.get(v["side"], INK)
+        out.append(el("polygon", points=points(v["shape"]), fill="#FFFFFF", stroke=colour, stroke_width=2.5))
+        xs, ys = [p[0] for p in v["shape"]], [p[1] for p in v["shape"]]
+        cx, cy = X(sum(xs[:-1]) / (len(xs) - 1)), Y(sum(ys[:-1]) / (len(ys) - 1))
+        out.append(el("text", VEHICLE_MARK.get(v["kind"], "?"), x=cx, y=cy + 3, font_size=8, text_anchor="middle"))
+        men = []
+        for fid in v["aboard"]:
+            tag = " D" if fid == v["driver"] else " G" if fid == v["gunner"] else ""
+            men.append(fid + tag)
+        label = f"{v['id']} ({v['kind'].replace('_', ' ')}): " + (", ".join(men) if men else "empty")
+        if len(label) > 60:
+            label = label[:57] + "..."
+        out.append(el("text", label, x=X(max(xs)) + 3, y=cy + 3, font_size=8, fill=colour))
+    return out
 
 
 def _firing_lines(view: dict[str, Any], focus: str, X: Any, Y: Any) -> list[str]:

@@ -150,6 +150,33 @@ class VehicleRules:
         feats = [Feature(v.kind, v.id, self.vehicle_shape(v)) for v in self.state.vehicles.values()]
         return terrain.with_moving(self.train_now(), feats)
 
+    def vehicles_view(self) -> dict[str, Any]:
+        """The vehicles' footprints (corners, inches) with who drives and who rides, and the train's ground,
+        for views and pictures; empty when the scenario has neither."""
+        out: dict[str, Any] = {}
+        if self.state.vehicles:
+            items = []
+            for v in self.state.vehicles.values():
+                corners = [[round(x, 2), round(y, 2)] for x, y in self.vehicle_shape(v).exterior.coords]
+                driver = self.driver(v)
+                gunner = self.gunner(v)
+                items.append(
+                    {
+                        "id": v.id,
+                        "kind": v.kind,
+                        "side": v.side,
+                        "shape": corners,
+                        "aboard": [f.id for f in self.riders(v)],
+                        "driver": driver.id if driver else None,
+                        "gunner": gunner.id if gunner else None,
+                    }
+                )
+            out["vehicle_shapes"] = items
+        train = self.train_now()
+        if train is not None:
+            out["train_shape"] = [[round(x, 2), round(y, 2)] for x, y in train.exterior.coords]
+        return out
+
     # ------------------------------------------------------------------ men on foot
     def check_foot_path(self, action: Any, f: Figure, path: list[XY], cost: float) -> None:
         """A man on foot: not aboard, within what his move has left this turn, round vehicles and the train."""

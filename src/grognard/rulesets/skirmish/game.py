@@ -163,6 +163,7 @@ class SkirmishGame(VehicleRules, Game):
         if self._terrain_json is None:
             self._terrain_json = terrain_json(self.base_terrain)
         full["terrain"] = self._terrain_json
+        full.update(self.vehicles_view())
         return full
 
     def decision_id(self, action: Any) -> str | None:
