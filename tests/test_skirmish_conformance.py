@@ -51,7 +51,7 @@ def skirmish_probes(game: Game, decision: Decision) -> list[Any]:
 CASES = {
     "hill assault": {"turn_limit": 5},
     "proving ground": {"scenario": "proving_ground", "turn_limit": 5},
-    "convoy": {"scenario": "convoy", "turn_limit": 4},
+    "convoy": {"scenario": "convoy", "turn_limit": 3},
 }
 
 

@@ -465,6 +465,8 @@ class SkirmishGame(VehicleRules, Game):
                 continue
             if len(path) > 4:
                 raise IllegalAction(f"{action}: {fid}'s path has more than two waypoints", "skirmish.21")
+            if f.aboard is not None:
+                self.check_foot_path(action, f, path, 0.0)  # he rides: refused at once (skirmish.61)
             if fid in s.engaged:
                 raise IllegalAction(
                     f"{action}: {fid} is in a melee: he leaves it only by retreating when both sides miss",

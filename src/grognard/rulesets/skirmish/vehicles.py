@@ -9,8 +9,8 @@ A vehicle is its footprint, a ``length`` x ``width`` rectangle (tables,
 ``[vehicles.KIND]``) centred on its position with its long side along its
 heading. A drive is a path of its centre (at most two waypoints and the end);
 the vehicle turns to face along each leg, so its heading at the end is the
-last leg's. The ground it covers is the union of its footprints every
-``SWEEP_STEP`` inches along the path.
+last leg's. The ground it covers is what its footprint sweeps: turning where it
+stands at the start and at each waypoint, then straight along each leg.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from grognard.rulesets.skirmish.scenario import vehicle_footprint
 from grognard.rulesets.skirmish.terrain import Terrain
 
 XY = tuple[float, float]
-SWEEP_STEP = 0.5  # inches between the footprints that make up the ground a drive covers
+TURN_STEP = 30.0  # degrees between the footprints of a vehicle turning where it stands
 STOPS_VEHICLES = {  # terrain kind -> the rule that stops a vehicle there
     "stone_wall": "skirmish.58",
     "sandbags": "skirmish.58",
@@ -55,17 +55,24 @@ def footprint(at: XY, facing: float, length: float, width: float) -> Polygon:
 
 
 def swept(path: Sequence[XY], facing: float, length: float, width: float) -> tuple[BaseGeometry, float]:
-    """(the ground covered driving ``path``, the heading at its end); ``facing`` is the heading at its start."""
+    """(the ground covered driving ``path``, the heading at its end); ``facing`` is the heading at its start.
+
+    Along a straight leg the footprint sweeps the hull of its first and last
+    places; at the start and at each waypoint it turns where it stands, through
+    footprints every ``TURN_STEP`` degrees from the old heading to the new.
+    """
     shapes = [footprint(path[0], facing, length, width)]
     for a, b in itertools.pairwise(path):
         leg = math.hypot(b[0] - a[0], b[1] - a[1])
         if leg <= TOLERANCE:
             continue
-        facing = heading(a, b)
-        steps = max(1, math.ceil(leg / SWEEP_STEP))
-        for k in range(steps + 1):
-            t = k / steps
-            shapes.append(footprint((a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])), facing, length, width))
+        new = heading(a, b)
+        turn = math.remainder(new - facing, 360.0)
+        steps = max(1, math.ceil(abs(turn) / TURN_STEP))
+        for k in range(1, steps + 1):
+            shapes.append(footprint(a, facing + turn * k / steps, length, width))
+        facing = new
+        shapes.append(footprint(a, facing, length, width).union(footprint(b, facing, length, width)).convex_hull)
     return unary_union(shapes), facing
 
 
