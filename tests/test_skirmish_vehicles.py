@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from grognard.core.dice import SeededDice
+from grognard.core.errors import IllegalAction
 from grognard.core.play import play_out
 from grognard.rulesets.skirmish import RULESET
 from grognard.rulesets.skirmish import rules as R
@@ -315,3 +316,33 @@ def test_the_convoy_plays_to_a_result_with_doctrine_and_random_bots() -> None:
         assert "drove" in kinds and "train" in kinds
         if bot_kind is DoctrineBot:
             assert "unloaded" in kinds or game.result.turn <= 3  # doctrine drops its squads near the crossroads
+
+
+@pytest.mark.rule("skirmish.61")
+def test_random_drives_are_legal_and_load_the_men_beside_a_vehicle() -> None:
+    from grognard.rulesets.skirmish.driving import DriveSpace
+
+    game = table([crew(1), unit("B", "allies", fig(11.4, 10))], [vehicle("J", "jeep", (10, 10), "A")])
+    space = DriveSpace(game, "J")
+    assert space.near_units() == ["B"]
+    rng = np.random.default_rng(5)
+    drives = [space.sample(rng) for _ in range(40)]
+    assert all(space.legal(d) for d in drives)
+    assert any(d.before is not None and d.before.verb == "load" for d in drives)
+    assert any(d.path for d in drives)
+
+
+def test_a_drive_is_noted_previewed_and_drawn_with_its_crew() -> None:
+    from grognard.render.skirmish import render
+    from grognard.rulesets.skirmish.faces import note, preview
+
+    game = train_table([crew(2, 10, 10)], [vehicle("J", "jeep", (10, 10), "A", weapons=["mg"])])
+    action = parse_action("drive J 10,16 then unload A.2")
+    assert note(game, action) == '6.0" to (10, 16), costs 6.0", then 1 unload'
+    view = preview(game, "Allies", action)
+    assert [p["figure"] for p in view["preview"]["paths"]] == ["J", "A.2"]
+    svg = render(view)
+    assert "J (jeep): A.1 D, A.2 G" in svg and ">train<" in svg
+    with pytest.raises(IllegalAction) as info:
+        preview(game, "Allies", parse_action("drive J 28.5,10"))  # 18.5": beyond a jeep's 18"
+    assert info.value.rule == "skirmish.23"

@@ -499,6 +499,19 @@ class DriveSpace(ActionSpace[Drive]):
                 hi = mid
         return best
 
+    def near_units(self) -> list[str]:
+        """Units of the vehicle's side with a man on foot within ``board_reach`` of it (who might get in)."""
+        game = self.game
+        v = game.state.vehicles[self.vehicle]
+        shape = game.vehicle_shape(v)
+        reach = game.tables.vehicles.board_reach.value + TOLERANCE
+        out: list[str] = []
+        for f in game.state.figures.values():
+            if f.side == v.side and f.alive and f.on_table and f.aboard is None and f.unit not in out:
+                if shape.distance(Point(f.x, f.y)) <= reach:
+                    out.append(f.unit)
+        return sorted(out)
+
     def unload_all(self) -> Stop | None:
         """Every unit aboard with neither the driver nor the MG's gunner in it (the passengers), as a stop."""
         game = self.game
@@ -514,6 +527,12 @@ class DriveSpace(ActionSpace[Drive]):
         game = self.game
         v = game.state.vehicles[self.vehicle]
         move = game.tables.vehicles.kind(v.kind).move
+        near = self.near_units()
+        if near and rng.random() < 0.3:
+            stop = Stop("load", (near[int(rng.integers(len(near)))],))
+            for d in (Drive(self.vehicle, (), stop), Drive(self.vehicle, ((v.x, v.y + 1.0),), stop)):
+                if self.legal(d):
+                    return d
         for _ in range(6):
             angle = float(rng.uniform(0.0, 2 * math.pi))
             dist = float(rng.uniform(0.2, 1.0)) * move

@@ -10,8 +10,9 @@ import math
 from typing import Any
 
 from grognard.core.engine import Decision
+from grognard.core.errors import IllegalAction
 from grognard.rulesets.skirmish import rules as R
-from grognard.rulesets.skirmish.actions import Fire, Move
+from grognard.rulesets.skirmish.actions import Drive, Fire, Move
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.state import Figure, FireOrder
 
@@ -147,6 +148,21 @@ def note(game: SkirmishGame, action: Any) -> str:
         return f'{math.hypot(x - leader.x, y - leader.y):.1f}" to ({x:g}, {y:g}), costs {measure.cost:.1f}"'
     if isinstance(action, Fire):
         return "hold fire" if action.target is None else f"fire at {action.target}"
+    if isinstance(action, Drive):
+        try:
+            plan = game.check_drive(action)
+        except IllegalAction:
+            return ""
+        v = game.state.vehicles[action.vehicle]
+        words = []
+        if plan.before:
+            words.append(f"{len(plan.before)} {action.before.verb if action.before else ''}")
+        if plan.measure is not None and plan.end is not None:
+            x, y = plan.end
+            words.append(f'{math.hypot(x - v.x, y - v.y):.1f}" to ({x:g}, {y:g}), costs {plan.measure.cost:.1f}"')
+        if plan.after:
+            words.append(f"{len(plan.after)} {action.after.verb if action.after else ''}")
+        return ", then ".join(words) or "stay put"
     return ""
 
 
@@ -188,4 +204,16 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
     elif isinstance(action, Fire):
         shots = game.plan_fire(action)
         view["preview"] = {"order": str(action), "paths": [], "shots": [o.to_json() for o in shots]}
+    elif isinstance(action, Drive):
+        plan = game.check_drive(action)
+        v = game.state.vehicles[action.vehicle]
+        paths = []
+        if plan.measure is not None and plan.end is not None:
+            path = [[v.x, v.y], *([x, y] for x, y in action.path)]
+            paths.append({"figure": v.id, "path": path, "cost": round(plan.measure.cost, 2)})
+        for fid, spot in [*plan.before, *plan.after]:
+            if spot is not None:
+                f = game.state.figures[fid]
+                paths.append({"figure": fid, "path": [[f.x, f.y], list(spot)], "cost": 0.0})
+        view["preview"] = {"order": str(action), "paths": paths, "shots": []}
     return view
