@@ -72,7 +72,9 @@ def test_roads_double_a_vehicles_move_and_a_drive_turns_it_along_its_path() -> N
     assert error.rule == "skirmish.23"
     drive(game, "drive T 30,29")  # 24" of road at half an inch each: 12"
     assert game.state.vehicles["T"].y == 29.0
-    game = table([crew(1, 30, 5)], [vehicle("T", "truck", (30, 5), "A")])
+    assert not game.state.vehicles["T"].armoured  # a truck is not, by the tables
+    game = table([crew(1, 30, 5)], [vehicle("T", "truck", (30, 5), "A", armoured=True)])
+    assert game.state.vehicles["T"].armoured  # the scenario may say otherwise
     drive(game, "drive T 30,10 37,10")  # off road: 5 + 7 = 12"
     assert game.state.vehicles["T"].heading == 0.0
 

@@ -97,6 +97,7 @@ class VehicleRules:
                     f = s.figures[fid]
                     f.aboard, f.x, f.y = vid, v.x, v.y
                     v.aboard.append(fid)
+            v.armoured = self.tables.vehicles.kind(vs.kind).armoured if vs.armoured is None else vs.armoured
             s.vehicles[vid] = v
         self.railway = None
         if spec.train is not None:

@@ -140,7 +140,8 @@ class VehicleSpec(_Model):
 
     ``crew`` and ``passengers`` name the men aboard at the start, figures
     (``A.1``) or whole units (``A``); the crew come first, so the first of them
-    drives and the second mans the MG. ``weapons`` are the vehicle's own (a MG).
+    drives and the second mans the MG. ``weapons`` are the vehicle's own (a MG);
+    ``armoured`` overrides its kind's (for bridges that bear unarmoured vehicles only).
     """
 
     id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9]*$", max_length=12)
@@ -152,6 +153,7 @@ class VehicleSpec(_Model):
     crew: list[str] = []
     passengers: list[str] = []
     weapons: list[str] = []
+    armoured: bool | None = None  # None: as its kind in the tables (half tracks and tanks are)
 
 
 class TrainSpec(_Model):

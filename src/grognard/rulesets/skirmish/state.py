@@ -112,6 +112,7 @@ class Vehicle:
     weapons: tuple[str, ...]
     aboard: list[str]
     river_paid: bool = False
+    armoured: bool = False
 
     def copy(self) -> Vehicle:
         return Vehicle(
@@ -125,6 +126,7 @@ class Vehicle:
             self.weapons,
             list(self.aboard),
             self.river_paid,
+            self.armoured,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -139,6 +141,7 @@ class Vehicle:
             "weapons": list(self.weapons),
             "aboard": list(self.aboard),
             "river_paid": self.river_paid,
+            "armoured": self.armoured,
         }
 
 
