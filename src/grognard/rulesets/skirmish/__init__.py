@@ -60,7 +60,7 @@ def summary(game: SkirmishGame) -> list[tuple[str, Any]]:
 
 RULESET = Ruleset(
     name="skirmish",
-    title="WWII skirmish (part 1: moving, fire, cover; part 2: melee)",
+    title="WWII skirmish (part 1: moving, fire, cover; part 2: melee; part 4: vehicles, the train)",
     seed_file="001_10caca1a67345982.txt",
     sides=SIDES,
     options=OPTIONS,
