@@ -348,3 +348,14 @@ def test_a_drive_is_noted_previewed_and_drawn_with_its_crew() -> None:
     with pytest.raises(IllegalAction) as info:
         preview(game, "Allies", parse_action("drive J 28.5,10"))  # 18.5": beyond a jeep's 18"
     assert info.value.rule == "skirmish.23"
+
+
+def test_a_person_at_the_terminal_sees_the_vehicle_its_crew_and_the_train() -> None:
+    from grognard.rulesets.skirmish.faces import board, situation
+
+    game = train_table([crew(3, 10, 10)], [vehicle("J", "jeep", (10, 10), "A", weapons=["mg"])])
+    decision = next(d for d in game.pending() if d.id == "drive J")
+    text = "\n".join(situation(game, decision))
+    assert "driver A.1, MG A.2; riders: A.3 (3 of 4 aboard)" in text and 'drive up to 18"' in text
+    assert "A.1 at (10, 10) aboard J" in board(game, "Allies")
+    assert 'the train: its head 12" along railway line' in board(game, "Allies")

@@ -21,6 +21,8 @@ def where(game: SkirmishGame, f: Figure) -> str:
     """A man's place in words: position, height, what he stands in."""
     if not f.on_table:
         return f"({f.x:g}, {f.y:g}), off the table"
+    if f.aboard is not None:
+        return f"({f.x:g}, {f.y:g}) aboard {f.aboard}"
     t = game.terrain
     parts = [f"({f.x:g}, {f.y:g})"]
     height = t.height(f.x, f.y)
@@ -55,6 +57,24 @@ def unit_line(game: SkirmishGame, label: str) -> str:
     return f"{head}; {men[0].id} at {where(game, men[0])}"
 
 
+def vehicle_lines(game: SkirmishGame, label: str) -> list[str]:
+    """A vehicle in words: where it stands and faces, who drives, mans its MG and rides, what it may do."""
+    v = game.state.vehicles[label]
+    entry = game.tables.vehicles.kind(v.kind)
+    driver, gunner = game.driver(v), game.gunner(v)
+    riders = [f.id for f in game.riders(v) if f not in (driver, gunner)]
+    lines = [
+        f"{v.id} ({v.side} {v.kind.replace('_', ' ')}{', ' + v.name if v.name else ''}) at ({v.x:g}, {v.y:g}) "
+        f"facing {v.heading:g} degrees" + (", in the river" if game.base_terrain.in_river(v.x, v.y) else ""),
+        f"  driver {driver.id if driver else 'none'}"
+        + (f", MG {gunner.id if gunner else 'unmanned'}" if "mg" in v.weapons else "")
+        + f"; riders: {', '.join(riders) or 'none'} ({len(game.riders(v))} of {entry.carries} aboard)",
+        f'drive up to {entry.move:g}" (a road inch costs {game.tables.vehicles.road_cost.value:g}); '
+        "load or unload takes half of it, before or after: drive V [load|unload MEN then] X,Y [then unload MEN]",
+    ]
+    return lines
+
+
 def situation(game: SkirmishGame, decision: Decision) -> list[str]:
     """The lines a person needs for ``decision``: the unit, its men, what they can fire at."""
     kind, _, label = decision.id.partition(" ")
@@ -69,6 +89,8 @@ def situation(game: SkirmishGame, decision: Decision) -> list[str]:
             lines.append(f"  {fid} {f.type} {f.weapon} at {where(game, f)}, touching {foes}")
         lines.append("both sides missed: stay (the melee goes on next turn) or retreat (a full move away)")
         return lines
+    if kind == "drive":
+        return [head, *vehicle_lines(game, label)]
     lines = [head, unit_line(game, label)]
     for f in game.living(label)[:10]:
         extra = f" (hit {f.hits} this turn)" if f.hits else ""
@@ -98,6 +120,10 @@ def board(game: SkirmishGame, seat: str | None) -> str:
     lines = [f"{game.scenario.spec.title}: turn {s.turn}, {s.phase}"]
     for label in sorted(s.units):
         lines.append(unit_line(game, label))
+    for label in sorted(s.vehicles):
+        lines += vehicle_lines(game, label)[:2]
+    if s.train is not None:
+        lines.append(f'the train: its head {s.train:g}" along railway {game.railway}')
     lines.append("terrain (inches; x east, y north from the south-west corner):")
     spec = game.scenario.spec
     for k, piece in enumerate(spec.terrain):
