@@ -359,3 +359,19 @@ def test_a_person_at_the_terminal_sees_the_vehicle_its_crew_and_the_train() -> N
     assert "driver A.1, MG A.2; riders: A.3 (3 of 4 aboard)" in text and 'drive up to 18"' in text
     assert "A.1 at (10, 10) aboard J" in board(game, "Allies")
     assert 'the train: its head 12" along railway line' in board(game, "Allies")
+
+
+@pytest.mark.rule("skirmish.23", "skirmish.58")
+def test_men_and_vehicles_keep_out_of_each_others_way_and_cliffs_stop_vehicles() -> None:
+    game = table(
+        [crew(1), unit("B", "allies", fig(10, 16)), unit("C", "allies", fig(12, 10))],
+        [vehicle("J", "jeep", (10, 10), "A")],
+        [{"kind": "cliff", "line": [[20, 5], [20, 20]], "height": 2.0}],
+    )
+    error = refusal(game, "Allies", parse_action("drive J 10,20"))
+    assert error.rule == "skirmish.23" and "B.1 is in the way" in str(error)
+    assert refusal(game, "Allies", parse_action("drive J 24,12")).rule == "skirmish.58"  # over the cliff
+    error = refusal(game, "Allies", Move("C", ((8.0, 10.0),)))
+    assert error.rule == "skirmish.61" and "walk through J" in str(error)
+    game.apply("Allies", Move("C", ((12.0, 12.0), (10.0, 12.5))))  # round its front
+    drive(game, "drive J 16,10")  # east: nobody in the way now
