@@ -375,3 +375,11 @@ def test_men_and_vehicles_keep_out_of_each_others_way_and_cliffs_stop_vehicles()
     assert error.rule == "skirmish.61" and "walk through J" in str(error)
     game.apply("Allies", Move("C", ((12.0, 12.0), (10.0, 12.5))))  # round its front
     drive(game, "drive J 16,10")  # east: nobody in the way now
+
+
+@pytest.mark.rule("skirmish.57")
+def test_an_empty_vehicle_with_nobody_beside_it_asks_for_no_drive() -> None:
+    game = table([crew(1, 30, 30)], [vehicle("J", "jeep", (10, 10))])
+    assert "drive J" not in [d.id for d in game.pending()]
+    game = table([crew(1, 10, 11.9)], [vehicle("J", "jeep", (10, 10))])
+    assert "drive J" in [d.id for d in game.pending()]

@@ -120,9 +120,15 @@ class VehicleRules:
         return men[0] if men else None
 
     def gunner(self, v: Vehicle) -> Figure | None:
-        """The man at the vehicle's MG: the first living man aboard besides the driver (skirmish.60)."""
+        """The man who fires the vehicle's MG: the first living man aboard besides the driver, when besides
+        the driver there are the ``weapon_crew`` men the MG needs (skirmish.31, 60); else None (it is silent)."""
         men = self.riders(v)
-        return men[1] if "mg" in v.weapons and len(men) > 1 else None
+        need = max(1, round(self.tables.vehicles.weapon_crew.value))
+        return men[1] if "mg" in v.weapons and len(men) >= 1 + need else None
+
+    def may_drive(self, v: Vehicle) -> bool:
+        """``v`` owes a drive decision: a living man is aboard, or one of its side stands within reach to get in."""
+        return bool(self.riders(v)) or bool(DriveSpace(self, v.id).near_units())  # type: ignore[arg-type]
 
     def weapon_of(self, f: Figure) -> str:
         """The weapon ``f`` fires: the vehicle's MG if he mans it, else his own."""

@@ -235,7 +235,7 @@ class SkirmishGame(VehicleRules, Game):
                     )
                 )
             for label, v in sorted(s.vehicles.items()):
-                if v.side == side and f"drive {label}" not in s.done:
+                if v.side == side and f"drive {label}" not in s.done and self.may_drive(v):
                     out.append(
                         Decision(f"drive {label}", SEATS[side], f"{label} ({v.kind}): drive", DriveSpace(self, label))
                     )
@@ -625,7 +625,7 @@ class SkirmishGame(VehicleRules, Game):
             v = self.state.vehicles[f.aboard]
             driver = self.driver(v)
             if driver is not None and driver.id == f.id:
-                if "mg" in v.weapons:
+                if "mg" in v.weapons and self.gunner(v) is None:
                     return ("skirmish.60", f"{f.id} drives {v.id}: its MG needs a man besides the driver")
                 return ("skirmish.57", f"{f.id} drives {v.id} and does not fire")
         kind = self.tables.attack(self.weapon_of(f))
