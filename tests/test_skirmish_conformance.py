@@ -12,7 +12,8 @@ from grognard.core.engine import Decision, Game
 from grognard.core.errors import IllegalAction
 from grognard.core.play import play_out
 from grognard.rulesets.skirmish import RULESET, SkirmishGame
-from grognard.rulesets.skirmish.actions import Burst, Fire, Move, Order
+from grognard.rulesets.skirmish.actions import Burst, Drive, Fire, Move, Order, Stop
+from grognard.rulesets.skirmish.driving import DriveSpace
 from grognard.rulesets.skirmish.game import BurstSpace, FireSpace, MoveSpace
 from grognard.testing.conformance import check_all, random_playout
 
@@ -33,6 +34,11 @@ def skirmish_probes(game: Game, decision: Decision) -> list[Any]:
             out.append(Move(space.unit, ((e.x, e.y),)))
         stranger = next(f for f in game.state.figures.values() if f.unit != space.unit)
         out.append(Move(space.unit, (), (Order(stranger.id, "stay"),)))
+    elif isinstance(space, DriveSpace):
+        v = game.state.vehicles[space.vehicle]
+        out.append(Drive(space.vehicle, ((v.x, v.y + 40.0),)))  # beyond any vehicle's move (skirmish.23)
+        stranger = next(f for f in game.state.figures.values() if f.aboard != v.id)
+        out.append(Drive(space.vehicle, (), None, Stop("unload", (stranger.id,))))  # not aboard (skirmish.61)
     elif isinstance(space, FireSpace):
         unit = game.unit(space.unit)
         friend = next(u for u in game.state.units.values() if u.side == unit.side)
@@ -49,6 +55,7 @@ CASES = {
     "hill assault": {"turn_limit": 5},
     "proving ground": {"scenario": "proving_ground", "turn_limit": 5},
     "river town": {"scenario": "river_town", "turn_limit": 5},
+    "convoy": {"scenario": "convoy", "turn_limit": 3},
 }
 
 
@@ -88,7 +95,9 @@ def test_the_probes_are_refused_for_the_reason_they_target() -> None:
     assert all(seen.values()), seen
 
 
-@pytest.mark.parametrize("scenario", ["hill_assault", "proving_ground", "village_street", "river_town"])
+@pytest.mark.parametrize(
+    "scenario", ["hill_assault", "proving_ground", "village_street", "river_town", "gun_line", "convoy"]
+)
 def test_the_shipped_scenarios_play_to_a_result_with_doctrine_bots(scenario: str) -> None:
     outcomes = []
     for seed in (1, 2, 3):

@@ -307,7 +307,9 @@ def test_wedges_are_drawn_and_previewed_and_their_odds_are_tabled() -> None:
     assert "A.1 MG wedge, turn 1" in render(view)
     tables = {t.name: t for t in odds_tables()}
     flame = tables["wedge_flame_thrower"]
-    assert [label for label, _ in flame.rows] == ['0-4" no cover', '4-8" no cover']
+    # only an armoured half track covers against flame (skirmish.36): ordinary cover never does
+    assert [label for label, _ in flame.rows] == ['0-4" open', '0-4" cover', '4-8" open', '4-8" cover']
+    assert {row.terrain for row in load_tables().cover_rows("flame_thrower")} == {"half_track"}
     mg = tables["wedge_mg"]
     open_close, cover_close = mg.rows[0][1], mg.rows[1][1]
     assert open_close.distribution().probability("dead") == pytest.approx(4 / 6 * 4 / 6)

@@ -56,9 +56,11 @@ FILL = {
     "sandbags": "#C8B27A",
     "tank_trap": "#444444",
     "bridge": "#A98B65",
+    "railway": "#BDB5A6",
 }
 # building sections by state (skirmish.18): the fill fades as the roof goes; rubble is dotted, a collapse crossed
 STATE_FILL = {"full points": "#B08D6E", "no art. cover": "#CDB49C", "no top cover": "#E6DCCF", "all dead": "#F7F4EC"}
+VEHICLE_MARK = {"jeep": "J", "truck": "T", "half_track": "HT", "tank": "TK"}
 SIDE_COLOUR = {"allies": BLUE, "axis": VERMILLION}
 BAND_COLOUR = (GREEN, ORANGE, PURPLE, INK)
 
@@ -79,7 +81,20 @@ def render(view: dict[str, Any]) -> str:
         return " ".join(f"{X(x):.1f},{Y(y):.1f}" for x, y in coords)
 
     body.append(el("rect", x=X(0), y=Y(depth), width=width * SCALE, height=depth * SCALE, fill="#F7F4EC", stroke=INK))
-    order = ["hill", "pond", "bay", "river", "bridge", "road", "woods", "bushes", "small_rocks", "building", "boulder"]
+    order = [
+        "hill",
+        "pond",
+        "bay",
+        "river",
+        "bridge",
+        "road",
+        "railway",
+        "woods",
+        "bushes",
+        "small_rocks",
+        "building",
+        "boulder",
+    ]
     pieces = sorted(terrain["pieces"], key=lambda p: order.index(p["kind"]) if p["kind"] in order else len(order))
     for piece in pieces:
         kind = piece["kind"]
@@ -196,6 +211,7 @@ def render(view: dict[str, Any]) -> str:
         body += _wedge(view, wedge, X, Y, figures_by_id, preview=False)
     for wedge in (view.get("preview") or {}).get("wedges", []):
         body += _wedge(view, wedge, X, Y, figures_by_id, preview=True)
+    body += _vehicles(view, points, X, Y)
     focus = view.get("focus")
     if focus:
         known = {f["id"] for f in view["figures"]}
@@ -210,6 +226,8 @@ def render(view: dict[str, Any]) -> str:
             if f["alive"]:
                 body.append(el("circle", cx=cx, cy=cy, r=SCALE / 2, fill="white", stroke=colour, stroke_width=1.5))
             continue
+        if f.get("aboard"):
+            continue  # drawn with his vehicle
         if not f["alive"]:
             body.append(el("path", d=f"M{cx - 4:.1f},{cy - 4:.1f} l8,8 m0,-8 l-8,8", stroke=FAINT, stroke_width=1.5))
             continue
@@ -275,6 +293,11 @@ def render(view: dict[str, Any]) -> str:
         "dashed purple: objective; pies: MG and flame thrower wedges; pentagon: artillery piece (its crew's "
         "colour, grey: no crew); burst templates laid this turn: hatched where the shell landed, dashed where "
         "the ranging shot missed"
+        + (
+            "; vehicles: outlined in their side's colour, listing the driver (D), gunner (G) and riders"
+            if view.get("vehicle_shapes")
+            else ""
+        )
     )
     body.append(el("text", legend, x=MARGIN, y=Y(0) + OFF + 22, font_size=10, fill=FAINT))
     return document(width * SCALE + 2 * (MARGIN + OFF), depth * SCALE + 2 * (MARGIN + OFF) + 40, body, title)
@@ -390,6 +413,32 @@ def _artillery(view: dict[str, Any], X: Any, Y: Any, points: Any) -> list[str]:
         out.append(el("line", x1=cx, y1=cy, x2=hx, y2=hy, stroke=INK, stroke_width=2))
         text = f"{piece['id']} {piece['weapon'].replace('_', ' ')} (crew {crew or 'none'})"
         out.append(el("text", text, x=cx + 10, y=cy + 12, font_size=8, fill=INK))
+    return out
+
+
+def _vehicles(view: dict[str, Any], points: Any, X: Any, Y: Any) -> list[str]:
+    """The train (dark, named) and each vehicle: its footprint outlined in its side's colour, its kind's
+    mark, and who is aboard (the driver D, the MG's gunner G, then the riders)."""
+    out: list[str] = []
+    train = view.get("train_shape")
+    if train:
+        out.append(el("polygon", points=points(train), fill="#555555", stroke=INK, stroke_width=1))
+        xs, ys = [p[0] for p in train], [p[1] for p in train]
+        out.append(el("text", "train", x=X(sum(xs) / len(xs)), y=Y(max(ys)) - 3, font_size=9, text_anchor="middle"))
+    for v in view.get("vehicle_shapes", []):
+        colour = SIDE_COLOUR.get(v["side"], INK)
+        out.append(el("polygon", points=points(v["shape"]), fill="#FFFFFF", stroke=colour, stroke_width=2.5))
+        xs, ys = [p[0] for p in v["shape"]], [p[1] for p in v["shape"]]
+        cx, cy = X(sum(xs[:-1]) / (len(xs) - 1)), Y(sum(ys[:-1]) / (len(ys) - 1))
+        out.append(el("text", VEHICLE_MARK.get(v["kind"], "?"), x=cx, y=cy + 3, font_size=8, text_anchor="middle"))
+        men = []
+        for fid in v["aboard"]:
+            tag = " D" if fid == v["driver"] else " G" if fid == v["gunner"] else ""
+            men.append(fid + tag)
+        label = f"{v['id']} ({v['kind'].replace('_', ' ')}): " + (", ".join(men) if men else "empty")
+        if len(label) > 60:
+            label = label[:57] + "..."
+        out.append(el("text", label, x=X(max(xs)) + 3, y=cy + 3, font_size=8, fill=colour))
     return out
 
 

@@ -60,7 +60,10 @@ def summary(game: SkirmishGame) -> list[tuple[str, Any]]:
 
 RULESET = Ruleset(
     name="skirmish",
-    title="WWII skirmish (part 1: moving, fire, cover; part 2: melee; part 3: artillery, wedges, buildings, bridges)",
+    title=(
+        "WWII skirmish (parts 1-3: moving, fire, cover, melee, artillery, wedges, buildings, bridges; "
+        "part 4: vehicles, the train)"
+    ),
     seed_file="001_10caca1a67345982.txt",
     sides=SIDES,
     options=OPTIONS,

@@ -204,7 +204,58 @@ class Burst:
         }
 
 
-SkirmishAction = Move | Fire | Choice | Burst
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """Men getting in (``load``) or out (``unload``) of a vehicle: figures (``A.1``) or whole units (``A``)."""
+
+    verb: str
+    men: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{self.verb} {' '.join(self.men)}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"verb": self.verb, "men": list(self.men)}
+
+
+@dataclass(frozen=True, slots=True)
+class Drive:
+    """A vehicle's move (skirmish.23, 61): its centre's path (``()``: it stays), with men loading or
+    unloading ``before`` and/or ``after`` it, each costing half the vehicle's move.
+
+    >>> str(Drive("T1", ((10.0, 4.0),), after=Stop("unload", ("A",))))
+    'drive T1 10,4 then unload A'
+    >>> parse_action("drive t1 load a.1 a.2 then 10,4 12,8")
+    Drive(vehicle='T1', path=((10.0, 4.0), (12.0, 8.0)), before=Stop(verb='load', men=('A.1', 'A.2')), after=None)
+    """
+
+    vehicle: str
+    path: tuple[XY, ...] = ()
+    before: Stop | None = None
+    after: Stop | None = None
+
+    def __str__(self) -> str:
+        parts = []
+        if self.before is not None:
+            parts.append(str(self.before))
+        if self.path or (self.after is not None and self.before is None):
+            parts.append(" ".join(fmt_point(p) for p in self.path))
+        if self.after is not None:
+            parts.append(str(self.after))
+        text = " then ".join(parts).strip()
+        return f"drive {self.vehicle}" + (f" {text}" if text else "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "drive",
+            "vehicle": self.vehicle,
+            "path": [list(p) for p in self.path],
+            "before": self.before.to_json() if self.before else None,
+            "after": self.after.to_json() if self.after else None,
+        }
+
+
+SkirmishAction = Move | Fire | Choice | Burst | Drive
 CHOICES = ("stay", "retreat")
 
 USAGE = {
@@ -214,8 +265,47 @@ USAGE = {
     "fire": "fire UNIT TARGET_UNIT|hold [/ FIG TARGET_FIGURE|TARGET_UNIT|hold | FIG wedge HEADING|X,Y]",
     "melee": "melee GROUP stay|retreat",
     "burst": "burst PIECE|FIG X,Y|hold [ANGLE [TEMPLATE]]",
+    "drive": "drive VEHICLE [load|unload MEN.. then] [X,Y [X,Y [X,Y]]] [then load|unload MEN..]",
 }
 _TEMPLATE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+
+
+def _drive(line: str, words: list[str]) -> Drive:
+    """``drive V ...``: segments split by ``then``, each a path or a stop (see :class:`Drive`)."""
+    vehicle = _name(words[1], _UNIT, "vehicle", line)
+    text = " ".join(words[2:])
+    segments = [seg.strip() for seg in re.split(r"\bthen\b", text)] if text else []
+    path: tuple[XY, ...] = ()
+    stops: list[tuple[bool, Stop]] = []  # (after the path?, stop)
+    seen_path = False
+    for seg in segments:
+        parts = seg.split()
+        if parts and parts[0].lower() in ("load", "unload"):
+            if len(parts) < 2:
+                raise ParseError(f"{line!r}: {parts[0]} names the men: figures (A.1) or units (A)")
+            men = []
+            for word in parts[1:]:
+                if _FIGURE.match(word) or _UNIT.match(word):
+                    men.append(word.upper())
+                else:
+                    raise ParseError(f"{line!r}: {word!r} is not a figure (A.1) or a unit (A)")
+            stops.append((seen_path, Stop(parts[0].lower(), tuple(men))))
+        else:
+            if seen_path:
+                raise ParseError(f"{line!r}: a drive has one path; usage: {USAGE['drive']}")
+            seen_path = True
+            path = tuple(_point(w, line) for w in parts)
+            if len(path) > 3:
+                raise ParseError(f"{line!r}: a path is at most two waypoints and the end")
+    if len(stops) > 2:
+        raise ParseError(f"{line!r}: at most one stop before the path and one after; usage: {USAGE['drive']}")
+    before = next((st for after, st in stops if not after), None)
+    afters = [st for after, st in stops if after]
+    if not seen_path and len(stops) == 2:
+        afters = [stops[1][1]]
+    if len(afters) > 1 or (seen_path and len([1 for a, _ in stops if not a]) > 1):
+        raise ParseError(f"{line!r}: at most one stop before the path and one after; usage: {USAGE['drive']}")
+    return Drive(vehicle, path, before, afters[0] if afters else None)
 
 
 def _point(text: str, line: str) -> XY:
@@ -314,6 +404,10 @@ def parse_action(text: str) -> SkirmishAction:
         return Choice(_name(words[1], _UNIT, "melee group (M1)", line), words[2].lower())
     if verb == "burst":
         return _burst(words, pieces, line)
+    if verb == "drive":
+        if len(pieces) > 1:
+            raise ParseError(f"{line!r}: usage: {USAGE['drive']}")
+        return _drive(line, words)
     unit = _name(words[1], _UNIT, "unit", line)
     if verb == "hold":
         if len(words) != 2 or len(pieces) > 1:
@@ -387,6 +481,13 @@ def action_from_json(data: dict[str, Any]) -> SkirmishAction:
                 float(data.get("angle", 0.0)),
                 data.get("template"),
             )
+        if kind == "drive":
+            stops = [
+                Stop(str(st["verb"]), tuple(str(m) for m in st["men"])) if st else None
+                for st in (data.get("before"), data.get("after"))
+            ]
+            path = tuple((float(p[0]), float(p[1])) for p in data["path"])
+            return Drive(str(data["vehicle"]), path, stops[0], stops[1])
         if kind == "fire":
             wedges = tuple(
                 WedgeOrder(

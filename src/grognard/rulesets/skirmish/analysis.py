@@ -167,8 +167,9 @@ def wedge_odds(tables: Tables, weapon: str) -> OddsTable:
     """What a MG's or flame thrower's wedge does to one man under it (not yet hit this turn), by band and cover.
 
     Every man under the wedge gets one die (skirmish.16); cover takes one off
-    where the cover table covers against the weapon's attack, and nothing covers
-    against a flame thrower, so its rows are "no cover" only.
+    where the cover table covers against the weapon's attack (against a flame
+    thrower only a half track does, skirmish.36); a weapon nothing covers
+    against gets "no cover" rows only.
     """
     spec = tables.weapons[weapon]
     coverable = bool(tables.cover_rows(spec.kind))

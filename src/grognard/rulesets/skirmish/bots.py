@@ -23,6 +23,13 @@ enemy as of ours, on average. A unit with a man in melee holds. When both
 sides of a melee miss, a group stays when the next round's exact odds are
 even or better for its side, and otherwise retreats.
 
+Vehicles: an attacker's vehicle drives for the objective by the furthest
+legal drive straight at it or up to 60 degrees either side (whichever ends
+nearest), and once within ``UNLOAD_AT`` inches of it drops its passengers
+(every unit aboard but the driver's and the MG gunner's), driving half a move
+on first if it can; a defender's vehicles stay put. A unit with a man aboard
+a vehicle holds (it rides).
+
 Fire: each unit fires at the enemy unit where its men's dice are worth the
 most: the chance each man kills (hit, then a failed survival roll) times the
 value of his target (a MG gunner 3, a SMG 1.5, a rifle 1, a pistol 0.8;
@@ -57,13 +64,15 @@ from grognard.core.engine import Decision
 from grognard.core.geometry import snap, snap_angle
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
-from grognard.rulesets.skirmish.actions import Burst, Choice, Fire, Move, Order, WedgeOrder
+from grognard.rulesets.skirmish.actions import Burst, Choice, Drive, Fire, Move, Order, WedgeOrder
+from grognard.rulesets.skirmish.driving import DriveSpace
 from grognard.rulesets.skirmish.game import BurstSpace, FireSpace, MoveSpace, SkirmishGame, figure_value
 from grognard.rulesets.skirmish.state import Figure, FireOrder
 
 XY = tuple[float, float]
 STAND_OFF = 0.6  # inches behind a wall or boulder where a man takes cover
 LEAVE_AT = Fraction(1, 6)  # leave a building section when one shot (2d6) would bring it down this often or more
+UNLOAD_AT = 8.0  # inches from the objective where a vehicle drops its passengers
 ODDS_CAP = 8  # men a side the doctrine's melee odds count (a bigger melee is valued as 8 against 8)
 
 
@@ -439,7 +448,7 @@ def move_order(game: SkirmishGame, space: MoveSpace) -> Move:
         inward = {"south": (0, 1), "north": (0, -1), "west": (1, 0), "east": (-1, 0)}[edge]
         move = space.toward(leader.x + inward[0] * reach, leader.y + inward[1] * reach)
         return move if move is not None else space.candidates(1)[0]
-    if any(f.id in game.state.engaged for f in men):
+    if any(f.id in game.state.engaged or f.aboard is not None for f in men):
         return space.hold()
     leave = leave_building(game, space)
     if leave is not None:
@@ -532,6 +541,52 @@ def burst_order(game: SkirmishGame, space: BurstSpace) -> Burst:
     return space.hold()
 
 
+def drive_order(game: SkirmishGame, space: DriveSpace) -> Drive:
+    """The doctrine's drive for the vehicle of ``space`` (see the module's docstring)."""
+    v = game.state.vehicles[space.vehicle]
+    spec = game.scenario.spec
+    if v.side != spec.victory.attacker or not spec.victory.objectives:
+        return space.hold()
+    shapes = [Polygon(o.shape) for o in spec.objectives if o.id in spec.victory.objectives]
+    here = Point(v.x, v.y)
+    target = min(shapes, key=lambda sh: sh.distance(here))
+    c = target.centroid
+    aim = (c.x, c.y)
+    stop = space.unload_all()
+    move = game.tables.vehicles.kind(v.kind).move
+    if stop is not None and target.distance(here) <= UNLOAD_AT:
+        best = _best_drive(game, space, aim, move / 2, stop)
+        if best is not None:
+            return best
+        dropping = Drive(space.vehicle, (), stop)
+        return dropping if space.legal(dropping) else space.hold()
+    if target.contains(here) and stop is None:
+        return space.hold()
+    best = _best_drive(game, space, aim, move, None)
+    return best if best is not None else space.hold()
+
+
+def _best_drive(game: SkirmishGame, space: DriveSpace, aim: XY, reach: float, after: Any) -> Drive | None:
+    """The legal straight drive, at the aim or up to 60 degrees off it, that ends nearest the aim."""
+    v = game.state.vehicles[space.vehicle]
+    base = math.atan2(aim[1] - v.y, aim[0] - v.x)
+    d = math.hypot(aim[0] - v.x, aim[1] - v.y)
+    best: tuple[float, Drive] | None = None
+    for off in (0, 20, -20, 40, -40, 60, -60):
+        a = base + math.radians(off)
+        r = min(reach, d) if off == 0 else reach
+        drive = space.toward(v.x + r * math.cos(a), v.y + r * math.sin(a), after=after, steps=5)
+        if drive is None or not drive.path:
+            continue
+        x, y = drive.path[-1]
+        left = math.hypot(aim[0] - x, aim[1] - y)
+        if left < d - 0.5 and (best is None or left < best[0]):
+            best = (left, drive)
+        if off == 0 and best is not None and math.hypot(x - v.x, y - v.y) >= r - 0.5:
+            break  # straight at it went the whole way
+    return best[1] if best is not None else None
+
+
 def _gain(move: Move, here: XY) -> float:
     x, y = move.path[-1]
     return math.hypot(x - here[0], y - here[1])
@@ -551,6 +606,8 @@ class DoctrineBot:
             return fire_order(game, space.unit)
         if isinstance(space, BurstSpace):
             return burst_order(game, space)
+        if isinstance(space, DriveSpace):
+            return drive_order(game, space)
         if decision.id.startswith("melee "):
             return melee_choice(game, decision.id.split()[1])
         return space.sample(self.rng)

@@ -19,6 +19,19 @@ def describe(event: Event) -> str | None:
         entered = " comes on and" if d["entered"] else ""
         n = len(d["figures"])
         return f"{d['unit']}{entered} moves {n} {'man' if n == 1 else 'men'}"
+    if k == "drove":
+        return f"{d['vehicle']} drives to ({d['at'][0]:g}, {d['at'][1]:g}) with {len(d['men'])} aboard"
+    if k == "parks":
+        return f"{d['vehicle']} stays put"
+    if k in ("loaded", "unloaded"):
+        verb = "get into" if k == "loaded" else "get out of"
+        return f"{' '.join(d['men'])} {verb} {d['vehicle']}"
+    if k == "train":
+        return (
+            "the train has left the board"
+            if d["gone"]
+            else f'the train runs {d["ran"]:g}" (its head at {d["head"]:g}")'
+        )
     if k == "waits":
         return f"{d['unit']} waits off the table"
     if k == "door":
@@ -118,6 +131,8 @@ def summarize_turn(events: list[Event]) -> list[str]:
             first = f"{d['first']} move first"
         elif k == "moved":
             moved.append(("+" if d["entered"] else "") + d["unit"])
+        elif k == "drove":
+            moved.append(d["vehicle"])
         elif k == "shots":
             tally = fire.setdefault(d["unit"], [0, 0])
             tally[0] += d["dice"]
@@ -139,6 +154,9 @@ def summarize_turn(events: list[Event]) -> list[str]:
             "burst_lands",
             "burst_missed",
             "piece_taken",
+            "loaded",
+            "unloaded",
+            "train",
         ):
             line = describe(event)
             if line:

@@ -10,8 +10,9 @@ import math
 from typing import Any
 
 from grognard.core.engine import Decision
+from grognard.core.errors import IllegalAction
 from grognard.rulesets.skirmish import rules as R
-from grognard.rulesets.skirmish.actions import Burst, Fire, Move
+from grognard.rulesets.skirmish.actions import Burst, Drive, Fire, Move
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.state import Figure, FireOrder
 
@@ -20,6 +21,8 @@ def where(game: SkirmishGame, f: Figure) -> str:
     """A man's place in words: position, height, what he stands in."""
     if not f.on_table:
         return f"({f.x:g}, {f.y:g}), off the table"
+    if f.aboard is not None:
+        return f"({f.x:g}, {f.y:g}) aboard {f.aboard}"
     t = game.terrain
     parts = [f"({f.x:g}, {f.y:g})"]
     height = t.height(f.x, f.y)
@@ -54,6 +57,24 @@ def unit_line(game: SkirmishGame, label: str) -> str:
     return f"{head}; {men[0].id} at {where(game, men[0])}"
 
 
+def vehicle_lines(game: SkirmishGame, label: str) -> list[str]:
+    """A vehicle in words: where it stands and faces, who drives, mans its MG and rides, what it may do."""
+    v = game.state.vehicles[label]
+    entry = game.tables.vehicles.kind(v.kind)
+    driver, gunner = game.driver(v), game.gunner(v)
+    riders = [f.id for f in game.riders(v) if f not in (driver, gunner)]
+    lines = [
+        f"{v.id} ({v.side} {v.kind.replace('_', ' ')}{', ' + v.name if v.name else ''}) at ({v.x:g}, {v.y:g}) "
+        f"facing {v.heading:g} degrees" + (", in the river" if game.base_terrain.in_river(v.x, v.y) else ""),
+        f"  driver {driver.id if driver else 'none'}"
+        + (f", MG {gunner.id if gunner else 'unmanned'}" if "mg" in v.weapons else "")
+        + f"; riders: {', '.join(riders) or 'none'} ({len(game.riders(v))} of {entry.carries} aboard)",
+        f'drive up to {entry.move:g}" (a road inch costs {game.tables.vehicles.road_cost.value:g}); '
+        "load or unload takes half of it, before or after: drive V [load|unload MEN then] X,Y [then unload MEN]",
+    ]
+    return lines
+
+
 def situation(game: SkirmishGame, decision: Decision) -> list[str]:
     """The lines a person needs for ``decision``: the unit, its men, what they can fire at."""
     kind, _, label = decision.id.partition(" ")
@@ -70,6 +91,8 @@ def situation(game: SkirmishGame, decision: Decision) -> list[str]:
         return lines
     if kind == "burst":
         return [head, *_burst_lines(game, label)]
+    if kind == "drive":
+        return [head, *vehicle_lines(game, label)]
     lines = [head, unit_line(game, label)]
     for f in game.living(label)[:10]:
         extra = f" (hit {f.hits} this turn)" if f.hits else ""
@@ -136,6 +159,10 @@ def board(game: SkirmishGame, seat: str | None) -> str:
     lines = [f"{game.scenario.spec.title}: turn {s.turn}, {s.phase}"]
     for label in sorted(s.units):
         lines.append(unit_line(game, label))
+    for label in sorted(s.vehicles):
+        lines += vehicle_lines(game, label)[:2]
+    if s.train is not None:
+        lines.append(f'the train: its head {s.train:g}" along railway {game.railway}')
     lines.append("terrain (inches; x east, y north from the south-west corner):")
     spec = game.scenario.spec
     for k, piece in enumerate(spec.terrain):
@@ -202,6 +229,21 @@ def note(game: SkirmishGame, action: Any) -> str:
         if action.at is None:
             return "hold fire"
         return f"lay the template at ({action.at[0]:g}, {action.at[1]:g}), turned {action.angle:g} degrees"
+    if isinstance(action, Drive):
+        try:
+            plan = game.check_drive(action)
+        except IllegalAction:
+            return ""
+        v = game.state.vehicles[action.vehicle]
+        words = []
+        if plan.before:
+            words.append(f"{len(plan.before)} {action.before.verb if action.before else ''}")
+        if plan.measure is not None and plan.end is not None:
+            x, y = plan.end
+            words.append(f'{math.hypot(x - v.x, y - v.y):.1f}" to ({x:g}, {y:g}), costs {plan.measure.cost:.1f}"')
+        if plan.after:
+            words.append(f"{len(plan.after)} {action.after.verb if action.after else ''}")
+        return ", then ".join(words) or "stay put"
     return ""
 
 
@@ -290,4 +332,16 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
                 }
             )
         view["preview"] = {"order": str(action), "paths": [], "shots": [], "templates": templates}
+    elif isinstance(action, Drive):
+        plan = game.check_drive(action)
+        v = game.state.vehicles[action.vehicle]
+        paths = []
+        if plan.measure is not None and plan.end is not None:
+            path = [[v.x, v.y], *([x, y] for x, y in action.path)]
+            paths.append({"figure": v.id, "path": path, "cost": round(plan.measure.cost, 2)})
+        for fid, spot in [*plan.before, *plan.after]:
+            if spot is not None:
+                f = game.state.figures[fid]
+                paths.append({"figure": fid, "path": [[f.x, f.y], list(spot)], "cost": 0.0})
+        view["preview"] = {"order": str(action), "paths": paths, "shots": []}
     return view

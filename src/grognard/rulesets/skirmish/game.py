@@ -37,7 +37,8 @@ from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most, snap, snap_angle
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
-from grognard.rulesets.skirmish.actions import XY, Burst, Choice, Fire, Move, Order, WedgeOrder
+from grognard.rulesets.skirmish.actions import XY, Burst, Choice, Drive, Fire, Move, Order, WedgeOrder
+from grognard.rulesets.skirmish.driving import DriveSpace, VehicleRules
 from grognard.rulesets.skirmish.scenario import Scenario, load_scenario
 from grognard.rulesets.skirmish.state import (
     Bridge,
@@ -69,7 +70,7 @@ def figure_value(figure: Figure) -> float:
     return WEAPON_VALUE.get(figure.weapon, 2.0) * TYPE_VALUE.get(figure.type, 1.0)
 
 
-class SkirmishGame(Game):
+class SkirmishGame(VehicleRules, Game):
     """A skirmish game. ``options`` are resolved (``scenario``, ``turn_limit``)."""
 
     ruleset = "skirmish"
@@ -133,6 +134,7 @@ class SkirmishGame(Game):
             "scenario_sha256": self.scenario.digest,
         }
         self.state = state
+        self._setup_vehicles()
         self.emit(
             "setup",
             scenario=spec.name,
@@ -214,6 +216,7 @@ class SkirmishGame(Game):
         for laid in full["landed"]:  # the templates laid this turn, as drawn (never stored: shapely's floats)
             shape = R.burst_shape(self.templates[laid["template"]][1], tuple(laid["at"]), laid["angle"])
             laid["shape"] = [[round(x, 2), round(y, 2)] for x, y in shape.exterior.coords]
+        full.update(self.vehicles_view())
         return full
 
     def wedge_outline(self, wedge: Mapping[str, Any]) -> list[list[float]]:
@@ -235,19 +238,22 @@ class SkirmishGame(Game):
             return f"melee {action.group}"
         if isinstance(action, Burst):
             return f"burst {action.by}"
+        if isinstance(action, Drive):
+            return f"drive {action.vehicle}"
         return None
 
     # ------------------------------------------------------------------ lookups
     @property
     def terrain(self) -> Terrain:
-        """The table's terrain with the wire and tank traps laid so far, and its structures as they stand now."""
+        """The table's terrain with the wire and tank traps laid so far, its structures as they stand now,
+        and the vehicles and the train where they stand."""
         standing = ST.standing(self)
         states = ST.section_states(self)
-        key = (self.state.wires, self.state.traps, standing, tuple(sorted(states.items())))
+        key = (self.state.wires, self.state.traps, standing, tuple(sorted(states.items())), self.moving_key())
         if self._terrain is None or self._terrain[0] != key:
             self._terrain = (
                 key,
-                self.base_terrain.with_works(self.state.wires, self.state.traps, standing, states),
+                self.with_moving(self.base_terrain.with_works(self.state.wires, self.state.traps, standing, states)),
             )
         return self._terrain[1]
 
@@ -304,6 +310,11 @@ class SkirmishGame(Game):
                         MoveSpace(self, label),
                     )
                 )
+            for label, v in sorted(s.vehicles.items()):
+                if v.side == side and f"drive {label}" not in s.done and self.may_drive(v):
+                    out.append(
+                        Decision(f"drive {label}", SEATS[side], f"{label} ({v.kind}): drive", DriveSpace(self, label))
+                    )
         elif s.phase == "melee":
             for group, men in sorted(s.groups.items()):
                 side = s.figures[men[0]].side
@@ -350,6 +361,8 @@ class SkirmishGame(Game):
         if isinstance(action, Move):
             self._move(action)
             self._note_charges(action.unit)
+        elif isinstance(action, Drive):
+            self._drive(action)
         elif isinstance(action, Fire):
             self._fire_order(action)
         elif isinstance(action, Burst):
@@ -389,7 +402,9 @@ class SkirmishGame(Game):
             f.hits = 0
         for b in s.bridges.values():
             b.crossed, b.builders = {}, 0
+        s.walked = {}
         self.emit("turn", turn=s.turn)
+        self._run_train()
         first = self.scenario.spec.first_mover
         if first == "initiative":
             first, a, b, ties = R.INITIATIVE.roll(self, "initiative: allies, axis (the higher moves first)")
@@ -546,6 +561,8 @@ class SkirmishGame(Game):
                 continue
             if len(path) > 4:
                 raise IllegalAction(f"{action}: {fid}'s path has more than two waypoints", "skirmish.21")
+            if f.aboard is not None:
+                self.check_foot_path(action, f, path, 0.0)  # he rides: refused at once (skirmish.61)
             if fid in s.engaged:
                 raise IllegalAction(
                     f"{action}: {fid} is in a melee: he leaves it only by retreating when both sides miss",
@@ -566,6 +583,7 @@ class SkirmishGame(Game):
             if measure.problem is not None:
                 rule, why = measure.problem
                 raise IllegalAction(f"{action}: {fid}: {why}", rule)
+            self.check_foot_path(action, f, path, measure.cost)
             if not at_most(measure.cost, allowance):
                 raise IllegalAction(
                     f"{action}: {fid}'s path costs {measure.describe()}, more than his {allowance:g}\" move",
@@ -747,6 +765,7 @@ class SkirmishGame(Game):
             entered_river = measure.rivers > 0
             f.x, f.y = x, y
             f.on_table = True
+            s.walked[fid] = round(s.walked.get(fid, 0.0) + measure.cost, 2)
             f.river_paid = terrain.in_river(x, y) and (f.river_paid or entered_river)
             for door in measure.doors:
                 s.doors[door].passed = s.turn
@@ -780,7 +799,14 @@ class SkirmishGame(Game):
         """Why ``f`` may not fire now (rule, why), or None (skirmish.47, 52, 12 and 16 for part 3's weapons)."""
         if not f.alive or not f.on_table:
             return ("skirmish.30", f"{f.id} is not on the table")
-        kind = self.tables.attack(f.weapon)
+        if f.aboard is not None:
+            v = self.state.vehicles[f.aboard]
+            driver = self.driver(v)
+            if driver is not None and driver.id == f.id:
+                if "mg" in v.weapons and self.gunner(v) is None:
+                    return ("skirmish.60", f"{f.id} drives {v.id}: its MG needs a man besides the driver")
+                return ("skirmish.57", f"{f.id} drives {v.id} and does not fire")
+        kind = self.tables.attack(self.weapon_of(f))
         if kind in TEMPLATE_ATTACKS:
             return ("skirmish.12", f"{f.id}'s {f.weapon} fires a burst template: give it a burst order")
         if kind not in FIRES_IN_PART_1 and kind not in WEDGE_ATTACKS:
@@ -789,6 +815,8 @@ class SkirmishGame(Game):
         if serves is not None:
             return ("skirmish.31", f"{f.id} serves piece {serves} and fires it, not his {f.weapon}")
         terrain = self.terrain
+        if f.aboard is not None:
+            return None  # he rides: the river or pond is the vehicle's (skirmish.49, 50)
         if terrain.in_river(f.x, f.y):
             return ("skirmish.47", f"{f.id} is in the river and cannot fire")
         if terrain.in_pond(f.x, f.y):
@@ -807,13 +835,14 @@ class SkirmishGame(Game):
         if blocked is not None:
             return ("skirmish.11", f"{shooter.id} cannot see {target.id}: {blocked} is in the way")
         distance = R.effective_range(terrain, a, b)
-        band = self.tables.band_index(shooter.weapon, distance)
+        weapon = self.weapon_of(shooter)
+        band = self.tables.band_index(weapon, distance)
         if band is None:
-            reach = self.tables.max_range(shooter.weapon)
-            return ("skirmish.24", f'{target.id} is {distance:.2f}" away, beyond the {shooter.weapon}\'s {reach:g}"')
-        attack = self.tables.attack(shooter.weapon)
+            reach = self.tables.max_range(weapon)
+            return ("skirmish.24", f'{target.id} is {distance:.2f}" away, beyond the {weapon}\'s {reach:g}"')
+        attack = self.tables.attack(weapon)
         covered = R.cover(terrain, a, b, attack)
-        _, hit_on, shift = R.shot_numbers(self.tables, shooter.weapon, target.type, distance, covered is not None)
+        _, hit_on, shift = R.shot_numbers(self.tables, weapon, target.type, distance, covered is not None)
         return FireOrder(shooter.id, target.id, attack, band, hit_on, shift, covered is not None, round(distance, 2))
 
     def shot_table(self) -> dict[str, dict[str, FireOrder | tuple[str, str]]]:
@@ -829,6 +858,7 @@ class SkirmishGame(Game):
             tuple(tuple(p) for p in s.sections.values()),
             tuple((b.built, b.points) for b in s.bridges.values()),
             tuple(p.crew for p in s.pieces.values()),
+            self.moving_key(),
         )
         if self._shots is not None and self._shots[0] == key:
             return self._shots[1]
@@ -839,7 +869,9 @@ class SkirmishGame(Game):
             if why is not None:
                 table[shooter.id] = {}
                 continue
-            reach = self.tables.max_range(shooter.weapon) + 2 * max((h.height for h in self.terrain.hills), default=0)
+            reach = self.tables.max_range(self.weapon_of(shooter)) + 2 * max(
+                (h.height for h in self.terrain.hills), default=0
+            )
             row: dict[str, FireOrder | tuple[str, str]] = {}
             for target in targets:
                 if target.side == shooter.side:
@@ -1386,7 +1418,9 @@ class SkirmishGame(Game):
     def contacts(self) -> dict[str, set[str]]:
         """Each living man on the table -> the enemies whose bases touch his (skirmish.10)."""
         base = self.tables.sight.base.value
-        men = sorted((f for f in self.state.figures.values() if f.alive and f.on_table), key=lambda f: f.id)
+        men = sorted(
+            (f for f in self.state.figures.values() if f.alive and f.on_table and f.aboard is None), key=lambda f: f.id
+        )
         out: dict[str, set[str]] = {f.id: set() for f in men}
         for i, a in enumerate(men):
             for b in men[i + 1 :]:

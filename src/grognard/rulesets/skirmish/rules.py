@@ -509,7 +509,18 @@ def _cliff_top(terrain: Terrain, kind: str, shooter: XY, target: XY) -> bool:
     return any(c.shape.distance(pt) <= reach + TOLERANCE and c.shape.intersects(line) for c in terrain.cliffs)
 
 
-COVER_TESTS = {"inside": _inside, "behind": _behind, "in_building": _in_building, "cliff_top": _cliff_top}
+def _aboard(terrain: Terrain, kind: str, shooter: XY, target: XY) -> bool:
+    """The target rides in or on a vehicle of ``kind`` (skirmish.35-38): he stands in its footprint."""
+    return terrain.aboard(kind, *target)
+
+
+COVER_TESTS = {
+    "inside": _inside,
+    "behind": _behind,
+    "in_building": _in_building,
+    "cliff_top": _cliff_top,
+    "aboard": _aboard,
+}
 
 
 # ------------------------------------------------------------------------------ the MG and flame thrower wedge

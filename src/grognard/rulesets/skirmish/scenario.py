@@ -34,6 +34,7 @@ from shapely.ops import unary_union
 
 from grognard.core.errors import GrognardError
 from grognard.rulesets.skirmish.tables import (
+    VEHICLE_KINDS,
     Tables,
     TablesError,
     describe_error,
@@ -50,10 +51,10 @@ MIN_RIVER_WIDTH = 4.0  # seed: a river is at least 4" wide
 HEAVY_IN_POND = ("bazooka", "mg", "mortar")  # seed: too deep for them (skirmish.53)
 
 POLYGON_KINDS = ("hill", "pond", "bay", "woods", "small_rocks", "bushes", "building", "boulder")
-LINE_KINDS = ("road", "river", "stone_wall", "barbed_wire", "cliff", "sandbags", "bridge")
+LINE_KINDS = ("road", "river", "stone_wall", "barbed_wire", "cliff", "sandbags", "bridge", "railway")
 POINT_KINDS = ("tank_trap",)
 TERRAIN_KINDS = POLYGON_KINDS + LINE_KINDS + POINT_KINDS
-LATER_KINDS = {"castle_wall": "part 4", "tower": "part 4", "train": "part 4"}
+LATER_KINDS = {"castle_wall": "part 4", "tower": "part 4"}
 
 XY = tuple[float, float]
 
@@ -192,6 +193,36 @@ class Victory(_Model):
     at_limit: Literal["defender", "draw", "unfinished"] = "defender"
 
 
+class VehicleSpec(_Model):
+    """A vehicle (skirmish.23, 31, 57, 60): ``kind`` from the tables, where it stands (``at``, its centre)
+    and its ``heading`` (degrees, 0 east, counter-clockwise: ``core.geometry`` headings).
+
+    ``crew`` and ``passengers`` name the men aboard at the start, figures
+    (``A.1``) or whole units (``A``); the crew come first, so the first of them
+    drives and the second mans the MG. ``weapons`` are the vehicle's own (a MG);
+    ``armoured`` overrides its kind's (for bridges that bear unarmoured vehicles only).
+    """
+
+    id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9]*$", max_length=12)
+    kind: str
+    side: str
+    name: str = ""
+    at: XY
+    heading: float = Field(default=0.0, ge=-360, le=360)
+    crew: list[str] = []
+    passengers: list[str] = []
+    weapons: list[str] = []
+    armoured: bool | None = None  # None: as its kind in the tables (half tracks and tanks are)
+
+
+class TrainSpec(_Model):
+    """The train (skirmish.44): it runs along the railway ``railway`` (a terrain id; the only one if omitted),
+    coming on at the line's first point on move ``enters``."""
+
+    railway: str | None = None
+    enters: int = Field(default=1, ge=1, le=100)
+
+
 class ScenarioSpec(_Model):
     """A whole scenario file (see the module's conventions)."""
 
@@ -208,6 +239,8 @@ class ScenarioSpec(_Model):
     templates: list[TemplateSpec] = []
     objectives: list[Objective] = []
     victory: Victory
+    vehicles: list[VehicleSpec] = []
+    train: TrainSpec | None = None
 
 
 @dataclass(frozen=True)
@@ -329,7 +362,10 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
                     )
                 elif _off_distance(x, y, width, depth) > OFF_TABLE_DEPTH:
                     yield f'{fw}.at: {list(fig.at)}: more than {OFF_TABLE_DEPTH:g}" beyond the {edge} edge'
-    yield from _check_bases(spec, tables)
+    aboard = dict(_aboard(spec))
+    yield from _check_vehicles(spec, tables, aboard)
+    yield from _check_train(spec)
+    yield from _check_bases(spec, tables, set(aboard))
     yield from _check_pieces(spec, tables)
     for side in side_ids:
         if counts[side] == 0:
@@ -441,14 +477,17 @@ def _check_overlaps(spec: ScenarioSpec) -> Iterable[str]:
         placed.append((i, piece, shape))
 
 
-def _check_bases(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
-    """Men at the start stand on their own bases, out of contact with the enemy (touching is contact)."""
+def _check_bases(spec: ScenarioSpec, tables: Tables | None, aboard: set[str] = frozenset()) -> Iterable[str]:  # type: ignore[assignment]
+    """Men at the start stand on their own bases, out of contact with the enemy (touching is contact);
+    men aboard a vehicle ride in it and are left out."""
     base = tables.sight.base.value if tables is not None else 1.0
     placed: list[tuple[str, str, XY]] = []
     for i, unit in enumerate(spec.units):
         if unit.enters != 0:
             continue
         for j, fig in enumerate(unit.figures):
+            if f"{unit.id.upper()}.{j + 1}" in aboard:
+                continue
             where = f"units[{i}].figures[{j}]"
             for other, side, at in placed:
                 apart = math.hypot(fig.at[0] - at[0], fig.at[1] - at[1])
@@ -505,6 +544,144 @@ def _check_pieces(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
         why = template_problem(list(shape.points), cls.across)
         if why is not None:
             yield f"{where}.points: {why}"
+
+
+def _aboard(spec: ScenarioSpec) -> Iterable[tuple[str, str]]:
+    """(figure id, vehicle id) for every man a vehicle names in its crew or passengers (units expanded)."""
+    units = {u.id.upper(): u for u in spec.units}
+    for vehicle in spec.vehicles:
+        for ref in [*vehicle.crew, *vehicle.passengers]:
+            name = ref.upper()
+            if name in units:
+                for n in range(1, len(units[name].figures) + 1):
+                    yield f"{name}.{n}", vehicle.id.upper()
+            else:
+                yield name, vehicle.id.upper()
+
+
+def vehicle_footprint(at: XY, heading: float, length: float, width: float) -> Polygon:
+    """A vehicle's footprint: a ``length`` x ``width`` rectangle (inches) centred ``at``, its long side
+    along ``heading`` (degrees, 0 east, counter-clockwise)."""
+    a = math.radians(heading)
+    ux, uy = math.cos(a), math.sin(a)
+    hx, hy = ux * length / 2, uy * length / 2
+    wx, wy = -uy * width / 2, ux * width / 2
+    x, y = at
+    return Polygon(
+        [(x + hx + wx, y + hy + wy), (x - hx + wx, y - hy + wy), (x - hx - wx, y - hy - wy), (x + hx - wx, y + hy - wy)]
+    )
+
+
+VEHICLE_BARRIERS = (
+    "stone_wall",
+    "sandbags",
+    "boulder",
+    "building",
+    "cliff",
+    "pond",
+    "bay",
+    "tank_trap",
+)  # skirmish.50, 58, 59
+
+
+def _check_vehicles(spec: ScenarioSpec, tables: Tables | None, aboard: dict[str, str]) -> Iterable[str]:
+    """Vehicles: a known kind and side, on the table clear of what stops vehicles, their men real and
+    of their side, on the table at the start, aboard one vehicle only, within what it carries."""
+    side_ids = [s.id for s in spec.sides]
+    units = {u.id.upper(): u for u in spec.units}
+    seen: dict[str, str] = {}
+    ids: set[str] = set()
+    shapes: list[tuple[int, Polygon]] = []
+    for i, vehicle in enumerate(spec.vehicles):
+        where = f"vehicles[{i}]"
+        vid = vehicle.id.upper()
+        if vid in ids or vid in units:
+            yield f"{where}.id: {vehicle.id!r}: used twice (vehicles and units are named apart)"
+        ids.add(vid)
+        if vehicle.side not in side_ids:
+            yield f"{where}.side: {vehicle.side!r}: not a side of this scenario ({', '.join(side_ids)})"
+        kind = None
+        if tables is not None:
+            if vehicle.kind not in VEHICLE_KINDS:
+                yield f"{where}.kind: {vehicle.kind!r}: not a vehicle ({', '.join(VEHICLE_KINDS)}) (skirmish.23)"
+            else:
+                kind = tables.vehicles.kind(vehicle.kind)
+            for w in vehicle.weapons:
+                if w not in tables.weapons:
+                    yield f"{where}.weapons: {w!r}: not a weapon in the tables ({', '.join(tables.weapons)})"
+        x, y = vehicle.at
+        if not _on_table(x, y, spec.table.width, spec.table.depth):
+            yield f"{where}.at: {list(vehicle.at)}: off the table (vehicles start on it)"
+        men: list[str] = []
+        for field, refs in (("crew", vehicle.crew), ("passengers", vehicle.passengers)):
+            for ref in refs:
+                name = ref.upper()
+                if name in units:
+                    unit = units[name]
+                    names = [f"{name}.{n}" for n in range(1, len(unit.figures) + 1)]
+                elif (
+                    "." in name
+                    and name.split(".")[0] in units
+                    and name.split(".")[1].isdigit()
+                    and (1 <= int(name.split(".")[1]) <= len(units[name.split(".")[0]].figures))
+                ):
+                    unit = units[name.split(".")[0]]
+                    names = [name]
+                else:
+                    yield f"{where}.{field}: {ref!r}: no unit or figure (A or A.1) of that name"
+                    continue
+                if unit.side != vehicle.side:
+                    yield f"{where}.{field}: {ref!r}: men of {unit.side} cannot ride a {vehicle.side} vehicle"
+                if unit.enters != 0:
+                    yield (
+                        f"{where}.{field}: {ref!r}: unit {unit.id} enters on move {unit.enters}; "
+                        "vehicles start on the table"
+                    )
+                for n in names:
+                    if n in seen:
+                        yield f"{where}.{field}: {ref!r}: {n} is already aboard {seen[n]}"
+                    seen[n] = vid
+                    men.append(n)
+        if kind is not None:
+            if len(men) > kind.carries:
+                yield f"{where}: {len(men)} men aboard: a {vehicle.kind} carries at most {kind.carries} (skirmish.23)"
+            shape = vehicle_footprint(vehicle.at, vehicle.heading, kind.length, kind.width)
+            for j, piece in enumerate(spec.terrain):
+                if piece.kind not in VEHICLE_BARRIERS:
+                    continue
+                other = _piece_shape(piece)
+                if other is not None and other.intersects(shape):
+                    yield f"{where}.at: {list(vehicle.at)}: the {vehicle.kind} stands on terrain[{j}], a {piece.kind}"
+            for j, other in shapes:
+                if other.intersects(shape):
+                    yield f"{where}.at: {list(vehicle.at)}: overlaps vehicles[{j}]"
+            shapes.append((i, shape))
+
+
+def _piece_shape(piece: TerrainPiece) -> Polygon | None:
+    """A terrain piece's ground for the scenario check (walls 0.5" thick, traps 0.5" across)."""
+    if piece.kind == "boulder":
+        return _boulder(piece)
+    if piece.shape is not None and len(piece.shape) >= 3:
+        return Polygon(piece.shape)
+    if piece.line is not None and len(piece.line) >= 2:
+        return LineString(piece.line).buffer(0.25)
+    if piece.at is not None:
+        return Point(piece.at).buffer(0.25)
+    return None
+
+
+def _check_train(spec: ScenarioSpec) -> Iterable[str]:
+    """The train runs on a railway of the terrain (skirmish.44)."""
+    if spec.train is None:
+        return
+    railways = [p.id for p in spec.terrain if p.kind == "railway"]
+    if not railways:
+        yield 'train: a train needs a railway in the terrain (kind = "railway", a line from the board\'s end)'
+    elif spec.train.railway is None and len(railways) > 1:
+        yield f"train.railway: (missing): {len(railways)} railways: name the train's"
+    elif spec.train.railway is not None and spec.train.railway not in railways:
+        yield f"train.railway: {spec.train.railway!r}: no railway has this id"
 
 
 def _off_distance(x: float, y: float, width: float, depth: float) -> float:
@@ -603,6 +780,10 @@ def _check_piece(where: str, piece: TerrainPiece, width: float, depth: float) ->
                 yield f'{where}.width: {piece.width:g}: a river is at least {MIN_RIVER_WIDTH:g}" wide (seed)'
         if kind == "cliff" and piece.height is None:
             yield f"{where}.height: (missing): a cliff needs its height in inches"
+        if kind == "railway" and piece.line and math.isfinite(width) and math.isfinite(depth):
+            x, y = piece.line[0]
+            if min(x, width - x, y, depth - y) > 0.01:
+                yield f"{where}.line: {list(piece.line[0])}: a railway starts at the board's end (an edge of the table)"
     elif piece.at is None:
         yield f"{where}.at: (missing): a {kind} stands at a point"
     else:

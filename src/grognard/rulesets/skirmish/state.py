@@ -28,6 +28,7 @@ class Figure:
     hits: int = 0
     wounds: int = 0
     river_paid: bool = False
+    aboard: str | None = None  # the vehicle he rides in or on (skirmish.61)
 
     def copy(self) -> Figure:
         return Figure(
@@ -43,10 +44,11 @@ class Figure:
             self.hits,
             self.wounds,
             self.river_paid,
+            self.aboard,
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "id": self.id,
             "unit": self.unit,
             "side": self.side,
@@ -60,6 +62,9 @@ class Figure:
             "wounds": self.wounds,
             "river_paid": self.river_paid,
         }
+        if self.aboard is not None:
+            out["aboard"] = self.aboard
+        return out
 
 
 @dataclass(slots=True)
@@ -116,6 +121,54 @@ class Bridge:
             "work": self.work,
             "crossed": dict(sorted(self.crossed.items())),
             "builders": self.builders,
+        }
+
+
+@dataclass(slots=True)
+class Vehicle:
+    """A vehicle (skirmish.23): its centre and heading (degrees), who is aboard (in order: the first living
+    man drives, the next mans its MG), and the turn it last loaded or unloaded men."""
+
+    id: str
+    kind: str
+    side: str
+    name: str
+    x: float
+    y: float
+    heading: float
+    weapons: tuple[str, ...]
+    aboard: list[str]
+    river_paid: bool = False
+    armoured: bool = False
+
+    def copy(self) -> Vehicle:
+        return Vehicle(
+            self.id,
+            self.kind,
+            self.side,
+            self.name,
+            self.x,
+            self.y,
+            self.heading,
+            self.weapons,
+            list(self.aboard),
+            self.river_paid,
+            self.armoured,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "side": self.side,
+            "name": self.name,
+            "x": self.x,
+            "y": self.y,
+            "heading": self.heading,
+            "weapons": list(self.weapons),
+            "aboard": list(self.aboard),
+            "river_paid": self.river_paid,
+            "armoured": self.armoured,
         }
 
 
@@ -270,6 +323,9 @@ class SkirmishState:
     pieces: dict[str, Piece] = field(default_factory=dict)
     bursts: dict[str, BurstOrder] = field(default_factory=dict)  # piece or man -> his burst order this turn
     landed: list[dict[str, Any]] = field(default_factory=list)  # the templates laid this turn and their ranging dice
+    vehicles: dict[str, Vehicle] = field(default_factory=dict)
+    train: float | None = None  # inches the train's head has run along its railway; None: no train
+    walked: dict[str, float] = field(default_factory=dict)  # man -> inches of move he spent this turn (skirmish.61)
 
     def copy(self) -> SkirmishState:
         return SkirmishState(
@@ -296,6 +352,9 @@ class SkirmishState:
             pieces={k: p.copy() for k, p in self.pieces.items()},
             bursts=dict(self.bursts),
             landed=[dict(x) for x in self.landed],
+            vehicles={k: v.copy() for k, v in self.vehicles.items()},
+            train=self.train,
+            walked=dict(self.walked),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -323,6 +382,9 @@ class SkirmishState:
             "pieces": [p.to_json() for _, p in sorted(self.pieces.items())],
             "bursts": {k: o.to_json() for k, o in sorted(self.bursts.items())},
             "landed": [dict(x) for x in self.landed],
+            **({"vehicles": [v.to_json() for _, v in sorted(self.vehicles.items())]} if self.vehicles else {}),
+            **({"train": self.train} if self.train is not None else {}),
+            **({"walked": dict(sorted(self.walked.items()))} if self.walked else {}),
         }
 
     def living(self, unit: str) -> list[Figure]:

@@ -41,7 +41,8 @@ WEDGE_ATTACKS = ("mg", "flame_thrower")  # fire a pie wedge out to the weapon's 
 WEDGE_ANGLES = (25.0, 30.0)  # the seed: "The angle should be 25-30 degrees"
 TEMPLATE_ATTACKS = ("artillery", "mortar", "bazooka", "tank_gun")  # burst-template weapons (skirmish.12)
 TEMPLATE_SIZE_SLACK = 0.2  # a template shape's width may differ from its class's by at most this share
-COVER_WHEN = ("inside", "behind", "in_building", "cliff_top")
+COVER_WHEN = ("inside", "behind", "in_building", "cliff_top", "aboard")
+VEHICLE_KINDS = ("jeep", "half_track", "truck", "tank")
 COVER_TERRAIN = (
     "woods",
     "bushes",
@@ -52,6 +53,8 @@ COVER_TERRAIN = (
     "building",
     "cliff",
     "tank_trap",
+    *VEHICLE_KINDS,
+    "train",
 )
 
 
@@ -343,6 +346,42 @@ class Bridges(_Model):
     ranks_per_move: Entry
 
 
+class VehicleType(Sourced):
+    """A kind of vehicle (skirmish.23, 31): its move and size in inches, what it carries, its crew minimum.
+
+    ``length`` and ``width`` are its footprint (a 1/72 model's); ``carries`` is
+    every man aboard, crew included; ``crew_to_move`` the men aboard it needs
+    to move (one of them drives); ``armoured`` as the seed's "half tracks
+    (armored)".
+    """
+
+    move: float = Field(gt=0, le=48)
+    length: float = Field(gt=0, le=12)
+    width: float = Field(gt=0, le=6)
+    carries: int = Field(ge=1, le=30)
+    crew_to_move: int = Field(ge=1, le=10)
+    armoured: bool
+
+
+class Vehicles(_Model):
+    """Vehicle kinds and the numbers vehicles move by (lost tables: grognard defaults, skirmish.23)."""
+
+    jeep: VehicleType
+    half_track: VehicleType
+    truck: VehicleType
+    tank: VehicleType
+    road_cost: Entry
+    board_reach: Entry
+    weapon_crew: Entry
+    train_move: Entry
+    train_length: Entry
+
+    def kind(self, name: str) -> VehicleType:
+        """The entry of vehicle kind ``name`` (one of ``VEHICLE_KINDS``)."""
+        entry: VehicleType = getattr(self, name)
+        return entry
+
+
 class CoverRow(Sourced):
     """A row of the cover lookup: ``terrain`` covers a man ``when`` so, against the attacks listed."""
 
@@ -382,6 +421,7 @@ class Tables(_Model):
     bridges: Bridges
     artillery: dict[str, Artillery] = {}
     burst: dict[str, BurstClass] = {}
+    vehicles: Vehicles
 
     @model_validator(mode="after")
     def _needed(self) -> Tables:

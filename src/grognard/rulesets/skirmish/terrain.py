@@ -49,6 +49,7 @@ from grognard.rulesets.skirmish.tables import Tables
 WALL_THICKNESS = 0.5  # inches: a stone wall or a line of sandbags, for sight (the seed gives none)
 TRAP_SIZE = 0.5  # inches across a tank trap
 DEFAULT_ROAD_WIDTH = 2.0
+DEFAULT_RAILWAY_WIDTH = 1.5  # inches: a 1/72 track and the train on it
 
 XY = tuple[float, float]
 
@@ -134,6 +135,7 @@ class Terrain:
     bridges: list[BridgeSite] = field(default_factory=list)
     standing: frozenset[str] = frozenset()  # the bridges standing now (built, points left)
     section_states: dict[str, str] = field(default_factory=dict)  # section -> its state now (structures.py)
+    vehicles: list[Feature] = field(default_factory=list)  # footprints of the vehicles now (kind = vehicle kind)
 
     def __post_init__(self) -> None:
         self.finish()
@@ -148,7 +150,9 @@ class Terrain:
         self.river = river.difference(decks) if not decks.is_empty and not river.is_empty else river
         self.pond = _union(f.shape for f in [*by("pond"), *by("bay")])
         self.road = _union(f.shape for f in by("road"))
-        self.blockers = [f for f in self.features if f.kind in ("stone_wall", "sandbags", "boulder", "tank_trap")]
+        self.blockers = [
+            f for f in self.features if f.kind in ("stone_wall", "sandbags", "boulder", "tank_trap", "train")
+        ]
         self.sight_blockers = [f for f in self.blockers if f.kind != "tank_trap"]
         self.crossings = [f for f in self.features if f.kind in ("stone_wall", "sandbags")]
         self.boulders = [f for f in self.features if f.kind == "boulder"]
@@ -212,6 +216,7 @@ class Terrain:
             self.bridges,
             standing,
             dict(states),
+            self.vehicles,
         )
         for k, (x, y) in enumerate(traps):
             other.features.append(
@@ -219,6 +224,34 @@ class Terrain:
             )
         other.finish()
         return other
+
+    def with_moving(self, train: BaseGeometry | None, vehicles: Sequence[Feature]) -> Terrain:
+        """This terrain with the train where it stands now (a blocker, like a wall: skirmish.44) and the
+        vehicles' footprints (for cover aboard: skirmish.35-38)."""
+        if train is None and not vehicles:
+            return self
+        other = Terrain(
+            self.width,
+            self.depth,
+            self.tables,
+            [*self.features, *([Feature("train", "train", train)] if train is not None else [])],
+            self.hills,
+            self.buildings,
+            self.openings,
+            self.cliffs,
+            self.wires,
+            self.traps,
+            bridges=self.bridges,
+            standing=self.standing,
+            section_states=self.section_states,
+            vehicles=list(vehicles),
+        )
+        return other
+
+    def aboard(self, kind: str, x: float, y: float) -> bool:
+        """(x, y) is inside the footprint of a vehicle of ``kind`` (where the men aboard it ride)."""
+        point = Point(x, y)
+        return any(v.kind == kind and v.shape.covers(point) for v in self.vehicles)
 
     # ------------------------------------------------------------------ where
     def on_table(self, x: float, y: float) -> bool:
@@ -328,8 +361,8 @@ def _feature(piece: TerrainPiece, index: int) -> Feature:
         return Feature(kind, ident, Polygon(piece.shape), height=piece.height or 0.0)
     if piece.line is not None:
         line = LineString(piece.line)
-        if kind in ("road", "river"):
-            width = piece.width or DEFAULT_ROAD_WIDTH
+        if kind in ("road", "river", "railway"):
+            width = piece.width or (DEFAULT_RAILWAY_WIDTH if kind == "railway" else DEFAULT_ROAD_WIDTH)
             return Feature(kind, ident, line.buffer(width / 2, cap_style="flat"), line)
         if kind in ("stone_wall", "sandbags"):
             return Feature(kind, ident, line.buffer(WALL_THICKNESS / 2, cap_style="flat", join_style="mitre"), line)

@@ -1,0 +1,560 @@
+"""The skirmish game's vehicles and train (skirmish.23, 31, 44, 49, 50, 56-61): setup, orders, checks, moves.
+
+A mixin of :class:`~.game.SkirmishGame`. Each vehicle of the side moving
+gets a ``drive V`` decision in that side's move phase, beside its units'
+``move`` decisions, in any order. A :class:`~.actions.Drive` is checked whole
+(:meth:`VehicleRules.check_drive`) and refused with the first rule it breaks,
+leaving the state as it was.
+
+Readings (docs/rules/skirmish.md): the men aboard ride in order, so the first
+living man aboard drives (skirmish.57) and the next mans the vehicle's MG
+(skirmish.60); the driver fires nothing. Loading or unloading is half the
+vehicle's move and half the move of each man who gets in or out (skirmish.61):
+a man gets in within ``board_reach`` of the vehicle, if he has spent at most
+half his move this turn, and men getting out stand round its rear within
+``board_reach``, on free ground out of contact with the enemy. Men aboard do
+not walk, touch no enemy base (no melee) and do not pay for rivers (the
+vehicle does: skirmish.49). Men on foot walk round vehicles and the train.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from shapely.geometry import LineString, Point
+from shapely.geometry.base import BaseGeometry
+
+from grognard.core.engine import ActionSpace
+from grognard.core.errors import IllegalAction
+from grognard.core.geometry import TOLERANCE, at_most, snap, snap_angle
+from grognard.rulesets.skirmish import vehicles as V
+from grognard.rulesets.skirmish.actions import Drive, Stop
+from grognard.rulesets.skirmish.scenario import Scenario
+from grognard.rulesets.skirmish.state import Figure, SkirmishState, Vehicle
+from grognard.rulesets.skirmish.tables import Tables
+from grognard.rulesets.skirmish.terrain import Feature, Terrain
+
+if TYPE_CHECKING:
+    from grognard.rulesets.skirmish.game import SkirmishGame
+
+XY = tuple[float, float]
+
+
+@dataclass
+class DrivePlan:
+    """A checked drive: the men loading or unloading at each stop (with where they get out), the measure."""
+
+    before: list[tuple[str, XY | None]] = field(default_factory=list)
+    after: list[tuple[str, XY | None]] = field(default_factory=list)
+    measure: V.DriveMeasure | None = None
+    end: XY | None = None
+
+
+class VehicleRules:
+    """Vehicles and the train for :class:`~.game.SkirmishGame` (see the module's docstring)."""
+
+    state: SkirmishState
+    railway: str | None
+    scenario: Scenario
+    tables: Tables
+    base_terrain: Terrain
+
+    if TYPE_CHECKING:
+
+        @property
+        def terrain(self) -> Terrain: ...
+
+        def allowance(self, figure: Figure) -> float: ...
+
+        def emit(self, kind: str, to: Iterable[str] | None = None, **data: Any) -> None: ...
+
+    # ------------------------------------------------------------------ setup
+    def _setup_vehicles(self) -> None:
+        """Vehicles from the scenario, their men aboard; the train waiting at the board's end."""
+        spec = self.scenario.spec
+        s = self.state
+        for vs in spec.vehicles:
+            vid = vs.id.upper()
+            v = Vehicle(
+                vid,
+                vs.kind,
+                vs.side,
+                vs.name,
+                snap(vs.at[0]),
+                snap(vs.at[1]),
+                snap_angle(vs.heading),
+                tuple(vs.weapons),
+                [],
+            )
+            for ref in [*vs.crew, *vs.passengers]:
+                name = ref.upper()
+                men = s.units[name].figures if name in s.units else [name]
+                for fid in men:
+                    f = s.figures[fid]
+                    f.aboard, f.x, f.y = vid, v.x, v.y
+                    v.aboard.append(fid)
+            v.armoured = self.tables.vehicles.kind(vs.kind).armoured if vs.armoured is None else vs.armoured
+            s.vehicles[vid] = v
+        self.railway = None
+        if spec.train is not None:
+            self.railway = spec.train.railway or next(f.id for f in self.base_terrain.by_kind("railway"))
+            s.train = 0.0
+
+    # ------------------------------------------------------------------ lookups
+    def vehicle(self, label: str) -> Vehicle:
+        v = self.state.vehicles.get(label)
+        if v is None:
+            raise IllegalAction(f"no vehicle {label!r} in this game", "skirmish.23")
+        return v
+
+    def riders(self, v: Vehicle) -> list[Figure]:
+        """The living men aboard ``v``, in order (the first drives, the next mans its MG)."""
+        return [self.state.figures[f] for f in v.aboard if self.state.figures[f].alive]
+
+    def driver(self, v: Vehicle) -> Figure | None:
+        men = self.riders(v)
+        return men[0] if men else None
+
+    def gunner(self, v: Vehicle) -> Figure | None:
+        """The man who fires the vehicle's MG: the first living man aboard besides the driver, when besides
+        the driver there are the ``weapon_crew`` men the MG needs (skirmish.31, 60); else None (it is silent)."""
+        men = self.riders(v)
+        need = max(1, round(self.tables.vehicles.weapon_crew.value))
+        return men[1] if "mg" in v.weapons and len(men) >= 1 + need else None
+
+    def may_drive(self, v: Vehicle) -> bool:
+        """``v`` owes a drive decision: a living man is aboard, or one of its side stands within reach to get in."""
+        return bool(self.riders(v)) or bool(DriveSpace(self, v.id).near_units())  # type: ignore[arg-type]
+
+    def weapon_of(self, f: Figure) -> str:
+        """The weapon ``f`` fires: the vehicle's MG if he mans it, else his own."""
+        if f.aboard is not None:
+            v = self.state.vehicles[f.aboard]
+            g = self.gunner(v)
+            if g is not None and g.id == f.id:
+                return "mg"
+        return f.weapon
+
+    def vehicle_shape(self, v: Vehicle, at: XY | None = None, facing: float | None = None) -> Any:
+        entry = self.tables.vehicles.kind(v.kind)
+        return V.footprint(at or (v.x, v.y), v.heading if facing is None else facing, entry.length, entry.width)
+
+    def train_now(self) -> BaseGeometry | None:
+        """The train's ground now, or None (no train, or off the board)."""
+        if self.railway is None or self.state.train is None:
+            return None
+        return V.train_shape(self.base_terrain, self.railway, self.state.train)
+
+    def moving_key(self) -> tuple[Any, ...]:
+        return (self.state.train, tuple((v.x, v.y, v.heading) for v in self.state.vehicles.values()))
+
+    def with_moving(self, terrain: Terrain) -> Terrain:
+        """``terrain`` with the train and the vehicles where they are now."""
+        feats = [Feature(v.kind, v.id, self.vehicle_shape(v)) for v in self.state.vehicles.values()]
+        return terrain.with_moving(self.train_now(), feats)
+
+    def vehicles_view(self) -> dict[str, Any]:
+        """The vehicles' footprints (corners, inches) with who drives and who rides, and the train's ground,
+        for views and pictures; empty when the scenario has neither."""
+        out: dict[str, Any] = {}
+        if self.state.vehicles:
+            items = []
+            for v in self.state.vehicles.values():
+                corners = [[round(x, 2), round(y, 2)] for x, y in self.vehicle_shape(v).exterior.coords]
+                driver = self.driver(v)
+                gunner = self.gunner(v)
+                items.append(
+                    {
+                        "id": v.id,
+                        "kind": v.kind,
+                        "side": v.side,
+                        "shape": corners,
+                        "aboard": [f.id for f in self.riders(v)],
+                        "driver": driver.id if driver else None,
+                        "gunner": gunner.id if gunner else None,
+                    }
+                )
+            out["vehicle_shapes"] = items
+        train = self.train_now()
+        if train is not None:
+            out["train_shape"] = [[round(x, 2), round(y, 2)] for x, y in train.exterior.coords]
+        return out
+
+    # ------------------------------------------------------------------ men on foot
+    def check_foot_path(self, action: Any, f: Figure, path: list[XY], cost: float) -> None:
+        """A man on foot: not aboard, within what his move has left this turn, round vehicles and the train."""
+        if f.aboard is not None:
+            raise IllegalAction(
+                f"{action}: {f.id} is aboard {f.aboard}: he moves with it, or gets out by unloading", "skirmish.61"
+            )
+        spent = self.state.walked.get(f.id, 0.0)
+        if spent and not at_most(spent + cost, self.allowance(f)):
+            raise IllegalAction(
+                f'{action}: {f.id} got in or out of a vehicle this turn: {self.allowance(f) - spent:g}" of his '
+                f'move is left, the path costs {cost:.2f}"',
+                "skirmish.61",
+            )
+        body = LineString(path).buffer(self.tables.sight.base.value / 2)
+        train = self.train_now()
+        if train is not None and body.intersection(train).area > 0.01:
+            raise IllegalAction(f"{action}: {f.id} would walk into the train: it cannot be boarded", "skirmish.44")
+        for v in self.state.vehicles.values():
+            if body.intersection(self.vehicle_shape(v)).area > 0.01:
+                raise IllegalAction(f"{action}: {f.id} would walk through {v.id}: men get in by loading", "skirmish.61")
+
+    # ------------------------------------------------------------------ checking a drive
+    def _men_of(self, action: Drive, stop: Stop, v: Vehicle, aboard: list[str]) -> list[str]:
+        s = self.state
+        out: list[str] = []
+        for ref in stop.men:
+            if ref in s.units:
+                unit = s.units[ref]
+                if unit.side != v.side:
+                    raise IllegalAction(f"{action}: {ref} is not a unit of {v.side}", "skirmish.61")
+                men = [
+                    fid
+                    for fid in unit.figures
+                    if s.figures[fid].alive
+                    and ((fid in aboard) if stop.verb == "unload" else s.figures[fid].aboard is None)
+                    and s.figures[fid].on_table
+                ]
+                if not men:
+                    where = f"aboard {v.id}" if stop.verb == "unload" else "on foot"
+                    raise IllegalAction(f"{action}: no man of {ref} is {where}", "skirmish.61")
+                out += [m for m in men if m not in out]
+            elif ref in s.figures:
+                f = s.figures[ref]
+                if f.side != v.side or not f.alive:
+                    raise IllegalAction(f"{action}: {ref} is not a living man of {v.side}", "skirmish.61")
+                if ref not in out:
+                    out.append(ref)
+            else:
+                raise IllegalAction(f"{action}: no unit or man {ref!r}", "skirmish.61")
+        return out
+
+    def _stop(
+        self,
+        action: Drive,
+        stop: Stop,
+        v: Vehicle,
+        at: XY,
+        facing: float,
+        aboard: list[str],
+        afoot: dict[str, XY],
+    ) -> list[tuple[str, XY | None]]:
+        """Check one stop with the vehicle at ``at``; updates ``aboard`` and ``afoot`` (men on foot's places)."""
+        s = self.state
+        entry = self.tables.vehicles.kind(v.kind)
+        reach = self.tables.vehicles.board_reach.value
+        shape = self.vehicle_shape(v, at, facing)
+        men = self._men_of(action, stop, v, aboard)
+        out: list[tuple[str, XY | None]] = []
+        for fid in men:
+            f = s.figures[fid]
+            half = self.allowance(f) / 2
+            if not at_most(s.walked.get(fid, 0.0), half):
+                raise IllegalAction(
+                    f"{action}: {fid} has spent more than half his move this turn: getting in or out takes half",
+                    "skirmish.61",
+                )
+        if stop.verb == "load":
+            for fid in men:
+                f = s.figures[fid]
+                if f.aboard is not None or fid in aboard:
+                    raise IllegalAction(f"{action}: {fid} is already aboard {f.aboard or v.id}", "skirmish.61")
+                if not f.on_table:
+                    raise IllegalAction(f"{action}: {fid} is not on the table", "skirmish.61")
+                if fid in s.engaged:
+                    raise IllegalAction(f"{action}: {fid} is in a melee", "skirmish.68")
+                x, y = afoot[fid]
+                gap = shape.distance(Point(x, y))
+                if gap > reach + TOLERANCE:
+                    raise IllegalAction(
+                        f'{action}: {fid} is {gap:.2f}" from {v.id}; men get in within {reach:g}"', "skirmish.61"
+                    )
+            if len(aboard) + len(men) > entry.carries:
+                raise IllegalAction(
+                    f"{action}: {len(aboard) + len(men)} men aboard; a {v.kind} carries at most {entry.carries}",
+                    "skirmish.23",
+                )
+            for fid in men:
+                aboard.append(fid)
+                afoot.pop(fid, None)
+                out.append((fid, None))
+            return out
+        for fid in men:
+            if fid not in aboard:
+                raise IllegalAction(f"{action}: {fid} is not aboard {v.id}", "skirmish.61")
+        spots = self.exit_spots(v, at, facing, afoot)
+        if len(spots) < len(men):
+            raise IllegalAction(
+                f"{action}: room round {v.id} for {len(spots)} men to get out, not {len(men)}", "skirmish.61"
+            )
+        for fid, spot in zip(men, spots, strict=False):
+            aboard.remove(fid)
+            afoot[fid] = spot
+            out.append((fid, spot))
+        return out
+
+    def exit_spots(self, v: Vehicle, at: XY, facing: float, afoot: dict[str, XY]) -> list[XY]:
+        """Free places round the vehicle where men get out, nearest its rear first: on the table, within
+        ``board_reach`` of it, a base apart from other men, out of contact with the enemy, clear of other
+        vehicles, the train and what a man may not stand in."""
+        base = self.tables.sight.base.value
+        reach = self.tables.vehicles.board_reach.value
+        terrain = self.terrain
+        ring = self.vehicle_shape(v, at, facing).buffer(min(reach, base / 2 + 0.25), join_style="mitre").exterior
+        h = math.radians(facing)
+        entry = self.tables.vehicles.kind(v.kind)
+        rear = Point(at[0] - math.cos(h) * entry.length, at[1] - math.sin(h) * entry.length)
+        count = max(8, int(ring.length / (base + 0.05)))
+        points = [ring.interpolate(ring.length * k / count) for k in range(count)]
+        points.sort(key=lambda p: (p.distance(rear), p.x, p.y))
+        others = [self.vehicle_shape(o) for o in self.state.vehicles.values() if o.id != v.id]
+        train = self.train_now()
+        side = v.side
+        out: list[XY] = []
+        taken = list(afoot.items())
+        for p in points:
+            spot = (snap(p.x), snap(p.y))
+            if not terrain.on_table(*spot) or terrain.in_river(*spot) or terrain.in_pond(*spot):
+                continue
+            if terrain.building_at(*spot) is not None or any(b.shape.covers(Point(spot)) for b in terrain.boulders):
+                continue
+            body = Point(spot).buffer(base / 2)
+            if any(body.intersects(o) for o in others) or (train is not None and body.intersects(train)):
+                continue
+            clash = False
+            for fid, (x, y) in taken:
+                g = self.state.figures[fid]
+                gap = math.hypot(x - spot[0], y - spot[1])
+                if gap < base - TOLERANCE or (g.side != side and gap <= base + TOLERANCE):
+                    clash = True
+                    break
+            if clash or any(math.hypot(x - spot[0], y - spot[1]) < base - TOLERANCE for x, y in out):
+                continue
+            out.append(spot)
+        return out
+
+    def check_drive(self, action: Drive) -> DrivePlan:
+        """Check ``action`` whole (skirmish.23, 31, 44, 49, 50, 56-61); the plan, or IllegalAction naming the rule."""
+        s = self.state
+        v = self.vehicle(action.vehicle)
+        entry = self.tables.vehicles.kind(v.kind)
+        stops = [st for st in (action.before, action.after) if st is not None]
+        move = entry.move
+        budget = move - len(stops) * move / 2
+        aboard = [f for f in v.aboard if s.figures[f].alive]
+        afoot = {f.id: (f.x, f.y) for f in s.figures.values() if f.alive and f.on_table and f.aboard is None}
+        plan = DrivePlan()
+        at, facing = (v.x, v.y), v.heading
+        if action.before is not None:
+            plan.before = self._stop(action, action.before, v, at, facing, aboard, afoot)
+        if action.path:
+            path = [at, *((snap(x), snap(y)) for x, y in action.path)]
+            if len(path) > 4:
+                raise IllegalAction(f"{action}: a path has at most two waypoints", "skirmish.23")
+            if not aboard:
+                raise IllegalAction(f"{action}: {v.id} has nobody aboard to drive it", "skirmish.57")
+            if len(aboard) < entry.crew_to_move:
+                raise IllegalAction(
+                    f"{action}: a {v.kind} needs {entry.crew_to_move} men aboard to move, it has {len(aboard)}",
+                    "skirmish.31",
+                )
+            if budget <= TOLERANCE:
+                raise IllegalAction(
+                    f"{action}: loading and unloading take half a move each: nothing is left to drive", "skirmish.61"
+                )
+            base = self.tables.sight.base.value
+            others: list[tuple[str, BaseGeometry]] = [
+                (o.id, self.vehicle_shape(o)) for o in s.vehicles.values() if o.id != v.id
+            ]
+            others += [(fid, Point(xy).buffer(base / 2 - TOLERANCE)) for fid, xy in afoot.items()]
+            measure = V.measure_drive(
+                self.terrain, path, kind=v.kind, facing=facing, allowance=move, river_paid=v.river_paid, others=others
+            )
+            if measure.problem is not None:
+                rule, why = measure.problem
+                raise IllegalAction(f"{action}: {v.id}: {why}", rule)
+            if not at_most(measure.cost, budget):
+                rule = "skirmish.49" if measure.rivers else ("skirmish.61" if stops else "skirmish.23")
+                raise IllegalAction(
+                    f"{action}: {v.id}'s path costs {measure.describe()}, more than the {budget:g}\" it has "
+                    f'(a {v.kind} moves {move:g}"' + (", half of it for loading or unloading)" if stops else ")"),
+                    rule,
+                )
+            at, facing = path[-1], measure.heading
+            for o in s.vehicles.values():
+                if o.id != v.id and V.abreast_on_road(self.terrain, at, facing, (o.x, o.y), entry.length):
+                    raise IllegalAction(
+                        f"{action}: {v.id} would stand beside {o.id} on the road: vehicles go single file",
+                        "skirmish.56",
+                    )
+            plan.measure, plan.end = measure, at
+        if action.after is not None:
+            plan.after = self._stop(action, action.after, v, at, facing, aboard, afoot)
+        return plan
+
+    # ------------------------------------------------------------------ doing it
+    def _drive(self, action: Drive) -> None:
+        s = self.state
+        plan = self.check_drive(action)
+        v = s.vehicles[action.vehicle]
+        self._board(v, action.before, plan.before)
+        if plan.measure is not None and plan.end is not None:
+            v.x, v.y = plan.end
+            v.heading = plan.measure.heading
+            v.river_paid = self.base_terrain.in_river(v.x, v.y) and (v.river_paid or plan.measure.rivers > 0)
+            for f in self.riders(v):
+                f.x, f.y = v.x, v.y
+            self.emit(
+                "drove",
+                vehicle=v.id,
+                at=[v.x, v.y],
+                heading=v.heading,
+                cost=round(plan.measure.cost, 2),
+                men=[f.id for f in self.riders(v)],
+            )
+        elif not plan.before and not plan.after:
+            self.emit("parks", vehicle=v.id)
+        self._board(v, action.after, plan.after)
+
+    def _board(self, v: Vehicle, stop: Stop | None, men: list[tuple[str, XY | None]]) -> None:
+        if stop is None:
+            return
+        s = self.state
+        for fid, spot in men:
+            f = s.figures[fid]
+            s.walked[fid] = s.walked.get(fid, 0.0) + self.allowance(f) / 2
+            if spot is None:
+                f.aboard, f.x, f.y = v.id, v.x, v.y
+                v.aboard.append(fid)
+            else:
+                f.aboard = None
+                f.x, f.y = spot
+                v.aboard.remove(fid)
+        self.emit(
+            "loaded" if stop.verb == "load" else "unloaded",
+            vehicle=v.id,
+            men=[fid for fid, _ in men],
+            at=[list(p) for _, p in men if p is not None],
+        )
+
+    def _run_train(self) -> None:
+        """The train runs 12" along its railway at the start of each move from the one it enters (skirmish.44)."""
+        s = self.state
+        spec = self.scenario.spec
+        if self.railway is None or s.train is None or spec.train is None or s.turn < spec.train.enters:
+            return
+        railway = next(f for f in self.base_terrain.by_kind("railway") if f.id == self.railway)
+        assert railway.line is not None
+        gone = railway.line.length + self.tables.vehicles.train_length.value
+        if s.train >= gone:
+            return
+        base = self.tables.sight.base.value
+        blockers = [
+            Point(f.x, f.y).buffer(base / 2) for f in s.figures.values() if f.alive and f.on_table and f.aboard is None
+        ]
+        blockers += [self.vehicle_shape(v) for v in s.vehicles.values()]
+        run = V.train_run(self.base_terrain, self.railway, s.train, blockers)
+        s.train = round(min(gone, s.train + run), 2)
+        self.emit("train", head=s.train, ran=round(run, 2), gone=s.train >= gone)
+
+
+# ---------------------------------------------------------------------- the action space
+class DriveSpace(ActionSpace[Drive]):
+    """Every legal drive of a vehicle: a continuous space of paths with optional stops (skirmish.23, 61)."""
+
+    def __init__(self, game: SkirmishGame, vehicle: str) -> None:
+        self.game = game
+        self.vehicle = vehicle
+
+    def check(self, action: Any) -> None:
+        if not isinstance(action, Drive):
+            raise IllegalAction(f"{action} is not a drive", "skirmish.23")
+        if action.vehicle != self.vehicle:
+            raise IllegalAction(f"{action}: this decision is for vehicle {self.vehicle}", "skirmish.23")
+        self.game.check_drive(action)
+
+    def legal(self, action: Drive) -> bool:
+        try:
+            self.check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def hold(self) -> Drive:
+        return Drive(self.vehicle)
+
+    def toward(self, x: float, y: float, *, after: Stop | None = None, steps: int = 7) -> Drive | None:
+        """The furthest legal straight drive toward (x, y), maybe with ``after``; None if none gains ground."""
+        v = self.game.state.vehicles[self.vehicle]
+        full = Drive(self.vehicle, ((snap(x), snap(y)),), None, after)
+        if self.legal(full):
+            return full
+        lo, hi, best = 0.0, 1.0, None
+        for _ in range(steps):
+            mid = (lo + hi) / 2
+            d = Drive(self.vehicle, ((snap(v.x + mid * (x - v.x)), snap(v.y + mid * (y - v.y))),), None, after)
+            if self.legal(d):
+                lo, best = mid, d
+            else:
+                hi = mid
+        return best
+
+    def near_units(self) -> list[str]:
+        """Units of the vehicle's side with a man on foot within ``board_reach`` of it (who might get in)."""
+        game = self.game
+        v = game.state.vehicles[self.vehicle]
+        shape = game.vehicle_shape(v)
+        reach = game.tables.vehicles.board_reach.value + TOLERANCE
+        out: list[str] = []
+        for f in game.state.figures.values():
+            if f.side == v.side and f.alive and f.on_table and f.aboard is None and f.unit not in out:
+                if shape.distance(Point(f.x, f.y)) <= reach:
+                    out.append(f.unit)
+        return sorted(out)
+
+    def unload_all(self) -> Stop | None:
+        """Every unit aboard with neither the driver nor the MG's gunner in it (the passengers), as a stop."""
+        game = self.game
+        v = game.state.vehicles[self.vehicle]
+        keep = {game.state.figures[f.id].unit for f in (game.driver(v), game.gunner(v)) if f is not None}
+        units: list[str] = []
+        for f in game.riders(v):
+            if f.unit not in keep and f.unit not in units:
+                units.append(f.unit)
+        return Stop("unload", tuple(units)) if units else None
+
+    def sample(self, rng: np.random.Generator) -> Drive:
+        game = self.game
+        v = game.state.vehicles[self.vehicle]
+        move = game.tables.vehicles.kind(v.kind).move
+        near = self.near_units()
+        if near and rng.random() < 0.3:
+            stop = Stop("load", (near[int(rng.integers(len(near)))],))
+            for d in (Drive(self.vehicle, (), stop), Drive(self.vehicle, ((v.x, v.y + 1.0),), stop)):
+                if self.legal(d):
+                    return d
+        for _ in range(6):
+            angle = float(rng.uniform(0.0, 2 * math.pi))
+            dist = float(rng.uniform(0.2, 1.0)) * move
+            x, y = v.x + dist * math.cos(angle), v.y + dist * math.sin(angle)
+            after = self.unload_all() if rng.random() < 0.2 else None
+            if after is not None:
+                x, y = v.x + dist / 2 * math.cos(angle), v.y + dist / 2 * math.sin(angle)
+            d = Drive(self.vehicle, ((snap(x), snap(y)),), None, after)
+            if self.legal(d):
+                return d
+        return self.hold()
+
+    def candidates(self, k: int = 16) -> list[Drive]:
+        out = [self.hold()]
+        stop = self.unload_all()
+        if stop is not None and self.legal(Drive(self.vehicle, (), stop)):
+            out.append(Drive(self.vehicle, (), stop))
+        return out[:k]

@@ -1,0 +1,266 @@
+"""Vehicles and the train as functions of the terrain and positions (skirmish.23, 44, 49, 50, 56-59, 62).
+
+Pure, like ``rules``: each function reads a :class:`~.terrain.Terrain`, the
+tables and positions (inches, headings in degrees: 0 east, counter-clockwise,
+``core.geometry.snap_angle``) and returns a measure or a reason. The game
+checks vehicle orders with them, the bots and faces look ahead with them.
+
+A vehicle is its footprint, a ``length`` x ``width`` rectangle (tables,
+``[vehicles.KIND]``) centred on its position with its long side along its
+heading. A drive is a path of its centre (at most two waypoints and the end);
+the vehicle turns to face along each leg, so its heading at the end is the
+last leg's. The ground it covers is what its footprint sweeps: turning where it
+stands at the start and at each waypoint, then straight along each leg.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import unary_union
+
+from grognard.core.geometry import TOLERANCE, snap_angle
+from grognard.rulesets.skirmish.scenario import vehicle_footprint
+from grognard.rulesets.skirmish.terrain import Terrain
+
+XY = tuple[float, float]
+TURN_STEP = 30.0  # degrees between the footprints of a vehicle turning where it stands
+STOPS_VEHICLES = {  # terrain kind -> the rule that stops a vehicle there
+    "stone_wall": "skirmish.58",
+    "sandbags": "skirmish.58",
+    "boulder": "skirmish.58",
+    "tank_trap": "skirmish.59",
+    "train": "skirmish.44",
+}
+TANKS_KEPT_OUT = ("castle_wall", "tower", "castle")  # skirmish.62: terrain of part 4's castles, tanks only
+
+
+def heading(a: XY, b: XY) -> float:
+    """The heading (degrees) from ``a`` to ``b``.
+
+    >>> heading((0, 0), (0, 5)), heading((3, 3), (1, 3))
+    (90.0, 180.0)
+    """
+    return snap_angle(math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])))
+
+
+def footprint(at: XY, facing: float, length: float, width: float) -> Polygon:
+    """The vehicle's rectangle centred ``at``, its length along ``facing`` (degrees)."""
+    return vehicle_footprint(at, facing, length, width)
+
+
+def swept(path: Sequence[XY], facing: float, length: float, width: float) -> tuple[BaseGeometry, float]:
+    """(the ground covered driving ``path``, the heading at its end); ``facing`` is the heading at its start.
+
+    Along a straight leg the footprint sweeps the hull of its first and last
+    places; at the start and at each waypoint it turns where it stands, through
+    footprints every ``TURN_STEP`` degrees from the old heading to the new.
+    """
+    shapes = [footprint(path[0], facing, length, width)]
+    for a, b in itertools.pairwise(path):
+        leg = math.hypot(b[0] - a[0], b[1] - a[1])
+        if leg <= TOLERANCE:
+            continue
+        new = heading(a, b)
+        turn = math.remainder(new - facing, 360.0)
+        steps = max(1, math.ceil(abs(turn) / TURN_STEP))
+        for k in range(1, steps + 1):
+            shapes.append(footprint(a, facing + turn * k / steps, length, width))
+        facing = new
+        shapes.append(footprint(a, facing, length, width).union(footprint(b, facing, length, width)).convex_hull)
+    return unary_union(shapes), facing
+
+
+@dataclass
+class DriveMeasure:
+    """What a drive costs (inches of the vehicle's move) and what it meets; ``problem`` is (rule, why)."""
+
+    length: float
+    cost: float
+    heading: float
+    parts: dict[str, float] = field(default_factory=dict)
+    rivers: int = 0
+    problem: tuple[str, str] | None = None
+
+    def describe(self) -> str:
+        extras = ", ".join(f"{k} {v:+.2f}" for k, v in self.parts.items() if abs(v) > 1e-9)
+        return f'{self.cost:.2f}" ({self.length:.2f}" driven' + (f"; {extras})" if extras else ")")
+
+
+def measure_drive(
+    terrain: Terrain,
+    path: Sequence[XY],
+    *,
+    kind: str,
+    facing: float,
+    allowance: float,
+    river_paid: bool = False,
+    others: Iterable[tuple[str, BaseGeometry]] = (),
+) -> DriveMeasure:
+    """The cost of driving ``path`` (the centre's, start first) for a vehicle of ``kind`` whose move is
+    ``allowance`` inches, and the first rule it breaks.
+
+    Costs: every inch driven, an inch of road at ``vehicles.road_cost`` (S15),
+    ``uphill_per_inch`` per inch climbed, half the vehicle's move once for each
+    river its centre enters (skirmish.49; none for the river it stands in, if
+    paid). Wire, bushes and small rocks cost nothing (skirmish.58). Refused
+    (``problem``): leaving the table (skirmish.2); a pond or bay (skirmish.50);
+    walls, sandbags, boulders (skirmish.58), buildings and cliffs (skirmish.58,
+    reading); tank traps (skirmish.59); the train (skirmish.44); a tank into a
+    castle (skirmish.62); and anything in ``others`` ((what, shape): other
+    vehicles and men on foot).
+    """
+    tables = terrain.tables
+    entry = tables.vehicles.kind(kind)
+    start_heading = facing
+    if len(path) < 2:
+        return DriveMeasure(0.0, 0.0, start_heading)
+    line = LineString(path)
+    measure = DriveMeasure(line.length, line.length, start_heading)
+    if line.length <= TOLERANCE:
+        return measure
+    ground, measure.heading = swept(path, facing, entry.length, entry.width)
+    start = footprint(path[0], start_heading, entry.length, entry.width)
+    fresh = ground.difference(start.buffer(-TOLERANCE)) if start.area > 0 else ground
+    minx, miny, maxx, maxy = ground.bounds
+    t = TOLERANCE
+    if minx < -t or miny < -t or maxx > terrain.width + t or maxy > terrain.depth + t:
+        measure.problem = ("skirmish.2", "the vehicle would leave the table")
+        return measure
+    if not terrain.pond.is_empty and fresh.intersection(terrain.pond).area > 0.01:
+        measure.problem = ("skirmish.50", "no vehicle may enter a pond or bay")
+        return measure
+    for feature in terrain.features:
+        rule = STOPS_VEHICLES.get(feature.kind)
+        if feature.kind in TANKS_KEPT_OUT and kind == "tank":
+            rule = "skirmish.62"
+        if rule is None or not fresh.intersects(feature.shape):
+            continue
+        if feature.shape.intersection(fresh).area <= 1e-6 and feature.shape.geom_type == "Polygon":
+            continue  # touches an edge only
+        what = feature.kind.replace("_", " ")
+        why = {
+            "skirmish.58": f"vehicles cannot cross walls, sandbags or boulders: {what} {feature.id} is in the way",
+            "skirmish.59": f"vehicles cannot cross tank traps: {feature.id} is in the way",
+            "skirmish.44": "the train is in the way (it cannot be boarded or driven through)",
+            "skirmish.62": f"tanks cannot enter a castle: {what} {feature.id}",
+        }[rule]
+        measure.problem = (rule, why)
+        return measure
+    for building in terrain.buildings:
+        if fresh.intersection(building.shape).area > 0.01:
+            measure.problem = ("skirmish.58", f"vehicles cannot drive through building {building.id}")
+            return measure
+    for cliff in terrain.cliffs:
+        if fresh.intersects(cliff.shape):
+            measure.problem = ("skirmish.58", f"vehicles cannot cross the cliff {cliff.id}")
+            return measure
+    for what, shape in others:
+        if fresh.intersection(shape).area > 0.01:
+            measure.problem = ("skirmish.23", f"{what} is in the way")
+            return measure
+    parts = measure.parts
+    if not terrain.road.is_empty and terrain.road.intersects(line):
+        on_road = line.intersection(terrain.road).length
+        parts["road"] = (tables.vehicles.road_cost.value - 1.0) * on_road
+    if terrain.hills:
+        up = 0.0
+        for (_, _, h0), (_, _, h1) in itertools.pairwise(terrain.profile(line)):
+            up += max(0.0, h1 - h0)
+        if up:
+            parts["uphill"] = up * tables.movement.uphill_per_inch.value
+    if not terrain.river.is_empty and terrain.river.intersects(line):
+        pieces = [p for p in _pieces(line.intersection(terrain.river)) if p.length > TOLERANCE]
+        entries = len(pieces)
+        if river_paid and any(p.distance(Point(path[0])) <= TOLERANCE for p in pieces):
+            entries -= 1
+        measure.rivers = entries
+        if entries:
+            parts["river"] = entries * tables.movement.river_loss.value * allowance
+    measure.cost = measure.length + sum(parts.values())
+    return measure
+
+
+def _pieces(geometry: BaseGeometry) -> list[LineString]:
+    if geometry.geom_type == "LineString":
+        return [geometry]  # type: ignore[list-item]
+    return [g for g in getattr(geometry, "geoms", []) if g.geom_type == "LineString"]
+
+
+def abreast_on_road(terrain: Terrain, a: XY, a_facing: float, b: XY, length: float) -> bool:
+    """Two vehicles at ``a`` and ``b`` stand side by side on one road (skirmish.56: single file only).
+
+    Both centres on the same road, and ``b`` less than ``length`` (the moving
+    vehicle's) ahead of or behind ``a`` along ``a``'s heading, while off its
+    centre line by more than a base's width: the one beside the other.
+    """
+    for road in terrain.by_kind("road"):
+        if not (road.shape.covers(Point(a)) and road.shape.covers(Point(b))):
+            continue
+        h = math.radians(a_facing)
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        along = dx * math.cos(h) + dy * math.sin(h)
+        across = -dx * math.sin(h) + dy * math.cos(h)
+        if abs(along) < length and abs(across) > TOLERANCE:
+            return True
+    return False
+
+
+# ------------------------------------------------------------------------------ the train
+def train_shape(terrain: Terrain, railway: str, head: float) -> BaseGeometry | None:
+    """The train's ground when its head has run ``head`` inches along ``railway``: the railway's
+    band from ``head - train_length`` to ``head``, or None while it is off the board (skirmish.44)."""
+    feature = next(f for f in terrain.by_kind("railway") if f.id == railway)
+    assert feature.line is not None
+    line: LineString = feature.line  # type: ignore[assignment]
+    length = terrain.tables.vehicles.train_length.value
+    lo, hi = max(0.0, head - length), min(line.length, head)
+    if hi - lo <= TOLERANCE:
+        return None
+    width = feature.shape.area / max(line.length, TOLERANCE)
+    piece = _substring(line, lo, hi)
+    return piece.buffer(width / 2, cap_style="flat")
+
+
+def _substring(line: LineString, lo: float, hi: float) -> LineString:
+    from shapely.ops import substring
+
+    piece = substring(line, lo, hi)
+    assert isinstance(piece, LineString)
+    return piece
+
+
+def train_run(terrain: Terrain, railway: str, head: float, blockers: Iterable[BaseGeometry]) -> float:
+    """How far the train's head runs this move from ``head``: ``train_move`` inches, less where something
+    stands on the line ahead (reading: it stops short of men and vehicles on the track)."""
+    step = terrain.tables.vehicles.train_move.value
+    feature = next(f for f in terrain.by_kind("railway") if f.id == railway)
+    line: LineString = feature.line  # type: ignore[assignment]
+    width = feature.shape.area / max(line.length, TOLERANCE)
+    lo, hi = max(0.0, head), min(line.length, head + step)
+    if hi - lo <= TOLERANCE:
+        return step
+    ahead = _substring(line, lo, hi).buffer(width / 2, cap_style="flat")
+    best = step
+    for shape in blockers:
+        if not ahead.intersects(shape):
+            continue
+        first = min(line.project(Point(c)) for c in _corners(ahead.intersection(shape)))
+        best = min(best, max(0.0, first - head - 0.5))
+    return best
+
+
+def _corners(geometry: BaseGeometry) -> list[XY]:
+    if geometry.geom_type == "Polygon":
+        return list(geometry.exterior.coords)  # type: ignore[attr-defined]
+    if geometry.geom_type == "Point":
+        return [(geometry.x, geometry.y)]  # type: ignore[attr-defined]
+    out: list[XY] = []
+    for g in getattr(geometry, "geoms", []):
+        out += _corners(g)
+    return out
