@@ -453,7 +453,7 @@ def test_the_doctrine_leaves_a_section_that_one_shot_would_likely_bring_down() -
     assert move.orders == (Order("A.1", "open", (), "D"),)
 
 
-@pytest.mark.rule("skirmish.86", "skirmish.88")
+@pytest.mark.rule("skirmish.17", "skirmish.86", "skirmish.88")
 def test_river_town_plays_to_a_result_with_the_engineers_at_work_and_is_drawn_by_state() -> None:
     import numpy as np
 
@@ -465,18 +465,26 @@ def test_river_town_plays_to_a_result_with_the_engineers_at_work_and_is_drawn_by
     game = RULESET.create({"scenario": "river_town"}, SeededDice(1))
     bots = {seat: RULESET.bots["doctrine"](np.random.default_rng(1)) for seat in game.seats()}
     work: list[int] = []
+    shells: list[str] = []
 
     def note(decision: Any, action: Any, events: list[Any]) -> None:
         work.extend(1 for e in events if e.kind == "bridge_work" and e.data["bridge"] == "FB1")
+        shells.extend(e.data["section"] for e in events if e.kind == "structure_hit")
 
     result = play_out(game, lambda seat: bots[seat], on_step=note)
     assert result.outcome in ("win", "draw")
     # the engineers work every move they live (one man-move each): four at first, fewer as they fall
     assert 0 < game.state.bridges["FB1"].work == len(work) <= 4 * result.turn
-    assert game.state.sections == {"INN.w": [30, 20], "INN.e": [30]}  # nobody shells it until the artillery part
+    # the US gun crew stays at its gun and shells the inn: the points lost are the shells' 2d6
+    crew = game.state.pieces["GUN"]
+    assert all(f in game.crew_men(crew) for f in game.living("P"))
+    assert shells and set(shells) <= {"INN.w", "INN.e"}
+    assert game.state.sections != {"INN.w": [30, 20], "INN.e": [30]}
     # the picture names each section's points and state, and each bridge's
+    game.state.sections["INN.w"] = [30, 20]
     game.state.sections["INN.e"] = [0]
     game.state.bridges["BR1"].points = 12
+    game.structures_changed()
     svg = render(game.view("Allies"))
     assert "INN.w 30/20: full points" in svg and "INN.e 0: all dead" in svg
     assert "BR1 (large, 12 points: men 4 abreast and unarmoured vehicles)" in svg

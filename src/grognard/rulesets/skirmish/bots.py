@@ -48,6 +48,8 @@ template shape of its class, turned in steps of 45 degrees, landing on each
 enemy man and on the midpoint of each two enemy men closer than the template
 is wide; of the legal placements it takes the best (on a tie the first found),
 and holds fire when no placement catches an enemy without one of its own men.
+A gun crew that can fire its piece stays at it (it moves only to leave a
+building about to fall).
 """
 
 from __future__ import annotations
@@ -453,6 +455,8 @@ def move_order(game: SkirmishGame, space: MoveSpace) -> Move:
     leave = leave_building(game, space)
     if leave is not None:
         return leave
+    if any(p.crew == space.unit and game.piece_ready(p) is None for p in game.state.pieces.values()):
+        return space.hold()  # a gun crew stays at its piece while it can fire it (skirmish.31)
     build = build_order(game, space)
     if build is not None:
         return build
