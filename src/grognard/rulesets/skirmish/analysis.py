@@ -230,7 +230,7 @@ def burst_tables(tables: Tables) -> list[OddsTable]:
                 "skirmish.14",
                 tuple(rows),
                 "range, cover",
-                f"survival after a {entry.kind} hit only on {survive}+ (RULINGS S3)",
+                f"survival after a hit from a {name} only on {survive}+ (RULINGS S3)",
             )
         )
     return out
