@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -12,11 +13,20 @@ from grognard.core.errors import IllegalAction
 from grognard.core.play import play_out
 from grognard.rulesets.skirmish import RULESET
 from grognard.rulesets.skirmish import rules as R
-from grognard.rulesets.skirmish.actions import Drive, Fire, Move, Order, Stop, action_from_json, parse_action
+from grognard.rulesets.skirmish.actions import (
+    Drive,
+    Fire,
+    Move,
+    Order,
+    Stop,
+    WedgeOrder,
+    action_from_json,
+    parse_action,
+)
 from grognard.rulesets.skirmish.bots import DoctrineBot
-from grognard.rulesets.skirmish.game import SkirmishGame
+from grognard.rulesets.skirmish.game import FireSpace, SkirmishGame
 from grognard.rulesets.skirmish.scenario import check_scenario, load_scenario
-from test_skirmish_rules import fig, figure, fire, make, refusal, scenario, script, unit
+from test_skirmish_rules import _write_toml, fig, figure, fire, hold_moves, make, refusal, scenario, script, unit
 
 FAR = [unit("Z", "allies", fig(46, 2)), unit("G", "axis", fig(46, 46, "pistol"))]  # keep both sides in the game
 
@@ -171,6 +181,100 @@ def test_a_vehicles_mg_is_manned_by_a_man_besides_the_driver() -> None:
     script(game, 3)  # the MG's die: 3 misses at 4+ (the driver rolls none)
     fire(game, Fire("A", "H"))
     assert figure(game, "H.1").alive and game.state.stats["shots"]["allies"] == 1
+
+
+def mg_jeep(*enemies: dict, crew_of: int = 3) -> SkirmishGame:
+    """A jeep with a MG at (10, 10) facing north: A.1 drives, A.2 mans the MG, A.3 rides; ``enemies`` beyond."""
+    return table(
+        [crew(crew_of, ident="A", weapon="pistol"), *enemies], [vehicle("J", "jeep", (10, 10), "A", weapons=["mg"])]
+    )
+
+
+@pytest.mark.rule("skirmish.60", "skirmish.16")
+def test_a_vehicles_mg_fires_its_wedge_from_the_vehicle_on_every_man_under_it() -> None:
+    # H.1 and H.2 20" north, both under a wedge at 90 degrees; H.3 off it; A.3 rides in the jeep at the apex
+    enemy = unit("H", "axis", fig(10, 30), fig(11, 28), fig(20, 30))
+    game = mg_jeep(enemy)
+    gunner = figure(game, "A.2")
+    assert game.weapon_of(gunner) == "mg" and gunner.weapon == "pistol"
+    record, shots = game.wedge(gunner, 90.0)
+    assert record.weapon == "mg" and record.at == (10.0, 10.0)  # from the vehicle's place
+    assert record.men == ["H.1", "H.2"]  # not H.3, not the men aboard the jeep
+    assert all(o.attack == "mg" and o.hit_on == 4 and not o.cover for o in shots)  # 18-20": the MG's second band
+    script(game, 4, 4, 1, 1)  # both dice hit at 4+; both fail their survival rolls (5-6 after a MG)
+    events = fire(game, Fire("A", None, wedges=(WedgeOrder("A.2", 90.0),)))
+    wedge = next(e for e in events if e.kind == "wedge")
+    assert wedge.data["gunner"] == "A.2" and wedge.data["weapon"] == "mg"
+    assert not figure(game, "H.1").alive and not figure(game, "H.2").alive and figure(game, "H.3").alive
+    assert all(figure(game, f"A.{i}").alive for i in (1, 2, 3))
+    # the other side of the threshold: 3s miss; and aimed at a unit, he fires the wedge, not one shot
+    game = mg_jeep(enemy)
+    script(game, 3, 3)
+    fire(game, Fire("A", "H"))
+    assert game.state.stats["shots"]["allies"] == 2 and all(f.alive for f in game.living("H"))
+
+
+@pytest.mark.rule("skirmish.57", "skirmish.60", "skirmish.16")
+def test_the_driver_and_the_riders_of_a_vehicle_fire_no_wedge() -> None:
+    enemy = unit("H", "axis", fig(10, 30))
+    game = mg_jeep(enemy)
+    hold_moves(game)
+    error = refusal(game, "Allies", Fire("A", None, wedges=(WedgeOrder("A.1", 90.0),)))
+    assert error.rule == "skirmish.57" and "drives J" in str(error) and "\n" not in str(error)
+    error = refusal(game, "Allies", Fire("A", None, wedges=(WedgeOrder("A.3", 90.0),)))
+    assert error.rule == "skirmish.16" and "pistol fires no wedge" in str(error)
+    assert [f.id for f in FireSpace(game, "A").gunners()] == ["A.2"]
+    game = mg_jeep(enemy, crew_of=1)  # the driver alone: the MG is silent, and A owes no fire order
+    hold_moves(game)
+    assert not any(d.id == "fire A" for d in game.pending())
+    with pytest.raises(IllegalAction) as info:
+        game.plan_fire(Fire("A", None, wedges=(WedgeOrder("A.1", 90.0),)))
+    assert info.value.rule == "skirmish.60" and "needs a man besides the driver" in str(info.value)
+    assert FireSpace(game, "A").gunners() == []
+
+
+@pytest.mark.rule("skirmish.37", "skirmish.38", "skirmish.16")
+def test_men_aboard_a_truck_have_cover_from_a_mg_wedge_and_tank_riders_none() -> None:
+    for kind, covered in (("truck", True), ("tank", False)):
+        riders = unit("H", "axis", *[fig(10, 30) for _ in range(3)])
+        game = table(
+            [crew(3, ident="A", weapon="pistol"), riders],
+            [vehicle("J", "jeep", (10, 10), "A", weapons=["mg"]), vehicle("T", kind, (10, 30), "H", side="axis")],
+        )
+        _, shots = game.wedge(figure(game, "A.2"), 90.0)
+        assert sorted(o.target for o in shots) == ["H.1", "H.2", "H.3"]
+        assert all(o.cover is covered and o.shift == (-1 if covered else 0) for o in shots), kind
+        script(game, 4, 4, 4, 1, 1, 1)  # a 4 at 20" (4+) hits in the open, counts 3 in cover
+        fire(game, Fire("A", None, wedges=(WedgeOrder("A.2", 90.0),)))
+        assert len(game.living("H")) == (3 if covered else 0), kind
+        if covered:  # the other side: a 5 counts 4 and hits the truck's riders
+            game = table(
+                [crew(3, ident="A", weapon="pistol"), unit("H", "axis", *[fig(10, 30) for _ in range(3)])],
+                [vehicle("J", "jeep", (10, 10), "A", weapons=["mg"]), vehicle("T", kind, (10, 30), "H", side="axis")],
+            )
+            script(game, 5, 5, 5, 1, 1, 1)
+            fire(game, Fire("A", None, wedges=(WedgeOrder("A.2", 90.0),)))
+            assert game.living("H") == []
+
+
+def test_a_vehicle_gunner_is_described_and_drawn_firing_the_mg(tmp_path: Path) -> None:
+    from grognard.core.dice import ScriptedDice
+    from grognard.render.skirmish import render
+    from grognard.rulesets.skirmish.faces import preview, situation
+
+    data = scenario([crew(3, ident="A", weapon="pistol"), unit("H", "axis", fig(10, 30)), *FAR])
+    data["vehicles"] = [vehicle("J", "jeep", (10, 10), "A", weapons=["mg"])]
+    _write_toml(tmp_path / "s.toml", data)  # the picture reads the scenario's file
+    game = SkirmishGame(RULESET.resolve({"scenario": str(tmp_path / "s.toml")}), ScriptedDice([]))
+    hold_moves(game)
+    text = "\n".join(situation(game, game.pending()[0]))
+    assert "A.2 infantry pistol, manning J's MG" in text and "A.1 infantry pistol at" in text
+    view = preview(game, "Allies", Fire("A", None, wedges=(WedgeOrder("A.2", 90.0),)))
+    assert view["preview"]["shots"] == [] and [w["gunner"] for w in view["preview"]["wedges"]] == ["A.2"]
+    assert next(f for f in view["figures"] if f["id"] == "A.2")["fires"] == "mg"
+    assert "fires" not in next(f for f in view["figures"] if f["id"] == "A.3")
+    assert "band 2: 4+" in render(game.view("Allies") | {"focus": "A.2"})  # the MG's 20" band, not the pistol's
+    assert "drives J: does not fire" in render(game.view("Allies") | {"focus": "A.1"})
 
 
 @pytest.mark.rule("skirmish.61")

@@ -455,12 +455,17 @@ def _firing_lines(view: dict[str, Any], focus: str, X: Any, Y: Any) -> list[str]
     opened = [d["id"] for d in view.get("doors", []) if d["open"]]
     out: list[str] = []
     a = (me["x"], me["y"])
-    attack = tables.attack(me["weapon"])
+    weapon = me.get("fires", me["weapon"])  # the weapon he fires: a vehicle's MG when he mans it
+    attack = tables.attack(weapon)
     cannot = None  # why he cannot fire at all this turn (skirmish.47, 52; part 3's weapons)
-    if me["weapon"] in tables.artillery:
-        cannot = f"his {me['weapon'].replace('_', ' ')} fires a burst template (a burst order)"
-    elif not tables.weapons[me["weapon"]].bands:
-        cannot = f"his {me['weapon'].replace('_', ' ')} fires a wedge (part 3)"
+    if weapon in tables.artillery:
+        cannot = f"his {weapon.replace('_', ' ')} fires a burst template (a burst order)"
+    elif not tables.weapons[weapon].bands:
+        cannot = f"his {weapon.replace('_', ' ')} fires a wedge (part 3)"
+    elif me.get("aboard"):
+        drives = [v["id"] for v in view.get("vehicle_shapes", []) if v["driver"] == focus]
+        if drives:
+            cannot = f"drives {drives[0]}: does not fire"  # skirmish.57; the river or pond is the vehicle's
     elif terrain.in_river(*a):
         cannot = "in the river: cannot fire"
     elif terrain.in_pond(*a):
@@ -473,7 +478,7 @@ def _firing_lines(view: dict[str, Any], focus: str, X: Any, Y: Any) -> list[str]
         b = (f["x"], f["y"])
         blocked = R.line_of_sight(terrain, a, b, opened)
         distance = R.effective_range(terrain, a, b)
-        band = tables.band_index(me["weapon"], distance) if cannot is None else None
+        band = tables.band_index(weapon, distance) if cannot is None else None
         mid = _along(X(a[0]), Y(a[1]), X(b[0]), Y(b[1]))
         if blocked is not None or band is None:
             why = blocked or (f'{distance:.1f}"' if cannot else f'{distance:.1f}" out of range')
@@ -492,7 +497,7 @@ def _firing_lines(view: dict[str, Any], focus: str, X: Any, Y: Any) -> list[str]
             out.append(el("text", why, x=mid[0], y=mid[1], font_size=7, fill=FAINT, transform=mid[2]))
             continue
         covered = R.cover(terrain, a, b, attack)
-        hit_on = tables.weapons[me["weapon"]].bands[band].hit_on
+        hit_on = tables.weapons[weapon].bands[band].hit_on
         colour = BAND_COLOUR[min(band, len(BAND_COLOUR) - 1)]
         out.append(el("line", x1=X(a[0]), y1=Y(a[1]), x2=X(b[0]), y2=Y(b[1]), stroke=colour, stroke_width=1.6))
         label = f'{distance:.1f}" band {band + 1}: {hit_on}+' + (f" C ({covered.replace('_', ' ')})" if covered else "")

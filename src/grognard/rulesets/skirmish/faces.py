@@ -41,6 +41,14 @@ def where(game: SkirmishGame, f: Figure) -> str:
     return " ".join(parts)
 
 
+def arms(game: SkirmishGame, f: Figure) -> str:
+    """The man's weapon in words, and the one he fires when it is another (``weapon_of``: a vehicle's MG)."""
+    fires = game.weapon_of(f)
+    if fires == f.weapon:
+        return f.weapon
+    return f"{f.weapon}, manning {f.aboard}'s {'MG' if fires == 'mg' else fires.replace('_', ' ')}"
+
+
 def unit_line(game: SkirmishGame, label: str) -> str:
     unit = game.state.units[label]
     men = game.living(label)
@@ -96,7 +104,7 @@ def situation(game: SkirmishGame, decision: Decision) -> list[str]:
     lines = [head, unit_line(game, label)]
     for f in game.living(label)[:10]:
         extra = f" (hit {f.hits} this turn)" if f.hits else ""
-        lines.append(f"  {f.id} {f.type} {f.weapon} at {where(game, f)}{extra}")
+        lines.append(f"  {f.id} {f.type} {arms(game, f)} at {where(game, f)}{extra}")
     if kind == "move":
         reach = game.allowance(game.living(label)[0])
         lines.append(f'move up to {reach:g}" (a path: at most two waypoints, then the end point)')
@@ -315,7 +323,9 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
         view["preview"] = {
             "order": str(action),
             "paths": [],
-            "shots": [o.to_json() for o in shots if not game.tables.fires_wedge(game.state.figures[o.shooter].weapon)],
+            "shots": [
+                o.to_json() for o in shots if not game.tables.fires_wedge(game.weapon_of(game.state.figures[o.shooter]))
+            ],
             "wedges": [w.to_json() | {"outline": game.wedge_outline(w.to_json())} for w in wedges],
         }
     elif isinstance(action, Burst):

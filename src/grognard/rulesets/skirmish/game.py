@@ -217,6 +217,10 @@ class SkirmishGame(VehicleRules, Game):
             shape = R.burst_shape(self.templates[laid["template"]][1], tuple(laid["at"]), laid["angle"])
             laid["shape"] = [[round(x, 2), round(y, 2)] for x, y in shape.exterior.coords]
         full.update(self.vehicles_view())
+        for fig in full["figures"]:  # a man firing another weapon than his own (a vehicle's MG): what he fires
+            fires = self.weapon_of(self.state.figures[fig["id"]])
+            if fires != fig["weapon"]:
+                fig["fires"] = fires
         return full
 
     def wedge_outline(self, wedge: Mapping[str, Any]) -> list[list[float]]:
@@ -806,14 +810,15 @@ class SkirmishGame(VehicleRules, Game):
                 if "mg" in v.weapons and self.gunner(v) is None:
                     return ("skirmish.60", f"{f.id} drives {v.id}: its MG needs a man besides the driver")
                 return ("skirmish.57", f"{f.id} drives {v.id} and does not fire")
-        kind = self.tables.attack(self.weapon_of(f))
+        weapon = self.weapon_of(f)
+        kind = self.tables.attack(weapon)
         if kind in TEMPLATE_ATTACKS:
-            return ("skirmish.12", f"{f.id}'s {f.weapon} fires a burst template: give it a burst order")
+            return ("skirmish.12", f"{f.id}'s {weapon} fires a burst template: give it a burst order")
         if kind not in FIRES_IN_PART_1 and kind not in WEDGE_ATTACKS:
-            return ("skirmish.16", f"{f.id}'s {f.weapon} has no way to fire in these tables")
+            return ("skirmish.16", f"{f.id}'s {weapon} has no way to fire in these tables")
         serves = self.serving(f)
         if serves is not None:
-            return ("skirmish.31", f"{f.id} serves piece {serves} and fires it, not his {f.weapon}")
+            return ("skirmish.31", f"{f.id} serves piece {serves} and fires it, not his {weapon}")
         terrain = self.terrain
         if f.aboard is not None:
             return None  # he rides: the river or pond is the vehicle's (skirmish.49, 50)
@@ -894,24 +899,29 @@ class SkirmishGame(VehicleRules, Game):
         base reaches past the last band, the last band's), less one where the
         cover table covers him against this attack (nothing does against flame
         throwers, skirmish.33-34). Men under it out of sight are listed, not fired on.
+        The weapon is the one the gunner fires (``weapon_of``): a vehicle's MG
+        fires from the vehicle's centre, and not on the men aboard it (skirmish.60).
         """
         heading = snap_angle(heading)
         tables, terrain = self.tables, self.terrain
+        weapon = self.weapon_of(gunner)
         angle = tables.wedge.angle.value
-        reach = tables.max_range(gunner.weapon)
+        reach = tables.max_range(weapon)
         base = tables.sight.base.value
-        attack = tables.attack(gunner.weapon)
-        bands = tables.weapons[gunner.weapon].bands
+        attack = tables.attack(weapon)
+        bands = tables.weapons[weapon].bands
         apex = (gunner.x, gunner.y)
         longest = (
             reach + max((h.height for h in terrain.hills), default=0.0) * tables.hills.range_downhill_per_inch.value
         )
-        record = WedgeFire(gunner.id, gunner.unit, gunner.weapon, apex, heading, angle, reach, self.state.turn)
+        record = WedgeFire(gunner.id, gunner.unit, weapon, apex, heading, angle, reach, self.state.turn)
         shots: list[FireOrder] = []
         opened = self.open_doors()
         for f in sorted(self.state.figures.values(), key=lambda g: g.id):
             if f.id == gunner.id or not f.alive or not f.on_table:
                 continue
+            if gunner.aboard is not None and f.aboard == gunner.aboard:
+                continue  # the vehicle's MG fires out of it, not into the men it carries (skirmish.60 reading)
             at = (f.x, f.y)
             if math.hypot(f.x - apex[0], f.y - apex[1]) > longest + base:
                 continue
@@ -921,7 +931,7 @@ class SkirmishGame(VehicleRules, Game):
                 record.unseen.append(f.id)
                 continue
             distance = R.effective_range(terrain, apex, at)
-            band = tables.band_index(gunner.weapon, distance)
+            band = tables.band_index(weapon, distance)
             band = len(bands) - 1 if band is None else band
             covered = R.cover(terrain, apex, at, attack) is not None
             shift = tables.men[f.type].hit_shift - (1 if covered else 0)
@@ -941,14 +951,15 @@ class SkirmishGame(VehicleRules, Game):
             if w.figure in orders or w.figure in out:
                 raise IllegalAction(f"{action}: {w.figure} is given two targets", "skirmish.30")
             f = s.figures[w.figure]
-            if not self.tables.fires_wedge(f.weapon):
-                raise IllegalAction(
-                    f"{action}: {f.id}'s {f.weapon.replace('_', ' ')} fires no wedge (MGs and flame throwers do)",
-                    "skirmish.16",
-                )
-            why = self.can_fire(f)
+            why = self.can_fire(f)  # first: a driver or a man in a river fires nothing at all
             if why is not None:
                 raise IllegalAction(f"{action}: {why[1]}", why[0])
+            weapon = self.weapon_of(f)
+            if not self.tables.fires_wedge(weapon):
+                raise IllegalAction(
+                    f"{action}: {f.id}'s {weapon.replace('_', ' ')} fires no wedge (MGs and flame throwers do)",
+                    "skirmish.16",
+                )
             if (w.heading is None) == (w.at is None):
                 raise IllegalAction(f"{action}: {f.id}'s wedge needs a heading or a point to aim at", "skirmish.16")
             if w.heading is not None:
@@ -1036,7 +1047,7 @@ class SkirmishGame(VehicleRules, Game):
                         raise IllegalAction(f"{action}: {f.id} cannot fire at {aim}: {why_not}", rule)
                     continue
                 shot = min(possible, key=lambda o: (load.get(o.target, 0), o.range, o.target))
-            if self.tables.fires_wedge(f.weapon):
+            if self.tables.fires_wedge(self.weapon_of(f)):
                 aimed = s.figures[shot.target]
                 fire_wedge(f, R.bearing((f.x, f.y), (aimed.x, aimed.y)))
                 continue
@@ -1193,10 +1204,10 @@ class SkirmishGame(VehicleRules, Game):
             self.emit("piece_taken", piece=piece.id, crew=taker, side=s.units[taker].side)
 
     def burst_weapon(self, by: str) -> str:
-        """The burst weapon fired by ``by``: a piece's, or a man's mortar or bazooka."""
+        """The burst weapon fired by ``by``: a piece's, or a man's mortar or bazooka (``weapon_of``)."""
         if by in self.state.pieces:
             return str(self.state.pieces[by].weapon)
-        return str(self.state.figures[by].weapon)
+        return self.weapon_of(self.state.figures[by])
 
     def burst_firers(self) -> list[tuple[str, str]]:
         """(piece or man, side) of everything that may lay a burst template now, in name order."""
@@ -1206,13 +1217,18 @@ class SkirmishGame(VehicleRules, Game):
             if piece.crew is not None and self.piece_ready(piece) is None:
                 out.append((pid, s.units[piece.crew].side))
         for fid, f in sorted(s.figures.items()):
-            if f.weapon in self.tables.artillery and self._man_burst_problem(f) is None:
+            if self.weapon_of(f) in self.tables.artillery and self._man_burst_problem(f) is None:
                 out.append((fid, f.side))
         return out
 
     def _man_burst_problem(self, f: Figure) -> tuple[str, str] | None:
         if not f.alive or not f.on_table:
             return ("skirmish.12", f"{f.id} is not on the table")
+        if f.aboard is not None:
+            driver = self.driver(self.state.vehicles[f.aboard])
+            if driver is not None and driver.id == f.id:
+                return ("skirmish.57", f"{f.id} drives {f.aboard} and does not fire")
+            return None  # he rides: the river or pond is the vehicle's (skirmish.49, 50)
         if self.terrain.in_river(f.x, f.y):
             return ("skirmish.47", f"{f.id} is in the river and cannot fire")
         if self.terrain.in_pond(f.x, f.y):
@@ -1258,8 +1274,11 @@ class SkirmishGame(VehicleRules, Game):
             f = s.figures[by]
             if f.side != side:
                 raise IllegalAction(f"{action}: {by} is not a man of the {side}", "skirmish.12")
-            if f.weapon not in self.tables.artillery:
-                raise IllegalAction(f"{action}: {by}'s {f.weapon} fires no burst template", "skirmish.12")
+            weapon = self.weapon_of(f)
+            if weapon not in self.tables.artillery:
+                raise IllegalAction(
+                    f"{action}: {by}'s {weapon.replace('_', ' ')} fires no burst template", "skirmish.12"
+                )
             why = self._man_burst_problem(f)
             if why is not None:
                 raise IllegalAction(f"{action}: {why[1]}", why[0])
@@ -1927,7 +1946,9 @@ class FireSpace(ActionSpace[Fire]):
     def gunners(self) -> list[Figure]:
         """The unit's men who may fire a wedge now: MGs and flame throwers not in a river or pond (skirmish.16)."""
         game = self.game
-        return [f for f in game.living(self.unit) if game.tables.fires_wedge(f.weapon) and game.can_fire(f) is None]
+        return [
+            f for f in game.living(self.unit) if game.tables.fires_wedge(game.weapon_of(f)) and game.can_fire(f) is None
+        ]
 
     def sample(self, rng: np.random.Generator) -> Fire:
         """A candidate at random; half the time its MGs and flame throwers get wedges at random headings."""
