@@ -509,6 +509,18 @@ def test_the_gun_line_scenario_loads() -> None:
     assert any(f.weapon == "bazooka" for u in sc.spec.units for f in u.figures)
 
 
+@pytest.mark.parametrize(("lost", "broken"), [(10, False), (11, True)])
+def test_gun_line_breaks_the_attack_at_two_thirds_of_the_americans_down_as_it_says(lost: int, broken: bool) -> None:
+    game = RULESET.create({"scenario": "gun_line"}, SeededDice(5))
+    assert "two thirds of the Americans down: 11 of the 16" in " ".join(game.scenario.spec.description.split())
+    allies = [f for f in game.state.figures.values() if f.side == "allies"]
+    assert len(allies) == 16  # 10 down is 62.5%, short of the scenario's 0.66; 11 down is 68.75%
+    for f in allies[:lost]:
+        f.alive = False
+    game._end_turn()
+    assert (game.result is not None and game.result.winner == "axis") is broken
+
+
 def test_a_burst_order_can_be_previewed_and_drawn_before_it_is_given() -> None:
     from grognard.render.skirmish import render
     from grognard.rulesets.skirmish.faces import odds, preview
