@@ -119,12 +119,27 @@ class VehicleRules:
         men = self.riders(v)
         return men[0] if men else None
 
-    def gunner(self, v: Vehicle) -> Figure | None:
-        """The man who fires the vehicle's MG: the first living man aboard besides the driver, when besides
-        the driver there are the ``weapon_crew`` men the MG needs (skirmish.31, 60); else None (it is silent)."""
+    def manned(self, v: Vehicle) -> dict[str, Figure]:
+        """Each of ``v``'s weapons that is manned -> the man who fires it (skirmish.31, 60): after the driver,
+        the men aboard serve its weapons in their order, ``weapon_crew`` men each, the first of them firing it;
+        a weapon with too few men left is silent (not in the answer)."""
         men = self.riders(v)
         need = max(1, round(self.tables.vehicles.weapon_crew.value))
-        return men[1] if "mg" in v.weapons and len(men) >= 1 + need else None
+        out: dict[str, Figure] = {}
+        at = 1
+        for w in v.weapons:
+            if len(men) >= at + need:
+                out[w] = men[at]
+            at += need
+        return out
+
+    def gunner(self, v: Vehicle) -> Figure | None:
+        """The man who fires the vehicle's MG (see :meth:`manned`), or None (it has none, or it is silent)."""
+        return self.manned(v).get("mg")
+
+    def tank_gun(self, v: Vehicle) -> str | None:
+        """The tank gun ``v`` carries (a ``kind = "tank_gun"`` entry of ``[artillery]`` in its weapons), or None."""
+        return next((w for w in v.weapons if w in self.tables.artillery), None)
 
     def may_drive(self, v: Vehicle) -> bool:
         """``v`` owes a drive decision: a living man is aboard, or one of its side stands within reach to get in."""

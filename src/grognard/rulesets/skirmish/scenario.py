@@ -199,7 +199,8 @@ class VehicleSpec(_Model):
 
     ``crew`` and ``passengers`` name the men aboard at the start, figures
     (``A.1``) or whole units (``A``); the crew come first, so the first of them
-    drives and the second mans the MG. ``weapons`` are the vehicle's own (a MG);
+    drives and the next man each of its weapons in their order. ``weapons`` are the vehicle's own (a MG;
+    a tank's gun, ``medium_tank_gun``: skirmish.12);
     ``armoured`` overrides its kind's (for bridges that bear unarmoured vehicles only).
     """
 
@@ -606,9 +607,16 @@ def _check_vehicles(spec: ScenarioSpec, tables: Tables | None, aboard: dict[str,
                 yield f"{where}.kind: {vehicle.kind!r}: not a vehicle ({', '.join(VEHICLE_KINDS)}) (skirmish.23)"
             else:
                 kind = tables.vehicles.kind(vehicle.kind)
+            guns = tables.tank_guns()
             for w in vehicle.weapons:
-                if w not in tables.weapons:
-                    yield f"{where}.weapons: {w!r}: not a weapon in the tables ({', '.join(tables.weapons)})"
+                if w in guns:
+                    if vehicle.kind != "tank":
+                        yield f"{where}.weapons: {w!r} is a tank gun: only a tank carries one (skirmish.12)"
+                elif w not in tables.weapons:
+                    known = ", ".join([*tables.weapons, *guns])
+                    yield f"{where}.weapons: {w!r}: not a weapon in the tables ({known})"
+            if len([w for w in vehicle.weapons if w in guns]) > 1:
+                yield f"{where}.weapons: a tank carries one gun, not {len([w for w in vehicle.weapons if w in guns])}"
         x, y = vehicle.at
         if not _on_table(x, y, spec.table.width, spec.table.depth):
             yield f"{where}.at: {list(vehicle.at)}: off the table (vehicles start on it)"
