@@ -52,6 +52,7 @@ class DrivePlan:
     after: list[tuple[str, XY | None]] = field(default_factory=list)
     measure: V.DriveMeasure | None = None
     end: XY | None = None
+    towing: list[str] = field(default_factory=list)  # the pieces hitched once the drive is done (skirmish.61)
 
 
 class VehicleRules:
@@ -59,6 +60,7 @@ class VehicleRules:
 
     state: SkirmishState
     railway: str | None
+    _towing: list[str]  # the pieces the vehicle being checked tows, stop by stop (skirmish.61)
     scenario: Scenario
     tables: Tables
     base_terrain: Terrain
@@ -263,6 +265,10 @@ class VehicleRules:
     ) -> list[tuple[str, XY | None]]:
         """Check one stop with the vehicle at ``at``; updates ``aboard`` and ``afoot`` (men on foot's places)."""
         s = self.state
+        if stop.verb in ("hitch", "unhitch"):
+            self._check_hitch(action, stop, v, at, facing)
+            rest = Stop("load" if stop.verb == "hitch" else "unload", stop.men[1:])
+            return self._stop(action, rest, v, at, facing, aboard, afoot) if rest.men else []
         entry = self.tables.vehicles.kind(v.kind)
         reach = self.tables.vehicles.board_reach.value
         shape = self.vehicle_shape(v, at, facing)
@@ -315,6 +321,49 @@ class VehicleRules:
             out.append((fid, spot))
         return out
 
+    def tow_point(self, v: Vehicle, at: XY | None = None, facing: float | None = None) -> XY:
+        """Where a piece hitched to ``v`` stands: on its centre line, ``tow_gap`` inches behind its rear."""
+        at = at or (v.x, v.y)
+        h = math.radians(v.heading if facing is None else facing)
+        back = self.tables.vehicles.kind(v.kind).length / 2 + self.tables.vehicles.tow_gap.value
+        return (snap(at[0] - math.cos(h) * back), snap(at[1] - math.sin(h) * back))
+
+    def _check_hitch(self, action: Drive, stop: Stop, v: Vehicle, at: XY, facing: float) -> None:
+        """A hitch or unhitch at this stop (skirmish.61, 72), or IllegalAction naming the rule. Tracks the
+        pieces ``v`` tows in ``self._towing`` (set by :meth:`check_drive`)."""
+        s = self.state
+        pid = stop.men[0]
+        piece = s.pieces.get(pid)
+        if piece is None:
+            raise IllegalAction(f"{action}: no artillery piece {pid!r} to {stop.verb}", "skirmish.61")
+        towing = self._towing
+        if stop.verb == "unhitch":
+            if pid not in towing:
+                raise IllegalAction(f"{action}: piece {pid} is not hitched to {v.id}", "skirmish.61")
+            towing.remove(pid)
+            return
+        tows = self.tables.vehicles.kind(v.kind).tows
+        if piece.weapon not in tows:
+            can = ", ".join(tows) if tows else "nothing"
+            raise IllegalAction(f"{action}: a {v.kind} tows {can}, not {pid}'s {piece.weapon}", "skirmish.61")
+        if piece.hitched is not None or pid in towing:
+            raise IllegalAction(f"{action}: piece {pid} is already hitched to {piece.hitched or v.id}", "skirmish.61")
+        if towing:
+            raise IllegalAction(f"{action}: {v.id} already tows {towing[0]}: one piece a vehicle", "skirmish.61")
+        if piece.crew is not None and s.units[piece.crew].side != v.side:
+            raise IllegalAction(
+                f"{action}: piece {pid} is served by the {s.units[piece.crew].side}' unit {piece.crew}", "skirmish.72"
+            )
+        reach = self.tables.vehicles.board_reach.value
+        gap = self.vehicle_shape(v, at, facing).distance(Point(piece.x, piece.y))
+        if gap > reach + TOLERANCE:
+            raise IllegalAction(
+                f'{action}: piece {pid} is {gap:.2f}" from {v.id}; a piece is hitched within {reach:g}"', "skirmish.61"
+            )
+        if pid in s.bursts:
+            raise IllegalAction(f"{action}: piece {pid} has fired this turn", "skirmish.61")
+        towing.append(pid)
+
     def exit_spots(self, v: Vehicle, at: XY, facing: float, afoot: dict[str, XY]) -> list[XY]:
         """Free places round the vehicle where men get out, nearest its rear first: on the table, within
         ``board_reach`` of it, a base apart from other men, out of contact with the enemy, clear of other
@@ -366,6 +415,8 @@ class VehicleRules:
         aboard = [f for f in v.aboard if s.figures[f].alive]
         afoot = {f.id: (f.x, f.y) for f in s.figures.values() if f.alive and f.on_table and f.aboard is None}
         plan = DrivePlan()
+        self._towing = plan.towing
+        plan.towing.extend(sorted(p.id for p in s.pieces.values() if p.hitched == v.id))
         at, facing = (v.x, v.y), v.heading
         if action.before is not None:
             plan.before = self._stop(action, action.before, v, at, facing, aboard, afoot)
@@ -419,6 +470,7 @@ class VehicleRules:
         s = self.state
         plan = self.check_drive(action)
         v = s.vehicles[action.vehicle]
+        self._hitch(v, action.before)
         self._board(v, action.before, plan.before)
         if plan.measure is not None and plan.end is not None:
             v.x, v.y = plan.end
@@ -426,6 +478,10 @@ class VehicleRules:
             v.river_paid = self.base_terrain.in_river(v.x, v.y) and (v.river_paid or plan.measure.rivers > 0)
             for f in self.riders(v):
                 f.x, f.y = v.x, v.y
+            for piece in s.pieces.values():
+                if piece.hitched == v.id:  # it follows behind, its muzzle to the rear
+                    piece.x, piece.y = self.tow_point(v)
+                    piece.heading = snap_angle(v.heading + 180.0)
             self.emit(
                 "drove",
                 vehicle=v.id,
@@ -434,9 +490,23 @@ class VehicleRules:
                 cost=round(plan.measure.cost, 2),
                 men=[f.id for f in self.riders(v)],
             )
-        elif not plan.before and not plan.after:
+        elif not plan.before and not plan.after and action.before is None and action.after is None:
             self.emit("parks", vehicle=v.id)
+        self._hitch(v, action.after)
         self._board(v, action.after, plan.after)
+
+    def _hitch(self, v: Vehicle, stop: Stop | None) -> None:
+        """Do a checked hitch (the piece goes behind ``v``) or unhitch (it stays there, facing the rear)."""
+        if stop is None or stop.verb not in ("hitch", "unhitch"):
+            return
+        piece = self.state.pieces[stop.men[0]]
+        if stop.verb == "hitch":
+            piece.hitched = v.id
+            piece.x, piece.y = self.tow_point(v)
+            piece.heading = snap_angle(v.heading + 180.0)
+        else:
+            piece.hitched = None
+        self.emit(f"{stop.verb}ed", vehicle=v.id, piece=piece.id, at=[piece.x, piece.y])
 
     def _board(self, v: Vehicle, stop: Stop | None, men: list[tuple[str, XY | None]]) -> None:
         if stop is None:
@@ -452,8 +522,10 @@ class VehicleRules:
                 f.aboard = None
                 f.x, f.y = spot
                 v.aboard.remove(fid)
+        if not men:
+            return
         self.emit(
-            "loaded" if stop.verb == "load" else "unloaded",
+            "loaded" if stop.verb in ("load", "hitch") else "unloaded",
             vehicle=v.id,
             men=[fid for fid, _ in men],
             at=[list(p) for _, p in men if p is not None],

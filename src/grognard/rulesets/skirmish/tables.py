@@ -378,6 +378,7 @@ class Vehicles(_Model):
     road_cost: Entry
     board_reach: Entry
     weapon_crew: Entry
+    tow_gap: Entry
     train_move: Entry
     train_length: Entry
 
