@@ -101,6 +101,13 @@ class VehicleRules:
                     v.aboard.append(fid)
             v.armoured = self.tables.vehicles.kind(vs.kind).armoured if vs.armoured is None else vs.armoured
             s.vehicles[vid] = v
+        for ps in spec.pieces:
+            if ps.hitched is not None:  # it starts behind its vehicle (skirmish.61)
+                piece = s.pieces[ps.id.upper()]
+                v = s.vehicles[ps.hitched.upper()]
+                piece.hitched = v.id
+                piece.x, piece.y = self.tow_point(v)
+                piece.heading = snap_angle(v.heading + 180.0)
         self.railway = None
         if spec.train is not None:
             self.railway = spec.train.railway or next(f.id for f in self.base_terrain.by_kind("railway"))
@@ -607,14 +614,18 @@ class DriveSpace(ActionSpace[Drive]):
         return sorted(out)
 
     def unload_all(self) -> Stop | None:
-        """Every unit aboard with neither the driver nor the MG's gunner in it (the passengers), as a stop."""
+        """Every unit aboard with neither the driver nor a gunner in it (the passengers), as a stop; with the
+        piece the vehicle tows first when it tows one (``unhitch GUN1 ...``: skirmish.61)."""
         game = self.game
         v = game.state.vehicles[self.vehicle]
-        keep = {game.state.figures[f.id].unit for f in (game.driver(v), game.gunner(v)) if f is not None}
+        keep = {f.unit for f in (game.driver(v), *game.manned(v).values()) if f is not None}
         units: list[str] = []
         for f in game.riders(v):
             if f.unit not in keep and f.unit not in units:
                 units.append(f.unit)
+        towed = sorted(p.id for p in game.state.pieces.values() if p.hitched == v.id)
+        if towed:
+            return Stop("unhitch", (towed[0], *units))
         return Stop("unload", tuple(units)) if units else None
 
     def sample(self, rng: np.random.Generator) -> Drive:

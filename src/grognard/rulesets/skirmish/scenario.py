@@ -156,13 +156,15 @@ class UnitSpec(_Model):
 class PieceSpec(_Model):
     """An artillery piece on the table (skirmish.12, 31): ``weapon`` a piece of the tables' ``[artillery]``
     (heavy, medium or light artillery), its centre ``at`` (inches), ``heading`` (degrees, counter-clockwise
-    from east: drawn only; turning a piece is part 4's), and ``crew``, the unit that serves it."""
+    from east: the middle of its firing arc, skirmish.55), ``crew``, the unit that serves it, and ``hitched``,
+    a vehicle it starts hitched to (skirmish.61: it then stands behind that vehicle, wherever ``at`` says)."""
 
     id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9]*$", max_length=12)
     weapon: str
     at: XY
     heading: float = Field(default=90.0, ge=0, lt=360)
     crew: str
+    hitched: str | None = None
 
 
 class TemplateSpec(_Model):
@@ -530,6 +532,23 @@ def _check_pieces(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
             yield f"{where}.crew: {piece.crew!r}: already serves piece {crews[crew]} (skirmish.72: one crew, one piece)"
         else:
             crews[crew] = piece.id.upper()
+        if piece.hitched is not None:
+            towed = [p.id for p in spec.pieces if p.hitched is not None and p.hitched.upper() == piece.hitched.upper()]
+            vehicle = next((v for v in spec.vehicles if v.id.upper() == piece.hitched.upper()), None)
+            if vehicle is None:
+                yield f"{where}.hitched: {piece.hitched!r}: no vehicle has this id (skirmish.61)"
+            elif towed[0] != piece.id:
+                yield f"{where}.hitched: {piece.hitched!r} already tows {towed[0]}: one piece a vehicle (skirmish.61)"
+            else:
+                if crew in units and units[crew].side != vehicle.side:
+                    yield f"{where}.hitched: {vehicle.id} is the {vehicle.side}', its crew {crew} not (skirmish.72)"
+                if tables is not None and vehicle.kind in VEHICLE_KINDS:
+                    tows = tables.vehicles.kind(vehicle.kind).tows
+                    if piece.weapon not in tows:
+                        yield (
+                            f"{where}.hitched: a {vehicle.kind} tows {', '.join(tows) or 'nothing'}, "
+                            f"not {piece.weapon} (skirmish.61)"
+                        )
     if tables is None:
         return
     names = {s.id for c in tables.burst.values() for s in c.shapes}
