@@ -194,12 +194,52 @@ def test_a_tank_with_a_gun_and_a_mg_needs_a_man_for_each_after_the_driver() -> N
     assert game.manned(v) == {"medium_tank_gun": figure(game, "A.2"), "mg": figure(game, "A.3")}
 
 
-def test_only_tanks_carry_tank_guns_and_one_each() -> None:
+def test_only_tanks_carry_tank_guns_and_a_piece_starts_hitched_only_to_a_vehicle_that_tows_it() -> None:
     data = scenario([unit("A", "allies", fig(10, 10)), unit("G", "axis", fig(10, 30))])
     data["vehicles"] = [
         vehicle("J", "jeep", (10, 10), "A", weapons=["light_tank_gun"]),
         vehicle("TK", "tank", (20, 10), weapons=["light_tank_gun", "heavy_tank_gun"]),
     ]
+    data["pieces"] = [
+        {**GUN, "crew": "A", "hitched": "J", "weapon": "medium_artillery"},
+        {**GUN, "id": "GUN2", "crew": "G", "hitched": "NOPE"},
+    ]
     text = "\n".join(check_scenario(data))
+    assert "pieces[0].hitched: a jeep tows light_artillery, not medium_artillery (skirmish.61)" in text
+    assert "pieces[1].hitched: 'NOPE': no vehicle has this id (skirmish.61)" in text
     assert "vehicles[0].weapons: 'light_tank_gun' is a tank gun: only a tank carries one" in text
     assert "vehicles[1].weapons: a tank carries one gun, not 2" in text
+
+
+# ---------------------------------------------------------------------------------- bots, scenario, picture
+@pytest.mark.rule("skirmish.55", "skirmish.61")
+def test_the_doctrine_unhitches_turns_and_fires_in_the_gun_line_and_the_picture_shows_arcs_and_tows() -> None:
+    import numpy as np
+
+    from grognard.core.dice import SeededDice
+    from grognard.core.play import play_out
+    from grognard.render.skirmish import render
+    from grognard.rulesets.skirmish import RULESET
+    from grognard.rulesets.skirmish.bots import DoctrineBot
+
+    game = RULESET.create({"scenario": "gun_line"}, SeededDice(1))
+    start = render(game.view(None))
+    assert "ATG light artillery (crew U), hitched to JEEP" in start
+    assert start.count('stroke-dasharray="3 2"') == 2  # PAK's two arc edges; the hitched ATG shows none
+    assert "edges of its firing arc" in start
+    piece = game.state.pieces["ATG"]
+    assert (piece.x, piece.y, piece.heading) == (40.0, 2.1, -90.0)  # 1" behind the jeep's rear
+    bot = DoctrineBot(np.random.default_rng(1))
+    seen: list[str] = []
+    kinds: list[str] = []
+
+    def step(decision: Any, action: Any, events: Any) -> None:
+        seen.append(str(action))
+        kinds.extend(e.kind for e in events)
+
+    play_out(game, lambda seat: bot, on_step=step)
+    assert game.result is not None
+    assert "unhitched" in kinds and "piece_turned" in kinds
+    assert any(a.startswith("drive JEEP") and "unhitch ATG U" in a for a in seen)
+    assert any(a.startswith("turn U ATG") for a in seen)
+    assert any(a.startswith("burst SHERMAN") and not a.endswith("hold") for a in seen)

@@ -51,8 +51,9 @@ and holds fire when no placement catches an enemy without one of its own men.
 A gun crew that can fire its piece stays at it (it moves only to leave a
 building about to fall); when no enemy in the piece's range stands inside its
 arc, the crew turns it to face the nearest one that does stand in range
-(skirmish.55). Tanks lay their guns' templates the same way. A vehicle towing a
-piece unhitches it, with its crew, where it would drop its passengers.
+(skirmish.55); a crew short of its unhitched piece walks to it. Tanks lay
+their guns' templates the same way. A vehicle towing a piece unhitches it,
+with its crew, where it would drop its passengers.
 """
 
 from __future__ import annotations
@@ -461,6 +462,11 @@ def move_order(game: SkirmishGame, space: MoveSpace) -> Move:
     turn = turn_order(game, space)
     if turn is not None:
         return turn
+    for piece in game.state.pieces.values():  # a crew left short of its unhitched piece goes to it
+        if piece.crew == space.unit and piece.hitched is None and game.crew_short(piece) is not None:
+            back = to_piece(game, space, piece)
+            if back is not None:
+                return back
     if any(p.crew == space.unit and game.piece_ready(p) is None for p in game.state.pieces.values()):
         return space.hold()  # a gun crew stays at its piece while it can fire it (skirmish.31)
     build = build_order(game, space)
@@ -492,6 +498,21 @@ def turn_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
         if space.legal(move):
             return move
     return None
+
+
+def to_piece(game: SkirmishGame, space: MoveSpace, piece: Any) -> Move | None:
+    """Each man of the crew of ``space`` more than ``reach`` from ``piece`` walks straight toward it, to 0.9"
+    from its centre (skirmish.31); None when that is not a legal move."""
+    reach = game.tables.artillery[piece.weapon].reach
+    orders = []
+    for f in game.living(space.unit):
+        d = math.hypot(f.x - piece.x, f.y - piece.y)
+        if d > reach and f.on_table and f.aboard is None:
+            k = 0.9 * reach / d
+            at = (snap(piece.x + (f.x - piece.x) * k), snap(piece.y + (f.y - piece.y) * k))
+            orders.append(Order(f.id, "to", (at,)))
+    move = Move(space.unit, (), tuple(orders))
+    return move if orders and space.legal(move) else None
 
 
 def _advance_order(game: SkirmishGame, space: MoveSpace) -> Move:

@@ -61,6 +61,7 @@ class VehicleRules:
     state: SkirmishState
     railway: str | None
     _towing: list[str]  # the pieces the vehicle being checked tows, stop by stop (skirmish.61)
+    _near: XY | None = None  # where men getting out gather first (the piece unhitched), else the rear
     scenario: Scenario
     tables: Tables
     base_terrain: Terrain
@@ -275,7 +276,11 @@ class VehicleRules:
         if stop.verb in ("hitch", "unhitch"):
             self._check_hitch(action, stop, v, at, facing)
             rest = Stop("load" if stop.verb == "hitch" else "unload", stop.men[1:])
-            return self._stop(action, rest, v, at, facing, aboard, afoot) if rest.men else []
+            self._near = self.tow_point(v, at, facing)  # the crew gets out beside the piece
+            try:
+                return self._stop(action, rest, v, at, facing, aboard, afoot) if rest.men else []
+            finally:
+                self._near = None
         entry = self.tables.vehicles.kind(v.kind)
         reach = self.tables.vehicles.board_reach.value
         shape = self.vehicle_shape(v, at, facing)
@@ -317,7 +322,7 @@ class VehicleRules:
         for fid in men:
             if fid not in aboard:
                 raise IllegalAction(f"{action}: {fid} is not aboard {v.id}", "skirmish.61")
-        spots = self.exit_spots(v, at, facing, afoot)
+        spots = self.exit_spots(v, at, facing, afoot, near=self._near)
         if len(spots) < len(men):
             raise IllegalAction(
                 f"{action}: room round {v.id} for {len(spots)} men to get out, not {len(men)}", "skirmish.61"
@@ -371,8 +376,9 @@ class VehicleRules:
             raise IllegalAction(f"{action}: piece {pid} has fired this turn", "skirmish.61")
         towing.append(pid)
 
-    def exit_spots(self, v: Vehicle, at: XY, facing: float, afoot: dict[str, XY]) -> list[XY]:
-        """Free places round the vehicle where men get out, nearest its rear first: on the table, within
+    def exit_spots(self, v: Vehicle, at: XY, facing: float, afoot: dict[str, XY], near: XY | None = None) -> list[XY]:
+        """Free places round the vehicle where men get out, nearest its rear (or ``near``, the piece a crew
+        unhitches) first: on the table, within
         ``board_reach`` of it, a base apart from other men, out of contact with the enemy, clear of other
         vehicles, the train and what a man may not stand in."""
         base = self.tables.sight.base.value
@@ -381,7 +387,11 @@ class VehicleRules:
         ring = self.vehicle_shape(v, at, facing).buffer(min(reach, base / 2 + 0.25), join_style="mitre").exterior
         h = math.radians(facing)
         entry = self.tables.vehicles.kind(v.kind)
-        rear = Point(at[0] - math.cos(h) * entry.length, at[1] - math.sin(h) * entry.length)
+        rear = (
+            Point(near)
+            if near is not None
+            else Point(at[0] - math.cos(h) * entry.length, at[1] - math.sin(h) * entry.length)
+        )
         count = max(8, int(ring.length / (base + 0.05)))
         points = [ring.interpolate(ring.length * k / count) for k in range(count)]
         points.sort(key=lambda p: (p.distance(rear), p.x, p.y))

@@ -213,6 +213,8 @@ class SkirmishGame(VehicleRules, Game):
         }
         for wedge in full["wedges"]:
             wedge["outline"] = self.wedge_outline(wedge)
+        for piece in full["pieces"]:  # its firing arc, degrees either side of its heading (skirmish.55)
+            piece["arc"] = self.tables.artillery[piece["weapon"]].arc
         for laid in full["landed"]:  # the templates laid this turn, as drawn (never stored: shapely's floats)
             shape = R.burst_shape(self.templates[laid["template"]][1], tuple(laid["at"]), laid["angle"])
             laid["shape"] = [[round(x, 2), round(y, 2)] for x, y in shape.exterior.coords]
