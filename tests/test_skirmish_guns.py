@@ -243,3 +243,15 @@ def test_the_doctrine_unhitches_turns_and_fires_in_the_gun_line_and_the_picture_
     assert any(a.startswith("drive JEEP") and "unhitch ATG U" in a for a in seen)
     assert any(a.startswith("turn U ATG") for a in seen)
     assert any(a.startswith("burst SHERMAN") and not a.endswith("hold") for a in seen)
+
+
+@pytest.mark.rule("skirmish.17")
+def test_a_tanks_gun_shells_a_house_two_dice_a_section_like_artillery() -> None:
+    from test_skirmish_structures import HOUSE
+
+    data = scenario([unit("A", "allies", fig(25, 10), fig(25, 10)), unit("G", "axis", fig(46, 46))], [HOUSE])
+    data["vehicles"] = [vehicle("TK", "tank", (25, 10), "A", weapons=["medium_tank_gun"])]
+    game = make(data)
+    script(game, 2, 3, 4, 6, 6)  # 9.5": ranging 2 lands (4 or less); H.a's top storey loses 7, H.b 12 (S11)
+    fire(game, Burst("TK", (25.0, 19.5)))
+    assert game.state.landed[0]["landed"] and game.state.sections == {"H.a": [20, 3], "H.b": [18]}
