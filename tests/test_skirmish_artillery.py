@@ -125,6 +125,9 @@ def test_template_sizes_are_the_seeds_and_the_shapes_are_irregular() -> None:
         "light_artillery": "light",
         "mortar": "small",
         "bazooka": "small",
+        "heavy_tank_gun": "heavy",  # the seed: heavy artil./tank 3.5", medium 3", light 2.5"
+        "medium_tank_gun": "medium",
+        "light_tank_gun": "light",
     }
     for cls in tables.burst.values():
         assert len(cls.shapes) >= 2
@@ -554,7 +557,7 @@ def test_a_burst_order_is_either_taken_or_refused_leaving_the_state_unchanged(
     try:
         game.plan_burst("allies", action)
     except IllegalAction as exc:
-        assert exc.rule in ("skirmish.12", "skirmish.15", "skirmish.29", "skirmish.11")
+        assert exc.rule in ("skirmish.12", "skirmish.15", "skirmish.29", "skirmish.11", "skirmish.55")
         with pytest.raises(IllegalAction):
             game.apply("Allies", action)
         assert game.digest() == before

@@ -96,7 +96,8 @@ def test_the_probes_are_refused_for_the_reason_they_target() -> None:
 
 
 @pytest.mark.parametrize(
-    "scenario", ["hill_assault", "proving_ground", "village_street", "river_town", "gun_line", "convoy"]
+    "scenario",
+    ["hill_assault", "proving_ground", "village_street", "river_town", "gun_line", "gun_line_armour", "convoy"],
 )
 def test_the_shipped_scenarios_play_to_a_result_with_doctrine_bots(scenario: str) -> None:
     outcomes = []

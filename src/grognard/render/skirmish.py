@@ -63,6 +63,7 @@ STATE_FILL = {"full points": "#B08D6E", "no art. cover": "#CDB49C", "no top cove
 VEHICLE_MARK = {"jeep": "J", "truck": "T", "half_track": "HT", "tank": "TK"}
 SIDE_COLOUR = {"allies": BLUE, "axis": VERMILLION}
 BAND_COLOUR = (GREEN, ORANGE, PURPLE, INK)
+ARC_SHOWN = 4.0  # inches of a piece's firing arc edges drawn (skirmish.55)
 
 
 def render(view: dict[str, Any]) -> str:
@@ -291,7 +292,8 @@ def render(view: dict[str, Any]) -> str:
     legend = (
         "blue: allies, red: axis; squares carry a MG or mortar; hollow: waiting off the table; x: dead; "
         "dashed purple: objective; pies: MG and flame thrower wedges; pentagon: artillery piece (its crew's "
-        "colour, grey: no crew); burst templates laid this turn: hatched where the shell landed, dashed where "
+        "colour, grey: no crew; dashed: the edges of its firing arc); burst templates (pieces, tanks' guns, "
+        "mortars, bazookas) laid this turn: hatched where the shell landed, dashed where "
         "the ranging shot missed"
         + (
             "; vehicles: outlined in their side's colour, listing the driver (D), gunner (G) and riders"
@@ -364,8 +366,9 @@ def _structures(view: dict[str, Any], terrain: dict[str, Any], X: Any, Y: Any, p
 
 
 def _artillery(view: dict[str, Any], X: Any, Y: Any, points: Any) -> list[str]:
-    """Pieces (a pentagon in the colour of the side whose unit crews it, its heading a stroke, its crew named)
-    and the burst templates laid this turn with their ranging dice (skirmish.12-15, 31)."""
+    """Pieces (a pentagon in the colour of the side whose unit crews it, its heading a stroke, the edges of its
+    firing arc dashed, its crew named, and the vehicle towing it) and the burst templates laid this turn with
+    their ranging dice (skirmish.12-15, 31, 55, 61)."""
     out: list[str] = []
     units = {u["id"]: u for u in view.get("units", [])}
     for laid in view.get("landed", []):
@@ -382,7 +385,8 @@ def _artillery(view: dict[str, Any], X: Any, Y: Any, points: Any) -> list[str]:
                 el("polygon", points=points(shape), fill="none", stroke=FAINT, stroke_width=1.2, stroke_dasharray="4 3")
             )
         word = "landed" if laid["landed"] else "missed"
-        label = f"{laid['by']}: ranging {laid['die']} (needs {laid['ranging']} or less), {word}"
+        fired = laid["weapon"].replace("_", " ")
+        label = f"{laid['by']} ({fired}): ranging {laid['die']} (needs {laid['ranging']} or less), {word}"
         if laid["landed"] and laid.get("hit"):
             label += f"; hit {', '.join(laid['hit'])}"
         x, y = laid["at"]
@@ -411,7 +415,16 @@ def _artillery(view: dict[str, Any], X: Any, Y: Any, points: Any) -> list[str]:
         hx = cx + 14 * math.cos(math.radians(piece["heading"]))
         hy = cy - 14 * math.sin(math.radians(piece["heading"]))
         out.append(el("line", x1=cx, y1=cy, x2=hx, y2=hy, stroke=INK, stroke_width=2))
+        if piece.get("arc") and not piece.get("hitched"):  # its firing arc's edges, 4" long (skirmish.55)
+            for edge in (piece["heading"] - piece["arc"], piece["heading"] + piece["arc"]):
+                ex = piece["x"] + ARC_SHOWN * math.cos(math.radians(edge))
+                ey = piece["y"] + ARC_SHOWN * math.sin(math.radians(edge))
+                out.append(
+                    el("line", x1=cx, y1=cy, x2=X(ex), y2=Y(ey), stroke=colour, stroke_width=1, stroke_dasharray="3 2")
+                )
         text = f"{piece['id']} {piece['weapon'].replace('_', ' ')} (crew {crew or 'none'})"
+        if piece.get("hitched"):
+            text += f", hitched to {piece['hitched']}"
         out.append(el("text", text, x=cx + 10, y=cy + 12, font_size=8, fill=INK))
     return out
 

@@ -82,14 +82,42 @@ class Order:
 
 
 @dataclass(frozen=True, slots=True)
+class Turn:
+    """A crew turning its artillery piece (skirmish.55): to a ``heading`` in degrees (counter-clockwise from
+    east) or to face a point ``at`` (inches). The crew's whole move; the piece does not fire that turn.
+
+    >>> str(parse_action("turn A gun1 -90"))
+    'turn A GUN1 -90'
+    >>> parse_action("turn A GUN1 30,40").turn
+    Turn(piece='GUN1', heading=None, at=(30.0, 40.0))
+    """
+
+    piece: str
+    heading: float | None = None
+    at: XY | None = None
+
+    def __str__(self) -> str:
+        if self.at is not None:
+            return f"{self.piece} {fmt_point(self.at)}"
+        return f"{self.piece} {write_measure(self.heading or 0.0)}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"piece": self.piece, "heading": self.heading, "at": list(self.at) if self.at is not None else None}
+
+
+@dataclass(frozen=True, slots=True)
 class Move:
-    """A unit's move: the leader's path (``()``: the unit holds) and single figures' orders (skirmish.21)."""
+    """A unit's move: the leader's path (``()``: the unit holds) and single figures' orders (skirmish.21);
+    or, with ``turn``, the unit turns the piece it serves and does nothing else (skirmish.55)."""
 
     unit: str
     path: tuple[XY, ...] = ()
     orders: tuple[Order, ...] = ()
+    turn: Turn | None = None
 
     def __str__(self) -> str:
+        if self.turn is not None:
+            return f"turn {self.unit} {self.turn}"
         if not self.path and not self.orders:
             return f"hold {self.unit}"
         head = f"move {self.unit}" + "".join(f" {fmt_point(p)}" for p in self.path)
@@ -101,6 +129,7 @@ class Move:
             "unit": self.unit,
             "path": [list(p) for p in self.path],
             "orders": [o.to_json() for o in self.orders],
+            **({"turn": self.turn.to_json()} if self.turn is not None else {}),
         }
 
 
@@ -206,7 +235,13 @@ class Burst:
 
 @dataclass(frozen=True, slots=True)
 class Stop:
-    """Men getting in (``load``) or out (``unload``) of a vehicle: figures (``A.1``) or whole units (``A``)."""
+    """Men getting in (``load``) or out (``unload``) of a vehicle: figures (``A.1``) or whole units (``A``);
+    or an artillery piece hitched to it (``hitch GUN1``) or unhitched (``unhitch GUN1``), its first name,
+    with the men after it getting in or out in the same half move (skirmish.61).
+
+    >>> parse_action("drive t1 hitch gun1 a then 10,4").before
+    Stop(verb='hitch', men=('GUN1', 'A'))
+    """
 
     verb: str
     men: tuple[str, ...]
@@ -262,10 +297,12 @@ USAGE = {
     "move": "move UNIT X,Y [X,Y [X,Y]] [/ FIG to X,Y.. | stay | wire X,Y X,Y | traps X,Y X,Y | open DOOR | close DOOR"
     " | build BRIDGE]",
     "hold": "hold UNIT",
+    "turn": "turn UNIT PIECE HEADING|X,Y",
     "fire": "fire UNIT TARGET_UNIT|hold [/ FIG TARGET_FIGURE|TARGET_UNIT|hold | FIG wedge HEADING|X,Y]",
     "melee": "melee GROUP stay|retreat",
     "burst": "burst PIECE|FIG X,Y|hold [ANGLE [TEMPLATE]]",
-    "drive": "drive VEHICLE [load|unload MEN.. then] [X,Y [X,Y [X,Y]]] [then load|unload MEN..]",
+    "drive": "drive VEHICLE [load|unload MEN.. | hitch|unhitch PIECE [MEN..] then] [X,Y [X,Y [X,Y]]]"
+    " [then load|unload MEN.. | hitch|unhitch PIECE [MEN..]]",
 }
 _TEMPLATE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 
@@ -280,9 +317,11 @@ def _drive(line: str, words: list[str]) -> Drive:
     seen_path = False
     for seg in segments:
         parts = seg.split()
-        if parts and parts[0].lower() in ("load", "unload"):
+        if parts and parts[0].lower() in ("load", "unload", "hitch", "unhitch"):
             if len(parts) < 2:
-                raise ParseError(f"{line!r}: {parts[0]} names the men: figures (A.1) or units (A)")
+                raise ParseError(
+                    f"{line!r}: {parts[0]} names the men (figures A.1 or units A), a hitch the piece first"
+                )
             men = []
             for word in parts[1:]:
                 if _FIGURE.match(word) or _UNIT.match(word):
@@ -409,6 +448,14 @@ def parse_action(text: str) -> SkirmishAction:
             raise ParseError(f"{line!r}: usage: {USAGE['drive']}")
         return _drive(line, words)
     unit = _name(words[1], _UNIT, "unit", line)
+    if verb == "turn":
+        if len(words) != 4 or len(pieces) > 1:
+            raise ParseError(f"{line!r}: usage: {USAGE['turn']}")
+        piece = _name(words[2], _UNIT, "piece (GUN1)", line)
+        if "," in words[3]:
+            return Move(unit, turn=Turn(piece, None, _point(words[3], line)))
+        heading = read_measure(words[3], "the piece's heading", line, "a heading in degrees or a point X,Y")
+        return Move(unit, turn=Turn(piece, heading))
     if verb == "hold":
         if len(words) != 2 or len(pieces) > 1:
             raise ParseError(f"{line!r}: usage: {USAGE['hold']}")
@@ -470,7 +517,15 @@ def action_from_json(data: dict[str, Any]) -> SkirmishAction:
                 )
                 for o in data["orders"]
             )
-            return Move(str(data["unit"]), tuple((float(p[0]), float(p[1])) for p in data["path"]), orders)
+            turn = None
+            if data.get("turn") is not None:
+                t = data["turn"]
+                turn = Turn(
+                    str(t["piece"]),
+                    None if t.get("heading") is None else float(t["heading"]),
+                    None if t.get("at") is None else (float(t["at"][0]), float(t["at"][1])),
+                )
+            return Move(str(data["unit"]), tuple((float(p[0]), float(p[1])) for p in data["path"]), orders, turn)
         if kind == "melee":
             return Choice(str(data["group"]), str(data["choice"]))
         if kind == "burst":

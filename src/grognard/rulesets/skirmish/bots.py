@@ -49,7 +49,11 @@ enemy man and on the midpoint of each two enemy men closer than the template
 is wide; of the legal placements it takes the best (on a tie the first found),
 and holds fire when no placement catches an enemy without one of its own men.
 A gun crew that can fire its piece stays at it (it moves only to leave a
-building about to fall).
+building about to fall); when no enemy in the piece's range stands inside its
+arc, the crew turns it to face the nearest one that does stand in range
+(skirmish.55); a crew short of its unhitched piece walks to it. Tanks lay
+their guns' templates the same way. A vehicle towing a piece unhitches it,
+with its crew, where it would drop its passengers.
 """
 
 from __future__ import annotations
@@ -66,7 +70,7 @@ from grognard.core.engine import Decision
 from grognard.core.geometry import snap, snap_angle
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
-from grognard.rulesets.skirmish.actions import Burst, Choice, Drive, Fire, Move, Order, WedgeOrder
+from grognard.rulesets.skirmish.actions import Burst, Choice, Drive, Fire, Move, Order, Turn, WedgeOrder
 from grognard.rulesets.skirmish.driving import DriveSpace
 from grognard.rulesets.skirmish.game import BurstSpace, FireSpace, MoveSpace, SkirmishGame, figure_value
 from grognard.rulesets.skirmish.state import Figure, FireOrder
@@ -455,6 +459,14 @@ def move_order(game: SkirmishGame, space: MoveSpace) -> Move:
     leave = leave_building(game, space)
     if leave is not None:
         return leave
+    turn = turn_order(game, space)
+    if turn is not None:
+        return turn
+    for piece in game.state.pieces.values():  # a crew left short of its unhitched piece goes to it
+        if piece.crew == space.unit and piece.hitched is None and game.crew_short(piece) is not None:
+            back = to_piece(game, space, piece)
+            if back is not None:
+                return back
     if any(p.crew == space.unit and game.piece_ready(p) is None for p in game.state.pieces.values()):
         return space.hold()  # a gun crew stays at its piece while it can fire it (skirmish.31)
     build = build_order(game, space)
@@ -464,6 +476,43 @@ def move_order(game: SkirmishGame, space: MoveSpace) -> Move:
     if charge is not None:
         return charge
     return short_of_contact(game, space, _advance_order(game, space))
+
+
+def turn_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
+    """The crew of ``space`` turns its piece (skirmish.55) to face the nearest enemy in the piece's range when
+    no enemy in range stands inside its arc; None when it need not (or cannot) turn."""
+    for piece in sorted(game.state.pieces.values(), key=lambda p: p.id):
+        if piece.crew != space.unit or piece.hitched is not None or game.crew_short(piece) is not None:
+            continue
+        arc = game.tables.artillery[piece.weapon].arc
+        here = (piece.x, piece.y)
+        in_range = [
+            e
+            for e in game.enemies(game.unit(space.unit).side)
+            if game.tables.burst_band(piece.weapon, R.effective_range(game.terrain, here, (e.x, e.y))) is not None
+        ]
+        if arc is None or not in_range or any(R.off_arc(here, piece.heading, arc, (e.x, e.y)) == 0 for e in in_range):
+            continue
+        nearest = min(in_range, key=lambda e: (math.hypot(e.x - piece.x, e.y - piece.y), e.id))
+        move = Move(space.unit, turn=Turn(piece.id, None, (nearest.x, nearest.y)))
+        if space.legal(move):
+            return move
+    return None
+
+
+def to_piece(game: SkirmishGame, space: MoveSpace, piece: Any) -> Move | None:
+    """Each man of the crew of ``space`` more than ``reach`` from ``piece`` walks straight toward it, to 0.9"
+    from its centre (skirmish.31); None when that is not a legal move."""
+    reach = game.tables.artillery[piece.weapon].reach
+    orders = []
+    for f in game.living(space.unit):
+        d = math.hypot(f.x - piece.x, f.y - piece.y)
+        if d > reach and f.on_table and f.aboard is None:
+            k = 0.9 * reach / d
+            at = (snap(piece.x + (f.x - piece.x) * k), snap(piece.y + (f.y - piece.y) * k))
+            orders.append(Order(f.id, "to", (at,)))
+    move = Move(space.unit, (), tuple(orders))
+    return move if orders and space.legal(move) else None
 
 
 def _advance_order(game: SkirmishGame, space: MoveSpace) -> Move:

@@ -21,6 +21,11 @@ def describe(event: Event) -> str | None:
         return f"{d['unit']}{entered} moves {n} {'man' if n == 1 else 'men'}"
     if k == "drove":
         return f"{d['vehicle']} drives to ({d['at'][0]:g}, {d['at'][1]:g}) with {len(d['men'])} aboard"
+    if k == "piece_turned":
+        return f"{d['crew']} turn piece {d['piece']} to face {d['heading']:g} degrees (it cannot fire this turn)"
+    if k in ("hitched", "unhitched"):
+        verb = "hitches" if k == "hitched" else "unhitches"
+        return f"{d['vehicle']} {verb} piece {d['piece']} at ({d['at'][0]:g}, {d['at'][1]:g})"
     if k == "parks":
         return f"{d['vehicle']} stays put"
     if k in ("loaded", "unloaded"):

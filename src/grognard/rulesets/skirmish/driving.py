@@ -52,6 +52,7 @@ class DrivePlan:
     after: list[tuple[str, XY | None]] = field(default_factory=list)
     measure: V.DriveMeasure | None = None
     end: XY | None = None
+    towing: list[str] = field(default_factory=list)  # the pieces hitched once the drive is done (skirmish.61)
 
 
 class VehicleRules:
@@ -59,6 +60,8 @@ class VehicleRules:
 
     state: SkirmishState
     railway: str | None
+    _towing: list[str]  # the pieces the vehicle being checked tows, stop by stop (skirmish.61)
+    _near: XY | None = None  # where men getting out gather first (the piece unhitched), else the rear
     scenario: Scenario
     tables: Tables
     base_terrain: Terrain
@@ -99,6 +102,13 @@ class VehicleRules:
                     v.aboard.append(fid)
             v.armoured = self.tables.vehicles.kind(vs.kind).armoured if vs.armoured is None else vs.armoured
             s.vehicles[vid] = v
+        for ps in spec.pieces:
+            if ps.hitched is not None:  # it starts behind its vehicle (skirmish.61)
+                piece = s.pieces[ps.id.upper()]
+                v = s.vehicles[ps.hitched.upper()]
+                piece.hitched = v.id
+                piece.x, piece.y = self.tow_point(v)
+                piece.heading = snap_angle(v.heading + 180.0)
         self.railway = None
         if spec.train is not None:
             self.railway = spec.train.railway or next(f.id for f in self.base_terrain.by_kind("railway"))
@@ -119,12 +129,27 @@ class VehicleRules:
         men = self.riders(v)
         return men[0] if men else None
 
-    def gunner(self, v: Vehicle) -> Figure | None:
-        """The man who fires the vehicle's MG: the first living man aboard besides the driver, when besides
-        the driver there are the ``weapon_crew`` men the MG needs (skirmish.31, 60); else None (it is silent)."""
+    def manned(self, v: Vehicle) -> dict[str, Figure]:
+        """Each of ``v``'s weapons that is manned -> the man who fires it (skirmish.31, 60): after the driver,
+        the men aboard serve its weapons in their order, ``weapon_crew`` men each, the first of them firing it;
+        a weapon with too few men left is silent (not in the answer)."""
         men = self.riders(v)
         need = max(1, round(self.tables.vehicles.weapon_crew.value))
-        return men[1] if "mg" in v.weapons and len(men) >= 1 + need else None
+        out: dict[str, Figure] = {}
+        at = 1
+        for w in v.weapons:
+            if len(men) >= at + need:
+                out[w] = men[at]
+            at += need
+        return out
+
+    def gunner(self, v: Vehicle) -> Figure | None:
+        """The man who fires the vehicle's MG (see :meth:`manned`), or None (it has none, or it is silent)."""
+        return self.manned(v).get("mg")
+
+    def tank_gun(self, v: Vehicle) -> str | None:
+        """The tank gun ``v`` carries (a ``kind = "tank_gun"`` entry of ``[artillery]`` in its weapons), or None."""
+        return next((w for w in v.weapons if w in self.tables.artillery), None)
 
     def may_drive(self, v: Vehicle) -> bool:
         """``v`` owes a drive decision: a living man is aboard, or one of its side stands within reach to get in."""
@@ -248,6 +273,14 @@ class VehicleRules:
     ) -> list[tuple[str, XY | None]]:
         """Check one stop with the vehicle at ``at``; updates ``aboard`` and ``afoot`` (men on foot's places)."""
         s = self.state
+        if stop.verb in ("hitch", "unhitch"):
+            self._check_hitch(action, stop, v, at, facing)
+            rest = Stop("load" if stop.verb == "hitch" else "unload", stop.men[1:])
+            self._near = self.tow_point(v, at, facing)  # the crew gets out beside the piece
+            try:
+                return self._stop(action, rest, v, at, facing, aboard, afoot) if rest.men else []
+            finally:
+                self._near = None
         entry = self.tables.vehicles.kind(v.kind)
         reach = self.tables.vehicles.board_reach.value
         shape = self.vehicle_shape(v, at, facing)
@@ -289,7 +322,7 @@ class VehicleRules:
         for fid in men:
             if fid not in aboard:
                 raise IllegalAction(f"{action}: {fid} is not aboard {v.id}", "skirmish.61")
-        spots = self.exit_spots(v, at, facing, afoot)
+        spots = self.exit_spots(v, at, facing, afoot, near=self._near)
         if len(spots) < len(men):
             raise IllegalAction(
                 f"{action}: room round {v.id} for {len(spots)} men to get out, not {len(men)}", "skirmish.61"
@@ -300,8 +333,52 @@ class VehicleRules:
             out.append((fid, spot))
         return out
 
-    def exit_spots(self, v: Vehicle, at: XY, facing: float, afoot: dict[str, XY]) -> list[XY]:
-        """Free places round the vehicle where men get out, nearest its rear first: on the table, within
+    def tow_point(self, v: Vehicle, at: XY | None = None, facing: float | None = None) -> XY:
+        """Where a piece hitched to ``v`` stands: on its centre line, ``tow_gap`` inches behind its rear."""
+        at = at or (v.x, v.y)
+        h = math.radians(v.heading if facing is None else facing)
+        back = self.tables.vehicles.kind(v.kind).length / 2 + self.tables.vehicles.tow_gap.value
+        return (snap(at[0] - math.cos(h) * back), snap(at[1] - math.sin(h) * back))
+
+    def _check_hitch(self, action: Drive, stop: Stop, v: Vehicle, at: XY, facing: float) -> None:
+        """A hitch or unhitch at this stop (skirmish.61, 72), or IllegalAction naming the rule. Tracks the
+        pieces ``v`` tows in ``self._towing`` (set by :meth:`check_drive`)."""
+        s = self.state
+        pid = stop.men[0]
+        piece = s.pieces.get(pid)
+        if piece is None:
+            raise IllegalAction(f"{action}: no artillery piece {pid!r} to {stop.verb}", "skirmish.61")
+        towing = self._towing
+        if stop.verb == "unhitch":
+            if pid not in towing:
+                raise IllegalAction(f"{action}: piece {pid} is not hitched to {v.id}", "skirmish.61")
+            towing.remove(pid)
+            return
+        tows = self.tables.vehicles.kind(v.kind).tows
+        if piece.weapon not in tows:
+            can = ", ".join(tows) if tows else "nothing"
+            raise IllegalAction(f"{action}: a {v.kind} tows {can}, not {pid}'s {piece.weapon}", "skirmish.61")
+        if piece.hitched is not None or pid in towing:
+            raise IllegalAction(f"{action}: piece {pid} is already hitched to {piece.hitched or v.id}", "skirmish.61")
+        if towing:
+            raise IllegalAction(f"{action}: {v.id} already tows {towing[0]}: one piece a vehicle", "skirmish.61")
+        if piece.crew is not None and s.units[piece.crew].side != v.side:
+            raise IllegalAction(
+                f"{action}: piece {pid} is served by the {s.units[piece.crew].side}' unit {piece.crew}", "skirmish.72"
+            )
+        reach = self.tables.vehicles.board_reach.value
+        gap = self.vehicle_shape(v, at, facing).distance(Point(piece.x, piece.y))
+        if gap > reach + TOLERANCE:
+            raise IllegalAction(
+                f'{action}: piece {pid} is {gap:.2f}" from {v.id}; a piece is hitched within {reach:g}"', "skirmish.61"
+            )
+        if pid in s.bursts:
+            raise IllegalAction(f"{action}: piece {pid} has fired this turn", "skirmish.61")
+        towing.append(pid)
+
+    def exit_spots(self, v: Vehicle, at: XY, facing: float, afoot: dict[str, XY], near: XY | None = None) -> list[XY]:
+        """Free places round the vehicle where men get out, nearest its rear (or ``near``, the piece a crew
+        unhitches) first: on the table, within
         ``board_reach`` of it, a base apart from other men, out of contact with the enemy, clear of other
         vehicles, the train and what a man may not stand in."""
         base = self.tables.sight.base.value
@@ -310,7 +387,11 @@ class VehicleRules:
         ring = self.vehicle_shape(v, at, facing).buffer(min(reach, base / 2 + 0.25), join_style="mitre").exterior
         h = math.radians(facing)
         entry = self.tables.vehicles.kind(v.kind)
-        rear = Point(at[0] - math.cos(h) * entry.length, at[1] - math.sin(h) * entry.length)
+        rear = (
+            Point(near)
+            if near is not None
+            else Point(at[0] - math.cos(h) * entry.length, at[1] - math.sin(h) * entry.length)
+        )
         count = max(8, int(ring.length / (base + 0.05)))
         points = [ring.interpolate(ring.length * k / count) for k in range(count)]
         points.sort(key=lambda p: (p.distance(rear), p.x, p.y))
@@ -351,6 +432,8 @@ class VehicleRules:
         aboard = [f for f in v.aboard if s.figures[f].alive]
         afoot = {f.id: (f.x, f.y) for f in s.figures.values() if f.alive and f.on_table and f.aboard is None}
         plan = DrivePlan()
+        self._towing = plan.towing
+        plan.towing.extend(sorted(p.id for p in s.pieces.values() if p.hitched == v.id))
         at, facing = (v.x, v.y), v.heading
         if action.before is not None:
             plan.before = self._stop(action, action.before, v, at, facing, aboard, afoot)
@@ -404,6 +487,7 @@ class VehicleRules:
         s = self.state
         plan = self.check_drive(action)
         v = s.vehicles[action.vehicle]
+        self._hitch(v, action.before)
         self._board(v, action.before, plan.before)
         if plan.measure is not None and plan.end is not None:
             v.x, v.y = plan.end
@@ -411,6 +495,10 @@ class VehicleRules:
             v.river_paid = self.base_terrain.in_river(v.x, v.y) and (v.river_paid or plan.measure.rivers > 0)
             for f in self.riders(v):
                 f.x, f.y = v.x, v.y
+            for piece in s.pieces.values():
+                if piece.hitched == v.id:  # it follows behind, its muzzle to the rear
+                    piece.x, piece.y = self.tow_point(v)
+                    piece.heading = snap_angle(v.heading + 180.0)
             self.emit(
                 "drove",
                 vehicle=v.id,
@@ -419,9 +507,23 @@ class VehicleRules:
                 cost=round(plan.measure.cost, 2),
                 men=[f.id for f in self.riders(v)],
             )
-        elif not plan.before and not plan.after:
+        elif not plan.before and not plan.after and action.before is None and action.after is None:
             self.emit("parks", vehicle=v.id)
+        self._hitch(v, action.after)
         self._board(v, action.after, plan.after)
+
+    def _hitch(self, v: Vehicle, stop: Stop | None) -> None:
+        """Do a checked hitch (the piece goes behind ``v``) or unhitch (it stays there, facing the rear)."""
+        if stop is None or stop.verb not in ("hitch", "unhitch"):
+            return
+        piece = self.state.pieces[stop.men[0]]
+        if stop.verb == "hitch":
+            piece.hitched = v.id
+            piece.x, piece.y = self.tow_point(v)
+            piece.heading = snap_angle(v.heading + 180.0)
+        else:
+            piece.hitched = None
+        self.emit(f"{stop.verb}ed", vehicle=v.id, piece=piece.id, at=[piece.x, piece.y])
 
     def _board(self, v: Vehicle, stop: Stop | None, men: list[tuple[str, XY | None]]) -> None:
         if stop is None:
@@ -437,8 +539,10 @@ class VehicleRules:
                 f.aboard = None
                 f.x, f.y = spot
                 v.aboard.remove(fid)
+        if not men:
+            return
         self.emit(
-            "loaded" if stop.verb == "load" else "unloaded",
+            "loaded" if stop.verb in ("load", "hitch") else "unloaded",
             vehicle=v.id,
             men=[fid for fid, _ in men],
             at=[list(p) for _, p in men if p is not None],
@@ -520,14 +624,18 @@ class DriveSpace(ActionSpace[Drive]):
         return sorted(out)
 
     def unload_all(self) -> Stop | None:
-        """Every unit aboard with neither the driver nor the MG's gunner in it (the passengers), as a stop."""
+        """Every unit aboard with neither the driver nor a gunner in it (the passengers), as a stop; with the
+        piece the vehicle tows first when it tows one (``unhitch GUN1 ...``: skirmish.61)."""
         game = self.game
         v = game.state.vehicles[self.vehicle]
-        keep = {game.state.figures[f.id].unit for f in (game.driver(v), game.gunner(v)) if f is not None}
+        keep = {f.unit for f in (game.driver(v), *game.manned(v).values()) if f is not None}
         units: list[str] = []
         for f in game.riders(v):
             if f.unit not in keep and f.unit not in units:
                 units.append(f.unit)
+        towed = sorted(p.id for p in game.state.pieces.values() if p.hitched == v.id)
+        if towed:
+            return Stop("unhitch", (towed[0], *units))
         return Stop("unload", tuple(units)) if units else None
 
     def sample(self, rng: np.random.Generator) -> Drive:

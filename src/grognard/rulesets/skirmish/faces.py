@@ -80,6 +80,15 @@ def vehicle_lines(game: SkirmishGame, label: str) -> list[str]:
         f'drive up to {entry.move:g}" (a road inch costs {game.tables.vehicles.road_cost.value:g}); '
         "load or unload takes half of it, before or after: drive V [load|unload MEN then] X,Y [then unload MEN]",
     ]
+    gun = game.tank_gun(v)
+    if gun is not None:
+        layer = game.manned(v).get(gun)
+        lines.insert(2, f"  {gun.replace('_', ' ')}: laid by {layer.id if layer else 'nobody (silent)'}")
+    towed = [p.id for p in game.state.pieces.values() if p.hitched == v.id]
+    if towed:
+        lines.append(f"tows {towed[0]}: drive V X,Y then unhitch {towed[0]} [CREW] (half the move)")
+    elif entry.tows:
+        lines.append(f"tows {', '.join(entry.tows)}: drive V hitch PIECE [CREW] then X,Y (half the move)")
     return lines
 
 
@@ -108,6 +117,12 @@ def situation(game: SkirmishGame, decision: Decision) -> list[str]:
     if kind == "move":
         reach = game.allowance(game.living(label)[0])
         lines.append(f'move up to {reach:g}" (a path: at most two waypoints, then the end point)')
+        for piece in s.pieces.values():
+            if piece.crew == label and piece.hitched is None:
+                lines.append(
+                    f"or turn piece {piece.id} (facing {piece.heading:g}): turn {label} {piece.id} HEADING|X,Y "
+                    "(your whole move; it cannot fire this turn)"
+                )
         enemies = sorted(game.enemies(s.units[label].side), key=lambda e: e.id)
         if enemies:
             lines.append("enemy: " + "; ".join(unit_line(game, u) for u in sorted({e.unit for e in enemies})))
@@ -134,10 +149,25 @@ def _burst_lines(game: SkirmishGame, by: str) -> list[str]:
         origin = (piece.x, piece.y)
         crew = ", ".join(f.id for f in game.crew_men(piece))
         lines = [f"  piece {by} ({weapon.replace('_', ' ')}) at ({piece.x:g}, {piece.y:g}), served by {crew}"]
+        if entry.arc is not None:
+            lines.append(
+                f"  facing {piece.heading:g} degrees: it fires {entry.arc:g} degrees either side of that "
+                "(turning it is its crew's move: turn CREW PIECE HEADING|X,Y, and it cannot fire that turn)"
+            )
+        side = s.units[piece.crew or ""].side
+    elif by in s.vehicles:
+        v = s.vehicles[by]
+        origin = (v.x, v.y)
+        layer = game.manned(v).get(weapon)
+        lines = [
+            f"  {by}'s {weapon.replace('_', ' ')} at ({v.x:g}, {v.y:g}), laid by {layer.id if layer else 'nobody'}"
+        ]
+        side = v.side
     else:
         f = s.figures[by]
         origin = (f.x, f.y)
         lines = [f"  {by} {f.type} with a {weapon} at {where(game, f)}"]
+        side = f.side
     low = 0.0
     bands = []
     for band in entry.bands:
@@ -149,7 +179,6 @@ def _burst_lines(game: SkirmishGame, by: str) -> list[str]:
         + ", ".join(sorted(t for t, (c, _) in game.templates.items() if c == entry.burst))
         + ("); indirect fire: any man of the side must see the aim point" if entry.indirect else "); direct fire")
     )
-    side = game.state.figures[by].side if by in s.figures else s.units[s.pieces[by].crew or ""].side
     enemies = sorted(game.enemies(side), key=lambda e: (R.effective_range(game.terrain, origin, (e.x, e.y)), e.id))
     near = [
         f'{e.id} {R.effective_range(game.terrain, origin, (e.x, e.y)):.1f}"'

@@ -213,6 +213,8 @@ class SkirmishGame(VehicleRules, Game):
         }
         for wedge in full["wedges"]:
             wedge["outline"] = self.wedge_outline(wedge)
+        for piece in full["pieces"]:  # its firing arc, degrees either side of its heading (skirmish.55)
+            piece["arc"] = self.tables.artillery[piece["weapon"]].arc
         for laid in full["landed"]:  # the templates laid this turn, as drawn (never stored: shapely's floats)
             shape = R.burst_shape(self.templates[laid["template"]][1], tuple(laid["at"]), laid["angle"])
             laid["shape"] = [[round(x, 2), round(y, 2)] for x, y in shape.exterior.coords]
@@ -522,6 +524,36 @@ class SkirmishGame(VehicleRules, Game):
                 self._check_hold_off(action, unit)
         return paths
 
+    def plan_turn(self, action: Move) -> float:
+        """The heading (degrees) ``action``'s crew turns its piece to (skirmish.55); raises IllegalAction
+        naming the rule: the piece must be the unit's to serve, unhitched, with its minimum crew at it, and
+        the turn is the crew's whole move."""
+        s = self.state
+        turn = action.turn
+        assert turn is not None
+        if action.path or action.orders:
+            raise IllegalAction(f"{action}: turning a piece is the crew's whole move", "skirmish.55")
+        unit = self.unit(action.unit)
+        piece = s.pieces.get(turn.piece)
+        if piece is None:
+            raise IllegalAction(f"{action}: no piece {turn.piece!r} in this game", "skirmish.55")
+        if piece.crew != unit.id:
+            served = f"served by {piece.crew}" if piece.crew else "without a crew"
+            raise IllegalAction(f"{action}: piece {piece.id} is {served}, not {unit.id}'s to turn", "skirmish.72")
+        if piece.hitched is not None:
+            raise IllegalAction(
+                f"{action}: piece {piece.id} is hitched to {piece.hitched}: unhitch it to turn it", "skirmish.61"
+            )
+        short = self.crew_short(piece)
+        if short is not None:
+            raise IllegalAction(f"{action}: {short[1]} to turn it", short[0])
+        if turn.at is not None:
+            at = (snap(turn.at[0]), snap(turn.at[1]))
+            if math.hypot(at[0] - piece.x, at[1] - piece.y) <= TOLERANCE:
+                raise IllegalAction(f"{action}: the point to face is the piece's own place", "skirmish.55")
+            return R.bearing((piece.x, piece.y), at)
+        return snap_angle(turn.heading or 0.0)
+
     def _check_hold_off(self, action: Move, unit: Unit) -> None:
         """At least half the army (by units) comes on in the first move (skirmish.45)."""
         s = self.state
@@ -542,6 +574,8 @@ class SkirmishGame(VehicleRules, Game):
         Raises :class:`IllegalAction` naming the rule for the first problem found.
         """
         s = self.state
+        if action.turn is not None:
+            self.plan_turn(action)
         paths = self.plan_move(action)
         terrain = self.terrain
         orders = {o.figure: o for o in action.orders}
@@ -745,6 +779,14 @@ class SkirmishGame(VehicleRules, Game):
         terrain = self.terrain
         waiting = self.waiting(unit)
         moved = []
+        if action.turn is not None:
+            piece = s.pieces[action.turn.piece]
+            piece.heading = self.plan_turn(action)
+            piece.turned = s.turn
+            for f in self.living(unit.id):  # the turn is their whole move (skirmish.55, 61)
+                s.walked[f.id] = self.allowance(f)
+            self.emit("piece_turned", piece=piece.id, crew=unit.id, heading=piece.heading)
+            return
         for order in action.orders:
             if order.verb in ("open", "close"):
                 door = s.doors[order.door or ""]
@@ -810,6 +852,11 @@ class SkirmishGame(VehicleRules, Game):
                 if "mg" in v.weapons and self.gunner(v) is None:
                     return ("skirmish.60", f"{f.id} drives {v.id}: its MG needs a man besides the driver")
                 return ("skirmish.57", f"{f.id} drives {v.id} and does not fire")
+        if f.aboard is not None:
+            v = self.state.vehicles[f.aboard]
+            gun = self.tank_gun(v)
+            if gun is not None and self.manned(v).get(gun) == f:
+                return ("skirmish.31", f"{f.id} lays {v.id}'s {gun.replace('_', ' ')}: give it a burst order")
         weapon = self.weapon_of(f)
         kind = self.tables.attack(weapon)
         if kind in TEMPLATE_ATTACKS:
@@ -1158,7 +1205,16 @@ class SkirmishGame(VehicleRules, Game):
         ]
 
     def piece_ready(self, piece: Piece) -> tuple[str, str] | None:
-        """Why ``piece`` cannot fire now (rule, why), or None: it needs its crew, enough of them at it (skirmish.31)."""
+        """Why ``piece`` cannot fire now (rule, why), or None: it needs its crew, enough of them at it
+        (skirmish.31), not to have been turned this turn (skirmish.55) nor to be hitched (skirmish.61)."""
+        if piece.hitched is not None:
+            return ("skirmish.61", f"piece {piece.id} is hitched to {piece.hitched} and cannot fire")
+        if piece.turned == self.state.turn:
+            return ("skirmish.55", f"piece {piece.id} was turned this turn and cannot fire")
+        return self.crew_short(piece)
+
+    def crew_short(self, piece: Piece) -> tuple[str, str] | None:
+        """Why ``piece``'s crew cannot work it (rule, why), or None: a crew, its minimum within reach (skirmish.31)."""
         if piece.crew is None:
             return ("skirmish.72", f"piece {piece.id} has no crew (its crew is dead and nobody has taken it)")
         need = self.tables.artillery[piece.weapon].crew
@@ -1204,9 +1260,11 @@ class SkirmishGame(VehicleRules, Game):
             self.emit("piece_taken", piece=piece.id, crew=taker, side=s.units[taker].side)
 
     def burst_weapon(self, by: str) -> str:
-        """The burst weapon fired by ``by``: a piece's, or a man's mortar or bazooka (``weapon_of``)."""
+        """The burst weapon fired by ``by``: a piece's, a tank's gun, or a man's mortar or bazooka (``weapon_of``)."""
         if by in self.state.pieces:
             return str(self.state.pieces[by].weapon)
+        if by in self.state.vehicles:
+            return str(self.tank_gun(self.state.vehicles[by]))
         return self.weapon_of(self.state.figures[by])
 
     def burst_firers(self) -> list[tuple[str, str]]:
@@ -1216,6 +1274,10 @@ class SkirmishGame(VehicleRules, Game):
         for pid, piece in sorted(s.pieces.items()):
             if piece.crew is not None and self.piece_ready(piece) is None:
                 out.append((pid, s.units[piece.crew].side))
+        for vid, v in sorted(s.vehicles.items()):
+            gun = self.tank_gun(v)
+            if gun is not None and self.manned(v).get(gun) is not None:
+                out.append((vid, v.side))
         for fid, f in sorted(s.figures.items()):
             if self.weapon_of(f) in self.tables.artillery and self._man_burst_problem(f) is None:
                 out.append((fid, f.side))
@@ -1270,6 +1332,20 @@ class SkirmishGame(VehicleRules, Game):
             if why is not None:
                 raise IllegalAction(f"{action}: {why[1]}", why[0])
             origin: XY = (piece.x, piece.y)
+        elif by in s.vehicles:
+            v = s.vehicles[by]
+            gun = self.tank_gun(v)
+            if gun is None:
+                raise IllegalAction(f"{action}: {by} ({v.kind}) carries no gun", "skirmish.12")
+            if v.side != side:
+                raise IllegalAction(f"{action}: {by} is not a vehicle of the {side}", "skirmish.12")
+            if self.manned(v).get(gun) is None:
+                need = max(1, round(self.tables.vehicles.weapon_crew.value))
+                raise IllegalAction(
+                    f"{action}: {by}'s {gun.replace('_', ' ')} needs {need} man besides the driver aboard",
+                    "skirmish.31",
+                )
+            origin = (v.x, v.y)
         elif by in s.figures:
             f = s.figures[by]
             if f.side != side:
@@ -1296,6 +1372,16 @@ class SkirmishGame(VehicleRules, Game):
             raise IllegalAction(
                 f"{action}: the template would land at ({at[0]:g}, {at[1]:g}), off the table", "skirmish.12"
             )
+        if by in s.pieces and entry.arc is not None:
+            piece = s.pieces[by]
+            off = R.off_arc(origin, piece.heading, entry.arc, at)
+            if off > 0:
+                raise IllegalAction(
+                    f"{action}: ({at[0]:g}, {at[1]:g}) is {off:g} degrees outside piece {by}'s arc "
+                    f"({entry.arc:g} degrees either side of its heading {piece.heading:g}): its crew must turn it "
+                    "first, a turn's move",
+                    "skirmish.55",
+                )
         shape = self.template_shape(weapon, action.template)
         if shape is None:
             own = sorted(t for t, (c, _) in self.templates.items() if c == entry.burst)
@@ -1979,6 +2065,8 @@ class BurstSpace(ActionSpace[Burst]):
         piece = game.state.pieces.get(by)
         if piece is not None and piece.crew is not None:
             self.side = game.state.units[piece.crew].side
+        elif by in game.state.vehicles:
+            self.side = game.state.vehicles[by].side
         elif by in game.state.figures:
             self.side = game.state.figures[by].side
         else:

@@ -553,6 +553,20 @@ def wedge_length(terrain: Terrain, apex: XY, at: XY, reach: float) -> float:
     return reach
 
 
+def off_arc(origin: XY, heading: float, arc: float, at: XY) -> float:
+    """Degrees by which the point ``at`` lies outside a piece's firing arc (skirmish.55): the arc is ``arc``
+    degrees either side of ``heading`` from ``origin``; 0.0 when inside it or on its edge (within 0.01
+    degree, the angles' stored precision) or at the piece itself.
+
+    >>> off_arc((0, 0), 90.0, 45.0, (10, 10)), off_arc((0, 0), 90.0, 45.0, (10, 9)), off_arc((0, 0), 0.0, 45.0, (-1, 0))
+    (0.0, 3.01, 135.0)
+    """
+    if math.hypot(at[0] - origin[0], at[1] - origin[1]) <= TOLERANCE:
+        return 0.0
+    turn = abs((bearing(origin, at) - heading + 180.0) % 360.0 - 180.0)
+    return 0.0 if turn <= arc + 0.01 else round(turn - arc, 2)
+
+
 def sector(apex: XY, heading: float, angle: float, length: float) -> Polygon:
     """The pie wedge on the table: from ``apex`` between ``heading`` +- ``angle``/2 (degrees) out to ``length``".
 

@@ -156,13 +156,15 @@ class UnitSpec(_Model):
 class PieceSpec(_Model):
     """An artillery piece on the table (skirmish.12, 31): ``weapon`` a piece of the tables' ``[artillery]``
     (heavy, medium or light artillery), its centre ``at`` (inches), ``heading`` (degrees, counter-clockwise
-    from east: drawn only; turning a piece is part 4's), and ``crew``, the unit that serves it."""
+    from east: the middle of its firing arc, skirmish.55), ``crew``, the unit that serves it, and ``hitched``,
+    a vehicle it starts hitched to (skirmish.61: it then stands behind that vehicle, wherever ``at`` says)."""
 
     id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9]*$", max_length=12)
     weapon: str
     at: XY
     heading: float = Field(default=90.0, ge=0, lt=360)
     crew: str
+    hitched: str | None = None
 
 
 class TemplateSpec(_Model):
@@ -199,7 +201,8 @@ class VehicleSpec(_Model):
 
     ``crew`` and ``passengers`` name the men aboard at the start, figures
     (``A.1``) or whole units (``A``); the crew come first, so the first of them
-    drives and the second mans the MG. ``weapons`` are the vehicle's own (a MG);
+    drives and the next man each of its weapons in their order. ``weapons`` are the vehicle's own (a MG;
+    a tank's gun, ``medium_tank_gun``: skirmish.12);
     ``armoured`` overrides its kind's (for bridges that bear unarmoured vehicles only).
     """
 
@@ -529,6 +532,23 @@ def _check_pieces(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
             yield f"{where}.crew: {piece.crew!r}: already serves piece {crews[crew]} (skirmish.72: one crew, one piece)"
         else:
             crews[crew] = piece.id.upper()
+        if piece.hitched is not None:
+            towed = [p.id for p in spec.pieces if p.hitched is not None and p.hitched.upper() == piece.hitched.upper()]
+            vehicle = next((v for v in spec.vehicles if v.id.upper() == piece.hitched.upper()), None)
+            if vehicle is None:
+                yield f"{where}.hitched: {piece.hitched!r}: no vehicle has this id (skirmish.61)"
+            elif towed[0] != piece.id:
+                yield f"{where}.hitched: {piece.hitched!r} already tows {towed[0]}: one piece a vehicle (skirmish.61)"
+            else:
+                if crew in units and units[crew].side != vehicle.side:
+                    yield f"{where}.hitched: {vehicle.id} is the {vehicle.side}', its crew {crew} not (skirmish.72)"
+                if tables is not None and vehicle.kind in VEHICLE_KINDS:
+                    tows = tables.vehicles.kind(vehicle.kind).tows
+                    if piece.weapon not in tows:
+                        yield (
+                            f"{where}.hitched: a {vehicle.kind} tows {', '.join(tows) or 'nothing'}, "
+                            f"not {piece.weapon} (skirmish.61)"
+                        )
     if tables is None:
         return
     names = {s.id for c in tables.burst.values() for s in c.shapes}
@@ -606,9 +626,16 @@ def _check_vehicles(spec: ScenarioSpec, tables: Tables | None, aboard: dict[str,
                 yield f"{where}.kind: {vehicle.kind!r}: not a vehicle ({', '.join(VEHICLE_KINDS)}) (skirmish.23)"
             else:
                 kind = tables.vehicles.kind(vehicle.kind)
+            guns = tables.tank_guns()
             for w in vehicle.weapons:
-                if w not in tables.weapons:
-                    yield f"{where}.weapons: {w!r}: not a weapon in the tables ({', '.join(tables.weapons)})"
+                if w in guns:
+                    if vehicle.kind != "tank":
+                        yield f"{where}.weapons: {w!r} is a tank gun: only a tank carries one (skirmish.12)"
+                elif w not in tables.weapons:
+                    known = ", ".join([*tables.weapons, *guns])
+                    yield f"{where}.weapons: {w!r}: not a weapon in the tables ({known})"
+            if len([w for w in vehicle.weapons if w in guns]) > 1:
+                yield f"{where}.weapons: a tank carries one gun, not {len([w for w in vehicle.weapons if w in guns])}"
         x, y = vehicle.at
         if not _on_table(x, y, spec.table.width, spec.table.depth):
             yield f"{where}.at: {list(vehicle.at)}: off the table (vehicles start on it)"

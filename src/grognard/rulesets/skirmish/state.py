@@ -201,7 +201,9 @@ class FireOrder:
 @dataclass(slots=True)
 class Piece:
     """An artillery piece (skirmish.12, 31, 72): where it stands, its heading (degrees, counter-clockwise
-    from east), and ``crew``, the one unit that serves it (None: its crew is dead and nobody has taken it)."""
+    from east), and ``crew``, the one unit that serves it (None: its crew is dead and nobody has taken it);
+    ``turned``, the last turn its crew turned it (it cannot fire that turn: skirmish.55; 0: never);
+    ``hitched``, the vehicle towing it (skirmish.61; None: it stands on its own and may fire)."""
 
     id: str
     weapon: str
@@ -209,9 +211,11 @@ class Piece:
     y: float
     heading: float
     crew: str | None
+    turned: int = 0
+    hitched: str | None = None
 
     def copy(self) -> Piece:
-        return Piece(self.id, self.weapon, self.x, self.y, self.heading, self.crew)
+        return Piece(self.id, self.weapon, self.x, self.y, self.heading, self.crew, self.turned, self.hitched)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -221,6 +225,8 @@ class Piece:
             "y": self.y,
             "heading": self.heading,
             "crew": self.crew,
+            "turned": self.turned,
+            "hitched": self.hitched,
         }
 
 

@@ -153,6 +153,9 @@ class Artillery(Sourced):
     ``crew`` men (the seed's lost CREWS table) must stand within ``reach``
     inches of a piece to fire it; ``indirect``: it fires in an arc, so a man of
     its side must see the aim point, else the firer himself must (direct fire).
+    ``arc``: a piece's firing arc, degrees either side of its heading (skirmish.55;
+    None: it fires all round, as a tank's turret or a man's mortar). A ``tank_gun``
+    is a tank's own gun (a vehicle's ``weapons``), not a piece on the table.
     """
 
     kind: Literal["artillery", "mortar", "bazooka", "tank_gun"]
@@ -161,6 +164,7 @@ class Artillery(Sourced):
     reach: float = Field(gt=0, le=6)
     indirect: bool
     bands: list[ArtilleryBand] = Field(min_length=1)
+    arc: float | None = Field(default=None, gt=0, le=180)
 
     @field_validator("bands")
     @classmethod
@@ -352,7 +356,7 @@ class VehicleType(Sourced):
     ``length`` and ``width`` are its footprint (a 1/72 model's); ``carries`` is
     every man aboard, crew included; ``crew_to_move`` the men aboard it needs
     to move (one of them drives); ``armoured`` as the seed's "half tracks
-    (armored)".
+    (armored)"; ``tows`` the artillery pieces it may hitch (skirmish.61).
     """
 
     move: float = Field(gt=0, le=48)
@@ -361,6 +365,7 @@ class VehicleType(Sourced):
     carries: int = Field(ge=1, le=30)
     crew_to_move: int = Field(ge=1, le=10)
     armoured: bool
+    tows: list[str] = []
 
 
 class Vehicles(_Model):
@@ -373,6 +378,7 @@ class Vehicles(_Model):
     road_cost: Entry
     board_reach: Entry
     weapon_crew: Entry
+    tow_gap: Entry
     train_move: Entry
     train_length: Entry
 
@@ -442,11 +448,22 @@ class Tables(_Model):
                 raise ValueError(
                     f"artillery.{name}.kind: {entry.kind!r} but weapons.{name} is {self.weapons[name].kind!r}"
                 )
+        for kind in VEHICLE_KINDS:
+            for name in self.vehicles.kind(kind).tows:
+                if name not in self.pieces():
+                    raise ValueError(
+                        f"vehicles.{kind}.tows: {name!r} is not an artillery piece ({', '.join(self.pieces())})"
+                    )
         return self
 
     def pieces(self) -> list[str]:
-        """The burst weapons that are pieces on the table (a scenario's ``[[pieces]]``), not a man's weapon."""
-        return [name for name in self.artillery if name not in self.weapons]
+        """The burst weapons that are pieces on the table (a scenario's ``[[pieces]]``): not a man's weapon,
+        not a tank's gun."""
+        return [name for name, e in self.artillery.items() if name not in self.weapons and e.kind != "tank_gun"]
+
+    def tank_guns(self) -> list[str]:
+        """The burst weapons a tank carries as its own (``kind = "tank_gun"``: a vehicle's ``weapons``)."""
+        return [name for name, e in self.artillery.items() if e.kind == "tank_gun"]
 
     def burst_band(self, weapon: str, effective_range: float) -> tuple[int, ArtilleryBand] | None:
         """(index, band) of a burst weapon at ``effective_range`` inches, or None beyond its reach (skirmish.29)."""
