@@ -326,6 +326,7 @@ class SkirmishState:
     vehicles: dict[str, Vehicle] = field(default_factory=dict)
     train: float | None = None  # inches the train's head has run along its railway; None: no train
     walked: dict[str, float] = field(default_factory=dict)  # man -> inches of move he spent this turn (skirmish.61)
+    dropped: dict[str, int] = field(default_factory=dict)  # paratroop unit -> the move it came down (skirmish.26)
 
     def copy(self) -> SkirmishState:
         return SkirmishState(
@@ -355,6 +356,7 @@ class SkirmishState:
             vehicles={k: v.copy() for k, v in self.vehicles.items()},
             train=self.train,
             walked=dict(self.walked),
+            dropped=dict(self.dropped),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -385,6 +387,7 @@ class SkirmishState:
             **({"vehicles": [v.to_json() for _, v in sorted(self.vehicles.items())]} if self.vehicles else {}),
             **({"train": self.train} if self.train is not None else {}),
             **({"walked": dict(sorted(self.walked.items()))} if self.walked else {}),
+            **({"dropped": dict(sorted(self.dropped.items()))} if self.dropped else {}),
         }
 
     def living(self, unit: str) -> list[Figure]:
