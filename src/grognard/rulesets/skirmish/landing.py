@@ -58,9 +58,10 @@ def shore_gap(terrain: Terrain, shape: BaseGeometry) -> float:
     return 0.0 if land.is_empty else float(shape.distance(land))
 
 
-def afloat(terrain: Terrain, shape: BaseGeometry, width: float) -> bool:
-    """``shape`` lies in the water, allowing a sliver of ``TOLERANCE`` along a side ``width`` long."""
-    return float(shape.difference(terrain.pond).area) <= TOLERANCE * width + 1e-9
+def afloat(terrain: Terrain, shape: BaseGeometry, width: float, slack: float = 0.5) -> bool:
+    """``shape`` lies in the water, allowing a sliver ``slack`` x ``TOLERANCE`` deep along a side ``width`` long
+    (a position stored to 0.01" may poke that far past the shore)."""
+    return float(shape.difference(terrain.pond).area) <= slack * TOLERANCE * width + 1e-9
 
 
 def grounded(terrain: Terrain, shape: BaseGeometry) -> bool:
@@ -138,7 +139,7 @@ def measure_sail(
         lo, hi = 0.0, 1.0
         for _ in range(40):
             mid = (lo + hi) / 2
-            if afloat(terrain, hull(mid), width):
+            if afloat(terrain, hull(mid), width, slack=0.0):
                 lo = mid
             else:
                 hi = mid
