@@ -235,7 +235,7 @@ def test_the_landing_plays_to_a_result_with_doctrine_and_random_bots() -> None:
     for seed, bot_kind in ((1, DoctrineBot), (2, RandomBot), (3, DoctrineBot)):
         game = RULESET.create({"scenario": "landing"}, SeededDice(seed))
         bot = bot_kind(np.random.default_rng(seed))
-        kinds: list[str] = []
+        kinds: list[str] = [e.kind for e in game.take_events()]  # the stick comes down as move 1 begins
         play_out(
             game,
             lambda seat, bot=bot: bot,

@@ -566,6 +566,11 @@ class DriveSpace(ActionSpace[Drive]):
         game = self.game
         v = game.state.vehicles[self.vehicle]
         move = game.tables.vehicles.kind(v.kind).move
+        if game.tables.vehicles.kind(v.kind).afloat and L.grounded(game.base_terrain, game.vehicle_shape(v)):
+            stop = self.unload_all()  # a grounded craft lands its men now and then, or waits (skirmish.27)
+            if stop is not None and rng.random() < 0.5 and self.legal(Drive(self.vehicle, (), stop)):
+                return Drive(self.vehicle, (), stop)
+            return self.hold()
         near = self.near_units()
         if near and rng.random() < 0.3:
             stop = Stop("load", (near[int(rng.integers(len(near)))],))

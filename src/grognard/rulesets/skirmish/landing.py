@@ -167,6 +167,28 @@ def measure_sail(
     return Sail(measure, here, aground, max(0.0, ordered - measure.length) if stopped or aground else 0.0)
 
 
+def beach_toward(terrain: Terrain, target: BaseGeometry, start: XY) -> XY | None:
+    """The landing beach for a craft at ``start`` bound for ``target``: of the points of the shore (where
+    ponds and bays meet dry land, not the table's edge, every half inch), the one with the shortest way
+    sailed from ``start`` plus walked to ``target``; None if the table has no shore."""
+    if terrain.pond.is_empty:
+        return None
+    table = box(0.0, 0.0, terrain.width, terrain.depth)
+    shore = terrain.pond.boundary.difference(table.exterior.buffer(TOLERANCE))
+    if shore.is_empty:
+        return None
+    lines = list(getattr(shore, "geoms", [shore]))
+    best: tuple[float, XY] | None = None
+    for line in lines:
+        n = max(1, int(line.length / 0.5))
+        for k in range(n + 1):
+            p = line.interpolate(line.length * k / n)
+            way = math.hypot(p.x - start[0], p.y - start[1]) + p.distance(target)
+            if best is None or way < best[0] - 1e-9:
+                best = (way, (snap(p.x), snap(p.y)))
+    return best[1] if best is not None else None
+
+
 def bow(at: XY, facing: float, length: float) -> XY:
     """The middle of a craft's bow (its front edge), where the ramp comes down."""
     h = math.radians(facing)

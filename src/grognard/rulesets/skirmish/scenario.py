@@ -335,6 +335,7 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
     yield from _check_overlaps(spec)
     unit_ids: set[str] = set()
     dropped = {d.unit.upper(): d.move for d in spec.drops}
+    riding = dict(_aboard(spec))
     counts = dict.fromkeys(side_ids, 0)
     first_wave = dict.fromkeys(side_ids, 0)
     for i, unit in enumerate(spec.units):
@@ -365,7 +366,7 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
                     yield f'{fw}.at: {list(fig.at)}: off the {width:g}" x {depth:g}" table (enters = 0 stands on it)'
                 else:
                     inside = _inside_blocking(spec, x, y, fig.weapon)
-                    if inside:
+                    if inside and f"{unit.id.upper()}.{j + 1}" not in riding:  # men aboard ride at its centre
                         yield f"{fw}.at: {list(fig.at)}: {inside}"
             else:
                 beyond = _edge_side(x, y, width, depth)
