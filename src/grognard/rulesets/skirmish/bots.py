@@ -64,10 +64,10 @@ from shapely.geometry import Point, Polygon
 
 from grognard.core.engine import Decision
 from grognard.core.geometry import TOLERANCE, snap, snap_angle
+from grognard.rulesets.skirmish import landing as L
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import Burst, Choice, Drive, Fire, Move, Order, WedgeOrder
-from grognard.rulesets.skirmish import landing as L
 from grognard.rulesets.skirmish.driving import DriveSpace
 from grognard.rulesets.skirmish.game import BurstSpace, FireSpace, MoveSpace, SkirmishGame, figure_value
 from grognard.rulesets.skirmish.state import Figure, FireOrder
