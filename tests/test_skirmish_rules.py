@@ -1009,8 +1009,7 @@ def test_victory_by_objective_by_breaking_the_enemy_and_at_the_turn_limit() -> N
 
 # ---------------------------------------------------------------------------------- later parts
 LATER = {
-    "part 4": [int(n) for n in "55 61 62 73 74 75 76".split()]
-    + [int(n) for n in "78 79 80 81 82 83 84 85 92".split()],
+    "part 4": [int(n) for n in "55 61 62 73 74 75 76".split()] + [int(n) for n in "78 79 80 81 82 83 84 85 92".split()],
 }
 
 

@@ -177,6 +177,11 @@ class VehicleRules:
                         "aboard": [f.id for f in self.riders(v)],
                         "driver": driver.id if driver else None,
                         "gunner": gunner.id if gunner else None,
+                        **(
+                            {"grounded": L.grounded(self.base_terrain, self.vehicle_shape(v))}
+                            if self.tables.vehicles.kind(v.kind).afloat
+                            else {}
+                        ),
                     }
                 )
             out["vehicle_shapes"] = items

@@ -76,8 +76,22 @@ class DropRules:
                     out[f"{unit.id.upper()}.{n}"] = (snap(fig.at[0]), snap(fig.at[1]))
         return out
 
+    def drop_zones(self) -> list[dict[str, Any]]:
+        """The drops still to come: unit, side, move and each man's aim (for views and pictures)."""
+        s = self.state
+        aims = self.aims()
+        out: list[dict[str, Any]] = []
+        for unit, move in sorted(self.drop_moves().items()):
+            if unit not in s.dropped:
+                men = s.units[unit].figures
+                out.append(
+                    {"unit": unit, "side": s.units[unit].side, "move": move, "aims": [list(aims[m]) for m in men]}
+                )
+        return out
+
     def _drop_paratroops(self) -> None:
         s = self.state
+        s.chutes = []  # last move's drops come off the picture
         aims = self.aims()
         for unit, move in sorted(self.drop_moves().items(), key=lambda item: item[0]):
             if move != s.turn or unit in s.dropped:
@@ -121,6 +135,7 @@ class DropRules:
                 f.on_table = True
                 event["at"] = list(spot)
         event["fate"] = fate
+        self.state.chutes.append({"figure": f.id, "side": f.side, "aim": list(aim), "at": event["at"], "fate": fate})
         self.emit("dropped", **event)
         if fate not in ("landed", "swims", "got down"):
             f.on_table = False

@@ -220,6 +220,9 @@ class SkirmishGame(DropRules, VehicleRules, Game):
             shape = R.burst_shape(self.templates[laid["template"]][1], tuple(laid["at"]), laid["angle"])
             laid["shape"] = [[round(x, 2), round(y, 2)] for x, y in shape.exterior.coords]
         full.update(self.vehicles_view())
+        zones = self.drop_zones()
+        if zones:
+            full["drop_zones"] = zones
         return full
 
     def wedge_outline(self, wedge: Mapping[str, Any]) -> list[list[float]]:

@@ -327,6 +327,7 @@ class SkirmishState:
     train: float | None = None  # inches the train's head has run along its railway; None: no train
     walked: dict[str, float] = field(default_factory=dict)  # man -> inches of move he spent this turn (skirmish.61)
     dropped: dict[str, int] = field(default_factory=dict)  # paratroop unit -> the move it came down (skirmish.26)
+    chutes: list[dict[str, Any]] = field(default_factory=list)  # this move's paratroopers: aim, landing, fate
 
     def copy(self) -> SkirmishState:
         return SkirmishState(
@@ -357,6 +358,7 @@ class SkirmishState:
             train=self.train,
             walked=dict(self.walked),
             dropped=dict(self.dropped),
+            chutes=[dict(c) for c in self.chutes],
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -388,6 +390,7 @@ class SkirmishState:
             **({"train": self.train} if self.train is not None else {}),
             **({"walked": dict(sorted(self.walked.items()))} if self.walked else {}),
             **({"dropped": dict(sorted(self.dropped.items()))} if self.dropped else {}),
+            **({"chutes": [dict(c) for c in self.chutes]} if self.chutes else {}),
         }
 
     def living(self, unit: str) -> list[Figure]:
