@@ -263,3 +263,12 @@ def test_the_picture_draws_craft_afloat_or_grounded_drop_zones_and_scatter() -> 
     assert "LC (landing craft, afloat): C.1 D" in render(game.view(None))
     drive(game, "drive LC 17,24")
     assert "LC (landing craft, grounded)" in render(game.view(None))
+
+
+def test_the_turn_log_tells_each_paratroopers_drop() -> None:
+    from grognard.rulesets.skirmish.describe import describe, summarize_turn
+
+    game = drop_game(fig(22, 10), terrain=[BAY], dice=(3, 9, 4))
+    events = [e for e in game.take_events() if e.kind == "dropped"]
+    line = "P.1 jumps at (22, 10), scatters 3\" toward 9 o'clock to (19, 10): drowned, die 4"
+    assert describe(events[0]) == line and line in summarize_turn(events)
