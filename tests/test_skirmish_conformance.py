@@ -56,6 +56,7 @@ CASES = {
     "proving ground": {"scenario": "proving_ground", "turn_limit": 5},
     "river town": {"scenario": "river_town", "turn_limit": 5},
     "convoy": {"scenario": "convoy", "turn_limit": 3},
+    "landing": {"scenario": "landing", "turn_limit": 3},
 }
 
 
@@ -97,7 +98,16 @@ def test_the_probes_are_refused_for_the_reason_they_target() -> None:
 
 @pytest.mark.parametrize(
     "scenario",
-    ["hill_assault", "proving_ground", "village_street", "river_town", "gun_line", "gun_line_armour", "convoy"],
+    [
+        "hill_assault",
+        "proving_ground",
+        "village_street",
+        "river_town",
+        "gun_line",
+        "gun_line_armour",
+        "convoy",
+        "landing",
+    ],
 )
 def test_the_shipped_scenarios_play_to_a_result_with_doctrine_bots(scenario: str) -> None:
     outcomes = []

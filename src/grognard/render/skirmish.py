@@ -60,7 +60,7 @@ FILL = {
 }
 # building sections by state (skirmish.18): the fill fades as the roof goes; rubble is dotted, a collapse crossed
 STATE_FILL = {"full points": "#B08D6E", "no art. cover": "#CDB49C", "no top cover": "#E6DCCF", "all dead": "#F7F4EC"}
-VEHICLE_MARK = {"jeep": "J", "truck": "T", "half_track": "HT", "tank": "TK"}
+VEHICLE_MARK = {"jeep": "J", "truck": "T", "half_track": "HT", "tank": "TK", "landing_craft": "LC"}
 SIDE_COLOUR = {"allies": BLUE, "axis": VERMILLION}
 BAND_COLOUR = (GREEN, ORANGE, PURPLE, INK)
 ARC_SHOWN = 4.0  # inches of a piece's firing arc edges drawn (skirmish.55)
@@ -213,6 +213,7 @@ def render(view: dict[str, Any]) -> str:
     for wedge in (view.get("preview") or {}).get("wedges", []):
         body += _wedge(view, wedge, X, Y, figures_by_id, preview=True)
     body += _vehicles(view, points, X, Y)
+    body += _drops(view, X, Y)
     focus = view.get("focus")
     if focus:
         known = {f["id"] for f in view["figures"]}
@@ -448,10 +449,44 @@ def _vehicles(view: dict[str, Any], points: Any, X: Any, Y: Any) -> list[str]:
         for fid in v["aboard"]:
             tag = " D" if fid == v["driver"] else " G" if fid == v["gunner"] else ""
             men.append(fid + tag)
-        label = f"{v['id']} ({v['kind'].replace('_', ' ')}): " + (", ".join(men) if men else "empty")
+        kind = v["kind"].replace("_", " ")
+        if "grounded" in v:
+            kind += ", grounded" if v["grounded"] else ", afloat"
+        label = f"{v['id']} ({kind}): " + (", ".join(men) if men else "empty")
         if len(label) > 60:
             label = label[:57] + "..."
         out.append(el("text", label, x=X(max(xs)) + 3, y=cy + 3, font_size=8, fill=colour))
+    return out
+
+
+def _drops(view: dict[str, Any], X: Any, Y: Any) -> list[str]:
+    """Paratroops (skirmish.26): drop zones still to come (each man's aim, a dashed ring, the unit and its
+    move) and this move's drops (a line from each man's aim to where he came down, and his fate if bad)."""
+    out: list[str] = []
+    for zone in view.get("drop_zones", []):
+        colour = SIDE_COLOUR.get(zone["side"], INK)
+        for x, y in zone["aims"]:
+            out.append(el("circle", cx=X(x), cy=Y(y), r=4, fill="none", stroke=colour, stroke_dasharray="2 2"))
+        x0, y0 = zone["aims"][0]
+        text = f"{zone['unit']} drops on move {zone['move']}"
+        out.append(el("text", text, x=X(x0) + 6, y=Y(y0) - 6, font_size=8, fill=colour))
+    for chute in view.get("chutes", []):
+        colour = SIDE_COLOUR.get(chute["side"], INK)
+        (ax, ay), (bx, by) = chute["aim"], chute["at"]
+        out.append(el("line", x1=X(ax), y1=Y(ay), x2=X(bx), y2=Y(by), stroke=colour, stroke_dasharray="3 2"))
+        d = 3
+        out.append(
+            el(
+                "path",
+                d=f"M{X(ax) - d},{Y(ay) - d}L{X(ax) + d},{Y(ay) + d}M{X(ax) - d},{Y(ay) + d}L{X(ax) + d},{Y(ay) - d}",
+                stroke=colour,
+                fill="none",
+            )
+        )
+        if chute["fate"] not in ("landed",):
+            out.append(
+                el("text", f"{chute['figure']} {chute['fate']}", x=X(bx) + 5, y=Y(by) + 10, font_size=7, fill=colour)
+            )
     return out
 
 

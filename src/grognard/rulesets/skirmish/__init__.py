@@ -62,7 +62,7 @@ RULESET = Ruleset(
     name="skirmish",
     title=(
         "WWII skirmish (parts 1-3: moving, fire, cover, melee, artillery, wedges, buildings, bridges; "
-        "part 4: vehicles, the train)"
+        "part 4: vehicles, the train, landing craft, paratroops)"
     ),
     seed_file="001_10caca1a67345982.txt",
     sides=SIDES,

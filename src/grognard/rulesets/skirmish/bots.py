@@ -67,7 +67,8 @@ import numpy as np
 from shapely.geometry import Point, Polygon
 
 from grognard.core.engine import Decision
-from grognard.core.geometry import snap, snap_angle
+from grognard.core.geometry import TOLERANCE, snap, snap_angle
+from grognard.rulesets.skirmish import landing as L
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import Burst, Choice, Drive, Fire, Move, Order, Turn, WedgeOrder
@@ -607,6 +608,8 @@ def drive_order(game: SkirmishGame, space: DriveSpace) -> Drive:
     aim = (c.x, c.y)
     stop = space.unload_all()
     move = game.tables.vehicles.kind(v.kind).move
+    if game.tables.vehicles.kind(v.kind).afloat:
+        return craft_order(game, space, target, stop)
     if stop is not None and target.distance(here) <= UNLOAD_AT:
         best = _best_drive(game, space, aim, move / 2, stop)
         if best is not None:
@@ -616,6 +619,30 @@ def drive_order(game: SkirmishGame, space: DriveSpace) -> Drive:
     if target.contains(here) and stop is None:
         return space.hold()
     best = _best_drive(game, space, aim, move, None)
+    return best if best is not None else space.hold()
+
+
+def craft_order(game: SkirmishGame, space: DriveSpace, target: Polygon, stop: Any) -> Drive:
+    """A landing craft (skirmish.27): grounded, it lands its passengers; afloat, it steers for the landing
+    beach toward the objective (``landing.beach_toward``), running straight at it to ground there,
+    with its men out on the same move when the beach is within half its move."""
+    v = game.state.vehicles[space.vehicle]
+    terrain = game.base_terrain
+    if L.grounded(terrain, game.vehicle_shape(v)):
+        dropping = Drive(space.vehicle, (), stop) if stop is not None else None
+        return dropping if dropping is not None and space.legal(dropping) else space.hold()
+    beach = L.beach_toward(terrain, target, (v.x, v.y))
+    if beach is None:
+        return space.hold()
+    d = math.hypot(beach[0] - v.x, beach[1] - v.y)
+    if d <= TOLERANCE:
+        return space.hold()
+    past = (snap(beach[0] + (beach[0] - v.x) / d * 3.0), snap(beach[1] + (beach[1] - v.y) / d * 3.0))
+    for after in (stop, None):
+        drive = Drive(space.vehicle, (past,), None, after)
+        if space.legal(drive):
+            return drive
+    best = _best_drive(game, space, beach, game.tables.vehicles.kind(v.kind).move, None)
     return best if best is not None else space.hold()
 
 

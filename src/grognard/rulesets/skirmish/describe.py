@@ -37,6 +37,13 @@ def describe(event: Event) -> str | None:
             if d["gone"]
             else f'the train runs {d["ran"]:g}" (its head at {d["head"]:g}")'
         )
+    if k == "dropped":
+        where = f"({d['at'][0]:g}, {d['at'][1]:g})"
+        die = f", die {d['die']}" if "die" in d else ""
+        return (
+            f'{d["figure"]} jumps at ({d["aim"][0]:g}, {d["aim"][1]:g}), scatters {d["scatter"]}" '
+            f"toward {d['hour']} o'clock to {where}: {d['fate']}{die}"
+        )
     if k == "waits":
         return f"{d['unit']} waits off the table"
     if k == "door":
@@ -162,6 +169,7 @@ def summarize_turn(events: list[Event]) -> list[str]:
             "loaded",
             "unloaded",
             "train",
+            "dropped",
         ):
             line = describe(event)
             if line:

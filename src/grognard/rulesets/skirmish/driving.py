@@ -31,6 +31,7 @@ from shapely.geometry.base import BaseGeometry
 from grognard.core.engine import ActionSpace
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most, snap, snap_angle
+from grognard.rulesets.skirmish import landing as L
 from grognard.rulesets.skirmish import vehicles as V
 from grognard.rulesets.skirmish.actions import Drive, Stop
 from grognard.rulesets.skirmish.scenario import Scenario
@@ -201,6 +202,11 @@ class VehicleRules:
                         "aboard": [f.id for f in self.riders(v)],
                         "driver": driver.id if driver else None,
                         "gunner": gunner.id if gunner else None,
+                        **(
+                            {"grounded": L.grounded(self.base_terrain, self.vehicle_shape(v))}
+                            if self.tables.vehicles.kind(v.kind).afloat
+                            else {}
+                        ),
                     }
                 )
             out["vehicle_shapes"] = items
@@ -285,6 +291,12 @@ class VehicleRules:
         reach = self.tables.vehicles.board_reach.value
         shape = self.vehicle_shape(v, at, facing)
         men = self._men_of(action, stop, v, aboard)
+        if entry.afloat and not L.grounded(self.base_terrain, shape):
+            gap = L.shore_gap(self.base_terrain, shape)
+            raise IllegalAction(
+                f'{action}: {v.id} is afloat, {gap:.2f}" off the shore: its ramp goes down only when it has grounded',
+                "skirmish.27",
+            )
         out: list[tuple[str, XY | None]] = []
         for fid in men:
             f = s.figures[fid]
@@ -305,6 +317,9 @@ class VehicleRules:
                     raise IllegalAction(f"{action}: {fid} is in a melee", "skirmish.68")
                 x, y = afoot[fid]
                 gap = shape.distance(Point(x, y))
+                if entry.afloat:
+                    gap = Point(L.bow(at, facing, entry.length)).distance(Point(x, y))
+                    reach = self.tables.vehicles.ramp_reach.value
                 if gap > reach + TOLERANCE:
                     raise IllegalAction(
                         f'{action}: {fid} is {gap:.2f}" from {v.id}; men get in within {reach:g}"', "skirmish.61"
@@ -383,10 +398,13 @@ class VehicleRules:
         vehicles, the train and what a man may not stand in."""
         base = self.tables.sight.base.value
         reach = self.tables.vehicles.board_reach.value
-        terrain = self.terrain
+        entry = self.tables.vehicles.kind(v.kind)
+        if entry.afloat:  # skirmish.27: down the ramp onto dry land before the bow
+            ramp = self.tables.vehicles.ramp_reach.value
+            points = [Point(p) for p in L.ramp_spots(self.base_terrain, at, facing, entry.length, entry.width, ramp)]
+            return self._free_spots(v, points, afoot)
         ring = self.vehicle_shape(v, at, facing).buffer(min(reach, base / 2 + 0.25), join_style="mitre").exterior
         h = math.radians(facing)
-        entry = self.tables.vehicles.kind(v.kind)
         rear = (
             Point(near)
             if near is not None
@@ -395,6 +413,12 @@ class VehicleRules:
         count = max(8, int(ring.length / (base + 0.05)))
         points = [ring.interpolate(ring.length * k / count) for k in range(count)]
         points.sort(key=lambda p: (p.distance(rear), p.x, p.y))
+        return self._free_spots(v, points, afoot)
+
+    def _free_spots(self, v: Vehicle, points: list[Point], afoot: dict[str, XY]) -> list[XY]:
+        """Of ``points``, in order, those a man may get out at (see ``exit_spots``)."""
+        base = self.tables.sight.base.value
+        terrain = self.terrain
         others = [self.vehicle_shape(o) for o in self.state.vehicles.values() if o.id != v.id]
         train = self.train_now()
         side = v.side
@@ -457,9 +481,22 @@ class VehicleRules:
                 (o.id, self.vehicle_shape(o)) for o in s.vehicles.values() if o.id != v.id
             ]
             others += [(fid, Point(xy).buffer(base / 2 - TOLERANCE)) for fid, xy in afoot.items()]
-            measure = V.measure_drive(
-                self.terrain, path, kind=v.kind, facing=facing, allowance=move, river_paid=v.river_paid, others=others
-            )
+            if entry.afloat:
+                sail = L.measure_sail(
+                    self.base_terrain, path, length=entry.length, width=entry.width, facing=facing, others=others
+                )
+                measure = sail.measure
+                path = [*path[:-1], sail.end] if sail.end != path[-1] else path
+            else:
+                measure = V.measure_drive(
+                    self.terrain,
+                    path,
+                    kind=v.kind,
+                    facing=facing,
+                    allowance=move,
+                    river_paid=v.river_paid,
+                    others=others,
+                )
             if measure.problem is not None:
                 rule, why = measure.problem
                 raise IllegalAction(f"{action}: {v.id}: {why}", rule)
@@ -642,6 +679,11 @@ class DriveSpace(ActionSpace[Drive]):
         game = self.game
         v = game.state.vehicles[self.vehicle]
         move = game.tables.vehicles.kind(v.kind).move
+        if game.tables.vehicles.kind(v.kind).afloat and L.grounded(game.base_terrain, game.vehicle_shape(v)):
+            stop = self.unload_all()  # a grounded craft lands its men now and then, or waits (skirmish.27)
+            if stop is not None and rng.random() < 0.5 and self.legal(Drive(self.vehicle, (), stop)):
+                return Drive(self.vehicle, (), stop)
+            return self.hold()
         near = self.near_units()
         if near and rng.random() < 0.3:
             stop = Stop("load", (near[int(rng.integers(len(near)))],))

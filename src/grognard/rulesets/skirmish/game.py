@@ -39,6 +39,7 @@ from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import XY, Burst, Choice, Drive, Fire, Move, Order, WedgeOrder
 from grognard.rulesets.skirmish.driving import DriveSpace, VehicleRules
+from grognard.rulesets.skirmish.drops import DropRules
 from grognard.rulesets.skirmish.scenario import Scenario, load_scenario
 from grognard.rulesets.skirmish.state import (
     Bridge,
@@ -70,7 +71,7 @@ def figure_value(figure: Figure) -> float:
     return WEAPON_VALUE.get(figure.weapon, 2.0) * TYPE_VALUE.get(figure.type, 1.0)
 
 
-class SkirmishGame(VehicleRules, Game):
+class SkirmishGame(DropRules, VehicleRules, Game):
     """A skirmish game. ``options`` are resolved (``scenario``, ``turn_limit``)."""
 
     ruleset = "skirmish"
@@ -87,7 +88,9 @@ class SkirmishGame(VehicleRules, Game):
         self._terrain_json: dict[str, Any] | None = None
         figures: dict[str, Figure] = {}
         units: dict[str, Unit] = {}
+        drops = {d.unit.upper(): d.move for d in spec.drops}
         for unit in spec.units:
+            enters = drops.get(unit.id.upper(), unit.enters)
             ids = []
             for n, fig in enumerate(unit.figures, 1):
                 fid = f"{unit.id.upper()}.{n}"
@@ -100,9 +103,9 @@ class SkirmishGame(VehicleRules, Game):
                     fig.weapon,
                     snap(fig.at[0]),
                     snap(fig.at[1]),
-                    on_table=unit.enters == 0,
+                    on_table=enters == 0,
                 )
-            units[unit.id.upper()] = Unit(unit.id.upper(), unit.side, unit.name, unit.enters, ids)
+            units[unit.id.upper()] = Unit(unit.id.upper(), unit.side, unit.name, enters, ids)
         doors = {o.id: Door(o.id, o.open) for o in self.base_terrain.openings.values() if o.door}
         limit = options.get("turn_limit") or spec.victory.turn_limit
         state = SkirmishState(dict(options), figures, units, doors)
@@ -223,6 +226,9 @@ class SkirmishGame(VehicleRules, Game):
             fires = self.weapon_of(self.state.figures[fig["id"]])
             if fires != fig["weapon"]:
                 fig["fires"] = fires
+        zones = self.drop_zones()
+        if zones:
+            full["drop_zones"] = zones
         return full
 
     def wedge_outline(self, wedge: Mapping[str, Any]) -> list[list[float]]:
@@ -306,7 +312,7 @@ class SkirmishGame(VehicleRules, Game):
             for label, unit in sorted(s.units.items()):
                 if unit.side != side or f"move {label}" in s.done or not self.living(label):
                     continue
-                if self.waiting(unit) and unit.enters > s.turn:
+                if (self.waiting(unit) and unit.enters > s.turn) or self.just_dropped(label):
                     continue
                 out.append(
                     Decision(
@@ -411,6 +417,7 @@ class SkirmishGame(VehicleRules, Game):
         s.walked = {}
         self.emit("turn", turn=s.turn)
         self._run_train()
+        self._drop_paratroops()
         first = self.scenario.spec.first_mover
         if first == "initiative":
             first, a, b, ties = R.INITIATIVE.roll(self, "initiative: allies, axis (the higher moves first)")
@@ -845,6 +852,8 @@ class SkirmishGame(VehicleRules, Game):
         """Why ``f`` may not fire now (rule, why), or None (skirmish.47, 52, 12 and 16 for part 3's weapons)."""
         if not f.alive or not f.on_table:
             return ("skirmish.30", f"{f.id} is not on the table")
+        if self.just_dropped(f.unit):
+            return ("skirmish.26", f"{f.id} came down by parachute this move: he acts from the next")
         if f.aboard is not None:
             v = self.state.vehicles[f.aboard]
             driver = self.driver(v)

@@ -226,6 +226,15 @@ class TrainSpec(_Model):
     enters: int = Field(default=1, ge=1, le=100)
 
 
+class DropSpec(_Model):
+    """A paratroop drop (skirmish.26): unit ``unit`` comes down on move ``move``; each of its men aims at
+    his own ``at`` (on the table) and scatters from it (tables' ``[paratroops]``). The unit acts from the
+    next move. Its ``enters`` is left at 0: it waits in the air, not beyond an edge."""
+
+    unit: str
+    move: int = Field(default=1, ge=1, le=100)
+
+
 class ScenarioSpec(_Model):
     """A whole scenario file (see the module's conventions)."""
 
@@ -244,6 +253,7 @@ class ScenarioSpec(_Model):
     victory: Victory
     vehicles: list[VehicleSpec] = []
     train: TrainSpec | None = None
+    drops: list[DropSpec] = []
 
 
 @dataclass(frozen=True)
@@ -327,6 +337,8 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
                 ids[door.id] = "door"
     yield from _check_overlaps(spec)
     unit_ids: set[str] = set()
+    dropped = {d.unit.upper(): d.move for d in spec.drops}
+    riding = dict(_aboard(spec))
     counts = dict.fromkeys(side_ids, 0)
     first_wave = dict.fromkeys(side_ids, 0)
     for i, unit in enumerate(spec.units):
@@ -338,7 +350,7 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
             yield f"{where}.side: {unit.side!r}: not a side of this scenario ({', '.join(side_ids)})"
             continue
         counts[unit.side] += 1
-        if unit.enters <= 1:
+        if dropped.get(unit.id.upper(), unit.enters) <= 1:
             first_wave[unit.side] += 1
         edge = next(s.edge for s in spec.sides if s.id == unit.side)
         for j, fig in enumerate(unit.figures):
@@ -349,12 +361,15 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
                 if fig.weapon not in tables.weapons:
                     yield f"{fw}.weapon: {fig.weapon!r}: not a weapon in the tables ({', '.join(tables.weapons)})"
             x, y = fig.at
-            if unit.enters == 0:
+            if unit.id.upper() in dropped:
+                if not _on_table(x, y, width, depth):
+                    yield f"{fw}.at: {list(fig.at)}: off the table (a paratrooper's at is where he aims: skirmish.26)"
+            elif unit.enters == 0:
                 if not _on_table(x, y, width, depth):
                     yield f'{fw}.at: {list(fig.at)}: off the {width:g}" x {depth:g}" table (enters = 0 stands on it)'
                 else:
                     inside = _inside_blocking(spec, x, y, fig.weapon)
-                    if inside:
+                    if inside and f"{unit.id.upper()}.{j + 1}" not in riding:  # men aboard ride at its centre
                         yield f"{fw}.at: {list(fig.at)}: {inside}"
             else:
                 beyond = _edge_side(x, y, width, depth)
@@ -368,7 +383,8 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
     aboard = dict(_aboard(spec))
     yield from _check_vehicles(spec, tables, aboard)
     yield from _check_train(spec)
-    yield from _check_bases(spec, tables, set(aboard))
+    yield from _check_drops(spec, aboard)
+    yield from _check_bases(spec, tables, set(aboard) | {f"{u}.{n}" for u in dropped for n in range(1, 61)})
     yield from _check_pieces(spec, tables)
     for side in side_ids:
         if counts[side] == 0:
@@ -673,8 +689,16 @@ def _check_vehicles(spec: ScenarioSpec, tables: Tables | None, aboard: dict[str,
             if len(men) > kind.carries:
                 yield f"{where}: {len(men)} men aboard: a {vehicle.kind} carries at most {kind.carries} (skirmish.23)"
             shape = vehicle_footprint(vehicle.at, vehicle.heading, kind.length, kind.width)
+            if kind.afloat:
+                waters = [_piece_shape(p) for p in spec.terrain if p.kind in ("pond", "bay")]
+                sea = unary_union([w for w in waters if w is not None]) if waters else Polygon()
+                if shape.difference(sea).area > 0.02:
+                    yield (
+                        f"{where}.at: {list(vehicle.at)}: a landing craft starts afloat, wholly on a pond or bay "
+                        "(skirmish.27)"
+                    )
             for j, piece in enumerate(spec.terrain):
-                if piece.kind not in VEHICLE_BARRIERS:
+                if piece.kind not in VEHICLE_BARRIERS or (kind.afloat and piece.kind in ("pond", "bay")):
                     continue
                 other = _piece_shape(piece)
                 if other is not None and other.intersects(shape):
@@ -696,6 +720,32 @@ def _piece_shape(piece: TerrainPiece) -> Polygon | None:
     if piece.at is not None:
         return Point(piece.at).buffer(0.25)
     return None
+
+
+def _check_drops(spec: ScenarioSpec, aboard: dict[str, str]) -> Iterable[str]:
+    """Paratroop drops (skirmish.26): a unit of the scenario, dropped once, within the turn limit, with its
+    ``enters`` left at 0 and nobody of it aboard a vehicle."""
+    units = {u.id.upper(): u for u in spec.units}
+    seen: set[str] = set()
+    for i, drop in enumerate(spec.drops):
+        where = f"drops[{i}]"
+        name = drop.unit.upper()
+        unit = units.get(name)
+        if unit is None:
+            yield f"{where}.unit: {drop.unit!r}: no unit of that name (skirmish.26)"
+            continue
+        if name in seen:
+            yield f"{where}.unit: {drop.unit!r}: dropped twice (skirmish.26)"
+        seen.add(name)
+        if unit.enters != 0:
+            yield (
+                f"{where}.unit: {drop.unit!r}: enters = {unit.enters}: a dropped unit comes by air on move "
+                f"{drop.move}; leave its enters out (skirmish.26)"
+            )
+        if any(a.split(".")[0] == name for a in aboard):
+            yield f"{where}.unit: {drop.unit!r}: its men ride a vehicle; a dropped unit comes by air (skirmish.26)"
+        if drop.move > spec.victory.turn_limit:
+            yield f"{where}.move: {drop.move}: after the turn limit ({spec.victory.turn_limit}) (skirmish.26)"
 
 
 def _check_train(spec: ScenarioSpec) -> Iterable[str]:

@@ -332,6 +332,8 @@ class SkirmishState:
     vehicles: dict[str, Vehicle] = field(default_factory=dict)
     train: float | None = None  # inches the train's head has run along its railway; None: no train
     walked: dict[str, float] = field(default_factory=dict)  # man -> inches of move he spent this turn (skirmish.61)
+    dropped: dict[str, int] = field(default_factory=dict)  # paratroop unit -> the move it came down (skirmish.26)
+    chutes: list[dict[str, Any]] = field(default_factory=list)  # this move's paratroopers: aim, landing, fate
 
     def copy(self) -> SkirmishState:
         return SkirmishState(
@@ -361,6 +363,8 @@ class SkirmishState:
             vehicles={k: v.copy() for k, v in self.vehicles.items()},
             train=self.train,
             walked=dict(self.walked),
+            dropped=dict(self.dropped),
+            chutes=[dict(c) for c in self.chutes],
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -391,6 +395,8 @@ class SkirmishState:
             **({"vehicles": [v.to_json() for _, v in sorted(self.vehicles.items())]} if self.vehicles else {}),
             **({"train": self.train} if self.train is not None else {}),
             **({"walked": dict(sorted(self.walked.items()))} if self.walked else {}),
+            **({"dropped": dict(sorted(self.dropped.items()))} if self.dropped else {}),
+            **({"chutes": [dict(c) for c in self.chutes]} if self.chutes else {}),
         }
 
     def living(self, unit: str) -> list[Figure]:

@@ -42,7 +42,7 @@ WEDGE_ANGLES = (25.0, 30.0)  # the seed: "The angle should be 25-30 degrees"
 TEMPLATE_ATTACKS = ("artillery", "mortar", "bazooka", "tank_gun")  # burst-template weapons (skirmish.12)
 TEMPLATE_SIZE_SLACK = 0.2  # a template shape's width may differ from its class's by at most this share
 COVER_WHEN = ("inside", "behind", "in_building", "cliff_top", "aboard")
-VEHICLE_KINDS = ("jeep", "half_track", "truck", "tank")
+VEHICLE_KINDS = ("jeep", "half_track", "truck", "tank", "landing_craft")
 COVER_TERRAIN = (
     "woods",
     "bushes",
@@ -356,16 +356,18 @@ class VehicleType(Sourced):
     ``length`` and ``width`` are its footprint (a 1/72 model's); ``carries`` is
     every man aboard, crew included; ``crew_to_move`` the men aboard it needs
     to move (one of them drives); ``armoured`` as the seed's "half tracks
-    (armored)"; ``tows`` the artillery pieces it may hitch (skirmish.61).
+    (armored)"; ``tows`` the artillery pieces it may hitch (skirmish.61). ``afloat``: a landing craft
+    (skirmish.27), which moves only on ponds and bays and grounds at the shore.
     """
 
     move: float = Field(gt=0, le=48)
     length: float = Field(gt=0, le=12)
     width: float = Field(gt=0, le=6)
-    carries: int = Field(ge=1, le=30)
+    carries: int = Field(ge=1, le=40)
     crew_to_move: int = Field(ge=1, le=10)
     armoured: bool
     tows: list[str] = []
+    afloat: bool = False
 
 
 class Vehicles(_Model):
@@ -375,17 +377,46 @@ class Vehicles(_Model):
     half_track: VehicleType
     truck: VehicleType
     tank: VehicleType
+    landing_craft: VehicleType
     road_cost: Entry
     board_reach: Entry
     weapon_crew: Entry
     tow_gap: Entry
     train_move: Entry
     train_length: Entry
+    ramp_reach: Entry
+
+    @model_validator(mode="after")
+    def _craft(self) -> Vehicles:
+        if not self.landing_craft.afloat:
+            raise ValueError("landing_craft: afloat must be true (skirmish.27: a landing craft moves on water)")
+        for name in VEHICLE_KINDS[:-1]:
+            if self.kind(name).afloat:
+                raise ValueError(f"{name}: afloat must be false (skirmish.50: no vehicle enters a pond or bay)")
+        return self
 
     def kind(self, name: str) -> VehicleType:
         """The entry of vehicle kind ``name`` (one of ``VEHICLE_KINDS``)."""
         entry: VehicleType = getattr(self, name)
         return entry
+
+
+class Paratroops(_Model):
+    """Paratroop landings (skirmish.26, a lost table): each man lands ``scatter_per_pip`` inches times a d6
+    from his aim toward a d12's clock hour; in a pond or bay he swims on ``water_survives_on`` or more (a d6);
+    a hard landing (woods, a building, a wall...) kills him on ``hard_landing_dies_on`` or less."""
+
+    scatter_per_pip: Entry
+    water_survives_on: Entry
+    hard_landing_dies_on: Entry
+
+    @model_validator(mode="after")
+    def _dice(self) -> Paratroops:
+        if not 1 <= self.water_survives_on.value <= 7:
+            raise ValueError("water_survives_on: a d6 number from 1 (all swim) to 7 (all drown)")
+        if not 0 <= self.hard_landing_dies_on.value <= 6:
+            raise ValueError("hard_landing_dies_on: a d6 number from 0 (none die) to 6 (all die)")
+        return self
 
 
 class CoverRow(Sourced):
@@ -428,6 +459,7 @@ class Tables(_Model):
     artillery: dict[str, Artillery] = {}
     burst: dict[str, BurstClass] = {}
     vehicles: Vehicles
+    paratroops: Paratroops
 
     @model_validator(mode="after")
     def _needed(self) -> Tables:
