@@ -1054,9 +1054,6 @@ def test_rules_of_later_parts_are_marked_and_refused_until_they_come() -> None:
     hold_moves(game)
     assert game.state.phase == "fire"  # G.1's rifle can fire; A.2's flame thrower is out of reach
     assert [d.id for d in game.pending()] == ["fire G", "burst A.1", "burst A.3"]  # bazooka and mortar: templates
-    for kind, part in (("castle_wall", "part 4"),):
-        data = scenario([unit("A", "allies", fig(1, 1)), unit("G", "axis", fig(47, 47))], [{"kind": kind}])
-        assert any(f"comes with {part}" in p for p in check_scenario(data))
 
 
 @pytest.mark.rule("skirmish.2")

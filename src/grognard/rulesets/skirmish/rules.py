@@ -24,7 +24,7 @@ from grognard.core.dice import DiceSource, Mechanic
 from grognard.core.geometry import TOLERANCE, snap_angle
 from grognard.rulesets.skirmish.scenario import HEAVY_IN_POND as HEAVY_IN_POND  # skirmish.53
 from grognard.rulesets.skirmish.tables import Tables
-from grognard.rulesets.skirmish.terrain import Building, Terrain, _points
+from grognard.rulesets.skirmish.terrain import Building, CastleWall, Terrain, _points
 
 XY = tuple[float, float]
 CARRIED_HEAVY = ("mg", "mortar")  # seed: one man moves them 6" and they may fire (skirmish.54)
@@ -318,6 +318,23 @@ def measure_path(
                 return measure
             if door not in measure.doors:
                 measure.doors.append(door)
+    for wall in terrain.walls:
+        if not wall.line.intersects(line):
+            continue
+        for point in _points(line.intersection(wall.line)):
+            door = _opening_at(wall, point, doors_only=True)
+            if door is None:
+                measure.problem = (
+                    "skirmish.76",
+                    f"the path goes through castle wall {wall.id} at ({point.x:.2f}, {point.y:.2f}): men pass it "
+                    "by its doors, or go onto it at a corner or up a ladder",
+                )
+                return measure
+            if door not in opened:
+                measure.problem = ("skirmish.73", f"door {door} of castle wall {wall.id} is closed")
+                return measure
+            if door not in measure.doors:
+                measure.doors.append(door)
     return measure
 
 
@@ -333,7 +350,7 @@ def _pieces(geometry: object) -> list[LineString]:
     return [g for g in getattr(geometry, "geoms", []) if g.geom_type == "LineString"]
 
 
-def _opening_at(building: Building, point: Point, *, doors_only: bool) -> str | None:
+def _opening_at(building: Building | CastleWall, point: Point, *, doors_only: bool) -> str | None:
     """The door (or window) of ``building`` whose span holds ``point`` on the wall, if any."""
     for opening in building.openings:
         if doors_only and not opening.door:
