@@ -485,7 +485,10 @@ def _check_castle_wall(where: str, piece: TerrainPiece, tables: Tables | None) -
         if tables is not None:
             points, full, no_art, no_top = storey_thresholds(section.storeys[0], tables, "castle_wall")
             if not points >= full > no_art > no_top >= 1:
-                yield f"{sw}.storeys[0]: points {points}: need points >= full_from > no_art_cover_from > no_top_cover_from >= 1"
+                yield (
+                    f"{sw}.storeys[0]: points {points}: need points >= full_from > no_art_cover_from "
+                    "> no_top_cover_from >= 1"
+                )
     if covered and len(covered) == len(piece.sections):
         left = line.length - sum(c.length for c in covered)
         if abs(left) > 0.05:
