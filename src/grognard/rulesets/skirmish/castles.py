@@ -87,7 +87,12 @@ class CastleRules:
         return LADDER if f.on_ladder is not None else WALL if f.on_wall is not None else GROUND
 
     def levels_meet(self, a: Figure, b: Figure) -> bool:
-        """Men at these levels can touch bases: the same level, or a wall's top and a ladder at it."""
+        """Men at these levels can touch bases: the same level, or a wall's top and a ladder at it; a man who went
+        onto a ladder this turn touches nobody yet."""
+        for f in (a, b):
+            ladder = self.state.ladders.get(f.on_ladder or "")
+            if ladder is not None and ladder.climbed.get(f.id) == self.state.turn:
+                return False  # he is still climbing: he reaches the top next turn (skirmish.79-80)
         la, lb = self.level(a), self.level(b)
         return la == lb or {la, lb} == {WALL, LADDER}
 
