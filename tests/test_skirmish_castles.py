@@ -172,8 +172,8 @@ def test_tanks_cannot_enter_a_castle_and_other_vehicles_stop_at_its_wall() -> No
 
 @pytest.mark.rule("skirmish.73")
 def test_a_castle_door_takes_a_full_move_to_open_and_is_passed_the_turn_after() -> None:
-    data = scenario([unit("A", "allies", fig(30, 29)), unit("B", "allies", fig(31, 28)), unit("G", "axis", fig(46, 46))],
-                    CASTLE)  # fmt: skip
+    men = [unit("A", "allies", fig(30, 29)), unit("B", "allies", fig(31, 28)), unit("G", "axis", fig(46, 46))]
+    data = scenario(men, CASTLE)
     game = make(data)
     # closed: nobody passes it
     assert refusal(game, "Allies", parse_action("move B 31,34")).rule == "skirmish.73"
@@ -324,3 +324,26 @@ def test_ladder_orders_round_trip_and_are_refused_with_one_line() -> None:
     error = refusal(game, "Allies", parse_action("move A / A.1 climb L3"))
     assert "\n" not in str(error) and "no ladder 'L3'" in str(error)
     hold_moves(game)
+
+
+def test_the_castle_storm_plays_to_a_result_and_the_doctrine_raises_and_climbs_ladders() -> None:
+    import numpy as np
+
+    from grognard.bots.random_bot import RandomBot
+    from grognard.core.dice import SeededDice
+    from grognard.core.play import play_out
+    from grognard.rulesets.skirmish import RULESET
+    from grognard.rulesets.skirmish.bots import DoctrineBot
+
+    for seed, bot_kind in ((1, DoctrineBot), (2, RandomBot)):
+        game = RULESET.create({"scenario": "castle_storm"}, SeededDice(seed))
+        bot = bot_kind(np.random.default_rng(seed))
+        kinds: list[str] = []
+        play_out(
+            game,
+            lambda seat, bot=bot: bot,
+            on_step=lambda d, a, events, kinds=kinds: kinds.extend(e.kind for e in events),
+        )
+        assert game.result is not None and game.result.outcome in ("win", "draw")
+        if bot_kind is DoctrineBot:
+            assert "ladder_raised" in kinds and "climbs" in kinds

@@ -1854,7 +1854,10 @@ class MoveSpace(ActionSpace[Move]):
     def _figure_order(self, rng: np.random.Generator, men: list[Figure]) -> Order:
         """A random single man's order: stay, his own short path, wire, tank traps, or a door near him."""
         f = men[int(rng.integers(len(men)))]
-        kind = int(rng.integers(6))
+        walls = self.game.base_terrain.walls
+        kind = int(rng.integers(9 if walls else 6))
+        if kind >= 6:  # castles: raise a ladder at the nearest wall, climb or push a ladder, go up a wall
+            return self._castle_order(rng, f, kind)
         if kind == 5:  # work on a bridge not yet built (refused, and so not chosen, unless he stands at its site)
             sites = sorted(b.id for b in self.game.state.bridges.values() if not b.built)
             if sites:
@@ -1875,6 +1878,24 @@ class MoveSpace(ActionSpace[Move]):
             door = sorted(doors)[int(rng.integers(len(doors)))]
             return Order(f.id, "close" if doors[door].open else "open", (), door)
         return Order(f.id, "stay")
+
+    def _castle_order(self, rng: np.random.Generator, f: Figure, kind: int) -> Order:
+        """A random castle order for ``f`` (refused, and so not chosen, unless he stands where it is legal)."""
+        game = self.game
+        ladders = sorted(game.state.ladders)
+        if kind == 6:
+            here = Point(f.x, f.y)
+            sec = min(ST.wall_sections(game).values(), key=lambda w: w.line.distance(here))
+            top = sec.line.interpolate(sec.line.project(here))
+            return Order(f.id, "ladder", ((snap(top.x), snap(top.y)),))
+        if kind == 7 and ladders:
+            return Order(f.id, "climb" if f.on_wall is None else "push", name=ladders[int(rng.integers(len(ladders)))])
+        if f.on_wall is not None:
+            return Order(
+                f.id, "down", ((snap(f.x + float(rng.uniform(-1, 1))), snap(f.y + float(rng.uniform(-1, 1)))),)
+            )
+        walls = game.base_terrain.walls
+        return Order(f.id, "up", name=walls[int(rng.integers(len(walls)))].id)
 
     def candidates(self, k: int = 16) -> list[Move]:
         game = self.game
