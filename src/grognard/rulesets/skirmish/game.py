@@ -212,7 +212,15 @@ class SkirmishGame(CastleRules, VehicleRules, Game):
                 bid: {"points": b.points, "standing": bid in ST.standing(self), "text": ST.describe_bridge(self, bid)}
                 for bid, b in sorted(self.state.bridges.items())
             },
+            "walls": {
+                sid: {"points": points, "state": ST.wall_state(self, sid)}
+                for sid, points in sorted(self.state.walls.items())
+            },
         }
+        full["ladders"] = [
+            {**lad.to_json(), "men": [f.id for f in self.ladder_men(lad)]}
+            for _, lad in sorted(self.state.ladders.items())
+        ]
         for wedge in full["wedges"]:
             wedge["outline"] = self.wedge_outline(wedge)
         for laid in full["landed"]:  # the templates laid this turn, as drawn (never stored: shapely's floats)
