@@ -372,7 +372,7 @@ def test_scenario_sections_storeys_and_bridges_are_checked_whole() -> None:
         "terrain[3].points: 3: a bridge not yet built has no points",
         "terrain[4].type: 'rope': not a bridge in the tables (large, foot)",
         "terrain[4].line: [[30.0, 30.0], [30.0, 34.0]]: a bridge spans a river, and this one meets none",
-        "terrain[5].sections: only buildings have sections",
+        "terrain[5].sections: only buildings, towers and castle walls have sections",
         "terrain[6]: type, points and built are a bridge's fields",
     ):
         assert needle in text, f"missing {needle!r} in:\n{text}"

@@ -57,6 +57,9 @@ FILL = {
     "tank_trap": "#444444",
     "bridge": "#A98B65",
     "railway": "#BDB5A6",
+    "castle": "#EDE6D6",
+    "castle_wall": "#5A5A5A",
+    "tower": "#B08D6E",
 }
 # building sections by state (skirmish.18): the fill fades as the roof goes; rubble is dotted, a collapse crossed
 STATE_FILL = {"full points": "#B08D6E", "no art. cover": "#CDB49C", "no top cover": "#E6DCCF", "all dead": "#F7F4EC"}
@@ -93,7 +96,9 @@ def render(view: dict[str, Any]) -> str:
         "woods",
         "bushes",
         "small_rocks",
+        "castle",
         "building",
+        "tower",
         "boulder",
     ]
     pieces = sorted(terrain["pieces"], key=lambda p: order.index(p["kind"]) if p["kind"] in order else len(order))
@@ -115,6 +120,8 @@ def render(view: dict[str, Any]) -> str:
         if kind == "cliff":
             body.append(el("polyline", points=points(piece["line"]), fill="none", stroke=INK, stroke_width=4))
             continue
+        if kind == "castle_wall" and "sections" in piece:
+            continue  # its sections are drawn by _structures, by state, with their points
         if not shape or not isinstance(shape[0], list):
             continue
         if kind == "bridge" and not view.get("structures", {}).get("bridges", {}).get(piece["id"], {}).get("standing"):
@@ -129,8 +136,8 @@ def render(view: dict[str, Any]) -> str:
                     "polygon",
                     points=points(part),
                     fill=FILL.get(kind, "#DDDDDD"),
-                    stroke=INK if kind in ("building", "hill") else "none",
-                    stroke_width=1 if kind == "building" else 0.6,
+                    stroke=INK if kind in ("building", "tower", "hill") else "none",
+                    stroke_width=1 if kind in ("building", "tower") else 0.6,
                 )
             )
         if kind == "hill":
@@ -177,6 +184,7 @@ def render(view: dict[str, Any]) -> str:
                     )
                 )
     body += _structures(view, terrain, X, Y, points)
+    body += _ladders(view, X, Y)
     for wire in view.get("wires", []):
         body.append(
             el("polyline", points=points(wire), fill="none", stroke=INK, stroke_width=1.5, stroke_dasharray="2 2")
@@ -307,13 +315,31 @@ def render(view: dict[str, Any]) -> str:
 
 
 def _structures(view: dict[str, Any], terrain: dict[str, Any], X: Any, Y: Any, points: Any) -> list[str]:
-    """Building sections and bridges drawn by their state, with their points (skirmish.18, 88-89)."""
+    """Building sections, towers, castle wall sections and bridges drawn by their state, with their points
+    (skirmish.18, 74, 88-89, 92); ladders against the walls with the men on them (skirmish.78-84)."""
     info = view.get("structures", {})
     sections = info.get("sections", {})
     bridges = info.get("bridges", {})
+    walls = info.get("walls", {})
     out: list[str] = []
     for piece in terrain["pieces"]:
-        if piece["kind"] == "building":
+        if piece["kind"] == "castle_wall" and "sections" in piece:
+            for sec in piece["sections"]:
+                now = walls.get(sec["id"])
+                if now is None:
+                    continue
+                state = now["state"]
+                dash = {"no top cover": "3 2", "all dead": "1 4"}.get(state)
+                extra = {"stroke_dasharray": dash} if dash else {}
+                colour = {"full points": "#4A4A4A", "no art. cover": "#7A7A7A"}.get(state, "#B5B5B5")
+                out.append(
+                    el("polyline", points=points(sec["line"]), fill="none", stroke=colour, stroke_width=SCALE, **extra)
+                )
+                (x0, y0), (x1, y1) = sec["line"][0], sec["line"][-1]
+                label = f"{sec['id']} {now['points']}"
+                out.append(el("text", label, x=X((x0 + x1) / 2) + 3, y=Y((y0 + y1) / 2) - 6, font_size=8, fill=INK))
+            continue
+        if piece["kind"] in ("building", "tower"):
             for sec in piece.get("sections", []):
                 now = sections.get(sec["id"])
                 if now is None:
@@ -363,6 +389,18 @@ def _structures(view: dict[str, Any], terrain: dict[str, Any], X: Any, Y: Any, p
             xs = [p[0] for p in piece["shape"]]
             ys = [p[1] for p in piece["shape"]]
             out.append(el("text", now["text"], x=X(max(xs)) + 3, y=Y((min(ys) + max(ys)) / 2), font_size=8, fill=INK))
+    return out
+
+
+def _ladders(view: dict[str, Any], X: Any, Y: Any) -> list[str]:
+    """Ladders against castle walls, foot to top, with their names and the men on them (skirmish.78-84)."""
+    out: list[str] = []
+    for lad in view.get("ladders", []):
+        (fx, fy), (tx, ty) = lad["foot"], lad["top"]
+        colour = SIDE_COLOUR.get(lad["side"], INK)
+        out.append(el("line", x1=X(fx), y1=Y(fy), x2=X(tx), y2=Y(ty), stroke=colour, stroke_width=3))
+        label = lad["id"] + (f" ({', '.join(lad['men'])})" if lad["men"] else "")
+        out.append(el("text", label, x=X(fx) + 4, y=Y(fy) + 10, font_size=8, fill=colour))
     return out
 
 

@@ -48,7 +48,8 @@ XY = tuple[float, float]
 _UNIT = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 _FIGURE = re.compile(r"^[A-Za-z][A-Za-z0-9]*\.[1-9][0-9]*$")
 _DOOR = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]*$")
-VERBS = ("to", "stay", "wire", "traps", "open", "close", "build")
+VERBS = ("to", "stay", "wire", "traps", "open", "close", "build", "up", "down", "ladder", "climb", "push")
+NAMED_VERBS = ("up", "climb", "push")  # orders naming a castle wall (up) or a ladder (climb, push)
 
 
 def fmt_point(point: XY) -> str:
@@ -57,15 +58,28 @@ def fmt_point(point: XY) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Order:
-    """One figure's own order within a unit's move (skirmish.21, 63-65; ``build BRIDGE``: skirmish.86)."""
+    """One figure's own order within a unit's move (skirmish.21, 63-65; ``build BRIDGE``: skirmish.86).
+
+    Castles (skirmish.76-83): ``up WALL`` (onto a castle wall at its corner
+    within 1"), ``down X,Y`` (off the wall at a corner, to a point within 1" of
+    it), ``ladder X,Y [X,Y]`` (raise a ladder whose top is X,Y on a wall's
+    line, from where he stands or from the second point, walked first in half
+    a move), ``climb LADDER``, ``push LADDER``.
+
+    >>> str(parse_action("move A / A.1 ladder 20,30 19,28 / A.2 climb L1 / A.3 up W"))
+    'move A / A.1 ladder 20,30 19,28 / A.2 climb L1 / A.3 up W'
+    """
 
     figure: str
     verb: str
     points: tuple[XY, ...] = ()
     door: str | None = None
     bridge: str | None = None
+    name: str | None = None  # the wall (up) or the ladder (climb, push) the order names
 
     def __str__(self) -> str:
+        if self.verb in NAMED_VERBS:
+            return f"{self.figure} {self.verb} {self.name}"
         if self.verb == "build":
             return f"{self.figure} build {self.bridge}"
         if self.verb in ("open", "close"):
@@ -78,6 +92,8 @@ class Order:
         out = {"figure": self.figure, "verb": self.verb, "points": [list(p) for p in self.points], "door": self.door}
         if self.bridge is not None:
             out["bridge"] = self.bridge
+        if self.name is not None:
+            out["name"] = self.name
         return out
 
 
@@ -295,7 +311,7 @@ CHOICES = ("stay", "retreat")
 
 USAGE = {
     "move": "move UNIT X,Y [X,Y [X,Y]] [/ FIG to X,Y.. | stay | wire X,Y X,Y | traps X,Y X,Y | open DOOR | close DOOR"
-    " | build BRIDGE]",
+    " | build BRIDGE | up WALL | down X,Y | ladder X,Y [X,Y] | climb LADDER | push LADDER]",
     "hold": "hold UNIT",
     "turn": "turn UNIT PIECE HEADING|X,Y",
     "fire": "fire UNIT TARGET_UNIT|hold [/ FIG TARGET_FIGURE|TARGET_UNIT|hold | FIG wedge HEADING|X,Y]",
@@ -370,6 +386,7 @@ def _order(words: list[str], line: str) -> Order:
     if len(words) < 2:
         raise ParseError(
             f"{line!r}: a figure's order is FIG to X,Y.. | stay | wire | traps | open DOOR | close DOOR | build BRIDGE"
+            " | up WALL | down X,Y | ladder X,Y [X,Y] | climb LADDER | push LADDER"
         )
     figure = _name(words[0], _FIGURE, "figure (A1.3)", line)
     verb = words[1].lower()
@@ -388,7 +405,16 @@ def _order(words: list[str], line: str) -> Order:
         if len(rest) != 1 or not _DOOR.match(rest[0]):
             raise ParseError(f"{line!r}: build takes one bridge")
         return Order(figure, verb, (), None, rest[0])
+    if verb in NAMED_VERBS:
+        if len(rest) != 1 or not _DOOR.match(rest[0]):
+            what = "castle wall" if verb == "up" else "ladder"
+            raise ParseError(f"{line!r}: {verb} takes one {what}")
+        return Order(figure, verb, (), name=rest[0].upper() if verb != "up" else rest[0])
     points = tuple(_point(w, line) for w in rest)
+    if verb == "down" and len(points) != 1:
+        raise ParseError(f"{line!r}: down takes one point X,Y (where he steps off the wall)")
+    if verb == "ladder" and not 1 <= len(points) <= 2:
+        raise ParseError(f"{line!r}: ladder takes its top X,Y on the wall and, if he walks first, where he raises it")
     if verb == "to" and not 1 <= len(points) <= 3:
         raise ParseError(f"{line!r}: a path is 1 to 3 points (at most two waypoints and the end)")
     if verb in ("wire", "traps") and len(points) != 2:
@@ -514,6 +540,7 @@ def action_from_json(data: dict[str, Any]) -> SkirmishAction:
                     tuple((float(p[0]), float(p[1])) for p in o["points"]),
                     o.get("door"),
                     o.get("bridge"),
+                    o.get("name"),
                 )
                 for o in data["orders"]
             )

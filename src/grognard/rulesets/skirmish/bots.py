@@ -236,6 +236,83 @@ def build_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
     return None
 
 
+def storm_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
+    """Storming (skirmish.78-83): defenders on a wall push off the enemy ladders at their feet; the attacker's
+    men climb their ladders, raise one where they stand within 1" of a wall, or close on the nearest wall."""
+    walls = game.base_terrain.walls
+    if not walls:
+        return None
+    men = [f for f in game.living(space.unit) if f.on_table and f.aboard is None]
+    if not men:
+        return None
+    c = game.tables.castle
+    reach = c.ladder_reach.value
+    s = game.state
+    side = men[0].side
+    orders: list[Order] = []
+    used: set[str] = set()
+    for ladder in sorted(s.ladders.values(), key=lambda lad: lad.id):
+        if ladder.side != side and ladder.pushed != s.turn:
+            at_top = [
+                f for f in men
+                if f.on_wall is not None and math.hypot(f.x - ladder.top[0], f.y - ladder.top[1]) <= reach
+            ][: int(c.push_men.value)]  # fmt: skip
+            orders += [Order(f.id, "push", name=ladder.id) for f in at_top]
+            used |= {f.id for f in at_top}
+    if side == game.scenario.spec.victory.attacker:
+        for ladder in sorted(s.ladders.values(), key=lambda lad: lad.id):
+            if ladder.side != side:
+                continue
+            room = int(c.ladder_men.value) - len(game.ladder_men(ladder))
+            room = min(room, int(c.ladder_men.value) - sum(1 for t in ladder.climbed.values() if t == s.turn))
+            near = [
+                f for f in men
+                if f.id not in used and f.on_wall is None and f.on_ladder is None
+                and math.hypot(f.x - ladder.foot[0], f.y - ladder.foot[1]) <= reach
+            ][: max(room, 0)]  # fmt: skip
+            orders += [Order(f.id, "climb", name=ladder.id) for f in near]
+            used |= {f.id for f in near}
+        if not any(lad.side == side for lad in s.ladders.values()):
+            for f in men:
+                if f.id in used or f.on_wall is not None or f.on_ladder is not None:
+                    continue
+                for sid, sec in sorted(ST.wall_sections(game).items()):
+                    if s.walls[sid] <= 0 or sec.shape.exterior.distance(Point(f.x, f.y)) > reach:
+                        continue
+                    top = sec.line.interpolate(sec.line.project(Point(f.x, f.y)))
+                    orders.append(Order(f.id, "ladder", ((snap(top.x), snap(top.y)),)))
+                    used.add(f.id)
+                    break
+                if orders and orders[-1].verb == "ladder":
+                    break
+    if orders:
+        move = Move(space.unit, (), tuple(orders))
+        if space.legal(move):
+            return move
+        for order in orders:  # one at a time, when together they are refused
+            move = Move(space.unit, (), (order,))
+            if space.legal(move):
+                return move
+    if side != game.scenario.spec.victory.attacker or any(f.on_wall or f.on_ladder for f in men):
+        return None
+    leader = men[0]
+    here = Point(leader.x, leader.y)
+    best = None
+    for sid, sec in sorted(ST.wall_sections(game).items()):
+        if s.walls[sid] <= 0:
+            continue
+        gap = sec.shape.exterior.distance(here)
+        if gap <= game.allowance(leader) + reach and (best is None or gap < best[0]):
+            best = (gap, sec)
+    if best is None or best[0] <= reach:
+        return None
+    sec = best[1]
+    top = sec.line.interpolate(sec.line.project(here))
+    d = math.hypot(leader.x - top.x, leader.y - top.y) or 1.0
+    off = 0.5 + 0.7  # half the wall's top and most of the ladder's reach
+    return space.toward(top.x + (leader.x - top.x) / d * off, top.y + (leader.y - top.y) / d * off)
+
+
 def touches(game: SkirmishGame, move: Move) -> bool:
     """Some man of the unit would end ``move`` with his base touching an enemy's."""
     base = game.tables.sight.base.value
@@ -473,6 +550,9 @@ def move_order(game: SkirmishGame, space: MoveSpace) -> Move:
     build = build_order(game, space)
     if build is not None:
         return build
+    storm = storm_order(game, space)
+    if storm is not None:
+        return storm
     charge = charge_move(game, space)
     if charge is not None:
         return charge

@@ -38,6 +38,7 @@ from grognard.core.geometry import TOLERANCE, at_most, snap, snap_angle
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import XY, Burst, Choice, Drive, Fire, Move, Order, WedgeOrder
+from grognard.rulesets.skirmish.castles import CastleRules
 from grognard.rulesets.skirmish.driving import DriveSpace, VehicleRules
 from grognard.rulesets.skirmish.drops import DropRules
 from grognard.rulesets.skirmish.scenario import Scenario, load_scenario
@@ -71,7 +72,7 @@ def figure_value(figure: Figure) -> float:
     return WEAPON_VALUE.get(figure.weapon, 2.0) * TYPE_VALUE.get(figure.type, 1.0)
 
 
-class SkirmishGame(DropRules, VehicleRules, Game):
+class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
     """A skirmish game. ``options`` are resolved (``scenario``, ``turn_limit``)."""
 
     ruleset = "skirmish"
@@ -138,6 +139,7 @@ class SkirmishGame(DropRules, VehicleRules, Game):
         }
         self.state = state
         self._setup_vehicles()
+        self._setup_castle()
         self.emit(
             "setup",
             scenario=spec.name,
@@ -213,7 +215,15 @@ class SkirmishGame(DropRules, VehicleRules, Game):
                 bid: {"points": b.points, "standing": bid in ST.standing(self), "text": ST.describe_bridge(self, bid)}
                 for bid, b in sorted(self.state.bridges.items())
             },
+            "walls": {
+                sid: {"points": points, "state": ST.wall_state(self, sid)}
+                for sid, points in sorted(self.state.walls.items())
+            },
         }
+        full["ladders"] = [
+            {**lad.to_json(), "men": [f.id for f in self.ladder_men(lad)]}
+            for _, lad in sorted(self.state.ladders.items())
+        ]
         for wedge in full["wedges"]:
             wedge["outline"] = self.wedge_outline(wedge)
         for piece in full["pieces"]:  # its firing arc, degrees either side of its heading (skirmish.55)
@@ -416,6 +426,7 @@ class SkirmishGame(DropRules, VehicleRules, Game):
             b.crossed, b.builders = {}, 0
         s.walked = {}
         self.emit("turn", turn=s.turn)
+        self.ladders_up()
         self._run_train()
         self._drop_paratroops()
         first = self.scenario.spec.first_mover
@@ -511,11 +522,16 @@ class SkirmishGame(DropRules, VehicleRules, Game):
         for f in men:
             start = (f.x, f.y)
             order = orders.get(f.id)
-            if order is not None:
+            walk = self.plan_castle_path(f, order)
+            if walk is not None:
+                paths[f.id] = walk
+            elif order is not None:
                 if order.verb == "to":
                     paths[f.id] = [start, *((snap(x), snap(y)) for x, y in order.points)]
                 else:
                     paths[f.id] = [start]
+            elif f.on_ladder is not None:
+                paths[f.id] = [start]  # a man on a ladder goes where it takes him (skirmish.79)
             elif action.path:
                 dx, dy = f.x - leader.x, f.y - leader.y
                 paths[f.id] = [start, *((snap(x + dx), snap(y + dy)) for x, y in action.path)]
@@ -624,7 +640,12 @@ class SkirmishGame(DropRules, VehicleRules, Game):
             for x, y in path[1:] if f.on_table else path[-1:]:
                 if not terrain.on_table(x, y):
                     raise IllegalAction(f"{action}: {fid} would leave the table at ({x:g}, {y:g})", "skirmish.2")
-            measure = R.measure_path(terrain, path, allowance, river_paid=f.river_paid, open_doors=opened)
+            if f.on_wall is not None or f.on_ladder is not None:
+                measure = self.check_wall_path(action, f, path)
+            else:
+                measure = R.measure_path(terrain, path, allowance, river_paid=f.river_paid, open_doors=opened)
+                if measure.problem is None:
+                    self.check_ground_end(action, f, path)
             if measure.problem is not None:
                 rule, why = measure.problem
                 raise IllegalAction(f"{action}: {fid}: {why}", rule)
@@ -646,6 +667,7 @@ class SkirmishGame(DropRules, VehicleRules, Game):
                     )
             out[fid] = (path, measure)
         self._check_crossings(action, out)
+        self.check_castle_orders(action, out)
         if orders and any(o.verb in ("open", "close") for o in orders.values()):
             passed = {d for _, m in out.values() for d in m.doors}
             clash = passed & changed_now
@@ -818,6 +840,8 @@ class SkirmishGame(DropRules, VehicleRules, Game):
             entered_river = measure.rivers > 0
             f.x, f.y = x, y
             f.on_table = True
+            if f.on_wall is not None:
+                f.on_wall = self.on_a_top(x, y) or f.on_wall
             s.walked[fid] = round(s.walked.get(fid, 0.0) + measure.cost, 2)
             f.river_paid = terrain.in_river(x, y) and (f.river_paid or entered_river)
             for door in measure.doors:
@@ -826,6 +850,7 @@ class SkirmishGame(DropRules, VehicleRules, Game):
                 crossed = s.bridges[bid].crossed
                 crossed[f.side] = crossed.get(f.side, 0) + 1
             moved.append({"figure": fid, "to": [x, y], "cost": round(measure.cost, 2)})
+        self.castle_orders(action)
         if waiting and not moved:
             s.held_off[unit.side] = s.held_off.get(unit.side, 0) + (1 if s.turn == 1 else 0)
             self.emit("waits", unit=unit.id)
@@ -861,6 +886,8 @@ class SkirmishGame(DropRules, VehicleRules, Game):
                 if "mg" in v.weapons and self.gunner(v) is None:
                     return ("skirmish.60", f"{f.id} drives {v.id}: its MG needs a man besides the driver")
                 return ("skirmish.57", f"{f.id} drives {v.id} and does not fire")
+        if f.on_ladder is not None:
+            return ("skirmish.79", f"{f.id} is on ladder {f.on_ladder}: men on a ladder do not fire")
         if f.aboard is not None:
             v = self.state.vehicles[f.aboard]
             gun = self.tank_gun(v)
@@ -1538,7 +1565,7 @@ class SkirmishGame(DropRules, VehicleRules, Game):
         out: dict[str, set[str]] = {f.id: set() for f in men}
         for i, a in enumerate(men):
             for b in men[i + 1 :]:
-                if a.side != b.side and R.in_contact((a.x, a.y), (b.x, b.y), base):
+                if a.side != b.side and R.in_contact((a.x, a.y), (b.x, b.y), base) and self.levels_meet(a, b):
                     out[a.id].add(b.id)
                     out[b.id].add(a.id)
         return out
@@ -1603,6 +1630,7 @@ class SkirmishGame(DropRules, VehicleRules, Game):
             if found is not None and self._fight(found, s.units[crew].side):
                 self._group(found, s.units[crew].side)
         s.charged = set()
+        self.ladder_winners({f for f, foes in self.contacts().items() if foes})
         if s.groups:
             self.emit("melee_choice", groups={g: list(m) for g, m in sorted(s.groups.items())})
 
@@ -1730,7 +1758,9 @@ class SkirmishGame(DropRules, VehicleRules, Game):
         first = not any(f in s.engaged for f in melee)
         for fid in melee:
             s.engaged[fid] = attacker
-        round_no = 1 if first else 2
+        # skirmish.80: the men on a ladder fight with no attack advantage: the first round is as a later one
+        ladder = any(s.figures[f].on_ladder is not None for f in melee)
+        round_no = 1 if first and not ladder else 2
         if first:
             s.stats["melees"] += 1
             if s.stats["first_melee"] is None:
@@ -1749,7 +1779,7 @@ class SkirmishGame(DropRules, VehicleRules, Game):
             s.stats["melee_rounds"] += 1
             dead: list[tuple[str, str]] = []
             hit_any = False
-            aims = self._targets(ours, set(theirs), adj)
+            aims = self.wall_strikers(self._targets(ours, set(theirs), adj))
             killed: set[str] = set()
             for fid, foe in aims.items():
                 if self._strike(fid, foe):
@@ -1762,7 +1792,7 @@ class SkirmishGame(DropRules, VehicleRules, Game):
             killed_now = {d for d, _ in dead}
             # the first round's dead do not strike back; in later rounds the dead fight before removal
             back = [f for f in theirs if round_no > 1 or f not in killed_now]
-            replies = self._targets(back, set(ours), adj)
+            replies = self.wall_strikers(self._targets(back, set(ours), adj))
             for fid, foe in replies.items():
                 if self._strike(fid, foe):
                     hit_any = True
@@ -1840,6 +1870,13 @@ class SkirmishGame(DropRules, VehicleRules, Game):
 
     def _retreat(self, f: Figure, away_from: list[str]) -> None:
         if not f.alive:
+            return
+        ladder = self.state.ladders.get(f.on_ladder or "")
+        if ladder is not None:  # a man on a ladder retreats down it, to its foot
+            f.on_ladder = None
+            f.x, f.y = ladder.foot
+            self.state.engaged.pop(f.id, None)
+            self.emit("retreats", figure=f.id, at=list(ladder.foot), down=ladder.id)
             return
         end = self.retreat_point(f, away_from)
         if end is None:
@@ -1939,7 +1976,10 @@ class MoveSpace(ActionSpace[Move]):
     def _figure_order(self, rng: np.random.Generator, men: list[Figure]) -> Order:
         """A random single man's order: stay, his own short path, wire, tank traps, or a door near him."""
         f = men[int(rng.integers(len(men)))]
-        kind = int(rng.integers(6))
+        walls = self.game.base_terrain.walls
+        kind = int(rng.integers(9 if walls else 6))
+        if kind >= 6:  # castles: raise a ladder at the nearest wall, climb or push a ladder, go up a wall
+            return self._castle_order(rng, f, kind)
         if kind == 5:  # work on a bridge not yet built (refused, and so not chosen, unless he stands at its site)
             sites = sorted(b.id for b in self.game.state.bridges.values() if not b.built)
             if sites:
@@ -1960,6 +2000,24 @@ class MoveSpace(ActionSpace[Move]):
             door = sorted(doors)[int(rng.integers(len(doors)))]
             return Order(f.id, "close" if doors[door].open else "open", (), door)
         return Order(f.id, "stay")
+
+    def _castle_order(self, rng: np.random.Generator, f: Figure, kind: int) -> Order:
+        """A random castle order for ``f`` (refused, and so not chosen, unless he stands where it is legal)."""
+        game = self.game
+        ladders = sorted(game.state.ladders)
+        if kind == 6:
+            here = Point(f.x, f.y)
+            sec = min(ST.wall_sections(game).values(), key=lambda w: w.line.distance(here))
+            top = sec.line.interpolate(sec.line.project(here))
+            return Order(f.id, "ladder", ((snap(top.x), snap(top.y)),))
+        if kind == 7 and ladders:
+            return Order(f.id, "climb" if f.on_wall is None else "push", name=ladders[int(rng.integers(len(ladders)))])
+        if f.on_wall is not None:
+            return Order(
+                f.id, "down", ((snap(f.x + float(rng.uniform(-1, 1))), snap(f.y + float(rng.uniform(-1, 1)))),)
+            )
+        walls = game.base_terrain.walls
+        return Order(f.id, "up", name=walls[int(rng.integers(len(walls)))].id)
 
     def candidates(self, k: int = 16) -> list[Move]:
         game = self.game

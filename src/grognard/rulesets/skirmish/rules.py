@@ -24,7 +24,7 @@ from grognard.core.dice import DiceSource, Mechanic
 from grognard.core.geometry import TOLERANCE, snap_angle
 from grognard.rulesets.skirmish.scenario import HEAVY_IN_POND as HEAVY_IN_POND  # skirmish.53
 from grognard.rulesets.skirmish.tables import Tables
-from grognard.rulesets.skirmish.terrain import Building, Terrain, _points
+from grognard.rulesets.skirmish.terrain import Building, CastleWall, Terrain, _points
 
 XY = tuple[float, float]
 CARRIED_HEAVY = ("mg", "mortar")  # seed: one man moves them 6" and they may fire (skirmish.54)
@@ -59,6 +59,30 @@ class Shots(Mechanic):
     def text(self) -> str:
         adjust = f"{self.shift:+d} " if self.shift else ""
         return f"{self.dice}d6 {adjust}each {self.hit_on}+ hits"
+
+
+@dataclass(frozen=True)
+class PushOff(Mechanic):
+    """Men pushing a ladder off a wall (skirmish.83, RULINGS S9): each rolls a d6; any at most ``on`` pushes it.
+
+    >>> PushOff(2, 2).distribution().probability(True)
+    Fraction(5, 9)
+    >>> PushOff(1, 2).distribution().probability(True)
+    Fraction(1, 3)
+    """
+
+    men: int
+    on: int = 2
+
+    def roll(self, source: DiceSource, purpose: str) -> bool:
+        return any(v <= self.on for v in source.roll(self.men, 6, purpose))
+
+    def distribution(self) -> icepool.Die:
+        return (self.men @ (icepool.d6 <= self.on)) >= 1
+
+    @property
+    def text(self) -> str:
+        return f"{self.men}d6, the ladder falls if any shows {self.on} or less"
 
 
 @dataclass(frozen=True)
@@ -318,6 +342,25 @@ def measure_path(
                 return measure
             if door not in measure.doors:
                 measure.doors.append(door)
+    for castle in terrain.walls:
+        if not castle.line.intersects(line):
+            continue
+        for point in _points(line.intersection(castle.line)):
+            if _breach(terrain, castle, point):
+                continue  # the stretch is gone (0 points): rubble men climb over
+            door = _opening_at(castle, point, doors_only=True)
+            if door is None:
+                measure.problem = (
+                    "skirmish.76",
+                    f"the path goes through castle wall {castle.id} at ({point.x:.2f}, {point.y:.2f}): men pass it "
+                    "by its doors, or go onto it at a corner or up a ladder",
+                )
+                return measure
+            if door not in opened:
+                measure.problem = ("skirmish.73", f"door {door} of castle wall {castle.id} is closed")
+                return measure
+            if door not in measure.doors:
+                measure.doors.append(door)
     return measure
 
 
@@ -333,7 +376,17 @@ def _pieces(geometry: object) -> list[LineString]:
     return [g for g in getattr(geometry, "geoms", []) if g.geom_type == "LineString"]
 
 
-def _opening_at(building: Building, point: Point, *, doors_only: bool) -> str | None:
+def _breach(terrain: Terrain, wall: CastleWall, point: Point) -> bool:
+    """``point`` on ``wall``'s line lies on a section with no points left (skirmish.74: a breach)."""
+    from grognard.rulesets.skirmish.terrain import ALL_DEAD
+
+    return any(
+        sec.line.distance(point) <= TOLERANCE and terrain.section_states.get(sec.id) == ALL_DEAD
+        for sec in wall.sections
+    )
+
+
+def _opening_at(building: Building | CastleWall, point: Point, *, doors_only: bool) -> str | None:
     """The door (or window) of ``building`` whose span holds ``point`` on the wall, if any."""
     for opening in building.openings:
         if doors_only and not opening.door:

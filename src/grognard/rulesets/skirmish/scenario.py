@@ -50,11 +50,13 @@ OFF_TABLE_DEPTH = 6.0  # a waiting unit stands at most this far beyond its edge
 MIN_RIVER_WIDTH = 4.0  # seed: a river is at least 4" wide
 HEAVY_IN_POND = ("bazooka", "mg", "mortar")  # seed: too deep for them (skirmish.53)
 
-POLYGON_KINDS = ("hill", "pond", "bay", "woods", "small_rocks", "bushes", "building", "boulder")
-LINE_KINDS = ("road", "river", "stone_wall", "barbed_wire", "cliff", "sandbags", "bridge", "railway")
+POLYGON_KINDS = ("hill", "pond", "bay", "woods", "small_rocks", "bushes", "building", "boulder", "tower", "castle")
+LINE_KINDS = ("road", "river", "stone_wall", "barbed_wire", "cliff", "sandbags", "bridge", "railway", "castle_wall")
 POINT_KINDS = ("tank_trap",)
 TERRAIN_KINDS = POLYGON_KINDS + LINE_KINDS + POINT_KINDS
-LATER_KINDS = {"castle_wall": "part 4", "tower": "part 4"}
+LATER_KINDS: dict[str, str] = {}
+HOUSES = ("building", "tower")  # structures men go into through doors (a tower is a building of 20 points)
+CASTLE_WALL_HEIGHT = 3.0  # inches: castle walls are 3" high (seed, COVER)
 
 XY = tuple[float, float]
 
@@ -110,11 +112,20 @@ class SectionSpec(_Model):
 
     id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_.\-]*$", max_length=24)
     shape: list[XY] | None = None
+    line: list[XY] | None = None  # a castle wall's section: its stretch of the wall's line
     storeys: list[StoreySpec] = Field(default_factory=lambda: [StoreySpec()], min_length=1, max_length=2)
 
 
 class TerrainPiece(_Model):
     """One piece of terrain. Which of ``shape``/``line``/``at`` it needs depends on ``kind``.
+
+    A castle wall (skirmish.73-85) is a ``line`` (its corners are the line's
+    points), ``height`` 3" unless given, with ``doors`` on it and ``sections``
+    each a stretch of the ``line`` with one storey of points (default the
+    tables' ``castle.wall_points``). A tower is a building (a ``shape``, doors
+    and windows) of one storey of ``castle.tower_points`` (20, skirmish.92); a
+    ``castle`` is the castle's ground (a ``shape``) that tanks may not enter
+    (skirmish.62).
 
     A building may have ``sections`` (default: one section, the whole building,
     one storey of the tables' points). A bridge is a ``line`` across a river
@@ -393,10 +404,16 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
             yield f"units: side {side!r} has no unit on the table or entering on move 1"
 
 
-def storey_thresholds(storey: StoreySpec, tables: Tables) -> tuple[int, int, int, int]:
-    """(points, full_from, no_art_cover_from, no_top_cover_from) of a storey, the tables' defaults filled in."""
+def storey_thresholds(storey: StoreySpec, tables: Tables, kind: str = "building") -> tuple[int, int, int, int]:
+    """(points, full_from, no_art_cover_from, no_top_cover_from) of a storey, the tables' defaults filled in.
+
+    ``kind`` is the structure's: a ``tower`` has the tables' ``castle.tower_points`` (20, skirmish.92) and a
+    ``castle_wall`` section ``castle.wall_points`` unless the storey gives its own."""
     st = tables.structures
-    points = storey.points if storey.points is not None else int(st.storey_points.value)
+    default = {"tower": tables.castle.tower_points, "castle_wall": tables.castle.wall_points}.get(
+        kind, st.storey_points
+    )
+    points = storey.points if storey.points is not None else int(default.value)
     full = storey.full_from if storey.full_from is not None else max(1, round(points * st.full_share.value))
     no_art = (
         storey.no_art_cover_from
@@ -409,16 +426,18 @@ def storey_thresholds(storey: StoreySpec, tables: Tables) -> tuple[int, int, int
 
 def _check_structure(where: str, piece: TerrainPiece, tables: Tables | None, spec: ScenarioSpec) -> Iterable[str]:
     """A building's sections and storeys, a bridge's type and points (skirmish.17-19, 86-91, RULINGS S7)."""
-    if piece.kind != "building":
+    if piece.kind == "castle_wall":
+        yield from _check_castle_wall(where, piece, tables)
+    elif piece.kind not in HOUSES:
         if piece.sections is not None:
-            yield f"{where}.sections: only buildings have sections"
+            yield f"{where}.sections: only buildings, towers and castle walls have sections"
     if piece.kind != "bridge":
         if piece.type is not None or piece.points is not None or not piece.built:
             yield f"{where}: type, points and built are a bridge's fields"
     if piece.kind == "bridge":
         yield from _check_bridge(where, piece, tables, spec)
         return
-    if piece.kind != "building" or not piece.sections:
+    if piece.kind not in HOUSES or not piece.sections:
         return
     outline = Polygon(piece.shape) if piece.shape is not None and len(piece.shape) >= 3 else None
     if len(piece.sections) > 1 and any(s.shape is None for s in piece.sections):
@@ -440,7 +459,7 @@ def _check_structure(where: str, piece: TerrainPiece, tables: Tables | None, spe
         for n, storey in enumerate(section.storeys):
             if tables is None:
                 continue
-            points, full, no_art, no_top = storey_thresholds(storey, tables)
+            points, full, no_art, no_top = storey_thresholds(storey, tables, piece.kind)
             if not points >= full > no_art > no_top >= 1:
                 yield (
                     f"{sw}.storeys[{n}]: points {points}, full_from {full}, no_art_cover_from {no_art}, "
@@ -451,6 +470,48 @@ def _check_structure(where: str, piece: TerrainPiece, tables: Tables | None, spe
         left = outline.difference(unary_union([shape for _, shape in shapes])).area
         if left > 0.01:
             yield f"{where}.sections: {left:.2f} square inches of the building lie in no section (each has a roof)"
+
+
+def _check_castle_wall(where: str, piece: TerrainPiece, tables: Tables | None) -> Iterable[str]:
+    """A castle wall's doors lie on its line; its sections are stretches of it, one storey each, covering it."""
+    if piece.line is None or len(piece.line) < 2 or LineString(piece.line).length <= 0:
+        return
+    line = LineString(piece.line)
+    for k, door in enumerate(piece.doors):
+        gap = line.distance(Point(door.at))
+        if gap > 0.05:
+            yield f"{where}.doors[{k}].at: {list(door.at)}: not on the castle wall's line ({gap:.2f}\" away)"
+    if piece.windows:
+        yield f"{where}.windows: a castle wall has doors, not windows"
+    if not piece.sections:
+        return
+    covered = []
+    for k, section in enumerate(piece.sections):
+        sw = f"{where}.sections[{k}]"
+        if section.shape is not None:
+            yield f"{sw}.shape: a castle wall's section is a stretch of its line (give line, not shape)"
+        if len(section.storeys) != 1:
+            yield f"{sw}.storeys: a wall section has one storey of points, not {len(section.storeys)}"
+        if section.line is None or len(section.line) < 2:
+            if len(piece.sections) > 1:
+                yield f"{sw}.line: (missing): a wall of {len(piece.sections)} sections gives each its stretch"
+            continue
+        stretch = LineString(section.line)
+        off = max(line.distance(Point(p)) for p in section.line)
+        if off > 0.05:
+            yield f"{sw}.line: {[list(p) for p in section.line]}: not along the castle wall's line"
+        covered.append(stretch)
+        if tables is not None:
+            points, full, no_art, no_top = storey_thresholds(section.storeys[0], tables, "castle_wall")
+            if not points >= full > no_art > no_top >= 1:
+                yield (
+                    f"{sw}.storeys[0]: points {points}: need points >= full_from > no_art_cover_from "
+                    "> no_top_cover_from >= 1"
+                )
+    if covered and len(covered) == len(piece.sections):
+        left = line.length - sum(c.length for c in covered)
+        if abs(left) > 0.05:
+            yield f'{where}.sections: their stretches add up to {line.length - left:.2f}" of a {line.length:.2f}" wall'
 
 
 def _check_bridge(where: str, piece: TerrainPiece, tables: Tables | None, spec: ScenarioSpec) -> Iterable[str]:
@@ -475,7 +536,7 @@ def _check_bridge(where: str, piece: TerrainPiece, tables: Tables | None, spec: 
             yield f"{where}.line: {[list(p) for p in piece.line]}: a bridge spans a river, and this one meets none"
 
 
-EXCLUSIVE_KINDS = ("building", "boulder", "pond", "bay")  # no two of these may share ground
+EXCLUSIVE_KINDS = ("building", "tower", "boulder", "pond", "bay")  # no two of these may share ground
 
 
 def _check_overlaps(spec: ScenarioSpec) -> Iterable[str]:
@@ -610,6 +671,8 @@ def vehicle_footprint(at: XY, heading: float, length: float, width: float) -> Po
 
 VEHICLE_BARRIERS = (
     "stone_wall",
+    "castle_wall",
+    "tower",
     "sandbags",
     "boulder",
     "building",
@@ -831,7 +894,7 @@ def _check_piece(where: str, piece: TerrainPiece, width: float, depth: float) ->
         yield from _check_polygon(f"{where}.shape", piece.shape, width, depth)
         if kind == "hill" and piece.height is None:
             yield f"{where}.height: (missing): a hill needs its height in inches"
-        if kind == "building" and len(piece.shape) >= 3 and Polygon(piece.shape).is_valid:
+        if kind in HOUSES and len(piece.shape) >= 3 and Polygon(piece.shape).is_valid:
             outline = Polygon(piece.shape).exterior
             for k, opening in enumerate([*piece.doors, *piece.windows]):
                 name = "doors" if k < len(piece.doors) else "windows"
@@ -842,7 +905,7 @@ def _check_piece(where: str, piece: TerrainPiece, width: float, depth: float) ->
                         f"{where}.{name}[{index}].at: {list(opening.at)}: not on the building's wall ({gap:.2f}\" away)"
                     )
         elif piece.doors or piece.windows:
-            yield f"{where}: only buildings have doors and windows"
+            yield f"{where}: only buildings, towers and castle walls have doors and windows"
     elif kind in LINE_KINDS:
         if piece.line is None or len(piece.line) < 2:
             yield f"{where}.line: {piece.line}: a {kind} is a line of at least 2 points"

@@ -29,6 +29,8 @@ class Figure:
     wounds: int = 0
     river_paid: bool = False
     aboard: str | None = None  # the vehicle he rides in or on (skirmish.61)
+    on_wall: str | None = None  # the castle wall section he stands on (skirmish.74, 76)
+    on_ladder: str | None = None  # the ladder he is on (skirmish.79-84)
 
     def copy(self) -> Figure:
         return Figure(
@@ -45,6 +47,8 @@ class Figure:
             self.wounds,
             self.river_paid,
             self.aboard,
+            self.on_wall,
+            self.on_ladder,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -64,6 +68,10 @@ class Figure:
         }
         if self.aboard is not None:
             out["aboard"] = self.aboard
+        if self.on_wall is not None:
+            out["on_wall"] = self.on_wall
+        if self.on_ladder is not None:
+            out["on_ladder"] = self.on_ladder
         return out
 
 
@@ -169,6 +177,39 @@ class Vehicle:
             "aboard": list(self.aboard),
             "river_paid": self.river_paid,
             "armoured": self.armoured,
+        }
+
+
+@dataclass(slots=True)
+class Ladder:
+    """A scaling ladder (skirmish.78-84): raised by ``side`` on turn ``raised`` with its ``foot`` on the ground
+    and its ``top`` on the line of castle wall section ``section`` (inches); ``climbed``: man -> the turn he
+    went onto it; ``pushed``: the last turn the defenders tried to push it off (one try a turn, S9)."""
+
+    id: str
+    side: str
+    section: str
+    foot: tuple[float, float]
+    top: tuple[float, float]
+    raised: int
+    climbed: dict[str, int] = field(default_factory=dict)
+    pushed: int = 0
+
+    def copy(self) -> Ladder:
+        return Ladder(
+            self.id, self.side, self.section, self.foot, self.top, self.raised, dict(self.climbed), self.pushed
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "side": self.side,
+            "section": self.section,
+            "foot": list(self.foot),
+            "top": list(self.top),
+            "raised": self.raised,
+            "climbed": dict(sorted(self.climbed.items())),
+            "pushed": self.pushed,
         }
 
 
@@ -334,6 +375,9 @@ class SkirmishState:
     walked: dict[str, float] = field(default_factory=dict)  # man -> inches of move he spent this turn (skirmish.61)
     dropped: dict[str, int] = field(default_factory=dict)  # paratroop unit -> the move it came down (skirmish.26)
     chutes: list[dict[str, Any]] = field(default_factory=list)  # this move's paratroopers: aim, landing, fate
+    walls: dict[str, int] = field(default_factory=dict)  # castle wall section -> its points (skirmish.74)
+    ladders: dict[str, Ladder] = field(default_factory=dict)  # the ladders standing against walls
+    ladders_raised: int = 0  # ladders raised so far (names L1, L2...)
 
     def copy(self) -> SkirmishState:
         return SkirmishState(
@@ -365,6 +409,9 @@ class SkirmishState:
             walked=dict(self.walked),
             dropped=dict(self.dropped),
             chutes=[dict(c) for c in self.chutes],
+            walls=dict(self.walls),
+            ladders={k: lad.copy() for k, lad in self.ladders.items()},
+            ladders_raised=self.ladders_raised,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -397,6 +444,8 @@ class SkirmishState:
             **({"walked": dict(sorted(self.walked.items()))} if self.walked else {}),
             **({"dropped": dict(sorted(self.dropped.items()))} if self.dropped else {}),
             **({"chutes": [dict(c) for c in self.chutes]} if self.chutes else {}),
+            **({"walls": dict(sorted(self.walls.items()))} if self.walls else {}),
+            **({"ladders": [lad.to_json() for _, lad in sorted(self.ladders.items())]} if self.ladders_raised else {}),
         }
 
     def living(self, unit: str) -> list[Figure]:

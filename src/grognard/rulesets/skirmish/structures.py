@@ -41,6 +41,7 @@ from grognard.rulesets.skirmish.terrain import (
     NO_ART_COVER,
     BridgeSite,
     Section,
+    WallSection,
     section_state,
     storey_state,
     top_storey,
@@ -151,6 +152,25 @@ def sections(game: SkirmishGame) -> dict[str, Section]:
     return {sec.id: sec for b in game.base_terrain.buildings for sec in b.sections}
 
 
+def wall_sections(game: SkirmishGame) -> dict[str, WallSection]:
+    """Every castle wall section of the table, by id (skirmish.74)."""
+    return {sec.id: sec for w in game.base_terrain.walls for sec in w.sections}
+
+
+def wall_state(game: SkirmishGame, section: str) -> str:
+    """The state of castle wall section ``section`` now (the four states of a storey; ALL DEAD at 0)."""
+    return storey_state(wall_sections(game)[section].storey, game.state.walls[section])
+
+
+def wall_section_at(game: SkirmishGame, x: float, y: float) -> str | None:
+    """The castle wall section whose top holds (x, y) (inches), standing or not, if any."""
+    point = Point(x, y)
+    for sid, sec in sorted(wall_sections(game).items()):
+        if sec.shape.covers(point):
+            return sid
+    return None
+
+
 def bridge_sites(game: SkirmishGame) -> dict[str, BridgeSite]:
     """Every bridge of the table (standing, gone or not yet built), by id."""
     return {b.id: b for b in game.base_terrain.bridges}
@@ -167,8 +187,10 @@ def standing(game: SkirmishGame) -> frozenset[str]:
 
 
 def section_states(game: SkirmishGame) -> dict[str, str]:
-    """Each section's state now."""
-    return {sid: section_state(sec, game.state.sections[sid]) for sid, sec in sections(game).items()}
+    """Each building section's and castle wall section's state now."""
+    out = {sid: section_state(sec, game.state.sections[sid]) for sid, sec in sections(game).items()}
+    out.update({sid: storey_state(sec.storey, game.state.walls[sid]) for sid, sec in wall_sections(game).items()})
+    return out
 
 
 def bridge_state(game: SkirmishGame, bridge: str) -> BridgeState | None:
@@ -272,6 +294,16 @@ def artillery_cover(game: SkirmishGame, figure: Figure, centre: XY, weapon: str)
                     f'within {reach:g}" of the wall of section {sid}, which lies between him and the burst '
                     "(skirmish.40)"
                 )
+    if "castle_wall" in heights and figure.on_wall is None and figure.on_ladder is None:
+        for sid, wsec in sorted(wall_sections(game).items()):
+            wall = next(w for w in terrain.walls if w.id == wsec.wall)
+            if states[sid] not in (FULL_POINTS, NO_ART_COVER) or wall.height + TOLERANCE < heights["castle_wall"]:
+                continue  # a broken or fallen stretch, or a low wall, gives none
+            if _crosses_near(line, wsec.line, here, reach):
+                return (
+                    f'within {reach:g}" of castle wall section {sid}, which lies between him and the burst '
+                    "(skirmish.40)"
+                )
     if "cliff" in heights:
         for cliff in terrain.cliffs:
             if cliff.height + TOLERANCE < heights["cliff"]:
@@ -330,6 +362,17 @@ def shell(game: SkirmishGame, burst: Polygon, centre: XY, weapon: str, ranging_d
                 _collapse(game, sec)
             else:
                 game.emit("storey_gone", section=sid, storey=n + 1)
+    for sid, wsec in sorted(wall_sections(game).items()):
+        if not wsec.shape.intersects(burst) or s.walls[sid] <= 0:
+            continue
+        lost = damage.roll(game, f"shell on castle wall section {sid} ({s.walls[sid]} points): 2d6 off")
+        if ranging_die == 1:
+            cannons = [p.id for p in sorted(s.pieces.values(), key=lambda p: p.id) if _cannon_on(game, p, wsec, burst)]
+            if cannons:
+                extra = int(tables.castle.cannon_loss.value)
+                lost += extra
+                game.emit("cannon_hit", section=sid, pieces=cannons, extra=extra)
+        _wall_loses(game, sid, lost)
     for bid, site in sorted(bridge_sites(game).items()):
         b = s.bridges[bid]
         if not b.built or b.points <= 0 or not site.deck.intersects(burst):
@@ -347,6 +390,31 @@ def shell(game: SkirmishGame, burst: Polygon, centre: XY, weapon: str, ranging_d
             door.blown, door.open = True, True
             game.emit("door_blown", door=door.id)
     game.structures_changed()
+
+
+def _cannon_on(game: SkirmishGame, piece: Any, section: WallSection, burst: Polygon) -> bool:
+    """The piece stands on ``section``'s top and under the template (skirmish.75)."""
+    where = Point(piece.x, piece.y)
+    return bool(section.shape.covers(where) and burst.intersects(where.buffer(0.5)))
+
+
+def _wall_loses(game: SkirmishGame, section: str, lost: int) -> None:
+    """Castle wall ``section`` loses ``lost`` points (never below 0, S7); at 0 every man on it is gone
+    (skirmish.74); a ladder against it falls, its men surviving on 4-6 as from a pushed ladder (skirmish.84)."""
+    s = game.state
+    before = wall_state(game, section)
+    s.walls[section] = max(0, s.walls[section] - lost)
+    after = wall_state(game, section)
+    game.emit("wall_hit", section=section, lost=lost, points=s.walls[section], state=after, was=before)
+    if s.walls[section] > 0:
+        return
+    game.emit("wall_section_gone", section=section)
+    for f in sorted(s.figures.values(), key=lambda f: f.id):
+        if f.alive and f.on_wall == section:
+            game._kill(f, f"wall section {section} fell with him on it (skirmish.74)")
+    for ladder in sorted(s.ladders.values(), key=lambda lad: lad.id):
+        if ladder.section == section:
+            game.ladder_falls(ladder, f"wall section {section} is gone")
 
 
 def _collapse(game: SkirmishGame, section: Section) -> None:

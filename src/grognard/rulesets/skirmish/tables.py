@@ -48,6 +48,7 @@ COVER_TERRAIN = (
     "bushes",
     "small_rocks",
     "stone_wall",
+    "castle_wall",
     "boulder",
     "sandbags",
     "building",
@@ -441,6 +442,35 @@ class CoverRow(Sourced):
         return value
 
 
+class Castle(_Model):
+    """Castles and storming (skirmish.73-85, 92): towers' and wall sections' points, where men get on walls,
+    ladders and pushing them off, the cannon on a wall, melee on walls.
+
+    ``push_on``: each man pushing rolls a die and the ladder falls on this or
+    less (RULINGS S9); ``fall_survive``: a man on a falling ladder lives on
+    this or more; ``corner_reach`` and ``ladder_reach`` are inches.
+    """
+
+    tower_points: Entry
+    wall_points: Entry
+    corner_reach: Entry
+    ladder_reach: Entry
+    ladder_share: Entry
+    ladder_men: Entry
+    push_men: Entry
+    push_on: Entry
+    fall_survive: Entry
+    cannon_loss: Entry
+    wall_melee: Entry
+
+    @field_validator("push_on", "fall_survive")
+    @classmethod
+    def _a_die(cls, entry: Entry) -> Entry:
+        if not 1 <= entry.value <= 6 or entry.value != int(entry.value):
+            raise ValueError(f"a face of a d6 (1-6), not {entry.value:g}")
+        return entry
+
+
 class Tables(_Model):
     """Every table of the rules (see ``tables/default.toml``)."""
 
@@ -456,6 +486,7 @@ class Tables(_Model):
     cover: list[CoverRow]
     structures: Structures
     bridges: Bridges
+    castle: Castle
     artillery: dict[str, Artillery] = {}
     burst: dict[str, BurstClass] = {}
     vehicles: Vehicles

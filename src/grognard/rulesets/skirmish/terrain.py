@@ -43,10 +43,11 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from grognard.core.geometry import TOLERANCE
-from grognard.rulesets.skirmish.scenario import ScenarioSpec, TerrainPiece, _boulder
+from grognard.rulesets.skirmish.scenario import CASTLE_WALL_HEIGHT, HOUSES, ScenarioSpec, TerrainPiece, _boulder
 from grognard.rulesets.skirmish.tables import Tables
 
 WALL_THICKNESS = 0.5  # inches: a stone wall or a line of sandbags, for sight (the seed gives none)
+CASTLE_WALL_THICKNESS = 1.0  # inches: a castle wall's top holds a man's 1" base (grognard reading)
 TRAP_SIZE = 0.5  # inches across a tank trap
 DEFAULT_ROAD_WIDTH = 2.0
 DEFAULT_RAILWAY_WIDTH = 1.5  # inches: a 1/72 track and the train on it
@@ -100,11 +101,40 @@ class BridgeSite:
 
 
 @dataclass
+class WallSection:
+    """A stretch of a castle wall with its own points (skirmish.74): its line, and its top (where men stand)."""
+
+    id: str
+    wall: str
+    line: LineString
+    shape: Polygon
+    storey: Storey
+
+
+@dataclass
+class CastleWall:
+    """A castle wall (skirmish.73-85): its line, its top ``shape`` (``CASTLE_WALL_THICKNESS`` wide), its
+    ``height`` (3"), its doors, its sections; its corners are the line's points (skirmish.76)."""
+
+    id: str
+    line: LineString
+    shape: Polygon
+    height: float
+    openings: list[Opening]
+    sections: list[WallSection]
+
+    @property
+    def corners(self) -> list[XY]:
+        return [(float(x), float(y)) for x, y in self.line.coords]
+
+
+@dataclass
 class Building:
     id: str
     shape: Polygon
     openings: list[Opening]
     sections: list[Section] = field(default_factory=list)
+    tower: bool = False  # a castle tower (skirmish.92): a building of 20 points
 
 
 @dataclass
@@ -136,6 +166,7 @@ class Terrain:
     standing: frozenset[str] = frozenset()  # the bridges standing now (built, points left)
     section_states: dict[str, str] = field(default_factory=dict)  # section -> its state now (structures.py)
     vehicles: list[Feature] = field(default_factory=list)  # footprints of the vehicles now (kind = vehicle kind)
+    walls: list[CastleWall] = field(default_factory=list)  # castle walls (skirmish.73-85)
 
     def __post_init__(self) -> None:
         self.finish()
@@ -151,7 +182,9 @@ class Terrain:
         self.pond = _union(f.shape for f in [*by("pond"), *by("bay")])
         self.road = _union(f.shape for f in by("road"))
         self.blockers = [
-            f for f in self.features if f.kind in ("stone_wall", "sandbags", "boulder", "tank_trap", "train")
+            f
+            for f in self.features
+            if f.kind in ("stone_wall", "sandbags", "boulder", "tank_trap", "train", "castle_wall")
         ]
         self.sight_blockers = [f for f in self.blockers if f.kind != "tank_trap"]
         self.crossings = [f for f in self.features if f.kind in ("stone_wall", "sandbags")]
@@ -217,6 +250,7 @@ class Terrain:
             standing,
             dict(states),
             self.vehicles,
+            self.walls,
         )
         for k, (x, y) in enumerate(traps):
             other.features.append(
@@ -245,6 +279,7 @@ class Terrain:
             standing=self.standing,
             section_states=self.section_states,
             vehicles=list(vehicles),
+            walls=self.walls,
         )
         return other
 
@@ -366,6 +401,9 @@ def _feature(piece: TerrainPiece, index: int) -> Feature:
             return Feature(kind, ident, line.buffer(width / 2, cap_style="flat"), line)
         if kind in ("stone_wall", "sandbags"):
             return Feature(kind, ident, line.buffer(WALL_THICKNESS / 2, cap_style="flat", join_style="mitre"), line)
+        if kind == "castle_wall":
+            top = line.buffer(CASTLE_WALL_THICKNESS / 2, cap_style="flat", join_style="mitre")
+            return Feature(kind, ident, top, line, height=piece.height or CASTLE_WALL_HEIGHT)
         return Feature(kind, ident, line, line, height=piece.height or 0.0)
     assert piece.at is not None
     return Feature(kind, ident, Point(piece.at).buffer(TRAP_SIZE / 2, 8), Point(piece.at))
@@ -381,11 +419,18 @@ def build_terrain(spec: ScenarioSpec, tables: Tables) -> Terrain:
     wires: list[BaseGeometry] = []
     traps: list[XY] = []
     bridges: list[BridgeSite] = []
+    walls: list[CastleWall] = []
     for index, piece in enumerate(spec.terrain):
         feature = _feature(piece, index)
         if piece.kind == "hill":
             hills.append(feature)
-        elif piece.kind == "building":
+        elif piece.kind == "castle_wall":
+            wall = _castle_wall(piece, feature, tables)
+            walls.append(wall)
+            for opening in wall.openings:
+                openings[opening.id] = opening
+            features.append(feature)
+        elif piece.kind in HOUSES:
             own: list[Opening] = []
             for k, door in enumerate(piece.doors):
                 opening = Opening(door.id or f"{feature.id}.d{k + 1}", feature.id, door.at, door.width, True, door.open)
@@ -395,7 +440,9 @@ def build_terrain(spec: ScenarioSpec, tables: Tables) -> Terrain:
                 opening = Opening(window.id or f"{feature.id}.w{k + 1}", feature.id, window.at, window.width, False)
                 own.append(opening)
                 openings[opening.id] = opening
-            buildings.append(Building(feature.id, feature.shape, own, _sections(piece, feature, tables)))  # type: ignore[arg-type]
+            buildings.append(
+                Building(feature.id, feature.shape, own, _sections(piece, feature, tables), piece.kind == "tower")  # type: ignore[arg-type]
+            )
         elif piece.kind == "bridge":
             bridges.append(_bridge(piece, feature.id, tables))
         elif piece.kind == "cliff":
@@ -410,6 +457,7 @@ def build_terrain(spec: ScenarioSpec, tables: Tables) -> Terrain:
             features.append(feature)
     standing = frozenset(b.id for b in bridges if b.built and b.points > 0)
     states = {sec.id: section_state(sec, [st.points for st in sec.storeys]) for b in buildings for sec in b.sections}
+    states.update({sec.id: storey_state(sec.storey, sec.storey.points) for w in walls for sec in w.sections})
     return Terrain(
         spec.table.width,
         spec.table.depth,
@@ -424,6 +472,7 @@ def build_terrain(spec: ScenarioSpec, tables: Tables) -> Terrain:
         bridges,
         standing,
         states,
+        walls=walls,
     )
 
 
@@ -457,6 +506,27 @@ def section_state(section: Section, points: Sequence[int]) -> str:
     return ALL_DEAD if n is None else storey_state(section.storeys[n], points[n])
 
 
+def _castle_wall(piece: TerrainPiece, feature: Feature, tables: Tables) -> CastleWall:
+    """A castle wall from its piece: its doors (``W.d1``...), its sections (default: one, ``W``, the whole line)."""
+    from grognard.rulesets.skirmish.scenario import SectionSpec, storey_thresholds
+
+    assert isinstance(feature.line, LineString)
+    own = [
+        Opening(door.id or f"{feature.id}.d{k + 1}", feature.id, door.at, door.width, True, door.open)
+        for k, door in enumerate(piece.doors)
+    ]
+    out = []
+    for spec in piece.sections or [SectionSpec(id=feature.id)]:
+        line = LineString(spec.line) if spec.line is not None else feature.line
+        top = line.buffer(CASTLE_WALL_THICKNESS / 2, cap_style="flat", join_style="mitre")
+        out.append(
+            WallSection(
+                spec.id, feature.id, line, top, Storey(*storey_thresholds(spec.storeys[0], tables, "castle_wall"))
+            )
+        )
+    return CastleWall(feature.id, feature.line, feature.shape, feature.height, own, out)  # type: ignore[arg-type]
+
+
 def _sections(piece: TerrainPiece, feature: Feature, tables: Tables) -> list[Section]:
     from grognard.rulesets.skirmish.scenario import SectionSpec, storey_thresholds
 
@@ -464,7 +534,7 @@ def _sections(piece: TerrainPiece, feature: Feature, tables: Tables) -> list[Sec
     out = []
     for spec in specs:
         shape = Polygon(spec.shape) if spec.shape is not None else feature.shape
-        storeys = tuple(Storey(*storey_thresholds(st, tables)) for st in spec.storeys)
+        storeys = tuple(Storey(*storey_thresholds(st, tables, piece.kind)) for st in spec.storeys)
         out.append(Section(spec.id, feature.id, shape, storeys))
     return out
 
@@ -499,10 +569,23 @@ def terrain_json(terrain: Terrain) -> dict[str, Any]:
         if f.line is not None:
             item["line"] = coords(f.line)
         out.append(item)
+    for w in terrain.walls:
+        out.append(
+            {
+                "kind": "castle_wall",
+                "id": w.id,
+                "line": coords(w.line),
+                "height": w.height,
+                "openings": [{"id": o.id, "at": list(o.at), "width": o.width, "door": True} for o in w.openings],
+                "sections": [
+                    {"id": sec.id, "line": coords(sec.line), "points": sec.storey.points} for sec in w.sections
+                ],
+            }
+        )
     for b in terrain.buildings:
         out.append(
             {
-                "kind": "building",
+                "kind": "tower" if b.tower else "building",
                 "id": b.id,
                 "shape": coords(b.shape),
                 "openings": [{"id": o.id, "at": list(o.at), "width": o.width, "door": o.door} for o in b.openings],

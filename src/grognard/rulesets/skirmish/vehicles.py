@@ -34,10 +34,11 @@ STOPS_VEHICLES = {  # terrain kind -> the rule that stops a vehicle there
     "stone_wall": "skirmish.58",
     "sandbags": "skirmish.58",
     "boulder": "skirmish.58",
+    "castle_wall": "skirmish.58",  # other vehicles stop at a castle wall too (a tank's is skirmish.62)
     "tank_trap": "skirmish.59",
     "train": "skirmish.44",
 }
-TANKS_KEPT_OUT = ("castle_wall", "tower", "castle")  # skirmish.62: terrain of part 4's castles, tanks only
+TANKS_KEPT_OUT = ("castle_wall", "tower", "castle")  # skirmish.62: a castle's walls, towers and ground, tanks only
 
 
 def heading(a: XY, b: XY) -> float:
