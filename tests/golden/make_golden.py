@@ -44,14 +44,17 @@ GAMES: dict[str, list[str]] = {
     "b17-seed1": ["--seed", "1"],
     "b17-seed2-enlarged-arcs": ["--seed", "2", "--enlarged", "--firing-arcs"],
     "b17-seed3-random-germans-fw190": ["--seed", "3", "--bots", "german=random", "--fighter-type", "fw190"],
-    "skirmish-hill-assault-seed1": ["hill_assault", "--seed", "1"],
+    "skirmish-hill-assault-seed7": ["hill_assault", "--seed", "7"],
     "skirmish-village-street-seed6": ["village_street", "--seed", "6"],
+    "skirmish-castle-storm-seed2": ["castle_storm", "--seed", "2"],
+    "skirmish-landing-seed1": ["landing", "--seed", "1"],
 }
 
 
 def make(name: str, folder: Path = HERE) -> Path:
     """Play golden game ``name`` with the real program, recording it to ``folder/name.jsonl``."""
     path = folder / f"{name}.jsonl"
+    path.unlink(missing_ok=True)  # play --record refuses to write over a saved game
     ruleset = name.split("-", 1)[0]  # each golden game's name starts with its rule set
     command = [sys.executable, "-m", "grognard", "play", ruleset, *GAMES[name], "--record", str(path), "-q"]
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, timeout=300)
