@@ -27,7 +27,6 @@ The seed's CASTLE and STORMING sections. Conventions as the rule set's
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from shapely.geometry import LineString, Point
@@ -38,35 +37,18 @@ from grognard.core.geometry import TOLERANCE, at_most, snap
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import XY, Move, Order
-from grognard.rulesets.skirmish.scenario import Scenario
-from grognard.rulesets.skirmish.state import Figure, Ladder, SkirmishState
-from grognard.rulesets.skirmish.tables import Tables
-from grognard.rulesets.skirmish.terrain import CASTLE_WALL_THICKNESS, CastleWall, Terrain
+from grognard.rulesets.skirmish.parts import GamePart
+from grognard.rulesets.skirmish.state import Figure, Ladder
+from grognard.rulesets.skirmish.terrain import CASTLE_WALL_THICKNESS, CastleWall
 
 CASTLE_VERBS = ("up", "down", "ladder", "climb", "push")
 GROUND, WALL, LADDER = "ground", "wall", "ladder"
 
 
-class CastleRules:
+class CastleRules(GamePart):
     """Castle walls, corners and ladders for :class:`~.game.SkirmishGame` (see the module's docstring)."""
 
-    state: SkirmishState
-    scenario: Scenario
-    tables: Tables
-    base_terrain: Terrain
-
     if TYPE_CHECKING:
-
-        @property
-        def terrain(self) -> Terrain: ...
-
-        def allowance(self, figure: Figure) -> float: ...
-
-        def emit(self, kind: str, to: Iterable[str] | None = None, **data: Any) -> None: ...
-
-        def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]: ...
-
-        def _kill(self, f: Figure, why: str) -> None: ...
 
         def structures_changed(self) -> None: ...
 

@@ -20,7 +20,6 @@ vehicle does: skirmish.49). Men on foot walk round vehicles and the train.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -34,9 +33,8 @@ from grognard.core.geometry import TOLERANCE, at_most, snap, snap_angle
 from grognard.rulesets.skirmish import landing as L
 from grognard.rulesets.skirmish import vehicles as V
 from grognard.rulesets.skirmish.actions import Drive, Stop
-from grognard.rulesets.skirmish.scenario import Scenario
-from grognard.rulesets.skirmish.state import Figure, SkirmishState, Vehicle
-from grognard.rulesets.skirmish.tables import Tables
+from grognard.rulesets.skirmish.parts import GamePart
+from grognard.rulesets.skirmish.state import Figure, Vehicle
 from grognard.rulesets.skirmish.terrain import Feature, Terrain
 
 if TYPE_CHECKING:
@@ -56,25 +54,12 @@ class DrivePlan:
     towing: list[str] = field(default_factory=list)  # the pieces hitched once the drive is done (skirmish.61)
 
 
-class VehicleRules:
+class VehicleRules(GamePart):
     """Vehicles and the train for :class:`~.game.SkirmishGame` (see the module's docstring)."""
 
-    state: SkirmishState
     railway: str | None
     _towing: list[str]  # the pieces the vehicle being checked tows, stop by stop (skirmish.61)
     _near: XY | None = None  # where men getting out gather first (the piece unhitched), else the rear
-    scenario: Scenario
-    tables: Tables
-    base_terrain: Terrain
-
-    if TYPE_CHECKING:
-
-        @property
-        def terrain(self) -> Terrain: ...
-
-        def allowance(self, figure: Figure) -> float: ...
-
-        def emit(self, kind: str, to: Iterable[str] | None = None, **data: Any) -> None: ...
 
     # ------------------------------------------------------------------ setup
     def _setup_vehicles(self) -> None:

@@ -25,38 +25,22 @@ it lands; it acts from the next (the enemy may fire on it at once).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from shapely.geometry import Point
 
 from grognard.core.geometry import TOLERANCE, snap
 from grognard.rulesets.skirmish import landing as L
-from grognard.rulesets.skirmish.scenario import HEAVY_IN_POND, Scenario
-from grognard.rulesets.skirmish.state import Figure, SkirmishState
-from grognard.rulesets.skirmish.tables import Tables
+from grognard.rulesets.skirmish.parts import GamePart
+from grognard.rulesets.skirmish.scenario import HEAVY_IN_POND
+from grognard.rulesets.skirmish.state import Figure
 from grognard.rulesets.skirmish.terrain import Terrain
 
 XY = tuple[float, float]
 
 
-class DropRules:
+class DropRules(GamePart):
     """Paratroop drops for :class:`~.game.SkirmishGame` (see the module's docstring)."""
-
-    state: SkirmishState
-    scenario: Scenario
-    tables: Tables
-
-    if TYPE_CHECKING:
-
-        @property
-        def terrain(self) -> Terrain: ...
-
-        def emit(self, kind: str, to: Iterable[str] | None = None, **data: Any) -> None: ...
-
-        def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]: ...
-
-        def _kill(self, f: Figure, why: str) -> None: ...
 
     def drop_moves(self) -> dict[str, int]:
         """Unit -> the move it comes down on, for every unit the scenario drops."""
