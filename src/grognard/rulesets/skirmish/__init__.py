@@ -61,8 +61,8 @@ def summary(game: SkirmishGame) -> list[tuple[str, Any]]:
 RULESET = Ruleset(
     name="skirmish",
     title=(
-        "WWII skirmish (parts 1-3: moving, fire, cover, melee, artillery, wedges, buildings, bridges; "
-        "part 4: vehicles, the train, landing craft, paratroops)"
+        "WWII skirmish (moving, fire, cover, melee, artillery, wedges, buildings, bridges, vehicles, "
+        "the train, castles, landing craft, paratroops)"
     ),
     seed_file="001_10caca1a67345982.txt",
     sides=SIDES,
