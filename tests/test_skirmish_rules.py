@@ -273,6 +273,9 @@ def test_a_shape_or_vehicle_with_a_nan_corner_is_a_problem_not_a_crash() -> None
     data["vehicles"] = [{"id": "T", "kind": "tank", "side": "allies", "at": [nan, 10.0], "heading": 0.0, "crew": ["K"]}]
     problems = check_scenario(data)
     assert any(re.match(r"vehicles(\[0\]|\.0)\.at.*finite", p) for p in problems), problems
+    data = scenario(units)
+    data["table"]["width"] = nan
+    assert any(p.startswith("table.width: nan: ") and "finite" in p for p in check_scenario(data))
 
 
 @pytest.mark.rule("skirmish.2")
@@ -329,6 +332,16 @@ def test_a_scenario_may_name_the_users_own_tables_file(tmp_path: Path) -> None:
     assert check_tables(tables) and len(check_tables(tables)) == 3
     with pytest.raises(TablesError):
         load_tables(tmp_path / "nowhere.toml")
+
+
+@pytest.mark.rule("skirmish.24")
+def test_a_tables_file_with_an_infinite_range_or_a_nan_move_is_refused_as_not_finite() -> None:
+    tables = read_toml(DEFAULT_TABLES)
+    tables["weapons"]["rifle"]["bands"][-1]["to"] = float("inf")
+    tables["men"]["infantry"]["move"] = float("nan")
+    problems = check_tables(tables)
+    assert any(p.startswith("weapons.rifle.bands.2.to: inf: ") and "finite" in p for p in problems), problems
+    assert any(p.startswith("men.infantry.move: nan: ") and "finite" in p for p in problems), problems
 
 
 @pytest.mark.rule("skirmish.24")

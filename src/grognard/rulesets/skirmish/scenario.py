@@ -72,7 +72,7 @@ class ScenarioError(GrognardError):
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)  # NaN and infinity: "not a finite number"
 
 
 class TableSize(_Model):
