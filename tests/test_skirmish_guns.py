@@ -77,6 +77,18 @@ def test_turning_a_piece_is_its_crews_move_and_it_cannot_fire_that_turn() -> Non
     assert figure(game, "G.1").alive and figure(game, "G.1").wounds == 1
 
 
+@pytest.mark.rule("skirmish.55", "skirmish.64")
+def test_the_preview_note_of_a_turn_or_a_figures_own_order_says_what_it_does_not_stay() -> None:
+    from grognard.rulesets.skirmish.faces import note
+
+    game = gun_scene((30, 10))
+    assert note(game, parse_action("turn C GUN 0")) == "turn GUN to face 0 degrees"
+    assert note(game, parse_action("turn C GUN 30,10")) == "turn GUN to face (30, 10)"
+    assert note(game, parse_action("move C / C.1 wire 10,11 11,11")) == "C.1 wire 10,11 11,11"
+    assert note(game, parse_action("hold C")) == "stay"
+    assert note(game, parse_action("fire C hold / C.1 G.1")).startswith("hold fire; C.1 G.1")
+
+
 @pytest.mark.rule("skirmish.55")
 def test_only_the_pieces_own_crew_at_it_turns_it_and_refusals_change_nothing() -> None:
     game = gun_scene((30, 10), crew_at=((10, 8.9), (11, 10)))  # C.1 1.1" away: one man at the gun, it needs 2

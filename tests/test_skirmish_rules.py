@@ -260,6 +260,25 @@ def test_men_at_the_start_stand_on_their_own_bases_out_of_contact() -> None:
 
 
 @pytest.mark.rule("skirmish.2")
+def test_a_shape_or_vehicle_with_a_nan_corner_is_a_problem_not_a_crash() -> None:
+    units = [unit("A", "allies", fig(10, 10)), unit("G", "axis", fig(10, 40))]
+    nan = float("nan")
+    woods = {"kind": "woods", "shape": [[nan, 20], [30, 20], [30, 30], [20, 30]]}
+    objective = {"id": "o", "shape": [[nan, 1], [5, 1], [5, 5]]}
+    problems = check_scenario(scenario(units, [woods], objectives=[objective]))
+    assert any(re.match(r"terrain(\[0\]|\.0)\.shape.*finite", p) for p in problems), problems
+    assert any(re.match(r"objectives(\[0\]|\.0)\.shape.*finite", p) for p in problems), problems
+    crew = unit("K", "allies", fig(30, 10, type="crew"))
+    data = scenario([*units, crew])
+    data["vehicles"] = [{"id": "T", "kind": "tank", "side": "allies", "at": [nan, 10.0], "heading": 0.0, "crew": ["K"]}]
+    problems = check_scenario(data)
+    assert any(re.match(r"vehicles(\[0\]|\.0)\.at.*finite", p) for p in problems), problems
+    data = scenario(units)
+    data["table"]["width"] = nan
+    assert any(p.startswith("table.width: nan: ") and "finite" in p for p in check_scenario(data))
+
+
+@pytest.mark.rule("skirmish.2")
 def test_scenario_field_errors_and_files_that_are_not_scenarios(tmp_path: Path) -> None:
     problems = check_scenario({"name": "x", "table": {"width": -1, "depth": "deep"}, "units": []})
     text = "\n".join(problems)
@@ -313,6 +332,16 @@ def test_a_scenario_may_name_the_users_own_tables_file(tmp_path: Path) -> None:
     assert check_tables(tables) and len(check_tables(tables)) == 3
     with pytest.raises(TablesError):
         load_tables(tmp_path / "nowhere.toml")
+
+
+@pytest.mark.rule("skirmish.24")
+def test_a_tables_file_with_an_infinite_range_or_a_nan_move_is_refused_as_not_finite() -> None:
+    tables = read_toml(DEFAULT_TABLES)
+    tables["weapons"]["rifle"]["bands"][-1]["to"] = float("inf")
+    tables["men"]["infantry"]["move"] = float("nan")
+    problems = check_tables(tables)
+    assert any(p.startswith("weapons.rifle.bands.2.to: inf: ") and "finite" in p for p in problems), problems
+    assert any(p.startswith("men.infantry.move: nan: ") and "finite" in p for p in problems), problems
 
 
 @pytest.mark.rule("skirmish.24")

@@ -487,3 +487,14 @@ def test_an_empty_vehicle_with_nobody_beside_it_asks_for_no_drive() -> None:
     assert "drive J" not in [d.id for d in game.pending()]
     game = table([crew(1, 10, 11.9)], [vehicle("J", "jeep", (10, 10))])
     assert "drive J" in [d.id for d in game.pending()]
+
+
+@pytest.mark.rule("skirmish.61")
+def test_a_drive_naming_a_man_twice_in_one_stop_is_refused_like_a_figure_given_two_orders() -> None:
+    from grognard.core.errors import ParseError
+
+    with pytest.raises(ParseError, match=r"J\.2 is named twice"):
+        parse_action("drive JEEP unload J.2 J.2")
+    with pytest.raises(ParseError, match="A is named twice"):
+        parse_action("drive TRUCK 10,10 then load A a")
+    assert str(parse_action("drive JEEP unload J.2 J.3")) == "drive JEEP unload J.2 J.3"

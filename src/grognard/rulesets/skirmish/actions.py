@@ -341,6 +341,8 @@ def _drive(line: str, words: list[str]) -> Drive:
             men = []
             for word in parts[1:]:
                 if _FIGURE.match(word) or _UNIT.match(word):
+                    if word.upper() in men:
+                        raise ParseError(f"{line!r}: {word.upper()} is named twice in one {parts[0].lower()}")
                     men.append(word.upper())
                 else:
                     raise ParseError(f"{line!r}: {word!r} is not a figure (A.1) or a unit (A)")

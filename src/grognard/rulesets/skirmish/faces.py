@@ -249,8 +249,12 @@ def _where(shape: Any, line: Any, at: Any, radius: Any) -> str:
 def note(game: SkirmishGame, action: Any) -> str:
     """A few words on a choice: where a move goes and what it costs, what a fire order aims at."""
     if isinstance(action, Move):
+        if action.turn is not None:
+            turn = action.turn
+            aim = f"({turn.at[0]:g}, {turn.at[1]:g})" if turn.at is not None else f"{turn.heading or 0.0:g} degrees"
+            return f"turn {turn.piece} to face {aim}"
         if not action.path:
-            return "stay"
+            return "; ".join(str(o) for o in action.orders) or "stay"
         men = game.living(action.unit)
         if not men:
             return ""
@@ -261,7 +265,9 @@ def note(game: SkirmishGame, action: Any) -> str:
         )
         return f'{math.hypot(x - leader.x, y - leader.y):.1f}" to ({x:g}, {y:g}), costs {measure.cost:.1f}"'
     if isinstance(action, Fire):
-        return "hold fire" if action.target is None else f"fire at {action.target}"
+        head = "hold fire" if action.target is None else f"fire at {action.target}"
+        own = [f"{f} {t}" for f, t in action.orders] + [str(w) for w in action.wedges]
+        return "; ".join([head, *own])
     if isinstance(action, Burst):
         if action.at is None:
             return "hold fire"

@@ -28,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, FiniteFloat, ValidationError
 from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import unary_union
 
@@ -58,7 +58,7 @@ LATER_KINDS: dict[str, str] = {}
 HOUSES = ("building", "tower")  # structures men go into through doors (a tower is a building of 20 points)
 CASTLE_WALL_HEIGHT = 3.0  # inches: castle walls are 3" high (seed, COVER)
 
-XY = tuple[float, float]
+XY = tuple[FiniteFloat, FiniteFloat]  # NaN or infinity is refused as the field's problem, before any geometry
 
 
 class ScenarioError(GrognardError):
@@ -72,7 +72,7 @@ class ScenarioError(GrognardError):
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)  # NaN and infinity: "not a finite number"
 
 
 class TableSize(_Model):

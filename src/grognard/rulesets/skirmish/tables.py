@@ -70,7 +70,7 @@ class TablesError(GrognardError):
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)  # NaN and infinity: "not finite"
 
 
 class Sourced(_Model):
