@@ -103,7 +103,7 @@ def odds_tables(tables: Tables | None = None) -> list[OddsTable]:
     return out
 
 
-TOWER_POINTS = 20  # seed: castle towers have 20 points (castles are part 4; the count of shots is the same 2d6)
+TOWER_POINTS = 20  # seed: castle towers have 20 points
 
 
 def structure_tables(tables: Tables) -> list[OddsTable]:
@@ -157,7 +157,7 @@ def structure_tables(tables: Tables) -> list[OddsTable]:
             "skirmish.92",
             ((None, ShotsUntil(TOWER_POINTS, 0, dice)),),
             None,
-            "seed: castle towers have 20 points (castles themselves are part 4)",
+            "seed: castle towers have 20 points",
         )
     )
     return out
