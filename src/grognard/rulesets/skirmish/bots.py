@@ -134,7 +134,7 @@ def charge_move(game: SkirmishGame, space: MoveSpace) -> Move | None:
     tries.append(Move(space.unit, (), tuple(orders)))
     tries += [Move(space.unit, (), (o,)) for o in orders]
     for move in tries:
-        if space.legal(move):
+        if space.contains(move):
             chosen = move
             break
     if chosen is None:
@@ -201,16 +201,18 @@ def leave_building(game: SkirmishGame, space: MoveSpace) -> Move | None:
             inside, outside = _door_sides(game, door.id)
             if game.state.doors[door.id].open:
                 order = Order(f.id, "to", (inside, outside))
-                if space.legal(Move(space.unit, (), (order,))):
+                if space.contains(Move(space.unit, (), (order,))):
                     orders.append(order)
                     break
-            elif door.id not in opening_now and space.legal(Move(space.unit, (), (Order(f.id, "open", (), door.id),))):
+            elif door.id not in opening_now and space.contains(
+                Move(space.unit, (), (Order(f.id, "open", (), door.id),))
+            ):
                 orders.append(Order(f.id, "open", (), door.id))
                 opening_now.add(door.id)
                 break
     while orders:
         move = Move(space.unit, (), tuple(orders))
-        if space.legal(move):
+        if space.contains(move):
             return move
         orders.pop()
     return None
@@ -231,7 +233,7 @@ def build_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
         if not near:
             continue
         move = Move(space.unit, (), tuple(Order(f.id, "build", (), None, bid) for f in near))
-        if space.legal(move):
+        if space.contains(move):
             return move
     return None
 
@@ -287,11 +289,11 @@ def storm_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
                     break
     if orders:
         move = Move(space.unit, (), tuple(orders))
-        if space.legal(move):
+        if space.contains(move):
             return move
         for order in orders:  # one at a time, when together they are refused
             move = Move(space.unit, (), (order,))
-            if space.legal(move):
+            if space.contains(move):
                 return move
     if side != game.scenario.spec.victory.attacker or any(f.on_wall or f.on_ladder for f in men):
         return None
@@ -330,7 +332,7 @@ def short_of_contact(game: SkirmishGame, space: MoveSpace, move: Move) -> Move:
     for k in range(1, 8):
         t = 1 - k / 8
         shorter = Move(space.unit, ((snap(leader.x + t * (x - leader.x)), snap(leader.y + t * (y - leader.y))),))
-        if space.legal(shorter) and not touches(game, shorter):
+        if space.contains(shorter) and not touches(game, shorter):
             return shorter
     return space.hold()
 
@@ -428,7 +430,7 @@ def fire_order(game: SkirmishGame, unit: str) -> Fire:
     if not wedges and not holds:
         return order
     aimed = Fire(unit, order.target, tuple(holds), tuple(wedges))
-    return aimed if FireSpace(game, unit).legal(aimed) else order
+    return aimed if FireSpace(game, unit).contains(aimed) else order
 
 
 def _target_order(game: SkirmishGame, unit: str) -> Fire:
@@ -576,7 +578,7 @@ def turn_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
             continue
         nearest = min(in_range, key=lambda e: (math.hypot(e.x - piece.x, e.y - piece.y), e.id))
         move = Move(space.unit, turn=Turn(piece.id, None, (nearest.x, nearest.y)))
-        if space.legal(move):
+        if space.contains(move):
             return move
     return None
 
@@ -593,7 +595,7 @@ def to_piece(game: SkirmishGame, space: MoveSpace, piece: Any) -> Move | None:
             at = (snap(piece.x + (f.x - piece.x) * k), snap(piece.y + (f.y - piece.y) * k))
             orders.append(Order(f.id, "to", (at,)))
     move = Move(space.unit, (), tuple(orders))
-    return move if orders and space.legal(move) else None
+    return move if orders and space.contains(move) else None
 
 
 def _advance_order(game: SkirmishGame, space: MoveSpace) -> Move:
@@ -657,7 +659,7 @@ def burst_order(game: SkirmishGame, space: BurstSpace) -> Burst:
         for b in enemies[i + 1 :]:
             if math.hypot(a.x - b.x, a.y - b.y) < across:
                 aims.append((snap((a.x + b.x) / 2), snap((a.y + b.y) / 2)))
-    aims = [at for at in dict.fromkeys(aims) if space.legal(Burst(space.by, at))]  # in range and seen
+    aims = [at for at in dict.fromkeys(aims) if space.contains(Burst(space.by, at))]  # in range and seen
     shapes = sorted(tid for tid, (cls, _) in game.templates.items() if cls == entry.burst)
     scored: list[tuple[float, int, Burst]] = []
     for at in aims:
@@ -670,7 +672,7 @@ def burst_order(game: SkirmishGame, space: BurstSpace) -> Burst:
                 if value > 0:
                     scored.append((value, len(scored), Burst(space.by, at, float(angle), tid)))
     for _, _, burst in sorted(scored, key=lambda item: (-item[0], item[1])):
-        if space.legal(burst):
+        if space.contains(burst):
             return burst
     return space.hold()
 
@@ -695,7 +697,7 @@ def drive_order(game: SkirmishGame, space: DriveSpace) -> Drive:
         if best is not None:
             return best
         dropping = Drive(space.vehicle, (), stop)
-        return dropping if space.legal(dropping) else space.hold()
+        return dropping if space.contains(dropping) else space.hold()
     if target.contains(here) and stop is None:
         return space.hold()
     best = _best_drive(game, space, aim, move, None)
@@ -710,7 +712,7 @@ def craft_order(game: SkirmishGame, space: DriveSpace, target: Polygon, stop: An
     terrain = game.base_terrain
     if L.grounded(terrain, game.vehicle_shape(v)):
         dropping = Drive(space.vehicle, (), stop) if stop is not None else None
-        return dropping if dropping is not None and space.legal(dropping) else space.hold()
+        return dropping if dropping is not None and space.contains(dropping) else space.hold()
     beach = L.beach_toward(terrain, target, (v.x, v.y))
     if beach is None:
         return space.hold()
@@ -720,7 +722,7 @@ def craft_order(game: SkirmishGame, space: DriveSpace, target: Polygon, stop: An
     past = (snap(beach[0] + (beach[0] - v.x) / d * 3.0), snap(beach[1] + (beach[1] - v.y) / d * 3.0))
     for after in (stop, None):
         drive = Drive(space.vehicle, (past,), None, after)
-        if space.legal(drive):
+        if space.contains(drive):
             return drive
     best = _best_drive(game, space, beach, game.tables.vehicles.kind(v.kind).move, None)
     return best if best is not None else space.hold()

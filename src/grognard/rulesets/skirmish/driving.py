@@ -606,13 +606,6 @@ class DriveSpace(ActionSpace[Drive]):
             raise IllegalAction(f"{action}: this decision is for vehicle {self.vehicle}", "skirmish.23")
         self.game.check_drive(action)
 
-    def legal(self, action: Drive) -> bool:
-        try:
-            self.check(action)
-        except IllegalAction:
-            return False
-        return True
-
     def hold(self) -> Drive:
         return Drive(self.vehicle)
 
@@ -620,13 +613,13 @@ class DriveSpace(ActionSpace[Drive]):
         """The furthest legal straight drive toward (x, y), maybe with ``after``; None if none gains ground."""
         v = self.game.state.vehicles[self.vehicle]
         full = Drive(self.vehicle, ((snap(x), snap(y)),), None, after)
-        if self.legal(full):
+        if self.contains(full):
             return full
         lo, hi, best = 0.0, 1.0, None
         for _ in range(steps):
             mid = (lo + hi) / 2
             d = Drive(self.vehicle, ((snap(v.x + mid * (x - v.x)), snap(v.y + mid * (y - v.y))),), None, after)
-            if self.legal(d):
+            if self.contains(d):
                 lo, best = mid, d
             else:
                 hi = mid
@@ -666,14 +659,14 @@ class DriveSpace(ActionSpace[Drive]):
         move = game.tables.vehicles.kind(v.kind).move
         if game.tables.vehicles.kind(v.kind).afloat and L.grounded(game.base_terrain, game.vehicle_shape(v)):
             stop = self.unload_all()  # a grounded craft lands its men now and then, or waits (skirmish.27)
-            if stop is not None and rng.random() < 0.5 and self.legal(Drive(self.vehicle, (), stop)):
+            if stop is not None and rng.random() < 0.5 and self.contains(Drive(self.vehicle, (), stop)):
                 return Drive(self.vehicle, (), stop)
             return self.hold()
         near = self.near_units()
         if near and rng.random() < 0.3:
             stop = Stop("load", (near[int(rng.integers(len(near)))],))
             for d in (Drive(self.vehicle, (), stop), Drive(self.vehicle, ((v.x, v.y + 1.0),), stop)):
-                if self.legal(d):
+                if self.contains(d):
                     return d
         for _ in range(6):
             angle = float(rng.uniform(0.0, 2 * math.pi))
@@ -683,13 +676,13 @@ class DriveSpace(ActionSpace[Drive]):
             if after is not None:
                 x, y = v.x + dist / 2 * math.cos(angle), v.y + dist / 2 * math.sin(angle)
             d = Drive(self.vehicle, ((snap(x), snap(y)),), None, after)
-            if self.legal(d):
+            if self.contains(d):
                 return d
         return self.hold()
 
     def candidates(self, k: int = 16) -> list[Drive]:
         out = [self.hold()]
         stop = self.unload_all()
-        if stop is not None and self.legal(Drive(self.vehicle, (), stop)):
+        if stop is not None and self.contains(Drive(self.vehicle, (), stop)):
             out.append(Drive(self.vehicle, (), stop))
         return out[:k]

@@ -1918,25 +1918,18 @@ class MoveSpace(ActionSpace[Move]):
             raise IllegalAction(f"{action}: this decision is for unit {self.unit}", "skirmish.21")
         self.game.check_move(action)
 
-    def legal(self, action: Move) -> bool:
-        try:
-            self.check(action)
-        except IllegalAction:
-            return False
-        return True
-
     def toward(self, x: float, y: float, steps: int = 7) -> Move | None:
         """The furthest legal straight move of the whole unit toward (x, y) for its leader, if any."""
         men = self.game.living(self.unit)
         lx, ly = men[0].x, men[0].y
         full = Move(self.unit, ((snap(x), snap(y)),))
-        if self.legal(full):
+        if self.contains(full):
             return full
         lo, hi, best = 0.0, 1.0, None
         for _ in range(steps):
             mid = (lo + hi) / 2
             move = Move(self.unit, ((snap(lx + mid * (x - lx)), snap(ly + mid * (y - ly))),))
-            if self.legal(move):
+            if self.contains(move):
                 lo, best = mid, move
             else:
                 hi = mid
@@ -1959,7 +1952,7 @@ class MoveSpace(ActionSpace[Move]):
             move = Move(
                 self.unit, ((snap(leader.x + t * (foe.x - leader.x)), snap(leader.y + t * (foe.y - leader.y))),)
             )
-            if move.path[0] != (leader.x, leader.y) and self.legal(move):
+            if move.path[0] != (leader.x, leader.y) and self.contains(move):
                 return move
         for _ in range(6):
             angle = float(rng.uniform(0.0, 2 * math.pi))
@@ -1968,7 +1961,7 @@ class MoveSpace(ActionSpace[Move]):
             move = Move(self.unit, ((snap(x), snap(y)),))
             if len(men) > 1 and leader.on_table and rng.random() < 0.3:
                 move = Move(self.unit, move.path, (self._figure_order(rng, men[1:]),))
-            if self.legal(move):
+            if self.contains(move):
                 return move
         options = self.candidates(4)
         return options[int(rng.integers(len(options)))]
@@ -2025,7 +2018,7 @@ class MoveSpace(ActionSpace[Move]):
         leader = men[0]
         reach = game.allowance(leader)
         out: list[Move] = []
-        if self.legal(self.hold()):
+        if self.contains(self.hold()):
             out.append(self.hold())
         enemies = game.enemies(leader.side)
         spec = game.scenario.spec
@@ -2089,13 +2082,6 @@ class FireSpace(ActionSpace[Fire]):
                     out.add(game.state.figures[target].unit)
         return sorted(out)
 
-    def legal(self, action: Fire) -> bool:
-        try:
-            self.check(action)
-        except IllegalAction:
-            return False
-        return True
-
     def gunners(self) -> list[Figure]:
         """The unit's men who may fire a wedge now: MGs and flame throwers not in a river or pond (skirmish.16)."""
         game = self.game
@@ -2112,7 +2098,7 @@ class FireSpace(ActionSpace[Fire]):
             wedges = tuple(WedgeOrder(f.id, snap_angle(float(rng.uniform(-180.0, 180.0)))) for f in gunners)
             for target in (choice.target, None):  # the wedges alone may miss the unit the order names
                 aimed = Fire(self.unit, target, choice.orders, wedges)
-                if self.legal(aimed):
+                if self.contains(aimed):
                     return aimed
         return choice
 
@@ -2146,13 +2132,6 @@ class BurstSpace(ActionSpace[Burst]):
             raise IllegalAction(f"{action}: this decision is for {self.by}", "skirmish.12")
         self.game.plan_burst(self.side, action)
 
-    def legal(self, action: Burst) -> bool:
-        try:
-            self.check(action)
-        except IllegalAction:
-            return False
-        return True
-
     def hold(self) -> Burst:
         return Burst(self.by, None)
 
@@ -2161,7 +2140,7 @@ class BurstSpace(ActionSpace[Burst]):
         out = []
         for enemy in sorted(self.game.enemies(self.side), key=lambda e: e.id):
             burst = Burst(self.by, (enemy.x, enemy.y))
-            if self.legal(burst):
+            if self.contains(burst):
                 out.append(burst)
         return out
 
@@ -2171,7 +2150,7 @@ class BurstSpace(ActionSpace[Burst]):
         if pick.at is None:
             return pick
         turned = Burst(self.by, pick.at, float(45 * int(rng.integers(8))))
-        return turned if self.legal(turned) else pick
+        return turned if self.contains(turned) else pick
 
     def candidates(self, k: int = 16) -> list[Burst]:
         return [*self.aims()[: k - 1], self.hold()]
