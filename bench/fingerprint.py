@@ -23,7 +23,7 @@ import time
 from importlib import resources
 from typing import Any
 
-from grognard.analysis.montecarlo import Plan, run_rows
+from grognard.analysis.montecarlo import play_one
 
 
 def scenarios() -> list[str]:
@@ -43,16 +43,27 @@ def targets(names: list[str], chosen: list[str] | None) -> list[tuple[str, str, 
     return out
 
 
-def fingerprint(ruleset: str, options: dict[str, Any], games: int, seed: int, jobs: int) -> tuple[str, list[Any]]:
+def one(task: tuple[str, dict[str, Any], int, int]) -> dict[str, Any]:
+    """Game ``index``'s row; a game that raises is a row too (a crash is behaviour, and a refactor keeps it)."""
     from grognard import rulesets
 
-    r = rulesets.get(ruleset)
-    resolved = r.resolve(options)
-    bots = {side: "doctrine" for side in r.sides}
-    plan = Plan(ruleset, resolved, bots, seed, games, engine="reference")
-    rows: list[Any] = []
-    for chunk in run_rows(plan, jobs):
-        rows.extend(chunk)
+    name, options, seed, index = task
+    r = rulesets.get(name)
+    try:
+        return play_one(r, r.resolve(options), {side: "doctrine" for side in r.sides}, seed, index)
+    except Exception as exc:  # recorded, not hidden
+        return {"game": index, "error": f"{type(exc).__name__}: {exc}"}
+
+
+def fingerprint(ruleset: str, options: dict[str, Any], games: int, seed: int, jobs: int) -> tuple[str, list[Any]]:
+    tasks = [(ruleset, options, seed, i) for i in range(games)]
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            rows = pool.map(one, tasks, chunksize=8)
+    else:
+        rows = [one(t) for t in tasks]
     text = json.dumps(rows, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16], rows
 
@@ -73,7 +84,9 @@ def main() -> int:
         digest, rows = fingerprint(ruleset, options, args.games, args.seed, args.jobs)
         seconds = time.perf_counter() - start
         found[key] = {"games": args.games, "seed": args.seed, "sha256": digest, "rows": rows}
-        print(f"{key:28} {args.games:6} games  seed {args.seed}  {digest}  ({seconds:.1f} s)", flush=True)
+        errors = sum(1 for row in rows if "error" in row)
+        crashed = f"  {errors} games raised" if errors else ""
+        print(f"{key:28} {args.games:6} games  seed {args.seed}  {digest}  ({seconds:.1f} s){crashed}", flush=True)
     if args.out:
         with open(args.out, "x", encoding="utf-8") as fh:
             json.dump(found, fh, sort_keys=True, default=str)
