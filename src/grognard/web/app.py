@@ -38,6 +38,7 @@ from grognard.core.errors import GrognardError
 from grognard.core.record import readable_by
 from grognard.terminal import parse_dice
 from grognard.web import faces, pages
+from grognard.web.guard import Bucket, Guard, Limits
 from grognard.web.protocol import (
     HOST_OPS,
     MAX_BODY,
@@ -59,40 +60,6 @@ log = logging.getLogger("grognard.web")
 GAME_OPS = {"undo", "dice_mode"}  # host commands that change the game itself
 MAX_PAGES_PER_SEAT = 4  # open pages allowed on one game: 4 a seat, and 20 more (projectors, hosts)
 STATE_INTERVAL = 0.2  # seconds between two states sent to one page (events and answers go at once)
-
-
-class Bucket:
-    """A token bucket: ``rate`` a second, at most ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.level = burst
-        self.when = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.level = min(self.burst, self.level + (now - self.when) * self.rate)
-        self.when = now
-        if self.level >= 1:
-            self.level -= 1
-            return True
-        return False
-
-
-class Limits:
-    """Buckets by key (an address), forgotten when full again."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.buckets: dict[str, Bucket] = {}
-
-    def take(self, key: str) -> bool:
-        if len(self.buckets) > 10000:
-            self.buckets = {k: b for k, b in self.buckets.items() if b.level < b.burst - 1}
-        bucket = self.buckets.get(key)
-        if bucket is None:
-            bucket = self.buckets[key] = Bucket(self.rate, self.burst)
-        return bucket.take()
 
 
 class Server:
@@ -296,25 +263,14 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
         yield
         await server.close()
 
-    app = FastAPI(title="grognard", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="grognard", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
+    )
     app.state.server = server
     static = resources.files("grognard.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
 
-    @app.middleware("http")
-    async def guard(request: Request, call_next: Any) -> Any:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return _refusal("too_big", f"a request body has at most {MAX_BODY} bytes", 413)
-        response = await call_next(request)
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-            "connect-src 'self'; frame-ancestors 'none'",
-        )
-        return response
+    app.add_middleware(Guard, limit=MAX_BODY)  # every route: the bytes actually read, the security headers
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, exc: Refused) -> JSONResponse:

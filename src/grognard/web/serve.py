@@ -5,8 +5,9 @@ from __future__ import annotations
 import socket
 
 from grognard.core.errors import OptionError
+from grognard.web.protocol import MAX_BODY
 
-WS_MAX_SIZE = 65536  # bytes of one WebSocket frame; larger ones close the connection (1009)
+WS_MAX_SIZE = MAX_BODY  # bytes of one WebSocket message (16 KiB, as an HTTP body); larger ones close the page (1009)
 
 
 def lan_address() -> str:

@@ -1,0 +1,162 @@
+"""What keeps one client from spoiling a game for a class: rate limits and the request body limit.
+
+- ``Bucket`` and ``Limits``: token buckets, by key (an address, or an address and a browser id).
+- ``Guard``: an ASGI middleware that counts the bytes of every HTTP request body as they are
+  read (``Content-Length`` or ``Transfer-Encoding: chunked`` alike) and answers 413 at the first
+  byte past ``MAX_BODY``, without reading the rest; it puts the security headers on every answer.
+
+A classroom shares one public address behind its router, so what is limited by address is
+generous enough for a class of 28 joining at once (they wait a few seconds, their pages retry by
+themselves), and the limit on wrong room codes is kept by address *and* browser id: one pupil's
+typos lock out that pupil's browser, not the class (a looser ceiling by address stays behind it).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from typing import Any
+
+from grognard.web.protocol import MAX_BODY
+
+Scope = dict[str, Any]
+Message = dict[str, Any]
+
+
+class Bucket:
+    """A token bucket: ``rate`` a second, at most ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.level = burst
+        self.when = time.monotonic()
+
+    def _fill(self) -> None:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.when) * self.rate)
+        self.when = now
+
+    def take(self) -> bool:
+        self._fill()
+        if self.level >= 1:
+            self.level -= 1
+            return True
+        return False
+
+    def wait(self) -> float:
+        """Seconds until one more may be taken (0: now)."""
+        self._fill()
+        return max(0.0, (1 - self.level) / self.rate)
+
+
+class Limits:
+    """Buckets by key, forgotten when full again (past 10,000 keys)."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.buckets: dict[str, Bucket] = {}
+
+    def _bucket(self, key: str) -> Bucket:
+        if len(self.buckets) > 10000:
+            self.buckets = {k: b for k, b in self.buckets.items() if b.level < b.burst - 1}
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            bucket = self.buckets[key] = Bucket(self.rate, self.burst)
+        return bucket
+
+    def take(self, key: str) -> bool:
+        return self._bucket(key).take()
+
+    def wait(self, key: str) -> int:
+        """Whole seconds (at least 1) until ``key`` may take again: the ``Retry-After`` of a refusal."""
+        return max(1, math.ceil(self._bucket(key).wait()))
+
+
+class BodyTooBig(Exception):
+    """A request body went past ``MAX_BODY`` bytes while it was read."""
+
+
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+CSP = (
+    b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    b"connect-src 'self'; frame-ancestors 'none'"
+)
+
+
+class Guard:
+    """ASGI middleware: an HTTP request body of more than ``limit`` bytes is answered 413 and not read on.
+
+    A ``Content-Length`` past the limit is refused before any byte is read; a chunked body (no
+    length) is counted as it arrives, and the route reading it is stopped (``BodyTooBig``) at the
+    first byte past the limit. The answer: ``{"type": "refused", "code": "too_big", "message": ...}``.
+    Every HTTP answer gets ``nosniff``, ``no-referrer`` and a Content-Security-Policy (unless it has one).
+    """
+
+    def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                await self._refuse(send)
+                return
+        read = 0
+        started = False
+
+        async def counted() -> Message:
+            nonlocal read
+            message: Message = await receive()
+            if message["type"] == "http.request":
+                read += len(message.get("body", b""))
+                if read > self.limit:
+                    raise BodyTooBig(f"more than {self.limit} bytes")
+            return message
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                message = {**message, "headers": _secured(list(message.get("headers", [])))}
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except BodyTooBig:
+            if started:
+                raise
+            await self._refuse(send)
+
+    async def _refuse(self, send: Any) -> None:
+        body = json.dumps(
+            {"type": "refused", "code": "too_big", "message": f"a request body has at most {self.limit} bytes"}
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": _secured(
+                    [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                        (b"connection", b"close"),
+                    ]
+                ),
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def _secured(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    names = {name.lower() for name, _ in headers}
+    out = [h for h in headers if h[0].lower() not in (b"x-content-type-options", b"referrer-policy")]
+    out += SECURITY_HEADERS
+    if b"content-security-policy" not in names:
+        out.append((b"content-security-policy", CSP))
+    return out
