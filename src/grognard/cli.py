@@ -85,6 +85,9 @@ def _reader(game: Game, seat: str) -> str | None:
     for name in game.seats():
         if name.lower() == seat.lower():
             return name
+    short = {f"{s.split()[0][0]}{s.split()[-1]}".upper(): s for s in game.seats() if len(s.split()) == 2}
+    if seat.upper() in short:  # a short label, as render --seat and --human take (G1 for German 1)
+        return short[seat.upper()]
     raise OptionError(f"--seat {seat!r}: no such seat; seats: {', '.join(game.seats())}, or spectator")
 
 
@@ -116,7 +119,11 @@ def replay_command(
         reader = _reader(game, seat)
         text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in readable_by(rebuilt.used, reader))
         try:
-            out.write_text(text, encoding="utf-8")
+            with out.open("x", encoding="utf-8") as handle:  # "x": never over a file already there
+                handle.write(text)
+        except FileExistsError:
+            what = "the record itself" if out.resolve() == record.resolve() else "a file already there"
+            raise OptionError(f"--out {str(out)!r}: {what}; give a new file (nothing was written)") from None
         except OSError as exc:
             raise OptionError(f"--out {str(out)!r}: {exc.strerror}") from None
         console.print(f"wrote the record as {reader or 'a spectator'} may read it to {out}")
@@ -711,6 +718,9 @@ def _open_record(path: Path, mode: str) -> IO[str]:
         raise OptionError(f"--record {str(path)!r}: {exc.strerror}") from None
 
 
+INTERRUPTED = 130  # the exit code of a program stopped by Ctrl-C (128 + SIGINT)
+
+
 def run_play(
     ruleset: Ruleset,
     given: dict[str, Any],
@@ -787,11 +797,13 @@ def run_play(
             console.print("Manual dice: type each roll as the table rolls it (e.g. 5 2 6 or 526).")
         try:
             game = ruleset.new_game(options, source)
-        except Quit:  # typed dice of the setup abandoned (quit, or input ended): nothing to save yet
+        except (Quit, KeyboardInterrupt) as stop:  # typed dice of the setup abandoned: nothing to save yet
             if sink is not None and record is not None:
                 sink.close()
                 record.unlink(missing_ok=True)
             console.print("stopped at turn 0, during the setup: nothing was recorded")
+            if isinstance(stop, KeyboardInterrupt):
+                raise typer.Exit(INTERRUPTED) from None
             return
         humans = parse_humans(human, game)
         header = make_header(ruleset.name, options, dice, seed, bots=chosen, humans=human)
@@ -814,7 +826,11 @@ def run_play(
         else:
             on_events = printer.take
         session = Session(ruleset, game, writer, chosen, humans, prompter, seed, on_events)
-        result = session.run()
+        interrupted = False
+        try:
+            result = session.run()
+        except KeyboardInterrupt:  # Ctrl-C: the record holds every action finished; say how to go on
+            result, interrupted = None, True
         printer.flush()
     finally:
         if sink is not None:
@@ -826,7 +842,9 @@ def run_play(
             if saved
             else "; nothing was saved (play with --record FILE to keep a game)"
         )
-        console.print(f"stopped at turn {game.turn}{where}")
+        console.print(f"{'interrupted' if interrupted else 'stopped'} at turn {game.turn}{where}")
+        if interrupted:
+            raise typer.Exit(INTERRUPTED)
         return
     _print_result(ruleset, game, console, seed=seed, quiet=quiet)
     if record is not None:

@@ -19,7 +19,8 @@ def write_picture(svg: str, path: Path, flag: str = "-o") -> None:
                 import cairosvg
             except (ImportError, OSError) as exc:  # OSError: the cairo library itself is missing
                 raise OptionError(f"{flag} {str(path)!r}: PNG needs CairoSVG and the cairo library ({exc})") from None
-            cairosvg.svg2png(bytestring=svg.encode("utf-8"), write_to=str(path), scale=1.25)
+            png = cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=1.25)  # bytes: the file is written
+            path.write_bytes(png)  # by Python, so a failure says why (cairo's own says only a number)
         else:
             raise OptionError(f"{flag} {str(path)!r}: the picture must end in .svg or .png")
     except OSError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from pathlib import Path
 
 from grognard.core.errors import OptionError
 from grognard.web.protocol import MAX_BODY
@@ -23,6 +24,58 @@ def lan_address() -> str:
     return address
 
 
+DRIVERS = {  # a dialect's missing driver module: the package to install
+    "psycopg": 'psycopg (pip install -e ".[postgres]")',
+    "psycopg2": "psycopg2 (pip install psycopg2-binary)",
+    "MySQLdb": "mysqlclient (pip install mysqlclient)",
+    "pymysql": "PyMySQL (pip install pymysql)",
+}
+
+
+def check_database(url: str, flag: str = "--db") -> None:
+    """Connect once to the database at ``url``; OptionError (one line naming ``flag``) if it cannot be used.
+
+    Catches what SQLAlchemy raises for a string that is not a URL, a database kind it does not know, a
+    driver that is not installed, and a database that cannot be opened (an SQLite file in a missing
+    folder, a server that refuses the connection).
+    """
+    from sqlalchemy import create_engine, make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+
+    try:
+        shown = f"{flag} {make_url(url).render_as_string(hide_password=True)!r}"  # never echo a password
+    except ArgumentError:
+        shown = f"{flag} {url!r}"
+    example = "e.g. sqlite:///games.sqlite3 or postgresql+psycopg://user@host/db"
+    try:
+        engine = create_engine(url)
+    except NoSuchModuleError:
+        raise OptionError(f"{shown}: unknown kind of database {url.split(':')[0]!r} ({example})") from None
+    except ArgumentError:
+        raise OptionError(f"{shown}: not a database URL ({example})") from None
+    except ImportError as exc:
+        module = exc.name or str(exc)
+        package = DRIVERS.get(module.split(".")[0], module)
+        raise OptionError(f"{shown}: its database driver is not installed: {package}") from None
+    if url.startswith("sqlite") and engine.url.database not in (None, "", ":memory:"):
+        folder = Path(engine.url.database).expanduser().resolve().parent
+        if not folder.is_dir():
+            engine.dispose()
+            raise OptionError(f"{shown}: the folder {str(folder)!r} does not exist (make it first)")
+    try:
+        with engine.connect():
+            pass
+    except ImportError as exc:  # some dialects import their driver only when they first connect
+        module = exc.name or str(exc)
+        package = DRIVERS.get(module.split(".")[0], module)
+        raise OptionError(f"{shown}: its database driver is not installed: {package}") from None
+    except SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise OptionError(f"{shown}: cannot open the database: {reason}") from None
+    finally:
+        engine.dispose()
+
+
 def run(host: str, port: int, lan: bool, db: str | None, log_level: str = "info") -> None:
     """Serve until interrupted; with ``lan``, listen on every interface and print the join address and its QR code."""
     import uvicorn
@@ -34,6 +87,7 @@ def run(host: str, port: int, lan: bool, db: str | None, log_level: str = "info"
     if not 0 < port < 65536:
         raise OptionError(f"--port {port}: a port is 1 to 65535")
     url = db or default_url()
+    check_database(url, "--db")
     join_url = None
     if lan:
         host = "0.0.0.0" if host == "127.0.0.1" else host
