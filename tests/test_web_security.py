@@ -13,6 +13,8 @@ import json
 import select
 import socket
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -58,6 +60,15 @@ def refused_at_hello(ws: Any) -> str:
         while True:
             message = json.loads(ws.recv(timeout=10))
             assert message["type"] != "state", "the page was let in"
+    except ConnectionClosed as closed:
+        return str(closed.rcvd.reason if closed.rcvd else "")
+
+
+def closed_reason(ws: Any) -> str:
+    """Read on until the server closes this page: the reason it gave."""
+    try:
+        while True:
+            ws.recv(timeout=10)
     except ConnectionClosed as closed:
         return str(closed.rcvd.reason if closed.rcvd else "")
 
@@ -138,3 +149,149 @@ def test_a_websocket_frame_past_the_body_limit_closes_the_page(server: ServerPro
 def test_no_openapi_schema(server: ServerProcess) -> None:
     for path in ("/openapi.json", "/docs", "/redoc"):
         assert call(server.url + path)[0] == 404, path
+
+
+def join(srv: ServerProcess, code: str, name: str, side: str | None = None) -> dict[str, Any]:
+    status, joined = call(srv.url + f"/api/rooms/{code}/join", {"name": name, "side": side})
+    assert status == 200, joined
+    return dict(joined)
+
+
+def test_projector_pages_cannot_lock_out_the_host_and_the_players(server: ServerProcess) -> None:
+    """53 projector pages (no token) on an 8-seat game: a few are let in, the rest refused; the host and
+    every seated player still get in, and so does the projector opened from the host page."""
+    made = make_room(server, germans=2)
+    code = made["code"]
+    players = [join(server, code, f"Pupil {k}") for k in range(8)]
+    assert all(p["seats"] for p in players)
+    crowd = [hello(server, code, "projector") for _ in range(53)]
+    admitted, refused = [], []
+    for ws in crowd:
+        try:
+            first_state(ws)
+            admitted.append(ws)
+        except ConnectionClosed as closed:
+            refused.append(closed.rcvd.reason if closed.rcvd else "")
+    assert 1 <= len(admitted) <= 12 and len(refused) == 53 - len(admitted)
+    assert all("projector" in reason for reason in refused), refused[:3]
+    host = hello(server, code, "host", made["host_token"])
+    state = first_state(host)
+    assert state["host"]["players"] and len(state["seats"]) == 8
+    seated = [hello(server, code, "player", p["token"]) for p in players]
+    for ws, p in zip(seated, players, strict=True):
+        assert first_state(ws)["you"]["seats"] == p["seats"]
+    # the host page's projector link carries a token: that projector gets in past the crowd
+    url = state["host"]["projector_url"]
+    assert url.startswith(f"/projector/{code}#")
+    projector = hello(server, code, "projector", url.split("#", 1)[1])
+    assert first_state(projector)["code"] == code
+    assert "projector token" in refused_at_hello(hello(server, code, "projector", "x" * 32))
+    # a page that never says hello is closed, and takes no one's place
+    for ws in [*admitted, host, *seated, projector]:
+        ws.close()
+
+
+def test_a_sixth_page_of_one_player_closes_the_oldest(server: ServerProcess) -> None:
+    """A player (or the host) always gets in: past four open pages of one token, the oldest is closed."""
+    made = make_room(server)
+    code = made["code"]
+    ann = join(server, code, "Ann")
+    pages = [hello(server, code, "player", ann["token"]) for _ in range(4)]
+    for ws in pages:
+        first_state(ws)
+    newest = hello(server, code, "player", ann["token"])
+    assert first_state(newest)["you"]["name"] == "Ann"
+    assert "another page" in closed_reason(pages[0])
+    for ws in [*pages[1:], newest]:
+        ws.close()
+
+
+def try_join(srv: ServerProcess, code: str, name: str, browser: str | None = None) -> tuple[int, Any, str | None]:
+    """A join: (status, answer, Retry-After)."""
+    request = urllib.request.Request(
+        srv.url + f"/api/rooms/{code}/join", data=json.dumps({"name": name}).encode(), method="POST"
+    )
+    request.add_header("Content-Type", "application/json")
+    if browser is not None:
+        request.add_header("X-Grognard-Browser", browser)
+    try:
+        with urllib.request.urlopen(request, timeout=20) as answer:
+            return answer.status, json.loads(answer.read()), None
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read()), exc.headers.get("Retry-After")
+
+
+def test_one_address_cannot_fill_a_room_at_once_but_a_class_gets_in(server: ServerProcess) -> None:
+    """40 joins at once from one address: a class's first wave goes in, the rest are told to wait a
+    moment (with Retry-After) and get in when they try again; nothing is taken for the refused ones."""
+    code = make_room(server, germans=8)["code"]  # 32 seats
+    answers = [try_join(server, code, f"Bot {k}") for k in range(40)]
+    taken = [a for a in answers if a[0] == 200]
+    waiting = [a for a in answers if a[0] == 429]
+    assert 12 <= len(taken) < 20 and len(taken) + len(waiting) == 40
+    assert all(a[1]["code"] == "rate" and "wait a moment" in a[1]["message"] for a in waiting)
+    assert all(a[2] is not None and int(a[2]) >= 1 and a[1]["retry"] == int(a[2]) for a in waiting)
+    # the ones told to wait try again after Retry-After, as the page does: every one gets in
+    late = []
+    for k in range(3):
+        while True:
+            status, joined, retry = try_join(server, code, f"Late {k}")
+            if status == 200:
+                late.append(joined)
+                break
+            assert status == 429 and retry is not None
+            time.sleep(float(retry))
+    assert len({j["player"] for j in late}) == 3
+
+
+def test_the_host_locks_the_room_and_removes_players_in_bulk(server: ServerProcess) -> None:
+    made = make_room(server)  # 4 seats
+    code = made["code"]
+    pupils = [join(server, code, name) for name in ("Ann", "Bob", "Cy", "Di")]
+    strangers = [join(server, code, name) for name in ("xx1", "xx2", "xx3")]
+    assert all(p["seats"] for p in pupils) and not any(s["seats"] for s in strangers)
+    host = hello(server, code, "host", made["host_token"])
+    first_state(host)
+    host.send(json.dumps({"type": "lock", "locked": True}))
+    locked = until(host, lambda m: m["type"] == "state" and m["locked"])
+    status, answer, _ = try_join(server, code, "Eve")
+    assert status == 403 and answer["code"] == "locked" and "locked" in answer["message"]
+    # who joined already still gets in
+    ann = hello(server, code, "player", pupils[0]["token"])
+    assert first_state(ann)["locked"] is True
+    # a bulk removal naming one unknown player removes nobody
+    ids = [s["player"] for s in strangers]
+    host.send(json.dumps({"type": "remove_many", "players": [*ids, "p999"]}))
+    refused = until(host, lambda m: m["type"] == "refused")
+    assert refused["code"] == "bad_player" and "p999" in refused["message"]
+    assert len(locked["host"]["players"]) == 7
+    host.send(json.dumps({"type": "remove_many", "players": ids}))
+    until(host, lambda m: m["type"] == "ack" and m.get("op") == "remove_many")
+    state = until(host, lambda m: m["type"] == "state" and len(m["host"]["players"]) == 4)
+    assert [p["name"] for p in state["host"]["players"]] == ["Ann", "Bob", "Cy", "Di"]
+    assert "wrong player token" in refused_at_hello(hello(server, code, "player", strangers[0]["token"]))
+    host.send(json.dumps({"type": "lock", "locked": False}))
+    until(host, lambda m: m["type"] == "state" and not m["locked"])
+    assert try_join(server, code, "Eve")[0] == 200
+    for ws in (host, ann):
+        ws.close()
+
+
+def until(ws: Any, test: Any, timeout: float = 15.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        message = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        if test(message):
+            return dict(message)
+
+
+def test_one_browsers_wrong_codes_do_not_lock_out_its_address(server: ServerProcess) -> None:
+    code = make_room(server)["code"]
+    typist = [try_join(server, "WRONG" + str(k), "Tim", browser="browser-tim-1") for k in range(20)]
+    assert typist[0][0] == 404 and typist[-1][0] == 429 and typist[-1][1]["code"] == "rate"
+    # the pupil beside him, same address, another browser: his typo is a plain 404, his right code works
+    assert try_join(server, "WRONG1", "Sue", browser="browser-sue-2")[0] == 404
+    assert try_join(server, code, "Sue", browser="browser-sue-2")[0] == 200
+    # a script making up a browser id for every guess meets the address's ceiling
+    statuses = [try_join(server, f"NOPE{k}", "x", browser=f"made-up-{k:04d}")[0] for k in range(80)]
+    assert statuses[0] == 404 and statuses[-1] == 429

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -58,7 +59,10 @@ from grognard.web.store import Store
 log = logging.getLogger("grognard.web")
 
 GAME_OPS = {"undo", "dice_mode"}  # host commands that change the game itself
-MAX_PAGES_PER_SEAT = 4  # open pages allowed on one game: 4 a seat, and 20 more (projectors, hosts)
+MAX_PAGES_EACH = 4  # pages one player, the host or the projector link keep open on a game: a 5th closes the oldest
+MAX_SPECTATORS = 8  # projector pages without the projector token (opened from the room code alone), on one game
+HELLO_WAIT = 10.0  # seconds a page has to say hello
+BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")  # the id a page keeps in localStorage, sent as X-Grognard-Browser
 STATE_INTERVAL = 0.2  # seconds between two states sent to one page (events and answers go at once)
 
 
@@ -70,9 +74,14 @@ class Server:
         self.rooms: dict[str, Room] = {}
         self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grognard-db")
         self.join_url = join_url
-        # a classroom shares one address behind its router: joins are generous, bad codes are not
-        self.joins = Limits(rate=2.0, burst=100)
+        # a classroom shares one address behind its router: 12 joins at once, then one a second (a class
+        # of 28 joining together is in within 16 s, its pages retrying by themselves); one script filling
+        # a room's seats gets 12 at most before the host can lock the room
+        self.joins = Limits(rate=1.0, burst=12)
+        # wrong room codes: by address and browser id (one pupil's typos lock out that browser only),
+        # and a looser ceiling by address behind it (a script making up browser ids)
         self.misses = Limits(rate=0.2, burst=12)
+        self.misses_by_address = Limits(rate=1.0, burst=60)
         self.creates = Limits(rate=0.2, burst=30)
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -107,15 +116,22 @@ def _client(request: Request | WebSocket) -> str:
     return request.client.host if request.client else "?"
 
 
-def _refusal(code: str, message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"type": "refused", "code": code, "message": message}, status_code=status)
+def _refusal(code: str, message: str, status: int = 400, retry: int | None = None) -> JSONResponse:
+    """A refused request: ``{"type": "refused", "code", "message"}`` (and ``retry``: seconds to wait, with
+    ``Retry-After``, when trying again by itself is the right thing for a page to do)."""
+    if retry is None:
+        return JSONResponse({"type": "refused", "code": code, "message": message}, status_code=status)
+    body = {"type": "refused", "code": code, "message": message, "retry": retry}
+    return JSONResponse(body, status_code=status, headers={"Retry-After": str(retry)})
 
 
 class Conn:
     """One page's WebSocket: messages queue up and a sender task writes them, state last and coalesced."""
 
-    def __init__(self, ws: WebSocket, room: Room, role: str, player: str | None) -> None:
+    def __init__(self, ws: WebSocket, room: Room, role: str, player: str | None, who: str = "") -> None:
         self.ws, self.room, self.role, self.player = ws, room, role, player
+        self.who = who or f"{role}:{player or ''}"  # whose page: "host:", "player:p3", "projector:" or "spectator:"
+        self.opened = time.monotonic()
         self.out: list[dict[str, Any]] = []
         self._dirty = True
         self.wake = asyncio.Event()
@@ -195,6 +211,7 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
         "ruleset": ruleset.name,
         "status": meta["status"],
         "paused": meta["paused"],
+        "locked": bool(meta.get("locked")),
         "dice": meta["dice"],
         "ready": game is not None,
         "step": room.writer.steps if room.writer is not None and game is not None else 0,
@@ -248,6 +265,7 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
             "bot_names": meta["bot_names"],
             "fill_bots": meta["fill_bots"],
             "join_url": conn.ws.app.state.server.join_url or "",
+            "projector_url": f"/projector/{room.code}#{room.projector_token()}",
             "steps": room.writer.steps if room.writer is not None and game is not None else 0,
         }
     return out
@@ -274,7 +292,7 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, exc: Refused) -> JSONResponse:
-        status = 404 if exc.code == "no_room" else 403 if exc.code in ("host_only", "bad_token") else 409
+        status = 404 if exc.code == "no_room" else 403 if exc.code in ("host_only", "bad_token", "locked") else 409
         return _refusal(exc.code, str(exc), status)
 
     @app.exception_handler(GrognardError)
@@ -325,12 +343,15 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
     @app.post("/api/rooms/{code}/join")
     async def join(code: str, request: Request) -> Any:
         who = _client(request)
-        if not server.joins.take(who):
-            return _refusal("rate", "too many joins from this address; wait a little", 429)
         if len(code) > 16 or code.upper() not in server.rooms:
-            if not server.misses.take(who):
-                return _refusal("rate", "too many wrong room codes; wait a minute", 429)
+            browser = request.headers.get("x-grognard-browser", "")
+            browser = browser if BROWSER_ID.fullmatch(browser) else ""
+            if not server.misses.take(f"{who} {browser}") or not server.misses_by_address.take(who):
+                return _refusal("rate", "too many wrong room codes; wait a minute and check the code", 429)
         room = server.room(code)
+        if not server.joins.take(who):
+            wait = server.joins.wait(who)
+            return _refusal("rate", "many are joining at once: wait a moment", 429, retry=wait)
         body = Join.model_validate_json(await request.body())
         if body.side is not None and body.side not in room.ruleset.sides:
             return _refusal("bad_side", f"no side {body.side!r}; sides: {', '.join(room.ruleset.sides)}")
@@ -433,29 +454,20 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
         if room is None or room.closed:
             await ws.close(code=1008, reason="no game has this room code")
             return
-        if len(room.conns) >= MAX_PAGES_PER_SEAT * len(room.meta["seats"]) + 20:
-            await ws.close(code=1008, reason="too many pages open on this game")
-            return
         await ws.accept()
         try:
-            first = await asyncio.wait_for(ws.receive_text(), timeout=20)
+            first = await asyncio.wait_for(ws.receive_text(), timeout=HELLO_WAIT)
             hello = client_message.validate_json(first) if len(first) <= MAX_MESSAGE else None
         except (TimeoutError, ValidationError, WebSocketDisconnect, KeyError):
             hello = None
         if hello is None or hello.type != "hello":
             await _close(ws, "the first message must be hello")
             return
-        player = None
-        if hello.role == "host":
-            if hello.token is None or not room.is_host(hello.token):
-                await _close(ws, "wrong host token")
-                return
-        elif hello.role == "player":
-            player = room.player_by_token(hello.token) if hello.token else None
-            if player is None:
-                await _close(ws, "wrong player token: join the game again")
-                return
-        conn = Conn(ws, room, hello.role, player)
+        refusal, player, who = admit(room, hello)
+        if refusal is not None:
+            await _close(ws, refusal)
+            return
+        conn = Conn(ws, room, hello.role, player, who)
         room.conns.add(conn)
         room.touch()
         sender = asyncio.get_running_loop().create_task(_quietly(conn.sender()))
@@ -479,6 +491,35 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
             room.conns.discard(conn)
             room.touch()
             sender.cancel()
+
+    def admit(room: Room, hello: Hello) -> tuple[str | None, str | None, str]:
+        """Who a page is, from its hello: (the reason it is refused or None, its player id, whose page).
+
+        The host and every player with a token always get in (a fifth page of one token closes its
+        oldest); projector pages with the host page's projector token likewise; projector pages with
+        the room code alone share ``MAX_SPECTATORS`` places, so they can never crowd out the class."""
+        player = None
+        if hello.role == "host":
+            if hello.token is None or not room.is_host(hello.token):
+                return "wrong host token", None, ""
+            who = "host:"
+        elif hello.role == "player":
+            player = room.player_by_token(hello.token) if hello.token else None
+            if player is None:
+                return "wrong player token: join the game again", None, ""
+            who = f"player:{player}"
+        elif hello.token is not None:
+            if not room.is_projector(hello.token):
+                return "wrong projector token: open the projector page from the host page", None, ""
+            who = "projector:"
+        else:
+            if sum(c.who == "spectator:" for c in room.conns) >= MAX_SPECTATORS:
+                return "too many projector pages on this game: open the projector page from the host page", None, ""
+            return None, None, "spectator:"
+        same = sorted((c for c in room.conns if c.who == who and c.closing is None), key=lambda c: c.opened)
+        for old in same[: max(0, len(same) - MAX_PAGES_EACH + 1)]:
+            old.kick("opened on another page")
+        return None, player, who
 
     async def handle(room: Room, conn: Conn, text: str) -> None:
         n = None

@@ -146,7 +146,7 @@ def room_page(role: str, room: Any) -> str:
 <h2 id="room-h">Room {code}</h2>
 <p>Players join at <strong id="join-url"></strong> with the room code <strong class="code">{code}</strong>.</p>
 <img id="qr" src="/qr/{code}.svg" alt="QR code of the join address for room {code}" width="160" height="160">
-<p><a href="/projector/{code}" target="_blank">Open the projector page</a></p>
+<p><a id="projector-link" href="/projector/{code}" target="_blank">Open the projector page</a></p>
 </section>
 <section aria-labelledby="control-h">
 <h2 id="control-h">The game</h2>

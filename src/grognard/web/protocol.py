@@ -95,6 +95,20 @@ class Remove(Message):
     player: PlayerId
 
 
+class RemoveMany(Message):
+    """The host removes several players at once (those without a seat, names nobody knows)."""
+
+    type: Literal["remove_many"]
+    players: Annotated[list[PlayerId], Field(min_length=1, max_length=400)]
+
+
+class Lock(Message):
+    """The host locks the room (nobody new may join; who joined already plays on) or unlocks it."""
+
+    type: Literal["lock"]
+    locked: bool
+
+
 class Undo(Message):
     type: Literal["undo"]
 
@@ -132,6 +146,8 @@ ClientMessage = Annotated[
     | Pause
     | Rename
     | Remove
+    | RemoveMany
+    | Lock
     | Undo
     | End
     | Settings
@@ -141,7 +157,21 @@ ClientMessage = Annotated[
 ]
 client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
-HOST_OPS = {"assign", "bot", "start", "pause", "rename", "remove", "undo", "end", "settings", "dice", "dice_mode"}
+HOST_OPS = {
+    "assign",
+    "bot",
+    "start",
+    "pause",
+    "rename",
+    "remove",
+    "remove_many",
+    "lock",
+    "undo",
+    "end",
+    "settings",
+    "dice",
+    "dice_mode",
+}
 PLAYER_OPS = {"act", "preview"}
 
 OptionValue = Annotated[str, Field(max_length=40)] | int | float | bool | None

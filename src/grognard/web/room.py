@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
+import hmac
 import logging
 import secrets
 import time
@@ -366,6 +367,14 @@ class Room:
     def is_host(self, token: str) -> bool:
         return secrets.compare_digest(self.meta["host"], token_hash(token))
 
+    def projector_token(self) -> str:
+        """The token of the host page's projector link: it lets a projector page in past the spectators'
+        limit and nothing else (32 hex digits, derived from the host token's hash: nothing more is stored)."""
+        return hmac.new(self.meta["host"].encode(), f"projector {self.code}".encode(), hashlib.sha256).hexdigest()[:32]
+
+    def is_projector(self, token: str) -> bool:
+        return secrets.compare_digest(self.projector_token(), token)
+
     async def _save_meta(self) -> None:
         await self.run_db(self.store.save_meta, self.id, _copy(self.meta))
 
@@ -373,6 +382,8 @@ class Room:
         """A new player: (player id, token); takes the first free seat of ``side`` (any side: None)."""
         if self.meta["status"] in ("over", "ended"):
             raise Refused("over", "this game is over")
+        if self.meta.get("locked"):
+            raise Refused("locked", "the host has locked this room: nobody new may join (ask the host)")
         if len(self.meta["players"]) >= 4 * max(1, len(self.meta["seats"])):
             raise Refused("full", "this room has too many players")
         token = secrets.token_urlsafe(24)
@@ -386,6 +397,16 @@ class Room:
         await self._save_meta()
         self.touch()
         return pid, token
+
+    def _remove(self, pid: str) -> None:
+        """Player ``pid`` leaves: his seats are free, his pages closed, his token no longer works."""
+        self.meta["players"].pop(pid, None)
+        for entry in self.meta["seats"].values():
+            if entry["player"] == pid:
+                entry["player"] = None
+        for conn in list(self.conns):
+            if conn.player == pid:
+                conn.kick("removed by the host")
 
     async def host_op(self, op: str, **args: Any) -> None:
         """A host's command (already validated for shape); refuses what cannot be done now."""
@@ -411,17 +432,15 @@ class Room:
             if player is None:
                 raise Refused("bad_player", "no such player")
             player["name"] = args["name"]
-        elif op == "remove":
-            pid = args["player"]
-            if pid not in meta["players"]:
-                raise Refused("bad_player", "no such player")
-            del meta["players"][pid]
-            for entry in seats.values():
-                if entry["player"] == pid:
-                    entry["player"] = None
-            for conn in list(self.conns):
-                if conn.player == pid:
-                    conn.kick("removed by the host")
+        elif op in ("remove", "remove_many"):
+            pids = args["players"] if op == "remove_many" else [args["player"]]
+            unknown = [pid for pid in pids if pid not in meta["players"]]
+            if unknown:  # checked first: a refused removal removes nobody
+                raise Refused("bad_player", f"no such player: {', '.join(unknown[:5])}")
+            for pid in pids:
+                self._remove(pid)
+        elif op == "lock":
+            meta["locked"] = bool(args["locked"])
         elif op == "start":
             if meta["status"] != "lobby":
                 raise Refused("started", "the game has already started")

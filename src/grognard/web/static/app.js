@@ -82,6 +82,13 @@
     if (!token) say("This browser does not hold the host's token for this game.", "error");
   } else if (role === "player") {
     token = store.get("grognard:player:" + code);
+  } else if (role === "projector") {
+    // the host page's projector link carries a token: it lets this page in however many others watch
+    if (location.hash.length > 1) {
+      store.set("grognard:projector:" + code, location.hash.slice(1));
+      history.replaceState(null, "", location.pathname);
+    }
+    token = store.get("grognard:projector:" + code);
   }
 
   let ws = null;
@@ -497,6 +504,7 @@
   function drawHost(s) {
     const h = s.host;
     $("join-url").textContent = (h.join_url || location.origin) + "/play/" + code;
+    if (h.projector_url) $("projector-link").setAttribute("href", h.projector_url);
     $("start").disabled = s.status !== "lobby" || !s.ready;
     $("pause").disabled = s.status !== "playing";
     $("pause").textContent = s.paused ? "Resume" : "Pause";
