@@ -176,7 +176,10 @@ class HumanPlayer:
         self.prompter.say(f"  drew the table{drawn} to {path} (nothing given yet)")
 
     def choose(self, game: Game, decision: Decision) -> Any:
-        menu = decision.space.candidates(12)
+        if self.ruleset.menu is not None:  # the rule set's own: useful first, every legal target
+            menu = [action for action, _ in self.ruleset.menu(game, decision)]
+        else:
+            menu = decision.space.candidates(12)
         self.show(game, decision, menu)
         while True:
             answer = self.prompter.ask(f"{decision.seat}> ")

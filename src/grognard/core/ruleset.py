@@ -63,7 +63,10 @@ class Ruleset:
     ``action_from_json`` rebuilds an action from its ``to_json()`` form.
     For people at the terminal: ``usage`` (the action syntax), ``situation``
     (lines on a decision), ``note`` and ``odds`` (a few words and the dice
-    odds of a choice) and ``board_text`` (the whole table as text);
+    odds of a choice) and ``board_text`` (the whole table as text); ``menu(game,
+    decision)`` lists the choices offered a person, useful first, as ``(action,
+    words)`` pairs, every one legal ("Move up to the sea wall"; ``None``: the
+    space's ``candidates``, as their text forms);
     ``render`` draws a seat's view as an SVG document. For the analysis code:
     ``odds_tables`` lists the rule set's dice mechanics (``analysis.odds.OddsTable``);
     ``metrics`` declares the numbers ``measure(game)`` reports for a finished game.
@@ -96,6 +99,7 @@ class Ruleset:
     note: Callable[[Any, Any], str] | None = None
     odds: Callable[[Any, Any], str | None] | None = None
     board_text: Callable[[Any, str | None], str] | None = None
+    menu: Callable[[Any, Decision], list[tuple[Any, str]]] | None = None
     render: Callable[[dict[str, Any]], str] | None = None
     odds_tables: Callable[[], list[Any]] | None = None
     evaluate: Callable[[Any, str], float] | None = None

@@ -12,6 +12,7 @@ entry gets the menu, a typed order and ``board_text`` in a ``<pre>``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +20,8 @@ from typing import Any
 from grognard.core.engine import Decision, Event, Game
 from grognard.core.ruleset import Ruleset
 
-MENU = 12  # candidates listed per decision, as at the terminal
+MENU = 12  # candidates listed per decision of a continuous space without a rule set menu
+FINITE = 60  # at most this many choices of a finite space are listed
 
 
 @dataclass(frozen=True)
@@ -277,13 +279,25 @@ FACES: dict[str, Face] = {
 
 # ---------------------------------------------------------------------------------------------- generic
 def decision_json(ruleset: Ruleset, game: Game, decision: Decision) -> dict[str, Any]:
-    """A decision for the player page: prompt, situation, a menu with notes and odds, form controls."""
+    """A decision for the player page: prompt, situation, a menu with words, notes and odds, form controls,
+    and the typed grammar of this decision's orders only (``usage``, with an ``example`` from the menu).
+
+    The menu is the rule set's (``Ruleset.menu``: useful first, in words, every legal target of a finite
+    choice); without one, every action of a finite space (at most ``FINITE``) or ``candidates(MENU)``.
+    Each choice: ``text`` (the order sent), ``label`` (its words, or the text), ``note``, ``odds``.
+    """
     situation = ruleset.situation(game, decision) if ruleset.situation is not None else [decision.prompt]
+    if ruleset.menu is not None:
+        offered = ruleset.menu(game, decision)
+    else:
+        finite = getattr(decision.space, "actions", None)
+        actions = list(finite[:FINITE]) if finite is not None else decision.space.candidates(MENU)
+        offered = [(a, "") for a in actions]
     choices = []
-    for action in decision.space.candidates(MENU):
+    for action, words in offered:
         note = ruleset.note(game, action) if ruleset.note is not None else ""
         odds = ruleset.odds(game, action) if ruleset.odds is not None else None
-        choices.append({"text": str(action), "note": note or "", "odds": odds or ""})
+        choices.append({"text": str(action), "label": words or str(action), "note": note or "", "odds": odds or ""})
     face = FACES.get(ruleset.name)
     return {
         "id": decision.id,
@@ -292,8 +306,20 @@ def decision_json(ruleset: Ruleset, game: Game, decision: Decision) -> dict[str,
         "situation": situation,
         "choices": choices,
         "forms": face.forms(game, decision) if face is not None else [],
-        "usage": list(ruleset.usage),
+        "usage": usage(ruleset, [c["text"] for c in choices]),
+        "example": choices[0]["text"] if choices else "",
     }
+
+
+_EXAMPLE = re.compile(r"\s*\(e\.g\. [^()]*\)\s*$")
+
+
+def usage(ruleset: Ruleset, orders: list[str]) -> list[str]:
+    """The rule set's typed grammar for the verbs of ``orders`` only (a German is not shown the American
+    orders), each line's own "(e.g. ...)" dropped: the page's example comes from this decision's menu."""
+    verbs = {order.split()[0].lower() for order in orders if order.strip()}
+    lines = [line for line in ruleset.usage if line.split() and line.split()[0].lower() in verbs]
+    return [_EXAMPLE.sub("", line) for line in (lines or list(ruleset.usage))]
 
 
 def tables(ruleset: Ruleset, game: Game, mine: set[str]) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ from grognard.rulesets.omaha.data import OPTIONS, SIDES
 from grognard.rulesets.omaha.describe import describe, summarize_turn
 from grognard.rulesets.omaha.evaluate import evaluate
 from grognard.rulesets.omaha.game import OmahaGame
+from grognard.rulesets.omaha.menu import menu
 
 
 def new_game(options: Mapping[str, Any], dice: DiceSource) -> OmahaGame:
@@ -89,6 +90,7 @@ RULESET = Ruleset(
     note=faces.note,  # type: ignore[arg-type]
     odds=faces.odds,  # type: ignore[arg-type]
     board_text=faces.board,  # type: ignore[arg-type]
+    menu=menu,  # type: ignore[arg-type]
     render=render_svg,
     odds_tables=odds_tables,
     evaluate=evaluate,

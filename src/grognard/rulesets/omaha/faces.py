@@ -62,7 +62,7 @@ def situation(game: OmahaGame, decision: Decision) -> list[str]:
         lines.append("squads (furthest up the beach first):")
         lines += [f"  {squad_line(game, q)}" for q in squads[:8]]
         if len(squads) > 8:
-            lines.append(f"  ... and {len(squads) - 8} more (type 'board' to see all)")
+            lines.append(f"  ... and {len(squads) - 8} more: every squad is among the choices")
         return lines
     if kind == "place":
         counts = ", ".join(f"O{i + 1}:{'?' if c is None else c}" for i, c in enumerate(s.obstacles))

@@ -350,16 +350,20 @@
     for (const line of d.situation.slice(1)) wrap.appendChild(el("p", line, { class: "situation" }));
     // the menu
     const menu = el("fieldset");
-    menu.appendChild(el("legend", "Choose an order (odds shown beside each)"));
+    // the same odds on every choice (a bunker's dice do not depend on its target): said once, above
+    const odds = d.choices.map((c) => c.odds).filter((o) => o);
+    const same = odds.length > 1 && odds.length >= d.choices.length - 1 && odds.every((o) => o === odds[0]);
+    menu.appendChild(el("legend", same ? "Choose an order" : "Choose an order (odds shown beside each)"));
+    if (same) menu.appendChild(el("p", "Odds of each: " + odds[0], { class: "odds" }));
     d.choices.forEach((c, i) => {
       const id = "d" + k + "c" + i;
       const p = el("p", null, { class: "choice" });
       const input = el("input", null, { type: "radio", name: "d" + k, id, value: c.text });
       if (i === 0) input.checked = true;
       p.appendChild(input);
-      const label = el("label", c.text, { for: id });
-      if (c.note) label.appendChild(el("span", " - " + c.note, { class: "note" }));
-      if (c.odds) label.appendChild(el("span", " - odds: " + c.odds, { class: "odds" }));
+      const label = el("label", c.label || c.text, { for: id });
+      if (c.note && !(c.label || "").toLowerCase().includes(c.note.toLowerCase())) label.appendChild(el("span", " - " + c.note, { class: "note" }));
+      if (c.odds && !same) label.appendChild(el("span", " - odds: " + c.odds, { class: "odds" }));
       p.appendChild(label);
       menu.appendChild(p);
     });
@@ -415,7 +419,9 @@
     const typed = el("form", null, { class: "order-form" });
     const tid = "d" + k + "typed";
     const p = el("p");
-    p.appendChild(el("label", "Or type an order (" + (d.usage.slice(0, 3).join("; ")) + ")", { for: tid }));
+    // the grammar of this decision's own orders, and an example from its menu (never another side's orders)
+    const grammar = (d.usage || []).join("; ") + (d.example ? "; for example: " + d.example : "");
+    p.appendChild(el("label", "Or type an order" + (grammar ? " (" + grammar + ")" : ""), { for: tid }));
     const input = el("input", null, { id: tid, name: "order", autocomplete: "off", maxlength: 200 });
     p.appendChild(input);
     typed.appendChild(p);
