@@ -164,14 +164,13 @@ def test_a_bunker_can_target_every_squad_by_a_tap(browser: Any, rooms: Any, shot
 def test_at_the_sea_wall_the_useful_order_comes_first_in_words(browser: Any, rooms: Any, shots: Path) -> None:
     server, made = rooms
     code, token, game, decision = made["wall"]
-    squad = game.squad("A1")
     for size in SIZES:
         page = player_page(browser, server, code, token, size)
-        assert page.inner_text("#d0-h").startswith("American 1: A1")
+        assert page.inner_text("#d0-h") == f"American 1: {decision.prompt}"
         menu = choices(page)
         first_order, first_words = menu[0]
         assert first_order.startswith("fight A1 ") and "clear=" in first_order, menu
-        assert first_words.startswith("Clear the obstacles at O1 with"), first_words
+        assert first_words == f"Clear the obstacles at O1 with all {game.squad('A1').figures}", first_words
         moves = [order for order, _ in menu if order.startswith("move")]
         assert len(moves) <= 2, moves  # no row of near-identical moves
         raw = re.compile(r"^(move|fight|hold) A1\b")
@@ -184,4 +183,3 @@ def test_at_the_sea_wall_the_useful_order_comes_first_in_words(browser: Any, roo
             page.locator(".decision fieldset").first.locator("button").click()
             page.wait_for_function("document.getElementById('message').textContent.startsWith('Done: fight A1')")
         page.context.close()
-    assert squad.figures > 0
