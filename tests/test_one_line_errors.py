@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
 
-from terminal_driver import error_line, run_cli
+from terminal_driver import HANG_GUARD, Terminal, cli_env, error_line, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -47,3 +51,63 @@ def test_a_png_that_cannot_be_written_says_why(record: Path, tmp_path: Path) -> 
     target = tmp_path / "no" / "such" / "board.png"
     line = error_line(run_cli("render", "omaha", str(record), "-o", str(target)))
     assert line == f"error: -o '{target}': cannot write (No such file or directory)"
+
+
+def test_render_focus_on_a_unit_the_game_does_not_have(record: Path, tmp_path: Path) -> None:
+    line = error_line(run_cli("render", "omaha", str(record), "-o", str(tmp_path / "b.svg"), "--focus", "A99"))
+    assert line == "error: --focus A99: no squad or bunker A99 in this game (squads A1 to A3; bunkers B1, B2)"
+    assert not (tmp_path / "b.svg").exists()
+    done = run_cli("render", "omaha", str(record), "-o", str(tmp_path / "b.svg"), "--focus", "b2")
+    assert done.returncode == 0, done.stderr
+    assert 'stroke-dasharray="5 3"' in (tmp_path / "b.svg").read_text(encoding="utf-8")  # the ring round B2
+
+
+# ---------------------------------------------------------------------- simulate
+def test_simulate_with_an_absurd_number_of_games_is_refused_at_once() -> None:
+    line = error_line(run_cli("simulate", "omaha", "-n", "99999999999999999999"))
+    assert line.startswith("error: -n 99999999999999999999: at most 10,000,000 games in one run")
+    line = error_line(run_cli("sweep", "omaha", "-o", "germans=1..6", "-n", "5000000"))
+    assert "30,000,000 games; at most 10,000,000 in one sweep" in line
+
+
+def test_a_long_simulation_says_how_long_it_will_take_before_it_takes_it() -> None:
+    """One game at a time on one process, ten million games: the first chunk's rate gives days, said at once."""
+    args = ("simulate", "omaha", "-n", "9000000", "--engine", "reference", "--jobs", "1")
+    proc = subprocess.Popen([sys.executable, "-m", "grognard", *args], stderr=subprocess.PIPE, text=True, env=cli_env())
+    try:
+        first: list[str] = []
+        reader = threading.Thread(target=lambda: first.append(proc.stderr.readline() if proc.stderr else ""))
+        reader.start()
+        reader.join(HANG_GUARD)
+    finally:
+        proc.kill()
+        proc.wait(10)
+    assert first, "no estimate before the run went on"
+    pattern = r"omaha: the first 64 games took [\d.]+ s; about .+ for the other 8,999,936 \([\d,]+ games/s; Ctrl-C"
+    assert re.match(pattern, first[0]), first
+
+
+# ---------------------------------------------------------------------- play
+def test_play_refuses_verbose_and_quiet_together() -> None:
+    line = error_line(run_cli("play", "b17", "-v", "-q"))
+    assert line == "error: --verbose and --quiet together: choose one (-v prints every event, -q only the result)"
+
+
+@pytest.mark.parametrize(
+    ("args", "order", "expected"),
+    [
+        (("omaha", "--germans", "1", "--human", "american"), "move A99 20 24", "there is no squad A99 in this game"),
+        (("omaha", "--germans", "1", "--human", "american"), "fight A7 shoot=12", "there is no squad A7 in this game"),
+        (("b17", "--human", "german"), "fly B9 6 0", "there is no aircraft B9 in this game (B1, B2, B3, B4, F1"),
+        (("b17", "--human", "german"), "fly F5 6 0", "there is no aircraft F5 in this game"),
+    ],
+)
+def test_an_order_for_a_unit_that_does_not_exist_says_so(args: tuple[str, ...], order: str, expected: str) -> None:
+    with Terminal("play", *args, "--seed", "3") as t:
+        asked = t.prompt()
+        t.send(order)
+        assert t.prompt() == asked  # asked again: nothing given
+        assert t.shown.strip().startswith(f"refused: {order!r}: {expected}"), t.shown
+        t.send("quit")
+        code, _, err = t.finish()
+    assert code == 0 and "Traceback" not in err

@@ -63,7 +63,8 @@ def test_german_player_sees_situation_menu_odds_and_bad_answers_ask_the_same_que
         # bad answers: one line each, then the same question again; nothing is played meanwhile
         refusals = {
             "banana": "refused: 'banana': unknown action 'banana'; one of: move, fight, hold, place, fire, artillery",
-            "fire B9 A1": "refused: fire B9 A1 answers 'fire B9', but this question is 'fire B2'",
+            "fire B9 A1": "refused: 'fire B9 A1': there is no bunker B9 in this game (B2, B3)",
+            "fire B3 A1": "refused: fire B3 A1 answers 'fire B3', but this question is 'fire B2'",
             "99": f"no choice 99: choose 1 to {len(choices)}",
             "0": f"no choice 0: choose 1 to {len(choices)}",
             "fire B2 A7": "refused: fire B2 A7: squad A7 is not on the beach (omaha.19)",

@@ -12,6 +12,7 @@ import json
 import os
 import secrets
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -283,9 +284,16 @@ ENGINE_HELP = (
 MAX_JOBS = 256  # processes: each is a copy of the program; more would be a fork bomb, not a faster run
 
 
+MAX_GAMES = 10_000_000  # games in one run: hours even on the batch path; more is a typo, not a study
+
+
 def _check_run(games: int, jobs: int | None, seed: int) -> int:
     if games < 1:
         raise OptionError(f"-n {games}: simulate at least one game")
+    if games > MAX_GAMES:
+        raise OptionError(
+            f"-n {games}: at most {MAX_GAMES:,} games in one run (a longer study: several runs, each its own --seed)"
+        )
     if not 0 <= seed < 2**63:
         raise OptionError(f"--seed {seed}: must be between 0 and 2^63-1")
     if jobs is not None and jobs < 1:
@@ -307,13 +315,50 @@ def _run_with_progress(plan: Plan, jobs: int, scheduler: str | None, writer: Tab
         console=Console(stderr=True),
     ) as progress:
         task = progress.add_task(label, total=plan.games)
+        started = time.monotonic()
+        done = [0]
 
         def on_rows(rows: list[dict[str, Any]]) -> None:
             if writer is not None:
                 writer.write(rows)
             progress.advance(task, len(rows))
+            if done[0] == 0 and len(rows) < plan.games:  # the first chunk: how long the whole run will take
+                _say_estimate(progress.console, plan, len(rows), time.monotonic() - started, jobs, scheduler)
+            done[0] += len(rows)
 
         return simulate(plan, jobs=jobs, scheduler=scheduler, on_rows=on_rows)
+
+
+LONG_RUN = 10.0  # seconds: a run expected to take longer is announced with its estimate
+
+
+def _say_estimate(console: Console, plan: Plan, games: int, seconds: float, jobs: int, scheduler: str | None) -> None:
+    """After the first chunk of ``games`` games took ``seconds``: the time the whole run should take, if long.
+
+    The workers play side by side, so the rate is the first chunk's times the workers that were busy.
+    """
+    busy = 1 if scheduler is None and jobs <= 1 else max(1, min(jobs, -(-plan.games // max(games, 1))))
+    rate = games * busy / max(seconds, 1e-6)
+    left = (plan.games - games) / rate
+    if left >= LONG_RUN:
+        console.print(
+            f"{plan.ruleset}: the first {games} games took {seconds:.1f} s; about {_duration(left)} for the "
+            f"other {plan.games - games:,} ({rate:,.0f} games/s; Ctrl-C stops)",
+            highlight=False,
+            soft_wrap=True,
+        )
+
+
+def _duration(seconds: float) -> str:
+    """A duration as a person says it: 40 s, 12 min, 3 h 20 min, 5 days."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        hours, minutes = divmod(round(seconds / 60), 60)
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    return f"{seconds / 86400:,.0f} days"
 
 
 def _percent(share: float) -> str:
@@ -469,6 +514,11 @@ def sweep_command(
     grid = [dict(zip(axes, values, strict=True)) for values in itertools.product(*axes.values())]
     if len(grid) > 200:
         raise OptionError(f"--option: the grid has {len(grid)} points; at most 200")
+    if games * len(grid) > MAX_GAMES:
+        raise OptionError(
+            f"-n {games}: {games:,} games at each of {len(grid)} points is {games * len(grid):,} games; "
+            f"at most {MAX_GAMES:,} in one sweep"
+        )
     plans = [_plan(ruleset, point, bots, seed, games, engine) for point in grid]  # every point checked first
     if out is not None:  # and the place to write, before the games: not after hours of them
         try:
@@ -739,6 +789,8 @@ def run_play(
     prompter = Prompter(console)
     if dice not in ("seeded", "manual"):
         raise OptionError(f"--dice {dice!r}: expected seeded or manual")
+    if verbose and quiet:
+        raise OptionError("--verbose and --quiet together: choose one (-v prints every event, -q only the result)")
     if seed is not None and not 0 <= seed < 2**63:
         raise OptionError(f"--seed {seed}: must be between 0 and 2^63-1")
     resumed = None

@@ -214,6 +214,9 @@ class HumanPlayer:
             try:
                 action = self.ruleset.parse_action(answer)
                 key = game.decision_id(action)
+                if key is not None and key != decision.id and (absent := game.missing(action)) is not None:
+                    self.prompter.say(f"refused: {absent}", style="red")
+                    continue
                 if key is not None and key != decision.id:
                     self.prompter.say(
                         f"refused: {action} answers '{key}', but this question is '{decision.id}' ({decision.prompt})",

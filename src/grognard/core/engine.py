@@ -361,6 +361,15 @@ class Game(ABC):
         """The id of the decision ``action`` answers, when the rule set can tell from the action alone."""
         return None
 
+    def missing(self, action: Any) -> str | None:
+        """Why ``action`` names a piece this game does not have (a squad, an aircraft), in one line; else None.
+
+        A rule set whose actions name pieces says so (``'move A99 20 24': there is no squad A99 in this
+        game (A1 to A18)``), so that a refusal says the piece does not exist rather than that its
+        decision is not owed now.
+        """
+        return None
+
     def find_decision(self, seat: Seat, action: Any) -> Decision:
         """The pending decision of ``seat`` that ``action`` answers.
 
@@ -379,6 +388,8 @@ class Game(ABC):
                         raise IllegalAction(f"{action}: {key!r} is owed by {decision.seat}, not {seat}")
                     decision.space.check(action)
                     return decision
+            if (absent := self.missing(action)) is not None:
+                raise IllegalAction(absent)
             owed = ", ".join(d.id for d in pending if d.seat == seat) or "nothing"
             raise IllegalAction(f"{action}: {key!r} is not owed now; {seat} owes {owed}")
         mine = [d for d in pending if d.seat == seat]

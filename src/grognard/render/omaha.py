@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from grognard.core.errors import OptionError
 from grognard.render.svg import document, el
 from grognard.rulesets.omaha.describe import PHASES
 
@@ -244,6 +245,7 @@ def render(view: dict[str, Any]) -> str:
             el("rect", x=sx + 8, y=sy - 16, width=6 * len(label) + 4, height=11, fill="white", opacity=0.85, rx=2)
         )
         body.append(el("text", label, x=sx + 10, y=sy - 7, font_size=9, fill=INK, font_weight="bold"))
+    body += _focus(view, X, Y)
     # title and figures
     phase = PHASES.get(view["phase"], view["phase"])
     seat = view.get("seat")
@@ -267,6 +269,32 @@ def render(view: dict[str, Any]) -> str:
     ly = Y(-water) + 34
     items, bottom = _legend(MARGIN, ly, total_width - 40)
     return document(total_width, bottom + 24, body + items, title)
+
+
+def _focus(view: dict[str, Any], X: Any, Y: Any) -> list[str]:
+    """A bold ring round the squad or bunker ``view["focus"]`` names (``--focus A3``, ``--focus B2``).
+
+    Raises OptionError naming the squads and bunkers when the game has no such label.
+    """
+    focus = view.get("focus")
+    if not focus:
+        return []
+    squads = {p["label"]: p["squad"] for p in view["americans"]}
+    bunkers = {b["label"]: b for b in view["bunkers"]}
+    if focus not in squads and focus not in bunkers:
+        labels = list(squads)
+        shown = f"squads {labels[0]} to {labels[-1]}" if len(labels) > 2 else "squads " + ", ".join(labels)
+        if bunkers:
+            shown += "; bunkers " + ", ".join(sorted(bunkers, key=lambda b: int(b[1:])))
+        raise OptionError(f"--focus {focus}: no squad or bunker {focus} in this game ({shown})")
+    ring = {"fill": "none", "stroke": PURPLE, "stroke_width": 3.5, "stroke_dasharray": "5 3"}
+    if focus in bunkers:
+        cx = bunkers[focus]["section"] * 8 + 4
+        return [el("rect", x=X(cx - 1.5) - 6, y=Y(31) - 6, width=3 * SCALE + 12, height=2 * SCALE + 12, **ring)]
+    squad = squads[focus]
+    if squad is None:  # not on the beach now (still at sea, or out of the game)
+        return []
+    return [el("circle", cx=X(squad["x"]), cy=Y(squad["y"]), r=15, **ring)]
 
 
 def _legend(x: float, y: float, right: float) -> tuple[list[str], float]:

@@ -148,6 +148,20 @@ class B17Game(Game):
         self.emit("resigned", seat=seat, side=side)
         self._finish("german" if side == "american" else "american", f"{seat} resigned")
 
+    def missing(self, action: Any) -> str | None:
+        """The aircraft ``action`` names (the one flying, its target, a bomber or fighter at the guns), when this
+        game has no aircraft of that label."""
+        labels = list(self.state.aircraft)
+        named: list[str | None] = []
+        if isinstance(action, Fly):
+            named = [action.aircraft, action.target]
+        elif isinstance(action, Guns):
+            named = [action.bomber, action.fighter]
+        for label in named:
+            if label is not None and label.upper() not in labels:
+                return f"{str(action)!r}: there is no aircraft {label} in this game ({', '.join(labels)})"
+        return None
+
     def decision_id(self, action: Any) -> str | None:
         if isinstance(action, Fly):
             return f"move {action.aircraft}"

@@ -154,6 +154,29 @@ class OmahaGame(Game):
         ]
         return full
 
+    def missing(self, action: Any) -> str | None:
+        """The squad, bunker or German player ``action`` names, when this game has none of that label."""
+        s = self.state
+        named: list[tuple[str, str | None, list[str]]] = []  # (what, label, the labels there are)
+        squads = [a.label for a in s.americans]
+        germans = [f"G{k + 1}" for k in range(s.germans)]
+        if isinstance(action, (Move, Fight)):
+            named.append(("squad", action.squad, squads))
+        elif isinstance(action, BunkerFire):
+            bunkers = [b.label for _, b in sorted(s.bunkers.items())]
+            if bunkers:
+                named.append(("bunker", action.bunker, bunkers))
+            named.append(("squad", action.target, squads))
+        elif isinstance(action, Artillery):
+            named += [("German player", action.german, germans), ("squad", action.target, squads)]
+        elif isinstance(action, PlaceBunkers):
+            named.append(("German player", action.german, germans))
+        for what, label, labels in named:
+            if label is not None and label.upper() not in labels:
+                listed = f"{labels[0]} to {labels[-1]}" if len(labels) > 2 else ", ".join(labels)
+                return f"{str(action)!r}: there is no {what} {label} in this game ({listed})"
+        return None
+
     def decision_id(self, action: Any) -> str | None:
         if isinstance(action, (Move, Fight)):
             return f"orders {action.squad}"
