@@ -361,3 +361,76 @@ def test_solo_b17_turn(browser: Any, server: ServerProcess, shots: Path) -> None
     assert "Done: fly" in pilot.inner_text("#message")
     pilot.evaluate("window.scrollTo(0, 0)")  # the picture's column keeps in sight: at the top for a whole-page shot
     pilot.screenshot(path=str(shots / "b17-next-turn.png"), full_page=True)
+
+
+def test_host_locks_the_room_and_removes_players_with_a_confirmation(
+    browser: Any, server: ServerProcess, shots: Path
+) -> None:
+    """Lock the room (a new join is refused, saying the host locked it); Remove asks first (cancel keeps
+    the player); the players without a seat are ticked and removed at once; the projector link gets in."""
+    from grognard.web.testing import call
+
+    host, code = make_game(browser, server)  # 4 seats
+    names = ["Ann", "Bob", "Cy", "Di", "zz top", "xx", "Mr Nobody"]
+    for name in names:
+        assert call(server.url + f"/api/rooms/{code}/join", {"name": name})[0] == 200
+    host.wait_for_function("document.querySelectorAll('#player-rows tr').length === 7")
+    # Remove asks first: cancelled, nobody goes
+    asked: list[str] = []
+    host.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    host.click("text=Remove Ann")
+    assert asked and "Ann" in asked[0]
+    # tick those without a seat (the three who came after the seats were full) and remove them
+    host.click("#select-unseated")
+    ticked = host.eval_on_selector_all("#player-rows input[type=checkbox]:checked", "xs => xs.length")
+    assert ticked == 3
+    host.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    host.click("#remove-chosen")
+    assert "3 players" in asked[-1] and "Mr Nobody" in asked[-1]
+    host.wait_for_function("document.querySelectorAll('#player-rows tr').length === 4")
+    assert "Ann" in host.inner_text("#player-rows")  # the cancelled removal removed nobody
+    # lock: a new pupil is told why
+    host.click("#lock")
+    host.wait_for_function("document.getElementById('lock').textContent.startsWith('Unlock')")
+    host.screenshot(path=str(shots / "host-locked.png"), full_page=True)
+    late = page(browser)
+    late.goto(server.url + "/")
+    late.fill("#join-code", code)
+    late.fill("#join-name", "Eve")
+    late.press("#join-name", "Enter")
+    late.wait_for_function("document.getElementById('message').textContent.includes('locked')")
+    assert "host" in late.inner_text("#message")
+    host.click("#lock")
+    host.wait_for_function("document.getElementById('lock').textContent.startsWith('Lock')")
+    late.press("#join-name", "Enter")
+    late.wait_for_url(f"**/play/{code}")
+    # the host page's projector link carries the projector token; the page keeps it and drops it from the address
+    link = host.get_attribute("#projector-link", "href")
+    assert link is not None and "#" in link
+    projector = page(browser)
+    projector.goto(server.url + link)
+    projector.wait_for_function("document.getElementById('turn').textContent.startsWith('Turn')")
+    assert "#" not in projector.url
+    for p in (host, late, projector):
+        p.context.close()
+
+
+def test_a_join_told_to_wait_tries_again_by_itself(browser: Any, tmp_path: Path) -> None:
+    """Many joining at once from one address: the page says it will try again, and does, by itself."""
+    from grognard.web.testing import call
+
+    with ServerProcess(tmp_path) as srv:  # its own server: the join limit spent here spends no other test's
+        status, made = call(srv.url + "/api/rooms", {"ruleset": "omaha", "options": {"germans": 6}})
+        assert status == 200
+        code = made["code"]
+        pupil = page(browser)
+        pupil.goto(srv.url + "/")
+        pupil.fill("#join-code", code)
+        pupil.fill("#join-name", "Zoe")
+        statuses = [call(srv.url + f"/api/rooms/{code}/join", {"name": f"Pupil {k}"})[0] for k in range(16)]
+        assert statuses[-1] == 429
+        pupil.press("#join-name", "Enter")
+        pupil.wait_for_function("document.getElementById('message').textContent.includes('trying again')")
+        pupil.wait_for_url(f"**/play/{code}")
+        pupil.wait_for_function("document.getElementById('you').textContent.startsWith('Zoe')")
+        pupil.context.close()

@@ -9,6 +9,13 @@ the projector sees what a spectator may. Tokens come from ``secrets`` and only
 their SHA-256 is stored. Every message is a pydantic model (type, size, range);
 WebSocket messages and joins are rate-limited; a WebSocket whose ``Origin`` is
 not this server is refused.
+
+Nobody with the room code alone can lock a class out: a page is let in or not once its
+hello says who it is. The host and every player with a token always get in (a fifth page
+of one token closes its oldest); a projector page opened from the host page's link (its
+projector token) likewise; projector pages with the room code alone share ``MAX_SPECTATORS``
+places. Request bodies are limited on the bytes read (``guard.Guard``), WebSocket messages
+by uvicorn's ``ws_max_size`` (``serve.WS_MAX_SIZE``).
 """
 
 from __future__ import annotations

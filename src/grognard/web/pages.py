@@ -146,6 +146,7 @@ def room_page(role: str, room: Any) -> str:
 <h2 id="room-h">Room {code}</h2>
 <p>Players join at <strong id="join-url"></strong> with the room code <strong class="code">{code}</strong>.</p>
 <img id="qr" src="/qr/{code}.svg" alt="QR code of the join address for room {code}" width="160" height="160">
+<p id="lock-note" class="problem"></p>
 <p><a id="projector-link" href="/projector/{code}" target="_blank">Open the projector page</a></p>
 </section>
 <section aria-labelledby="control-h">
@@ -154,6 +155,7 @@ def room_page(role: str, room: Any) -> str:
 <button type="button" id="start">Start</button>
 <button type="button" id="pause">Pause</button>
 <button type="button" id="undo">Take back the last action</button>
+<button type="button" id="lock" aria-pressed="false">Lock the room (no new players)</button>
 <button type="button" id="end">End the game</button>
 <button type="button" id="delete">Delete the game</button>
 <a id="record" hidden>Download the record</a>
@@ -189,8 +191,10 @@ def room_page(role: str, room: Any) -> str:
 </section>
 <section aria-labelledby="players-h">
 <h2 id="players-h">Players</h2>
+<p class="buttons"><button type="button" id="select-unseated">Tick the players without a seat</button>
+<button type="button" id="remove-chosen" disabled>Remove the ticked players</button></p>
 <table><caption>Players who joined</caption>
-<thead><tr><th scope="col">name</th><th scope="col">seats</th><th scope="col">online</th>
+<thead><tr><th scope="col">tick</th><th scope="col">name</th><th scope="col">seats</th><th scope="col">online</th>
 <th scope="col">rename</th><th scope="col">remove</th></tr></thead><tbody id="player-rows"></tbody></table>
 </section>"""
         body = f"""<header><h1>{title}: {heading}, room {code}</h1>{status}</header>

@@ -27,13 +27,35 @@
     del: (k) => { try { localStorage.removeItem(k); } catch (e) { /* private mode */ } },
   };
 
+  // this browser's own id: the server counts wrong room codes by address and browser, so one pupil's
+  // typos do not stop the rest of a class behind the same address
+  let browserId = store.get("grognard:browser");
+  if (!browserId) {
+    const bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    browserId = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    store.set("grognard:browser", browserId);
+  }
+  const pause = (ms) => new Promise((done) => setTimeout(done, ms));
+
+  // a refusal that says when to try again (many joining at once from one school address) is tried
+  // again by itself, saying so, up to a few minutes
   async function post(url, data) {
-    const response = await fetch(url, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data),
-    });
-    const answer = await response.json().catch(() => ({ message: "the server did not answer" }));
-    if (!response.ok) throw new Error(answer.message || "refused");
-    return answer;
+    for (let attempt = 0; ; attempt++) {
+      const response = await fetch(url, {
+        method: "POST", body: JSON.stringify(data),
+        headers: { "Content-Type": "application/json", "X-Grognard-Browser": browserId },
+      });
+      const answer = await response.json().catch(() => ({ message: "the server did not answer" }));
+      if (response.ok) return answer;
+      if (response.status === 429 && answer.retry && attempt < 30) {
+        const wait = answer.retry + Math.random();  // not all at the same moment again
+        say("Many are joining at once: trying again in " + Math.ceil(wait) + " s...", "");
+        await pause(wait * 1000);
+        continue;
+      }
+      throw new Error(answer.message || "refused");
+    }
   }
 
   // ---------------------------------------------------------------- home page
@@ -476,6 +498,20 @@
     $("undo").addEventListener("click", () => hostSend({ type: "undo" }));
     $("dice-mode").addEventListener("click", () => hostSend({ type: "dice_mode", mode: last && last.dice === "manual" ? "seeded" : "manual" }));
     $("end").addEventListener("click", () => { if (confirm("End the game now?")) hostSend({ type: "end" }); });
+    $("lock").addEventListener("click", () => hostSend({ type: "lock", locked: !(last && last.locked) }));
+    $("select-unseated").addEventListener("click", () => {
+      for (const p of (last && last.host ? last.host.players : [])) if (!p.seats.length) chosen.add(p.id);
+      if (last) drawHost(last);
+    });
+    $("remove-chosen").addEventListener("click", () => {
+      const players = (last && last.host ? last.host.players : []).filter((p) => chosen.has(p.id));
+      if (!players.length) { say("Tick the players to remove first.", "error"); return; }
+      const names = players.map((p) => p.name);
+      const list = names.slice(0, 12).join(", ") + (names.length > 12 ? " and " + (names.length - 12) + " more" : "");
+      if (!confirm("Remove " + names.length + (names.length === 1 ? " player" : " players") + " (" + list + ")? Their pages close and their seats are freed.")) return;
+      hostSend({ type: "remove_many", players: players.map((p) => p.id) });
+      chosen.clear();
+    });
     $("delete").addEventListener("click", async () => {
       if (!confirm("Delete this game and its record for good?")) return;
       const r = await fetch("/api/rooms/" + code, { method: "DELETE", headers: { "X-Host-Token": token } });
@@ -507,8 +543,13 @@
   }
 
   let settingsDrawn = false;
+  const chosen = new Set();  // the players ticked on the host page for "Remove the ticked players"
   function drawHost(s) {
     const h = s.host;
+    $("lock").textContent = s.locked ? "Unlock the room (let new players join)" : "Lock the room (no new players)";
+    $("lock").setAttribute("aria-pressed", s.locked ? "true" : "false");
+    $("lock-note").textContent = s.locked ? "The room is locked: nobody new can join. Players who joined already play on." : "";
+    for (const id of Array.from(chosen)) if (!h.players.some((p) => p.id === id)) chosen.delete(id);
     $("join-url").textContent = (h.join_url || location.origin) + "/play/" + code;
     if (h.projector_url) $("projector-link").setAttribute("href", h.projector_url);
     $("start").disabled = s.status !== "lobby" || !s.ready;
@@ -585,6 +626,11 @@
     prow.textContent = "";
     for (const p of h.players) {
       const tr = el("tr");
+      const ctd = el("td");
+      const tick = el("input", null, { type: "checkbox", id: "tick-" + p.id, "aria-label": "tick " + p.name, checked: chosen.has(p.id) });
+      tick.addEventListener("change", () => { if (tick.checked) chosen.add(p.id); else chosen.delete(p.id); drawChosen(); });
+      ctd.appendChild(tick);
+      tr.appendChild(ctd);
       tr.appendChild(el("th", p.name, { scope: "row" }));
       tr.appendChild(el("td", p.seats.join(", ") || "none"));
       tr.appendChild(el("td", p.online ? "yes" : "no"));
@@ -597,12 +643,23 @@
       tr.appendChild(rtd);
       const xtd = el("td");
       const xbtn = el("button", "Remove " + p.name, { type: "button" });
-      xbtn.addEventListener("click", () => hostSend({ type: "remove", player: p.id }));
+      xbtn.addEventListener("click", () => {
+        if (confirm("Remove " + p.name + (p.seats.length ? " (" + p.seats.join(", ") + ")" : "") + "? Their page closes and their seat is freed.")) hostSend({ type: "remove", player: p.id });
+      });
       xtd.appendChild(xbtn);
       tr.appendChild(xtd);
       prow.appendChild(tr);
     }
+    drawChosen();
     if (focused && $(focused)) $(focused).focus();
+  }
+  function drawChosen() {
+    const n = chosen.size;
+    $("remove-chosen").textContent = "Remove the ticked players" + (n ? " (" + n + ")" : "");
+    $("remove-chosen").disabled = !n;
+    const unseated = last && last.host ? last.host.players.filter((p) => !p.seats.length).length : 0;
+    $("select-unseated").textContent = "Tick the players without a seat (" + unseated + ")";
+    $("select-unseated").disabled = !unseated;
   }
 
   connect();
