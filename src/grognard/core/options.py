@@ -28,6 +28,9 @@ class OptionSpec:
 
     ``kind`` is ``int``, ``float``, ``bool`` or ``str`` (with ``choices``).
     ``none_word`` names the value that stands for "no limit" (``None``).
+    ``offered`` lists (value, words) pairs a menu offers when the option also takes other values
+    (a scenario's name, or a scenario file the CLI reads): a face that reads no file a person names
+    (the web) offers these and takes only these (:func:`check_offered`).
     """
 
     name: str
@@ -39,6 +42,7 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     none_word: str | None = None
     rule: str | None = None
+    offered: tuple[tuple[str, str], ...] = ()
 
     def describe(self, value: Any) -> str:
         """``value`` as a person writes it (``unlimited`` for None, ``on``/``off`` for booleans)."""
@@ -115,6 +119,23 @@ def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any]) -> di
             raise OptionError(f"unknown option {name!r}; options are: {', '.join(by_name)}")
         out[name] = spec.parse(value) if isinstance(value, str) else spec.validate(value)
     return out
+
+
+def check_offered(specs: Sequence[OptionSpec], given: Mapping[str, Any]) -> None:
+    """Refuse a value of an option with ``offered`` values that is not one of them (raises :class:`OptionError`).
+
+    >>> spec = OptionSpec("scenario", str, "hill", "a scenario", offered=(("hill", "Hill"), ("ford", "Ford")))
+    >>> check_offered([spec], {"scenario": "ford"})
+    >>> check_offered([spec], {"scenario": "/etc/passwd"})
+    Traceback (most recent call last):
+    ...
+    grognard.core.errors.OptionError: option 'scenario': '/etc/passwd' is not one of hill, ford
+    """
+    for spec in specs:
+        if spec.offered and spec.name in given:
+            values = [value for value, _ in spec.offered]
+            if given[spec.name] not in values:
+                raise OptionError(f"option {spec.name!r}: {given[spec.name]!r} is not one of {', '.join(values)}")
 
 
 def parse_assignments(items: Iterable[str]) -> dict[str, str]:

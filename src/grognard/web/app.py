@@ -43,6 +43,7 @@ from starlette.websockets import WebSocketState
 from grognard import __version__, rulesets
 from grognard.core.engine import Event
 from grognard.core.errors import GrognardError
+from grognard.core.options import check_offered
 from grognard.core.record import readable_by
 from grognard.terminal import parse_dice
 from grognard.web import faces, pages
@@ -329,6 +330,7 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
                             "default": s.default,
                             "help": s.help,
                             "values": s.describe_values(),
+                            "offered": [value for value, _ in s.offered],
                         }
                         for s in r.options
                     ],
@@ -342,6 +344,7 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
             return _refusal("rate", "too many games made from this address; wait a minute", 429)
         body = CreateRoom.model_validate_json(await request.body())
         ruleset = rulesets.get(body.ruleset)
+        check_offered(ruleset.options, body.options)  # a scenario shipped, never a file on the server named
         host_token = secrets.token_urlsafe(24)
         room = await Room.create(server.store, ruleset, dict(body.options), body.dice, host_token, server.run)
         server.rooms[room.code] = room

@@ -77,10 +77,11 @@ def _options(name: str, ruleset: Ruleset, first: bool) -> str:
         if spec.kind is bool:
             checked = " checked" if spec.default else ""
             rows.append(f'<p><input type="checkbox" id="{key}" {data}{checked}> {label}</p>')
-        elif spec.choices:
+        elif spec.choices or spec.offered:  # a closed list, or the values offered (a scenario: shipped ones)
+            pairs = spec.offered or tuple((c, c) for c in spec.choices)
             items = "".join(
-                f'<option value="{escape(c)}"{" selected" if c == spec.default else ""}>{escape(c)}</option>'
-                for c in spec.choices
+                f'<option value="{escape(v)}"{" selected" if v == spec.default else ""}>{escape(words)}</option>'
+                for v, words in pairs
             )
             rows.append(f'<p>{label}<br><select id="{key}" {data}>{items}</select></p>')
         elif spec.none_word is not None:
@@ -90,6 +91,11 @@ def _options(name: str, ruleset: Ruleset, first: bool) -> str:
             rows.append(
                 f'<p>{label} ({escape(hint)})<br><input id="{key}" {data} value="{escape(spec.describe_default())}" '
                 f'autocomplete="off" maxlength="20"></p>'
+            )
+        elif spec.kind is str:
+            rows.append(
+                f'<p>{label}<br><input id="{key}" {data} value="{escape(spec.describe_default())}" '
+                f'autocomplete="off" maxlength="80"></p>'
             )
         else:
             step = "1" if spec.kind is int else "any"

@@ -25,6 +25,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "hill_assault",
         "a shipped scenario's name or a scenario TOML file",
         rule="skirmish.2",
+        offered=tuple(shipped()),
     ),
     OptionSpec(
         "turn_limit",

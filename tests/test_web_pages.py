@@ -1,0 +1,138 @@
+"""The pages as a class uses them, in a real headless Chromium (Playwright, Debian's ``chromium``).
+
+The projector shows how to join (address, room code, QR code) in the lobby and on demand; the board's
+labels stay readable on a projector with 28 seats; the player's page never keeps stale text (an
+order's "Done" after the next question, "Waiting for" after the end, a missing "paused"); the home page
+hosts any shipped skirmish scenario and its columns do not overlap at 1280 px; the referee's dice entry
+comes first and a refusal says "Refused" once. Screenshots go to ``GROGNARD_SHOTS`` when it is set.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from grognard.rulesets.skirmish.scenario import shipped
+from grognard.web.testing import ServerProcess, call
+
+CHROMIUM = os.environ.get("GROGNARD_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"]
+SHOTS = os.environ.get("GROGNARD_SHOTS")
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} (.ci/run installs it)")
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with ServerProcess(tmp_path_factory.mktemp("pages")) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def page(browser: Any, width: int = 1366, height: int = 768) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    context.set_default_timeout(20000)
+    return context.new_page()
+
+
+def shot(p: Any, name: str, **kw: Any) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        p.screenshot(path=str(Path(SHOTS) / f"{name}.png"), **kw)
+
+
+def make_game(browser: Any, server: ServerProcess, germans: int = 1, manual: bool = False) -> tuple[Any, str]:
+    host = page(browser)
+    host.on("dialog", lambda d: d.accept())
+    host.goto(server.url + "/")
+    host.fill("#opt-omaha-germans", str(germans))
+    if manual:
+        host.check("#dice-manual")
+    host.click("#create-form button[type=submit]")
+    host.wait_for_url("**/host/*")
+    host.wait_for_selector("#seat-rows tr")
+    return host, host.url.rsplit("/", 1)[1]
+
+
+def join(browser: Any, server: ServerProcess, code: str, name: str, width: int = 1366, height: int = 768) -> Any:
+    player = page(browser, width, height)
+    player.goto(f"{server.url}/play/{code}")
+    player.wait_for_selector("#join-panel:not([hidden])")
+    player.fill("#pname", name)
+    player.click("#player-join button[type=submit]")
+    player.wait_for_function("document.getElementById('you').textContent.includes('you play')")
+    return player
+
+
+def text_is(p: Any, element: str, start: str) -> None:
+    p.wait_for_function("([id, t]) => document.getElementById(id).textContent.startsWith(t)", arg=[element, start])
+
+
+def orders_say(p: Any, words: str) -> None:
+    """Wait until the player's "Your orders" section says ``words``."""
+    p.wait_for_function("(t) => document.getElementById('decisions').parentNode.textContent.includes(t)", arg=words)
+
+
+def orders_text(p: Any) -> str:
+    return str(p.evaluate("document.getElementById('decisions').parentNode.textContent"))
+
+
+def hold(p: Any) -> str:
+    """Commit the menu's last choice (hold) of the first decision; returns the order."""
+    p.wait_for_selector(".decision")
+    order = p.locator("input[name=d0]").last.get_attribute("value")
+    p.locator("input[name=d0]").last.check()
+    p.locator(".decision fieldset button[type=button]").first.click()
+    text_is(p, "message", "Done: " + order)
+    return order
+
+
+# ---------------------------------------------------------------- the home page
+
+
+def test_home_hosts_any_shipped_scenario_and_fits_1280(browser: Any, server: ServerProcess) -> None:
+    home = page(browser, 1280, 800)
+    home.goto(server.url + "/")
+    # the rule-set select stays in its column: the Join column is not covered
+    chooser = home.locator("#ruleset").bounding_box()
+    joining = home.locator("#join-h").bounding_box()
+    assert chooser["x"] + chooser["width"] <= joining["x"], (chooser, joining)
+    assert home.evaluate("document.documentElement.scrollWidth") <= 1280
+    shot(home, "home-1280")
+    home.select_option("#ruleset", "skirmish")
+    scenario = home.locator("#opt-skirmish-scenario")
+    assert scenario.evaluate("e => e.tagName") == "SELECT"
+    offered = scenario.locator("option").evaluate_all("os => os.map(o => o.value)")
+    assert offered == [name for name, _ in shipped()]
+    assert scenario.input_value() == "hill_assault"  # the rule set's default, selected
+    home.select_option("#opt-skirmish-scenario", "village_street")
+    home.click("#create-form button[type=submit]")
+    home.wait_for_url("**/host/*")
+    home.wait_for_selector("#svg svg")
+    title = dict(shipped())["village_street"]
+    assert title in home.inner_text("#svg")
+
+
+def test_a_scenario_not_shipped_is_refused(server: ServerProcess) -> None:
+    """The web takes only the scenarios offered: never a file on the server named by a host."""
+    for name in ("/etc/passwd", "../scenarios/village_street.toml", "nowhere"):
+        status, answer = call(server.url + "/api/rooms", {"ruleset": "skirmish", "options": {"scenario": name}})
+        assert status == 400, answer
+        assert answer["message"].startswith(f"option 'scenario': {name!r} is not one of castle_storm")
+    status, answer = call(server.url + "/api/rooms", {"ruleset": "skirmish", "options": {"scenario": "convoy"}})
+    assert status == 200, answer
+    listed = {r["name"]: r for r in call(server.url + "/api/rulesets")[1]}
+    spec = next(o for o in listed["skirmish"]["options"] if o["name"] == "scenario")
+    assert spec["offered"] == [name for name, _ in shipped()]
