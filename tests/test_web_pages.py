@@ -99,6 +99,59 @@ def hold(p: Any) -> str:
     return order
 
 
+# ---------------------------------------------------------------- stale text on the player's page
+
+
+def test_done_goes_when_the_next_decision_arrives(browser: Any, server: ServerProcess) -> None:
+    host, code = make_game(browser, server)
+    ann = join(browser, server, code, "Ann")
+    host.wait_for_function("!document.getElementById('start').disabled")
+    host.click("#start")
+    hold(ann)
+    # the bots play the other seats; the next turn asks Ann again: last turn's "Done" is not news any more
+    ann.wait_for_function("document.getElementById('turn').textContent === 'Turn 2'", timeout=60000)
+    ann.wait_for_selector(".decision")
+    ann.wait_for_timeout(500)  # a late redraw would have put it back
+    assert not ann.inner_text("#message").startswith("Done"), ann.inner_text("#message")
+
+
+def test_idle_text_follows_pause_take_back_and_end(browser: Any, server: ServerProcess) -> None:
+    host, code = make_game(browser, server)
+    ann = join(browser, server, code, "Ann")
+    join(browser, server, code, "Bob")
+    host.wait_for_function("document.querySelectorAll('#player-rows tr').length === 2")
+    host.click("#start")
+    # both people owe an order (the bot's A3 may have gone already): Ann's hold is then the last action
+    ann.wait_for_function(
+        "document.getElementById('waiting').textContent === 'Waiting for: American 1 (Ann), American 2 (Bob)'"
+    )
+    order = hold(ann)
+    orders_say(ann, "Waiting for: American 2")
+    # paused while Ann has nothing to decide: the page says so (the decision list stayed empty)
+    host.click("#pause")
+    orders_say(ann, "The game is paused.")
+    assert "Waiting for" not in orders_text(ann)
+    assert ann.inner_text("#message") == ""  # the order's "Done" went with the play
+    host.click("#pause")
+    orders_say(ann, "Waiting for: American 2")
+    # the host takes Ann's order back (which pauses the game): her question is asked again, no "Done"
+    host.wait_for_function("!document.getElementById('undo').disabled")
+    host.click("#undo")
+    orders_say(ann, "The game is paused.")
+    host.wait_for_function("document.getElementById('pause').textContent === 'Resume'")
+    host.click("#pause")
+    ann.wait_for_selector(".decision")
+    assert not ann.inner_text("#message").startswith("Done"), ann.inner_text("#message")
+    assert "Waiting for" not in orders_text(ann) and "paused" not in orders_text(ann)
+    # Ann holds again and waits; the host ends the game: no "Waiting for" after the end
+    assert hold(ann) == order
+    orders_say(ann, "Waiting for: American 2")
+    host.click("#end")
+    orders_say(ann, "The host ended the game.")
+    assert "Waiting for" not in ann.inner_text("#main")
+    assert ann.inner_text("#message") == ""
+
+
 # ---------------------------------------------------------------- the home page
 
 

@@ -230,7 +230,8 @@ def room_page(role: str, room: Any) -> str:
 </section>
 <section aria-labelledby="orders-h">
 <h2 id="orders-h">Your orders</h2>
-<div id="decisions"><p>Nothing to decide now.</p></div>
+<p id="idle">Connecting...</p>
+<div id="decisions"></div>
 <div id="preview" class="preview" aria-live="polite"></div>
 </section>"""
         )

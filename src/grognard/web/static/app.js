@@ -15,11 +15,13 @@
     }
     return node;
   };
-  const say = (text, kind) => {
+  // about: what the line is about; "order" (sending, done, refused) is cleared when the decisions it was about go
+  const say = (text, kind, about) => {
     const box = $("message");
     if (!box) return;
     box.textContent = text || "";
     box.className = "message" + (kind ? " " + kind : "");
+    if (about) box.dataset.about = about; else delete box.dataset.about;
   };
   const store = {
     get: (k) => { try { return localStorage.getItem(k); } catch (e) { return null; } },
@@ -117,7 +119,10 @@
   let retry = 500;
   let seq = 0;
   let last = null;
-  let decisionsKey = "";
+  let drawn = [];  // the decisions the player's forms show, each as its JSON text
+  let drawnKeys = [];  // and each as "seat|id": the question, whatever its details
+  let answered = null;  // the decision the message line's order answers: {key, step (from its ack)}
+  const keyOf = (d) => d.seat + "|" + d.id;
   let deadline = null;
   let pickers = [];  // the move forms that a click on the picture fills (the first one)
 
@@ -200,9 +205,13 @@
   function receive(m) {
     if (m.type === "state") { last = m; draw(m); }
     else if (m.type === "events") { addEvents(m.events); }
-    else if (m.type === "refused") { say("Refused: " + m.message, "error"); }
+    else if (m.type === "refused") { say("Refused: " + m.message, "error", m.n ? "order" : null); }
     else if (m.type === "ack") {
-      if (m.action) say("Done: " + m.action, "ok");
+      if (m.action) {
+        if (answered) answered.step = m.step;
+        // the state after it may have come first, asking the same question again (the next turn): no news then
+        if (!(last && answered && askedAgain(last))) say("Done: " + m.action, "ok", "order");
+      }
       else if (m.dice) say("Dice entered: " + m.dice.join(" "), "ok");
       else if (m.op) say("Done.", "ok");
     } else if (m.type === "preview") { showPreview(m); }
@@ -347,23 +356,44 @@
   function drawPlayer(s) {
     const you = s.you || {};
     $("you").textContent = (you.name || "") + (you.seats && you.seats.length ? ": you play " + you.seats.join(", ") : ": the host has not given you a seat yet");
-    const key = JSON.stringify(s.decisions);
-    if (key === decisionsKey) return;
-    decisionsKey = key;
+    // what the player owes now, and what the box says when that is nothing: both drawn from every state
+    // (the game paused, ended or moved on while the decisions stayed the same empty list)
+    const decisions = s.decisions || [];
+    const now = decisions.map((d) => JSON.stringify(d));
+    const idle = $("idle");
+    idle.textContent = decisions.length ? "" : idleText(s);
+    idle.hidden = decisions.length > 0;
+    // a line about an order (sent, done, refused) is news until a question it was not about arrives, its own
+    // question is asked again (the next turn), or the game stops (paused, over; the host's take-back pauses it)
+    const keys = decisions.map(keyOf);
+    const stale = s.status !== "playing" || s.paused || keys.some((k) => !drawnKeys.includes(k)) || askedAgain(s);
+    if (stale && $("message").dataset.about === "order") { say(""); answered = null; }
+    drawnKeys = keys;
+    if (now.length === drawn.length && now.every((d, i) => d === drawn[i])) return;  // the forms keep what is typed in them
+    drawn = now;
     const box = $("decisions");
     previewHome();  // out of the forms before they go
     box.textContent = "";
     pickers = [];
     $("preview").textContent = "";
     $("svg").classList.remove("picking");
-    if (!s.decisions.length) {
-      const waiting = s.seats.filter((x) => x.owes).map((x) => x.seat);
-      box.appendChild(el("p", s.status === "lobby" ? "The game has not started." :
-        s.paused ? "The game is paused." : (waiting.length ? "Waiting for: " + waiting.slice(0, 8).join(", ") + (waiting.length > 8 ? " and " + (waiting.length - 8) + " more" : "") : "Nothing to decide now.")));
-      return;
-    }
-    s.decisions.forEach((d, k) => box.appendChild(decisionForm(d, k)));
+    decisions.forEach((d, k) => box.appendChild(decisionForm(d, k)));
     $("svg").classList.toggle("picking", pickers.length > 0);
+  }
+
+  function askedAgain(s) {
+    return !!(answered && answered.step !== undefined && answered.step !== null && s.step >= answered.step
+      && (s.decisions || []).some((d) => keyOf(d) === answered.key));
+  }
+
+  function idleText(s) {
+    if (s.status === "lobby") return "The game has not started.";
+    if (s.status === "over") return "The game is over.";
+    if (s.status === "ended") return "The host ended the game.";
+    if (s.paused) return "The game is paused.";
+    const waiting = s.seats.filter((x) => x.owes).map((x) => x.seat);
+    if (!waiting.length) return "Nothing to decide now.";
+    return "Waiting for: " + waiting.slice(0, 8).join(", ") + (waiting.length > 8 ? " and " + (waiting.length - 8) + " more" : "");
   }
 
   function decisionForm(d, k) {
@@ -392,7 +422,7 @@
     const menuButton = el("button", "Commit the chosen order", { type: "button" });
     menuButton.addEventListener("click", () => {
       const chosen = menu.querySelector("input:checked");
-      if (chosen) act(chosen.value, d.seat);
+      if (chosen) act(chosen.value, d);
     });
     menu.appendChild(menuButton);
     wrap.appendChild(menu);
@@ -434,7 +464,7 @@
       fs.appendChild(check);
       fs.appendChild(commit);
       form.appendChild(fs);
-      form.addEventListener("submit", (e) => { e.preventDefault(); act(text(), d.seat); });
+      form.addEventListener("submit", (e) => { e.preventDefault(); act(text(), d); });
       wrap.appendChild(form);
     });
     // a typed order
@@ -451,15 +481,16 @@
     check.addEventListener("click", () => preview(input.value, typed));
     typed.appendChild(check);
     typed.appendChild(el("button", "Commit the typed order", { type: "submit" }));
-    typed.addEventListener("submit", (e) => { e.preventDefault(); act(input.value, d.seat); });
+    typed.addEventListener("submit", (e) => { e.preventDefault(); act(input.value, d); });
     wrap.appendChild(typed);
     return wrap;
   }
 
-  function act(text, seat) {
+  function act(text, d) {
     if (!text.trim()) return;
-    say("Sending: " + text);
-    send({ type: "act", action: text.trim(), seat, n: ++seq });
+    answered = { key: keyOf(d), step: null };
+    say("Sending: " + text, null, "order");
+    send({ type: "act", action: text.trim(), seat: d.seat, n: ++seq });
   }
   // the preview's answer is shown just below the form that asked for it (many aircraft: many forms)
   const previewBox = $("preview");
