@@ -189,3 +189,28 @@ def test_a_scenario_not_shipped_is_refused(server: ServerProcess) -> None:
     listed = {r["name"]: r for r in call(server.url + "/api/rulesets")[1]}
     spec = next(o for o in listed["skirmish"]["options"] if o["name"] == "scenario")
     assert spec["offered"] == [name for name, _ in shipped()]
+
+
+# ---------------------------------------------------------------- the referee
+
+
+def test_referee_dice_entry_first_and_refusal_said_once(browser: Any, server: ServerProcess) -> None:
+    host, _ = make_game(browser, server, manual=True)
+    host.wait_for_selector("#dice-panel:not([hidden])")
+    # in sight without scrolling on a 1366x768 screen, and before the QR code and the settings
+    box = host.locator("#dice-values").bounding_box()
+    assert box["y"] + box["height"] <= 768, box
+    assert host.evaluate("window.scrollY") == 0
+    order = host.evaluate(
+        "['dice-values', 'qr', 'settings'].map(id => document.getElementById(id))"
+        ".map(e => e.compareDocumentPosition(document.getElementById('qr')))"
+    )
+    assert order[0] & 4, "the dice entry comes before the QR code"  # DOCUMENT_POSITION_FOLLOWING
+    host.fill("#dice-values", "9")
+    host.press("#dice-values", "Enter")
+    text_is(host, "message", "Refused")
+    text_is(host, "dice-problem", "Refused")  # from the next state
+    assert host.inner_text("#message") == "Refused: 9 is not a face of a d6; type the roll again"
+    assert host.inner_text("#dice-problem") == "Refused: 9 is not a face of a d6"
+    assert "refused: refused" not in host.inner_text("body").lower()
+    shot(host, "referee-refused")

@@ -148,7 +148,18 @@ def room_page(role: str, room: Any) -> str:
 </section>"""
     board_tables = """<section aria-label="The table as text"><div id="tables"></div></section>"""
     if role == "host":
-        side = f"""<section aria-labelledby="room-h">
+        # referee mode: the roll asked for comes first, where the referee's eyes are all game
+        side = f"""<section id="dice-panel" hidden aria-labelledby="dice-h">
+<h2 id="dice-h">Referee: roll the dice</h2>
+<p id="dice-purpose"></p>
+<form id="dice-form">
+<p><label for="dice-values" id="dice-label">Dice</label>
+<input id="dice-values" name="values" autocomplete="off" inputmode="numeric"></p>
+<p id="dice-problem" class="problem"></p>
+<p><button type="submit">Enter the roll</button></p>
+</form>
+</section>
+<section aria-labelledby="room-h">
 <h2 id="room-h">Room {code}</h2>
 <p>Players join at <strong id="join-url"></strong> with the room code <strong class="code">{code}</strong>.</p>
 <img id="qr" src="/qr/{code}.svg" alt="QR code of the join address for room {code}" width="160" height="160">
@@ -178,16 +189,6 @@ def room_page(role: str, room: Any) -> str:
 <p><button type="submit">Save settings</button></p>
 </form>
 <p><button type="button" id="dice-mode">Referee mode: type the table's dice</button></p>
-</section>
-<section id="dice-panel" hidden aria-labelledby="dice-h">
-<h2 id="dice-h">Referee: roll the dice</h2>
-<p id="dice-purpose"></p>
-<form id="dice-form">
-<p><label for="dice-values" id="dice-label">Dice</label>
-<input id="dice-values" name="values" autocomplete="off" inputmode="numeric"></p>
-<p id="dice-problem" class="problem"></p>
-<p><button type="submit">Enter the roll</button></p>
-</form>
 </section>
 <section aria-labelledby="seats-h">
 <h2 id="seats-h">Seats</h2>

@@ -317,7 +317,7 @@ class Room:
         if problem is not None:
             request["problem"] = problem
             self.touch()
-            raise Refused("dice", f"refused: {problem}; type the roll again")
+            raise Refused("dice", f"{problem}; type the roll again")  # the page says "Refused: "
         self._dice_future.set_result(list(values))
 
     async def _setup(self) -> None:
