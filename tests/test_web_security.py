@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from grognard.web.testing import ServerProcess, call
@@ -286,12 +286,28 @@ def until(ws: Any, test: Any, timeout: float = 15.0) -> dict[str, Any]:
 
 
 def test_one_browsers_wrong_codes_do_not_lock_out_its_address(server: ServerProcess) -> None:
-    code = make_room(server)["code"]
+    """Room codes tried are limited by browser (its page sends its id) and, more loosely, by address, on
+    every route; one pupil's typos stop his browser only, and a class's own room stays open to its
+    address even while someone there tries codes by the hundred."""
+    made = make_room(server)
+    code = made["code"]
     typist = [try_join(server, "WRONG" + str(k), "Tim", browser="browser-tim-1") for k in range(20)]
     assert typist[0][0] == 404 and typist[-1][0] == 429 and typist[-1][1]["code"] == "rate"
+    assert "room codes" in typist[-1][1]["message"] and typist[-1][2] is not None
     # the pupil beside him, same address, another browser: his typo is a plain 404, his right code works
     assert try_join(server, "WRONG1", "Sue", browser="browser-sue-2")[0] == 404
     assert try_join(server, code, "Sue", browser="browser-sue-2")[0] == 200
-    # a script making up a browser id for every guess meets the address's ceiling
+    # a script making up a browser id for every guess meets the address's ceiling, on every route
     statuses = [try_join(server, f"NOPE{k}", "x", browser=f"made-up-{k:04d}")[0] for k in range(80)]
     assert statuses[0] == 404 and statuses[-1] == 429
+    assert call(server.url + "/play/NOPEZZ")[0] == 429
+    assert call(server.url + "/qr/NOPEZY.svg")[0] == 429
+    with pytest.raises(InvalidStatus) as refused:
+        connect(f"{server.ws_url}/ws/NOPEZX", open_timeout=20)
+    assert refused.value.response.status_code == 429
+    # while the class's own room, known to this address, is open: pages, joins from a new browser, its socket
+    assert call(server.url + f"/play/{code}")[0] == 200
+    assert try_join(server, code, "Uma", browser="browser-uma-3")[0] == 200
+    host = hello(server, code, "host", made["host_token"])
+    assert first_state(host)["code"] == code
+    host.close()

@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 import secrets
 import time
 from collections.abc import Callable
@@ -47,7 +46,7 @@ from grognard.core.options import check_offered
 from grognard.core.record import readable_by
 from grognard.terminal import parse_dice
 from grognard.web import faces, pages
-from grognard.web.guard import Bucket, Guard, Limits
+from grognard.web.guard import Bucket, CodeGate, Codes, Guard, Limits
 from grognard.web.protocol import (
     HOST_OPS,
     MAX_BODY,
@@ -70,7 +69,6 @@ GAME_OPS = {"undo", "dice_mode"}  # host commands that change the game itself
 MAX_PAGES_EACH = 4  # pages one player, the host or the projector link keep open on a game: a 5th closes the oldest
 MAX_SPECTATORS = 8  # projector pages without the projector token (opened from the room code alone), on one game
 HELLO_WAIT = 10.0  # seconds a page has to say hello
-BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")  # the id a page keeps in localStorage, sent as X-Grognard-Browser
 STATE_INTERVAL = 0.2  # seconds between two states sent to one page (events and answers go at once)
 
 
@@ -86,10 +84,9 @@ class Server:
         # of 28 joining together is in within 16 s, its pages retrying by themselves); one script filling
         # a room's seats gets 12 at most before the host can lock the room
         self.joins = Limits(rate=1.0, burst=12)
-        # wrong room codes: by address and browser id (one pupil's typos lock out that browser only),
-        # and a looser ceiling by address behind it (a script making up browser ids)
-        self.misses = Limits(rate=0.2, burst=12)
-        self.misses_by_address = Limits(rate=1.0, burst=60)
+        # different room codes tried (guard.CodeGate): by address and browser id (one pupil's typos lock
+        # out that browser only), and a looser ceiling by address behind it (a script making up browser ids)
+        self.codes = Codes(by_address=Limits(rate=1.0, burst=60), by_browser=Limits(rate=0.2, burst=12))
         self.creates = Limits(rate=0.2, burst=30)
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -296,6 +293,7 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
     static = resources.files("grognard.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
 
+    app.add_middleware(CodeGate, codes=server.codes)
     app.add_middleware(Guard, limit=MAX_BODY)  # every route: the bytes actually read, the security headers
 
     @app.exception_handler(Refused)
@@ -348,17 +346,13 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
         host_token = secrets.token_urlsafe(24)
         room = await Room.create(server.store, ruleset, dict(body.options), body.dice, host_token, server.run)
         server.rooms[room.code] = room
+        server.codes.note(_client(request), room.code)  # the host's own pages never count as codes tried
         return {"code": room.code, "host_token": host_token, "host_url": f"/host/{room.code}#{host_token}"}
 
     @app.post("/api/rooms/{code}/join")
     async def join(code: str, request: Request) -> Any:
         who = _client(request)
-        if len(code) > 16 or code.upper() not in server.rooms:
-            browser = request.headers.get("x-grognard-browser", "")
-            browser = browser if BROWSER_ID.fullmatch(browser) else ""
-            if not server.misses.take(f"{who} {browser}") or not server.misses_by_address.take(who):
-                return _refusal("rate", "too many wrong room codes; wait a minute and check the code", 429)
-        room = server.room(code)
+        room = server.room(code)  # how many different codes one address or browser may try: guard.CodeGate
         if not server.joins.take(who):
             wait = server.joins.wait(who)
             return _refusal("rate", "many are joining at once: wait a moment", 429, retry=wait)

@@ -5,17 +5,25 @@
   read (``Content-Length`` or ``Transfer-Encoding: chunked`` alike) and answers 413 at the first
   byte past ``MAX_BODY``, without reading the rest; it puts the security headers on every answer.
 
+- ``CodeGate``: an ASGI middleware that limits how many *different* room codes one address (and,
+  on a join, one browser) may try, on every route that names a code (pages, the API, the QR code,
+  the WebSocket), so nobody can find a game by trying codes.
+
 A classroom shares one public address behind its router, so what is limited by address is
 generous enough for a class of 28 joining at once (they wait a few seconds, their pages retry by
-themselves), and the limit on wrong room codes is kept by address *and* browser id: one pupil's
-typos lock out that pupil's browser, not the class (a looser ceiling by address stays behind it).
+themselves), and the limit on room codes is kept by address *and* browser id: one pupil's typos
+lock out that pupil's browser, not the class (a looser ceiling by address stays behind it). A code
+already tried from an address is never refused there again (a refusal would tell nothing new), so
+a class's own room stays open to it even while someone on its network tries codes by the thousand.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 import time
+from collections import OrderedDict
 from typing import Any
 
 from grognard.web.protocol import MAX_BODY
@@ -151,6 +159,94 @@ class Guard:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+class Codes:
+    """How many different room codes an address (and, when its page sends ``X-Grognard-Browser``, a
+    browser) may try: ``by_address`` and ``by_browser`` are token buckets of *new* codes; a code tried
+    already (one of the last ``SEEN`` of that address or browser) always goes through."""
+
+    SEEN = 64
+
+    def __init__(self, by_address: Limits, by_browser: Limits) -> None:
+        self.by_address, self.by_browser = by_address, by_browser
+        self.seen: OrderedDict[str, OrderedDict[str, None]] = OrderedDict()
+
+    def allows(self, address: str, browser: str, code: str) -> bool:
+        """May ``address`` (with ``browser``, or "") look up ``code``? Takes from the buckets if it is new."""
+        keys = [address] + ([f"{address} {browser}"] if browser else [])
+        if all(code in self.seen.get(key, ()) for key in keys):
+            return True
+        if browser and code not in self.seen.get(keys[1], ()) and not self.by_browser.take(keys[1]):
+            return False
+        if code not in self.seen.get(address, ()) and not self.by_address.take(address):
+            return False
+        for key in keys:
+            self.note(key, code)
+        return True
+
+    def note(self, key: str, code: str) -> None:
+        """``key`` (an address, or "address browser") knows ``code`` (it tried it, or made the game)."""
+        codes = self.seen.pop(key, None) or OrderedDict()
+        codes[code] = None
+        while len(codes) > self.SEEN:
+            codes.popitem(last=False)
+        self.seen[key] = codes
+        while len(self.seen) > 10000:
+            self.seen.popitem(last=False)
+
+    def wait(self, address: str, browser: str) -> int:
+        return self.by_browser.wait(f"{address} {browser}") if browser else self.by_address.wait(address)
+
+
+class CodeGate:
+    """ASGI middleware: every route naming a room code (pages, the API, the QR code, the WebSocket)
+    asks ``Codes`` first; a new code past an address's or a browser's limit is answered 429 (a
+    WebSocket: refused at the handshake with 429) and the route never runs."""
+
+    PATHS = re.compile(r"^/(?:host|play|projector|ws|qr|api/rooms)/([^/]+?)(?:\.svg)?(?:/.*)?$")
+    BROWSER = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+
+    def __init__(self, app: Any, codes: Codes) -> None:
+        self.app, self.codes = app, codes
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        found = self.PATHS.match(scope.get("path", "")) if scope["type"] in ("http", "websocket") else None
+        if found is None or found.group(1) in ("", "rulesets"):
+            await self.app(scope, receive, send)
+            return
+        address = scope["client"][0] if scope.get("client") else "?"
+        browser = ""
+        for name, value in scope.get("headers", ()):
+            if name == b"x-grognard-browser":
+                browser = value.decode("latin-1")
+        browser = browser if self.BROWSER.match(browser) else ""
+        if self.codes.allows(address, browser, found.group(1).upper()[:16]):
+            await self.app(scope, receive, send)
+            return
+        wait = self.codes.wait(address, browser)
+        body = json.dumps(
+            {
+                "type": "refused",
+                "code": "rate",
+                "message": "too many different room codes tried from here: wait a minute and check the code",
+            }
+        ).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"retry-after", str(wait).encode()),
+        ]
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 429, "headers": _secured(headers)})
+            await send({"type": "http.response.body", "body": body})
+            return
+        await receive()  # websocket.connect
+        if "websocket.http.response" in scope.get("extensions", {}):
+            await send({"type": "websocket.http.response.start", "status": 429, "headers": headers})
+            await send({"type": "websocket.http.response.body", "body": body})
+        else:
+            await send({"type": "websocket.close", "code": 1008, "reason": "too many room codes tried"})
 
 
 def _secured(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
