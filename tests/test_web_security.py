@@ -64,11 +64,11 @@ def refused_at_hello(ws: Any) -> str:
         return str(closed.rcvd.reason if closed.rcvd else "")
 
 
-def closed_reason(ws: Any) -> str:
+def closed_reason(ws: Any, timeout: float = 10.0) -> str:
     """Read on until the server closes this page: the reason it gave."""
     try:
         while True:
-            ws.recv(timeout=10)
+            ws.recv(timeout=timeout)
     except ConnectionClosed as closed:
         return str(closed.rcvd.reason if closed.rcvd else "")
 
@@ -186,9 +186,27 @@ def test_projector_pages_cannot_lock_out_the_host_and_the_players(server: Server
     projector = hello(server, code, "projector", url.split("#", 1)[1])
     assert first_state(projector)["code"] == code
     assert "projector token" in refused_at_hello(hello(server, code, "projector", "x" * 32))
-    # a page that never says hello is closed, and takes no one's place
+    # a page that never says hello is closed (and was counted nowhere meanwhile)
+    silent = connect(f"{server.ws_url}/ws/{code}", open_timeout=20).__enter__()
+    assert "hello" in closed_reason(silent, timeout=30)
     for ws in [*admitted, host, *seated, projector]:
         ws.close()
+
+
+def test_a_locked_room_stays_locked_after_a_restart(tmp_path: Path) -> None:
+    srv = ServerProcess(tmp_path).start()
+    try:
+        made = make_room(srv)
+        host = hello(srv, made["code"], "host", made["host_token"])
+        first_state(host)
+        host.send(json.dumps({"type": "lock", "locked": True}))
+        until(host, lambda m: m["type"] == "ack" and m.get("op") == "lock")
+        srv.kill()
+        srv.start()
+        status, answer, _ = try_join(srv, made["code"], "Eve")
+        assert status == 403 and answer["code"] == "locked"
+    finally:
+        srv.stop()
 
 
 def test_a_sixth_page_of_one_player_closes_the_oldest(server: ServerProcess) -> None:
