@@ -401,6 +401,8 @@ def test_host_locks_the_room_and_removes_players_with_a_confirmation(
     late.press("#join-name", "Enter")
     late.wait_for_function("document.getElementById('message').textContent.includes('locked')")
     assert "host" in late.inner_text("#message")
+    where = late.locator("#message").bounding_box()  # in sight, not below the long form for hosts
+    assert where is not None and where["y"] + where["height"] <= 768
     host.click("#lock")
     host.wait_for_function("document.getElementById('lock').textContent.startsWith('Lock')")
     late.press("#join-name", "Enter")

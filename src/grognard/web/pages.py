@@ -36,6 +36,7 @@ def index(rulesets: list[tuple[str, Ruleset]]) -> str:
     choices = "".join(f'<option value="{escape(n)}">{escape(r.title)}</option>' for n, r in rulesets)
     options = "\n".join(_options(n, r, first=k == 0) for k, (n, r) in enumerate(rulesets))
     body = f"""<header><h1>grognard</h1><p>WWII miniature wargames played exactly as written.</p></header>
+<div id="message" role="alert" class="message"></div>
 <main id="main" class="columns">
 <section aria-labelledby="make-h">
 <h2 id="make-h">Host a game</h2>
@@ -62,7 +63,6 @@ def index(rulesets: list[tuple[str, Ruleset]]) -> str:
 <p><button type="submit">Join</button></p>
 </form>
 </section>
-<div id="message" role="alert" class="message"></div>
 </main>"""
     return _page("grognard", body, "index")
 
