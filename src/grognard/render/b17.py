@@ -109,6 +109,9 @@ def render(view: dict[str, Any]) -> str:
     # gun rings first, under the aircraft: every bomber's faintly, or the focused bomber's alone, boldly
     focus = view.get("focus")
     labels = {a["label"] for a in aircraft}
+    placed = set(view.get("placed", []))
+    # a bomber whose box is not yet placed (b17.8) is not on the table: nothing is drawn for it
+    aircraft = [a for a in aircraft if a["kind"] != "bomber" or a.get("box", 0) in placed]
     if focus is not None and focus not in labels:
         raise OptionError(f"--focus {focus}: no aircraft {focus} in this game ({', '.join(sorted(labels))})")
     for a in aircraft:

@@ -343,11 +343,22 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
         body = CreateRoom.model_validate_json(await request.body())
         ruleset = rulesets.get(body.ruleset)
         check_offered(ruleset.options, body.options)  # a scenario shipped, never a file on the server named
+        solo = body.solo
+        if solo is not None:  # checked before anything is made: a refused solo game leaves no room behind
+            if solo.side is None or solo.side not in ruleset.sides:
+                return _refusal("bad_side", f"solo.side {solo.side!r}: pick a side: {', '.join(ruleset.sides)}")
+            if body.dice != "seeded":
+                return _refusal("solo_dice", "dice: a solo game rolls the computer's dice (referee mode needs a host)")
         host_token = secrets.token_urlsafe(24)
         room = await Room.create(server.store, ruleset, dict(body.options), body.dice, host_token, server.run)
         server.rooms[room.code] = room
         server.codes.note(_client(request), room.code)  # the host's own pages never count as codes tried
-        return {"code": room.code, "host_token": host_token, "host_url": f"/host/{room.code}#{host_token}"}
+        made = {"code": room.code, "host_token": host_token, "host_url": f"/host/{room.code}#{host_token}"}
+        if solo is not None:  # seated on the side picked, bots on the rest (fill_bots), started
+            player, token = await room.join(solo.name, solo.side)
+            await room.call(room.host_op, "start")
+            made.update(player=player, token=token, seats=room.seats_of(player), play_url=f"/play/{room.code}")
+        return made
 
     @app.post("/api/rooms/{code}/join")
     async def join(code: str, request: Request) -> Any:

@@ -31,6 +31,8 @@ class Face:
     phase: Callable[[Game], str]
     figures: Callable[[Game], list[tuple[str, Any]]]
     marks: Callable[[Game, set[str]], list[dict[str, Any]]]  # rings on the picture around the seat's own units
+    # the unit a decision is about, where the picture draws it ({label, x, y, r}; None: no one unit)
+    unit: Callable[[Game, Decision], dict[str, Any] | None] = lambda game, decision: None
 
 
 def _field(name: str, label: str, value: float, low: float, high: float, step: float) -> dict[str, Any]:
@@ -164,6 +166,20 @@ def _omaha_marks(game: Any, mine: set[str]) -> list[dict[str, Any]]:
     return out
 
 
+def _omaha_unit(game: Any, decision: Decision) -> dict[str, Any] | None:
+    from grognard.render.omaha import MARGIN, SCALE, TOP
+
+    kind, _, label = decision.id.partition(" ")
+    top = 28.0 + float(game.state.options["ground"])
+    if kind == "orders":
+        q = game.squad(label)
+        return {"label": label, "x": MARGIN + q.x * SCALE, "y": TOP + (top - q.y) * SCALE, "r": 14}
+    if kind == "fire":
+        b = game.state.bunkers[int(label[1:]) - 1]
+        return {"label": label, "x": MARGIN + (b.section * 8 + 4) * SCALE, "y": TOP + (top - 30) * SCALE, "r": 24}
+    return None
+
+
 # ---------------------------------------------------------------------------------------------- B-17
 def _b17_forms(game: Any, decision: Decision) -> list[dict[str, Any]]:
     """A move as distance and turn (typed), or a point to fly to (typed, or a click on the picture);
@@ -226,7 +242,8 @@ def _b17_tables(game: Any, mine: set[str]) -> list[dict[str, Any]]:
     rows = []
     for a in game.state.aircraft.values():
         seat = AMERICAN if a.bomber else GERMAN
-        flying = a.status == "flying"
+        unplaced = game.state.unplaced(a)
+        flying = a.status == "flying" and not unplaced
         rows.append(
             [
                 a.label,
@@ -238,7 +255,7 @@ def _b17_tables(game: Any, mine: set[str]) -> list[dict[str, Any]]:
                 f"{a.heading:g}" if flying else "",
                 len(a.damaged),
                 f'{game.allowance(a):g}"' if flying else "",
-                a.status + (", has bombed" if a.bombed else ""),
+                "not yet placed" if unplaced else a.status + (", has bombed" if a.bombed else ""),
             ]
         )
     columns = ["aircraft", "model", "seat", "yours", "x", "y", "heading", "damage", "moves", "status"]
@@ -265,15 +282,26 @@ def _b17_marks(game: Any, mine: set[str]) -> list[dict[str, Any]]:
 
     out = []
     for a in game.state.aircraft.values():
-        if a.flying and (AMERICAN if a.bomber else GERMAN) in mine:
+        if a.flying and not game.state.unplaced(a) and (AMERICAN if a.bomber else GERMAN) in mine:
             x, y = MARGIN + a.x * SCALE, TOP + (TABLE_WIDTH - a.y) * SCALE
             out.append({"x": x, "y": y, "r": 18, "label": f"your aircraft {a.label}"})
     return out
 
 
+def _b17_unit(game: Any, decision: Decision) -> dict[str, Any] | None:
+    from grognard.render.b17 import MARGIN, SCALE, TOP
+    from grognard.rulesets.b17.data import TABLE_WIDTH
+
+    kind, _, rest = decision.id.partition(" ")
+    if kind not in ("move", "guns"):
+        return None
+    a = game.aircraft(rest.split()[0])
+    return {"label": a.label, "x": MARGIN + a.x * SCALE, "y": TOP + (TABLE_WIDTH - a.y) * SCALE, "r": 18}
+
+
 FACES: dict[str, Face] = {
-    "omaha": Face(_omaha_forms, _omaha_tables, _omaha_phase, _omaha_figures, _omaha_marks),
-    "b17": Face(_b17_forms, _b17_tables, _b17_phase, _b17_figures, _b17_marks),
+    "omaha": Face(_omaha_forms, _omaha_tables, _omaha_phase, _omaha_figures, _omaha_marks, _omaha_unit),
+    "b17": Face(_b17_forms, _b17_tables, _b17_phase, _b17_figures, _b17_marks, _b17_unit),
 }
 
 
@@ -285,6 +313,8 @@ def decision_json(ruleset: Ruleset, game: Game, decision: Decision) -> dict[str,
     The menu is the rule set's (``Ruleset.menu``: useful first, in words, every legal target of a finite
     choice); without one, every action of a finite space (at most ``FINITE``) or ``candidates(MENU)``.
     Each choice: ``text`` (the order sent), ``label`` (its words, or the text), ``note``, ``odds``.
+    ``unit``: the unit the decision is about where the picture draws it (``{label, x, y, r}``, picture
+    units), so that a tap on it picks this decision; ``None`` when the decision is about no one unit.
     """
     situation = ruleset.situation(game, decision) if ruleset.situation is not None else [decision.prompt]
     if ruleset.menu is not None:
@@ -306,6 +336,7 @@ def decision_json(ruleset: Ruleset, game: Game, decision: Decision) -> dict[str,
         "situation": situation,
         "choices": choices,
         "forms": face.forms(game, decision) if face is not None else [],
+        "unit": face.unit(game, decision) if face is not None else None,
         "usage": usage(ruleset, [c["text"] for c in choices]),
         "example": choices[0]["text"] if choices else "",
     }

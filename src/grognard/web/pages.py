@@ -33,7 +33,10 @@ def _page(title: str, body: str, role: str, code: str = "") -> str:
 
 def index(rulesets: list[tuple[str, Ruleset]]) -> str:
     """The home page: make a game (the host) or join one (a player)."""
-    choices = "".join(f'<option value="{escape(n)}">{escape(r.title)}</option>' for n, r in rulesets)
+    choices = "".join(
+        f'<option value="{escape(n)}" data-sides="{escape(" ".join(r.sides))}">{escape(r.title)}</option>'
+        for n, r in rulesets
+    )
     options = "\n".join(_options(n, r, first=k == 0) for k, (n, r) in enumerate(rulesets))
     body = f"""<header><h1>grognard</h1><p>WWII miniature wargames played exactly as written.</p></header>
 <div id="message" role="alert" class="message"></div>
@@ -51,6 +54,13 @@ def index(rulesets: list[tuple[str, Ruleset]]) -> str:
 <label for="dice-manual">referee mode: I type the table's real dice</label></p>
 </fieldset>
 <p><button type="submit">Make the game</button></p>
+<fieldset id="solo"><legend>Or play it alone, against the bots</legend>
+<p><label for="solo-name">Your name</label>
+<input id="solo-name" name="solo_name" autocomplete="off" maxlength="32"></p>
+<p><label for="solo-side">Your side</label>
+<select id="solo-side" name="solo_side"></select></p>
+<p><button type="button" id="solo-start">Play solo</button></p>
+</fieldset>
 </form>
 </section>
 <section aria-labelledby="join-h">

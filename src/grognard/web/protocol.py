@@ -177,13 +177,6 @@ PLAYER_OPS = {"act", "preview"}
 OptionValue = Annotated[str, Field(max_length=40)] | int | float | bool | None
 
 
-class CreateRoom(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    ruleset: Annotated[str, Field(min_length=1, max_length=32)] = "omaha"
-    options: Annotated[dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=40)] = {}
-    dice: Literal["seeded", "manual"] = "seeded"
-
-
 class Join(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: Annotated[str, Field(min_length=1, max_length=64)]
@@ -193,3 +186,14 @@ class Join(BaseModel):
     @classmethod
     def _name(cls, value: str) -> str:
         return clean_name(value)
+
+
+class CreateRoom(BaseModel):
+    """A new game; with ``solo`` (a name and a side) the maker also plays it: seated on that side, the
+    bots on every other seat, the game started at once (computer's dice only)."""
+
+    model_config = ConfigDict(extra="forbid")
+    ruleset: Annotated[str, Field(min_length=1, max_length=32)] = "omaha"
+    options: Annotated[dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=40)] = {}
+    dice: Literal["seeded", "manual"] = "seeded"
+    solo: Join | None = None

@@ -33,6 +33,8 @@ from grognard.rulesets.b17.state import Aircraft
 def aircraft_line(game: B17Game, a: Aircraft) -> str:
     """One aircraft: where it is, its heading, its damage, its move."""
     damage = f", {a.damage} damage (engines {', '.join(map(str, a.damaged))} smoking)" if a.damage else ""
+    if game.state.unplaced(a):
+        return f"{a.label} {a.model}: not yet placed (box {a.box})"
     if a.status != "flying":
         return f"{a.label} {a.model}: {a.status}"
     extra = " (has bombed)" if a.bombed else ""
@@ -163,7 +165,7 @@ def board(game: B17Game, seat: str | None = None) -> str:
             if x0 <= c * 4 <= x1 and y0 <= (rows - 1 - r) * 4 + 2 <= y1 + 2:
                 grid[r][c] = "#"
     for a in s.aircraft.values():
-        if a.flying:
+        if a.flying and not s.unplaced(a):
             c, r = min(int(a.x // 4), cols - 1), rows - 1 - min(int(a.y // 4), rows - 1)
             number = int(a.label[1:])
             grid[r][c] = str(number % 10) if a.bomber else chr(ord("a") + number - 1)

@@ -158,6 +158,10 @@ class B17State:
             outcome=self.outcome,
         )
 
+    def unplaced(self, a: Aircraft) -> bool:
+        """A bomber whose box is not on the table yet (b17.8): at (0, 0) in the state, drawn and listed nowhere."""
+        return a.bomber and a.box not in self.placed
+
     def bombers(self) -> list[Aircraft]:
         return [a for a in self.aircraft.values() if a.bomber]
 

@@ -65,21 +65,45 @@
     const showOptions = () => {
       for (const box of document.querySelectorAll("fieldset.options")) box.hidden = box.dataset.ruleset !== $("ruleset").value;
     };
-    $("ruleset").addEventListener("change", showOptions);
+    const showSides = () => {  // the solo game's side: those of the rule set chosen
+      const chosen = $("ruleset").selectedOptions[0];
+      const side = $("solo-side");
+      if (!side || !chosen) return;
+      side.textContent = "";
+      for (const name of (chosen.dataset.sides || "").split(" ").filter((x) => x)) side.appendChild(el("option", name, { value: name }));
+    };
+    $("ruleset").addEventListener("change", () => { showOptions(); showSides(); });
     showOptions();
-    $("create-form").addEventListener("submit", async (e) => {
-      e.preventDefault();
-      const f = e.target;
+    showSides();
+    const optionsOf = (f) => {
       const options = {};
       const box = document.querySelector('fieldset.options[data-ruleset="' + f.ruleset.value + '"]');
       for (const input of box ? box.querySelectorAll("[data-option]") : []) {
         const value = input.type === "checkbox" ? (input.checked ? "on" : "off") : input.value.trim();
         if (value !== "") options[input.dataset.option] = value;
       }
+      return options;
+    };
+    $("create-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const f = e.target;
       try {
-        const made = await post("/api/rooms", { ruleset: f.ruleset.value, options, dice: f.dice.value });
+        const made = await post("/api/rooms", { ruleset: f.ruleset.value, options: optionsOf(f), dice: f.dice.value });
         store.set("grognard:host:" + made.code, made.host_token);
         location.href = "/host/" + made.code;
+      } catch (err) { say(err.message, "error"); }
+    });
+    // play solo: one request makes the game, seats you on your side, gives the rest to bots and starts it
+    if ($("solo-start")) $("solo-start").addEventListener("click", async () => {
+      const f = $("create-form");
+      const name = $("solo-name").value.trim() || "Solo player";
+      try {
+        const made = await post("/api/rooms", {
+          ruleset: f.ruleset.value, options: optionsOf(f), dice: "seeded", solo: { name, side: $("solo-side").value },
+        });
+        store.set("grognard:host:" + made.code, made.host_token);
+        store.set("grognard:player:" + made.code, made.token);
+        location.href = made.play_url;
       } catch (err) { say(err.message, "error"); }
     });
     $("join-form").addEventListener("submit", async (e) => {
@@ -124,24 +148,46 @@
   let answered = null;  // the decision the message line's order answers: {key, step (from its ack)}
   const keyOf = (d) => d.seat + "|" + d.id;
   let deadline = null;
-  let pickers = [];  // the move forms that a click on the picture fills (the first one)
+  let pickers = {};  // per decision shown (its index): the move form that a click on the picture fills
+  let shownDecisions = [];  // the decisions on the page: {id, unit} (a unit: where the picture draws it)
+  let shownId = null;  // the id of the decision whose controls are shown (one at a time)
 
-  // a click on the picture, or a drag across it, fills the point of the first move form that takes one
-  // (the typed fields are always there too: dragging is never the only way); the preview is asked on release
+  // a click on the picture, or a drag across it, fills the point of the shown decision's move form
+  // (the typed fields are always there too: dragging is never the only way); the preview is asked on
+  // release. A tap on another unit that owes an order picks that unit's decision instead.
   const svgBox = $("svg");
   if (svgBox && role === "player") {
     let dragging = false;
-    const pick = (e, ask) => {
+    const where = (e) => {
       const svg = svgBox.querySelector("svg");
-      if (!svg || !pickers.length) return false;
+      if (!svg) return null;
       const point = svg.createSVGPoint();
       point.x = e.clientX; point.y = e.clientY;
-      const at = point.matrixTransform(svg.getScreenCTM().inverse());
-      pickers[0](at.x, at.y, ask);
+      return point.matrixTransform(svg.getScreenCTM().inverse());
+    };
+    const pick = (e, ask) => {
+      const at = where(e);
+      const k = shownDecisions.findIndex((d) => d.id === shownId);
+      if (!at || k < 0 || !pickers[k]) return false;
+      pickers[k](at.x, at.y, ask);
       return true;
     };
+    const unitAt = (e) => {  // the nearest other unit owing an order within its ring, if any
+      const at = where(e);
+      if (!at) return null;
+      let best = null;
+      for (const d of shownDecisions) {
+        if (!d.unit || d.id === shownId) continue;
+        const far = Math.hypot(at.x - d.unit.x, at.y - d.unit.y);
+        if (far <= d.unit.r && (!best || far < best.far)) best = { id: d.id, far };
+      }
+      return best && best.id;
+    };
     svgBox.addEventListener("pointerdown", (e) => {
-      if (e.button !== 0 || !pick(e, false)) return;
+      if (e.button !== 0) return;
+      const other = unitAt(e);
+      if (other) { choose(other); e.preventDefault(); return; }
+      if (!pick(e, false)) return;
       dragging = true;
       svgBox.setPointerCapture(e.pointerId);
       e.preventDefault();
@@ -149,6 +195,21 @@
     svgBox.addEventListener("pointermove", (e) => { if (dragging) pick(e, false); });
     svgBox.addEventListener("pointerup", (e) => { if (dragging) { dragging = false; pick(e, true); } });
     svgBox.addEventListener("pointercancel", () => { dragging = false; });
+  }
+
+  // one decision's controls at a time: the others wait behind their buttons (or a tap on their unit)
+  function choose(id) {
+    if (!shownDecisions.some((d) => d.id === id)) id = shownDecisions.length ? shownDecisions[0].id : null;
+    if (id !== shownId) { previewHome(); const box = $("preview"); if (box) box.textContent = ""; }
+    shownId = id;
+    shownDecisions.forEach((d, k) => {
+      const section = $("d" + k + "-h") && $("d" + k + "-h").parentNode;
+      if (section) section.hidden = d.id !== id;
+      const tab = $("d" + k + "-tab");
+      if (tab) tab.setAttribute("aria-pressed", d.id === id ? "true" : "false");
+    });
+    const k = shownDecisions.findIndex((d) => d.id === id);
+    if ($("svg")) $("svg").classList.toggle("picking", k >= 0 && !!pickers[k]);
   }
 
   function send(message) {
@@ -266,6 +327,24 @@
     return t;
   }
 
+  // each table folds under its caption: folded on a player's page (the orders come first), open elsewhere;
+  // a table opened or folded stays so when the state is drawn again
+  const folded = {};
+  function foldable(spec) {
+    const box = el("details", null, { class: "fold", open: !(spec.caption in folded ? folded[spec.caption] : role === "player") });
+    const yours = spec.columns && spec.columns.includes("yours")
+      ? spec.rows.filter((r) => r[spec.columns.indexOf("yours")] === "yes").map((r) => r[0]) : [];
+    box.appendChild(el("summary", spec.caption + (yours.length ? " - yours: " + yours.join(", ") : "")));
+    const inner = table(spec);
+    if (inner.tagName === "TABLE") {  // the summary names it: no second caption
+      inner.removeChild(inner.querySelector("caption"));
+      inner.setAttribute("aria-label", spec.caption);
+    } else if (inner.querySelector("h3")) inner.removeChild(inner.querySelector("h3"));
+    box.appendChild(inner);
+    box.addEventListener("toggle", () => { folded[spec.caption] = !box.open; });
+    return box;
+  }
+
   function draw(s) {
     const over = s.status === "over" || s.status === "ended";
     $("turn").textContent = s.ready ? "Turn " + s.turn : (s.dice === "manual" ? "Waiting for the referee's dice" : "Setting up");
@@ -283,7 +362,7 @@
     if (s.svg !== undefined) showSvg(shown ? shown.svg : s.svg, s.marks);
     const tables = $("tables");
     tables.textContent = "";
-    for (const spec of s.tables || []) tables.appendChild(table(spec));
+    for (const spec of s.tables || []) tables.appendChild(foldable(spec));
     const figs = $("figures");
     figs.textContent = "";
     for (const [label, value] of s.figures || []) { figs.appendChild(el("dt", label)); figs.appendChild(el("dd", value)); }
@@ -374,11 +453,23 @@
     const box = $("decisions");
     previewHome();  // out of the forms before they go
     box.textContent = "";
-    pickers = [];
+    pickers = {};
+    shownDecisions = decisions.map((d) => ({ id: d.id, unit: d.unit || null }));
     $("preview").textContent = "";
     $("svg").classList.remove("picking");
+    if (decisions.length > 1) {  // which one to give now: a button each (or tap its unit on the picture)
+      const bar = el("div", null, { class: "picker", role: "group", "aria-labelledby": "picker-h" });
+      const anyUnit = decisions.some((d) => d.unit);
+      bar.appendChild(el("p", decisions.length + " orders to give. Pick one" + (anyUnit ? " here or tap it on the picture" : "") + ":", { id: "picker-h" }));
+      decisions.forEach((d, k) => {
+        const tab = el("button", d.unit ? d.unit.label : d.prompt, { type: "button", id: "d" + k + "-tab", "aria-pressed": "false" });
+        tab.addEventListener("click", () => choose(d.id));
+        bar.appendChild(tab);
+      });
+      box.appendChild(bar);
+    }
     decisions.forEach((d, k) => box.appendChild(decisionForm(d, k)));
-    $("svg").classList.toggle("picking", pickers.length > 0);
+    choose(shownId);
   }
 
   function askedAgain(s) {
@@ -450,7 +541,7 @@
         p.appendChild(input);
         fs.appendChild(p);
       }
-      if (f.pick) pickers.push((px, py, ask) => {
+      if (f.pick && !pickers[k]) pickers[k] = ((px, py, ask) => {
         for (const axis of ["x", "y"]) {
           const value = (axis === "x" ? px : py) - f.pick[axis].origin;
           inputs[axis].value = String(Math.round((value / f.pick[axis].scale) * 100) / 100);
@@ -458,11 +549,13 @@
         if (ask) preview(text(), form);
       });
       const text = () => f.template.replace(/\{(\w+)\}/g, (_, name) => (inputs[name].value || "0").trim());
-      const check = el("button", "Preview: " + f.verb + " (odds, nothing given)", { type: "button" });
+      const check = el("button", "Preview: " + f.verb, { type: "button", title: "the odds and the path, nothing given" });
       check.addEventListener("click", () => preview(text(), form));
       const commit = el("button", "Commit: " + f.verb, { type: "submit" });
-      fs.appendChild(check);
-      fs.appendChild(commit);
+      const row = el("p", null, { class: "row" });
+      row.appendChild(check);
+      row.appendChild(commit);
+      fs.appendChild(row);
       form.appendChild(fs);
       form.addEventListener("submit", (e) => { e.preventDefault(); act(text(), d); });
       wrap.appendChild(form);
@@ -473,14 +566,18 @@
     const p = el("p");
     // the grammar of this decision's own orders, and an example from its menu (never another side's orders)
     const grammar = (d.usage || []).join("; ") + (d.example ? "; for example: " + d.example : "");
-    p.appendChild(el("label", "Or type an order" + (grammar ? " (" + grammar + ")" : ""), { for: tid }));
-    const input = el("input", null, { id: tid, name: "order", autocomplete: "off", maxlength: 200 });
-    p.appendChild(input);
+    const label = el("label", "Or type an order ", { for: tid });
+    if (grammar) label.appendChild(el("span", "(" + grammar + ")", { class: "hint" }));
+    p.appendChild(label);
     typed.appendChild(p);
-    const check = el("button", "Preview the typed order (odds, nothing given)", { type: "button" });
+    const row = el("p", null, { class: "row" });
+    const input = el("input", null, { id: tid, name: "order", autocomplete: "off", maxlength: 200 });
+    row.appendChild(input);
+    const check = el("button", "Preview", { type: "button", title: "the typed order's odds, nothing given" });
     check.addEventListener("click", () => preview(input.value, typed));
-    typed.appendChild(check);
-    typed.appendChild(el("button", "Commit the typed order", { type: "submit" }));
+    row.appendChild(check);
+    row.appendChild(el("button", "Commit", { type: "submit" }));
+    typed.appendChild(row);
     typed.addEventListener("submit", (e) => { e.preventDefault(); act(input.value, d); });
     wrap.appendChild(typed);
     return wrap;
