@@ -557,16 +557,22 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
                 raise Refused("again", "already said hello")
             if isinstance(message, Act):
                 assert conn.player is not None
-                action = message.action
-                future = room.submit(room.act, conn.player, message.seat, action)
-                answer(conn, future, n, lambda step: {"type": "ack", "n": n, "action": action, "step": step})
+                action, client = message.action, message.client
+                future = room.submit(room.act, conn.player, message.seat, action, client)
+                answer(
+                    conn,
+                    future,
+                    n,
+                    lambda step: {"type": "ack", "n": n, "action": action, "step": step, "client": client},
+                    client,
+                )
             elif isinstance(message, Preview):
                 assert conn.player is not None
                 conn.send({"type": "preview", "n": n, **room.preview(conn.player, message.action)})
             elif isinstance(message, Dice):
                 request = room.dice_request
                 values = parse_dice(message.values, request["sides"] if request else 6)
-                room.supply_dice(values)  # outside the queue: the actor is waiting for it
+                await room.supply_dice(values)  # outside the queue (the actor waits for it); stored before the ack
                 conn.send({"type": "ack", "n": None, "dice": values})
             elif kind in GAME_OPS:  # they change the game: in the actor's order
                 args = message.model_dump(exclude={"type"})
@@ -587,30 +593,36 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
             log.exception("room %s: a message failed", room.code)
             _refuse(conn, "server_error", "the server could not do that", n)
 
-    def answer(conn: Conn, future: asyncio.Future[Any], n: Any, ok: Callable[[Any], dict[str, Any]]) -> None:
+    def answer(
+        conn: Conn, future: asyncio.Future[Any], n: Any, ok: Callable[[Any], dict[str, Any]], client: Any = None
+    ) -> None:
         """Answer a queued request when the actor has done it; the connection reads on meanwhile
-        (the host's next message may be the very roll the actor waits for)."""
+        (the host's next message may be the very roll the actor waits for). A refusal of an
+        order names its ``client`` id, so the page knows which order of its outbox it answers."""
 
         async def wait() -> None:
             try:
                 conn.send(ok(await future))
             except Refused as exc:
-                _refuse(conn, exc.code, str(exc), n)
+                _refuse(conn, exc.code, str(exc), n, client)
             except GrognardError as exc:
-                _refuse(conn, exc.code, str(exc), n)
+                _refuse(conn, exc.code, str(exc), n, client)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("room %s: a request failed", conn.room.code)
-                _refuse(conn, "server_error", "the server could not do that", n)
+                _refuse(conn, "server_error", "the server could not do that", n, client)
 
         task = asyncio.get_running_loop().create_task(wait())
         conn.waiting.add(task)
         task.add_done_callback(conn.waiting.discard)
 
-    def _refuse(conn: Conn, code: str, message: str, n: Any) -> None:
+    def _refuse(conn: Conn, code: str, message: str, n: Any, client: Any = None) -> None:
         conn.refusals += 1
-        conn.send({"type": "refused", "code": code, "message": message, "n": n})
+        refusal = {"type": "refused", "code": code, "message": message, "n": n}
+        if client is not None:
+            refusal["client"] = client
+        conn.send(refusal)
         if conn.refusals > 200:
             conn.kick("too many refused messages")
 

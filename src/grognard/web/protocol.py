@@ -33,6 +33,8 @@ class Message(BaseModel):
 Short = Annotated[str, Field(min_length=1, max_length=40)]
 Token = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")]
 PlayerId = Annotated[str, Field(min_length=2, max_length=12, pattern=r"^p[0-9]+$")]
+# the page's own name for one order, so an order sent again (after a lost connection) is applied once
+ClientId = Annotated[str, Field(min_length=8, max_length=40, pattern=r"^[A-Za-z0-9_\-]+$")]
 
 
 class Hello(Message):
@@ -46,6 +48,7 @@ class Act(Message):
     action: Annotated[str, Field(min_length=1, max_length=200)]
     seat: Short | None = None
     n: Annotated[int, Field(ge=0, le=2**31)] = 0
+    client: ClientId | None = None
 
 
 class Preview(Message):

@@ -8,6 +8,14 @@ on a worker thread while the actor waits, so the event loop keeps serving.
 In referee mode the dice come from the host page: an action that needs a
 roll is tried, stops at the first roll not yet typed (the state restored),
 asks the host for it, and is tried again with the values so far.
+
+What the server has acknowledged survives a crash (kill -9) as well as the
+record does: each roll the referee typed is stored in ``meta["typed"]``
+(with the order it is for) before its ``ack``, and a restarted room finishes
+that order with those rolls, asking only for the rest; the client id of each
+player's order is stored in ``meta["sent"]`` in the same transaction as its
+record line, so an order sent again is answered with its first ``ack`` and
+applied once; the phase timer's deadline (wall-clock) is in ``meta["deadline"]``.
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ from grognard.web.store import Store
 log = logging.getLogger("grognard.web")
 
 RECENT = 40  # events kept for the pages
+SENT_KEPT = 100  # client ids of applied orders remembered for each player (a page resends only its last few)
 DbRunner = Callable[..., Awaitable[Any]]  # (storage call, *args) -> its result, on the database thread
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
@@ -113,7 +122,11 @@ class Room:
         self.bots: dict[str, Bot] = {}
         self.dice_request: dict[str, Any] | None = None
         self._dice_future: asyncio.Future[list[int]] | None = None
+        self._typing: dict[str, Any] | None = None  # the order (or setup) whose dice are being asked for
+        self._dice_taking = False  # a typed roll is being stored
         self.deadline: float | None = None
+        self._restored_deadline: dict[str, Any] | None = None  # the stored phase timer, until the actor resumes it
+        self._saves: set[asyncio.Task[None]] = set()
         self._timer_key: Any = None
         self._timer_task: asyncio.Task[None] | None = None
         self._svg: dict[str, str] = {}
@@ -182,6 +195,7 @@ class Room:
             room._rebuild(record)
         else:
             room.writer = RecordWriter.resume(record)  # a referee's game still waiting for its setup's dice
+        room._restored_deadline = meta.get("deadline")
         return room
 
     def _rebuild(self, record: list[dict[str, Any]]) -> None:
@@ -233,6 +247,8 @@ class Room:
             self.queue.put_nowait((self._setup, (), asyncio.get_running_loop().create_future()))
         else:
             self.queue.put_nowait((self._noop, (), asyncio.get_running_loop().create_future()))
+            if self.meta.get("typed") is not None:  # an order stopped by a crash halfway through its dice
+                self.queue.put_nowait((self._resume_typed, (), asyncio.get_running_loop().create_future()))
 
     # ------------------------------------------------------------------ the actor
     def submit(self, fn: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> asyncio.Future[Any]:
@@ -285,50 +301,143 @@ class Room:
         return None
 
     # ------------------------------------------------------------------ dice
-    async def _with_dice(self, attempt: Callable[[], Any]) -> Any:
-        """Run ``attempt``; in referee mode, ask the host for each roll it needs and try again."""
+    async def _with_dice(self, attempt: Callable[[], Any], what: dict[str, Any]) -> Any:
+        """Run ``attempt``; in referee mode, ask the host for each roll it needs and try again.
+
+        ``what`` names the attempt: ``{"at": record line, "setup": True}`` or ``{"at", "seat",
+        "action", "player", "client"}``. Rolls already typed and stored for the same ``what``
+        (before a restart) are used first; each roll typed now is stored by :meth:`supply_dice`.
+        """
         if self.referee is None:
             return attempt()
         self.referee.supplied = []
-        while True:
-            self.referee.used = 0
-            try:
-                return attempt()
-            except NeedDice as need:
-                self.referee.supplied.append(await self._ask_dice(need))
+        typed = self.meta.get("typed")
+        if typed is not None:
+            if typed["what"] == what:
+                self.referee.supplied = [list(roll["values"]) for roll in typed["rolls"]]
+            else:
+                await self._drop_typed("something else was done first")
+        self._typing = what
+        try:
+            while True:
+                self.referee.used = 0
+                try:
+                    return attempt()
+                except NeedDice as need:
+                    self.referee.supplied.append(await self._ask_dice(need))
+        except Exception as exc:  # the order failed: its typed rolls are for nothing now
+            if self.meta.get("typed") is not None:
+                await self._drop_typed(f"the order failed ({exc})")
+            raise
+        finally:
+            self._typing = None
+
+    def _typed_so_far(self) -> list[dict[str, Any]]:
+        """The rolls typed and stored for the attempt now asking: ``[{"purpose", "sides", "values"}]``."""
+        typed = self.meta.get("typed")
+        if typed is None or self._typing is None or typed["what"] != self._typing:
+            return []
+        return list(typed["rolls"])
+
+    async def _drop_typed(self, reason: str) -> None:
+        """Forget the stored rolls (they cannot be used), saying so on every page."""
+        typed = self.meta.pop("typed", None)
+        if typed is None:
+            return
+        rolls = "; ".join(f"{roll['purpose']}: {' '.join(map(str, roll['values']))}" for roll in typed["rolls"])
+        text = f"the referee's dice typed for {_for(typed['what'])} were not used ({reason}): {rolls}"
+        self.recent.append((Event("typed_dice_dropped", {}), {"i": -1, "text": text}))
+        await self._save_meta()
+        self.touch()
 
     async def _ask_dice(self, need: NeedDice) -> list[int]:
         loop = asyncio.get_running_loop()
         self._dice_future = loop.create_future()
-        self.dice_request = {"n": need.n, "sides": need.sides, "purpose": need.purpose, "problem": None}
+        kept = [{"purpose": roll["purpose"], "values": roll["values"]} for roll in self._typed_so_far()]
+        self.dice_request = {
+            "n": need.n,
+            "sides": need.sides,
+            "purpose": need.purpose,
+            "problem": None,
+            "for": _for(self._typing),
+            "kept": kept,  # the rolls of this order typed already (kept through a restart)
+        }
         self.touch()
         try:
             return await self._dice_future
         finally:
             self.dice_request = None
             self._dice_future = None
+            self._dice_taking = False
 
-    def supply_dice(self, values: list[int]) -> None:
-        """The host typed a roll: refused unless it can be the roll asked for."""
-        request = self.dice_request
-        if request is None or self._dice_future is None or self._dice_future.done():
+    async def supply_dice(self, values: list[int]) -> None:
+        """The host typed a roll: refused unless it can be the roll asked for; stored, then used.
+
+        Returns once the roll is committed to the database (so its ``ack`` can go): a
+        restarted server finishes the order with it. Raises :class:`Refused` (``no_roll``:
+        nothing is asked now; ``dice``: the values cannot be that roll), changing nothing.
+        """
+        request, future = self.dice_request, self._dice_future
+        if request is None or future is None or future.done() or self._dice_taking:
             raise Refused("no_roll", "no roll is being asked for now")
         problem = check_values(values, request["n"], request["sides"])
         if problem is not None:
             request["problem"] = problem
             self.touch()
             raise Refused("dice", f"{problem}; type the roll again")  # the page says "Refused: "
-        self._dice_future.set_result(list(values))
+        before = self.meta.get("typed")
+        roll = {"purpose": request["purpose"], "sides": request["sides"], "values": list(values)}
+        self.meta["typed"] = {"what": self._typing, "rolls": [*self._typed_so_far(), roll]}
+        self._dice_taking = True  # a second answer to the same request, while this one is stored: refused
+        try:
+            await self._save_meta()
+        except Exception:
+            if before is None:
+                self.meta.pop("typed", None)
+            else:
+                self.meta["typed"] = before
+            self._dice_taking = False
+            raise
+        if not future.done():
+            future.set_result(list(values))
+
+    async def _resume_typed(self) -> None:
+        """After a restart: the order the referee had begun to roll for, finished with the stored rolls."""
+        typed = self.meta.get("typed")
+        game, writer = self.game, self.writer
+        if typed is None or game is None or writer is None:
+            return
+        what = typed["what"]
+        if self.referee is None or what.get("setup") or what.get("at") != len(writer.lines):
+            await self._drop_typed("the game moved on")
+            return
+        if self.meta["status"] != "playing" or game.is_over:
+            await self._drop_typed("the game is not being played")
+            return
+        seat = str(what["seat"])
+        try:
+            action = self.ruleset.parse_action(what["action"])
+            key = game.decision_id(action)
+            owing = [d for d in game.pending() if d.seat == seat and (key is None or d.id == key)]
+            if not owing:
+                raise IllegalAction(f"{seat} owes no decision now")
+            owing[0].space.check(action)
+        except GrognardError as exc:
+            await self._drop_typed(f"the order is not possible now: {exc}")
+            return
+        await self._step(seat, action, player=what.get("player"), client=what.get("client"))
 
     async def _setup(self) -> None:
         """A manual-dice game's setup, its rolls typed by the referee."""
         assert self.referee is not None and self.writer is not None
         options = self.meta["options"]
         referee = self.referee
-        game: Game = await self._with_dice(lambda: self.ruleset.new_game(options, referee))
+        what = {"at": len(self.writer.lines), "setup": True}
+        game: Game = await self._with_dice(lambda: self.ruleset.new_game(options, referee), what)
         events = game.take_events()
         self.writer.start(game, events)
-        await self._persist(self.writer.lines[-1])
+        meta = _copy(self.meta) if self.meta.pop("typed", None) is not None else None
+        await self._persist(self.writer.lines[-1], meta)
         self.game = game
         self._publish(game, events)
 
@@ -481,8 +590,17 @@ class Room:
         self.touch()
 
     # ------------------------------------------------------------------ acting
-    async def act(self, player: str, seat: str | None, text: str) -> int:
-        """``player`` submits the action written ``text`` (for ``seat``, or the seat owing it)."""
+    async def act(self, player: str, seat: str | None, text: str, client: str | None = None) -> int:
+        """``player`` submits the action written ``text`` (for ``seat``, or the seat owing it).
+
+        Returns the record line's step. ``client`` is the page's id for this order: an order
+        whose id was applied already (the page did not hear the answer, and sent it again)
+        changes nothing and returns the step it was given then.
+        """
+        if client is not None:
+            done = self.meta.get("sent", {}).get(player, {}).get(client)
+            if done is not None:
+                return int(done)
         game = self.game
         if game is None:
             raise Refused("not_ready", "the game is still being set up")
@@ -512,7 +630,7 @@ class Room:
             except IllegalAction as exc:
                 problem = problem or exc
                 continue
-            await self._step(decision.seat, action)
+            await self._step(decision.seat, action, player=player, client=client)
             return self._step_number()
         assert problem is not None
         raise problem
@@ -543,30 +661,45 @@ class Room:
                 return {"action": str(action), "legal": False, "problem": str(exc)}
         return out
 
-    async def _step(self, seat: str, action: Any) -> None:
+    async def _step(self, seat: str, action: Any, player: str | None = None, client: str | None = None) -> None:
+        """Apply ``action`` for ``seat`` (its dice asked of the referee if need be), store it, tell everyone."""
         game, writer = self.game, self.writer
         assert game is not None and writer is not None
+        what = {"at": len(writer.lines), "seat": seat, "action": str(action), "player": player, "client": client}
 
         def attempt() -> list[Event]:
             applied = game.apply(seat, action)
             self.committing = True  # in the same step of the event loop as the change itself
             return applied
 
-        events: list[Event] = await self._with_dice(attempt)
+        events: list[Event] = await self._with_dice(attempt, what)
         writer.action(game, seat, action, events)
-        await self._commit_step(game, events)
+        await self._commit_step(game, events, player, client)
 
-    async def _commit_step(self, game: Game, events: list[Event]) -> None:
+    async def _commit_step(
+        self, game: Game, events: list[Event], player: str | None = None, client: str | None = None
+    ) -> None:
+        """Store the line just written (with the meta it changes, in one transaction), then publish."""
         assert self.writer is not None
-        meta = None
+        changed = self.meta.pop("typed", None) is not None  # the rolls are in the line now
         if game.is_over:
             self.meta["status"] = "over"
             self._cancel_timer()
-            meta = _copy(self.meta)
+            changed = True
+        sent: dict[str, int] | None = None
+        if player is not None and client is not None:
+            sent = self.meta.setdefault("sent", {}).setdefault(player, {})
+            sent[client] = self.writer.steps
+            while len(sent) > SENT_KEPT:
+                del sent[next(iter(sent))]
+            changed = True
+        meta = _copy(self.meta) if changed else None
         try:
             await self._persist(self.writer.lines[-1], meta)
         except Exception:
             log.exception("room %s: could not store a line; taking it back", self.code)
+            if sent is not None and client is not None:
+                sent.pop(client, None)
             self._rebuild(self.writer.lines[:-1])
             self.committing = False
             self.touch()
@@ -656,11 +789,19 @@ class Room:
         key = self._phase_key()
         if key == self._timer_key:
             return
+        restored, self._restored_deadline = self._restored_deadline, None
         self._cancel_timer()
         self._timer_key = key
         seconds = float(self.meta["timer"])
-        self.deadline = time.time() + seconds
-        self._timer_task = asyncio.get_running_loop().create_task(self._ring(key, seconds))
+        stored = {"at": time.time() + seconds, "phase": repr(key), "seconds": seconds}
+        if restored is not None and restored.get("phase") == stored["phase"] and restored.get("seconds") == seconds:
+            stored = restored  # the same phase as before a restart: the same deadline, not a fresh one
+        self.deadline = float(stored["at"])
+        self.meta["deadline"] = stored
+        if stored is not restored:
+            self._save_soon()
+        left = max(0.0, self.deadline - time.time())
+        self._timer_task = asyncio.get_running_loop().create_task(self._ring(key, left))
         self.touch()
 
     def _cancel_timer(self) -> None:
@@ -668,6 +809,20 @@ class Room:
             self._timer_task.cancel()
         self._timer_task = None
         self.deadline = None
+        self.meta.pop("deadline", None)
+
+    def _save_soon(self) -> None:
+        """Store the meta without waiting for it (the database thread keeps the order of every write)."""
+
+        async def save() -> None:
+            try:
+                await self._save_meta()
+            except Exception:
+                log.exception("room %s: could not store the meta", self.code)
+
+        task = asyncio.get_running_loop().create_task(save())
+        self._saves.add(task)
+        task.add_done_callback(self._saves.discard)
 
     async def _ring(self, key: Any, seconds: float) -> None:
         await asyncio.sleep(seconds)
@@ -745,6 +900,15 @@ class Room:
         for conn in list(self.conns):
             conn.kick("the game was deleted")
         self.queue.put_nowait((self._noop, (), asyncio.get_running_loop().create_future()))
+
+
+def _for(what: dict[str, Any] | None) -> str:
+    """What a roll is for, as the referee reads it (the seat, never the order: it may be a secret)."""
+    if what is None:
+        return ""
+    if what.get("setup"):
+        return "the game's setup"
+    return f"{what.get('seat')}'s order"
 
 
 def hold_action(decision: Decision) -> Any:

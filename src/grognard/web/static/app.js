@@ -218,14 +218,89 @@
     return false;
   }
 
+  // ---------------------------------------------------------------- the outbox: no order is lost
+  // Every order is kept here (and in localStorage, so a reload keeps it) with its own client id until
+  // the server answers it; it is sent again on every reconnect, and the server applies an id only once.
+  const outboxKey = "grognard:outbox:" + code;
+  let outbox = [];  // [{client, action, seat, waited}] in the order given
+  let lastSent = [];  // orders that had to wait and were sent since the last order given
+  if (role === "player") {
+    try {
+      const kept = JSON.parse(store.get(outboxKey) || "null");
+      if (kept && kept.token === token && Array.isArray(kept.orders)) outbox = kept.orders;
+    } catch (e) { /* a damaged outbox: nothing to resend */ }
+  }
+  function saveOutbox() {
+    if (outbox.length) store.set(outboxKey, JSON.stringify({ token, orders: outbox }));
+    else store.del(outboxKey);
+  }
+  function clientId() {
+    const bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);  // (crypto.randomUUID needs https; a classroom server is often plain http)
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  function online() { return !!(ws && ws.readyState === WebSocket.OPEN && ws.greeted); }
+  function sendOrder(order) {
+    if (!online()) { order.waited = true; return; }
+    ws.send(JSON.stringify({ type: "act", action: order.action, seat: order.seat, client: order.client, n: ++seq }));
+  }
+  function flushOutbox() {  // on every (re)connect: each order not yet answered, again (the server applies it once)
+    for (const order of outbox) { order.waited = true; sendOrder(order); }
+    saveOutbox();
+    showOutbox();
+  }
+  function orderAnswered(client) {
+    const k = outbox.findIndex((o) => o.client === client);
+    if (k < 0) return null;
+    const [order] = outbox.splice(k, 1);
+    saveOutbox();
+    if (order.waited) { order.turn = last ? last.turn : undefined; lastSent.push(order); }
+    showOutbox();
+    return order;
+  }
+  function outboxBox() {
+    let box = $("outbox");
+    if (!box && $("decisions")) {
+      box = el("p", null, { id: "outbox", class: "message", role: "status", "aria-live": "polite" });
+      $("decisions").before(box);
+    }
+    return box;
+  }
+  function showOutbox() {
+    const box = outboxBox();
+    if (!box) return;
+    const orders = outbox.map((o) => o.action).join("; ");
+    const count = outbox.length + (outbox.length === 1 ? " order" : " orders");
+    if (outbox.length && !online()) {
+      box.textContent = count + " waiting to be sent: " + orders + ". Not connected: " +
+        (outbox.length === 1 ? "it is" : "they are") + " kept and sent as soon as the connection is back.";
+      box.className = "message error";
+    } else if (outbox.length) {
+      box.textContent = count + " sent, waiting for the answer: " + orders;
+      box.className = "message";
+    } else if (lastSent.length) {
+      box.textContent = "Sent: " + lastSent.map((o) => o.action).join("; ") + " (kept while the connection was down).";
+      box.className = "message ok";
+    } else {
+      box.textContent = "";
+      box.className = "message";
+    }
+  }
+
   function connect() {
     if (role === "player" && !token) { showJoin(true); return; }
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     ws = new WebSocket(scheme + location.host + "/ws/" + code);
-    ws.onopen = () => { retry = 500; ws.send(JSON.stringify({ type: "hello", role, token: token || undefined })); };
+    ws.onopen = () => {
+      retry = 500;
+      ws.send(JSON.stringify({ type: "hello", role, token: token || undefined }));
+      ws.greeted = true;
+      if (role === "player") flushOutbox();  // the server reads them after the hello, in order
+    };
     ws.onmessage = (m) => receive(JSON.parse(m.data));
     ws.onclose = (e) => {
       ws = null;
+      if (role === "player") showOutbox();
       if (e.code === 1008) {
         say((e.reason || "refused") + ".", "error");
         if (role === "player" && /token|removed/.test(e.reason || "")) {
@@ -266,8 +341,12 @@
   function receive(m) {
     if (m.type === "state") { last = m; draw(m); }
     else if (m.type === "events") { addEvents(m.events); }
-    else if (m.type === "refused") { say("Refused: " + m.message, "error", m.n ? "order" : null); }
-    else if (m.type === "ack") {
+    else if (m.type === "refused") {
+      if (m.client && m.code === "rate") { setTimeout(flushOutbox, 2000); return; }  // kept: sent again soon
+      if (m.client) orderAnswered(m.client);
+      say("Refused: " + m.message, "error", m.n ? "order" : null);
+    } else if (m.type === "ack") {
+      if (m.client) orderAnswered(m.client);
       if (m.action) {
         if (answered) answered.step = m.step;
         // the state after it may have come first, asking the same question again (the next turn): no news then
@@ -447,6 +526,10 @@
     const keys = decisions.map(keyOf);
     const stale = s.status !== "playing" || s.paused || keys.some((k) => !drawnKeys.includes(k)) || askedAgain(s);
     if (stale && $("message").dataset.about === "order") { say(""); answered = null; }
+    // "Sent: ..." (an order that waited for the connection) stays until the next order, turn or stop
+    if (lastSent.length && (s.status !== "playing" || lastSent.some((o) => o.turn !== undefined && o.turn !== s.turn))) {
+      lastSent = []; showOutbox();
+    }
     drawnKeys = keys;
     if (now.length === drawn.length && now.every((d, i) => d === drawn[i])) return;  // the forms keep what is typed in them
     drawn = now;
@@ -586,8 +669,13 @@
   function act(text, d) {
     if (!text.trim()) return;
     answered = { key: keyOf(d), step: null };
-    say("Sending: " + text, null, "order");
-    send({ type: "act", action: text.trim(), seat: d.seat, n: ++seq });
+    const order = { client: clientId(), action: text.trim(), seat: d.seat, waited: false };
+    outbox.push(order);
+    lastSent = [];
+    if (online()) say("Sending: " + order.action, null, "order");
+    sendOrder(order);
+    saveOutbox();
+    showOutbox();
   }
   // the preview's answer is shown just below the form that asked for it (many aircraft: many forms)
   const previewBox = $("preview");
@@ -711,7 +799,13 @@
     const req = h.dice_request;
     $("dice-panel").hidden = !req;
     if (req) {
-      $("dice-purpose").textContent = req.purpose;
+      $("dice-purpose").textContent = req.purpose + (req.for ? " (" + req.for + ")" : "");
+      let kept = $("dice-kept");
+      if (!kept) { kept = el("p", null, { id: "dice-kept" }); $("dice-purpose").after(kept); }
+      // the rolls of this order typed already: stored, so a restart of the server keeps them too
+      kept.textContent = req.kept && req.kept.length
+        ? "Already entered for this order (kept): " + req.kept.map((r) => r.purpose + ": " + r.values.join(" ")).join("; ")
+        : "";
       $("dice-label").textContent = "Roll " + req.n + (req.n === 1 ? " die" : " dice") + (req.sides !== 6 ? " (d" + req.sides + ")" : "") + " and type what they show (5 2 6 1 or 5261)";
       $("dice-problem").textContent = req.problem ? "Refused: " + req.problem : "";
     }
@@ -790,5 +884,6 @@
     $("select-unseated").disabled = !unseated;
   }
 
+  if (role === "player") showOutbox();
   connect();
 })();
