@@ -214,3 +214,40 @@ def test_referee_dice_entry_first_and_refusal_said_once(browser: Any, server: Se
     assert host.inner_text("#dice-problem") == "Refused: 9 is not a face of a d6"
     assert "refused: refused" not in host.inner_text("body").lower()
     shot(host, "referee-refused")
+
+
+# ---------------------------------------------------------------- the projector
+
+
+def test_projector_shows_how_to_join_in_the_lobby_and_on_demand(browser: Any, server: ServerProcess) -> None:
+    host, code = make_game(browser, server)
+    projector = page(browser)
+    projector.goto(f"{server.url}/projector/{code}")
+    projector.wait_for_selector("#svg svg")
+    info = projector.locator("#join-info")
+    assert info.is_visible()
+    assert projector.inner_text("#join-address") == f"{server.url}/play/{code}"
+    assert projector.inner_text(".room-code") == code
+    # readable from the back of a classroom: the code a tenth of the screen high, the QR code 40%, all in sight
+    assert projector.locator(".room-code").bounding_box()["height"] >= 0.1 * 768
+    qr = projector.locator(".join-qr")
+    assert qr.evaluate("img => img.complete && img.naturalWidth > 0")
+    box = qr.bounding_box()
+    assert box["height"] >= 0.4 * 768 and box["y"] + box["height"] <= 768 and box["x"] + box["width"] <= 1366
+    assert projector.evaluate("document.documentElement.scrollWidth") <= 1366
+    assert "grognard serve --lan" in projector.inner_text("#join-info")  # 127.0.0.1: only this computer
+    shot(projector, "projector-lobby-1366x768")
+    # the game starts: the table instead; J or the button shows it again, J or Escape hides it
+    host.click("#start")
+    projector.wait_for_function("document.getElementById('join-info').hidden")
+    toggle = projector.locator("#join-toggle")
+    assert toggle.get_attribute("aria-expanded") == "false" and toggle.inner_text() == "How to join (J)"
+    projector.keyboard.press("j")
+    assert info.is_visible() and toggle.get_attribute("aria-expanded") == "true"
+    shot(projector, "projector-play-join-1366x768")
+    projector.keyboard.press("j")
+    assert not info.is_visible()
+    toggle.click()
+    assert info.is_visible()
+    projector.keyboard.press("Escape")
+    assert not info.is_visible()

@@ -449,14 +449,17 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
         return pages.room_page("player", server.room(code))
 
     @app.get("/projector/{code}", response_class=HTMLResponse)
-    async def projector_page(code: str) -> Any:
-        return pages.room_page("projector", server.room(code))
+    async def projector_page(code: str, request: Request) -> Any:
+        return pages.room_page("projector", server.room(code), join_base(request))
 
     @app.get("/qr/{code}.svg")
     async def qr(code: str, request: Request) -> Any:
         room = server.room(code)
-        base = server.join_url or str(request.base_url).rstrip("/")
-        return Response(pages.qr_svg(f"{base.rstrip('/')}/play/{room.code}"), media_type="image/svg+xml")
+        return Response(pages.qr_svg(f"{join_base(request)}/play/{room.code}"), media_type="image/svg+xml")
+
+    def join_base(request: Request) -> str:
+        """The address players reach this server at: ``--lan``'s, else the one this page was asked at."""
+        return (server.join_url or str(request.base_url)).rstrip("/")
 
     # ------------------------------------------------------------------ WebSocket
     @app.websocket("/ws/{code}")

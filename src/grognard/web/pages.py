@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 from html import escape
 from typing import Any
+from urllib.parse import urlsplit
 
 from grognard.core.ruleset import Ruleset
 
@@ -123,8 +124,12 @@ def _options(name: str, ruleset: Ruleset, first: bool) -> str:
     )
 
 
-def room_page(role: str, room: Any) -> str:
-    """The host, player or projector page of ``room`` (filled in by app.js)."""
+def room_page(role: str, room: Any, join_base: str = "") -> str:
+    """The host, player or projector page of ``room`` (filled in by app.js).
+
+    ``join_base`` is the address players reach this server at (``http://192.168.1.20:8000``): the
+    projector shows it with the room code and the QR code, as large as the screen allows.
+    """
     code = escape(room.code)
     title = escape(room.ruleset.title)
     heading = {"host": "Host", "player": "Player", "projector": "Projector"}[role]
@@ -253,14 +258,42 @@ def room_page(role: str, room: Any) -> str:
 <div class="right">{side}{figures}{events}</div>
 </main>"""
     else:
-        body = f"""<header><h1>{title}, room {code}</h1>{status}</header>
+        body = f"""<header class="projector-head"><h1>{title}, room {code}</h1>{status}
+<button type="button" id="join-toggle" aria-controls="join-info" aria-expanded="true"
+ aria-keyshortcuts="J">Hide how to join (J)</button></header>
 {message}
 <main id="main" class="columns projector">
+{_join_info(room.code, join_base)}
 <div class="left">{board_picture}</div>
 <div class="right">{figures}{events}</div>
 <div class="left">{board_tables}{debrief}</div>
 </main>"""
     return _page(f"{room.ruleset.title} - {heading} - {room.code}", body, role, room.code)
+
+
+def _join_info(code: str, base: str) -> str:
+    """The projector's "how to join": the address, the room code and the QR code, for the back row."""
+    base = base.rstrip("/")
+    url = f"{base}/play/{code}"
+    local = urlsplit(base).hostname in ("127.0.0.1", "localhost", "::1")
+    hint = (
+        '<p class="join-hint">This address works on this computer only: start the server with '
+        "<code class=\"nowrap\">grognard serve --lan</code> for the class to join.</p>"
+        if local
+        else ""
+    )
+    spelled = " ".join(code)
+    return f"""<section id="join-info" class="join-info" aria-labelledby="join-info-h">
+<div class="join-words">
+<h2 id="join-info-h">Join the game</h2>
+<p>Scan the code, or open</p>
+<p class="join-url"><strong id="join-address">{escape(base)}<wbr>/play/<wbr>{escape(code)}</strong></p>
+<p>or open <strong>{escape(base)}</strong> and type the room code</p>
+<p class="room-code" aria-label="room code {escape(spelled)}">{escape(code)}</p>
+{hint}
+</div>
+<img class="join-qr" src="/qr/{escape(code)}.svg" alt="QR code of {escape(url)}" width="400" height="400">
+</section>"""
 
 
 def qr_svg(text: str) -> str:

@@ -458,6 +458,7 @@
         const tr = el("tr"); tr.appendChild(el("th", label, { scope: "row" })); tr.appendChild(el("td", value)); sum.appendChild(tr);
       }
     }
+    if (role === "projector") drawJoinInfo(s);
     if (role === "player") drawPlayer(s);
     if (role === "host") drawHost(s);
   }
@@ -509,6 +510,30 @@
     clock.textContent = left + " s left in this phase";
   }
   setInterval(tick, 1000);
+
+  // ---------------------------------------------------------------- projector: how to join
+  // shown in the lobby and hidden once the game starts; the button or the J key shows or hides it any time
+  let joinChoice = null;  // null: as the game's status says; true or false: the teacher's choice
+  let joinStatus = null;
+  function setJoinInfo(open) {
+    $("join-info").hidden = !open;
+    const button = $("join-toggle");
+    button.setAttribute("aria-expanded", String(open));
+    button.textContent = open ? "Hide how to join (J)" : "How to join (J)";
+  }
+  function drawJoinInfo(s) {
+    if (s.status !== joinStatus) { joinStatus = s.status; joinChoice = null; }  // the game started: the table
+    setJoinInfo(joinChoice === null ? s.status === "lobby" : joinChoice);
+  }
+  if (role === "projector") {
+    const toggle = () => { joinChoice = $("join-info").hidden; setJoinInfo(joinChoice); };
+    $("join-toggle").addEventListener("click", toggle);
+    document.addEventListener("keydown", (e) => {
+      if (e.ctrlKey || e.altKey || e.metaKey || e.target.closest("input, select, textarea")) return;
+      if (e.key === "j" || e.key === "J") { e.preventDefault(); toggle(); }
+      else if (e.key === "Escape" && !$("join-info").hidden) { joinChoice = false; setJoinInfo(false); }
+    });
+  }
 
   // ---------------------------------------------------------------- player
   function drawPlayer(s) {
