@@ -251,3 +251,48 @@ def test_projector_shows_how_to_join_in_the_lobby_and_on_demand(browser: Any, se
     assert info.is_visible()
     projector.keyboard.press("Escape")
     assert not info.is_visible()
+
+
+def _label_heights(p: Any, pattern: str) -> list[float]:
+    return list(
+        p.evaluate(
+            "(re) => Array.from(document.querySelectorAll('#svg svg text'))"
+            ".filter(t => new RegExp(re).test(t.textContent)).map(t => t.getBoundingClientRect().height)",
+            pattern,
+        )
+    )
+
+
+def test_board_readable_from_the_back_row_with_28_seats(browser: Any, server: ServerProcess) -> None:
+    host, code = make_game(browser, server, germans=7)  # 21 Americans and 7 Germans
+    ann = join(browser, server, code, "Ann")
+    host.click("#start")
+    ann.wait_for_selector(".decision")
+    projector = page(browser)
+    projector.goto(f"{server.url}/projector/{code}")
+    projector.wait_for_selector("#svg svg text")
+    projector.wait_for_function("(document.getElementById('join-info') || {hidden: true}).hidden")
+    # the table fills the screen: its width, or the height left under the header
+    svg = projector.locator("#svg svg").bounding_box()
+    header = projector.locator("header").bounding_box()
+    assert svg["width"] >= 0.9 * 1366 or svg["height"] >= 0.9 * (768 - header["height"]), svg
+    assert svg["y"] + svg["height"] <= 768, "the whole table in sight"
+    squads = _label_heights(projector, "^A[0-9]+$")
+    figures = _label_heights(projector, "^[0-9]+$")
+    bunkers = _label_heights(projector, "^B[0-9]+ [0-9]+$")
+    zones = _label_heights(projector, "^Z[0-9]+$")
+    assert len(squads) == 21 and len(zones) == 21 and bunkers
+    for name, heights in (("squad", squads), ("figures", figures), ("bunker", bunkers), ("zone", zones)):
+        assert min(heights) >= 14, f"{name} labels {min(heights):.1f} px high on a 1366x768 projector"
+    shot(projector, "projector-play-1366x768")
+    # a player's page at 1366x768 and 1280x800: the table beside the orders, the labels still legible
+    assert min(_label_heights(ann, "^A[0-9]+$")) >= 9
+    shot(ann, "player-1366x768")
+    ann.set_viewport_size({"width": 1280, "height": 800})
+    ann.wait_for_timeout(300)
+    assert min(_label_heights(ann, "^A[0-9]+$")) >= 8
+    assert ann.evaluate("document.documentElement.scrollWidth") <= 1280
+    shot(ann, "player-1280x800")
+    # the player's own squad is ringed round its (larger) marker, not inside it
+    ring = ann.locator("#svg circle.mine").first
+    assert float(ring.get_attribute("r") or 0) > 9 * float(ann.locator("#svg svg").get_attribute("data-unit") or 1)

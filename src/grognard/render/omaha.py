@@ -44,11 +44,32 @@ SAND, WATER, BAND = tint(ORANGE, 0.22), tint(SKY, 0.38), tint(ORANGE, 0.38)
 GROUND, INK, DIVIDER, FAINT = "#E4E4E4", "#222222", "#7A7A7A", "#555555"
 
 
+def unit(width: float) -> float:
+    """How much larger than on a small beach the labels and marks of a beach ``width`` inches wide are drawn.
+
+    1 up to 55.2" (two German players); beyond, the picture's width over that of a small beach (760 px), so
+    that a picture shown across a screen has its labels the same size on the screen whatever the number of
+    seats (28 seats: 3.04, and a squad's label on a 1366 px projector is 16 px high, not 5).
+
+    >>> unit(48.0), unit(168.0)
+    (1.0, 3.04...)
+    """
+    return max(1.0, width * SCALE / (760.0 - 2 * MARGIN - 40.0))
+
+
 def render(view: dict[str, Any]) -> str:
-    """The board of an Omaha view (``OmahaGame.view(seat)``) as an SVG document (str)."""
+    """The board of an Omaha view (``OmahaGame.view(seat)``) as an SVG document (str).
+
+    The table is at 10 px to the inch with its left back corner at (MARGIN, TOP) whatever its size (the
+    page's rings and picks rely on it); on a wide beach the labels, marks and margins are ``unit(width)``
+    times larger and the picture reaches left of and above the origin (a viewBox from negative x and y).
+    """
     width = float(view["width"])
     water = float(view["options"]["water"])
-    top = 28.0 + float(view["options"]["ground"])
+    ground = float(view["options"]["ground"])
+    top = 28.0 + ground
+    u = unit(width)
+    left, upper = MARGIN * (1 - u), TOP * (1 - u)  # the picture's top left corner
     body: list[str] = []
 
     def X(x: float) -> float:
@@ -59,7 +80,8 @@ def render(view: dict[str, Any]) -> str:
 
     def band(y0: float, y1: float, fill: str, name: str) -> None:
         body.append(el("rect", x=X(0), y=Y(y1), width=width * SCALE, height=(y1 - y0) * SCALE, fill=fill))
-        body.append(el("text", name, x=X(0) - 6, y=(Y(y0) + Y(y1)) / 2 + 4, font_size=11, text_anchor="end", fill=INK))
+        middle = (Y(y0) + Y(y1)) / 2 + 4 * u
+        body.append(el("text", name, x=X(0) - 6 * u, y=middle, font_size=11 * u, text_anchor="end", fill=INK))
 
     band(-water, 0, WATER, "water")
     band(0, 24, SAND, "beach")
@@ -86,35 +108,51 @@ def render(view: dict[str, Any]) -> str:
                 "text",
                 f"Z{zone + 1}",
                 x=X(zone * 8 + 4),
-                y=Y(-water) + 14,
-                font_size=10,
+                y=Y(-water) + 14 * u,
+                font_size=10 * u,
                 text_anchor="middle",
                 fill=BLUE,
             )
         )
     body.append(el("line", x1=X(0), y1=Y(0), x2=X(width), y2=Y(0), stroke=BLUE, stroke_width=2))
-    body.append(el("text", "water line", x=X(width) + 6, y=Y(0) + 4, font_size=10, fill=BLUE))
-    # obstacle sections
+    body.append(el("text", "water line", x=X(width) + 6 * u, y=Y(0) + 4 * u, font_size=10 * u, fill=BLUE))
+    # obstacle sections (6" wide: their marks grow less, to stay inside)
+    uo = min(u, 1.6)
     for index, count in enumerate(view["obstacles"]):
-        left = index * 6.0
-        body.append(el("line", x1=X(left), y1=Y(24), x2=X(left), y2=Y(28), stroke=DIVIDER, stroke_width=1))
-        cx, cy = X(left + 3), Y(26)
+        left_edge = index * 6.0
+        body.append(el("line", x1=X(left_edge), y1=Y(24), x2=X(left_edge), y2=Y(28), stroke=DIVIDER, stroke_width=1))
+        cx, cy = X(left_edge + 3), Y(26)
         if count is None:
-            body.append(el("text", "?", x=cx, y=cy + 5, font_size=14, text_anchor="middle", fill=INK))
+            body.append(el("text", "?", x=cx, y=cy + 5 * uo, font_size=14 * uo, text_anchor="middle", fill=INK))
         elif count == 0:
             body.append(
-                el("text", "clear", x=cx, y=cy + 4, font_size=10, text_anchor="middle", fill=GREEN, font_weight="bold")
+                el(
+                    "text",
+                    "clear",
+                    x=cx,
+                    y=cy + 4 * uo,
+                    font_size=10 * uo,
+                    text_anchor="middle",
+                    fill=GREEN,
+                    font_weight="bold",
+                )
             )
         else:
             for k in range(count):
-                ox = cx + (k - (count - 1) / 2) * 14
+                ox = cx + (k - (count - 1) / 2) * 14 * uo
+                d, half = 10 * uo, 5 * uo
                 body.append(
-                    el("path", d=f"M{ox - 5:.1f},{cy - 5:.1f} l10,10 m0,-10 l-10,10", stroke=INK, stroke_width=2.2)
+                    el(
+                        "path",
+                        d=f"M{ox - half:.1f},{cy - half:.1f} l{d:g},{d:g} m0,-{d:g} l-{d:g},{d:g}",
+                        stroke=INK,
+                        stroke_width=2.2 * uo,
+                    )
                 )
-        body.append(el("text", f"O{index + 1}", x=X(left) + 2, y=Y(28) + 10, font_size=8, fill=FAINT))
+        body.append(el("text", f"O{index + 1}", x=X(left_edge) + 2, y=Y(28) + 10 * uo, font_size=8 * uo, fill=FAINT))
     # the sea wall
     body.append(el("line", x1=X(0), y1=Y(24), x2=X(width), y2=Y(24), stroke=INK, stroke_width=4))
-    body.append(el("text", "sea wall", x=X(width) + 6, y=Y(24) + 4, font_size=10, fill=INK))
+    body.append(el("text", "sea wall", x=X(width) + 6 * u, y=Y(24) + 4 * u, font_size=10 * u, fill=INK))
     # bunker sections and bunkers
     sections = round(width / 8)
     for section in range(sections + 1):
@@ -133,11 +171,12 @@ def render(view: dict[str, Any]) -> str:
     exits = {e["bunker"]: e for e in view.get("exits", [])}
     for bunker in view["bunkers"]:
         cx = bunker["section"] * 8 + 4
-        x0, y0 = X(cx - 1.5), Y(31)
-        w, h = 3 * SCALE, 2 * SCALE
+        x0, y0, w, h = bunker_box(cx, ground, u, X, Y)
         status = bunker["status"]
+        active = status == "active"
+        text = f"{bunker['label']} {bunker['defenders']}" if status in ("active", "silenced") else bunker["label"]
+        size = min(10 * u, max(10.0, 0.9 * w / (0.62 * len(text))))  # the label stays inside its box
         if status in ("active", "silenced"):  # silenced: hollow, no defenders left
-            active = status == "active"
             body.append(
                 el(
                     "rect",
@@ -148,18 +187,6 @@ def render(view: dict[str, Any]) -> str:
                     fill="#4D4D4D" if active else "white",
                     stroke=INK,
                     stroke_width=1.5,
-                )
-            )
-            body.append(
-                el(
-                    "text",
-                    f"{bunker['label']} {bunker['defenders']}",
-                    x=X(cx),
-                    y=y0 + h / 2 + 4,
-                    font_size=10,
-                    text_anchor="middle",
-                    fill="white" if active else INK,
-                    font_weight="bold" if active else None,
                 )
             )
         else:
@@ -184,68 +211,105 @@ def render(view: dict[str, Any]) -> str:
                     stroke_width=2.5,
                 )
             )
+        body.append(
+            el(
+                "text",
+                text,
+                x=X(cx),
+                y=y0 + h / 2 + 0.4 * size,
+                font_size=size,
+                text_anchor="middle",
+                fill="white" if active else INK,
+                font_weight=None if status == "silenced" else "bold",
+            )
+        )
+        above = y0  # the top of what is drawn for this bunker so far
+        if not active:
+            status_size = min(8 * u, 0.95 * 8 * SCALE / (0.6 * len(status)))
+            body.append(
+                el("text", status, x=X(cx), y=y0 - 3 * u, font_size=status_size, text_anchor="middle", fill=INK)
+            )
+            above = y0 - 3 * u - 0.75 * status_size
+        exit_ = exits.get(bunker["label"])
+        if exit_ and exit_["open"]:  # a green arrow with EXIT over it, above the bunker
+            ax, ay = X(cx), min(Y(top) - 6 * u, above - 2 * u)
+            body.append(
+                el(
+                    "path",
+                    d=f"M{ax - 9 * u:.1f},{ay:.1f} l{9 * u:g},{-10 * u:g} l{9 * u:g},{10 * u:g} z",
+                    fill=GREEN,
+                    stroke=INK,
+                    stroke_width=1,
+                )
+            )
             body.append(
                 el(
                     "text",
-                    bunker["label"],
-                    x=X(cx),
-                    y=y0 + h / 2 + 4,
-                    font_size=10,
+                    "EXIT",
+                    x=ax,
+                    y=ay - 12 * u,
+                    font_size=9 * u,
                     text_anchor="middle",
-                    fill=INK,
+                    fill=GREEN,
                     font_weight="bold",
                 )
             )
-        if status != "active":
-            body.append(el("text", status, x=X(cx), y=y0 - 3, font_size=8, text_anchor="middle", fill=INK))
-        exit_ = exits.get(bunker["label"])
-        if exit_ and exit_["open"]:
-            ax, ay = X(cx), Y(top) - 6
-            body.append(el("path", d=f"M{ax - 9:.1f},{ay:.1f} l9,-10 l9,10 z", fill=GREEN, stroke=INK, stroke_width=1))
-            body.append(el("text", "EXIT", x=ax + 12, y=ay - 1, font_size=9, fill=GREEN, font_weight="bold"))
     # markers
     for marker in view.get("markers", []):
         mx, my = X(marker["x"]), Y(marker["y"])
         if marker["kind"] == "crater":
             body.append(
-                el("circle", cx=mx + 8, cy=my + 8, r=3.5, fill="#555555", stroke=INK, stroke_width=1, opacity=0.7)
+                el(
+                    "circle",
+                    cx=mx + 8 * u,
+                    cy=my + 8 * u,
+                    r=3.5 * u,
+                    fill="#555555",
+                    stroke=INK,
+                    stroke_width=1,
+                    opacity=0.7,
+                )
             )
         else:
+            d = 4 * u
             body.append(
                 el(
                     "path",
-                    d=f"M{mx - 12:.1f},{my + 8:.1f} l4,-4 l4,4 l-4,4 z",
+                    d=f"M{mx - 12 * u:.1f},{my + 8 * u:.1f} l{d:g},-{d:g} l{d:g},{d:g} l-{d:g},{d:g} z",
                     fill=VERMILLION,
                     stroke=INK,
                     stroke_width=0.6,
                     opacity=0.8,
                 )
             )
-    # squads
+    # squads: the figures left in the circle, the name above it (clear of the page's ring; within its 8" zone)
     for player in view["americans"]:
         squad = player["squad"]
         if squad is None:
             continue
         sx, sy = X(squad["x"]), Y(squad["y"])
-        body.append(el("circle", cx=sx, cy=sy, r=9, fill=ORANGE, stroke=INK, stroke_width=1.5))
+        body.append(el("circle", cx=sx, cy=sy, r=9 * u, fill=ORANGE, stroke=INK, stroke_width=1.5 * u))
         body.append(
             el(
                 "text",
                 str(squad["figures"]),
                 x=sx,
-                y=sy + 4,
-                font_size=10,
+                y=sy + 4 * u,
+                font_size=10 * u,
                 text_anchor="middle",
                 fill=INK,
                 font_weight="bold",
             )
         )
         label = squad["label"]
+        wide = (6.5 * len(label) + 4) * u
         body.append(
-            el("rect", x=sx + 8, y=sy - 16, width=6 * len(label) + 4, height=11, fill="white", opacity=0.85, rx=2)
+            el("rect", x=sx - wide / 2, y=sy - 27 * u, width=wide, height=11 * u, fill="white", opacity=0.85, rx=2)
         )
-        body.append(el("text", label, x=sx + 10, y=sy - 7, font_size=9, fill=INK, font_weight="bold"))
-    body += _focus(view, X, Y)
+        body.append(
+            el("text", label, x=sx, y=sy - 18 * u, font_size=9 * u, text_anchor="middle", fill=INK, font_weight="bold")
+        )
+    body += _focus(view, X, Y, u)
     # title and figures
     phase = PHASES.get(view["phase"], view["phase"])
     seat = view.get("seat")
@@ -258,20 +322,28 @@ def render(view: dict[str, Any]) -> str:
         f"squads sent back {stats['sent_back']}"
     )
     outcome = view.get("outcome")
-    body.insert(0, el("text", title, x=MARGIN, y=26, font_size=17, font_weight="bold", fill=INK))
-    body.insert(1, el("text", line, x=MARGIN, y=46, font_size=12, fill=INK))
+    body.insert(0, el("text", title, x=MARGIN, y=upper + 26 * u, font_size=17 * u, font_weight="bold", fill=INK))
+    body.insert(1, el("text", line, x=MARGIN, y=upper + 46 * u, font_size=12 * u, fill=INK))
     if outcome:  # a line of its own: on the line above it ran off the picture of a small beach
         winner = f"{outcome['winner']} win" if outcome["outcome"] == "win" else outcome["outcome"]
         result = f"RESULT: {winner} on turn {outcome['turn']} ({outcome['reason']})"
-        body.insert(2, el("text", result, x=MARGIN, y=64, font_size=12, font_weight="bold", fill=INK))
+        body.insert(2, el("text", result, x=MARGIN, y=upper + 64 * u, font_size=12 * u, font_weight="bold", fill=INK))
     # legend
-    total_width = max(MARGIN * 2 + width * SCALE + 40, 760)
-    ly = Y(-water) + 34
-    items, bottom = _legend(MARGIN, ly, total_width - 40)
-    return document(total_width, bottom + 24, body + items, title)
+    total_width = max(MARGIN * 2 * u + width * SCALE + 40 * u, 760)
+    ly = Y(-water) + 34 * u
+    items, bottom = _legend(MARGIN, ly, left + total_width - 40 * u, u)
+    return document(total_width, bottom + 16 * u - upper, body + items, title, origin=(left, upper), unit=u)
 
 
-def _focus(view: dict[str, Any], X: Any, Y: Any) -> list[str]:
+def bunker_box(cx: float, ground: float, u: float, X: Any, Y: Any) -> tuple[float, float, float, float]:
+    """The box of the bunker centred ``cx`` inches along: (x, y, width, height) in px; 3" by 2" on a small
+    beach, ``u`` times that on a wide one, but inside its 8" section and the bunker ground."""
+    w = min(3.0 * u, 7.4) * SCALE
+    h = min(2.0 * u, ground - 0.4) * SCALE
+    return X(cx) - w / 2, Y(30) - h / 2, w, h
+
+
+def _focus(view: dict[str, Any], X: Any, Y: Any, u: float = 1.0) -> list[str]:
     """A bold ring round the squad or bunker ``view["focus"]`` names (``--focus A3``, ``--focus B2``).
 
     Raises OptionError naming the squads and bunkers when the game has no such label.
@@ -289,50 +361,84 @@ def _focus(view: dict[str, Any], X: Any, Y: Any) -> list[str]:
         raise OptionError(f"--focus {focus}: no squad or bunker {focus} in this game ({shown})")
     ring = {"fill": "none", "stroke": PURPLE, "stroke_width": 3.5, "stroke_dasharray": "5 3"}
     if focus in bunkers:
-        cx = bunkers[focus]["section"] * 8 + 4
-        return [el("rect", x=X(cx - 1.5) - 6, y=Y(31) - 6, width=3 * SCALE + 12, height=2 * SCALE + 12, **ring)]
+        x0, y0, w, h = bunker_box(bunkers[focus]["section"] * 8 + 4, float(view["options"]["ground"]), u, X, Y)
+        return [el("rect", x=x0 - 6 * u, y=y0 - 6 * u, width=w + 12 * u, height=h + 12 * u, **ring)]
     squad = squads[focus]
     if squad is None:  # not on the beach now (still at sea, or out of the game)
         return []
-    return [el("circle", cx=X(squad["x"]), cy=Y(squad["y"]), r=15, **ring)]
+    return [el("circle", cx=X(squad["x"]), cy=Y(squad["y"]), r=15 * u, **ring)]
 
 
-def _legend(x: float, y: float, right: float) -> tuple[list[str], float]:
-    """The legend from (x, y), wrapping before ``right``; returns the elements and the last row's y."""
-    out = [el("text", "Legend:", x=x, y=y + 4, font_size=11, font_weight="bold", fill=INK)]
-    cx = x + 60
+def _legend(x: float, y: float, right: float, u: float = 1.0) -> tuple[list[str], float]:
+    """The legend from (x, y), wrapping before ``right``, ``u`` times the small beach's size; returns the
+    elements and the last row's y."""
+    out = [el("text", "Legend:", x=x, y=y + 4 * u, font_size=11 * u, font_weight="bold", fill=INK)]
+    cx = x + 60 * u
 
     def label(text: str) -> None:
         nonlocal cx, y
-        out.append(el("text", text, x=cx, y=y + 4, font_size=10, fill=INK))
-        cx += 7 * len(text) + 22
-        if cx > right - 160:
-            cx, y = x + 60, y + 24
+        out.append(el("text", text, x=cx, y=y + 4 * u, font_size=10 * u, fill=INK))
+        cx += (7 * len(text) + 22) * u
+        if cx > right - 160 * u:
+            cx, y = x + 60 * u, y + 24 * u
 
-    out.append(el("circle", cx=cx, cy=y, r=8, fill=ORANGE, stroke=INK))
-    out.append(el("text", "9", x=cx, y=y + 4, font_size=9, text_anchor="middle", font_weight="bold"))
-    cx += 14
+    def box(**kw: Any) -> None:
+        out.append(el("rect", x=cx, y=y - 7 * u, width=22 * u, height=14 * u, stroke=INK, **kw))
+
+    out.append(el("circle", cx=cx, cy=y, r=8 * u, fill=ORANGE, stroke=INK))
+    out.append(el("text", "9", x=cx, y=y + 4 * u, font_size=9 * u, text_anchor="middle", font_weight="bold"))
+    cx += 14 * u
     label("squad (figures)")
-    out.append(el("rect", x=cx, y=y - 7, width=22, height=14, fill="#4D4D4D", stroke=INK))
-    cx += 28
+    box(fill="#4D4D4D")
+    cx += 28 * u
     label("bunker (defenders)")
-    out.append(el("rect", x=cx, y=y - 7, width=22, height=14, fill="white", stroke=INK))
-    cx += 28
+    box(fill="white")
+    cx += 28 * u
     label("silenced")
-    out.append(el("rect", x=cx, y=y - 7, width=22, height=14, fill="white", stroke=INK, stroke_dasharray="3 2"))
-    out.append(el("path", d=f"M{cx:.1f},{y - 7:.1f} l22,14 m0,-14 l-22,14", stroke=VERMILLION, stroke_width=2))
-    cx += 28
+    box(fill="white", stroke_dasharray="3 2")
+    a, b = 22 * u, 14 * u
+    out.append(
+        el(
+            "path",
+            d=f"M{cx:.1f},{y - 7 * u:.1f} l{a:g},{b:g} m0,-{b:g} l-{a:g},{b:g}",
+            stroke=VERMILLION,
+            stroke_width=2,
+        )
+    )
+    cx += 28 * u
     label("destroyed")
-    out.append(el("path", d=f"M{cx:.1f},{y - 5:.1f} l10,10 m0,-10 l-10,10", stroke=INK, stroke_width=2.2))
-    cx += 16
+    d = 10 * u
+    out.append(
+        el(
+            "path",
+            d=f"M{cx:.1f},{y - 5 * u:.1f} l{d:g},{d:g} m0,-{d:g} l-{d:g},{d:g}",
+            stroke=INK,
+            stroke_width=2.2 * u,
+        )
+    )
+    cx += 16 * u
     label("obstacle")
-    out.append(el("path", d=f"M{cx:.1f},{y + 5:.1f} l9,-10 l9,10 z", fill=GREEN, stroke=INK))
-    cx += 24
+    out.append(
+        el(
+            "path",
+            d=f"M{cx:.1f},{y + 5 * u:.1f} l{9 * u:g},{-10 * u:g} l{9 * u:g},{10 * u:g} z",
+            fill=GREEN,
+            stroke=INK,
+        )
+    )
+    cx += 24 * u
     label("exit open")
-    out.append(el("circle", cx=cx + 5, cy=y, r=5, fill="#555555", stroke=INK, stroke_width=1.5))
-    cx += 16
+    out.append(el("circle", cx=cx + 5 * u, cy=y, r=5 * u, fill="#555555", stroke=INK, stroke_width=1.5))
+    cx += 16 * u
     label("crater")
-    out.append(el("path", d=f"M{cx:.1f},{y:.1f} l5,-5 l5,5 l-5,5 z", fill=VERMILLION, stroke=INK))
-    cx += 16
+    out.append(
+        el(
+            "path",
+            d=f"M{cx:.1f},{y:.1f} l{5 * u:g},{-5 * u:g} l{5 * u:g},{5 * u:g} l{-5 * u:g},{5 * u:g} z",
+            fill=VERMILLION,
+            stroke=INK,
+        )
+    )
+    cx += 16 * u
     label("casualty marker")
     return out, y

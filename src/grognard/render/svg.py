@@ -26,15 +26,26 @@ def el(tag: str, text: str | None = None, **kw: Any) -> str:
     return f"<{tag} {attrs(**kw)}>{escape(text)}</{tag}>"
 
 
-def document(width: float, height: float, body: list[str], title: str) -> str:
-    """A complete SVG document with a white background and a title."""
+def document(
+    width: float,
+    height: float,
+    body: list[str],
+    title: str,
+    origin: tuple[float, float] = (0.0, 0.0),
+    unit: float = 1.0,
+) -> str:
+    """A complete SVG document with a white background and a title.
+
+    ``origin`` is the picture's top left corner in its own coordinates (negative where the margins grew
+    past the table's fixed origin); ``unit`` (when not 1) is said in ``data-unit``: how much larger than
+    usual the picture's marks are, for a page that rings them.
+    """
+    x0, y0 = origin
+    box = " ".join(f"{v:.0f}" if float(v).is_integer() else f"{v:.1f}" for v in (x0, y0, width, height))
+    extra = f' data-unit="{unit:.3g}"' if unit != 1.0 else ""
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="DejaVu Sans, Arial, sans-serif">'
+        f'viewBox="{box}" font-family="DejaVu Sans, Arial, sans-serif"{extra}>'
     )
-    return (
-        "\n".join(
-            [head, el("title", title), el("rect", x=0, y=0, width=width, height=height, fill="white"), *body, "</svg>"]
-        )
-        + "\n"
-    )
+    background = el("rect", x=x0, y=y0, width=width, height=height, fill="white")
+    return "\n".join([head, el("title", title), background, *body, "</svg>"]) + "\n"

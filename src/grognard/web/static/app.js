@@ -470,9 +470,10 @@
     if (!svg) return;
     svg.setAttribute("role", "img"); svg.setAttribute("aria-labelledby", "board-h");
     svg.removeAttribute("width"); svg.removeAttribute("height");
+    const unit = parseFloat(svg.dataset.unit || "1") || 1;  // a wide beach's marks are drawn larger: so are the rings
     for (const m of marks || []) {  // the seat's own units, ringed
       const ring = document.createElementNS("http://www.w3.org/2000/svg", "circle");
-      for (const [k, v] of [["cx", m.x], ["cy", m.y], ["r", m.r], ["fill", "none"], ["stroke", "#0072B2"], ["stroke-width", "4"], ["class", "mine"]]) ring.setAttribute(k, String(v));
+      for (const [k, v] of [["cx", m.x], ["cy", m.y], ["r", m.r * unit], ["fill", "none"], ["stroke", "#0072B2"], ["stroke-width", 4 * unit], ["class", "mine"]]) ring.setAttribute(k, String(v));
       const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
       title.textContent = m.label;
       ring.appendChild(title);
