@@ -193,6 +193,25 @@ def test_projector_pages_cannot_lock_out_the_host_and_the_players(server: Server
         ws.close()
 
 
+def test_pages_that_never_say_hello_are_bounded(server: ServerProcess) -> None:
+    """One address may hold 64 sockets that have not said hello; past that it is refused at once
+    (no file descriptors to spend on them); once they go, the host gets in."""
+    made = make_room(server)
+    silent, refused = [], 0
+    for _ in range(80):
+        try:
+            silent.append(connect(f"{server.ws_url}/ws/{made['code']}", open_timeout=20).__enter__())
+        except InvalidStatus:
+            refused += 1
+    assert len(silent) == 64 and refused == 16
+    for ws in silent:
+        ws.close()
+    time.sleep(0.5)
+    host = hello(server, made["code"], "host", made["host_token"])
+    assert first_state(host)["code"] == made["code"]
+    host.close()
+
+
 def test_a_locked_room_stays_locked_after_a_restart(tmp_path: Path) -> None:
     srv = ServerProcess(tmp_path).start()
     try:

@@ -69,6 +69,7 @@ GAME_OPS = {"undo", "dice_mode"}  # host commands that change the game itself
 MAX_PAGES_EACH = 4  # pages one player, the host or the projector link keep open on a game: a 5th closes the oldest
 MAX_SPECTATORS = 8  # projector pages without the projector token (opened from the room code alone), on one game
 HELLO_WAIT = 10.0  # seconds a page has to say hello
+MAX_WAITING = 64  # pages of one address that have not said hello yet (a class's pages say it at once)
 STATE_INTERVAL = 0.2  # seconds between two states sent to one page (events and answers go at once)
 
 
@@ -84,6 +85,7 @@ class Server:
         # of 28 joining together is in within 16 s, its pages retrying by themselves); one script filling
         # a room's seats gets 12 at most before the host can lock the room
         self.joins = Limits(rate=1.0, burst=12)
+        self.waiting: dict[str, int] = {}  # by address: WebSockets open that have not said hello yet
         # different room codes tried (guard.CodeGate): by address and browser id (one pupil's typos lock
         # out that browser only), and a looser ceiling by address behind it (a script making up browser ids)
         self.codes = Codes(by_address=Limits(rate=1.0, burst=60), by_browser=Limits(rate=0.2, burst=12))
@@ -472,12 +474,21 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
         if room is None or room.closed:
             await ws.close(code=1008, reason="no game has this room code")
             return
-        await ws.accept()
+        address = _client(ws)
+        if server.waiting.get(address, 0) >= MAX_WAITING:
+            await ws.close(code=1008, reason="too many pages opening at once from this address")
+            return
+        server.waiting[address] = server.waiting.get(address, 0) + 1
         try:
+            await ws.accept()
             first = await asyncio.wait_for(ws.receive_text(), timeout=HELLO_WAIT)
             hello = client_message.validate_json(first) if len(first) <= MAX_MESSAGE else None
         except (TimeoutError, ValidationError, WebSocketDisconnect, KeyError):
             hello = None
+        finally:
+            server.waiting[address] -= 1
+            if not server.waiting[address]:
+                del server.waiting[address]
         if hello is None or hello.type != "hello":
             await _close(ws, "the first message must be hello")
             return
