@@ -83,7 +83,7 @@ class Server:
         self.join_url = join_url
         # a classroom shares one address behind its router: 12 joins at once, then one a second (a class
         # of 28 joining together is in within 16 s, its pages retrying by themselves); one script filling
-        # a room's seats gets 12 at most before the host can lock the room
+        # a room's seats gets 12 at once, then one a second, while the host locks the room
         self.joins = Limits(rate=1.0, burst=12)
         self.waiting: dict[str, int] = {}  # by address: WebSockets open that have not said hello yet
         # different room codes tried (guard.CodeGate): by address and browser id (one pupil's typos lock

@@ -99,3 +99,17 @@ def call(url: str, data: Any = None, method: str | None = None, headers: dict[st
         return status, json.loads(text)
     except json.JSONDecodeError:
         return status, text
+
+
+def join(url: str, code: str, name: str, side: str | None = None, tries: int = 60) -> dict[str, Any]:
+    """Join room ``code`` at server ``url`` as a page does: a refusal that says when to try again
+    (many joining from one address: ``retry`` seconds) is tried again then. The join's answer;
+    ``RuntimeError`` naming the refusal otherwise."""
+    for _ in range(tries):
+        status, answer = call(f"{url}/api/rooms/{code}/join", {"name": name, "side": side})
+        if status == 200:
+            return dict(answer)
+        if status != 429 or not isinstance(answer, dict) or not answer.get("retry"):
+            break
+        time.sleep(float(answer["retry"]))
+    raise RuntimeError(f"join {code} as {name!r}: {status} {answer}")
