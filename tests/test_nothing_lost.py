@@ -67,3 +67,70 @@ def test_ctrl_c_without_a_record_says_nothing_was_saved() -> None:
         code, out, err = t.finish()
     assert code == 130 and "Traceback" not in out + err
     assert "nothing was saved (play with --record FILE to keep a game)" in out
+
+
+# ---------------------------------------------------------------------- a record cut by a crash
+def torn_copy(whole: Path, to: Path, lines: int, keep: int) -> Path:
+    """``whole``'s first ``lines`` lines, then the first ``keep`` bytes of the next one: a crash mid-write."""
+    raw = whole.read_bytes().split(b"\n")
+    to.write_bytes(b"".join(line + b"\n" for line in raw[:lines]) + raw[lines][:keep])
+    return to
+
+
+def test_a_torn_last_line_is_dropped_on_resume_when_the_person_says_yes(record: Path, tmp_path: Path) -> None:
+    torn = torn_copy(record, tmp_path / "torn.jsonl", 40, 57)
+    before = torn.read_bytes()
+    done = run_cli("play", "omaha", "--resume", str(torn), "-q", stdin="no\n")
+    assert done.returncode == 0, done.stderr
+    assert "line 41, the last, is cut short: the game stopped while writing it" in done.stdout
+    assert f"nothing changed: {torn} is as it was" in done.stdout
+    assert torn.read_bytes() == before  # asked, refused: not a byte changed
+    done = run_cli("play", "omaha", "--resume", str(torn), "-q", stdin="yes\n")
+    assert done.returncode == 0, done.stderr
+    assert f"dropped line 41 of {torn}; its action is played again" in done.stdout
+    assert torn.read_bytes() == record.read_bytes()  # the same game as the one never cut
+
+
+def test_replay_and_render_read_a_torn_record_without_its_cut_line(record: Path, tmp_path: Path) -> None:
+    torn = torn_copy(record, tmp_path / "torn.jsonl", 40, 3)
+    done = run_cli("replay", str(torn))
+    assert done.returncode == 0, done.stderr
+    assert "40 lines replayed, 38 actions; every die and digest matches" in done.stdout
+    assert f"note: {torn}: line 41 is cut short (the game stopped while writing it)" in done.stderr
+    done = run_cli("render", "omaha", str(torn), "-o", str(tmp_path / "b.svg"))
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_damaged_line_that_is_not_the_last_is_still_an_error(record: Path, tmp_path: Path) -> None:
+    raw = record.read_bytes().split(b"\n")
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_bytes(b"\n".join([*raw[:40], raw[40][:57], *raw[41:60]]) + b"\n")
+    before = damaged.read_bytes()
+    line = error_line(run_cli("play", "omaha", "--resume", str(damaged), "-q", stdin="yes\n"))
+    assert "line 41: not JSON" in line
+    assert "line 41: not JSON" in error_line(run_cli("replay", str(damaged)))
+    assert damaged.read_bytes() == before
+
+
+def test_a_last_line_whole_but_for_its_newline_resumes_on_a_line_of_its_own(record: Path, tmp_path: Path) -> None:
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(b"\n".join(record.read_bytes().split(b"\n")[:41]))  # 41 whole lines, no newline after
+    done = run_cli("play", "omaha", "--resume", str(cut), "-q")
+    assert done.returncode == 0, done.stderr
+    assert cut.read_bytes() == record.read_bytes()
+
+
+def test_every_record_line_is_on_the_disk_before_the_game_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer syncs the file after each line (a crash loses at most the line being written)."""
+    import os
+
+    from grognard.core.record import RecordWriter, make_header
+
+    synced: list[int] = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real(fd))[1])
+    with (tmp_path / "r.jsonl").open("w", encoding="utf-8") as sink:
+        RecordWriter(make_header("omaha", {}, "seeded", 1), sink)
+        assert synced == [sink.fileno()]

@@ -152,9 +152,10 @@ def test_resume_of_a_missing_or_tampered_record_is_refused_naming_the_line(
     assert bad.read_bytes() == before, "nothing is written on to a record that does not replay"
 
     junk = tmp_path / "junk.jsonl"
-    junk.write_text("\n".join([*lines, '{"type":"action","seat":"German 1","act']) + "\n", encoding="utf-8")
-    message = error_line(run_cli("play", "omaha", "--resume", str(junk)))
-    assert f"line {len(lines) + 1}: not JSON" in message, message
+    cut_short = '{"type":"action","seat":"German 1","act'  # not the last line: damage, not a crash mid-write
+    junk.write_text("\n".join([*lines[:-1], cut_short, lines[-1]]) + "\n", encoding="utf-8")
+    message = error_line(run_cli("play", "omaha", "--resume", str(junk), stdin="yes\n"))
+    assert f"line {len(lines)}: not JSON" in message, message
 
 
 def test_a_new_game_never_writes_over_a_saved_one(played: dict[str, Path], tmp_path: Path) -> None:

@@ -32,9 +32,9 @@ from grognard.analysis.report import TableWriter, figures, sparkline, write_outp
 from grognard.analysis.stats import wilson
 from grognard.core.dice import SeededDice
 from grognard.core.engine import Event, Game
-from grognard.core.errors import GrognardError, OptionError, RecordError
+from grognard.core.errors import GrognardError, OptionError, RecordError, TornRecord
 from grognard.core.options import OptionSpec, parse_assignments
-from grognard.core.record import RecordWriter, Replay, StepCounter, make_header, readable_by, replay
+from grognard.core.record import RecordWriter, Replay, StepCounter, drop_torn_line, make_header, readable_by, replay
 from grognard.core.ruleset import Ruleset
 from grognard.render import write_picture
 from grognard.terminal import Prompter, Quit, Session, TypedDice, parse_humans
@@ -73,8 +73,16 @@ def _replay_to(record: Path, turn: int | None, flag: str) -> Replay:
     """The record replayed (every digest checked) to the start of ``turn``, or to its end."""
     if turn is not None and turn < 0:
         raise OptionError(f"{flag} {turn}: a turn is 0 or more")
+    until = None if turn is None else (lambda game: game.turn >= turn)
     try:
-        return replay(record, rulesets.get, until=None if turn is None else (lambda game: game.turn >= turn))
+        try:
+            return replay(record, rulesets.get, until=until)
+        except TornRecord as torn:  # a crash while the last line was written: the lines before it still hold
+            Console(stderr=True, highlight=False, soft_wrap=True).print(
+                f"note: {record}: line {torn.line} is cut short (the game stopped while writing it); "
+                f"read without it (grognard play --resume offers to drop it)"
+            )
+            return replay(record, rulesets.get, until=until, drop_torn=True)
     except RecordError as exc:
         raise RecordError(f"{record}: {exc}") from None
 
@@ -756,8 +764,38 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
     return command
 
 
+def _resume_replay(path: Path, prompter: Prompter) -> Replay | None:
+    """The record at ``path`` replayed to go on with it; a last line cut short (a crash while it was written)
+    is offered to be dropped, and only with a yes is it (None: the person said no, nothing changed)."""
+    try:
+        return replay(path, rulesets.get)
+    except TornRecord as torn:
+        prompter.say(
+            f"{path}: line {torn.line}, the last, is cut short: the game stopped while writing it, so the "
+            f"action on it was not saved whole. Drop that line and go on from the {torn.line - 1} lines before it?"
+        )
+        try:
+            answer = prompter.ask("drop the cut line? (yes/no)> ").lower()
+        except Quit:
+            answer = "no"
+        if answer not in ("y", "yes"):
+            prompter.say(f"nothing changed: {path} is as it was")
+            return None
+        drop_torn_line(path)
+        prompter.say(f"dropped line {torn.line} of {path}; its action is played again")
+        return replay(path, rulesets.get)
+    except RecordError as exc:
+        raise RecordError(f"--resume {str(path)!r}: {exc}") from None
+
+
 def _open_record(path: Path, mode: str) -> IO[str]:
     try:
+        if mode == "a" and path.is_file() and path.stat().st_size > 0:
+            with path.open("rb") as handle:  # a last line written whole but for its newline: end it first
+                handle.seek(-1, os.SEEK_END)
+                if handle.read(1) != b"\n":
+                    with path.open("a", encoding="utf-8") as tail:
+                        tail.write("\n")
         if mode == "w" and path.is_file() and path.stat().st_size > 0:  # never write over a saved game
             raise OptionError(
                 f"--record {str(path)!r}: the file is already there (a saved game?); continue it with "
@@ -799,7 +837,9 @@ def run_play(
             raise OptionError(f"--resume: the options come from the record, not the command line ({', '.join(given)})")
         if record is not None:
             raise OptionError("--resume writes on to its own file; leave out --record")
-        resumed = replay(resume, rulesets.get)
+        resumed = _resume_replay(resume, prompter)
+        if resumed is None:
+            return
         header = resumed.header
         if header.get("ruleset") != ruleset.name:
             raise OptionError(

@@ -58,3 +58,17 @@ class RecordError(GrognardError):
     def __init__(self, message: str, line: int | None = None) -> None:
         self.line = line
         super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+class TornRecord(RecordError):
+    """A record whose last line was cut short (the program stopped while writing it): nothing after it.
+
+    ``line`` is that line's number and ``keep`` the bytes of the record before it (every whole line),
+    so that the cut line can be dropped, and nothing else.
+    """
+
+    code = "torn_record"
+
+    def __init__(self, message: str, line: int, keep: int) -> None:
+        super().__init__(message, line)
+        self.keep = keep

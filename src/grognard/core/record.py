@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import platform
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from typing import IO, Any
 from grognard import __version__
 from grognard.core.dice import RecordedDice
 from grognard.core.engine import Event, Game, canonical_json
-from grognard.core.errors import GrognardError, RecordError
+from grognard.core.errors import GrognardError, RecordError, TornRecord
 from grognard.core.ruleset import Ruleset
 
 FORMAT = "grognard-record/1"
@@ -77,6 +78,7 @@ class RecordWriter:
         if self.sink is not None:
             self.sink.write(json.dumps(line, separators=(",", ":")) + "\n")
             self.sink.flush()
+            _sync(self.sink)
 
     def start(self, game: Game, events: Sequence[Event]) -> None:
         """The setup's events and the state it left."""
@@ -106,6 +108,16 @@ class RecordWriter:
         writer.lines = [dict(line) for line in lines]
         writer.chain = str(lines[-1]["digest"])
         return writer
+
+
+def _sync(sink: IO[str]) -> None:
+    """Each line on the disk before the game goes on (a crash or a power cut loses at most the line being
+    written, which :class:`~grognard.core.errors.TornRecord` then names); a sink with no file: nothing to do."""
+    try:
+        fd = sink.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError and a ValueError
+        return
+    os.fsync(fd)
 
 
 class StepCounter:
@@ -206,9 +218,25 @@ class Replay:
     complete: bool = True
 
 
-def read_lines(source: Path | str | Iterable[str]) -> list[dict[str, Any]]:
-    """Parse a record (a path or lines of text); raises :class:`RecordError` naming a bad line."""
-    return [line for _, line in _read_numbered(source)]
+def read_lines(source: Path | str | Iterable[str], *, drop_torn: bool = False) -> list[dict[str, Any]]:
+    """Parse a record (a path or lines of text); raises :class:`RecordError` naming a bad line.
+
+    A last line cut short raises :class:`~grognard.core.errors.TornRecord`, or with ``drop_torn`` is left out.
+    """
+    return [line for _, line in _read_numbered(source, drop_torn=drop_torn)]
+
+
+def drop_torn_line(path: Path | str) -> int:
+    """Cut ``path`` back to its whole lines when its last line is cut short; the line number dropped, or 0.
+
+    Only a last line that does not parse, with nothing but blank lines after it, is ever dropped.
+    """
+    try:
+        _read_numbered(path)
+    except TornRecord as torn:
+        os.truncate(path, torn.keep)
+        return int(torn.line or 0)
+    return 0
 
 
 def _no_constant(name: str) -> Any:
@@ -216,17 +244,27 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _read_numbered(source: Path | str | Iterable[str]) -> list[tuple[int, dict[str, Any]]]:
-    """The record's lines with their 1-based line numbers in the text (blank lines skipped)."""
-    if isinstance(source, (str, Path)):
+def _read_numbered(source: Path | str | Iterable[str], *, drop_torn: bool = False) -> list[tuple[int, dict[str, Any]]]:
+    """The record's lines with their 1-based line numbers in the text (blank lines skipped).
+
+    A file whose last line does not parse (cut short by a crash while it was written) raises
+    :class:`TornRecord`, or with ``drop_torn`` is read without that line.
+    """
+    whole = isinstance(source, (str, Path))
+    if whole:
         try:
-            text_lines: Iterable[str] = Path(source).read_text(encoding="utf-8").splitlines()
+            raw = Path(source).read_bytes()  # type: ignore[arg-type]
         except OSError as exc:
             raise RecordError(f"cannot read record {str(source)!r}: {exc.strerror}") from None
+        cut = raw.rfind(b"\n", 0, len(raw.rstrip())) + 1  # where the last line with text starts
+        last = raw[cut:].strip()
+        try:  # only the last line may be cut short mid-character; the rest must be UTF-8
+            text_lines: list[str] = [*raw[:cut].decode("utf-8").splitlines(), last.decode("utf-8", "replace")]
         except UnicodeDecodeError:
             raise RecordError(f"{str(source)!r} is not a game record (not UTF-8 text)") from None
     else:
-        text_lines = source
+        text_lines = list(source)  # type: ignore[arg-type]
+    last_text = max((n for n, text in enumerate(text_lines, 1) if text.strip()), default=0)
     out: list[tuple[int, dict[str, Any]]] = []
     for number, text in enumerate(text_lines, 1):
         if not text.strip():
@@ -234,6 +272,12 @@ def _read_numbered(source: Path | str | Iterable[str]) -> list[tuple[int, dict[s
         try:
             line = json.loads(text, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
+            if whole and number == last_text and number > 1:
+                if drop_torn:
+                    break
+                raise TornRecord(
+                    f"the last line is cut short (the game stopped while writing it: {exc.msg})", number, cut
+                ) from None
             raise RecordError(f"not JSON ({exc.msg})", number) from None
         except ValueError as exc:
             raise RecordError(f"not JSON ({exc})", number) from None
@@ -248,19 +292,22 @@ def replay(
     lookup: Callable[[str], Ruleset],
     *,
     until: Callable[[Game], bool] | None = None,
+    drop_torn: bool = False,
 ) -> Replay:
     """Rebuild a game from its record, checking every digest.
 
     ``lookup`` finds a rule set by name. ``until(game)``, if given, stops the
     replay before the first action line at which it returns True (``--to TURN``).
     Raises :class:`RecordError` naming the first line that is malformed,
-    diverges from the rules or the recorded dice, or fails its digest.
+    diverges from the rules or the recorded dice, or fails its digest; a
+    record file whose last line was cut short raises :class:`TornRecord`, or
+    with ``drop_torn`` is replayed without that line.
     """
     numbered: list[tuple[int, dict[str, Any]]]
     if isinstance(source, Sequence) and source and isinstance(source[0], dict):
         numbered = [(number, dict(line)) for number, line in enumerate(source, 1)]
     else:
-        numbered = _read_numbered(source)  # type: ignore[arg-type]
+        numbered = _read_numbered(source, drop_torn=drop_torn)  # type: ignore[arg-type]
     lines = [line for _, line in numbered]
     if not lines or lines[0].get("type") != "header":
         raise RecordError("the record must start with a header line", 1)
