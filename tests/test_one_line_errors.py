@@ -111,3 +111,28 @@ def test_an_order_for_a_unit_that_does_not_exist_says_so(args: tuple[str, ...], 
         t.send("quit")
         code, _, err = t.finish()
     assert code == 0 and "Traceback" not in err
+
+
+# ---------------------------------------------------------------------- a seat's view of a record
+def test_a_seats_view_replays_and_renders_up_to_its_sealed_choice(tmp_path: Path) -> None:
+    import json
+
+    from grognard.core.record import read_lines
+
+    lines = read_lines(Path(__file__).parent / "golden" / "skirmish-village-street-seed6.jsonl")
+    cut = next(i for i, line in enumerate(lines) if any(e["kind"] == "sealed" for e in line.get("events", [])))
+    other = "Axis" if lines[cut]["seat"] == "Allies" else "Allies"
+    part = tmp_path / "part.jsonl"  # the game as it stood just after a sealed choice, cut there
+    part.write_text("".join(json.dumps(line) + "\n" for line in lines[: cut + 1]), encoding="utf-8")
+    view = tmp_path / "view.jsonl"
+    done = run_cli("replay", str(part), "--seat", other, "--out", str(view))
+    assert done.returncode == 0, done.stderr
+    done = run_cli("replay", str(view))
+    assert done.returncode == 0, done.stderr
+    assert f"{cut} lines replayed" in done.stdout
+    assert f"this record is one seat's view: replayed up to line {cut + 1}, which holds another seat's" in done.stdout
+    done = run_cli("render", "skirmish", str(view), "-o", str(tmp_path / "v.svg"))
+    assert done.returncode == 0, done.stderr
+    assert f"drawn as it stands before line {cut + 1}, a sealed choice" in done.stdout
+    line = error_line(run_cli("render", "skirmish", str(view), "-o", str(tmp_path / "w.svg"), "--turn", "99"))
+    assert "this seat's view of the game stops on turn" in line and f"at line {cut + 1}" in line

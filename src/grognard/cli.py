@@ -141,7 +141,12 @@ def replay_command(
         f"{record}: {header.get('ruleset')} game, {seed}; {rebuilt.lines} lines replayed, "
         f"{rebuilt.actions} actions; every die and digest matches the record"
     )
-    if not rebuilt.complete:
+    if rebuilt.sealed_at is not None:
+        console.print(
+            f"this record is one seat's view: replayed up to line {rebuilt.sealed_at}, which holds another seat's "
+            f"choice still sealed (turn {game.turn}); the full record replays to the end"
+        )
+    elif not rebuilt.complete:
         console.print(f"stopped at the start of turn {game.turn} as asked (--to {to})")
     elif game.result is None:
         console.print(f"the game is not over: it stands at turn {game.turn} (continue it with --resume)")
@@ -179,6 +184,11 @@ def render_command(
         raise OptionError(f"{record}: the record's rule set is {rebuilt.header.get('ruleset')}, not {ruleset.name}")
     game = rebuilt.game
     if turn is not None and game.turn < turn:
+        if rebuilt.sealed_at is not None:
+            raise OptionError(
+                f"--turn {turn}: this seat's view of the game stops on turn {game.turn}, at line "
+                f"{rebuilt.sealed_at} (another seat's choice still sealed)"
+            )
         ended = "the game ended" if game.is_over else "the record stops"
         raise OptionError(f"--turn {turn}: {ended} on turn {game.turn}")
     viewer = None
@@ -192,6 +202,8 @@ def render_command(
         view["focus"] = focus.upper()
     write_picture(ruleset.render(view), output)
     print(f"drew turn {game.turn} of {record} to {output}")
+    if rebuilt.sealed_at is not None and turn is None:
+        print(f"(this record is one seat's view: drawn as it stands before line {rebuilt.sealed_at}, a sealed choice)")
 
 
 @app.command("odds")

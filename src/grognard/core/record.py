@@ -206,7 +206,10 @@ class Replay:
     ``lines`` counts the lines replayed (header included) and ``used`` holds
     them; ``actions`` counts the actions applied; ``dice_drawn`` counts the
     recorded dice per number of sides (to continue a seeded stream);
-    ``complete`` is False when ``until`` stopped the replay early.
+    ``complete`` is False when ``until`` stopped the replay early, or when the
+    record is a seat's view (:func:`readable_by`) and ``sealed_at`` names its
+    first line holding another seat's choice still sealed: the replay stops
+    before it, as the seat can know no more.
     """
 
     game: Game
@@ -216,6 +219,7 @@ class Replay:
     used: list[dict[str, Any]] = field(default_factory=list)
     dice_drawn: dict[int, int] = field(default_factory=dict)
     complete: bool = True
+    sealed_at: int | None = None
 
 
 def read_lines(source: Path | str | Iterable[str], *, drop_torn: bool = False) -> list[dict[str, Any]]:
@@ -326,6 +330,7 @@ def replay(
         raise RecordError("the second line must be the start line", numbered[1][0] if len(lines) > 1 else 2)
     dice = RecordedDice()
     game: Game | None = None
+    sealed_at: int | None = None
     actions = 0
     used: list[dict[str, Any]] = [lines[0]]
     drawn: dict[int, int] = {}
@@ -347,6 +352,9 @@ def replay(
                 if kind not in ("action", "resign"):
                     raise RecordError(f"unexpected line type {kind!r}", number)
                 if until is not None and until(game):
+                    break
+                if kind == "action" and line.get("action") == SEALED:  # a seat's view: another's secret
+                    sealed_at = number
                     break
                 if kind == "resign":
                     produced = game.resign(str(line.get("seat")))
@@ -377,4 +385,5 @@ def replay(
         used=used,
         dice_drawn=drawn,
         complete=len(used) == len(lines),
+        sealed_at=sealed_at,
     )
