@@ -127,6 +127,11 @@ def test_solo_b17_from_the_home_page_one_bomber_at_a_time(
     assert page.locator(".decision:visible").count() == 1
     rows = aircraft_rows(page)
     assert {rows[b]["status"] for b in tabs} == {"flying"}
+    shown = page.locator(".decision:not([hidden])")
+    words = shown.locator(".choice label").evaluate_all("ls => ls.map((l) => l.firstChild.textContent)")
+    assert words and all(w == "Fly straight on" or " straight, then turn " in w for w in words), words
+    hint = shown.locator("label[for$=typed]").inner_text()
+    assert f"for example: fly {tabs[0]} " in hint and "e.g. fly F1" not in hint and "guns BOMBER" not in hint
     page.screenshot(path=str(shots / f"b17-solo-{size[0]}x{size[1]}.png"))
     orders = page.evaluate("document.getElementById('decisions').getBoundingClientRect().height")
     assert orders < 2 * size[1], orders  # one bomber's controls, not four bombers' forms one under another

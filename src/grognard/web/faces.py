@@ -342,7 +342,7 @@ def decision_json(ruleset: Ruleset, game: Game, decision: Decision) -> dict[str,
     }
 
 
-_EXAMPLE = re.compile(r"\s*\(e\.g\. [^()]*\)\s*$")
+_EXAMPLE = re.compile(r"\s*\(e\.g\. [^()]*\)\s*$|;\s*e\.g\. [^()]*(?=\))")
 
 
 def usage(ruleset: Ruleset, orders: list[str]) -> list[str]:

@@ -15,6 +15,7 @@ from grognard.rulesets.b17.bots import DoctrineBot
 from grognard.rulesets.b17.data import OPTIONS, SIDES, damage_grade
 from grognard.rulesets.b17.describe import describe, summarize_turn
 from grognard.rulesets.b17.game import B17Game
+from grognard.rulesets.b17.menu import menu
 
 
 def new_game(options: Mapping[str, Any], dice: DiceSource) -> B17Game:
@@ -68,6 +69,7 @@ RULESET = Ruleset(
     note=faces.note,  # type: ignore[arg-type]
     odds=faces.odds,  # type: ignore[arg-type]
     board_text=faces.board,  # type: ignore[arg-type]
+    menu=menu,
     render=render_svg,
     odds_tables=odds_tables,
     metrics=METRICS,
