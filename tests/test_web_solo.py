@@ -93,7 +93,7 @@ def test_solo_b17_from_the_home_page_one_bomber_at_a_time(
     page = new_page(browser, size)
     page.goto(server.url + "/")
     page.select_option("#ruleset", "b17")
-    assert page.locator("#solo-side option").all_inner_texts() == ["american", "german"]
+    assert page.locator("#solo-side option").evaluate_all("os => os.map((o) => o.value)") == ["american", "german"]
     page.select_option("#solo-side", "american")
     page.fill("#solo-name", "Tibbets")
     page.click("#solo-start")

@@ -47,6 +47,13 @@ def index(rulesets: list[tuple[str, Ruleset]]) -> str:
 <form id="create-form">
 <p><label for="ruleset">Rule set</label>
 <select id="ruleset" name="ruleset">{choices}</select></p>
+<fieldset id="solo"><legend>Play it alone, against the bots (with the options below)</legend>
+<p><label for="solo-name">Your name</label>
+<input id="solo-name" name="solo_name" autocomplete="off" maxlength="32">
+<label for="solo-side">your side</label>
+<select id="solo-side" name="solo_side"></select>
+<button type="button" id="solo-start">Play solo</button></p>
+</fieldset>
 {options}
 <fieldset><legend>Dice</legend>
 <p><input type="radio" id="dice-seeded" name="dice" value="seeded" checked>
@@ -55,13 +62,6 @@ def index(rulesets: list[tuple[str, Ruleset]]) -> str:
 <label for="dice-manual">referee mode: I type the table's real dice</label></p>
 </fieldset>
 <p><button type="submit">Make the game</button></p>
-<fieldset id="solo"><legend>Or play it alone, against the bots</legend>
-<p><label for="solo-name">Your name</label>
-<input id="solo-name" name="solo_name" autocomplete="off" maxlength="32"></p>
-<p><label for="solo-side">Your side</label>
-<select id="solo-side" name="solo_side"></select></p>
-<p><button type="button" id="solo-start">Play solo</button></p>
-</fieldset>
 </form>
 </section>
 <section aria-labelledby="join-h">

@@ -70,7 +70,7 @@
       const side = $("solo-side");
       if (!side || !chosen) return;
       side.textContent = "";
-      for (const name of (chosen.dataset.sides || "").split(" ").filter((x) => x)) side.appendChild(el("option", name, { value: name }));
+      for (const name of (chosen.dataset.sides || "").split(" ").filter((x) => x)) side.appendChild(el("option", name.charAt(0).toUpperCase() + name.slice(1), { value: name }));
     };
     $("ruleset").addEventListener("change", () => { showOptions(); showSides(); });
     showOptions();
