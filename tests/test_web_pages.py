@@ -237,7 +237,11 @@ def test_projector_shows_how_to_join_in_the_lobby_and_on_demand(browser: Any, se
     assert projector.evaluate("document.documentElement.scrollWidth") <= 1366
     assert "grognard serve --lan" in projector.inner_text("#join-info")  # 127.0.0.1: only this computer
     shot(projector, "projector-lobby-1366x768")
-    # the game starts: the table instead; J or the button shows it again, J or Escape hides it
+    _axe_clean(projector)
+    # the game starts (and waits for Ann: it does not end meanwhile): the table instead; J or the button
+    # shows how to join again, J or Escape hides it
+    join(browser, server, code, "Ann")
+    host.wait_for_function("!document.getElementById('start').disabled")
     host.click("#start")
     projector.wait_for_function("document.getElementById('join-info').hidden")
     toggle = projector.locator("#join-toggle")
@@ -251,6 +255,18 @@ def test_projector_shows_how_to_join_in_the_lobby_and_on_demand(browser: Any, se
     assert info.is_visible()
     projector.keyboard.press("Escape")
     assert not info.is_visible()
+
+
+def _axe_clean(p: Any) -> None:
+    """The page as it is passes axe-core's WCAG 2.1 A and AA rules (axe as test_web_browser installs it)."""
+    from test_web_browser import _axe_source
+
+    p.add_script_tag(content=_axe_source())
+    result = p.evaluate(
+        "async () => await axe.run(document, {runOnly: {type: 'tag', values: "
+        "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"
+    )
+    assert not result["violations"], [(v["id"], v["nodes"][0]["target"]) for v in result["violations"]]
 
 
 def _label_heights(p: Any, pattern: str) -> list[float]:
@@ -285,6 +301,7 @@ def test_board_readable_from_the_back_row_with_28_seats(browser: Any, server: Se
     for name, heights in (("squad", squads), ("figures", figures), ("bunker", bunkers), ("zone", zones)):
         assert min(heights) >= 14, f"{name} labels {min(heights):.1f} px high on a 1366x768 projector"
     shot(projector, "projector-play-1366x768")
+    _axe_clean(projector)
     # a player's page at 1366x768 and 1280x800: the table beside the orders, the labels still legible
     assert min(_label_heights(ann, "^A[0-9]+$")) >= 9
     shot(ann, "player-1366x768")
