@@ -279,7 +279,9 @@
       box.textContent = count + " sent, waiting for the answer: " + orders;
       box.className = "message";
     } else if (lastSent.length) {
-      box.textContent = "Sent: " + lastSent.map((o) => o.action).join("; ") + " (kept while the connection was down).";
+      const turn = lastSent[0].turn;
+      box.textContent = "Sent: " + lastSent.map((o) => o.action).join("; ") + (turn !== undefined ? " on turn " + turn : "") +
+        " (kept while the connection was down).";
       box.className = "message ok";
     } else {
       box.textContent = "";
@@ -552,10 +554,8 @@
     const keys = decisions.map(keyOf);
     const stale = s.status !== "playing" || s.paused || keys.some((k) => !drawnKeys.includes(k)) || askedAgain(s);
     if (stale && $("message").dataset.about === "order") { say(""); answered = null; }
-    // "Sent: ..." (an order that waited for the connection) stays until the next order, turn or stop
-    if (lastSent.length && (s.status !== "playing" || lastSent.some((o) => o.turn !== undefined && o.turn !== s.turn))) {
-      lastSent = []; showOutbox();
-    }
+    // "Sent: ..." (an order that waited for the connection) stays until the next order or the game stops
+    if (lastSent.length && s.status !== "playing") { lastSent = []; showOutbox(); }
     drawnKeys = keys;
     if (now.length === drawn.length && now.every((d, i) => d === drawn[i])) return;  // the forms keep what is typed in them
     drawn = now;
