@@ -210,6 +210,14 @@ class TestMechanics:
         assert dice.log[0] == ("bunker fire", 6, [5, 2, 6, 1])
         assert mechanic.text == "4d6, each 5+ succeeds"
 
+    def test_a_distribution_is_worked_out_once_for_equal_numbers(self) -> None:
+        """A page's menus ask the same odds again and again: equal mechanics share one exact die."""
+        first = Gated(SuccessCount(1, 5), SuccessCount(4, 4)).distribution()
+        assert Gated(SuccessCount(1, 5), SuccessCount(4, 4)).distribution() is first
+        assert SuccessCount(3, 5).distribution() is SuccessCount(3, 5).distribution()
+        assert SuccessCount(3, 5).distribution() is not SuccessCount(3, 6).distribution()
+        assert SuccessCount(3, 6).distribution().probability(3) == Fraction(1, 216)
+
     def test_any_success(self) -> None:
         assert AnySuccess(1, 6).distribution().probability(True) == Fraction(1, 6)
         assert AnySuccess(3, 6).distribution().probability(True) == 1 - Fraction(5, 6) ** 3

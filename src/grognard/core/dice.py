@@ -27,7 +27,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache, wraps
 from typing import Any, Protocol
 
 import icepool
@@ -233,8 +233,15 @@ class RecordedDice:
 class Mechanic(ABC):
     """One rule of chance: ``roll`` for play, ``distribution`` for exact odds.
 
-    Subclasses are frozen dataclasses; their fields are the rule's numbers.
+    Subclasses are frozen dataclasses; their fields are the rule's numbers. A distribution is
+    worked out once for equal numbers and then shared (icepool dice are immutable): a page's
+    menu asks the odds of the same few mechanics over and over.
     """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "distribution" in cls.__dict__:
+            cls.distribution = _remembered(cls.__dict__["distribution"])  # type: ignore[method-assign]
 
     @abstractmethod
     def roll(self, source: DiceSource, purpose: str) -> Any:
@@ -248,6 +255,21 @@ class Mechanic(ABC):
     @abstractmethod
     def text(self) -> str:
         """A short human description ("4d6, each 5+ succeeds")."""
+
+
+def _remembered(distribution: Callable[[Any], icepool.Die]) -> Callable[[Any], icepool.Die]:
+    """``distribution`` cached by the mechanic's value (a mechanic with unhashable numbers is not cached)."""
+    cached = lru_cache(maxsize=4096)(distribution)
+
+    @wraps(distribution)
+    def remembered(self: Any) -> icepool.Die:
+        try:
+            hash(self)
+        except TypeError:
+            return distribution(self)
+        return cached(self)
+
+    return remembered
 
 
 @dataclass(frozen=True)
