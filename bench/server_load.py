@@ -1,12 +1,16 @@
-"""Load on the web server: one Omaha game with 24 WebSocket players plus 10 more games at once, on loopback.
+"""Load on the web server: one Omaha game with 24 WebSocket players, alone and then beside 10 more games, on loopback.
 
 Every seat is a scripted player (no bots): it answers each decision its page shows
 with the first choice of the menu, after a think time like a person's (uniform in
 0..2 x ``--think`` seconds; 0: at once, a saturated server). For every action the
 bench times its submission to the moment *every* client of that game has seen its
 events (the ``events`` message of its record step), and prints p50 and p95 of that
-(target: p95 under 100 ms), and of the submitter's acknowledgement. Bounded in
-time (``--seconds``).
+(target: p95 under 100 ms), of every page's state showing it (the projector's
+picture), and of the submitter's acknowledgement. It prints the bytes each page was
+sent per phase of the game (the JSON text, and that text through one zlib stream per
+page: about what permessage-deflate puts on the wire). Two runs, each on a fresh
+server and bounded in time (``--seconds``): the 24-player game alone, then with
+``--games`` other games of 4 players each.
 
     python bench/server_load.py [--seconds 40] [--games 10] [--think 1.0]
 """
@@ -15,12 +19,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import random
 import statistics
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from websockets.asyncio.client import connect
 
-from grognard.web.testing import ServerProcess, call, join
+from grognard.web.patch import merge
+from grognard.web.testing import ServerProcess, call
 
 
 class Game:
@@ -38,7 +45,17 @@ class Game:
         self.submitted: dict[int, float] = {}  # record step -> submission time (known at the ack)
         self.seen: dict[int, int] = {}  # record step -> clients that saw its events
         self.last_seen: dict[int, float] = {}
+        self.drawn: dict[int, int] = {}  # record step -> clients whose state shows it
+        self.last_drawn: dict[int, float] = {}
         self.ack: list[float] = []
+        self.phases: set[tuple[Any, Any]] = set()  # (turn, phase) the game went through
+        self.sent = 0  # bytes of JSON text sent to its pages
+        self.wire = 0  # the same through one zlib stream per page
+
+
+def by_all(submitted: dict[int, float], count: dict[int, int], last: dict[int, float], clients: int) -> list[float]:
+    """Per action: submission to the moment the last of the game's clients had it."""
+    return [last[step] - t0 for step, t0 in submitted.items() if count.get(step) == clients and step in last]
 
 
 class Player:
@@ -52,6 +69,8 @@ class Player:
         self.thinking: set[str] = set()  # decisions being thought about or sent, not yet answered
         self.sent: dict[int, tuple[float, int, str]] = {}  # n -> (time, state version, decision)
         self.answered: dict[str, int] = {}  # decision -> record step that answered it last
+        self.deflate = zlib.compressobj(wbits=-15)
+        self.step = -1
 
     async def play(self, url: str, token: str, stop: float) -> None:
         async with connect(url, max_size=2**22) as ws:
@@ -62,10 +81,16 @@ class Player:
                     text = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
                 except TimeoutError:
                     break
-                self.receive(json.loads(text), time.perf_counter())
+                now = time.perf_counter()
+                self.game.sent += len(text.encode())
+                self.game.wire += len(self.deflate.compress(text.encode()) + self.deflate.flush(zlib.Z_SYNC_FLUSH))
+                self.receive(json.loads(text), now)
 
     def receive(self, m: dict[str, Any], now: float) -> None:
         game = self.game
+        if m["type"] == "patch":  # what changed: merged into the state this page holds, as app.js does
+            assert self.last is not None
+            m = merge(self.last, m)
         if m["type"] == "events":
             game.seen[m["step"]] = game.seen.get(m["step"], 0) + 1
             game.last_seen[m["step"]] = now
@@ -83,6 +108,12 @@ class Player:
                 self.consider(self.last)  # else the next state (newer) will show what to do
         elif m["type"] == "state":
             self.last = m
+            for step in range(self.step + 1, m["step"] + 1):
+                game.drawn[step] = game.drawn.get(step, 0) + 1
+                game.last_drawn[step] = now
+            self.step = max(self.step, m["step"])
+            if m.get("ready"):
+                game.phases.add((m.get("turn"), m.get("phase")))
             self.consider(m)
 
     def consider(self, state: dict[str, Any]) -> None:
@@ -104,16 +135,29 @@ class Player:
             pass
 
 
-async def make_game(server: ServerProcess, germans: int) -> tuple[str, str, list[str]]:
+def join_from(server: ServerProcess, code: str, name: str, source: str) -> str:
+    """A player joins from address ``source`` (each game its own class, each class its own address),
+    waiting as the server asks when many join at once; the player's token."""
+    while True:
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20, source_address=(source, 0))
+        headers = {"Content-Type": "application/json"}
+        conn.request("POST", f"/api/rooms/{code}/join", json.dumps({"name": name}), headers)
+        answer = conn.getresponse()
+        body = json.loads(answer.read())
+        conn.close()
+        if answer.status == 429:
+            time.sleep(float(body.get("retry") or 1))
+            continue
+        assert answer.status == 200, body
+        return str(body["token"])
+
+
+async def make_game(server: ServerProcess, germans: int, source: str) -> tuple[str, str, list[str]]:
     status, made = await asyncio.to_thread(
         call, server.url + "/api/rooms", {"ruleset": "omaha", "options": {"germans": germans}}
     )
     assert status == 200, made
-    tokens = []
-    for k in range(germans * 4):
-        # one address joining many: the server says when to try again (12 at once, then one a second)
-        joined = await asyncio.to_thread(join, server.url, made["code"], f"P{k}")
-        tokens.append(joined["token"])
+    tokens = [await asyncio.to_thread(join_from, server, made["code"], f"P{k}", source) for k in range(germans * 4)]
     return made["code"], made["host_token"], tokens
 
 
@@ -134,13 +178,13 @@ def quantiles(values: list[float]) -> str:
     return f"p50 {q[49]:.1f} ms, p95 {q[94]:.1f} ms, max {ms[-1]:.1f} ms ({len(ms)} actions)"
 
 
-async def main(seconds: float, extra: int, think: float) -> None:
+async def run(seconds: float, extra: int, think: float) -> None:
     folder = Path(tempfile.mkdtemp(prefix="grognard-load-"))
     rng = random.Random(1)
     refusals: list[str] = []
     with ServerProcess(folder) as server:
         specs = [6] + [1] * extra  # 24 players in the big game; 4 in each of the others
-        made = await asyncio.gather(*(make_game(server, g) for g in specs))
+        made = await asyncio.gather(*(make_game(server, g, f"127.0.0.{k + 2}") for k, g in enumerate(specs)))
         games = [Game(code, len(tokens)) for code, _, tokens in made]
         stop = time.monotonic() + seconds
         tasks = [
@@ -155,16 +199,28 @@ async def main(seconds: float, extra: int, think: float) -> None:
         f"{sum(g.clients for g in games)} players in {len(games)} games for {seconds:g} s on loopback, "
         f"think time 0-{2 * think:g} s"
     )
-    for label, chosen in (("the 24-player game", games[:1]), (f"the {extra} other games", games[1:])):
-        seen_by_all = [
-            g.last_seen[step] - t0
-            for g in chosen
-            for step, t0 in g.submitted.items()
-            if g.seen.get(step) == g.clients and step in g.last_seen
-        ]
-        print(f"{label}: submission to every client seeing it: {quantiles(seen_by_all)}")
+    groups = [("the 24-player game", games[:1])] + ([(f"the {extra} other games", games[1:])] if extra else [])
+    for label, chosen in groups:
+        seen = [t for g in chosen for t in by_all(g.submitted, g.seen, g.last_seen, g.clients)]
+        drawn = [t for g in chosen for t in by_all(g.submitted, g.drawn, g.last_drawn, g.clients)]
+        print(f"{label}: submission to every client seeing its events: {quantiles(seen)}")
+        print(f"{label}: submission to every client's state showing it: {quantiles(drawn)}")
         print(f"{label}: submission to the acknowledgement: {quantiles([a for g in chosen for a in g.ack])}")
+    big = games[0]
+    phases = max(1, len(big.phases))
+    print(
+        f"the 24-player game: {big.sent / big.clients / phases / 1000:.1f} kB of JSON a page a phase "
+        f"({big.wire / big.clients / phases / 1000:.1f} kB deflated), over {len(big.phases)} phases"
+    )
     print(f"refused actions (a page a moment old: a squad gone before the order came): {len(refusals)}")
+
+
+async def main(seconds: float, extra: int, think: float) -> None:
+    print("== the 24-player game alone")
+    await run(seconds, 0, think)
+    if extra:
+        print(f"== the 24-player game beside {extra} other games")
+        await run(seconds, extra, think)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from grognard import rulesets
 from grognard.core.record import replay
+from grognard.web.patch import merge
 from grognard.web.testing import ServerProcess, call
 
 
@@ -44,6 +45,9 @@ class Client:
 
     def recv(self, timeout: float = 10.0) -> dict[str, Any]:
         message = json.loads(self.ws.recv(timeout=timeout))
+        if message["type"] == "patch":  # what changed: merged into the state this page holds, as app.js does
+            assert self.state is not None, "a patch before any state"
+            message = merge(self.state, message)
         self.messages.append(message)
         if message["type"] == "state":
             self.state = message

@@ -18,6 +18,7 @@ import pytest
 
 import grognard.rulesets as registry
 from grognard.web.app import create_app
+from grognard.web.patch import merge
 
 with warnings.catch_warnings():  # Starlette's note that its test client will move to another HTTP client
     warnings.simplefilter("ignore")
@@ -34,6 +35,8 @@ def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClie
 def read_until(ws: Any, test: Any, seen: list[dict[str, Any]], limit: int = 200) -> dict[str, Any]:
     for _ in range(limit):
         message = ws.receive_json()
+        if message["type"] == "patch":  # merged into the page's last state, as app.js does
+            message = merge(next(m for m in reversed(seen) if m["type"] == "state"), message)
         seen.append(message)
         if test(message):
             return dict(message)

@@ -23,7 +23,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from grognard.web.testing import ServerProcess, call
+from grognard.web.testing import ServerProcess, call, receive
 
 
 @pytest.fixture
@@ -49,7 +49,7 @@ def first_state(ws: Any, timeout: float = 15.0) -> dict[str, Any]:
     """The first state the page is sent (ConnectionClosed if the server refused it instead)."""
     deadline = time.monotonic() + timeout
     while True:
-        message = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        message = receive(ws, timeout=max(0.1, deadline - time.monotonic()))
         if message["type"] == "state":
             return dict(message)
 
@@ -317,7 +317,7 @@ def test_the_host_locks_the_room_and_removes_players_in_bulk(server: ServerProce
 def until(ws: Any, test: Any, timeout: float = 15.0) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while True:
-        message = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        message = receive(ws, timeout=max(0.1, deadline - time.monotonic()))
         if test(message):
             return dict(message)
 

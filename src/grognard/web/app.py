@@ -21,6 +21,7 @@ by uvicorn's ``ws_max_size`` (``serve.WS_MAX_SIZE``).
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import secrets
@@ -47,6 +48,7 @@ from grognard.core.record import readable_by
 from grognard.terminal import parse_dice
 from grognard.web import faces, pages
 from grognard.web.guard import Bucket, CodeGate, Codes, Guard, Limits
+from grognard.web.patch import Sent
 from grognard.web.protocol import (
     HOST_OPS,
     MAX_BODY,
@@ -58,6 +60,7 @@ from grognard.web.protocol import (
     Hello,
     Join,
     Preview,
+    Resync,
     client_message,
 )
 from grognard.web.room import Refused, Room
@@ -133,7 +136,10 @@ def _refusal(code: str, message: str, status: int = 400, retry: int | None = Non
 
 
 class Conn:
-    """One page's WebSocket: messages queue up and a sender task writes them, state last and coalesced."""
+    """One page's WebSocket: messages queue up and a sender task writes them, state last and coalesced.
+
+    The page is sent its whole state once (at connection, or when it asks with ``resync``), then
+    only what changed (``patch``, see ``grognard.web.patch``)."""
 
     def __init__(self, ws: WebSocket, room: Room, role: str, player: str | None, who: str = "") -> None:
         self.ws, self.room, self.role, self.player = ws, room, role, player
@@ -146,6 +152,12 @@ class Conn:
         self.bucket = Bucket(rate=10.0, burst=30)
         self.refusals = 0
         self.waiting: set[asyncio.Task[None]] = set()
+        self.sent = Sent()
+
+    def resync(self) -> None:
+        """Send the whole state next (the page asked: it lost track)."""
+        self.sent.reset()
+        self.dirty()
 
     def send(self, message: dict[str, Any]) -> None:
         self.out.append(message)
@@ -198,7 +210,9 @@ class Conn:
                     continue
                 self._dirty = False
                 last = time.monotonic()
-                await ws.send_text(json.dumps(state_message(self.room, self)))
+                message = self.sent.message(state_message(self.room, self))
+                if message is not None:
+                    await ws.send_text(json.dumps(message, separators=(",", ":")))
 
 
 def state_message(room: Room, conn: Conn) -> dict[str, Any]:
@@ -209,7 +223,9 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
     seat = seats[0] if seats else None
     names = {pid: p["name"] for pid, p in meta["players"].items()}
     online = {c.player for c in room.conns if c.role == "player"}
-    owing = {d.seat for d in game.pending()} if game is not None else set()
+    pending = room.memo("pending", game.pending) if game is not None else []
+    owing = {d.seat for d in pending}
+    shared = frozenset(mine)
     out: dict[str, Any] = {
         "type": "state",
         "version": room.version,
@@ -245,20 +261,27 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
     if game is not None:
         out.update(
             turn=game.turn,
-            phase=faces.phase(ruleset, game),
+            phase=room.memo("phase", lambda: faces.phase(ruleset, game)),
             svg=room.svg(seat),
-            marks=faces.marks(ruleset, game, mine),
-            tables=faces.tables(ruleset, game, mine),
-            figures=[[label, str(value)] for label, value in faces.figures(ruleset, game)],
+            marks=room.memo(("marks", shared), lambda: faces.marks(ruleset, game, mine)),
+            tables=room.memo(("tables", shared), lambda: faces.tables(ruleset, game, mine)),
+            figures=room.memo(
+                "figures", lambda: [[label, str(value)] for label, value in faces.figures(ruleset, game)]
+            ),
             result=game.result.to_json() if game.result is not None else None,
         )
         if meta["status"] in ("over", "ended") and ruleset.summary is not None:
-            out["summary"] = [[label, str(value)] for label, value in ruleset.summary(game)]
+            summary = ruleset.summary
+            out["summary"] = room.memo("summary", lambda: [[label, str(value)] for label, value in summary(game)])
     if conn.role == "player":
         out["you"] = {"id": conn.player, "name": names.get(conn.player or "", ""), "seats": seats}
         decisions = []
         if game is not None and meta["status"] == "playing" and not meta["paused"]:
-            decisions = [faces.decision_json(ruleset, game, d) for d in game.pending() if d.seat in mine]
+            decisions = [
+                room.memo(("decision", d.seat, d.id), functools.partial(faces.decision_json, ruleset, game, d))
+                for d in pending
+                if d.seat in mine
+            ]
         out["decisions"] = decisions
     if conn.role == "host":
         out["host"] = {
@@ -562,6 +585,9 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
             kind = message.type
             if kind == "ping":
                 conn.send({"type": "pong"})
+                return
+            if isinstance(message, Resync):
+                conn.resync()
                 return
             if kind in HOST_OPS and conn.role != "host":
                 raise Refused("host_only", "only the host may do that")

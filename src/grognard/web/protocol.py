@@ -61,6 +61,12 @@ class Ping(Message):
     type: Literal["ping"]
 
 
+class Resync(Message):
+    """The page lost track of its state (a patch for another version): send it the whole state."""
+
+    type: Literal["resync"]
+
+
 class Assign(Message):
     type: Literal["assign"]
     seat: Short
@@ -143,6 +149,7 @@ ClientMessage = Annotated[
     | Act
     | Preview
     | Ping
+    | Resync
     | Assign
     | SetBot
     | Start

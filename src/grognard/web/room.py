@@ -129,8 +129,11 @@ class Room:
         self._saves: set[asyncio.Task[None]] = set()
         self._timer_key: Any = None
         self._timer_task: asyncio.Task[None] | None = None
-        self._svg: dict[str, str] = {}
-        self._svg_version = -1
+        # what every page's state is made of, worked out once per change of the game (``changes``):
+        # decisions with their odds, tables, the picture of each view (see ``memo``)
+        self.changes = 0
+        self._memo: dict[Any, Any] = {}
+        self._memo_at = -1
         self.closed = False
         self.debrief: dict[str, Any] | None = None
 
@@ -215,6 +218,7 @@ class Room:
             self._note_events(game, [Event.from_json(e) for e in line.get("events", [])])
         self.bots = {}
         self.version += 1
+        self.changes += 1
 
     def _seed(self, header: dict[str, Any]) -> int:
         """The seed of the game's seeded dice (a game begun with typed dice gets one when it switches)."""
@@ -439,6 +443,7 @@ class Room:
         meta = _copy(self.meta) if self.meta.pop("typed", None) is not None else None
         await self._persist(self.writer.lines[-1], meta)
         self.game = game
+        self.changes += 1
         self._publish(game, events)
 
     # ------------------------------------------------------------------ seats and players
@@ -670,6 +675,7 @@ class Room:
         def attempt() -> list[Event]:
             applied = game.apply(seat, action)
             self.committing = True  # in the same step of the event loop as the change itself
+            self.changes += 1
             return applied
 
         events: list[Event] = await self._with_dice(attempt, what)
@@ -878,19 +884,29 @@ class Room:
         for conn in list(self.conns):
             conn.dirty()
 
+    def memo(self, key: Any, make: Callable[[], Any]) -> Any:
+        """``make()``, worked out once for every page until the game changes (``changes``): the parts
+        of the state that many pages share (a decision's menu and odds, the tables, a seat's picture)."""
+        if self._memo_at != self.changes:
+            self._memo, self._memo_at = {}, self.changes
+        try:
+            return self._memo[key]
+        except KeyError:
+            value = self._memo[key] = make()
+            return value
+
     def svg(self, seat: str | None) -> str:
         """The picture of what ``seat`` sees: drawn once for every seat whose view is the same
         (in Omaha, all of them), the seat's own units marked by the page (``faces.marks``)."""
         if self.game is None or self.ruleset.render is None:
             return ""
-        if self._svg_version != self.version:
-            self._svg, self._svg_version = {}, self.version
+        return str(self.memo(("svg", seat), lambda: self._draw(seat)))
+
+    def _draw(self, seat: str | None) -> str:
+        assert self.game is not None and self.ruleset.render is not None
         view = dict(self.game.view(seat), seat=None, side=None)
-        key = canonical_json(view)
-        picture = self._svg.get(key)
-        if picture is None:
-            picture = self._svg[key] = self.ruleset.render(view)
-        return picture
+        key = ("picture", canonical_json(view))
+        return str(self.memo(key, lambda: self.ruleset.render(view)))  # type: ignore[misc]
 
     def close(self) -> None:
         self.closed = True

@@ -11,6 +11,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -113,3 +114,19 @@ def join(url: str, code: str, name: str, side: str | None = None, tries: int = 6
             break
         time.sleep(float(answer["retry"]))
     raise RuntimeError(f"join {code} as {name!r}: {status} {answer}")
+
+
+_held: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def receive(ws: Any, timeout: float = 10.0) -> dict[str, Any]:
+    """A page's next message on ``ws`` (a ``websockets`` sync connection), a ``patch`` merged into
+    the state the page holds and given as that whole ``state`` (``grognard.web.patch``)."""
+    from grognard.web.patch import merge
+
+    message: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
+    if message["type"] == "patch":
+        message = merge(_held[ws], message)
+    if message["type"] == "state":
+        _held[ws] = message
+    return message

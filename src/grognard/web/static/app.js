@@ -295,6 +295,7 @@
     ws = new WebSocket(scheme + location.host + "/ws/" + code);
     ws.onopen = () => {
       retry = 500;
+      resyncing = false;
       ws.send(JSON.stringify({ type: "hello", role, token: token || undefined }));
       ws.greeted = true;
       if (role === "player") flushOutbox();  // the server reads them after the hello, in order
@@ -340,8 +341,44 @@
     });
   }
 
+  // a patch: what changed since the state this page was sent last (grognard/web/patch.py): an object's
+  // keys set whole, unset or changed; a list's runs (items put in place of a stretch, or one item changed);
+  // the picture's lines likewise. A patch for another state than this page's: ask for the whole state
+  function changed(old, op) {
+    if (op.lines) return runs(old.split("\n"), op.lines).join("\n");
+    if (op.runs) return runs(old, op.runs);
+    const out = Object.assign({}, old, op.set || {});
+    for (const k of op.unset || []) delete out[k];
+    for (const [k, sub] of Object.entries(op.change || {})) out[k] = changed(old[k], sub);
+    return out;
+  }
+  function runs(old, list) {
+    const out = [];
+    let at = 0;
+    for (const run of list) {
+      const start = run[0];
+      for (let i = at; i < start; i++) out.push(old[i]);
+      if (run.length === 2) { out.push(changed(old[start], run[1])); at = start + 1; }
+      else { for (const item of run[2]) out.push(item); at = run[1]; }
+    }
+    for (let i = at; i < old.length; i++) out.push(old[i]);
+    return out;
+  }
+  function merged(p) {
+    if (!last || last.version !== p.base) return null;
+    const s = changed(last, { set: p.set, unset: p.unset, change: p.change });
+    s.type = "state";
+    return s;
+  }
+  let resyncing = false;  // asked for the whole state; patches until it comes are dropped
+  window.grognardState = () => last;  // what the page holds (read by the tests)
+
   function receive(m) {
-    if (m.type === "state") { last = m; draw(m); }
+    if (m.type === "state") { last = m; resyncing = false; draw(m); }
+    else if (m.type === "patch") {
+      const s = merged(m);
+      if (s) { last = s; draw(s); } else if (!resyncing) { resyncing = send({ type: "resync" }); }
+    }
     else if (m.type === "events") { addEvents(m.events); }
     else if (m.type === "refused") {
       if (m.client && m.code === "rate") { setTimeout(flushOutbox, 2000); return; }  // kept: sent again soon
