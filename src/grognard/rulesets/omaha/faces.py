@@ -7,6 +7,7 @@ the same objects play rolls.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from grognard.core.engine import Decision
@@ -70,6 +71,12 @@ def situation(game: OmahaGame, decision: Decision) -> list[str]:
     return [head]
 
 
+@lru_cache(maxsize=256)
+def _distribution(mechanic: Any) -> Any:
+    """A mechanic's exact distribution, worked out once (a bunker's menu shows the same odds for every squad)."""
+    return mechanic.distribution()
+
+
 def _percent(p: Any) -> str:
     value = float(p) * 100
     return f"{value:.0f}%" if value >= 10 else f"{value:.1f}%"
@@ -83,11 +90,11 @@ def odds(game: OmahaGame, action: Any) -> str | None:
         notes = []
         if action.clear:
             present = game.obstacles_in_front(squad) or 0
-            dist = clearing(action.clear).distribution()
+            dist = _distribution(clearing(action.clear))
             notes.append(f"clear all {present} in front: {_percent(dist.probability('>=', present))}")
         if action.shoot:
             bunker = game.bunker_in_front(squad)
-            dist = shooting(action.shoot).distribution()
+            dist = _distribution(shooting(action.shoot))
             if bunker is not None:
                 notes.append(
                     f"kills {float(dist.mean()):.2f} on average; silences {bunker.label} "
@@ -95,17 +102,17 @@ def odds(game: OmahaGame, action: Any) -> str | None:
                 )
         if action.assault:
             target = game.bunker_in_contact(squad)
-            dist = assault(action.assault).distribution()
+            dist = _distribution(assault(action.assault))
             name = target.label if target is not None else "the bunker"
             notes.append(f"destroys {name}: {_percent(dist.probability(True))}")
         return "; ".join(notes) or None
     if isinstance(action, BunkerFire) and action.target is not None:
         bunker = s.bunkers[int(action.bunker[1:]) - 1]
-        dist = bunker_fire(bunker.defenders).distribution()
+        dist = _distribution(bunker_fire(bunker.defenders))
         return f"kills {float(dist.mean()):.2f} on average; at least one: {_percent(dist.probability('>=', 1))}"
     if isinstance(action, Artillery) and action.target is not None:
-        lands = float(ARTILLERY_LANDS.distribution().probability(1))
-        kills = float(ARTILLERY_KILLS.distribution().mean())
+        lands = float(_distribution(ARTILLERY_LANDS).probability(1))
+        kills = float(_distribution(ARTILLERY_KILLS).mean())
         return f"lands {_percent(lands)}; then kills {kills:.2f} on average ({lands * kills:.2f} per call)"
     return None
 
