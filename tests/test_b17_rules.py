@@ -223,6 +223,60 @@ def test_the_germans_win_by_shooting_down_every_bomber_and_the_game_ends_when_no
     assert capped.result is not None and capped.result.outcome == "unfinished"
 
 
+FAR = {"B2": (30.0, 30.0, 0.0)}  # a second bomber far from the target and the flak, still to bomb
+FIGHTER_AWAY = {"F1": (5.0, 5.0, 180.0)}  # a fighter still flying, out of every gun's reach
+
+
+@pytest.mark.rule("b17.9")
+@pytest.mark.parametrize(
+    ("bombs", "fighters", "ends"),
+    [
+        ((6, 3, 6, 3, 4, 3, 1, 6), None, True),  # 2 + 2 + 1 = 5 hits (major), no fighter left: decided
+        ((6, 3, 6, 3, 1, 6, 1, 6), None, False),  # 4 hits (moderate): B2's bombs could still make it major
+        ((6, 3, 6, 3, 4, 3, 1, 6), FIGHTER_AWAY, False),  # 5 hits, but a fighter still hunts the bombers
+    ],
+)
+def test_the_raid_ends_when_five_hits_are_in_and_no_fighter_is_left(
+    bombs: tuple[int, ...], fighters: dict[str, tuple[float, float, float]] | None, ends: bool
+) -> None:
+    game = scene({**RUN, **FAR}, fighters, phase="bombers", dice=(1, 6, *bombs))  # flak 1 against 6: no damage
+    american(game, RUN_MOVE)
+    american(game, Fly("B2", 10.0, 0.0))
+    assert game.aircraft("B1").bombed and game.aircraft("B2").flying and not game.aircraft("B2").bombed
+    if ends:
+        assert game.result is not None and game.result.winner == "american" and game.state.hits == 5
+        assert "major damage, and no fighter is left" in game.result.reason
+    else:
+        assert game.result is None and game.turn == 2
+
+
+@pytest.mark.rule("b17.9")
+@pytest.mark.parametrize(
+    ("damage", "fighters", "capped"),
+    [
+        ([1, 2, 3, 4], None, False),  # 2" a move, all straight, nobody left to fight: it flies on past the cap
+        ([1, 2, 3], None, True),  # 4" a move: it can still turn, a choice is left: the cap ends the raid
+        ([1, 2, 3, 4], FIGHTER_AWAY, True),  # a fighter is still flying: the cap ends the raid
+    ],
+)
+def test_a_crippled_bomber_flying_a_fixed_course_is_not_stopped_by_the_turn_cap(
+    damage: list[int], fighters: dict[str, tuple[float, float, float]] | None, capped: bool
+) -> None:
+    # at the target: flak 1 against 6 (no damage), then bombs 2 + 2 + 1
+    game = scene({"B1": (20.0, 30.0, 0.0)}, fighters, phase="bombers", dice=(1, 6, 6, 3, 6, 3, 4, 3, 1, 6), turn_cap=1)
+    game.aircraft("B1").damaged = damage
+    game.changed()
+    american(game, Fly("B1", min(game.allowance(game.aircraft("B1")), 3.0), 0.0))
+    if capped:
+        assert game.result is not None and game.result.outcome == "unfinished"
+    else:
+        assert game.result is None and game.turn == 2
+        while not game.is_over:  # the crawl to the far end: it bombs or leaves, the raid ends by itself
+            american(game, Fly("B1", 2.0, 0.0))
+        assert game.aircraft("B1").bombed and game.state.hits == 5 and game.turn == 2 + (100 - 20 - 2) // 2
+        assert game.result is not None and game.result.winner == "american"
+
+
 # ---------------------------------------------------------------------------------- V. placement
 
 

@@ -44,6 +44,7 @@ from grognard.rulesets.b17.data import (
     FLAK,
     FLANK_MARGIN,
     GERMAN,
+    GRADES,
     GUNNER_FIRE,
     HITS_TO_WIN,
     PAIRS,
@@ -287,15 +288,37 @@ class B17Game(Game):
                 self._bomb_runs()
                 if self._check_end():
                     return
-                if s.turn >= int(s.options["turn_cap"]):
+                if s.turn >= int(s.options["turn_cap"]) and not self._course_fixed():
                     self._finish(None, f"the turn cap ({s.turn}) was reached")
                     return
                 self._begin_turn()
 
+    def _no_fighter_left(self) -> bool:
+        """Every German fighter is shot down or off the table: none flies or is still to enter (b17.9)."""
+        return all(a.status in ("destroyed", "left") for a in self.state.aircraft.values() if not a.bomber)
+
+    def _course_fixed(self) -> bool:
+        """Nothing is left for anyone to decide (b17.9): no fighter is left and every bomber still to bomb
+        flies only straight ahead (its move no longer than the straight part before a turn, b17.28), so
+        its course to the target or the edge is fixed and the raid ends by itself within 54 turns."""
+        if not self._no_fighter_left():
+            return False
+        waiting = [b for b in self.flying_bombers() if not b.bombed]
+        return all(self.allowance(b) <= R.minimum_straight(b, self.allowance(b)) for b in waiting)
+
     def _check_end(self) -> bool:
-        """The game ends once every bomber has bombed, been destroyed or left the table (seed IV, VII.D.3; B18)."""
+        """The game ends once every bomber has bombed, been destroyed or left the table (seed IV, VII.D.3; B18),
+        or once no fighter is left and the hits already do the seed's greatest damage (five: major), when
+        nothing can change the result (b17.9)."""
         s = self.state
         if s.outcome is not None:
+            return True
+        if s.hits >= GRADES[0][0] and self._no_fighter_left() and any(not b.bombed for b in self.flying_bombers()):
+            self._finish(
+                "american",
+                f"{s.hits} bomb hits on the target: {damage_grade(s.hits)} damage, and no fighter is left: "
+                "nothing the bombers still flying do can change the result",
+            )
             return True
         if all(b.bombed or not b.flying for b in s.bombers()):
             winner = "american" if s.hits >= HITS_TO_WIN else "german"
