@@ -186,8 +186,8 @@ def test_hot_seat_americans_by_number_and_typed_moves_too_far_refused(tmp_path: 
 @pytest.mark.parametrize(
     ("human", "answers", "seat", "winner"),
     [
-        ("german", ["1", "resign"], "German 1", "american"),
-        ("american", ["1", "resign"], "American 2", "german"),
+        ("german", ["1", "resign", "yes"], "German 1", "american"),
+        ("american", ["1", "resign", "yes"], "American 2", "german"),
     ],
 )
 def test_resign_ends_the_game_at_once_for_the_other_side(

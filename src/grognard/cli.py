@@ -911,7 +911,7 @@ def run_play(
             return
         humans = parse_humans(human, game)
         header = make_header(ruleset.name, options, dice, seed, bots=chosen, humans=human)
-        writer: RecordWriter | StepCounter = RecordWriter(header, sink) if sink is not None else StepCounter()
+        writer: RecordWriter | StepCounter = RecordWriter(header, sink)  # in memory too: 'undo' replays it
         start_events = game.take_events()
         writer.start(game, start_events)
     try:
@@ -924,17 +924,28 @@ def run_play(
         if isinstance(source, TypedDice) or isinstance(game.dice, TypedDice):
             typed = game.dice if isinstance(game.dice, TypedDice) else source
             if ruleset.board_text is not None:
-                typed.board = lambda: ruleset.board_text(game, None)  # type: ignore[misc]
+                typed.board = lambda: ruleset.board_text(session.game, None)  # type: ignore[misc]
             game.listener = printer.take_one  # the story so far, before each roll is asked for
             on_events = _ignore
         else:
             on_events = printer.take
-        session = Session(ruleset, game, writer, chosen, humans, prompter, seed, on_events)
+        if seeded is not None:
+            stream = seeded.seed_sequence
+
+            def dice_after(rebuilt: Replay) -> Any:
+                return SeededDice(stream, skip=rebuilt.dice_drawn)
+        else:
+
+            def dice_after(rebuilt: Replay) -> Any:
+                return source
+
+        session = Session(ruleset, game, writer, chosen, humans, prompter, seed, on_events, dice_after)
         interrupted = False
         try:
             result = session.run()
         except KeyboardInterrupt:  # Ctrl-C: the record holds every action finished; say how to go on
             result, interrupted = None, True
+        game = session.game
         printer.flush()
     finally:
         if sink is not None:

@@ -9,19 +9,22 @@ refusing impossible values or counts and asking again.
 
 from __future__ import annotations
 
+import getpass
 import re
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 from rich.console import Console
 from rich.markup import escape
 
-from grognard.core.dice import ManualDice
+from grognard import rulesets
+from grognard.core.dice import DiceSource, ManualDice
 from grognard.core.engine import Decision, Event, Game, Result
 from grognard.core.errors import GrognardError, OptionError
-from grognard.core.record import RecordWriter, StepCounter
+from grognard.core.record import RecordWriter, Replay, StepCounter, replay
 from grognard.core.ruleset import Bot, Ruleset
 from grognard.render import write_picture
 
@@ -33,24 +36,53 @@ class Quit(Exception):
 
 
 class Resign(Exception):
-    """A person resigned for ``seat``."""
+    """A person resigned for ``seat`` (and confirmed it)."""
 
     def __init__(self, seat: str) -> None:
         super().__init__(seat)
         self.seat = seat
 
 
-class Prompter:
-    """Reads answers from a person; end of input is :class:`Quit`."""
+class TakeBack(Exception):
+    """A person asked to take back the last action of a person's seat (``undo``)."""
 
-    def __init__(self, console: Console, read: Callable[[str], str] = input) -> None:
+
+def _typed_at_a_terminal() -> bool:
+    """Whether answers come from a keyboard at a terminal (not a pipe or a file)."""
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class Prompter:
+    """Reads answers from a person; end of input is :class:`Quit`.
+
+    ``read_secret`` reads an answer that others at the keyboard must not see: without echo
+    (:func:`getpass.getpass`) when the answers are typed at a terminal, else as ``read``
+    (a pipe echoes nothing anyway).
+    """
+
+    def __init__(
+        self,
+        console: Console,
+        read: Callable[[str], str] = input,
+        read_secret: Callable[[str], str] | None = None,
+        interactive: Callable[[], bool] = _typed_at_a_terminal,
+    ) -> None:
         self.console = console
         self._read = read
+        self._read_secret = read_secret
+        self.interactive = interactive
 
-    def ask(self, prompt: str) -> str:
+    def ask(self, prompt: str, *, secret: bool = False) -> str:
+        """One answer, stripped; ``secret``: typed without echo at a terminal. Raises :class:`Quit`."""
         self.console.file.flush()
+        read = self._read
+        if secret:
+            read = self._read_secret or (getpass.getpass if self.interactive() else self._read)
         try:
-            answer = self._read(prompt)
+            answer = read(prompt)
         except EOFError:
             raise Quit("input ended") from None
         if answer.strip().lower() in QUIT_WORDS:
@@ -59,6 +91,11 @@ class Prompter:
 
     def say(self, text: str, style: str | None = None) -> None:
         self.console.print(escape(text), style=style)
+
+    def clear(self) -> None:
+        """Clear the screen (a terminal only: a pipe or a file keeps everything)."""
+        self.console.file.flush()
+        self.console.clear()
 
 
 def parse_dice(text: str, sides: int) -> list[Any]:
@@ -109,8 +146,11 @@ HELP = """Answer with the number of a choice, or type an order in full ({usage})
 Other words: 'preview ORDER' tells what an order would do without giving it,
 'draw FILE.svg [ORDER]' draws the table (with the order's path, if given) to a picture,
 'board' shows the whole table, 'choices' lists the choices again,
-'help' shows this, 'resign' gives up the game for your side, 'quit' stops here
+'undo' takes back the last order a person gave (and what the bots did since),
+'help' shows this, 'resign' gives up the game for your side (asked again to be sure), 'quit' stops here
 (with --record the game is saved and --resume continues it)."""
+
+RESIGN_WORDS = {"yes", "y"}
 
 
 class HumanPlayer:
@@ -175,14 +215,30 @@ class HumanPlayer:
         drawn = f" with {order.strip()} drawn in" if order.strip() and self.ruleset.preview is not None else ""
         self.prompter.say(f"  drew the table{drawn} to {path} (nothing given yet)")
 
+    def confirm_resign(self, game: Game, seat: str) -> bool:
+        """Ask once more before ``seat`` gives up the game: only 'yes' resigns."""
+        side = game.side_of(seat)
+        others = [s for s in type(game).sides if s != side]
+        winner = f"; {', '.join(others)} win" if others else ""
+        answer = self.prompter.ask(f"resign for {seat}? The game ends now{winner}. Type yes to resign> ")
+        if answer.lower() in RESIGN_WORDS:
+            return True
+        self.prompter.say(f"not resigned: {seat} plays on")
+        return False
+
     def choose(self, game: Game, decision: Decision) -> Any:
+        """The person's answer to ``decision``: an action it contains. Raises Resign, TakeBack or Quit.
+
+        A secret choice (``decision.secret_group``) is typed without echo at a terminal.
+        """
         if self.ruleset.menu is not None:  # the rule set's own: useful first, every legal target
             menu = [action for action, _ in self.ruleset.menu(game, decision)]
         else:
             menu = decision.space.candidates(12)
         self.show(game, decision, menu)
+        secret = decision.secret_group is not None
         while True:
-            answer = self.prompter.ask(f"{decision.seat}> ")
+            answer = self.prompter.ask(f"{decision.seat}> ", secret=secret)
             word = answer.lower()
             if not answer:
                 continue
@@ -198,7 +254,11 @@ class HumanPlayer:
                 self.show(game, decision, menu)
                 continue
             if word == "resign":
-                raise Resign(decision.seat)
+                if self.confirm_resign(game, decision.seat):
+                    raise Resign(decision.seat)
+                continue
+            if word in ("undo", "take back"):
+                raise TakeBack()
             if word.startswith("draw ") or word == "draw":
                 self.draw(game, decision, answer[len("draw") :].strip())
                 continue
@@ -276,8 +336,10 @@ class Session:
         prompter: Prompter,
         bot_seed: int,
         on_events: Callable[[list[Event]], None],
+        dice_after: Callable[[Replay], DiceSource] | None = None,
     ) -> None:
         self.ruleset, self.game, self.writer = ruleset, game, writer
+        self.dice_after = dice_after  # the dice a game rebuilt by 'undo' rolls on with (None: no undo)
         self.bot_for_side = bot_for_side
         self.humans = humans
         self.human = HumanPlayer(ruleset, prompter)
@@ -302,14 +364,17 @@ class Session:
 
     def run(self) -> Result | None:
         """Play until the game ends (its result) or a person quits (None)."""
-        game = self.game
-        while not game.is_over:
+        while not self.game.is_over:
+            game = self.game
             pending = game.pending()
             if not pending:
                 raise RuntimeError(f"{type(game).__name__} owes no decision but is not over")
             decision = pending[0]
+            hidden = decision.secret_group is not None and decision.seat in self.humans and len(self.humans) > 1
             try:
                 if decision.seat in self.humans:
+                    if hidden:
+                        self.hand_over(decision.seat)
                     action = self.human.choose(game, decision)
                 else:
                     action = self.bot(decision.seat).choose(game, decision)
@@ -319,8 +384,58 @@ class Session:
                 self.writer.resignation(game, resign.seat, events)
                 self.on_events(events)
                 break
+            except TakeBack:
+                self.take_back()
+                continue
             except Quit:
                 return None
             self.writer.action(game, decision.seat, action, events)
+            if hidden:  # hot seat: the next person must not read this seat's screen
+                self.prompter.clear()
+                self.prompter.say(f"{decision.seat}: chosen, sealed until every side has chosen")
             self.on_events(events)
-        return game.result
+        return self.game.result
+
+    def hand_over(self, seat: str) -> None:
+        """Before a secret choice in hot seat: clear the screen and, at a terminal, wait for ``seat``."""
+        self.prompter.clear()
+        self.prompter.say(f"{seat}: a secret choice. Only {seat} should see the screen now.", style="bold")
+        if self.prompter.interactive():
+            self.prompter.ask(f"{seat}, press Enter when the others look away> ")
+
+    def take_back(self) -> None:
+        """``undo``: rebuild the game from its record without the last action a person gave (and the bots'
+        actions after it), as the web's take back does; the file on disk loses those lines too."""
+        writer = self.writer
+        lines = writer.lines if isinstance(writer, RecordWriter) else []
+        people = [i for i, line in enumerate(lines) if line.get("type") == "action" and line.get("seat") in self.humans]
+        if self.dice_after is None or not people:
+            self.prompter.say("nothing to take back: no person has given an order yet", style="red")
+            return
+        keep = people[-1]
+        undone = lines[keep]
+        rebuilt = replay(lines[:keep], rulesets.get)
+        game = rebuilt.game
+        game.dice = self.dice_after(rebuilt)
+        game.listener = self.game.listener
+        assert isinstance(writer, RecordWriter)
+        if writer.sink is not None:
+            _truncate_lines(writer.sink, keep)
+        self.writer = RecordWriter.resume(rebuilt.used, writer.sink)
+        self.game = game
+        self.bots = {}
+        bots = len(lines) - keep - 1
+        after = f" and {bots} bot action{'' if bots == 1 else 's'} after it" if bots else ""
+        self.prompter.say(f"took back {undone['seat']}'s {undone['action']}{after}; turn {game.turn} again")
+
+
+def _truncate_lines(sink: IO[str], keep: int) -> None:
+    """Cut the open record file ``sink`` after its first ``keep`` lines; writing goes on at the new end."""
+    sink.flush()
+    with open(sink.name, "rb") as whole:
+        data = whole.read()
+    end = 0
+    for _ in range(keep):
+        end = data.index(b"\n", end) + 1
+    sink.truncate(end)
+    sink.seek(0, 2)

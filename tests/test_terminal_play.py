@@ -1,0 +1,138 @@
+"""Playing at the terminal: a resignation asked twice, a take-back (``undo``), and hot-seat secrets.
+
+Through the real program: piped answers, and for what only a terminal shows (echo, a cleared
+screen) a pseudo-terminal, as a person at the keyboard has.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from terminal_driver import cli_env, lines_of, records_of, run_cli
+
+GERMAN = ("play", "omaha", "--germans", "1", "--human", "german", "--seed", "1", "--turn-cap", "2")
+
+
+def test_resign_is_asked_again_and_only_yes_resigns(tmp_path: Path) -> None:
+    record = tmp_path / "resign.jsonl"
+    done = run_cli(*GERMAN, "--record", str(record), stdin="resign\nno\n1\nresign\nyes\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.count("resign for German 1? The game ends now; american win. Type yes to resign> ") == 2
+    assert "not resigned: German 1 plays on" in out
+    assert re.search(r"Result: american win on turn \d+: German 1 resigned", out), out[-1500:]
+    lines = records_of(record)
+    people = [line for line in lines if line["type"] == "action" and line["seat"] == "German 1"]
+    assert len(people) == 1, "the 'no' left the question open; '1' answered it; then the resignation"
+    assert lines[-1]["type"] == "resign"
+
+
+def test_undo_takes_back_the_last_order_and_the_game_is_the_one_played_without_it(tmp_path: Path) -> None:
+    """'1', undo, '2' gives the very record of '2': the same dice, the same bots, nothing of the taken-back order."""
+    undone, straight = tmp_path / "undone.jsonl", tmp_path / "straight.jsonl"
+    done = run_cli(*GERMAN, "--record", str(undone), stdin="1\nundo\n2\n1\nquit\n")
+    assert done.returncode == 0, done.stderr
+    first = records_of(undone)
+    assert re.search(r"took back German 1's \S.* and \d+ bot actions after it; turn \d+ again", done.stdout)
+    plain = run_cli(*GERMAN, "--record", str(straight), stdin="2\n1\nquit\n")
+    assert plain.returncode == 0, plain.stderr
+    assert lines_of(undone) == lines_of(straight)
+    assert [line.get("seat") for line in first].count("German 1") == 2
+    replayed = run_cli("replay", str(undone))
+    assert replayed.returncode == 0, replayed.stderr
+    resumed = run_cli("play", "omaha", "--resume", str(undone), "--human", "german", stdin="1\n" * 40)
+    assert resumed.returncode == 0 and "Result: unfinished on turn 2" in resumed.stdout, resumed.stderr
+
+
+def test_undo_without_a_record_and_with_nothing_to_take_back() -> None:
+    done = run_cli(*GERMAN, stdin="undo\n1\nundo\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert "nothing to take back: no person has given an order yet" in done.stdout
+    assert re.search(r"took back German 1's .*; turn \d+ again", done.stdout)
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+class PseudoTerminal:
+    """The program with a pseudo-terminal for keyboard and screen: what a person at a terminal sees."""
+
+    def __init__(self, *args: str) -> None:
+        self.master, slave = pty.openpty()
+        env = {**cli_env(), "TERM": "xterm", "COLUMNS": "120", "LINES": "40"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "grognard", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            start_new_session=True,  # the pty is the only terminal it has (getpass must not find ours)
+        )
+        os.close(slave)
+        self.out = b""
+        self.seen = 0  # how much of ``out`` read_until has consumed
+
+    def read_until(self, pattern: bytes, timeout: float = 60.0) -> bytes:
+        """Read until ``pattern`` (a regex) matches the output not yet consumed; that output, up to the match's end."""
+        deadline = time.monotonic() + timeout
+        while (match := re.search(pattern, self.out[self.seen :])) is None:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no {pattern!r} after {timeout}s; last output:\n{self.out[-3000:]!r}")
+            ready, _, _ = select.select([self.master], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                continue
+            try:
+                chunk = os.read(self.master, 65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                raise AssertionError(f"the program ended without {pattern!r}:\n{self.out[-3000:]!r}")
+            self.out += chunk
+        start, self.seen = self.seen, self.seen + match.end()
+        return self.out[start : self.seen]
+
+    def send(self, line: str) -> None:
+        os.write(self.master, line.encode() + b"\r")
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(10)
+        os.close(self.master)
+
+
+CLEAR = b"\x1b[2J"
+
+
+def test_hot_seat_secret_choices_are_not_echoed_and_the_screen_is_cleared_between_seats() -> None:
+    """Both sides at one keyboard: a stay/retreat typed in full is not shown, and the next seat sees a clean screen."""
+    t = PseudoTerminal("play", "skirmish", "village_street", "--human", "all", "--seed", "0")
+    typed: list[tuple[str, bytes]] = []
+    try:
+        while len(typed) < 2:
+            shown = t.read_until(rb"> $")
+            if b"press Enter when the others look away> " in shown[-60:]:
+                assert CLEAR in shown and b"a secret choice. Only" in shown
+                t.send("")
+                continue
+            group = re.search(rb"melee group (M\d+) \([^)]*\): stay or retreat, in secret", shown)
+            if group is None:  # the second choice of every menu (the first when it is the only one)
+                t.send("2" if re.search(rb"\n +2  ", shown) else "1")
+                continue
+            order = f"melee {group[1].decode()} stay"
+            t.send(order)
+            after = t.read_until(rb"chosen, sealed until every side has chosen")
+            typed.append((order, after))
+        for order, after in typed:
+            before_clear = after.split(CLEAR)[0]
+            assert order.encode() not in before_clear, f"{order!r} was echoed: {before_clear!r}"
+            assert CLEAR in after, "the screen is cleared once the secret is in"
+        shown = t.read_until(rb"melee choices shown: [^\r\n]*\r\n")
+        assert shown.count(b" stay") == 2, shown  # revealed together, once both were in
+    finally:
+        t.close()
