@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from grognard.web.store import Store
 from grognard.web.testing import ServerProcess, call
 
 CHROMIUM = os.environ.get("GROGNARD_CHROMIUM", "/usr/bin/chromium")
@@ -78,12 +79,21 @@ def screen(page: Any, x: float, y: float) -> list[float]:
 
 
 def test_solo_refuses_a_side_that_does_not_exist_and_makes_no_game(server: ServerProcess) -> None:
+    def rooms() -> int:  # the rooms in the server's database, read through its own Store
+        store = Store(server.db)
+        try:
+            return len(store.load())
+        finally:
+            store.close()
+
+    before = rooms()
     status, answer = call(server.url + "/api/rooms", {"ruleset": "b17", "solo": {"name": "Al", "side": "italian"}})
     assert status == 400 and answer["code"] == "bad_side" and "american, german" in answer["message"]
     status, answer = call(
         server.url + "/api/rooms", {"ruleset": "b17", "dice": "manual", "solo": {"name": "Al", "side": "german"}}
     )
     assert status == 400 and answer["code"] == "solo_dice"
+    assert rooms() == before
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
