@@ -66,11 +66,13 @@ def make_game(browser: Any, server: ServerProcess, germans: int = 1, manual: boo
     return host, host.url.rsplit("/", 1)[1]
 
 
-def join(browser: Any, server: ServerProcess, code: str, name: str, width: int = 1366, height: int = 768) -> Any:
-    player = page(browser, width, height)
+def join(browser: Any, server: ServerProcess, code: str, name: str, side: str = "") -> Any:
+    player = page(browser)
     player.goto(f"{server.url}/play/{code}")
     player.wait_for_selector("#join-panel:not([hidden])")
     player.fill("#pname", name)
+    if side:
+        player.select_option("#pside", side)
     player.click("#player-join button[type=submit]")
     player.wait_for_function("document.getElementById('you').textContent.includes('you play')")
     return player
@@ -313,3 +315,26 @@ def test_board_readable_from_the_back_row_with_28_seats(browser: Any, server: Se
     # the player's own squad is ringed round its (larger) marker, not inside it
     ring = ann.locator("#svg circle.mine").first
     assert float(ring.get_attribute("r") or 0) > 9 * float(ann.locator("#svg svg").get_attribute("data-unit") or 1)
+
+
+def test_b17_aircraft_labels_readable_on_the_projector(browser: Any, server: ServerProcess) -> None:
+    host = page(browser)
+    host.goto(server.url + "/")
+    host.select_option("#ruleset", "b17")
+    host.click("#create-form button[type=submit]")
+    host.wait_for_url("**/host/*")
+    code = host.url.rsplit("/", 1)[1]
+    join(
+        browser, server, code, "Hans", "german"
+    )  # a person flies the fighters: the raid waits for him, it does not end
+    host.wait_for_function("!document.getElementById('start').disabled")
+    host.click("#start")
+    projector = page(browser)
+    projector.goto(f"{server.url}/projector/{code}")
+    projector.wait_for_function(
+        "Array.from(document.querySelectorAll('#svg svg text')).some(t => /^B[0-9]+$/.test(t.textContent))",
+        timeout=30000,
+    )
+    heights = _label_heights(projector, "^[BF][0-9]+( bombed)?$")
+    assert heights and min(heights) >= 14, f"aircraft labels {min(heights):.1f} px high on a 1366x768 projector"
+    shot(projector, "projector-b17-1366x768")

@@ -21,6 +21,7 @@ from grognard.rulesets.b17.describe import PHASES
 SCALE = 8.0
 MARGIN = 40.0
 TOP = 80.0
+LABEL = 14.0  # px: an aircraft's label, 15 px high on a 1366x768 projector (it was 10: 11 px)
 BLUE, VERMILLION, ORANGE, SKY, INK, GREY = "#0072B2", "#D55E00", "#E69F00", "#56B4E9", "#222222", "#777777"
 
 
@@ -87,7 +88,9 @@ def render(view: dict[str, Any]) -> str:
             clip_path="url(#table)",
         )
     )
-    body.append(el("text", "flak range", x=X(x0 - FLAK_RANGE), y=Y(y1 + FLAK_RANGE) - 4, font_size=10, fill=VERMILLION))
+    body.append(
+        el("text", "flak range", x=X(x0 - FLAK_RANGE), y=Y(y1 + FLAK_RANGE) - 4, font_size=LABEL - 2, fill=VERMILLION)
+    )
     body.append(
         '<pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
         f'<line x1="0" y1="0" x2="0" y2="6" stroke="{VERMILLION}" stroke-width="2"/></pattern>'
@@ -104,7 +107,7 @@ def render(view: dict[str, Any]) -> str:
             stroke_width=1.5,
         )
     )
-    body.append(el("text", "TARGET", x=X(x0) + 2, y=Y(y0) + 14, font_size=10, font_weight="bold", fill=INK))
+    body.append(el("text", "TARGET", x=X(x0) + 2, y=Y(y0) + 16, font_size=LABEL - 2, font_weight="bold", fill=INK))
     aircraft = view["aircraft"]
     # gun rings first, under the aircraft: every bomber's faintly, or the focused bomber's alone, boldly
     focus = view.get("focus")
@@ -133,7 +136,7 @@ def render(view: dict[str, Any]) -> str:
                     )
                 )
                 if strong:
-                    body.append(el("text", gun, x=X(gx) + 3, y=Y(gy) - 3, font_size=8, fill=BLUE))
+                    body.append(el("text", gun, x=X(gx) + 3, y=Y(gy) - 3, font_size=LABEL - 4, fill=BLUE))
     for a in aircraft:
         if a["status"] == "waiting":
             continue
@@ -142,7 +145,7 @@ def render(view: dict[str, Any]) -> str:
         if a["status"] != "flying":
             px, py = X(x), Y(y)
             body.append(el("path", d=f"M{px - 6:.1f},{py - 6:.1f} l12,12 m0,-12 l-12,12", stroke=GREY, stroke_width=2))
-            body.append(el("text", f"{a['label']} {a['status']}", x=px + 8, y=py + 4, font_size=9, fill=GREY))
+            body.append(el("text", f"{a['label']} {a['status']}", x=px + 8, y=py + 5, font_size=LABEL - 2, fill=GREY))
             continue
         colour = SKY if a["kind"] == "bomber" else ORANGE
         body.append(el("polygon", points=points(G.footprint(dims, x, y, h)), fill=colour, stroke=INK, stroke_width=0.8))
@@ -166,7 +169,7 @@ def render(view: dict[str, Any]) -> str:
                 )
             )
         label = a["label"] + (" bombed" if a.get("bombed") else "")
-        body.append(el("text", label, x=X(x) + 10, y=Y(y) - 10, font_size=10, font_weight="bold", fill=INK))
+        body.append(el("text", label, x=X(x) + 10, y=Y(y) - 10, font_size=LABEL, font_weight="bold", fill=INK))
     preview = view.get("preview")
     if preview:  # a move not yet given: its path, its stop, and the gun positions that would answer it
         for gun in preview["guns"]:
@@ -188,7 +191,7 @@ def render(view: dict[str, Any]) -> str:
                     f"{gun['bomber']} {gun['gun']}",
                     x=X(gun["x"]) + 3,
                     y=Y(gun["y"]) - 3,
-                    font_size=8,
+                    font_size=LABEL - 4,
                     fill=VERMILLION,
                 )
             )
@@ -207,7 +210,7 @@ def render(view: dict[str, Any]) -> str:
                     f"attacks {preview['target']}",
                     x=X(sx) + 8,
                     y=Y(sy) + 14,
-                    font_size=10,
+                    font_size=LABEL - 1,
                     fill=VERMILLION,
                     font_weight="bold",
                 )
