@@ -221,3 +221,15 @@ def test_the_phase_timer_keeps_its_deadline_through_a_restart(tmp_path: Path) ->
         assert state["timer"]["left"] < 598
     finally:
         srv.stop()
+
+
+def test_an_order_refused_for_the_rate_names_its_client_id(tmp_path: Path) -> None:
+    """A page that sends its whole outbox too fast is told which orders to send again."""
+    with ServerProcess(tmp_path) as srv:
+        made = make_room(srv)
+        p = join(srv, made["code"], "Hal", "american")
+        hal = Client(srv, made["code"], "player", p["token"])
+        for k in range(40):
+            hal.send({"type": "act", "action": "hold A1", "client": f"flood-{k:04d}-hal", "n": k + 1})
+        refused = hal.until(lambda m: m["type"] == "refused" and m["code"] == "rate")
+        assert refused["client"].startswith("flood-") and refused["n"] is None

@@ -626,7 +626,8 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
         except ValidationError as exc:
             _refuse(conn, "malformed", _first_problem(exc), n)
         except Refused as exc:
-            _refuse(conn, exc.code, str(exc), n)
+            # an order refused for the rate names its client id: the page keeps it and sends it again
+            _refuse(conn, exc.code, str(exc), n, _client_id(text) if exc.code == "rate" else None)
         except GrognardError as exc:
             _refuse(conn, exc.code, str(exc), n)
         except Exception:
@@ -687,6 +688,17 @@ async def _close(ws: WebSocket, reason: str) -> None:
     if ws.client_state == WebSocketState.CONNECTED:
         await ws.send_text(json.dumps({"type": "bye", "message": reason}))
         await ws.close(code=1008, reason=reason)
+
+
+def _client_id(text: str) -> str | None:
+    """The client id of an order not read yet (refused before its checks), if it has a well-formed one."""
+    if len(text) > MAX_MESSAGE:
+        return None
+    try:
+        client = json.loads(text).get("client")
+        return Act.model_validate({"type": "act", "action": "x", "client": client}).client if client else None
+    except (ValueError, AttributeError, ValidationError):
+        return None
 
 
 def _first_problem(exc: ValidationError) -> str:

@@ -799,7 +799,7 @@ class Room:
         self._cancel_timer()
         self._timer_key = key
         seconds = float(self.meta["timer"])
-        stored = {"at": time.time() + seconds, "phase": repr(key), "seconds": seconds}
+        stored: dict[str, Any] = {"at": time.time() + seconds, "phase": repr(key), "seconds": seconds}
         if restored is not None and restored.get("phase") == stored["phase"] and restored.get("seconds") == seconds:
             stored = restored  # the same phase as before a restart: the same deadline, not a fresh one
         self.deadline = float(stored["at"])
