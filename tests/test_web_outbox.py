@@ -167,3 +167,37 @@ def test_an_order_whose_answer_was_lost_is_applied_once(browser: Any, tmp_path: 
         context.close()
     finally:
         srv.stop()
+
+
+def test_the_referee_page_shows_the_rolls_kept_through_a_sigkill(browser: Any, tmp_path: Path) -> None:
+    """The referee types two of the setup's four rolls, the server is killed and restarted: the page asks
+    for the third, saying which rolls of this order are already entered and kept."""
+    srv = ServerProcess(tmp_path).start()
+    try:
+        made = make_room(srv, dice="manual")
+        context = browser.new_context(viewport={"width": 1366, "height": 768}, bypass_csp=True)
+        context.set_default_timeout(20000)
+        page = context.new_page()
+        page.goto(srv.url + made["host_url"])
+        purpose = page.locator("#dice-purpose")
+        for value, shown in (("2", "O1"), ("5", "O2")):
+            page.wait_for_function(f"document.getElementById('dice-purpose').textContent.includes('{shown}')")
+            page.fill("#dice-values", value)
+            page.get_by_role("button", name="Enter the roll").click()
+            page.wait_for_function(f"document.getElementById('message').textContent === 'Dice entered: {value}'")
+        page.wait_for_function("document.getElementById('dice-purpose').textContent.includes('O3')")
+        srv.kill()
+        page.wait_for_function("document.getElementById('turn').textContent === 'Reconnecting...'")
+        srv.start()
+        page.wait_for_function(
+            "document.getElementById('turn').textContent === \"Waiting for the referee's dice\"", timeout=40000
+        )
+        kept = "Already entered and kept: obstacles O1: 2; obstacles O2: 5"
+        assert page.locator("#dice-kept").inner_text() == kept
+        assert purpose.inner_text() == "obstacles O3 (the game's setup)"
+        if SHOTS:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / "referee-kept-1366.png"))
+        context.close()
+    finally:
+        srv.stop()

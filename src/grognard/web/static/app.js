@@ -867,7 +867,7 @@
       if (!kept) { kept = el("p", null, { id: "dice-kept" }); $("dice-purpose").after(kept); }
       // the rolls of this order typed already: stored, so a restart of the server keeps them too
       kept.textContent = req.kept && req.kept.length
-        ? "Already entered for this order (kept): " + req.kept.map((r) => r.purpose + ": " + r.values.join(" ")).join("; ")
+        ? "Already entered and kept: " + req.kept.map((r) => r.purpose + ": " + r.values.join(" ")).join("; ")
         : "";
       $("dice-label").textContent = "Roll " + req.n + (req.n === 1 ? " die" : " dice") + (req.sides !== 6 ? " (d" + req.sides + ")" : "") + " and type what they show (5 2 6 1 or 5261)";
       $("dice-problem").textContent = req.problem ? "Refused: " + req.problem : "";
