@@ -167,7 +167,8 @@ def test_input_ending_while_the_setup_dice_are_typed_stops_cleanly(tmp_path: Pat
     done = run_cli(*MANUAL, "--record", str(record), stdin="5\n1\n")
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stdout + done.stderr and not done.stderr
-    assert done.stdout.count("dice: obstacles O") == 3
+    assert done.stdout.count("dice: obstacles O") == 3 + 2, "three asked, the two typed shown as they happened"
+    assert "obstacles in O1: 1" in done.stdout, "the setup's story is told as the dice are typed"
     assert done.stdout.rstrip().endswith("stopped at turn 0, during the setup: nothing was recorded")
     assert not record.exists()
     quit_ = run_cli(*MANUAL, stdin="5\nquit\n")

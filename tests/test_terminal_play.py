@@ -136,3 +136,42 @@ def test_hot_seat_secret_choices_are_not_echoed_and_the_screen_is_cleared_betwee
         assert shown.count(b" stay") == 2, shown  # revealed together, once both were in
     finally:
         t.close()
+
+
+SINGULAR_MISSED = re.compile(r"\b1 (men|dice|hits|figures|defenders|units|obstacles|bombers|fighters|turns)\b|\w\(s\)")
+
+
+def test_every_rule_set_s_play_says_one_man_one_die_one_hit() -> None:
+    """The texts a game prints (every event, verbose) never say '1 men', '1 dice' or 'hit(s)'."""
+    games = [
+        ("omaha", "--germans", "1", "--seed", "3", "--turn-cap", "6"),
+        ("b17", "--seed", "2"),
+        ("skirmish", "village_street", "--seed", "4"),
+        ("skirmish", "hill_assault", "--seed", "1"),
+    ]
+    printed = ""
+    for args in games:
+        done = run_cli("play", *args, "--verbose")
+        assert done.returncode == 0, done.stderr
+        missed = sorted({m[0] for m in SINGULAR_MISSED.finditer(done.stdout)})
+        assert not missed, (args, missed)
+        printed += done.stdout
+    for singular in ("1 man", "1 die", "1 hit"):
+        assert re.search(rf"\b{singular}\b", printed), singular  # the singular is used where it belongs
+
+
+def test_play_help_names_the_scenario_once_and_each_default_once() -> None:
+    for ruleset in ("omaha", "b17", "skirmish"):
+        done = run_cli("play", ruleset, "--help")
+        assert done.returncode == 0, done.stderr
+        assert "[[" not in done.stdout
+        doubled = [line for line in done.stdout.splitlines() if line.count("(default") > 1]
+        assert not doubled, doubled
+    assert "[SCENARIO]" in run_cli("play", "skirmish", "--help").stdout
+
+
+def test_manual_dice_skirmish_shows_the_scenario_before_the_first_roll() -> None:
+    done = run_cli("play", "skirmish", "village_street", "--dice", "manual", stdin="quit\n")
+    assert done.returncode == 0, done.stderr
+    banner = done.stdout.index("Village street across the river: 8 units, 31 men")
+    assert banner < done.stdout.index("dice: initiative")

@@ -622,7 +622,10 @@ def parse_bots(ruleset: Ruleset, items: Sequence[str]) -> dict[str, str]:
 
 def _option_parameter(spec: OptionSpec) -> inspect.Parameter:
     flag = "--" + spec.name.replace("_", "-")
-    text = f"{spec.help} (default: {spec.describe_default()}; {spec.describe_values()})"
+    if spec.help.endswith(")") and "(default: " in spec.help:  # the help names its default in its own words
+        text = f"{spec.help[:-1]}; {spec.describe_values()})"
+    else:
+        text = f"{spec.help} (default: {spec.describe_default()}; {spec.describe_values()})"
     if spec.kind is bool:
         default = typer.Option(None, f"{flag}/--no-{flag[2:]}", help=text, show_default=False)
         annotation: Any = bool | None
@@ -756,7 +759,7 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
                 "scenario_name",
                 inspect.Parameter.POSITIONAL_OR_KEYWORD,
                 annotation=str | None,
-                default=typer.Argument(None, metavar="[SCENARIO]", help="a shipped scenario's name or a TOML file"),
+                default=typer.Argument(None, metavar="SCENARIO", help="a shipped scenario's name or a TOML file"),
             ),
             *common,
             inspect.Parameter(
@@ -873,6 +876,7 @@ def run_play(
             seed = secrets.randbits(32)
     seeded = game_streams(seed)[0] if dice == "seeded" else None
     source: Any = seeded if seeded is not None else TypedDice(prompter)
+    early: _TurnPrinter | None = None
     if resumed is not None:
         game = resumed.game
         if seeded is not None:
@@ -899,6 +903,9 @@ def run_play(
             console.print("bots: " + (", ".join(playing) or "none (people take every side)"))
         if dice == "manual" and not quiet:
             console.print("Manual dice: type each roll as the table rolls it (e.g. 5 2 6 or 526).")
+        if isinstance(source, TypedDice):  # the setup's story (a scenario's banner) before its first roll
+            early = _TurnPrinter(ruleset, None, console, verbose=True, quiet=quiet)
+            source.listener = early.take_one
         try:
             game = ruleset.new_game(options, source)
         except (Quit, KeyboardInterrupt) as stop:  # typed dice of the setup abandoned: nothing to save yet
@@ -918,9 +925,12 @@ def run_play(
         if humans and not quiet:
             console.print("people: " + ", ".join(sorted(humans)) + " (type 'help' at a prompt)")
         live = verbose or bool(humans) or dice == "manual"
-        printer = _TurnPrinter(ruleset, game, console, verbose=live, quiet=quiet)
-        if resumed is None:
-            printer.take(start_events)
+        if early is not None:  # it has shown the setup's events as they happened
+            printer = early
+        else:
+            printer = _TurnPrinter(ruleset, game, console, verbose=live, quiet=quiet)
+            if resumed is None:
+                printer.take(start_events)
         if isinstance(source, TypedDice) or isinstance(game.dice, TypedDice):
             typed = game.dice if isinstance(game.dice, TypedDice) else source
             if ruleset.board_text is not None:
@@ -997,7 +1007,7 @@ def _print_result(
 class _TurnPrinter:
     """Prints events: a compact summary per turn, or every event as it happens (--verbose, or people playing)."""
 
-    def __init__(self, ruleset: Ruleset, game: Game, console: Console, *, verbose: bool, quiet: bool) -> None:
+    def __init__(self, ruleset: Ruleset, game: Game | None, console: Console, *, verbose: bool, quiet: bool) -> None:
         self.ruleset, self.game, self.console = ruleset, game, console
         self.verbose, self.quiet = verbose, quiet
         self.buffer: list[Event] = []

@@ -118,6 +118,7 @@ class TypedDice(ManualDice):
     def __init__(self, prompter: Prompter) -> None:
         self.prompter = prompter
         self.board: Callable[[], str] | None = None  # set once the game exists: 'board' at a dice prompt
+        self.listener: Callable[[Event], None] | None = None  # the live display, for the game it rolls for
 
         def ask(n: int, sides: int, purpose: str, problem: str | None) -> Sequence[int]:
             if problem:

@@ -249,7 +249,9 @@ class Game(ABC):
         self.sealed: dict[str, dict[str, tuple[Seat, Any]]] = {}
         self._events: list[Event] = []
         self._pending: tuple[Decision, ...] | None = None
-        self.listener: Callable[[Event], None] | None = None  # told of each event as it happens (live display)
+        # told of each event as it happens (live display); typed dice bring theirs, so the setup's story
+        # is shown before its rolls are asked for
+        self.listener: Callable[[Event], None] | None = getattr(dice, "listener", None)
 
     # ------------------------------------------------------------------ rule-set hooks
     @abstractmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grognard.core.engine import Event
+from grognard.core.words import counted
 
 PHASES = {
     "setup": "placing the boxes",
@@ -55,7 +56,7 @@ def describe(event: Event) -> str | None:
         return f"flak at {d['bomber']}: AA {d['aa']} against {d['bomber_score']}: {d['outcome']}"
     if k == "bombs":
         rolls = "+".join(str(h) for h in d["rolls"])
-        return f"{d['bomber']} drops its bombs: {rolls} = {d['hits']} hit(s); {d['total']} in all"
+        return f"{d['bomber']} drops its bombs: {rolls} = {counted(d['hits'], 'hit')}; {d['total']} in all"
     if k == "dice":
         return f"    dice: {d['purpose']}: {' '.join(str(v) for v in d['values'])}"
     if k == "resigned":

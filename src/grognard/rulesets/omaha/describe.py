@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grognard.core.engine import Event
+from grognard.core.words import counted
 from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.data import BAND_END_Y, WALL_Y
 
@@ -49,7 +50,7 @@ def describe(event: Event) -> str | None:
     if k == "moved":
         return f"{d['squad']} moves to x={d['x']:g}, {where(d['y'])}"
     if k == "cleared":
-        return f"{d['squad']} clears {d['cleared']} obstacle(s) in {d['section']} ({d['left']} left)"
+        return f"{d['squad']} clears {counted(d['cleared'], 'obstacle')} in {d['section']} ({d['left']} left)"
     if k == "shot":
         return f"{d['squad']} shoots at {d['bunker']}: {d['killed']} killed, {d['left']} left ({d['status']})"
     if k == "assault":
@@ -59,7 +60,7 @@ def describe(event: Event) -> str | None:
     if k == "dice":
         return f"    dice: {d['purpose']}: {' '.join(str(v) for v in d['values'])}"
     if k == "bunker_fire":
-        return f"{d['bunker']} fires {d['dice']} dice at {d['target']}: {d['killed']} killed"
+        return f"{d['bunker']} fires {counted(d['dice'], 'die', 'dice')} at {d['target']}: {d['killed']} killed"
     if k == "artillery":
         if not d["landed"]:
             return f"artillery {d['german']} on {d['target']}: misses"

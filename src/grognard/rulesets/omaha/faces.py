@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from grognard.core.engine import Decision
+from grognard.core.words import counted
 from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, PlaceBunkers
 from grognard.rulesets.omaha.data import (
@@ -29,14 +30,15 @@ from grognard.rulesets.omaha.state import Squad
 
 def squad_line(game: OmahaGame, squad: Squad) -> str:
     """One squad and what lies in front of it."""
-    parts = [f"{squad.label}: {squad.figures} figures at x={squad.x:g}, {where(squad.y)}"]
+    parts = [f"{squad.label}: {counted(squad.figures, 'figure')} at x={squad.x:g}, {where(squad.y)}"]
     section = R.obstacle_section_at(game.state, squad.x)
     count = game.state.obstacles[section]
     parts.append(f"obstacles in front O{section + 1}: {'not yet known' if count is None else count}")
     bunker = game.bunker_in_front(squad)
     if bunker is not None:
         parts.append(
-            f"bunker in front {bunker.label}: " + (f"{bunker.defenders} defenders" if bunker.active else bunker.status)
+            f"bunker in front {bunker.label}: "
+            + (counted(bunker.defenders, "defender") if bunker.active else bunker.status)
         )
     contact = game.bunker_in_contact(squad)
     if contact is not None:
@@ -59,7 +61,9 @@ def situation(game: OmahaGame, decision: Decision) -> list[str]:
         if kind == "fire":
             bunker = s.bunkers[int(label[1:]) - 1]
             dice = bunker_fire(bunker.defenders).dice
-            lines.append(f"{bunker.label}: {bunker.defenders} defenders, rolls {dice} dice")
+            lines.append(
+                f"{bunker.label}: {counted(bunker.defenders, 'defender')}, rolls {counted(dice, 'die', 'dice')}"
+            )
         lines.append("squads (furthest up the beach first):")
         lines += [f"  {squad_line(game, q)}" for q in squads[:8]]
         if len(squads) > 8:
@@ -129,7 +133,7 @@ def note(game: OmahaGame, action: Any) -> str:
         if action.target is None:
             return "no strike" if isinstance(action, Artillery) else "hold fire"
         squad = game.squad(action.target)
-        return f"{squad.figures} figures, {where(squad.y)}"
+        return f"{counted(squad.figures, 'figure')}, {where(squad.y)}"
     if isinstance(action, PlaceBunkers):
         return ""
     return ""
@@ -181,7 +185,7 @@ def board(game: OmahaGame, seat: str | None = None) -> str:
         "bunkers: "
         + "  ".join(
             f"{b.label} "
-            + (f"{b.defenders} defenders" if b.active else b.status)
+            + (counted(b.defenders, "defender") if b.active else b.status)
             + (" (exit open)" if sec in s.exits_open else "")
             for sec, b in sorted(s.bunkers.items())
         )

@@ -18,6 +18,7 @@ from grognard.core.dice import DiceSource
 from grognard.core.engine import ActionSpace, Decision, FiniteSpace, Game, Result, UnionSpace
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, snap
+from grognard.core.words import counted
 from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, OmahaAction, PlaceBunkers
 from grognard.rulesets.omaha.data import (
@@ -249,7 +250,7 @@ class OmahaGame(Game):
                         Decision(
                             f"orders {player.label}",
                             player.seat,
-                            f"{player.label} ({squad.figures} figures): move or fight",
+                            f"{player.label} ({counted(squad.figures, 'figure')}): move or fight",
                             OrdersSpace(self, squad),
                         )
                     )
@@ -262,7 +263,7 @@ class OmahaGame(Game):
                         Decision(
                             f"fire {bunker.label}",
                             bunker.commander,
-                            f"bunker {bunker.label} ({bunker.defenders} defenders): fire at a squad",
+                            f"bunker {bunker.label} ({counted(bunker.defenders, 'defender')}): fire at a squad",
                             TargetSpace(self, bunker.label, targets, artillery=False),
                         )
                     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grognard.core.engine import Event
+from grognard.core.words import counted
 
 
 def describe(event: Event) -> str | None:
@@ -10,7 +11,9 @@ def describe(event: Event) -> str | None:
     d = event.data
     k = event.kind
     if k == "setup":
-        return f"{d['title']}: {d['units']} units, {d['figures']} men; tables: {d['tables']}"
+        return (
+            f"{d['title']}: {counted(d['units'], 'unit')}, {counted(d['figures'], 'man', 'men')}; tables: {d['tables']}"
+        )
     if k == "initiative":
         if d.get("fixed"):
             return f"{d['first']} move first (scenario)"
@@ -81,10 +84,12 @@ def describe(event: Event) -> str | None:
         friends = f" (our own: {', '.join(d['friends'])})" if d["friends"] else ""
         return f"{head} covers {', '.join(d['men'])}{friends}"
     if k == "fire_order":
-        return f"{d['unit']}: {d['men']} men fire at {', '.join(d['targets'])}"
+        fire = "fires" if d["men"] == 1 else "fire"
+        return f"{d['unit']}: {counted(d['men'], 'man', 'men')} {fire} at {', '.join(d['targets'])}"
     if k == "shots":
         cover = ", cover" if d["cover"] else ""
-        return f"{d['unit']} -> {d['target']}: {d['dice']} dice, {d['hit_on']}+{cover}: {d['hits']} hit(s)"
+        dice = counted(d["dice"], "die", "dice")
+        return f"{d['unit']} -> {d['target']}: {dice}, {d['hit_on']}+{cover}: {counted(d['hits'], 'hit')}"
     if k == "wounded":
         return f"{d['figure']} hit: flesh wound"
     if k == "killed":

@@ -11,6 +11,7 @@ from typing import Any
 
 from grognard.core.engine import Decision
 from grognard.core.errors import IllegalAction
+from grognard.core.words import counted
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Burst, Drive, Fire, Move
 from grognard.rulesets.skirmish.game import SkirmishGame
@@ -53,7 +54,7 @@ def unit_line(game: SkirmishGame, label: str) -> str:
     unit = game.state.units[label]
     men = game.living(label)
     lost = len(unit.figures) - len(men)
-    head = f"{label} ({unit.side}{', ' + unit.name if unit.name else ''}): {len(men)} men"
+    head = f"{label} ({unit.side}{', ' + unit.name if unit.name else ''}): {counted(len(men), 'man', 'men')}"
     if lost:
         head += f", {lost} lost"
     if not men:
@@ -305,7 +306,7 @@ def odds(game: SkirmishGame, action: Any) -> str | None:
         hit = float(R.Shots(1, o.hit_on, o.shift).distribution().probability(1))
         survive = float(R.Survival(game.tables.survive_on(o.attack)).distribution().probability(True))
         kills += hit * (1 - survive)
-    return f"{len(shots)} dice, about {kills:.1f} killed"
+    return f"{counted(len(shots), 'die', 'dice')}, about {kills:.1f} killed"
 
 
 def _burst_odds(game: SkirmishGame, action: Burst) -> str | None:
@@ -329,7 +330,7 @@ def _burst_odds(game: SkirmishGame, action: Burst) -> str | None:
             order.ranging, order.hit_on, game.tables.men[f.type].hit_shift, game.tables.survive_on(order.attack)
         )
         dead += float(fate.distribution().probability("dead"))
-    return f"lands {lands:.0%}; {len(under)} men under it, about {dead:.1f} killed"
+    return f"lands {lands:.0%}; {counted(len(under), 'man', 'men')} under it, about {dead:.1f} killed"
 
 
 def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
