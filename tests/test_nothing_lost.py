@@ -10,6 +10,7 @@ when the program was killed are shown again, not silently asked for again.
 
 from __future__ import annotations
 
+import json
 import signal
 from pathlib import Path
 
@@ -134,3 +135,59 @@ def test_every_record_line_is_on_the_disk_before_the_game_goes_on(
     with (tmp_path / "r.jsonl").open("w", encoding="utf-8") as sink:
         RecordWriter(make_header("omaha", {}, "seeded", 1), sink)
         assert synced == [sink.fileno()]
+
+
+# ---------------------------------------------------------------------- one's own scenario kept in the record
+def test_a_record_of_ones_own_scenario_replays_after_the_files_are_edited_or_gone(tmp_path: Path) -> None:
+    from grognard.rulesets.skirmish.scenario import SCENARIOS_DIR
+    from grognard.rulesets.skirmish.tables import DEFAULT_TABLES
+
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    text = (SCENARIOS_DIR / "village_street.toml").read_text(encoding="utf-8")
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("tables ="))
+    (folder / "street.toml").write_text('tables = "my_tables.toml"\n' + text + "\n", encoding="utf-8")
+    (folder / "my_tables.toml").write_text(DEFAULT_TABLES.read_text(encoding="utf-8"), encoding="utf-8")
+    record = tmp_path / "game.jsonl"
+    done = run_cli(
+        "play",
+        "skirmish",
+        "street.toml",
+        "--seed",
+        "3",
+        "--turn-limit",
+        "2",
+        "--record",
+        str(record),
+        "-q",
+        cwd=folder,
+    )
+    assert done.returncode == 0, done.stderr
+    header = json.loads(lines_of(record)[0])
+    assert header["embedded"]["scenario"]["toml"].startswith('tables = "my_tables.toml"')
+    assert header["embedded"]["scenario"]["tables"]["file"] == "my_tables.toml"
+    # edit both files, then take them away: the record plays from its own copy
+    (folder / "street.toml").write_text(text.replace("Village", "Edited") + "\n", encoding="utf-8")
+    (folder / "my_tables.toml").write_text("name = 'broken'\n", encoding="utf-8")
+    done = run_cli("replay", str(record))
+    assert done.returncode == 0, done.stderr
+    assert "every die and digest matches the record" in done.stdout
+    (folder / "street.toml").unlink()
+    (folder / "my_tables.toml").unlink()
+    done = run_cli("replay", str(record))
+    assert done.returncode == 0, done.stderr
+    done = run_cli("render", "skirmish", str(record), "--turn", "2", "-o", str(tmp_path / "t.svg"))
+    assert done.returncode == 0, done.stderr
+    cut = tmp_path / "cut.jsonl"  # and a game cut in the middle goes on as it would have
+    cut.write_text("".join(line + "\n" for line in lines_of(record)[:12]), encoding="utf-8")
+    done = run_cli("play", "skirmish", "--resume", str(cut), "-q")
+    assert done.returncode == 0, done.stderr
+    assert cut.read_bytes() == record.read_bytes()
+
+
+def test_a_shipped_scenario_is_named_not_copied(tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    done = run_cli("play", "skirmish", "hill_assault", "--seed", "1", "--turn-limit", "1", "--record", str(record))
+    assert done.returncode == 0, done.stderr
+    header = json.loads(lines_of(record)[0])
+    assert header["options"]["scenario"] == "hill_assault" and "embedded" not in header

@@ -895,6 +895,7 @@ def run_play(
     else:
         if dice == "manual" and human:  # check the seats before the referee types the setup's dice (probe game)
             parse_humans(human, ruleset.new_game(options, SeededDice(0)))
+        embedded = ruleset.embed(options) if ruleset.embed is not None else None  # read once: played and kept
         sink = _open_record(record, "w") if record is not None else None  # a bad path fails before anything
         if not quiet:
             console.print(f"[bold]{ruleset.title}[/bold]  seed {seed}  ({_shown(ruleset, options)})")
@@ -907,7 +908,7 @@ def run_play(
             early = _TurnPrinter(ruleset, None, console, verbose=True, quiet=quiet)
             source.listener = early.take_one
         try:
-            game = ruleset.new_game(options, source)
+            game = ruleset.create(options, source, embedded)
         except (Quit, KeyboardInterrupt) as stop:  # typed dice of the setup abandoned: nothing to save yet
             if sink is not None and record is not None:
                 sink.close()
@@ -917,7 +918,8 @@ def run_play(
                 raise typer.Exit(INTERRUPTED) from None
             return
         humans = parse_humans(human, game)
-        header = make_header(ruleset.name, options, dice, seed, bots=chosen, humans=human)
+        kept = {"embedded": embedded} if embedded else {}  # one's own scenario file travels with the record
+        header = make_header(ruleset.name, options, dice, seed, bots=chosen, humans=human, **kept)
         writer: RecordWriter | StepCounter = RecordWriter(header, sink)  # in memory too: 'undo' replays it
         start_events = game.take_events()
         writer.start(game, start_events)

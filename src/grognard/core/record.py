@@ -344,7 +344,7 @@ def replay(
             if index == 2:
                 if line.get("type") != "start":
                     raise RecordError("expected the start line", number)
-                game = ruleset.create(header.get("options", {}), dice)
+                game = ruleset.create(header.get("options", {}), dice, header.get("embedded"))
                 produced = game.take_events()
             else:
                 assert game is not None

@@ -78,7 +78,12 @@ class Ruleset:
     with a legal action not yet given drawn in (a path, where it stops and
     ends, what it meets), for ``render`` to picture before a person commits.
     ``scenarios`` lists the shipped scenarios (name, title) of a rule set
-    whose ``scenario`` option names one.
+    whose ``scenario`` option names one. ``embed(options)`` gives the files
+    of one's own that resolved options name (a scenario TOML and its tables)
+    as JSON-safe data for the record's header, or ``None`` when the options
+    name only what ships with grognard; ``restore(options, dice, embedded)``
+    makes the game from that data, so that a record replays after the files
+    are edited, moved or gone.
     """
 
     name: str
@@ -108,11 +113,17 @@ class Ruleset:
     batch: BatchPath | None = None
     preview: Callable[[Any, str, Any], dict[str, Any]] | None = None
     scenarios: Callable[[], list[tuple[str, str]]] | None = None
+    embed: Callable[[Mapping[str, Any]], dict[str, Any] | None] | None = None
+    restore: Callable[[Mapping[str, Any], DiceSource, Mapping[str, Any]], Game] | None = None
 
     def resolve(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with ``given``, checked (``OptionError`` names the field)."""
         return resolve_options(self.options, given)
 
-    def create(self, given: Mapping[str, Any], dice: DiceSource) -> Game:
-        """A new game with ``given`` options (text or values) and ``dice``."""
-        return self.new_game(self.resolve(given), dice)
+    def create(self, given: Mapping[str, Any], dice: DiceSource, embedded: Mapping[str, Any] | None = None) -> Game:
+        """A new game with ``given`` options (text or values) and ``dice``; from ``embedded`` files when given
+        (a record header's ``embedded``, see ``embed``) and the rule set can ``restore`` from them."""
+        options = self.resolve(given)
+        if embedded and self.restore is not None:
+            return self.restore(options, dice, embedded)
+        return self.new_game(options, dice)

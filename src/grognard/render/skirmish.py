@@ -593,10 +593,10 @@ def _firing_lines(view: dict[str, Any], focus: str, X: Any, Y: Any) -> list[str]
 
 def _terrain(view: dict[str, Any]) -> Any:
     """The view's terrain, with the wire and tank traps laid so far and the structures as they stand."""
-    from grognard.rulesets.skirmish.scenario import load_scenario
+    from grognard.rulesets.skirmish.scenario import scenario_for_view
     from grognard.rulesets.skirmish.terrain import build_terrain
 
-    scenario = load_scenario(view["scenario"]["source"])
+    scenario = scenario_for_view(view)  # a record's own copy of the scenario, not the file it came from
     structures = view.get("structures", {})
     standing = frozenset(b for b, info in structures.get("bridges", {}).items() if info["standing"])
     states = {sid: info["state"] for sid, info in structures.get("sections", {}).items()}

@@ -16,7 +16,7 @@ from grognard.rulesets.skirmish.analysis import METRICS, measure, odds_tables
 from grognard.rulesets.skirmish.bots import DoctrineBot
 from grognard.rulesets.skirmish.describe import describe, summarize_turn
 from grognard.rulesets.skirmish.game import SIDES, SkirmishGame
-from grognard.rulesets.skirmish.scenario import shipped
+from grognard.rulesets.skirmish.scenario import embed_files, scenario_from_embedded, shipped
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
@@ -43,6 +43,11 @@ OPTIONS: tuple[OptionSpec, ...] = (
 def new_game(options: Mapping[str, Any], dice: DiceSource) -> SkirmishGame:
     """A new skirmish game from resolved options."""
     return SkirmishGame(options, dice)
+
+
+def restore(options: Mapping[str, Any], dice: DiceSource, embedded: Mapping[str, Any]) -> SkirmishGame:
+    """A game on the scenario (and tables) a record's header keeps, not the files, which may have changed."""
+    return SkirmishGame(options, dice, scenario=scenario_from_embedded(embedded, str(options["scenario"])))
 
 
 def summary(game: SkirmishGame) -> list[tuple[str, Any]]:
@@ -82,6 +87,8 @@ RULESET = Ruleset(
     board_text=faces.board,  # type: ignore[arg-type]
     preview=faces.preview,  # type: ignore[arg-type]
     scenarios=shipped,
+    embed=embed_files,
+    restore=restore,
     render=render_svg,
     odds_tables=odds_tables,
     metrics=METRICS,

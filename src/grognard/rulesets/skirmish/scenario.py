@@ -37,6 +37,7 @@ from grognard.rulesets.skirmish.tables import (
     VEHICLE_KINDS,
     Tables,
     TablesError,
+    check_tables,
     describe_error,
     load_tables,
     read_toml,
@@ -930,10 +931,11 @@ def _check_piece(where: str, piece: TerrainPiece, width: float, depth: float) ->
         yield from _check_points(f"{where}.at", [piece.at], width, depth)
 
 
-def check_scenario(data: Any, base: Path | None = None) -> list[str]:
+def check_scenario(data: Any, base: Path | None = None, tables: Tables | None = None) -> list[str]:
     """Every problem of a scenario's data (parsed TOML), at once; empty when it is sound.
 
-    ``base`` is the folder a relative ``tables`` path is read from.
+    ``base`` is the folder a relative ``tables`` path is read from; ``tables``, when given, are the
+    tables to check against instead (a record's embedded copy of the file the scenario names).
     """
     try:
         spec = ScenarioSpec.model_validate(data)
@@ -941,11 +943,11 @@ def check_scenario(data: Any, base: Path | None = None) -> list[str]:
         problems = [describe_error(e) for e in exc.errors()]
         return problems + [p for p in _terrain_alone(data) if p not in problems]
     problems: list[str] = []
-    tables: Tables | None = None
-    try:
-        tables = _tables_for(spec, base)
-    except TablesError as exc:
-        problems += [f"tables: {spec.tables!r}: {p}" for p in exc.problems]
+    if tables is None:
+        try:
+            tables = _tables_for(spec, base)
+        except TablesError as exc:
+            problems += [f"tables: {spec.tables!r}: {p}" for p in exc.problems]
     problems += list(_semantic(spec, tables))
     return problems
 
@@ -1013,10 +1015,75 @@ def _load(path: str, name: str, stamp: tuple[int, int]) -> Scenario:
     return scenario_from_data(data, name, Path(path).parent)
 
 
-def scenario_from_data(data: dict[str, Any], source: str, base: Path | None = None) -> Scenario:
-    """A checked scenario from parsed TOML; raises :class:`ScenarioError` listing every problem."""
-    problems = check_scenario(data, base)
+def scenario_from_data(
+    data: dict[str, Any], source: str, base: Path | None = None, tables: Tables | None = None
+) -> Scenario:
+    """A checked scenario from parsed TOML; raises :class:`ScenarioError` listing every problem.
+
+    ``tables``: the scenario's tables when they do not come from its ``tables`` path (an embedded copy).
+    """
+    problems = check_scenario(data, base, tables)
     if problems:
         raise ScenarioError(source, problems)
     spec = ScenarioSpec.model_validate(data)
-    return Scenario(spec, _tables_for(spec, base), source, data)
+    scenario = Scenario(spec, tables if tables is not None else _tables_for(spec, base), source, data)
+    _SEEN[scenario.digest] = scenario
+    while len(_SEEN) > 64:  # the scenarios of the games in this process, for their pictures
+        _SEEN.pop(next(iter(_SEEN)))
+    return scenario
+
+
+_SEEN: dict[str, Scenario] = {}
+
+
+def scenario_for_view(view: dict[str, Any]) -> Scenario:
+    """The scenario a game's view was made from: the one of that digest this process has played
+    (a record's embedded copy), else the file or shipped name the view gives as its source."""
+    digest = view.get("stats", {}).get("scenario_sha256")
+    found = _SEEN.get(str(digest))
+    return found if found is not None else load_scenario(view["scenario"]["source"])
+
+
+def embed_files(options: dict[str, Any] | Any) -> dict[str, Any] | None:
+    """The scenario file of one's own (not a shipped one) that ``options`` name, and its tables file, as text
+    for a record's header: ``{"scenario": {"file", "toml", "tables": {"file", "toml"} | None}}``; None for
+    a shipped scenario. Raises :class:`ScenarioError` (every problem) for a file that does not load."""
+    name = str(options["scenario"])
+    path = resolve_path(name)
+    if path.parent.resolve() == SCENARIOS_DIR.resolve():
+        return None
+    scenario = load_scenario(name)  # checked whole first: a file with problems is refused, listing them
+    tables = None
+    if scenario.spec.tables != "default":
+        tables_path = Path(scenario.spec.tables)
+        if not tables_path.is_absolute():
+            tables_path = path.resolve().parent / tables_path
+        tables = {"file": scenario.spec.tables, "toml": _text(tables_path, name)}
+    return {"scenario": {"file": name, "toml": _text(path, name), "tables": tables}}
+
+
+def _text(path: Path, name: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(name, [f"(file) {str(path)!r}: cannot read: {exc}"]) from None
+
+
+def scenario_from_embedded(embedded: dict[str, Any] | Any, source: str) -> Scenario:
+    """The scenario (and its tables) a record's header keeps (see :func:`embed_files`), read from that copy
+    and not from the files, which may have changed or gone; :class:`ScenarioError` lists its problems."""
+    import tomllib
+
+    kept = embedded["scenario"]
+    try:
+        data = tomllib.loads(str(kept["toml"]))
+        tables = None
+        if kept.get("tables"):
+            tables_data = tomllib.loads(str(kept["tables"]["toml"]))
+            problems = check_tables(tables_data)
+            if problems:
+                raise ScenarioError(f"{source} (the record's copy of its tables)", problems)
+            tables = Tables.model_validate(tables_data)
+    except (tomllib.TOMLDecodeError, KeyError, TypeError) as exc:
+        raise ScenarioError(f"{source} (the record's copy)", [f"(file): not the TOML it was: {exc}"]) from None
+    return scenario_from_data(data, source, None, tables)
