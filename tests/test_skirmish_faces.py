@@ -67,7 +67,7 @@ def test_odds_lists_every_weapon_band_and_cover(capsys: pytest.CaptureFixture[st
     assert dead["probability"] == "1/3"  # 4+ hits (1/2), 1-4 dies (2/3)
 
 
-def test_a_record_names_its_scenario_file_exactly_so_a_changed_file_is_caught(
+def test_a_record_keeps_its_scenario_file_so_a_changed_file_changes_nothing_and_a_changed_copy_is_caught(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from grognard.rulesets.skirmish.scenario import SCENARIOS_DIR
@@ -82,9 +82,13 @@ def test_a_record_names_its_scenario_file_exactly_so_a_changed_file_is_caught(
     )
     assert main(["replay", str(record)]) == 0
     mine.write_text(text.replace("turn_limit = 12", "turn_limit = 11"), encoding="utf-8")
+    assert main(["replay", str(record)]) == 0  # played from the record's own copy (issue 21)
+    lines = record.read_text(encoding="utf-8").splitlines()
+    lines[0] = lines[0].replace("turn_limit = 12", "turn_limit = 11")  # the copy in the header changed
+    record.write_text("\n".join(lines) + "\n", encoding="utf-8")
     capsys.readouterr()
     assert main(["replay", str(record)]) == 2
-    assert "line 2" in capsys.readouterr().err
+    assert "line 1: header digest does not match" in capsys.readouterr().err
 
 
 def test_preview_draws_an_order_not_given_and_refuses_an_illegal_one() -> None:
