@@ -117,20 +117,6 @@ def test_a_patch_for_another_state_is_refused_by_the_merge() -> None:
         merge({"type": "state", "version": 2, "turn": 2}, patch)
 
 
-def test_a_dict_changed_in_place_is_still_a_change() -> None:
-    """The room's live dicts (the referee's dice request) change in place: what was sent is a copy."""
-    live: dict[str, Any] = {"n": 1, "problem": None}
-    sent = Sent()
-    first = {"type": "state", "version": 1, "host": {"dice_request": live}}
-    sent.message(first)
-    live["problem"] = "9 is not a face of a d6"
-    patch = sent.message({"type": "state", "version": 2, "host": {"dice_request": live}})
-    assert patch is not None
-    assert merge({"type": "state", "version": 1, "host": {"dice_request": {"n": 1, "problem": None}}}, patch)["host"][
-        "dice_request"
-    ] == {"n": 1, "problem": "9 is not a face of a d6"}
-
-
 @pytest.mark.parametrize(
     ("old", "new"),
     [

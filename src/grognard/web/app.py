@@ -73,7 +73,7 @@ MAX_PAGES_EACH = 4  # pages one player, the host or the projector link keep open
 MAX_SPECTATORS = 8  # projector pages without the projector token (opened from the room code alone), on one game
 HELLO_WAIT = 10.0  # seconds a page has to say hello
 MAX_WAITING = 64  # pages of one address that have not said hello yet (a class's pages say it at once)
-STATE_INTERVAL = 0.2  # seconds between two states sent to one page (events and answers go at once)
+STATE_INTERVAL = 0.1  # seconds between two states sent to one page (events and answers go at once)
 
 
 class Server:
@@ -193,10 +193,14 @@ class Conn:
             self.wake.clear()
             messages, self.out = self.out, []
             for message in messages:
-                await ws.send_text(json.dumps(message))
+                await ws.send_text(json.dumps(message, separators=(",", ":")))
             if self.closing is not None:
                 await ws.close(code=1008, reason=self.closing[:100])
                 return
+            if messages and self._dirty:  # every page's events go out first, then the states
+                await asyncio.sleep(0)
+                self.wake.set()
+                continue
             if self._dirty and self.room.committing:
                 continue  # the action's line is being stored: its state goes when it is (publish wakes us)
             if self._dirty:
@@ -289,10 +293,11 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
                 {"id": pid, "name": p["name"], "seats": room.seats_of(pid), "online": pid in online}
                 for pid, p in meta["players"].items()
             ],
-            "dice_request": room.dice_request,
+            # copies: the page's last state is kept (grognard.web.patch) and these change in place
+            "dice_request": json.loads(json.dumps(room.dice_request)),
             "bots": list(ruleset.bots),
             "sides": list(ruleset.sides),
-            "bot_names": meta["bot_names"],
+            "bot_names": dict(meta["bot_names"]),
             "fill_bots": meta["fill_bots"],
             "join_url": conn.ws.app.state.server.join_url or "",
             "projector_url": f"/projector/{room.code}#{room.projector_token()}",

@@ -59,6 +59,8 @@ WHOLE = _Whole()
 
 def _same(old: Any, new: Any) -> bool:
     """Equal as JSON (``True`` and ``1`` are not)."""
+    if old is new:
+        return True
     if isinstance(new, (dict, list)):
         return bool(old == new) and _dumps(old) == _dumps(new)
     return type(old) is type(new) and bool(old == new)
@@ -127,7 +129,7 @@ def _list(old: list[Any], new: list[Any]) -> dict[str, Any]:
 
 
 class Sent:
-    """The state one page was last sent (as the page parsed it), to send it only what changed next."""
+    """The state one page was last sent, to send it only what changed next."""
 
     def __init__(self) -> None:
         self.state: dict[str, Any] | None = None
@@ -138,9 +140,12 @@ class Sent:
 
     def message(self, state: dict[str, Any]) -> dict[str, Any] | None:
         """The message that brings the page from what it was sent to ``state``: the whole ``state``
-        the first time, else a ``patch`` (``None`` when nothing changed)."""
-        # kept as JSON makes it (a copy: a live dict of the room's, changed in place later, is not the past)
-        old, self.state = self.state, json.loads(_dumps(state))
+        the first time, else a ``patch`` (``None`` when nothing changed).
+
+        ``state`` is kept as it is, not copied: its values are fresh or never changed afterwards
+        (the parts pages share are replaced when the game changes, not changed in place); a value
+        kept and unchanged since is recognised at once (the same object)."""
+        old, self.state = self.state, state
         if old is None:
             return state
         op = _object(old, state)
