@@ -136,3 +136,51 @@ def test_a_seats_view_replays_and_renders_up_to_its_sealed_choice(tmp_path: Path
     assert f"drawn as it stands before line {cut + 1}, a sealed choice" in done.stdout
     line = error_line(run_cli("render", "skirmish", str(view), "-o", str(tmp_path / "w.svg"), "--turn", "99"))
     assert "this seat's view of the game stops on turn" in line and f"at line {cut + 1}" in line
+
+
+# ---------------------------------------------------------------------- a scenario with several mistakes
+def test_a_scenario_with_five_mistakes_lists_all_five(tmp_path: Path) -> None:
+    from grognard.rulesets.skirmish.scenario import SCENARIOS_DIR
+
+    text = (SCENARIOS_DIR / "hill_assault.toml").read_text(encoding="utf-8")
+    for old, new in [
+        ('{ weapon = "smg", type = "officer", at = [8.0, -1.0] }', '{ weapon = "ray_gun", at = [8.0, -1.0] }'),
+        ('attacker = "allies"', 'attacker = "martians"'),  # a cross-check: no such side
+        ('{ weapon = "smg", type = "officer", at = [38.0, -1.0] }', '{ at = "north" }'),  # a field: not a point
+        ('name = "MG team"\nenters = 1', 'name = "MG team"\nenters = -3'),  # a field: below its least
+        ("[34.0, 30.5], [34.0, 42.0]", "[500.0, 30.5], [34.0, 42.0]"),  # a cross-check: off the table
+    ]:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    mine = tmp_path / "mine.toml"
+    mine.write_text(text, encoding="utf-8")
+    done = run_cli("play", "skirmish", str(mine), "--seed", "1")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    listed = done.stderr.splitlines()[1:]
+    assert [line.strip() for line in listed] == [
+        "units.1.figures.0.at: 'north': Input should be a valid tuple",
+        "units.2.enters: -3: Input should be greater than or equal to 0",
+        "victory.attacker: 'martians': not a side of this scenario (allies, axis)",
+        'objectives[0].shape: [500.0, 30.5]: off the 48" x 48" table',
+        "units[0].figures[0].weapon: 'ray_gun': not a weapon in the tables "
+        "(rifle, smg, pistol, mg, bazooka, mortar, flame_thrower)",
+    ]
+    assert done.stderr.startswith(f"error: {mine}: 5 problem(s):")
+
+
+def test_a_tables_file_with_field_and_cross_mistakes_lists_them_all() -> None:
+    import tomllib
+
+    from grognard.rulesets.skirmish.tables import DEFAULT_TABLES, check_tables
+
+    data = tomllib.loads(DEFAULT_TABLES.read_text(encoding="utf-8"))
+    data["artillery"]["heavy_artillery"]["burst"] = "huge"
+    del data["men"]["infantry"]
+    data["weapons"]["rifle"]["bands"] = "far"
+    data["sight"]["base"] = "wide"
+    assert check_tables(data) == [
+        "weapons.rifle.bands: 'far': Input should be a valid list",
+        "sight.base: 'wide': Input should be a valid dictionary or instance of Entry",
+        "men: needs an 'infantry' entry (ordinary men)",
+        "artillery.heavy_artillery.burst: 'huge' is not a burst class (heavy, medium, light, small)",
+    ]

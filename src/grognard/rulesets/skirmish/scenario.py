@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -941,7 +942,13 @@ def check_scenario(data: Any, base: Path | None = None, tables: Tables | None = 
         spec = ScenarioSpec.model_validate(data)
     except ValidationError as exc:
         problems = [describe_error(e) for e in exc.errors()]
-        return problems + [p for p in _terrain_alone(data) if p not in problems]
+        problems += [p for p in _terrain_alone(data) if p not in problems]
+        return problems + [p for p in _checks_of_the_rest(data, exc, base, tables) if p not in problems]
+    return _checks(spec, base, tables)
+
+
+def _checks(spec: ScenarioSpec, base: Path | None, tables: Tables | None) -> list[str]:
+    """The tables' problems and the cross-checks of a scenario whose fields all check."""
     problems: list[str] = []
     if tables is None:
         try:
@@ -950,6 +957,66 @@ def check_scenario(data: Any, base: Path | None = None, tables: Tables | None = 
             problems += [f"tables: {spec.tables!r}: {p}" for p in exc.problems]
     problems += list(_semantic(spec, tables))
     return problems
+
+
+def _checks_of_the_rest(data: Any, error: ValidationError, base: Path | None, tables: Tables | None) -> list[str]:
+    """The cross-checks of what is left once the entries with field problems are set aside, so that a file
+    with several mistakes lists them all at once.
+
+    An entry of a list (``units[2]``) with a field problem is left out, a field with a default that does not
+    check falls back to its default; the checks then run on the rest, their problems numbered as in the file.
+    A problem naming an entry that was left out (by its id) is not listed: it may be that entry's doing. When
+    a field that has no default does not check (the table's size, the sides), nothing more can be checked.
+    """
+    if not isinstance(data, dict):
+        return []
+    rest = dict(data)
+    dropped: dict[str, set[int]] = {}
+    gone: set[str] = set()
+    for item in error.errors():
+        loc = item["loc"]
+        if not loc:
+            return []
+        top = str(loc[0])
+        field = ScenarioSpec.model_fields.get(top)
+        if field is None:  # a key the file should not have: leave it out
+            rest.pop(top, None)
+        elif len(loc) >= 2 and isinstance(loc[1], int) and isinstance(data.get(top), list):
+            dropped.setdefault(top, set()).add(loc[1])
+        elif not field.is_required():
+            rest.pop(top, None)
+        elif len(loc) >= 2 and isinstance(rest.get(top), dict):
+            model = field.annotation
+            inner = getattr(model, "model_fields", {}).get(str(loc[1]))
+            if inner is None or inner.is_required():
+                return []
+            rest[top] = {k: v for k, v in rest[top].items() if k != loc[1]}
+        else:
+            return []
+    kept: dict[str, list[int]] = {}
+    for top, indices in dropped.items():
+        kept[top] = [i for i in range(len(data[top])) if i not in indices]
+        rest[top] = [data[top][i] for i in kept[top]]
+        for i in indices:
+            entry = data[top][i]
+            if isinstance(entry, dict):
+                gone.update(str(entry[key]) for key in ("id", "unit") if isinstance(entry.get(key), str))
+    try:
+        spec = ScenarioSpec.model_validate(rest)
+    except ValidationError:
+        return []  # what is left does not stand alone (two sides, two units): the field problems first
+
+    def renumber(problem: str) -> str:
+        for top, old in kept.items():
+            problem = re.sub(rf"\b{top}\[(\d+)\]", lambda m, old=old, top=top: f"{top}[{old[int(m[1])]}]", problem)
+        return problem
+
+    out = []
+    for problem in _checks(spec, base, tables):
+        if any(f"'{name}'" in problem or f"'{name}." in problem or f" {name}." in problem for name in gone):
+            continue
+        out.append(renumber(problem))
+    return out
 
 
 def _terrain_alone(data: Any) -> Iterable[str]:

@@ -494,30 +494,38 @@ class Tables(_Model):
 
     @model_validator(mode="after")
     def _needed(self) -> Tables:
+        problems = self.cross_problems()
+        if problems:  # every one at once (check_tables lists them one a line)
+            raise ValueError(CROSS_SEPARATOR.join(problems))
+        return self
+
+    def cross_problems(self) -> list[str]:
+        """What the tables' entries say of each other that does not hold (every problem, ``field: why``)."""
+        problems = []
         if "infantry" not in self.men:
-            raise ValueError("men needs an 'infantry' entry (ordinary men)")
+            problems.append("men: needs an 'infantry' entry (ordinary men)")
         ids: set[str] = set()
         for name, cls in self.burst.items():
             for shape in cls.shapes:
                 if shape.id in ids:
-                    raise ValueError(f"burst.{name}: template {shape.id!r} is named in two classes")
+                    problems.append(f"burst.{name}: template {shape.id!r} is named in two classes")
                 ids.add(shape.id)
         for name, entry in self.artillery.items():
             if entry.burst not in self.burst:
-                raise ValueError(
+                problems.append(
                     f"artillery.{name}.burst: {entry.burst!r} is not a burst class ({', '.join(self.burst)})"
                 )
             if name in self.weapons and self.weapons[name].kind != entry.kind:
-                raise ValueError(
+                problems.append(
                     f"artillery.{name}.kind: {entry.kind!r} but weapons.{name} is {self.weapons[name].kind!r}"
                 )
         for kind in VEHICLE_KINDS:
             for name in self.vehicles.kind(kind).tows:
                 if name not in self.pieces():
-                    raise ValueError(
+                    problems.append(
                         f"vehicles.{kind}.tows: {name!r} is not an artillery piece ({', '.join(self.pieces())})"
                     )
-        return self
+        return problems
 
     def pieces(self) -> list[str]:
         """The burst weapons that are pieces on the table (a scenario's ``[[pieces]]``): not a man's weapon,
@@ -593,12 +601,49 @@ def describe_error(error: dict[str, Any], prefix: str = "") -> str:
     return f"{where}: {shown}: {message}"
 
 
+CROSS_SEPARATOR = "\n"  # between the cross-checks' problems in the one error pydantic carries
+
+
 def check_tables(data: Any) -> list[str]:
-    """Every problem of a tables file's data (parsed TOML), at once; empty when it is sound."""
+    """Every problem of a tables file's data (parsed TOML), at once; empty when it is sound.
+
+    The fields' problems, and those of the cross-checks (an artillery piece's burst class, what a vehicle
+    tows) of the sections whose fields all check: a section with a field problem is left out of them.
+    """
     try:
         Tables.model_validate(data)
     except ValidationError as exc:
-        return [describe_error(e) for e in exc.errors()]
+        problems: list[str] = []
+        faulty: set[str] = set()
+        for error in exc.errors():
+            if not error["loc"] and error["type"] == "value_error":  # the cross-checks: one a line
+                problems += str(error["msg"]).removeprefix("Value error, ").split(CROSS_SEPARATOR)
+            else:
+                problems.append(describe_error(error))
+                faulty.add(str(error["loc"][0]) if error["loc"] else "")
+        if isinstance(data, dict) and faulty and "" not in faulty:
+            problems += [p for p in _cross_of_the_rest(data, faulty) if p not in problems]
+        return problems
+    return []
+
+
+def _cross_of_the_rest(data: dict[str, Any], faulty: set[str]) -> list[str]:
+    """The cross-checks with each faulty section replaced by the default tables' own (so they can run)."""
+    try:
+        default = read_toml(DEFAULT_TABLES)
+    except TablesError:
+        return []
+    rest = {**data, **{key: default[key] for key in faulty if key in default}}
+    try:
+        Tables.model_validate(rest)
+    except ValidationError as exc:
+        return [
+            line
+            for e in exc.errors()
+            if not e["loc"] and e["type"] == "value_error"
+            for line in str(e["msg"]).removeprefix("Value error, ").split(CROSS_SEPARATOR)
+            if line.split(":")[0].split(".")[0] not in faulty  # not of a section put back from the default
+        ]
     return []
 
 
