@@ -64,7 +64,7 @@ def test_parse_is_forgiving_about_case_and_spaces() -> None:
         ("fly F1 to 40", "usage"),
         ("guns B1 F1 all", "nose-tail or waists"),
         ("guns F1 B1 waists", "is not a bomber"),
-        ("place 1 10 20", "is not X,Y"),
+        ("place 1 10 20 30", "is not X,Y"),  # 10 20 is a point (X Y); 30 alone is not
         ("place one 1,2", "usage"),
     ],
 )

@@ -144,6 +144,7 @@ DICE_HELP = """Roll {count} at the table and type what they show: 5 2 6 1, 5,2,6
 
 
 HELP = """Answer with the number of a choice, or type an order in full ({usage}).
+A point is X,Y or X Y (inches), in every rule set.
 Other words: 'preview ORDER' tells what an order would do without giving it,
 'draw FILE.svg [ORDER]' draws the table (with the order's path, if given) to a picture,
 'board' shows the whole table, 'choices' lists the choices again,

@@ -11,6 +11,7 @@ a distance within ``TOLERANCE`` of a limit counts as at it.
 from __future__ import annotations
 
 import math
+import re
 
 from grognard.core.errors import ParseError
 
@@ -96,3 +97,38 @@ def read_measure(text: str, what: str, line: str, noun: str = "a number") -> flo
     if not math.isfinite(value):
         raise ParseError(f"{line!r}: {what} {text!r} is not {noun}")
     return value + 0.0
+
+
+_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")
+_COMMA = re.compile(r"(?<=[\d.])\s*,\s*(?=[-+.\d])")
+
+
+def points_joined(line: str) -> str:
+    """``line`` with every point as one word ``X,Y``, however it was typed: ``X,Y``, ``X, Y`` or ``X Y``.
+
+    The one coordinate grammar of every rule set: two bare numbers in a row are a point (runs pair from
+    the left; a number left over stays alone, e.g. an angle after a point).
+
+    >>> points_joined("burst G 20 30 45"), points_joined("move A 20, 30 / A.1 to 5 6")
+    ('burst G 20,30 45', 'move A 20,30 / A.1 to 5,6')
+    """
+    words = _COMMA.sub(",", " ".join(line.split())).split(" ")
+    out: list[str] = []
+    run: list[str] = []
+    for word in [*words, ""]:
+        if _NUMBER.fullmatch(word):
+            run.append(word)
+            continue
+        out += [f"{run[i]},{run[i + 1]}" for i in range(0, len(run) - 1, 2)] + run[len(run) - len(run) % 2 :]
+        run = []
+        out.append(word)
+    return " ".join(out[:-1])
+
+
+def points_split(line: str) -> str:
+    """``line`` with every point as two words ``X Y``, however it was typed (``X,Y``, ``X, Y`` or ``X Y``).
+
+    >>> points_split("move A3 20,24"), points_split("fly B1 to 40, 30")
+    ('move A3 20 24', 'fly B1 to 40 30')
+    """
+    return _COMMA.sub(" ", " ".join(line.split()))

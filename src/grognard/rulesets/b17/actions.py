@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from grognard.core.errors import ParseError
-from grognard.core.geometry import read_measure, snap, write_measure
+from grognard.core.geometry import points_joined, points_split, read_measure, snap, write_measure
 from grognard.rulesets.b17.data import PAIRS
 
 _AIRCRAFT = re.compile(r"^[BF][1-9][0-9]*$")
@@ -132,6 +132,10 @@ def parse_action(text: str) -> B17Action:
     if not words:
         raise ParseError("empty action; one of: " + "; ".join(USAGE.values()))
     verb, args = words[0].lower(), words[1:]
+    if verb == "place" and args:  # points X,Y or X Y (the coordinate grammar of every rule set)
+        args = [args[0], *points_joined(" ".join(args[1:])).split(" ")] if args[1:] else args
+    elif verb == "fly":
+        args = points_split(" ".join(args)).split(" ") if args else args
     if verb == "place":
         if len(args) < 2 or not args[0].isdecimal():
             raise ParseError(f"{line!r}: usage: {USAGE['place']}")

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from grognard.core.errors import ParseError
-from grognard.core.geometry import read_measure, write_measure
+from grognard.core.geometry import points_split, read_measure, write_measure
 
 _SQUAD = re.compile(r"^A[1-9][0-9]*$")
 _GERMAN = re.compile(r"^G[1-9][0-9]*$")
@@ -132,9 +132,12 @@ def _count(text: str, what: str, line: str, kind: str = "a count of figures") ->
 
 
 def parse_action(text: str) -> OmahaAction:
-    """The action written as ``text``; raises :class:`ParseError` quoting it and the usage."""
+    """The action written as ``text``; raises :class:`ParseError` quoting it and the usage.
+
+    A point is ``X Y`` or ``X,Y`` (the coordinate grammar of every rule set, ``points_split``).
+    """
     line = " ".join(text.split())
-    words = line.split(" ") if line else []
+    words = points_split(line).split(" ") if line else []
     if not words:
         raise ParseError("empty action; one of: " + "; ".join(USAGE.values()))
     verb, args = words[0].lower(), words[1:]

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from grognard.core.errors import ParseError
-from grognard.core.geometry import read_measure, write_measure
+from grognard.core.geometry import points_joined, read_measure, write_measure
 
 XY = tuple[float, float]
 
@@ -454,8 +454,11 @@ def _burst(words: list[str], pieces: list[str], line: str) -> Burst:
 
 
 def parse_action(text: str) -> SkirmishAction:
-    """The action written as ``text``; raises :class:`ParseError` quoting it and the usage."""
-    line = " ".join(text.split())
+    """The action written as ``text``; raises :class:`ParseError` quoting it and the usage.
+
+    A point is ``X,Y`` or ``X Y`` (the coordinate grammar of every rule set, ``points_joined``).
+    """
+    line = points_joined(text)
     if not line:
         raise ParseError("empty action; one of: " + "; ".join(USAGE.values()))
     pieces = [p.strip() for p in line.split("/")]
