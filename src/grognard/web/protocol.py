@@ -10,10 +10,20 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
+from grognard.core.errors import GrognardError
+
 MAX_MESSAGE = 4096  # characters of one WebSocket message
 MAX_BODY = 16384  # bytes of one HTTP request body
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+class Refused(GrognardError):
+    """A request the room refuses: ``code`` from a fixed list, the message for the page."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def clean_name(value: str) -> str:

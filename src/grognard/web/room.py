@@ -7,7 +7,7 @@ before anyone is told (the ``ack``, the events, the new state). Bots choose
 on a worker thread while the actor waits, so the event loop keeps serving.
 In referee mode the dice come from the host page: an action that needs a
 roll is tried, stops at the first roll not yet typed (the state restored),
-asks the host for it, and is tried again with the values so far.
+asks the host for it, and is tried again with the values so far (``referee.py``).
 
 What the server has acknowledged survives a crash (kill -9) as well as the
 record does: each roll the referee typed is stored in ``meta["typed"]``
@@ -34,12 +34,14 @@ from typing import Any
 import numpy as np
 
 from grognard import rulesets
-from grognard.core.dice import SeededDice, check_values
+from grognard.core.dice import SeededDice
 from grognard.core.engine import Decision, Event, Game, canonical_json
-from grognard.core.errors import DiceError, GrognardError, IllegalAction
+from grognard.core.errors import GrognardError, IllegalAction
 from grognard.core.record import RecordWriter, dice_of, make_header, replay
 from grognard.core.ruleset import Bot, Ruleset
 from grognard.web import faces
+from grognard.web.protocol import Refused as Refused  # where the pages and tests have always found it
+from grognard.web.referee import Referee, RefereeDice
 from grognard.web.store import Store
 
 log = logging.getLogger("grognard.web")
@@ -57,41 +59,6 @@ def token_hash(token: str) -> str:
 def dice_stream(seed: int) -> np.random.SeedSequence:
     """The dice stream of a seeded game (as ``grognard play``: child 0 of the seed)."""
     return np.random.SeedSequence(np.random.SeedSequence(seed).entropy, spawn_key=(0,))
-
-
-class Refused(GrognardError):
-    """A request the room refuses: ``code`` from a fixed list, the message for the page."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-class NeedDice(Exception):
-    """The referee has not typed this roll yet (raised inside ``apply``, which restores the state)."""
-
-    def __init__(self, n: int, sides: int, purpose: str) -> None:
-        super().__init__(purpose)
-        self.n, self.sides, self.purpose = n, sides, purpose
-
-
-class RefereeDice:
-    """Manual dice for the web: serves the rolls typed so far for the current attempt, then asks."""
-
-    def __init__(self) -> None:
-        self.supplied: list[list[int]] = []
-        self.used = 0
-
-    def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]:
-        if n == 0:
-            return []
-        if self.used < len(self.supplied):
-            values = self.supplied[self.used]
-            self.used += 1
-            if check_values(values, n, sides) is not None:
-                raise DiceError(f"typed roll for {purpose!r} does not fit {n}d{sides}")
-            return list(values)
-        raise NeedDice(n, sides, purpose)
 
 
 class Room:
@@ -120,10 +87,7 @@ class Room:
         )
         self.task: asyncio.Task[None] | None = None
         self.bots: dict[str, Bot] = {}
-        self.dice_request: dict[str, Any] | None = None
-        self._dice_future: asyncio.Future[list[int]] | None = None
-        self._typing: dict[str, Any] | None = None  # the order (or setup) whose dice are being asked for
-        self._dice_taking = False  # a typed roll is being stored
+        self.asking = Referee(self)  # the roll asked of the host now, and the rolls typed (referee.py)
         self.deadline: float | None = None
         self._restored_deadline: dict[str, Any] | None = None  # the stored phase timer, until the actor resumes it
         self._saves: set[asyncio.Task[None]] = set()
@@ -306,104 +270,19 @@ class Room:
 
     # ------------------------------------------------------------------ dice
     async def _with_dice(self, attempt: Callable[[], Any], what: dict[str, Any]) -> Any:
-        """Run ``attempt``; in referee mode, ask the host for each roll it needs and try again.
-
-        ``what`` names the attempt: ``{"at": record line, "setup": True}`` or ``{"at", "seat",
-        "action", "player", "client"}``. Rolls already typed and stored for the same ``what``
-        (before a restart) are used first; each roll typed now is stored by :meth:`supply_dice`.
-        """
+        """Run ``attempt``; in referee mode, ask the host for each roll it needs (``Referee.run``)."""
         if self.referee is None:
             return attempt()
-        self.referee.supplied = []
-        typed = self.meta.get("typed")
-        if typed is not None:
-            if typed["what"] == what:
-                self.referee.supplied = [list(roll["values"]) for roll in typed["rolls"]]
-            else:
-                await self._drop_typed("something else was done first")
-        self._typing = what
-        try:
-            while True:
-                self.referee.used = 0
-                try:
-                    return attempt()
-                except NeedDice as need:
-                    self.referee.supplied.append(await self._ask_dice(need))
-        except Exception as exc:  # the order failed: its typed rolls are for nothing now
-            if self.meta.get("typed") is not None:
-                await self._drop_typed(f"the order failed ({exc})")
-            raise
-        finally:
-            self._typing = None
+        return await self.asking.run(self.referee, attempt, what)
 
-    def _typed_so_far(self) -> list[dict[str, Any]]:
-        """The rolls typed and stored for the attempt now asking: ``[{"purpose", "sides", "values"}]``."""
-        typed = self.meta.get("typed")
-        if typed is None or self._typing is None or typed["what"] != self._typing:
-            return []
-        return list(typed["rolls"])
-
-    async def _drop_typed(self, reason: str) -> None:
-        """Forget the stored rolls (they cannot be used), saying so on every page."""
-        typed = self.meta.pop("typed", None)
-        if typed is None:
-            return
-        rolls = "; ".join(f"{roll['purpose']}: {' '.join(map(str, roll['values']))}" for roll in typed["rolls"])
-        text = f"the referee's dice typed for {_for(typed['what'])} were not used ({reason}): {rolls}"
-        self.recent.append((Event("typed_dice_dropped", {}), {"i": -1, "text": text}))
-        await self._save_meta()
-        self.touch()
-
-    async def _ask_dice(self, need: NeedDice) -> list[int]:
-        loop = asyncio.get_running_loop()
-        self._dice_future = loop.create_future()
-        kept = [{"purpose": roll["purpose"], "values": roll["values"]} for roll in self._typed_so_far()]
-        self.dice_request = {
-            "n": need.n,
-            "sides": need.sides,
-            "purpose": need.purpose,
-            "problem": None,
-            "for": _for(self._typing),
-            "kept": kept,  # the rolls of this order typed already (kept through a restart)
-        }
-        self.touch()
-        try:
-            return await self._dice_future
-        finally:
-            self.dice_request = None
-            self._dice_future = None
-            self._dice_taking = False
+    @property
+    def dice_request(self) -> dict[str, Any] | None:
+        """The roll asked of the host now: ``{"n", "sides", "purpose", "problem", "for", "kept"}``."""
+        return self.asking.request
 
     async def supply_dice(self, values: list[int]) -> None:
-        """The host typed a roll: refused unless it can be the roll asked for; stored, then used.
-
-        Returns once the roll is committed to the database (so its ``ack`` can go): a
-        restarted server finishes the order with it. Raises :class:`Refused` (``no_roll``:
-        nothing is asked now; ``dice``: the values cannot be that roll), changing nothing.
-        """
-        request, future = self.dice_request, self._dice_future
-        if request is None or future is None or future.done() or self._dice_taking:
-            raise Refused("no_roll", "no roll is being asked for now")
-        problem = check_values(values, request["n"], request["sides"])
-        if problem is not None:
-            request["problem"] = problem
-            self.touch()
-            raise Refused("dice", f"{problem}; type the roll again")  # the page says "Refused: "
-        before = self.meta.get("typed")
-        roll = {"purpose": request["purpose"], "sides": request["sides"], "values": list(values)}
-        self.meta["typed"] = {"what": self._typing, "rolls": [*self._typed_so_far(), roll]}
-        self._dice_taking = True  # a second answer to the same request, while this one is stored: refused
-        try:
-            await self._save_meta()
-        except Exception:
-            if before is None:
-                self.meta.pop("typed", None)
-            else:
-                self.meta["typed"] = before
-            self._dice_taking = False
-            raise
-        if not future.done():
-            future.set_result(list(values))
+        """The host typed a roll: stored, then used (``Referee.supply``; raises ``Refused``)."""
+        await self.asking.supply(values)
 
     async def _resume_typed(self) -> None:
         """After a restart: the order the referee had begun to roll for, finished with the stored rolls."""
@@ -413,10 +292,10 @@ class Room:
             return
         what = typed["what"]
         if self.referee is None or what.get("setup") or what.get("at") != len(writer.lines):
-            await self._drop_typed("the game moved on")
+            await self.asking.drop("the game moved on")
             return
         if self.meta["status"] != "playing" or game.is_over:
-            await self._drop_typed("the game is not being played")
+            await self.asking.drop("the game is not being played")
             return
         seat = str(what["seat"])
         try:
@@ -427,7 +306,7 @@ class Room:
                 raise IllegalAction(f"{seat} owes no decision now")
             owing[0].space.check(action)
         except GrognardError as exc:
-            await self._drop_typed(f"the order is not possible now: {exc}")
+            await self.asking.drop(f"the order is not possible now: {exc}")
             return
         await self._step(seat, action, player=what.get("player"), client=what.get("client"))
 
@@ -911,20 +790,10 @@ class Room:
     def close(self) -> None:
         self.closed = True
         self._cancel_timer()
-        if self._dice_future is not None and not self._dice_future.done():
-            self._dice_future.cancel()
+        self.asking.cancel()
         for conn in list(self.conns):
             conn.kick("the game was deleted")
         self.queue.put_nowait((self._noop, (), asyncio.get_running_loop().create_future()))
-
-
-def _for(what: dict[str, Any] | None) -> str:
-    """What a roll is for, as the referee reads it (the seat, never the order: it may be a secret)."""
-    if what is None:
-        return ""
-    if what.get("setup"):
-        return "the game's setup"
-    return f"{what.get('seat')}'s order"
 
 
 def hold_action(decision: Decision) -> Any:
