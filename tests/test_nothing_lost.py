@@ -191,3 +191,40 @@ def test_a_shipped_scenario_is_named_not_copied(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     header = json.loads(lines_of(record)[0])
     assert header["options"]["scenario"] == "hill_assault" and "embedded" not in header
+
+
+# ---------------------------------------------------------------------- typed dice and kill -9
+def test_dice_typed_for_an_action_cut_by_kill_are_kept_and_shown_on_resume(tmp_path: Path) -> None:
+    from terminal_driver import DICE, records_of
+
+    path = tmp_path / "table.jsonl"
+    manual = ("play", "omaha", "--germans", "1", "--dice", "manual", "--seed", "1", "--turn-cap", "2")
+    with Terminal(*manual, "--record", str(path)) as t:
+        for value in ("4", "4", "4", "4", "2", "5"):  # the obstacles (setup), then A1's and A2's landings
+            t.expect(DICE)
+            t.prompt()
+            t.send(value)
+        assert t.expect(DICE)["purpose"] == "landing A3 (inches out)"
+        t.prompt()
+        t.kill()  # kill -9 in the middle of the German's placing: its line was never written
+    assert [line["type"] for line in records_of(path)] == ["header", "start", "typed", "typed"]
+    with Terminal("play", "omaha", "--resume", str(path)) as t:
+        match = t.expect(DICE)
+        assert match["purpose"] == "landing A3 (inches out)"  # A1's and A2's are not asked again
+        assert (
+            "the action under way when the game stopped was not saved; the 2 roll(s) typed for it are kept" in t.shown
+        )
+        assert "dice: landing A1 (inches out): 2 (typed before the program stopped: kept)" in t.shown
+        assert "dice: landing A2 (inches out): 5 (typed before the program stopped: kept)" in t.shown
+        t.prompt()
+        t.send("6")
+        t.expect(DICE)
+        t.prompt()
+        t.send("quit")
+        code, _, err = t.finish()
+    assert code == 0 and "Traceback" not in err
+    placed = next(line for line in records_of(path) if line.get("action", "").startswith("place G1"))
+    landings = [e["values"] for e in placed["events"] if e["kind"] == "dice"]
+    assert landings == [[2], [5], [6]]
+    done = run_cli("replay", str(path))
+    assert done.returncode == 0, done.stderr

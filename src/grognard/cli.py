@@ -939,6 +939,14 @@ def run_play(
                 typed.board = lambda: ruleset.board_text(session.game, None)  # type: ignore[misc]
             game.listener = printer.take_one  # the story so far, before each roll is asked for
             on_events = _ignore
+            typed.kept = writer.typed  # each roll on the disk as typed: a crash mid-action loses none
+            if resumed is not None and resumed.typed:
+                typed.waiting = [(p, s, list(v)) for p, s, v in resumed.typed]
+                rolls = "; ".join(f"{p}: {' '.join(map(str, v))}" for p, _, v in resumed.typed)
+                console.print(
+                    f"the action under way when the game stopped was not saved; the {len(resumed.typed)} roll(s) "
+                    f"typed for it are kept and used again as the game asks for them ({rolls})"
+                )
         else:
             on_events = printer.take
         if seeded is not None:

@@ -137,6 +137,27 @@ class TypedDice(ManualDice):
                     return parse_dice(answer, sides)
 
         super().__init__(ask)
+        self.kept: Callable[[str, int, Sequence[int]], None] | None = None  # each roll typed, as it is typed
+        self.waiting: list[tuple[str, int, list[int]]] = []  # typed before the program stopped: used again
+
+    def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]:
+        """A roll typed (or, after a stop, the one typed for it before, shown and kept), then written down."""
+        if self.waiting:
+            was_purpose, was_sides, values = self.waiting[0]
+            if (was_purpose, was_sides, len(values)) == (purpose, sides, n):
+                self.waiting.pop(0)
+                shown = " ".join(map(str, values))
+                self.prompter.say(f"dice: {purpose}: {shown} (typed before the program stopped: kept)")
+                if self.kept is not None:
+                    self.kept(purpose, sides, values)
+                return list(values)
+            left = "; ".join(f"{p}: {' '.join(map(str, v))}" for p, _, v in self.waiting)
+            self.prompter.say(f"the game asks for another roll than was typed before the stop; not kept: {left}")
+            self.waiting = []
+        values = super().roll(n, sides, purpose)
+        if self.kept is not None and values:
+            self.kept(purpose, sides, values)
+        return values
 
 
 DICE_HELP = """Roll {count} at the table and type what they show: 5 2 6 1, 5,2,6,1 or 5261.

@@ -80,6 +80,15 @@ class RecordWriter:
             self.sink.flush()
             _sync(self.sink)
 
+    def typed(self, purpose: str, sides: int, values: Sequence[int]) -> None:
+        """A roll a referee typed for the action under way, on the disk at once (a ``typed`` line, outside
+        the digest chain): if the program dies before the action's line is written, resume shows them."""
+        if self.sink is not None:
+            line = {"type": "typed", "purpose": purpose, "sides": sides, "values": list(values)}
+            self.sink.write(json.dumps(line, separators=(",", ":")) + "\n")
+            self.sink.flush()
+            _sync(self.sink)
+
     def start(self, game: Game, events: Sequence[Event]) -> None:
         """The setup's events and the state it left."""
         line = _as_read({"type": "start", "events": [e.to_json() for e in events]})
@@ -126,6 +135,9 @@ class StepCounter:
     def __init__(self, steps: int = 0) -> None:
         self.steps = steps
 
+    def typed(self, purpose: str, sides: int, values: Sequence[int]) -> None:
+        """Nothing to keep."""
+
     def start(self, game: Game, events: Sequence[Event]) -> None:
         """Nothing to keep."""
 
@@ -168,7 +180,7 @@ def readable_by(lines: Sequence[Mapping[str, Any]], seat: str | None) -> list[di
     >>> readable_by([line], "B")[0]["action"]
     'stay'
     """
-    out = [dict(line) for line in lines]
+    out = [dict(line) for line in lines if line.get("type") != "typed"]  # a referee's notes: not the game
     revealed_at: list[set[str]] = []
     for line in out:
         shown: set[str] = set()
@@ -209,7 +221,9 @@ class Replay:
     ``complete`` is False when ``until`` stopped the replay early, or when the
     record is a seat's view (:func:`readable_by`) and ``sealed_at`` names its
     first line holding another seat's choice still sealed: the replay stops
-    before it, as the seat can know no more.
+    before it, as the seat can know no more. ``typed`` holds the rolls a
+    referee typed after the last line replayed, for an action the program
+    died before writing (``typed`` lines: outside the chain, ignored otherwise).
     """
 
     game: Game
@@ -220,6 +234,7 @@ class Replay:
     dice_drawn: dict[int, int] = field(default_factory=dict)
     complete: bool = True
     sealed_at: int | None = None
+    typed: list[tuple[str, int, list[int]]] = field(default_factory=list)
 
 
 def read_lines(source: Path | str | Iterable[str], *, drop_torn: bool = False) -> list[dict[str, Any]]:
@@ -334,7 +349,17 @@ def replay(
     actions = 0
     used: list[dict[str, Any]] = [lines[0]]
     drawn: dict[int, int] = {}
+    typed: list[tuple[str, int, list[int]]] = []  # typed for an action whose line is not (yet) written
+    notes = 0
     for index, (number, line) in enumerate(numbered[1:], 2):
+        if line.get("type") == "typed":
+            notes += 1
+            try:
+                typed.append((str(line["purpose"]), int(line["sides"]), [int(v) for v in line["values"]]))
+            except (KeyError, TypeError, ValueError):
+                raise RecordError("malformed typed roll", number) from None
+            continue
+        typed = []
         events = line.get("events", [])
         try:
             dice.extend(dice_of(events))
@@ -384,6 +409,7 @@ def replay(
         actions=actions,
         used=used,
         dice_drawn=drawn,
-        complete=len(used) == len(lines),
+        complete=len(used) + notes == len(lines),
         sealed_at=sealed_at,
+        typed=typed,
     )
