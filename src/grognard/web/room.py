@@ -47,7 +47,7 @@ from grognard.web.store import Store
 log = logging.getLogger("grognard.web")
 
 RECENT = 40  # events kept for the pages
-SENT_KEPT = 100  # client ids of applied orders remembered for each player (a page resends only its last few)
+SENT_KEPT = 16  # client ids of applied orders kept for each player (a page resends only those not answered)
 DbRunner = Callable[..., Awaitable[Any]]  # (storage call, *args) -> its result, on the database thread
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
