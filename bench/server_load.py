@@ -130,7 +130,17 @@ class Player:
         self.sent[self.n] = (time.perf_counter(), version, decision["id"])
         action = decision["choices"][0]["text"]
         try:
-            await self.ws.send(json.dumps({"type": "act", "action": action, "seat": decision["seat"], "n": self.n}))
+            await self.ws.send(
+                json.dumps(
+                    {
+                        "type": "act",
+                        "action": action,
+                        "seat": decision["seat"],
+                        "n": self.n,
+                        "client": f"bench-{id(self):x}-{self.n:06d}",
+                    }
+                )
+            )
         except Exception:  # the run ended meanwhile
             pass
 
