@@ -34,7 +34,16 @@ from grognard.core.dice import SeededDice
 from grognard.core.engine import Event, Game
 from grognard.core.errors import GrognardError, OptionError, RecordError, TornRecord
 from grognard.core.options import OptionSpec, parse_assignments
-from grognard.core.record import RecordWriter, Replay, StepCounter, drop_torn_line, make_header, readable_by, replay
+from grognard.core.record import (
+    RecordWriter,
+    Replay,
+    StepCounter,
+    drop_torn_line,
+    make_header,
+    readable_by,
+    replay,
+    sync_file,
+)
 from grognard.core.ruleset import Ruleset
 from grognard.render import write_picture
 from grognard.terminal import Prompter, Quit, Session, TypedDice, parse_humans
@@ -969,6 +978,7 @@ def run_play(
         printer.flush()
     finally:
         if sink is not None:
+            sync_file(sink)  # the last lines on the disk too (bots' lines are synced at most every 0.2 s)
             sink.close()
     if result is None:
         saved = record or resume

@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import platform
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,7 @@ from grognard.core.errors import GrognardError, RecordError, TornRecord
 from grognard.core.ruleset import Ruleset
 
 FORMAT = "grognard-record/1"
+SYNC_GAP = 0.2  # seconds: lines are fsynced at most this often while bots play (each fsync costs milliseconds)
 
 
 def _chain(previous: str, state_digest: str, line: Mapping[str, Any]) -> str:
@@ -78,7 +80,21 @@ class RecordWriter:
         if self.sink is not None:
             self.sink.write(json.dumps(line, separators=(",", ":")) + "\n")
             self.sink.flush()
-            _sync(self.sink)
+            self._sync()
+
+    def _sync(self, force: bool = False) -> None:
+        """The lines written so far on the disk: at once after a pause (a person's answer, a typed roll), and
+        at most every ``SYNC_GAP`` seconds while bots play fast (their lines replay the same from the seed)."""
+        now = time.monotonic()
+        if self.sink is not None and (force or now - getattr(self, "_synced", -SYNC_GAP) >= SYNC_GAP):
+            sync_file(self.sink)
+            self._synced = now
+
+    def close(self) -> None:
+        """Every line on the disk, then the file closed."""
+        if self.sink is not None and not self.sink.closed:
+            self._sync(force=True)
+            self.sink.close()
 
     def typed(self, purpose: str, sides: int, values: Sequence[int]) -> None:
         """A roll a referee typed for the action under way, on the disk at once (a ``typed`` line, outside
@@ -87,7 +103,7 @@ class RecordWriter:
             line = {"type": "typed", "purpose": purpose, "sides": sides, "values": list(values)}
             self.sink.write(json.dumps(line, separators=(",", ":")) + "\n")
             self.sink.flush()
-            _sync(self.sink)
+            self._sync(force=True)
 
     def start(self, game: Game, events: Sequence[Event]) -> None:
         """The setup's events and the state it left."""
@@ -119,7 +135,7 @@ class RecordWriter:
         return writer
 
 
-def _sync(sink: IO[str]) -> None:
+def sync_file(sink: IO[str]) -> None:
     """Each line on the disk before the game goes on (a crash or a power cut loses at most the line being
     written, which :class:`~grognard.core.errors.TornRecord` then names); a sink with no file: nothing to do."""
     try:
