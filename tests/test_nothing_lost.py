@@ -121,10 +121,11 @@ def test_a_last_line_whole_but_for_its_newline_resumes_on_a_line_of_its_own(reco
     assert cut.read_bytes() == record.read_bytes()
 
 
-def test_every_record_line_is_on_the_disk_before_the_game_goes_on(
+def test_record_lines_are_on_the_disk_after_a_pause_and_every_typed_roll_at_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The writer syncs the file after each line (a crash loses at most the line being written)."""
+    """The writer syncs the file after a line that follows a pause (the first, a person's answer), after each
+    typed roll at once, and on closing; bots' fast lines at most every SYNC_GAP (they replay from the seed)."""
     import os
 
     from grognard.core.record import RecordWriter, make_header
@@ -132,9 +133,13 @@ def test_every_record_line_is_on_the_disk_before_the_game_goes_on(
     synced: list[int] = []
     real = os.fsync
     monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real(fd))[1])
-    with (tmp_path / "r.jsonl").open("w", encoding="utf-8") as sink:
-        RecordWriter(make_header("omaha", {}, "seeded", 1), sink)
-        assert synced == [sink.fileno()]
+    sink = (tmp_path / "r.jsonl").open("w", encoding="utf-8")
+    writer = RecordWriter(make_header("omaha", {}, "seeded", 1), sink)
+    assert synced == [sink.fileno()]
+    writer.typed("landing A1 (inches out)", 6, [3])
+    assert len(synced) == 2
+    writer.close()
+    assert len(synced) == 3 and sink.closed
 
 
 # ---------------------------------------------------------------------- one's own scenario kept in the record
