@@ -9,10 +9,11 @@ also told by shape or text (a destroyed aircraft is a cross with its label), so 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from grognard.core.errors import OptionError
-from grognard.render.svg import document, el
+from grognard.render.svg import Labels, document, el
 from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import rules as R
 from grognard.rulesets.b17.data import ATTACK_RANGE, FLAK_RANGE, TABLE_LENGTH, TABLE_WIDTH, TARGET, damage_grade
@@ -23,6 +24,21 @@ MARGIN = 40.0
 TOP = 80.0
 LABEL = 14.0  # px: an aircraft's label, 15 px high on a 1366x768 projector (it was 10: 11 px)
 BLUE, VERMILLION, ORANGE, SKY, INK, GREY = "#0072B2", "#D55E00", "#E69F00", "#56B4E9", "#222222", "#777777"
+
+
+HEADING = "#1f5f9f"  # the heading arrow: blue and thin, unlike the smoke's thick grey plume
+
+
+def heading_arrow(x1: float, y1: float, x2: float, y2: float) -> str:
+    """A thin arrow from the nose along the heading, its head a small filled triangle."""
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    bx, by = x2 - 6 * ux, y2 - 6 * uy
+    head = f"{x2:.1f},{y2:.1f} {bx - 3 * uy:.1f},{by + 3 * ux:.1f} {bx + 3 * uy:.1f},{by - 3 * ux:.1f}"
+    return (
+        f'<g class="heading">{el("line", x1=x1, y1=y1, x2=bx, y2=by, stroke=HEADING, stroke_width=1.2)}'
+        f"{el('polygon', points=head, fill=HEADING)}</g>"
+    )
 
 
 def render(view: dict[str, Any]) -> str:
@@ -117,6 +133,8 @@ def render(view: dict[str, Any]) -> str:
     aircraft = [a for a in aircraft if a["kind"] != "bomber" or a.get("box", 0) in placed]
     if focus is not None and focus not in labels:
         raise OptionError(f"--focus {focus}: no aircraft {focus} in this game ({', '.join(sorted(labels))})")
+    marks = [(X(a["x"]) - 6, Y(a["y"]) - 6, X(a["x"]) + 6, Y(a["y"]) + 6) for a in aircraft if a["status"] != "waiting"]
+    placer = Labels(marks)  # no label covers another label or an aircraft
     for a in aircraft:
         if a["kind"] == "bomber" and a["status"] == "flying" and focus in (None, a["label"]):
             strong = focus is not None
@@ -136,7 +154,10 @@ def render(view: dict[str, Any]) -> str:
                     )
                 )
                 if strong:
-                    body.append(el("text", gun, x=X(gx) + 3, y=Y(gy) - 3, font_size=LABEL - 4, fill=BLUE))
+                    lx, ly, anchor = placer.place(X(gx), Y(gy), gun, LABEL - 4, reach=0.5)
+                    body.append(
+                        el("text", gun, x=lx, y=ly, font_size=LABEL - 4, fill=BLUE, text_anchor=anchor, class_="label")
+                    )
     for a in aircraft:
         if a["status"] == "waiting":
             continue
@@ -145,13 +166,17 @@ def render(view: dict[str, Any]) -> str:
         if a["status"] != "flying":
             px, py = X(x), Y(y)
             body.append(el("path", d=f"M{px - 6:.1f},{py - 6:.1f} l12,12 m0,-12 l-12,12", stroke=GREY, stroke_width=2))
-            body.append(el("text", f"{a['label']} {a['status']}", x=px + 8, y=py + 5, font_size=LABEL - 2, fill=GREY))
+            text = f"{a['label']} {a['status']}"
+            lx, ly, anchor = placer.place(px, py, text, LABEL - 2)
+            body.append(
+                el("text", text, x=lx, y=ly, font_size=LABEL - 2, fill=GREY, text_anchor=anchor, class_="label")
+            )
             continue
         colour = SKY if a["kind"] == "bomber" else ORANGE
         body.append(el("polygon", points=points(G.footprint(dims, x, y, h)), fill=colour, stroke=INK, stroke_width=0.8))
         nx, ny = G.nose(dims, x, y, h)
         hx, hy = G.local_to_world(x, y, h, dims.length / 2 + 2.0, 0.0)
-        body.append(el("line", x1=X(nx), y1=Y(ny), x2=X(hx), y2=Y(hy), stroke=INK, stroke_width=1.2))
+        body.append(heading_arrow(X(nx), Y(ny), X(hx), Y(hy)))
         engines = G.engine_positions(dims, x, y, h)
         for engine in a["damaged"]:
             ex, ey = engines[engine - 1]
@@ -169,7 +194,20 @@ def render(view: dict[str, Any]) -> str:
                 )
             )
         label = a["label"] + (" bombed" if a.get("bombed") else "")
-        body.append(el("text", label, x=X(x) + 10, y=Y(y) - 10, font_size=LABEL, font_weight="bold", fill=INK))
+        lx, ly, anchor = placer.place(X(x), Y(y), label, LABEL)
+        body.append(
+            el(
+                "text",
+                label,
+                x=lx,
+                y=ly,
+                font_size=LABEL,
+                font_weight="bold",
+                fill=INK,
+                text_anchor=anchor,
+                class_="label",
+            )
+        )
     preview = view.get("preview")
     if preview:  # a move not yet given: its path, its stop, and the gun positions that would answer it
         for gun in preview["guns"]:
@@ -258,5 +296,7 @@ def render(view: dict[str, Any]) -> str:
         el("text", '4" from a gun position', x=MARGIN + 382, y=ly, font_size=10, fill=INK),
         el("path", d=f"M{MARGIN + 520:.1f},{ly - 9:.1f} l10,10 m0,-10 l-10,10", stroke=GREY, stroke_width=2),
         el("text", "destroyed or off the table", x=MARGIN + 536, y=ly, font_size=10, fill=INK),
+        heading_arrow(MARGIN + 680, ly - 4, MARGIN + 704, ly - 4),
+        el("text", "heading", x=MARGIN + 710, y=ly, font_size=10, fill=INK),
     ]
     return document(MARGIN * 2 + TABLE_LENGTH * SCALE, ly + 20, body + legend, title)

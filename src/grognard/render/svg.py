@@ -49,3 +49,51 @@ def document(
     )
     background = el("rect", x=x0, y=y0, width=width, height=height, fill="white")
     return "\n".join([head, el("title", title), background, *body, "</svg>"]) + "\n"
+
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom (px)
+
+
+def text_box(x: float, y: float, text: str, size: float) -> Box:
+    """The box a line of ``text`` at baseline (x, y) covers, at ``size`` px (a wide sans-serif estimate)."""
+    return (x, y - size * 0.8, x + len(text) * size * 0.62, y + size * 0.25)
+
+
+def overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+class Labels:
+    """Places labels beside their marks so that no label covers another label or a mark.
+
+    ``avoid`` holds the marks' boxes; :meth:`place` tries the offsets around a mark, nearest first, and
+    takes the first whose box is free (or the first offset, when every one is taken).
+    """
+
+    OFFSETS = ((10, -10), (10, 14), (-10, -10), (-10, 14), (14, 4), (-14, 4), (0, -16), (0, 24))
+
+    def __init__(self, avoid: list[Box] | None = None, within: Box | None = None) -> None:
+        self.taken: list[Box] = list(avoid or [])
+        self.within = within
+
+    def place(self, x: float, y: float, text: str, size: float, reach: float = 1.0) -> tuple[float, float, str]:
+        """(x, y, text-anchor) for ``text`` beside the mark at (x, y); the label's box is then taken."""
+        first: tuple[float, float, str, Box] | None = None
+        for ring in (1.0, 1.8, 2.6):
+            for dx, dy in self.OFFSETS:
+                lx, ly = x + dx * ring * reach, y + dy * ring * reach
+                anchor = "end" if dx < 0 else ("middle" if dx == 0 else "start")
+                width = len(text) * size * 0.62
+                left = lx - width if anchor == "end" else (lx - width / 2 if anchor == "middle" else lx)
+                box = text_box(left, ly, text, size)
+                if first is None:
+                    first = (lx, ly, anchor, box)
+                inside = self.within is None or (
+                    box[0] >= self.within[0] and box[2] <= self.within[2] and box[1] >= self.within[1]
+                )
+                if inside and not any(overlaps(box, other) for other in self.taken):
+                    self.taken.append(box)
+                    return lx, ly, anchor
+        assert first is not None
+        self.taken.append(first[3])
+        return first[0], first[1], first[2]

@@ -1,0 +1,57 @@
+"""The pictures' layout, read back from the SVG: no label box covers another, the legend is inside the picture."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from grognard.core.dice import SeededDice
+from grognard.render.svg import overlaps, text_box
+from grognard.rulesets import get
+
+TEXT = re.compile(r'<text ([^>]*class="label"[^>]*)>([^<]*)</text>')
+
+
+def attr(attrs: str, name: str) -> str:
+    found = re.search(rf'\b{name}="([^"]*)"', attrs)
+    assert found is not None, (name, attrs)
+    return found[1]
+
+
+def label_boxes(svg: str) -> list[tuple[str, tuple[float, float, float, float]]]:
+    boxes = []
+    for m in TEXT.finditer(svg):
+        attrs, text = m[1], m[2]
+        x, y, size = float(attr(attrs, "x")), float(attr(attrs, "y")), float(attr(attrs, "font-size"))
+        width = len(text) * size * 0.62
+        anchor = re.search(r'text-anchor="(\w+)"', attrs)
+        left = x - width if anchor and anchor[1] == "end" else x - width / 2 if anchor and anchor[1] == "middle" else x
+        boxes.append((text, text_box(left, y, text, size)))
+    return boxes
+
+
+def played(ruleset: str, options: dict[str, object], seed: int, steps: int) -> object:
+    rules = get(ruleset)
+    game = rules.create(options, SeededDice(seed))
+    bot = rules.bots["doctrine"](np.random.default_rng(seed))
+    for _ in range(steps):
+        if game.is_over:
+            break
+        decision = game.pending()[0]
+        game.apply(decision.seat, bot.choose(game, decision))
+    return game
+
+
+@pytest.mark.parametrize("focus", [None, "B4"])
+def test_b17_labels_never_overprint_and_the_heading_is_an_arrow_in_the_legend(focus: str | None) -> None:
+    game = played("b17", {}, 2, 14)
+    view = game.view(None) | ({"focus": focus} if focus else {})
+    svg = get("b17").render(view)
+    boxes = label_boxes(svg)
+    assert len(boxes) >= 8 + (4 if focus else 0)
+    clashes = [(a, b) for i, (a, p) in enumerate(boxes) for b, q in boxes[i + 1 :] if overlaps(p, q)]
+    assert not clashes
+    assert svg.count('<g class="heading">') == 1 + sum(1 for a in view["aircraft"] if a["status"] == "flying")
+    assert ">heading</text>" in svg
