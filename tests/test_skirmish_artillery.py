@@ -21,6 +21,7 @@ from grognard.core.dice import SeededDice
 from grognard.core.errors import IllegalAction, ParseError
 from grognard.core.play import play_out
 from grognard.rulesets.skirmish import RULESET
+from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Burst, Fire, Move, action_from_json, parse_action
 from grognard.rulesets.skirmish.analysis import odds_tables
@@ -340,7 +341,7 @@ def test_no_mixed_crews_the_enemy_cannot_serve_a_piece_while_its_crew_lives() ->
     game = make(data)
     hold_moves(game)
     piece = game.state.pieces["GUN"]
-    assert [f.id for f in game.crew_men(piece)] == ["C.1", "C.2"]  # G.1 stands at it but is no crew of it
+    assert [f.id for f in M.crew_men(game.ctx, piece)] == ["C.1", "C.2"]  # G.1 stands at it but is no crew of it
     with pytest.raises(IllegalAction) as info:
         game.plan_burst("axis", Burst("GUN", (10.0, 25.0)))
     assert info.value.rule == "skirmish.72" and "no mixed crews" in str(info.value)
@@ -360,7 +361,7 @@ def test_a_piece_whose_crew_is_dead_is_taken_by_the_one_side_at_it(allies_at_it:
     game = make(data)
     game.take_events()
     for fid in ("C.1", "C.2"):
-        game._kill(figure(game, fid), "test: the crew falls")
+        M.kill(game.ctx, figure(game, fid), "test: the crew falls")
     game.changed()
     events: list[Any] = game.take_events()  # the last of the crew falls: the piece is abandoned at once
     assert game.state.pieces["GUN"].crew is None
@@ -373,7 +374,7 @@ def test_a_piece_whose_crew_is_dead_is_taken_by_the_one_side_at_it(allies_at_it:
     else:  # G's one man at it takes it, and the axis may fire it once two of G stand at it
         assert piece.crew == "G"
         assert [e.data for e in events if e.kind == "piece_taken"] == [{"piece": "GUN", "crew": "G", "side": "axis"}]
-        why = game.piece_ready(piece)
+        why = M.piece_ready(game.ctx, piece)
         assert why is not None and "needs 2 of its crew (G)" in why[1]
     assert [e.data["piece"] for e in events if e.kind == "piece_abandoned"] == ["GUN"]
 

@@ -12,6 +12,7 @@ from grognard.core.engine import Decision, Game
 from grognard.core.errors import IllegalAction
 from grognard.core.play import play_out
 from grognard.rulesets.skirmish import RULESET, SkirmishGame
+from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish.actions import Burst, Drive, Fire, Move, Order, Stop
 from grognard.rulesets.skirmish.driving import DriveSpace
 from grognard.rulesets.skirmish.game import BurstSpace, FireSpace, MoveSpace
@@ -24,11 +25,11 @@ def skirmish_probes(game: Game, decision: Decision) -> list[Any]:
     space = decision.space
     out: list[Any] = []
     if isinstance(space, MoveSpace):
-        men = game.living(space.unit)
+        men = M.living(game.ctx, space.unit)
         leader = men[0]
         out.append(Move(space.unit, ((leader.x, leader.y + 20.0),)))
         out.append(Move(space.unit, ((leader.x + 20.0, leader.y),)))
-        enemies = game.enemies(leader.side)
+        enemies = M.enemies(game.ctx, leader.side)
         if enemies:
             e = enemies[0]
             out.append(Move(space.unit, ((e.x, e.y),)))
@@ -40,7 +41,7 @@ def skirmish_probes(game: Game, decision: Decision) -> list[Any]:
         stranger = next(f for f in game.state.figures.values() if f.aboard != v.id)
         out.append(Drive(space.vehicle, (), None, Stop("unload", (stranger.id,))))  # not aboard (skirmish.61)
     elif isinstance(space, FireSpace):
-        unit = game.unit(space.unit)
+        unit = M.unit(game.ctx, space.unit)
         friend = next(u for u in game.state.units.values() if u.side == unit.side)
         out.append(Fire(space.unit, friend.id))
         stranger = next(f for f in game.state.figures.values() if f.unit != space.unit)

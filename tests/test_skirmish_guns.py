@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from grognard.core.errors import IllegalAction
+from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Burst, Drive, Move, Turn, action_from_json, parse_action
 from grognard.rulesets.skirmish.game import SkirmishGame
@@ -200,10 +201,10 @@ def test_a_tanks_gun_lays_its_classs_template_manned_by_a_man_besides_the_driver
 def test_a_tank_with_a_gun_and_a_mg_needs_a_man_for_each_after_the_driver() -> None:
     game = tank((10, 10), (10, 10), weapons=("medium_tank_gun", "mg"))
     v = game.state.vehicles["TK"]
-    assert game.manned(v) == {"medium_tank_gun": figure(game, "A.2")} and game.gunner(v) is None
+    assert M.manned(game.ctx, v) == {"medium_tank_gun": figure(game, "A.2")} and M.gunner(game.ctx, v) is None
     game = tank((10, 10), (10, 10), (10, 10), weapons=("medium_tank_gun", "mg"))
     v = game.state.vehicles["TK"]
-    assert game.manned(v) == {"medium_tank_gun": figure(game, "A.2"), "mg": figure(game, "A.3")}
+    assert M.manned(game.ctx, v) == {"medium_tank_gun": figure(game, "A.2"), "mg": figure(game, "A.3")}
 
 
 def test_only_tanks_carry_tank_guns_and_a_piece_starts_hitched_only_to_a_vehicle_that_tows_it() -> None:

@@ -18,6 +18,7 @@ from grognard.core.dice import ScriptedDice, SeededDice
 from grognard.core.errors import IllegalAction, ParseError
 from grognard.core.play import play_out
 from grognard.rulesets.skirmish import RULESET
+from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Burst, Drive, Fire, Move, Order, parse_action
 from grognard.rulesets.skirmish.game import SkirmishGame
@@ -530,7 +531,7 @@ WALL = {"kind": "stone_wall", "id": "W", "line": [[20.0, 20.0], [30.0, 20.0]]}
 
 
 def sight(game: SkirmishGame, a: tuple[float, float], b: tuple[float, float]) -> str | None:
-    return R.line_of_sight(game.terrain, a, b, game.open_doors())
+    return R.line_of_sight(game.terrain, a, b, M.open_doors(game.ctx))
 
 
 def table(*terrain: dict[str, Any]) -> SkirmishGame:

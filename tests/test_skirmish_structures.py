@@ -14,6 +14,7 @@ import pytest
 from shapely.geometry import Point, box
 
 from grognard.core.dice import ScriptedDice
+from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import Move, Order, action_from_json, parse_action
@@ -477,7 +478,7 @@ def test_river_town_plays_to_a_result_with_the_engineers_at_work_and_is_drawn_by
     assert 0 < game.state.bridges["FB1"].work == len(work) <= 4 * result.turn
     # the US gun crew stays at its gun and shells the inn: the points lost are the shells' 2d6
     crew = game.state.pieces["GUN"]
-    assert all(f in game.crew_men(crew) for f in game.living("P"))
+    assert all(f in M.crew_men(game.ctx, crew) for f in M.living(game.ctx, "P"))
     assert shells and set(shells) <= {"INN.w", "INN.e"}
     assert game.state.sections != {"INN.w": [30, 20], "INN.e": [30]}
     # the picture names each section's points and state, and each bridge's

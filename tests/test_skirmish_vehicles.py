@@ -12,6 +12,7 @@ from grognard.core.dice import SeededDice
 from grognard.core.errors import IllegalAction
 from grognard.core.play import play_out
 from grognard.rulesets.skirmish import RULESET
+from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import (
     Drive,
@@ -196,7 +197,7 @@ def test_a_vehicles_mg_fires_its_wedge_from_the_vehicle_on_every_man_under_it() 
     enemy = unit("H", "axis", fig(10, 30), fig(11, 28), fig(20, 30))
     game = mg_jeep(enemy)
     gunner = figure(game, "A.2")
-    assert game.weapon_of(gunner) == "mg" and gunner.weapon == "pistol"
+    assert M.weapon_of(game.ctx, gunner) == "mg" and gunner.weapon == "pistol"
     record, shots = game.wedge(gunner, 90.0)
     assert record.weapon == "mg" and record.at == (10.0, 10.0)  # from the vehicle's place
     assert record.men == ["H.1", "H.2"]  # not H.3, not the men aboard the jeep
@@ -211,7 +212,7 @@ def test_a_vehicles_mg_fires_its_wedge_from_the_vehicle_on_every_man_under_it() 
     game = mg_jeep(enemy)
     script(game, 3, 3)
     fire(game, Fire("A", "H"))
-    assert game.state.stats["shots"]["allies"] == 2 and all(f.alive for f in game.living("H"))
+    assert game.state.stats["shots"]["allies"] == 2 and all(f.alive for f in M.living(game.ctx, "H"))
 
 
 @pytest.mark.rule("skirmish.57", "skirmish.60", "skirmish.16")
@@ -246,7 +247,7 @@ def test_men_aboard_a_truck_have_cover_from_a_mg_wedge_and_tank_riders_none() ->
         assert all(o.cover is covered and o.shift == (-1 if covered else 0) for o in shots), kind
         script(game, 4, 4, 4, 1, 1, 1)  # a 4 at 20" (4+) hits in the open, counts 3 in cover
         fire(game, Fire("A", None, wedges=(WedgeOrder("A.2", 90.0),)))
-        assert len(game.living("H")) == (3 if covered else 0), kind
+        assert len(M.living(game.ctx, "H")) == (3 if covered else 0), kind
         if covered:  # the other side: a 5 counts 4 and hits the truck's riders
             game = table(
                 [crew(3, ident="A", weapon="pistol"), unit("H", "axis", *[fig(10, 30) for _ in range(3)])],
@@ -254,7 +255,7 @@ def test_men_aboard_a_truck_have_cover_from_a_mg_wedge_and_tank_riders_none() ->
             )
             script(game, 5, 5, 5, 1, 1, 1)
             fire(game, Fire("A", None, wedges=(WedgeOrder("A.2", 90.0),)))
-            assert game.living("H") == []
+            assert M.living(game.ctx, "H") == []
 
 
 def test_a_vehicle_gunner_is_described_and_drawn_firing_the_mg(tmp_path: Path) -> None:

@@ -69,6 +69,7 @@ from shapely.geometry import Point, Polygon
 from grognard.core.engine import Decision
 from grognard.core.geometry import TOLERANCE, snap, snap_angle
 from grognard.rulesets.skirmish import landing as L
+from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import Burst, Choice, Drive, Fire, Move, Order, Turn, WedgeOrder
@@ -99,19 +100,19 @@ def charge_move(game: SkirmishGame, space: MoveSpace) -> Move | None:
     within a move of those who could join. The charge goes in when the first round's expected enemy dead are
     at least our expected dead (the attacker's advantage makes that so at up to about one to two).
     """
-    men = game.living(space.unit)
+    men = M.living(game.ctx, space.unit)
     leader = men[0]
     if not leader.on_table:
         return None
     base = game.tables.sight.base.value
     side = leader.side
-    foes = game.enemies(side)
+    foes = M.enemies(game.ctx, side)
     if not foes:
         return None
     load: dict[str, int] = {}
     orders: list[Order] = []
     for f in men:
-        reach = game.allowance(f) + base
+        reach = M.allowance(game.ctx, f) + base
 
         def dist(e: Figure, f: Figure = f) -> float:
             return math.hypot(e.x - f.x, e.y - f.y)
@@ -149,7 +150,7 @@ def charge_move(game: SkirmishGame, space: MoveSpace) -> Move | None:
         for e in foes:
             if e.id in touched:
                 continue
-            reach = game.allowance(e) + base
+            reach = M.allowance(game.ctx, e) + base
             if any(math.hypot(e.x - t.x, e.y - t.y) <= reach for t in foes if t.id in touched):
                 theirs.add(e.id)
     our_dead, their_dead = melee_odds(len(ours), len(theirs), first=True)
@@ -184,7 +185,7 @@ def leave_building(game: SkirmishGame, space: MoveSpace) -> Move | None:
 
     The doctrine: "it's a good idea to get out before this stage" (skirmish.18). None when no man is in danger.
     """
-    men = [f for f in game.living(space.unit) if f.on_table and in_danger(game, f)]
+    men = [f for f in M.living(game.ctx, space.unit) if f.on_table and in_danger(game, f)]
     if not men:
         return None
     orders: list[Order] = []
@@ -220,7 +221,7 @@ def leave_building(game: SkirmishGame, space: MoveSpace) -> Move | None:
 
 def build_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
     """Engineers (a unit of men of type ``engineer``) at a bridge site not yet built work on it (skirmish.86)."""
-    men = game.living(space.unit)
+    men = M.living(game.ctx, space.unit)
     if not men or any(f.type != "engineer" or not f.on_table for f in men):
         return None
     reach = game.tables.engineering.reach.value
@@ -244,7 +245,7 @@ def storm_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
     walls = game.base_terrain.walls
     if not walls:
         return None
-    men = [f for f in game.living(space.unit) if f.on_table and f.aboard is None]
+    men = [f for f in M.living(game.ctx, space.unit) if f.on_table and f.aboard is None]
     if not men:
         return None
     c = game.tables.castle
@@ -304,7 +305,7 @@ def storm_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
         if s.walls[sid] <= 0:
             continue
         gap = sec.shape.exterior.distance(here)
-        if gap <= game.allowance(leader) + reach and (best is None or gap < best[0]):
+        if gap <= M.allowance(game.ctx, leader) + reach and (best is None or gap < best[0]):
             best = (gap, sec)
     if best is None or best[0] <= reach:
         return None
@@ -318,7 +319,7 @@ def storm_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
 def touches(game: SkirmishGame, move: Move) -> bool:
     """Some man of the unit would end ``move`` with his base touching an enemy's."""
     base = game.tables.sight.base.value
-    foes = game.enemies(game.unit(move.unit).side)
+    foes = M.enemies(game.ctx, M.unit(game.ctx, move.unit).side)
     ends = [p[-1] for p in game.plan_move(move).values()]
     return any(R.in_contact(end, (e.x, e.y), base) for end in ends for e in foes)
 
@@ -327,7 +328,7 @@ def short_of_contact(game: SkirmishGame, space: MoveSpace, move: Move) -> Move:
     """``move``, or the furthest part of the leader's straight line that stops short of contact (else hold)."""
     if not move.path or not touches(game, move):
         return move
-    leader = game.living(space.unit)[0]
+    leader = M.living(game.ctx, space.unit)[0]
     x, y = move.path[-1]
     for k in range(1, 8):
         t = 1 - k / 8
@@ -381,7 +382,7 @@ def wedge_worth(game: SkirmishGame, gunner: Figure, heading: float) -> float:
 
 def approach(game: SkirmishGame, gunner: Figure) -> float:
     """The heading the enemy will come by: toward the nearest enemy (seen or not), else his table edge."""
-    foes = game.enemies(gunner.side)
+    foes = M.enemies(game.ctx, gunner.side)
     if foes:
         near = min(foes, key=lambda e: (math.hypot(e.x - gunner.x, e.y - gunner.y), e.id))
         return R.bearing((gunner.x, gunner.y), (near.x, near.y))
@@ -437,7 +438,7 @@ def _target_order(game: SkirmishGame, unit: str) -> Fire:
     """The enemy unit the unit's dice are worth most against, or hold."""
     table = game.shot_table()
     worth: dict[str, float] = {}
-    for f in game.living(unit):
+    for f in M.living(game.ctx, unit):
         best: dict[str, float] = {}
         for target, shot in table.get(f.id, {}).items():
             if isinstance(shot, FireOrder):
@@ -506,7 +507,7 @@ def aim_point(game: SkirmishGame, side: str, leader: Figure) -> XY | None:
                 c = Polygon(objective.shape).centroid
                 centres.append((c.x, c.y))
         return min(centres, key=lambda p: math.hypot(p[0] - leader.x, p[1] - leader.y))
-    enemies = game.enemies(side)
+    enemies = M.enemies(game.ctx, side)
     if not enemies:
         return None
     near = min(enemies, key=lambda e: math.hypot(e.x - leader.x, e.y - leader.y))
@@ -515,7 +516,7 @@ def aim_point(game: SkirmishGame, side: str, leader: Figure) -> XY | None:
 
 def covered_from_enemy(game: SkirmishGame, x: float, y: float, side: str) -> bool:
     """A man at (x, y) has cover from the nearest enemy."""
-    enemies = game.enemies(side)
+    enemies = M.enemies(game.ctx, side)
     if not enemies:
         return True
     near = min(enemies, key=lambda e: math.hypot(e.x - x, e.y - y))
@@ -524,12 +525,12 @@ def covered_from_enemy(game: SkirmishGame, x: float, y: float, side: str) -> boo
 
 def move_order(game: SkirmishGame, space: MoveSpace) -> Move:
     """The doctrine's move for the unit of ``space``."""
-    unit = game.unit(space.unit)
-    men = game.living(space.unit)
+    unit = M.unit(game.ctx, space.unit)
+    men = M.living(game.ctx, space.unit)
     leader = men[0]
     side = unit.side
-    reach = game.allowance(leader)
-    if game.waiting(unit):
+    reach = M.allowance(game.ctx, leader)
+    if M.waiting(game.ctx, unit):
         edge = next(s.edge for s in game.scenario.spec.sides if s.id == side)
         inward = {"south": (0, 1), "north": (0, -1), "west": (1, 0), "east": (-1, 0)}[edge]
         move = space.toward(leader.x + inward[0] * reach, leader.y + inward[1] * reach)
@@ -543,11 +544,11 @@ def move_order(game: SkirmishGame, space: MoveSpace) -> Move:
     if turn is not None:
         return turn
     for piece in game.state.pieces.values():  # a crew left short of its unhitched piece goes to it
-        if piece.crew == space.unit and piece.hitched is None and game.crew_short(piece) is not None:
+        if piece.crew == space.unit and piece.hitched is None and M.crew_short(game.ctx, piece) is not None:
             back = to_piece(game, space, piece)
             if back is not None:
                 return back
-    if any(p.crew == space.unit and game.piece_ready(p) is None for p in game.state.pieces.values()):
+    if any(p.crew == space.unit and M.piece_ready(game.ctx, p) is None for p in game.state.pieces.values()):
         return space.hold()  # a gun crew stays at its piece while it can fire it (skirmish.31)
     build = build_order(game, space)
     if build is not None:
@@ -565,13 +566,13 @@ def turn_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
     """The crew of ``space`` turns its piece (skirmish.55) to face the nearest enemy in the piece's range when
     no enemy in range stands inside its arc; None when it need not (or cannot) turn."""
     for piece in sorted(game.state.pieces.values(), key=lambda p: p.id):
-        if piece.crew != space.unit or piece.hitched is not None or game.crew_short(piece) is not None:
+        if piece.crew != space.unit or piece.hitched is not None or M.crew_short(game.ctx, piece) is not None:
             continue
         arc = game.tables.artillery[piece.weapon].arc
         here = (piece.x, piece.y)
         in_range = [
             e
-            for e in game.enemies(game.unit(space.unit).side)
+            for e in M.enemies(game.ctx, M.unit(game.ctx, space.unit).side)
             if game.tables.burst_band(piece.weapon, R.effective_range(game.terrain, here, (e.x, e.y))) is not None
         ]
         if arc is None or not in_range or any(R.off_arc(here, piece.heading, arc, (e.x, e.y)) == 0 for e in in_range):
@@ -588,7 +589,7 @@ def to_piece(game: SkirmishGame, space: MoveSpace, piece: Any) -> Move | None:
     from its centre (skirmish.31); None when that is not a legal move."""
     reach = game.tables.artillery[piece.weapon].reach
     orders = []
-    for f in game.living(space.unit):
+    for f in M.living(game.ctx, space.unit):
         d = math.hypot(f.x - piece.x, f.y - piece.y)
         if d > reach and f.on_table and f.aboard is None:
             k = 0.9 * reach / d
@@ -600,15 +601,15 @@ def to_piece(game: SkirmishGame, space: MoveSpace, piece: Any) -> Move | None:
 
 def _advance_order(game: SkirmishGame, space: MoveSpace) -> Move:
     """The doctrine's move by way of cover (no charge): see the module's docstring."""
-    men = game.living(space.unit)
+    men = M.living(game.ctx, space.unit)
     leader = men[0]
     side = leader.side
-    reach = game.allowance(leader)
+    reach = M.allowance(game.ctx, leader)
     attacker = side == game.scenario.spec.victory.attacker
     here = (leader.x, leader.y)
     if not attacker:
         covered = sum(1 for f in men if covered_from_enemy(game, f.x, f.y, side))
-        if not game.enemies(side) or 2 * covered >= len(men):
+        if not M.enemies(game.ctx, side) or 2 * covered >= len(men):
             return space.hold()
         spots = sorted(cover_spots(game, side), key=lambda p: math.hypot(p[0] - here[0], p[1] - here[1]))
         for spot in spots[:6]:
@@ -651,7 +652,7 @@ def burst_order(game: SkirmishGame, space: BurstSpace) -> Burst:
     weapon = game.burst_weapon(space.by)
     entry = game.tables.artillery[weapon]
     across = game.tables.burst[entry.burst].across
-    enemies = sorted(game.enemies(space.side), key=lambda e: e.id)
+    enemies = sorted(M.enemies(game.ctx, space.side), key=lambda e: e.id)
     ours = [f for f in s.figures.values() if f.side == space.side and f.alive and f.on_table]
     base = game.tables.sight.base.value
     aims: list[XY] = [(e.x, e.y) for e in enemies]

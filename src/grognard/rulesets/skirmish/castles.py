@@ -34,6 +34,7 @@ from shapely.ops import unary_union
 
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most, snap
+from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import XY, Move, Order
@@ -293,7 +294,7 @@ class CastleRules(GamePart):
         if f.on_wall is not None or f.on_ladder is not None:
             raise IllegalAction(f"{action}: {f.id} raises a ladder from the ground", "skirmish.78")
         path, measure = measured[f.id]
-        half = c.ladder_share.value * self.allowance(f)
+        half = c.ladder_share.value * M.allowance(self.ctx, f)
         if not at_most(measure.cost, half):
             raise IllegalAction(
                 f'{action}: {f.id} walks {measure.cost:.2f}" before raising the ladder: raising it takes '
@@ -396,7 +397,7 @@ class CastleRules(GamePart):
             if lives:
                 self.emit("survives_fall", figure=f.id)
             else:
-                self._kill(f, f"fell with ladder {ladder.id} (skirmish.84)")
+                M.kill(self.ctx, f, f"fell with ladder {ladder.id} (skirmish.84)")
         del s.ladders[ladder.id]
 
     def ladders_up(self) -> None:

@@ -31,6 +31,7 @@ from grognard.core.engine import ActionSpace
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most, snap, snap_angle
 from grognard.rulesets.skirmish import landing as L
+from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import vehicles as V
 from grognard.rulesets.skirmish.actions import Drive, Stop
 from grognard.rulesets.skirmish.parts import GamePart
@@ -101,54 +102,9 @@ class VehicleRules(GamePart):
             s.train = 0.0
 
     # ------------------------------------------------------------------ lookups
-    def vehicle(self, label: str) -> Vehicle:
-        v = self.state.vehicles.get(label)
-        if v is None:
-            raise IllegalAction(f"no vehicle {label!r} in this game", "skirmish.23")
-        return v
-
-    def riders(self, v: Vehicle) -> list[Figure]:
-        """The living men aboard ``v``, in order (the first drives, the next mans its MG)."""
-        return [self.state.figures[f] for f in v.aboard if self.state.figures[f].alive]
-
-    def driver(self, v: Vehicle) -> Figure | None:
-        men = self.riders(v)
-        return men[0] if men else None
-
-    def manned(self, v: Vehicle) -> dict[str, Figure]:
-        """Each of ``v``'s weapons that is manned -> the man who fires it (skirmish.31, 60): after the driver,
-        the men aboard serve its weapons in their order, ``weapon_crew`` men each, the first of them firing it;
-        a weapon with too few men left is silent (not in the answer)."""
-        men = self.riders(v)
-        need = max(1, round(self.tables.vehicles.weapon_crew.value))
-        out: dict[str, Figure] = {}
-        at = 1
-        for w in v.weapons:
-            if len(men) >= at + need:
-                out[w] = men[at]
-            at += need
-        return out
-
-    def gunner(self, v: Vehicle) -> Figure | None:
-        """The man who fires the vehicle's MG (see :meth:`manned`), or None (it has none, or it is silent)."""
-        return self.manned(v).get("mg")
-
-    def tank_gun(self, v: Vehicle) -> str | None:
-        """The tank gun ``v`` carries (a ``kind = "tank_gun"`` entry of ``[artillery]`` in its weapons), or None."""
-        return next((w for w in v.weapons if w in self.tables.artillery), None)
-
     def may_drive(self, v: Vehicle) -> bool:
         """``v`` owes a drive decision: a living man is aboard, or one of its side stands within reach to get in."""
-        return bool(self.riders(v)) or bool(DriveSpace(self, v.id).near_units())  # type: ignore[arg-type]
-
-    def weapon_of(self, f: Figure) -> str:
-        """The weapon ``f`` fires: the vehicle's MG if he mans it, else his own."""
-        if f.aboard is not None:
-            v = self.state.vehicles[f.aboard]
-            g = self.gunner(v)
-            if g is not None and g.id == f.id:
-                return "mg"
-        return f.weapon
+        return bool(M.riders(self.ctx, v)) or bool(DriveSpace(self, v.id).near_units())  # type: ignore[arg-type]
 
     def vehicle_shape(self, v: Vehicle, at: XY | None = None, facing: float | None = None) -> Any:
         entry = self.tables.vehicles.kind(v.kind)
@@ -176,15 +132,15 @@ class VehicleRules(GamePart):
             items = []
             for v in self.state.vehicles.values():
                 corners = [[round(x, 2), round(y, 2)] for x, y in self.vehicle_shape(v).exterior.coords]
-                driver = self.driver(v)
-                gunner = self.gunner(v)
+                driver = M.driver(self.ctx, v)
+                gunner = M.gunner(self.ctx, v)
                 items.append(
                     {
                         "id": v.id,
                         "kind": v.kind,
                         "side": v.side,
                         "shape": corners,
-                        "aboard": [f.id for f in self.riders(v)],
+                        "aboard": [f.id for f in M.riders(self.ctx, v)],
                         "driver": driver.id if driver else None,
                         "gunner": gunner.id if gunner else None,
                         **(
@@ -208,9 +164,9 @@ class VehicleRules(GamePart):
                 f"{action}: {f.id} is aboard {f.aboard}: he moves with it, or gets out by unloading", "skirmish.61"
             )
         spent = self.state.walked.get(f.id, 0.0)
-        if spent and not at_most(spent + cost, self.allowance(f)):
+        if spent and not at_most(spent + cost, M.allowance(self.ctx, f)):
             raise IllegalAction(
-                f'{action}: {f.id} got in or out of a vehicle this turn: {self.allowance(f) - spent:g}" of his '
+                f'{action}: {f.id} got in or out of a vehicle this turn: {M.allowance(self.ctx, f) - spent:g}" of his '
                 f'move is left, the path costs {cost:.2f}"',
                 "skirmish.61",
             )
@@ -285,7 +241,7 @@ class VehicleRules(GamePart):
         out: list[tuple[str, XY | None]] = []
         for fid in men:
             f = s.figures[fid]
-            half = self.allowance(f) / 2
+            half = M.allowance(self.ctx, f) / 2
             if not at_most(s.walked.get(fid, 0.0), half):
                 raise IllegalAction(
                     f"{action}: {fid} has spent more than half his move this turn: getting in or out takes half",
@@ -433,7 +389,7 @@ class VehicleRules(GamePart):
     def check_drive(self, action: Drive) -> DrivePlan:
         """Check ``action`` whole (skirmish.23, 31, 44, 49, 50, 56-61); the plan, or IllegalAction naming the rule."""
         s = self.state
-        v = self.vehicle(action.vehicle)
+        v = M.vehicle(self.ctx, action.vehicle)
         entry = self.tables.vehicles.kind(v.kind)
         stops = [st for st in (action.before, action.after) if st is not None]
         move = entry.move
@@ -515,7 +471,7 @@ class VehicleRules(GamePart):
             v.x, v.y = plan.end
             v.heading = plan.measure.heading
             v.river_paid = self.base_terrain.in_river(v.x, v.y) and (v.river_paid or plan.measure.rivers > 0)
-            for f in self.riders(v):
+            for f in M.riders(self.ctx, v):
                 f.x, f.y = v.x, v.y
             for piece in s.pieces.values():
                 if piece.hitched == v.id:  # it follows behind, its muzzle to the rear
@@ -527,7 +483,7 @@ class VehicleRules(GamePart):
                 at=[v.x, v.y],
                 heading=v.heading,
                 cost=round(plan.measure.cost, 2),
-                men=[f.id for f in self.riders(v)],
+                men=[f.id for f in M.riders(self.ctx, v)],
             )
         elif not plan.before and not plan.after and action.before is None and action.after is None:
             self.emit("parks", vehicle=v.id)
@@ -553,7 +509,7 @@ class VehicleRules(GamePart):
         s = self.state
         for fid, spot in men:
             f = s.figures[fid]
-            s.walked[fid] = s.walked.get(fid, 0.0) + self.allowance(f) / 2
+            s.walked[fid] = s.walked.get(fid, 0.0) + M.allowance(self.ctx, f) / 2
             if spot is None:
                 f.aboard, f.x, f.y = v.id, v.x, v.y
                 v.aboard.append(fid)
@@ -643,9 +599,9 @@ class DriveSpace(ActionSpace[Drive]):
         piece the vehicle tows first when it tows one (``unhitch GUN1 ...``: skirmish.61)."""
         game = self.game
         v = game.state.vehicles[self.vehicle]
-        keep = {f.unit for f in (game.driver(v), *game.manned(v).values()) if f is not None}
+        keep = {f.unit for f in (M.driver(game.ctx, v), *M.manned(game.ctx, v).values()) if f is not None}
         units: list[str] = []
-        for f in game.riders(v):
+        for f in M.riders(game.ctx, v):
             if f.unit not in keep and f.unit not in units:
                 units.append(f.unit)
         towed = sorted(p.id for p in game.state.pieces.values() if p.hitched == v.id)

@@ -31,6 +31,7 @@ from shapely.geometry import Point
 
 from grognard.core.geometry import TOLERANCE, snap
 from grognard.rulesets.skirmish import landing as L
+from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish.parts import GamePart
 from grognard.rulesets.skirmish.scenario import HEAVY_IN_POND
 from grognard.rulesets.skirmish.state import Figure
@@ -45,10 +46,6 @@ class DropRules(GamePart):
     def drop_moves(self) -> dict[str, int]:
         """Unit -> the move it comes down on, for every unit the scenario drops."""
         return {d.unit.upper(): d.move for d in self.scenario.spec.drops}
-
-    def just_dropped(self, unit: str) -> bool:
-        """``unit`` came down this move: it neither moves nor fires until the next (skirmish.26)."""
-        return self.state.dropped.get(unit) == self.state.turn
 
     def aims(self) -> dict[str, XY]:
         """Each paratrooper -> where he aims (his ``at`` in the scenario)."""
@@ -123,7 +120,7 @@ class DropRules(GamePart):
         self.emit("dropped", **event)
         if fate not in ("landed", "swims", "got down"):
             f.on_table = False
-            self._kill(f, fate)
+            M.kill(self.ctx, f, fate)
 
     def _free_place(self, f: Figure, at: XY, *, allow_hard: bool, allow_water: bool) -> XY | None:
         """The nearest place to ``at`` a landing man may stand: on the table, on ground he may land on, a

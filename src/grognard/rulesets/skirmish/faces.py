@@ -12,6 +12,7 @@ from typing import Any
 from grognard.core.engine import Decision
 from grognard.core.errors import IllegalAction
 from grognard.core.words import counted
+from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Burst, Drive, Fire, Move
 from grognard.rulesets.skirmish.game import SkirmishGame
@@ -44,7 +45,7 @@ def where(game: SkirmishGame, f: Figure) -> str:
 
 def arms(game: SkirmishGame, f: Figure) -> str:
     """The man's weapon in words, and the one he fires when it is another (``weapon_of``: a vehicle's MG)."""
-    fires = game.weapon_of(f)
+    fires = M.weapon_of(game.ctx, f)
     if fires == f.weapon:
         return f.weapon
     return f"{f.weapon}, manning {f.aboard}'s {'MG' if fires == 'mg' else fires.replace('_', ' ')}"
@@ -52,7 +53,7 @@ def arms(game: SkirmishGame, f: Figure) -> str:
 
 def unit_line(game: SkirmishGame, label: str) -> str:
     unit = game.state.units[label]
-    men = game.living(label)
+    men = M.living(game.ctx, label)
     lost = len(unit.figures) - len(men)
     head = f"{label} ({unit.side}{', ' + unit.name if unit.name else ''}): {counted(len(men), 'man', 'men')}"
     if lost:
@@ -70,20 +71,20 @@ def vehicle_lines(game: SkirmishGame, label: str) -> list[str]:
     """A vehicle in words: where it stands and faces, who drives, mans its MG and rides, what it may do."""
     v = game.state.vehicles[label]
     entry = game.tables.vehicles.kind(v.kind)
-    driver, gunner = game.driver(v), game.gunner(v)
-    riders = [f.id for f in game.riders(v) if f not in (driver, gunner)]
+    driver, gunner = M.driver(game.ctx, v), M.gunner(game.ctx, v)
+    riders = [f.id for f in M.riders(game.ctx, v) if f not in (driver, gunner)]
     lines = [
         f"{v.id} ({v.side} {v.kind.replace('_', ' ')}{', ' + v.name if v.name else ''}) at ({v.x:g}, {v.y:g}) "
         f"facing {v.heading:g} degrees" + (", in the river" if game.base_terrain.in_river(v.x, v.y) else ""),
         f"  driver {driver.id if driver else 'none'}"
         + (f", MG {gunner.id if gunner else 'unmanned'}" if "mg" in v.weapons else "")
-        + f"; riders: {', '.join(riders) or 'none'} ({len(game.riders(v))} of {entry.carries} aboard)",
+        + f"; riders: {', '.join(riders) or 'none'} ({len(M.riders(game.ctx, v))} of {entry.carries} aboard)",
         f'drive up to {entry.move:g}" (a road inch costs {game.tables.vehicles.road_cost.value:g}); '
         "load or unload takes half of it, before or after: drive V [load|unload MEN then] X,Y [then unload MEN]",
     ]
-    gun = game.tank_gun(v)
+    gun = M.tank_gun(game.ctx, v)
     if gun is not None:
-        layer = game.manned(v).get(gun)
+        layer = M.manned(game.ctx, v).get(gun)
         lines.insert(2, f"  {gun.replace('_', ' ')}: laid by {layer.id if layer else 'nobody (silent)'}")
     towed = [p.id for p in game.state.pieces.values() if p.hitched == v.id]
     if towed:
@@ -112,11 +113,11 @@ def situation(game: SkirmishGame, decision: Decision) -> list[str]:
     if kind == "drive":
         return [head, *vehicle_lines(game, label)]
     lines = [head, unit_line(game, label)]
-    for f in game.living(label)[:10]:
+    for f in M.living(game.ctx, label)[:10]:
         extra = f" (hit {f.hits} this turn)" if f.hits else ""
         lines.append(f"  {f.id} {f.type} {arms(game, f)} at {where(game, f)}{extra}")
     if kind == "move":
-        reach = game.allowance(game.living(label)[0])
+        reach = M.allowance(game.ctx, M.living(game.ctx, label)[0])
         lines.append(f'move up to {reach:g}" (a path: at most two waypoints, then the end point)')
         for piece in s.pieces.values():
             if piece.crew == label and piece.hitched is None:
@@ -124,12 +125,12 @@ def situation(game: SkirmishGame, decision: Decision) -> list[str]:
                     f"or turn piece {piece.id} (facing {piece.heading:g}): turn {label} {piece.id} HEADING|X,Y "
                     "(your whole move; it cannot fire this turn)"
                 )
-        enemies = sorted(game.enemies(s.units[label].side), key=lambda e: e.id)
+        enemies = sorted(M.enemies(game.ctx, s.units[label].side), key=lambda e: e.id)
         if enemies:
             lines.append("enemy: " + "; ".join(unit_line(game, u) for u in sorted({e.unit for e in enemies})))
     elif kind == "fire":
         table = game.shot_table()
-        for f in game.living(label)[:10]:
+        for f in M.living(game.ctx, label)[:10]:
             shots = [o for o in table.get(f.id, {}).values() if isinstance(o, FireOrder)]
             if shots:
                 text = ", ".join(
@@ -148,7 +149,7 @@ def _burst_lines(game: SkirmishGame, by: str) -> list[str]:
     if by in s.pieces:
         piece = s.pieces[by]
         origin = (piece.x, piece.y)
-        crew = ", ".join(f.id for f in game.crew_men(piece))
+        crew = ", ".join(f.id for f in M.crew_men(game.ctx, piece))
         lines = [f"  piece {by} ({weapon.replace('_', ' ')}) at ({piece.x:g}, {piece.y:g}), served by {crew}"]
         if entry.arc is not None:
             lines.append(
@@ -159,7 +160,7 @@ def _burst_lines(game: SkirmishGame, by: str) -> list[str]:
     elif by in s.vehicles:
         v = s.vehicles[by]
         origin = (v.x, v.y)
-        layer = game.manned(v).get(weapon)
+        layer = M.manned(game.ctx, v).get(weapon)
         lines = [
             f"  {by}'s {weapon.replace('_', ' ')} at ({v.x:g}, {v.y:g}), laid by {layer.id if layer else 'nobody'}"
         ]
@@ -180,7 +181,9 @@ def _burst_lines(game: SkirmishGame, by: str) -> list[str]:
         + ", ".join(sorted(t for t, (c, _) in game.templates.items() if c == entry.burst))
         + ("); indirect fire: any man of the side must see the aim point" if entry.indirect else "); direct fire")
     )
-    enemies = sorted(game.enemies(side), key=lambda e: (R.effective_range(game.terrain, origin, (e.x, e.y)), e.id))
+    enemies = sorted(
+        M.enemies(game.ctx, side), key=lambda e: (R.effective_range(game.terrain, origin, (e.x, e.y)), e.id)
+    )
     near = [
         f'{e.id} {R.effective_range(game.terrain, origin, (e.x, e.y)):.1f}"'
         for e in enemies[:6]
@@ -256,13 +259,16 @@ def note(game: SkirmishGame, action: Any) -> str:
             return f"turn {turn.piece} to face {aim}"
         if not action.path:
             return "; ".join(str(o) for o in action.orders) or "stay"
-        men = game.living(action.unit)
+        men = M.living(game.ctx, action.unit)
         if not men:
             return ""
         leader = men[0]
         x, y = action.path[-1]
         measure = R.measure_path(
-            game.terrain, [(leader.x, leader.y), *action.path], game.allowance(leader), river_paid=leader.river_paid
+            game.terrain,
+            [(leader.x, leader.y), *action.path],
+            M.allowance(game.ctx, leader),
+            river_paid=leader.river_paid,
         )
         return f'{math.hypot(x - leader.x, y - leader.y):.1f}" to ({x:g}, {y:g}), costs {measure.cost:.1f}"'
     if isinstance(action, Fire):
@@ -360,7 +366,9 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
             "order": str(action),
             "paths": [],
             "shots": [
-                o.to_json() for o in shots if not game.tables.fires_wedge(game.weapon_of(game.state.figures[o.shooter]))
+                o.to_json()
+                for o in shots
+                if not game.tables.fires_wedge(M.weapon_of(game.ctx, game.state.figures[o.shooter]))
             ],
             "wedges": [w.to_json() | {"outline": game.wedge_outline(w.to_json())} for w in wedges],
         }

@@ -24,6 +24,7 @@ base's centre). Seats are ``Allies`` and ``Axis``, one per side.
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -35,10 +36,12 @@ from grognard.core.dice import DiceSource
 from grognard.core.engine import ActionSpace, Decision, FiniteSpace, Game, Result
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most, snap, snap_angle
+from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import XY, Burst, Choice, Drive, Fire, Move, Order, WedgeOrder
 from grognard.rulesets.skirmish.castles import CastleRules
+from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.driving import DriveSpace, VehicleRules
 from grognard.rulesets.skirmish.drops import DropRules
 from grognard.rulesets.skirmish.scenario import Scenario, load_scenario
@@ -53,8 +56,8 @@ from grognard.rulesets.skirmish.state import (
     Unit,
     WedgeFire,
 )
-from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, TEMPLATE_ATTACKS, WEDGE_ATTACKS
-from grognard.rulesets.skirmish.terrain import Terrain, build_terrain, terrain_json
+from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, TEMPLATE_ATTACKS, WEDGE_ATTACKS, Tables
+from grognard.rulesets.skirmish.terrain import Terrain, terrain_json
 
 SIDES = ("allies", "axis")
 SEATS = {"allies": "Allies", "axis": "Axis"}
@@ -79,14 +82,9 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
     sides = SIDES
 
     def __init__(self, options: Mapping[str, Any], dice: DiceSource, scenario: Scenario | None = None) -> None:
+        self.ctx = Context(scenario if scenario is not None else load_scenario(str(options["scenario"])), self)
         super().__init__(dice)
-        self.scenario: Scenario = scenario if scenario is not None else load_scenario(str(options["scenario"]))
         spec = self.scenario.spec
-        self.tables = self.scenario.tables
-        self.base_terrain = build_terrain(spec, self.tables)
-        self._terrain: tuple[Any, Terrain] | None = None
-        self._shots: tuple[Any, dict[str, dict[str, FireOrder | tuple[str, str]]]] | None = None
-        self._terrain_json: dict[str, Any] | None = None
         figures: dict[str, Figure] = {}
         units: dict[str, Unit] = {}
         drops = {d.unit.upper(): d.move for d in spec.drops}
@@ -118,12 +116,6 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             p.id.upper(): Piece(p.id.upper(), p.weapon, snap(p.at[0]), snap(p.at[1]), p.heading, p.crew.upper())
             for p in spec.pieces
         }
-        # every burst template of the game: the tables' shapes and the scenario's own (skirmish.15)
-        self.templates: dict[str, tuple[str, tuple[XY, ...]]] = {
-            shape.id: (name, tuple(shape.points)) for name, cls in self.tables.burst.items() for shape in cls.shapes
-        }
-        for own in spec.templates:
-            self.templates[own.id] = (own.burst, tuple(own.points))
         state.stats = {
             "turn_limit": int(limit),
             "losses": dict.fromkeys(SIDES, 0),
@@ -182,10 +174,49 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
     def copy_state(self) -> SkirmishState:
         return self.state.copy()
 
-    def __getstate__(self) -> dict[str, Any]:
-        fields = self.__dict__.copy()
-        fields["_shots"] = None
-        return fields
+    @property
+    def state(self) -> SkirmishState:
+        return self.ctx.state
+
+    @state.setter
+    def state(self, value: SkirmishState | None) -> None:
+        if value is not None:
+            self.ctx.state = value
+
+    def clone(self) -> SkirmishGame:
+        """An independent copy sharing the dice source, with a context of its own."""
+        other = copy.copy(self)
+        other.ctx = self.ctx.bind(other, self.copy_state())
+        other.sealed = copy.deepcopy(self.sealed)
+        other._events = []
+        other._pending = None
+        other.listener = None
+        return other
+
+    # the context's, while the phases move out (transition)
+    @property
+    def scenario(self) -> Scenario:
+        return self.ctx.scenario
+
+    @property
+    def tables(self) -> Tables:
+        return self.ctx.tables
+
+    @property
+    def base_terrain(self) -> Terrain:
+        return self.ctx.base_terrain
+
+    @property
+    def templates(self) -> dict[str, tuple[str, tuple[XY, ...]]]:
+        return self.ctx.templates
+
+    @property
+    def railway(self) -> str | None:
+        return self.ctx.railway
+
+    @railway.setter
+    def railway(self, value: str | None) -> None:
+        self.ctx.railway = value
 
     def view(self, seat: str | None) -> dict[str, Any]:
         """Part 1 hides nothing: every seat sees the whole table (part 2's secret choices will be filtered)."""
@@ -203,9 +234,9 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             ],
             "source": self.scenario.source,
         }
-        if self._terrain_json is None:
-            self._terrain_json = terrain_json(self.base_terrain)
-        full["terrain"] = self._terrain_json
+        if self.ctx.terrain_json is None:
+            self.ctx.terrain_json = terrain_json(self.base_terrain)
+        full["terrain"] = self.ctx.terrain_json
         full["structures"] = {
             "sections": {
                 sid: {"points": list(points), "state": ST.state_of(self, sid)}
@@ -233,7 +264,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             laid["shape"] = [[round(x, 2), round(y, 2)] for x, y in shape.exterior.coords]
         full.update(self.vehicles_view())
         for fig in full["figures"]:  # a man firing another weapon than his own (a vehicle's MG): what he fires
-            fires = self.weapon_of(self.state.figures[fig["id"]])
+            fires = M.weapon_of(self.ctx, self.state.figures[fig["id"]])
             if fires != fig["weapon"]:
                 fig["fires"] = fires
         zones = self.drop_zones()
@@ -267,51 +298,13 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
     # ------------------------------------------------------------------ lookups
     @property
     def terrain(self) -> Terrain:
-        """The table's terrain with the wire and tank traps laid so far, its structures as they stand now,
-        and the vehicles and the train where they stand."""
-        standing = ST.standing(self)
-        states = ST.section_states(self)
-        key = (self.state.wires, self.state.traps, standing, tuple(sorted(states.items())), self.moving_key())
-        if self._terrain is None or self._terrain[0] != key:
-            self._terrain = (
-                key,
-                self.with_moving(self.base_terrain.with_works(self.state.wires, self.state.traps, standing, states)),
-            )
-        return self._terrain[1]
+        return self.ctx.terrain
 
     def structures_changed(self) -> None:
-        """Forget what was worked out from the structures (a shell hit one, a bridge was built)."""
-        self._shots = None
-        self.changed()
+        self.ctx.structures_changed()
 
     def seat(self, side: str) -> str:
         return SEATS[side]
-
-    def unit(self, label: str) -> Unit:
-        unit = self.state.units.get(label)
-        if unit is None:
-            raise IllegalAction(f"no unit {label!r} in this game", "skirmish.2")
-        return unit
-
-    def living(self, unit: str) -> list[Figure]:
-        return self.state.living(unit)
-
-    def waiting(self, unit: Unit) -> bool:
-        """The unit has not yet come onto the table."""
-        return not any(self.state.figures[f].on_table for f in unit.figures)
-
-    def open_doors(self) -> set[str]:
-        return {d.id for d in self.state.doors.values() if d.open}
-
-    def allowance(self, figure: Figure) -> float:
-        """The man's move in inches: his type's, at most 6" carrying a MG or mortar (skirmish.21, 22, 54)."""
-        move = self.tables.men[figure.type].move
-        if figure.weapon in R.CARRIED_HEAVY:
-            move = min(move, self.tables.movement.carry_heavy.value)
-        return move
-
-    def enemies(self, side: str) -> list[Figure]:
-        return [f for f in self.state.figures.values() if f.side != side and f.alive and f.on_table]
 
     # ------------------------------------------------------------------ decisions
     def _decisions(self) -> tuple[Decision, ...]:
@@ -320,15 +313,15 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         if s.phase.startswith("move:"):
             side = s.phase.split(":", 1)[1]
             for label, unit in sorted(s.units.items()):
-                if unit.side != side or f"move {label}" in s.done or not self.living(label):
+                if unit.side != side or f"move {label}" in s.done or not M.living(self.ctx, label):
                     continue
-                if (self.waiting(unit) and unit.enters > s.turn) or self.just_dropped(label):
+                if (M.waiting(self.ctx, unit) and unit.enters > s.turn) or M.just_dropped(self.ctx, label):
                     continue
                 out.append(
                     Decision(
                         f"move {label}",
                         SEATS[side],
-                        f"{label} ({len(self.living(label))} men): move",
+                        f"{label} ({len(M.living(self.ctx, label))} men): move",
                         MoveSpace(self, label),
                     )
                 )
@@ -359,7 +352,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
                         Decision(
                             f"fire {label}",
                             SEATS[unit.side],
-                            f"{label} ({len(self.living(label))} men): fire",
+                            f"{label} ({len(M.living(self.ctx, label))} men): fire",
                             FireSpace(self, label),
                         )
                     )
@@ -389,7 +382,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             self._fire_order(action)
         elif isinstance(action, Burst):
             self._burst_order(action, self.side_of(decision.seat))
-        self._shots = None
+        self.ctx.shot_cache = None
         self._advance()
 
     # ------------------------------------------------------------------ the turn
@@ -407,7 +400,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
                     s.wedges = []  # the last turn's wedges stay on the table until this fire
                     s.landed = []  # last turn's templates come off the table
                     self._crew_pieces()
-                    self._shots = None
+                    self.ctx.shot_cache = None
             elif s.phase == "fire":
                 self._resolve_fire()
                 s.phase, s.done = "melee", set()
@@ -437,7 +430,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             self.emit("initiative", first=first, fixed=True)
         s.order = (first, other(first))
         s.phase, s.done = f"move:{first}", set()
-        self._shots = None
+        self.ctx.shot_cache = None
 
     def _end_turn(self) -> None:
         s = self.state
@@ -505,8 +498,8 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
     def plan_move(self, action: Move) -> dict[str, list[XY]]:
         """Each living figure's path (start first) under ``action``; raises IllegalAction (skirmish.21, 45)."""
         s = self.state
-        unit = self.unit(action.unit)
-        men = self.living(action.unit)
+        unit = M.unit(self.ctx, action.unit)
+        men = M.living(self.ctx, action.unit)
         if not men:
             raise IllegalAction(f"{action}: unit {unit.id} has no men left", "skirmish.21")
         ids = {f.id for f in men}
@@ -514,7 +507,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         for order in action.orders:
             if order.figure not in ids:
                 raise IllegalAction(f"{action}: {order.figure} is not a living man of {unit.id}", "skirmish.21")
-        waiting = self.waiting(unit)
+        waiting = M.waiting(self.ctx, unit)
         if waiting and unit.enters > s.turn:
             raise IllegalAction(f"{action}: {unit.id} comes on from move {unit.enters}", "skirmish.45")
         leader = men[0]
@@ -556,7 +549,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         assert turn is not None
         if action.path or action.orders:
             raise IllegalAction(f"{action}: turning a piece is the crew's whole move", "skirmish.55")
-        unit = self.unit(action.unit)
+        unit = M.unit(self.ctx, action.unit)
         piece = s.pieces.get(turn.piece)
         if piece is None:
             raise IllegalAction(f"{action}: no piece {turn.piece!r} in this game", "skirmish.55")
@@ -567,7 +560,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             raise IllegalAction(
                 f"{action}: piece {piece.id} is hitched to {piece.hitched}: unhitch it to turn it", "skirmish.61"
             )
-        short = self.crew_short(piece)
+        short = M.crew_short(self.ctx, piece)
         if short is not None:
             raise IllegalAction(f"{action}: {short[1]} to turn it", short[0])
         if turn.at is not None:
@@ -602,7 +595,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         paths = self.plan_move(action)
         terrain = self.terrain
         orders = {o.figure: o for o in action.orders}
-        opened = self.open_doors()
+        opened = M.open_doors(self.ctx)
         changed_now: set[str] = set()
         for order in action.orders:
             if order.verb in ("open", "close"):
@@ -612,7 +605,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             elif order.verb == "traps":
                 self._check_traps(action, order)
         self._check_build(action)
-        enemies = self.enemies(self.unit(action.unit).side)
+        enemies = M.enemies(self.ctx, M.unit(self.ctx, action.unit).side)
         base = self.tables.sight.base.value
         out: dict[str, tuple[list[XY], R.PathMeasure]] = {}
         for fid, path in paths.items():
@@ -636,7 +629,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
                         "(he may charge only until the bases touch)",
                         "skirmish.10",
                     )
-            allowance = self.allowance(f)
+            allowance = M.allowance(self.ctx, f)
             for x, y in path[1:] if f.on_table else path[-1:]:
                 if not terrain.on_table(x, y):
                     raise IllegalAction(f"{action}: {fid} would leave the table at ({x:g}, {y:g})", "skirmish.2")
@@ -776,7 +769,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
     def _check_crossings(self, action: Move, paths: dict[str, tuple[list[XY], R.PathMeasure]]) -> None:
         """Men abreast: at most abreast x ranks_per_move men of a side cross a bridge in a turn (skirmish.88-89)."""
         s = self.state
-        side = self.unit(action.unit).side
+        side = M.unit(self.ctx, action.unit).side
         count: dict[str, int] = {}
         for path, _ in paths.values():
             for bid in self.bridges_used(path):
@@ -804,16 +797,16 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
     def _move(self, action: Move) -> None:
         s = self.state
         checked = self.check_move(action)
-        unit = self.unit(action.unit)
+        unit = M.unit(self.ctx, action.unit)
         terrain = self.terrain
-        waiting = self.waiting(unit)
+        waiting = M.waiting(self.ctx, unit)
         moved = []
         if action.turn is not None:
             piece = s.pieces[action.turn.piece]
             piece.heading = self.plan_turn(action)
             piece.turned = s.turn
-            for f in self.living(unit.id):  # the turn is their whole move (skirmish.55, 61)
-                s.walked[f.id] = self.allowance(f)
+            for f in M.living(self.ctx, unit.id):  # the turn is their whole move (skirmish.55, 61)
+                s.walked[f.id] = M.allowance(self.ctx, f)
             self.emit("piece_turned", piece=piece.id, crew=unit.id, heading=piece.heading)
             return
         for order in action.orders:
@@ -877,29 +870,29 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         """Why ``f`` may not fire now (rule, why), or None (skirmish.47, 52, 12 and 16 for part 3's weapons)."""
         if not f.alive or not f.on_table:
             return ("skirmish.30", f"{f.id} is not on the table")
-        if self.just_dropped(f.unit):
+        if M.just_dropped(self.ctx, f.unit):
             return ("skirmish.26", f"{f.id} came down by parachute this move: he acts from the next")
         if f.aboard is not None:
             v = self.state.vehicles[f.aboard]
-            driver = self.driver(v)
+            driver = M.driver(self.ctx, v)
             if driver is not None and driver.id == f.id:
-                if "mg" in v.weapons and self.gunner(v) is None:
+                if "mg" in v.weapons and M.gunner(self.ctx, v) is None:
                     return ("skirmish.60", f"{f.id} drives {v.id}: its MG needs a man besides the driver")
                 return ("skirmish.57", f"{f.id} drives {v.id} and does not fire")
         if f.on_ladder is not None:
             return ("skirmish.79", f"{f.id} is on ladder {f.on_ladder}: men on a ladder do not fire")
         if f.aboard is not None:
             v = self.state.vehicles[f.aboard]
-            gun = self.tank_gun(v)
-            if gun is not None and self.manned(v).get(gun) == f:
+            gun = M.tank_gun(self.ctx, v)
+            if gun is not None and M.manned(self.ctx, v).get(gun) == f:
                 return ("skirmish.31", f"{f.id} lays {v.id}'s {gun.replace('_', ' ')}: give it a burst order")
-        weapon = self.weapon_of(f)
+        weapon = M.weapon_of(self.ctx, f)
         kind = self.tables.attack(weapon)
         if kind in TEMPLATE_ATTACKS:
             return ("skirmish.12", f"{f.id}'s {weapon} fires a burst template: give it a burst order")
         if kind not in FIRES_IN_PART_1 and kind not in WEDGE_ATTACKS:
             return ("skirmish.16", f"{f.id}'s {weapon} has no way to fire in these tables")
-        serves = self.serving(f)
+        serves = M.serving(self.ctx, f)
         if serves is not None:
             return ("skirmish.31", f"{f.id} serves piece {serves} and fires it, not his {weapon}")
         terrain = self.terrain
@@ -919,11 +912,11 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             return ("skirmish.30", f"{target.id} is not on the table")
         terrain = self.terrain
         a, b = (shooter.x, shooter.y), (target.x, target.y)
-        blocked = R.line_of_sight(terrain, a, b, self.open_doors())
+        blocked = R.line_of_sight(terrain, a, b, M.open_doors(self.ctx))
         if blocked is not None:
             return ("skirmish.11", f"{shooter.id} cannot see {target.id}: {blocked} is in the way")
         distance = R.effective_range(terrain, a, b)
-        weapon = self.weapon_of(shooter)
+        weapon = M.weapon_of(self.ctx, shooter)
         band = self.tables.band_index(weapon, distance)
         if band is None:
             reach = self.tables.max_range(weapon)
@@ -948,8 +941,8 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             tuple(p.crew for p in s.pieces.values()),
             self.moving_key(),
         )
-        if self._shots is not None and self._shots[0] == key:
-            return self._shots[1]
+        if self.ctx.shot_cache is not None and self.ctx.shot_cache[0] == key:
+            return self.ctx.shot_cache[1]
         table: dict[str, dict[str, FireOrder | tuple[str, str]]] = {}
         targets = [f for f in s.figures.values() if f.alive and f.on_table]
         for shooter in targets:
@@ -957,7 +950,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             if why is not None:
                 table[shooter.id] = {}
                 continue
-            reach = self.tables.max_range(self.weapon_of(shooter)) + 2 * max(
+            reach = self.tables.max_range(M.weapon_of(self.ctx, shooter)) + 2 * max(
                 (h.height for h in self.terrain.hills), default=0
             )
             row: dict[str, FireOrder | tuple[str, str]] = {}
@@ -968,7 +961,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
                     continue
                 row[target.id] = self.shot(shooter, target)
             table[shooter.id] = row
-        self._shots = (key, table)
+        self.ctx.shot_cache = (key, table)
         return table
 
     def wedge(self, gunner: Figure, heading: float) -> tuple[WedgeFire, list[FireOrder]]:
@@ -987,7 +980,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         """
         heading = snap_angle(heading)
         tables, terrain = self.tables, self.terrain
-        weapon = self.weapon_of(gunner)
+        weapon = M.weapon_of(self.ctx, gunner)
         angle = tables.wedge.angle.value
         reach = tables.max_range(weapon)
         base = tables.sight.base.value
@@ -999,7 +992,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         )
         record = WedgeFire(gunner.id, gunner.unit, weapon, apex, heading, angle, reach, self.state.turn)
         shots: list[FireOrder] = []
-        opened = self.open_doors()
+        opened = M.open_doors(self.ctx)
         for f in sorted(self.state.figures.values(), key=lambda g: g.id):
             if f.id == gunner.id or not f.alive or not f.on_table:
                 continue
@@ -1037,7 +1030,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             why = self.can_fire(f)  # first: a driver or a man in a river fires nothing at all
             if why is not None:
                 raise IllegalAction(f"{action}: {why[1]}", why[0])
-            weapon = self.weapon_of(f)
+            weapon = M.weapon_of(self.ctx, f)
             if not self.tables.fires_wedge(weapon):
                 raise IllegalAction(
                     f"{action}: {f.id}'s {weapon.replace('_', ' ')} fires no wedge (MGs and flame throwers do)",
@@ -1072,8 +1065,8 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         fire like any others (skirmish.16, 30).
         """
         s = self.state
-        unit = self.unit(action.unit)
-        men = self.living(action.unit)
+        unit = M.unit(self.ctx, action.unit)
+        men = M.living(self.ctx, action.unit)
         ids = {f.id for f in men}
         table = self.shot_table()
         orders = dict(action.orders)
@@ -1130,7 +1123,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
                         raise IllegalAction(f"{action}: {f.id} cannot fire at {aim}: {why_not}", rule)
                     continue
                 shot = min(possible, key=lambda o: (load.get(o.target, 0), o.range, o.target))
-            if self.tables.fires_wedge(self.weapon_of(f)):
+            if self.tables.fires_wedge(M.weapon_of(self.ctx, f)):
                 aimed = s.figures[shot.target]
                 fire_wedge(f, R.bearing((f.x, f.y), (aimed.x, aimed.y)))
                 continue
@@ -1218,7 +1211,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
                 continue
             f.hits += new_hits[fid]
             if f.hits >= 2:
-                self._kill(f, f"hit {f.hits} times this turn")
+                M.kill(self.ctx, f, f"hit {f.hits} times this turn")
                 continue
             survive = self.tables.survive_on(attack_of[fid])
             if R.Survival(survive).roll(self, f"{fid} is hit: survives on {survive}+"):
@@ -1226,50 +1219,9 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
                 s.stats["wounds"][f.side] += 1
                 self.emit("wounded", figure=fid)
             else:
-                self._kill(f, "failed his survival roll")
+                M.kill(self.ctx, f, "failed his survival roll")
 
     # ------------------------------------------------------------------ artillery (skirmish.12-15, 29, 31, 72)
-    def crew_men(self, piece: Piece) -> list[Figure]:
-        """The men of ``piece``'s crew unit standing within its weapon's reach of it, in figure order."""
-        if piece.crew is None:
-            return []
-        reach = self.tables.artillery[piece.weapon].reach
-        return [
-            f
-            for f in self.living(piece.crew)
-            if f.on_table and math.hypot(f.x - piece.x, f.y - piece.y) <= reach + TOLERANCE
-        ]
-
-    def piece_ready(self, piece: Piece) -> tuple[str, str] | None:
-        """Why ``piece`` cannot fire now (rule, why), or None: it needs its crew, enough of them at it
-        (skirmish.31), not to have been turned this turn (skirmish.55) nor to be hitched (skirmish.61)."""
-        if piece.hitched is not None:
-            return ("skirmish.61", f"piece {piece.id} is hitched to {piece.hitched} and cannot fire")
-        if piece.turned == self.state.turn:
-            return ("skirmish.55", f"piece {piece.id} was turned this turn and cannot fire")
-        return self.crew_short(piece)
-
-    def crew_short(self, piece: Piece) -> tuple[str, str] | None:
-        """Why ``piece``'s crew cannot work it (rule, why), or None: a crew, its minimum within reach (skirmish.31)."""
-        if piece.crew is None:
-            return ("skirmish.72", f"piece {piece.id} has no crew (its crew is dead and nobody has taken it)")
-        need = self.tables.artillery[piece.weapon].crew
-        reach = self.tables.artillery[piece.weapon].reach
-        have = len(self.crew_men(piece))
-        if have < need:
-            return (
-                "skirmish.31",
-                f'piece {piece.id} needs {need} of its crew ({piece.crew}) within {reach:g}" of it, has {have}',
-            )
-        return None
-
-    def serving(self, f: Figure) -> str | None:
-        """The piece ``f`` serves this turn (he fires it, not his own weapon), or None (skirmish.31)."""
-        for piece in self.state.pieces.values():
-            if piece.crew == f.unit and self.piece_ready(piece) is None and f in self.crew_men(piece):
-                return str(piece.id)
-        return None
-
     def _crew_pieces(self) -> None:
         """At the start of the fire phase (a piece is abandoned when the last man of its crew dies): an abandoned
         piece is taken by the one unit whose men stand within reach of it, if all of them are of one side
@@ -1300,22 +1252,22 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         if by in self.state.pieces:
             return str(self.state.pieces[by].weapon)
         if by in self.state.vehicles:
-            return str(self.tank_gun(self.state.vehicles[by]))
-        return self.weapon_of(self.state.figures[by])
+            return str(M.tank_gun(self.ctx, self.state.vehicles[by]))
+        return M.weapon_of(self.ctx, self.state.figures[by])
 
     def burst_firers(self) -> list[tuple[str, str]]:
         """(piece or man, side) of everything that may lay a burst template now, in name order."""
         s = self.state
         out: list[tuple[str, str]] = []
         for pid, piece in sorted(s.pieces.items()):
-            if piece.crew is not None and self.piece_ready(piece) is None:
+            if piece.crew is not None and M.piece_ready(self.ctx, piece) is None:
                 out.append((pid, s.units[piece.crew].side))
         for vid, v in sorted(s.vehicles.items()):
-            gun = self.tank_gun(v)
-            if gun is not None and self.manned(v).get(gun) is not None:
+            gun = M.tank_gun(self.ctx, v)
+            if gun is not None and M.manned(self.ctx, v).get(gun) is not None:
                 out.append((vid, v.side))
         for fid, f in sorted(s.figures.items()):
-            if self.weapon_of(f) in self.tables.artillery and self._man_burst_problem(f) is None:
+            if M.weapon_of(self.ctx, f) in self.tables.artillery and self._man_burst_problem(f) is None:
                 out.append((fid, f.side))
         return out
 
@@ -1323,7 +1275,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         if not f.alive or not f.on_table:
             return ("skirmish.12", f"{f.id} is not on the table")
         if f.aboard is not None:
-            driver = self.driver(self.state.vehicles[f.aboard])
+            driver = M.driver(self.ctx, self.state.vehicles[f.aboard])
             if driver is not None and driver.id == f.id:
                 return ("skirmish.57", f"{f.id} drives {f.aboard} and does not fire")
             return None  # he rides: the river or pond is the vehicle's (skirmish.49, 50)
@@ -1364,18 +1316,18 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
                     f"{action}: piece {by} is served by the {crew_side}' unit {piece.crew}: no mixed crews",
                     "skirmish.72",
                 )
-            why = self.piece_ready(piece)
+            why = M.piece_ready(self.ctx, piece)
             if why is not None:
                 raise IllegalAction(f"{action}: {why[1]}", why[0])
             origin: XY = (piece.x, piece.y)
         elif by in s.vehicles:
             v = s.vehicles[by]
-            gun = self.tank_gun(v)
+            gun = M.tank_gun(self.ctx, v)
             if gun is None:
                 raise IllegalAction(f"{action}: {by} ({v.kind}) carries no gun", "skirmish.12")
             if v.side != side:
                 raise IllegalAction(f"{action}: {by} is not a vehicle of the {side}", "skirmish.12")
-            if self.manned(v).get(gun) is None:
+            if M.manned(self.ctx, v).get(gun) is None:
                 need = max(1, round(self.tables.vehicles.weapon_crew.value))
                 raise IllegalAction(
                     f"{action}: {by}'s {gun.replace('_', ' ')} needs {need} man besides the driver aboard",
@@ -1386,7 +1338,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             f = s.figures[by]
             if f.side != side:
                 raise IllegalAction(f"{action}: {by} is not a man of the {side}", "skirmish.12")
-            weapon = self.weapon_of(f)
+            weapon = M.weapon_of(self.ctx, f)
             if weapon not in self.tables.artillery:
                 raise IllegalAction(
                     f"{action}: {by}'s {weapon.replace('_', ' ')} fires no burst template", "skirmish.12"
@@ -1431,7 +1383,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
                 f'{action}: the aim point is {distance:.2f}" away, beyond the {weapon}\'s {entry.bands[-1].to:g}"',
                 "skirmish.29",
             )
-        opened = self.open_doors()
+        opened = M.open_doors(self.ctx)
         if entry.indirect:
             if not any(
                 R.line_of_sight(self.terrain, (g.x, g.y), at, opened) is None
@@ -1541,20 +1493,6 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             ST.shell(self, template, order.at, order.weapon, die)
         s.bursts = {}
 
-    def _kill(self, f: Figure, why: str) -> None:
-        s = self.state
-        f.alive = False
-        s.stats["losses"][f.side] += 1
-        if why == "killed in melee":
-            s.stats["melee_dead"][f.side] += 1
-        if s.stats["first_blood"] is None:
-            s.stats["first_blood"] = s.turn
-        self.emit("killed", figure=f.id, why=why)
-        for piece in sorted(s.pieces.values(), key=lambda p: p.id):
-            if piece.crew == f.unit and not self.living(f.unit):  # its crew is all dead (skirmish.72)
-                piece.crew = None
-                self.emit("piece_abandoned", piece=piece.id, crew=f.unit)
-
     # ------------------------------------------------------------------ melee (skirmish.66-70)
     def contacts(self) -> dict[str, set[str]]:
         """Each living man on the table -> the enemies whose bases touch his (skirmish.10)."""
@@ -1593,7 +1531,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         """Men of ``unit`` now touching an enemy and not yet in a melee charged this turn: their side attacks."""
         s = self.state
         adj = self.contacts()
-        for f in self.living(unit):
+        for f in M.living(self.ctx, unit):
             if adj.get(f.id) and f.id not in s.engaged:
                 s.charged.add(f.id)
 
@@ -1657,7 +1595,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             fought = [f for f in melee if s.figures[f].unit == crew]
             if not fought or any(s.figures[f].alive for f in melee if s.figures[f].side != attacker):
                 continue
-            if any(f.on_table and f.id not in melee for f in self.living(crew)):
+            if any(f.on_table and f.id not in melee for f in M.living(self.ctx, crew)):
                 return str(crew)
         return None
 
@@ -1668,7 +1606,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         dx, dy = f.x - foe.x, f.y - foe.y
         d = math.hypot(dx, dy)
         start = math.atan2(dy, dx) if d > TOLERANCE else 0.0
-        allowance = self.allowance(f)
+        allowance = M.allowance(self.ctx, f)
         terrain = self.terrain
         others = [g for g in self.state.figures.values() if g.alive and g.on_table and g.id not in (f.id, foe.id)]
         for step in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6):
@@ -1681,7 +1619,9 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
                 continue
             if any(g.side != f.side and R.path_near(path, (g.x, g.y), base) for g in others):
                 continue
-            measure = R.measure_path(terrain, path, allowance, river_paid=f.river_paid, open_doors=self.open_doors())
+            measure = R.measure_path(
+                terrain, path, allowance, river_paid=f.river_paid, open_doors=M.open_doors(self.ctx)
+            )
             if measure.problem is None and at_most(measure.cost, allowance):
                 return end
         return None
@@ -1693,7 +1633,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         s = self.state
         joined: list[str] = []
         busy = {f for m in self.melees() for f in m}
-        for f in self.living(crew):
+        for f in M.living(self.ctx, crew):
             if not f.on_table or f.id in busy:
                 continue
             foes = sorted(
@@ -1709,7 +1649,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
                     break
             else:
                 self.emit("crew_cannot_reach", figure=f.id)
-        self._shots = None
+        self.ctx.shot_cache = None
         return joined
 
     def _targets(self, strikers: list[str], foes: set[str], adj: dict[str, set[str]]) -> dict[str, str]:
@@ -1803,7 +1743,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
                         killed.add(foe)
             for fid, why in dead:
                 if s.figures[fid].alive:
-                    self._kill(s.figures[fid], why)
+                    M.kill(self.ctx, s.figures[fid], why)
                     s.engaged.pop(fid, None)
             if not hit_any:
                 self.emit("melee_both_miss", men=ours + theirs)
@@ -1824,7 +1764,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         s.groups = {}
         in_melee = {f for m in self.melees() for f in m}
         s.engaged = {f: side for f, side in s.engaged.items() if f in in_melee}
-        self._shots = None
+        self.ctx.shot_cache = None
         self._advance()
 
     def retreat_point(self, f: Figure, away_from: list[str] | None = None) -> XY | None:
@@ -1844,7 +1784,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             edge = next(sp.edge for sp in self.scenario.spec.sides if sp.id == f.side)
             dx, dy = {"south": (0.0, -1.0), "north": (0.0, 1.0), "west": (-1.0, 0.0), "east": (1.0, 0.0)}[edge]
         ux, uy = dx / d, dy / d
-        allowance = self.allowance(f)
+        allowance = M.allowance(self.ctx, f)
         for k in range(12):
             reach = allowance * (1 - k / 12)
             end = (snap(f.x + ux * reach), snap(f.y + uy * reach))
@@ -1865,7 +1805,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
                 return False
             if g.side != f.side and R.path_near(path, (g.x, g.y), base):
                 return False
-        measure = R.measure_path(terrain, path, allowance, river_paid=f.river_paid, open_doors=self.open_doors())
+        measure = R.measure_path(terrain, path, allowance, river_paid=f.river_paid, open_doors=M.open_doors(self.ctx))
         return measure.problem is None and at_most(measure.cost, allowance)
 
     def _retreat(self, f: Figure, away_from: list[str]) -> None:
@@ -1920,7 +1860,7 @@ class MoveSpace(ActionSpace[Move]):
 
     def toward(self, x: float, y: float, steps: int = 7) -> Move | None:
         """The furthest legal straight move of the whole unit toward (x, y) for its leader, if any."""
-        men = self.game.living(self.unit)
+        men = M.living(self.game.ctx, self.unit)
         lx, ly = men[0].x, men[0].y
         full = Move(self.unit, ((snap(x), snap(y)),))
         if self.contains(full):
@@ -1940,11 +1880,13 @@ class MoveSpace(ActionSpace[Move]):
 
     def sample(self, rng: np.random.Generator) -> Move:
         game = self.game
-        men = game.living(self.unit)
+        men = M.living(game.ctx, self.unit)
         leader = men[0]
-        reach = game.allowance(leader)
+        reach = M.allowance(game.ctx, leader)
         base = game.tables.sight.base.value
-        close = [e for e in game.enemies(leader.side) if math.hypot(e.x - leader.x, e.y - leader.y) <= reach + base]
+        close = [
+            e for e in M.enemies(game.ctx, leader.side) if math.hypot(e.x - leader.x, e.y - leader.y) <= reach + base
+        ]
         if leader.on_table and close and rng.random() < CHARGE_SHARE:  # a charge: the leader runs into contact
             foe = close[int(rng.integers(len(close)))]
             d = math.hypot(foe.x - leader.x, foe.y - leader.y)
@@ -2014,13 +1956,13 @@ class MoveSpace(ActionSpace[Move]):
 
     def candidates(self, k: int = 16) -> list[Move]:
         game = self.game
-        men = game.living(self.unit)
+        men = M.living(game.ctx, self.unit)
         leader = men[0]
-        reach = game.allowance(leader)
+        reach = M.allowance(game.ctx, leader)
         out: list[Move] = []
         if self.contains(self.hold()):
             out.append(self.hold())
-        enemies = game.enemies(leader.side)
+        enemies = M.enemies(game.ctx, leader.side)
         spec = game.scenario.spec
         aims: list[XY] = []
         for objective in spec.objectives:
@@ -2076,7 +2018,7 @@ class FireSpace(ActionSpace[Fire]):
         game = self.game
         table = game.shot_table()
         out: set[str] = set()
-        for f in game.living(self.unit):
+        for f in M.living(game.ctx, self.unit):
             for target, shot in table.get(f.id, {}).items():
                 if isinstance(shot, FireOrder):
                     out.add(game.state.figures[target].unit)
@@ -2086,7 +2028,9 @@ class FireSpace(ActionSpace[Fire]):
         """The unit's men who may fire a wedge now: MGs and flame throwers not in a river or pond (skirmish.16)."""
         game = self.game
         return [
-            f for f in game.living(self.unit) if game.tables.fires_wedge(game.weapon_of(f)) and game.can_fire(f) is None
+            f
+            for f in M.living(game.ctx, self.unit)
+            if game.tables.fires_wedge(M.weapon_of(game.ctx, f)) and game.can_fire(f) is None
         ]
 
     def sample(self, rng: np.random.Generator) -> Fire:
@@ -2138,7 +2082,7 @@ class BurstSpace(ActionSpace[Burst]):
     def aims(self) -> list[Burst]:
         """A template (its class's first shape, unturned) on each enemy man it may legally land on."""
         out = []
-        for enemy in sorted(self.game.enemies(self.side), key=lambda e: e.id):
+        for enemy in sorted(M.enemies(self.game.ctx, self.side), key=lambda e: e.id):
             burst = Burst(self.by, (enemy.x, enemy.y))
             if self.contains(burst):
                 out.append(burst)

@@ -34,6 +34,7 @@ from shapely.geometry import LineString, Point, Polygon
 
 from grognard.core.dice import DiceSource, Mechanic
 from grognard.core.geometry import TOLERANCE
+from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish.tables import ATTACKS, BridgeState, Tables
 from grognard.rulesets.skirmish.terrain import (
     ALL_DEAD,
@@ -411,7 +412,7 @@ def _wall_loses(game: SkirmishGame, section: str, lost: int) -> None:
     game.emit("wall_section_gone", section=section)
     for f in sorted(s.figures.values(), key=lambda f: f.id):
         if f.alive and f.on_wall == section:
-            game._kill(f, f"wall section {section} fell with him on it (skirmish.74)")
+            M.kill(game.ctx, f, f"wall section {section} fell with him on it (skirmish.74)")
     for ladder in sorted(s.ladders.values(), key=lambda lad: lad.id):
         if ladder.section == section:
             game.ladder_falls(ladder, f"wall section {section} is gone")
@@ -422,7 +423,7 @@ def _collapse(game: SkirmishGame, section: Section) -> None:
     game.emit("section_collapses", section=section.id)
     for f in sorted(game.state.figures.values(), key=lambda f: f.id):
         if f.alive and f.on_table and section.shape.covers(Point(f.x, f.y)):
-            game._kill(f, f"section {section.id} collapsed on him")
+            M.kill(game.ctx, f, f"section {section.id} collapsed on him")
 
 
 def _bridge_gone(game: SkirmishGame, site: BridgeSite) -> None:

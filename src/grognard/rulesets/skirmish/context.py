@@ -1,0 +1,150 @@
+"""The game context every phase module of the skirmish engine works on.
+
+A :class:`Context` is one game's table: its state (``SkirmishState``), the
+scenario and its tables, the terrain as the scenario lays it
+(``base_terrain``) and as it stands now (``terrain``: with the wire, traps,
+structures, vehicles and train of the moment), the burst templates, and the
+engine's ``emit`` and ``roll`` (every die goes through the game's dice source
+and lands in its events). The phase modules (``moving``, ``fire``,
+``artillery``, ``melee``, ``driving``, ``castles``, ``drops``, ``shelling``,
+``turn``) are plain functions of a context; none imports the game.
+
+What is worked out from the table and kept until it changes (the terrain now,
+the shots each man could fire) is kept here too, so that a later change can
+prepare line of sight and cover once per game in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from shapely.geometry.base import BaseGeometry
+
+from grognard.rulesets.skirmish import vehicles as V
+from grognard.rulesets.skirmish.scenario import Scenario
+from grognard.rulesets.skirmish.state import FireOrder, SkirmishState, Vehicle
+from grognard.rulesets.skirmish.tables import Tables
+from grognard.rulesets.skirmish.terrain import Feature, Terrain, build_terrain, section_state, storey_state
+
+XY = tuple[float, float]
+Template = tuple[str, tuple[XY, ...]]  # (burst class, corners in inches)
+ShotTable = dict[str, dict[str, FireOrder | tuple[str, str]]]
+
+
+class Engine(Protocol):
+    """What the context needs of the game that owns it: events, dice, and forgetting its decisions."""
+
+    def emit(self, kind: str, to: Iterable[str] | None = None, **data: Any) -> None: ...
+
+    def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]: ...
+
+    def changed(self) -> None: ...
+
+
+class Context:
+    """One skirmish game's table, for the phase modules (see the module's docstring).
+
+    ``state`` is set by the game once it is built (``setup.new_state``). The
+    context is a dice source (``roll``) for the mechanics of ``rules``.
+    """
+
+    def __init__(self, scenario: Scenario, engine: Engine) -> None:
+        self.scenario = scenario
+        self.tables: Tables = scenario.tables
+        self.base_terrain: Terrain = build_terrain(scenario.spec, self.tables)
+        self.engine = engine
+        self.state: SkirmishState = SkirmishState({}, {}, {}, {})
+        self.railway: str | None = None  # the railway the train runs on, if the scenario has a train
+        # every burst template of the game: the tables' shapes and the scenario's own (skirmish.15)
+        self.templates: dict[str, Template] = {
+            shape.id: (name, tuple(shape.points)) for name, cls in self.tables.burst.items() for shape in cls.shapes
+        }
+        for own in scenario.spec.templates:
+            self.templates[own.id] = (own.burst, tuple(own.points))
+        self.terrain_cache: tuple[Any, Terrain] | None = None
+        self.shot_cache: tuple[Any, ShotTable] | None = None
+        self.terrain_json: dict[str, Any] | None = None
+        self.bot_cache: dict[str, Any] = {}  # what the bots work out once per game (cover spots)
+
+    # ------------------------------------------------------------------ the engine's
+    def emit(self, kind: str, to: Iterable[str] | None = None, **data: Any) -> None:
+        """Record an event in the game's events; ``to`` limits who sees it."""
+        self.engine.emit(kind, to, **data)
+
+    def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]:
+        """Roll ``n`` dice through the game's dice source (logged as a ``dice`` event)."""
+        return self.engine.roll(n, sides, purpose)
+
+    def changed(self) -> None:
+        """Tell the game its decisions are to be worked out again (the state changed outside ``apply``)."""
+        self.engine.changed()
+
+    def bind(self, engine: Engine, state: SkirmishState) -> Context:
+        """A copy of this context for another game (a clone) with its own state; caches are shared until
+        either changes."""
+        other = object.__new__(Context)
+        other.__dict__.update(self.__dict__)
+        other.engine, other.state = engine, state
+        return other
+
+    def __getstate__(self) -> dict[str, Any]:
+        fields = self.__dict__.copy()
+        fields["shot_cache"] = None
+        return fields
+
+    # ------------------------------------------------------------------ the table now
+    @property
+    def terrain(self) -> Terrain:
+        """The table's terrain with the wire and tank traps laid so far, its structures as they stand now,
+        and the vehicles and the train where they stand."""
+        s = self.state
+        standing = self.standing()
+        states = self.section_states()
+        key = (s.wires, s.traps, standing, tuple(sorted(states.items())), self.moving_key())
+        if self.terrain_cache is None or self.terrain_cache[0] != key:
+            self.terrain_cache = (
+                key,
+                self.with_moving(self.base_terrain.with_works(s.wires, s.traps, standing, states)),
+            )
+        return self.terrain_cache[1]
+
+    def structures_changed(self) -> None:
+        """Forget what was worked out from the structures (a shell hit one, a bridge was built)."""
+        self.shot_cache = None
+        self.changed()
+
+    def standing(self) -> frozenset[str]:
+        """The bridges standing now: built, with points left."""
+        return frozenset(b.id for b in self.state.bridges.values() if b.built and b.points > 0)
+
+    def section_states(self) -> dict[str, str]:
+        """Each building section's and castle wall section's state now (FULL POINTS ... ALL DEAD)."""
+        s = self.state
+        out = {
+            sec.id: section_state(sec, s.sections[sec.id]) for b in self.base_terrain.buildings for sec in b.sections
+        }
+        out.update(
+            {sec.id: storey_state(sec.storey, s.walls[sec.id]) for w in self.base_terrain.walls for sec in w.sections}
+        )
+        return out
+
+    def vehicle_shape(self, v: Vehicle, at: XY | None = None, facing: float | None = None) -> Any:
+        """``v``'s footprint (a shapely Polygon, inches) where it stands, or at ``at`` facing ``facing``."""
+        entry = self.tables.vehicles.kind(v.kind)
+        return V.footprint(at or (v.x, v.y), v.heading if facing is None else facing, entry.length, entry.width)
+
+    def train_now(self) -> BaseGeometry | None:
+        """The train's ground now, or None (no train, or off the board)."""
+        if self.railway is None or self.state.train is None:
+            return None
+        return V.train_shape(self.base_terrain, self.railway, self.state.train)
+
+    def moving_key(self) -> tuple[Any, ...]:
+        """Where the train and the vehicles stand (the terrain now changes with it)."""
+        return (self.state.train, tuple((v.x, v.y, v.heading) for v in self.state.vehicles.values()))
+
+    def with_moving(self, terrain: Terrain) -> Terrain:
+        """``terrain`` with the train and the vehicles where they are now."""
+        feats = [Feature(v.kind, v.id, self.vehicle_shape(v)) for v in self.state.vehicles.values()]
+        return terrain.with_moving(self.train_now(), feats)
