@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 from shapely.geometry import box
 
+from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import rules as R
-from grognard.rulesets.skirmish import structures as ST
+from grognard.rulesets.skirmish import shelling as SH
 from grognard.rulesets.skirmish.actions import Drive, Move, Order, parse_action
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.scenario import check_scenario, load_scenario
@@ -81,11 +82,11 @@ def test_a_castle_tower_has_twenty_points_and_falls_on_the_men_inside_at_zero() 
     game = castle([fig(20, 10)], [fig(42, 30)])
     assert game.state.sections["T"] == [20]  # the tables' castle.tower_points (seed)
     script(game, 6, 4, 5, 4)  # two shells: 10 and 9 off
-    ST.shell(game, box(41, 29, 43, 31), (42, 30), "heavy_artillery", 3)
-    ST.shell(game, box(41, 29, 43, 31), (42, 30), "heavy_artillery", 3)
+    SH.shell(game.ctx, box(41, 29, 43, 31), (42, 30), "heavy_artillery", 3)
+    SH.shell(game.ctx, box(41, 29, 43, 31), (42, 30), "heavy_artillery", 3)
     assert game.state.sections["T"] == [1] and figure(game, "G.1").alive  # one point left: it stands
     script(game, 1, 1)
-    ST.shell(game, box(41, 29, 43, 31), (42, 30), "heavy_artillery", 3)
+    SH.shell(game.ctx, box(41, 29, 43, 31), (42, 30), "heavy_artillery", 3)
     assert game.state.sections["T"] == [0] and not figure(game, "G.1").alive  # ALL DEAD: it fell on him
     data = scenario([unit("A", "allies", fig(1, 1)), unit("G", "axis", fig(47, 47))], [{**TOWER, "windows": []}])
     assert check_scenario(data) == []
@@ -112,16 +113,16 @@ def test_a_wall_section_at_zero_points_takes_every_man_on_it() -> None:
     assert figure(game, "G.3").on_wall is None  # in the courtyard, below the wall
     assert game.state.walls == {"W.a": 30, "W.b": 30}  # the tables' castle.wall_points (a marked default)
     script(game, 6, 6, 6, 5)
-    ST.shell(game, box(14, 29, 16, 31), (15, 29), "heavy_artillery", 3)
-    ST.shell(game, box(14, 29, 16, 31), (15, 29), "heavy_artillery", 3)
+    SH.shell(game.ctx, box(14, 29, 16, 31), (15, 29), "heavy_artillery", 3)
+    SH.shell(game.ctx, box(14, 29, 16, 31), (15, 29), "heavy_artillery", 3)
     assert game.state.walls["W.a"] == 7
     script(game, 3, 3)
-    ST.shell(game, box(14, 29, 16, 31), (15, 29), "heavy_artillery", 3)
+    SH.shell(game.ctx, box(14, 29, 16, 31), (15, 29), "heavy_artillery", 3)
     assert game.state.walls["W.a"] == 1 and figure(game, "G.1").alive  # one point left: he stands on it
     # before the breach men on the ground cannot pass the stretch
     assert refusal(game, "Allies", parse_action("move A 18,32")).rule == "skirmish.76"
     script(game, 1, 1)
-    events = ST.shell(game, box(14, 29, 16, 31), (15, 29), "heavy_artillery", 3)
+    events = SH.shell(game.ctx, box(14, 29, 16, 31), (15, 29), "heavy_artillery", 3)
     del events
     assert game.state.walls["W.a"] == 0
     assert not figure(game, "G.1").alive and figure(game, "G.2").alive and figure(game, "G.3").alive
@@ -137,10 +138,10 @@ def test_a_cannon_on_a_wall_hit_by_a_one_costs_its_section_five_points() -> None
     data["pieces"] = [{"id": "C", "weapon": "light_artillery", "at": [27.5, 30], "crew": "G"}]
     game = make(data)
     script(game, 3, 4)  # ranging die 2: the shot's 2d6 only
-    ST.shell(game, box(26, 29, 29, 31), (27.5, 30), "heavy_artillery", 2)
+    SH.shell(game.ctx, box(26, 29, 29, 31), (27.5, 30), "heavy_artillery", 2)
     assert game.state.walls["W.b"] == 23
     script(game, 3, 4)  # ranging die 1: 7 and the cannon's 5 (RULINGS S8)
-    ST.shell(game, box(26, 29, 29, 31), (27.5, 30), "heavy_artillery", 1)
+    SH.shell(game.ctx, box(26, 29, 29, 31), (27.5, 30), "heavy_artillery", 1)
     assert game.state.walls["W.b"] == 11
     assert game.state.walls["W.a"] == 30  # the section the cannon is not on loses nothing for it
 
@@ -296,9 +297,9 @@ def test_on_walls_only_two_men_a_side_strike_each_way() -> None:
     game = castle([fig(15, 30), fig(16, 30), fig(17, 30)], [fig(13, 30), fig(19, 30), fig(20, 30)])
     aims = {"A.1": "G.1", "A.2": "G.2", "A.3": "G.2", "G.2": "A.3", "G.3": "A.3"}
     # A.2 and A.3 strike east and A.1 west: all three strike; had a third gone east he would wait
-    assert game.wall_strikers(aims) == aims
+    assert CA.wall_strikers(game.ctx, aims) == aims
     crowd = {"A.1": "G.2", "A.2": "G.2", "A.3": "G.2"}
-    assert game.wall_strikers(crowd) == {"A.1": "G.2", "A.2": "G.2"}
+    assert CA.wall_strikers(game.ctx, crowd) == {"A.1": "G.2", "A.2": "G.2"}
 
 
 @pytest.mark.rule("skirmish.82")

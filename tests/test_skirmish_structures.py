@@ -16,6 +16,7 @@ from shapely.geometry import Point, box
 from grognard.core.dice import ScriptedDice
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish import shelling as SH
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import Move, Order, action_from_json, parse_action
 from grognard.rulesets.skirmish.game import SkirmishGame
@@ -58,7 +59,7 @@ def burst(x: float, y: float, size: float = 3.0) -> Any:
 
 
 def cover(game: SkirmishGame, fid: str, centre: tuple[float, float], weapon: str = "heavy_artillery") -> str | None:
-    return ST.artillery_cover(game, figure(game, fid), centre, weapon)
+    return ST.artillery_cover(game.ctx, figure(game, fid), centre, weapon)
 
 
 # ---------------------------------------------------------------------------------- points and states
@@ -66,57 +67,57 @@ def cover(game: SkirmishGame, fid: str, centre: tuple[float, float], weapon: str
 def test_each_shell_takes_two_dice_from_each_section_under_it() -> None:
     game = town(fig(5, 5))
     script(game, 3, 4, 6, 6)  # H.a's second storey loses 7, H.b 12
-    ST.shell(game, burst(25, 24), (25, 24), "heavy_artillery", 3)
+    SH.shell(game.ctx, burst(25, 24), (25, 24), "heavy_artillery", 3)
     assert game.state.sections == {"H.a": [20, 3], "H.b": [18]}
     # a template whose edge only touches a section still hits it (touching is under)
     script(game, 1, 1)
-    ST.shell(game, box(30, 22, 33, 25), (31.5, 23.5), "medium_artillery", 4)
+    SH.shell(game.ctx, box(30, 22, 33, 25), (31.5, 23.5), "medium_artillery", 4)
     assert game.state.sections["H.b"] == [16]
     # nothing under the template: no dice; a mortar or bazooka does not damage structures (S11): no dice either
     script(game)
-    ST.shell(game, burst(40, 40), (40, 40), "heavy_artillery", 2)
-    ST.shell(game, burst(25, 24), (25, 24), "mortar", 2)
-    ST.shell(game, burst(25, 24), (25, 24), "bazooka", 2)
+    SH.shell(game.ctx, burst(40, 40), (40, 40), "heavy_artillery", 2)
+    SH.shell(game.ctx, burst(25, 24), (25, 24), "mortar", 2)
+    SH.shell(game.ctx, burst(25, 24), (25, 24), "bazooka", 2)
     assert game.state.sections == {"H.a": [20, 3], "H.b": [16]}
     # a tank gun does (the kind may be given for the weapon)
     script(game, 2, 2, 2, 2)
-    ST.shell(game, burst(25, 24), (25, 24), "tank_gun", 2)
+    SH.shell(game.ctx, burst(25, 24), (25, 24), "tank_gun", 2)
     assert game.state.sections == {"H.a": [20, 0], "H.b": [12]}
     with pytest.raises(ValueError, match="neither a weapon"):
-        ST.shell(game, burst(25, 24), (25, 24), "laser", 2)
+        SH.shell(game.ctx, burst(25, 24), (25, 24), "laser", 2)
     with pytest.raises(ValueError, match="ranging die 7"):
-        ST.shell(game, burst(25, 24), (25, 24), "heavy_artillery", 7)
+        SH.shell(game.ctx, burst(25, 24), (25, 24), "heavy_artillery", 7)
 
 
 @pytest.mark.rule("skirmish.18")
 def test_the_four_states_at_exactly_their_thresholds() -> None:
     game = town(fig(27, 24), fig(24, 24), fig(5, 5))  # A.1 inside H.b, A.2 inside H.a, A.3 outside
-    storey = ST.sections(game)["H.b"].storeys[0]
+    storey = ST.sections(game.ctx)["H.b"].storeys[0]
     assert (storey.points, storey.full_from, storey.no_art_cover_from, storey.no_top_cover_from) == (30, 20, 10, 1)
     states = [storey_state(storey, p) for p in (30, 20, 19, 10, 9, 1, 0)]
     assert states == [FULL_POINTS, FULL_POINTS, NO_ART_COVER, NO_ART_COVER, NO_TOP_COVER, NO_TOP_COVER, ALL_DEAD]
     # through play: 30 - 10 = 20 is still full points; one more point off and the roof is broken
     script(game, 5, 5)
-    ST.shell(game, burst(28, 24, 1.0), (28, 24), "heavy_artillery", 3)
-    assert ST.state_of(game, "H.b") == FULL_POINTS and cover(game, "A.1", (28, 24)) is not None
+    SH.shell(game.ctx, burst(28, 24, 1.0), (28, 24), "heavy_artillery", 3)
+    assert ST.state_of(game.ctx, "H.b") == FULL_POINTS and cover(game, "A.1", (28, 24)) is not None
     script(game, 1, 1)
-    ST.shell(game, burst(28, 24, 1.0), (28, 24), "heavy_artillery", 3)
-    assert game.state.sections["H.b"] == [18] and ST.state_of(game, "H.b") == NO_ART_COVER
+    SH.shell(game.ctx, burst(28, 24, 1.0), (28, 24), "heavy_artillery", 3)
+    assert game.state.sections["H.b"] == [18] and ST.state_of(game.ctx, "H.b") == NO_ART_COVER
     assert cover(game, "A.1", (28, 24)) is None  # 2" from no wall, the shell lands inside: he can be hit
     # 18 - 9 = 9: rubble
     script(game, 4, 5)
-    ST.shell(game, burst(28, 24, 1.0), (28, 24), "heavy_artillery", 3)
-    assert ST.state_of(game, "H.b") == NO_TOP_COVER
+    SH.shell(game.ctx, burst(28, 24, 1.0), (28, 24), "heavy_artillery", 3)
+    assert ST.state_of(game.ctx, "H.b") == NO_TOP_COVER
     # ALL DEAD: the section collapses on everyone inside it, and on no one else; points stop at 0 (S7)
     script(game, 6, 6)
-    ST.shell(game, burst(28, 24, 1.0), (28, 24), "heavy_artillery", 3)
-    assert game.state.sections["H.b"] == [0] and ST.state_of(game, "H.b") == ALL_DEAD
+    SH.shell(game.ctx, burst(28, 24, 1.0), (28, 24), "heavy_artillery", 3)
+    assert game.state.sections["H.b"] == [0] and ST.state_of(game.ctx, "H.b") == ALL_DEAD
     assert not figure(game, "A.1").alive and figure(game, "A.2").alive and figure(game, "A.3").alive
     events = [e for e in game.take_events() if e.kind in ("section_collapses", "killed")]
     assert [e.kind for e in events] == ["section_collapses", "killed"]
     # a collapsed section takes no more dice
     script(game)
-    ST.shell(game, burst(28, 24, 1.0), (28, 24), "heavy_artillery", 3)
+    SH.shell(game.ctx, burst(28, 24, 1.0), (28, 24), "heavy_artillery", 3)
 
 
 @pytest.mark.rule("skirmish.18")
@@ -124,33 +125,33 @@ def test_one_point_above_all_dead_the_men_inside_live() -> None:
     game = town(fig(27, 24), fig(5, 5))
     game.state.sections["H.b"] = [13]
     script(game, 6, 6)  # 13 - 12 = 1: rubble, not yet collapsed
-    ST.shell(game, burst(28, 24, 1.0), (28, 24), "heavy_artillery", 3)
-    assert ST.state_of(game, "H.b") == NO_TOP_COVER and figure(game, "A.1").alive
+    SH.shell(game.ctx, burst(28, 24, 1.0), (28, 24), "heavy_artillery", 3)
+    assert ST.state_of(game.ctx, "H.b") == NO_TOP_COVER and figure(game, "A.1").alive
 
 
 @pytest.mark.rule("skirmish.91")
 def test_the_second_storey_goes_before_the_first_and_damage_does_not_carry() -> None:
     game = town(fig(22, 24), fig(5, 5))  # A.1 in H.a (first storey 20, second 10)
     script(game, 6, 6)  # 12 on the second storey's 10: it is gone, the first keeps all 20 (S7)
-    ST.shell(game, burst(22, 24, 1.0), (22, 24), "heavy_artillery", 3)
+    SH.shell(game.ctx, burst(22, 24, 1.0), (22, 24), "heavy_artillery", 3)
     assert game.state.sections["H.a"] == [20, 0]
     assert figure(game, "A.1").alive  # the first storey still stands over the men inside: nobody below dies
-    assert ST.state_of(game, "H.a") == FULL_POINTS and cover(game, "A.1", (22, 24)) is not None
+    assert ST.state_of(game.ctx, "H.a") == FULL_POINTS and cover(game, "A.1", (22, 24)) is not None
     kinds = [e.kind for e in game.take_events()]
     assert "storey_gone" in kinds and "section_collapses" not in kinds
-    first = ST.sections(game)["H.a"].storeys[0]
+    first = ST.sections(game.ctx)["H.a"].storeys[0]
     assert (first.full_from, first.no_art_cover_from) == (13, 7)  # the tables' shares of its 20 points
     script(game, 4, 3)  # now the first storey takes the shots: 20 - 7 = 13, still full points
-    ST.shell(game, burst(22, 24, 1.0), (22, 24), "heavy_artillery", 3)
-    assert game.state.sections["H.a"] == [13, 0] and ST.state_of(game, "H.a") == FULL_POINTS
+    SH.shell(game.ctx, burst(22, 24, 1.0), (22, 24), "heavy_artillery", 3)
+    assert game.state.sections["H.a"] == [13, 0] and ST.state_of(game.ctx, "H.a") == FULL_POINTS
     script(game, 1, 1)
-    ST.shell(game, burst(22, 24, 1.0), (22, 24), "heavy_artillery", 3)
-    assert game.state.sections["H.a"] == [11, 0] and ST.state_of(game, "H.a") == NO_ART_COVER
+    SH.shell(game.ctx, burst(22, 24, 1.0), (22, 24), "heavy_artillery", 3)
+    assert game.state.sections["H.a"] == [11, 0] and ST.state_of(game.ctx, "H.a") == NO_ART_COVER
     # while the second storey stands the section's state is the second storey's
     game = town(fig(22, 24), fig(5, 5))
     script(game, 2, 2)
-    ST.shell(game, burst(22, 24, 1.0), (22, 24), "heavy_artillery", 3)
-    assert game.state.sections["H.a"] == [20, 6] and ST.state_of(game, "H.a") == NO_ART_COVER
+    SH.shell(game.ctx, burst(22, 24, 1.0), (22, 24), "heavy_artillery", 3)
+    assert game.state.sections["H.a"] == [20, 6] and ST.state_of(game.ctx, "H.a") == NO_ART_COVER
 
 
 # ---------------------------------------------------------------------------------- artillery cover
@@ -176,7 +177,7 @@ def test_over_the_top_cover_within_two_inches_of_a_wall_between_the_man_and_the_
     game = town(fig(28, 24), fig(27.98, 26), fig(27, 22), fig(32, 24), fig(32.02, 26), fig(5, 5))
     game.state.sections["H.b"] = [15]
     game.structures_changed()
-    assert ST.state_of(game, "H.b") == NO_ART_COVER
+    assert ST.state_of(game.ctx, "H.b") == NO_ART_COVER
     assert "wall of section H.b" in (cover(game, "A.1", (34, 24)) or "")  # exactly 2" from the east wall
     assert cover(game, "A.2", (34, 26)) is None  # 2.02": hit
     assert cover(game, "A.1", (27, 24)) is None  # the burst is inside: the wall is not between them (S14)
@@ -187,7 +188,7 @@ def test_over_the_top_cover_within_two_inches_of_a_wall_between_the_man_and_the_
     assert cover(game, "A.4", (36, 24)) is None
     # rubble and collapse give no artillery cover, inside or out
     game.state.sections["H.b"] = [5]
-    assert ST.state_of(game, "H.b") == NO_TOP_COVER
+    assert ST.state_of(game.ctx, "H.b") == NO_TOP_COVER
     assert cover(game, "A.1", (34, 24)) is None and cover(game, "A.4", (28, 24)) is None
 
 
@@ -225,13 +226,13 @@ def test_artillery_pieces_give_no_cover() -> None:
 def test_a_one_on_the_ranging_die_blows_off_the_doors_under_the_template() -> None:
     game = town(fig(22, 19), fig(5, 5))
     script(game, 1, 1)  # the section's 2d6
-    ST.shell(game, burst(22, 19, 2.0), (22, 19), "heavy_artillery", 2)  # a 2: the door holds
+    SH.shell(game.ctx, burst(22, 19, 2.0), (22, 19), "heavy_artillery", 2)  # a 2: the door holds
     assert not game.state.doors["D"].blown and not game.state.doors["D"].open
     script(game, 1, 1)
-    ST.shell(game, burst(40, 40, 2.0), (40, 40), "heavy_artillery", 1)  # a 1 far from the door: nothing
+    SH.shell(game.ctx, burst(40, 40, 2.0), (40, 40), "heavy_artillery", 1)  # a 1 far from the door: nothing
     assert not game.state.doors["D"].blown
     script(game, 1, 1)
-    ST.shell(game, burst(22, 19, 2.0), (22, 19), "heavy_artillery", 1)
+    SH.shell(game.ctx, burst(22, 19, 2.0), (22, 19), "heavy_artillery", 1)
     door = game.state.doors["D"]
     assert door.blown and door.open
     # a blown door stays open: closing it is refused and changes nothing
@@ -250,25 +251,25 @@ def river_game(*men: dict[str, Any], pieces: list[dict[str, Any]] | None = None,
 @pytest.mark.rule("skirmish.19", "skirmish.87", "skirmish.88")
 def test_large_bridges_thirty_points_and_their_states_at_twenty_ten_and_zero() -> None:
     game = river_game(fig(40, 10), fig(20, 2))
-    assert game.state.bridges["B"].points == 30 and ST.bridge_takes(game, "B", armoured=True)
+    assert game.state.bridges["B"].points == 30 and ST.bridge_takes(game.ctx, "B", armoured=True)
     script(game, 5, 5)
-    ST.shell(game, burst(40, 10), (40, 10), "heavy_artillery", 3)
-    assert game.state.bridges["B"].points == 20 and ST.bridge_takes(game, "B", armoured=True)
+    SH.shell(game.ctx, burst(40, 10), (40, 10), "heavy_artillery", 3)
+    assert game.state.bridges["B"].points == 20 and ST.bridge_takes(game.ctx, "B", armoured=True)
     script(game, 1, 1)
-    ST.shell(game, burst(40, 10), (40, 10), "heavy_artillery", 3)
+    SH.shell(game.ctx, burst(40, 10), (40, 10), "heavy_artillery", 3)
     assert game.state.bridges["B"].points == 18
-    assert not ST.bridge_takes(game, "B", armoured=True) and ST.bridge_takes(game, "B", armoured=False)
-    assert ST.bridge_capacity(game, "B") == 24  # 4 abreast, 6 ranks a move
+    assert not ST.bridge_takes(game.ctx, "B", armoured=True) and ST.bridge_takes(game.ctx, "B", armoured=False)
+    assert ST.bridge_capacity(game.ctx, "B") == 24  # 4 abreast, 6 ranks a move
     game.state.bridges["B"].points = 10
-    assert ST.bridge_takes(game, "B", armoured=False) and ST.bridge_capacity(game, "B") == 24
+    assert ST.bridge_takes(game.ctx, "B", armoured=False) and ST.bridge_capacity(game.ctx, "B") == 24
     game.state.bridges["B"].points = 9
-    assert not ST.bridge_takes(game, "B", armoured=False) and ST.bridge_capacity(game, "B") == 12  # 2 abreast
-    assert "men 2 abreast only" in ST.describe_bridge(game, "B")
+    assert not ST.bridge_takes(game.ctx, "B", armoured=False) and ST.bridge_capacity(game.ctx, "B") == 12  # 2 abreast
+    assert "men 2 abreast only" in ST.describe_bridge(game.ctx, "B")
     # at 0 it is gone: the man on it falls into the river (he stands in it and cannot fire)
     assert not game.terrain.in_river(40, 10)
     script(game, 6, 6)
-    ST.shell(game, burst(40, 10), (40, 10), "heavy_artillery", 3)
-    assert game.state.bridges["B"].points == 0 and ST.bridge_capacity(game, "B") == 0
+    SH.shell(game.ctx, burst(40, 10), (40, 10), "heavy_artillery", 3)
+    assert game.state.bridges["B"].points == 0 and ST.bridge_capacity(game.ctx, "B") == 0
     assert game.terrain.in_river(40, 10) and figure(game, "A.1").river_paid
     assert game.can_fire(figure(game, "A.1")) is not None
     assert "falls_in_river" in [e.kind for e in game.take_events()]
@@ -277,14 +278,14 @@ def test_large_bridges_thirty_points_and_their_states_at_twenty_ten_and_zero() -
 @pytest.mark.rule("skirmish.89")
 def test_foot_bridges_fifteen_points_two_abreast_then_single_file() -> None:
     game = river_game(fig(20, 2))
-    assert game.state.bridges["F"].points == 15 and not ST.bridge_takes(game, "F", armoured=False)
+    assert game.state.bridges["F"].points == 15 and not ST.bridge_takes(game.ctx, "F", armoured=False)
     script(game, 2, 3)
-    ST.shell(game, burst(6, 10), (6, 10), "light_artillery", 3)
-    assert game.state.bridges["F"].points == 10 and ST.bridge_capacity(game, "F") == 12  # 2 abreast
+    SH.shell(game.ctx, burst(6, 10), (6, 10), "light_artillery", 3)
+    assert game.state.bridges["F"].points == 10 and ST.bridge_capacity(game.ctx, "F") == 12  # 2 abreast
     script(game, 1, 1)
-    ST.shell(game, burst(6, 10), (6, 10), "light_artillery", 3)
-    assert game.state.bridges["F"].points == 8 and ST.bridge_capacity(game, "F") == 6  # single file
-    assert "single file" in ST.describe_bridge(game, "F")
+    SH.shell(game.ctx, burst(6, 10), (6, 10), "light_artillery", 3)
+    assert game.state.bridges["F"].points == 8 and ST.bridge_capacity(game.ctx, "F") == 6  # single file
+    assert "single file" in ST.describe_bridge(game.ctx, "F")
 
 
 @pytest.mark.rule("skirmish.88", "skirmish.89")
@@ -313,7 +314,7 @@ def test_a_bridge_is_built_in_a_hundred_man_moves_by_at_most_ten_men() -> None:
     game = river_game(*builders, pieces=[RIVER, site], turns=30)
     bridge = game.state.bridges["N"]
     assert not bridge.built and bridge.points == 0 and game.terrain.in_river(24, 10)
-    assert "being built: 0 of 100" in ST.describe_bridge(game, "N")
+    assert "being built: 0 of 100" in ST.describe_bridge(game.ctx, "N")
     eleven = Move("A", (), tuple(Order(f"A.{k + 1}", "build", (), None, "N") for k in range(11)))
     error = refusal(game, "Allies", eleven)
     assert error.rule == "skirmish.86" and "at most 10 men" in str(error)
@@ -418,9 +419,9 @@ def test_a_shell_on_a_section_uses_the_scripted_dice_purpose() -> None:
     game = town(fig(5, 5))
     dice = ScriptedDice([2, 2])
     game.dice = dice
-    ST.shell(game, burst(27, 24, 1.0), (27, 24), "heavy_artillery", 3)
+    SH.shell(game.ctx, burst(27, 24, 1.0), (27, 24), "heavy_artillery", 3)
     assert dice.log[0][0].startswith("shell on section H.b (first storey, 30 points)")
-    assert Point(27, 24).within(ST.sections(game)["H.b"].shape)
+    assert Point(27, 24).within(ST.sections(game.ctx)["H.b"].shape)
 
 
 # ---------------------------------------------------------------------------------- players
@@ -438,10 +439,10 @@ def test_the_doctrine_leaves_a_section_that_one_shot_would_likely_bring_down() -
     assert in_danger(game, figure(game, "A.1")) is None
     # the first storey at 12 points: one shot of 12 brings it down (1/36), under 1/6: stay
     game.state.sections["H.a"] = [12, 0]
-    assert ST.collapse_chance(game, "H.a") == Fraction(1, 36) and in_danger(game, figure(game, "A.1")) is None
+    assert ST.collapse_chance(game.ctx, "H.a") == Fraction(1, 36) and in_danger(game, figure(game, "A.1")) is None
     # at 9 points: 10/36 >= 1/6: A.1 goes out through the open door
     game.state.sections["H.a"] = [9, 0]
-    assert ST.collapse_chance(game, "H.a") == Fraction(10, 36)
+    assert ST.collapse_chance(game.ctx, "H.a") == Fraction(10, 36)
     game.changed()
     decision = game.pending()[0]
     move = bot.choose(game, decision)
@@ -524,7 +525,7 @@ def test_a_gun_shell_that_lands_on_a_house_spares_the_men_under_its_roof_and_tak
     assert figure(game, "G.1").alive and figure(game, "G.1").hits == 0
     assert not figure(game, "G.2").alive
     assert game.state.sections["H.b"] == [23] and game.state.sections["H.a"] == [20, 10]  # H.a is not under it
-    assert ST.state_of(game, "H.b") == FULL_POINTS
+    assert ST.state_of(game.ctx, "H.b") == FULL_POINTS
 
 
 @pytest.mark.rule("skirmish.18")
@@ -537,7 +538,7 @@ def test_a_gun_shell_that_brings_a_section_down_kills_the_men_inside_once() -> N
     game.structures_changed()
     script(game, 2, 6, 6, 3, 4, 6)  # lands; G.1 and G.2 hit; H.b loses 7 and collapses; G.2 survives on 6
     events = fire(game, Burst("GUN", (30.2, 23.0)))
-    assert game.state.sections["H.b"] == [0] and ST.state_of(game, "H.b") == ALL_DEAD
+    assert game.state.sections["H.b"] == [0] and ST.state_of(game.ctx, "H.b") == ALL_DEAD
     assert not figure(game, "G.1").alive and figure(game, "G.2").alive and figure(game, "G.2").wounds == 1
     assert [e.data["figure"] for e in events if e.kind == "killed"] == ["G.1"]  # killed once, by the collapse
     assert game.state.stats["losses"]["axis"] == 1

@@ -68,6 +68,7 @@ from shapely.geometry import Point, Polygon
 
 from grognard.core.engine import Decision
 from grognard.core.geometry import TOLERANCE, snap, snap_angle
+from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import landing as L
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
@@ -160,9 +161,9 @@ def charge_move(game: SkirmishGame, space: MoveSpace) -> Move | None:
 def in_danger(game: SkirmishGame, f: Figure) -> str | None:
     """The section ``f`` stands in when one shot would bring it down with chance ``LEAVE_AT`` or more (exact 2d6)."""
     section = game.terrain.section_at(f.x, f.y)
-    if section is None or ST.state_of(game, section.id) == "all dead":
+    if section is None or ST.state_of(game.ctx, section.id) == "all dead":
         return None
-    return section.id if ST.collapse_chance(game, section.id) >= LEAVE_AT else None
+    return section.id if ST.collapse_chance(game.ctx, section.id) >= LEAVE_AT else None
 
 
 def _door_sides(game: SkirmishGame, door: str) -> tuple[XY, XY]:
@@ -226,7 +227,7 @@ def build_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
         return None
     reach = game.tables.engineering.reach.value
     most = int(game.tables.bridges.most_builders.value)
-    for bid, site in sorted(ST.bridge_sites(game).items()):
+    for bid, site in sorted(ST.bridge_sites(game.ctx).items()):
         bridge = game.state.bridges[bid]
         if bridge.built:
             continue
@@ -266,7 +267,7 @@ def storm_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
         for ladder in sorted(s.ladders.values(), key=lambda lad: lad.id):
             if ladder.side != side:
                 continue
-            room = int(c.ladder_men.value) - len(game.ladder_men(ladder))
+            room = int(c.ladder_men.value) - len(CA.ladder_men(game.ctx, ladder))
             room = min(room, int(c.ladder_men.value) - sum(1 for t in ladder.climbed.values() if t == s.turn))
             near = [
                 f for f in men
@@ -279,7 +280,7 @@ def storm_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
             for f in men:
                 if f.id in used or f.on_wall is not None or f.on_ladder is not None:
                     continue
-                for sid, sec in sorted(ST.wall_sections(game).items()):
+                for sid, sec in sorted(ST.wall_sections(game.ctx).items()):
                     if s.walls[sid] <= 0 or sec.shape.exterior.distance(Point(f.x, f.y)) > reach:
                         continue
                     top = sec.line.interpolate(sec.line.project(Point(f.x, f.y)))
@@ -301,7 +302,7 @@ def storm_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
     leader = men[0]
     here = Point(leader.x, leader.y)
     best = None
-    for sid, sec in sorted(ST.wall_sections(game).items()):
+    for sid, sec in sorted(ST.wall_sections(game.ctx).items()):
         if s.walls[sid] <= 0:
             continue
         gap = sec.shape.exterior.distance(here)

@@ -1,4 +1,4 @@
-"""Castles and storming for :class:`~.game.SkirmishGame`: walls, corners, ladders (skirmish.74-85).
+"""Castles and storming: walls, corners, ladders (skirmish.74-85).
 
 The seed's CASTLE and STORMING sections. Conventions as the rule set's
 (inches, origin south-west, a figure is the centre of its 1" base).
@@ -10,7 +10,7 @@ The seed's CASTLE and STORMING sections. Conventions as the rule set's
   his move (``up WALL``, ``down X,Y``), or up a ladder.
 - Men on a wall, men on ladders and men on the ground are at three levels:
   bases touch (melee) only at one level, or between a wall and a ladder
-  (:meth:`CastleRules.levels_meet`).
+  (:func:`levels_meet`).
 - A **ladder** (``state.ladders``) is raised by a man on the ground in half his
   move, its top on a wall's line within 1" of him (skirmish.78); at most 2 men
   a move go onto it, and men on it do not fire (skirmish.79). The next turn
@@ -27,7 +27,7 @@ The seed's CASTLE and STORMING sections. Conventions as the rule set's
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from shapely.geometry import LineString, Point
 from shapely.ops import unary_union
@@ -38,7 +38,7 @@ from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import XY, Move, Order
-from grognard.rulesets.skirmish.parts import GamePart
+from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.state import Figure, Ladder
 from grognard.rulesets.skirmish.terrain import CASTLE_WALL_THICKNESS, CastleWall
 
@@ -46,403 +46,410 @@ CASTLE_VERBS = ("up", "down", "ladder", "climb", "push")
 GROUND, WALL, LADDER = "ground", "wall", "ladder"
 
 
-class CastleRules(GamePart):
-    """Castle walls, corners and ladders for :class:`~.game.SkirmishGame` (see the module's docstring)."""
+# ------------------------------------------------------------------ setup and lookups
+def setup_castle(ctx: Context) -> None:
+    """Wall sections at their points; a man set up on a wall's top stands on it."""
+    s = ctx.state
+    s.walls = {sid: sec.storey.points for sid, sec in ST.wall_sections(ctx).items()}
+    for f in s.figures.values():
+        if f.on_table:
+            f.on_wall = ST.wall_section_at(ctx, f.x, f.y)
 
-    if TYPE_CHECKING:
 
-        def structures_changed(self) -> None: ...
+def castle_wall(ctx: Context, ident: str) -> CastleWall | None:
+    return next((w for w in ctx.base_terrain.walls if w.id == ident), None)
 
-    # ------------------------------------------------------------------ setup and lookups
-    def _setup_castle(self) -> None:
-        """Wall sections at their points; a man set up on a wall's top stands on it."""
-        s = self.state
-        s.walls = {sid: sec.storey.points for sid, sec in ST.wall_sections(self).items()}  # type: ignore[arg-type]
-        for f in s.figures.values():
-            if f.on_table:
-                f.on_wall = ST.wall_section_at(self, f.x, f.y)  # type: ignore[arg-type]
 
-    def wall(self, ident: str) -> CastleWall | None:
-        return next((w for w in self.base_terrain.walls if w.id == ident), None)
+def level(ctx: Context, f: Figure) -> str:
+    """``wall``, ``ladder`` or ``ground``: where the man fights from."""
+    return LADDER if f.on_ladder is not None else WALL if f.on_wall is not None else GROUND
 
-    def level(self, f: Figure) -> str:
-        """``wall``, ``ladder`` or ``ground``: where the man fights from."""
-        return LADDER if f.on_ladder is not None else WALL if f.on_wall is not None else GROUND
 
-    def levels_meet(self, a: Figure, b: Figure) -> bool:
-        """Men at these levels can touch bases: the same level, or a wall's top and a ladder at it; a man who went
-        onto a ladder this turn touches nobody yet."""
-        for f in (a, b):
-            ladder = self.state.ladders.get(f.on_ladder or "")
-            if ladder is not None and ladder.climbed.get(f.id) == self.state.turn:
-                return False  # he is still climbing: he reaches the top next turn (skirmish.79-80)
-        la, lb = self.level(a), self.level(b)
-        return la == lb or {la, lb} == {WALL, LADDER}
+def levels_meet(ctx: Context, a: Figure, b: Figure) -> bool:
+    """Men at these levels can touch bases: the same level, or a wall's top and a ladder at it; a man who went
+    onto a ladder this turn touches nobody yet."""
+    for f in (a, b):
+        ladder = ctx.state.ladders.get(f.on_ladder or "")
+        if ladder is not None and ladder.climbed.get(f.id) == ctx.state.turn:
+            return False  # he is still climbing: he reaches the top next turn (skirmish.79-80)
+    la, lb = level(ctx, a), level(ctx, b)
+    return la == lb or {la, lb} == {WALL, LADDER}
 
-    def ladder_men(self, ladder: Ladder) -> list[Figure]:
-        return sorted(
-            (f for f in self.state.figures.values() if f.alive and f.on_ladder == ladder.id), key=lambda f: f.id
+
+def ladder_men(ctx: Context, ladder: Ladder) -> list[Figure]:
+    return sorted((f for f in ctx.state.figures.values() if f.alive and f.on_ladder == ladder.id), key=lambda f: f.id)
+
+
+def standing_tops(ctx: Context) -> Any:
+    """The union of the tops of the castle wall sections with points left (where men walk on walls)."""
+    tops = [sec.shape for sid, sec in ST.wall_sections(ctx).items() if ctx.state.walls[sid] > 0]
+    return unary_union(tops) if tops else None
+
+
+def on_a_top(ctx: Context, x: float, y: float) -> str | None:
+    """The standing wall section whose top holds (x, y), if any (not where a door is)."""
+    sid = ST.wall_section_at(ctx, x, y)
+    if sid is None or ctx.state.walls[sid] <= 0:
+        return None
+    for w in ctx.base_terrain.walls:
+        for door in w.openings:
+            if math.hypot(x - door.at[0], y - door.at[1]) <= door.width / 2 + TOLERANCE:
+                return None
+    return sid
+
+
+def holds_top(ctx: Context, ladder: Ladder) -> bool:
+    """A man of the ladder's side stands on the wall within ``ladder_reach`` of its top (skirmish.82)."""
+    reach = ctx.tables.castle.ladder_reach.value
+    return any(
+        f.alive
+        and f.side == ladder.side
+        and f.on_wall is not None
+        and math.hypot(f.x - ladder.top[0], f.y - ladder.top[1]) <= reach + TOLERANCE
+        for f in ctx.state.figures.values()
+    )
+
+
+def _top_spot(ctx: Context, ladder: Ladder, k: int, *, on_wall: bool) -> XY:
+    """Where the k-th man stands at a ladder's top: on the wall's line beside the top, or on the ladder
+    0.5" outside the wall (two men side by side, 0.5" apart)."""
+    sec = ST.wall_sections(ctx)[ladder.section]
+    line = sec.line
+    at = line.project(Point(ladder.top))
+    if on_wall:
+        step = [0.0, 1.0, -1.0, 2.0, -2.0][k % 5]
+        p = line.interpolate(min(max(at + step, 0.0), line.length))
+        return (snap(p.x), snap(p.y))
+    a = line.interpolate(max(at - 0.25, 0.0))
+    b = line.interpolate(min(at + 0.25, line.length))
+    along = (b.x - a.x, b.y - a.y)
+    n = math.hypot(*along) or 1.0
+    ux, uy = along[0] / n, along[1] / n
+    fx, fy = ladder.foot[0] - ladder.top[0], ladder.foot[1] - ladder.top[1]
+    d = math.hypot(fx, fy) or 1.0
+    out = CASTLE_WALL_THICKNESS / 2
+    side = -0.25 if k % 2 == 0 else 0.25
+    return (
+        snap(ladder.top[0] + fx / d * out + ux * side),
+        snap(ladder.top[1] + fy / d * out + uy * side),
+    )
+
+
+def plan_castle_path(ctx: Context, f: Figure, order: Order | None) -> list[XY] | None:
+    """A ladder order's walk to where he raises it (the second point), if any."""
+    if order is not None and order.verb == "ladder" and len(order.points) == 2:
+        x, y = order.points[1]
+        return [(f.x, f.y), (snap(x), snap(y))]
+    return None
+
+
+def check_wall_path(ctx: Context, action: Move, f: Figure, path: list[XY]) -> R.PathMeasure:
+    """A man on a wall walks along the tops of standing sections only (skirmish.76): inches walked."""
+    if f.on_ladder is not None:
+        raise IllegalAction(f"{action}: {f.id} is on ladder {f.on_ladder}: he goes where it takes him", "skirmish.79")
+    tops = standing_tops(ctx)
+    line = LineString(path)
+    if tops is None or not tops.buffer(TOLERANCE).covers(line):
+        raise IllegalAction(
+            f"{action}: {f.id} is on castle wall section {f.on_wall}: he walks along the wall's top and comes "
+            "down only at a corner (down X,Y)",
+            "skirmish.76",
+        )
+    return R.PathMeasure(line.length, line.length)
+
+
+def check_ground_end(ctx: Context, action: Move, f: Figure, path: list[XY]) -> None:
+    """A man on the ground does not end his move on a wall's top: he goes up only at a corner (skirmish.76)."""
+    end = path[-1]
+    sid = on_a_top(ctx, *end)
+    if sid is not None:
+        raise IllegalAction(
+            f"{action}: {f.id} would end on castle wall section {sid}: men go onto walls only at corners "
+            "(up WALL) or up a ladder",
+            "skirmish.76",
         )
 
-    def standing_tops(self) -> Any:
-        """The union of the tops of the castle wall sections with points left (where men walk on walls)."""
-        tops = [sec.shape for sid, sec in ST.wall_sections(self).items() if self.state.walls[sid] > 0]  # type: ignore[arg-type]
-        return unary_union(tops) if tops else None
 
-    def on_a_top(self, x: float, y: float) -> str | None:
-        """The standing wall section whose top holds (x, y), if any (not where a door is)."""
-        sid = ST.wall_section_at(self, x, y)  # type: ignore[arg-type]
-        if sid is None or self.state.walls[sid] <= 0:
-            return None
-        for w in self.base_terrain.walls:
-            for door in w.openings:
-                if math.hypot(x - door.at[0], y - door.at[1]) <= door.width / 2 + TOLERANCE:
-                    return None
-        return sid
+def check_castle_orders(ctx: Context, action: Move, measured: dict[str, tuple[list[XY], R.PathMeasure]]) -> None:
+    """Every castle order of ``action`` (up, down, ladder, climb, push); raises IllegalAction naming the rule."""
+    s = ctx.state
+    c = ctx.tables.castle
+    corner_reach = c.corner_reach.value
+    climbers: dict[str, int] = {}
+    pushers: dict[str, int] = {}
+    for order in action.orders:
+        if order.verb not in CASTLE_VERBS:
+            continue
+        f = s.figures[order.figure]
+        if f.aboard is not None:
+            raise IllegalAction(f"{action}: {f.id} rides {f.aboard}: he gets out first", "skirmish.61")
+        if order.verb == "up":
+            _check_up(ctx, action, f, order, corner_reach)
+        elif order.verb == "down":
+            _check_down(ctx, action, f, order, corner_reach)
+        elif order.verb == "ladder":
+            _check_ladder(ctx, action, f, order, measured)
+        elif order.verb == "climb":
+            ladder = _ladder(ctx, action, order)
+            if f.on_wall is not None or f.on_ladder is not None:
+                raise IllegalAction(f"{action}: {f.id} climbs a ladder from the ground", "skirmish.79")
+            if ladder.side != f.side:
+                raise IllegalAction(f"{action}: ladder {ladder.id} is the enemy's", "skirmish.79")
+            reach = c.ladder_reach.value
+            gap = math.hypot(f.x - ladder.foot[0], f.y - ladder.foot[1])
+            if gap > reach + TOLERANCE:
+                raise IllegalAction(
+                    f'{action}: {f.id} is {gap:.2f}" from the foot of ladder {ladder.id}, more than {reach:g}"',
+                    "skirmish.79",
+                )
+            climbers[ladder.id] = climbers.get(ladder.id, 0) + 1
+            most = int(c.ladder_men.value)
+            this_turn = sum(1 for t in ladder.climbed.values() if t == s.turn)
+            on_it = len(ladder_men(ctx, ladder))
+            if this_turn + climbers[ladder.id] > most or on_it + climbers[ladder.id] > most:
+                raise IllegalAction(
+                    f"{action}: {most} men a move go onto a ladder, and it holds {most} "
+                    f"(ladder {ladder.id}: {on_it} on it, {this_turn} went on this move)",
+                    "skirmish.79",
+                )
+        else:  # push
+            ladder = _ladder(ctx, action, order)
+            if ladder.side == f.side:
+                raise IllegalAction(f"{action}: ladder {ladder.id} is his own side's", "skirmish.83")
+            if f.on_wall is None:
+                raise IllegalAction(f"{action}: {f.id} pushes a ladder off from the wall's top", "skirmish.83")
+            reach = c.ladder_reach.value
+            gap = math.hypot(f.x - ladder.top[0], f.y - ladder.top[1])
+            if gap > reach + TOLERANCE:
+                raise IllegalAction(
+                    f'{action}: {f.id} is {gap:.2f}" from the top of ladder {ladder.id}, more than {reach:g}"',
+                    "skirmish.83",
+                )
+            if ladder.pushed == s.turn:
+                raise IllegalAction(
+                    f"{action}: ladder {ladder.id} was already tried this turn (one try a turn, RULINGS S9)",
+                    "skirmish.83",
+                )
+            pushers[ladder.id] = pushers.get(ladder.id, 0) + 1
+            if pushers[ladder.id] > int(c.push_men.value):
+                raise IllegalAction(f"{action}: at most {int(c.push_men.value)} men push a ladder off", "skirmish.83")
 
-    def holds_top(self, ladder: Ladder) -> bool:
-        """A man of the ladder's side stands on the wall within ``ladder_reach`` of its top (skirmish.82)."""
-        reach = self.tables.castle.ladder_reach.value
-        return any(
-            f.alive
-            and f.side == ladder.side
-            and f.on_wall is not None
-            and math.hypot(f.x - ladder.top[0], f.y - ladder.top[1]) <= reach + TOLERANCE
-            for f in self.state.figures.values()
+
+def _ladder(ctx: Context, action: Move, order: Order) -> Ladder:
+    ladder = ctx.state.ladders.get(order.name or "")
+    if ladder is None:
+        have = ", ".join(sorted(ctx.state.ladders)) or "none"
+        raise IllegalAction(f"{action}: no ladder {order.name!r} (ladders: {have})", "skirmish.78")
+    return ladder
+
+
+def _corner(ctx: Context, f: Figure, wall: CastleWall, reach: float) -> XY | None:
+    best = min(wall.corners, key=lambda p: math.hypot(p[0] - f.x, p[1] - f.y))
+    return best if math.hypot(best[0] - f.x, best[1] - f.y) <= reach + TOLERANCE else None
+
+
+def _check_up(ctx: Context, action: Move, f: Figure, order: Order, reach: float) -> None:
+    wall = castle_wall(ctx, order.name or "")
+    if wall is None:
+        names = ", ".join(w.id for w in ctx.base_terrain.walls) or "none"
+        raise IllegalAction(f"{action}: no castle wall {order.name!r} (walls: {names})", "skirmish.76")
+    if f.on_wall is not None or f.on_ladder is not None:
+        raise IllegalAction(f"{action}: {f.id} is not on the ground", "skirmish.76")
+    corner = _corner(ctx, f, wall, reach)
+    if corner is None:
+        raise IllegalAction(
+            f'{action}: {f.id} is not within {reach:g}" of a corner of castle wall {wall.id}: men go onto '
+            "walls only at corners",
+            "skirmish.76",
+        )
+    if on_a_top(ctx, *corner) is None:
+        raise IllegalAction(f"{action}: the wall at that corner has no points left", "skirmish.74")
+
+
+def _check_down(ctx: Context, action: Move, f: Figure, order: Order, reach: float) -> None:
+    if f.on_wall is None:
+        raise IllegalAction(f"{action}: {f.id} is not on a castle wall", "skirmish.76")
+    wall = castle_wall(ctx, ST.wall_sections(ctx)[f.on_wall].wall)
+    assert wall is not None
+    corner = _corner(ctx, f, wall, reach)
+    if corner is None:
+        raise IllegalAction(
+            f'{action}: {f.id} is not within {reach:g}" of a corner of wall {wall.id}: men come off walls '
+            "only at corners",
+            "skirmish.76",
+        )
+    x, y = order.points[0]
+    if math.hypot(x - corner[0], y - corner[1]) > reach + CASTLE_WALL_THICKNESS / 2 + TOLERANCE:
+        raise IllegalAction(
+            f'{action}: ({x:g}, {y:g}) is more than {reach:g}" beyond the corner ({corner[0]:g}, {corner[1]:g})',
+            "skirmish.76",
+        )
+    if not ctx.terrain.on_table(x, y) or ST.wall_section_at(ctx, x, y) is not None:
+        raise IllegalAction(f"{action}: ({x:g}, {y:g}) is not ground beside the wall", "skirmish.76")
+    if ctx.terrain.building_at(x, y) is not None:
+        raise IllegalAction(f"{action}: ({x:g}, {y:g}) is inside a building", "skirmish.76")
+
+
+def _check_ladder(
+    ctx: Context, action: Move, f: Figure, order: Order, measured: dict[str, tuple[list[XY], R.PathMeasure]]
+) -> None:
+    c = ctx.tables.castle
+    if f.on_wall is not None or f.on_ladder is not None:
+        raise IllegalAction(f"{action}: {f.id} raises a ladder from the ground", "skirmish.78")
+    path, measure = measured[f.id]
+    half = c.ladder_share.value * M.allowance(ctx, f)
+    if not at_most(measure.cost, half):
+        raise IllegalAction(
+            f'{action}: {f.id} walks {measure.cost:.2f}" before raising the ladder: raising it takes '
+            f'half his move, so he walks at most {half:g}"',
+            "skirmish.78",
+        )
+    foot = path[-1]
+    x, y = order.points[0]
+    sid = ST.wall_section_at(ctx, x, y)
+    sec = ST.wall_sections(ctx).get(sid or "")
+    if sec is None or sec.line.distance(Point(x, y)) > 0.05:
+        raise IllegalAction(f"{action}: ({x:g}, {y:g}) is not on a castle wall's line", "skirmish.78")
+    if ctx.state.walls[sec.id] <= 0:
+        raise IllegalAction(f"{action}: wall section {sec.id} has no points left", "skirmish.74")
+    reach = c.ladder_reach.value
+    face = sec.shape.exterior.distance(Point(foot))
+    if ST.wall_section_at(ctx, *foot) is not None or face > reach + TOLERANCE:
+        raise IllegalAction(
+            f'{action}: {f.id} raises it {face:.2f}" from the wall: a ladder goes up within {reach:g}" of it',
+            "skirmish.78",
+        )
+    if math.hypot(foot[0] - x, foot[1] - y) > reach + CASTLE_WALL_THICKNESS / 2 + TOLERANCE:
+        raise IllegalAction(
+            f'{action}: its top ({x:g}, {y:g}) is not the wall just before him (within {reach:g}")',
+            "skirmish.78",
         )
 
-    def _top_spot(self, ladder: Ladder, k: int, *, on_wall: bool) -> XY:
-        """Where the k-th man stands at a ladder's top: on the wall's line beside the top, or on the ladder
-        0.5" outside the wall (two men side by side, 0.5" apart)."""
-        sec = ST.wall_sections(self)[ladder.section]  # type: ignore[arg-type]
-        line = sec.line
-        at = line.project(Point(ladder.top))
-        if on_wall:
-            step = [0.0, 1.0, -1.0, 2.0, -2.0][k % 5]
-            p = line.interpolate(min(max(at + step, 0.0), line.length))
-            return (snap(p.x), snap(p.y))
-        a = line.interpolate(max(at - 0.25, 0.0))
-        b = line.interpolate(min(at + 0.25, line.length))
-        along = (b.x - a.x, b.y - a.y)
-        n = math.hypot(*along) or 1.0
-        ux, uy = along[0] / n, along[1] / n
+
+def castle_orders(ctx: Context, action: Move) -> None:
+    """Carry out the castle orders of a checked move (after the men walked)."""
+    s = ctx.state
+    c = ctx.tables.castle
+    pushes: dict[str, list[str]] = {}
+    for order in action.orders:
+        if order.verb not in CASTLE_VERBS:
+            continue
+        f = s.figures[order.figure]
+        if order.verb == "up":
+            wall = castle_wall(ctx, order.name or "")
+            assert wall is not None
+            corner = _corner(ctx, f, wall, c.corner_reach.value)
+            assert corner is not None
+            f.x, f.y = snap(corner[0]), snap(corner[1])
+            f.on_wall = on_a_top(ctx, f.x, f.y)
+            ctx.emit("onto_wall", figure=f.id, section=f.on_wall, at=[f.x, f.y])
+        elif order.verb == "down":
+            x, y = order.points[0]
+            f.x, f.y = snap(x), snap(y)
+            ctx.emit("off_wall", figure=f.id, section=f.on_wall, at=[f.x, f.y])
+            f.on_wall = None
+        elif order.verb == "ladder":
+            x, y = order.points[0]
+            sid = ST.wall_section_at(ctx, x, y)
+            assert sid is not None
+            s.ladders_raised += 1
+            ladder = Ladder(f"L{s.ladders_raised}", f.side, sid, (f.x, f.y), (snap(x), snap(y)), s.turn)
+            s.ladders[ladder.id] = ladder
+            ctx.emit("ladder_raised", figure=f.id, ladder=ladder.id, section=sid, top=list(ladder.top))
+        elif order.verb == "climb":
+            ladder = s.ladders[order.name or ""]
+            ladder.climbed[f.id] = s.turn
+            if holds_top(ctx, ladder):  # skirmish.82: a man of theirs holds the top: he follows onto the wall
+                k = sum(1 for g in s.figures.values() if g.alive and g.on_wall == ladder.section)
+                f.x, f.y = _top_spot(ctx, ladder, k, on_wall=True)
+                f.on_wall = ladder.section
+                ctx.emit("follows_onto_wall", figure=f.id, ladder=ladder.id, section=ladder.section)
+            else:
+                f.on_ladder = ladder.id
+                mid = ((ladder.foot[0] + ladder.top[0]) / 2, (ladder.foot[1] + ladder.top[1]) / 2)
+                f.x, f.y = snap(mid[0]), snap(mid[1])
+                ctx.emit("climbs", figure=f.id, ladder=ladder.id)
+        else:
+            pushes.setdefault(order.name or "", []).append(f.id)
+    for name, men in sorted(pushes.items()):
+        ladder = s.ladders.get(name)
+        if ladder is None:
+            continue
+        ladder.pushed = s.turn
+        on = int(c.push_on.value)
+        falls = R.PushOff(len(men), on).roll(
+            ctx,
+            f"{' and '.join(men)} push ladder {name} off: any {on} or less",
+        )
+        ctx.emit("push_off", ladder=name, men=men, falls=falls)
+        if falls:
+            ladder_falls(ctx, ladder, f"pushed off by {' and '.join(men)}")
+
+
+def ladder_falls(ctx: Context, ladder: Ladder, why: str) -> None:
+    """The ladder falls: each man on it survives on ``fall_survive`` (4) or more and stands at its foot
+    (skirmish.84); the ladder is gone."""
+    s = ctx.state
+    need = int(ctx.tables.castle.fall_survive.value)
+    ctx.emit("ladder_falls", ladder=ladder.id, why=why)
+    for k, f in enumerate(ladder_men(ctx, ladder)):
+        f.on_ladder = None
+        lives = R.Survival(need).roll(ctx, f"{f.id} falls with ladder {ladder.id}: survives on {need}+")
         fx, fy = ladder.foot[0] - ladder.top[0], ladder.foot[1] - ladder.top[1]
         d = math.hypot(fx, fy) or 1.0
-        out = CASTLE_WALL_THICKNESS / 2
-        side = -0.25 if k % 2 == 0 else 0.25
-        return (
-            snap(ladder.top[0] + fx / d * out + ux * side),
-            snap(ladder.top[1] + fy / d * out + uy * side),
-        )
+        f.x, f.y = snap(ladder.foot[0] + fx / d * k), snap(ladder.foot[1] + fy / d * k)
+        if lives:
+            ctx.emit("survives_fall", figure=f.id)
+        else:
+            M.kill(ctx, f, f"fell with ladder {ladder.id} (skirmish.84)")
+    del s.ladders[ladder.id]
 
-    # ------------------------------------------------------------------ checks
-    def plan_castle_path(self, f: Figure, order: Order | None) -> list[XY] | None:
-        """A ladder order's walk to where he raises it (the second point), if any."""
-        if order is not None and order.verb == "ladder" and len(order.points) == 2:
-            x, y = order.points[1]
-            return [(f.x, f.y), (snap(x), snap(y))]
-        return None
 
-    def check_wall_path(self, action: Move, f: Figure, path: list[XY]) -> R.PathMeasure:
-        """A man on a wall walks along the tops of standing sections only (skirmish.76): inches walked."""
-        if f.on_ladder is not None:
-            raise IllegalAction(
-                f"{action}: {f.id} is on ladder {f.on_ladder}: he goes where it takes him", "skirmish.79"
-            )
-        tops = self.standing_tops()
-        line = LineString(path)
-        if tops is None or not tops.buffer(TOLERANCE).covers(line):
-            raise IllegalAction(
-                f"{action}: {f.id} is on castle wall section {f.on_wall}: he walks along the wall's top and comes "
-                "down only at a corner (down X,Y)",
-                "skirmish.76",
-            )
-        return R.PathMeasure(line.length, line.length)
+def ladders_up(ctx: Context) -> None:
+    """At a new turn the men who went onto a ladder before it stand at its top (skirmish.79-80)."""
+    for ladder in sorted(ctx.state.ladders.values(), key=lambda lad: lad.id):
+        for k, f in enumerate(ladder_men(ctx, ladder)):
+            f.x, f.y = _top_spot(ctx, ladder, k, on_wall=False)
 
-    def check_ground_end(self, action: Move, f: Figure, path: list[XY]) -> None:
-        """A man on the ground does not end his move on a wall's top: he goes up only at a corner (skirmish.76)."""
-        end = path[-1]
-        sid = self.on_a_top(*end)
-        if sid is not None:
-            raise IllegalAction(
-                f"{action}: {f.id} would end on castle wall section {sid}: men go onto walls only at corners "
-                "(up WALL) or up a ladder",
-                "skirmish.76",
-            )
 
-    def check_castle_orders(self, action: Move, measured: dict[str, tuple[list[XY], R.PathMeasure]]) -> None:
-        """Every castle order of ``action`` (up, down, ladder, climb, push); raises IllegalAction naming the rule."""
-        s = self.state
-        c = self.tables.castle
-        corner_reach = c.corner_reach.value
-        climbers: dict[str, int] = {}
-        pushers: dict[str, int] = {}
-        for order in action.orders:
-            if order.verb not in CASTLE_VERBS:
+def ladder_winners(ctx: Context, in_melee: set[str]) -> None:
+    """After the melees: ladder men at the top (climbed before this turn) who are in no melee now go onto
+    the wall (skirmish.81: they won, or nobody stood against them)."""
+    s = ctx.state
+    for ladder in sorted(s.ladders.values(), key=lambda lad: lad.id):
+        if s.walls.get(ladder.section, 0) <= 0:
+            continue
+        for f in ladder_men(ctx, ladder):
+            if ladder.climbed.get(f.id, s.turn) >= s.turn or f.id in in_melee:
                 continue
-            f = s.figures[order.figure]
-            if f.aboard is not None:
-                raise IllegalAction(f"{action}: {f.id} rides {f.aboard}: he gets out first", "skirmish.61")
-            if order.verb == "up":
-                self._check_up(action, f, order, corner_reach)
-            elif order.verb == "down":
-                self._check_down(action, f, order, corner_reach)
-            elif order.verb == "ladder":
-                self._check_ladder(action, f, order, measured)
-            elif order.verb == "climb":
-                ladder = self._ladder(action, order)
-                if f.on_wall is not None or f.on_ladder is not None:
-                    raise IllegalAction(f"{action}: {f.id} climbs a ladder from the ground", "skirmish.79")
-                if ladder.side != f.side:
-                    raise IllegalAction(f"{action}: ladder {ladder.id} is the enemy's", "skirmish.79")
-                reach = c.ladder_reach.value
-                gap = math.hypot(f.x - ladder.foot[0], f.y - ladder.foot[1])
-                if gap > reach + TOLERANCE:
-                    raise IllegalAction(
-                        f'{action}: {f.id} is {gap:.2f}" from the foot of ladder {ladder.id}, more than {reach:g}"',
-                        "skirmish.79",
-                    )
-                climbers[ladder.id] = climbers.get(ladder.id, 0) + 1
-                most = int(c.ladder_men.value)
-                this_turn = sum(1 for t in ladder.climbed.values() if t == s.turn)
-                on_it = len(self.ladder_men(ladder))
-                if this_turn + climbers[ladder.id] > most or on_it + climbers[ladder.id] > most:
-                    raise IllegalAction(
-                        f"{action}: {most} men a move go onto a ladder, and it holds {most} "
-                        f"(ladder {ladder.id}: {on_it} on it, {this_turn} went on this move)",
-                        "skirmish.79",
-                    )
-            else:  # push
-                ladder = self._ladder(action, order)
-                if ladder.side == f.side:
-                    raise IllegalAction(f"{action}: ladder {ladder.id} is his own side's", "skirmish.83")
-                if f.on_wall is None:
-                    raise IllegalAction(f"{action}: {f.id} pushes a ladder off from the wall's top", "skirmish.83")
-                reach = c.ladder_reach.value
-                gap = math.hypot(f.x - ladder.top[0], f.y - ladder.top[1])
-                if gap > reach + TOLERANCE:
-                    raise IllegalAction(
-                        f'{action}: {f.id} is {gap:.2f}" from the top of ladder {ladder.id}, more than {reach:g}"',
-                        "skirmish.83",
-                    )
-                if ladder.pushed == s.turn:
-                    raise IllegalAction(
-                        f"{action}: ladder {ladder.id} was already tried this turn (one try a turn, RULINGS S9)",
-                        "skirmish.83",
-                    )
-                pushers[ladder.id] = pushers.get(ladder.id, 0) + 1
-                if pushers[ladder.id] > int(c.push_men.value):
-                    raise IllegalAction(
-                        f"{action}: at most {int(c.push_men.value)} men push a ladder off", "skirmish.83"
-                    )
-
-    def _ladder(self, action: Move, order: Order) -> Ladder:
-        ladder = self.state.ladders.get(order.name or "")
-        if ladder is None:
-            have = ", ".join(sorted(self.state.ladders)) or "none"
-            raise IllegalAction(f"{action}: no ladder {order.name!r} (ladders: {have})", "skirmish.78")
-        return ladder
-
-    def _corner(self, f: Figure, wall: CastleWall, reach: float) -> XY | None:
-        best = min(wall.corners, key=lambda p: math.hypot(p[0] - f.x, p[1] - f.y))
-        return best if math.hypot(best[0] - f.x, best[1] - f.y) <= reach + TOLERANCE else None
-
-    def _check_up(self, action: Move, f: Figure, order: Order, reach: float) -> None:
-        wall = self.wall(order.name or "")
-        if wall is None:
-            names = ", ".join(w.id for w in self.base_terrain.walls) or "none"
-            raise IllegalAction(f"{action}: no castle wall {order.name!r} (walls: {names})", "skirmish.76")
-        if f.on_wall is not None or f.on_ladder is not None:
-            raise IllegalAction(f"{action}: {f.id} is not on the ground", "skirmish.76")
-        corner = self._corner(f, wall, reach)
-        if corner is None:
-            raise IllegalAction(
-                f'{action}: {f.id} is not within {reach:g}" of a corner of castle wall {wall.id}: men go onto '
-                "walls only at corners",
-                "skirmish.76",
-            )
-        if self.on_a_top(*corner) is None:
-            raise IllegalAction(f"{action}: the wall at that corner has no points left", "skirmish.74")
-
-    def _check_down(self, action: Move, f: Figure, order: Order, reach: float) -> None:
-        if f.on_wall is None:
-            raise IllegalAction(f"{action}: {f.id} is not on a castle wall", "skirmish.76")
-        wall = self.wall(ST.wall_sections(self)[f.on_wall].wall)  # type: ignore[arg-type]
-        assert wall is not None
-        corner = self._corner(f, wall, reach)
-        if corner is None:
-            raise IllegalAction(
-                f'{action}: {f.id} is not within {reach:g}" of a corner of wall {wall.id}: men come off walls '
-                "only at corners",
-                "skirmish.76",
-            )
-        x, y = order.points[0]
-        if math.hypot(x - corner[0], y - corner[1]) > reach + CASTLE_WALL_THICKNESS / 2 + TOLERANCE:
-            raise IllegalAction(
-                f'{action}: ({x:g}, {y:g}) is more than {reach:g}" beyond the corner ({corner[0]:g}, {corner[1]:g})',
-                "skirmish.76",
-            )
-        if not self.terrain.on_table(x, y) or ST.wall_section_at(self, x, y) is not None:  # type: ignore[arg-type]
-            raise IllegalAction(f"{action}: ({x:g}, {y:g}) is not ground beside the wall", "skirmish.76")
-        if self.terrain.building_at(x, y) is not None:
-            raise IllegalAction(f"{action}: ({x:g}, {y:g}) is inside a building", "skirmish.76")
-
-    def _check_ladder(
-        self, action: Move, f: Figure, order: Order, measured: dict[str, tuple[list[XY], R.PathMeasure]]
-    ) -> None:
-        c = self.tables.castle
-        if f.on_wall is not None or f.on_ladder is not None:
-            raise IllegalAction(f"{action}: {f.id} raises a ladder from the ground", "skirmish.78")
-        path, measure = measured[f.id]
-        half = c.ladder_share.value * M.allowance(self.ctx, f)
-        if not at_most(measure.cost, half):
-            raise IllegalAction(
-                f'{action}: {f.id} walks {measure.cost:.2f}" before raising the ladder: raising it takes '
-                f'half his move, so he walks at most {half:g}"',
-                "skirmish.78",
-            )
-        foot = path[-1]
-        x, y = order.points[0]
-        sid = ST.wall_section_at(self, x, y)  # type: ignore[arg-type]
-        sec = ST.wall_sections(self).get(sid or "")  # type: ignore[arg-type]
-        if sec is None or sec.line.distance(Point(x, y)) > 0.05:
-            raise IllegalAction(f"{action}: ({x:g}, {y:g}) is not on a castle wall's line", "skirmish.78")
-        if self.state.walls[sec.id] <= 0:
-            raise IllegalAction(f"{action}: wall section {sec.id} has no points left", "skirmish.74")
-        reach = c.ladder_reach.value
-        face = sec.shape.exterior.distance(Point(foot))
-        if ST.wall_section_at(self, *foot) is not None or face > reach + TOLERANCE:  # type: ignore[arg-type]
-            raise IllegalAction(
-                f'{action}: {f.id} raises it {face:.2f}" from the wall: a ladder goes up within {reach:g}" of it',
-                "skirmish.78",
-            )
-        if math.hypot(foot[0] - x, foot[1] - y) > reach + CASTLE_WALL_THICKNESS / 2 + TOLERANCE:
-            raise IllegalAction(
-                f'{action}: its top ({x:g}, {y:g}) is not the wall just before him (within {reach:g}")',
-                "skirmish.78",
-            )
-
-    # ------------------------------------------------------------------ doing
-    def castle_orders(self, action: Move) -> None:
-        """Carry out the castle orders of a checked move (after the men walked)."""
-        s = self.state
-        c = self.tables.castle
-        pushes: dict[str, list[str]] = {}
-        for order in action.orders:
-            if order.verb not in CASTLE_VERBS:
-                continue
-            f = s.figures[order.figure]
-            if order.verb == "up":
-                wall = self.wall(order.name or "")
-                assert wall is not None
-                corner = self._corner(f, wall, c.corner_reach.value)
-                assert corner is not None
-                f.x, f.y = snap(corner[0]), snap(corner[1])
-                f.on_wall = self.on_a_top(f.x, f.y)
-                self.emit("onto_wall", figure=f.id, section=f.on_wall, at=[f.x, f.y])
-            elif order.verb == "down":
-                x, y = order.points[0]
-                f.x, f.y = snap(x), snap(y)
-                self.emit("off_wall", figure=f.id, section=f.on_wall, at=[f.x, f.y])
-                f.on_wall = None
-            elif order.verb == "ladder":
-                x, y = order.points[0]
-                sid = ST.wall_section_at(self, x, y)  # type: ignore[arg-type]
-                assert sid is not None
-                s.ladders_raised += 1
-                ladder = Ladder(f"L{s.ladders_raised}", f.side, sid, (f.x, f.y), (snap(x), snap(y)), s.turn)
-                s.ladders[ladder.id] = ladder
-                self.emit("ladder_raised", figure=f.id, ladder=ladder.id, section=sid, top=list(ladder.top))
-            elif order.verb == "climb":
-                ladder = s.ladders[order.name or ""]
-                ladder.climbed[f.id] = s.turn
-                if self.holds_top(ladder):  # skirmish.82: a man of theirs holds the top: he follows onto the wall
-                    k = sum(1 for g in s.figures.values() if g.alive and g.on_wall == ladder.section)
-                    f.x, f.y = self._top_spot(ladder, k, on_wall=True)
-                    f.on_wall = ladder.section
-                    self.emit("follows_onto_wall", figure=f.id, ladder=ladder.id, section=ladder.section)
-                else:
-                    f.on_ladder = ladder.id
-                    mid = ((ladder.foot[0] + ladder.top[0]) / 2, (ladder.foot[1] + ladder.top[1]) / 2)
-                    f.x, f.y = snap(mid[0]), snap(mid[1])
-                    self.emit("climbs", figure=f.id, ladder=ladder.id)
-            else:
-                pushes.setdefault(order.name or "", []).append(f.id)
-        for name, men in sorted(pushes.items()):
-            ladder = s.ladders.get(name)
-            if ladder is None:
-                continue
-            ladder.pushed = s.turn
-            on = int(c.push_on.value)
-            falls = R.PushOff(len(men), on).roll(
-                self,  # type: ignore[arg-type]
-                f"{' and '.join(men)} push ladder {name} off: any {on} or less",
-            )
-            self.emit("push_off", ladder=name, men=men, falls=falls)
-            if falls:
-                self.ladder_falls(ladder, f"pushed off by {' and '.join(men)}")
-
-    def ladder_falls(self, ladder: Ladder, why: str) -> None:
-        """The ladder falls: each man on it survives on ``fall_survive`` (4) or more and stands at its foot
-        (skirmish.84); the ladder is gone."""
-        s = self.state
-        need = int(self.tables.castle.fall_survive.value)
-        self.emit("ladder_falls", ladder=ladder.id, why=why)
-        for k, f in enumerate(self.ladder_men(ladder)):
+            k = sum(1 for g in s.figures.values() if g.alive and g.on_wall == ladder.section)
             f.on_ladder = None
-            lives = R.Survival(need).roll(self, f"{f.id} falls with ladder {ladder.id}: survives on {need}+")  # type: ignore[arg-type]
-            fx, fy = ladder.foot[0] - ladder.top[0], ladder.foot[1] - ladder.top[1]
-            d = math.hypot(fx, fy) or 1.0
-            f.x, f.y = snap(ladder.foot[0] + fx / d * k), snap(ladder.foot[1] + fy / d * k)
-            if lives:
-                self.emit("survives_fall", figure=f.id)
-            else:
-                M.kill(self.ctx, f, f"fell with ladder {ladder.id} (skirmish.84)")
-        del s.ladders[ladder.id]
+            f.on_wall = ladder.section
+            f.x, f.y = _top_spot(ctx, ladder, k, on_wall=True)
+            ctx.emit("takes_wall", figure=f.id, ladder=ladder.id, section=ladder.section)
 
-    def ladders_up(self) -> None:
-        """At a new turn the men who went onto a ladder before it stand at its top (skirmish.79-80)."""
-        for ladder in sorted(self.state.ladders.values(), key=lambda lad: lad.id):
-            for k, f in enumerate(self.ladder_men(ladder)):
-                f.x, f.y = self._top_spot(ladder, k, on_wall=False)
 
-    def ladder_winners(self, in_melee: set[str]) -> None:
-        """After the melees: ladder men at the top (climbed before this turn) who are in no melee now go onto
-        the wall (skirmish.81: they won, or nobody stood against them)."""
-        s = self.state
-        for ladder in sorted(s.ladders.values(), key=lambda lad: lad.id):
-            if s.walls.get(ladder.section, 0) <= 0:
-                continue
-            for f in self.ladder_men(ladder):
-                if ladder.climbed.get(f.id, s.turn) >= s.turn or f.id in in_melee:
-                    continue
-                k = sum(1 for g in s.figures.values() if g.alive and g.on_wall == ladder.section)
-                f.on_ladder = None
-                f.on_wall = ladder.section
-                f.x, f.y = self._top_spot(ladder, k, on_wall=True)
-                self.emit("takes_wall", figure=f.id, ladder=ladder.id, section=ladder.section)
-
-    def wall_strikers(self, aims: dict[str, str]) -> dict[str, str]:
-        """On walls only ``wall_melee`` (2) men of a side strike at a time in each direction (skirmish.80, 85):
-        a man on a wall or ladder strikes along the wall one way or the other, or between ladder and wall."""
-        s = self.state
-        most = int(self.tables.castle.wall_melee.value)
-        count: dict[tuple[str, str], int] = {}
-        out: dict[str, str] = {}
-        for fid, foe in aims.items():
-            f, g = s.figures[fid], s.figures[foe]
-            if self.level(f) == GROUND:
-                out[fid] = foe
-                continue
-            if LADDER in (self.level(f), self.level(g)):
-                way = "ladder"
-            else:
-                sec = ST.wall_sections(self)[f.on_wall or ""]  # type: ignore[arg-type]
-                at, there = sec.line.project(Point(f.x, f.y)), sec.line.project(Point(g.x, g.y))
-                way = "+" if there >= at else "-"
-            key = (f.side, way)
-            if count.get(key, 0) >= most:
-                continue
-            count[key] = count.get(key, 0) + 1
+def wall_strikers(ctx: Context, aims: dict[str, str]) -> dict[str, str]:
+    """On walls only ``wall_melee`` (2) men of a side strike at a time in each direction (skirmish.80, 85):
+    a man on a wall or ladder strikes along the wall one way or the other, or between ladder and wall."""
+    s = ctx.state
+    most = int(ctx.tables.castle.wall_melee.value)
+    count: dict[tuple[str, str], int] = {}
+    out: dict[str, str] = {}
+    for fid, foe in aims.items():
+        f, g = s.figures[fid], s.figures[foe]
+        if level(ctx, f) == GROUND:
             out[fid] = foe
-        return out
+            continue
+        if LADDER in (level(ctx, f), level(ctx, g)):
+            way = "ladder"
+        else:
+            sec = ST.wall_sections(ctx)[f.on_wall or ""]
+            at, there = sec.line.project(Point(f.x, f.y)), sec.line.project(Point(g.x, g.y))
+            way = "+" if there >= at else "-"
+        key = (f.side, way)
+        if count.get(key, 0) >= most:
+            continue
+        count[key] = count.get(key, 0) + 1
+        out[fid] = foe
+    return out

@@ -219,9 +219,9 @@ def board(game: SkirmishGame, seat: str | None) -> str:
 
     for sid, points in sorted(s.sections.items()):
         storeys = " / ".join(str(p) for p in points)
-        lines.append(f"  section {sid}: {storeys} points (first storey first): {ST.state_of(game, sid)}")
+        lines.append(f"  section {sid}: {storeys} points (first storey first): {ST.state_of(game.ctx, sid)}")
     for bid in sorted(s.bridges):
-        lines.append(f"  bridge {ST.describe_bridge(game, bid)}")
+        lines.append(f"  bridge {ST.describe_bridge(game.ctx, bid)}")
     for wire in s.wires:
         lines.append(f"  barbed wire (laid): {_where(None, list(wire), None, None)}")
     for trap in s.traps:

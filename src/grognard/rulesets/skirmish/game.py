@@ -36,11 +36,12 @@ from grognard.core.dice import DiceSource
 from grognard.core.engine import ActionSpace, Decision, FiniteSpace, Game, Result
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most, snap, snap_angle
+from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish import shelling as SH
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import XY, Burst, Choice, Drive, Fire, Move, Order, WedgeOrder
-from grognard.rulesets.skirmish.castles import CastleRules
 from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.driving import DriveSpace, VehicleRules
 from grognard.rulesets.skirmish.drops import DropRules
@@ -75,7 +76,7 @@ def figure_value(figure: Figure) -> float:
     return WEAPON_VALUE.get(figure.weapon, 2.0) * TYPE_VALUE.get(figure.type, 1.0)
 
 
-class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
+class SkirmishGame(DropRules, VehicleRules, Game):
     """A skirmish game. ``options`` are resolved (``scenario``, ``turn_limit``)."""
 
     ruleset = "skirmish"
@@ -131,7 +132,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         }
         self.state = state
         self._setup_vehicles()
-        self._setup_castle()
+        CA.setup_castle(self.ctx)
         self.emit(
             "setup",
             scenario=spec.name,
@@ -239,20 +240,24 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         full["terrain"] = self.ctx.terrain_json
         full["structures"] = {
             "sections": {
-                sid: {"points": list(points), "state": ST.state_of(self, sid)}
+                sid: {"points": list(points), "state": ST.state_of(self.ctx, sid)}
                 for sid, points in sorted(self.state.sections.items())
             },
             "bridges": {
-                bid: {"points": b.points, "standing": bid in ST.standing(self), "text": ST.describe_bridge(self, bid)}
+                bid: {
+                    "points": b.points,
+                    "standing": bid in ST.standing(self.ctx),
+                    "text": ST.describe_bridge(self.ctx, bid),
+                }
                 for bid, b in sorted(self.state.bridges.items())
             },
             "walls": {
-                sid: {"points": points, "state": ST.wall_state(self, sid)}
+                sid: {"points": points, "state": ST.wall_state(self.ctx, sid)}
                 for sid, points in sorted(self.state.walls.items())
             },
         }
         full["ladders"] = [
-            {**lad.to_json(), "men": [f.id for f in self.ladder_men(lad)]}
+            {**lad.to_json(), "men": [f.id for f in CA.ladder_men(self.ctx, lad)]}
             for _, lad in sorted(self.state.ladders.items())
         ]
         for wedge in full["wedges"]:
@@ -419,7 +424,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             b.crossed, b.builders = {}, 0
         s.walked = {}
         self.emit("turn", turn=s.turn)
-        self.ladders_up()
+        CA.ladders_up(self.ctx)
         self._run_train()
         self._drop_paratroops()
         first = self.scenario.spec.first_mover
@@ -515,7 +520,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         for f in men:
             start = (f.x, f.y)
             order = orders.get(f.id)
-            walk = self.plan_castle_path(f, order)
+            walk = CA.plan_castle_path(self.ctx, f, order)
             if walk is not None:
                 paths[f.id] = walk
             elif order is not None:
@@ -634,11 +639,11 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
                 if not terrain.on_table(x, y):
                     raise IllegalAction(f"{action}: {fid} would leave the table at ({x:g}, {y:g})", "skirmish.2")
             if f.on_wall is not None or f.on_ladder is not None:
-                measure = self.check_wall_path(action, f, path)
+                measure = CA.check_wall_path(self.ctx, action, f, path)
             else:
                 measure = R.measure_path(terrain, path, allowance, river_paid=f.river_paid, open_doors=opened)
                 if measure.problem is None:
-                    self.check_ground_end(action, f, path)
+                    CA.check_ground_end(self.ctx, action, f, path)
             if measure.problem is not None:
                 rule, why = measure.problem
                 raise IllegalAction(f"{action}: {fid}: {why}", rule)
@@ -660,7 +665,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
                     )
             out[fid] = (path, measure)
         self._check_crossings(action, out)
-        self.check_castle_orders(action, out)
+        CA.check_castle_orders(self.ctx, action, out)
         if orders and any(o.verb in ("open", "close") for o in orders.values()):
             passed = {d for _, m in out.values() for d in m.doors}
             clash = passed & changed_now
@@ -728,7 +733,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
     def _check_build(self, action: Move) -> None:
         """Men at work on a bridge not yet built: within reach of its site, at most 10 a bridge a move (S10)."""
         s = self.state
-        sites = ST.bridge_sites(self)
+        sites = ST.bridge_sites(self.ctx)
         reach = self.tables.engineering.reach.value
         most = int(self.tables.bridges.most_builders.value)
         work = [o for o in action.orders if o.verb == "build"]
@@ -763,8 +768,8 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         if len(path) < 2:
             return []
         line = LineString(path)
-        sites = ST.bridge_sites(self)
-        return [bid for bid in sorted(ST.standing(self)) if line.intersects(sites[bid].deck)]
+        sites = ST.bridge_sites(self.ctx)
+        return [bid for bid in sorted(ST.standing(self.ctx)) if line.intersects(sites[bid].deck)]
 
     def _check_crossings(self, action: Move, paths: dict[str, tuple[list[XY], R.PathMeasure]]) -> None:
         """Men abreast: at most abreast x ranks_per_move men of a side cross a bridge in a turn (skirmish.88-89)."""
@@ -774,14 +779,14 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         for path, _ in paths.values():
             for bid in self.bridges_used(path):
                 count[bid] = count.get(bid, 0) + 1
-        sites = ST.bridge_sites(self)
+        sites = ST.bridge_sites(self.ctx)
         for bid, n in sorted(count.items()):
-            most = ST.bridge_capacity(self, bid)
+            most = ST.bridge_capacity(self.ctx, bid)
             done = s.bridges[bid].crossed.get(side, 0)
             if done + n > most:
                 rule = "skirmish.89" if sites[bid].type == "foot" else "skirmish.88"
                 raise IllegalAction(
-                    f"{action}: {ST.describe_bridge(self, bid)} takes {most} men of a side a turn; "
+                    f"{action}: {ST.describe_bridge(self.ctx, bid)} takes {most} men of a side a turn; "
                     f"{done} have crossed, {n} more would make {done + n}",
                     rule,
                 )
@@ -834,7 +839,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             f.x, f.y = x, y
             f.on_table = True
             if f.on_wall is not None:
-                f.on_wall = self.on_a_top(x, y) or f.on_wall
+                f.on_wall = CA.on_a_top(self.ctx, x, y) or f.on_wall
             s.walked[fid] = round(s.walked.get(fid, 0.0) + measure.cost, 2)
             f.river_paid = terrain.in_river(x, y) and (f.river_paid or entered_river)
             for door in measure.doors:
@@ -843,7 +848,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
                 crossed = s.bridges[bid].crossed
                 crossed[f.side] = crossed.get(f.side, 0) + 1
             moved.append({"figure": fid, "to": [x, y], "cost": round(measure.cost, 2)})
-        self.castle_orders(action)
+        CA.castle_orders(self.ctx, action)
         if waiting and not moved:
             s.held_off[unit.side] = s.held_off.get(unit.side, 0) + (1 if s.turn == 1 else 0)
             self.emit("waits", unit=unit.id)
@@ -861,7 +866,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         self.emit("bridge_work", figure=order.figure, bridge=bridge.id, work=bridge.work, of=need)
         if bridge.work >= need:
             bridge.built = True
-            bridge.points = self.tables.bridges.types[ST.bridge_sites(self)[bridge.id].type].points
+            bridge.points = self.tables.bridges.types[ST.bridge_sites(self.ctx)[bridge.id].type].points
             self.emit("bridge_built", bridge=bridge.id, points=bridge.points)
             self.structures_changed()
 
@@ -1469,7 +1474,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             )
             hit_men: list[str] = []
             for f in men:
-                covered_by = ST.artillery_cover(self, f, order.at, order.weapon)
+                covered_by = ST.artillery_cover(self.ctx, f, order.at, order.weapon)
                 if covered_by is not None:
                     self.emit("burst_covered", by=by, figure=f.id, why=covered_by)
                     continue
@@ -1490,7 +1495,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
                     attack_of[f.id] = order.attack
             record["hit"] = hit_men
             self.emit("burst_effect", by=by, hit=hit_men)
-            ST.shell(self, template, order.at, order.weapon, die)
+            SH.shell(self.ctx, template, order.at, order.weapon, die)
         s.bursts = {}
 
     # ------------------------------------------------------------------ melee (skirmish.66-70)
@@ -1503,7 +1508,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
         out: dict[str, set[str]] = {f.id: set() for f in men}
         for i, a in enumerate(men):
             for b in men[i + 1 :]:
-                if a.side != b.side and R.in_contact((a.x, a.y), (b.x, b.y), base) and self.levels_meet(a, b):
+                if a.side != b.side and R.in_contact((a.x, a.y), (b.x, b.y), base) and CA.levels_meet(self.ctx, a, b):
                     out[a.id].add(b.id)
                     out[b.id].add(a.id)
         return out
@@ -1568,7 +1573,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             if found is not None and self._fight(found, s.units[crew].side):
                 self._group(found, s.units[crew].side)
         s.charged = set()
-        self.ladder_winners({f for f, foes in self.contacts().items() if foes})
+        CA.ladder_winners(self.ctx, {f for f, foes in self.contacts().items() if foes})
         if s.groups:
             self.emit("melee_choice", groups={g: list(m) for g, m in sorted(s.groups.items())})
 
@@ -1719,7 +1724,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             s.stats["melee_rounds"] += 1
             dead: list[tuple[str, str]] = []
             hit_any = False
-            aims = self.wall_strikers(self._targets(ours, set(theirs), adj))
+            aims = CA.wall_strikers(self.ctx, self._targets(ours, set(theirs), adj))
             killed: set[str] = set()
             for fid, foe in aims.items():
                 if self._strike(fid, foe):
@@ -1732,7 +1737,7 @@ class SkirmishGame(CastleRules, DropRules, VehicleRules, Game):
             killed_now = {d for d, _ in dead}
             # the first round's dead do not strike back; in later rounds the dead fight before removal
             back = [f for f in theirs if round_no > 1 or f not in killed_now]
-            replies = self.wall_strikers(self._targets(back, set(ours), adj))
+            replies = CA.wall_strikers(self.ctx, self._targets(back, set(ours), adj))
             for fid, foe in replies.items():
                 if self._strike(fid, foe):
                     hit_any = True
@@ -1942,7 +1947,7 @@ class MoveSpace(ActionSpace[Move]):
         ladders = sorted(game.state.ladders)
         if kind == 6:
             here = Point(f.x, f.y)
-            sec = min(ST.wall_sections(game).values(), key=lambda w: w.line.distance(here))
+            sec = min(ST.wall_sections(game.ctx).values(), key=lambda w: w.line.distance(here))
             top = sec.line.interpolate(sec.line.project(here))
             return Order(f.id, "ladder", ((snap(top.x), snap(top.y)),))
         if kind == 7 and ladders:

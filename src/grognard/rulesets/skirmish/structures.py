@@ -16,7 +16,8 @@ inside). The men inside feel the state of the highest storey still standing.
 The contract with the artillery code (which places burst templates and rolls
 the ranging shot): for each man under a landed template it asks
 :func:`artillery_cover` (a reason he cannot be hit, or None), and for each
-landed shot it calls :func:`shell` once.
+landed shot it calls ``shelling.shell`` once (what the shell does to the
+buildings, walls and bridges under it).
 
 Bridges: a large bridge (30 points) or a foot bridge (15) with the seed's
 states; artillery takes 2d6 a shot; at 0 it is gone and the men on it fall
@@ -30,14 +31,13 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import icepool
-from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry import LineString, Point
 
 from grognard.core.dice import DiceSource, Mechanic
 from grognard.core.geometry import TOLERANCE
-from grognard.rulesets.skirmish import men as M
+from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.tables import ATTACKS, BridgeState, Tables
 from grognard.rulesets.skirmish.terrain import (
-    ALL_DEAD,
     FULL_POINTS,
     NO_ART_COVER,
     BridgeSite,
@@ -49,7 +49,6 @@ from grognard.rulesets.skirmish.terrain import (
 )
 
 if TYPE_CHECKING:
-    from grognard.rulesets.skirmish.game import SkirmishGame
     from grognard.rulesets.skirmish.state import Figure
 
 XY = tuple[float, float]
@@ -148,85 +147,83 @@ def attack_of(tables: Tables, weapon: str) -> str:
     raise ValueError(f"{weapon!r} is neither a weapon of the tables nor a kind of attack ({', '.join(ATTACKS)})")
 
 
-def sections(game: SkirmishGame) -> dict[str, Section]:
+def sections(ctx: Context) -> dict[str, Section]:
     """Every building section of the table, by id."""
-    return {sec.id: sec for b in game.base_terrain.buildings for sec in b.sections}
+    return {sec.id: sec for b in ctx.base_terrain.buildings for sec in b.sections}
 
 
-def wall_sections(game: SkirmishGame) -> dict[str, WallSection]:
+def wall_sections(ctx: Context) -> dict[str, WallSection]:
     """Every castle wall section of the table, by id (skirmish.74)."""
-    return {sec.id: sec for w in game.base_terrain.walls for sec in w.sections}
+    return {sec.id: sec for w in ctx.base_terrain.walls for sec in w.sections}
 
 
-def wall_state(game: SkirmishGame, section: str) -> str:
+def wall_state(ctx: Context, section: str) -> str:
     """The state of castle wall section ``section`` now (the four states of a storey; ALL DEAD at 0)."""
-    return storey_state(wall_sections(game)[section].storey, game.state.walls[section])
+    return storey_state(wall_sections(ctx)[section].storey, ctx.state.walls[section])
 
 
-def wall_section_at(game: SkirmishGame, x: float, y: float) -> str | None:
+def wall_section_at(ctx: Context, x: float, y: float) -> str | None:
     """The castle wall section whose top holds (x, y) (inches), standing or not, if any."""
     point = Point(x, y)
-    for sid, sec in sorted(wall_sections(game).items()):
+    for sid, sec in sorted(wall_sections(ctx).items()):
         if sec.shape.covers(point):
             return sid
     return None
 
 
-def bridge_sites(game: SkirmishGame) -> dict[str, BridgeSite]:
+def bridge_sites(ctx: Context) -> dict[str, BridgeSite]:
     """Every bridge of the table (standing, gone or not yet built), by id."""
-    return {b.id: b for b in game.base_terrain.bridges}
+    return {b.id: b for b in ctx.base_terrain.bridges}
 
 
-def state_of(game: SkirmishGame, section: str) -> str:
+def state_of(ctx: Context, section: str) -> str:
     """The state of ``section`` now: FULL POINTS, NO ART. COVER, NO TOP COVER or ALL DEAD (skirmish.18)."""
-    return section_state(sections(game)[section], game.state.sections[section])
+    return section_state(sections(ctx)[section], ctx.state.sections[section])
 
 
-def standing(game: SkirmishGame) -> frozenset[str]:
+def standing(ctx: Context) -> frozenset[str]:
     """The bridges standing now: built, with points left."""
-    return frozenset(b.id for b in game.state.bridges.values() if b.built and b.points > 0)
+    return ctx.standing()
 
 
-def section_states(game: SkirmishGame) -> dict[str, str]:
+def section_states(ctx: Context) -> dict[str, str]:
     """Each building section's and castle wall section's state now."""
-    out = {sid: section_state(sec, game.state.sections[sid]) for sid, sec in sections(game).items()}
-    out.update({sid: storey_state(sec.storey, game.state.walls[sid]) for sid, sec in wall_sections(game).items()})
-    return out
+    return ctx.section_states()
 
 
-def bridge_state(game: SkirmishGame, bridge: str) -> BridgeState | None:
+def bridge_state(ctx: Context, bridge: str) -> BridgeState | None:
     """The row of the bridge's type its points are in now; None when it is gone or not built (skirmish.88-89)."""
-    b = game.state.bridges[bridge]
+    b = ctx.state.bridges[bridge]
     if not b.built or b.points <= 0:
         return None
-    kind = game.tables.bridges.types[bridge_sites(game)[bridge].type]
+    kind = ctx.tables.bridges.types[bridge_sites(ctx)[bridge].type]
     return next(row for row in kind.states if b.points >= row.from_points)
 
 
-def bridge_takes(game: SkirmishGame, bridge: str, *, armoured: bool) -> bool:
+def bridge_takes(ctx: Context, bridge: str, *, armoured: bool) -> bool:
     """Whether ``bridge`` in its state now holds a vehicle, armoured or not (for the vehicles' moves)."""
-    row = bridge_state(game, bridge)
+    row = bridge_state(ctx, bridge)
     if row is None:
         return False
     return row.vehicles == "all" or (row.vehicles == "unarmoured" and not armoured)
 
 
-def bridge_capacity(game: SkirmishGame, bridge: str) -> int:
+def bridge_capacity(ctx: Context, bridge: str) -> int:
     """Men of one side who may cross ``bridge`` in a turn: abreast x ranks a move (0 when it is not standing)."""
-    row = bridge_state(game, bridge)
+    row = bridge_state(ctx, bridge)
     if row is None:
         return 0
-    return row.abreast * int(game.tables.bridges.ranks_per_move.value)
+    return row.abreast * int(ctx.tables.bridges.ranks_per_move.value)
 
 
-def describe_bridge(game: SkirmishGame, bridge: str) -> str:
+def describe_bridge(ctx: Context, bridge: str) -> str:
     """``B1 (large, 14 points: men 4 abreast and unarmoured vehicles)``."""
-    b = game.state.bridges[bridge]
-    site = bridge_sites(game)[bridge]
+    b = ctx.state.bridges[bridge]
+    site = bridge_sites(ctx)[bridge]
     if not b.built:
-        need = int(game.tables.bridges.man_moves.value)
+        need = int(ctx.tables.bridges.man_moves.value)
         return f"{bridge} ({site.type}, being built: {b.work} of {need} man-moves)"
-    row = bridge_state(game, bridge)
+    row = bridge_state(ctx, bridge)
     if row is None:
         return f"{bridge} ({site.type}, gone)"
     files = "single file" if row.abreast == 1 else f"{row.abreast} abreast"
@@ -234,10 +231,10 @@ def describe_bridge(game: SkirmishGame, bridge: str) -> str:
     return f"{bridge} ({site.type}, {b.points} points: men {files}{vehicles})"
 
 
-def at_opening(game: SkirmishGame, figure: Figure, section: Section) -> str | None:
+def at_opening(ctx: Context, figure: Figure, section: Section) -> str | None:
     """The door or window of the man's building he stands at (within ``opening_reach``), if any (skirmish.39)."""
-    reach = game.tables.sight.opening_reach.value
-    building = next(b for b in game.base_terrain.buildings if b.id == section.building)
+    reach = ctx.tables.sight.opening_reach.value
+    building = next(b for b in ctx.base_terrain.buildings if b.id == section.building)
     for opening in building.openings:
         if Point(opening.at).distance(Point(figure.x, figure.y)) <= reach + TOLERANCE:
             return opening.id
@@ -245,7 +242,7 @@ def at_opening(game: SkirmishGame, figure: Figure, section: Section) -> str | No
 
 
 # ------------------------------------------------------------------------------ the contract with artillery
-def artillery_cover(game: SkirmishGame, figure: Figure, centre: XY, weapon: str) -> str | None:
+def artillery_cover(ctx: Context, figure: Figure, centre: XY, weapon: str) -> str | None:
     """Why ``figure`` cannot be hit by a burst centred at ``centre`` (inches) from ``weapon``, or None.
 
     ``weapon`` is a weapon of the tables or a kind of attack. Raises
@@ -264,16 +261,16 @@ def artillery_cover(game: SkirmishGame, figure: Figure, centre: XY, weapon: str)
 
     >>> # see tests/test_skirmish_structures.py for worked cases
     """
-    tables = game.tables
+    tables = ctx.tables
     attack = attack_of(tables, weapon)
     if attack not in ARCING:
         return None
-    terrain = game.terrain
+    terrain = ctx.terrain
     me = (figure.x, figure.y)
-    states = section_states(game)
+    states = section_states(ctx)
     inside = terrain.section_at(*me)
     if inside is not None and states[inside.id] in (FULL_POINTS, NO_ART_COVER):
-        opening = at_opening(game, figure, inside)
+        opening = at_opening(ctx, figure, inside)
         if opening is not None:
             return None  # at a door or window: no cover from artillery, just regular cover (skirmish.39)
         if states[inside.id] == FULL_POINTS:
@@ -287,7 +284,7 @@ def artillery_cover(game: SkirmishGame, figure: Figure, centre: XY, weapon: str)
         return None  # the burst's centre is on him: no wall between
     here = Point(me)
     if "building" in heights:
-        for sid, sec in sorted(sections(game).items()):
+        for sid, sec in sorted(sections(ctx).items()):
             if states[sid] not in (FULL_POINTS, NO_ART_COVER):
                 continue  # rubble and collapse give no artillery cover
             if _crosses_near(line, sec.shape.exterior, here, reach):
@@ -296,7 +293,7 @@ def artillery_cover(game: SkirmishGame, figure: Figure, centre: XY, weapon: str)
                     "(skirmish.40)"
                 )
     if "castle_wall" in heights and figure.on_wall is None and figure.on_ladder is None:
-        for sid, wsec in sorted(wall_sections(game).items()):
+        for sid, wsec in sorted(wall_sections(ctx).items()):
             wall = next(w for w in terrain.walls if w.id == wsec.wall)
             if states[sid] not in (FULL_POINTS, NO_ART_COVER) or wall.height + TOLERANCE < heights["castle_wall"]:
                 continue  # a broken or fallen stretch, or a low wall, gives none
@@ -322,124 +319,11 @@ def _crosses_near(line: LineString, wall: Any, man: Point, reach: float) -> bool
     return bool(crossing.distance(man) <= reach + TOLERANCE)
 
 
-def shell(game: SkirmishGame, burst: Polygon, centre: XY, weapon: str, ranging_die: int) -> None:
-    """A burst template ``burst`` (a shapely Polygon, inches) lands, centred at ``centre``, from ``weapon``.
-
-    When the weapon's attack damages structures (the tables' ``damaged_by``,
-    RULINGS S11: artillery and tank guns), each building section and standing
-    bridge under the template (touching it counts) loses the total of 2d6
-    points, each rolled apart. A section's damage falls on its top storey
-    still standing and does not carry to the one below (S7, skirmish.91);
-    when its last storey reaches ALL DEAD it collapses on everyone inside. A
-    bridge at 0 is gone and the men on it fall into the river. When
-    ``ranging_die`` is 1, every door under the template is blown off (S8,
-    skirmish.77): open for good. Emits an event for each change; raises
-    ValueError for an unknown weapon or a ranging die off a d6.
-    """
-    if not 1 <= ranging_die <= 6:
-        raise ValueError(f"ranging die {ranging_die}: a d6 shows 1 to 6")
-    tables = game.tables
-    attack = attack_of(tables, weapon)
-    if attack not in tables.structures.damaged_by.attacks:
-        game.emit("shell_no_damage", weapon=weapon, why=f"a {attack} does not damage structures (RULINGS S11)")
-        return
-    s = game.state
-    damage = Damage(int(tables.structures.dice.value))
-    for sid, sec in sorted(sections(game).items()):
-        if not sec.shape.intersects(burst):
-            continue
-        points = s.sections[sid]
-        n = top_storey(sec, points)
-        if n is None:
-            continue  # already collapsed
-        storey = "second storey" if n == 1 else "first storey"
-        lost = damage.roll(game, f"shell on section {sid} ({storey}, {points[n]} points): 2d6 off")
-        before = storey_state(sec.storeys[n], points[n])
-        points[n] = max(0, points[n] - lost)  # S7: never below 0, no carry to the storey below
-        after = storey_state(sec.storeys[n], points[n])
-        game.emit("structure_hit", section=sid, storey=n + 1, lost=lost, points=points[n], state=after, was=before)
-        if after == ALL_DEAD:
-            if n == 0:
-                _collapse(game, sec)
-            else:
-                game.emit("storey_gone", section=sid, storey=n + 1)
-    for sid, wsec in sorted(wall_sections(game).items()):
-        if not wsec.shape.intersects(burst) or s.walls[sid] <= 0:
-            continue
-        lost = damage.roll(game, f"shell on castle wall section {sid} ({s.walls[sid]} points): 2d6 off")
-        if ranging_die == 1:
-            cannons = [p.id for p in sorted(s.pieces.values(), key=lambda p: p.id) if _cannon_on(game, p, wsec, burst)]
-            if cannons:
-                extra = int(tables.castle.cannon_loss.value)
-                lost += extra
-                game.emit("cannon_hit", section=sid, pieces=cannons, extra=extra)
-        _wall_loses(game, sid, lost)
-    for bid, site in sorted(bridge_sites(game).items()):
-        b = s.bridges[bid]
-        if not b.built or b.points <= 0 or not site.deck.intersects(burst):
-            continue
-        lost = damage.roll(game, f"shell on bridge {bid} ({b.points} points): 2d6 off")
-        b.points = max(0, b.points - lost)
-        game.emit("bridge_hit", bridge=bid, lost=lost, points=b.points, state=describe_bridge(game, bid))
-        if b.points == 0:
-            _bridge_gone(game, site)
-    if ranging_die == 1:
-        for door in sorted(s.doors.values(), key=lambda d: d.id):
-            opening = game.base_terrain.openings[door.id]
-            if door.blown or not Point(opening.at).buffer(opening.width / 2).intersects(burst):
-                continue
-            door.blown, door.open = True, True
-            game.emit("door_blown", door=door.id)
-    game.structures_changed()
-
-
-def _cannon_on(game: SkirmishGame, piece: Any, section: WallSection, burst: Polygon) -> bool:
-    """The piece stands on ``section``'s top and under the template (skirmish.75)."""
-    where = Point(piece.x, piece.y)
-    return bool(section.shape.covers(where) and burst.intersects(where.buffer(0.5)))
-
-
-def _wall_loses(game: SkirmishGame, section: str, lost: int) -> None:
-    """Castle wall ``section`` loses ``lost`` points (never below 0, S7); at 0 every man on it is gone
-    (skirmish.74); a ladder against it falls, its men surviving on 4-6 as from a pushed ladder (skirmish.84)."""
-    s = game.state
-    before = wall_state(game, section)
-    s.walls[section] = max(0, s.walls[section] - lost)
-    after = wall_state(game, section)
-    game.emit("wall_hit", section=section, lost=lost, points=s.walls[section], state=after, was=before)
-    if s.walls[section] > 0:
-        return
-    game.emit("wall_section_gone", section=section)
-    for f in sorted(s.figures.values(), key=lambda f: f.id):
-        if f.alive and f.on_wall == section:
-            M.kill(game.ctx, f, f"wall section {section} fell with him on it (skirmish.74)")
-    for ladder in sorted(s.ladders.values(), key=lambda lad: lad.id):
-        if ladder.section == section:
-            game.ladder_falls(ladder, f"wall section {section} is gone")
-
-
-def _collapse(game: SkirmishGame, section: Section) -> None:
-    """ALL DEAD: the section falls on everyone inside it (skirmish.18)."""
-    game.emit("section_collapses", section=section.id)
-    for f in sorted(game.state.figures.values(), key=lambda f: f.id):
-        if f.alive and f.on_table and section.shape.covers(Point(f.x, f.y)):
-            M.kill(game.ctx, f, f"section {section.id} collapsed on him")
-
-
-def _bridge_gone(game: SkirmishGame, site: BridgeSite) -> None:
-    """At 0 the bridge is gone: the men on it fall into the river (and stand in it, as if they had waded in)."""
-    game.emit("bridge_gone", bridge=site.id)
-    for f in sorted(game.state.figures.values(), key=lambda f: f.id):
-        if f.alive and f.on_table and site.deck.covers(Point(f.x, f.y)):
-            f.river_paid = True
-            game.emit("falls_in_river", figure=f.id, bridge=site.id)
-
-
 # ------------------------------------------------------------------------------ for the bots
-def collapse_chance(game: SkirmishGame, section: str) -> Fraction:
+def collapse_chance(ctx: Context, section: str) -> Fraction:
     """The chance one shot brings ``section`` to ALL DEAD now (its last storey; exact over 2d6)."""
-    sec = sections(game)[section]
-    points = game.state.sections[section]
+    sec = sections(ctx)[section]
+    points = ctx.state.sections[section]
     n = top_storey(sec, points)
     if n is None:
         return Fraction(1)
@@ -447,5 +331,5 @@ def collapse_chance(game: SkirmishGame, section: str) -> Fraction:
         return Fraction(0)  # the second storey must go first (skirmish.91)
     storey = sec.storeys[0]
     need = points[0] - (storey.no_top_cover_from - 1)  # points to lose to fall below NO TOP COVER
-    dist = Damage(int(game.tables.structures.dice.value)).distribution()
+    dist = Damage(int(ctx.tables.structures.dice.value)).distribution()
     return Fraction(sum(dist.quantity(v) for v in dist.outcomes() if v >= need), dist.denominator())
