@@ -60,12 +60,12 @@ def test_a_landing_craft_grounds_exactly_at_the_shore_and_only_then_lowers_its_r
     assert error.rule == "skirmish.27" and "afloat, 0.02" in str(error)
     drive(game, "drive LC 16.98,24")
     v = game.state.vehicles["LC"]
-    assert not L.grounded(game.base_terrain, game.vehicle_shape(v))
+    assert not L.grounded(game.base_terrain, game.ctx.vehicle_shape(v))
     # the bow exactly at the shore: grounded, the men run down the ramp onto the beach
     game = afloat_game()
     drive(game, "drive LC 17,24 then unload P")
     v = game.state.vehicles["LC"]
-    assert (v.x, v.y) == (17.0, 24.0) and L.grounded(game.base_terrain, game.vehicle_shape(v))
+    assert (v.x, v.y) == (17.0, 24.0) and L.grounded(game.base_terrain, game.ctx.vehicle_shape(v))
     bow = L.bow((v.x, v.y), v.heading, 6.0)
     for n in range(1, 6):
         f = figure(game, f"P.{n}")

@@ -348,7 +348,7 @@ def train_table(units: list[dict], vehicles: list[dict] | None = None) -> Skirmi
 def test_the_train_runs_twelve_inches_a_move_from_the_boards_end() -> None:
     game = train_table([unit("A", "allies", fig(20, 25))])
     assert game.state.train == 12.0  # move 1: its head is 12" in from the west edge
-    shape = game.train_now()
+    shape = game.ctx.train_now()
     assert shape is not None and shape.bounds[0] == 0.0 and shape.bounds[2] == 12.0
     fire(game)  # holds all round: move 2
     assert game.state.turn == 2 and game.state.train == 24.0
@@ -430,7 +430,7 @@ def test_random_drives_are_legal_and_load_the_men_beside_a_vehicle() -> None:
     from grognard.rulesets.skirmish.driving import DriveSpace
 
     game = table([crew(1), unit("B", "allies", fig(11.4, 10))], [vehicle("J", "jeep", (10, 10), "A")])
-    space = DriveSpace(game, "J")
+    space = DriveSpace(game.ctx, "J")
     assert space.near_units() == ["B"]
     rng = np.random.default_rng(5)
     drives = [space.sample(rng) for _ in range(40)]

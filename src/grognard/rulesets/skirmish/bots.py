@@ -712,7 +712,7 @@ def craft_order(game: SkirmishGame, space: DriveSpace, target: Polygon, stop: An
     with its men out on the same move when the beach is within half its move."""
     v = game.state.vehicles[space.vehicle]
     terrain = game.base_terrain
-    if L.grounded(terrain, game.vehicle_shape(v)):
+    if L.grounded(terrain, game.ctx.vehicle_shape(v)):
         dropping = Drive(space.vehicle, (), stop) if stop is not None else None
         return dropping if dropping is not None and space.contains(dropping) else space.hold()
     beach = L.beach_toward(terrain, target, (v.x, v.y))

@@ -1,9 +1,9 @@
 """The skirmish game's vehicles and train (skirmish.23, 31, 44, 49, 50, 56-61): setup, orders, checks, moves.
 
-A mixin of :class:`~.game.SkirmishGame`. Each vehicle of the side moving
+Plain functions of the game's context. Each vehicle of the side moving
 gets a ``drive V`` decision in that side's move phase, beside its units'
 ``move`` decisions, in any order. A :class:`~.actions.Drive` is checked whole
-(:meth:`VehicleRules.check_drive`) and refused with the first rule it breaks,
+(:func:`check_drive`) and refused with the first rule it breaks,
 leaving the state as it was.
 
 Readings (docs/rules/skirmish.md): the men aboard ride in order, so the first
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from shapely.geometry import LineString, Point
@@ -34,12 +34,8 @@ from grognard.rulesets.skirmish import landing as L
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import vehicles as V
 from grognard.rulesets.skirmish.actions import Drive, Stop
-from grognard.rulesets.skirmish.parts import GamePart
+from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.state import Figure, Vehicle
-from grognard.rulesets.skirmish.terrain import Feature, Terrain
-
-if TYPE_CHECKING:
-    from grognard.rulesets.skirmish.game import SkirmishGame
 
 XY = tuple[float, float]
 
@@ -55,504 +51,12 @@ class DrivePlan:
     towing: list[str] = field(default_factory=list)  # the pieces hitched once the drive is done (skirmish.61)
 
 
-class VehicleRules(GamePart):
-    """Vehicles and the train for :class:`~.game.SkirmishGame` (see the module's docstring)."""
-
-    railway: str | None
-    _towing: list[str]  # the pieces the vehicle being checked tows, stop by stop (skirmish.61)
-    _near: XY | None = None  # where men getting out gather first (the piece unhitched), else the rear
-
-    # ------------------------------------------------------------------ setup
-    def _setup_vehicles(self) -> None:
-        """Vehicles from the scenario, their men aboard; the train waiting at the board's end."""
-        spec = self.scenario.spec
-        s = self.state
-        for vs in spec.vehicles:
-            vid = vs.id.upper()
-            v = Vehicle(
-                vid,
-                vs.kind,
-                vs.side,
-                vs.name,
-                snap(vs.at[0]),
-                snap(vs.at[1]),
-                snap_angle(vs.heading),
-                tuple(vs.weapons),
-                [],
-            )
-            for ref in [*vs.crew, *vs.passengers]:
-                name = ref.upper()
-                men = s.units[name].figures if name in s.units else [name]
-                for fid in men:
-                    f = s.figures[fid]
-                    f.aboard, f.x, f.y = vid, v.x, v.y
-                    v.aboard.append(fid)
-            v.armoured = self.tables.vehicles.kind(vs.kind).armoured if vs.armoured is None else vs.armoured
-            s.vehicles[vid] = v
-        for ps in spec.pieces:
-            if ps.hitched is not None:  # it starts behind its vehicle (skirmish.61)
-                piece = s.pieces[ps.id.upper()]
-                v = s.vehicles[ps.hitched.upper()]
-                piece.hitched = v.id
-                piece.x, piece.y = self.tow_point(v)
-                piece.heading = snap_angle(v.heading + 180.0)
-        self.railway = None
-        if spec.train is not None:
-            self.railway = spec.train.railway or next(f.id for f in self.base_terrain.by_kind("railway"))
-            s.train = 0.0
-
-    # ------------------------------------------------------------------ lookups
-    def may_drive(self, v: Vehicle) -> bool:
-        """``v`` owes a drive decision: a living man is aboard, or one of its side stands within reach to get in."""
-        return bool(M.riders(self.ctx, v)) or bool(DriveSpace(self, v.id).near_units())  # type: ignore[arg-type]
-
-    def vehicle_shape(self, v: Vehicle, at: XY | None = None, facing: float | None = None) -> Any:
-        entry = self.tables.vehicles.kind(v.kind)
-        return V.footprint(at or (v.x, v.y), v.heading if facing is None else facing, entry.length, entry.width)
-
-    def train_now(self) -> BaseGeometry | None:
-        """The train's ground now, or None (no train, or off the board)."""
-        if self.railway is None or self.state.train is None:
-            return None
-        return V.train_shape(self.base_terrain, self.railway, self.state.train)
-
-    def moving_key(self) -> tuple[Any, ...]:
-        return (self.state.train, tuple((v.x, v.y, v.heading) for v in self.state.vehicles.values()))
-
-    def with_moving(self, terrain: Terrain) -> Terrain:
-        """``terrain`` with the train and the vehicles where they are now."""
-        feats = [Feature(v.kind, v.id, self.vehicle_shape(v)) for v in self.state.vehicles.values()]
-        return terrain.with_moving(self.train_now(), feats)
-
-    def vehicles_view(self) -> dict[str, Any]:
-        """The vehicles' footprints (corners, inches) with who drives and who rides, and the train's ground,
-        for views and pictures; empty when the scenario has neither."""
-        out: dict[str, Any] = {}
-        if self.state.vehicles:
-            items = []
-            for v in self.state.vehicles.values():
-                corners = [[round(x, 2), round(y, 2)] for x, y in self.vehicle_shape(v).exterior.coords]
-                driver = M.driver(self.ctx, v)
-                gunner = M.gunner(self.ctx, v)
-                items.append(
-                    {
-                        "id": v.id,
-                        "kind": v.kind,
-                        "side": v.side,
-                        "shape": corners,
-                        "aboard": [f.id for f in M.riders(self.ctx, v)],
-                        "driver": driver.id if driver else None,
-                        "gunner": gunner.id if gunner else None,
-                        **(
-                            {"grounded": L.grounded(self.base_terrain, self.vehicle_shape(v))}
-                            if self.tables.vehicles.kind(v.kind).afloat
-                            else {}
-                        ),
-                    }
-                )
-            out["vehicle_shapes"] = items
-        train = self.train_now()
-        if train is not None:
-            out["train_shape"] = [[round(x, 2), round(y, 2)] for x, y in train.exterior.coords]
-        return out
-
-    # ------------------------------------------------------------------ men on foot
-    def check_foot_path(self, action: Any, f: Figure, path: list[XY], cost: float) -> None:
-        """A man on foot: not aboard, within what his move has left this turn, round vehicles and the train."""
-        if f.aboard is not None:
-            raise IllegalAction(
-                f"{action}: {f.id} is aboard {f.aboard}: he moves with it, or gets out by unloading", "skirmish.61"
-            )
-        spent = self.state.walked.get(f.id, 0.0)
-        if spent and not at_most(spent + cost, M.allowance(self.ctx, f)):
-            raise IllegalAction(
-                f'{action}: {f.id} got in or out of a vehicle this turn: {M.allowance(self.ctx, f) - spent:g}" of his '
-                f'move is left, the path costs {cost:.2f}"',
-                "skirmish.61",
-            )
-        body = LineString(path).buffer(self.tables.sight.base.value / 2)
-        train = self.train_now()
-        if train is not None and body.intersection(train).area > 0.01:
-            raise IllegalAction(f"{action}: {f.id} would walk into the train: it cannot be boarded", "skirmish.44")
-        for v in self.state.vehicles.values():
-            if body.intersection(self.vehicle_shape(v)).area > 0.01:
-                raise IllegalAction(f"{action}: {f.id} would walk through {v.id}: men get in by loading", "skirmish.61")
-
-    # ------------------------------------------------------------------ checking a drive
-    def _men_of(self, action: Drive, stop: Stop, v: Vehicle, aboard: list[str]) -> list[str]:
-        s = self.state
-        out: list[str] = []
-        for ref in stop.men:
-            if ref in s.units:
-                unit = s.units[ref]
-                if unit.side != v.side:
-                    raise IllegalAction(f"{action}: {ref} is not a unit of {v.side}", "skirmish.61")
-                men = [
-                    fid
-                    for fid in unit.figures
-                    if s.figures[fid].alive
-                    and ((fid in aboard) if stop.verb == "unload" else s.figures[fid].aboard is None)
-                    and s.figures[fid].on_table
-                ]
-                if not men:
-                    where = f"aboard {v.id}" if stop.verb == "unload" else "on foot"
-                    raise IllegalAction(f"{action}: no man of {ref} is {where}", "skirmish.61")
-                out += [m for m in men if m not in out]
-            elif ref in s.figures:
-                f = s.figures[ref]
-                if f.side != v.side or not f.alive:
-                    raise IllegalAction(f"{action}: {ref} is not a living man of {v.side}", "skirmish.61")
-                if ref not in out:
-                    out.append(ref)
-            else:
-                raise IllegalAction(f"{action}: no unit or man {ref!r}", "skirmish.61")
-        return out
-
-    def _stop(
-        self,
-        action: Drive,
-        stop: Stop,
-        v: Vehicle,
-        at: XY,
-        facing: float,
-        aboard: list[str],
-        afoot: dict[str, XY],
-    ) -> list[tuple[str, XY | None]]:
-        """Check one stop with the vehicle at ``at``; updates ``aboard`` and ``afoot`` (men on foot's places)."""
-        s = self.state
-        if stop.verb in ("hitch", "unhitch"):
-            self._check_hitch(action, stop, v, at, facing)
-            rest = Stop("load" if stop.verb == "hitch" else "unload", stop.men[1:])
-            self._near = self.tow_point(v, at, facing)  # the crew gets out beside the piece
-            try:
-                return self._stop(action, rest, v, at, facing, aboard, afoot) if rest.men else []
-            finally:
-                self._near = None
-        entry = self.tables.vehicles.kind(v.kind)
-        reach = self.tables.vehicles.board_reach.value
-        shape = self.vehicle_shape(v, at, facing)
-        men = self._men_of(action, stop, v, aboard)
-        if entry.afloat and not L.grounded(self.base_terrain, shape):
-            gap = L.shore_gap(self.base_terrain, shape)
-            raise IllegalAction(
-                f'{action}: {v.id} is afloat, {gap:.2f}" off the shore: its ramp goes down only when it has grounded',
-                "skirmish.27",
-            )
-        out: list[tuple[str, XY | None]] = []
-        for fid in men:
-            f = s.figures[fid]
-            half = M.allowance(self.ctx, f) / 2
-            if not at_most(s.walked.get(fid, 0.0), half):
-                raise IllegalAction(
-                    f"{action}: {fid} has spent more than half his move this turn: getting in or out takes half",
-                    "skirmish.61",
-                )
-        if stop.verb == "load":
-            for fid in men:
-                f = s.figures[fid]
-                if f.aboard is not None or fid in aboard:
-                    raise IllegalAction(f"{action}: {fid} is already aboard {f.aboard or v.id}", "skirmish.61")
-                if not f.on_table:
-                    raise IllegalAction(f"{action}: {fid} is not on the table", "skirmish.61")
-                if fid in s.engaged:
-                    raise IllegalAction(f"{action}: {fid} is in a melee", "skirmish.68")
-                x, y = afoot[fid]
-                gap = shape.distance(Point(x, y))
-                if entry.afloat:
-                    gap = Point(L.bow(at, facing, entry.length)).distance(Point(x, y))
-                    reach = self.tables.vehicles.ramp_reach.value
-                if gap > reach + TOLERANCE:
-                    raise IllegalAction(
-                        f'{action}: {fid} is {gap:.2f}" from {v.id}; men get in within {reach:g}"', "skirmish.61"
-                    )
-            if len(aboard) + len(men) > entry.carries:
-                raise IllegalAction(
-                    f"{action}: {len(aboard) + len(men)} men aboard; a {v.kind} carries at most {entry.carries}",
-                    "skirmish.23",
-                )
-            for fid in men:
-                aboard.append(fid)
-                afoot.pop(fid, None)
-                out.append((fid, None))
-            return out
-        for fid in men:
-            if fid not in aboard:
-                raise IllegalAction(f"{action}: {fid} is not aboard {v.id}", "skirmish.61")
-        spots = self.exit_spots(v, at, facing, afoot, near=self._near)
-        if len(spots) < len(men):
-            raise IllegalAction(
-                f"{action}: room round {v.id} for {len(spots)} men to get out, not {len(men)}", "skirmish.61"
-            )
-        for fid, spot in zip(men, spots, strict=False):
-            aboard.remove(fid)
-            afoot[fid] = spot
-            out.append((fid, spot))
-        return out
-
-    def tow_point(self, v: Vehicle, at: XY | None = None, facing: float | None = None) -> XY:
-        """Where a piece hitched to ``v`` stands: on its centre line, ``tow_gap`` inches behind its rear."""
-        at = at or (v.x, v.y)
-        h = math.radians(v.heading if facing is None else facing)
-        back = self.tables.vehicles.kind(v.kind).length / 2 + self.tables.vehicles.tow_gap.value
-        return (snap(at[0] - math.cos(h) * back), snap(at[1] - math.sin(h) * back))
-
-    def _check_hitch(self, action: Drive, stop: Stop, v: Vehicle, at: XY, facing: float) -> None:
-        """A hitch or unhitch at this stop (skirmish.61, 72), or IllegalAction naming the rule. Tracks the
-        pieces ``v`` tows in ``self._towing`` (set by :meth:`check_drive`)."""
-        s = self.state
-        pid = stop.men[0]
-        piece = s.pieces.get(pid)
-        if piece is None:
-            raise IllegalAction(f"{action}: no artillery piece {pid!r} to {stop.verb}", "skirmish.61")
-        towing = self._towing
-        if stop.verb == "unhitch":
-            if pid not in towing:
-                raise IllegalAction(f"{action}: piece {pid} is not hitched to {v.id}", "skirmish.61")
-            towing.remove(pid)
-            return
-        tows = self.tables.vehicles.kind(v.kind).tows
-        if piece.weapon not in tows:
-            can = ", ".join(tows) if tows else "nothing"
-            raise IllegalAction(f"{action}: a {v.kind} tows {can}, not {pid}'s {piece.weapon}", "skirmish.61")
-        if piece.hitched is not None or pid in towing:
-            raise IllegalAction(f"{action}: piece {pid} is already hitched to {piece.hitched or v.id}", "skirmish.61")
-        if towing:
-            raise IllegalAction(f"{action}: {v.id} already tows {towing[0]}: one piece a vehicle", "skirmish.61")
-        if piece.crew is not None and s.units[piece.crew].side != v.side:
-            raise IllegalAction(
-                f"{action}: piece {pid} is served by the {s.units[piece.crew].side}' unit {piece.crew}", "skirmish.72"
-            )
-        reach = self.tables.vehicles.board_reach.value
-        gap = self.vehicle_shape(v, at, facing).distance(Point(piece.x, piece.y))
-        if gap > reach + TOLERANCE:
-            raise IllegalAction(
-                f'{action}: piece {pid} is {gap:.2f}" from {v.id}; a piece is hitched within {reach:g}"', "skirmish.61"
-            )
-        if pid in s.bursts:
-            raise IllegalAction(f"{action}: piece {pid} has fired this turn", "skirmish.61")
-        towing.append(pid)
-
-    def exit_spots(self, v: Vehicle, at: XY, facing: float, afoot: dict[str, XY], near: XY | None = None) -> list[XY]:
-        """Free places round the vehicle where men get out, nearest its rear (or ``near``, the piece a crew
-        unhitches) first: on the table, within
-        ``board_reach`` of it, a base apart from other men, out of contact with the enemy, clear of other
-        vehicles, the train and what a man may not stand in."""
-        base = self.tables.sight.base.value
-        reach = self.tables.vehicles.board_reach.value
-        entry = self.tables.vehicles.kind(v.kind)
-        if entry.afloat:  # skirmish.27: down the ramp onto dry land before the bow
-            ramp = self.tables.vehicles.ramp_reach.value
-            points = [Point(p) for p in L.ramp_spots(self.base_terrain, at, facing, entry.length, entry.width, ramp)]
-            return self._free_spots(v, points, afoot)
-        ring = self.vehicle_shape(v, at, facing).buffer(min(reach, base / 2 + 0.25), join_style="mitre").exterior
-        h = math.radians(facing)
-        rear = (
-            Point(near)
-            if near is not None
-            else Point(at[0] - math.cos(h) * entry.length, at[1] - math.sin(h) * entry.length)
-        )
-        count = max(8, int(ring.length / (base + 0.05)))
-        points = [ring.interpolate(ring.length * k / count) for k in range(count)]
-        points.sort(key=lambda p: (p.distance(rear), p.x, p.y))
-        return self._free_spots(v, points, afoot)
-
-    def _free_spots(self, v: Vehicle, points: list[Point], afoot: dict[str, XY]) -> list[XY]:
-        """Of ``points``, in order, those a man may get out at (see ``exit_spots``)."""
-        base = self.tables.sight.base.value
-        terrain = self.terrain
-        others = [self.vehicle_shape(o) for o in self.state.vehicles.values() if o.id != v.id]
-        train = self.train_now()
-        side = v.side
-        out: list[XY] = []
-        taken = list(afoot.items())
-        for p in points:
-            spot = (snap(p.x), snap(p.y))
-            if not terrain.on_table(*spot) or terrain.in_river(*spot) or terrain.in_pond(*spot):
-                continue
-            if terrain.building_at(*spot) is not None or any(b.shape.covers(Point(spot)) for b in terrain.boulders):
-                continue
-            body = Point(spot).buffer(base / 2)
-            if any(body.intersects(o) for o in others) or (train is not None and body.intersects(train)):
-                continue
-            clash = False
-            for fid, (x, y) in taken:
-                g = self.state.figures[fid]
-                gap = math.hypot(x - spot[0], y - spot[1])
-                if gap < base - TOLERANCE or (g.side != side and gap <= base + TOLERANCE):
-                    clash = True
-                    break
-            if clash or any(math.hypot(x - spot[0], y - spot[1]) < base - TOLERANCE for x, y in out):
-                continue
-            out.append(spot)
-        return out
-
-    def check_drive(self, action: Drive) -> DrivePlan:
-        """Check ``action`` whole (skirmish.23, 31, 44, 49, 50, 56-61); the plan, or IllegalAction naming the rule."""
-        s = self.state
-        v = M.vehicle(self.ctx, action.vehicle)
-        entry = self.tables.vehicles.kind(v.kind)
-        stops = [st for st in (action.before, action.after) if st is not None]
-        move = entry.move
-        budget = move - len(stops) * move / 2
-        aboard = [f for f in v.aboard if s.figures[f].alive]
-        afoot = {f.id: (f.x, f.y) for f in s.figures.values() if f.alive and f.on_table and f.aboard is None}
-        plan = DrivePlan()
-        self._towing = plan.towing
-        plan.towing.extend(sorted(p.id for p in s.pieces.values() if p.hitched == v.id))
-        at, facing = (v.x, v.y), v.heading
-        if action.before is not None:
-            plan.before = self._stop(action, action.before, v, at, facing, aboard, afoot)
-        if action.path:
-            path = [at, *((snap(x), snap(y)) for x, y in action.path)]
-            if len(path) > 4:
-                raise IllegalAction(f"{action}: a path has at most two waypoints", "skirmish.23")
-            if not aboard:
-                raise IllegalAction(f"{action}: {v.id} has nobody aboard to drive it", "skirmish.57")
-            if len(aboard) < entry.crew_to_move:
-                raise IllegalAction(
-                    f"{action}: a {v.kind} needs {entry.crew_to_move} men aboard to move, it has {len(aboard)}",
-                    "skirmish.31",
-                )
-            if budget <= TOLERANCE:
-                raise IllegalAction(
-                    f"{action}: loading and unloading take half a move each: nothing is left to drive", "skirmish.61"
-                )
-            base = self.tables.sight.base.value
-            others: list[tuple[str, BaseGeometry]] = [
-                (o.id, self.vehicle_shape(o)) for o in s.vehicles.values() if o.id != v.id
-            ]
-            others += [(fid, Point(xy).buffer(base / 2 - TOLERANCE)) for fid, xy in afoot.items()]
-            if entry.afloat:
-                sail = L.measure_sail(
-                    self.base_terrain, path, length=entry.length, width=entry.width, facing=facing, others=others
-                )
-                measure = sail.measure
-                path = [*path[:-1], sail.end] if sail.end != path[-1] else path
-            else:
-                measure = V.measure_drive(
-                    self.terrain,
-                    path,
-                    kind=v.kind,
-                    facing=facing,
-                    allowance=move,
-                    river_paid=v.river_paid,
-                    others=others,
-                )
-            if measure.problem is not None:
-                rule, why = measure.problem
-                raise IllegalAction(f"{action}: {v.id}: {why}", rule)
-            if not at_most(measure.cost, budget):
-                rule = "skirmish.49" if measure.rivers else ("skirmish.61" if stops else "skirmish.23")
-                raise IllegalAction(
-                    f"{action}: {v.id}'s path costs {measure.describe()}, more than the {budget:g}\" it has "
-                    f'(a {v.kind} moves {move:g}"' + (", half of it for loading or unloading)" if stops else ")"),
-                    rule,
-                )
-            at, facing = path[-1], measure.heading
-            for o in s.vehicles.values():
-                if o.id != v.id and V.abreast_on_road(self.terrain, at, facing, (o.x, o.y), entry.length):
-                    raise IllegalAction(
-                        f"{action}: {v.id} would stand beside {o.id} on the road: vehicles go single file",
-                        "skirmish.56",
-                    )
-            plan.measure, plan.end = measure, at
-        if action.after is not None:
-            plan.after = self._stop(action, action.after, v, at, facing, aboard, afoot)
-        return plan
-
-    # ------------------------------------------------------------------ doing it
-    def _drive(self, action: Drive) -> None:
-        s = self.state
-        plan = self.check_drive(action)
-        v = s.vehicles[action.vehicle]
-        self._hitch(v, action.before)
-        self._board(v, action.before, plan.before)
-        if plan.measure is not None and plan.end is not None:
-            v.x, v.y = plan.end
-            v.heading = plan.measure.heading
-            v.river_paid = self.base_terrain.in_river(v.x, v.y) and (v.river_paid or plan.measure.rivers > 0)
-            for f in M.riders(self.ctx, v):
-                f.x, f.y = v.x, v.y
-            for piece in s.pieces.values():
-                if piece.hitched == v.id:  # it follows behind, its muzzle to the rear
-                    piece.x, piece.y = self.tow_point(v)
-                    piece.heading = snap_angle(v.heading + 180.0)
-            self.emit(
-                "drove",
-                vehicle=v.id,
-                at=[v.x, v.y],
-                heading=v.heading,
-                cost=round(plan.measure.cost, 2),
-                men=[f.id for f in M.riders(self.ctx, v)],
-            )
-        elif not plan.before and not plan.after and action.before is None and action.after is None:
-            self.emit("parks", vehicle=v.id)
-        self._hitch(v, action.after)
-        self._board(v, action.after, plan.after)
-
-    def _hitch(self, v: Vehicle, stop: Stop | None) -> None:
-        """Do a checked hitch (the piece goes behind ``v``) or unhitch (it stays there, facing the rear)."""
-        if stop is None or stop.verb not in ("hitch", "unhitch"):
-            return
-        piece = self.state.pieces[stop.men[0]]
-        if stop.verb == "hitch":
-            piece.hitched = v.id
-            piece.x, piece.y = self.tow_point(v)
-            piece.heading = snap_angle(v.heading + 180.0)
-        else:
-            piece.hitched = None
-        self.emit(f"{stop.verb}ed", vehicle=v.id, piece=piece.id, at=[piece.x, piece.y])
-
-    def _board(self, v: Vehicle, stop: Stop | None, men: list[tuple[str, XY | None]]) -> None:
-        if stop is None:
-            return
-        s = self.state
-        for fid, spot in men:
-            f = s.figures[fid]
-            s.walked[fid] = s.walked.get(fid, 0.0) + M.allowance(self.ctx, f) / 2
-            if spot is None:
-                f.aboard, f.x, f.y = v.id, v.x, v.y
-                v.aboard.append(fid)
-            else:
-                f.aboard = None
-                f.x, f.y = spot
-                v.aboard.remove(fid)
-        if not men:
-            return
-        self.emit(
-            "loaded" if stop.verb in ("load", "hitch") else "unloaded",
-            vehicle=v.id,
-            men=[fid for fid, _ in men],
-            at=[list(p) for _, p in men if p is not None],
-        )
-
-    def _run_train(self) -> None:
-        """The train runs 12" along its railway at the start of each move from the one it enters (skirmish.44)."""
-        s = self.state
-        spec = self.scenario.spec
-        if self.railway is None or s.train is None or spec.train is None or s.turn < spec.train.enters:
-            return
-        railway = next(f for f in self.base_terrain.by_kind("railway") if f.id == self.railway)
-        assert railway.line is not None
-        gone = railway.line.length + self.tables.vehicles.train_length.value
-        if s.train >= gone:
-            return
-        base = self.tables.sight.base.value
-        blockers = [
-            Point(f.x, f.y).buffer(base / 2) for f in s.figures.values() if f.alive and f.on_table and f.aboard is None
-        ]
-        blockers += [self.vehicle_shape(v) for v in s.vehicles.values()]
-        run = V.train_run(self.base_terrain, self.railway, s.train, blockers)
-        s.train = round(min(gone, s.train + run), 2)
-        self.emit("train", head=s.train, ran=round(run, 2), gone=s.train >= gone)
-
-
 # ---------------------------------------------------------------------- the action space
 class DriveSpace(ActionSpace[Drive]):
     """Every legal drive of a vehicle: a continuous space of paths with optional stops (skirmish.23, 61)."""
 
-    def __init__(self, game: SkirmishGame, vehicle: str) -> None:
-        self.game = game
+    def __init__(self, ctx: Context, vehicle: str) -> None:
+        self.ctx = ctx
         self.vehicle = vehicle
 
     def check(self, action: Any) -> None:
@@ -560,14 +64,14 @@ class DriveSpace(ActionSpace[Drive]):
             raise IllegalAction(f"{action} is not a drive", "skirmish.23")
         if action.vehicle != self.vehicle:
             raise IllegalAction(f"{action}: this decision is for vehicle {self.vehicle}", "skirmish.23")
-        self.game.check_drive(action)
+        check_drive(self.ctx, action)
 
     def hold(self) -> Drive:
         return Drive(self.vehicle)
 
     def toward(self, x: float, y: float, *, after: Stop | None = None, steps: int = 7) -> Drive | None:
         """The furthest legal straight drive toward (x, y), maybe with ``after``; None if none gains ground."""
-        v = self.game.state.vehicles[self.vehicle]
+        v = self.ctx.state.vehicles[self.vehicle]
         full = Drive(self.vehicle, ((snap(x), snap(y)),), None, after)
         if self.contains(full):
             return full
@@ -583,12 +87,12 @@ class DriveSpace(ActionSpace[Drive]):
 
     def near_units(self) -> list[str]:
         """Units of the vehicle's side with a man on foot within ``board_reach`` of it (who might get in)."""
-        game = self.game
-        v = game.state.vehicles[self.vehicle]
-        shape = game.vehicle_shape(v)
-        reach = game.tables.vehicles.board_reach.value + TOLERANCE
+        ctx = self.ctx
+        v = ctx.state.vehicles[self.vehicle]
+        shape = ctx.vehicle_shape(v)
+        reach = ctx.tables.vehicles.board_reach.value + TOLERANCE
         out: list[str] = []
-        for f in game.state.figures.values():
+        for f in ctx.state.figures.values():
             if f.side == v.side and f.alive and f.on_table and f.aboard is None and f.unit not in out:
                 if shape.distance(Point(f.x, f.y)) <= reach:
                     out.append(f.unit)
@@ -597,23 +101,23 @@ class DriveSpace(ActionSpace[Drive]):
     def unload_all(self) -> Stop | None:
         """Every unit aboard with neither the driver nor a gunner in it (the passengers), as a stop; with the
         piece the vehicle tows first when it tows one (``unhitch GUN1 ...``: skirmish.61)."""
-        game = self.game
-        v = game.state.vehicles[self.vehicle]
-        keep = {f.unit for f in (M.driver(game.ctx, v), *M.manned(game.ctx, v).values()) if f is not None}
+        ctx = self.ctx
+        v = ctx.state.vehicles[self.vehicle]
+        keep = {f.unit for f in (M.driver(ctx, v), *M.manned(ctx, v).values()) if f is not None}
         units: list[str] = []
-        for f in M.riders(game.ctx, v):
+        for f in M.riders(ctx, v):
             if f.unit not in keep and f.unit not in units:
                 units.append(f.unit)
-        towed = sorted(p.id for p in game.state.pieces.values() if p.hitched == v.id)
+        towed = sorted(p.id for p in ctx.state.pieces.values() if p.hitched == v.id)
         if towed:
             return Stop("unhitch", (towed[0], *units))
         return Stop("unload", tuple(units)) if units else None
 
     def sample(self, rng: np.random.Generator) -> Drive:
-        game = self.game
-        v = game.state.vehicles[self.vehicle]
-        move = game.tables.vehicles.kind(v.kind).move
-        if game.tables.vehicles.kind(v.kind).afloat and L.grounded(game.base_terrain, game.vehicle_shape(v)):
+        ctx = self.ctx
+        v = ctx.state.vehicles[self.vehicle]
+        move = ctx.tables.vehicles.kind(v.kind).move
+        if ctx.tables.vehicles.kind(v.kind).afloat and L.grounded(ctx.base_terrain, ctx.vehicle_shape(v)):
             stop = self.unload_all()  # a grounded craft lands its men now and then, or waits (skirmish.27)
             if stop is not None and rng.random() < 0.5 and self.contains(Drive(self.vehicle, (), stop)):
                 return Drive(self.vehicle, (), stop)
@@ -642,3 +146,480 @@ class DriveSpace(ActionSpace[Drive]):
         if stop is not None and self.contains(Drive(self.vehicle, (), stop)):
             out.append(Drive(self.vehicle, (), stop))
         return out[:k]
+
+
+def setup_vehicles(ctx: Context) -> None:
+    """Vehicles from the scenario, their men aboard; the train waiting at the board's end."""
+    spec = ctx.scenario.spec
+    s = ctx.state
+    for vs in spec.vehicles:
+        vid = vs.id.upper()
+        v = Vehicle(
+            vid,
+            vs.kind,
+            vs.side,
+            vs.name,
+            snap(vs.at[0]),
+            snap(vs.at[1]),
+            snap_angle(vs.heading),
+            tuple(vs.weapons),
+            [],
+        )
+        for ref in [*vs.crew, *vs.passengers]:
+            name = ref.upper()
+            men = s.units[name].figures if name in s.units else [name]
+            for fid in men:
+                f = s.figures[fid]
+                f.aboard, f.x, f.y = vid, v.x, v.y
+                v.aboard.append(fid)
+        v.armoured = ctx.tables.vehicles.kind(vs.kind).armoured if vs.armoured is None else vs.armoured
+        s.vehicles[vid] = v
+    for ps in spec.pieces:
+        if ps.hitched is not None:  # it starts behind its vehicle (skirmish.61)
+            piece = s.pieces[ps.id.upper()]
+            v = s.vehicles[ps.hitched.upper()]
+            piece.hitched = v.id
+            piece.x, piece.y = tow_point(ctx, v)
+            piece.heading = snap_angle(v.heading + 180.0)
+    ctx.railway = None
+    if spec.train is not None:
+        ctx.railway = spec.train.railway or next(f.id for f in ctx.base_terrain.by_kind("railway"))
+        s.train = 0.0
+
+
+def may_drive(ctx: Context, v: Vehicle) -> bool:
+    """``v`` owes a drive decision: a living man is aboard, or one of its side stands within reach to get in."""
+    return bool(M.riders(ctx, v)) or bool(DriveSpace(ctx, v.id).near_units())
+
+
+def vehicles_view(ctx: Context) -> dict[str, Any]:
+    """The vehicles' footprints (corners, inches) with who drives and who rides, and the train's ground,
+    for views and pictures; empty when the scenario has neither."""
+    out: dict[str, Any] = {}
+    if ctx.state.vehicles:
+        items = []
+        for v in ctx.state.vehicles.values():
+            corners = [[round(x, 2), round(y, 2)] for x, y in ctx.vehicle_shape(v).exterior.coords]
+            driver = M.driver(ctx, v)
+            gunner = M.gunner(ctx, v)
+            items.append(
+                {
+                    "id": v.id,
+                    "kind": v.kind,
+                    "side": v.side,
+                    "shape": corners,
+                    "aboard": [f.id for f in M.riders(ctx, v)],
+                    "driver": driver.id if driver else None,
+                    "gunner": gunner.id if gunner else None,
+                    **(
+                        {"grounded": L.grounded(ctx.base_terrain, ctx.vehicle_shape(v))}
+                        if ctx.tables.vehicles.kind(v.kind).afloat
+                        else {}
+                    ),
+                }
+            )
+        out["vehicle_shapes"] = items
+    train = ctx.train_now()
+    if train is not None:
+        out["train_shape"] = [[round(x, 2), round(y, 2)] for x, y in train.exterior.coords]
+    return out
+
+
+def check_foot_path(ctx: Context, action: Any, f: Figure, path: list[XY], cost: float) -> None:
+    """A man on foot: not aboard, within what his move has left this turn, round vehicles and the train."""
+    if f.aboard is not None:
+        raise IllegalAction(
+            f"{action}: {f.id} is aboard {f.aboard}: he moves with it, or gets out by unloading", "skirmish.61"
+        )
+    spent = ctx.state.walked.get(f.id, 0.0)
+    if spent and not at_most(spent + cost, M.allowance(ctx, f)):
+        raise IllegalAction(
+            f'{action}: {f.id} got in or out of a vehicle this turn: {M.allowance(ctx, f) - spent:g}" of his '
+            f'move is left, the path costs {cost:.2f}"',
+            "skirmish.61",
+        )
+    body = LineString(path).buffer(ctx.tables.sight.base.value / 2)
+    train = ctx.train_now()
+    if train is not None and body.intersection(train).area > 0.01:
+        raise IllegalAction(f"{action}: {f.id} would walk into the train: it cannot be boarded", "skirmish.44")
+    for v in ctx.state.vehicles.values():
+        if body.intersection(ctx.vehicle_shape(v)).area > 0.01:
+            raise IllegalAction(f"{action}: {f.id} would walk through {v.id}: men get in by loading", "skirmish.61")
+
+
+def _men_of(ctx: Context, action: Drive, stop: Stop, v: Vehicle, aboard: list[str]) -> list[str]:
+    s = ctx.state
+    out: list[str] = []
+    for ref in stop.men:
+        if ref in s.units:
+            unit = s.units[ref]
+            if unit.side != v.side:
+                raise IllegalAction(f"{action}: {ref} is not a unit of {v.side}", "skirmish.61")
+            men = [
+                fid
+                for fid in unit.figures
+                if s.figures[fid].alive
+                and ((fid in aboard) if stop.verb == "unload" else s.figures[fid].aboard is None)
+                and s.figures[fid].on_table
+            ]
+            if not men:
+                where = f"aboard {v.id}" if stop.verb == "unload" else "on foot"
+                raise IllegalAction(f"{action}: no man of {ref} is {where}", "skirmish.61")
+            out += [m for m in men if m not in out]
+        elif ref in s.figures:
+            f = s.figures[ref]
+            if f.side != v.side or not f.alive:
+                raise IllegalAction(f"{action}: {ref} is not a living man of {v.side}", "skirmish.61")
+            if ref not in out:
+                out.append(ref)
+        else:
+            raise IllegalAction(f"{action}: no unit or man {ref!r}", "skirmish.61")
+    return out
+
+
+def _stop(
+    ctx: Context,
+    action: Drive,
+    stop: Stop,
+    v: Vehicle,
+    at: XY,
+    facing: float,
+    aboard: list[str],
+    afoot: dict[str, XY],
+    towing: list[str],
+    near: XY | None = None,
+) -> list[tuple[str, XY | None]]:
+    """Check one stop with the vehicle at ``at``; updates ``aboard`` and ``afoot`` (men on foot's places)
+    and ``towing`` (the pieces ``v`` tows, stop by stop); men getting out gather nearest ``near`` (the
+    piece they unhitch), else the vehicle's rear."""
+    s = ctx.state
+    if stop.verb in ("hitch", "unhitch"):
+        _check_hitch(ctx, action, stop, v, at, facing, towing)
+        rest = Stop("load" if stop.verb == "hitch" else "unload", stop.men[1:])
+        beside = tow_point(ctx, v, at, facing)  # the crew gets out beside the piece
+        return _stop(ctx, action, rest, v, at, facing, aboard, afoot, towing, beside) if rest.men else []
+    entry = ctx.tables.vehicles.kind(v.kind)
+    reach = ctx.tables.vehicles.board_reach.value
+    shape = ctx.vehicle_shape(v, at, facing)
+    men = _men_of(ctx, action, stop, v, aboard)
+    if entry.afloat and not L.grounded(ctx.base_terrain, shape):
+        gap = L.shore_gap(ctx.base_terrain, shape)
+        raise IllegalAction(
+            f'{action}: {v.id} is afloat, {gap:.2f}" off the shore: its ramp goes down only when it has grounded',
+            "skirmish.27",
+        )
+    out: list[tuple[str, XY | None]] = []
+    for fid in men:
+        f = s.figures[fid]
+        half = M.allowance(ctx, f) / 2
+        if not at_most(s.walked.get(fid, 0.0), half):
+            raise IllegalAction(
+                f"{action}: {fid} has spent more than half his move this turn: getting in or out takes half",
+                "skirmish.61",
+            )
+    if stop.verb == "load":
+        for fid in men:
+            f = s.figures[fid]
+            if f.aboard is not None or fid in aboard:
+                raise IllegalAction(f"{action}: {fid} is already aboard {f.aboard or v.id}", "skirmish.61")
+            if not f.on_table:
+                raise IllegalAction(f"{action}: {fid} is not on the table", "skirmish.61")
+            if fid in s.engaged:
+                raise IllegalAction(f"{action}: {fid} is in a melee", "skirmish.68")
+            x, y = afoot[fid]
+            gap = shape.distance(Point(x, y))
+            if entry.afloat:
+                gap = Point(L.bow(at, facing, entry.length)).distance(Point(x, y))
+                reach = ctx.tables.vehicles.ramp_reach.value
+            if gap > reach + TOLERANCE:
+                raise IllegalAction(
+                    f'{action}: {fid} is {gap:.2f}" from {v.id}; men get in within {reach:g}"', "skirmish.61"
+                )
+        if len(aboard) + len(men) > entry.carries:
+            raise IllegalAction(
+                f"{action}: {len(aboard) + len(men)} men aboard; a {v.kind} carries at most {entry.carries}",
+                "skirmish.23",
+            )
+        for fid in men:
+            aboard.append(fid)
+            afoot.pop(fid, None)
+            out.append((fid, None))
+        return out
+    for fid in men:
+        if fid not in aboard:
+            raise IllegalAction(f"{action}: {fid} is not aboard {v.id}", "skirmish.61")
+    spots = exit_spots(ctx, v, at, facing, afoot, near=near)
+    if len(spots) < len(men):
+        raise IllegalAction(
+            f"{action}: room round {v.id} for {len(spots)} men to get out, not {len(men)}", "skirmish.61"
+        )
+    for fid, spot in zip(men, spots, strict=False):
+        aboard.remove(fid)
+        afoot[fid] = spot
+        out.append((fid, spot))
+    return out
+
+
+def tow_point(ctx: Context, v: Vehicle, at: XY | None = None, facing: float | None = None) -> XY:
+    """Where a piece hitched to ``v`` stands: on its centre line, ``tow_gap`` inches behind its rear."""
+    at = at or (v.x, v.y)
+    h = math.radians(v.heading if facing is None else facing)
+    back = ctx.tables.vehicles.kind(v.kind).length / 2 + ctx.tables.vehicles.tow_gap.value
+    return (snap(at[0] - math.cos(h) * back), snap(at[1] - math.sin(h) * back))
+
+
+def _check_hitch(ctx: Context, action: Drive, stop: Stop, v: Vehicle, at: XY, facing: float, towing: list[str]) -> None:
+    """A hitch or unhitch at this stop (skirmish.61, 72), or IllegalAction naming the rule. Tracks the
+    pieces ``v`` tows in ``towing`` (the drive plan's)."""
+    s = ctx.state
+    pid = stop.men[0]
+    piece = s.pieces.get(pid)
+    if piece is None:
+        raise IllegalAction(f"{action}: no artillery piece {pid!r} to {stop.verb}", "skirmish.61")
+    if stop.verb == "unhitch":
+        if pid not in towing:
+            raise IllegalAction(f"{action}: piece {pid} is not hitched to {v.id}", "skirmish.61")
+        towing.remove(pid)
+        return
+    tows = ctx.tables.vehicles.kind(v.kind).tows
+    if piece.weapon not in tows:
+        can = ", ".join(tows) if tows else "nothing"
+        raise IllegalAction(f"{action}: a {v.kind} tows {can}, not {pid}'s {piece.weapon}", "skirmish.61")
+    if piece.hitched is not None or pid in towing:
+        raise IllegalAction(f"{action}: piece {pid} is already hitched to {piece.hitched or v.id}", "skirmish.61")
+    if towing:
+        raise IllegalAction(f"{action}: {v.id} already tows {towing[0]}: one piece a vehicle", "skirmish.61")
+    if piece.crew is not None and s.units[piece.crew].side != v.side:
+        raise IllegalAction(
+            f"{action}: piece {pid} is served by the {s.units[piece.crew].side}' unit {piece.crew}", "skirmish.72"
+        )
+    reach = ctx.tables.vehicles.board_reach.value
+    gap = ctx.vehicle_shape(v, at, facing).distance(Point(piece.x, piece.y))
+    if gap > reach + TOLERANCE:
+        raise IllegalAction(
+            f'{action}: piece {pid} is {gap:.2f}" from {v.id}; a piece is hitched within {reach:g}"', "skirmish.61"
+        )
+    if pid in s.bursts:
+        raise IllegalAction(f"{action}: piece {pid} has fired this turn", "skirmish.61")
+    towing.append(pid)
+
+
+def exit_spots(
+    ctx: Context, v: Vehicle, at: XY, facing: float, afoot: dict[str, XY], near: XY | None = None
+) -> list[XY]:
+    """Free places round the vehicle where men get out, nearest its rear (or ``near``, the piece a crew
+    unhitches) first: on the table, within
+    ``board_reach`` of it, a base apart from other men, out of contact with the enemy, clear of other
+    vehicles, the train and what a man may not stand in."""
+    base = ctx.tables.sight.base.value
+    reach = ctx.tables.vehicles.board_reach.value
+    entry = ctx.tables.vehicles.kind(v.kind)
+    if entry.afloat:  # skirmish.27: down the ramp onto dry land before the bow
+        ramp = ctx.tables.vehicles.ramp_reach.value
+        points = [Point(p) for p in L.ramp_spots(ctx.base_terrain, at, facing, entry.length, entry.width, ramp)]
+        return _free_spots(ctx, v, points, afoot)
+    ring = ctx.vehicle_shape(v, at, facing).buffer(min(reach, base / 2 + 0.25), join_style="mitre").exterior
+    h = math.radians(facing)
+    rear = (
+        Point(near)
+        if near is not None
+        else Point(at[0] - math.cos(h) * entry.length, at[1] - math.sin(h) * entry.length)
+    )
+    count = max(8, int(ring.length / (base + 0.05)))
+    points = [ring.interpolate(ring.length * k / count) for k in range(count)]
+    points.sort(key=lambda p: (p.distance(rear), p.x, p.y))
+    return _free_spots(ctx, v, points, afoot)
+
+
+def _free_spots(ctx: Context, v: Vehicle, points: list[Point], afoot: dict[str, XY]) -> list[XY]:
+    """Of ``points``, in order, those a man may get out at (see ``exit_spots``)."""
+    base = ctx.tables.sight.base.value
+    terrain = ctx.terrain
+    others = [ctx.vehicle_shape(o) for o in ctx.state.vehicles.values() if o.id != v.id]
+    train = ctx.train_now()
+    side = v.side
+    out: list[XY] = []
+    taken = list(afoot.items())
+    for p in points:
+        spot = (snap(p.x), snap(p.y))
+        if not terrain.on_table(*spot) or terrain.in_river(*spot) or terrain.in_pond(*spot):
+            continue
+        if terrain.building_at(*spot) is not None or any(b.shape.covers(Point(spot)) for b in terrain.boulders):
+            continue
+        body = Point(spot).buffer(base / 2)
+        if any(body.intersects(o) for o in others) or (train is not None and body.intersects(train)):
+            continue
+        clash = False
+        for fid, (x, y) in taken:
+            g = ctx.state.figures[fid]
+            gap = math.hypot(x - spot[0], y - spot[1])
+            if gap < base - TOLERANCE or (g.side != side and gap <= base + TOLERANCE):
+                clash = True
+                break
+        if clash or any(math.hypot(x - spot[0], y - spot[1]) < base - TOLERANCE for x, y in out):
+            continue
+        out.append(spot)
+    return out
+
+
+def check_drive(ctx: Context, action: Drive) -> DrivePlan:
+    """Check ``action`` whole (skirmish.23, 31, 44, 49, 50, 56-61); the plan, or IllegalAction naming the rule."""
+    s = ctx.state
+    v = M.vehicle(ctx, action.vehicle)
+    entry = ctx.tables.vehicles.kind(v.kind)
+    stops = [st for st in (action.before, action.after) if st is not None]
+    move = entry.move
+    budget = move - len(stops) * move / 2
+    aboard = [f for f in v.aboard if s.figures[f].alive]
+    afoot = {f.id: (f.x, f.y) for f in s.figures.values() if f.alive and f.on_table and f.aboard is None}
+    plan = DrivePlan()
+    plan.towing.extend(sorted(p.id for p in s.pieces.values() if p.hitched == v.id))
+    at, facing = (v.x, v.y), v.heading
+    if action.before is not None:
+        plan.before = _stop(ctx, action, action.before, v, at, facing, aboard, afoot, plan.towing)
+    if action.path:
+        path = [at, *((snap(x), snap(y)) for x, y in action.path)]
+        if len(path) > 4:
+            raise IllegalAction(f"{action}: a path has at most two waypoints", "skirmish.23")
+        if not aboard:
+            raise IllegalAction(f"{action}: {v.id} has nobody aboard to drive it", "skirmish.57")
+        if len(aboard) < entry.crew_to_move:
+            raise IllegalAction(
+                f"{action}: a {v.kind} needs {entry.crew_to_move} men aboard to move, it has {len(aboard)}",
+                "skirmish.31",
+            )
+        if budget <= TOLERANCE:
+            raise IllegalAction(
+                f"{action}: loading and unloading take half a move each: nothing is left to drive", "skirmish.61"
+            )
+        base = ctx.tables.sight.base.value
+        others: list[tuple[str, BaseGeometry]] = [
+            (o.id, ctx.vehicle_shape(o)) for o in s.vehicles.values() if o.id != v.id
+        ]
+        others += [(fid, Point(xy).buffer(base / 2 - TOLERANCE)) for fid, xy in afoot.items()]
+        if entry.afloat:
+            sail = L.measure_sail(
+                ctx.base_terrain, path, length=entry.length, width=entry.width, facing=facing, others=others
+            )
+            measure = sail.measure
+            path = [*path[:-1], sail.end] if sail.end != path[-1] else path
+        else:
+            measure = V.measure_drive(
+                ctx.terrain,
+                path,
+                kind=v.kind,
+                facing=facing,
+                allowance=move,
+                river_paid=v.river_paid,
+                others=others,
+            )
+        if measure.problem is not None:
+            rule, why = measure.problem
+            raise IllegalAction(f"{action}: {v.id}: {why}", rule)
+        if not at_most(measure.cost, budget):
+            rule = "skirmish.49" if measure.rivers else ("skirmish.61" if stops else "skirmish.23")
+            raise IllegalAction(
+                f"{action}: {v.id}'s path costs {measure.describe()}, more than the {budget:g}\" it has "
+                f'(a {v.kind} moves {move:g}"' + (", half of it for loading or unloading)" if stops else ")"),
+                rule,
+            )
+        at, facing = path[-1], measure.heading
+        for o in s.vehicles.values():
+            if o.id != v.id and V.abreast_on_road(ctx.terrain, at, facing, (o.x, o.y), entry.length):
+                raise IllegalAction(
+                    f"{action}: {v.id} would stand beside {o.id} on the road: vehicles go single file",
+                    "skirmish.56",
+                )
+        plan.measure, plan.end = measure, at
+    if action.after is not None:
+        plan.after = _stop(ctx, action, action.after, v, at, facing, aboard, afoot, plan.towing)
+    return plan
+
+
+def drive(ctx: Context, action: Drive) -> None:
+    s = ctx.state
+    plan = check_drive(ctx, action)
+    v = s.vehicles[action.vehicle]
+    _hitch(ctx, v, action.before)
+    _board(ctx, v, action.before, plan.before)
+    if plan.measure is not None and plan.end is not None:
+        v.x, v.y = plan.end
+        v.heading = plan.measure.heading
+        v.river_paid = ctx.base_terrain.in_river(v.x, v.y) and (v.river_paid or plan.measure.rivers > 0)
+        for f in M.riders(ctx, v):
+            f.x, f.y = v.x, v.y
+        for piece in s.pieces.values():
+            if piece.hitched == v.id:  # it follows behind, its muzzle to the rear
+                piece.x, piece.y = tow_point(ctx, v)
+                piece.heading = snap_angle(v.heading + 180.0)
+        ctx.emit(
+            "drove",
+            vehicle=v.id,
+            at=[v.x, v.y],
+            heading=v.heading,
+            cost=round(plan.measure.cost, 2),
+            men=[f.id for f in M.riders(ctx, v)],
+        )
+    elif not plan.before and not plan.after and action.before is None and action.after is None:
+        ctx.emit("parks", vehicle=v.id)
+    _hitch(ctx, v, action.after)
+    _board(ctx, v, action.after, plan.after)
+
+
+def _hitch(ctx: Context, v: Vehicle, stop: Stop | None) -> None:
+    """Do a checked hitch (the piece goes behind ``v``) or unhitch (it stays there, facing the rear)."""
+    if stop is None or stop.verb not in ("hitch", "unhitch"):
+        return
+    piece = ctx.state.pieces[stop.men[0]]
+    if stop.verb == "hitch":
+        piece.hitched = v.id
+        piece.x, piece.y = tow_point(ctx, v)
+        piece.heading = snap_angle(v.heading + 180.0)
+    else:
+        piece.hitched = None
+    ctx.emit(f"{stop.verb}ed", vehicle=v.id, piece=piece.id, at=[piece.x, piece.y])
+
+
+def _board(ctx: Context, v: Vehicle, stop: Stop | None, men: list[tuple[str, XY | None]]) -> None:
+    if stop is None:
+        return
+    s = ctx.state
+    for fid, spot in men:
+        f = s.figures[fid]
+        s.walked[fid] = s.walked.get(fid, 0.0) + M.allowance(ctx, f) / 2
+        if spot is None:
+            f.aboard, f.x, f.y = v.id, v.x, v.y
+            v.aboard.append(fid)
+        else:
+            f.aboard = None
+            f.x, f.y = spot
+            v.aboard.remove(fid)
+    if not men:
+        return
+    ctx.emit(
+        "loaded" if stop.verb in ("load", "hitch") else "unloaded",
+        vehicle=v.id,
+        men=[fid for fid, _ in men],
+        at=[list(p) for _, p in men if p is not None],
+    )
+
+
+def run_train(ctx: Context) -> None:
+    """The train runs 12" along its railway at the start of each move from the one it enters (skirmish.44)."""
+    s = ctx.state
+    spec = ctx.scenario.spec
+    if ctx.railway is None or s.train is None or spec.train is None or s.turn < spec.train.enters:
+        return
+    railway = next(f for f in ctx.base_terrain.by_kind("railway") if f.id == ctx.railway)
+    assert railway.line is not None
+    gone = railway.line.length + ctx.tables.vehicles.train_length.value
+    if s.train >= gone:
+        return
+    base = ctx.tables.sight.base.value
+    blockers = [
+        Point(f.x, f.y).buffer(base / 2) for f in s.figures.values() if f.alive and f.on_table and f.aboard is None
+    ]
+    blockers += [ctx.vehicle_shape(v) for v in s.vehicles.values()]
+    run = V.train_run(ctx.base_terrain, ctx.railway, s.train, blockers)
+    s.train = round(min(gone, s.train + run), 2)
+    ctx.emit("train", head=s.train, ran=round(run, 2), gone=s.train >= gone)

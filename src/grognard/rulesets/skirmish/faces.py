@@ -12,6 +12,7 @@ from typing import Any
 from grognard.core.engine import Decision
 from grognard.core.errors import IllegalAction
 from grognard.core.words import counted
+from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Burst, Drive, Fire, Move
@@ -281,7 +282,7 @@ def note(game: SkirmishGame, action: Any) -> str:
         return f"lay the template at ({action.at[0]:g}, {action.at[1]:g}), turned {action.angle:g} degrees"
     if isinstance(action, Drive):
         try:
-            plan = game.check_drive(action)
+            plan = DV.check_drive(game.ctx, action)
         except IllegalAction:
             return ""
         v = game.state.vehicles[action.vehicle]
@@ -387,7 +388,7 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
             )
         view["preview"] = {"order": str(action), "paths": [], "shots": [], "templates": templates}
     elif isinstance(action, Drive):
-        plan = game.check_drive(action)
+        plan = DV.check_drive(game.ctx, action)
         v = game.state.vehicles[action.vehicle]
         paths = []
         if plan.measure is not None and plan.end is not None:

@@ -37,14 +37,15 @@ from grognard.core.engine import ActionSpace, Decision, FiniteSpace, Game, Resul
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most, snap, snap_angle
 from grognard.rulesets.skirmish import castles as CA
+from grognard.rulesets.skirmish import driving as DV
+from grognard.rulesets.skirmish import drops as DP
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import shelling as SH
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import XY, Burst, Choice, Drive, Fire, Move, Order, WedgeOrder
 from grognard.rulesets.skirmish.context import Context
-from grognard.rulesets.skirmish.driving import DriveSpace, VehicleRules
-from grognard.rulesets.skirmish.drops import DropRules
+from grognard.rulesets.skirmish.driving import DriveSpace
 from grognard.rulesets.skirmish.scenario import Scenario, load_scenario
 from grognard.rulesets.skirmish.state import (
     Bridge,
@@ -76,7 +77,7 @@ def figure_value(figure: Figure) -> float:
     return WEAPON_VALUE.get(figure.weapon, 2.0) * TYPE_VALUE.get(figure.type, 1.0)
 
 
-class SkirmishGame(DropRules, VehicleRules, Game):
+class SkirmishGame(Game):
     """A skirmish game. ``options`` are resolved (``scenario``, ``turn_limit``)."""
 
     ruleset = "skirmish"
@@ -131,7 +132,7 @@ class SkirmishGame(DropRules, VehicleRules, Game):
             "scenario_sha256": self.scenario.digest,
         }
         self.state = state
-        self._setup_vehicles()
+        DV.setup_vehicles(self.ctx)
         CA.setup_castle(self.ctx)
         self.emit(
             "setup",
@@ -267,12 +268,12 @@ class SkirmishGame(DropRules, VehicleRules, Game):
         for laid in full["landed"]:  # the templates laid this turn, as drawn (never stored: shapely's floats)
             shape = R.burst_shape(self.templates[laid["template"]][1], tuple(laid["at"]), laid["angle"])
             laid["shape"] = [[round(x, 2), round(y, 2)] for x, y in shape.exterior.coords]
-        full.update(self.vehicles_view())
+        full.update(DV.vehicles_view(self.ctx))
         for fig in full["figures"]:  # a man firing another weapon than his own (a vehicle's MG): what he fires
             fires = M.weapon_of(self.ctx, self.state.figures[fig["id"]])
             if fires != fig["weapon"]:
                 fig["fires"] = fires
-        zones = self.drop_zones()
+        zones = DP.drop_zones(self.ctx)
         if zones:
             full["drop_zones"] = zones
         return full
@@ -331,9 +332,11 @@ class SkirmishGame(DropRules, VehicleRules, Game):
                     )
                 )
             for label, v in sorted(s.vehicles.items()):
-                if v.side == side and f"drive {label}" not in s.done and self.may_drive(v):
+                if v.side == side and f"drive {label}" not in s.done and DV.may_drive(self.ctx, v):
                     out.append(
-                        Decision(f"drive {label}", SEATS[side], f"{label} ({v.kind}): drive", DriveSpace(self, label))
+                        Decision(
+                            f"drive {label}", SEATS[side], f"{label} ({v.kind}): drive", DriveSpace(self.ctx, label)
+                        )
                     )
         elif s.phase == "melee":
             for group, men in sorted(s.groups.items()):
@@ -382,7 +385,7 @@ class SkirmishGame(DropRules, VehicleRules, Game):
             self._move(action)
             self._note_charges(action.unit)
         elif isinstance(action, Drive):
-            self._drive(action)
+            DV.drive(self.ctx, action)
         elif isinstance(action, Fire):
             self._fire_order(action)
         elif isinstance(action, Burst):
@@ -425,8 +428,8 @@ class SkirmishGame(DropRules, VehicleRules, Game):
         s.walked = {}
         self.emit("turn", turn=s.turn)
         CA.ladders_up(self.ctx)
-        self._run_train()
-        self._drop_paratroops()
+        DV.run_train(self.ctx)
+        DP.drop_paratroops(self.ctx)
         first = self.scenario.spec.first_mover
         if first == "initiative":
             first, a, b, ties = R.INITIATIVE.roll(self, "initiative: allies, axis (the higher moves first)")
@@ -621,7 +624,7 @@ class SkirmishGame(DropRules, VehicleRules, Game):
             if len(path) > 4:
                 raise IllegalAction(f"{action}: {fid}'s path has more than two waypoints", "skirmish.21")
             if f.aboard is not None:
-                self.check_foot_path(action, f, path, 0.0)  # he rides: refused at once (skirmish.61)
+                DV.check_foot_path(self.ctx, action, f, path, 0.0)  # he rides: refused at once (skirmish.61)
             if fid in s.engaged:
                 raise IllegalAction(
                     f"{action}: {fid} is in a melee: he leaves it only by retreating when both sides miss",
@@ -647,7 +650,7 @@ class SkirmishGame(DropRules, VehicleRules, Game):
             if measure.problem is not None:
                 rule, why = measure.problem
                 raise IllegalAction(f"{action}: {fid}: {why}", rule)
-            self.check_foot_path(action, f, path, measure.cost)
+            DV.check_foot_path(self.ctx, action, f, path, measure.cost)
             if not at_most(measure.cost, allowance):
                 raise IllegalAction(
                     f"{action}: {fid}'s path costs {measure.describe()}, more than his {allowance:g}\" move",
@@ -944,7 +947,7 @@ class SkirmishGame(DropRules, VehicleRules, Game):
             tuple(tuple(p) for p in s.sections.values()),
             tuple((b.built, b.points) for b in s.bridges.values()),
             tuple(p.crew for p in s.pieces.values()),
-            self.moving_key(),
+            self.ctx.moving_key(),
         )
         if self.ctx.shot_cache is not None and self.ctx.shot_cache[0] == key:
             return self.ctx.shot_cache[1]
