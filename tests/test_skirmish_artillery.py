@@ -21,12 +21,15 @@ from grognard.core.dice import SeededDice
 from grognard.core.errors import IllegalAction, ParseError
 from grognard.core.play import play_out
 from grognard.rulesets.skirmish import RULESET
+from grognard.rulesets.skirmish import artillery as AR
+from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Burst, Fire, Move, action_from_json, parse_action
 from grognard.rulesets.skirmish.analysis import odds_tables
+from grognard.rulesets.skirmish.artillery import BurstSpace
 from grognard.rulesets.skirmish.bots import DoctrineBot, burst_order
-from grognard.rulesets.skirmish.game import BurstSpace, SkirmishGame
+from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.scenario import check_scenario, load_scenario
 from grognard.rulesets.skirmish.tables import load_tables, template_problem
 from test_skirmish_rules import fig, figure, fire, hold_moves, make, refusal, scenario, script, unit
@@ -73,14 +76,14 @@ def test_the_template_lands_where_ordered_and_fires_for_effect_on_every_man_whos
 def test_the_player_turns_the_template_and_chooses_its_shape() -> None:
     game = gun_scene((10, 25), (11.75, 25))
     hold_moves(game)
-    order = game.plan_burst("allies", Burst("GUN", (10.0, 25.0), 90.0, "light_b"))
+    order = AR.plan_burst(game.ctx, "allies", Burst("GUN", (10.0, 25.0), 90.0, "light_b"))
     assert order is not None and order.template == "light_b" and order.angle == 90.0
-    shape = game.burst_polygon(order)
+    shape = AR.burst_polygon(game.ctx, order)
     corners = list(R.burst_shape(game.templates["light_b"][1], (0.0, 0.0), 90.0).exterior.coords)
     assert shape.equals(R.burst_shape([(x, y) for x, y in corners[:-1]], (10.0, 25.0), 0.0))
     x0, y0 = game.templates["light_b"][1][0]  # (1.05, 0.2) turned a quarter: (-0.2, 1.05)
     assert any(math.isclose(x, 10 - y0) and math.isclose(y, 25 + x0) for x, y in shape.exterior.coords)
-    assert [f.id for f in game.under(shape)] == ["G.1"]  # turned, light_b no longer reaches G.2 at 1.75" east
+    assert [f.id for f in AR.under(game.ctx, shape)] == ["G.1"]  # turned, light_b no longer reaches G.2 at 1.75" east
     for bad, rule, words in (
         (Burst("GUN", (10.0, 25.0), 0.0, "heavy_a"), "skirmish.15", "not a light template"),
         (Burst("GUN", (10.0, 49.0)), "skirmish.12", "off the table"),
@@ -88,7 +91,7 @@ def test_the_player_turns_the_template_and_chooses_its_shape() -> None:
         (Burst("NOPE", (10.0, 25.0)), "skirmish.12", "no piece or man"),
     ):
         with pytest.raises(IllegalAction) as info:
-            game.plan_burst("allies", bad)
+            AR.plan_burst(game.ctx, "allies", bad)
         assert info.value.rule == rule and words in str(info.value)
     assert "burst GUN 10,25 90 light_b" == str(Burst("GUN", (10.0, 25.0), 90.0, "light_b"))
     assert action_from_json(Burst("GUN", (10.0, 25.0), 90.0, "light_b").to_json()) == parse_action(
@@ -110,7 +113,7 @@ def test_an_illegal_burst_order_leaves_the_state_as_it_was_and_a_piece_fires_onc
     game.apply("Allies", Burst("GUN", (10.0, 25.0)))  # ordered; it is fired with all other fire (S0)
     assert [d.id for d in game.pending()] == ["fire G"]
     with pytest.raises(IllegalAction) as info:
-        game.plan_burst("allies", Burst("GUN", (10.0, 24.0)))
+        AR.plan_burst(game.ctx, "allies", Burst("GUN", (10.0, 24.0)))
     assert info.value.rule == "skirmish.13" and "already fired this turn" in str(info.value)
     refusal(game, "Allies", Burst("GUN", (10.0, 24.0)))  # and the engine owes it no second order
 
@@ -148,7 +151,7 @@ def test_a_scenario_adds_its_own_templates_checked_like_the_tables() -> None:
     data["templates"] = [{"id": "crater", "burst": "light", "points": [[1.25, 0], [0, 1.0], [-1.25, 0], [0, -0.9]]}]
     game = make(data)
     hold_moves(game)
-    order = game.plan_burst("allies", Burst("GUN", (10.0, 25.0), 0.0, "crater"))
+    order = AR.plan_burst(game.ctx, "allies", Burst("GUN", (10.0, 25.0), 0.0, "crater"))
     assert order is not None and order.template == "crater"
     data["templates"] = [
         {"id": "light_a", "burst": "light", "points": [[1.25, 0], [0, 1.0], [-1.25, 0]]},
@@ -241,8 +244,8 @@ def test_a_stone_wall_covers_against_a_bazooka_burst_not_against_a_mortar() -> N
 def test_artillery_ranges_are_table_bands_measured_to_the_aim_point_at_the_edge_inclusive() -> None:
     game = gun_scene((40, 40))
     hold_moves(game)
-    first = game.plan_burst("allies", Burst("GUN", (10.0, 28.0)))  # exactly 18": the first band
-    second = game.plan_burst("allies", Burst("GUN", (10.0, 28.02)))
+    first = AR.plan_burst(game.ctx, "allies", Burst("GUN", (10.0, 28.0)))  # exactly 18": the first band
+    second = AR.plan_burst(game.ctx, "allies", Burst("GUN", (10.0, 28.02)))
     assert first is not None and (first.band, first.ranging, first.hit_on) == (0, 4, 4)
     assert second is not None and (second.band, second.ranging) == (1, 3)
     tables = load_tables()
@@ -250,9 +253,9 @@ def test_artillery_ranges_are_table_bands_measured_to_the_aim_point_at_the_edge_
         assert entry.source == "grognard default" and entry.reason, name
     mortar = make(scenario([unit("A", "allies", fig(10, 5, "mortar")), unit("G", "axis", fig(40, 46))]))
     hold_moves(mortar)
-    assert mortar.plan_burst("allies", Burst("A.1", (10.0, 35.0))) is not None  # exactly 30"
+    assert AR.plan_burst(mortar.ctx, "allies", Burst("A.1", (10.0, 35.0))) is not None  # exactly 30"
     with pytest.raises(IllegalAction) as info:
-        mortar.plan_burst("allies", Burst("A.1", (10.0, 35.02)))
+        AR.plan_burst(mortar.ctx, "allies", Burst("A.1", (10.0, 35.02)))
     assert info.value.rule == "skirmish.29" and "beyond the mortar's 30\"" in str(info.value)
 
 
@@ -262,12 +265,12 @@ def test_artillery_ranges_are_adjusted_up_and_down_hill() -> None:
     up = make(scenario([unit("A", "allies", fig(10, 2.5, "mortar")), unit("G", "axis", fig(40, 46))], [hill]))
     hold_moves(up)
     with pytest.raises(IllegalAction) as info:  # 28.02" measured, +2" for the inch the aim point stands higher
-        up.plan_burst("allies", Burst("A.1", (10.0, 30.52)))
+        AR.plan_burst(up.ctx, "allies", Burst("A.1", (10.0, 30.52)))
     assert info.value.rule == "skirmish.29"
-    assert up.plan_burst("allies", Burst("A.1", (10.0, 30.5))) is not None  # 28 + 2 = 30: in range
+    assert AR.plan_burst(up.ctx, "allies", Burst("A.1", (10.0, 30.5))) is not None  # 28 + 2 = 30: in range
     down = make(scenario([unit("A", "allies", fig(10, 31, "mortar")), unit("G", "axis", fig(40, 46))], [hill]))
     hold_moves(down)
-    order = down.plan_burst("allies", Burst("A.1", (10.0, 0.5)))  # 30.5" measured, 2" off firing down
+    order = AR.plan_burst(down.ctx, "allies", Burst("A.1", (10.0, 0.5)))  # 30.5" measured, 2" off firing down
     assert order is not None and order.range == 28.5
 
 
@@ -282,9 +285,9 @@ def test_direct_fire_needs_the_firers_sight_indirect_fire_any_mans() -> None:
     game = make(data)
     hold_moves(game)
     with pytest.raises(IllegalAction) as info:  # the house stands between the light gun and the aim point
-        game.plan_burst("allies", Burst("GUN", (10.0, 25.0)))
+        AR.plan_burst(game.ctx, "allies", Burst("GUN", (10.0, 25.0)))
     assert info.value.rule == "skirmish.11" and "direct fire" in str(info.value)
-    assert game.plan_burst("allies", Burst("A.1", (10.0, 25.0))) is not None  # the mortar lobs it
+    assert AR.plan_burst(game.ctx, "allies", Burst("A.1", (10.0, 25.0))) is not None  # the mortar lobs it
     hidden = scenario(
         [unit("A", "allies", fig(10, 10, "mortar")), unit("G", "axis", fig(10, 25))],
         [{"kind": "building", "shape": [[2, 14], [18, 14], [18, 18], [2, 18]]}],
@@ -292,7 +295,7 @@ def test_direct_fire_needs_the_firers_sight_indirect_fire_any_mans() -> None:
     blind = make(hidden)
     hold_moves(blind)
     with pytest.raises(IllegalAction) as info:
-        blind.plan_burst("allies", Burst("A.1", (10.0, 25.0)))
+        AR.plan_burst(blind.ctx, "allies", Burst("A.1", (10.0, 25.0)))
     assert info.value.rule == "skirmish.11" and "observer" in str(info.value)
 
 
@@ -303,13 +306,13 @@ def test_a_piece_fires_only_with_its_minimum_crew_within_reach_and_they_serve_it
     hold_moves(short)
     assert "burst GUN" not in [d.id for d in short.pending()]
     with pytest.raises(IllegalAction) as info:
-        short.plan_burst("allies", Burst("GUN", (10.0, 20.0)))
+        AR.plan_burst(short.ctx, "allies", Burst("GUN", (10.0, 20.0)))
     assert info.value.rule == "skirmish.31" and 'needs 2 of its crew (C) within 1" of it, has 1' in str(info.value)
-    assert short.can_fire(figure(short, "C.1")) is None  # nobody serves a piece that cannot fire
+    assert FI.can_fire(short.ctx, figure(short, "C.1")) is None  # nobody serves a piece that cannot fire
     full = gun_scene((10, 20), crew_at=((10, 9), (11.0, 10)))  # exactly 1": both at it
     hold_moves(full)
     assert "burst GUN" in [d.id for d in full.pending()]
-    why = full.can_fire(figure(full, "C.1"))
+    why = FI.can_fire(full.ctx, figure(full, "C.1"))
     assert why is not None and why[0] == "skirmish.31" and "serves piece GUN" in why[1]
     assert "fire C" not in [d.id for d in full.pending()]
 
@@ -343,7 +346,7 @@ def test_no_mixed_crews_the_enemy_cannot_serve_a_piece_while_its_crew_lives() ->
     piece = game.state.pieces["GUN"]
     assert [f.id for f in M.crew_men(game.ctx, piece)] == ["C.1", "C.2"]  # G.1 stands at it but is no crew of it
     with pytest.raises(IllegalAction) as info:
-        game.plan_burst("axis", Burst("GUN", (10.0, 25.0)))
+        AR.plan_burst(game.ctx, "axis", Burst("GUN", (10.0, 25.0)))
     assert info.value.rule == "skirmish.72" and "no mixed crews" in str(info.value)
     before = game.digest()
     with pytest.raises(IllegalAction):
@@ -457,12 +460,12 @@ def test_the_doctrine_lays_its_template_on_the_most_enemies_and_never_on_its_own
     data["pieces"] = [dict(GUN)]
     game = make(data)
     hold_moves(game)
-    space = BurstSpace(game, "GUN")
+    space = BurstSpace(game.ctx, "GUN")
     order = burst_order(game, space)
     assert order.at is not None
-    planned = game.plan_burst("allies", order)
+    planned = AR.plan_burst(game.ctx, "allies", order)
     assert planned is not None
-    under = [f.id for f in game.under(game.burst_polygon(planned))]
+    under = [f.id for f in AR.under(game.ctx, AR.burst_polygon(game.ctx, planned))]
     assert under == ["G.1", "G.2"]  # two together beat one alone; G.4 stands by our own B.1
 
 
@@ -556,7 +559,7 @@ def test_a_burst_order_is_either_taken_or_refused_leaving_the_state_unchanged(
     action = Burst("GUN", (round(x, 2), round(y, 2)), angle, shape)
     before = game.digest()
     try:
-        game.plan_burst("allies", action)
+        AR.plan_burst(game.ctx, "allies", action)
     except IllegalAction as exc:
         assert exc.rule in ("skirmish.12", "skirmish.15", "skirmish.29", "skirmish.11", "skirmish.55")
         with pytest.raises(IllegalAction):

@@ -14,6 +14,7 @@ import pytest
 from shapely.geometry import box
 
 from grognard.rulesets.skirmish import castles as CA
+from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import shelling as SH
 from grognard.rulesets.skirmish.actions import Drive, Move, Order, parse_action
@@ -236,8 +237,11 @@ def test_two_men_a_move_go_onto_a_ladder_and_do_not_fire() -> None:
     )
     move(game, "move A / A.2 climb L1 / A.3 climb L1")
     assert figure(game, "A.2").on_ladder == "L1" and figure(game, "A.3").on_ladder == "L1"
-    assert game.can_fire(figure(game, "A.2")) == ("skirmish.79", "A.2 is on ladder L1: men on a ladder do not fire")
-    assert game.can_fire(figure(game, "A.1")) is None
+    assert FI.can_fire(game.ctx, figure(game, "A.2")) == (
+        "skirmish.79",
+        "A.2 is on ladder L1: men on a ladder do not fire",
+    )
+    assert FI.can_fire(game.ctx, figure(game, "A.1")) is None
     next_turn(game)  # the next turn they stand at its top, outside the wall
     assert figure(game, "A.2").y == 29.5
     assert refusal(game, "Allies", parse_action("move A / A.4 climb L1")).rule == "skirmish.79"  # it holds two

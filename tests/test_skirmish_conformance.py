@@ -14,8 +14,10 @@ from grognard.core.play import play_out
 from grognard.rulesets.skirmish import RULESET, SkirmishGame
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish.actions import Burst, Drive, Fire, Move, Order, Stop
+from grognard.rulesets.skirmish.artillery import BurstSpace
 from grognard.rulesets.skirmish.driving import DriveSpace
-from grognard.rulesets.skirmish.game import BurstSpace, FireSpace, MoveSpace
+from grognard.rulesets.skirmish.fire import FireSpace
+from grognard.rulesets.skirmish.moving import MoveSpace
 from grognard.testing.conformance import check_all, random_playout
 
 

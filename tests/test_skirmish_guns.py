@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 
 from grognard.core.errors import IllegalAction
+from grognard.rulesets.skirmish import artillery as AR
+from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Burst, Drive, Move, Turn, action_from_json, parse_action
@@ -67,7 +69,7 @@ def test_turning_a_piece_is_its_crews_move_and_it_cannot_fire_that_turn() -> Non
     assert game.state.walked["C.1"] == 6.0  # the whole move
     assert game.state.phase == "fire" and "burst GUN" not in [d.id for d in game.pending()]
     with pytest.raises(IllegalAction) as info:
-        game.plan_burst("allies", Burst("GUN", (30.0, 10.0)))
+        AR.plan_burst(game.ctx, "allies", Burst("GUN", (30.0, 10.0)))
     assert info.value.rule == "skirmish.55" and "turned this turn" in str(info.value)
     fire(game)
     # turn 3: it fires east
@@ -139,7 +141,7 @@ def test_hitching_takes_half_a_move_and_the_piece_follows_behind_and_cannot_fire
     moves(game)
     assert "burst GUN" not in [d.id for d in game.pending()]
     with pytest.raises(IllegalAction) as info:
-        game.plan_burst("allies", Burst("GUN", (40.0, 46.0)))
+        AR.plan_burst(game.ctx, "allies", Burst("GUN", (40.0, 46.0)))
     assert info.value.rule == "skirmish.61" and "hitched to T" in str(info.value)
     fire(game)
     # turn 2: it may not be turned while hitched; the truck drives on and unhitches it, the crew gets out
@@ -177,14 +179,14 @@ def test_a_tanks_gun_lays_its_classs_template_manned_by_a_man_besides_the_driver
     moves(game)
     assert "burst TK" not in [d.id for d in game.pending()]
     with pytest.raises(IllegalAction) as info:
-        game.plan_burst("allies", Burst("TK", (10.0, 30.0)))
+        AR.plan_burst(game.ctx, "allies", Burst("TK", (10.0, 30.0)))
     assert info.value.rule == "skirmish.31" and "1 man besides the driver" in str(info.value)
     game = tank((10, 10), (10, 10))
     moves(game)
     assert "burst TK" in [d.id for d in game.pending()]
-    why = game.can_fire(figure(game, "A.2"))
+    why = FI.can_fire(game.ctx, figure(game, "A.2"))
     assert why is not None and why[0] == "skirmish.31" and "lays TK's medium tank gun" in why[1]
-    order = game.plan_burst("allies", Burst("TK", (10.0, 30.0)))
+    order = AR.plan_burst(game.ctx, "allies", Burst("TK", (10.0, 30.0)))
     assert order is not None and order.template == "medium_a" and order.attack == "tank_gun"
     assert (order.ranging, order.hit_on, order.origin) == (3, 4, (10.0, 10.0))  # 20": the second band
     assert refusal(game, "Allies", Burst("TK", (47.0, 47.0))).rule == "skirmish.29"  # 52.3": beyond its 48"

@@ -10,6 +10,7 @@ import pytest
 from grognard.core.dice import SeededDice
 from grognard.core.play import play_out
 from grognard.rulesets.skirmish import RULESET
+from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import landing as L
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Drive, Fire, Move, Stop, parse_action
@@ -120,7 +121,7 @@ def test_men_aboard_a_craft_afloat_are_covered_from_small_arms_and_mgs_only() ->
         if R.cover(game.terrain, (24, 24), (10, 24), a)
     }
     assert got == {"small_arms", "mg"}
-    shot = game.shot(figure(game, "G.1"), figure(game, "P.1"))
+    shot = FI.shot_at(game.ctx, figure(game, "G.1"), figure(game, "P.1"))
     assert not isinstance(shot, tuple) and shot.cover
 
 
@@ -202,14 +203,14 @@ def test_dropped_men_neither_move_nor_fire_until_the_next_move() -> None:
     next_turn(game)
     assert (figure(game, "P.1").x, figure(game, "P.1").y) == (30.0, 11.0)
     assert "move P" not in [d.id for d in game.pending()]
-    assert game.can_fire(figure(game, "P.1")) == (
+    assert FI.can_fire(game.ctx, figure(game, "P.1")) == (
         "skirmish.26",
         "P.1 came down by parachute this move: he acts from the next",
     )
     refused = refusal(game, "Allies", Move("P", ((30.0, 14.0),)))
     assert "'move P' is not owed now" in str(refused)
     next_turn(game)
-    assert "move P" in [d.id for d in game.pending()] and game.can_fire(figure(game, "P.1")) is None
+    assert "move P" in [d.id for d in game.pending()] and FI.can_fire(game.ctx, figure(game, "P.1")) is None
 
 
 @pytest.mark.rule("skirmish.26")

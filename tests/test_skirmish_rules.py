@@ -18,6 +18,7 @@ from grognard.core.dice import ScriptedDice, SeededDice
 from grognard.core.errors import IllegalAction, ParseError
 from grognard.core.play import play_out
 from grognard.rulesets.skirmish import RULESET
+from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Burst, Drive, Fire, Move, Order, parse_action
@@ -428,7 +429,7 @@ def test_a_range_exactly_at_a_bands_edge_is_in_that_band() -> None:
     fire(long, Fire("A", "G"))
     assert not figure(long, "G.1").alive  # 36" exactly: the rifle's last band, 6
     out = duel(36.02)
-    shot = out.shot(figure(out, "A.1"), figure(out, "G.1"))
+    shot = FI.shot_at(out.ctx, figure(out, "A.1"), figure(out, "G.1"))
     assert shot == ("skirmish.24", 'G.1 is 36.02" away, beyond the rifle\'s 36"')
     hold_moves(out)
     assert out.state.turn == 2  # nobody could fire: no fire phase decisions
@@ -801,7 +802,7 @@ def test_a_river_costs_half_a_move_once_and_no_man_fires_in_it() -> None:
     game.apply("Allies", Move("A", ((10.0, 22.0),)))  # 3" + half of 6
     a = figure(game, "A.1")
     assert a.river_paid
-    assert game.can_fire(a) == ("skirmish.47", "A.1 is in the river and cannot fire")
+    assert FI.can_fire(game.ctx, a) == ("skirmish.47", "A.1 is in the river and cannot fire")
     hold_moves(game)
     assert game.state.turn == 2  # nobody could fire: the turn went on
     game.apply("Allies", Move("A", ((10.0, 28.0),)))  # 6" on: the half move is paid once
@@ -815,7 +816,7 @@ def test_a_river_crossed_mid_move() -> None:
     assert error.rule == "skirmish.47"
     game.apply("Allies", Move("A", ((10.0, 25.0),)))  # 6" walked + half of 12 for the river
     a = figure(game, "A.1")
-    assert a.y == 25.0 and not a.river_paid and game.can_fire(a) is None
+    assert a.y == 25.0 and not a.river_paid and FI.can_fire(game.ctx, a) is None
 
 
 @pytest.mark.rule("skirmish.48", "skirmish.54")
@@ -860,7 +861,7 @@ def test_men_swim_ponds_at_half_move_and_cannot_fire_there() -> None:
     error = refusal(game, "Allies", Move("A", ((10.0, 14.52),)))  # 1" + 3.52" swum (x2) = 8.04
     assert error.rule == "skirmish.52"
     game.apply("Allies", Move("A", ((10.0, 13.5),)))  # 1 + 2 x 2.5 = 6
-    assert game.can_fire(figure(game, "A.1")) == ("skirmish.52", "A.1 is swimming and cannot fire")
+    assert FI.can_fire(game.ctx, figure(game, "A.1")) == ("skirmish.52", "A.1 is swimming and cannot fire")
 
 
 @pytest.mark.rule("skirmish.53")
@@ -971,11 +972,11 @@ def test_ranges_are_adjusted_up_and_down_hill() -> None:
     game = make(scenario([unit("A", "allies", fig(10, 11)), unit("G", "axis", fig(10, 21))], [hill]))
     script(game, 4)  # 10" + 2" = 12": still the first band, 4 hits
     hold_moves(game)
-    shots = game.plan_fire(Fire("A", "G"))
+    shots = FI.plan_fire(game.ctx, Fire("A", "G"))
     assert (shots[0].range, shots[0].hit_on) == (12.0, 4)
     game2 = make(scenario([unit("A", "allies", fig(10, 10.9)), unit("G", "axis", fig(10, 21))], [hill]))
     hold_moves(game2)
-    assert game2.plan_fire(Fire("A", "G"))[0].hit_on == 5  # 12.1" up the hill: second band
+    assert FI.plan_fire(game2.ctx, Fire("A", "G"))[0].hit_on == 5  # 12.1" up the hill: second band
 
 
 # ---------------------------------------------------------------------------------- fire orders
@@ -990,9 +991,9 @@ def test_fire_is_spread_over_the_men_of_the_target_unit_and_single_men_may_choos
         )
     )
     hold_moves(game)
-    shots = game.plan_fire(Fire("A", "G"))
+    shots = FI.plan_fire(game.ctx, Fire("A", "G"))
     assert sorted(o.target for o in shots) == ["G.1", "G.1", "G.2", "G.2"]
-    shots = game.plan_fire(Fire("A", "G", (("A.4", "G.1"), ("A.1", "hold"))))
+    shots = FI.plan_fire(game.ctx, Fire("A", "G", (("A.4", "G.1"), ("A.1", "hold"))))
     assert sorted((o.shooter, o.target) for o in shots) == [("A.2", "G.1"), ("A.3", "G.2"), ("A.4", "G.1")]
     assert refusal(game, "Allies", Fire("A", "A")).rule == "skirmish.30"
     error = refusal(game, "Allies", Fire("A", "G", (("A.1", "G.3"),)))
@@ -1059,7 +1060,7 @@ def test_no_rule_is_left_for_a_later_part_and_every_weapon_fires() -> None:
     hold_moves(game)
     assert game.state.phase == "fire"  # G.1's rifle can fire; A.2's flame thrower is out of reach
     assert [d.id for d in game.pending()] == ["fire G", "burst A.1", "burst A.3"]  # bazooka and mortar: templates
-    assert game.can_fire(figure(game, "A.2")) is None  # the flame thrower fires its wedge (skirmish.16)
+    assert FI.can_fire(game.ctx, figure(game, "A.2")) is None  # the flame thrower fires its wedge (skirmish.16)
 
 
 @pytest.mark.rule("skirmish.2")

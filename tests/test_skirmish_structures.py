@@ -14,7 +14,10 @@ import pytest
 from shapely.geometry import Point, box
 
 from grognard.core.dice import ScriptedDice
+from grognard.rulesets.skirmish import artillery as AR
+from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import men as M
+from grognard.rulesets.skirmish import moving as MV
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import shelling as SH
 from grognard.rulesets.skirmish import structures as ST
@@ -271,7 +274,7 @@ def test_large_bridges_thirty_points_and_their_states_at_twenty_ten_and_zero() -
     SH.shell(game.ctx, burst(40, 10), (40, 10), "heavy_artillery", 3)
     assert game.state.bridges["B"].points == 0 and ST.bridge_capacity(game.ctx, "B") == 0
     assert game.terrain.in_river(40, 10) and figure(game, "A.1").river_paid
-    assert game.can_fire(figure(game, "A.1")) is not None
+    assert FI.can_fire(game.ctx, figure(game, "A.1")) is not None
     assert "falls_in_river" in [e.kind for e in game.take_events()]
 
 
@@ -295,7 +298,7 @@ def test_men_cross_a_bridge_dry_and_only_as_many_a_turn_as_it_takes_abreast() ->
     error = refusal(game, "Allies", Move("A", ((6.0, 7.0),)))
     assert error.rule == "skirmish.89" and "takes 6 men of a side a turn; 0 have crossed, 7 more" in str(error)
     six = Move("A", ((6.0, 7.0),), (Order("A.1", "stay"),))
-    paths = game.check_move(six)
+    paths = MV.check_move(game.ctx, six)
     assert all(m.rivers == 0 for _, m in paths.values())  # no half move lost over the river on the bridge
     game.apply("Allies", six)
     assert figure(game, "A.7").y == 13.0 and game.state.bridges["F"].crossed == {"allies": 6}
@@ -515,9 +518,9 @@ def test_a_gun_shell_that_lands_on_a_house_spares_the_men_under_its_roof_and_tak
     from test_skirmish_rules import fire
 
     game = shelled_house()
-    order = game.plan_burst("allies", Burst("GUN", (30.2, 23.0)))
+    order = AR.plan_burst(game.ctx, "allies", Burst("GUN", (30.2, 23.0)))
     assert order is not None
-    assert [f.id for f in game.under(game.burst_polygon(order))] == ["G.1", "G.2"]
+    assert [f.id for f in AR.under(game.ctx, AR.burst_polygon(game.ctx, order))] == ["G.1", "G.2"]
     script(game, 2, 6, 3, 4, 1)  # ranging 2 lands; G.2's effect die 6 hits; H.b loses 3 + 4; G.2 dies on 1
     events = fire(game, Burst("GUN", (30.2, 23.0)))
     covered = [e.data for e in events if e.kind == "burst_covered"]

@@ -12,6 +12,7 @@ from grognard.core.dice import SeededDice
 from grognard.core.errors import IllegalAction
 from grognard.core.play import play_out
 from grognard.rulesets.skirmish import RULESET
+from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import (
@@ -25,7 +26,8 @@ from grognard.rulesets.skirmish.actions import (
     parse_action,
 )
 from grognard.rulesets.skirmish.bots import DoctrineBot
-from grognard.rulesets.skirmish.game import FireSpace, SkirmishGame
+from grognard.rulesets.skirmish.fire import FireSpace
+from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.scenario import check_scenario, load_scenario
 from test_skirmish_rules import _write_toml, fig, figure, fire, hold_moves, make, refusal, scenario, script, unit
 
@@ -173,11 +175,11 @@ def test_a_vehicle_needs_a_man_aboard_to_drive_it() -> None:
 def test_a_vehicles_mg_is_manned_by_a_man_besides_the_driver() -> None:
     enemy = unit("H", "axis", fig(10, 30))
     game = table([crew(1), enemy], [vehicle("J", "jeep", (10, 10), "A", weapons=["mg"])])
-    why = game.can_fire(figure(game, "A.1"))
+    why = FI.can_fire(game.ctx, figure(game, "A.1"))
     assert why is not None and why[0] == "skirmish.60"
     game = table([crew(2), enemy], [vehicle("J", "jeep", (10, 10), "A", weapons=["mg"])])
-    assert game.can_fire(figure(game, "A.1")) is not None  # the driver drives
-    shot = game.shot(figure(game, "A.2"), figure(game, "H.1"))
+    assert FI.can_fire(game.ctx, figure(game, "A.1")) is not None  # the driver drives
+    shot = FI.shot_at(game.ctx, figure(game, "A.2"), figure(game, "H.1"))
     assert not isinstance(shot, tuple) and shot.attack == "mg" and shot.hit_on == 4  # 20": the MG's second band
     script(game, 3)  # the MG's die: 3 misses at 4+ (the driver rolls none)
     fire(game, Fire("A", "H"))
@@ -198,7 +200,7 @@ def test_a_vehicles_mg_fires_its_wedge_from_the_vehicle_on_every_man_under_it() 
     game = mg_jeep(enemy)
     gunner = figure(game, "A.2")
     assert M.weapon_of(game.ctx, gunner) == "mg" and gunner.weapon == "pistol"
-    record, shots = game.wedge(gunner, 90.0)
+    record, shots = FI.wedge(game.ctx, gunner, 90.0)
     assert record.weapon == "mg" and record.at == (10.0, 10.0)  # from the vehicle's place
     assert record.men == ["H.1", "H.2"]  # not H.3, not the men aboard the jeep
     assert all(o.attack == "mg" and o.hit_on == 4 and not o.cover for o in shots)  # 18-20": the MG's second band
@@ -224,14 +226,14 @@ def test_the_driver_and_the_riders_of_a_vehicle_fire_no_wedge() -> None:
     assert error.rule == "skirmish.57" and "drives J" in str(error) and "\n" not in str(error)
     error = refusal(game, "Allies", Fire("A", None, wedges=(WedgeOrder("A.3", 90.0),)))
     assert error.rule == "skirmish.16" and "pistol fires no wedge" in str(error)
-    assert [f.id for f in FireSpace(game, "A").gunners()] == ["A.2"]
+    assert [f.id for f in FireSpace(game.ctx, "A").gunners()] == ["A.2"]
     game = mg_jeep(enemy, crew_of=1)  # the driver alone: the MG is silent, and A owes no fire order
     hold_moves(game)
     assert not any(d.id == "fire A" for d in game.pending())
     with pytest.raises(IllegalAction) as info:
-        game.plan_fire(Fire("A", None, wedges=(WedgeOrder("A.1", 90.0),)))
+        FI.plan_fire(game.ctx, Fire("A", None, wedges=(WedgeOrder("A.1", 90.0),)))
     assert info.value.rule == "skirmish.60" and "needs a man besides the driver" in str(info.value)
-    assert FireSpace(game, "A").gunners() == []
+    assert FireSpace(game.ctx, "A").gunners() == []
 
 
 @pytest.mark.rule("skirmish.37", "skirmish.38", "skirmish.16")
@@ -242,7 +244,7 @@ def test_men_aboard_a_truck_have_cover_from_a_mg_wedge_and_tank_riders_none() ->
             [crew(3, ident="A", weapon="pistol"), riders],
             [vehicle("J", "jeep", (10, 10), "A", weapons=["mg"]), vehicle("T", kind, (10, 30), "H", side="axis")],
         )
-        _, shots = game.wedge(figure(game, "A.2"), 90.0)
+        _, shots = FI.wedge(game.ctx, figure(game, "A.2"), 90.0)
         assert sorted(o.target for o in shots) == ["H.1", "H.2", "H.3"]
         assert all(o.cover is covered and o.shift == (-1 if covered else 0) for o in shots), kind
         script(game, 4, 4, 4, 1, 1, 1)  # a 4 at 20" (4+) hits in the open, counts 3 in cover
@@ -323,7 +325,7 @@ def test_cover_aboard_each_kind_of_vehicle_by_attack() -> None:
             if R.cover(terrain, (10, 20), (10, 30), a)
         }
         assert got == covered, kind
-        shot = game.shot(figure(game, "H.1"), figure(game, "A.1"))
+        shot = FI.shot_at(game.ctx, figure(game, "H.1"), figure(game, "A.1"))
         assert not isinstance(shot, tuple) and shot.cover == ("small_arms" in covered)
 
 

@@ -17,13 +17,15 @@ import pytest
 
 from grognard.core.errors import ParseError
 from grognard.render.skirmish import render
+from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Fire, WedgeOrder, action_from_json, parse_action
 from grognard.rulesets.skirmish.analysis import odds_tables
 from grognard.rulesets.skirmish.bots import DoctrineBot, wedge_heading
 from grognard.rulesets.skirmish.describe import describe
 from grognard.rulesets.skirmish.faces import preview
-from grognard.rulesets.skirmish.game import FireSpace, SkirmishGame
+from grognard.rulesets.skirmish.fire import FireSpace
+from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.tables import DEFAULT_TABLES, check_tables, load_tables, read_toml
 from test_skirmish_rules import fig, figure, fire, hold_moves, make, refusal, scenario, script, unit
 
@@ -52,7 +54,7 @@ def nest(
 
 
 def wedge_of(game: SkirmishGame, heading: float) -> Any:
-    record, shots = game.wedge(figure(game, "A.1"), heading)
+    record, shots = FI.wedge(game.ctx, figure(game, "A.1"), heading)
     return record, {o.target: o for o in shots}
 
 
@@ -217,11 +219,11 @@ def test_a_wedge_hit_and_a_rifle_hit_in_one_turn_kill_with_no_survival_roll() ->
 def test_a_wedge_order_by_heading_point_or_target_and_one_into_nobody() -> None:
     game = nest([(20, 20), (21, 40)])
     hold_moves(game)
-    shots, wedges = game.plan_fire_and_wedges(Fire("A", None, (), (WedgeOrder("A.1", None, (30.0, 30.0)),)))
+    shots, wedges = FI.plan_fire_and_wedges(game.ctx, Fire("A", None, (), (WedgeOrder("A.1", None, (30.0, 30.0)),)))
     assert wedges[0].heading == 45.0 and [o.target for o in shots] == ["G.1"]
-    _, wedges = game.plan_fire_and_wedges(Fire("A", "G"))  # no wedge order: at the man he would have shot
+    _, wedges = FI.plan_fire_and_wedges(game.ctx, Fire("A", "G"))  # no wedge order: at the man he would have shot
     assert wedges[0].heading == 45.0
-    _, wedges = game.plan_fire_and_wedges(Fire("A", None, (("A.1", "G.2"),)))
+    _, wedges = FI.plan_fire_and_wedges(game.ctx, Fire("A", None, (("A.1", "G.2"),)))
     assert wedges[0].heading == R.bearing((10, 10), (21, 40))
     events = fire(game, Fire("A", None, (), (WedgeOrder("A.1", -90.0),)))  # due south: nobody there
     wedge = next(e for e in events if e.kind == "wedge")

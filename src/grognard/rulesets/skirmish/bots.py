@@ -68,14 +68,20 @@ from shapely.geometry import Point, Polygon
 
 from grognard.core.engine import Decision
 from grognard.core.geometry import TOLERANCE, snap, snap_angle
+from grognard.rulesets.skirmish import artillery as AR
 from grognard.rulesets.skirmish import castles as CA
+from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import landing as L
 from grognard.rulesets.skirmish import men as M
+from grognard.rulesets.skirmish import moving as MV
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import Burst, Choice, Drive, Fire, Move, Order, Turn, WedgeOrder
+from grognard.rulesets.skirmish.artillery import BurstSpace
 from grognard.rulesets.skirmish.driving import DriveSpace
-from grognard.rulesets.skirmish.game import BurstSpace, FireSpace, MoveSpace, SkirmishGame, figure_value
+from grognard.rulesets.skirmish.fire import FireSpace
+from grognard.rulesets.skirmish.game import SkirmishGame, figure_value
+from grognard.rulesets.skirmish.moving import MoveSpace
 from grognard.rulesets.skirmish.state import Figure, FireOrder
 
 XY = tuple[float, float]
@@ -141,7 +147,7 @@ def charge_move(game: SkirmishGame, space: MoveSpace) -> Move | None:
             break
     if chosen is None:
         return None
-    ends = {fid: path[-1] for fid, path in game.plan_move(chosen).items()}
+    ends = {fid: path[-1] for fid, path in MV.plan_move(game.ctx, chosen).items()}
     ours = [fid for fid, end in ends.items() if any(R.in_contact(end, (e.x, e.y), base) for e in foes)]
     touched = {e.id for e in foes for end in ends.values() if R.in_contact(end, (e.x, e.y), base)}
     if not ours:
@@ -321,7 +327,7 @@ def touches(game: SkirmishGame, move: Move) -> bool:
     """Some man of the unit would end ``move`` with his base touching an enemy's."""
     base = game.tables.sight.base.value
     foes = M.enemies(game.ctx, M.unit(game.ctx, move.unit).side)
-    ends = [p[-1] for p in game.plan_move(move).values()]
+    ends = [p[-1] for p in MV.plan_move(game.ctx, move).values()]
     return any(R.in_contact(end, (e.x, e.y), base) for end in ends for e in foes)
 
 
@@ -372,7 +378,7 @@ FRIEND_WEIGHT = 2.0  # our own man under a wedge counts against it twice his wor
 
 def wedge_worth(game: SkirmishGame, gunner: Figure, heading: float) -> float:
     """What ``gunner``'s wedge at ``heading`` is worth: enemy men's kill chance x value, less our own twice over."""
-    _, shots = game.wedge(gunner, heading)
+    _, shots = FI.wedge(game.ctx, gunner, heading)
     total = 0.0
     for o in shots:
         man = game.state.figures[o.target]
@@ -395,7 +401,7 @@ def wedge_heading(game: SkirmishGame, gunner: Figure) -> float:
     """The doctrine's heading (degrees) for ``gunner``'s wedge: the most worth now, else the approach."""
     apex = (gunner.x, gunner.y)
     half = game.tables.wedge.angle.value / 2
-    row = game.shot_table().get(gunner.id, {})
+    row = FI.shot_table(game.ctx).get(gunner.id, {})
     seen = sorted(
         {
             R.bearing(apex, (game.state.figures[t].x, game.state.figures[t].y))
@@ -423,7 +429,7 @@ def fire_order(game: SkirmishGame, unit: str) -> Fire:
     order = _target_order(game, unit)
     wedges: list[WedgeOrder] = []
     holds: list[tuple[str, str]] = []
-    for gunner in FireSpace(game, unit).gunners():
+    for gunner in FireSpace(game.ctx, unit).gunners():
         heading = wedge_heading(game, gunner)
         if wedge_worth(game, gunner, heading) < 0:
             holds.append((gunner.id, "hold"))  # our own men stand under the approach
@@ -432,12 +438,12 @@ def fire_order(game: SkirmishGame, unit: str) -> Fire:
     if not wedges and not holds:
         return order
     aimed = Fire(unit, order.target, tuple(holds), tuple(wedges))
-    return aimed if FireSpace(game, unit).contains(aimed) else order
+    return aimed if FireSpace(game.ctx, unit).contains(aimed) else order
 
 
 def _target_order(game: SkirmishGame, unit: str) -> Fire:
     """The enemy unit the unit's dice are worth most against, or hold."""
-    table = game.shot_table()
+    table = FI.shot_table(game.ctx)
     worth: dict[str, float] = {}
     for f in M.living(game.ctx, unit):
         best: dict[str, float] = {}
@@ -650,7 +656,7 @@ def burst_order(game: SkirmishGame, space: BurstSpace) -> Burst:
     """The doctrine's burst order: the legal placement with the most enemy value under the template and
     none of its own men (see the module's docstring), or hold fire."""
     s = game.state
-    weapon = game.burst_weapon(space.by)
+    weapon = AR.burst_weapon(game.ctx, space.by)
     entry = game.tables.artillery[weapon]
     across = game.tables.burst[entry.burst].across
     enemies = sorted(M.enemies(game.ctx, space.side), key=lambda e: e.id)

@@ -12,8 +12,11 @@ from typing import Any
 from grognard.core.engine import Decision
 from grognard.core.errors import IllegalAction
 from grognard.core.words import counted
+from grognard.rulesets.skirmish import artillery as AR
 from grognard.rulesets.skirmish import driving as DV
+from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import men as M
+from grognard.rulesets.skirmish import moving as MV
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Burst, Drive, Fire, Move
 from grognard.rulesets.skirmish.game import SkirmishGame
@@ -130,7 +133,7 @@ def situation(game: SkirmishGame, decision: Decision) -> list[str]:
         if enemies:
             lines.append("enemy: " + "; ".join(unit_line(game, u) for u in sorted({e.unit for e in enemies})))
     elif kind == "fire":
-        table = game.shot_table()
+        table = FI.shot_table(game.ctx)
         for f in M.living(game.ctx, label)[:10]:
             shots = [o for o in table.get(f.id, {}).values() if isinstance(o, FireOrder)]
             if shots:
@@ -145,7 +148,7 @@ def situation(game: SkirmishGame, decision: Decision) -> list[str]:
 def _burst_lines(game: SkirmishGame, by: str) -> list[str]:
     """A piece's or a mortar or bazooka man's burst decision: where it stands, its bands, the enemy in reach."""
     s = game.state
-    weapon = game.burst_weapon(by)
+    weapon = AR.burst_weapon(game.ctx, by)
     entry = game.tables.artillery[weapon]
     if by in s.pieces:
         piece = s.pieces[by]
@@ -305,7 +308,7 @@ def odds(game: SkirmishGame, action: Any) -> str | None:
     if not isinstance(action, Fire) or action.target is None:
         return None
     try:
-        shots = game.plan_fire(action)
+        shots = FI.plan_fire(game.ctx, action)
     except Exception:  # an illegal order has no odds
         return None
     kills = 0.0
@@ -324,13 +327,13 @@ def _burst_odds(game: SkirmishGame, action: Burst) -> str | None:
     s = game.state
     side = s.figures[by].side if by in s.figures else s.units[s.pieces[by].crew or ""].side if by in s.pieces else ""
     try:
-        order = game.plan_burst(side, action)
+        order = AR.plan_burst(game.ctx, side, action)
     except Exception:  # an illegal order has no odds
         return None
     if order is None:
         return None
     lands = float(R.RangingShot(order.ranging).distribution().probability(True))
-    under = game.under(game.burst_polygon(order))
+    under = AR.under(game.ctx, AR.burst_polygon(game.ctx, order))
     dead = 0.0
     for f in under:
         fate = R.BurstFate(
@@ -351,7 +354,7 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
     """
     view = game.view(seat)
     if isinstance(action, Move):
-        checked = game.check_move(action)
+        checked = MV.check_move(game.ctx, action)
         view["preview"] = {
             "order": str(action),
             "paths": [
@@ -362,7 +365,7 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
             "shots": [],
         }
     elif isinstance(action, Fire):
-        shots, wedges = game.plan_fire_and_wedges(action)
+        shots, wedges = FI.plan_fire_and_wedges(game.ctx, action)
         view["preview"] = {
             "order": str(action),
             "paths": [],
@@ -375,15 +378,15 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
         }
     elif isinstance(action, Burst):
         side = game.side_of(seat) if seat in game.seats() else ""
-        order = game.plan_burst(side, action)
+        order = AR.plan_burst(game.ctx, side, action)
         templates = []
         if order is not None:
-            shape = game.burst_polygon(order)
+            shape = AR.burst_polygon(game.ctx, order)
             templates.append(
                 {
                     "by": order.by,
                     "shape": [[round(x, 2), round(y, 2)] for x, y in shape.exterior.coords],
-                    "under": [f.id for f in game.under(shape)],
+                    "under": [f.id for f in AR.under(game.ctx, shape)],
                 }
             )
         view["preview"] = {"order": str(action), "paths": [], "shots": [], "templates": templates}

@@ -1,0 +1,355 @@
+"""The fire phase's burst templates (skirmish.12-15, 29, 31, 55, 71, 72; RULINGS S2, S3, S8, S11, S14):
+pieces and their crews, tank guns, mortars and bazookas; the burst order, its ranging shot, and fire for
+effect on every man under a landed template.
+
+Plain functions of the game's :class:`~.context.Context`. In the fire phase each piece with enough of
+its crew at it, each tank gun with a man to lay it, and each man with a mortar or bazooka owes a burst
+order (:class:`BurstSpace`): a template laid at a point the player chooses. With all other fire, each
+ordered burst rolls its ranging shot; a landed one fires for effect on every man whose base touches it
+(``structures.artillery_cover`` decides over-the-top cover, ``shelling.shell`` the damage to
+structures). Conventions as the rule set's: inches, origin south-west; angles in degrees.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from shapely.geometry import Polygon
+
+from grognard.core.engine import ActionSpace
+from grognard.core.errors import IllegalAction
+from grognard.core.geometry import TOLERANCE, snap
+from grognard.rulesets.skirmish import men as M
+from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish import shelling as SH
+from grognard.rulesets.skirmish import structures as ST
+from grognard.rulesets.skirmish.actions import XY, Burst
+from grognard.rulesets.skirmish.context import Context
+from grognard.rulesets.skirmish.state import BurstOrder, Figure
+
+
+class BurstSpace(ActionSpace[Burst]):
+    """A piece's or a man's burst order: a landing point (inches) and a turn (degrees) of a template of
+    its class, in range and seen (skirmish.11-15, 29), or hold fire: a continuous space."""
+
+    def __init__(self, ctx: Context, by: str) -> None:
+        self.ctx = ctx
+        self.by = by
+        piece = ctx.state.pieces.get(by)
+        if piece is not None and piece.crew is not None:
+            self.side = ctx.state.units[piece.crew].side
+        elif by in ctx.state.vehicles:
+            self.side = ctx.state.vehicles[by].side
+        elif by in ctx.state.figures:
+            self.side = ctx.state.figures[by].side
+        else:
+            self.side = ""
+
+    def check(self, action: Any) -> None:
+        if not isinstance(action, Burst):
+            raise IllegalAction(f"{action} is not a burst order", "skirmish.12")
+        if action.by != self.by:
+            raise IllegalAction(f"{action}: this decision is for {self.by}", "skirmish.12")
+        plan_burst(self.ctx, self.side, action)
+
+    def hold(self) -> Burst:
+        return Burst(self.by, None)
+
+    def aims(self) -> list[Burst]:
+        """A template (its class's first shape, unturned) on each enemy man it may legally land on."""
+        out = []
+        for enemy in sorted(M.enemies(self.ctx, self.side), key=lambda e: e.id):
+            burst = Burst(self.by, (enemy.x, enemy.y))
+            if self.contains(burst):
+                out.append(burst)
+        return out
+
+    def sample(self, rng: np.random.Generator) -> Burst:
+        options = self.candidates()
+        pick = options[int(rng.integers(len(options)))]
+        if pick.at is None:
+            return pick
+        turned = Burst(self.by, pick.at, float(45 * int(rng.integers(8))))
+        return turned if self.contains(turned) else pick
+
+    def candidates(self, k: int = 16) -> list[Burst]:
+        return [*self.aims()[: k - 1], self.hold()]
+
+
+def crew_pieces(ctx: Context) -> None:
+    """At the start of the fire phase (a piece is abandoned when the last man of its crew dies): an abandoned
+    piece is taken by the one unit whose men stand within reach of it, if all of them are of one side
+    (no mixed crews, skirmish.72: the unit with most men there takes it, the lower name on a tie)."""
+    s = ctx.state
+    for piece in sorted(s.pieces.values(), key=lambda p: p.id):
+        if piece.crew is not None:
+            continue
+        reach = ctx.tables.artillery[piece.weapon].reach
+        near = [
+            f
+            for f in s.figures.values()
+            if f.alive and f.on_table and math.hypot(f.x - piece.x, f.y - piece.y) <= reach + TOLERANCE
+        ]
+        served = {c.crew for c in s.pieces.values() if c.crew is not None}
+        near = [f for f in near if f.unit not in served]
+        if not near or len({f.side for f in near}) > 1:
+            continue
+        count: dict[str, int] = {}
+        for f in near:
+            count[f.unit] = count.get(f.unit, 0) + 1
+        taker = min(count, key=lambda u: (-count[u], u))
+        piece.crew = taker
+        ctx.emit("piece_taken", piece=piece.id, crew=taker, side=s.units[taker].side)
+
+
+def burst_weapon(ctx: Context, by: str) -> str:
+    """The burst weapon fired by ``by``: a piece's, a tank's gun, or a man's mortar or bazooka (``weapon_of``)."""
+    if by in ctx.state.pieces:
+        return str(ctx.state.pieces[by].weapon)
+    if by in ctx.state.vehicles:
+        return str(M.tank_gun(ctx, ctx.state.vehicles[by]))
+    return M.weapon_of(ctx, ctx.state.figures[by])
+
+
+def burst_firers(ctx: Context) -> list[tuple[str, str]]:
+    """(piece or man, side) of everything that may lay a burst template now, in name order."""
+    s = ctx.state
+    out: list[tuple[str, str]] = []
+    for pid, piece in sorted(s.pieces.items()):
+        if piece.crew is not None and M.piece_ready(ctx, piece) is None:
+            out.append((pid, s.units[piece.crew].side))
+    for vid, v in sorted(s.vehicles.items()):
+        gun = M.tank_gun(ctx, v)
+        if gun is not None and M.manned(ctx, v).get(gun) is not None:
+            out.append((vid, v.side))
+    for fid, f in sorted(s.figures.items()):
+        if M.weapon_of(ctx, f) in ctx.tables.artillery and _man_burst_problem(ctx, f) is None:
+            out.append((fid, f.side))
+    return out
+
+
+def _man_burst_problem(ctx: Context, f: Figure) -> tuple[str, str] | None:
+    if not f.alive or not f.on_table:
+        return ("skirmish.12", f"{f.id} is not on the table")
+    if f.aboard is not None:
+        driver = M.driver(ctx, ctx.state.vehicles[f.aboard])
+        if driver is not None and driver.id == f.id:
+            return ("skirmish.57", f"{f.id} drives {f.aboard} and does not fire")
+        return None  # he rides: the river or pond is the vehicle's (skirmish.49, 50)
+    if ctx.terrain.in_river(f.x, f.y):
+        return ("skirmish.47", f"{f.id} is in the river and cannot fire")
+    if ctx.terrain.in_pond(f.x, f.y):
+        return ("skirmish.52", f"{f.id} is swimming and cannot fire")
+    return None
+
+
+def template_shape(ctx: Context, weapon: str, name: str | None) -> tuple[str, tuple[XY, ...]] | None:
+    """(id, corners) of the template ``name`` of ``weapon``'s burst class (default: its first), or None."""
+    cls = ctx.tables.artillery[weapon].burst
+    if name is None:
+        name = next(tid for tid, (c, _) in ctx.templates.items() if c == cls)
+    found = ctx.templates.get(name)
+    if found is None or found[0] != cls:
+        return None
+    return name, found[1]
+
+
+def plan_burst(ctx: Context, side: str, action: Burst) -> BurstOrder | None:
+    """The burst order of ``action`` by ``side`` (None: holds fire); raises IllegalAction naming the rule
+    (skirmish.11 sight, 12 who fires, 13 once a turn, 15 template, 29 range, 31 crew, 72 no mixed crews).
+
+    The landing point is stored to 0.01"; the range is measured from the piece's (or man's) centre to
+    it, adjusted up or down hill (skirmish.29).
+    """
+    s = ctx.state
+    by = action.by
+    if by in s.pieces:
+        piece = s.pieces[by]
+        if piece.crew is None:
+            raise IllegalAction(
+                f"{action}: piece {by} has no crew: its crew is dead and nobody holds it", "skirmish.72"
+            )
+        crew_side = s.units[piece.crew].side
+        if crew_side != side:
+            raise IllegalAction(
+                f"{action}: piece {by} is served by the {crew_side}' unit {piece.crew}: no mixed crews",
+                "skirmish.72",
+            )
+        why = M.piece_ready(ctx, piece)
+        if why is not None:
+            raise IllegalAction(f"{action}: {why[1]}", why[0])
+        origin: XY = (piece.x, piece.y)
+    elif by in s.vehicles:
+        v = s.vehicles[by]
+        gun = M.tank_gun(ctx, v)
+        if gun is None:
+            raise IllegalAction(f"{action}: {by} ({v.kind}) carries no gun", "skirmish.12")
+        if v.side != side:
+            raise IllegalAction(f"{action}: {by} is not a vehicle of the {side}", "skirmish.12")
+        if M.manned(ctx, v).get(gun) is None:
+            need = max(1, round(ctx.tables.vehicles.weapon_crew.value))
+            raise IllegalAction(
+                f"{action}: {by}'s {gun.replace('_', ' ')} needs {need} man besides the driver aboard",
+                "skirmish.31",
+            )
+        origin = (v.x, v.y)
+    elif by in s.figures:
+        f = s.figures[by]
+        if f.side != side:
+            raise IllegalAction(f"{action}: {by} is not a man of the {side}", "skirmish.12")
+        weapon = M.weapon_of(ctx, f)
+        if weapon not in ctx.tables.artillery:
+            raise IllegalAction(f"{action}: {by}'s {weapon.replace('_', ' ')} fires no burst template", "skirmish.12")
+        why = _man_burst_problem(ctx, f)
+        if why is not None:
+            raise IllegalAction(f"{action}: {why[1]}", why[0])
+        origin = (f.x, f.y)
+    else:
+        raise IllegalAction(f"{action}: no piece or man {by!r} in this game", "skirmish.12")
+    if by in s.bursts:
+        raise IllegalAction(f"{action}: {by} has already fired this turn", "skirmish.13")
+    if action.at is None:
+        return None
+    weapon = burst_weapon(ctx, by)
+    entry = ctx.tables.artillery[weapon]
+    at = (snap(action.at[0]), snap(action.at[1]))
+    if not ctx.terrain.on_table(*at):
+        raise IllegalAction(
+            f"{action}: the template would land at ({at[0]:g}, {at[1]:g}), off the table", "skirmish.12"
+        )
+    if by in s.pieces and entry.arc is not None:
+        piece = s.pieces[by]
+        off = R.off_arc(origin, piece.heading, entry.arc, at)
+        if off > 0:
+            raise IllegalAction(
+                f"{action}: ({at[0]:g}, {at[1]:g}) is {off:g} degrees outside piece {by}'s arc "
+                f"({entry.arc:g} degrees either side of its heading {piece.heading:g}): its crew must turn it "
+                "first, a turn's move",
+                "skirmish.55",
+            )
+    shape = template_shape(ctx, weapon, action.template)
+    if shape is None:
+        own = sorted(t for t, (c, _) in ctx.templates.items() if c == entry.burst)
+        raise IllegalAction(
+            f"{action}: {action.template!r} is not a {entry.burst} template ({', '.join(own)})", "skirmish.15"
+        )
+    distance = R.effective_range(ctx.terrain, origin, at)
+    band = ctx.tables.burst_band(weapon, distance)
+    if band is None:
+        raise IllegalAction(
+            f'{action}: the aim point is {distance:.2f}" away, beyond the {weapon}\'s {entry.bands[-1].to:g}"',
+            "skirmish.29",
+        )
+    opened = M.open_doors(ctx)
+    if entry.indirect:
+        if not any(
+            R.line_of_sight(ctx.terrain, (g.x, g.y), at, opened) is None
+            for g in s.figures.values()
+            if g.side == side and g.alive and g.on_table
+        ):
+            raise IllegalAction(
+                f"{action}: no man of the {side} sees ({at[0]:g}, {at[1]:g}): indirect fire needs an observer",
+                "skirmish.11",
+            )
+    else:
+        blocked = R.line_of_sight(ctx.terrain, origin, at, opened)
+        if blocked is not None:
+            raise IllegalAction(
+                f"{action}: {by} cannot see ({at[0]:g}, {at[1]:g}): {blocked} is in the way (direct fire)",
+                "skirmish.11",
+            )
+    index, numbers = band
+    return BurstOrder(
+        by,
+        side,
+        weapon,
+        entry.kind,
+        origin,
+        at,
+        action.angle,
+        shape[0],
+        index,
+        numbers.ranging,
+        numbers.hit_on,
+        round(distance, 2),
+    )
+
+
+def burst_polygon(ctx: Context, order: BurstOrder) -> Polygon:
+    """The template of ``order`` as laid on the table (shapely; never stored)."""
+    return R.burst_shape(ctx.templates[order.template][1], order.at, order.angle)
+
+
+def under(ctx: Context, template: Polygon) -> list[Figure]:
+    """Every living man on the table whose base touches ``template`` (skirmish.14), of either side."""
+    base = ctx.tables.sight.base.value
+    return [
+        f
+        for _, f in sorted(ctx.state.figures.items())
+        if f.alive and f.on_table and R.under_template(template, (f.x, f.y), base)
+    ]
+
+
+def burst_order(ctx: Context, action: Burst, side: str) -> None:
+    order = plan_burst(ctx, side, action)
+    if order is None:
+        ctx.emit("holds_fire", unit=action.by)
+        return
+    ctx.state.bursts[action.by] = order
+    ctx.emit(
+        "burst_order",
+        by=action.by,
+        weapon=order.weapon,
+        at=list(order.at),
+        angle=order.angle,
+        template=order.template,
+        ranging=order.ranging,
+        range=order.range,
+    )
+
+
+def resolve_bursts(ctx: Context, new_hits: dict[str, int], attack_of: dict[str, str]) -> None:
+    """Each burst ordered this turn: its ranging shot (skirmish.13); a miss takes the template away, a
+    landing fires for effect on every man under it (skirmish.14): one die each, shifted by his type
+    and by cover against that weapon (a man the structures cover is skipped); then ``structures.shell``."""
+    s = ctx.state
+    terrain = ctx.terrain
+    for by, order in sorted(s.bursts.items()):
+        landed, die = R.RangingShot(order.ranging).roll(
+            ctx, f"{by}'s ranging shot at ({order.at[0]:g}, {order.at[1]:g}): lands on {order.ranging} or less"
+        )
+        record = {**order.to_json(), "die": die, "landed": landed}
+        s.landed.append(record)
+        if not landed:
+            ctx.emit("burst_missed", by=by, die=die, ranging=order.ranging, at=list(order.at))
+            continue
+        template = burst_polygon(ctx, order)
+        men = under(ctx, template)
+        ctx.emit("burst_lands", by=by, die=die, ranging=order.ranging, at=list(order.at), under=[f.id for f in men])
+        hit_men: list[str] = []
+        for f in men:
+            covered_by = ST.artillery_cover(ctx, f, order.at, order.weapon)
+            if covered_by is not None:
+                ctx.emit("burst_covered", by=by, figure=f.id, why=covered_by)
+                continue
+            source = order.at if ctx.tables.artillery[order.weapon].indirect else order.origin
+            covered = R.cover(terrain, source, (f.x, f.y), order.attack)
+            shift = ctx.tables.men[f.type].hit_shift - (1 if covered else 0)
+            purpose = (
+                f"{by}'s {order.weapon.replace('_', ' ')} fires for effect on {f.id}: hits on {order.hit_on}+"
+                + (f", die {shift:+d}" if shift else "")
+                + (f" (cover: {covered})" if covered else "")
+            )
+            hit = R.Shots(1, order.hit_on, shift).roll(ctx, purpose)
+            s.stats["shots"][order.side] += 1
+            s.stats["hits"][order.side] += hit
+            if hit:
+                hit_men.append(f.id)
+                new_hits[f.id] = new_hits.get(f.id, 0) + 1
+                attack_of[f.id] = order.attack
+        record["hit"] = hit_men
+        ctx.emit("burst_effect", by=by, hit=hit_men)
+        SH.shell(ctx, template, order.at, order.weapon, die)
+    s.bursts = {}

@@ -1,0 +1,435 @@
+"""The fire phase's small arms and wedges (skirmish.4-7, 11, 16, 24, 30-34, 47, 52, 60; RULINGS S0, S3-S5):
+who may fire, the shot a man would fire at another (sight, range band, cover), MG and flame-thrower
+wedges, fire orders, and all fire resolved at once.
+
+Plain functions of the game's :class:`~.context.Context`. Every unit that can fire gives its order (both
+sides at once); then every die is rolled, the artillery's ranging shots and fire for effect with them
+(``artillery.resolve_bursts``), and casualties are removed after every shot is rolled. Conventions as
+the rule set's: inches, origin south-west, a figure is the centre of its 1" base; headings in degrees,
+0 east, counter-clockwise.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from grognard.core.engine import ActionSpace
+from grognard.core.errors import IllegalAction
+from grognard.core.geometry import TOLERANCE, snap_angle
+from grognard.rulesets.skirmish import artillery as AR
+from grognard.rulesets.skirmish import men as M
+from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish.actions import Fire, WedgeOrder
+from grognard.rulesets.skirmish.context import Context
+from grognard.rulesets.skirmish.state import Figure, FireOrder, WedgeFire
+from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, TEMPLATE_ATTACKS, WEDGE_ATTACKS
+
+
+class FireSpace(ActionSpace[Fire]):
+    """A unit's fire: at an enemy unit some of its men can see in range, or hold fire (skirmish.30)."""
+
+    def __init__(self, ctx: Context, unit: str) -> None:
+        self.ctx = ctx
+        self.unit = unit
+
+    def check(self, action: Any) -> None:
+        if not isinstance(action, Fire):
+            raise IllegalAction(f"{action} is not a fire order", "skirmish.30")
+        if action.unit != self.unit:
+            raise IllegalAction(f"{action}: this decision is for unit {self.unit}", "skirmish.30")
+        plan_fire(self.ctx, action)
+
+    def targets(self) -> list[str]:
+        """The enemy units some man of this unit can fire at."""
+        ctx = self.ctx
+        table = shot_table(ctx)
+        out: set[str] = set()
+        for f in M.living(ctx, self.unit):
+            for target, shot in table.get(f.id, {}).items():
+                if isinstance(shot, FireOrder):
+                    out.add(ctx.state.figures[target].unit)
+        return sorted(out)
+
+    def gunners(self) -> list[Figure]:
+        """The unit's men who may fire a wedge now: MGs and flame throwers not in a river or pond (skirmish.16)."""
+        ctx = self.ctx
+        return [
+            f
+            for f in M.living(ctx, self.unit)
+            if ctx.tables.fires_wedge(M.weapon_of(ctx, f)) and can_fire(ctx, f) is None
+        ]
+
+    def sample(self, rng: np.random.Generator) -> Fire:
+        """A candidate at random; half the time its MGs and flame throwers get wedges at random headings."""
+        options = self.candidates()
+        choice = options[int(rng.integers(len(options)))]
+        gunners = self.gunners()
+        if gunners and rng.random() < 0.5:
+            wedges = tuple(WedgeOrder(f.id, snap_angle(float(rng.uniform(-180.0, 180.0)))) for f in gunners)
+            for target in (choice.target, None):  # the wedges alone may miss the unit the order names
+                aimed = Fire(self.unit, target, choice.orders, wedges)
+                if self.contains(aimed):
+                    return aimed
+        return choice
+
+    def candidates(self, k: int = 16) -> list[Fire]:
+        out = [Fire(self.unit, t) for t in self.targets()]
+        out.append(Fire(self.unit, None))
+        return out[:k]
+
+
+def can_fire(ctx: Context, f: Figure) -> tuple[str, str] | None:
+    """Why ``f`` may not fire now (rule, why), or None (skirmish.47, 52, 12 and 16 for part 3's weapons)."""
+    if not f.alive or not f.on_table:
+        return ("skirmish.30", f"{f.id} is not on the table")
+    if M.just_dropped(ctx, f.unit):
+        return ("skirmish.26", f"{f.id} came down by parachute this move: he acts from the next")
+    if f.aboard is not None:
+        v = ctx.state.vehicles[f.aboard]
+        driver = M.driver(ctx, v)
+        if driver is not None and driver.id == f.id:
+            if "mg" in v.weapons and M.gunner(ctx, v) is None:
+                return ("skirmish.60", f"{f.id} drives {v.id}: its MG needs a man besides the driver")
+            return ("skirmish.57", f"{f.id} drives {v.id} and does not fire")
+    if f.on_ladder is not None:
+        return ("skirmish.79", f"{f.id} is on ladder {f.on_ladder}: men on a ladder do not fire")
+    if f.aboard is not None:
+        v = ctx.state.vehicles[f.aboard]
+        gun = M.tank_gun(ctx, v)
+        if gun is not None and M.manned(ctx, v).get(gun) == f:
+            return ("skirmish.31", f"{f.id} lays {v.id}'s {gun.replace('_', ' ')}: give it a burst order")
+    weapon = M.weapon_of(ctx, f)
+    kind = ctx.tables.attack(weapon)
+    if kind in TEMPLATE_ATTACKS:
+        return ("skirmish.12", f"{f.id}'s {weapon} fires a burst template: give it a burst order")
+    if kind not in FIRES_IN_PART_1 and kind not in WEDGE_ATTACKS:
+        return ("skirmish.16", f"{f.id}'s {weapon} has no way to fire in these tables")
+    serves = M.serving(ctx, f)
+    if serves is not None:
+        return ("skirmish.31", f"{f.id} serves piece {serves} and fires it, not his {weapon}")
+    terrain = ctx.terrain
+    if f.aboard is not None:
+        return None  # he rides: the river or pond is the vehicle's (skirmish.49, 50)
+    if terrain.in_river(f.x, f.y):
+        return ("skirmish.47", f"{f.id} is in the river and cannot fire")
+    if terrain.in_pond(f.x, f.y):
+        return ("skirmish.52", f"{f.id} is swimming and cannot fire")
+    return None
+
+
+def shot_at(ctx: Context, shooter: Figure, target: Figure) -> FireOrder | tuple[str, str]:
+    """The shot ``shooter`` would fire at ``target`` now, or why not (rule, why) (skirmish.11, 24, 30-34)."""
+    if target.side == shooter.side:
+        return ("skirmish.30", f"{target.id} is on the same side")
+    if not target.alive or not target.on_table:
+        return ("skirmish.30", f"{target.id} is not on the table")
+    terrain = ctx.terrain
+    a, b = (shooter.x, shooter.y), (target.x, target.y)
+    blocked = R.line_of_sight(terrain, a, b, M.open_doors(ctx))
+    if blocked is not None:
+        return ("skirmish.11", f"{shooter.id} cannot see {target.id}: {blocked} is in the way")
+    distance = R.effective_range(terrain, a, b)
+    weapon = M.weapon_of(ctx, shooter)
+    band = ctx.tables.band_index(weapon, distance)
+    if band is None:
+        reach = ctx.tables.max_range(weapon)
+        return ("skirmish.24", f'{target.id} is {distance:.2f}" away, beyond the {weapon}\'s {reach:g}"')
+    attack = ctx.tables.attack(weapon)
+    covered = R.cover(terrain, a, b, attack)
+    _, hit_on, shift = R.shot_numbers(ctx.tables, weapon, target.type, distance, covered is not None)
+    return FireOrder(shooter.id, target.id, attack, band, hit_on, shift, covered is not None, round(distance, 2))
+
+
+def shot_table(ctx: Context) -> dict[str, dict[str, FireOrder | tuple[str, str]]]:
+    """Every man's possible shots now: shooter -> target -> FireOrder or (rule, why). Cached until a change."""
+    s = ctx.state
+    key = (
+        s.turn,
+        s.phase,
+        tuple((f.x, f.y, f.alive, f.on_table) for f in s.figures.values()),
+        tuple(d.open for d in s.doors.values()),
+        s.wires,
+        s.traps,
+        tuple(tuple(p) for p in s.sections.values()),
+        tuple((b.built, b.points) for b in s.bridges.values()),
+        tuple(p.crew for p in s.pieces.values()),
+        ctx.moving_key(),
+    )
+    if ctx.shot_cache is not None and ctx.shot_cache[0] == key:
+        return ctx.shot_cache[1]
+    table: dict[str, dict[str, FireOrder | tuple[str, str]]] = {}
+    targets = [f for f in s.figures.values() if f.alive and f.on_table]
+    for shooter in targets:
+        why = can_fire(ctx, shooter)
+        if why is not None:
+            table[shooter.id] = {}
+            continue
+        reach = ctx.tables.max_range(M.weapon_of(ctx, shooter)) + 2 * max(
+            (h.height for h in ctx.terrain.hills), default=0
+        )
+        row: dict[str, FireOrder | tuple[str, str]] = {}
+        for target in targets:
+            if target.side == shooter.side:
+                continue
+            if math.hypot(target.x - shooter.x, target.y - shooter.y) > reach * 2 + 1:
+                continue
+            row[target.id] = shot_at(ctx, shooter, target)
+        table[shooter.id] = row
+    ctx.shot_cache = (key, table)
+    return table
+
+
+def wedge(ctx: Context, gunner: Figure, heading: float) -> tuple[WedgeFire, list[FireOrder]]:
+    """``gunner``'s wedge at ``heading`` (degrees, 0 east, 90 north) and one shot at each man it fires on.
+
+    The wedge (skirmish.16) is ``wedge.angle`` degrees wide and as long as
+    the weapon's last band, adjusted for each man's height as his range is
+    (``rules.wedge_length``). Every living man on the table but the gunner,
+    friend or foe, whose base is inside or touches it and whom the gunner can
+    see gets one die of the weapon's effect for his range band (a man whose
+    base reaches past the last band, the last band's), less one where the
+    cover table covers him against this attack (nothing does against flame
+    throwers, skirmish.33-34). Men under it out of sight are listed, not fired on.
+    The weapon is the one the gunner fires (``weapon_of``): a vehicle's MG
+    fires from the vehicle's centre, and not on the men aboard it (skirmish.60).
+    """
+    heading = snap_angle(heading)
+    tables, terrain = ctx.tables, ctx.terrain
+    weapon = M.weapon_of(ctx, gunner)
+    angle = tables.wedge.angle.value
+    reach = tables.max_range(weapon)
+    base = tables.sight.base.value
+    attack = tables.attack(weapon)
+    bands = tables.weapons[weapon].bands
+    apex = (gunner.x, gunner.y)
+    longest = reach + max((h.height for h in terrain.hills), default=0.0) * tables.hills.range_downhill_per_inch.value
+    record = WedgeFire(gunner.id, gunner.unit, weapon, apex, heading, angle, reach, ctx.state.turn)
+    shots: list[FireOrder] = []
+    opened = M.open_doors(ctx)
+    for f in sorted(ctx.state.figures.values(), key=lambda g: g.id):
+        if f.id == gunner.id or not f.alive or not f.on_table:
+            continue
+        if gunner.aboard is not None and f.aboard == gunner.aboard:
+            continue  # the vehicle's MG fires out of it, not into the men it carries (skirmish.60 reading)
+        at = (f.x, f.y)
+        if math.hypot(f.x - apex[0], f.y - apex[1]) > longest + base:
+            continue
+        if not R.under_wedge(terrain, apex, heading, angle, reach, at, base):
+            continue
+        if R.line_of_sight(terrain, apex, at, opened) is not None:
+            record.unseen.append(f.id)
+            continue
+        distance = R.effective_range(terrain, apex, at)
+        band = tables.band_index(weapon, distance)
+        band = len(bands) - 1 if band is None else band
+        covered = R.cover(terrain, apex, at, attack) is not None
+        shift = tables.men[f.type].hit_shift - (1 if covered else 0)
+        shots.append(FireOrder(gunner.id, f.id, attack, band, bands[band].hit_on, shift, covered, round(distance, 2)))
+        record.men.append(f.id)
+    return record, shots
+
+
+def _check_wedges(ctx: Context, action: Fire, ids: set[str], orders: Mapping[str, str]) -> dict[str, float]:
+    """Each wedge order's heading (degrees); raises IllegalAction for a bad one (skirmish.16, 30)."""
+    s = ctx.state
+    out: dict[str, float] = {}
+    for w in action.wedges:
+        if w.figure not in ids:
+            raise IllegalAction(f"{action}: {w.figure} is not a living man of {action.unit}", "skirmish.30")
+        if w.figure in orders or w.figure in out:
+            raise IllegalAction(f"{action}: {w.figure} is given two targets", "skirmish.30")
+        f = s.figures[w.figure]
+        why = can_fire(ctx, f)  # first: a driver or a man in a river fires nothing at all
+        if why is not None:
+            raise IllegalAction(f"{action}: {why[1]}", why[0])
+        weapon = M.weapon_of(ctx, f)
+        if not ctx.tables.fires_wedge(weapon):
+            raise IllegalAction(
+                f"{action}: {f.id}'s {weapon.replace('_', ' ')} fires no wedge (MGs and flame throwers do)",
+                "skirmish.16",
+            )
+        if (w.heading is None) == (w.at is None):
+            raise IllegalAction(f"{action}: {f.id}'s wedge needs a heading or a point to aim at", "skirmish.16")
+        if w.heading is not None:
+            if not math.isfinite(w.heading):
+                raise IllegalAction(f"{action}: {w.heading!r} is not a heading in degrees", "skirmish.16")
+            out[f.id] = snap_angle(w.heading)
+            continue
+        assert w.at is not None
+        if math.hypot(w.at[0] - f.x, w.at[1] - f.y) <= TOLERANCE:
+            raise IllegalAction(
+                f"{action}: {f.id}'s wedge is aimed at his own place ({f.x:g}, {f.y:g}): no heading", "skirmish.16"
+            )
+        out[f.id] = R.bearing((f.x, f.y), w.at)
+    return out
+
+
+def plan_fire(ctx: Context, action: Fire) -> list[FireOrder]:
+    """The shots of ``action``, one per man who fires and one per man under a wedge; raises IllegalAction
+    (skirmish.4, 11, 16, 24, 30)."""
+    return plan_fire_and_wedges(ctx, action)[0]
+
+
+def plan_fire_and_wedges(ctx: Context, action: Fire) -> tuple[list[FireOrder], list[WedgeFire]]:
+    """The shots of ``action`` and the wedges its MGs and flame throwers fire; raises IllegalAction.
+
+    A man with a wedge weapon fires his wedge at his order's heading or
+    point; without one, at the man of his target he would have fired at
+    (the bearing to him). Wedge shots count in the spread of the unit's
+    fire like any others (skirmish.16, 30).
+    """
+    s = ctx.state
+    unit = M.unit(ctx, action.unit)
+    men = M.living(ctx, action.unit)
+    ids = {f.id for f in men}
+    table = shot_table(ctx)
+    orders = dict(action.orders)
+    for fid in orders:
+        if fid not in ids:
+            raise IllegalAction(f"{action}: {fid} is not a living man of {unit.id}", "skirmish.30")
+    if action.target is not None:
+        target_unit = s.units.get(action.target)
+        if target_unit is None or target_unit.side == unit.side:
+            raise IllegalAction(f"{action}: {action.target} is not an enemy unit", "skirmish.30")
+    headings = _check_wedges(ctx, action, ids, orders)
+    shots: list[FireOrder] = []
+    wedges: list[WedgeFire] = []
+    load: dict[str, int] = {}
+
+    def fire_wedge(f: Figure, heading: float) -> None:
+        record, hits = wedge(ctx, f, heading)
+        wedges.append(record)
+        shots.extend(hits)
+        for o in hits:
+            load[o.target] = load.get(o.target, 0) + 1
+
+    for f in men:
+        if f.id in headings:
+            fire_wedge(f, headings[f.id])
+            continue
+        aim = orders.get(f.id, action.target)
+        if aim is None or aim == "hold":
+            continue
+        explicit = f.id in orders
+        why = can_fire(ctx, f)
+        if why is not None:
+            if explicit:
+                raise IllegalAction(f"{action}: {why[1]}", why[0])
+            continue
+        row = table.get(f.id, {})
+        if "." in aim:
+            target = s.figures.get(aim)
+            if target is None:
+                raise IllegalAction(f"{action}: no figure {aim}", "skirmish.30")
+            shot = row.get(aim) or shot_at(ctx, f, target)
+            if not isinstance(shot, FireOrder):
+                raise IllegalAction(f"{action}: {shot[1]}", shot[0])
+        else:
+            target_unit = s.units.get(aim)
+            if target_unit is None or target_unit.side == unit.side:
+                raise IllegalAction(f"{action}: {aim} is not an enemy unit", "skirmish.30")
+            choices = [row.get(t) for t in target_unit.figures]
+            possible = [c for c in choices if isinstance(c, FireOrder)]
+            if not possible:
+                if explicit:
+                    reasons = [c for c in choices if isinstance(c, tuple)]
+                    rule, why_not = reasons[0] if reasons else ("skirmish.30", f"no man of {aim} is on the table")
+                    raise IllegalAction(f"{action}: {f.id} cannot fire at {aim}: {why_not}", rule)
+                continue
+            shot = min(possible, key=lambda o: (load.get(o.target, 0), o.range, o.target))
+        if ctx.tables.fires_wedge(M.weapon_of(ctx, f)):
+            aimed = s.figures[shot.target]
+            fire_wedge(f, R.bearing((f.x, f.y), (aimed.x, aimed.y)))
+            continue
+        shots.append(shot)
+        load[shot.target] = load.get(shot.target, 0) + 1
+    if action.target is not None and not any(o.target in s.units[action.target].figures for o in shots):
+        reasons = [
+            o for f in men for t in s.units[action.target].figures if isinstance(o := table.get(f.id, {}).get(t), tuple)
+        ]
+        rule, why_not = reasons[0] if reasons else ("skirmish.30", f"no man of {unit.id} can fire at {action.target}")
+        raise IllegalAction(f"{action}: no man of {unit.id} can fire at {action.target} ({why_not})", rule)
+    return shots, wedges
+
+
+def fire_order(ctx: Context, action: Fire) -> None:
+    shots, wedges = plan_fire_and_wedges(ctx, action)
+    s = ctx.state
+    s.fire[action.unit] = shots
+    s.wedges.extend(wedges)
+    for w in wedges:
+        side = s.units[action.unit].side
+        ctx.emit(
+            "wedge",
+            unit=action.unit,
+            gunner=w.gunner,
+            weapon=w.weapon,
+            at=list(w.at),
+            heading=w.heading,
+            angle=w.angle,
+            reach=w.reach,
+            men=list(w.men),
+            friends=[m for m in w.men if s.figures[m].side == side],
+            unseen=list(w.unseen),
+        )
+    if shots or wedges:
+        targets = sorted({o.target for o in shots})
+        ctx.emit(
+            "fire_order",
+            unit=action.unit,
+            men=len({o.shooter for o in shots} | {w.gunner for w in wedges}),
+            dice=len(shots),
+            targets=targets,
+        )
+    else:
+        ctx.emit("holds_fire", unit=action.unit)
+
+
+def resolve_fire(ctx: Context) -> None:
+    """All fire at once: every die rolled, then hits counted and survival rolled (skirmish.4-7, S0, S5)."""
+    s = ctx.state
+    new_hits: dict[str, int] = {}
+    attack_of: dict[str, str] = {}
+    for unit_id, shots in sorted(s.fire.items()):
+        side = s.units[unit_id].side
+        groups: dict[tuple[str, int, int, bool, int], list[float]] = {}
+        for o in shots:
+            groups.setdefault((o.target, o.hit_on, o.shift, o.cover, o.band), []).append(o.range)
+        for (target, hit_on, shift, covered, band), ranges in groups.items():
+            n = len(ranges)
+            mechanic = R.Shots(n, hit_on, shift)
+            span = f"{min(ranges):g}" if min(ranges) == max(ranges) else f"{min(ranges):g}-{max(ranges):g}"
+            purpose = (
+                f'{unit_id} fires {n} {"die" if n == 1 else "dice"} at {target}: {span}" '
+                f"(band {band + 1}), hits on {hit_on}+"
+                + (f", die {shift:+d}" if shift else "")
+                + (" (cover)" if covered else "")
+            )
+            hits = mechanic.roll(ctx, purpose)
+            s.stats["shots"][side] += n
+            s.stats["hits"][side] += hits
+            ctx.emit("shots", unit=unit_id, target=target, dice=n, hit_on=hit_on, shift=shift, cover=covered, hits=hits)
+            if hits:
+                new_hits[target] = new_hits.get(target, 0) + hits
+                attack_of[target] = next(o.attack for o in shots if o.target == target)
+    s.fire = {}
+    AR.resolve_bursts(ctx, new_hits, attack_of)
+    for fid in sorted(new_hits):
+        f = s.figures[fid]
+        if not f.alive:  # a section the shells brought down fell on him first (skirmish.18)
+            continue
+        f.hits += new_hits[fid]
+        if f.hits >= 2:
+            M.kill(ctx, f, f"hit {f.hits} times this turn")
+            continue
+        survive = ctx.tables.survive_on(attack_of[fid])
+        if R.Survival(survive).roll(ctx, f"{fid} is hit: survives on {survive}+"):
+            f.wounds += 1
+            s.stats["wounds"][f.side] += 1
+            ctx.emit("wounded", figure=fid)
+        else:
+            M.kill(ctx, f, "failed his survival roll")

@@ -1,0 +1,577 @@
+"""The move phase of a unit (skirmish.2, 3, 10, 21, 22, 45-55, 61-65, 76, 86-89): paths, terrain cost,
+rivers, ponds and wire, doors, works (wire, tank traps, bridges), crossings, turning a piece.
+
+Plain functions of the game's :class:`~.context.Context`. A :class:`~.actions.Move` is checked whole
+(:func:`check_move`) and refused with the first rule it breaks, leaving the state as it was; then
+:func:`move` carries it out. Conventions as the rule set's: inches, origin south-west, a figure is the
+centre of its 1" base; headings in degrees, 0 east, counter-clockwise.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from shapely.geometry import LineString, Point
+
+from grognard.core.engine import ActionSpace
+from grognard.core.errors import IllegalAction
+from grognard.core.geometry import TOLERANCE, at_most, snap, snap_angle
+from grognard.rulesets.skirmish import castles as CA
+from grognard.rulesets.skirmish import driving as DV
+from grognard.rulesets.skirmish import men as M
+from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish import structures as ST
+from grognard.rulesets.skirmish.actions import XY, Move, Order
+from grognard.rulesets.skirmish.context import Context
+from grognard.rulesets.skirmish.state import Figure, Unit
+
+CHARGE_SHARE = 0.25  # how often a sampled move (the random bot's) is a charge into contact, when an enemy is in reach
+
+
+def plan_move(ctx: Context, action: Move) -> dict[str, list[XY]]:
+    """Each living figure's path (start first) under ``action``; raises IllegalAction (skirmish.21, 45)."""
+    s = ctx.state
+    unit = M.unit(ctx, action.unit)
+    men = M.living(ctx, action.unit)
+    if not men:
+        raise IllegalAction(f"{action}: unit {unit.id} has no men left", "skirmish.21")
+    ids = {f.id for f in men}
+    orders = {o.figure: o for o in action.orders}
+    for order in action.orders:
+        if order.figure not in ids:
+            raise IllegalAction(f"{action}: {order.figure} is not a living man of {unit.id}", "skirmish.21")
+    waiting = M.waiting(ctx, unit)
+    if waiting and unit.enters > s.turn:
+        raise IllegalAction(f"{action}: {unit.id} comes on from move {unit.enters}", "skirmish.45")
+    leader = men[0]
+    paths: dict[str, list[XY]] = {}
+    for f in men:
+        start = (f.x, f.y)
+        order = orders.get(f.id)
+        walk = CA.plan_castle_path(ctx, f, order)
+        if walk is not None:
+            paths[f.id] = walk
+        elif order is not None:
+            if order.verb == "to":
+                paths[f.id] = [start, *((snap(x), snap(y)) for x, y in order.points)]
+            else:
+                paths[f.id] = [start]
+        elif f.on_ladder is not None:
+            paths[f.id] = [start]  # a man on a ladder goes where it takes him (skirmish.79)
+        elif action.path:
+            dx, dy = f.x - leader.x, f.y - leader.y
+            paths[f.id] = [start, *((snap(x + dx), snap(y + dy)) for x, y in action.path)]
+        else:
+            paths[f.id] = [start]
+    if waiting:
+        moving = [fid for fid, p in paths.items() if len(p) > 1]
+        if moving and len(moving) != len(men):
+            raise IllegalAction(f"{action}: a unit comes onto the table whole", "skirmish.45")
+        if any(o.verb != "to" for o in action.orders):
+            raise IllegalAction(f"{action}: men off the table can only come on", "skirmish.45")
+        if not moving:
+            _check_hold_off(ctx, action, unit)
+    return paths
+
+
+def plan_turn(ctx: Context, action: Move) -> float:
+    """The heading (degrees) ``action``'s crew turns its piece to (skirmish.55); raises IllegalAction
+    naming the rule: the piece must be the unit's to serve, unhitched, with its minimum crew at it, and
+    the turn is the crew's whole move."""
+    s = ctx.state
+    turn = action.turn
+    assert turn is not None
+    if action.path or action.orders:
+        raise IllegalAction(f"{action}: turning a piece is the crew's whole move", "skirmish.55")
+    unit = M.unit(ctx, action.unit)
+    piece = s.pieces.get(turn.piece)
+    if piece is None:
+        raise IllegalAction(f"{action}: no piece {turn.piece!r} in this game", "skirmish.55")
+    if piece.crew != unit.id:
+        served = f"served by {piece.crew}" if piece.crew else "without a crew"
+        raise IllegalAction(f"{action}: piece {piece.id} is {served}, not {unit.id}'s to turn", "skirmish.72")
+    if piece.hitched is not None:
+        raise IllegalAction(
+            f"{action}: piece {piece.id} is hitched to {piece.hitched}: unhitch it to turn it", "skirmish.61"
+        )
+    short = M.crew_short(ctx, piece)
+    if short is not None:
+        raise IllegalAction(f"{action}: {short[1]} to turn it", short[0])
+    if turn.at is not None:
+        at = (snap(turn.at[0]), snap(turn.at[1]))
+        if math.hypot(at[0] - piece.x, at[1] - piece.y) <= TOLERANCE:
+            raise IllegalAction(f"{action}: the point to face is the piece's own place", "skirmish.55")
+        return R.bearing((piece.x, piece.y), at)
+    return snap_angle(turn.heading or 0.0)
+
+
+def _check_hold_off(ctx: Context, action: Move, unit: Unit) -> None:
+    """At least half the army (by units) comes on in the first move (skirmish.45)."""
+    s = ctx.state
+    if s.turn != 1:
+        return
+    army = [u for u in s.units.values() if u.side == unit.side and u.enters <= 1]
+    need = math.ceil(len(army) / 2)
+    may_stay = len(army) - need
+    if s.held_off.get(unit.side, 0) + 1 > may_stay:
+        raise IllegalAction(
+            f"{action}: at least {need} of the {len(army)} units must be on the table after the first move",
+            "skirmish.45",
+        )
+
+
+def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMeasure]]:
+    """Check ``action`` whole against the rules; returns each man's path and its measure.
+
+    Raises :class:`IllegalAction` naming the rule for the first problem found.
+    """
+    s = ctx.state
+    if action.turn is not None:
+        plan_turn(ctx, action)
+    paths = plan_move(ctx, action)
+    terrain = ctx.terrain
+    orders = {o.figure: o for o in action.orders}
+    opened = M.open_doors(ctx)
+    changed_now: set[str] = set()
+    for order in action.orders:
+        if order.verb in ("open", "close"):
+            changed_now.add(_check_door(ctx, action, order))
+        elif order.verb == "wire":
+            _check_wire(ctx, action, order)
+        elif order.verb == "traps":
+            _check_traps(ctx, action, order)
+    _check_build(ctx, action)
+    enemies = M.enemies(ctx, M.unit(ctx, action.unit).side)
+    base = ctx.tables.sight.base.value
+    out: dict[str, tuple[list[XY], R.PathMeasure]] = {}
+    for fid, path in paths.items():
+        f = s.figures[fid]
+        if len(path) < 2:
+            out[fid] = (path, R.PathMeasure(0.0, 0.0))
+            continue
+        if len(path) > 4:
+            raise IllegalAction(f"{action}: {fid}'s path has more than two waypoints", "skirmish.21")
+        if f.aboard is not None:
+            DV.check_foot_path(ctx, action, f, path, 0.0)  # he rides: refused at once (skirmish.61)
+        if fid in s.engaged:
+            raise IllegalAction(
+                f"{action}: {fid} is in a melee: he leaves it only by retreating when both sides miss",
+                "skirmish.68",
+            )
+        for enemy in enemies:
+            if R.path_near(path, (enemy.x, enemy.y), base):
+                raise IllegalAction(
+                    f"{action}: {fid} would pass onto or through {enemy.id}'s base "
+                    "(he may charge only until the bases touch)",
+                    "skirmish.10",
+                )
+        allowance = M.allowance(ctx, f)
+        for x, y in path[1:] if f.on_table else path[-1:]:
+            if not terrain.on_table(x, y):
+                raise IllegalAction(f"{action}: {fid} would leave the table at ({x:g}, {y:g})", "skirmish.2")
+        if f.on_wall is not None or f.on_ladder is not None:
+            measure = CA.check_wall_path(ctx, action, f, path)
+        else:
+            measure = R.measure_path(terrain, path, allowance, river_paid=f.river_paid, open_doors=opened)
+            if measure.problem is None:
+                CA.check_ground_end(ctx, action, f, path)
+        if measure.problem is not None:
+            rule, why = measure.problem
+            raise IllegalAction(f"{action}: {fid}: {why}", rule)
+        DV.check_foot_path(ctx, action, f, path, measure.cost)
+        if not at_most(measure.cost, allowance):
+            raise IllegalAction(
+                f"{action}: {fid}'s path costs {measure.describe()}, more than his {allowance:g}\" move",
+                _cost_rule(measure, f.type, allowance),
+            )
+        for door in measure.doors:
+            if s.doors[door].changed == s.turn or door in changed_now:
+                raise IllegalAction(
+                    f"{action}: {fid} cannot pass door {door}: it was opened or closed this turn", "skirmish.65"
+                )
+        if f.weapon in R.HEAVY_IN_POND and not terrain.pond.is_empty:
+            if LineString(path).intersection(terrain.pond).length > TOLERANCE:
+                raise IllegalAction(
+                    f"{action}: {fid} carries a {f.weapon}: it may not go into a pond or bay", "skirmish.53"
+                )
+        out[fid] = (path, measure)
+    _check_crossings(ctx, action, out)
+    CA.check_castle_orders(ctx, action, out)
+    if orders and any(o.verb in ("open", "close") for o in orders.values()):
+        passed = {d for _, m in out.values() for d in m.doors}
+        clash = passed & changed_now
+        if clash:
+            raise IllegalAction(
+                f"{action}: door {sorted(clash)[0]} cannot be opened or closed and passed in one turn",
+                "skirmish.65",
+            )
+    return out
+
+
+def _check_door(ctx: Context, action: Move, order: Order) -> str:
+    s = ctx.state
+    door = s.doors.get(order.door or "")
+    if door is None:
+        raise IllegalAction(f"{action}: no door {order.door!r} (doors: {', '.join(s.doors) or 'none'})", "skirmish.65")
+    f = s.figures[order.figure]
+    opening = ctx.terrain.openings[door.id]
+    reach = ctx.tables.sight.opening_reach.value
+    if math.hypot(f.x - opening.at[0], f.y - opening.at[1]) > reach + TOLERANCE:
+        raise IllegalAction(f'{action}: {f.id} is not within {reach:g}" of door {door.id}', "skirmish.65")
+    if door.blown:
+        raise IllegalAction(f"{action}: door {door.id} was blown off (skirmish.77): it stays open", "skirmish.77")
+    if (order.verb == "open") == door.open:
+        raise IllegalAction(f"{action}: door {door.id} is already {'open' if door.open else 'closed'}", "skirmish.65")
+    if door.passed == s.turn:
+        raise IllegalAction(
+            f"{action}: troops passed door {door.id} this turn: it cannot be opened or closed now", "skirmish.65"
+        )
+    if door.changed == s.turn:
+        raise IllegalAction(f"{action}: door {door.id} was already opened or closed this turn", "skirmish.65")
+    return door.id
+
+
+def _reach_check(ctx: Context, action: Move, order: Order, rule: str) -> None:
+    """Works go on the table within ``engineering.reach`` of the man: each trap, or the wire's line."""
+    f = ctx.state.figures[order.figure]
+    reach = ctx.tables.engineering.reach.value
+    for x, y in order.points:
+        if not ctx.terrain.on_table(x, y):
+            raise IllegalAction(f"{action}: ({x:g}, {y:g}) is off the table", rule)
+    if order.verb == "wire":
+        gap = LineString(order.points).distance(Point(f.x, f.y))
+        if gap > reach + TOLERANCE:
+            raise IllegalAction(f'{action}: the wire is {gap:.2f}" from {f.id}, more than {reach:g}"', rule)
+        return
+    for x, y in order.points:
+        if math.hypot(x - f.x, y - f.y) > reach + TOLERANCE:
+            raise IllegalAction(f'{action}: ({x:g}, {y:g}) is more than {reach:g}" from {f.id}', rule)
+
+
+def _check_wire(ctx: Context, action: Move, order: Order) -> None:
+    (x0, y0), (x1, y1) = order.points
+    most = ctx.tables.engineering.wire_per_move.value
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length <= TOLERANCE:
+        raise IllegalAction(f"{action}: the wire has no length", "skirmish.64")
+    if not at_most(length, most):
+        raise IllegalAction(f'{action}: {length:.2f}" of wire; one man lays at most {most:g}" a move', "skirmish.64")
+    _reach_check(ctx, action, order, "skirmish.64")
+
+
+def _check_build(ctx: Context, action: Move) -> None:
+    """Men at work on a bridge not yet built: within reach of its site, at most 10 a bridge a move (S10)."""
+    s = ctx.state
+    sites = ST.bridge_sites(ctx)
+    reach = ctx.tables.engineering.reach.value
+    most = int(ctx.tables.bridges.most_builders.value)
+    work = [o for o in action.orders if o.verb == "build"]
+    for name in sorted({o.bridge or "" for o in work}):
+        at_work = s.bridges[name].builders if name in s.bridges else 0
+        count = sum(1 for o in work if o.bridge == name)
+        if at_work + count > most:
+            raise IllegalAction(
+                f"{action}: at most {most} men work on bridge {name} in a move "
+                f"({at_work} already at work this move, {count} more ordered)",
+                "skirmish.86",
+            )
+    for order in work:
+        bridge = s.bridges.get(order.bridge or "")
+        if bridge is None:
+            raise IllegalAction(
+                f"{action}: no bridge {order.bridge!r} (bridges: {', '.join(sorted(s.bridges)) or 'none'})",
+                "skirmish.86",
+            )
+        if bridge.built:
+            raise IllegalAction(f"{action}: bridge {bridge.id} is already built", "skirmish.86")
+        f = s.figures[order.figure]
+        gap = sites[bridge.id].deck.distance(Point(f.x, f.y))
+        if not f.on_table or gap > reach + TOLERANCE:
+            raise IllegalAction(
+                f'{action}: {f.id} is {gap:.2f}" from bridge {bridge.id}\'s site, more than {reach:g}"',
+                "skirmish.86",
+            )
+
+
+def bridges_used(ctx: Context, path: list[XY]) -> list[str]:
+    """The standing bridges a path sets foot on (its line meets the deck)."""
+    if len(path) < 2:
+        return []
+    line = LineString(path)
+    sites = ST.bridge_sites(ctx)
+    return [bid for bid in sorted(ST.standing(ctx)) if line.intersects(sites[bid].deck)]
+
+
+def _check_crossings(ctx: Context, action: Move, paths: dict[str, tuple[list[XY], R.PathMeasure]]) -> None:
+    """Men abreast: at most abreast x ranks_per_move men of a side cross a bridge in a turn (skirmish.88-89)."""
+    s = ctx.state
+    side = M.unit(ctx, action.unit).side
+    count: dict[str, int] = {}
+    for path, _ in paths.values():
+        for bid in bridges_used(ctx, path):
+            count[bid] = count.get(bid, 0) + 1
+    sites = ST.bridge_sites(ctx)
+    for bid, n in sorted(count.items()):
+        most = ST.bridge_capacity(ctx, bid)
+        done = s.bridges[bid].crossed.get(side, 0)
+        if done + n > most:
+            rule = "skirmish.89" if sites[bid].type == "foot" else "skirmish.88"
+            raise IllegalAction(
+                f"{action}: {ST.describe_bridge(ctx, bid)} takes {most} men of a side a turn; "
+                f"{done} have crossed, {n} more would make {done + n}",
+                rule,
+            )
+
+
+def _check_traps(ctx: Context, action: Move, order: Order) -> None:
+    (x0, y0), (x1, y1) = order.points
+    spacing = ctx.tables.engineering.trap_spacing.value
+    gap = math.hypot(x1 - x0, y1 - y0)
+    if abs(gap - spacing) > TOLERANCE:
+        raise IllegalAction(f'{action}: the two tank traps stand {spacing:g}" apart, not {gap:.2f}"', "skirmish.63")
+    _reach_check(ctx, action, order, "skirmish.63")
+
+
+def move(ctx: Context, action: Move) -> None:
+    s = ctx.state
+    checked = check_move(ctx, action)
+    unit = M.unit(ctx, action.unit)
+    terrain = ctx.terrain
+    waiting = M.waiting(ctx, unit)
+    moved = []
+    if action.turn is not None:
+        piece = s.pieces[action.turn.piece]
+        piece.heading = plan_turn(ctx, action)
+        piece.turned = s.turn
+        for f in M.living(ctx, unit.id):  # the turn is their whole move (skirmish.55, 61)
+            s.walked[f.id] = M.allowance(ctx, f)
+        ctx.emit("piece_turned", piece=piece.id, crew=unit.id, heading=piece.heading)
+        return
+    for order in action.orders:
+        if order.verb in ("open", "close"):
+            door = s.doors[order.door or ""]
+            door.open = order.verb == "open"
+            door.changed = s.turn
+            ctx.emit("door", figure=order.figure, door=door.id, open=door.open)
+        elif order.verb == "wire":
+            a, b = ((snap(x), snap(y)) for x, y in order.points)
+            s.wires = (*s.wires, (a, b))
+            ctx.emit("wire_laid", figure=order.figure, line=[list(a), list(b)])
+        elif order.verb == "traps":
+            a, b = ((snap(x), snap(y)) for x, y in order.points)
+            s.traps = (*s.traps, a, b)
+            ctx.emit("traps_set", figure=order.figure, at=[list(a), list(b)])
+        elif order.verb == "build":
+            _build(ctx, order)
+    for fid, (path, measure) in checked.items():
+        f = s.figures[fid]
+        if len(path) < 2:
+            continue
+        x, y = path[-1]
+        entered_river = measure.rivers > 0
+        f.x, f.y = x, y
+        f.on_table = True
+        if f.on_wall is not None:
+            f.on_wall = CA.on_a_top(ctx, x, y) or f.on_wall
+        s.walked[fid] = round(s.walked.get(fid, 0.0) + measure.cost, 2)
+        f.river_paid = terrain.in_river(x, y) and (f.river_paid or entered_river)
+        for door in measure.doors:
+            s.doors[door].passed = s.turn
+        for bid in bridges_used(ctx, path):
+            crossed = s.bridges[bid].crossed
+            crossed[f.side] = crossed.get(f.side, 0) + 1
+        moved.append({"figure": fid, "to": [x, y], "cost": round(measure.cost, 2)})
+    CA.castle_orders(ctx, action)
+    if waiting and not moved:
+        s.held_off[unit.side] = s.held_off.get(unit.side, 0) + (1 if s.turn == 1 else 0)
+        ctx.emit("waits", unit=unit.id)
+    elif moved:
+        ctx.emit("moved", unit=unit.id, figures=moved, entered=waiting)
+    elif not action.orders:
+        ctx.emit("holds", unit=unit.id)
+
+
+def _build(ctx: Context, order: Order) -> None:
+    """One man-move of work on a bridge; at ``man_moves`` it is built, whole (skirmish.86, S10)."""
+    bridge = ctx.state.bridges[order.bridge or ""]
+    bridge.work += 1
+    bridge.builders += 1
+    need = int(ctx.tables.bridges.man_moves.value)
+    ctx.emit("bridge_work", figure=order.figure, bridge=bridge.id, work=bridge.work, of=need)
+    if bridge.work >= need:
+        bridge.built = True
+        bridge.points = ctx.tables.bridges.types[ST.bridge_sites(ctx)[bridge.id].type].points
+        ctx.emit("bridge_built", bridge=bridge.id, points=bridge.points)
+        ctx.structures_changed()
+
+
+def _cost_rule(measure: R.PathMeasure, man_type: str, allowance: float) -> str:
+    """The rule a too-dear path breaks: his move itself when the inches walked alone exceed it, else the extra cost."""
+    if not at_most(measure.length, allowance):
+        return "skirmish.22" if man_type == "cavalry" else "skirmish.21"
+    parts = {k: v for k, v in measure.parts.items() if v > 0}
+    if parts.get("river"):
+        return "skirmish.47"
+    if parts.get("wire"):
+        return "skirmish.51"
+    if parts.get("pond"):
+        return "skirmish.52"
+    if parts.get("uphill") or parts.get("road") or parts.get("walls") or parts.get("boulders"):
+        return "skirmish.3"
+    return "skirmish.22" if man_type == "cavalry" else "skirmish.21"
+
+
+# ---------------------------------------------------------------------- action spaces
+class MoveSpace(ActionSpace[Move]):
+    """Every legal move of a unit: a continuous space of paths (skirmish.21)."""
+
+    def __init__(self, ctx: Context, unit: str) -> None:
+        self.ctx = ctx
+        self.unit = unit
+
+    def check(self, action: Any) -> None:
+        if not isinstance(action, Move):
+            raise IllegalAction(f"{action} is not a move", "skirmish.21")
+        if action.unit != self.unit:
+            raise IllegalAction(f"{action}: this decision is for unit {self.unit}", "skirmish.21")
+        check_move(self.ctx, action)
+
+    def toward(self, x: float, y: float, steps: int = 7) -> Move | None:
+        """The furthest legal straight move of the whole unit toward (x, y) for its leader, if any."""
+        men = M.living(self.ctx, self.unit)
+        lx, ly = men[0].x, men[0].y
+        full = Move(self.unit, ((snap(x), snap(y)),))
+        if self.contains(full):
+            return full
+        lo, hi, best = 0.0, 1.0, None
+        for _ in range(steps):
+            mid = (lo + hi) / 2
+            move = Move(self.unit, ((snap(lx + mid * (x - lx)), snap(ly + mid * (y - ly))),))
+            if self.contains(move):
+                lo, best = mid, move
+            else:
+                hi = mid
+        return best
+
+    def hold(self) -> Move:
+        return Move(self.unit)
+
+    def sample(self, rng: np.random.Generator) -> Move:
+        ctx = self.ctx
+        men = M.living(ctx, self.unit)
+        leader = men[0]
+        reach = M.allowance(ctx, leader)
+        base = ctx.tables.sight.base.value
+        close = [e for e in M.enemies(ctx, leader.side) if math.hypot(e.x - leader.x, e.y - leader.y) <= reach + base]
+        if leader.on_table and close and rng.random() < CHARGE_SHARE:  # a charge: the leader runs into contact
+            foe = close[int(rng.integers(len(close)))]
+            d = math.hypot(foe.x - leader.x, foe.y - leader.y)
+            t = (d - base) / d if d > base else 0.0
+            move = Move(
+                self.unit, ((snap(leader.x + t * (foe.x - leader.x)), snap(leader.y + t * (foe.y - leader.y))),)
+            )
+            if move.path[0] != (leader.x, leader.y) and self.contains(move):
+                return move
+        for _ in range(6):
+            angle = float(rng.uniform(0.0, 2 * math.pi))
+            dist = float(rng.uniform(0.2, 1.0)) * reach
+            x, y = leader.x + dist * math.cos(angle), leader.y + dist * math.sin(angle)
+            move = Move(self.unit, ((snap(x), snap(y)),))
+            if len(men) > 1 and leader.on_table and rng.random() < 0.3:
+                move = Move(self.unit, move.path, (self._figure_order(rng, men[1:]),))
+            if self.contains(move):
+                return move
+        options = self.candidates(4)
+        return options[int(rng.integers(len(options)))]
+
+    def _figure_order(self, rng: np.random.Generator, men: list[Figure]) -> Order:
+        """A random single man's order: stay, his own short path, wire, tank traps, or a door near him."""
+        f = men[int(rng.integers(len(men)))]
+        walls = self.ctx.base_terrain.walls
+        kind = int(rng.integers(9 if walls else 6))
+        if kind >= 6:  # castles: raise a ladder at the nearest wall, climb or push a ladder, go up a wall
+            return self._castle_order(rng, f, kind)
+        if kind == 5:  # work on a bridge not yet built (refused, and so not chosen, unless he stands at its site)
+            sites = sorted(b.id for b in self.ctx.state.bridges.values() if not b.built)
+            if sites:
+                return Order(f.id, "build", (), None, sites[int(rng.integers(len(sites)))])
+            kind = 0
+        angle = float(rng.uniform(0.0, 2 * math.pi))
+        dx, dy = math.cos(angle), math.sin(angle)
+        if kind == 0:
+            return Order(f.id, "stay")
+        if kind == 1:
+            return Order(f.id, "to", ((snap(f.x + 2 * dx), snap(f.y + 2 * dy)),))
+        if kind == 2:
+            return Order(f.id, "wire", ((snap(f.x - dx), snap(f.y - dy)), (snap(f.x + dx), snap(f.y + dy))))
+        if kind == 3:
+            return Order(f.id, "traps", ((snap(f.x), snap(f.y)), (snap(f.x + dx), snap(f.y + dy))))
+        doors = self.ctx.state.doors
+        if doors:
+            door = sorted(doors)[int(rng.integers(len(doors)))]
+            return Order(f.id, "close" if doors[door].open else "open", (), door)
+        return Order(f.id, "stay")
+
+    def _castle_order(self, rng: np.random.Generator, f: Figure, kind: int) -> Order:
+        """A random castle order for ``f`` (refused, and so not chosen, unless he stands where it is legal)."""
+        ctx = self.ctx
+        ladders = sorted(ctx.state.ladders)
+        if kind == 6:
+            here = Point(f.x, f.y)
+            sec = min(ST.wall_sections(ctx).values(), key=lambda w: w.line.distance(here))
+            top = sec.line.interpolate(sec.line.project(here))
+            return Order(f.id, "ladder", ((snap(top.x), snap(top.y)),))
+        if kind == 7 and ladders:
+            return Order(f.id, "climb" if f.on_wall is None else "push", name=ladders[int(rng.integers(len(ladders)))])
+        if f.on_wall is not None:
+            return Order(
+                f.id, "down", ((snap(f.x + float(rng.uniform(-1, 1))), snap(f.y + float(rng.uniform(-1, 1)))),)
+            )
+        walls = ctx.base_terrain.walls
+        return Order(f.id, "up", name=walls[int(rng.integers(len(walls)))].id)
+
+    def candidates(self, k: int = 16) -> list[Move]:
+        ctx = self.ctx
+        men = M.living(ctx, self.unit)
+        leader = men[0]
+        reach = M.allowance(ctx, leader)
+        out: list[Move] = []
+        if self.contains(self.hold()):
+            out.append(self.hold())
+        enemies = M.enemies(ctx, leader.side)
+        spec = ctx.scenario.spec
+        aims: list[XY] = []
+        for objective in spec.objectives:
+            xs = [p[0] for p in objective.shape]
+            ys = [p[1] for p in objective.shape]
+            aims.append((sum(xs) / len(xs), sum(ys) / len(ys)))
+        if enemies:
+            near = min(enemies, key=lambda e: math.hypot(e.x - leader.x, e.y - leader.y))
+            aims.append((near.x, near.y))
+        edge = next(s.edge for s in spec.sides if s.id == leader.side)
+        inward = {"south": (0, 1), "north": (0, -1), "west": (1, 0), "east": (-1, 0)}[edge]
+        aims.append((leader.x + inward[0] * reach, leader.y + inward[1] * reach))
+        for ax, ay in aims:
+            d = math.hypot(ax - leader.x, ay - leader.y)
+            if d <= TOLERANCE:
+                continue
+            t = min(1.0, reach / d)
+            move = self.toward(leader.x + t * (ax - leader.x), leader.y + t * (ay - leader.y))
+            if move is not None and move not in out:
+                out.append(move)
+            if len(out) >= k:
+                break
+        if not out:
+            for angle in range(0, 360, 45):
+                move = self.toward(
+                    leader.x + reach / 2 * math.cos(math.radians(angle)),
+                    leader.y + reach / 2 * math.sin(math.radians(angle)),
+                )
+                if move is not None:
+                    out.append(move)
+                    break
+        if not out:
+            raise IllegalAction(f"unit {self.unit} has no legal move", "skirmish.21")
+        return out[:k]
