@@ -15,6 +15,7 @@ from shapely.geometry import box
 
 from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import fire as FI
+from grognard.rulesets.skirmish import melee as ME
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import shelling as SH
 from grognard.rulesets.skirmish.actions import Drive, Move, Order, parse_action
@@ -287,7 +288,7 @@ def test_ladder_men_fight_two_defenders_without_advantage_and_winners_take_the_w
     move(game, "move A / A.2 climb L1 / A.3 climb L1")
     next_turn(game)
     # turn 3: they stand at the top touching G.1 on the wall; the melee: A.2 and A.3 strike G.1
-    assert game.contacts()["G.1"] == {"A.2", "A.3"} and "A.1" not in game.contacts()["G.1"]
+    assert ME.contacts(game.ctx)["G.1"] == {"A.2", "A.3"} and "A.1" not in ME.contacts(game.ctx)["G.1"]
     # A.2 hits (4), G.1 rolls survival (no attack advantage) and gets 6: a flesh wound; A.3 hits again (5):
     # a second hit this turn kills (skirmish.7); then no one is left at the top: they go onto the wall
     next_turn(game, 4, 6, 5, 1)  # ... and G.1, dead, strikes back before removal (1: a miss)

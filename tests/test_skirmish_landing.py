@@ -12,6 +12,7 @@ from grognard.core.play import play_out
 from grognard.rulesets.skirmish import RULESET
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import landing as L
+from grognard.rulesets.skirmish import melee as ME
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Drive, Fire, Move, Stop, parse_action
 from grognard.rulesets.skirmish.bots import DoctrineBot
@@ -192,7 +193,7 @@ def test_a_man_never_lands_on_another_or_in_contact_with_the_enemy() -> None:
     game = drop_game(fig(30, 10), others=[unit("G", "axis", fig(30, 14))], dice=(3, 12))  # onto G.1's base
     p = figure(game, "P.1")
     gap = ((p.x - 30.0) ** 2 + (p.y - 14.0) ** 2) ** 0.5
-    assert 1.01 < gap <= 1.26 and not any(game.contacts().values())  # drifted to the nearest place out of contact
+    assert 1.01 < gap <= 1.26 and not any(ME.contacts(game.ctx).values())  # drifted to the nearest place out of contact
 
 
 @pytest.mark.rule("skirmish.26")

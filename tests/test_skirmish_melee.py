@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from grognard.core.dice import SeededDice
 from grognard.core.errors import IllegalAction
 from grognard.core.record import SEALED, WITHHELD, RecordWriter, make_header, readable_by
+from grognard.rulesets.skirmish import melee as ME
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Choice, Fire, Move, action_from_json, parse_action
 from grognard.rulesets.skirmish.bots import DoctrineBot
@@ -66,7 +67,7 @@ def test_men_whose_bases_touch_fight_and_a_group_has_at_most_ten_men() -> None:
     game = make(scenario([unit("A", "allies", *allies), unit("G", "axis", *axis)]))
     game.apply("Allies", Move("A"))
     game.apply("Axis", Move("G", ((10.5, 10.87),)))  # each man touches two (1.003" apart): one melee
-    assert len(game.melees()) == 1 and len(game.melees()[0]) == 22
+    assert len(ME.melees_now(game.ctx)) == 1 and len(ME.melees_now(game.ctx)[0]) == 22
     script(game, *[1] * 22)  # the attacker (axis, who charged) and the defender all miss
     fire(game)
     groups = game.state.groups
@@ -171,7 +172,7 @@ def test_a_retreat_is_a_full_move_straight_away_from_the_enemy() -> None:
     assert "retreats" in kinds(events) and game.state.engaged == {} and game.state.turn == 2
     retreat = next(e for e in events if e.kind == "retreats")
     assert retreat.to is None and retreat.data["at"] == [10.0, 8.0]  # public, seen by both seats
-    assert game.retreat_point(figure(game, "A.1")) is None  # nobody touches him now
+    assert ME.retreat_point(game.ctx, figure(game, "A.1")) is None  # nobody touches him now
 
 
 @pytest.mark.rule("skirmish.68")

@@ -72,6 +72,7 @@ from grognard.rulesets.skirmish import artillery as AR
 from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import landing as L
+from grognard.rulesets.skirmish import melee as ME
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import moving as MV
 from grognard.rulesets.skirmish import rules as R
@@ -354,8 +355,8 @@ def melee_choice(game: SkirmishGame, group: str) -> Choice:
     s = game.state
     men = s.groups[group]
     side = s.figures[men[0]].side
-    melee = next((m for m in game.melees() if men[0] in m), men)
-    attacker = game.melee_attacker(melee)
+    melee = next((m for m in ME.melees_now(game.ctx) if men[0] in m), men)
+    attacker = ME.melee_attacker(game.ctx, melee)
     ours = sum(1 for f in melee if s.figures[f].side == side and s.figures[f].alive)
     theirs = sum(1 for f in melee if s.figures[f].side != side and s.figures[f].alive)
     if side == attacker:

@@ -15,6 +15,7 @@ from grognard.core.words import counted
 from grognard.rulesets.skirmish import artillery as AR
 from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish import fire as FI
+from grognard.rulesets.skirmish import melee as ME
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import moving as MV
 from grognard.rulesets.skirmish import rules as R
@@ -105,7 +106,7 @@ def situation(game: SkirmishGame, decision: Decision) -> list[str]:
     head = f"Turn {s.turn}, {s.phase} - {decision.seat}: {decision.prompt}"
     if kind == "melee":
         lines = [head]
-        contacts = game.contacts()
+        contacts = ME.contacts(game.ctx)
         for fid in s.groups.get(label, []):
             f = s.figures[fid]
             foes = ", ".join(sorted(contacts.get(fid, ()))) or "nobody"

@@ -25,7 +25,6 @@ base's centre). Seats are ``Allies`` and ``Axis``, one per side.
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -34,12 +33,13 @@ from shapely.geometry import Point, Polygon
 from grognard.core.dice import DiceSource
 from grognard.core.engine import Decision, FiniteSpace, Game, Result
 from grognard.core.errors import IllegalAction
-from grognard.core.geometry import TOLERANCE, at_most, snap
+from grognard.core.geometry import snap
 from grognard.rulesets.skirmish import artillery as AR
 from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish import drops as DP
 from grognard.rulesets.skirmish import fire as FI
+from grognard.rulesets.skirmish import melee as ME
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import moving as MV
 from grognard.rulesets.skirmish import rules as R
@@ -384,7 +384,7 @@ class SkirmishGame(Game):
         s.done.add(decision.id)
         if isinstance(action, Move):
             MV.move(self.ctx, action)
-            self._note_charges(action.unit)
+            ME.note_charges(self.ctx, action.unit)
         elif isinstance(action, Drive):
             DV.drive(self.ctx, action)
         elif isinstance(action, Fire):
@@ -413,7 +413,7 @@ class SkirmishGame(Game):
             elif s.phase == "fire":
                 FI.resolve_fire(self.ctx)
                 s.phase, s.done = "melee", set()
-                self._melee()
+                ME.melee_phase(self.ctx)
             elif s.phase == "melee":
                 self._end_turn()
                 if s.outcome is None:
@@ -507,334 +507,7 @@ class SkirmishGame(Game):
     # ------------------------------------------------------------------ fire
     # ------------------------------------------------------------------ artillery (skirmish.12-15, 29, 31, 72)
     # ------------------------------------------------------------------ melee (skirmish.66-70)
-    def contacts(self) -> dict[str, set[str]]:
-        """Each living man on the table -> the enemies whose bases touch his (skirmish.10)."""
-        base = self.tables.sight.base.value
-        men = sorted(
-            (f for f in self.state.figures.values() if f.alive and f.on_table and f.aboard is None), key=lambda f: f.id
-        )
-        out: dict[str, set[str]] = {f.id: set() for f in men}
-        for i, a in enumerate(men):
-            for b in men[i + 1 :]:
-                if a.side != b.side and R.in_contact((a.x, a.y), (b.x, b.y), base) and CA.levels_meet(self.ctx, a, b):
-                    out[a.id].add(b.id)
-                    out[b.id].add(a.id)
-        return out
-
-    def melees(self) -> list[list[str]]:
-        """The melees now: the men linked by touching bases, each melee's men in order."""
-        adj = self.contacts()
-        seen: set[str] = set()
-        out: list[list[str]] = []
-        for start in sorted(adj):
-            if start in seen or not adj[start]:
-                continue
-            todo, group = [start], set()
-            while todo:
-                fid = todo.pop()
-                if fid in group:
-                    continue
-                group.add(fid)
-                todo.extend(adj[fid] - group)
-            seen |= group
-            out.append(sorted(group))
-        return out
-
-    def _note_charges(self, unit: str) -> None:
-        """Men of ``unit`` now touching an enemy and not yet in a melee charged this turn: their side attacks."""
-        s = self.state
-        adj = self.contacts()
-        for f in M.living(self.ctx, unit):
-            if adj.get(f.id) and f.id not in s.engaged:
-                s.charged.add(f.id)
-
-    def melee_attacker(self, melee: list[str]) -> str:
-        """The attacking side of a melee: its side so far, else the side that charged (both or neither: first mover)."""
-        s = self.state
-        for fid in melee:
-            if fid in s.engaged:
-                return s.engaged[fid]
-        sides = {s.figures[f].side for f in melee if f in s.charged}
-        return sides.pop() if len(sides) == 1 else s.order[0]
-
-    def _melee(self) -> None:
-        """Every melee fights its rounds; those where both sides missed form groups owing stay/retreat."""
-        s = self.state
-        melees = self.melees()
-        in_melee = {f for m in melees for f in m}
-        s.engaged = {f: side for f, side in s.engaged.items() if f in in_melee}
-        s.groups = {}
-        counters: list[tuple[str, list[str]]] = []
-        for melee in melees:
-            attacker = self.melee_attacker(melee)
-            if self._fight(melee, attacker):
-                self._group(melee, attacker)
-                continue
-            crew = self._crew_beaten(melee, attacker)
-            if crew is not None:
-                counters.append((crew, [f for f in melee if s.figures[f].alive]))
-        for crew, winners in counters:  # the rest of a beaten gun crew must attack (skirmish.71)
-            joined = self._crew_attacks(crew, winners)
-            if not joined:
-                continue
-            found: list[str] | None = next((m for m in self.melees() if joined[0] in m), None)
-            if found is not None and self._fight(found, s.units[crew].side):
-                self._group(found, s.units[crew].side)
-        s.charged = set()
-        CA.ladder_winners(self.ctx, {f for f, foes in self.contacts().items() if foes})
-        if s.groups:
-            self.emit("melee_choice", groups={g: list(m) for g, m in sorted(s.groups.items())})
-
-    def _group(self, melee: list[str], attacker: str) -> None:
-        """Both sides missed: each side's men of ``melee`` form groups of at most 10 owing stay/retreat."""
-        s = self.state
-        for side in (attacker, other(attacker)):
-            men = [f for f in melee if s.figures[f].side == side and s.figures[f].alive]
-            for k in range(0, len(men), R.MELEE_GROUP):
-                s.groups[f"M{len(s.groups) + 1}"] = men[k : k + R.MELEE_GROUP]
-
-    def _crew_beaten(self, melee: list[str], attacker: str) -> str | None:
-        """The crew unit of a piece whose men in ``melee`` the attacker has all killed, while more of that
-        crew live outside it (the attacker won against part of the crew, skirmish.71); else None."""
-        s = self.state
-        crews = sorted({p.crew for p in s.pieces.values() if p.crew is not None})
-        winners = [f for f in melee if s.figures[f].alive and s.figures[f].side == attacker]
-        if not winners:
-            return None
-        for crew in crews:
-            unit = s.units[crew]
-            if unit.side == attacker:
-                continue
-            fought = [f for f in melee if s.figures[f].unit == crew]
-            if not fought or any(s.figures[f].alive for f in melee if s.figures[f].side != attacker):
-                continue
-            if any(f.on_table and f.id not in melee for f in M.living(self.ctx, crew)):
-                return str(crew)
-        return None
-
-    def contact_point(self, f: Figure, foe: Figure) -> XY | None:
-        """Where ``f`` stands to touch ``foe``'s base by a legal move now: straight at him, else up to 90
-        degrees round him either way (steps of 15), on the table, on no other base, within his move."""
-        base = self.tables.sight.base.value
-        dx, dy = f.x - foe.x, f.y - foe.y
-        d = math.hypot(dx, dy)
-        start = math.atan2(dy, dx) if d > TOLERANCE else 0.0
-        allowance = M.allowance(self.ctx, f)
-        terrain = self.terrain
-        others = [g for g in self.state.figures.values() if g.alive and g.on_table and g.id not in (f.id, foe.id)]
-        for step in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6):
-            angle = start + math.radians(15 * step)
-            end = (snap(foe.x + base * math.cos(angle)), snap(foe.y + base * math.sin(angle)))
-            if not R.in_contact(end, (foe.x, foe.y), base) or not terrain.on_table(*end):
-                continue
-            path = [(f.x, f.y), end]
-            if any(R.overlaps(end, (g.x, g.y), base) for g in others):
-                continue
-            if any(g.side != f.side and R.path_near(path, (g.x, g.y), base) for g in others):
-                continue
-            measure = R.measure_path(
-                terrain, path, allowance, river_paid=f.river_paid, open_doors=M.open_doors(self.ctx)
-            )
-            if measure.problem is None and at_most(measure.cost, allowance):
-                return end
-        return None
-
-    def _crew_attacks(self, crew: str, winners: list[str]) -> list[str]:
-        """The rest of a beaten gun crew must attack the winners in the same turn (skirmish.71): the engine
-        moves each man of it not yet in a melee into contact with the nearest winner he can reach by a
-        legal move; those who cannot reach stay. Returns the men who joined."""
-        s = self.state
-        joined: list[str] = []
-        busy = {f for m in self.melees() for f in m}
-        for f in M.living(self.ctx, crew):
-            if not f.on_table or f.id in busy:
-                continue
-            foes = sorted(
-                (s.figures[w] for w in winners if s.figures[w].alive),
-                key=lambda w: (math.hypot(w.x - f.x, w.y - f.y), w.id),
-            )
-            for foe in foes:
-                end = self.contact_point(f, foe)
-                if end is not None:
-                    f.x, f.y = end
-                    joined.append(f.id)
-                    self.emit("crew_attacks", figure=f.id, at=foe.id, point=list(end))
-                    break
-            else:
-                self.emit("crew_cannot_reach", figure=f.id)
-        self.ctx.shot_cache = None
-        return joined
-
-    def _targets(self, strikers: list[str], foes: set[str], adj: dict[str, set[str]]) -> dict[str, str]:
-        """Each striker's foe: one to one where possible, spare men joining a pair (RULINGS S13)."""
-        load: dict[str, int] = {}
-        out: dict[str, str] = {}
-        for fid in strikers:
-            touching = sorted(adj[fid] & foes)
-            if not touching:
-                continue
-            foe = min(touching, key=lambda t: (load.get(t, 0), t))
-            load[foe] = load.get(foe, 0) + 1
-            out[fid] = foe
-        return out
-
-    def _strike(self, striker: str, foe: str) -> bool:
-        """One melee die of ``striker`` at ``foe``: hits on MELEE_HIT_ON+ with the foe's type shift."""
-        target = self.state.figures[foe]
-        shift = self.tables.men[target.type].hit_shift
-        hit = R.Shots(1, R.MELEE_HIT_ON, shift).roll(self, f"melee: {striker} strikes at {foe} ({R.MELEE_HIT_ON}+)")
-        side = self.state.figures[striker].side
-        self.state.stats["shots"][side] += 1
-        self.state.stats["hits"][side] += int(hit)
-        self.emit("melee_strike", figure=striker, at=foe, hit=hit)
-        return hit
-
-    def _melee_hit(self, fid: str, *, survival: bool) -> bool:
-        """A man hit in melee: dead outright, or a survival roll; returns whether he dies (skirmish.7, 69, 70)."""
-        f = self.state.figures[fid]
-        f.hits += 1
-        if not survival:
-            return True
-        if f.hits >= 2:
-            return True
-        if R.Survival(R.MELEE_SURVIVE_ON).roll(self, f"{fid} is hit in melee: survives on {R.MELEE_SURVIVE_ON}+"):
-            f.wounds += 1
-            self.state.stats["wounds"][f.side] += 1
-            self.emit("wounded", figure=fid)
-            return False
-        return True
-
-    def _fight(self, melee: list[str], attacker: str) -> bool:
-        """Fight the rounds of one melee; True when both sides missed (stay/retreat follows)."""
-        s = self.state
-        adj = self.contacts()
-        first = not any(f in s.engaged for f in melee)
-        for fid in melee:
-            s.engaged[fid] = attacker
-        # skirmish.80: the men on a ladder fight with no attack advantage: the first round is as a later one
-        ladder = any(s.figures[f].on_ladder is not None for f in melee)
-        round_no = 1 if first and not ladder else 2
-        if first:
-            s.stats["melees"] += 1
-            if s.stats["first_melee"] is None:
-                s.stats["first_melee"] = s.turn
-        while True:
-            ours = [f for f in melee if s.figures[f].alive and s.figures[f].side == attacker and adj[f]]
-            theirs = [f for f in melee if s.figures[f].alive and s.figures[f].side != attacker and adj[f]]
-            ours = [f for f in ours if adj[f] & set(theirs)]
-            theirs = [f for f in theirs if adj[f] & set(ours)]
-            if not ours or not theirs:
-                for fid in melee:
-                    s.engaged.pop(fid, None)
-                self.emit("melee_over", men=melee)
-                return False
-            self.emit("melee_round", round=round_no, attacker=attacker, men=ours + theirs)
-            s.stats["melee_rounds"] += 1
-            dead: list[tuple[str, str]] = []
-            hit_any = False
-            aims = CA.wall_strikers(self.ctx, self._targets(ours, set(theirs), adj))
-            killed: set[str] = set()
-            for fid, foe in aims.items():
-                if self._strike(fid, foe):
-                    hit_any = True
-                    if foe in killed:  # already dead this round
-                        continue
-                    if self._melee_hit(foe, survival=round_no > 1):  # a second hit this turn kills (skirmish.7)
-                        dead.append((foe, "killed in melee"))
-                        killed.add(foe)
-            killed_now = {d for d, _ in dead}
-            # the first round's dead do not strike back; in later rounds the dead fight before removal
-            back = [f for f in theirs if round_no > 1 or f not in killed_now]
-            replies = CA.wall_strikers(self.ctx, self._targets(back, set(ours), adj))
-            for fid, foe in replies.items():
-                if self._strike(fid, foe):
-                    hit_any = True
-                    if foe in killed:
-                        continue
-                    if self._melee_hit(foe, survival=True):
-                        dead.append((foe, "killed in melee"))
-                        killed.add(foe)
-            for fid, why in dead:
-                if s.figures[fid].alive:
-                    M.kill(self.ctx, s.figures[fid], why)
-                    s.engaged.pop(fid, None)
-            if not hit_any:
-                self.emit("melee_both_miss", men=ours + theirs)
-                return True
-            round_no += 1
-
     def resolve_secret(self, group: str, choices: Mapping[str, tuple[str, Any]]) -> None:
-        """The stay/retreat choices, shown together: retreating groups make a full move away (skirmish.68)."""
-        s = self.state
-        picked = {action.group: action.choice for _, action in choices.values()}
-        self.emit("melee_choices", choices=dict(sorted(picked.items())))
-        adj = self.contacts()  # whom each man retreats from: the enemies touching him when the choices show
-        foes = {f: sorted(adj.get(f, ())) for men in s.groups.values() for f in men}
-        for gid, men in sorted(s.groups.items()):
-            if picked.get(gid) == "retreat":
-                for fid in men:
-                    self._retreat(s.figures[fid], foes[fid])
-        s.groups = {}
-        in_melee = {f for m in self.melees() for f in m}
-        s.engaged = {f: side for f, side in s.engaged.items() if f in in_melee}
-        self.ctx.shot_cache = None
+        """The stay/retreat choices, shown together (``melee.resolve_choices``); then the turn goes on."""
+        ME.resolve_choices(self.ctx, choices)
         self._advance()
-
-    def retreat_point(self, f: Figure, away_from: list[str] | None = None) -> XY | None:
-        """Where ``f`` retreats: a full move straight away from the enemies touching him (or ``away_from``),
-        shortened to the furthest legal point (on the table, affordable, no base overlapped); None if none is."""
-        if away_from is None:
-            away_from = sorted(self.contacts().get(f.id, ()))
-        foes = [self.state.figures[e] for e in away_from]
-        if not foes:
-            return None
-        cx = sum(e.x for e in foes) / len(foes)
-        cy = sum(e.y for e in foes) / len(foes)
-        dx, dy = f.x - cx, f.y - cy
-        d = math.hypot(dx, dy)
-        if d <= TOLERANCE:
-            d = 1.0
-            edge = next(sp.edge for sp in self.scenario.spec.sides if sp.id == f.side)
-            dx, dy = {"south": (0.0, -1.0), "north": (0.0, 1.0), "west": (-1.0, 0.0), "east": (1.0, 0.0)}[edge]
-        ux, uy = dx / d, dy / d
-        allowance = M.allowance(self.ctx, f)
-        for k in range(12):
-            reach = allowance * (1 - k / 12)
-            end = (snap(f.x + ux * reach), snap(f.y + uy * reach))
-            if self._retreat_ok(f, end, allowance):
-                return end
-        return None
-
-    def _retreat_ok(self, f: Figure, end: XY, allowance: float) -> bool:
-        base = self.tables.sight.base.value
-        terrain = self.terrain
-        if not terrain.on_table(*end):
-            return False
-        path = [(f.x, f.y), end]
-        for g in self.state.figures.values():
-            if g.id == f.id or not g.alive or not g.on_table:
-                continue
-            if R.overlaps(end, (g.x, g.y), base):
-                return False
-            if g.side != f.side and R.path_near(path, (g.x, g.y), base):
-                return False
-        measure = R.measure_path(terrain, path, allowance, river_paid=f.river_paid, open_doors=M.open_doors(self.ctx))
-        return measure.problem is None and at_most(measure.cost, allowance)
-
-    def _retreat(self, f: Figure, away_from: list[str]) -> None:
-        if not f.alive:
-            return
-        ladder = self.state.ladders.get(f.on_ladder or "")
-        if ladder is not None:  # a man on a ladder retreats down it, to its foot
-            f.on_ladder = None
-            f.x, f.y = ladder.foot
-            self.state.engaged.pop(f.id, None)
-            self.emit("retreats", figure=f.id, at=list(ladder.foot), down=ladder.id)
-            return
-        end = self.retreat_point(f, away_from)
-        if end is None:
-            self.emit("cannot_retreat", figure=f.id)
-            return
-        f.x, f.y = end
-        self.state.engaged.pop(f.id, None)
-        self.emit("retreats", figure=f.id, at=list(end))
