@@ -25,6 +25,7 @@ from grognard.rulesets.skirmish import artillery as AR
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish import turn as TU
 from grognard.rulesets.skirmish.actions import Burst, Fire, Move, action_from_json, parse_action
 from grognard.rulesets.skirmish.analysis import odds_tables
 from grognard.rulesets.skirmish.artillery import BurstSpace
@@ -79,9 +80,9 @@ def test_the_player_turns_the_template_and_chooses_its_shape() -> None:
     order = AR.plan_burst(game.ctx, "allies", Burst("GUN", (10.0, 25.0), 90.0, "light_b"))
     assert order is not None and order.template == "light_b" and order.angle == 90.0
     shape = AR.burst_polygon(game.ctx, order)
-    corners = list(R.burst_shape(game.templates["light_b"][1], (0.0, 0.0), 90.0).exterior.coords)
+    corners = list(R.burst_shape(game.ctx.templates["light_b"][1], (0.0, 0.0), 90.0).exterior.coords)
     assert shape.equals(R.burst_shape([(x, y) for x, y in corners[:-1]], (10.0, 25.0), 0.0))
-    x0, y0 = game.templates["light_b"][1][0]  # (1.05, 0.2) turned a quarter: (-0.2, 1.05)
+    x0, y0 = game.ctx.templates["light_b"][1][0]  # (1.05, 0.2) turned a quarter: (-0.2, 1.05)
     assert any(math.isclose(x, 10 - y0) and math.isclose(y, 25 + x0) for x, y in shape.exterior.coords)
     assert [f.id for f in AR.under(game.ctx, shape)] == ["G.1"]  # turned, light_b no longer reaches G.2 at 1.75" east
     for bad, rule, words in (
@@ -461,7 +462,7 @@ def test_the_doctrine_lays_its_template_on_the_most_enemies_and_never_on_its_own
     game = make(data)
     hold_moves(game)
     space = BurstSpace(game.ctx, "GUN")
-    order = burst_order(game, space)
+    order = burst_order(game.ctx, space)
     assert order.at is not None
     planned = AR.plan_burst(game.ctx, "allies", order)
     assert planned is not None
@@ -519,12 +520,12 @@ def test_the_gun_line_scenario_loads() -> None:
 @pytest.mark.parametrize(("lost", "broken"), [(10, False), (11, True)])
 def test_gun_line_breaks_the_attack_at_two_thirds_of_the_americans_down_as_it_says(lost: int, broken: bool) -> None:
     game = RULESET.create({"scenario": "gun_line"}, SeededDice(5))
-    assert "two thirds of the Americans down: 11 of the 16" in " ".join(game.scenario.spec.description.split())
+    assert "two thirds of the Americans down: 11 of the 16" in " ".join(game.ctx.scenario.spec.description.split())
     allies = [f for f in game.state.figures.values() if f.side == "allies"]
     assert len(allies) == 16  # 10 down is 62.5%, short of the scenario's 0.66; 11 down is 68.75%
     for f in allies[:lost]:
         f.alive = False
-    game._end_turn()
+    TU.end_turn(game.ctx)
     assert (game.result is not None and game.result.winner == "axis") is broken
 
 

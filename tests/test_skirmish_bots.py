@@ -45,7 +45,7 @@ def test_the_attacker_advances_into_cover_on_the_way_to_the_objective() -> None:
     move = DoctrineBot(np.random.default_rng(0)).choose(game, decision)
     assert isinstance(move, Move) and move.path
     x, y = move.path[-1]
-    assert game.terrain.inside("woods", x, y)  # the woods, not the full 6" into the open
+    assert game.ctx.terrain.inside("woods", x, y)  # the woods, not the full 6" into the open
     assert y > 10.0
 
 

@@ -162,7 +162,7 @@ def test_tanks_cannot_enter_a_castle_and_other_vehicles_stop_at_its_wall() -> No
         assert error.rule == rule, str(error)
         # at the breach of a fallen section: the half track climbs the rubble, the tank may still not enter
         game.state.walls["W.a"] = 0
-        game.structures_changed()
+        game.ctx.structures_changed()
         if kind == "tank":
             assert refusal(game, "Allies", parse_action("drive V 14,32")).rule == "skirmish.62"
     # outside the castle the tank drives on

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from grognard.cli import main
+from grognard.rulesets.skirmish import turn as TU
 
 
 def test_play_list_names_the_shipped_scenarios(capsys: pytest.CaptureFixture[str]) -> None:
@@ -120,12 +121,12 @@ def test_hill_assault_breaks_the_attack_at_two_thirds_of_the_americans_down_as_i
     from grognard.rulesets.skirmish import RULESET
 
     game = RULESET.create({"scenario": "hill_assault"}, SeededDice(5))
-    assert "two thirds of the Americans down: 14 of the 20" in " ".join(game.scenario.spec.description.split())
+    assert "two thirds of the Americans down: 14 of the 20" in " ".join(game.ctx.scenario.spec.description.split())
     allies = [f for f in game.state.figures.values() if f.side == "allies"]
     assert len(allies) == 20  # 13 down is 65%, short of the scenario's 0.66; 14 down is 70%
     for f in allies[:lost]:
         f.alive = False
-    game._end_turn()
+    TU.end_turn(game.ctx)
     assert (game.result is not None and game.result.winner == "axis") is broken
 
 

@@ -41,7 +41,7 @@ def moves(game: SkirmishGame, **given: Move | Drive) -> list[Any]:
 def test_a_piece_fires_inside_its_arc_and_a_target_exactly_on_its_edge_is_inside() -> None:
     game = gun_scene((20, 20), (23, 19))
     piece = game.state.pieces["GUN"]
-    entry = game.tables.artillery["light_artillery"]
+    entry = game.ctx.tables.artillery["light_artillery"]
     assert piece.heading == 90.0 and entry.arc == 45.0 and entry.source == "grognard default"
     assert R.off_arc((10, 10), 90.0, 45.0, (20, 20)) == 0.0  # bearing 45: on the edge
     moves(game)
@@ -130,7 +130,7 @@ def test_hitching_takes_half_a_move_and_the_piece_follows_behind_and_cannot_fire
     err = refusal(game, "Allies", parse_action("drive T hitch GUN"))
     assert err.rule == "skirmish.61" and 'GUN is 1.10" from T' in str(err)
     game = towing(12.9)  # its rear 1.0" from the gun: within reach
-    assert game.tables.vehicles.truck.tows == ["light_artillery", "medium_artillery", "heavy_artillery"]
+    assert game.ctx.tables.vehicles.truck.tows == ["light_artillery", "medium_artillery", "heavy_artillery"]
     err = refusal(game, "Allies", parse_action("drive T hitch GUN C then 10,18.92"))  # 6.02": more than half
     assert err.rule == "skirmish.61" and "half of it for loading" in str(err)
     drive(game, "drive T hitch GUN C then 10,18.9")  # exactly half the truck's 12"

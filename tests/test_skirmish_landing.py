@@ -55,24 +55,24 @@ def next_turn(game: SkirmishGame) -> None:
 @pytest.mark.rule("skirmish.27")
 def test_a_landing_craft_grounds_exactly_at_the_shore_and_only_then_lowers_its_ramp() -> None:
     game = afloat_game()
-    lc = game.tables.vehicles.landing_craft
+    lc = game.ctx.tables.vehicles.landing_craft
     assert (lc.move, lc.length, lc.carries, lc.source) == (12.0, 6.0, 30, "grognard default")
     # its bow 0.02" short of the shore (x = 20): afloat, the ramp stays up
     error = refusal(game, "Allies", parse_action("drive LC 16.98,24 then unload P"))
     assert error.rule == "skirmish.27" and "afloat, 0.02" in str(error)
     drive(game, "drive LC 16.98,24")
     v = game.state.vehicles["LC"]
-    assert not L.grounded(game.base_terrain, game.ctx.vehicle_shape(v))
+    assert not L.grounded(game.ctx.base_terrain, game.ctx.vehicle_shape(v))
     # the bow exactly at the shore: grounded, the men run down the ramp onto the beach
     game = afloat_game()
     drive(game, "drive LC 17,24 then unload P")
     v = game.state.vehicles["LC"]
-    assert (v.x, v.y) == (17.0, 24.0) and L.grounded(game.base_terrain, game.ctx.vehicle_shape(v))
+    assert (v.x, v.y) == (17.0, 24.0) and L.grounded(game.ctx.base_terrain, game.ctx.vehicle_shape(v))
     bow = L.bow((v.x, v.y), v.heading, 6.0)
     for n in range(1, 6):
         f = figure(game, f"P.{n}")
         assert f.aboard is None and f.x > 20.0 and ((f.x - bow[0]) ** 2 + (f.y - bow[1]) ** 2) ** 0.5 <= 3.01
-        assert not game.terrain.in_pond(f.x, f.y)
+        assert not game.ctx.terrain.in_pond(f.x, f.y)
         assert game.state.walked[f.id] == 3.0  # getting out takes half his move (skirmish.61)
     assert figure(game, "C.1").aboard == "LC"  # the coxswain stays aboard
 
@@ -119,7 +119,7 @@ def test_men_aboard_a_craft_afloat_are_covered_from_small_arms_and_mgs_only() ->
     got = {
         a
         for a in ("small_arms", "mg", "artillery", "flame_thrower", "bazooka")
-        if R.cover(game.terrain, (24, 24), (10, 24), a)
+        if R.cover(game.ctx.terrain, (24, 24), (10, 24), a)
     }
     assert got == {"small_arms", "mg"}
     shot = FI.shot_at(game.ctx, figure(game, "G.1"), figure(game, "P.1"))
@@ -167,8 +167,8 @@ def test_scatter_into_the_water_swims_on_five_and_drowns_below_and_heavy_weapons
     game = drop_game(fig(22, 10), fig(22, 20), fig(22, 30), fig(22, 40, "mg"), terrain=[BAY],
                      dice=(1, 9, 3, 9, 5, 3, 9, 4, 3, 9))  # fmt: skip
     p = {n: figure(game, f"P.{n}") for n in range(1, 5)}
-    assert p[1].alive and (p[1].x, p[1].y) == (21.0, 10.0) and not game.terrain.in_pond(21.0, 10.0)
-    assert p[2].alive and (p[2].x, p[2].y) == (19.0, 20.0) and game.terrain.in_pond(19.0, 20.0)  # swims on 5
+    assert p[1].alive and (p[1].x, p[1].y) == (21.0, 10.0) and not game.ctx.terrain.in_pond(21.0, 10.0)
+    assert p[2].alive and (p[2].x, p[2].y) == (19.0, 20.0) and game.ctx.terrain.in_pond(19.0, 20.0)  # swims on 5
     assert not p[3].alive  # 4: drowned
     assert not p[4].alive  # his MG takes him down, no die (skirmish.53)
     assert game.state.stats["losses"]["allies"] == 2

@@ -147,7 +147,7 @@ def test_every_die_is_a_d6_and_every_measure_is_in_inches() -> None:
     rolled = [e for e in dice if e.kind == "dice"]
     assert rolled and all(e.data["sides"] == 6 for e in rolled)
     # a man's move is in inches: 6" straight on open ground costs exactly 6
-    terrain = game.base_terrain
+    terrain = game.ctx.base_terrain
     assert R.measure_path(terrain, [(1.0, 1.0), (1.0, 7.0)], 6.0).cost == pytest.approx(6.0)
 
 
@@ -319,8 +319,8 @@ def test_a_scenario_may_name_the_users_own_tables_file(tmp_path: Path) -> None:
     data["tables"] = "mine.toml"
     _write_toml(tmp_path / "scen.toml", data)
     game = SkirmishGame(RULESET.resolve({"scenario": str(tmp_path / "scen.toml")}), ScriptedDice([]))
-    assert game.tables.name == "my copy"
-    assert game.tables.band("rifle", 25.0).hit_on == 2  # the user's numbers, not ours (ours: 6+ at 24-36")
+    assert game.ctx.tables.name == "my copy"
+    assert game.ctx.tables.band("rifle", 25.0).hit_on == 2  # the user's numbers, not ours (ours: 6+ at 24-36")
     # a broken tables file is refused with every problem, naming the scenario's field
     tables["weapons"]["rifle"]["bands"] = [{"to": 30.0, "hit_on": 4}, {"to": 10.0, "hit_on": 3}]
     tables["weapons"]["smg"]["bands"][0]["hit_on"] = 9
@@ -532,7 +532,7 @@ WALL = {"kind": "stone_wall", "id": "W", "line": [[20.0, 20.0], [30.0, 20.0]]}
 
 
 def sight(game: SkirmishGame, a: tuple[float, float], b: tuple[float, float]) -> str | None:
-    return R.line_of_sight(game.terrain, a, b, M.open_doors(game.ctx))
+    return R.line_of_sight(game.ctx.terrain, a, b, M.open_doors(game.ctx))
 
 
 def table(*terrain: dict[str, Any]) -> SkirmishGame:
@@ -612,7 +612,7 @@ COVERS = {
 def test_each_kind_of_cover_takes_one_from_the_die(kind: str) -> None:
     game = duel(10.0, terrain=[COVERS[kind]])
     hold_moves(game)
-    assert R.cover(game.terrain, (10, 10), (10, 20), "small_arms") == kind
+    assert R.cover(game.ctx.terrain, (10, 10), (10, 20), "small_arms") == kind
     dice = script(game, 4)  # 4 - 1 = 3: misses at 0-12" (4+)
     fire(game, Fire("A", "G"))
     assert figure(game, "G.1").alive and dice.remaining == 0
@@ -633,7 +633,7 @@ def test_a_hit_on_six_alone_cannot_hit_a_man_in_cover() -> None:
 @pytest.mark.rule("skirmish.33", "skirmish.34")
 def test_what_covers_against_what_attack() -> None:
     game = duel(10.0, terrain=[COVERS["woods"]])
-    t = game.terrain
+    t = game.ctx.terrain
     assert R.cover(t, (10, 10), (10, 20), "mg") == "woods"
     assert R.cover(t, (10, 10), (10, 20), "flame_thrower") is None  # not against flame throwers
     assert R.cover(t, (10, 10), (10, 20), "bazooka") is None  # anything reasonable: small arms and MGs only
@@ -914,7 +914,7 @@ def test_one_man_sets_two_tank_traps_one_inch_apart_in_a_move() -> None:
     assert error.rule == "skirmish.63" and 'more than 1"' in str(error)
     game.apply("Allies", Move("A", (), (Order("A.1", "traps", ((9.5, 10.5), (10.5, 10.5))),)))
     assert game.state.traps == ((9.5, 10.5), (10.5, 10.5))
-    assert len(game.terrain.by_kind("tank_trap")) == 2
+    assert len(game.ctx.terrain.by_kind("tank_trap")) == 2
 
 
 @pytest.mark.rule("skirmish.64")

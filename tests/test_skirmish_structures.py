@@ -167,7 +167,7 @@ def test_inside_a_building_with_points_no_artillery_hits_except_at_doors_and_win
     assert cover(game, "A.2", (27, 24)) is None and cover(game, "A.2", (33, 24)) is None  # at the window
     assert cover(game, "A.3", (22, 24)) is None  # at the door
     # at a window a man has regular cover from small arms still (skirmish.34)
-    assert R.cover(game.terrain, (40, 24), (29.5, 24), "small_arms") == "building"
+    assert R.cover(game.ctx.terrain, (40, 24), (29.5, 24), "small_arms") == "building"
     # a man 1.02" from the window is away from it: the roof covers him again
     game = town(fig(28.98, 24), fig(5, 5))
     assert cover(game, "A.1", (33, 24)) is not None
@@ -179,7 +179,7 @@ def test_over_the_top_cover_within_two_inches_of_a_wall_between_the_man_and_the_
     # H.b's roof is broken (NO ART. COVER): men inside are covered only near a wall that is between
     game = town(fig(28, 24), fig(27.98, 26), fig(27, 22), fig(32, 24), fig(32.02, 26), fig(5, 5))
     game.state.sections["H.b"] = [15]
-    game.structures_changed()
+    game.ctx.structures_changed()
     assert ST.state_of(game.ctx, "H.b") == NO_ART_COVER
     assert "wall of section H.b" in (cover(game, "A.1", (34, 24)) or "")  # exactly 2" from the east wall
     assert cover(game, "A.2", (34, 26)) is None  # 2.02": hit
@@ -220,8 +220,8 @@ def test_artillery_pieces_give_no_cover() -> None:
     data["pieces"] = [{"id": "GUN", "weapon": "heavy_artillery", "at": [10.0, 31.5], "heading": 90.0, "crew": "A"}]
     game = make(data)
     assert cover(game, "A.1", (10, 33)) is None
-    assert R.cover(game.terrain, (10, 36), (10, 30), "small_arms") is None
-    assert all(row.terrain not in ("artillery", "piece") for row in game.tables.cover)
+    assert R.cover(game.ctx.terrain, (10, 36), (10, 30), "small_arms") is None
+    assert all(row.terrain not in ("artillery", "piece") for row in game.ctx.tables.cover)
 
 
 # ---------------------------------------------------------------------------------- doors
@@ -269,11 +269,11 @@ def test_large_bridges_thirty_points_and_their_states_at_twenty_ten_and_zero() -
     assert not ST.bridge_takes(game.ctx, "B", armoured=False) and ST.bridge_capacity(game.ctx, "B") == 12  # 2 abreast
     assert "men 2 abreast only" in ST.describe_bridge(game.ctx, "B")
     # at 0 it is gone: the man on it falls into the river (he stands in it and cannot fire)
-    assert not game.terrain.in_river(40, 10)
+    assert not game.ctx.terrain.in_river(40, 10)
     script(game, 6, 6)
     SH.shell(game.ctx, burst(40, 10), (40, 10), "heavy_artillery", 3)
     assert game.state.bridges["B"].points == 0 and ST.bridge_capacity(game.ctx, "B") == 0
-    assert game.terrain.in_river(40, 10) and figure(game, "A.1").river_paid
+    assert game.ctx.terrain.in_river(40, 10) and figure(game, "A.1").river_paid
     assert FI.can_fire(game.ctx, figure(game, "A.1")) is not None
     assert "falls_in_river" in [e.kind for e in game.take_events()]
 
@@ -316,7 +316,7 @@ def test_a_bridge_is_built_in_a_hundred_man_moves_by_at_most_ten_men() -> None:
     builders = [fig(19.5 + k, 5.5) for k in range(11)]
     game = river_game(*builders, pieces=[RIVER, site], turns=30)
     bridge = game.state.bridges["N"]
-    assert not bridge.built and bridge.points == 0 and game.terrain.in_river(24, 10)
+    assert not bridge.built and bridge.points == 0 and game.ctx.terrain.in_river(24, 10)
     assert "being built: 0 of 100" in ST.describe_bridge(game.ctx, "N")
     eleven = Move("A", (), tuple(Order(f"A.{k + 1}", "build", (), None, "N") for k in range(11)))
     error = refusal(game, "Allies", eleven)
@@ -336,7 +336,7 @@ def test_a_bridge_is_built_in_a_hundred_man_moves_by_at_most_ten_men() -> None:
         hold_moves(game)
     bridge = game.state.bridges["N"]
     assert bridge.built and bridge.work == 100 and bridge.points == 15
-    assert not game.terrain.in_river(24, 10)
+    assert not game.ctx.terrain.in_river(24, 10)
     assert refusal(game, "Allies", work).rule == "skirmish.86"  # already built
 
 
@@ -393,10 +393,10 @@ def test_rubble_covers_only_against_small_arms_and_a_collapse_not_at_all() -> No
     game = town(fig(27, 24), fig(5, 5))
     shooter = (40.0, 24.0)
     window = (30.0, 24.0)
-    assert R.line_of_sight(game.terrain, shooter, (29.5, 24.0)) is None and window
+    assert R.line_of_sight(game.ctx.terrain, shooter, (29.5, 24.0)) is None and window
     for points, small, bazooka in (([30], True, True), ([5], True, False), ([0], False, False)):
         game.state.sections["H.b"] = points
-        terrain = game.terrain
+        terrain = game.ctx.terrain
         assert (R.cover(terrain, shooter, (29.5, 24), "small_arms") is not None) == small, points
         assert (R.cover(terrain, shooter, (29.5, 24), "bazooka") is not None) == bazooka, points
 
@@ -439,10 +439,10 @@ def test_the_doctrine_leaves_a_section_that_one_shot_would_likely_bring_down() -
     bot = DoctrineBot(np.random.default_rng(1))
     # H.a's second storey at 3: one shot cannot bring the section down (its first storey stands under it)
     game.state.sections["H.a"] = [20, 3]
-    assert in_danger(game, figure(game, "A.1")) is None
+    assert in_danger(game.ctx, figure(game, "A.1")) is None
     # the first storey at 12 points: one shot of 12 brings it down (1/36), under 1/6: stay
     game.state.sections["H.a"] = [12, 0]
-    assert ST.collapse_chance(game.ctx, "H.a") == Fraction(1, 36) and in_danger(game, figure(game, "A.1")) is None
+    assert ST.collapse_chance(game.ctx, "H.a") == Fraction(1, 36) and in_danger(game.ctx, figure(game, "A.1")) is None
     # at 9 points: 10/36 >= 1/6: A.1 goes out through the open door
     game.state.sections["H.a"] = [9, 0]
     assert ST.collapse_chance(game.ctx, "H.a") == Fraction(10, 36)
@@ -450,7 +450,7 @@ def test_the_doctrine_leaves_a_section_that_one_shot_would_likely_bring_down() -
     decision = game.pending()[0]
     move = bot.choose(game, decision)
     game.apply("Allies", move)
-    assert game.terrain.building_at(figure(game, "A.1").x, figure(game, "A.1").y) is None
+    assert game.ctx.terrain.building_at(figure(game, "A.1").x, figure(game, "A.1").y) is None
     # with the door closed, a man within 1" of it opens it first
     game = town(fig(22, 20.8), fig(5, 5))
     game.state.sections["H.a"] = [9, 0]
@@ -489,7 +489,7 @@ def test_river_town_plays_to_a_result_with_the_engineers_at_work_and_is_drawn_by
     game.state.sections["INN.w"] = [30, 20]
     game.state.sections["INN.e"] = [0]
     game.state.bridges["BR1"].points = 12
-    game.structures_changed()
+    game.ctx.structures_changed()
     svg = render(game.view("Allies"))
     assert "INN.w 30/20: full points" in svg and "INN.e 0: all dead" in svg
     assert "BR1 (large, 12 points: men 4 abreast and unarmoured vehicles)" in svg
@@ -538,7 +538,7 @@ def test_a_gun_shell_that_brings_a_section_down_kills_the_men_inside_once() -> N
 
     game = shelled_house()
     game.state.sections["H.b"] = [5]  # rubble: no top cover, so G.1 is fired on like a man in the open
-    game.structures_changed()
+    game.ctx.structures_changed()
     script(game, 2, 6, 6, 3, 4, 6)  # lands; G.1 and G.2 hit; H.b loses 7 and collapses; G.2 survives on 6
     events = fire(game, Burst("GUN", (30.2, 23.0)))
     assert game.state.sections["H.b"] == [0] and ST.state_of(game.ctx, "H.b") == ALL_DEAD

@@ -62,7 +62,7 @@ ROAD = {"kind": "road", "line": [[30, 0], [30, 48]], "width": 6.0}
 @pytest.mark.rule("skirmish.23")
 def test_a_vehicle_moves_its_tables_inches_and_its_men_ride_with_it() -> None:
     game = table([crew(2)], [vehicle("J", "jeep", (10, 10), "A")])
-    jeep = game.tables.vehicles.jeep
+    jeep = game.ctx.tables.vehicles.jeep
     assert jeep.move == 18.0 and jeep.source == "grognard default"
     error = refusal(game, "Allies", parse_action("drive J 10,28.1"))
     assert error.rule == "skirmish.23" and "18" in str(error)
@@ -168,7 +168,9 @@ def test_a_vehicle_needs_a_man_aboard_to_drive_it() -> None:
     assert error.rule == "skirmish.57"
     drive(game, "drive J load A then 10,19")  # A.1 gets in and drives: half a move left
     assert figure(game, "A.1").aboard == "J" and game.state.vehicles["J"].y == 19.0
-    assert game.tables.vehicles.tank.crew_to_move == 1 and game.tables.vehicles.tank.source == "grognard default"
+    assert (
+        game.ctx.tables.vehicles.tank.crew_to_move == 1 and game.ctx.tables.vehicles.tank.source == "grognard default"
+    )
 
 
 @pytest.mark.rule("skirmish.60", "skirmish.31")
@@ -283,7 +285,7 @@ def test_a_vehicle_gunner_is_described_and_drawn_firing_the_mg(tmp_path: Path) -
 @pytest.mark.rule("skirmish.61")
 def test_loading_and_unloading_take_half_a_move_before_or_after() -> None:
     game = table([crew(1), unit("B", "allies", fig(11.4, 10))], [vehicle("J", "jeep", (10, 10), "A")])
-    assert game.tables.vehicles.board_reach.value == 1.0
+    assert game.ctx.tables.vehicles.board_reach.value == 1.0
     assert refusal(game, "Allies", parse_action("drive J load B then 10,19.1")).rule == "skirmish.61"
     drive(game, "drive J load B then 10,19")
     assert figure(game, "B.1").aboard == "J"
@@ -318,7 +320,7 @@ def test_cover_aboard_each_kind_of_vehicle_by_attack() -> None:
             [crew(1, 10, 30), unit("H", "axis", fig(10, 20))],
             [vehicle("V", kind, (10, 30), "A")],
         )
-        terrain = game.terrain
+        terrain = game.ctx.terrain
         got = {
             a
             for a in ("small_arms", "mg", "artillery", "flame_thrower", "bazooka")
@@ -362,8 +364,8 @@ def test_the_train_gives_cover_but_cannot_be_boarded_or_driven_through() -> None
         [unit("A", "allies", fig(6, 31.5)), unit("H", "axis", fig(6, 20)), crew(1, 6, 24, "C")],
         [vehicle("J", "jeep", (6, 24), "C")],
     )
-    assert R.cover(game.terrain, (6, 20), (6, 31.5), "small_arms") == "train"  # the train between them
-    assert R.cover(game.terrain, (6, 20), (6, 31.5), "flame_thrower") is None
+    assert R.cover(game.ctx.terrain, (6, 20), (6, 31.5), "small_arms") == "train"  # the train between them
+    assert R.cover(game.ctx.terrain, (6, 20), (6, 31.5), "flame_thrower") is None
     assert refusal(game, "Allies", Move("A", ((6.0, 28.0),))).rule == "skirmish.44"
     assert refusal(game, "Allies", parse_action("drive J 6,34")).rule == "skirmish.44"
     game.apply("Allies", Move("A", ((12.0, 31.5),)))  # beyond the train's tail: along the line is free

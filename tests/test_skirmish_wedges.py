@@ -271,7 +271,7 @@ def test_the_doctrine_keeps_the_wedge_on_the_most_enemies_and_off_its_own_men() 
     # three enemies to the north-east, one alone due east, our own man due north
     game = nest([(30, 30), (31, 28), (28, 31), (40, 10)], friends=[(10, 30)])
     hold_moves(game)
-    heading = wedge_heading(game, figure(game, "A.1"))
+    heading = wedge_heading(game.ctx, figure(game, "A.1"))
     _, shots = wedge_of(game, heading)
     assert {"G.1", "G.2", "G.3"} <= set(shots) and "B.1" not in shots
     decision = next(d for d in game.pending() if d.id == "fire A")
@@ -280,7 +280,7 @@ def test_the_doctrine_keeps_the_wedge_on_the_most_enemies_and_off_its_own_men() 
     # with no enemy in sight, along the approach: toward the nearest enemy unseen behind a building
     house = {"kind": "building", "id": "HS", "shape": [[18, 6], [22, 6], [22, 14], [18, 14]]}
     game = nest([(30, 10)], terrain=[house])
-    assert wedge_heading(game, figure(game, "A.1")) == 0.0
+    assert wedge_heading(game.ctx, figure(game, "A.1")) == 0.0
 
 
 def test_the_random_bot_samples_wedge_headings() -> None:

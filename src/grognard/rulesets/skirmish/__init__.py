@@ -15,7 +15,8 @@ from grognard.rulesets.skirmish.actions import USAGE, action_from_json, parse_ac
 from grognard.rulesets.skirmish.analysis import METRICS, measure, odds_tables
 from grognard.rulesets.skirmish.bots import DoctrineBot
 from grognard.rulesets.skirmish.describe import describe, summarize_turn
-from grognard.rulesets.skirmish.game import SIDES, SkirmishGame
+from grognard.rulesets.skirmish.game import SkirmishGame
+from grognard.rulesets.skirmish.men import SIDES
 from grognard.rulesets.skirmish.scenario import embed_files, scenario_from_embedded, shipped
 
 OPTIONS: tuple[OptionSpec, ...] = (
@@ -53,7 +54,7 @@ def restore(options: Mapping[str, Any], dice: DiceSource, embedded: Mapping[str,
 def summary(game: SkirmishGame) -> list[tuple[str, Any]]:
     """The figures of a finished game for its final report."""
     s = game.state
-    out: list[tuple[str, Any]] = [("scenario", f"{game.scenario.spec.title} ({game.scenario.source})")]
+    out: list[tuple[str, Any]] = [("scenario", f"{game.ctx.scenario.spec.title} ({game.ctx.scenario.source})")]
     for side in SIDES:
         total = sum(1 for f in s.figures.values() if f.side == side)
         out.append((f"{side} men lost", f"{s.stats['losses'][side]} of {total}"))

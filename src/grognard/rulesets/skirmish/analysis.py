@@ -11,6 +11,7 @@ from typing import Any
 
 from grognard.analysis.odds import OddsTable
 from grognard.core.ruleset import Metric
+from grognard.rulesets.skirmish import turn as TU
 from grognard.rulesets.skirmish.rules import INITIATIVE, BurstFate, MeleeRound, RangingShot, ShotFate, Shots, Survival
 from grognard.rulesets.skirmish.structures import Damage, ShotsUntil
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, WEDGE_ATTACKS, Tables, load_tables
@@ -255,15 +256,15 @@ METRICS: tuple[Metric, ...] = (
 def measure(game: Any) -> dict[str, int | None]:
     """The metrics of a finished skirmish game (the turn it ended is the runner's own ``turn``)."""
     stats = game.state.stats
-    objectives = [o.id for o in game.scenario.spec.objectives]
+    objectives = [o.id for o in game.ctx.scenario.spec.objectives]
     return {
         "first_melee": stats["first_melee"],
         "melees": stats["melees"],
         "melee_rounds": stats["melee_rounds"],
         "allies_melee_dead": stats["melee_dead"]["allies"],
         "axis_melee_dead": stats["melee_dead"]["axis"],
-        "allies_objectives": sum(1 for o in objectives if game.holds("allies", o)),
-        "axis_objectives": sum(1 for o in objectives if game.holds("axis", o)),
+        "allies_objectives": sum(1 for o in objectives if TU.holds(game.ctx, "allies", o)),
+        "axis_objectives": sum(1 for o in objectives if TU.holds(game.ctx, "axis", o)),
         "first_blood": stats["first_blood"],
         "allies_lost": stats["losses"]["allies"],
         "axis_lost": stats["losses"]["axis"],

@@ -79,9 +79,10 @@ from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import Burst, Choice, Drive, Fire, Move, Order, Turn, WedgeOrder
 from grognard.rulesets.skirmish.artillery import BurstSpace
+from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.driving import DriveSpace
 from grognard.rulesets.skirmish.fire import FireSpace
-from grognard.rulesets.skirmish.game import SkirmishGame, figure_value
+from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.moving import MoveSpace
 from grognard.rulesets.skirmish.state import Figure, FireOrder
 
@@ -89,7 +90,14 @@ XY = tuple[float, float]
 STAND_OFF = 0.6  # inches behind a wall or boulder where a man takes cover
 LEAVE_AT = Fraction(1, 6)  # leave a building section when one shot (2d6) would bring it down this often or more
 UNLOAD_AT = 8.0  # inches from the objective where a vehicle drops its passengers
+WEAPON_VALUE = {"mg": 3.0, "smg": 1.5, "rifle": 1.0, "pistol": 0.8}  # the doctrine's "most valuable target"
+TYPE_VALUE = {"officer": 1.5, "cavalry": 1.2}
 ODDS_CAP = 8  # men a side the doctrine's melee odds count (a bigger melee is valued as 8 against 8)
+
+
+def figure_value(figure: Figure) -> float:
+    """How much the doctrine bots want a figure dead: by weapon, more for officers and cavalry."""
+    return WEAPON_VALUE.get(figure.weapon, 2.0) * TYPE_VALUE.get(figure.type, 1.0)
 
 
 def melee_odds(attackers: int, defenders: int, *, first: bool) -> tuple[Fraction, Fraction]:
@@ -99,7 +107,7 @@ def melee_odds(attackers: int, defenders: int, *, first: bool) -> tuple[Fraction
     return R.MeleeRound(min(attackers, cap), min(defenders, cap), first=first).expected()
 
 
-def charge_move(game: SkirmishGame, space: MoveSpace) -> Move | None:
+def charge_move(ctx: Context, space: MoveSpace) -> Move | None:
     """A charge into the enemy within a move when the exact odds of the melee favour it; else None.
 
     Each man with an enemy within his move runs until his base touches one (the enemies shared out one to one
@@ -108,19 +116,19 @@ def charge_move(game: SkirmishGame, space: MoveSpace) -> Move | None:
     within a move of those who could join. The charge goes in when the first round's expected enemy dead are
     at least our expected dead (the attacker's advantage makes that so at up to about one to two).
     """
-    men = M.living(game.ctx, space.unit)
+    men = M.living(ctx, space.unit)
     leader = men[0]
     if not leader.on_table:
         return None
-    base = game.tables.sight.base.value
+    base = ctx.tables.sight.base.value
     side = leader.side
-    foes = M.enemies(game.ctx, side)
+    foes = M.enemies(ctx, side)
     if not foes:
         return None
     load: dict[str, int] = {}
     orders: list[Order] = []
     for f in men:
-        reach = M.allowance(game.ctx, f) + base
+        reach = M.allowance(ctx, f) + base
 
         def dist(e: Figure, f: Figure = f) -> float:
             return math.hypot(e.x - f.x, e.y - f.y)
@@ -148,35 +156,35 @@ def charge_move(game: SkirmishGame, space: MoveSpace) -> Move | None:
             break
     if chosen is None:
         return None
-    ends = {fid: path[-1] for fid, path in MV.plan_move(game.ctx, chosen).items()}
+    ends = {fid: path[-1] for fid, path in MV.plan_move(ctx, chosen).items()}
     ours = [fid for fid, end in ends.items() if any(R.in_contact(end, (e.x, e.y), base) for e in foes)]
     touched = {e.id for e in foes for end in ends.values() if R.in_contact(end, (e.x, e.y), base)}
     if not ours:
         return None
     theirs = set(touched)
-    if game.state.order[0] == side:  # the enemy moves after us: his men within a move may join
+    if ctx.state.order[0] == side:  # the enemy moves after us: his men within a move may join
         for e in foes:
             if e.id in touched:
                 continue
-            reach = M.allowance(game.ctx, e) + base
+            reach = M.allowance(ctx, e) + base
             if any(math.hypot(e.x - t.x, e.y - t.y) <= reach for t in foes if t.id in touched):
                 theirs.add(e.id)
     our_dead, their_dead = melee_odds(len(ours), len(theirs), first=True)
     return chosen if their_dead >= our_dead else None
 
 
-def in_danger(game: SkirmishGame, f: Figure) -> str | None:
+def in_danger(ctx: Context, f: Figure) -> str | None:
     """The section ``f`` stands in when one shot would bring it down with chance ``LEAVE_AT`` or more (exact 2d6)."""
-    section = game.terrain.section_at(f.x, f.y)
-    if section is None or ST.state_of(game.ctx, section.id) == "all dead":
+    section = ctx.terrain.section_at(f.x, f.y)
+    if section is None or ST.state_of(ctx, section.id) == "all dead":
         return None
-    return section.id if ST.collapse_chance(game.ctx, section.id) >= LEAVE_AT else None
+    return section.id if ST.collapse_chance(ctx, section.id) >= LEAVE_AT else None
 
 
-def _door_sides(game: SkirmishGame, door: str) -> tuple[XY, XY]:
+def _door_sides(ctx: Context, door: str) -> tuple[XY, XY]:
     """Points 0.6" inside and outside a door, square to its wall."""
-    opening = game.base_terrain.openings[door]
-    building = next(b for b in game.base_terrain.buildings if b.id == opening.building)
+    opening = ctx.base_terrain.openings[door]
+    building = next(b for b in ctx.base_terrain.buildings if b.id == opening.building)
     wall = building.shape.exterior
     at = wall.project(Point(opening.at))
     a, b = wall.interpolate(max(0.0, at - 0.1)), wall.interpolate(min(wall.length, at + 0.1))
@@ -188,18 +196,18 @@ def _door_sides(game: SkirmishGame, door: str) -> tuple[XY, XY]:
     return (one, two) if building.shape.covers(Point(one)) else (two, one)
 
 
-def leave_building(game: SkirmishGame, space: MoveSpace) -> Move | None:
+def leave_building(ctx: Context, space: MoveSpace) -> Move | None:
     """Men in a section likely to collapse under the next shot go out by the nearest open door (or open it).
 
     The doctrine: "it's a good idea to get out before this stage" (skirmish.18). None when no man is in danger.
     """
-    men = [f for f in M.living(game.ctx, space.unit) if f.on_table and in_danger(game, f)]
+    men = [f for f in M.living(ctx, space.unit) if f.on_table and in_danger(ctx, f)]
     if not men:
         return None
     orders: list[Order] = []
     opening_now: set[str] = set()
     for f in men:
-        building = game.terrain.building_at(f.x, f.y)
+        building = ctx.terrain.building_at(f.x, f.y)
         if building is None:
             continue
         doors = sorted(
@@ -207,8 +215,8 @@ def leave_building(game: SkirmishGame, space: MoveSpace) -> Move | None:
             key=lambda o: math.hypot(o.at[0] - f.x, o.at[1] - f.y),
         )
         for door in doors:
-            inside, outside = _door_sides(game, door.id)
-            if game.state.doors[door.id].open:
+            inside, outside = _door_sides(ctx, door.id)
+            if ctx.state.doors[door.id].open:
                 order = Order(f.id, "to", (inside, outside))
                 if space.contains(Move(space.unit, (), (order,))):
                     orders.append(order)
@@ -227,15 +235,15 @@ def leave_building(game: SkirmishGame, space: MoveSpace) -> Move | None:
     return None
 
 
-def build_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
+def build_order(ctx: Context, space: MoveSpace) -> Move | None:
     """Engineers (a unit of men of type ``engineer``) at a bridge site not yet built work on it (skirmish.86)."""
-    men = M.living(game.ctx, space.unit)
+    men = M.living(ctx, space.unit)
     if not men or any(f.type != "engineer" or not f.on_table for f in men):
         return None
-    reach = game.tables.engineering.reach.value
-    most = int(game.tables.bridges.most_builders.value)
-    for bid, site in sorted(ST.bridge_sites(game.ctx).items()):
-        bridge = game.state.bridges[bid]
+    reach = ctx.tables.engineering.reach.value
+    most = int(ctx.tables.bridges.most_builders.value)
+    for bid, site in sorted(ST.bridge_sites(ctx).items()):
+        bridge = ctx.state.bridges[bid]
         if bridge.built:
             continue
         near = [f for f in men if site.deck.distance(Point(f.x, f.y)) <= reach][: most - bridge.builders]
@@ -247,18 +255,18 @@ def build_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
     return None
 
 
-def storm_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
+def storm_order(ctx: Context, space: MoveSpace) -> Move | None:
     """Storming (skirmish.78-83): defenders on a wall push off the enemy ladders at their feet; the attacker's
     men climb their ladders, raise one where they stand within 1" of a wall, or close on the nearest wall."""
-    walls = game.base_terrain.walls
+    walls = ctx.base_terrain.walls
     if not walls:
         return None
-    men = [f for f in M.living(game.ctx, space.unit) if f.on_table and f.aboard is None]
+    men = [f for f in M.living(ctx, space.unit) if f.on_table and f.aboard is None]
     if not men:
         return None
-    c = game.tables.castle
+    c = ctx.tables.castle
     reach = c.ladder_reach.value
-    s = game.state
+    s = ctx.state
     side = men[0].side
     orders: list[Order] = []
     used: set[str] = set()
@@ -270,11 +278,11 @@ def storm_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
             ][: int(c.push_men.value)]  # fmt: skip
             orders += [Order(f.id, "push", name=ladder.id) for f in at_top]
             used |= {f.id for f in at_top}
-    if side == game.scenario.spec.victory.attacker:
+    if side == ctx.scenario.spec.victory.attacker:
         for ladder in sorted(s.ladders.values(), key=lambda lad: lad.id):
             if ladder.side != side:
                 continue
-            room = int(c.ladder_men.value) - len(CA.ladder_men(game.ctx, ladder))
+            room = int(c.ladder_men.value) - len(CA.ladder_men(ctx, ladder))
             room = min(room, int(c.ladder_men.value) - sum(1 for t in ladder.climbed.values() if t == s.turn))
             near = [
                 f for f in men
@@ -287,7 +295,7 @@ def storm_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
             for f in men:
                 if f.id in used or f.on_wall is not None or f.on_ladder is not None:
                     continue
-                for sid, sec in sorted(ST.wall_sections(game.ctx).items()):
+                for sid, sec in sorted(ST.wall_sections(ctx).items()):
                     if s.walls[sid] <= 0 or sec.shape.exterior.distance(Point(f.x, f.y)) > reach:
                         continue
                     top = sec.line.interpolate(sec.line.project(Point(f.x, f.y)))
@@ -304,16 +312,16 @@ def storm_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
             move = Move(space.unit, (), (order,))
             if space.contains(move):
                 return move
-    if side != game.scenario.spec.victory.attacker or any(f.on_wall or f.on_ladder for f in men):
+    if side != ctx.scenario.spec.victory.attacker or any(f.on_wall or f.on_ladder for f in men):
         return None
     leader = men[0]
     here = Point(leader.x, leader.y)
     best = None
-    for sid, sec in sorted(ST.wall_sections(game.ctx).items()):
+    for sid, sec in sorted(ST.wall_sections(ctx).items()):
         if s.walls[sid] <= 0:
             continue
         gap = sec.shape.exterior.distance(here)
-        if gap <= M.allowance(game.ctx, leader) + reach and (best is None or gap < best[0]):
+        if gap <= M.allowance(ctx, leader) + reach and (best is None or gap < best[0]):
             best = (gap, sec)
     if best is None or best[0] <= reach:
         return None
@@ -324,39 +332,39 @@ def storm_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
     return space.toward(top.x + (leader.x - top.x) / d * off, top.y + (leader.y - top.y) / d * off)
 
 
-def touches(game: SkirmishGame, move: Move) -> bool:
+def touches(ctx: Context, move: Move) -> bool:
     """Some man of the unit would end ``move`` with his base touching an enemy's."""
-    base = game.tables.sight.base.value
-    foes = M.enemies(game.ctx, M.unit(game.ctx, move.unit).side)
-    ends = [p[-1] for p in MV.plan_move(game.ctx, move).values()]
+    base = ctx.tables.sight.base.value
+    foes = M.enemies(ctx, M.unit(ctx, move.unit).side)
+    ends = [p[-1] for p in MV.plan_move(ctx, move).values()]
     return any(R.in_contact(end, (e.x, e.y), base) for end in ends for e in foes)
 
 
-def short_of_contact(game: SkirmishGame, space: MoveSpace, move: Move) -> Move:
+def short_of_contact(ctx: Context, space: MoveSpace, move: Move) -> Move:
     """``move``, or the furthest part of the leader's straight line that stops short of contact (else hold)."""
-    if not move.path or not touches(game, move):
+    if not move.path or not touches(ctx, move):
         return move
-    leader = M.living(game.ctx, space.unit)[0]
+    leader = M.living(ctx, space.unit)[0]
     x, y = move.path[-1]
     for k in range(1, 8):
         t = 1 - k / 8
         shorter = Move(space.unit, ((snap(leader.x + t * (x - leader.x)), snap(leader.y + t * (y - leader.y))),))
-        if space.contains(shorter) and not touches(game, shorter):
+        if space.contains(shorter) and not touches(ctx, shorter):
             return shorter
     return space.hold()
 
 
-def melee_choice(game: SkirmishGame, group: str) -> Choice:
+def melee_choice(ctx: Context, group: str) -> Choice:
     """Stay when the next (later) round's exact odds favour the group's side or are even; else retreat.
 
     The later round (``rules.MeleeRound(first=False)``) of the living men of the group's melee, the side
     that attacked first: stay when the enemy's expected dead are at least ours.
     """
-    s = game.state
+    s = ctx.state
     men = s.groups[group]
     side = s.figures[men[0]].side
-    melee = next((m for m in ME.melees_now(game.ctx) if men[0] in m), men)
-    attacker = ME.melee_attacker(game.ctx, melee)
+    melee = next((m for m in ME.melees_now(ctx) if men[0] in m), men)
+    attacker = ME.melee_attacker(ctx, melee)
     ours = sum(1 for f in melee if s.figures[f].side == side and s.figures[f].alive)
     theirs = sum(1 for f in melee if s.figures[f].side != side and s.figures[f].alive)
     if side == attacker:
@@ -366,10 +374,10 @@ def melee_choice(game: SkirmishGame, group: str) -> Choice:
     return Choice(group, "stay" if their_dead >= our_dead else "retreat")
 
 
-def kill_chance(game: SkirmishGame, shot: FireOrder) -> float:
+def kill_chance(ctx: Context, shot: FireOrder) -> float:
     """The chance one die kills: it hits, and the man fails his survival roll."""
     hit = sum(1 for face in range(1, 7) if face + shot.shift >= shot.hit_on) / 6
-    survive = sum(1 for face in range(1, 7) if face >= game.tables.survive_on(shot.attack)) / 6
+    survive = sum(1 for face in range(1, 7) if face >= ctx.tables.survive_on(shot.attack)) / 6
     return hit * (1 - survive)
 
 
@@ -377,35 +385,35 @@ EDGE_BEARING = {"south": -90.0, "north": 90.0, "west": 180.0, "east": 0.0}
 FRIEND_WEIGHT = 2.0  # our own man under a wedge counts against it twice his worth
 
 
-def wedge_worth(game: SkirmishGame, gunner: Figure, heading: float) -> float:
+def wedge_worth(ctx: Context, gunner: Figure, heading: float) -> float:
     """What ``gunner``'s wedge at ``heading`` is worth: enemy men's kill chance x value, less our own twice over."""
-    _, shots = FI.wedge(game.ctx, gunner, heading)
+    _, shots = FI.wedge(ctx, gunner, heading)
     total = 0.0
     for o in shots:
-        man = game.state.figures[o.target]
-        value = kill_chance(game, o) * figure_value(man)
+        man = ctx.state.figures[o.target]
+        value = kill_chance(ctx, o) * figure_value(man)
         total += value if man.side != gunner.side else -FRIEND_WEIGHT * value
     return total
 
 
-def approach(game: SkirmishGame, gunner: Figure) -> float:
+def approach(ctx: Context, gunner: Figure) -> float:
     """The heading the enemy will come by: toward the nearest enemy (seen or not), else his table edge."""
-    foes = M.enemies(game.ctx, gunner.side)
+    foes = M.enemies(ctx, gunner.side)
     if foes:
         near = min(foes, key=lambda e: (math.hypot(e.x - gunner.x, e.y - gunner.y), e.id))
         return R.bearing((gunner.x, gunner.y), (near.x, near.y))
-    edge = next(s.edge for s in game.scenario.spec.sides if s.id != gunner.side)
+    edge = next(s.edge for s in ctx.scenario.spec.sides if s.id != gunner.side)
     return EDGE_BEARING[edge]
 
 
-def wedge_heading(game: SkirmishGame, gunner: Figure) -> float:
+def wedge_heading(ctx: Context, gunner: Figure) -> float:
     """The doctrine's heading (degrees) for ``gunner``'s wedge: the most worth now, else the approach."""
     apex = (gunner.x, gunner.y)
-    half = game.tables.wedge.angle.value / 2
-    row = FI.shot_table(game.ctx).get(gunner.id, {})
+    half = ctx.tables.wedge.angle.value / 2
+    row = FI.shot_table(ctx).get(gunner.id, {})
     seen = sorted(
         {
-            R.bearing(apex, (game.state.figures[t].x, game.state.figures[t].y))
+            R.bearing(apex, (ctx.state.figures[t].x, ctx.state.figures[t].y))
             for t, o in row.items()
             if isinstance(o, FireOrder)
         }
@@ -417,41 +425,41 @@ def wedge_heading(game: SkirmishGame, gunner: Figure) -> float:
         if b - a <= 2 * half:
             tries.add(snap_angle((a + b) / 2))
     if tries:
-        worth = {h: wedge_worth(game, gunner, h) for h in sorted(tries)}
+        worth = {h: wedge_worth(ctx, gunner, h) for h in sorted(tries)}
         best = max(worth, key=lambda h: worth[h])
         if worth[best] > 0:
             return best
-    return approach(game, gunner)
+    return approach(ctx, gunner)
 
 
-def fire_order(game: SkirmishGame, unit: str) -> Fire:
+def fire_order(ctx: Context, unit: str) -> Fire:
     """The doctrine's fire order for ``unit``: the enemy unit its dice are worth most against (or hold), and a
     wedge heading for each of its MGs and flame throwers (``wedge_heading``)."""
-    order = _target_order(game, unit)
+    order = _target_order(ctx, unit)
     wedges: list[WedgeOrder] = []
     holds: list[tuple[str, str]] = []
-    for gunner in FireSpace(game.ctx, unit).gunners():
-        heading = wedge_heading(game, gunner)
-        if wedge_worth(game, gunner, heading) < 0:
+    for gunner in FireSpace(ctx, unit).gunners():
+        heading = wedge_heading(ctx, gunner)
+        if wedge_worth(ctx, gunner, heading) < 0:
             holds.append((gunner.id, "hold"))  # our own men stand under the approach
         else:
             wedges.append(WedgeOrder(gunner.id, heading))
     if not wedges and not holds:
         return order
     aimed = Fire(unit, order.target, tuple(holds), tuple(wedges))
-    return aimed if FireSpace(game.ctx, unit).contains(aimed) else order
+    return aimed if FireSpace(ctx, unit).contains(aimed) else order
 
 
-def _target_order(game: SkirmishGame, unit: str) -> Fire:
+def _target_order(ctx: Context, unit: str) -> Fire:
     """The enemy unit the unit's dice are worth most against, or hold."""
-    table = FI.shot_table(game.ctx)
+    table = FI.shot_table(ctx)
     worth: dict[str, float] = {}
-    for f in M.living(game.ctx, unit):
+    for f in M.living(ctx, unit):
         best: dict[str, float] = {}
         for target, shot in table.get(f.id, {}).items():
             if isinstance(shot, FireOrder):
-                aim = game.state.figures[target]
-                value = kill_chance(game, shot) * figure_value(aim)
+                aim = ctx.state.figures[target]
+                value = kill_chance(ctx, shot) * figure_value(aim)
                 best[aim.unit] = max(best.get(aim.unit, 0.0), value)
         for target_unit, value in best.items():
             worth[target_unit] = worth.get(target_unit, 0.0) + value
@@ -461,12 +469,12 @@ def _target_order(game: SkirmishGame, unit: str) -> Fire:
     return Fire(unit, target)
 
 
-def cover_spots(game: SkirmishGame, side: str) -> list[XY]:
-    """Places a man of ``side`` finds cover (cached per game and side)."""
-    cache: dict[str, list[XY]] = game.__dict__.setdefault("_cover_spots", {})
+def cover_spots(ctx: Context, side: str) -> list[XY]:
+    """Places a man of ``side`` finds cover (cached per ctx and side)."""
+    cache: dict[str, list[XY]] = ctx.bot_cache.setdefault("cover_spots", {})
     if side in cache:
         return cache[side]
-    terrain = game.base_terrain
+    terrain = ctx.base_terrain
     spots: list[XY] = []
     for kind in ("woods", "bushes", "small_rocks"):
         for feature in terrain.by_kind(kind):
@@ -485,7 +493,7 @@ def cover_spots(game: SkirmishGame, side: str) -> list[XY]:
                 y += step
             c = shape.representative_point()
             spots.append((round(c.x, 2), round(c.y, 2)))
-    edge = next(s.edge for s in game.scenario.spec.sides if s.id == side)
+    edge = next(s.edge for s in ctx.scenario.spec.sides if s.id == side)
     back = {"south": (0.0, -1.0), "north": (0.0, 1.0), "west": (-1.0, 0.0), "east": (1.0, 0.0)}[edge]
     for feature in terrain.blockers:
         minx, miny, maxx, maxy = feature.shape.bounds
@@ -505,9 +513,9 @@ def cover_spots(game: SkirmishGame, side: str) -> list[XY]:
     return spots
 
 
-def aim_point(game: SkirmishGame, side: str, leader: Figure) -> XY | None:
+def aim_point(ctx: Context, side: str, leader: Figure) -> XY | None:
     """Where an attacker heads: the nearest objective's centre, else the nearest enemy."""
-    spec = game.scenario.spec
+    spec = ctx.scenario.spec
     if side == spec.victory.attacker and spec.victory.objectives:
         centres = []
         for objective in spec.objectives:
@@ -515,73 +523,73 @@ def aim_point(game: SkirmishGame, side: str, leader: Figure) -> XY | None:
                 c = Polygon(objective.shape).centroid
                 centres.append((c.x, c.y))
         return min(centres, key=lambda p: math.hypot(p[0] - leader.x, p[1] - leader.y))
-    enemies = M.enemies(game.ctx, side)
+    enemies = M.enemies(ctx, side)
     if not enemies:
         return None
     near = min(enemies, key=lambda e: math.hypot(e.x - leader.x, e.y - leader.y))
     return (near.x, near.y)
 
 
-def covered_from_enemy(game: SkirmishGame, x: float, y: float, side: str) -> bool:
+def covered_from_enemy(ctx: Context, x: float, y: float, side: str) -> bool:
     """A man at (x, y) has cover from the nearest enemy."""
-    enemies = M.enemies(game.ctx, side)
+    enemies = M.enemies(ctx, side)
     if not enemies:
         return True
     near = min(enemies, key=lambda e: math.hypot(e.x - x, e.y - y))
-    return R.cover(game.terrain, (near.x, near.y), (x, y), "small_arms") is not None
+    return R.cover(ctx.terrain, (near.x, near.y), (x, y), "small_arms") is not None
 
 
-def move_order(game: SkirmishGame, space: MoveSpace) -> Move:
+def move_order(ctx: Context, space: MoveSpace) -> Move:
     """The doctrine's move for the unit of ``space``."""
-    unit = M.unit(game.ctx, space.unit)
-    men = M.living(game.ctx, space.unit)
+    unit = M.unit(ctx, space.unit)
+    men = M.living(ctx, space.unit)
     leader = men[0]
     side = unit.side
-    reach = M.allowance(game.ctx, leader)
-    if M.waiting(game.ctx, unit):
-        edge = next(s.edge for s in game.scenario.spec.sides if s.id == side)
+    reach = M.allowance(ctx, leader)
+    if M.waiting(ctx, unit):
+        edge = next(s.edge for s in ctx.scenario.spec.sides if s.id == side)
         inward = {"south": (0, 1), "north": (0, -1), "west": (1, 0), "east": (-1, 0)}[edge]
         move = space.toward(leader.x + inward[0] * reach, leader.y + inward[1] * reach)
         return move if move is not None else space.candidates(1)[0]
-    if any(f.id in game.state.engaged or f.aboard is not None for f in men):
+    if any(f.id in ctx.state.engaged or f.aboard is not None for f in men):
         return space.hold()
-    leave = leave_building(game, space)
+    leave = leave_building(ctx, space)
     if leave is not None:
         return leave
-    turn = turn_order(game, space)
+    turn = turn_order(ctx, space)
     if turn is not None:
         return turn
-    for piece in game.state.pieces.values():  # a crew left short of its unhitched piece goes to it
-        if piece.crew == space.unit and piece.hitched is None and M.crew_short(game.ctx, piece) is not None:
-            back = to_piece(game, space, piece)
+    for piece in ctx.state.pieces.values():  # a crew left short of its unhitched piece goes to it
+        if piece.crew == space.unit and piece.hitched is None and M.crew_short(ctx, piece) is not None:
+            back = to_piece(ctx, space, piece)
             if back is not None:
                 return back
-    if any(p.crew == space.unit and M.piece_ready(game.ctx, p) is None for p in game.state.pieces.values()):
+    if any(p.crew == space.unit and M.piece_ready(ctx, p) is None for p in ctx.state.pieces.values()):
         return space.hold()  # a gun crew stays at its piece while it can fire it (skirmish.31)
-    build = build_order(game, space)
+    build = build_order(ctx, space)
     if build is not None:
         return build
-    storm = storm_order(game, space)
+    storm = storm_order(ctx, space)
     if storm is not None:
         return storm
-    charge = charge_move(game, space)
+    charge = charge_move(ctx, space)
     if charge is not None:
         return charge
-    return short_of_contact(game, space, _advance_order(game, space))
+    return short_of_contact(ctx, space, _advance_order(ctx, space))
 
 
-def turn_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
+def turn_order(ctx: Context, space: MoveSpace) -> Move | None:
     """The crew of ``space`` turns its piece (skirmish.55) to face the nearest enemy in the piece's range when
     no enemy in range stands inside its arc; None when it need not (or cannot) turn."""
-    for piece in sorted(game.state.pieces.values(), key=lambda p: p.id):
-        if piece.crew != space.unit or piece.hitched is not None or M.crew_short(game.ctx, piece) is not None:
+    for piece in sorted(ctx.state.pieces.values(), key=lambda p: p.id):
+        if piece.crew != space.unit or piece.hitched is not None or M.crew_short(ctx, piece) is not None:
             continue
-        arc = game.tables.artillery[piece.weapon].arc
+        arc = ctx.tables.artillery[piece.weapon].arc
         here = (piece.x, piece.y)
         in_range = [
             e
-            for e in M.enemies(game.ctx, M.unit(game.ctx, space.unit).side)
-            if game.tables.burst_band(piece.weapon, R.effective_range(game.terrain, here, (e.x, e.y))) is not None
+            for e in M.enemies(ctx, M.unit(ctx, space.unit).side)
+            if ctx.tables.burst_band(piece.weapon, R.effective_range(ctx.terrain, here, (e.x, e.y))) is not None
         ]
         if arc is None or not in_range or any(R.off_arc(here, piece.heading, arc, (e.x, e.y)) == 0 for e in in_range):
             continue
@@ -592,12 +600,12 @@ def turn_order(game: SkirmishGame, space: MoveSpace) -> Move | None:
     return None
 
 
-def to_piece(game: SkirmishGame, space: MoveSpace, piece: Any) -> Move | None:
+def to_piece(ctx: Context, space: MoveSpace, piece: Any) -> Move | None:
     """Each man of the crew of ``space`` more than ``reach`` from ``piece`` walks straight toward it, to 0.9"
     from its centre (skirmish.31); None when that is not a legal move."""
-    reach = game.tables.artillery[piece.weapon].reach
+    reach = ctx.tables.artillery[piece.weapon].reach
     orders = []
-    for f in M.living(game.ctx, space.unit):
+    for f in M.living(ctx, space.unit):
         d = math.hypot(f.x - piece.x, f.y - piece.y)
         if d > reach and f.on_table and f.aboard is None:
             k = 0.9 * reach / d
@@ -607,32 +615,32 @@ def to_piece(game: SkirmishGame, space: MoveSpace, piece: Any) -> Move | None:
     return move if orders and space.contains(move) else None
 
 
-def _advance_order(game: SkirmishGame, space: MoveSpace) -> Move:
+def _advance_order(ctx: Context, space: MoveSpace) -> Move:
     """The doctrine's move by way of cover (no charge): see the module's docstring."""
-    men = M.living(game.ctx, space.unit)
+    men = M.living(ctx, space.unit)
     leader = men[0]
     side = leader.side
-    reach = M.allowance(game.ctx, leader)
-    attacker = side == game.scenario.spec.victory.attacker
+    reach = M.allowance(ctx, leader)
+    attacker = side == ctx.scenario.spec.victory.attacker
     here = (leader.x, leader.y)
     if not attacker:
-        covered = sum(1 for f in men if covered_from_enemy(game, f.x, f.y, side))
-        if not M.enemies(game.ctx, side) or 2 * covered >= len(men):
+        covered = sum(1 for f in men if covered_from_enemy(ctx, f.x, f.y, side))
+        if not M.enemies(ctx, side) or 2 * covered >= len(men):
             return space.hold()
-        spots = sorted(cover_spots(game, side), key=lambda p: math.hypot(p[0] - here[0], p[1] - here[1]))
+        spots = sorted(cover_spots(ctx, side), key=lambda p: math.hypot(p[0] - here[0], p[1] - here[1]))
         for spot in spots[:6]:
             if math.hypot(spot[0] - here[0], spot[1] - here[1]) <= reach:
                 move = space.toward(*spot)
                 if move is not None and move.path and _gain(move, here) > 0.5:
                     return move
         return space.hold()
-    aim = aim_point(game, side, leader)
+    aim = aim_point(ctx, side, leader)
     if aim is None:
         return space.hold()
     now = math.hypot(aim[0] - here[0], aim[1] - here[1])
     if now <= 1.0:
         return space.hold()
-    ahead = [p for p in cover_spots(game, side) if math.hypot(aim[0] - p[0], aim[1] - p[1]) < now - 2.0]
+    ahead = [p for p in cover_spots(ctx, side) if math.hypot(aim[0] - p[0], aim[1] - p[1]) < now - 2.0]
     near = [p for p in ahead if math.hypot(p[0] - here[0], p[1] - here[1]) <= reach]
     if near:
         goal = min(near, key=lambda p: math.hypot(aim[0] - p[0], aim[1] - p[1]))
@@ -653,28 +661,28 @@ def _advance_order(game: SkirmishGame, space: MoveSpace) -> Move:
     return move
 
 
-def burst_order(game: SkirmishGame, space: BurstSpace) -> Burst:
+def burst_order(ctx: Context, space: BurstSpace) -> Burst:
     """The doctrine's burst order: the legal placement with the most enemy value under the template and
     none of its own men (see the module's docstring), or hold fire."""
-    s = game.state
-    weapon = AR.burst_weapon(game.ctx, space.by)
-    entry = game.tables.artillery[weapon]
-    across = game.tables.burst[entry.burst].across
-    enemies = sorted(M.enemies(game.ctx, space.side), key=lambda e: e.id)
+    s = ctx.state
+    weapon = AR.burst_weapon(ctx, space.by)
+    entry = ctx.tables.artillery[weapon]
+    across = ctx.tables.burst[entry.burst].across
+    enemies = sorted(M.enemies(ctx, space.side), key=lambda e: e.id)
     ours = [f for f in s.figures.values() if f.side == space.side and f.alive and f.on_table]
-    base = game.tables.sight.base.value
+    base = ctx.tables.sight.base.value
     aims: list[XY] = [(e.x, e.y) for e in enemies]
     for i, a in enumerate(enemies):
         for b in enemies[i + 1 :]:
             if math.hypot(a.x - b.x, a.y - b.y) < across:
                 aims.append((snap((a.x + b.x) / 2), snap((a.y + b.y) / 2)))
     aims = [at for at in dict.fromkeys(aims) if space.contains(Burst(space.by, at))]  # in range and seen
-    shapes = sorted(tid for tid, (cls, _) in game.templates.items() if cls == entry.burst)
+    shapes = sorted(tid for tid, (cls, _) in ctx.templates.items() if cls == entry.burst)
     scored: list[tuple[float, int, Burst]] = []
     for at in aims:
         for tid in shapes:
             for angle in range(0, 360, 45):
-                shape = R.burst_shape(game.templates[tid][1], at, float(angle))
+                shape = R.burst_shape(ctx.templates[tid][1], at, float(angle))
                 if any(R.under_template(shape, (f.x, f.y), base) for f in ours):
                     continue
                 value = sum(figure_value(e) for e in enemies if R.under_template(shape, (e.x, e.y), base))
@@ -686,10 +694,10 @@ def burst_order(game: SkirmishGame, space: BurstSpace) -> Burst:
     return space.hold()
 
 
-def drive_order(game: SkirmishGame, space: DriveSpace) -> Drive:
+def drive_order(ctx: Context, space: DriveSpace) -> Drive:
     """The doctrine's drive for the vehicle of ``space`` (see the module's docstring)."""
-    v = game.state.vehicles[space.vehicle]
-    spec = game.scenario.spec
+    v = ctx.state.vehicles[space.vehicle]
+    spec = ctx.scenario.spec
     if v.side != spec.victory.attacker or not spec.victory.objectives:
         return space.hold()
     shapes = [Polygon(o.shape) for o in spec.objectives if o.id in spec.victory.objectives]
@@ -698,28 +706,28 @@ def drive_order(game: SkirmishGame, space: DriveSpace) -> Drive:
     c = target.centroid
     aim = (c.x, c.y)
     stop = space.unload_all()
-    move = game.tables.vehicles.kind(v.kind).move
-    if game.tables.vehicles.kind(v.kind).afloat:
-        return craft_order(game, space, target, stop)
+    move = ctx.tables.vehicles.kind(v.kind).move
+    if ctx.tables.vehicles.kind(v.kind).afloat:
+        return craft_order(ctx, space, target, stop)
     if stop is not None and target.distance(here) <= UNLOAD_AT:
-        best = _best_drive(game, space, aim, move / 2, stop)
+        best = _best_drive(ctx, space, aim, move / 2, stop)
         if best is not None:
             return best
         dropping = Drive(space.vehicle, (), stop)
         return dropping if space.contains(dropping) else space.hold()
     if target.contains(here) and stop is None:
         return space.hold()
-    best = _best_drive(game, space, aim, move, None)
+    best = _best_drive(ctx, space, aim, move, None)
     return best if best is not None else space.hold()
 
 
-def craft_order(game: SkirmishGame, space: DriveSpace, target: Polygon, stop: Any) -> Drive:
+def craft_order(ctx: Context, space: DriveSpace, target: Polygon, stop: Any) -> Drive:
     """A landing craft (skirmish.27): grounded, it lands its passengers; afloat, it steers for the landing
     beach toward the objective (``landing.beach_toward``), running straight at it to ground there,
     with its men out on the same move when the beach is within half its move."""
-    v = game.state.vehicles[space.vehicle]
-    terrain = game.base_terrain
-    if L.grounded(terrain, game.ctx.vehicle_shape(v)):
+    v = ctx.state.vehicles[space.vehicle]
+    terrain = ctx.base_terrain
+    if L.grounded(terrain, ctx.vehicle_shape(v)):
         dropping = Drive(space.vehicle, (), stop) if stop is not None else None
         return dropping if dropping is not None and space.contains(dropping) else space.hold()
     beach = L.beach_toward(terrain, target, (v.x, v.y))
@@ -733,13 +741,13 @@ def craft_order(game: SkirmishGame, space: DriveSpace, target: Polygon, stop: An
         drive = Drive(space.vehicle, (past,), None, after)
         if space.contains(drive):
             return drive
-    best = _best_drive(game, space, beach, game.tables.vehicles.kind(v.kind).move, None)
+    best = _best_drive(ctx, space, beach, ctx.tables.vehicles.kind(v.kind).move, None)
     return best if best is not None else space.hold()
 
 
-def _best_drive(game: SkirmishGame, space: DriveSpace, aim: XY, reach: float, after: Any) -> Drive | None:
+def _best_drive(ctx: Context, space: DriveSpace, aim: XY, reach: float, after: Any) -> Drive | None:
     """The legal straight drive, at the aim or up to 60 degrees off it, that ends nearest the aim."""
-    v = game.state.vehicles[space.vehicle]
+    v = ctx.state.vehicles[space.vehicle]
     base = math.atan2(aim[1] - v.y, aim[0] - v.x)
     d = math.hypot(aim[0] - v.x, aim[1] - v.y)
     best: tuple[float, Drive] | None = None
@@ -771,14 +779,15 @@ class DoctrineBot:
 
     def choose(self, game: SkirmishGame, decision: Decision) -> Any:  # type: ignore[override]
         space = decision.space
+        ctx = game.ctx
         if isinstance(space, MoveSpace):
-            return move_order(game, space)
+            return move_order(ctx, space)
         if isinstance(space, FireSpace):
-            return fire_order(game, space.unit)
+            return fire_order(ctx, space.unit)
         if isinstance(space, BurstSpace):
-            return burst_order(game, space)
+            return burst_order(ctx, space)
         if isinstance(space, DriveSpace):
-            return drive_order(game, space)
+            return drive_order(ctx, space)
         if decision.id.startswith("melee "):
-            return melee_choice(game, decision.id.split()[1])
+            return melee_choice(ctx, decision.id.split()[1])
         return space.sample(self.rng)

@@ -30,7 +30,7 @@ def where(game: SkirmishGame, f: Figure) -> str:
         return f"({f.x:g}, {f.y:g}), off the table"
     if f.aboard is not None:
         return f"({f.x:g}, {f.y:g}) aboard {f.aboard}"
-    t = game.terrain
+    t = game.ctx.terrain
     parts = [f"({f.x:g}, {f.y:g})"]
     height = t.height(f.x, f.y)
     if height:
@@ -75,16 +75,16 @@ def unit_line(game: SkirmishGame, label: str) -> str:
 def vehicle_lines(game: SkirmishGame, label: str) -> list[str]:
     """A vehicle in words: where it stands and faces, who drives, mans its MG and rides, what it may do."""
     v = game.state.vehicles[label]
-    entry = game.tables.vehicles.kind(v.kind)
+    entry = game.ctx.tables.vehicles.kind(v.kind)
     driver, gunner = M.driver(game.ctx, v), M.gunner(game.ctx, v)
     riders = [f.id for f in M.riders(game.ctx, v) if f not in (driver, gunner)]
     lines = [
         f"{v.id} ({v.side} {v.kind.replace('_', ' ')}{', ' + v.name if v.name else ''}) at ({v.x:g}, {v.y:g}) "
-        f"facing {v.heading:g} degrees" + (", in the river" if game.base_terrain.in_river(v.x, v.y) else ""),
+        f"facing {v.heading:g} degrees" + (", in the river" if game.ctx.base_terrain.in_river(v.x, v.y) else ""),
         f"  driver {driver.id if driver else 'none'}"
         + (f", MG {gunner.id if gunner else 'unmanned'}" if "mg" in v.weapons else "")
         + f"; riders: {', '.join(riders) or 'none'} ({len(M.riders(game.ctx, v))} of {entry.carries} aboard)",
-        f'drive up to {entry.move:g}" (a road inch costs {game.tables.vehicles.road_cost.value:g}); '
+        f'drive up to {entry.move:g}" (a road inch costs {game.ctx.tables.vehicles.road_cost.value:g}); '
         "load or unload takes half of it, before or after: drive V [load|unload MEN then] X,Y [then unload MEN]",
     ]
     gun = M.tank_gun(game.ctx, v)
@@ -150,7 +150,7 @@ def _burst_lines(game: SkirmishGame, by: str) -> list[str]:
     """A piece's or a mortar or bazooka man's burst decision: where it stands, its bands, the enemy in reach."""
     s = game.state
     weapon = AR.burst_weapon(game.ctx, by)
-    entry = game.tables.artillery[weapon]
+    entry = game.ctx.tables.artillery[weapon]
     if by in s.pieces:
         piece = s.pieces[by]
         origin = (piece.x, piece.y)
@@ -182,17 +182,17 @@ def _burst_lines(game: SkirmishGame, by: str) -> list[str]:
         low = band.to
     lines.append("  " + "; ".join(bands))
     lines.append(
-        f'  template: {entry.burst} ({game.tables.burst[entry.burst].across:g}" across; shapes '
-        + ", ".join(sorted(t for t, (c, _) in game.templates.items() if c == entry.burst))
+        f'  template: {entry.burst} ({game.ctx.tables.burst[entry.burst].across:g}" across; shapes '
+        + ", ".join(sorted(t for t, (c, _) in game.ctx.templates.items() if c == entry.burst))
         + ("); indirect fire: any man of the side must see the aim point" if entry.indirect else "); direct fire")
     )
     enemies = sorted(
-        M.enemies(game.ctx, side), key=lambda e: (R.effective_range(game.terrain, origin, (e.x, e.y)), e.id)
+        M.enemies(game.ctx, side), key=lambda e: (R.effective_range(game.ctx.terrain, origin, (e.x, e.y)), e.id)
     )
     near = [
-        f'{e.id} {R.effective_range(game.terrain, origin, (e.x, e.y)):.1f}"'
+        f'{e.id} {R.effective_range(game.ctx.terrain, origin, (e.x, e.y)):.1f}"'
         for e in enemies[:6]
-        if game.tables.burst_band(weapon, R.effective_range(game.terrain, origin, (e.x, e.y))) is not None
+        if game.ctx.tables.burst_band(weapon, R.effective_range(game.ctx.terrain, origin, (e.x, e.y))) is not None
     ]
     lines.append("  enemy in range: " + (", ".join(near) or "none"))
     lines.append("  order: burst BY X,Y [ANGLE [TEMPLATE]], or burst BY hold")
@@ -202,15 +202,15 @@ def _burst_lines(game: SkirmishGame, by: str) -> list[str]:
 def board(game: SkirmishGame, seat: str | None) -> str:
     """The whole table as text: every unit, its men and where they stand."""
     s = game.state
-    lines = [f"{game.scenario.spec.title}: turn {s.turn}, {s.phase}"]
+    lines = [f"{game.ctx.scenario.spec.title}: turn {s.turn}, {s.phase}"]
     for label in sorted(s.units):
         lines.append(unit_line(game, label))
     for label in sorted(s.vehicles):
         lines += vehicle_lines(game, label)[:2]
     if s.train is not None:
-        lines.append(f'the train: its head {s.train:g}" along railway {game.railway}')
+        lines.append(f'the train: its head {s.train:g}" along railway {game.ctx.railway}')
     lines.append("terrain (inches; x east, y north from the south-west corner):")
-    spec = game.scenario.spec
+    spec = game.ctx.scenario.spec
     for k, piece in enumerate(spec.terrain):
         name = f"{piece.kind.replace('_', ' ')} {piece.id or f'#{k + 1}'}"
         if piece.height is not None:
@@ -270,7 +270,7 @@ def note(game: SkirmishGame, action: Any) -> str:
         leader = men[0]
         x, y = action.path[-1]
         measure = R.measure_path(
-            game.terrain,
+            game.ctx.terrain,
             [(leader.x, leader.y), *action.path],
             M.allowance(game.ctx, leader),
             river_paid=leader.river_paid,
@@ -315,7 +315,7 @@ def odds(game: SkirmishGame, action: Any) -> str | None:
     kills = 0.0
     for o in shots:
         hit = float(R.Shots(1, o.hit_on, o.shift).distribution().probability(1))
-        survive = float(R.Survival(game.tables.survive_on(o.attack)).distribution().probability(True))
+        survive = float(R.Survival(game.ctx.tables.survive_on(o.attack)).distribution().probability(True))
         kills += hit * (1 - survive)
     return f"{counted(len(shots), 'die', 'dice')}, about {kills:.1f} killed"
 
@@ -338,7 +338,7 @@ def _burst_odds(game: SkirmishGame, action: Burst) -> str | None:
     dead = 0.0
     for f in under:
         fate = R.BurstFate(
-            order.ranging, order.hit_on, game.tables.men[f.type].hit_shift, game.tables.survive_on(order.attack)
+            order.ranging, order.hit_on, game.ctx.tables.men[f.type].hit_shift, game.ctx.tables.survive_on(order.attack)
         )
         dead += float(fate.distribution().probability("dead"))
     return f"lands {lands:.0%}; {counted(len(under), 'man', 'men')} under it, about {dead:.1f} killed"
@@ -373,7 +373,7 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
             "shots": [
                 o.to_json()
                 for o in shots
-                if not game.tables.fires_wedge(M.weapon_of(game.ctx, game.state.figures[o.shooter]))
+                if not game.ctx.tables.fires_wedge(M.weapon_of(game.ctx, game.state.figures[o.shooter]))
             ],
             "wedges": [w.to_json() | {"outline": game.wedge_outline(w.to_json())} for w in wedges],
         }

@@ -19,12 +19,8 @@ from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import XY
 from grognard.rulesets.skirmish.context import Context
+from grognard.rulesets.skirmish.men import other
 from grognard.rulesets.skirmish.state import Figure
-
-
-def other(side: str) -> str:
-    """The other side."""
-    return "axis" if side == "allies" else "allies"
 
 
 def contacts(ctx: Context) -> dict[str, set[str]]:

@@ -18,6 +18,13 @@ from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.state import Figure, Piece, Unit, Vehicle
 
+SIDES = ("allies", "axis")
+
+
+def other(side: str) -> str:
+    """The other side."""
+    return "axis" if side == "allies" else "allies"
+
 
 def unit(ctx: Context, label: str) -> Unit:
     unit = ctx.state.units.get(label)
