@@ -13,7 +13,7 @@ import pytest
 from grognard.cli import main
 from grognard.core.dice import SeededDice
 from grognard.rulesets.skirmish.actions import Move
-from grognard.rulesets.skirmish.rules import MeleeRound, aims
+from grognard.rulesets.skirmish.mechanics import MeleeRound, aims
 from test_skirmish_rules import fig, fire, make, scenario, unit
 
 

@@ -15,8 +15,8 @@ from shapely.geometry import box
 
 from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import fire as FI
+from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish import melee as ME
-from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import shelling as SH
 from grognard.rulesets.skirmish.actions import Drive, Move, Order, parse_action
 from grognard.rulesets.skirmish.game import SkirmishGame
@@ -277,7 +277,7 @@ def test_two_men_push_a_ladder_off_on_one_or_two_and_its_men_survive_on_four_to_
     # one man alone rolls one die; an own ladder is not pushed
     game = storming()
     assert refusal(game, "Axis", parse_action("move G / G.1 push L9")).rule == "skirmish.78"
-    assert R.PushOff(2, 2).distribution().probability(True) == pytest.approx(5 / 9)
+    assert MX.PushOff(2, 2).distribution().probability(True) == pytest.approx(5 / 9)
 
 
 @pytest.mark.rule("skirmish.80", "skirmish.81", "skirmish.85")

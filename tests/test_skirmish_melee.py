@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from grognard.core.dice import SeededDice
 from grognard.core.errors import IllegalAction
 from grognard.core.record import SEALED, WITHHELD, RecordWriter, make_header, readable_by
+from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish import melee as ME
-from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Choice, Fire, Move, action_from_json, parse_action
 from grognard.rulesets.skirmish.bots import DoctrineBot
 from grognard.rulesets.skirmish.game import SkirmishGame
@@ -276,7 +276,7 @@ def test_a_committed_choice_never_reaches_the_other_seat_before_the_reveal(
 
 
 def test_melee_numbers_are_the_marked_defaults() -> None:
-    assert (R.MELEE_HIT_ON, R.MELEE_SURVIVE_ON, R.MELEE_GROUP) == (4, 5, 10)
+    assert (MX.MELEE_HIT_ON, MX.MELEE_SURVIVE_ON, MX.MELEE_GROUP) == (4, 5, 10)
 
 
 # ---------------------------------------------------------------------------------- players

@@ -638,17 +638,17 @@ def test_what_covers_against_what_attack() -> None:
     assert R.cover(t, (10, 10), (10, 20), "flame_thrower") is None  # not against flame throwers
     assert R.cover(t, (10, 10), (10, 20), "bazooka") is None  # anything reasonable: small arms and MGs only
     for kind in ("stone_wall", "boulder", "sandbags"):
-        t = duel(10.0, terrain=[COVERS[kind]]).terrain
+        t = duel(10.0, terrain=[COVERS[kind]]).ctx.terrain
         assert R.cover(t, (10, 10), (10, 20), "bazooka") == kind
         assert R.cover(t, (10, 10), (10, 20), "flame_thrower") is None
         assert R.cover(t, (10, 10), (10, 20), "artillery") is None
-    t = duel(10.0, terrain=[COVERS["small_rocks"]]).terrain
+    t = duel(10.0, terrain=[COVERS["small_rocks"]]).ctx.terrain
     assert R.cover(t, (10, 10), (10, 20), "bazooka") is None  # not little rocks
 
 
 @pytest.mark.rule("skirmish.34")
 def test_a_wall_covers_only_when_it_lies_between_the_man_and_the_firer() -> None:
-    t = duel(10.0, terrain=[COVERS["stone_wall"]]).terrain
+    t = duel(10.0, terrain=[COVERS["stone_wall"]]).ctx.terrain
     assert R.cover(t, (10, 10), (10, 20), "small_arms") == "stone_wall"
     assert R.cover(t, (10, 30), (10, 20), "small_arms") is None  # fired on from behind (RULINGS S14)
     assert R.cover(t, (10, 10), (10, 21.5), "small_arms") is None  # more than 1" behind it
@@ -690,7 +690,7 @@ def test_a_man_in_a_building_is_covered_from_another_buildings_window_not_from_h
         },
         {"kind": "building", "id": "H2", "shape": [[6, 6], [14, 6], [14, 12], [6, 12]], "windows": [{"at": [10, 12]}]},
     ]
-    t = table(*houses).terrain
+    t = table(*houses).ctx.terrain
     assert R.line_of_sight(t, (10, 11.4), (10, 20.6)) is None  # window to window
     assert R.cover(t, (10, 11.4), (10, 20.6), "small_arms") == "building"  # from the other house
     assert R.cover(t, (10, 15.0), (10, 20.6), "small_arms") == "building"  # from the open
@@ -703,14 +703,14 @@ def test_men_at_a_cliff_top_have_cover_from_men_below_only() -> None:
         {"kind": "hill", "id": "H", "height": 3.0, "shape": [[0, 20], [48, 20], [48, 40], [0, 40]]},
         {"kind": "cliff", "id": "C", "height": 3.0, "line": [[0, 20], [48, 20]]},
     ]
-    t = table(*terrain).terrain
+    t = table(*terrain).ctx.terrain
     assert R.cover(t, (10, 10), (10, 21), "small_arms") == "cliff"
     assert R.cover(t, (10, 10), (10, 21), "bazooka") == "cliff"
     assert R.cover(t, (10, 10), (10, 21), "flame_thrower") is None
     assert R.cover(t, (10, 10), (10, 23), "small_arms") is None  # 3" back from the edge
     assert R.cover(t, (20, 30), (10, 21), "small_arms") is None  # fired on from the top
     assert R.cover(t, (10, 21), (10, 10), "small_arms") is None  # the man below has none
-    alone = table(terrain[1]).terrain  # a cliff with no hill beside it has no top side
+    alone = table(terrain[1]).ctx.terrain  # a cliff with no hill beside it has no top side
     assert R.cover(alone, (10, 10), (10, 21), "small_arms") is None
 
 
@@ -966,7 +966,7 @@ def test_doors_are_not_opened_or_closed_in_the_turn_troops_pass_through_them() -
 @pytest.mark.rule("skirmish.25")
 def test_ranges_are_adjusted_up_and_down_hill() -> None:
     hill = {"kind": "hill", "id": "H", "height": 1.0, "shape": [[0, 20], [48, 20], [48, 40], [0, 40]]}
-    t = table(hill).terrain
+    t = table(hill).ctx.terrain
     assert R.effective_range(t, (10, 10), (10, 21)) == pytest.approx(13.0)  # 11" up 1": +2
     assert R.effective_range(t, (10, 21), (10, 10)) == pytest.approx(9.0)  # down: -2
     game = make(scenario([unit("A", "allies", fig(10, 11)), unit("G", "axis", fig(10, 21))], [hill]))

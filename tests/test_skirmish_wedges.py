@@ -21,7 +21,8 @@ from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Fire, WedgeOrder, action_from_json, parse_action
 from grognard.rulesets.skirmish.analysis import odds_tables
-from grognard.rulesets.skirmish.bots import DoctrineBot, wedge_heading
+from grognard.rulesets.skirmish.bots import DoctrineBot
+from grognard.rulesets.skirmish.bots_fire import wedge_heading
 from grognard.rulesets.skirmish.describe import describe
 from grognard.rulesets.skirmish.faces import preview
 from grognard.rulesets.skirmish.fire import FireSpace
@@ -112,7 +113,7 @@ def test_the_wedge_is_shorter_uphill_and_longer_downhill_man_by_man() -> None:
     assert under((6, 10), 180.0, at=(56, 10), terrain=[hill], size=80.0).range == 48.0
     assert under((5.5, 10), 180.0, at=(56, 10), terrain=[hill], size=80.0) is not None
     assert under((5.48, 10), 180.0, at=(56, 10), terrain=[hill], size=80.0) is None
-    terrain = nest([(30, 30)], terrain=[hill], size=80.0).terrain
+    terrain = nest([(30, 30)], terrain=[hill], size=80.0).ctx.terrain
     assert R.wedge_length(terrain, (56, 10), (6, 10), 48.0) == 50.0
     assert R.wedge_length(terrain, (10, 10), (60, 10), 48.0) == 46.0
     # the drawn outline bends where the ground rises: at 0 degrees it stops 46" out, on the hill

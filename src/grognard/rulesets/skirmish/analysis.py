@@ -12,7 +12,15 @@ from typing import Any
 from grognard.analysis.odds import OddsTable
 from grognard.core.ruleset import Metric
 from grognard.rulesets.skirmish import turn as TU
-from grognard.rulesets.skirmish.rules import INITIATIVE, BurstFate, MeleeRound, RangingShot, ShotFate, Shots, Survival
+from grognard.rulesets.skirmish.mechanics import (
+    INITIATIVE,
+    BurstFate,
+    MeleeRound,
+    RangingShot,
+    ShotFate,
+    Shots,
+    Survival,
+)
 from grognard.rulesets.skirmish.structures import Damage, ShotsUntil
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, WEDGE_ATTACKS, Tables, load_tables
 

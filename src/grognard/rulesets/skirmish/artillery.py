@@ -21,6 +21,7 @@ from shapely.geometry import Polygon
 from grognard.core.engine import ActionSpace
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, snap
+from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import shelling as SH
@@ -317,7 +318,7 @@ def resolve_bursts(ctx: Context, new_hits: dict[str, int], attack_of: dict[str, 
     s = ctx.state
     terrain = ctx.terrain
     for by, order in sorted(s.bursts.items()):
-        landed, die = R.RangingShot(order.ranging).roll(
+        landed, die = MX.RangingShot(order.ranging).roll(
             ctx, f"{by}'s ranging shot at ({order.at[0]:g}, {order.at[1]:g}): lands on {order.ranging} or less"
         )
         record = {**order.to_json(), "die": die, "landed": landed}
@@ -342,7 +343,7 @@ def resolve_bursts(ctx: Context, new_hits: dict[str, int], attack_of: dict[str, 
                 + (f", die {shift:+d}" if shift else "")
                 + (f" (cover: {covered})" if covered else "")
             )
-            hit = R.Shots(1, order.hit_on, shift).roll(ctx, purpose)
+            hit = MX.Shots(1, order.hit_on, shift).roll(ctx, purpose)
             s.stats["shots"][order.side] += 1
             s.stats["hits"][order.side] += hit
             if hit:

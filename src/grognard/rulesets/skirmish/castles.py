@@ -34,6 +34,7 @@ from shapely.ops import unary_union
 
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most, snap
+from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
@@ -377,7 +378,7 @@ def castle_orders(ctx: Context, action: Move) -> None:
             continue
         ladder.pushed = s.turn
         on = int(c.push_on.value)
-        falls = R.PushOff(len(men), on).roll(
+        falls = MX.PushOff(len(men), on).roll(
             ctx,
             f"{' and '.join(men)} push ladder {name} off: any {on} or less",
         )
@@ -394,7 +395,7 @@ def ladder_falls(ctx: Context, ladder: Ladder, why: str) -> None:
     ctx.emit("ladder_falls", ladder=ladder.id, why=why)
     for k, f in enumerate(ladder_men(ctx, ladder)):
         f.on_ladder = None
-        lives = R.Survival(need).roll(ctx, f"{f.id} falls with ladder {ladder.id}: survives on {need}+")
+        lives = MX.Survival(need).roll(ctx, f"{f.id} falls with ladder {ladder.id}: survives on {need}+")
         fx, fy = ladder.foot[0] - ladder.top[0], ladder.foot[1] - ladder.top[1]
         d = math.hypot(fx, fy) or 1.0
         f.x, f.y = snap(ladder.foot[0] + fx / d * k), snap(ladder.foot[1] + fy / d * k)

@@ -15,10 +15,12 @@ from grognard.core.words import counted
 from grognard.rulesets.skirmish import artillery as AR
 from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish import fire as FI
+from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish import melee as ME
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import moving as MV
 from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish import view as VW
 from grognard.rulesets.skirmish.actions import Burst, Drive, Fire, Move
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.state import Figure, FireOrder
@@ -314,8 +316,8 @@ def odds(game: SkirmishGame, action: Any) -> str | None:
         return None
     kills = 0.0
     for o in shots:
-        hit = float(R.Shots(1, o.hit_on, o.shift).distribution().probability(1))
-        survive = float(R.Survival(game.ctx.tables.survive_on(o.attack)).distribution().probability(True))
+        hit = float(MX.Shots(1, o.hit_on, o.shift).distribution().probability(1))
+        survive = float(MX.Survival(game.ctx.tables.survive_on(o.attack)).distribution().probability(True))
         kills += hit * (1 - survive)
     return f"{counted(len(shots), 'die', 'dice')}, about {kills:.1f} killed"
 
@@ -333,11 +335,11 @@ def _burst_odds(game: SkirmishGame, action: Burst) -> str | None:
         return None
     if order is None:
         return None
-    lands = float(R.RangingShot(order.ranging).distribution().probability(True))
+    lands = float(MX.RangingShot(order.ranging).distribution().probability(True))
     under = AR.under(game.ctx, AR.burst_polygon(game.ctx, order))
     dead = 0.0
     for f in under:
-        fate = R.BurstFate(
+        fate = MX.BurstFate(
             order.ranging, order.hit_on, game.ctx.tables.men[f.type].hit_shift, game.ctx.tables.survive_on(order.attack)
         )
         dead += float(fate.distribution().probability("dead"))
@@ -375,7 +377,7 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
                 for o in shots
                 if not game.ctx.tables.fires_wedge(M.weapon_of(game.ctx, game.state.figures[o.shooter]))
             ],
-            "wedges": [w.to_json() | {"outline": game.wedge_outline(w.to_json())} for w in wedges],
+            "wedges": [w.to_json() | {"outline": VW.wedge_outline(game.ctx, w.to_json())} for w in wedges],
         }
     elif isinstance(action, Burst):
         side = game.side_of(seat) if seat in game.seats() else ""

@@ -21,6 +21,7 @@ from grognard.core.engine import ActionSpace
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, snap_angle
 from grognard.rulesets.skirmish import artillery as AR
+from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Fire, WedgeOrder
@@ -401,7 +402,7 @@ def resolve_fire(ctx: Context) -> None:
             groups.setdefault((o.target, o.hit_on, o.shift, o.cover, o.band), []).append(o.range)
         for (target, hit_on, shift, covered, band), ranges in groups.items():
             n = len(ranges)
-            mechanic = R.Shots(n, hit_on, shift)
+            mechanic = MX.Shots(n, hit_on, shift)
             span = f"{min(ranges):g}" if min(ranges) == max(ranges) else f"{min(ranges):g}-{max(ranges):g}"
             purpose = (
                 f'{unit_id} fires {n} {"die" if n == 1 else "dice"} at {target}: {span}" '
@@ -427,7 +428,7 @@ def resolve_fire(ctx: Context) -> None:
             M.kill(ctx, f, f"hit {f.hits} times this turn")
             continue
         survive = ctx.tables.survive_on(attack_of[fid])
-        if R.Survival(survive).roll(ctx, f"{fid} is hit: survives on {survive}+"):
+        if MX.Survival(survive).roll(ctx, f"{fid} is hit: survives on {survive}+"):
             f.wounds += 1
             s.stats["wounds"][f.side] += 1
             ctx.emit("wounded", figure=fid)

@@ -15,6 +15,7 @@ from typing import Any
 
 from grognard.core.geometry import TOLERANCE, at_most, snap
 from grognard.rulesets.skirmish import castles as CA
+from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import XY
@@ -111,8 +112,8 @@ def _group(ctx: Context, melee: list[str], attacker: str) -> None:
     s = ctx.state
     for side in (attacker, other(attacker)):
         men = [f for f in melee if s.figures[f].side == side and s.figures[f].alive]
-        for k in range(0, len(men), R.MELEE_GROUP):
-            s.groups[f"M{len(s.groups) + 1}"] = men[k : k + R.MELEE_GROUP]
+        for k in range(0, len(men), MX.MELEE_GROUP):
+            s.groups[f"M{len(s.groups) + 1}"] = men[k : k + MX.MELEE_GROUP]
 
 
 def _crew_beaten(ctx: Context, melee: list[str], attacker: str) -> str | None:
@@ -206,7 +207,7 @@ def _strike(ctx: Context, striker: str, foe: str) -> bool:
     """One melee die of ``striker`` at ``foe``: hits on MELEE_HIT_ON+ with the foe's type shift."""
     target = ctx.state.figures[foe]
     shift = ctx.tables.men[target.type].hit_shift
-    hit = R.Shots(1, R.MELEE_HIT_ON, shift).roll(ctx, f"melee: {striker} strikes at {foe} ({R.MELEE_HIT_ON}+)")
+    hit = MX.Shots(1, MX.MELEE_HIT_ON, shift).roll(ctx, f"melee: {striker} strikes at {foe} ({MX.MELEE_HIT_ON}+)")
     side = ctx.state.figures[striker].side
     ctx.state.stats["shots"][side] += 1
     ctx.state.stats["hits"][side] += int(hit)
@@ -222,7 +223,7 @@ def _melee_hit(ctx: Context, fid: str, *, survival: bool) -> bool:
         return True
     if f.hits >= 2:
         return True
-    if R.Survival(R.MELEE_SURVIVE_ON).roll(ctx, f"{fid} is hit in melee: survives on {R.MELEE_SURVIVE_ON}+"):
+    if MX.Survival(MX.MELEE_SURVIVE_ON).roll(ctx, f"{fid} is hit in melee: survives on {MX.MELEE_SURVIVE_ON}+"):
         f.wounds += 1
         ctx.state.stats["wounds"][f.side] += 1
         ctx.emit("wounded", figure=fid)

@@ -17,7 +17,7 @@ from grognard.core.engine import Result
 from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish import drops as DP
-from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.men import SIDES, other
 
@@ -36,7 +36,7 @@ def begin_turn(ctx: Context) -> None:
     DP.drop_paratroops(ctx)
     first = ctx.scenario.spec.first_mover
     if first == "initiative":
-        first, a, b, ties = R.INITIATIVE.roll(ctx, "initiative: allies, axis (the higher moves first)")
+        first, a, b, ties = MX.INITIATIVE.roll(ctx, "initiative: allies, axis (the higher moves first)")
         ctx.emit("initiative", allies=a, axis=b, first=first, ties=ties)
     else:
         ctx.emit("initiative", first=first, fixed=True)

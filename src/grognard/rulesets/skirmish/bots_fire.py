@@ -1,0 +1,175 @@
+"""The skirmish doctrine bot's fire: what each enemy man is worth, the chance a die kills, where MGs and
+flame throwers keep their wedges, which unit each unit fires at, and where burst templates go (the move,
+melee and drive doctrine is ``bots``).
+
+Fire: each unit fires at the enemy unit where its men's dice are worth the
+most: the chance each man kills (hit, then a failed survival roll) times the
+value of his target (a MG gunner 3, a SMG 1.5, a rifle 1, a pistol 0.8;
+officers half as much again). Each MG gunner and flame thrower keeps his wedge
+(skirmish.16) on the approaches: the heading whose wedge is worth the most now
+(the same worth summed over the enemy men under it, less twice the worth of our
+own men under it), tried along the bearing of each enemy he can fire on, with
+each edge of the wedge on him, and between neighbours; when no wedge is worth
+anything, the approach the enemy will come by (the bearing of the nearest enemy,
+seen or not, else of the enemy's table edge), unless our own men stand under it,
+when he holds.
+
+Burst templates (pieces, mortars, bazookas): each lays its template where it
+puts the most enemy value under it and none of its own men: it tries every
+template shape of its class, turned in steps of 45 degrees, landing on each
+enemy man and on the midpoint of each two enemy men closer than the template
+is wide; of the legal placements it takes the best (on a tie the first found),
+and holds fire when no placement catches an enemy without one of its own men.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+from grognard.core.geometry import snap, snap_angle
+from grognard.rulesets.skirmish import artillery as AR
+from grognard.rulesets.skirmish import fire as FI
+from grognard.rulesets.skirmish import men as M
+from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish.actions import Burst, Fire, WedgeOrder
+from grognard.rulesets.skirmish.artillery import BurstSpace
+from grognard.rulesets.skirmish.context import XY, Context
+from grognard.rulesets.skirmish.fire import FireSpace
+from grognard.rulesets.skirmish.state import Figure, FireOrder
+
+WEAPON_VALUE = {"mg": 3.0, "smg": 1.5, "rifle": 1.0, "pistol": 0.8}  # the doctrine's "most valuable target"
+TYPE_VALUE = {"officer": 1.5, "cavalry": 1.2}
+
+
+def figure_value(figure: Figure) -> float:
+    """How much the doctrine bots want a figure dead: by weapon, more for officers and cavalry."""
+    return WEAPON_VALUE.get(figure.weapon, 2.0) * TYPE_VALUE.get(figure.type, 1.0)
+
+
+def kill_chance(ctx: Context, shot: FireOrder) -> float:
+    """The chance one die kills: it hits, and the man fails his survival roll."""
+    hit = sum(1 for face in range(1, 7) if face + shot.shift >= shot.hit_on) / 6
+    survive = sum(1 for face in range(1, 7) if face >= ctx.tables.survive_on(shot.attack)) / 6
+    return hit * (1 - survive)
+
+
+EDGE_BEARING = {"south": -90.0, "north": 90.0, "west": 180.0, "east": 0.0}
+FRIEND_WEIGHT = 2.0  # our own man under a wedge counts against it twice his worth
+
+
+def wedge_worth(ctx: Context, gunner: Figure, heading: float) -> float:
+    """What ``gunner``'s wedge at ``heading`` is worth: enemy men's kill chance x value, less our own twice over."""
+    _, shots = FI.wedge(ctx, gunner, heading)
+    total = 0.0
+    for o in shots:
+        man = ctx.state.figures[o.target]
+        value = kill_chance(ctx, o) * figure_value(man)
+        total += value if man.side != gunner.side else -FRIEND_WEIGHT * value
+    return total
+
+
+def approach(ctx: Context, gunner: Figure) -> float:
+    """The heading the enemy will come by: toward the nearest enemy (seen or not), else his table edge."""
+    foes = M.enemies(ctx, gunner.side)
+    if foes:
+        near = min(foes, key=lambda e: (math.hypot(e.x - gunner.x, e.y - gunner.y), e.id))
+        return R.bearing((gunner.x, gunner.y), (near.x, near.y))
+    edge = next(s.edge for s in ctx.scenario.spec.sides if s.id != gunner.side)
+    return EDGE_BEARING[edge]
+
+
+def wedge_heading(ctx: Context, gunner: Figure) -> float:
+    """The doctrine's heading (degrees) for ``gunner``'s wedge: the most worth now, else the approach."""
+    apex = (gunner.x, gunner.y)
+    half = ctx.tables.wedge.angle.value / 2
+    row = FI.shot_table(ctx).get(gunner.id, {})
+    seen = sorted(
+        {
+            R.bearing(apex, (ctx.state.figures[t].x, ctx.state.figures[t].y))
+            for t, o in row.items()
+            if isinstance(o, FireOrder)
+        }
+    )
+    tries: set[float] = set()
+    for b in seen:
+        tries |= {b, snap_angle(b - half + 0.5), snap_angle(b + half - 0.5)}
+    for a, b in itertools.pairwise([*seen, *(s + 360.0 for s in seen[:1])]):
+        if b - a <= 2 * half:
+            tries.add(snap_angle((a + b) / 2))
+    if tries:
+        worth = {h: wedge_worth(ctx, gunner, h) for h in sorted(tries)}
+        best = max(worth, key=lambda h: worth[h])
+        if worth[best] > 0:
+            return best
+    return approach(ctx, gunner)
+
+
+def fire_order(ctx: Context, unit: str) -> Fire:
+    """The doctrine's fire order for ``unit``: the enemy unit its dice are worth most against (or hold), and a
+    wedge heading for each of its MGs and flame throwers (``wedge_heading``)."""
+    order = _target_order(ctx, unit)
+    wedges: list[WedgeOrder] = []
+    holds: list[tuple[str, str]] = []
+    for gunner in FireSpace(ctx, unit).gunners():
+        heading = wedge_heading(ctx, gunner)
+        if wedge_worth(ctx, gunner, heading) < 0:
+            holds.append((gunner.id, "hold"))  # our own men stand under the approach
+        else:
+            wedges.append(WedgeOrder(gunner.id, heading))
+    if not wedges and not holds:
+        return order
+    aimed = Fire(unit, order.target, tuple(holds), tuple(wedges))
+    return aimed if FireSpace(ctx, unit).contains(aimed) else order
+
+
+def _target_order(ctx: Context, unit: str) -> Fire:
+    """The enemy unit the unit's dice are worth most against, or hold."""
+    table = FI.shot_table(ctx)
+    worth: dict[str, float] = {}
+    for f in M.living(ctx, unit):
+        best: dict[str, float] = {}
+        for target, shot in table.get(f.id, {}).items():
+            if isinstance(shot, FireOrder):
+                aim = ctx.state.figures[target]
+                value = kill_chance(ctx, shot) * figure_value(aim)
+                best[aim.unit] = max(best.get(aim.unit, 0.0), value)
+        for target_unit, value in best.items():
+            worth[target_unit] = worth.get(target_unit, 0.0) + value
+    if not worth:
+        return Fire(unit, None)
+    target = max(sorted(worth), key=lambda u: worth[u])
+    return Fire(unit, target)
+
+
+def burst_order(ctx: Context, space: BurstSpace) -> Burst:
+    """The doctrine's burst order: the legal placement with the most enemy value under the template and
+    none of its own men (see the module's docstring), or hold fire."""
+    s = ctx.state
+    weapon = AR.burst_weapon(ctx, space.by)
+    entry = ctx.tables.artillery[weapon]
+    across = ctx.tables.burst[entry.burst].across
+    enemies = sorted(M.enemies(ctx, space.side), key=lambda e: e.id)
+    ours = [f for f in s.figures.values() if f.side == space.side and f.alive and f.on_table]
+    base = ctx.tables.sight.base.value
+    aims: list[XY] = [(e.x, e.y) for e in enemies]
+    for i, a in enumerate(enemies):
+        for b in enemies[i + 1 :]:
+            if math.hypot(a.x - b.x, a.y - b.y) < across:
+                aims.append((snap((a.x + b.x) / 2), snap((a.y + b.y) / 2)))
+    aims = [at for at in dict.fromkeys(aims) if space.contains(Burst(space.by, at))]  # in range and seen
+    shapes = sorted(tid for tid, (cls, _) in ctx.templates.items() if cls == entry.burst)
+    scored: list[tuple[float, int, Burst]] = []
+    for at in aims:
+        for tid in shapes:
+            for angle in range(0, 360, 45):
+                shape = R.burst_shape(ctx.templates[tid][1], at, float(angle))
+                if any(R.under_template(shape, (f.x, f.y), base) for f in ours):
+                    continue
+                value = sum(figure_value(e) for e in enemies if R.under_template(shape, (e.x, e.y), base))
+                if value > 0:
+                    scored.append((value, len(scored), Burst(space.by, at, float(angle), tid)))
+    for _, _, burst in sorted(scored, key=lambda item: (-item[0], item[1])):
+        if space.contains(burst):
+            return burst
+    return space.hold()
