@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 from shapely.geometry import Point, Polygon
 
-from grognard.core.engine import Decision
+from grognard.core.engine import Decision, Game
 from grognard.core.geometry import TOLERANCE, snap
 from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import landing as L
@@ -623,7 +623,8 @@ class DoctrineBot:
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
 
-    def choose(self, game: SkirmishGame, decision: Decision) -> Any:  # type: ignore[override]
+    def choose(self, game: Game, decision: Decision) -> Any:
+        assert isinstance(game, SkirmishGame), f"the skirmish doctrine plays skirmish, not {game.ruleset}"
         space = decision.space
         ctx = game.ctx
         if isinstance(space, MoveSpace):

@@ -12,9 +12,11 @@ import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from shapely.affinity import rotate, translate
 from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry.base import BaseGeometry
 
 from grognard.core.geometry import TOLERANCE, snap_angle
 from grognard.rulesets.skirmish.scenario import HEAVY_IN_POND as HEAVY_IN_POND  # skirmish.53
@@ -181,13 +183,13 @@ def measure_path(
 
 def _crossings(geometry: object, start: Point) -> int:
     """Places a path crosses a line, the one it starts on left out (paid by the move that ended there)."""
-    return sum(1 for p in _points(geometry) if p.distance(start) > TOLERANCE)  # type: ignore[arg-type]
+    return sum(1 for p in _points(cast(BaseGeometry, geometry)) if p.distance(start) > TOLERANCE)
 
 
 def _pieces(geometry: object) -> list[LineString]:
     kind = getattr(geometry, "geom_type", "")
     if kind == "LineString":
-        return [geometry]  # type: ignore[list-item]
+        return [cast(LineString, geometry)]
     return [g for g in getattr(geometry, "geoms", []) if g.geom_type == "LineString"]
 
 

@@ -24,6 +24,7 @@ import json
 import math
 import re
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -559,7 +560,7 @@ def _check_overlaps(spec: ScenarioSpec) -> Iterable[str]:
         placed.append((i, piece, shape))
 
 
-def _check_bases(spec: ScenarioSpec, tables: Tables | None, aboard: set[str] = frozenset()) -> Iterable[str]:  # type: ignore[assignment]
+def _check_bases(spec: ScenarioSpec, tables: Tables | None, aboard: AbstractSet[str] = frozenset()) -> Iterable[str]:
     """Men at the start stand on their own bases, out of contact with the enemy (touching is contact);
     men aboard a vehicle ride in it and are left out."""
     base = tables.sight.base.value if tables is not None else 1.0

@@ -35,7 +35,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import shapely
 from shapely.geometry import LineString, Point, Polygon
@@ -369,9 +369,9 @@ def _points(geometry: BaseGeometry) -> list[Point]:
         return []
     kind = geometry.geom_type
     if kind == "Point":
-        return [geometry]  # type: ignore[list-item]
+        return [cast(Point, geometry)]
     if kind in ("LineString", "LinearRing"):
-        return [Point(c) for c in geometry.coords]  # type: ignore[attr-defined]
+        return [Point(c) for c in cast(LineString, geometry).coords]
     out: list[Point] = []
     for part in getattr(geometry, "geoms", []):
         out += _points(part)
@@ -441,7 +441,13 @@ def build_terrain(spec: ScenarioSpec, tables: Tables) -> Terrain:
                 own.append(opening)
                 openings[opening.id] = opening
             buildings.append(
-                Building(feature.id, feature.shape, own, _sections(piece, feature, tables), piece.kind == "tower")  # type: ignore[arg-type]
+                Building(
+                    feature.id,
+                    cast(Polygon, feature.shape),
+                    own,
+                    _sections(piece, feature, tables),
+                    piece.kind == "tower",
+                )
             )
         elif piece.kind == "bridge":
             bridges.append(_bridge(piece, feature.id, tables))
@@ -524,7 +530,9 @@ def _castle_wall(piece: TerrainPiece, feature: Feature, tables: Tables) -> Castl
                 spec.id, feature.id, line, top, Storey(*storey_thresholds(spec.storeys[0], tables, "castle_wall"))
             )
         )
-    return CastleWall(feature.id, feature.line, feature.shape, feature.height, own, out)  # type: ignore[arg-type]
+    return CastleWall(
+        feature.id, cast(LineString, feature.line), cast(Polygon, feature.shape), feature.height, own, out
+    )
 
 
 def _sections(piece: TerrainPiece, feature: Feature, tables: Tables) -> list[Section]:
@@ -554,11 +562,12 @@ def terrain_json(terrain: Terrain) -> dict[str, Any]:
 
     def coords(geometry: BaseGeometry) -> Any:
         if geometry.geom_type == "Polygon":
-            return [[round(x, 2), round(y, 2)] for x, y in geometry.exterior.coords]  # type: ignore[attr-defined]
+            return [[round(x, 2), round(y, 2)] for x, y in cast(Polygon, geometry).exterior.coords]
         if geometry.geom_type in ("LineString", "LinearRing"):
             return [[round(x, 2), round(y, 2)] for x, y in geometry.coords]
         if geometry.geom_type == "Point":
-            return [round(geometry.x, 2), round(geometry.y, 2)]  # type: ignore[attr-defined]
+            point = cast(Point, geometry)
+            return [round(point.x, 2), round(point.y, 2)]
         return [coords(g) for g in getattr(geometry, "geoms", [])]
 
     out: list[dict[str, Any]] = []

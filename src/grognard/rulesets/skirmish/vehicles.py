@@ -19,6 +19,7 @@ import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -189,7 +190,7 @@ def measure_drive(
 
 def _pieces(geometry: BaseGeometry) -> list[LineString]:
     if geometry.geom_type == "LineString":
-        return [geometry]  # type: ignore[list-item]
+        return [cast(LineString, geometry)]
     return [g for g in getattr(geometry, "geoms", []) if g.geom_type == "LineString"]
 
 
@@ -218,7 +219,7 @@ def train_shape(terrain: Terrain, railway: str, head: float) -> BaseGeometry | N
     band from ``head - train_length`` to ``head``, or None while it is off the board (skirmish.44)."""
     feature = next(f for f in terrain.by_kind("railway") if f.id == railway)
     assert feature.line is not None
-    line: LineString = feature.line  # type: ignore[assignment]
+    line = cast(LineString, feature.line)
     length = terrain.tables.vehicles.train_length.value
     lo, hi = max(0.0, head - length), min(line.length, head)
     if hi - lo <= TOLERANCE:
@@ -241,7 +242,7 @@ def train_run(terrain: Terrain, railway: str, head: float, blockers: Iterable[Ba
     stands on the line ahead (reading: it stops short of men and vehicles on the track)."""
     step = terrain.tables.vehicles.train_move.value
     feature = next(f for f in terrain.by_kind("railway") if f.id == railway)
-    line: LineString = feature.line  # type: ignore[assignment]
+    line = cast(LineString, feature.line)
     width = feature.shape.area / max(line.length, TOLERANCE)
     lo, hi = max(0.0, head), min(line.length, head + step)
     if hi - lo <= TOLERANCE:
@@ -258,9 +259,10 @@ def train_run(terrain: Terrain, railway: str, head: float, blockers: Iterable[Ba
 
 def _corners(geometry: BaseGeometry) -> list[XY]:
     if geometry.geom_type == "Polygon":
-        return list(geometry.exterior.coords)  # type: ignore[attr-defined]
+        return list(cast(Polygon, geometry).exterior.coords)
     if geometry.geom_type == "Point":
-        return [(geometry.x, geometry.y)]  # type: ignore[attr-defined]
+        point = cast(Point, geometry)
+        return [(point.x, point.y)]
     out: list[XY] = []
     for g in getattr(geometry, "geoms", []):
         out += _corners(g)
