@@ -55,3 +55,30 @@ def test_b17_labels_never_overprint_and_the_heading_is_an_arrow_in_the_legend(fo
     assert not clashes
     assert svg.count('<g class="heading">') == 1 + sum(1 for a in view["aircraft"] if a["status"] == "flying")
     assert ">heading</text>" in svg
+
+
+LEGEND = re.compile(r'<text ([^>]*class="legend"[^>]*)>([^<]*)</text>')
+
+
+def test_skirmish_labels_never_overprint_and_the_legend_with_its_terrain_key_fits_the_picture() -> None:
+    game = played("skirmish", {"scenario": "village_street"}, 4, 40)
+    view = game.view(None)
+    svg = get("skirmish").render(view)
+    boxes = label_boxes(svg)
+    men = [f for f in view["figures"] if f["on_table"] and f["alive"] and not f.get("aboard")]
+    assert len(boxes) == len(men) > 10
+    clashes = [(a, b) for i, (a, p) in enumerate(boxes) for b, q in boxes[i + 1 :] if overlaps(p, q)]
+    assert not clashes
+    width = float(re.search(r'<svg [^>]*width="([\d.]+)"', svg)[1])  # type: ignore[index]
+    height = float(re.search(r'<svg [^>]*height="([\d.]+)"', svg)[1])  # type: ignore[index]
+    legend = [
+        (m[2], float(attr(m[1], "x")), float(attr(m[1], "y")), float(attr(m[1], "font-size")))
+        for m in LEGEND.finditer(svg)
+    ]
+    assert legend
+    for text, x, y, size in legend:
+        box = text_box(x, y, text, size)
+        assert 0 <= box[0] and box[2] <= width and box[3] <= height, (text, box, width, height)
+    names = {text for text, *_ in legend}
+    for kind in {p["kind"] for p in view["terrain"]["pieces"]} & {"river", "road", "woods", "building", "bushes"}:
+        assert kind in names, kind  # each terrain colour on the table has its key

@@ -23,10 +23,11 @@ order's wedges are drawn dashed.
 from __future__ import annotations
 
 import math
+import textwrap
 from typing import Any
 
 from grognard.core.errors import OptionError
-from grognard.render.svg import document, el
+from grognard.render.svg import Labels, document, el
 
 SCALE = 12.0
 MARGIN = 40.0
@@ -229,6 +230,9 @@ def render(view: dict[str, Any]) -> str:
             raise OptionError(f"--focus {focus}: no man {focus} in this game (men are named like A.3)")
         body += _firing_lines(view, focus, X, Y)
     body += _artillery(view, X, Y, points)
+    shown = [f for f in view["figures"] if f["on_table"] and f["alive"] and not f.get("aboard")]
+    r = SCALE / 2
+    placer = Labels([(X(f["x"]) - r, Y(f["y"]) - r, X(f["x"]) + r, Y(f["y"]) + r) for f in shown])
     for f in view["figures"]:
         cx, cy = X(f["x"]), Y(f["y"])
         colour = SIDE_COLOUR.get(f["side"], INK)
@@ -248,7 +252,8 @@ def render(view: dict[str, Any]) -> str:
             body.append(el("circle", cx=cx, cy=cy, r=SCALE / 2, fill=colour, stroke=INK, stroke_width=1))
         if f["id"] == focus:
             body.append(el("circle", cx=cx, cy=cy, r=SCALE, fill="none", stroke=INK, stroke_width=2))
-        body.append(el("text", f["id"], x=cx + 7, y=cy - 6, font_size=8, fill=INK))
+        lx, ly, anchor = placer.place(cx, cy, f["id"], 8, reach=0.7)  # beside the man, never on a man or a label
+        body.append(el("text", f["id"], x=lx, y=ly, font_size=8, fill=INK, text_anchor=anchor, class_="label"))
     preview = view.get("preview")
     if preview:  # an order not yet given: each man's path, or each man's shot
         figures = {f["id"]: f for f in view["figures"]}
@@ -310,8 +315,40 @@ def render(view: dict[str, Any]) -> str:
             else ""
         )
     )
-    body.append(el("text", legend, x=MARGIN, y=Y(0) + OFF + 22, font_size=10, fill=FAINT))
-    return document(width * SCALE + 2 * (MARGIN + OFF), depth * SCALE + 2 * (MARGIN + OFF) + 40, body, title)
+    picture_width = width * SCALE + 2 * (MARGIN + OFF)
+    y = Y(0) + OFF + 22 + (18 if preview else 0)
+    key, y = _terrain_key(terrain, picture_width, y)
+    body += key
+    for line in textwrap.wrap(legend, int((picture_width - 2 * MARGIN) / (10 * 0.62))):  # inside the picture
+        body.append(el("text", line, x=MARGIN, y=y, font_size=10, fill=FAINT, class_="legend"))
+        y += 14
+    return document(picture_width, max(y + 10, depth * SCALE + 2 * (MARGIN + OFF) + 40), body, title)
+
+
+KIND_NAME = {"small_rocks": "small rocks", "stone_wall": "stone wall", "tank_trap": "tank trap"}
+
+
+def _terrain_key(terrain: dict[str, Any], picture_width: float, y: float) -> tuple[list[str], float]:
+    """A swatch and a name for each kind of terrain on this table, in rows inside the picture; (marks, next y)."""
+    kinds = sorted({p["kind"] for p in terrain["pieces"]} & (set(FILL) | {"barbed_wire", "cliff"}))
+    out = [el("text", "Terrain:", x=MARGIN, y=y, font_size=10, font_weight="bold", fill=INK, class_="legend")]
+    x = MARGIN + 56
+    for kind in kinds:
+        name = KIND_NAME.get(kind, kind.replace("_", " "))
+        step = 22 + len(name) * 10 * 0.62 + 12
+        if x + step > picture_width - MARGIN:
+            x, y = MARGIN + 56, y + 16
+        if kind in ("barbed_wire", "cliff"):
+            dash = "2 2" if kind == "barbed_wire" else None
+            width = 1.5 if kind == "barbed_wire" else 4
+            out.append(
+                el("line", x1=x, y1=y - 4, x2=x + 16, y2=y - 4, stroke=INK, stroke_width=width, stroke_dasharray=dash)
+            )
+        else:
+            out.append(el("rect", x=x, y=y - 9, width=16, height=10, fill=FILL[kind], stroke=INK, stroke_width=0.5))
+        out.append(el("text", name, x=x + 22, y=y, font_size=10, fill=INK, class_="legend"))
+        x += step
+    return out, y + 20
 
 
 def _structures(view: dict[str, Any], terrain: dict[str, Any], X: Any, Y: Any, points: Any) -> list[str]:
