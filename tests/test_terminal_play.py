@@ -175,3 +175,11 @@ def test_manual_dice_skirmish_shows_the_scenario_before_the_first_roll() -> None
     assert done.returncode == 0, done.stderr
     banner = done.stdout.index("Village street across the river: 8 units, 31 men")
     assert banner < done.stdout.index("dice: initiative")
+
+
+def test_play_help_gives_the_key_of_the_compact_log() -> None:
+    for ruleset, abbreviation in (("omaha", "B2>A1 -1"), ("b17", "o'clock (above)"), ("skirmish", "A 1/5")):
+        done = run_cli("play", ruleset, "--help")
+        assert done.returncode == 0, done.stderr
+        text = " ".join(done.stdout.split())
+        assert "How to read the turn summary:" in text and abbreviation in text, ruleset

@@ -784,6 +784,7 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
     command.__doc__ = (
         f"Play {ruleset.title}: people and bots, turn by turn, to the result.\n\n"
         f"The rules: seed text {ruleset.seed_file}. Every option is also --option NAME=VALUE."
+        + (f"\n\n{ruleset.log_key.replace('`', '')}" if ruleset.log_key else "")
     )
     return command
 

@@ -97,6 +97,7 @@ class Ruleset:
     bots: Mapping[str, BotFactory] = field(default_factory=dict)
     default_bot: str = "random"
     summarize_turn: Callable[[list[Event]], list[str]] | None = None
+    log_key: str = ""  # what the compact turn summary's abbreviations mean
     summary: Callable[[Game], list[tuple[str, Any]]] | None = None
     action_from_json: Callable[[dict[str, Any]], Any] | None = None
     usage: tuple[str, ...] = ()

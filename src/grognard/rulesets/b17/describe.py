@@ -90,3 +90,11 @@ def summarize_turn(events: list[Event]) -> list[str]:
     if moves:
         lines.append("positions: " + " ".join(moves))
     return lines + fights + other
+
+
+LOG_KEY = (
+    "How to read the turn summary: `B1(25.57, 30)` a bomber's position in inches (x along the table from "
+    "the American end, y across); `at 9 o'clock (above)` where an element of fighters enters and its "
+    "altitude; attacks and gunners' fire name the shooter, the target and the outcome."
+)
+"""What the compact turn summary's abbreviations mean (``play --help`` and README)."""

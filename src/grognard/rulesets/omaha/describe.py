@@ -132,3 +132,12 @@ def summarize_turn(events: list[Event]) -> list[str]:
     if us_lost or de_lost:
         lines.append(f"casualties: American {us_lost}, German {de_lost}")
     return lines
+
+
+LOG_KEY = (
+    'How to read the turn summary: `A1 4"` a squad landed 4" out (`*` a fresh squad); `22" short` '
+    "inches short of the sea wall; `B2>A1 -1` bunker B2 fired at squad A1, 1 killed; `art G1>A1 miss` "
+    "German G1's artillery on A1; `lost 2: holds` the morale check after 2 losses; casualties per side "
+    "for the turn."
+)
+"""What the compact turn summary's abbreviations mean (``play --help`` and README)."""

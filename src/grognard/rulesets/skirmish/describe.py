@@ -189,3 +189,11 @@ def summarize_turn(events: list[Event]) -> list[str]:
     if wounded:
         lines.append("flesh wounds: " + " ".join(wounded))
     return lines
+
+
+LOG_KEY = (
+    "How to read the turn summary: `axis move first; moved: +R A B` the side with the initiative, then "
+    "the units that moved (`+` came onto the table); `fire: A 1/5` unit A scored 1 hit with 5 dice "
+    "(hits/dice); `killed`, `flesh wounds` the men hit; melee rounds and objectives follow."
+)
+"""What the compact turn summary's abbreviations mean (``play --help`` and README)."""
