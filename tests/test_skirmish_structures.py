@@ -24,6 +24,7 @@ from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import Move, Order, action_from_json, parse_action
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.scenario import check_scenario
+from grognard.rulesets.skirmish.state import BurstOrder
 from grognard.rulesets.skirmish.terrain import ALL_DEAD, FULL_POINTS, NO_ART_COVER, NO_TOP_COVER, storey_state
 from test_skirmish_rules import fig, figure, hold_moves, make, refusal, scenario, script, unit
 
@@ -61,8 +62,10 @@ def burst(x: float, y: float, size: float = 3.0) -> Any:
     return box(x - size / 2, y - size / 2, x + size / 2, y + size / 2)
 
 
-def cover(game: SkirmishGame, fid: str, centre: tuple[float, float], weapon: str = "heavy_artillery") -> str | None:
-    return ST.artillery_cover(game.ctx, figure(game, fid), centre, weapon)
+def cover(
+    game: SkirmishGame, fid: str, centre: tuple[float, float], weapon: str = "heavy_artillery", *, fired: bool = False
+) -> str | None:
+    return ST.artillery_cover(game.ctx, figure(game, fid), centre, weapon, fired=fired)
 
 
 # ---------------------------------------------------------------------------------- points and states
@@ -94,7 +97,7 @@ def test_each_shell_takes_two_dice_from_each_section_under_it() -> None:
 
 @pytest.mark.rule("skirmish.18")
 def test_the_four_states_at_exactly_their_thresholds() -> None:
-    game = town(fig(27, 24), fig(24, 24), fig(5, 5))  # A.1 inside H.b, A.2 inside H.a, A.3 outside
+    game = town(fig(27.5, 24), fig(24, 24), fig(5, 5))  # A.1 inside H.b, A.2 inside H.a, A.3 outside
     storey = ST.sections(game.ctx)["H.b"].storeys[0]
     assert (storey.points, storey.full_from, storey.no_art_cover_from, storey.no_top_cover_from) == (30, 20, 10, 1)
     states = [storey_state(storey, p) for p in (30, 20, 19, 10, 9, 1, 0)]
@@ -106,7 +109,7 @@ def test_the_four_states_at_exactly_their_thresholds() -> None:
     script(game, 1, 1)
     SH.shell(game.ctx, burst(28, 24, 1.0), (28, 24), "heavy_artillery", 3)
     assert game.state.sections["H.b"] == [18] and ST.state_of(game.ctx, "H.b") == NO_ART_COVER
-    assert cover(game, "A.1", (28, 24)) is None  # 2" from no wall, the shell lands inside: he can be hit
+    assert cover(game, "A.1", (28, 24)) is None  # 2.5" from every wall, the roof gone: he can be hit
     # 18 - 9 = 9: rubble
     script(game, 4, 5)
     SH.shell(game.ctx, burst(28, 24, 1.0), (28, 24), "heavy_artillery", 3)
@@ -158,14 +161,58 @@ def test_the_second_storey_goes_before_the_first_and_damage_does_not_carry() -> 
 
 
 # ---------------------------------------------------------------------------------- artillery cover
+@pytest.mark.rule("skirmish.18", "skirmish.40")
+def test_a_roofless_sections_walls_cover_the_men_within_two_inches_whatever_the_burst_point() -> None:
+    # H.b (x 25-30, y 20-28) at NO ART. COVER; A.1 exactly 2" from its west wall, A.2 2.02", A.3 2.4" from all
+    game = town(fig(27, 22.5), fig(27.02, 24), fig(27.5, 25.6), fig(5, 5))
+    game.state.sections["H.b"] = [15]
+    game.ctx.structures_changed()
+    for centre in ((27.5, 24), (27, 24), (34, 24), (27.5, 31)):  # the burst inside, on him, outside east, north
+        assert "its roof gone" in (cover(game, "A.1", centre) or ""), centre
+        assert cover(game, "A.2", centre) is None, centre
+        assert cover(game, "A.3", centre) is None, centre
+    assert cover(game, "A.1", (27.5, 24), "mortar") is None  # no over-the-top cover from mortars (skirmish.41)
+    # a landed shell inside the roofless section spares the man by the wall and fires on the man in the middle
+    game = town(fig(27, 22.5), fig(27.5, 24.5), fig(5, 5))
+    game.state.sections["H.b"] = [15]
+    game.ctx.structures_changed()
+    game.state.bursts["GUN"] = BurstOrder(
+        "GUN", "axis", "heavy_artillery", "artillery", (46.0, 46.0), (27.5, 24.0), 0.0, "heavy_a", 0, 6, 4, 26.0
+    )
+    script(game, 1, 6, 3, 3)  # the ranging die lands; A.2's effect die hits; the section's 2d6
+    hits: dict[str, int] = {}
+    AR.resolve_bursts(game.ctx, hits, {})
+    events = game.take_events()
+    covered = [e.data["figure"] for e in events if e.kind == "burst_covered"]
+    assert covered == ["A.1"] and hits == {"A.2": 1}
+
+
+@pytest.mark.rule("skirmish.39")
+def test_a_man_at_a_window_loses_artillery_cover_only_when_he_fired_this_turn() -> None:
+    # A.1 at H.b's east window (30, 24), inside at FULL POINTS; a rifleman G.1 in sight to the east
+    game = make(scenario([unit("A", "allies", fig(29.5, 24), fig(27, 24)), unit("G", "axis", fig(40, 24))], [HOUSE]))
+    hold_moves(game)
+    assert FI.fired_this_turn(game.ctx) == set()
+    assert "hits the roof" in (cover(game, "A.1", (29.5, 24)) or "")  # he has not fired: the roof covers him
+    game.apply("Allies", parse_action("fire A G / A.2 hold"))
+    assert FI.fired_this_turn(game.ctx) == {"A.1"}
+    assert cover(game, "A.1", (29.5, 24), fired="A.1" in FI.fired_this_turn(game.ctx)) is None
+    assert "hits the roof" in (cover(game, "A.2", (29.5, 24), fired="A.2" in FI.fired_this_turn(game.ctx)) or "")
+
+
 @pytest.mark.rule("skirmish.39")
 def test_inside_a_building_with_points_no_artillery_hits_except_at_doors_and_windows() -> None:
     game = town(fig(27, 24), fig(29.5, 24), fig(22, 21), fig(5, 5))  # A.2 at the window, A.3 at the door
     assert "hits the roof" in (cover(game, "A.1", (27, 24)) or "")
     assert "hits the roof" in (cover(game, "A.1", (27, 24), "mortar") or "")  # a roof stops a mortar bomb too
     assert cover(game, "A.1", (27, 24), "bazooka") is None  # direct fire: the ordinary cover table answers it
-    assert cover(game, "A.2", (27, 24)) is None and cover(game, "A.2", (33, 24)) is None  # at the window
-    assert cover(game, "A.3", (22, 24)) is None  # at the door
+    # at the window or door, having fired from it this turn: no artillery cover at all
+    assert cover(game, "A.2", (27, 24), fired=True) is None and cover(game, "A.2", (33, 24), fired=True) is None
+    assert cover(game, "A.3", (22, 24), fired=True) is None
+    # standing there without firing, the roof covers him like any man inside
+    assert "hits the roof" in (cover(game, "A.2", (27, 24)) or "") and "hits the roof" in (
+        cover(game, "A.3", (22, 24)) or ""
+    )
     # at a window a man has regular cover from small arms still (skirmish.34)
     assert R.cover(game.ctx.terrain, (40, 24), (29.5, 24), "small_arms") == "building"
     # a man 1.02" from the window is away from it: the roof covers him again
@@ -176,15 +223,16 @@ def test_inside_a_building_with_points_no_artillery_hits_except_at_doors_and_win
 
 @pytest.mark.rule("skirmish.40")
 def test_over_the_top_cover_within_two_inches_of_a_wall_between_the_man_and_the_burst() -> None:
-    # H.b's roof is broken (NO ART. COVER): men inside are covered only near a wall that is between
-    game = town(fig(28, 24), fig(27.98, 26), fig(27, 22), fig(32, 24), fig(32.02, 26), fig(5, 5))
+    # H.b's roof is broken (NO ART. COVER): men inside are covered near its wall; outside, by a wall between
+    game = town(fig(28, 24), fig(27.98, 25.5), fig(27, 22), fig(32, 24), fig(32.02, 26), fig(5, 5))
     game.state.sections["H.b"] = [15]
     game.ctx.structures_changed()
     assert ST.state_of(game.ctx, "H.b") == NO_ART_COVER
-    assert "wall of section H.b" in (cover(game, "A.1", (34, 24)) or "")  # exactly 2" from the east wall
-    assert cover(game, "A.2", (34, 26)) is None  # 2.02": hit
-    assert cover(game, "A.1", (27, 24)) is None  # the burst is inside: the wall is not between them (S14)
-    assert cover(game, "A.3", (34, 22)) is None  # 3" from the wall
+    assert "its roof gone" in (cover(game, "A.1", (34, 24)) or "")  # exactly 2" from the east wall
+    assert cover(game, "A.2", (34, 26)) is None  # 2.02" from the nearest wall: hit
+    # inside, within 2" of the wall, the burst inside too: the walls stand all round him (skirmish.18)
+    assert "its roof gone" in (cover(game, "A.1", (27, 24)) or "")
+    assert "its roof gone" in (cover(game, "A.3", (34, 22)) or "")  # 3" from the east wall, 2" from the west
     # outside, 2" from the wall, the burst beyond it (on the house): covered; 2.02": not; burst on his side: not
     assert cover(game, "A.4", (28, 24)) is not None
     assert cover(game, "A.5", (28, 26)) is None

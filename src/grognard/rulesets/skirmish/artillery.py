@@ -311,10 +311,13 @@ def burst_order(ctx: Context, action: Burst, side: str) -> None:
     )
 
 
-def resolve_bursts(ctx: Context, new_hits: dict[str, int], attack_of: dict[str, str]) -> None:
+def resolve_bursts(
+    ctx: Context, new_hits: dict[str, int], attack_of: dict[str, str], fired: set[str] | frozenset[str] = frozenset()
+) -> None:
     """Each burst ordered this turn: its ranging shot (skirmish.13); a miss takes the template away, a
     landing fires for effect on every man under it (skirmish.14): one die each, shifted by his type
-    and by cover against that weapon (a man the structures cover is skipped); then ``structures.shell``."""
+    and by cover against that weapon (a man the structures cover is skipped: ``fired`` are the men who
+    fired this turn, for doors and windows); then ``shelling.shell``."""
     s = ctx.state
     terrain = ctx.terrain
     for by, order in sorted(s.bursts.items()):
@@ -331,7 +334,7 @@ def resolve_bursts(ctx: Context, new_hits: dict[str, int], attack_of: dict[str, 
         ctx.emit("burst_lands", by=by, die=die, ranging=order.ranging, at=list(order.at), under=[f.id for f in men])
         hit_men: list[str] = []
         for f in men:
-            covered_by = ST.artillery_cover(ctx, f, order.at, order.weapon)
+            covered_by = ST.artillery_cover(ctx, f, order.at, order.weapon, fired=f.id in fired)
             if covered_by is not None:
                 ctx.emit("burst_covered", by=by, figure=f.id, why=covered_by)
                 continue

@@ -390,6 +390,17 @@ def fire_order(ctx: Context, action: Fire) -> None:
         ctx.emit("holds_fire", unit=action.unit)
 
 
+def fired_this_turn(ctx: Context) -> set[str]:
+    """The men who fire in this turn's fire phase: a shot of a fire order, a wedge, or a burst order of his
+    own (a mortar or bazooka); read from the orders before they are resolved (skirmish.39: men firing from
+    doors and windows)."""
+    s = ctx.state
+    out = {o.shooter for shots in s.fire.values() for o in shots}
+    out |= {w.gunner for w in s.wedges if w.turn == s.turn}
+    out |= {by for by in s.bursts if by in s.figures}
+    return out
+
+
 def resolve_fire(ctx: Context) -> None:
     """All fire at once: every die rolled, then hits counted and survival rolled (skirmish.4-7, S0, S5)."""
     s = ctx.state
@@ -417,8 +428,9 @@ def resolve_fire(ctx: Context) -> None:
             if hits:
                 new_hits[target] = new_hits.get(target, 0) + hits
                 attack_of[target] = next(o.attack for o in shots if o.target == target)
+    fired = fired_this_turn(ctx)
     s.fire = {}
-    AR.resolve_bursts(ctx, new_hits, attack_of)
+    AR.resolve_bursts(ctx, new_hits, attack_of, fired)
     for fid in sorted(new_hits):
         f = s.figures[fid]
         if not f.alive:  # a section the shells brought down fell on him first (skirmish.18)

@@ -242,19 +242,25 @@ def at_opening(ctx: Context, figure: Figure, section: Section) -> str | None:
 
 
 # ------------------------------------------------------------------------------ the contract with artillery
-def artillery_cover(ctx: Context, figure: Figure, centre: XY, weapon: str) -> str | None:
+def artillery_cover(ctx: Context, figure: Figure, centre: XY, weapon: str, *, fired: bool = False) -> str | None:
     """Why ``figure`` cannot be hit by a burst centred at ``centre`` (inches) from ``weapon``, or None.
 
-    ``weapon`` is a weapon of the tables or a kind of attack. Raises
-    ValueError for neither. Rules (skirmish.39-42, RULINGS S14):
+    ``weapon`` is a weapon of the tables or a kind of attack; ``fired``: the man
+    fired this turn (small arms, a wedge or a burst weapon). Raises
+    ValueError for neither. Rules (skirmish.18, 39-42, RULINGS S14):
 
-    - inside a section at FULL POINTS, the shell hits the roof: covered from
-      artillery, tank guns and mortars, unless he stands at a door or window
-      of his building (within ``opening_reach``): then no artillery cover at all;
-    - inside a section at NO ART. COVER, or outside a standing section (FULL
-      POINTS or NO ART. COVER), within ``wall_reach`` (2") of its wall with the
-      wall between him and the burst's centre: over-the-top cover, not from
-      mortars; a cliff at least as high as the tables say (3") likewise;
+    - a man inside a standing section (FULL POINTS or NO ART. COVER) at a door
+      or window of his building (within ``opening_reach``) who fired this turn
+      fired from it: no artillery cover at all, just regular cover (skirmish.39);
+    - otherwise inside a section at FULL POINTS, the shell hits the roof:
+      covered from artillery, tank guns and mortars;
+    - inside a section at NO ART. COVER (its roof gone), within ``wall_reach``
+      (2") of its wall: over-the-top cover whatever the burst point (the walls
+      stand all round him, skirmish.18, 40), not from mortars;
+    - outside a standing section, within ``wall_reach`` of its wall with the
+      wall between him and the burst's centre (RULINGS S14): over-the-top
+      cover, not from mortars; a cliff at least as high as the tables say (3")
+      and a castle wall likewise;
     - rubble (NO TOP COVER) and collapsed sections (ALL DEAD) give none; nor do
       artillery pieces (they are not terrain); a bazooka's burst is direct
       fire: only the ordinary cover table (walls, buildings) answers it.
@@ -271,18 +277,25 @@ def artillery_cover(ctx: Context, figure: Figure, centre: XY, weapon: str) -> st
     inside = terrain.section_at(*me)
     if inside is not None and states[inside.id] in (FULL_POINTS, NO_ART_COVER):
         opening = at_opening(ctx, figure, inside)
-        if opening is not None:
-            return None  # at a door or window: no cover from artillery, just regular cover (skirmish.39)
+        if opening is not None and fired:
+            return None  # he fired from a door or window: no cover from artillery, just regular cover (skirmish.39)
         if states[inside.id] == FULL_POINTS:
             return f"inside section {inside.id} at full points: the shell hits the roof (skirmish.39)"
     if attack not in OVER_THE_TOP:
         return None  # skirmish.41: no over-the-top cover from mortars
     reach = tables.structures.wall_reach.value
     heights = {row.terrain: row.height for row in tables.structures.over_the_top}
+    here = Point(me)
+    if inside is not None and states[inside.id] == NO_ART_COVER and "building" in heights:
+        gap = inside.shape.exterior.distance(here)
+        if gap <= reach + TOLERANCE:
+            return (
+                f'inside section {inside.id}, its roof gone, {gap:.2f}" from its wall (within {reach:g}"): the '
+                "shell in its arc hits the wall, not him (skirmish.18, 40)"
+            )
     line = LineString([me, centre]) if Point(me).distance(Point(centre)) > TOLERANCE else None
     if line is None:
         return None  # the burst's centre is on him: no wall between
-    here = Point(me)
     if "building" in heights:
         for sid, sec in sorted(sections(ctx).items()):
             if states[sid] not in (FULL_POINTS, NO_ART_COVER):
