@@ -13,6 +13,9 @@ from typing import Any
 import pytest
 from shapely.geometry import box
 
+from grognard.core.dice import ScriptedDice
+from grognard.core.errors import OptionError
+from grognard.rulesets.skirmish import RULESET
 from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import mechanics as MX
@@ -20,7 +23,7 @@ from grognard.rulesets.skirmish import melee as ME
 from grognard.rulesets.skirmish import shelling as SH
 from grognard.rulesets.skirmish.actions import Drive, Move, Order, parse_action
 from grognard.rulesets.skirmish.game import SkirmishGame
-from grognard.rulesets.skirmish.scenario import check_scenario, load_scenario
+from grognard.rulesets.skirmish.scenario import check_scenario, load_scenario, scenario_from_data
 from test_skirmish_rules import fig, figure, hold_moves, make, refusal, scenario, script, unit
 
 WALL = {
@@ -274,10 +277,48 @@ def test_two_men_push_a_ladder_off_on_one_or_two_and_its_men_survive_on_four_to_
     assert "L1" not in game.state.ladders
     assert figure(game, "A.2").alive and figure(game, "A.2").on_ladder is None and figure(game, "A.2").y < 30
     assert not figure(game, "A.3").alive
-    # one man alone rolls one die; an own ladder is not pushed
+    # a ladder that is not there is refused
     game = storming()
     assert refusal(game, "Axis", parse_action("move G / G.1 push L9")).rule == "skirmish.78"
     assert MX.PushOff(2, 2).distribution().probability(True) == pytest.approx(5 / 9)
+
+
+@pytest.mark.rule("skirmish.83")
+def test_one_man_alone_cannot_push_a_ladder_off_unless_the_one_die_option_is_played() -> None:
+    def storming(push: str | None) -> SkirmishGame:
+        data = scenario(
+            [unit("A", "allies", fig(16, 28.5), fig(15, 28.5), fig(17, 28.5)),
+             unit("G", "axis", fig(15, 30), fig(17, 30)), FAR],
+            CASTLE,
+        )  # fmt: skip
+        options = RULESET.resolve({} if push is None else {"ladder_push": push})
+        game = SkirmishGame(options, ScriptedDice([]), scenario=scenario_from_data(data, "test"))
+        move(game, "move A / A.1 ladder 16,30")
+        next_turn(game)
+        move(game, "move A / A.2 climb L1 / A.3 climb L1")
+        to_axis_move(game)
+        return game
+
+    game = storming(None)  # the default: two men (RULINGS S9)
+    assert game.state.options["ladder_push"] == "two_men"
+    before = game.state.to_json()
+    problem = refusal(game, "Axis", parse_action("move G / G.1 push L1"))
+    assert problem.rule == "skirmish.83" and "it takes 2 men" in str(problem)
+    assert game.state.to_json() == before and "L1" in game.state.ladders
+    script(game, 3, 2, 5, 6)  # two men: a 3 and a 2: the 2 pushes it off; its two men survive (5, 6)
+    move(game, "move G / G.1 push L1 / G.2 push L1")
+    assert "L1" not in game.state.ladders
+    # the one-die reading: one man alone rolls one die, a 1 or 2 pushes it off, a 3 does not
+    game = storming("one_die")
+    script(game, 3)
+    move(game, "move G / G.1 push L1")
+    assert "L1" in game.state.ladders and game.state.ladders["L1"].pushed == game.state.turn
+    game = storming("one_die")
+    script(game, 2, 6, 6)  # a 2 pushes it off; the two men on it survive on 6
+    move(game, "move G / G.1 push L1")
+    assert "L1" not in game.state.ladders
+    with pytest.raises(OptionError):
+        RULESET.resolve({"ladder_push": "three_men"})
 
 
 @pytest.mark.rule("skirmish.80", "skirmish.81", "skirmish.85")

@@ -38,6 +38,15 @@ OPTIONS: tuple[OptionSpec, ...] = (
         none_word="scenario",
         rule="skirmish.20",
     ),
+    OptionSpec(
+        "ladder_push",
+        str,
+        "two_men",
+        "pushing a ladder off the wall: two_men (RULINGS S9: two men on the wall each roll a d6, either 1 or 2 "
+        "pushes it off; one man alone cannot push) or one_die (one man may push with one die)",
+        choices=("two_men", "one_die"),
+        rule="skirmish.83",
+    ),
 )
 
 

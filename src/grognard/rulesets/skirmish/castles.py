@@ -20,8 +20,10 @@ The seed's CASTLE and STORMING sections. Conventions as the rule set's
   phase go onto the wall (skirmish.81). While a man of theirs holds the wall
   within 1" of the top, others who climb step onto the wall at once (skirmish.82).
 - Men on the wall within 1" of an enemy ladder's top try once a turn to push
-  it off: each of at most 2 rolls a d6, any 1 or 2 and it falls (skirmish.83,
-  S9); each man on it survives on 4-6 and stands at its foot (skirmish.84).
+  it off: two men, each rolling a d6, any 1 or 2 and it falls; one man alone
+  cannot push (skirmish.83, S9; the option ``ladder_push = "one_die"`` lets one
+  man push with one die); each man on it survives on 4-6 and stands at its
+  foot (skirmish.84).
 """
 
 from __future__ import annotations
@@ -234,6 +236,15 @@ def check_castle_orders(ctx: Context, action: Move, measured: dict[str, tuple[li
             pushers[ladder.id] = pushers.get(ladder.id, 0) + 1
             if pushers[ladder.id] > int(c.push_men.value):
                 raise IllegalAction(f"{action}: at most {int(c.push_men.value)} men push a ladder off", "skirmish.83")
+    most = int(c.push_men.value)
+    if ctx.state.options.get("ladder_push", "two_men") == "two_men":
+        for name, count in sorted(pushers.items()):
+            if count < most:
+                raise IllegalAction(
+                    f"{action}: it takes {most} men on the wall to push ladder {name} off, each rolling a d6 "
+                    "(RULINGS S9; the option ladder_push = one_die lets one man push with one die)",
+                    "skirmish.83",
+                )
 
 
 def _ladder(ctx: Context, action: Move, order: Order) -> Ladder:
