@@ -385,3 +385,40 @@ def test_a_finished_games_record_reads_as_written_for_every_seat(name: str) -> N
     other = "Axis" if seat == "Allies" else "Allies"
     part = readable_by(lines[: cut + 1], other)
     assert part[-1]["action"] == SEALED and part[-1]["digest"] == WITHHELD and part[:-1] == lines[:cut]
+
+
+@pytest.mark.rule("skirmish.9", "skirmish.69")
+def test_kinds_of_men_differ_in_melee_by_the_tables_melee_shift() -> None:
+    def against(kind: str, *dice: int) -> SkirmishGame:
+        game = make(
+            scenario(
+                [
+                    unit("A", "allies", fig(10, 10)),
+                    unit("B", "allies", fig(46, 2)),
+                    unit("G", "axis", fig(10, 15, type=kind)),
+                    unit("H", "axis", fig(46, 46, "pistol")),
+                ]
+            )
+        )
+        game.apply("Allies", Move("A", ((10.0, 14.0),)))
+        left = script(game, *dice)
+        fire(game)
+        assert left.remaining == 0, "not every scripted die was used"
+        return game
+
+    tables = make(scenario([unit("A", "allies", fig(1, 1)), unit("G", "axis", fig(40, 40))])).ctx.tables
+    assert {k: m.melee for k, m in tables.men.items()} == {
+        "infantry": 0, "officer": 0, "cavalry": 1, "crew": 1, "engineer": 0
+    }  # fmt: skip
+    assert all(m.source for m in tables.men.values())
+    # a 3 is one short against a rifleman (4+) and kills a gun crew's man (3 + 1): the attacker's advantage
+    assert figure(against("infantry", 3, 3), "G.1").alive  # A.1 misses on 3, G.1 strikes back and misses on 3
+    assert not figure(against("crew", 3), "G.1").alive
+    assert figure(against("crew", 2, 3), "G.1").alive  # a 2 + 1 misses him
+    # the odds tables show the same numbers (grognard odds skirmish)
+    from grognard.rulesets.skirmish.analysis import odds_tables
+
+    table = next(t for t in odds_tables(tables) if t.name == "melee_by_type")
+    rows = dict(table.rows)
+    assert rows["1 v 1 crew (+1)"] == MX.MeleeRound(1, 1, first=True, defender_shift=1)
+    assert rows["1 v 1 infantry (+0)"] == MX.MeleeRound(1, 1, first=True)

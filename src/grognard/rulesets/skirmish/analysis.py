@@ -108,6 +108,21 @@ def odds_tables(tables: Tables | None = None) -> list[OddsTable]:
             "grognard default melee numbers: hit on 4+, survive on 5-6 (RULINGS S6)",
         )
     )
+    out.append(
+        OddsTable(
+            "melee_by_type",
+            "A first melee round, one attacker v one defender, by the defender's type of man (the tables' "
+            "[men.*] melee shift on the attacker's die)",
+            "skirmish.69",
+            tuple(
+                (f"1 v 1 {kind} ({entry.melee:+d})", MeleeRound(1, 1, first=True, defender_shift=entry.melee))
+                for kind, entry in sorted(tables.men.items())
+            ),
+            "defender",
+            "kinds of men differ in melee too: "
+            + "; ".join(f"{kind} {entry.melee:+d} ({entry.source})" for kind, entry in sorted(tables.men.items())),
+        )
+    )
     out += structure_tables(tables)
     return out
 

@@ -87,10 +87,13 @@ class Entry(Sourced):
 
 
 class ManType(Sourced):
-    """A type of man: his move (inches) and how much a die against him is adjusted (+1: easier to hit)."""
+    """A type of man: his move (inches), how much a projectile's die against him is adjusted (``hit_shift``,
+    +1: easier to hit) and how much a melee die against him is (``melee``, the same way; skirmish.69-70:
+    "different kinds of men are affected differently by projectiles and in melee")."""
 
     move: float = Field(gt=0, le=48)
     hit_shift: int = Field(ge=-3, le=3)
+    melee: int = Field(default=0, ge=-3, le=3)
 
 
 class Band(_Model):
