@@ -73,7 +73,9 @@ def test_unopposed_bombers_hold_the_box_then_each_bombs() -> None:
         assert abs(dx - start[b.label][0]) < 1.0 and abs(dy - start[b.label][1]) < 1.0, (b.label, dx, dy)
     result = play_out(game, lambda seat: bot)
     fates = [(b.label, b.status, b.bombed) for b in game.state.bombers()]
-    assert all(b.bombed or b.status == "destroyed" for b in game.state.bombers()), fates  # only flak stops them
+    waiting = [b for b in game.state.bombers() if not b.bombed and b.status != "destroyed"]
+    # only flak stops them, or the raid is decided (five hits in, no fighter left: b17.9) before the last bombs
+    assert not waiting or (game.state.hits >= 5 and result.winner == "american"), (fates, game.state.hits)
     assert any(b.bombed for b in game.state.bombers()), fates
     assert result.turn <= 14
 

@@ -241,7 +241,7 @@ class Mechanic(ABC):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "distribution" in cls.__dict__:
-            cls.distribution = _remembered(cls.__dict__["distribution"])  # type: ignore[method-assign]
+            cls.distribution = _remembered(cls.__dict__["distribution"])  # type: ignore[method-assign,assignment]
 
     @abstractmethod
     def roll(self, source: DiceSource, purpose: str) -> Any:
