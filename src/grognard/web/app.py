@@ -73,7 +73,7 @@ MAX_PAGES_EACH = 4  # pages one player, the host or the projector link keep open
 MAX_SPECTATORS = 8  # projector pages without the projector token (opened from the room code alone), on one game
 HELLO_WAIT = 10.0  # seconds a page has to say hello
 MAX_WAITING = 64  # pages of one address that have not said hello yet (a class's pages say it at once)
-STATE_INTERVAL = 0.1  # seconds between two states sent to one page (events and answers go at once)
+STATE_INTERVAL = 0.05  # seconds between two states sent to one page (events and answers go at once)
 
 
 class Server:
