@@ -422,7 +422,7 @@ def test_when_the_attacker_beats_part_of_a_gun_crew_the_rest_must_attack_in_the_
 @pytest.mark.rule("skirmish.71")
 def test_no_crew_counterattack_when_the_attacker_has_not_won() -> None:
     game = gun_crew_melee()
-    left = script(game, 3, 3)  # A.1 misses C.1, C.1 misses back: stay or retreat, no counterattack
+    left = script(game, 2, 3)  # A.1 misses C.1 (2: a die counts one more against a gun crew), C.1 misses back
     events = fire(game)
     assert left.remaining == 0
     assert not [e for e in events if e.kind == "crew_attacks"]
@@ -442,7 +442,7 @@ def test_a_crewman_out_of_reach_does_not_join_the_counterattack() -> None:
     data["pieces"] = [{"id": "GUN", "weapon": "light_artillery", "at": [20.0, 20.0], "crew": "C"}]
     game = make(data)
     game.apply("Allies", Move("A", ((20.0, 18.0),)))
-    script(game, 4, 3, 3)  # C.1 dies; C.2 attacks and misses, A.1 misses back: both miss
+    script(game, 4, 3, 2)  # C.1 dies; C.2 attacks and misses, A.1 misses back (2, +1 against a crew): both miss
     events = fire(game)
     assert [e.data["figure"] for e in events if e.kind == "crew_attacks"] == ["C.2"]
     assert [e.data["figure"] for e in events if e.kind == "crew_cannot_reach"] == ["C.3"]
