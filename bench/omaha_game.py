@@ -53,10 +53,14 @@ def main() -> None:
     per_fast = fast / args.games
     per_slow = slow / max(4, args.games // 4)
     print("standard Omaha game (6 German, 18 American players), doctrine bots, no record, one core")
-    print(f"  games: {args.games}; turns per game: median {statistics.median(turns):g}, "
-          f"mean {statistics.mean(turns):.1f}; decisions per game: {decisions / args.games:.0f}")
-    print(f"  fast path:    {1 / per_fast:8.1f} games/s  ({per_fast * 1000:.1f} ms a game, "
-          f"{per_fast / (decisions / args.games) * 1e6:.1f} us a decision)")
+    print(
+        f"  games: {args.games}; turns per game: median {statistics.median(turns):g}, "
+        f"mean {statistics.mean(turns):.1f}; decisions per game: {decisions / args.games:.0f}"
+    )
+    print(
+        f"  fast path:    {1 / per_fast:8.1f} games/s  ({per_fast * 1000:.1f} ms a game, "
+        f"{per_fast / (decisions / args.games) * 1e6:.1f} us a decision)"
+    )
     print(f"  checked path: {1 / per_slow:8.1f} games/s  (checked / fast time ratio {per_slow / per_fast:.2f})")
 
 

@@ -44,7 +44,7 @@ def dice_per_game(games: int) -> float:
         counter = SeededDice(dice_seq)
         game = ruleset.new_game(options, counter)
         bot = ruleset.bots["doctrine"](np.random.default_rng(bot_seq))
-        play_out(game, lambda seat: bot, checked=False)
+        play_out(game, lambda seat, bot=bot: bot, checked=False)
         total += counter.drawn[6]
     return total / games
 

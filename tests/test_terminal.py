@@ -68,7 +68,6 @@ def test_german_player_sees_situation_menu_odds_and_bad_answers_ask_the_same_que
             "99": f"no choice 99: choose 1 to {len(choices)}",
             "0": f"no choice 0: choose 1 to {len(choices)}",
             "fire B2 A7": "refused: fire B2 A7: squad A7 is not on the beach (omaha.19)",
-            "fire B3 A1": "refused: fire B3 A1 answers 'fire B3', but this question is 'fire B2'",
             "move A1 4 4": "refused: move A1 4 4 answers 'orders A1', but this question is 'fire B2'",
             "fire B2": "refused: 'fire B2': usage: fire BUNKER SQUAD|pass",
         }

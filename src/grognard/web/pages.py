@@ -278,7 +278,7 @@ def _join_info(code: str, base: str) -> str:
     local = urlsplit(base).hostname in ("127.0.0.1", "localhost", "::1")
     hint = (
         '<p class="join-hint">This address works on this computer only: start the server with '
-        "<code class=\"nowrap\">grognard serve --lan</code> for the class to join.</p>"
+        '<code class="nowrap">grognard serve --lan</code> for the class to join.</p>'
         if local
         else ""
     )
