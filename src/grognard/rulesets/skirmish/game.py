@@ -133,6 +133,24 @@ class SkirmishGame(Game):
             return f"drive {action.vehicle}"
         return None
 
+    def missing(self, action: Any) -> str | None:
+        """The unit, vehicle, piece or man ``action`` names when this game has none of that label."""
+        s = self.state
+        if isinstance(action, (Move, Fire)):
+            what, label, there = "unit", action.unit, sorted(s.units)
+        elif isinstance(action, Drive):
+            what, label, there = "vehicle", action.vehicle, sorted(s.vehicles)
+        elif isinstance(action, Burst):
+            what, label, there = "piece or man", action.by, sorted(s.pieces)
+            if label in s.figures:
+                return None
+        else:
+            return None
+        if label in there:
+            return None
+        listed = ", ".join(there) if there else "none"
+        return f"{action}: there is no {what} {label} in this game ({listed})"
+
     def seat(self, side: str) -> str:
         return SEATS[side]
 

@@ -160,6 +160,9 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
                 f"{action}: {fid} is in a melee: he leaves it only by retreating when both sides miss",
                 "skirmish.68",
             )
+        for x, y in path[1:] if f.on_table else path[-1:]:  # off the table first: no base lies out there
+            if not terrain.on_table(x, y):
+                raise IllegalAction(f"{action}: {fid} would leave the table at ({x:g}, {y:g})", "skirmish.2")
         for enemy in enemies:
             if R.path_near(path, (enemy.x, enemy.y), base):
                 raise IllegalAction(
@@ -168,9 +171,6 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
                     "skirmish.10",
                 )
         allowance = M.allowance(ctx, f)
-        for x, y in path[1:] if f.on_table else path[-1:]:
-            if not terrain.on_table(x, y):
-                raise IllegalAction(f"{action}: {fid} would leave the table at ({x:g}, {y:g})", "skirmish.2")
         if f.on_wall is not None or f.on_ladder is not None:
             measure = CA.check_wall_path(ctx, action, f, path)
         else:
