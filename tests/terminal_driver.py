@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -56,6 +57,10 @@ def error_line(done: subprocess.CompletedProcess[str]) -> str:
     return lines[0]
 
 
+def _sigint_as_at_a_terminal() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Terminal:
     """The program running with a pipe for a keyboard and a pipe for a screen."""
 
@@ -67,6 +72,8 @@ class Terminal:
             stderr=subprocess.PIPE,
             env=cli_env(),
             cwd=cwd,
+            # Ctrl-C live as at a real terminal, even when the tests run where SIGINT is ignored (a background job)
+            preexec_fn=_sigint_as_at_a_terminal,
         )
         self.out = ""  # everything the program has written to stdout so far
         self.seen = 0  # how much of ``out`` earlier expects have consumed
