@@ -96,8 +96,14 @@ def hold(p: Any) -> str:
     p.wait_for_selector(".decision")
     order = p.locator("input[name=d0]").last.get_attribute("value")
     p.locator("input[name=d0]").last.check()
+    turn = p.inner_text("#turn")
     p.locator(".decision fieldset button[type=button]").first.click()
-    text_is(p, "message", "Done: " + order)
+    # "Done" shows until the next decision arrives; bots may bring it (a new turn) before a poll sees "Done"
+    p.wait_for_function(
+        "([t, turn]) => document.getElementById('message').textContent.startsWith(t)"
+        " || document.getElementById('turn').textContent !== turn",
+        arg=["Done: " + order, turn],
+    )
     return order
 
 
