@@ -9,6 +9,7 @@ fast path), so a row differs exactly when a game plays differently.
     python bench/fingerprint.py skirmish -s village_street -n 50
     python bench/fingerprint.py omaha b17 -n 1000 --out before.json
     python bench/fingerprint.py skirmish --compare before.json       # exit 1 on any difference
+    python bench/fingerprint.py skirmish -s convoy --first 100 -n 400  # games 100..499 only
 
 The rows of every game are written with ``--out`` so two runs can be compared game by game.
 """
@@ -55,8 +56,10 @@ def one(task: tuple[str, dict[str, Any], int, int]) -> dict[str, Any]:
         return {"game": index, "error": f"{type(exc).__name__}: {exc}"}
 
 
-def fingerprint(ruleset: str, options: dict[str, Any], games: int, seed: int, jobs: int) -> tuple[str, list[Any]]:
-    tasks = [(ruleset, options, seed, i) for i in range(games)]
+def fingerprint(
+    ruleset: str, options: dict[str, Any], games: int, seed: int, jobs: int, first: int = 0
+) -> tuple[str, list[Any]]:
+    tasks = [(ruleset, options, seed, i) for i in range(first, first + games)]
     if jobs > 1:
         import multiprocessing
 
@@ -74,6 +77,7 @@ def main() -> int:
     parser.add_argument("-s", "--scenario", action="append", help="skirmish scenario (default: every shipped one)")
     parser.add_argument("-n", "--games", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0, help="index of the first game (to split a long run)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", help="write every game's row here (JSON)")
     parser.add_argument("--compare", help="a file written by --out: say which games differ; exit 1 if any")
@@ -81,15 +85,16 @@ def main() -> int:
     found: dict[str, Any] = {}
     for key, ruleset, options in targets(args.rulesets, args.scenario):
         start = time.perf_counter()
-        digest, rows = fingerprint(ruleset, options, args.games, args.seed, args.jobs)
+        digest, rows = fingerprint(ruleset, options, args.games, args.seed, args.jobs, args.first)
         seconds = time.perf_counter() - start
-        found[key] = {"games": args.games, "seed": args.seed, "sha256": digest, "rows": rows}
+        found[key] = {"games": args.games, "first": args.first, "seed": args.seed, "sha256": digest, "rows": rows}
         errors = sum(1 for row in rows if "error" in row)
         crashed = f"  {errors} games raised" if errors else ""
-        print(f"{key:28} {args.games:6} games  seed {args.seed}  {digest}  ({seconds:.1f} s){crashed}", flush=True)
-    if args.out:
-        with open(args.out, "x", encoding="utf-8") as fh:
-            json.dump(found, fh, sort_keys=True, default=str)
+        span = f"games {args.first}..{args.first + args.games - 1}" if args.first else f"{args.games:6} games"
+        print(f"{key:28} {span}  seed {args.seed}  {digest}  ({seconds:.1f} s){crashed}", flush=True)
+        if args.out:  # after each target, so a long run that is stopped keeps what it finished
+            with open(args.out, "w" if len(found) > 1 else "x", encoding="utf-8") as fh:
+                json.dump(found, fh, sort_keys=True, default=str)
     if args.compare:
         with open(args.compare, encoding="utf-8") as fh:
             before = json.load(fh)
