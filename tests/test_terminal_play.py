@@ -59,6 +59,21 @@ def test_undo_without_a_record_and_with_nothing_to_take_back() -> None:
     assert "Traceback" not in done.stdout + done.stderr
 
 
+def test_hot_seat_undo_takes_back_only_the_own_sides_order(tmp_path: Path) -> None:
+    """Both sides at one keyboard: at American 1's prompt, 'undo' may not take back German 1's order (nothing
+    changes, the record keeps it); once American 1 has given one, American 2 may take it back (their side)."""
+    record = tmp_path / "hot.jsonl"
+    both = ("play", "omaha", "--germans", "1", "--human", "all", "--seed", "1", "--turn-cap", "2")
+    done = run_cli(*both, "--record", str(record), stdin="1\nundo\n1\nundo\nquit\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "nothing of yours to take back: the last order was German 1's (german), and only that side may" in out
+    assert out.count("took back ") == 1 and re.search(r"took back American 1's .*; turn \d+ again", out), out[-1500:]
+    seats = [line["seat"] for line in records_of(record) if line["type"] == "action"]
+    assert seats == ["German 1"], "the German order stays; the American one is taken back"
+    assert "Traceback" not in out + done.stderr
+
+
 class PseudoTerminal:
     """The program with a pseudo-terminal for keyboard and screen: what a person at a terminal sees."""
 

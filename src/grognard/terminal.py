@@ -44,7 +44,11 @@ class Resign(Exception):
 
 
 class TakeBack(Exception):
-    """A person asked to take back the last action of a person's seat (``undo``)."""
+    """The person at ``seat`` asked to take back their last action (``undo``)."""
+
+    def __init__(self, seat: str) -> None:
+        super().__init__(seat)
+        self.seat = seat
 
 
 def _typed_at_a_terminal() -> bool:
@@ -281,7 +285,7 @@ class HumanPlayer:
                     raise Resign(decision.seat)
                 continue
             if word in ("undo", "take back"):
-                raise TakeBack()
+                raise TakeBack(decision.seat)
             if word.startswith("draw ") or word == "draw":
                 self.draw(game, decision, answer[len("draw") :].strip())
                 continue
@@ -407,8 +411,8 @@ class Session:
                 self.writer.resignation(game, resign.seat, events)
                 self.on_events(events)
                 break
-            except TakeBack:
-                self.take_back()
+            except TakeBack as asked:
+                self.take_back(asked.seat)
                 continue
             except Quit:
                 return None
@@ -426,9 +430,11 @@ class Session:
         if self.prompter.interactive():
             self.prompter.ask(f"{seat}, press Enter when the others look away> ")
 
-    def take_back(self) -> None:
-        """``undo``: rebuild the game from its record without the last action a person gave (and the bots'
-        actions after it), as the web's take back does; the file on disk loses those lines too."""
+    def take_back(self, asker: str) -> None:
+        """``undo`` asked at ``asker``'s prompt: rebuild the game from its record without the last action a
+        person gave (and the bots' actions after it), as the web's take back does; the file on disk loses
+        those lines too. In hot seat only that order's own side may take it back: the person at the
+        keyboard cannot undo the other side's order (a sealed secret choice among them)."""
         writer = self.writer
         lines = writer.lines if isinstance(writer, RecordWriter) else []
         people = [i for i, line in enumerate(lines) if line.get("type") == "action" and line.get("seat") in self.humans]
@@ -437,6 +443,14 @@ class Session:
             return
         keep = people[-1]
         undone = lines[keep]
+        game = self.game
+        if game.side_of(undone["seat"]) != game.side_of(asker):
+            self.prompter.say(
+                f"nothing of yours to take back: the last order was {undone['seat']}'s"
+                f" ({game.side_of(undone['seat'])}), and only that side may take it back",
+                style="red",
+            )
+            return
         rebuilt = replay(lines[:keep], rulesets.get)
         game = rebuilt.game
         game.dice = self.dice_after(rebuilt)
