@@ -200,8 +200,8 @@ class HumanPlayer:
             extra = []
             if self.ruleset.note is not None and (text := self.ruleset.note(game, action)):
                 extra.append(text)
-            if self.ruleset.odds is not None and (text := self.ruleset.odds(game, action)):
-                extra.append(text)
+            if self.ruleset.odds is not None and (odds := self.ruleset.odds(game, action)):
+                extra.append(odds)
             say(f"  {number:>2}  {action!s:<28} {' - '.join(extra)}")
 
     def preview(self, game: Game, decision: Decision, text: str) -> None:
