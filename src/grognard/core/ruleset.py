@@ -83,7 +83,12 @@ class Ruleset:
     as JSON-safe data for the record's header, or ``None`` when the options
     name only what ships with grognard; ``restore(options, dice, embedded)``
     makes the game from that data, so that a record replays after the files
-    are edited, moved or gone.
+    are edited, moved or gone. ``upload(name, text)`` checks a file of one's
+    own sent to a server (a scenario TOML, by its file name and text) without
+    reading anything on the server's disk, and gives ``(options, embedded)``:
+    the options it sets and the data ``restore`` makes the game from; it raises
+    a :class:`~grognard.core.errors.GrognardError` listing every problem.
+    ``upload_option`` names the option such a file stands for ("scenario").
     """
 
     name: str
@@ -116,6 +121,8 @@ class Ruleset:
     scenarios: Callable[[], list[tuple[str, str]]] | None = None
     embed: Callable[[Mapping[str, Any]], dict[str, Any] | None] | None = None
     restore: Callable[[Mapping[str, Any], DiceSource, Mapping[str, Any]], Game] | None = None
+    upload: Callable[[str, str], tuple[dict[str, Any], dict[str, Any]]] | None = None
+    upload_option: str = ""
 
     def resolve(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with ``given``, checked (``OptionError`` names the field)."""

@@ -372,7 +372,17 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
             return _refusal("rate", "too many games made from this address; wait a minute", 429)
         body = CreateRoom.model_validate_json(await request.body())
         ruleset = rulesets.get(body.ruleset)
-        check_offered(ruleset.options, body.options)  # a scenario shipped, never a file on the server named
+        given: dict[str, Any] = dict(body.options)
+        embedded = None
+        if body.upload is not None:  # one's own file, checked whole before anything is made
+            if ruleset.upload is None:
+                return _refusal("no_upload", f"upload: the {ruleset.name} rules take no file of one's own")
+            given.pop(ruleset.upload_option, None)
+            check_offered(ruleset.options, given)
+            uploaded, embedded = ruleset.upload(body.upload.name, body.upload.text)
+            given.update(uploaded)
+        else:
+            check_offered(ruleset.options, given)  # a scenario shipped, never a file on the server named
         solo = body.solo
         if solo is not None:  # checked before anything is made: a refused solo game leaves no room behind
             if solo.side is None or solo.side not in ruleset.sides:
@@ -380,7 +390,7 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
             if body.dice != "seeded":
                 return _refusal("solo_dice", "dice: a solo game rolls the computer's dice (referee mode needs a host)")
         host_token = secrets.token_urlsafe(24)
-        room = await Room.create(server.store, ruleset, dict(body.options), body.dice, host_token, server.run)
+        room = await Room.create(server.store, ruleset, given, body.dice, host_token, server.run, embedded)
         server.rooms[room.code] = room
         server.codes.note(_client(request), room.code)  # the host's own pages never count as codes tried
         made = {"code": room.code, "host_token": host_token, "host_url": f"/host/{room.code}#{host_token}"}

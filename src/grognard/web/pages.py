@@ -95,6 +95,12 @@ def _options(name: str, ruleset: Ruleset, first: bool) -> str:
                 for v, words in pairs
             )
             rows.append(f'<p>{label}<br><select id="{key}" {data}>{items}</select></p>')
+            if ruleset.upload is not None and spec.name == ruleset.upload_option:  # or a file of one's own
+                rows.append(
+                    f'<p><label for="{key}-file">or your own {escape(spec.name)} file (TOML): it replaces the '
+                    f'choice above</label><br><input type="file" id="{key}-file" accept=".toml,text/plain" '
+                    f'data-upload="{escape(spec.name)}"></p>'
+                )
         elif spec.none_word is not None:
             low = "" if spec.minimum is None else f" from {spec.minimum:g}"
             high = "" if spec.maximum is None else f" to {spec.maximum:g}"

@@ -208,12 +208,22 @@ class Join(BaseModel):
         return clean_name(value)
 
 
+class Upload(BaseModel):
+    """A file of one's own sent with a new game (a scenario TOML): its name and its text."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: Annotated[str, Field(min_length=1, max_length=120)]
+    text: Annotated[str, Field(min_length=1, max_length=MAX_BODY)]
+
+
 class CreateRoom(BaseModel):
     """A new game; with ``solo`` (a name and a side) the maker also plays it: seated on that side, the
-    bots on every other seat, the game started at once (computer's dice only)."""
+    bots on every other seat, the game started at once (computer's dice only). ``upload``: a file of
+    one's own standing for the rule set's ``upload_option`` (checked whole: a bad file makes no room)."""
 
     model_config = ConfigDict(extra="forbid")
     ruleset: Annotated[str, Field(min_length=1, max_length=32)] = "omaha"
     options: Annotated[dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=40)] = {}
     dice: Literal["seeded", "manual"] = "seeded"
     solo: Join | None = None
+    upload: Upload | None = None

@@ -104,10 +104,19 @@ class Room:
     # ------------------------------------------------------------------ making and loading
     @classmethod
     async def create(
-        cls, store: Store, ruleset: Ruleset, given: dict[str, Any], dice: str, host_token: str, run: DbRunner
+        cls,
+        store: Store,
+        ruleset: Ruleset,
+        given: dict[str, Any],
+        dice: str,
+        host_token: str,
+        run: DbRunner,
+        embedded: dict[str, Any] | None = None,
     ) -> Room:
+        """A new room; ``embedded``: the files of one's own the game is made from (an uploaded scenario,
+        ``Ruleset.upload``), kept in the record's header so that it replays and resumes from them."""
         options = ruleset.resolve(given)
-        probe = ruleset.new_game(options, SeededDice(0))
+        probe = ruleset.create(options, SeededDice(0), embedded)
         seats = [[seat, probe.side_of(seat)] for seat in probe.seats()]
         seed = secrets.randbits(63) if dice == "seeded" else None
         meta: dict[str, Any] = {
@@ -127,11 +136,12 @@ class Room:
             "on_timeout": "bot",
             "next_player": 1,
         }
-        header = make_header(ruleset.name, options, dice, seed, server="grognard serve")
+        kept = {"embedded": embedded} if embedded else {}
+        header = make_header(ruleset.name, options, dice, seed, server="grognard serve", **kept)
         writer = RecordWriter(header)
         game = None
         if seed is not None:
-            game = ruleset.new_game(options, SeededDice(dice_stream(seed)))
+            game = ruleset.create(options, SeededDice(dice_stream(seed)), embedded)
             writer.start(game, game.take_events())
         while True:
             code = "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
@@ -316,7 +326,8 @@ class Room:
         options = self.meta["options"]
         referee = self.referee
         what = {"at": len(self.writer.lines), "setup": True}
-        game: Game = await self._with_dice(lambda: self.ruleset.new_game(options, referee), what)
+        embedded = self.writer.lines[0].get("embedded")
+        game: Game = await self._with_dice(lambda: self.ruleset.create(options, referee, embedded), what)
         events = game.take_events()
         self.writer.start(game, events)
         meta = _copy(self.meta) if self.meta.pop("typed", None) is not None else None

@@ -18,6 +18,7 @@ from grognard.rulesets.skirmish.describe import LOG_KEY, describe, summarize_tur
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.men import SIDES
 from grognard.rulesets.skirmish.scenario import embed_files, scenario_from_embedded, shipped
+from grognard.rulesets.skirmish.upload import upload
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
@@ -100,6 +101,8 @@ RULESET = Ruleset(
     scenarios=shipped,
     embed=embed_files,
     restore=restore,
+    upload=upload,
+    upload_option="scenario",
     render=render_svg,
     odds_tables=odds_tables,
     metrics=METRICS,

@@ -84,11 +84,18 @@
       }
       return options;
     };
+    // a file of one's own (a scenario TOML) for the rule set chosen: sent whole with the new game
+    const uploadOf = async (f) => {
+      const box = document.querySelector('fieldset.options[data-ruleset="' + f.ruleset.value + '"]');
+      const input = box ? box.querySelector("input[type=file][data-upload]") : null;
+      const file = input && input.files && input.files[0];
+      return file ? { name: file.name, text: await file.text() } : null;
+    };
     $("create-form").addEventListener("submit", async (e) => {
       e.preventDefault();
       const f = e.target;
       try {
-        const made = await post("/api/rooms", { ruleset: f.ruleset.value, options: optionsOf(f), dice: f.dice.value });
+        const made = await post("/api/rooms", { ruleset: f.ruleset.value, options: optionsOf(f), dice: f.dice.value, upload: await uploadOf(f) });
         store.set("grognard:host:" + made.code, made.host_token);
         location.href = "/host/" + made.code;
       } catch (err) { say(err.message, "error"); }
@@ -99,7 +106,7 @@
       const name = $("solo-name").value.trim() || "Solo player";
       try {
         const made = await post("/api/rooms", {
-          ruleset: f.ruleset.value, options: optionsOf(f), dice: "seeded", solo: { name, side: $("solo-side").value },
+          ruleset: f.ruleset.value, options: optionsOf(f), dice: "seeded", solo: { name, side: $("solo-side").value }, upload: await uploadOf(f),
         });
         store.set("grognard:host:" + made.code, made.host_token);
         store.set("grognard:player:" + made.code, made.token);
