@@ -10,7 +10,6 @@ decision only. Screenshots at 1280x800 and 1366x768 go to ``$GROGNARD_SHOTS`` (o
 
 from __future__ import annotations
 
-import os
 import re
 import secrets
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from browsers import needs_chromium
 from grognard import rulesets
 from grognard.core.dice import SeededDice
 from grognard.core.engine import Decision, Game
@@ -28,12 +28,10 @@ from grognard.web.room import dice_stream, token_hash
 from grognard.web.store import Store
 from grognard.web.testing import ServerProcess
 
-CHROMIUM = os.environ.get("GROGNARD_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"]
 SIZES = ((1280, 800), (1366, 768))
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} (.ci/run installs it)")
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = needs_chromium
+pytest.importorskip("playwright.sync_api")
 
 
 def stored_room(store: Store, code: str, seed: int, seat: str, until: Any) -> tuple[str, Game, Decision]:
@@ -96,21 +94,6 @@ def rooms(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProc
     store.close()
     with server.start():
         yield server, made
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = Path(os.environ.get("GROGNARD_SHOTS") or tmp_path_factory.mktemp("shots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def player_page(browser: Any, server: ServerProcess, code: str, token: str, size: tuple[int, int]) -> Any:

@@ -9,27 +9,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from browsers import needs_chromium
 from grognard.web.testing import ServerProcess
 from test_web_api import Client, join, make_room
-from test_web_browser import ARGS, CHROMIUM
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = needs_chromium
+pytest.importorskip("playwright.sync_api")
 SHOTS = Path("/work/shots/webkeep") if Path("/work/shots").is_dir() else None
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def actions_of(srv: ServerProcess, seat: str) -> list[str]:
