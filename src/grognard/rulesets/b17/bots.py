@@ -30,6 +30,7 @@ from grognard.rulesets.b17 import rules as R
 from grognard.rulesets.b17.actions import Fly, Guns
 from grognard.rulesets.b17.data import ATTACK_RANGE, PAIRS, TARGET
 from grognard.rulesets.b17.game import B17Game, FlySpace
+from grognard.rulesets.b17.reckoning import guns_met_many
 from grognard.rulesets.b17.state import Aircraft
 
 TARGET_CENTRE = ((TARGET[0] + TARGET[2]) / 2, (TARGET[1] + TARGET[3]) / 2)
@@ -88,15 +89,16 @@ def _floor2(value: float) -> float:
 
 def guns_met(game: B17Game, fighter: Aircraft, x: float, y: float, h: float, skip: str | None = None) -> int:
     """How many gunners could fire at ``fighter`` if it stood at (x, y, h): per bomber its better pair."""
-    ghost = fighter.copy()
-    ghost.x, ghost.y, ghost.heading = x, y, h
-    total = 0
-    for b in game.flying_bombers():
-        if b.label == skip:
-            continue
-        in_range = R.guns_in_range(game.state.options, b, ghost)
-        total += max(sum(1 for g in guns if g in in_range) for guns in PAIRS.values())
-    return total
+    return _guns_met(game, fighter, [(x, y, h)], skip)[0]
+
+
+def _guns_met(
+    game: B17Game, fighter: Aircraft, at: list[tuple[float, float, float]], skip: str | None = None
+) -> list[int]:
+    """:func:`guns_met` for many positions at once (numpy; ``reckoning`` measures as ``rules`` does)."""
+    bombers = [b for b in game.flying_bombers() if b.label != skip]
+    xs, ys, hs = [p[0] for p in at], [p[1] for p in at], [p[2] for p in at]
+    return guns_met_many(game.state.options, fighter, bombers, xs, ys, hs)
 
 
 def _bonus_attacks(game: B17Game, f: Aircraft, target: Aircraft, length: float, minimum: float) -> list[Fly]:
@@ -175,20 +177,38 @@ def _generic_attacks(game: B17Game, f: Aircraft, target: Aircraft, length: float
     return out
 
 
-def _score_attack(game: B17Game, f: Aircraft, plan: Fly, space: FlySpace) -> tuple[Any, ...] | None:
-    try:
-        path, stop, target = space.resolve(plan)
-    except Exception:
-        return None
-    assert stop is not None and target is not None
-    x, y, h = path.snapped(stop)
-    bomber = game.aircraft(target)
-    how = R.head_on_or_behind(bomber, x, y, h, float(game.state.options["head_on_tolerance"]))
-    leave = path.leaves_table_at()
-    ex, ey, eh = path.snapped(path.length)
-    at_stop = guns_met(game, f, x, y, h)
-    at_end = 0 if leave is not None else guns_met(game, f, ex, ey, eh)
-    return (leave is not None, how is None, at_stop + at_end, at_stop, stop)
+def _score_attacks(game: B17Game, f: Aircraft, plans: list[Fly], space: FlySpace) -> list[tuple[Any, ...] | None]:
+    """Each legal plan's score (off the table, not a bonus attack, gunners met at the stop and the end,
+    at the stop, the stop), None for a plan the rules refuse; the gunners counted for all plans at once."""
+    found: list[tuple[Fly, bool, bool, float]] = []
+    at: list[tuple[float, float, float]] = []
+    keep: list[int | None] = []
+    for plan in plans:
+        try:
+            path, stop, target = space.resolve(plan)
+        except Exception:
+            keep.append(None)
+            continue
+        assert stop is not None and target is not None
+        x, y, h = path.snapped(stop)
+        bomber = game.aircraft(target)
+        how = R.head_on_or_behind(bomber, x, y, h, float(game.state.options["head_on_tolerance"]))
+        leave = path.leaves_table_at()
+        keep.append(len(found))
+        found.append((plan, leave is not None, how is None, stop))
+        at.append((x, y, h))
+        at.append(path.snapped(path.length) if leave is None else (x, y, h))
+    met = _guns_met(game, f, at)
+    out: list[tuple[Any, ...] | None] = []
+    for index in keep:
+        if index is None:
+            out.append(None)
+            continue
+        _, leaves, plain, stop = found[index]
+        at_stop = met[2 * index]
+        at_end = 0 if leaves else met[2 * index + 1]
+        out.append((leaves, plain, at_stop + at_end, at_stop, stop))
+    return out
 
 
 def _intercept_moves(game: B17Game, f: Aircraft, target: Aircraft | None, length: float, minimum: float) -> list[Fly]:
@@ -203,7 +223,7 @@ def _intercept_moves(game: B17Game, f: Aircraft, target: Aircraft | None, length
         aims.append(((nx + bx * 10.0, ny + by * 10.0), target.heading + 180.0))  # ahead of it, facing it: head-on
         aims.append(((nx - bx * 10.0, ny - by * 10.0), target.heading))  # behind it, after it: from behind
     aims = [((min(max(x, 3.0), 105.0), min(max(y, 3.0), 57.0)), h) for (x, y), h in aims]
-    scored = []
+    ends = []
     straights = sorted({minimum, round((minimum + length) / 2, 2), length})
     for straight in straights:
         turns = [0.0] if length - straight < 0.02 else [float(t) for t in range(-180, 180, 15) if t]
@@ -212,8 +232,12 @@ def _intercept_moves(game: B17Game, f: Aircraft, target: Aircraft | None, length
             leave = path.leaves_table_at()
             x, y, h = path.snapped(length)
             miss = min(math.dist((x, y), aim) + 0.05 * angle_between(h, want) for aim, want in aims)
-            guns = 0 if leave is not None else guns_met(game, f, x, y, h)
-            scored.append((leave is not None, miss + 6.0 * guns, Fly(f.label, straight, turn)))
+            ends.append((leave is not None, miss, (x, y, h), Fly(f.label, straight, turn)))
+    met = _guns_met(game, f, [end for _, _, end, _ in ends])
+    scored = [
+        (leaves, miss + 6.0 * (0 if leaves else guns), fly)
+        for (leaves, miss, _, fly), guns in zip(ends, met, strict=True)
+    ]
     scored.sort(key=lambda item: (item[0], item[1]))
     return [fly for _, _, fly in scored]
 
@@ -227,13 +251,13 @@ def fighter_plans(game: B17Game, f: Aircraft, k: int = 8) -> list[Fly]:
     target = closest[0] if closest else None
     plans: list[tuple[tuple[Any, ...], Fly]] = []
     if target is not None:
-        for plan in _bonus_attacks(game, f, target, length, minimum):
-            score = _score_attack(game, f, plan, space)
+        bonus = _bonus_attacks(game, f, target, length, minimum)
+        for plan, score in zip(bonus, _score_attacks(game, f, bonus, space), strict=True):
             if score is not None and not score[1]:
                 plans.append((score, plan))
         if not plans:
-            for plan in _generic_attacks(game, f, target, length, minimum):
-                score = _score_attack(game, f, plan, space)
+            generic = _generic_attacks(game, f, target, length, minimum)
+            for plan, score in zip(generic, _score_attacks(game, f, generic, space), strict=True):
                 if score is not None:
                     plans.append((score, plan))
     plans.sort(key=lambda item: item[0])

@@ -203,25 +203,34 @@ class Path:
     turn: float
     length: float
 
+    def __post_init__(self) -> None:
+        # the trigonometry of both legs, once per path (a bot weighs dozens of paths a decision); the
+        # sums below are local_to_world's, term for term, so the points are the same to the last bit
+        rad = math.radians(self.heading)
+        new_heading = snap_angle(self.heading + self.turn)
+        turned = math.radians(new_heading)
+        object.__setattr__(self, "_legs", (math.cos(rad), math.sin(rad), new_heading, math.cos(turned), math.sin(turned)))
+
     @property
     def new_heading(self) -> float:
-        return snap_angle(self.heading + self.turn)
+        return self._legs[2]  # type: ignore[attr-defined, no-any-return]
 
     def at(self, d: float) -> tuple[float, float, float]:
         """(x, y, heading) ``d`` inches along the path; a point exactly at the turn is before it."""
         d = max(0.0, min(d, self.length))
         first = min(d, self.straight)
-        x, y = local_to_world(self.x, self.y, self.heading, first, 0.0)
+        c, s, heading, c1, s1 = self._legs  # type: ignore[attr-defined]
+        x = self.x + first * c - 0.0 * s + 0.0
+        y = self.y + first * s + 0.0 * c + 0.0
         if d <= self.straight:
             return x, y, self.heading
-        heading = self.new_heading
-        x, y = local_to_world(x, y, heading, d - self.straight, 0.0)
-        return x, y, heading
+        rest = d - self.straight
+        return x + rest * c1 - 0.0 * s1 + 0.0, y + rest * s1 + 0.0 * c1 + 0.0, heading
 
     def snapped(self, d: float) -> tuple[float, float, float]:
         """:meth:`at`, rounded as stored (0.01" and 0.01 degrees)."""
         x, y, h = self.at(d)
-        return snap(x), snap(y), h
+        return round(x, 2) + 0.0, round(y, 2) + 0.0, h
 
     def leaves_table_at(self) -> float | None:
         """How far along the path the aircraft's centre leaves the table, or None if it stays on it.
