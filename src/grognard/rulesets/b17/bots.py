@@ -177,6 +177,11 @@ def _generic_attacks(game: B17Game, f: Aircraft, target: Aircraft, length: float
     return out
 
 
+def _score_attack(game: B17Game, f: Aircraft, plan: Fly, space: FlySpace) -> tuple[Any, ...] | None:
+    """One plan's score (see :func:`_score_attacks`)."""
+    return _score_attacks(game, f, [plan], space)[0]
+
+
 def _score_attacks(game: B17Game, f: Aircraft, plans: list[Fly], space: FlySpace) -> list[tuple[Any, ...] | None]:
     """Each legal plan's score (off the table, not a bonus attack, gunners met at the stop and the end,
     at the stop, the stop), None for a plan the rules refuse; the gunners counted for all plans at once."""

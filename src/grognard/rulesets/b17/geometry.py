@@ -209,7 +209,9 @@ class Path:
         rad = math.radians(self.heading)
         new_heading = snap_angle(self.heading + self.turn)
         turned = math.radians(new_heading)
-        object.__setattr__(self, "_legs", (math.cos(rad), math.sin(rad), new_heading, math.cos(turned), math.sin(turned)))
+        object.__setattr__(
+            self, "_legs", (math.cos(rad), math.sin(rad), new_heading, math.cos(turned), math.sin(turned))
+        )
 
     @property
     def new_heading(self) -> float:
