@@ -32,7 +32,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon, box
 
-from grognard.core.geometry import TOLERANCE, snap, snap_angle
+from grognard.core.geometry import TOLERANCE, snap_angle
 from grognard.rulesets.b17.data import FLAK_RANGE, TABLE_LENGTH, TABLE_WIDTH, TARGET
 
 __all__ = [
