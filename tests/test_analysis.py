@@ -24,6 +24,7 @@ from grognard.core.dice import Gated, SeededDice
 from grognard.rulesets.omaha import RULESET
 from grognard.rulesets.omaha.analysis import ARTILLERY_KILLS, ARTILLERY_LANDS, odds_tables
 from grognard.rulesets.omaha.data import bunker_fire, morale
+from odds_check import check
 from terminal_driver import cli_env
 
 DOCTRINE = {"american": "doctrine", "german": "doctrine"}
@@ -56,7 +57,7 @@ def test_hand_derived_fractions() -> None:
     assert per_call[0] == Fraction(2, 3) + Fraction(1, 3) * Fraction(1, 16) == Fraction(11, 16)
     table = next(t for t in odds_tables() if t.name == "assault")
     shares = {row["parameter"]: row["outcomes"] for row in table_json(table)["rows"]}
-    assert shares[1][-1] == {"outcome": True, "probability": "1/6", "decimal": 0.166667}
+    assert shares[1][-1] == {"outcome": True, "probability": "1/6", "decimal": 0.166667, "key": "assault/1/True"}
     assert Fraction(shares[12][-1]["probability"]) == 1 - Fraction(5, 6) ** 12
 
 
@@ -66,11 +67,7 @@ def test_every_exact_odd_matches_the_mechanic_rolled_as_play_rolls_it() -> None:
     n = 4000
     for table in odds_tables():
         for param, mechanic in table.rows:
-            seen = Counter(mechanic.roll(dice, table.name) for _ in range(n))
-            for outcome, p in distribution_rows(mechanic):
-                observed = seen[outcome] / n
-                se = math.sqrt(float(p) * (1 - float(p)) / n)
-                assert abs(observed - float(p)) <= 5 * se + 1e-9, (table.name, param, outcome, observed, float(p))
+            check(Counter(mechanic.roll(dice, table.name) for _ in range(n)), distribution_rows(mechanic), param)
 
 
 def test_bunker_fire_in_the_engine_matches_its_exact_odds() -> None:
@@ -285,7 +282,15 @@ def test_odds_command_prints_tables_and_json(capsys: pytest.CaptureFixture[str])
     assert main(["odds", "omaha", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     fire = next(t for t in data["tables"] if t["name"] == "bunker_fire")
-    assert fire["rows"][0]["outcomes"][0] == {"outcome": 0, "probability": "16/81", "decimal": 0.197531}
+    first = fire["rows"][0]
+    assert first["parameter"] == "4, 4-12"  # four defenders at a squad of four or more: no kill wasted
+    assert first["outcomes"][0] == {
+        "outcome": 0,
+        "probability": "16/81",
+        "decimal": 0.197531,
+        "at_most": "16/81",
+        "key": "bunker_fire/4, 4-12/0",
+    }
 
 
 def test_ctrl_c_stops_a_simulation_in_worker_processes_without_their_tracebacks() -> None:

@@ -37,6 +37,7 @@ from grognard.core.errors import DiceError
 
 __all__ = [
     "AnySuccess",
+    "Capped",
     "DiceSource",
     "DieRoll",
     "Gated",
@@ -390,3 +391,28 @@ class Gated(Mechanic):
     @property
     def text(self) -> str:
         return f"{self.gate.text}; then {self.effect.text}"
+
+
+@dataclass(frozen=True)
+class Capped(Mechanic):
+    """``mechanic``'s numeric outcome, at most ``cap``: what play keeps when surplus results are wasted
+    (kills beyond the figures present, sixes beyond the obstacles present; RULINGS O2). ``roll`` rolls
+    the same dice as ``mechanic``.
+
+    >>> Capped(SuccessCount(dice=6, target=6), 4).distribution().probability(4)  # 4, 5 or 6 sixes
+    Fraction(203, 23328)
+    """
+
+    mechanic: Mechanic
+    cap: int
+
+    def roll(self, source: DiceSource, purpose: str) -> int:
+        return min(int(self.mechanic.roll(source, purpose)), self.cap)
+
+    def distribution(self) -> icepool.Die:
+        cap = self.cap
+        return self.mechanic.distribution().map(lambda outcome: min(outcome, cap))
+
+    @property
+    def text(self) -> str:
+        return f"{self.mechanic.text}; at most {self.cap} count"

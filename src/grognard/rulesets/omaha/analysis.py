@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from grognard.analysis.odds import OddsTable
-from grognard.core.dice import Gated
+from grognard.core.dice import Capped, Gated
 from grognard.core.ruleset import Metric
 from grognard.rulesets.omaha.data import (
     ARTILLERY_KILLS,
@@ -27,7 +27,11 @@ FIGURES = range(1, SQUAD_SIZE + 1)
 
 
 def odds_tables() -> list[OddsTable]:
-    """Every mechanic of the Omaha rules, over its parameter where it has one."""
+    """Every mechanic of the Omaha rules, over its parameters, as play keeps it: surplus kills and sixes
+    are wasted (RULINGS O2), so each table runs over what is present (defenders, obstacles, figures);
+    then the composites (:mod:`grognard.rulesets.omaha.composites`)."""
+    from grognard.rulesets.omaha.composites import composite_tables
+
     return [
         OddsTable(
             "obstacles", "Obstacles in a section (d6: 1 none, 2-5 one, 6 two)", "omaha.8", ((None, OBSTACLE_ROLL),)
@@ -39,23 +43,25 @@ def odds_tables() -> list[OddsTable]:
             "omaha.12",
             ((SQUAD_SIZE, deep_water(SQUAD_SIZE)),),
             "figures",
-            "only when the landing die shows 6",
+            "only when the landing die shows 6 (deep_water_landing: per landing)",
         ),
         OddsTable(
             "clearing",
-            "Obstacles cleared (sixes rolled) by k figures at the sea wall",
+            "Obstacles cleared by k figures at the sea wall (each 6 clears one; sixes beyond those present wasted)",
             "omaha.16",
-            tuple((k, clearing(k)) for k in FIGURES),
-            "figures clearing",
-            "a section holds 0-2 obstacles; sixes beyond them are wasted",
+            tuple((f"{present} present, {k}", Capped(clearing(k), present)) for present in (2, 1) for k in FIGURES),
+            "obstacles present, figures clearing",
+            "a section holds 0-2 obstacles (RULINGS O2)",
         ),
         OddsTable(
             "shooting",
-            "Defenders killed by k figures shooting (each 6)",
+            "Defenders killed by k figures shooting (each 6 kills one; kills beyond the defenders wasted)",
             "omaha.17",
-            tuple((k, shooting(k)) for k in FIGURES),
-            "figures shooting",
-            f"a bunker holds {DEFENDERS}; kills beyond them are wasted",
+            tuple(
+                (f"{left} left, {k}", Capped(shooting(k), left)) for left in range(DEFENDERS, 0, -1) for k in FIGURES
+            ),
+            "defenders left, figures shooting",
+            f"a bunker holds {DEFENDERS} at most (RULINGS O2)",
         ),
         OddsTable(
             "assault",
@@ -66,24 +72,36 @@ def odds_tables() -> list[OddsTable]:
         ),
         OddsTable(
             "bunker_fire",
-            "Bunker fire: figures killed (each 5-6)",
+            "Bunker fire: figures killed (each 5-6; kills beyond the squad's figures wasted)",
             "omaha.19",
-            tuple((d, bunker_fire(d)) for d in range(DEFENDERS, 0, -1)),
-            "defenders left",
-            f"{BUNKER_DICE} dice with 2 or more defenders, 2 with one",
+            tuple(
+                (f"{left}, {_squads(bunker_fire(left).dice, size)}", Capped(bunker_fire(left), size))
+                for left in range(DEFENDERS, 0, -1)
+                for size in range(bunker_fire(left).dice, 0, -1)
+            ),
+            "defenders left, figures in the squad",
+            f"{BUNKER_DICE} dice with 2 or more defenders, 2 with one (RULINGS O1, O2)",
         ),
         OddsTable("artillery_lands", "Artillery strike lands (5-6)", "omaha.24", ((None, ARTILLERY_LANDS),)),
         OddsTable(
             "artillery_given_lands",
-            "Artillery kills, given it lands (4d6, each 4-6)",
+            "Artillery kills, given it lands (4d6, each 4-6; kills beyond the squad's figures wasted)",
             "omaha.24",
-            ((None, ARTILLERY_KILLS),),
+            tuple(
+                (_squads(ARTILLERY_KILLS.dice, size), Capped(ARTILLERY_KILLS, size))
+                for size in range(ARTILLERY_KILLS.dice, 0, -1)
+            ),
+            "figures in the squad",
         ),
         OddsTable(
             "artillery_per_call",
-            "Artillery kills per call (lands 5-6, then 4d6 each 4-6)",
+            "Artillery kills per call (lands 5-6, then 4d6 each 4-6; kills beyond the squad's figures wasted)",
             "omaha.24",
-            ((None, Gated(ARTILLERY_LANDS, ARTILLERY_KILLS)),),
+            tuple(
+                (_squads(ARTILLERY_KILLS.dice, size), Gated(ARTILLERY_LANDS, Capped(ARTILLERY_KILLS, size)))
+                for size in range(ARTILLERY_KILLS.dice, 0, -1)
+            ),
+            "figures in the squad",
         ),
         OddsTable(
             "morale",
@@ -92,7 +110,13 @@ def odds_tables() -> list[OddsTable]:
             tuple((k, morale(k)) for k in FIGURES),
             "figures lost",
         ),
+        *composite_tables(),
     ]
+
+
+def _squads(dice: int, size: int) -> str:
+    """A squad-size label: ``"4-12"`` where no kill is wasted (as many figures as dice, or more), else the size."""
+    return f"{size}-{SQUAD_SIZE}" if size == dice else str(size)
 
 
 METRICS: tuple[Metric, ...] = (
