@@ -1,10 +1,11 @@
 """Comparing what play did with an exact distribution, so that a test is never flaky.
 
-Outcomes whose expected count is small are pooled (into the neighbouring cells, in outcome order) until
-each pooled cell expects at least ``MIN_EXPECTED``; then every pooled cell's share must lie within
-``SIGMAS`` standard errors of its exact probability. With fixed seeds the verdict never changes from
-run to run; with these margins a correct engine passes whatever the seed (a 5-sigma miss is about one
-in 1.7 million a cell), and a wrong one (a cap not applied) fails by many sigmas.
+Outcomes are pooled into cells twice, from the low end and from the high end (each cell gathers
+outcomes in order until it expects ``MIN_EXPECTED`` of the ``n`` trials), so a tail play never reaches
+(kills beyond the defenders present) is one cell on its own. Each cell's count is then tested exactly
+(two-sided binomial) and fails below ``P_VALUE``: a correct engine fails a cell about once in ten
+million, whatever the seed, and the seeds are fixed, so a run never flips; a table that prints a tail
+play cannot reach fails as soon as that tail expects some 17 trials.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 MIN_EXPECTED = 10.0
-SIGMAS = 5.0
+P_VALUE = 1e-7
 
 
 def pooled(exact: list[tuple[Any, Fraction]], n: int) -> list[tuple[tuple[Any, ...], float]]:
@@ -39,6 +40,27 @@ def pooled(exact: list[tuple[Any, Fraction]], n: int) -> list[tuple[tuple[Any, .
     return [(tuple(outcomes), p) for outcomes, p in cells]
 
 
+def binomial_p_value(k: int, n: int, p: float) -> float:
+    """Two-sided exact binomial p-value of ``k`` successes in ``n`` trials of probability ``p``."""
+    if p <= 0.0:
+        return 1.0 if k == 0 else 0.0
+    if p >= 1.0:
+        return 1.0 if k == n else 0.0
+
+    def log_pmf(j: int) -> float:
+        return (
+            math.lgamma(n + 1)
+            - math.lgamma(j + 1)
+            - math.lgamma(n - j + 1)
+            + j * math.log(p)
+            + (n - j) * math.log1p(-p)
+        )
+
+    below = sum(math.exp(log_pmf(j)) for j in range(0, k + 1))
+    above = sum(math.exp(log_pmf(j)) for j in range(k, n + 1))
+    return min(1.0, 2 * min(below, above))
+
+
 def check(seen: Counter[Any] | Iterable[Any], exact: list[tuple[Any, Fraction]], what: Any) -> None:
     """Assert the outcomes ``seen`` (a Counter or the outcomes themselves) follow ``exact``; none off it."""
     counts = seen if isinstance(seen, Counter) else Counter(seen)
@@ -46,7 +68,7 @@ def check(seen: Counter[Any] | Iterable[Any], exact: list[tuple[Any, Fraction]],
     known = {outcome for outcome, _ in exact}
     stray = {o: c for o, c in counts.items() if o not in known}
     assert not stray, (what, "outcomes play gave that the table lacks", stray)
-    for outcomes, p in pooled(exact, n):
-        observed = sum(counts[o] for o in outcomes) / n
-        se = math.sqrt(max(p * (1 - p), 1e-12) / n)
-        assert abs(observed - p) <= SIGMAS * se + 1e-9, (what, outcomes, observed, p, n)
+    for cells in (pooled(exact, n), pooled(exact[::-1], n)):
+        for outcomes, p in cells:
+            k = sum(counts[o] for o in outcomes)
+            assert binomial_p_value(k, n, p) >= P_VALUE, (what, outcomes, k / n, p, n)

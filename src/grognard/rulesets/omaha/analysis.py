@@ -107,8 +107,9 @@ def odds_tables() -> list[OddsTable]:
             "morale",
             "Morale check fails (a d6 per figure lost this turn, total 12 or more)",
             "omaha.25",
-            tuple((k, morale(k)) for k in FIGURES),
+            tuple((k, morale(k)) for k in range(1, SQUAD_SIZE)),
             "figures lost",
+            f"a squad that lost all {SQUAD_SIZE} is wiped out and needs no check (RULINGS O13)",
         ),
         *composite_tables(),
     ]
