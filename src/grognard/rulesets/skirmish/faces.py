@@ -6,6 +6,7 @@ functions; the odds come from the mechanics the game rolls.
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -308,8 +309,8 @@ def odds(game: SkirmishGame, action: Any) -> str | None:
     """Expected kills of a fire order, from the rules' own mechanics."""
     if isinstance(action, Burst):
         return _burst_odds(game, action)
-    if not isinstance(action, Fire) or action.target is None:
-        return None
+    if not isinstance(action, Fire) or (action.target is None and not action.orders and not action.wedges):
+        return None  # hold fire: no dice (an aimed man's own order rolls even when his unit holds)
     try:
         shots = FI.plan_fire(game.ctx, action)
     except Exception:  # an illegal order has no odds
@@ -346,6 +347,41 @@ def _burst_odds(game: SkirmishGame, action: Burst) -> str | None:
     return f"lands {lands:.0%}; {counted(len(under), 'man', 'men')} under it, about {dead:.1f} killed"
 
 
+def _path_json(game: SkirmishGame, fid: str, path: Any, cost: float) -> dict[str, Any]:
+    """One man's previewed path: its points (inches, start first), length and cost walked, his allowance and
+    what is left of it (skirmish.3, 21)."""
+    length = sum(math.dist(a, b) for a, b in itertools.pairwise(path))
+    f = game.state.figures.get(fid)
+    allowance = M.allowance(game.ctx, f) if f is not None else 0.0
+    return {
+        "figure": fid,
+        "path": [list(p) for p in path],
+        "cost": round(cost, 2),
+        "length": round(length, 2),
+        "allowance": round(allowance, 2),
+        "left": round(max(0.0, allowance - cost), 2),
+    }
+
+
+def _shot_json(game: SkirmishGame, o: FireOrder) -> dict[str, Any]:
+    """One man's previewed shot (``FireOrder.to_json``) with its range band in words, cover in words and the
+    exact chance the man shot at dies of it, from the mechanic ``grognard odds skirmish`` tabulates
+    (``ShotFate``: skirmish.5, 6, 8, 32)."""
+    fate = MX.ShotFate(o.hit_on, o.shift, game.ctx.tables.survive_on(o.attack)).distribution()
+    dead = fate.probability("dead")
+    weapon = M.weapon_of(game.ctx, game.state.figures[o.shooter])
+    bands = game.ctx.tables.weapons[weapon].bands if weapon in game.ctx.tables.weapons else ()
+    low = 0.0 if o.band == 0 or not bands else bands[o.band - 1].to
+    band = f'{low:g}-{bands[o.band].to:g}"' if bands and o.band < len(bands) else f"band {o.band + 1}"
+    return o.to_json() | {
+        "weapon": weapon,
+        "band_text": band,
+        "cover_text": "cover" if o.cover else "open",
+        "dead": f"{dead.numerator}/{dead.denominator}" if dead else "0",
+        "dead_decimal": round(float(dead), 4),
+    }
+
+
 def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
     """``seat``'s view with an order not yet given drawn in (for ``render``).
 
@@ -361,7 +397,7 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
         view["preview"] = {
             "order": str(action),
             "paths": [
-                {"figure": fid, "path": [list(p) for p in path], "cost": round(measure.cost, 2)}
+                _path_json(game, fid, path, measure.cost)
                 for fid, (path, measure) in sorted(checked.items())
                 if len(path) > 1
             ],
@@ -373,7 +409,7 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
             "order": str(action),
             "paths": [],
             "shots": [
-                o.to_json()
+                _shot_json(game, o)
                 for o in shots
                 if not game.ctx.tables.fires_wedge(M.weapon_of(game.ctx, game.state.figures[o.shooter]))
             ],
@@ -390,6 +426,7 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
                     "by": order.by,
                     "shape": [[round(x, 2), round(y, 2)] for x, y in shape.exterior.coords],
                     "under": [f.id for f in AR.under(game.ctx, shape)],
+                    "odds": _burst_odds(game, action) or "",
                 }
             )
         view["preview"] = {"order": str(action), "paths": [], "shots": [], "templates": templates}

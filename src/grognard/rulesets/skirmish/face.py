@@ -1,0 +1,534 @@
+"""The skirmish's web face (``grognard.core.face.Face``): the table as a scene in inches, the phase line,
+the tables, the projector's figures and the controls of a decision, from ``view(seat)`` and the tables only.
+
+Never the game's state: everything here reads the JSON view (``view.view``), whose terrain, structures,
+figures, vehicles, pieces, ladders, wedges and templates are already in table inches, y up (north), x east.
+Headings in the view are degrees counter-clockwise from east (the rules' convention, skirmish.16, 55); a
+scene's ``heading`` is degrees clockwise from north (+y), so ``scene = 90 - rules``.
+
+Sides are told by shape as well as colour: the allies' men are circles, the axis' squares (a MG or
+mortar man a diamond, his side's colour), artillery pieces triangles.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Iterable
+from typing import Any
+
+BASE = 0.5  # inches: a 25mm man's base radius (a 1" base: skirmish.2)
+MARKER = {"allies": "circle", "axis": "square"}
+HEAVY = ("mg", "mortar", "flame_thrower")  # men drawn as diamonds: what they carry is worth a look
+CLS = {
+    "hill": "hill",
+    "pond": "water",
+    "bay": "water",
+    "river": "water",
+    "woods": "wood",
+    "bushes": "wood",
+    "small_rocks": "obstacle",
+    "boulder": "obstacle",
+    "road": "road",
+    "railway": "rail",
+    "stone_wall": "wall",
+    "sandbags": "wall",
+    "castle_wall": "wall",
+    "cliff": "wall",
+    "barbed_wire": "wire",
+    "tank_trap": "obstacle",
+    "building": "building",
+    "tower": "building",
+    "castle": "ground",
+    "bridge": "bridge",
+}
+LINES = ("barbed_wire", "cliff")  # drawn as lines, not areas
+ORDER = (
+    "castle",
+    "hill",
+    "pond",
+    "bay",
+    "river",
+    "road",
+    "railway",
+    "bridge",
+    "woods",
+    "bushes",
+    "small_rocks",
+    "boulder",
+    "stone_wall",
+    "sandbags",
+    "tank_trap",
+    "cliff",
+    "barbed_wire",
+    "castle_wall",
+    "building",
+    "tower",
+)
+PHASE_WORDS = {
+    "move": "moves",
+    "fire": "fires",
+    "melee": "melee",
+    "burst": "artillery",
+    "drive": "drives",
+}
+
+
+def scene_heading(rules_heading: float) -> float:
+    """A rules heading (degrees counter-clockwise from east) as a scene heading (clockwise from north).
+
+    >>> scene_heading(90.0), scene_heading(0.0), scene_heading(-90.0)
+    (0.0, 90.0, 180.0)
+    """
+    return (90.0 - rules_heading) % 360.0
+
+
+def rules_heading(scene: float) -> float:
+    """The inverse of :func:`scene_heading`, in (-180, 180].
+
+    >>> rules_heading(0.0), rules_heading(90.0), rules_heading(180.0)
+    (90.0, 0.0, -90.0)
+    """
+    h = (90.0 - scene) % 360.0
+    return h - 360.0 if h > 180.0 else h
+
+
+def _name(kind: str) -> str:
+    return kind.replace("_", " ")
+
+
+def _flat(shape: Any) -> list[list[list[float]]]:
+    """A piece's shape as a list of rings (a multi-part shape has several)."""
+    if not shape or not isinstance(shape, list) or not isinstance(shape[0], list):
+        return []
+    return shape if isinstance(shape[0][0], list) else [shape]
+
+
+def _centre(points: Iterable[Any]) -> tuple[float, float]:
+    pts = [(float(p[0]), float(p[1])) for p in points]
+    if not pts:
+        return 0.0, 0.0
+    return sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
+
+
+def _opening_label(view: dict[str, Any], opening: dict[str, Any]) -> str:
+    door = next((d for d in view.get("doors", []) if d["id"] == opening["id"]), None)
+    if not opening.get("door"):
+        return f"window {opening['id']}"
+    if door is None:
+        return f"door {opening['id']}"
+    state = "blown" if door.get("blown") else "open" if door.get("open") else "shut"
+    return f"door {opening['id']} ({state})"
+
+
+# ------------------------------------------------------------------------------------------ scene
+def terrain_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The terrain to scale: hills with their heights, woods, water, roads, railway, walls, wire, cliffs,
+    buildings by section with their storeys, state, doors and windows, bridges standing or down, castle walls
+    by section, the objectives."""
+    terrain = view["terrain"]
+    width, depth = float(terrain["width"]), float(terrain["depth"])
+    structures = view.get("structures", {})
+    sections = structures.get("sections", {})
+    bridges = structures.get("bridges", {})
+    walls = structures.get("walls", {})
+    out: list[dict[str, Any]] = [
+        {"kind": "rect", "x": 0, "y": 0, "w": width, "h": depth, "cls": "ground", "title": f'{width:g}" x {depth:g}"'}
+    ]
+    pieces = sorted(terrain["pieces"], key=lambda p: ORDER.index(p["kind"]) if p["kind"] in ORDER else len(ORDER))
+    for piece in pieces:
+        kind, pid = piece["kind"], piece.get("id", "")
+        cls = CLS.get(kind, "obstacle")
+        if kind in LINES:
+            height = f', {piece["height"]:g}" high' if piece.get("height") else ""
+            out.append({"kind": "polyline", "points": piece["line"], "cls": cls, "title": f"{_name(kind)}{height}"})
+            continue
+        if kind == "castle_wall" and "sections" in piece:
+            for sec in piece["sections"]:
+                state = walls.get(sec["id"], {}).get("state", "")
+                points = walls.get(sec["id"], {}).get("points", sec.get("points"))
+                out.append(
+                    {
+                        "kind": "polyline",
+                        "points": sec["line"],
+                        "cls": "wall",
+                        "id": sec["id"],
+                        "title": f'castle wall {sec["id"]}, {piece.get("height", 3):g}" high: {points} points, {state}',
+                    }
+                )
+            for opening in piece.get("openings", []):
+                out.append(_opening(view, opening))
+            continue
+        if kind == "bridge":
+            info = bridges.get(pid, {})
+            standing = info.get("standing", True)
+            for ring in _flat(piece.get("shape")):
+                out.append(
+                    {
+                        "kind": "polygon" if standing else "polyline",
+                        "points": ring,
+                        "cls": "bridge",
+                        "id": pid,
+                        "title": (info.get("text") or f"bridge {pid}") + ("" if standing else " (down or not built)"),
+                    }
+                )
+            continue
+        rings = _flat(piece.get("shape"))
+        if kind in ("building", "tower"):
+            out += _building(view, piece, sections)
+            continue
+        for ring in rings:
+            title = _name(kind) + (f" {pid}" if pid else "")
+            if kind == "hill":
+                title = f'hill {pid}, {piece.get("height", 0):g}" high'
+            out.append({"kind": "polygon", "points": ring, "cls": cls, "title": title})
+        if kind == "hill" and rings:
+            x, y = _centre(rings[0][:-1])
+            out.append({"kind": "text", "x": x, "y": y, "text": f'{piece.get("height", 0):g}"', "cls": "label"})
+    for objective in view["scenario"].get("objectives", []):
+        x, y = _centre(objective["shape"][:-1] if len(objective["shape"]) > 3 else objective["shape"])
+        name = objective.get("name") or objective["id"]
+        out.append({"kind": "polygon", "points": objective["shape"], "cls": "target", "title": f"objective: {name}"})
+        out.append({"kind": "text", "x": x, "y": y, "text": name, "cls": "label"})
+    return out
+
+
+def _opening(view: dict[str, Any], opening: dict[str, Any]) -> dict[str, Any]:
+    x, y = opening["at"]
+    w = float(opening.get("width", 1.0))
+    side = w if opening.get("door") else w * 0.6
+    return {
+        "kind": "rect",
+        "x": x - side / 2,
+        "y": y - side / 2,
+        "w": side,
+        "h": side,
+        "cls": "door" if opening.get("door") else "window",
+        "id": opening["id"],
+        "title": _opening_label(view, opening),
+    }
+
+
+def _building(view: dict[str, Any], piece: dict[str, Any], states: dict[str, Any]) -> list[dict[str, Any]]:
+    """A building or tower: each section (its own roof) with its storeys' points and state (skirmish.17, 18),
+    its doors and windows (skirmish.39)."""
+    out: list[dict[str, Any]] = []
+    kind = "tower" if piece["kind"] == "tower" else "building"
+    sections = piece.get("sections") or [{"id": piece["id"], "shape": piece["shape"], "storeys": []}]
+    for sec in sections:
+        info = states.get(sec["id"], {})
+        storeys = len(sec.get("storeys") or []) or len(info.get("points") or []) or 1
+        points = "/".join(str(p) for p in info.get("points", [])) or "?"
+        state = info.get("state", "")
+        for ring in _flat(sec.get("shape")):
+            out.append(
+                {
+                    "kind": "polygon",
+                    "points": ring,
+                    "cls": "building",
+                    "id": sec["id"],
+                    "title": f"{kind} {sec['id']}: {storeys} storey{'s' if storeys > 1 else ''}, "
+                    f"{points} points, {state}",
+                }
+            )
+        ring = _flat(sec.get("shape"))
+        if ring:
+            x, y = _centre(ring[0][:-1])
+            label = f"{sec['id']} {storeys}st" if storeys > 1 else sec["id"]
+            out.append({"kind": "text", "x": x, "y": y, "text": label, "cls": "label"})
+    for opening in piece.get("openings", []):
+        out.append(_opening(view, opening))
+    return out
+
+
+def marks_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """What lies on the table for now: wire laid and tank traps set, ladders, the last fire's wedges, the
+    templates laid this turn, drop zones."""
+    out: list[dict[str, Any]] = []
+    for wire in view.get("wires", []):
+        out.append({"kind": "polyline", "points": wire, "cls": "wire", "title": "barbed wire laid"})
+    for trap in view.get("traps", []):
+        out.append({"kind": "circle", "x": trap[0], "y": trap[1], "r": 0.3, "cls": "obstacle", "title": "tank trap"})
+    for lad in view.get("ladders", []):
+        men = ", ".join(lad.get("men", [])) or "nobody"
+        out.append(
+            {
+                "kind": "polyline",
+                "points": [lad["foot"], lad["top"]],
+                "cls": "bridge",
+                "id": lad["id"],
+                "side": lad["side"],
+                "title": f"ladder {lad['id']} ({lad['side']}) up wall {lad['section']}: on it {men}",
+            }
+        )
+    for wedge in view.get("wedges", []):
+        out.append(
+            {
+                "kind": "polygon",
+                "points": wedge.get("outline", []),
+                "cls": "template",
+                "title": f"{wedge.get('gunner', '')}'s wedge",
+            }
+        )
+    for laid in view.get("landed", []):
+        out.append(
+            {
+                "kind": "polygon",
+                "points": laid.get("shape", []),
+                "cls": "template",
+                "title": f"{laid.get('template', 'template')} laid by {laid.get('by', '')}",
+            }
+        )
+    for zone in view.get("drop_zones", []) or []:
+        if isinstance(zone, dict) and "at" in zone:
+            out.append(
+                {
+                    "kind": "circle",
+                    "x": zone["at"][0],
+                    "y": zone["at"][1],
+                    "r": zone.get("radius", 6),
+                    "cls": "target",
+                    "title": f"drop zone {zone.get('id', '')}",
+                }
+            )
+    return out
+
+
+def figure_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every man (on the table and waiting off it), vehicle and piece: side by colour and by shape."""
+    units = {u["id"]: u for u in view.get("units", [])}
+    out: list[dict[str, Any]] = []
+    for v in view.get("vehicle_shapes", []) or []:
+        out.append(
+            {
+                "kind": "polygon",
+                "points": v["shape"],
+                "cls": "box",
+                "side": v.get("side"),
+                "id": v["id"],
+                "title": f"{_name(v.get('kind', 'vehicle'))} {v['id']}: driver {v.get('driver') or '-'}, "
+                f"gunner {v.get('gunner') or '-'}, aboard {', '.join(v.get('aboard', [])) or 'nobody'}",
+            }
+        )
+    for v in view.get("vehicles", []) or []:
+        out.append(
+            {
+                "kind": "figure",
+                "x": v["x"],
+                "y": v["y"],
+                "r": 0.6,
+                "heading": scene_heading(float(v.get("heading", 90.0))),
+                "id": v["id"],
+                "text": v["id"][:3],
+                "side": v.get("side"),
+                "marker": "diamond",
+                "title": f"{v.get('name', v['id'])} ({_name(v.get('kind', ''))}), facing {v.get('heading', 0):g} deg",
+            }
+        )
+    crews = {u["id"]: u["side"] for u in view.get("units", [])}
+    for p in view.get("pieces", []) or []:
+        side = crews.get(p.get("crew") or "")
+        out.append(
+            {
+                "kind": "figure",
+                "x": p["x"],
+                "y": p["y"],
+                "r": 0.6,
+                "heading": scene_heading(float(p.get("heading", 90.0))),
+                "id": p["id"],
+                "text": p["id"][:3],
+                "side": side,
+                "marker": "triangle",
+                "title": f"{_name(p['weapon'])} {p['id']}, crew {p.get('crew') or 'none'}, "
+                f"arc {p.get('arc', 0):g} deg either side"
+                + (f", hitched to {p['hitched']}" if p.get("hitched") else ""),
+            }
+        )
+    for f in view["figures"]:
+        if f.get("aboard"):
+            continue  # drawn with his vehicle (its title names him)
+        unit = units.get(f["unit"], {})
+        title = f"{f['id']} {f['type']}, {_name(f.get('fires', f['weapon']))} ({unit.get('name', f['unit'])})"
+        if not f["alive"]:
+            out.append(
+                {"kind": "text", "x": f["x"], "y": f["y"], "text": "x", "cls": "label", "title": title + ": dead"}
+            )
+            continue
+        extra = []
+        if f.get("wounds"):
+            extra.append(f"{f['wounds']} flesh wound{'s' if f['wounds'] > 1 else ''}")
+        if not f["on_table"]:
+            extra.append("waiting off the table")
+        if f.get("on_wall"):
+            extra.append(f"on wall {f['on_wall']}")
+        if f.get("on_ladder"):
+            extra.append(f"on ladder {f['on_ladder']}")
+        out.append(
+            {
+                "kind": "figure",
+                "x": f["x"],
+                "y": f["y"],
+                "r": BASE,
+                "id": f["id"],
+                "unit": f["unit"],
+                "text": f["id"].rsplit(".", 1)[-1],
+                "side": f["side"],
+                "marker": "diamond" if f["weapon"] in HEAVY else MARKER.get(f["side"], "circle"),
+                "title": title + (f": {', '.join(extra)}" if extra else ""),
+                **({"cls": "off"} if not f["on_table"] else {}),
+            }
+        )
+    return out
+
+
+def unit_place(view: dict[str, Any], unit: str) -> dict[str, Any] | None:
+    """A unit's living men on the table: ``{"id", "x", "y", "r"}``, their centre and the circle round them."""
+    men = [f for f in view["figures"] if f["unit"] == unit and f["alive"] and not f.get("aboard")]
+    if not men:
+        return None
+    x, y = _centre((f["x"], f["y"]) for f in men)
+    r = max(math.hypot(f["x"] - x, f["y"] - y) for f in men) + 2 * BASE
+    return {"id": unit, "x": round(x, 2), "y": round(y, 2), "r": round(r, 2)}
+
+
+def _my_units(view: dict[str, Any], mine: Collection[str]) -> list[str]:
+    """The units of the sides the seats ``mine`` play (a seat is its side's name: "Allies")."""
+    sides = {s.lower() for s in mine}
+    return [u["id"] for u in view.get("units", []) if u["side"] in sides]
+
+
+def marks(view: dict[str, Any], mine: Collection[str]) -> list[dict[str, Any]]:
+    """The viewer's own units, ringed: ``[{"id", "x", "y", "r", "title"}]`` (inches)."""
+    out = []
+    names = {u["id"]: u.get("name", u["id"]) for u in view.get("units", [])}
+    for unit in _my_units(view, mine):
+        place = unit_place(view, unit)
+        if place is not None:
+            out.append(place | {"title": f"your unit {unit} ({names[unit]})"})
+    return out
+
+
+def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
+    """The table in inches: terrain, what lies on it, men, vehicles and pieces, rings round ``mine``'s units."""
+    terrain = view["terrain"]
+    rings = [
+        {"kind": "circle", "x": m["x"], "y": m["y"], "r": m["r"], "cls": "ring", "title": m["title"]}
+        for m in marks(view, mine)
+    ]
+    return {
+        "width": float(terrain["width"]),
+        "height": float(terrain["depth"]),
+        "layers": [
+            {"name": "terrain", "shapes": terrain_shapes(view)},
+            {"name": "marks", "shapes": marks_shapes(view) + rings},
+            {"name": "units", "shapes": figure_shapes(view)},
+        ],
+    }
+
+
+# ------------------------------------------------------------------------------------------ words
+def phase(view: dict[str, Any]) -> str:
+    """The phase line: turn, whose phase and what it is ("Turn 2 of 8: the allies move (axis moved first)")."""
+    outcome = view.get("outcome")
+    limit = view.get("stats", {}).get("turn_limit")
+    turn = f"Turn {view['turn']}" + (f" of {limit}" if limit else "")
+    if outcome:
+        winner = outcome.get("winner")
+        return (
+            f"{turn}: over - {winner + ' win' if winner else outcome.get('outcome', '')}: {outcome.get('reason', '')}"
+        )
+    step, _, side = str(view.get("phase", "")).partition(":")
+    words = PHASE_WORDS.get(step, step)
+    if side:
+        return f"{turn}: the {side} {words}" + (f" ({view['order'][0]} first)" if view.get("order") else "")
+    return f"{turn}: {words}"
+
+
+def tables(view: dict[str, Any], mine: Collection[str]) -> list[dict[str, Any]]:
+    """Units (men left, where, what they carry), vehicles, buildings and walls by state, objectives."""
+    own = set(_my_units(view, mine))
+    rows = []
+    for u in view.get("units", []):
+        men = [f for f in view["figures"] if f["unit"] == u["id"]]
+        alive = [f for f in men if f["alive"]]
+        place = unit_place(view, u["id"])
+        where = f"({place['x']:g}, {place['y']:g})" if place else "-"
+        if alive and not any(f["on_table"] for f in alive):
+            where = "waiting off the table"
+        arms: dict[str, int] = {}
+        for f in alive:
+            arms[f.get("fires", f["weapon"])] = arms.get(f.get("fires", f["weapon"]), 0) + 1
+        rows.append(
+            [
+                u["id"],
+                u.get("name", ""),
+                u["side"],
+                f"{len(alive)} of {len(men)}",
+                where,
+                ", ".join(f"{n} {_name(w)}" for w, n in sorted(arms.items())),
+                "yes" if u["id"] in own else "",
+            ]
+        )
+    out: list[dict[str, Any]] = [
+        {"caption": "Units", "columns": ["unit", "name", "side", "men", "where", "arms", "yours"], "rows": rows}
+    ]
+    vehicles = view.get("vehicles") or []
+    if vehicles:
+        out.append(
+            {
+                "caption": "Vehicles",
+                "columns": ["vehicle", "kind", "side", "where", "facing", "aboard"],
+                "rows": [
+                    [
+                        v["id"],
+                        _name(v.get("kind", "")),
+                        v.get("side", ""),
+                        f"({v['x']:g}, {v['y']:g})",
+                        f"{v.get('heading', 0):g} deg",
+                        ", ".join(v.get("aboard", [])),
+                    ]
+                    for v in vehicles
+                ],
+            }
+        )
+    structures = view.get("structures", {})
+    srows = [
+        ["building", sid, "/".join(str(p) for p in s["points"]), s["state"]]
+        for sid, s in structures.get("sections", {}).items()
+    ]
+    srows += [["wall", sid, str(s["points"]), s["state"]] for sid, s in structures.get("walls", {}).items()]
+    srows += [
+        ["bridge", bid, "", b["text"] + ("" if b["standing"] else " - down")]
+        for bid, b in structures.get("bridges", {}).items()
+    ]
+    if srows:
+        out.append(
+            {"caption": "Buildings, walls and bridges", "columns": ["what", "id", "points", "state"], "rows": srows}
+        )
+    objectives = view["scenario"].get("objectives", [])
+    if objectives:
+        out.append(
+            {
+                "caption": "Objectives",
+                "columns": ["objective", "name"],
+                "rows": [[o["id"], o.get("name") or o["id"]] for o in objectives],
+            }
+        )
+    return out
+
+
+def figures(view: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The projector's figures: turn, the phase, men lost and dice rolled by side."""
+    stats = view.get("stats", {})
+    out: list[tuple[str, Any]] = [
+        ("scenario", view["scenario"]["title"]),
+        ("turn", view["turn"]),
+        ("phase", phase(view)),
+    ]
+    for side in ("allies", "axis"):
+        total = sum(1 for f in view["figures"] if f["side"] == side)
+        lost = stats.get("losses", {}).get(side, 0)
+        out.append((f"{side} men lost", f"{lost} of {total}"))
+        out.append(
+            (f"{side} dice / hits", f"{stats.get('shots', {}).get(side, 0)} / {stats.get('hits', {}).get(side, 0)}")
+        )
+    return out
