@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from grognard.core.dice import SeededDice, spawn_seeds
+from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.play import play_out
 from grognard.rulesets import get
 
@@ -29,8 +29,8 @@ def run(games: int, seed: int, *, checked: bool, options: dict[str, Any]) -> tup
     turns: list[int] = []
     decisions = 0
     start = time.perf_counter()
-    for child in spawn_seeds(seed, games):
-        dice_seed, bot_seed = child.spawn(2)
+    for index in range(games):
+        dice_seed, bot_seed = stream(seed, index, DICE), stream(seed, index, BOTS)
         game = ruleset.new_game(resolved, SeededDice(dice_seed))
         bot = ruleset.bots["doctrine"](np.random.default_rng(bot_seed))
         counted = [0]

@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from grognard.core.dice import SeededDice, spawn_seeds
+from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.play import play_out
 from grognard.rulesets import get
 
@@ -27,8 +27,8 @@ def run(games: int, seed: int, *, checked: bool) -> tuple[float, list[int], int]
     turns: list[int] = []
     decisions = 0
     start = time.perf_counter()
-    for child in spawn_seeds(seed, games):
-        dice_seed, bot_seed = child.spawn(2)
+    for index in range(games):
+        dice_seed, bot_seed = stream(seed, index, DICE), stream(seed, index, BOTS)
         game = ruleset.new_game(options, SeededDice(dice_seed))
         bot = ruleset.bots["doctrine"](np.random.default_rng(bot_seed))
         counted = [0]

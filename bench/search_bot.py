@@ -25,7 +25,7 @@ import numpy as np
 
 from grognard.analysis.stats import wilson
 from grognard.bots.search import SearchBot
-from grognard.core.dice import SeededDice
+from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.play import play_out
 from grognard.rulesets import get
 
@@ -36,10 +36,8 @@ def play_one(args: tuple[Any, ...]) -> tuple[str | None, int]:
     """One game: the winner (None if none) and the turns it lasted."""
     options, seed, index, search_side, playouts, depth, steps, confidence = args
     ruleset = get("omaha")
-    root = np.random.SeedSequence(seed, spawn_key=(index,))
-    dice_seed, bot_seed = root.spawn(2)
-    game = ruleset.create(options, SeededDice(dice_seed))
-    rng = np.random.default_rng(bot_seed)
+    game = ruleset.create(options, SeededDice(stream(seed, index, DICE)))
+    rng = np.random.default_rng(stream(seed, index, BOTS))
     doctrine = ruleset.bots["doctrine"](rng)
     search = (
         SearchBot(rng, ruleset, playouts=playouts, depth=depth, steps=steps, confidence=confidence)

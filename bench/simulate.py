@@ -26,8 +26,8 @@ import time
 
 import numpy as np
 
-from grognard.analysis.montecarlo import Plan, default_jobs, game_seed, play_one, simulate
-from grognard.core.dice import SeededDice
+from grognard.analysis.montecarlo import Plan, default_jobs, play_one, simulate
+from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.play import play_out
 from grognard.rulesets import get
 
@@ -40,10 +40,9 @@ def dice_per_game(games: int) -> float:
     options = ruleset.resolve({})
     total = 0
     for index in range(games):
-        dice_seq, bot_seq = game_seed(1, index).spawn(2)
-        counter = SeededDice(dice_seq)
+        counter = SeededDice(stream(1, index, DICE))
         game = ruleset.new_game(options, counter)
-        bot = ruleset.bots["doctrine"](np.random.default_rng(bot_seq))
+        bot = ruleset.bots["doctrine"](np.random.default_rng(stream(1, index, BOTS)))
         play_out(game, lambda seat, bot=bot: bot, checked=False)
         total += counter.drawn[6]
     return total / games

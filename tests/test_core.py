@@ -700,3 +700,38 @@ class TestRecord:
         assert writer.lines[-1]["action"] == "lane left"
         assert writer.lines[-1]["events"][0]["to"] == [RUNNER]  # the sealed choice keeps its audience
         assert replay(writer.lines, lambda name: TOY).game.digest() == game.digest()
+
+
+def test_every_seeded_stream_is_derived_in_core_dice() -> None:
+    """One derivation of streams from seeds (core.dice.stream): no other module builds a SeedSequence or
+    spawns one, so the cli, the web room, the terminal, Monte Carlo, the search bot and the batch path
+    cannot drift apart (issue 19)."""
+    import re
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent.parent / "src" / "grognard"
+    pattern = re.compile(r"SeedSequence\(|\.spawn\(")
+    found = [
+        f"{path.relative_to(package)}:{n}"
+        for path in sorted(package.rglob("*.py"))
+        if path.relative_to(package).as_posix() != "core/dice.py"
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if pattern.search(line) and not line.lstrip().startswith("#")
+    ]
+    assert found == []
+
+
+def test_the_streams_are_numpys_children_of_the_seed() -> None:
+    """stream(s, i, j) is child j of child i of SeedSequence(s), as the earlier spawn() calls made them, so
+    every seeded game and record plays on as before."""
+    from grognard.core.dice import BOTS, DICE, stream
+
+    def state(seq: np.random.SeedSequence) -> list[int]:
+        return seq.generate_state(4).tolist()
+
+    dice, bots = np.random.SeedSequence(2026, spawn_key=(5,)).spawn(2)
+    assert state(stream(2026, 5, DICE)) == state(dice) and state(stream(2026, 5, BOTS)) == state(bots)
+    assert state(stream(stream(2026, 5), DICE)) == state(dice)
+    assert state(stream(9, DICE)) == state(np.random.SeedSequence(9).spawn(1)[0])
+    assert state(stream(9, BOTS, 12)) == state(np.random.SeedSequence(9, spawn_key=(1, 12)))
+    assert state(stream(dice, 6)) == state(np.random.SeedSequence(2026, spawn_key=(5, 0, 6)))

@@ -31,7 +31,7 @@ from grognard.analysis.montecarlo import ENGINES, Plan, Summary, batched, defaul
 from grognard.analysis.odds import odds_figures, table_json
 from grognard.analysis.report import TableWriter, figures, sparkline, write_outputs, write_sweep
 from grognard.analysis.stats import wilson
-from grognard.core.dice import SeededDice
+from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.engine import Event, Game
 from grognard.core.errors import GrognardError, OptionError, RecordError, TornRecord
 from grognard.core.options import OptionSpec, parse_assignments
@@ -665,10 +665,7 @@ def _wide_console() -> Console:
 # ---------------------------------------------------------------------- play
 def game_streams(seed: int) -> tuple[SeededDice, np.random.Generator]:
     """The dice and the bots' generator of a seeded game: two independent streams of one seed."""
-    root = np.random.SeedSequence(seed)
-    return SeededDice(np.random.SeedSequence(root.entropy, spawn_key=(0,))), np.random.default_rng(
-        np.random.SeedSequence(root.entropy, spawn_key=(1,))
-    )
+    return SeededDice(stream(seed, DICE)), np.random.default_rng(stream(seed, BOTS))
 
 
 def parse_bots(ruleset: Ruleset, items: Sequence[str]) -> dict[str, str]:

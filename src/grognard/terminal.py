@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from grognard import rulesets
-from grognard.core.dice import DiceSource, ManualDice
+from grognard.core.dice import BOTS, DiceSource, ManualDice, stream
 from grognard.core.engine import Decision, Event, Game, Result
 from grognard.core.errors import GrognardError, OptionError
 from grognard.core.record import RecordWriter, Replay, StepCounter, replay
@@ -371,7 +371,7 @@ class Session:
         self.humans = humans
         self.human = HumanPlayer(ruleset, prompter)
         self.prompter = prompter
-        self.bot_entropy = np.random.SeedSequence(bot_seed).entropy
+        self.bot_seed = bot_seed
         self.bot_rng = np.random.default_rng(0)
         self.bots: dict[str, Bot] = {}
         self.on_events = on_events
@@ -385,7 +385,7 @@ class Session:
         bot = self.bots.get(seat)
         if bot is None:
             bot = self.bots[seat] = self.ruleset.bots[self.bot_for_side[self.game.side_of(seat)]](self.bot_rng)
-        key = np.random.SeedSequence(self.bot_entropy, spawn_key=(1, self.step))
+        key = stream(self.bot_seed, BOTS, self.step)
         self.bot_rng.bit_generator.state = np.random.PCG64(key).state
         return bot
 

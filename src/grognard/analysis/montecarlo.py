@@ -1,7 +1,7 @@
 """Monte Carlo: many games in parallel, reduced in game-index order into integer counts.
 
 Game ``i`` of a run with seed ``s`` draws its dice and its bots' choices from
-``SeedSequence(s, spawn_key=(i,))`` alone, so the same seed gives the same
+``core.dice.stream(s, i)`` alone, so the same seed gives the same
 games whatever the number of processes, a sweep shares its random numbers
 across grid points (common random numbers), and a cluster gives the local
 answer. Results are kept as integer histograms and counts (exact medians,
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from grognard import rulesets
-from grognard.core.dice import SeededDice
+from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.play import play_out
 from grognard.core.ruleset import Metric, Ruleset
 
@@ -53,17 +53,15 @@ def batched(plan: Plan) -> bool:
 
 def game_seed(seed: int, index: int) -> np.random.SeedSequence:
     """The seed of game ``index`` of a run seeded ``seed``."""
-    return np.random.SeedSequence(seed, spawn_key=(index,))
+    return stream(seed, index)
 
 
 def play_one(
     ruleset: Ruleset, options: Mapping[str, Any], bots: Mapping[str, str], seed: int, index: int
 ) -> dict[str, Any]:
     """Play game ``index`` bot against bot on the fast path; its row of results and metrics."""
-    root = game_seed(seed, index)
-    dice_seq, bot_seq = root.spawn(2)
-    game = ruleset.new_game(options, SeededDice(dice_seq))
-    rng = np.random.default_rng(bot_seq)
+    game = ruleset.new_game(options, SeededDice(stream(seed, index, DICE)))
+    rng = np.random.default_rng(stream(seed, index, BOTS))
     made = {side: ruleset.bots[name](rng) for side, name in bots.items()}
     result = play_out(game, lambda seat: made[game.side_of(seat)], checked=False)
     row: dict[str, Any] = {

@@ -51,7 +51,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from grognard.core.dice import SeededDice
+from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.engine import Decision, Game
 from grognard.core.ruleset import Bot, BotFactory, Ruleset
 
@@ -59,6 +59,8 @@ __all__ = ["CandidateStats", "SearchBot"]
 
 PLAYOUT_DICE_BLOCK = 256  # dice a playout's source draws at once (SeededDice's 8192 would dominate a short playout)
 SAFETY_STEPS = 100_000  # a playout longer than this is scored as unfinished
+
+POLICY, PLAYOUTS = 0, 1  # a decision's streams (core.dice.stream): the policy's own choice, playout n at (1, n)
 
 
 @dataclass
@@ -147,7 +149,7 @@ class SearchBot:
         stats = [CandidateStats(action) for action in options]
         for index in self._schedule(stats):
             stat = stats[index]
-            seed = np.random.SeedSequence(entropy, spawn_key=(1, stat.playouts))
+            seed = stream(entropy, PLAYOUTS, stat.playouts)
             stat.scores.append(self.playout(game, decision, stat.action, side, seed))
         self.last = stats
         return stats[self.pick(stats, policy_first)].action
@@ -179,7 +181,7 @@ class SearchBot:
         """
         options: list[Any] = []
         if self.include_policy:
-            choice = self._policy_choice(game, decision, np.random.SeedSequence(entropy, spawn_key=(0,)))
+            choice = self._policy_choice(game, decision, stream(entropy, POLICY))
             if choice is not None and decision.space.contains(choice):
                 options.append(choice)
         policy_first = bool(options)
@@ -201,12 +203,12 @@ class SearchBot:
         mine = _matching(sim, decision)
         if mine is None:
             return None
-        bot = self.policy(np.random.default_rng(np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, 1))))
+        bot = self.policy(np.random.default_rng(stream(seed, BOTS)))
         return bot.choose(sim, mine)
 
     def _clone(self, game: Game, seat: str, seed: np.random.SeedSequence) -> Game:
         sim = game.clone()
-        dice = SeededDice(np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, 0)))
+        dice = SeededDice(stream(seed, DICE))
         dice.BLOCK = PLAYOUT_DICE_BLOCK  # this source only: an instance override of the class block size
         sim.dice = dice
         if sim.sealed:
@@ -227,7 +229,7 @@ class SearchBot:
             sim.apply(decision.seat, action)  # checked: find the decision it answers
         else:
             sim.apply(decision.seat, action, checked=False, decision=mine)
-        rng = np.random.default_rng(np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, 1)))
+        rng = np.random.default_rng(stream(seed, BOTS))
         bots: dict[str, Bot] = {}
         limit_turn = game.turn + self.depth if self.depth is not None else None
         limit_steps = min(self.steps, SAFETY_STEPS) if self.steps is not None else SAFETY_STEPS

@@ -36,6 +36,8 @@ import numpy as np
 from grognard.core.errors import DiceError
 
 __all__ = [
+    "BOTS",
+    "DICE",
     "AnySuccess",
     "Capped",
     "DiceSource",
@@ -50,7 +52,36 @@ __all__ = [
     "SumAtLeast",
     "TableRoll",
     "spawn_seeds",
+    "stream",
 ]
+
+
+DICE, BOTS = 0, 1  # the two streams of a seeded game: its dice, and its bots' choices
+
+
+def stream(seed: int | np.random.SeedSequence, *path: int) -> np.random.SeedSequence:
+    """The random stream at ``path`` below ``seed``: every seeded stream of grognard is derived here.
+
+    ``stream(s, i, j)`` is numpy's child ``j`` of child ``i`` of ``SeedSequence(s)`` (what ``spawn``
+    gives, without its counter), so a stream depends on its seed and path alone. The paths in use:
+
+    - a game seeded ``s`` (``grognard play``, a web room, the terminal): dice ``stream(s, DICE)``,
+      the bots' choice at step ``k`` ``stream(bot_seed, BOTS, k)``;
+    - game ``i`` of a Monte Carlo run seeded ``s``: ``stream(s, i)``, its dice ``stream(s, i, DICE)``,
+      its bots ``stream(s, i, BOTS)``;
+    - within a dice stream ``d``, the dice of ``n`` sides: ``stream(d, n)`` (:class:`SeededDice`);
+    - a search bot's playout: ``stream(entropy, BOTS, playout)``, its dice and bots below that.
+
+    ``seed`` is an int (0 or more) or a ``SeedSequence``.
+
+    >>> stream(7, 3).spawn_key, stream(stream(7, 3), DICE).spawn_key
+    ((3,), (3, 0))
+    >>> stream(7, 3).generate_state(2).tolist() == np.random.SeedSequence(7).spawn(4)[3].generate_state(2).tolist()
+    True
+    """
+    if isinstance(seed, np.random.SeedSequence):
+        return np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, *path), pool_size=seed.pool_size)
+    return np.random.SeedSequence(seed, spawn_key=path)
 
 
 class DiceSource(Protocol):
@@ -100,11 +131,10 @@ class SeededDice:
         return entropy if isinstance(entropy, int) or entropy is None else list(entropy)
 
     def _stream(self, sides: int) -> np.random.Generator:
-        stream = self._streams.get(sides)
-        if stream is None:
-            child = np.random.SeedSequence(self.seed_sequence.entropy, spawn_key=(*self.seed_sequence.spawn_key, sides))
-            stream = self._streams[sides] = np.random.Generator(np.random.PCG64(child))
-        return stream
+        generator = self._streams.get(sides)
+        if generator is None:
+            generator = self._streams[sides] = np.random.Generator(np.random.PCG64(stream(self.seed_sequence, sides)))
+        return generator
 
     def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]:
         buffer = self._buffers.get(sides)
@@ -124,7 +154,7 @@ class SeededDice:
 
 def spawn_seeds(seed: int, n: int) -> list[np.random.SeedSequence]:
     """``n`` independent child seeds of ``seed``, one per game, in game order."""
-    return np.random.SeedSequence(seed).spawn(n)
+    return [stream(seed, i) for i in range(n)]
 
 
 class ScriptedDice:

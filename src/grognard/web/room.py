@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from grognard import rulesets
-from grognard.core.dice import SeededDice
+from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.engine import Decision, Event, Game, canonical_json
 from grognard.core.errors import GrognardError, IllegalAction
 from grognard.core.record import RecordWriter, dice_of, make_header, replay
@@ -58,7 +58,7 @@ def token_hash(token: str) -> str:
 
 def dice_stream(seed: int) -> np.random.SeedSequence:
     """The dice stream of a seeded game (as ``grognard play``: child 0 of the seed)."""
-    return np.random.SeedSequence(np.random.SeedSequence(seed).entropy, spawn_key=(0,))
+    return stream(seed, DICE)
 
 
 class Room:
@@ -628,7 +628,7 @@ class Room:
     # ------------------------------------------------------------------ bots and the phase timer
     def _bot(self, seat: str, name: str) -> Bot:
         step = self.writer.steps if self.writer is not None else 0
-        rng = np.random.default_rng(np.random.SeedSequence(self.meta["bot_seed"], spawn_key=(1, step)))
+        rng = np.random.default_rng(stream(self.meta["bot_seed"], BOTS, step))
         bot = self.ruleset.bots[name](rng)
         return bot
 

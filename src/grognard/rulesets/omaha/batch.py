@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from grognard.core.dice import SeededDice
+from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.geometry import TOLERANCE
 from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.bots import FOLLOW_UP_REACH, MOSTLY_WHOLE
@@ -112,7 +112,6 @@ class _Batch:
     sections, ``B`` bunker sections); the methods play the phases of ``game.OmahaGame``."""
 
     def __init__(self, options: Mapping[str, Any], seed: int, indices: Sequence[int]) -> None:
-        from grognard.analysis.montecarlo import game_seed
 
         self.options = options
         germans = int(options["germans"])
@@ -133,12 +132,10 @@ class _Batch:
         self.stream = np.empty((G, block + WINDOW), dtype=np.int8)
         self.filled = np.full(G, block, dtype=np.int64)
         for k, index in enumerate(indices):
-            dice_seq, bot_seq = game_seed(seed, index).spawn(2)
-            child = np.random.SeedSequence(dice_seq.entropy, spawn_key=(*dice_seq.spawn_key, 6))
-            generator = np.random.Generator(np.random.PCG64(child))
+            generator = np.random.Generator(np.random.PCG64(stream(seed, index, DICE, 6)))
             self.stream[k, :block] = generator.integers(1, 7, size=block, dtype=np.int64)
             self.generators.append(generator)
-            self.bot_rngs.append(np.random.default_rng(bot_seq))
+            self.bot_rngs.append(np.random.default_rng(stream(seed, index, BOTS)))
         self.cursor = np.zeros(G, dtype=np.int64)
         self.rows_all = np.arange(G)
         # players and squads
