@@ -195,6 +195,32 @@ class Absorbed(Mechanic):
 
 
 @dataclass(frozen=True)
+class Mapped(Mechanic):
+    """``mechanic``, its outcomes read through ``table`` (pairs of outcome and what it becomes; others stay):
+    a "damaged" that destroys a plane whose every engine is already out (RULINGS B4)."""
+
+    mechanic: Mechanic
+    table: tuple[tuple[Any, Any], ...]
+    label: str = ""
+
+    def _read(self, outcome: Any) -> Any:
+        for before, after in self.table:
+            if outcome == before:
+                return after
+        return outcome
+
+    def roll(self, source: DiceSource, purpose: str) -> Any:
+        return self._read(self.mechanic.roll(source, purpose))
+
+    def distribution(self) -> icepool.Die:
+        return self.mechanic.distribution().map(self._read)
+
+    @property
+    def text(self) -> str:
+        return self.label or self.mechanic.text
+
+
+@dataclass(frozen=True)
 class Summed(Mechanic):
     """``times`` rolls of ``mechanic`` (numeric), summed: the obstacles of every section of a beach."""
 

@@ -6,10 +6,11 @@ from typing import Any
 
 from grognard.analysis.odds import OddsTable
 from grognard.core.ruleset import Metric
+from grognard.rulesets.b17.composites import BOMBERS, composite_tables, crippled
 from grognard.rulesets.b17.data import (
     ALTITUDE_ROLL,
     BOMB_ROLL,
-    BOX_SIZE,
+    BOMBER_ENGINES,
     CLOCK_ROLL,
     ENTRY_ROLL,
     FIGHTER_ATTACK,
@@ -24,7 +25,8 @@ from grognard.rulesets.b17.data import (
 
 
 def odds_tables() -> list[OddsTable]:
-    """Every mechanic of the B-17 rules."""
+    """Every mechanic of the B-17 rules, as play reads it (a damage with every engine out destroys), then the
+    composites (:mod:`grognard.rulesets.b17.composites`)."""
     return [
         OddsTable("entry", "An element enters this turn (even d6)", "b17.16", ((None, ENTRY_ROLL),)),
         OddsTable("clock", "Clock hour of entry (2d6)", "b17.17", ((None, CLOCK_ROLL),)),
@@ -38,28 +40,49 @@ def odds_tables() -> list[OddsTable]:
             "attack",
             "A fighter's attack on a B-17 (d6+3 against d6+3; +1 head-on or from behind)",
             "b17.37",
-            (("plain", FIGHTER_ATTACK), ("head-on/behind", FIGHTER_ATTACK_BONUS)),
+            (
+                ("plain", FIGHTER_ATTACK),
+                ("head-on/behind", FIGHTER_ATTACK_BONUS),
+                ("plain, 4 engines out", crippled(FIGHTER_ATTACK)),
+                ("head-on/behind, 4 engines out", crippled(FIGHTER_ATTACK_BONUS)),
+            ),
             "approach",
-            "damaged: an engine out; destroyed when every engine already was",
+            "damaged: an engine out; destroyed when every engine already was (RULINGS B4)",
         ),
-        OddsTable("gunner", "One gunner's fire at a fighter (d6+1 against d6+2)", "b17.42", ((None, GUNNER_FIRE),)),
-        OddsTable("flak", "Flak at a bomber (AA d6 against the bomber's d6)", "b17.53", ((None, FLAK),)),
+        OddsTable(
+            "gunner",
+            "One gunner's fire at a fighter (d6+1 against d6+2)",
+            "b17.42",
+            (("fresh fighter", GUNNER_FIRE), ("fighter already damaged", crippled(GUNNER_FIRE))),
+            "fighter",
+            "a fighter has one engine: a second damage destroys it (RULINGS B4)",
+        ),
+        OddsTable(
+            "flak",
+            "Flak at a bomber (AA d6 against the bomber's d6)",
+            "b17.53",
+            ((f"0-{BOMBER_ENGINES - 1} engines out", FLAK), (f"{BOMBER_ENGINES} engines out", crippled(FLAK))),
+            "bomber",
+        ),
         OddsTable("bomb", "Hits of one bomb roll (bomber d6 against target d6)", "b17.57", ((None, BOMB_ROLL),)),
         OddsTable(
             "bomb_load",
             "Hits of k bombers' loads (four rolls each)",
             "b17.51",
-            tuple((k, BombLoad(k)) for k in range(1, BOX_SIZE + 1)),
+            tuple((k, BombLoad(k)) for k in BOMBERS),
             "bombers",
+            "no flak on the way in (met on an earlier turn); with flak: bomb_load_flak",
+            cumulative=True,
         ),
         OddsTable(
             "raid_wins",
             f"k bombers over the target score {HITS_TO_WIN} hits or more (flak first)",
             "b17.60",
-            tuple((k, AtLeast(BombLoad(k, flak=True), HITS_TO_WIN)) for k in range(1, BOX_SIZE + 1)),
+            tuple((k, AtLeast(BombLoad(k, flak=True), HITS_TO_WIN)) for k in BOMBERS),
             "bombers",
             "each bomber meets the flak once before it drops; one destroyed by flak drops nothing",
         ),
+        *composite_tables(),
     ]
 
 
