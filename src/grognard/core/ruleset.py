@@ -10,6 +10,7 @@ import numpy as np
 
 from grognard.core.dice import DiceSource
 from grognard.core.engine import Decision, Event, Game
+from grognard.core.face import Face
 from grognard.core.options import OptionSpec, resolve_options
 
 
@@ -89,6 +90,8 @@ class Ruleset:
     the options it sets and the data ``restore`` makes the game from; it raises
     a :class:`~grognard.core.errors.GrognardError` listing every problem.
     ``upload_option`` names the option such a file stands for ("scenario").
+    ``face`` (a :class:`grognard.core.face.Face`) is what the web pages draw and
+    offer of a game, from a seat's view; ``None``: the menu, a typed order and ``board_text``.
     """
 
     name: str
@@ -123,6 +126,7 @@ class Ruleset:
     restore: Callable[[Mapping[str, Any], DiceSource, Mapping[str, Any]], Game] | None = None
     upload: Callable[[str, str], tuple[dict[str, Any], dict[str, Any]]] | None = None
     upload_option: str = ""
+    face: Face | None = None
 
     def resolve(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with ``given``, checked (``OptionError`` names the field)."""

@@ -14,6 +14,9 @@ _MODULES = {
 }
 
 
+DEFAULT = next(iter(_MODULES))  # the rule set a new game plays when none is named
+
+
 def names() -> list[str]:
     """The names of every rule set."""
     return list(_MODULES)

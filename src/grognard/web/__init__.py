@@ -14,12 +14,13 @@
   (a code from a fixed list and a message), sends ``events`` (a record step's events the page
   may see) at once and ``state`` (everything the page shows) at most five times a second.
   A ``preview`` is answered with ``preview``: legal or the problem (naming the rule), the note and
-  the exact odds, and, for a rule set with a ``preview`` hook (B-17), ``svg``: the picture with the
+  the exact odds, and, for a rule set with a ``preview`` hook, ``svg``: the picture with the
   order drawn in (its path, where it ends, the 4" rings of the guns it meets). Nothing changes.
 - ``protocol``: every message as a pydantic model (type, size, range).
 - ``guard``: rate limits (token buckets by address, or address and browser id) and the request body
   limit counted on the bytes read.
-- ``faces``: what the pages show through the Ruleset record, with per-rule-set forms and tables.
+- ``faces``: what the pages show through the Ruleset record and its face (``Ruleset.face``: controls, tables,
+  the scene); this package names no rule set.
 - ``pages`` and ``static/``: server-made HTML shells, one small script and one style sheet.
 - ``debrief``: the analysis code's plots of bot games with a finished game's options.
 - ``testing``: a real server process for the tests and the load bench.

@@ -267,8 +267,8 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
             turn=game.turn,
             phase=room.memo("phase", lambda: faces.phase(ruleset, game)),
             svg=room.svg(seat),
-            marks=room.memo(("marks", shared), lambda: faces.marks(ruleset, game, mine)),
-            tables=room.memo(("tables", shared), lambda: faces.tables(ruleset, game, mine)),
+            marks=room.memo(("marks", shared, seat), lambda: faces.marks(ruleset, game, mine, seat)),
+            tables=room.memo(("tables", shared, seat), lambda: faces.tables(ruleset, game, mine, seat)),
             figures=room.memo(
                 "figures", lambda: [[label, str(value)] for label, value in faces.figures(ruleset, game)]
             ),

@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
+from grognard import rulesets
 from grognard.core.errors import GrognardError
 
 MAX_MESSAGE = 4096  # characters of one WebSocket message
@@ -222,7 +223,7 @@ class CreateRoom(BaseModel):
     one's own standing for the rule set's ``upload_option`` (checked whole: a bad file makes no room)."""
 
     model_config = ConfigDict(extra="forbid")
-    ruleset: Annotated[str, Field(min_length=1, max_length=32)] = "omaha"
+    ruleset: Annotated[str, Field(min_length=1, max_length=32)] = rulesets.DEFAULT
     options: Annotated[dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=40)] = {}
     dice: Literal["seeded", "manual"] = "seeded"
     solo: Join | None = None

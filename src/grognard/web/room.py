@@ -549,7 +549,7 @@ class Room:
         odds = self.ruleset.odds(game, action) if self.ruleset.odds is not None else None
         out = {"action": str(action), "legal": True, "note": note or "", "odds": odds or "no dice"}
         if self.ruleset.preview is not None and self.ruleset.render is not None:
-            # the picture with the order drawn in (B-17: its path, its end, the 4" rings of the guns it meets)
+            # the picture with the order drawn in (its path, where it ends, what it meets)
             try:
                 out["svg"] = self.ruleset.render(self.ruleset.preview(game, owing[0].seat, action))
             except IllegalAction as exc:
@@ -787,7 +787,7 @@ class Room:
 
     def svg(self, seat: str | None) -> str:
         """The picture of what ``seat`` sees: drawn once for every seat whose view is the same
-        (in Omaha, all of them), the seat's own units marked by the page (``faces.marks``)."""
+        (in a game that hides nothing, all of them), the seat's own units marked by the page (``faces.marks``)."""
         if self.game is None or self.ruleset.render is None:
             return ""
         return str(self.memo(("svg", seat), lambda: self._draw(seat)))

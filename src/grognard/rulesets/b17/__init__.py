@@ -8,11 +8,11 @@ from typing import Any
 from grognard.bots.random_bot import RandomBot
 from grognard.core.dice import DiceSource
 from grognard.core.ruleset import Ruleset
-from grognard.rulesets.b17 import faces
+from grognard.rulesets.b17 import face, faces
 from grognard.rulesets.b17.actions import USAGE, action_from_json, parse_action
 from grognard.rulesets.b17.analysis import METRICS, measure, odds_tables
 from grognard.rulesets.b17.bots import DoctrineBot
-from grognard.rulesets.b17.data import OPTIONS, SIDES, damage_grade
+from grognard.rulesets.b17.data import OPTIONS, SIDES
 from grognard.rulesets.b17.describe import LOG_KEY, describe, summarize_turn
 from grognard.rulesets.b17.game import B17Game
 from grognard.rulesets.b17.menu import menu
@@ -24,23 +24,8 @@ def new_game(options: Mapping[str, Any], dice: DiceSource) -> B17Game:
 
 
 def summary(game: B17Game) -> list[tuple[str, Any]]:
-    """The figures of a game for its final report."""
-    s = game.state
-    st = s.stats
-    bombers = s.bombers()
-    return [
-        (
-            "bomb hits on the target",
-            f"{s.hits} (" + (f"{damage_grade(s.hits)} damage" if s.hits >= 3 else "too few to damage it") + ")",
-        ),
-        ("bombers that bombed", f"{sum(1 for b in bombers if b.bombed)} of {len(bombers)}"),
-        ("bombers shot down", st["bombers_lost"]),
-        ("bombers off the table unbombed", sum(1 for b in bombers if b.status == "left" and not b.bombed)),
-        ("fighters shot down", st["fighters_lost"]),
-        ("fighters off the table", st["fighters_left"]),
-        ("fighter attacks", st["attacks"]),
-        ("first bomb run", f"turn {st['bomb_run_turn']}" if st["bomb_run_turn"] else "never"),
-    ]
+    """The figures of a game for its final report (the projector's too: ``face.figures``)."""
+    return face.figures(game.state.to_json())
 
 
 def render_svg(view: dict[str, Any]) -> str:
@@ -76,6 +61,7 @@ RULESET = Ruleset(
     metrics=METRICS,
     measure=measure,
     preview=faces.preview,  # type: ignore[arg-type]
+    face=face.FACE,
 )
 
 __all__ = ["RULESET", "B17Game"]

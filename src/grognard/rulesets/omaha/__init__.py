@@ -8,7 +8,7 @@ from typing import Any
 from grognard.bots.random_bot import RandomBot
 from grognard.core.dice import DiceSource
 from grognard.core.ruleset import BatchPath, Ruleset
-from grognard.rulesets.omaha import faces
+from grognard.rulesets.omaha import face, faces
 from grognard.rulesets.omaha.actions import USAGE, action_from_json, parse_action
 from grognard.rulesets.omaha.analysis import METRICS, measure, odds_tables
 from grognard.rulesets.omaha.batch import play_batch, supports
@@ -98,6 +98,7 @@ RULESET = Ruleset(
     metrics=METRICS,
     measure=measure,
     batch=BatchPath(supports, play_batch),
+    face=face.FACE,
 )
 
 __all__ = ["RULESET", "OmahaGame"]

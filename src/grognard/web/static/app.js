@@ -646,7 +646,7 @@
     for (const line of d.situation.slice(1)) wrap.appendChild(el("p", line, { class: "situation" }));
     // the menu
     const menu = el("fieldset");
-    // the same odds on every choice (a bunker's dice do not depend on its target): said once, above
+    // the same odds on every choice (a firer's dice that do not depend on its target): said once, above
     const odds = d.choices.map((c) => c.odds).filter((o) => o);
     const same = odds.length > 1 && odds.length >= d.choices.length - 1 && odds.every((o) => o === odds[0]);
     menu.appendChild(el("legend", same ? "Choose an order" : "Choose an order (odds shown beside each)"));
@@ -681,7 +681,7 @@
         const p = el("p");
         p.appendChild(el("label", field.label + (field.disabled ? " (" + field.disabled + ")" : ""), { for: id }));
         let input;
-        if (field.options) {  // a choice among names (B-17: the bomber attacked)
+        if (field.options) {  // a choice among names (the unit attacked)
           input = el("select", null, { id, name: field.name, disabled: !!field.disabled });
           for (const o of field.options) input.appendChild(el("option", o, { value: o, selected: o === field.value }));
         } else {
