@@ -169,3 +169,27 @@ def test_the_beach_after_every_turn_equals_the_reference_engine(given: dict[str,
     for k in range(games):
         assert len(seen[k]) >= 5
         assert seen[k] == reference_turns(options, 21, k), f"game {k}"
+
+
+def test_the_batch_reads_its_dice_and_thresholds_from_the_mechanics(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Change the mechanics in data.py (bunker fire 4+ and 3 dice for the last man, shooting 5+, morale
+    14+): the batch, built anew from data.py, still plays game for game as the reference engine does.
+    A threshold typed again in batch.py (``>= 5``, ``== 6``) would not follow."""
+    import importlib
+
+    from grognard.rulesets.omaha import batch, data
+
+    monkeypatch.setattr(data, "BUNKER_FIRE_TARGET", 4)
+    monkeypatch.setattr(data, "BUNKER_DICE_LAST_MAN", 3)
+    monkeypatch.setattr(data, "SHOOT_TARGET", 5)
+    monkeypatch.setattr(data, "MORALE_TARGET", 14)
+    try:
+        changed = importlib.reload(batch)
+        options = OMAHA.resolve({"germans": 2})
+        rows = changed.play_batch(options, DOCTRINE, 7, 0, 12)
+        assert rows == reference_rows(options, 7, 0, 12)
+        monkeypatch.undo()
+        assert rows != reference_rows(options, 7, 0, 12)  # the changed mechanics did change play
+    finally:
+        monkeypatch.undo()
+        importlib.reload(batch)

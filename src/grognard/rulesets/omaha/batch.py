@@ -36,6 +36,7 @@ import numpy as np
 
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.geometry import TOLERANCE
+from grognard.rulesets.omaha import data as D
 from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.bots import FOLLOW_UP_REACH, MOSTLY_WHOLE
 from grognard.rulesets.omaha.data import (
@@ -49,7 +50,6 @@ from grognard.rulesets.omaha.data import (
     CONTACT,
     DEEP_WATER_FACE,
     DEFENDERS,
-    MORALE_TARGET,
     OBSTACLE_ROLL,
     OBSTACLE_SECTION_WIDTH,
     SECTIONS_PER_GERMAN,
@@ -69,6 +69,14 @@ OUTCOMES = ("", "american win", "german win", "scored", "unfinished")
 FLOAT_MARGIN = 1e-9  # inches: closer than this to a threshold, the reference functions measure
 WINDOW = 12  # the most dice one roll of Omaha asks for (a squad of 12)
 OBSTACLE_FACES = np.array((0, *OBSTACLE_ROLL.table), dtype=np.int64)  # face -> obstacles (omaha.8)
+# the mechanics of data.py, read once: every threshold and count of dice below comes from them
+FIRE = [D.bunker_fire(defenders) for defenders in range(DEFENDERS + 1)]  # by defenders left (omaha.19-20)
+FIRE_DICE = np.array([m.dice for m in FIRE], dtype=np.int64)
+FIRE_TARGET = np.array([m.target for m in FIRE], dtype=np.int64)
+CLEAR_AT, SHOOT_AT = D.clearing(1).target, D.shooting(1).target  # a d6 per figure (omaha.16-17)
+ASSAULT_AT, DROWN_AT = D.assault(1).target, D.deep_water(1).target  # (omaha.18, omaha.12)
+MORALE_AT = D.morale(1).target  # (omaha.25)
+assert D.LANDING_ROLL.sides == 6 and D.ARTILLERY_LANDS.dice == 1 and len(OBSTACLE_ROLL.table) == 6  # one d6 each
 
 
 def supports(bots: Mapping[str, str]) -> bool:
@@ -415,8 +423,8 @@ class _Batch:
             if self.deep:
                 deep = g[inches == DEEP_WATER_FACE]
                 if len(deep):
-                    values = self._dice(deep, np.full(len(deep), SQUAD_SIZE, dtype=np.int64))
-                    drowned = (values == 6).sum(axis=1)
+                    values = self._dice(deep, np.full(len(deep), D.deep_water(SQUAD_SIZE).dice, dtype=np.int64))
+                    drowned = (values >= DROWN_AT).sum(axis=1)
                     self.stats["drowned"][deep] += drowned
                     self._lose(deep, p, drowned)
 
@@ -575,7 +583,6 @@ class _Batch:
         figures = self.fig[gi, p]
         counts = np.where(arrive[i], 1, figures)
         values = self._dice(gi, counts)
-        sixes = (values == 6).sum(axis=1)
         k = kind[i]
         # a squad arriving at the wall over an unrolled section rolls its obstacles (omaha.32)
         a = arrive[i]
@@ -585,14 +592,15 @@ class _Batch:
         if c.any():
             section = own[i][c]
             present = np.maximum(self.obs[gi[c], section], 0)
-            self.obs[gi[c], section] = present - np.minimum(sixes[c], present)
+            cleared = (values[c] >= CLEAR_AT).sum(axis=1)
+            self.obs[gi[c], section] = present - np.minimum(cleared, present)
         if a.any() or c.any():
             self._count_blocking(gi[a | c])
         s = (k == SHOOT) & ~a
         if s.any():
             b = front[i][s]
             left = self.defenders[gi[s], b]
-            killed = np.minimum(sixes[s], left)
+            killed = np.minimum((values[s] >= SHOOT_AT).sum(axis=1), left)
             self.defenders[gi[s], b] = left - killed
             self.stats["german_losses"][gi[s]] += killed
             emptied = (left - killed == 0) & (self.status[gi[s], b] == ACTIVE)
@@ -600,7 +608,7 @@ class _Batch:
         q = (k == ASSAULT) & ~a
         if q.any():
             b = target[i][q]
-            success = sixes[q] > 0
+            success = (values[q] >= ASSAULT_AT).any(axis=1)
             gs, bs = gi[q][success], b[success]
             self.stats["german_losses"][gs] += self.defenders[gs, bs]
             self.defenders[gs, bs] = 0
@@ -712,8 +720,8 @@ class _Batch:
             if not len(g):
                 continue
             p = self._threat_key(g, self.has[g])
-            counts = np.where(self.defenders[g, b] == 1, 2, 4)
-            kills = (self._dice(g, counts) >= 5).sum(axis=1)
+            left = self.defenders[g, b]
+            kills = (self._dice(g, FIRE_DICE[left]) >= FIRE_TARGET[left][:, None]).sum(axis=1)
             self._lose_each(g, p, kills)
         for _ in range(self.germans):
             g = live[~self.done[live]]
@@ -722,11 +730,12 @@ class _Batch:
             if not len(g):
                 continue
             p = self._threat_key(g, eligible)
-            lands = self._dice(g, np.ones(len(g), dtype=np.int64))[:, 0] >= 5
+            lands = self._dice(g, np.ones(len(g), dtype=np.int64))[:, 0] >= D.ARTILLERY_LANDS.target
             g, p = g[lands], p[lands]
             if not len(g):
                 continue
-            kills = (self._dice(g, np.full(len(g), 4, dtype=np.int64)) >= 4).sum(axis=1)
+            dice = np.full(len(g), D.ARTILLERY_KILLS.dice, dtype=np.int64)
+            kills = (self._dice(g, dice) >= D.ARTILLERY_KILLS.target).sum(axis=1)
             self._lose_each(g, p, kills)
 
     def _lose_each(self, g: np.ndarray, p: np.ndarray, n: np.ndarray) -> None:
@@ -749,7 +758,7 @@ class _Batch:
             if not len(g):
                 continue
             total = self._dice(g, self.lost[g, p]).sum(axis=1)
-            failed = g[total >= MORALE_TARGET]
+            failed = g[total >= MORALE_AT]
             self.stats["sent_back"][failed] += 1
             self._remove(failed, p)
         self.lost[live] = 0
