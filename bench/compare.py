@@ -1,0 +1,174 @@
+"""Games per second of every rule set on each of its engines, from one run, against the dice floor.
+
+For each row of ``ROWS`` (a rule set, an engine, how to play ``n`` seeded doctrine games on one core)
+prints the games per second, and the time per game over the *dice floor*: numpy drawing as many dice
+as one game of that rule set rolls (measured on the reference engine), in one call. With
+``--peer PATH`` it also runs the outside script ``PATH`` (``python PATH``; its last number printed is
+its games per second) and prints each row's speed over the peer's. With ``--search`` it times the
+search bot's decision at 256 playouts.
+
+Times are the CPU time of this process (``time.process_time``), so other work on the machine slows
+the figures less than a wall clock would; the peer times itself. Nothing here is asserted by the
+tests (they check that the engines play the same games).
+
+    python bench/compare.py [--scale 1.0] [--peer /tmp/peer.py] [--search] [--only omaha]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from grognard import rulesets
+from grognard.analysis.montecarlo import play_one
+from grognard.core.dice import BOTS, DICE, SeededDice, stream
+from grognard.core.play import play_out
+
+
+@dataclass(frozen=True)
+class Row:
+    """One engine of one rule set: ``play(n)`` plays games 0..n-1 of seed 1, doctrine against doctrine."""
+
+    name: str  # what the row prints: the rule set, and the scenario where it has several
+    engine: str  # "reference" (one game at a time) or "batch" (many side by side)
+    games: int  # how many games the row plays at --scale 1
+    play: Callable[[int], Any]
+    ruleset: str
+    options: dict[str, Any]
+
+
+def reference(ruleset: str, options: dict[str, Any] | None = None) -> Callable[[int], Any]:
+    """Play ``n`` games one at a time on the fast path (``grognard simulate --engine reference``)."""
+    r = rulesets.get(ruleset)
+    resolved = r.resolve(options or {})
+    bots = {side: "doctrine" for side in r.sides}
+    return lambda n: [play_one(r, resolved, bots, 1, index) for index in range(n)]
+
+
+def batch(ruleset: str, options: dict[str, Any] | None = None) -> Callable[[int], Any]:
+    """Play ``n`` games side by side on the rule set's batch path (``grognard simulate``)."""
+    r = rulesets.get(ruleset)
+    assert r.batch is not None
+    resolved = r.resolve(options or {})
+    bots = {side: "doctrine" for side in r.sides}
+    return lambda n: r.batch.play(resolved, bots, 1, 0, n)  # type: ignore[union-attr]
+
+
+# The rows, in print order. Skirmish rows go here too, one per scenario, e.g.
+#   Row("skirmish village_street", "reference", 20, reference("skirmish", {"scenario": "village_street"}),
+#       "skirmish", {"scenario": "village_street"}),
+ROWS: list[Row] = [
+    Row("omaha", "reference", 200, reference("omaha"), "omaha", {}),
+    Row("omaha", "batch", 20_000, batch("omaha"), "omaha", {}),
+    Row("b17", "reference", 60, reference("b17"), "b17", {}),
+]
+
+
+def dice_per_game(ruleset: str, options: dict[str, Any], games: int = 10) -> float:
+    """The dice (of every size) one doctrine game rolls, on average over ``games`` games."""
+    r = rulesets.get(ruleset)
+    resolved = r.resolve(options)
+    total = 0
+    for index in range(games):
+        counter = SeededDice(stream(1, index, DICE))
+        game = r.new_game(resolved, counter)
+        rng = np.random.default_rng(stream(1, index, BOTS))
+        bots = {side: r.bots["doctrine"](rng) for side in r.sides}
+        play_out(game, lambda seat, game=game, bots=bots: bots[game.side_of(seat)], checked=False)
+        total += sum(counter.drawn.values())
+    return total / games
+
+
+def dice_floor(count: int, repeats: int = 2000) -> float:
+    """Seconds numpy takes to draw ``count`` d6 in one call (the least a game's dice can cost)."""
+    rng = np.random.default_rng(2)
+    start = time.process_time()
+    for _ in range(repeats):
+        rng.integers(1, 7, size=count)
+    return (time.process_time() - start) / repeats
+
+
+def timed(play: Callable[[int], Any], games: int) -> float:
+    """Seconds of CPU one call of ``play(games)`` takes."""
+    start = time.process_time()
+    play(games)
+    return time.process_time() - start
+
+
+def peer_speed(path: str) -> float:
+    """Run the outside script and read its games per second: the last number it prints."""
+    done = subprocess.run([sys.executable, path], capture_output=True, text=True, check=True, timeout=600)
+    numbers = re.findall(r"[-+]?\d[\d,]*(?:\.\d+)?", done.stdout)
+    if not numbers:
+        raise SystemExit(f"--peer {path}: printed no number (its games per second) on standard output")
+    return float(numbers[-1].replace(",", ""))
+
+
+def search_decision(ruleset: str, playouts: int = 256, decisions: int = 3) -> float:
+    """Seconds of CPU the search bot takes for one decision at ``playouts`` playouts (mean of the first
+    ``decisions`` it makes in a doctrine game)."""
+    from grognard.bots.search import SearchBot
+
+    r = rulesets.get(ruleset)
+    game = r.new_game(r.resolve({}), SeededDice(stream(1, 0, DICE)))
+    rng = np.random.default_rng(stream(1, 0, BOTS))
+    doctrine = r.bots["doctrine"](rng)
+    search = SearchBot(rng, r, playouts=playouts)
+    side = r.sides[0]
+    spent, made = 0.0, 0
+    while game.result is None and made < decisions:
+        decision = game.pending()[0]
+        if game.side_of(decision.seat) == side and len(decision.space.candidates(2)) > 1:
+            start = time.process_time()
+            action = search.choose(game, decision)
+            spent += time.process_time() - start
+            made += 1
+        else:
+            action = doctrine.choose(game, decision)
+        game.apply(decision.seat, action, checked=False, decision=decision)
+    return spent / max(made, 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every row's number of games")
+    parser.add_argument("--peer", help="an outside script that prints its games per second")
+    parser.add_argument("--only", action="append", help="rows of this rule set only (repeatable)")
+    parser.add_argument("--search", action="store_true", help="also time the search bot's decision")
+    args = parser.parse_args()
+    rows = [row for row in ROWS if not args.only or row.ruleset in args.only]
+    peer = peer_speed(args.peer) if args.peer else None
+    floors: dict[str, tuple[float, float]] = {}
+    print("doctrine v doctrine, one core, CPU seconds of this process; floor = numpy drawing a game's dice in one call")
+    print(f"{'rule set':26} {'engine':10} {'games':>7} {'games/s':>10} {'x floor':>9}" + ("  x peer" if peer else ""))
+    for row in rows:
+        if row.name not in floors:
+            count = dice_per_game(row.ruleset, row.options)
+            floors[row.name] = (count, dice_floor(max(round(count), 1)))
+        _, floor = floors[row.name]
+        games = max(1, round(row.games * args.scale))
+        seconds = timed(row.play, games)
+        speed = games / seconds
+        line = f"{row.name:26} {row.engine:10} {games:7} {speed:10,.1f} {seconds / games / floor:9,.0f}"
+        if peer:
+            line += f"  {speed / peer:6.2f}"
+        print(line, flush=True)
+    for name, (count, floor) in floors.items():
+        print(f"  {name}: {count:,.0f} dice a game; the floor draws them in {floor * 1e6:.1f} us")
+    if peer:
+        print(f"  peer {args.peer}: {peer:,.1f} games/s (as it printed)")
+    if args.search:
+        for name in ("omaha", "b17"):
+            print(f"  search bot, {name}, 256 playouts: {search_decision(name):.2f} s a decision", flush=True)
+
+
+if __name__ == "__main__":
+    main()
