@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from grognard.analysis.odds import OddsTable
+from grognard.core.dice import Capped
 from grognard.core.ruleset import Metric
 from grognard.rulesets.skirmish import turn as TU
+from grognard.rulesets.skirmish.composites import composite_tables, cover_kinds
 from grognard.rulesets.skirmish.mechanics import (
     INITIATIVE,
     BurstFate,
@@ -71,7 +73,7 @@ def odds_tables(tables: Tables | None = None) -> list[OddsTable]:
                 "skirmish.8",
                 tuple(rows),
                 "range, cover",
-                f"{spec.source}: {spec.reason}",
+                f"{spec.source}: {spec.reason}; cover here: {cover_kinds(tables, spec.kind)}",
             )
         )
     out += burst_tables(tables)
@@ -124,6 +126,7 @@ def odds_tables(tables: Tables | None = None) -> list[OddsTable]:
         )
     )
     out += structure_tables(tables)
+    out += composite_tables(tables)
     return out
 
 
@@ -133,12 +136,15 @@ TOWER_POINTS = 20  # seed: castle towers have 20 points
 def structure_tables(tables: Tables) -> list[OddsTable]:
     """Shots of 2d6 until a bridge changes state, a storey's state changes or a section or tower falls (exact)."""
     dice = int(tables.structures.dice.value)
+    most = 6 * dice
     out = [
         OddsTable(
             "structure_damage",
-            "Points one artillery shot takes from a structure",
+            "Points one artillery shot takes from a structure, by the points it has left (never below 0)",
             "skirmish.17",
-            ((None, Damage(dice)),),
+            ((f"{most}+", Damage(dice)), *((left, Capped(Damage(dice), left)) for left in range(most - 1, 0, -1))),
+            "points left",
+            "RULINGS S7: points never go below 0 and a storey's damage does not carry to the one below",
         )
     ]
     for name, kind in tables.bridges.types.items():
@@ -215,7 +221,7 @@ def wedge_odds(tables: Tables, weapon: str) -> OddsTable:
         "skirmish.16",
         tuple(rows),
         "range, cover",
-        f"{spec.source}: {spec.reason}",
+        f"{spec.source}: {spec.reason}; cover here: {cover_kinds(tables, spec.kind)}",
     )
 
 
