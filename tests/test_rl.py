@@ -1,0 +1,122 @@
+"""grognard.rl: the PettingZoo AEC environments of the three rule sets."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test
+
+from grognard.rl import GrognardEnv, env
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning:pettingzoo")  # its naming and space advice
+
+SMALL = {
+    "omaha": {"germans": 1, "turn_cap": 40},
+    "b17": {},
+    "skirmish": {"scenario": "proving_ground"},
+}
+
+
+def play_random(beach: GrognardEnv, seed: int) -> dict[str, float]:
+    """Random masked agents to the end of one game; every agent's total reward."""
+    beach.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    totals = {agent: 0.0 for agent in beach.possible_agents}
+    for agent in beach.agent_iter(max_iter=1_000_000):
+        observation, reward, termination, truncation, _ = beach.last()
+        totals[agent] += reward
+        if termination or truncation:
+            beach.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        assert legal.size > 0, f"{agent} is selected but has no legal slot"
+        beach.step(int(rng.choice(legal)))
+    return totals
+
+
+@pytest.mark.parametrize("name", ["omaha", "b17", "skirmish"])
+def test_pettingzoo_api_test_passes(name: str) -> None:
+    options = {} if name == "omaha" else SMALL[name]  # Omaha at its full size: 24 seats
+    api_test(env(name, **options), num_cycles=200)
+
+
+@pytest.mark.parametrize("name", ["omaha", "b17", "skirmish"])
+def test_reset_with_a_seed_is_reproducible(name: str) -> None:
+    seed_test(lambda: env(name, **SMALL[name]), num_cycles=30)
+
+
+@pytest.mark.parametrize(("name", "games"), [("omaha", 100), ("b17", 100), ("skirmish", 10)])
+def test_random_masked_agents_play_games_to_the_end(name: str, games: int) -> None:
+    """Every game ends, every agent leaves, and rewards are +1 for the winner's seats, -1 for the others."""
+    beach = env(name, **SMALL[name])
+    ended = 0
+    for seed in range(games):
+        totals = play_random(beach, seed)
+        result = beach.game.result
+        assert result is not None
+        assert beach.agents == []
+        ended += 1
+        for agent, total in totals.items():
+            if result.winner is None:
+                assert total == 0.0
+            else:
+                assert total == (1.0 if beach.game.side_of(agent) == result.winner else -1.0)
+    assert ended == games
+
+
+def test_observations_have_the_declared_shape_and_bounds() -> None:
+    for name, options in SMALL.items():
+        beach = env(name, **options)
+        beach.reset(seed=3)
+        space = beach.observation_space(beach.agent_selection)
+        for agent in beach.possible_agents:
+            observation = beach.observe(agent)
+            assert space.contains(observation), (name, agent)
+        chosen = beach.observe(beach.agent_selection)["action_mask"]
+        assert chosen.sum() == len(beach.infos[beach.agent_selection]["actions"]) > 0
+
+
+def test_a_masked_off_slot_is_refused_and_changes_nothing() -> None:
+    beach = env("omaha", **SMALL["omaha"])
+    beach.reset(seed=1)
+    agent = beach.agent_selection
+    before = beach.game.digest()
+    mask = beach.observe(agent)["action_mask"]
+    off = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ValueError, match=f"slot {off} is masked off"):
+        beach.step(off)
+    assert beach.game.digest() == before
+    assert beach.agent_selection == agent
+
+
+def _melee_env(first_slot: int) -> tuple[GrognardEnv, str]:
+    """A proving-ground game played at random up to a secret stay/retreat that the other seat still owes too;
+    the first seat answers with ``first_slot``. Returns the env and the seat still to choose."""
+    beach = env("skirmish", scenario="proving_ground")
+    for seed in range(40):
+        beach.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while beach.agents and beach._decision is not None:
+            decision = beach._decision
+            if decision.secret_group is not None:
+                group = [d for d in beach.game.pending() if d.secret_group == decision.secret_group]
+                others = {d.seat for d in group} - {decision.seat}
+                if others:
+                    beach.step(first_slot)
+                    return beach, others.pop()
+            legal = np.flatnonzero(beach.observe(beach.agent_selection)["action_mask"])
+            beach.step(int(rng.choice(legal)))
+    raise AssertionError("no seed of 40 reached a melee both sides owe a secret choice in")
+
+
+def test_an_observation_never_carries_another_seats_secret_choice() -> None:
+    stayed, other = _melee_env(0)
+    retreated, other_too = _melee_env(1)
+    assert other == other_too
+    assert stayed.infos[other] == retreated.infos[other]
+    assert stayed.game.digest() != retreated.game.digest()  # the choices differ in the game itself
+    np.testing.assert_array_equal(stayed.observe(other)["observation"], retreated.observe(other)["observation"])
+    np.testing.assert_array_equal(stayed.observe(other)["action_mask"], retreated.observe(other)["action_mask"])
