@@ -26,7 +26,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from grognard import __version__, rulesets
+from grognard import __version__, cli_analyse, rulesets
 from grognard.analysis.montecarlo import ENGINES, Plan, Summary, batched, default_jobs, simulate
 from grognard.analysis.odds import odds_figures, table_json
 from grognard.analysis.report import TableWriter, figures, sparkline, write_outputs, write_sweep
@@ -814,6 +814,7 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
             annotation=bool,
             default=typer.Option(False, "--quiet", "-q", help="print only the final summary"),
         ),
+        *cli_analyse.play_parameters(),
     ]
     if ruleset.scenarios is not None:
         common = [
@@ -899,8 +900,11 @@ def run_play(
     resume: Path | None,
     verbose: bool,
     quiet: bool,
+    show_odds: bool = False,
+    odds_playouts: int = cli_analyse.DEFAULT_PLAYOUTS,
 ) -> None:
     """Play one game at the terminal; raises GrognardError on bad input before anything is played."""
+    cli_analyse.check_playouts(odds_playouts, "--odds-playouts")
     console = Console(highlight=False, soft_wrap=True)
     prompter = Prompter(console)
     if dice not in ("seeded", "manual"):
@@ -1022,6 +1026,9 @@ def run_play(
             def dice_after(rebuilt: Replay) -> Any:
                 return source
 
+        if show_odds:  # each turn's chances, as the people (or a spectator) may see the game
+            seat = cli_analyse.seat_for_odds(game, humans)
+            on_events = cli_analyse.OddsEachTurn(on_events, lambda: session.game, console, seat, odds_playouts, seed)
         session = Session(ruleset, game, writer, chosen, humans, prompter, seed, on_events, dice_after)
         interrupted = False
         try:
@@ -1125,6 +1132,7 @@ play_app = typer.Typer(help="Play a rule set: bots on every seat, turn by turn, 
 for _name in rulesets.names():
     play_app.command(_name)(_play_command(rulesets.get(_name)))
 app.add_typer(play_app, name="play")
+cli_analyse.register(app)  # grognard analyse GAME.jsonl
 
 
 # ---------------------------------------------------------------------- serve (the web play: grognard.web)

@@ -20,7 +20,7 @@ A game that ends with a result ``"unfinished"`` (a turn cap) truncates every
 agent; any other end terminates them. Agents that are done step with
 ``None`` to leave, as PettingZoo expects.
 
-Seeding: ``reset(seed=s)`` makes the game's dice ``SeededDice(SeedSequence(s))``,
+Seeding: ``reset(seed=s)`` makes the game's dice ``SeededDice(stream(s, DICE))`` (as ``grognard play --seed s``),
 so the same seed and the same actions give the same game; ``reset()`` with no
 seed draws fresh entropy. A masked-off slot, or any action out of the space,
 raises ``ValueError`` and changes nothing.
@@ -28,6 +28,7 @@ raises ``ValueError`` and changes nothing.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -36,7 +37,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from grognard import rulesets
-from grognard.core.dice import SeededDice
+from grognard.core.dice import DICE, SeededDice, stream
 from grognard.core.engine import Decision, Game
 from grognard.rl.observe import Encoder, make_encoder
 
@@ -72,7 +73,7 @@ class GrognardEnv(AECEnv):
         self.slots = slots
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"grognard_{self.rules.name}_v0"}
-        first = self.rules.new_game(self.options, SeededDice(np.random.SeedSequence(0)))
+        first = self.rules.new_game(self.options, SeededDice(0))
         self.possible_agents = list(first.seats())
         self.encoder: Encoder = make_encoder(self.rules.name, first.view(None), first.sides)
         box = spaces.Box(-1.0, 1.0, shape=(self.encoder.size,), dtype=np.float32)
@@ -93,8 +94,9 @@ class GrognardEnv(AECEnv):
     # ------------------------------------------------------------------ the loop
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game; ``seed`` fixes its dice (``None``: fresh entropy). ``options`` is unused (PettingZoo's)."""
-        sequence = np.random.SeedSequence(seed)
-        self.game = self.rules.new_game(self.options, SeededDice(sequence))
+        if seed is not None and not 0 <= seed < 2**63:
+            raise ValueError(f"seed {seed}: between 0 and 2^63-1")
+        self.game = self.rules.new_game(self.options, SeededDice(stream(seed if seed is not None else _fresh(), DICE)))
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -174,3 +176,8 @@ class GrognardEnv(AECEnv):
         else:
             listed = list(decision.space.candidates(self.slots))
         return listed[: self.slots]
+
+
+def _fresh() -> int:
+    """A fresh seed for ``reset()`` without one."""
+    return secrets.randbits(63)
