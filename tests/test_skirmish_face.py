@@ -139,10 +139,11 @@ def test_an_aimed_shot_previews_the_odds_the_odds_command_prints() -> None:
     aim = next(c for c in FC.controls(view, d) if c["verb"] == "aim")
     target = next(t for t in aim["targets"] if not t.startswith(("R.", "K.")))
     order = aim["template"].replace("{target}", target)
-    drawn = FC.preview(plain(SKIRMISH.preview(g, d.seat, SKIRMISH.parse_action(order))))
+    drawn = plain(SKIRMISH.preview(g, d.seat, SKIRMISH.parse_action(order)))["preview"]
     [shot] = drawn["shots"]
+    assert drawn["lines"][0]["title"].endswith(f"({shot['dead']})")
     man = next(f for f in view["figures"] if f["id"] == shot["shooter"])
-    assert Fraction(shot["dead"]) == odds_row(man["weapon"], shot["band"], shot["cover"])
+    assert Fraction(shot["dead"]) == odds_row(man["weapon"], shot["band_text"], shot["cover_text"])
     assert "1 die" in SKIRMISH.odds(g, SKIRMISH.parse_action(order))
 
 
@@ -153,7 +154,7 @@ def test_a_drag_previews_path_length_cost_and_what_is_left() -> None:
     drag = next(c for c in FC.controls(view, d) if c["verb"] == "move")
     start = next(f for f in view["figures"] if f["unit"] == drag["unit"] and f["alive"])
     order = drag["template"].format(x=f"{start['x']:g}", y=f"{start['y'] - 3:g}")
-    drawn = FC.preview(plain(SKIRMISH.preview(g, d.seat, SKIRMISH.parse_action(order))))
+    drawn = plain(SKIRMISH.preview(g, d.seat, SKIRMISH.parse_action(order)))["preview"]
     assert drawn["length"] == pytest.approx(3.0) and drawn["cost"] >= 3.0
     assert drawn["left"] == pytest.approx(max(0.0, 6.0 - drawn["cost"]), abs=0.01)
     assert drawn["path"][0] == [start["x"], start["y"]]

@@ -339,12 +339,14 @@ def unit(view: dict[str, Any], decision: Any) -> dict[str, Any] | None:
 
 
 # ------------------------------------------------------------------------------------------ preview
-def preview(view: dict[str, Any]) -> dict[str, Any]:
-    """A previewed order (``faces.preview``'s view) in the contract's words: the path (the leader's or the
-    man's), its length, cost and the allowance left (inches); each shot's line, range band, cover and exact
-    chance of a kill; the men under a wedge or template with its odds."""
+def drawn(view: dict[str, Any]) -> dict[str, Any]:
+    """A previewed order (``faces.preview``'s view) as the table draws it (FACE-CONTRACT.md's preview): the
+    moved man's path (the leader's for a unit), its length, cost and the allowance left (inches), every man's
+    path; each shot's line with its range, band, cover and exact chance of a kill; a wedge's or template's
+    outline with the men under it ringed, and its odds."""
     drawn = view.get("preview") or {}
-    out: dict[str, Any] = {"ok": True, "order": drawn.get("order", "")}
+    figures = {f["id"]: f for f in view["figures"]}
+    out: dict[str, Any] = {"ok": True}
     paths = drawn.get("paths") or []
     if paths:
         first = paths[0]
@@ -353,36 +355,37 @@ def preview(view: dict[str, Any]) -> dict[str, Any]:
             length=first.get("length"),
             cost=first.get("cost"),
             left=first.get("left"),
-            paths=[{"id": p["figure"], "path": p["path"]} for p in paths],
+            trails=[p["path"] for p in paths[1:]],
         )
-    shots = drawn.get("shots") or []
-    if shots:
-        figures = {f["id"]: f for f in view["figures"]}
-        out["shots"] = [
+    lines = []
+    for s in drawn.get("shots") or []:
+        a, b = figures.get(s["shooter"]), figures.get(s["target"])
+        if a is None or b is None:
+            continue
+        lines.append(
             {
-                "from": [figures[s["shooter"]]["x"], figures[s["shooter"]]["y"]],
-                "to": [figures[s["target"]]["x"], figures[s["target"]]["y"]],
-                "shooter": s["shooter"],
-                "target": s["target"],
-                "range": s.get("range"),
-                "band": s.get("band_text"),
-                "cover": s.get("cover_text"),
-                "dead": s.get("dead"),
-                "text": f'{s["shooter"]} at {s["target"]}: {s.get("range", 0):.1f}" ({s.get("band_text")}), '
+                "from": [a["x"], a["y"]],
+                "to": [b["x"], b["y"]],
+                "title": f'{s["shooter"]} at {s["target"]}: {s.get("range", 0):.1f}" ({s.get("band_text")}), '
                 f"{s.get('cover_text')}: dead {s.get('dead_decimal', 0):.4f} ({s.get('dead')})",
             }
-            for s in shots
-        ]
+        )
+    if lines:
+        out["lines"] = lines
     under: list[str] = []
+    shapes = []
     for w in drawn.get("wedges") or []:
         under += [str(t) for t in w.get("men", [])]
+        shapes.append({"points": w.get("outline", []), "title": f"{w.get('gunner', '')}'s wedge"})
     for t in drawn.get("templates") or []:
-        under += t.get("under", [])
-        if t.get("odds"):
-            out["odds"] = t["odds"]
-    if drawn.get("wedges") or drawn.get("templates"):
+        under += [str(i) for i in t.get("under", [])]
+        shapes.append({"points": t.get("shape", []), "title": f"{t.get('by', '')}'s template: {t.get('odds', '')}"})
+    if shapes:
+        out["shapes"] = shapes
         out["under"] = under
-        out["shapes"] = [w.get("outline", []) for w in drawn.get("wedges") or []] + [
-            t.get("shape", []) for t in drawn.get("templates") or []
+        out["rings"] = [
+            {"x": figures[i]["x"], "y": figures[i]["y"], "r": 0.9, "title": f"{i} is under it"}
+            for i in under
+            if i in figures
         ]
     return out

@@ -15,6 +15,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.words import counted
 from grognard.rulesets.skirmish import artillery as AR
 from grognard.rulesets.skirmish import driving as DV
+from grognard.rulesets.skirmish import face_controls as FC
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish import melee as ME
@@ -320,7 +321,14 @@ def odds(game: SkirmishGame, action: Any) -> str | None:
         hit = float(MX.Shots(1, o.hit_on, o.shift).distribution().probability(1))
         survive = float(MX.Survival(game.ctx.tables.survive_on(o.attack)).distribution().probability(True))
         kills += hit * (1 - survive)
-    return f"{counted(len(shots), 'die', 'dice')}, about {kills:.1f} killed"
+    head = f"{counted(len(shots), 'die', 'dice')}, about {kills:.1f} killed"
+    if len(shots) > 3:
+        return head
+    each = [_shot_json(game, o) for o in shots]  # a few shots: each one's band, cover and chance of a kill
+    return head + "".join(
+        f"; {j['shooter']} at {j['target']} {j['band_text']} {j['cover_text']}: dead {j['dead_decimal']:.4f}"
+        for j in each
+    )
 
 
 def _burst_odds(game: SkirmishGame, action: Burst) -> str | None:
@@ -442,4 +450,6 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
                 f = game.state.figures[fid]
                 paths.append({"figure": fid, "path": [[f.x, f.y], list(spot)], "cost": 0.0})
         view["preview"] = {"order": str(action), "paths": paths, "shots": []}
+    if "preview" in view:  # as the web table draws it (its path, lines of fire, templates, men under them)
+        view["preview"].update(FC.drawn(view))
     return view
