@@ -248,10 +248,13 @@ def burst_tables(tables: Tables) -> list[OddsTable]:
             )
         )
         survive = tables.survive_on(entry.kind)
+        coverable = bool(tables.cover_rows(entry.kind))  # nothing covers against a mortar: no cover rows
         rows: list[tuple[Any, Any]] = []
         for i, band in enumerate(entry.bands):
-            for covered in (False, True):
-                label = f"{burst_label(tables, weapon, i)} {'cover' if covered else 'open'}"
+            for covered in (False, True) if coverable else (False,):
+                label = (
+                    f"{burst_label(tables, weapon, i)} {('cover' if covered else 'open') if coverable else 'no cover'}"
+                )
                 rows.append((label, BurstFate(band.ranging, band.hit_on, -1 if covered else 0, survive)))
         out.append(
             OddsTable(
@@ -260,7 +263,8 @@ def burst_tables(tables: Tables) -> list[OddsTable]:
                 "skirmish.14",
                 tuple(rows),
                 "range, cover",
-                f"survival after a hit from a {name} only on {survive}+ (RULINGS S3)",
+                f"survival after a hit from a {name} only on {survive}+ (RULINGS S3); "
+                f"cover here: {cover_kinds(tables, entry.kind)}",
             )
         )
     return out
