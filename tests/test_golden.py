@@ -44,7 +44,7 @@ def play_arguments(header: dict[str, Any]) -> list[str]:
     ruleset = get(header["ruleset"])
     args = ["play", ruleset.name, "--seed", str(header["seed"])]
     for spec in ruleset.options:
-        value = header["options"][spec.name]
+        value = header["options"].get(spec.name, spec.default)  # a quiet option at its default is left out
         if value == spec.default:
             continue
         if value is None:

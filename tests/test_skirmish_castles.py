@@ -394,3 +394,17 @@ def test_the_castle_storm_plays_to_a_result_and_the_doctrine_raises_and_climbs_l
         assert game.result is not None and game.result.outcome in ("win", "draw")
         if bot_kind is DoctrineBot:
             assert "ladder_raised" in kinds and "climbs" in kinds
+
+
+@pytest.mark.rule("skirmish.83")
+def test_the_ladder_push_odds_follow_the_option() -> None:
+    from fractions import Fraction
+
+    from grognard.analysis.odds import distribution_rows
+
+    def table(options: dict[str, str]) -> dict[object, dict[object, Fraction]]:
+        found = next(t for t in RULESET.odds_tables(RULESET.resolve(options)) if t.name == "ladder_push")
+        return {men: dict(distribution_rows(mechanic)) for men, mechanic in found.rows}
+
+    assert table({}) == {2: {False: Fraction(4, 9), True: Fraction(5, 9)}}  # two men, a die each (S9)
+    assert table({"ladder_push": "one_die"})[1] == {False: Fraction(2, 3), True: Fraction(1, 3)}

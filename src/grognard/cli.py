@@ -229,13 +229,18 @@ def odds_command(
             "--what", metavar="NAME", help="print one table (its name) or one figure (its key: table/row/outcome)"
         ),
     ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", metavar="NAME=VALUE", help="a scenario option (a reading of RULINGS)"),
+    ] = None,
 ) -> None:
     """The exact odds of every dice mechanic of a rule set, and the composites a designer asks for, from the
-    same objects play rolls."""
+    same objects play rolls, as the options read them (``-o bomb_tie=hit``)."""
     ruleset = rulesets.get(ruleset_name)
     if ruleset.odds_tables is None:
         raise OptionError(f"{ruleset.name} declares no dice mechanics yet")
-    tables = [table_json(t) for t in ruleset.odds_tables()]
+    options = ruleset.resolve(parse_assignments(option or ()))
+    tables = [table_json(t) for t in ruleset.odds_tables(options)]
     if what is not None:
         by_name = {t["name"]: t for t in tables}
         every = odds_figures(tables)
@@ -986,7 +991,7 @@ def run_play(
             return
         humans = parse_humans(human, game)
         kept = {"embedded": embedded} if embedded else {}  # one's own scenario file travels with the record
-        header = make_header(ruleset.name, options, dice, seed, bots=chosen, humans=human, **kept)
+        header = make_header(ruleset.name, ruleset.recorded(options), dice, seed, bots=chosen, humans=human, **kept)
         writer: RecordWriter | StepCounter = RecordWriter(header, sink)  # in memory too: 'undo' replays it
         start_events = game.take_events()
         writer.start(game, start_events)

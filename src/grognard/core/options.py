@@ -31,6 +31,9 @@ class OptionSpec:
     ``offered`` lists (value, words) pairs a menu offers when the option also takes other values
     (a scenario's name, or a scenario file the CLI reads): a face that reads no file a person names
     (the web) offers these and takes only these (:func:`check_offered`).
+    ``quiet``: the option plays another reading of a ruling (RULINGS) and was added after games were recorded;
+    at its default it is left out of a record's header and of the game's state (:func:`recorded`), so records
+    made before it still replay and default play writes the same record as before.
     """
 
     name: str
@@ -43,6 +46,7 @@ class OptionSpec:
     none_word: str | None = None
     rule: str | None = None
     offered: tuple[tuple[str, str], ...] = ()
+    quiet: bool = False
 
     def describe(self, value: Any) -> str:
         """``value`` as a person writes it (``unlimited`` for None, ``on``/``off`` for booleans)."""
@@ -119,6 +123,17 @@ def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any]) -> di
             raise OptionError(f"unknown option {name!r}; options are: {', '.join(by_name)}")
         out[name] = spec.parse(value) if isinstance(value, str) else spec.validate(value)
     return out
+
+
+def recorded(specs: Sequence[OptionSpec], options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` as records and states keep them: each ``quiet`` option at its default left out.
+
+    >>> spec = OptionSpec("bomb_tie", str, "no_hit", "RULINGS B2", choices=("no_hit", "hit"), quiet=True)
+    >>> recorded([spec], {"bomb_tie": "no_hit", "turn_cap": 40}), recorded([spec], {"bomb_tie": "hit"})
+    ({'turn_cap': 40}, {'bomb_tie': 'hit'})
+    """
+    quiet = {spec.name: spec.default for spec in specs if spec.quiet}
+    return {name: value for name, value in options.items() if name not in quiet or value != quiet[name]}
 
 
 def check_offered(specs: Sequence[OptionSpec], given: Mapping[str, Any]) -> None:

@@ -11,7 +11,7 @@ import numpy as np
 from grognard.core.dice import DiceSource
 from grognard.core.engine import Decision, Event, Game
 from grognard.core.face import Face
-from grognard.core.options import OptionSpec, resolve_options
+from grognard.core.options import OptionSpec, recorded, resolve_options
 
 
 class Bot(Protocol):
@@ -69,7 +69,8 @@ class Ruleset:
     words)`` pairs, every one legal ("Move up to the sea wall"; ``None``: the
     space's ``candidates``, as their text forms);
     ``render`` draws a seat's view as an SVG document. For the analysis code:
-    ``odds_tables`` lists the rule set's dice mechanics (``analysis.odds.OddsTable``);
+    ``odds_tables(options=None)`` lists the rule set's dice mechanics (``analysis.odds.OddsTable``) as a
+    game's resolved ``options`` read them (the readings of RULINGS that are options);
     ``metrics`` declares the numbers ``measure(game)`` reports for a finished game.
     For search bots: ``evaluate(game, side)`` scores a game not yet over from
     ``side``'s point of view, in [0, 1] (roughly its chance to win), so that a
@@ -115,7 +116,7 @@ class Ruleset:
     board_text: Callable[[Any, str | None], str] | None = None
     menu: Callable[[Any, Decision], list[tuple[Any, str]]] | None = None
     render: Callable[[dict[str, Any]], str] | None = None
-    odds_tables: Callable[[], list[Any]] | None = None
+    odds_tables: Callable[..., list[Any]] | None = None
     evaluate: Callable[[Any, str], float] | None = None
     metrics: tuple[Metric, ...] = ()
     measure: Callable[[Any], dict[str, int | None]] | None = None
@@ -131,6 +132,10 @@ class Ruleset:
     def resolve(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with ``given``, checked (``OptionError`` names the field)."""
         return resolve_options(self.options, given)
+
+    def recorded(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Resolved ``options`` as a record's header keeps them (quiet options at their default left out)."""
+        return recorded(self.options, options)
 
     def create(self, given: Mapping[str, Any], dice: DiceSource, embedded: Mapping[str, Any] | None = None) -> Game:
         """A new game with ``given`` options (text or values) and ``dice``; from ``embedded`` files when given

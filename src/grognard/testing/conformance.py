@@ -65,7 +65,7 @@ def random_playout(
     dice = SeededDice(seed)
     rng = np.random.default_rng([seed, 1])
     game = ruleset.create(options, dice)
-    writer = RecordWriter(make_header(ruleset.name, ruleset.resolve(options), "seeded", seed))
+    writer = RecordWriter(make_header(ruleset.name, ruleset.recorded(ruleset.resolve(options)), "seeded", seed))
     writer.start(game, game.take_events())
     playout = Playout(game, writer)
     for _ in range(max_steps):

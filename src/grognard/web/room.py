@@ -137,7 +137,7 @@ class Room:
             "next_player": 1,
         }
         kept = {"embedded": embedded} if embedded else {}
-        header = make_header(ruleset.name, options, dice, seed, server="grognard serve", **kept)
+        header = make_header(ruleset.name, ruleset.recorded(options), dice, seed, server="grognard serve", **kept)
         writer = RecordWriter(header)
         game = None
         if seed is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from grognard.analysis.odds import OddsTable
@@ -9,24 +10,20 @@ from grognard.core.ruleset import Metric
 from grognard.rulesets.b17.composites import BOMBERS, composite_tables, crippled
 from grognard.rulesets.b17.data import (
     ALTITUDE_ROLL,
-    BOMB_ROLL,
     BOMBER_ENGINES,
     CLOCK_ROLL,
     ENTRY_ROLL,
-    FIGHTER_ATTACK,
-    FIGHTER_ATTACK_BONUS,
-    FLAK,
-    GUNNER_FIRE,
     HITS_TO_WIN,
     AtLeast,
-    BombLoad,
     damage_grade,
+    mechanics,
 )
 
 
-def odds_tables() -> list[OddsTable]:
+def odds_tables(options: Mapping[str, Any] | None = None) -> list[OddsTable]:
     """Every mechanic of the B-17 rules, as play reads it (a damage with every engine out destroys), then the
-    composites (:mod:`grognard.rulesets.b17.composites`)."""
+    composites (:mod:`grognard.rulesets.b17.composites`), read as ``options`` (a game's; RULINGS B1-B3) say."""
+    m = mechanics(options)
     return [
         OddsTable("entry", "An element enters this turn (even d6)", "b17.16", ((None, ENTRY_ROLL),)),
         OddsTable("clock", "Clock hour of entry (2d6)", "b17.17", ((None, CLOCK_ROLL),)),
@@ -41,10 +38,10 @@ def odds_tables() -> list[OddsTable]:
             "A fighter's attack on a B-17 (d6+3 against d6+3; +1 head-on or from behind)",
             "b17.37",
             (
-                ("plain", FIGHTER_ATTACK),
-                ("head-on/behind", FIGHTER_ATTACK_BONUS),
-                ("plain, 4 engines out", crippled(FIGHTER_ATTACK)),
-                ("head-on/behind, 4 engines out", crippled(FIGHTER_ATTACK_BONUS)),
+                ("plain", m.attack),
+                ("head-on/behind", m.attack_bonus),
+                ("plain, 4 engines out", crippled(m.attack)),
+                ("head-on/behind, 4 engines out", crippled(m.attack_bonus)),
             ),
             "approach",
             "damaged: an engine out; destroyed when every engine already was (RULINGS B4)",
@@ -53,23 +50,23 @@ def odds_tables() -> list[OddsTable]:
             "gunner",
             "One gunner's fire at a fighter (d6+1 against d6+2)",
             "b17.42",
-            (("fresh fighter", GUNNER_FIRE), ("fighter already damaged", crippled(GUNNER_FIRE))),
+            (("fresh fighter", m.gunner), ("fighter already damaged", crippled(m.gunner))),
             "fighter",
             "a fighter has one engine: a second damage destroys it (RULINGS B4)",
         ),
         OddsTable(
             "flak",
-            "Flak at a bomber (AA d6 against the bomber's d6)",
+            "Flak at a bomber (AA d6 against the bomber's d6" + (" + 3)" if m.flak.defence else ")"),
             "b17.53",
-            ((f"0-{BOMBER_ENGINES - 1} engines out", FLAK), (f"{BOMBER_ENGINES} engines out", crippled(FLAK))),
+            ((f"0-{BOMBER_ENGINES - 1} engines out", m.flak), (f"{BOMBER_ENGINES} engines out", crippled(m.flak))),
             "bomber",
         ),
-        OddsTable("bomb", "Hits of one bomb roll (bomber d6 against target d6)", "b17.57", ((None, BOMB_ROLL),)),
+        OddsTable("bomb", "Hits of one bomb roll (bomber d6 against target d6)", "b17.57", ((None, m.bomb),)),
         OddsTable(
             "bomb_load",
             "Hits of k bombers' loads (four rolls each)",
             "b17.51",
-            tuple((k, BombLoad(k)) for k in BOMBERS),
+            tuple((k, m.load(k)) for k in BOMBERS),
             "bombers",
             "no flak on the way in (met on an earlier turn); with flak: bomb_load_flak",
             cumulative=True,
@@ -78,11 +75,11 @@ def odds_tables() -> list[OddsTable]:
             "raid_wins",
             f"k bombers over the target score {HITS_TO_WIN} hits or more (flak first)",
             "b17.60",
-            tuple((k, AtLeast(BombLoad(k, flak=True), HITS_TO_WIN)) for k in BOMBERS),
+            tuple((k, AtLeast(m.load(k, flak=True), HITS_TO_WIN)) for k in BOMBERS),
             "bombers",
             "each bomber meets the flak once before it drops; one destroyed by flak drops nothing",
         ),
-        *composite_tables(),
+        *composite_tables(m),
     ]
 
 

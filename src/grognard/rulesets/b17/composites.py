@@ -23,12 +23,11 @@ from grognard.rulesets.b17.data import (
     BOMBER_ENGINES,
     DAMAGED,
     DESTROYED,
-    FIGHTER_ATTACK,
-    FIGHTER_ATTACK_BONUS,
     HITS_TO_WIN,
     AtLeast,
-    BombLoad,
+    Mechanics,
     Opposed,
+    mechanics,
 )
 
 BOMBERS = (1, 2, 3, 4, 8)  # a box of four, and the enlarged game's two boxes (b17.61)
@@ -59,13 +58,15 @@ def attacks_to_down(mechanic: Opposed) -> Rounds:
     )
 
 
-def composite_tables() -> list[OddsTable]:
+def composite_tables(m: Mechanics | None = None) -> list[OddsTable]:
+    """The composites, with the mechanics ``m`` of a game's options (RULINGS B1-B3; default: the rulings)."""
+    m = m or mechanics()
     return [
         OddsTable(
             "bomb_load_flak",
             "Hits of n bombers' loads when each meets the flak first",
             "b17.53",
-            tuple((k, BombLoad(k, flak=True)) for k in BOMBERS),
+            tuple((k, m.load(k, flak=True)) for k in BOMBERS),
             "bombers",
             "one destroyed by flak drops nothing; a damaged one still bombs (RULINGS B5-B7)",
             cumulative=True,
@@ -74,7 +75,7 @@ def composite_tables() -> list[OddsTable]:
             "target_destroyed",
             f"n bombers' loads score {HITS_TO_WIN} hits or more (the target destroyed), no flak on the way in",
             "b17.60",
-            tuple((k, AtLeast(BombLoad(k), HITS_TO_WIN)) for k in BOMBERS),
+            tuple((k, AtLeast(m.load(k), HITS_TO_WIN)) for k in BOMBERS),
             "bombers",
             "flak already met on an earlier turn (it fires once at each bomber, RULINGS B5); with flak: raid_wins",
         ),
@@ -82,7 +83,7 @@ def composite_tables() -> list[OddsTable]:
             "attacks_to_down",
             "Fighter attacks until a B-17 is shot down",
             "b17.39",
-            (("plain", attacks_to_down(FIGHTER_ATTACK)), ("head-on/behind", attacks_to_down(FIGHTER_ATTACK_BONUS))),
+            (("plain", attacks_to_down(m.attack)), ("head-on/behind", attacks_to_down(m.attack_bonus))),
             "approach",
             f"four engines: the fifth damage destroys it (RULINGS B4); its return fire not counted; "
             f"{ATTACKS_SHOWN}+ is {ATTACKS_SHOWN} attacks or more; the mean is exact",

@@ -13,8 +13,11 @@ in inches, and are options (paper models or another scale change them).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import icepool
 
@@ -182,6 +185,35 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "turn_cap", int, 40, "turns after which the game ends unfinished", minimum=1, maximum=10000, rule="b17.9"
     ),
+    OptionSpec(
+        "doubled",
+        str,
+        "at_least",
+        "RULINGS B1: 'doubled' is a score at least twice the other (at_least), or more than twice (more_than)",
+        choices=("at_least", "more_than"),
+        rule="b17.40",
+        quiet=True,
+    ),
+    OptionSpec(
+        "bomb_tie",
+        str,
+        "no_hit",
+        "RULINGS B2: a tied bomb roll scores no hit, as a tie in combat does (no_hit), or 1 hit (hit: only the "
+        "target's higher score is named 'no damage')",
+        choices=("no_hit", "hit"),
+        rule="b17.57",
+        quiet=True,
+    ),
+    OptionSpec(
+        "flak_dice",
+        str,
+        "bare",
+        "RULINGS B3: flak is the AA's bare d6 against the bomber's bare d6 (bare), or against the bomber's d6 "
+        "plus its defence 3, as in combat (bomber_defence)",
+        choices=("bare", "bomber_defence"),
+        rule="b17.53",
+        quiet=True,
+    ),
 )
 
 
@@ -215,15 +247,23 @@ class Outcome(str):
 NO_DAMAGE, DAMAGED, DESTROYED = Outcome("no damage"), Outcome("damaged"), Outcome("destroyed")
 
 
-def opposed_outcome(attack: int, defence: int) -> Outcome:
+AT_LEAST, MORE_THAN = "at_least", "more_than"  # the two readings of "doubled" (option doubled, RULINGS B1)
+
+
+def opposed_outcome(attack: int, defence: int, doubled: str = AT_LEAST) -> Outcome:
     """Read two scores as the seed's three combat outcomes (b17.38-b17.40; RULINGS B1).
+
+    ``doubled`` is the option of that name: ``at_least`` (the ruling) destroys at twice the defence or more,
+    ``more_than`` only above twice it.
 
     >>> opposed_outcome(5, 5), opposed_outcome(7, 4), opposed_outcome(8, 4)
     ('no damage', 'damaged', 'destroyed')
+    >>> opposed_outcome(8, 4, MORE_THAN), opposed_outcome(9, 4, MORE_THAN)
+    ('damaged', 'destroyed')
     """
     if defence >= attack:
         return NO_DAMAGE
-    if attack >= 2 * defence:
+    if attack > 2 * defence or (attack == 2 * defence and doubled == AT_LEAST):
         return DESTROYED
     return DAMAGED
 
@@ -239,10 +279,11 @@ class Opposed(Mechanic):
     attack: int
     defence: int
     sides: int = 6
+    doubled: str = AT_LEAST
 
     def read(self, values: list[int]) -> str:
         """The outcome of the attacker's and the defender's die faces."""
-        return opposed_outcome(values[0] + self.attack, values[1] + self.defence)
+        return opposed_outcome(values[0] + self.attack, values[1] + self.defence, self.doubled)
 
     def roll(self, source: DiceSource, purpose: str) -> str:
         return self.read(source.roll(2, self.sides, purpose))
@@ -250,7 +291,7 @@ class Opposed(Mechanic):
     @cached_property
     def _distribution(self) -> icepool.Die:
         return icepool.map(
-            lambda a, d: opposed_outcome(a + self.attack, d + self.defence),
+            lambda a, d: opposed_outcome(a + self.attack, d + self.defence, self.doubled),
             icepool.d(self.sides),
             icepool.d(self.sides),
         )
@@ -260,7 +301,8 @@ class Opposed(Mechanic):
 
     @property
     def text(self) -> str:
-        return f"d6+{self.attack} against d6+{self.defence}: higher or equal defence no damage, doubled destroyed"
+        twice = "more than twice" if self.doubled == MORE_THAN else "doubled"
+        return f"d6+{self.attack} against d6+{self.defence}: higher or equal defence no damage, {twice} destroyed"
 
 
 HITS = {NO_DAMAGE: 0, DAMAGED: 1, DESTROYED: 2}
@@ -268,23 +310,36 @@ HITS = {NO_DAMAGE: 0, DAMAGED: 1, DESTROYED: 2}
 
 @dataclass(frozen=True)
 class BombRoll(Mechanic):
-    """One bomb: the bomber's d6 against the target's d6, read as combat: 0, 1 or 2 hits (b17.57-b17.59, B2)."""
+    """One bomb: the bomber's d6 against the target's d6, read as combat: 0, 1 or 2 hits (b17.57-b17.59).
+
+    ``tie`` is the option ``bomb_tie`` (RULINGS B2): ``no_hit`` or ``hit`` (a tie scores 1); ``doubled`` the
+    option of that name (RULINGS B1).
+
+    >>> BombRoll().read([3, 3]), BombRoll(tie="hit").read([3, 3]), BombRoll(doubled=MORE_THAN).read([4, 2])
+    (0, 1, 1)
+    """
 
     sides: int = 6
+    tie: str = "no_hit"
+    doubled: str = AT_LEAST
 
     def read(self, values: list[int]) -> int:
         """Hits of the bomber's and the target's die faces."""
-        return HITS[opposed_outcome(values[0], values[1])]
+        if values[0] == values[1] and self.tie == "hit":
+            return 1
+        return HITS[opposed_outcome(values[0], values[1], self.doubled)]
 
     def roll(self, source: DiceSource, purpose: str) -> int:
         return self.read(source.roll(2, self.sides, purpose))
 
     def distribution(self) -> icepool.Die:
-        return icepool.map(lambda b, t: HITS[opposed_outcome(b, t)], icepool.d(self.sides), icepool.d(self.sides))
+        return icepool.map(lambda b, t: self.read([b, t]), icepool.d(self.sides), icepool.d(self.sides))
 
     @property
     def text(self) -> str:
-        return "bomber d6 against target d6: tie or less no hit, more 1 hit, doubled 2 hits"
+        tie = "less no hit, a tie 1 hit" if self.tie == "hit" else "tie or less no hit"
+        twice = "more than twice" if self.doubled == MORE_THAN else "doubled"
+        return f"bomber d6 against target d6: {tie}, more 1 hit, {twice} 2 hits"
 
 
 @dataclass(frozen=True)
@@ -294,20 +349,22 @@ class BombLoad(Mechanic):
 
     bombers: int = 1
     flak: bool = False
+    bomb: BombRoll = BombRoll()
+    flak_roll: Opposed = Opposed(0, 0)
 
     def roll(self, source: DiceSource, purpose: str) -> int:
         total = 0
         for k in range(self.bombers):
-            if self.flak and FLAK.roll(source, f"{purpose}: flak on bomber {k + 1}") == DESTROYED:
+            if self.flak and self.flak_roll.roll(source, f"{purpose}: flak on bomber {k + 1}") == DESTROYED:
                 continue
-            total += sum(BOMB_ROLL.roll(source, f"{purpose}: bomb {i + 1}") for i in range(BOMB_ROLLS))
+            total += sum(self.bomb.roll(source, f"{purpose}: bomb {i + 1}") for i in range(BOMB_ROLLS))
         return total
 
     @cached_property
     def _distribution(self) -> icepool.Die:
-        load = BOMB_ROLLS @ BOMB_ROLL.distribution()
+        load = BOMB_ROLLS @ self.bomb.distribution()
         if self.flak:
-            survives = FLAK.distribution().map(lambda o: o != DESTROYED)
+            survives = self.flak_roll.distribution().map(lambda o: o != DESTROYED)
             load = survives.if_else(load, icepool.Die([0]))
         return self.bombers @ load
 
@@ -338,9 +395,49 @@ class AtLeast(Mechanic):
         return f"{self.mechanic.text}; {self.least} or more"
 
 
-def attack_mechanic(head_on: bool) -> Opposed:
-    """A fighter's attack on a B-17: 3 (+1 head-on or from behind) against 3 (b17.32-b17.36)."""
-    return FIGHTER_ATTACK_BONUS if head_on else FIGHTER_ATTACK
+def attack_mechanic(head_on: bool, options: Mapping[str, Any] | None = None) -> Opposed:
+    """A fighter's attack on a B-17: 3 (+1 head-on or from behind) against 3 (b17.32-b17.36), ``options``
+    (the game's) choosing the reading of "doubled" (RULINGS B1)."""
+    return mechanics(options).attack_bonus if head_on else mechanics(options).attack
+
+
+@dataclass(frozen=True)
+class Mechanics:
+    """The combat mechanics a game's options make (RULINGS B1-B3 as options): play and odds take them here."""
+
+    attack: Opposed
+    attack_bonus: Opposed
+    gunner: Opposed
+    flak: Opposed
+    bomb: BombRoll
+
+    def load(self, bombers: int, flak: bool = False) -> BombLoad:
+        """``bombers`` bomb loads under these readings (flak first with ``flak``)."""
+        return BombLoad(bombers, flak, self.bomb, self.flak)
+
+
+def mechanics(options: Mapping[str, Any] | None = None) -> Mechanics:
+    """The mechanics of ``options`` (a game's resolved options; missing readings are the RULINGS ones).
+
+    >>> mechanics().flak == FLAK, mechanics({"flak_dice": "bomber_defence"}).flak.defence
+    (True, 3)
+    """
+    given = options or {}
+    return _mechanics(
+        str(given.get("doubled", AT_LEAST)), str(given.get("bomb_tie", "no_hit")), str(given.get("flak_dice", "bare"))
+    )
+
+
+@functools.cache
+def _mechanics(doubled: str, bomb_tie: str, flak_dice: str) -> Mechanics:
+    flak_defence = BOMBER_DEFENCE if flak_dice == "bomber_defence" else 0
+    return Mechanics(
+        attack=Opposed(FIGHTER_OFFENCE, BOMBER_DEFENCE, doubled=doubled),
+        attack_bonus=Opposed(FIGHTER_OFFENCE + HEAD_ON_BONUS, BOMBER_DEFENCE, doubled=doubled),
+        gunner=Opposed(BOMBER_OFFENCE, FIGHTER_DEFENCE, doubled=doubled),
+        flak=Opposed(0, flak_defence, doubled=doubled),
+        bomb=BombRoll(tie=bomb_tie, doubled=doubled),
+    )
 
 
 FIGHTER_ATTACK = Opposed(FIGHTER_OFFENCE, BOMBER_DEFENCE)

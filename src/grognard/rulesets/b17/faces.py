@@ -17,13 +17,13 @@ from grognard.rulesets.b17.actions import Fly, Guns, PlaceBox
 from grognard.rulesets.b17.data import (
     DAMAGED,
     DESTROYED,
-    GUNNER_FIRE,
     PAIRS,
     TABLE_LENGTH,
     TABLE_WIDTH,
     TARGET,
     attack_mechanic,
     damage_grade,
+    mechanics,
 )
 from grognard.rulesets.b17.describe import PHASES
 from grognard.rulesets.b17.game import B17Game, FlySpace
@@ -144,10 +144,10 @@ def odds(game: B17Game, action: Any) -> str | None:
         assert stop is not None and target is not None
         x, y, h = path.snapped(stop)
         how = R.head_on_or_behind(game.aircraft(target), x, y, h, float(game.state.options["head_on_tolerance"]))
-        dist = attack_mechanic(how is not None).distribution()
+        dist = attack_mechanic(how is not None, game.state.options).distribution()
         return f"damages {_percent(dist.probability(DAMAGED))}, destroys {_percent(dist.probability(DESTROYED))}"
     if isinstance(action, Guns):
-        dist = GUNNER_FIRE.distribution()
+        dist = mechanics(game.state.options).gunner.distribution()
         return (
             f"each gun damages {_percent(dist.probability(DAMAGED))}, destroys {_percent(dist.probability(DESTROYED))}"
         )

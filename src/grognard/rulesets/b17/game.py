@@ -22,6 +22,7 @@ from grognard.core.dice import DiceSource
 from grognard.core.engine import ActionSpace, Decision, FiniteSpace, Game, Result
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most, snap, snap_angle
+from grognard.core.options import recorded
 from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import rules as R
 from grognard.rulesets.b17.actions import Fly, Guns, PlaceBox
@@ -29,7 +30,6 @@ from grognard.rulesets.b17.data import (
     ALTITUDE_ROLL,
     AMERICAN,
     ATTACK_RANGE,
-    BOMB_ROLL,
     BOMB_ROLLS,
     BOMBER_ENGINES,
     BOX_SIZE,
@@ -41,17 +41,17 @@ from grognard.rulesets.b17.data import (
     ENTRY_ROLL,
     FIGHTER_ENGINES,
     FIGHTER_TYPES,
-    FLAK,
     FLANK_MARGIN,
     GERMAN,
     GRADES,
-    GUNNER_FIRE,
     HITS_TO_WIN,
+    OPTIONS,
     PAIRS,
     SIDES,
     TABLE_WIDTH,
     attack_mechanic,
     damage_grade,
+    mechanics,
 )
 from grognard.rulesets.b17.state import Aircraft, B17State, Element
 
@@ -97,7 +97,7 @@ class B17Game(Game):
                 aircraft[label] = Aircraft(
                     label, "fighter", name, FIGHTER_ENGINES, status="waiting", element=f"E{e + 1}"
                 )
-        self.state = B17State(options=dict(options), aircraft=aircraft, elements=elements, boxes=boxes)
+        self.state = B17State(options=recorded(OPTIONS, options), aircraft=aircraft, elements=elements, boxes=boxes)
         self.state.stats = {
             "bombers_lost": 0,
             "fighters_lost": 0,
@@ -476,7 +476,7 @@ class B17Game(Game):
         """A fighter's attack: d6+3 (+1 directly head-on or from behind) against the B-17's d6+3 (seed VI.D.1-4)."""
         s = self.state
         how = R.head_on_or_behind(bomber, fighter.x, fighter.y, fighter.heading, float(s.options["head_on_tolerance"]))
-        mechanic = attack_mechanic(how is not None)
+        mechanic = attack_mechanic(how is not None, s.options)
         bonus = f" {how} +1" if how else ""
         values = self.roll(2, 6, f"{fighter.label} attacks {bomber.label}{bonus}: attacker die, defender die")
         outcome = mechanic.read(values)
@@ -529,14 +529,15 @@ class B17Game(Game):
         for gun in guns:
             used.append(gun)
             values = self.roll(2, 6, f"{b.label} {gun} gunner fires at {f.label}: gunner die, fighter die")
-            outcome = GUNNER_FIRE.read(values)
+            gunner = mechanics(s.options).gunner
+            outcome = gunner.read(values)
             self.emit(
                 "gun",
                 bomber=b.label,
                 gun=gun,
                 fighter=f.label,
-                attack=values[0] + GUNNER_FIRE.attack,
-                defence=values[1] + GUNNER_FIRE.defence,
+                attack=values[0] + gunner.attack,
+                defence=values[1] + gunner.defence,
                 outcome=outcome,
             )
             self._damage(f, outcome)
@@ -557,14 +558,15 @@ class B17Game(Game):
             if near and (every or not b.flak_done):
                 b.flak_done = True
                 values = self.roll(2, 6, f"flak at {b.label}: AA die, bomber die")
-                outcome = FLAK.read(values)
-                self.emit("flak", bomber=b.label, aa=values[0], bomber_score=values[1], outcome=outcome)
+                flak = mechanics(s.options).flak
+                outcome = flak.read(values)
+                self.emit("flak", bomber=b.label, aa=values[0], bomber_score=values[1] + flak.defence, outcome=outcome)
                 self._damage(b, outcome)
             if over and b.flying and not b.bombed:
                 hits = []
                 for k in range(BOMB_ROLLS):
                     values = self.roll(2, 6, f"{b.label} bomb {k + 1}: bomber die, target die")
-                    hits.append(BOMB_ROLL.read(values))
+                    hits.append(mechanics(s.options).bomb.read(values))
                 b.bombed = True
                 b.hits = sum(hits)
                 s.hits += b.hits

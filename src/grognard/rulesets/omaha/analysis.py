@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from grognard.analysis.odds import OddsTable
@@ -26,10 +27,11 @@ from grognard.rulesets.omaha.data import (
 FIGURES = range(1, SQUAD_SIZE + 1)
 
 
-def odds_tables() -> list[OddsTable]:
+def odds_tables(options: Mapping[str, Any] | None = None) -> list[OddsTable]:
     """Every mechanic of the Omaha rules, over its parameters, as play keeps it: surplus kills and sixes
     are wasted (RULINGS O2), so each table runs over what is present (defenders, obstacles, figures);
-    then the composites (:mod:`grognard.rulesets.omaha.composites`)."""
+    then the composites (:mod:`grognard.rulesets.omaha.composites`). No option changes a mechanic's odds;
+    ``options`` is taken as every rule set's ``odds_tables`` takes it."""
     from grognard.rulesets.omaha.composites import composite_tables
 
     return [

@@ -104,7 +104,7 @@ RULESET = Ruleset(
     upload=upload,
     upload_option="scenario",
     render=render_svg,
-    odds_tables=odds_tables,
+    odds_tables=lambda options=None: odds_tables(None, options),
     metrics=METRICS,
     measure=measure,
     summary=lambda game: summary(game),

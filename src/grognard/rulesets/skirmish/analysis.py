@@ -7,6 +7,7 @@ tables plays its own numbers; the reference sheet shows ours).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from grognard.analysis.odds import OddsTable
@@ -18,6 +19,7 @@ from grognard.rulesets.skirmish.mechanics import (
     INITIATIVE,
     BurstFate,
     MeleeRound,
+    PushOff,
     RangingShot,
     ShotFate,
     Shots,
@@ -36,10 +38,11 @@ def band_label(tables: Tables, weapon: str, index: int) -> str:
     return f'{low:g}-{bands[index].to:g}"'
 
 
-def odds_tables(tables: Tables | None = None) -> list[OddsTable]:
+def odds_tables(tables: Tables | None = None, options: Mapping[str, Any] | None = None) -> list[OddsTable]:
     """Every mechanic played: initiative, one man's shot by weapon, band and cover, a wedge's effect on one man
     under it (MG, flame thrower), k men's hits, survival, melee rounds (first and later) for one against one
-    and small groups, and the shots it takes to bring down bridges, storeys and towers."""
+    and small groups, the shots it takes to bring down bridges, storeys and towers, and a ladder pushed off
+    as the option ``ladder_push`` (RULINGS S9) reads it in ``options`` (a game's)."""
     tables = tables or load_tables()
     out = [
         OddsTable(
@@ -127,7 +130,26 @@ def odds_tables(tables: Tables | None = None) -> list[OddsTable]:
     )
     out += structure_tables(tables)
     out += composite_tables(tables)
+    out.append(ladder_push_table(tables, (options or {}).get("ladder_push", "two_men")))
     return out
+
+
+def ladder_push_table(tables: Tables, reading: str) -> OddsTable:
+    """A ladder pushed off a castle wall (skirmish.83): two men a die each (``two_men``, RULINGS S9) or, with
+    the option ``ladder_push = one_die``, also one man with one die."""
+    castle = tables.castle
+    most, on = int(castle.push_men.value), int(castle.push_on.value)
+    men = range(1, most + 1) if reading == "one_die" else (most,)
+    return OddsTable(
+        "ladder_push",
+        f"Men on the wall push a ladder off (each a d6, it falls on {on} or less)",
+        "skirmish.83",
+        tuple((k, PushOff(k, on)) for k in men),
+        "men",
+        "one man may push alone with one die (option ladder_push = one_die)"
+        if reading == "one_die"
+        else f"it takes {most} men, a die each (RULINGS S9; option ladder_push = one_die lets one man push)",
+    )
 
 
 TOWER_POINTS = 20  # seed: castle towers have 20 points

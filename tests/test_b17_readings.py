@@ -1,0 +1,124 @@
+"""RULINGS B1-B3 as options: each reading decided both ways by scripted dice, on both sides of its threshold.
+
+The default is the RULINGS reading; the option plays the other one. Play (the game engine's real ``apply``),
+the odds tables and ``grognard odds -o`` follow the option.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from grognard.analysis.odds import distribution_rows
+from grognard.rulesets.b17.actions import Fly
+from grognard.rulesets.b17.analysis import odds_tables
+from terminal_driver import run_cli
+from test_b17_rules import BOMBER, RUN, RUN_MOVE, american, first, german, scene
+
+
+@pytest.mark.rule("b17.40")
+@pytest.mark.parametrize(
+    ("dice", "doubled", "outcome"),
+    [
+        ((5, 1), "at_least", "destroyed"),  # 8 against 4: exactly twice
+        ((5, 1), "more_than", "damaged"),
+        ((6, 1), "at_least", "destroyed"),  # 9 against 4: more than twice
+        ((6, 1), "more_than", "destroyed"),
+        ((4, 1), "at_least", "damaged"),  # 7 against 4: less than twice
+        ((4, 1), "more_than", "damaged"),
+    ],
+)
+def test_the_doubled_option_reads_exactly_twice_as_destroyed_or_as_damaged(
+    dice: tuple[int, int], doubled: str, outcome: str
+) -> None:
+    game = scene(BOMBER, {"F1": (50.0, 36.0, -90.0)}, dice=(*dice, 1, 6, 1, 6, 1, 6), doubled=doubled)
+    events = german(game, Fly("F1", 14.0, 0.0, "B1", 1.5))
+    assert first(events, "attack")["outcome"] == outcome
+    assert game.aircraft("B1").status == ("destroyed" if outcome == "destroyed" else "flying")
+
+
+@pytest.mark.rule("b17.57", "b17.58", "b17.59")
+@pytest.mark.parametrize(
+    ("dice", "options", "hits"),
+    [
+        ((3, 3), {}, 0),  # a tie: no hit (RULINGS B2)
+        ((3, 3), {"bomb_tie": "hit"}, 1),
+        ((2, 3), {"bomb_tie": "hit"}, 0),  # the target higher: no hit either way
+        ((4, 3), {"bomb_tie": "hit"}, 1),
+        ((4, 2), {}, 2),  # exactly twice: two hits (RULINGS B1)
+        ((4, 2), {"doubled": "more_than"}, 1),
+        ((5, 2), {"doubled": "more_than"}, 2),
+    ],
+)
+def test_the_bomb_tie_and_doubled_options_decide_a_bomb_roll(
+    dice: tuple[int, int], options: dict[str, str], hits: int
+) -> None:
+    game = scene(RUN, phase="bombers", dice=(1, 6, *dice, 1, 6, 1, 6, 1, 6), **options)
+    events = american(game, RUN_MOVE)
+    assert first(events, "bombs")["rolls"] == [hits, 0, 0, 0]
+    assert game.state.hits == hits
+
+
+@pytest.mark.rule("b17.53", "b17.54", "b17.55", "b17.56")
+@pytest.mark.parametrize(
+    ("dice", "flak_dice", "outcome", "bomber_score"),
+    [
+        ((3, 2), "bare", "damaged", 2),
+        ((3, 2), "bomber_defence", "no damage", 5),  # 3 against 2 + 3
+        ((4, 1), "bomber_defence", "no damage", 4),  # a tie: no damage
+        ((5, 1), "bomber_defence", "damaged", 4),  # the AA one higher
+        ((6, 1), "bare", "destroyed", 1),
+        ((6, 1), "bomber_defence", "damaged", 4),  # 6 never doubles 4
+    ],
+)
+def test_the_flak_dice_option_adds_the_bombers_defence_or_not(
+    dice: tuple[int, int], flak_dice: str, outcome: str, bomber_score: int
+) -> None:
+    game = scene(RUN, phase="bombers", dice=(*dice, *(1, 6) * 4), flak_dice=flak_dice)
+    events = american(game, RUN_MOVE)
+    flak = first(events, "flak")
+    assert (flak["outcome"], flak["bomber_score"]) == (outcome, bomber_score)
+    assert game.aircraft("B1").bombed is (outcome != "destroyed")
+
+
+def _table(name: str, **options: str) -> dict[object, Fraction]:
+    table = next(t for t in odds_tables(options) if t.name == name)
+    return dict(distribution_rows(table.rows[0][1]))
+
+
+@pytest.mark.rule("b17.40", "b17.53", "b17.57")
+def test_the_odds_tables_follow_the_options() -> None:
+    assert _table("bomb") == {0: Fraction(21, 36), 1: Fraction(6, 36), 2: Fraction(9, 36)}
+    assert _table("bomb", bomb_tie="hit") == {0: Fraction(15, 36), 1: Fraction(12, 36), 2: Fraction(9, 36)}
+    strict = _table("bomb", doubled="more_than")
+    assert strict[2] == Fraction(6, 36)  # 3-1, 4-1, 5-1, 6-1, 5-2, 6-2
+    flak = _table("flak", flak_dice="bomber_defence")
+    assert flak == {"no damage": Fraction(33, 36), "damaged": Fraction(3, 36)}
+    assert _table("attack", doubled="more_than")["destroyed"] < _table("attack")["destroyed"]
+
+
+@pytest.mark.rule("b17.57")
+def test_grognard_odds_takes_the_options() -> None:
+    done = run_cli("odds", "b17", "--json", "-o", "bomb_tie=hit")
+    assert done.returncode == 0, done.stderr
+    bomb = next(t for t in json.loads(done.stdout)["tables"] if t["name"] == "bomb")
+    assert {o["outcome"]: o["probability"] for o in bomb["rows"][0]["outcomes"]} == {0: "5/12", 1: "1/3", 2: "1/4"}
+    bad = run_cli("odds", "b17", "-o", "bomb_tie=sometimes")
+    assert (
+        bad.returncode == 2 and bad.stderr.strip() == "error: option 'bomb_tie': 'sometimes' is not one of no_hit, hit"
+    )
+
+
+@pytest.mark.rule("b17.40", "b17.57")
+def test_a_reading_in_force_is_in_the_record_and_replays_one_at_its_default_is_left_out(tmp_path: Path) -> None:
+    other, default = tmp_path / "tie.jsonl", tmp_path / "default.jsonl"
+    assert run_cli("play", "b17", "--seed", "1", "-o", "bomb_tie=hit", "--record", str(other), "-q").returncode == 0
+    assert run_cli("play", "b17", "--seed", "1", "--record", str(default), "-q").returncode == 0
+    assert json.loads(other.read_text().splitlines()[0])["options"]["bomb_tie"] == "hit"
+    assert "bomb_tie" not in json.loads(default.read_text().splitlines()[0])["options"]  # older records replay
+    for record in (other, default):
+        done = run_cli("replay", str(record))
+        assert done.returncode == 0 and "every die and digest matches the record" in done.stdout, done.stderr
