@@ -16,7 +16,7 @@ import pytest
 
 from grognard.analysis.odds import distribution_rows
 from grognard.core.dice import SeededDice
-from grognard.rulesets.skirmish.actions import Burst, Fire, Move, WedgeOrder
+from grognard.rulesets.skirmish.actions import Burst, Choice, Fire, Move, WedgeOrder
 from grognard.rulesets.skirmish.analysis import odds_tables
 from grognard.rulesets.skirmish.composites import TURNS_SHOWN
 from grognard.rulesets.skirmish.game import SkirmishGame
@@ -259,11 +259,87 @@ def play_under(weapon: str) -> Callable[[str, int], Counter[Any] | None]:
     return play
 
 
+def round_outcome(events: list[Any], attacker: str, defender: str) -> str:
+    """The first melee round among ``events`` read as the melee tables' outcome labels."""
+    starts = [i for i, e in enumerate(events) if e.kind == "melee_round"]
+    assert starts, [e.kind for e in events]
+    first = events[starts[0] : starts[1] if len(starts) > 1 else len(events)]
+    if not any(e.kind == "melee_strike" and e.data["hit"] for e in first):
+        return "both missed: stay or retreat"
+    dead = {e.data["figure"] for e in first if e.kind == "killed"}
+    return f"{int(attacker in dead)} att., {int(defender in dead)} def. dead"
+
+
+def one_v_one(defender_type: str = "infantry") -> SkirmishGame:
+    """A.1 at (10, 10) and G.1 at (10, 15) (of ``defender_type``); B and H far away keep each side in the game."""
+    data = scenario(
+        [
+            unit("A", "allies", fig(10, 10)),
+            unit("B", "allies", fig(46, 2)),
+            unit("G", "axis", fig(10, 15, type=defender_type)),
+            unit("H", "axis", fig(46, 46, "pistol")),
+        ],
+        turn_limit=50,
+    )
+    return make(data)
+
+
+def charged(game: SkirmishGame) -> list[Any]:
+    """A.1 charges G.1 (their bases touch), everyone else holds, nobody fires: the events to the melee's end
+    (or its stay-or-retreat choice)."""
+    events = game.apply("Allies", Move("A", ((10.0, 14.0),)))
+    events += _hold_all(game)
+    return events
+
+
+def _hold_all(game: SkirmishGame) -> list[Any]:
+    events: list[Any] = []
+    turn = game.state.turn
+    while game.result is None and game.state.turn == turn and game.pending():
+        d = game.pending()[0]
+        verb, label = d.id.split()[:2]
+        if verb == "melee":
+            return events
+        events += game.apply(d.seat, Move(label) if verb == "move" else Fire(label, None))
+    return events
+
+
+def play_melee(first: bool, defender_type: str = "infantry") -> Callable[[str, int], Counter[Any] | None]:
+    def play(param: str, n: int) -> Counter[Any] | None:
+        if not param.startswith("1 v 1"):
+            return None  # groups of several men: not played here (see the report's not-done)
+        start = one_v_one(defender_type if first else "infantry")
+        if first:
+            return trials(start, n, lambda game: round_outcome(charged(game), "A.1", "G.1"))
+
+        def later(game: SkirmishGame) -> str | None:
+            while True:  # a first round where both missed, both stay: the next turn's first round is a later one
+                trial = game.clone()
+                charged(trial)
+                if {d.id for d in trial.pending()} != {"melee M1", "melee M2"}:
+                    continue
+                trial.apply("Allies", Choice("M1", "stay"))
+                trial.apply("Axis", Choice("M2", "stay"))
+                return round_outcome(_hold_all(trial), "A.1", "G.1")
+
+        return trials(start, n, later)
+
+    return play
+
+
+def play_melee_by_type(param: str, n: int) -> Counter[Any] | None:
+    kind = param.split()[3]
+    return play_melee(True, kind)("1 v 1", n)
+
+
 PLAYERS: dict[str, tuple[Callable[[Any, int], Counter[Any] | None], int]] = {
     "initiative": (play_initiative, 300),
     "survival": (play_survival, 300),
     "rifles_close": (play_rifles_close, 50),
     "shots_to_kill": (play_shots_to_kill, 40),
+    "melee_first_round": (play_melee(True), 300),
+    "melee_later_round": (play_melee(False), 200),
+    "melee_by_type": (play_melee_by_type, 200),
 }
 for _name, _spec in SHIPPED.weapons.items():
     if f"shot_{_name}" in TABLES:
@@ -276,7 +352,7 @@ for _name in SHIPPED.artillery:
     PLAYERS[f"under_{_name}"] = (play_under(_name), 80)
 
 NOT_YET_PLAYED = {
-    name for name in TABLES if name.startswith(("melee_", "bridge_")) or name in ("structure_damage", "storey", "tower")
+    name for name in TABLES if name.startswith("bridge_") or name in ("structure_damage", "storey", "tower")
 }
 
 
@@ -291,7 +367,10 @@ def test_the_printed_table_is_what_play_does(name: str) -> None:
     play, n = PLAYERS[name]
     for param, mechanic in TABLES[name].rows:
         seen = play(param, n)
-        if seen is None:  # only a man aboard a half track under a shell or a tank gun's burst
+        if seen is None:  # a man aboard a half track under a shell or a tank gun's burst; a melee of groups
+            if name.startswith("melee_"):
+                assert not str(param).startswith("1 v 1"), (name, param)
+                continue
             assert name.startswith("under_") and param.endswith(" cover"), (name, param)
             assert SHIPPED.artillery[name.removeprefix("under_")].kind in ("artillery", "tank_gun")
             continue
