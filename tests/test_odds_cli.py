@@ -1,0 +1,89 @@
+"""``grognard odds RULESET``: ``--exact`` prints fractions, ``--json`` every figure with its key, ``--what NAME``
+one table or one figure, an unknown NAME one line listing the names; and the composites' exact figures."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from grognard.analysis.odds import odds_figures
+from grognard.cli import main
+
+RULESETS = ("omaha", "b17", "skirmish")
+
+
+def odds(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    assert main(["odds", *args]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_json_gives_every_figure_a_unique_key_and_each_row_sums_to_one(
+    ruleset: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tables = json.loads(odds(capsys, ruleset, "--json"))["tables"]
+    keys = [item["key"] for t in tables for row in t["rows"] for item in row["outcomes"]]
+    keys += [row["mean"]["key"] for t in tables for row in t["rows"] if row["mean"]]
+    assert len(keys) == len(set(keys)) == len(odds_figures(tables))
+    for t in tables:
+        for row in t["rows"]:
+            assert sum(Fraction(i["probability"]) for i in row["outcomes"]) == 1, (t["name"], row["parameter"])
+            if "at_most" in row["outcomes"][0]:
+                assert Fraction(row["outcomes"][-1]["at_most"]) == 1
+            for item in row["outcomes"]:
+                assert item["key"].startswith(f"{t['name']}/")
+                assert abs(float(Fraction(item["probability"])) - item["decimal"]) < 1e-6
+
+
+def test_exact_prints_fractions_and_the_default_decimals(capsys: pytest.CaptureFixture[str]) -> None:
+    text = odds(capsys, "omaha", "--what", "shooting", "--exact")
+    assert "Defenders killed" in text and "203/23328" in text  # 6 shooters at 4 left: 4 kills or more, capped at 4
+    assert "0.0087" in odds(capsys, "omaha", "--what", "shooting")
+
+
+def test_what_prints_one_table_or_one_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    text = odds(capsys, "omaha", "--what", "assault")
+    assert "Assault destroys" in text and "Morale" not in text and "Defenders killed" not in text
+    assert odds(capsys, "omaha", "--what", "shots_to_empty/1/mean") == "shots_to_empty/1/mean: 24.0000\n"
+    assert odds(capsys, "omaha", "--what", "shooting/4 left, 6/4", "--exact") == "shooting/4 left, 6/4: 203/23328\n"
+    figure = json.loads(odds(capsys, "b17", "--what", "attacks_to_down/plain/12+", "--json"))
+    assert figure["key"] == "attacks_to_down/plain/12+" and figure["outcome"] == "12+"
+    assert Fraction(figure["probability"]) == Fraction(figure["at_most"]) - Fraction(
+        json.loads(odds(capsys, "b17", "--what", "attacks_to_down/plain/11", "--json"))["at_most"]
+    )
+    tables = json.loads(odds(capsys, "skirmish", "--what", "shots_to_kill", "--json"))["tables"]
+    assert [t["name"] for t in tables] == ["shots_to_kill"]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_an_unknown_name_is_one_line_listing_the_names(ruleset: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", ruleset, "--what", "nothing_such"]) == 2
+    out, err = capsys.readouterr()
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert out == "" and len(lines) == 1, err
+    assert "--what 'nothing_such'" in lines[0] and "Traceback" not in err
+    names = [t["name"] for t in json.loads(odds(capsys, ruleset, "--json"))["tables"]]
+    assert all(name in lines[0] for name in names)
+
+
+def test_the_composites_exact_figures_checked_by_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    figures = odds_figures(json.loads(odds(capsys, "omaha", "--json"))["tables"])
+    # one figure shooting at four defenders: 24 turns on average (a six a turn, 4 needed)
+    assert Fraction(figures["shots_to_empty/1/mean"]["exact"]) == 24
+    assert Fraction(figures["assaults_to_take/2/mean"]["exact"]) == Fraction(36, 11)
+    # deep water: drowned men per landing average 12 * 1/6 * 1/6
+    assert Fraction(figures["deep_water_landing//mean"]["exact"]) == Fraction(1, 3)
+    # four sections of a one-German beach: no obstacle at all is (1/6)^4
+    assert Fraction(figures["beach_obstacles/1 (4 sections)/0"]["probability"]) == Fraction(1, 1296)
+    b17 = odds_figures(json.loads(odds(capsys, "b17", "--json"))["tables"])
+    assert Fraction(b17["bomb_load/1/mean"]["exact"]) == Fraction(8, 3)  # 4 rolls of 2/3 hits
+    assert Fraction(b17["bomb_load/8/mean"]["exact"]) == Fraction(64, 3)
+    # flak destroys a bomber 9/36 of the time (the AA die twice the bomber's or more): it drops nothing
+    assert Fraction(b17["bomb_load_flak/1/mean"]["exact"]) == Fraction(8, 3) * Fraction(3, 4)
+    assert Fraction(b17["attack/plain, 4 engines out/destroyed"]["probability"]) == Fraction(15, 36)
+    skirmish = odds_figures(json.loads(odds(capsys, "skirmish", "--json"))["tables"])
+    # rifle at 0-12" in cover: 4+ with one off the die (a 5 or a 6: 1/3), dies on 1-4 (2/3): 2/9 a turn
+    assert Fraction(skirmish['shots_to_kill/rifle 0-12"/mean']["exact"]) == Fraction(9, 2)
+    assert Fraction(skirmish["structure_damage/3/3"]["probability"]) == Fraction(35, 36)
