@@ -12,6 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "rules"
 HEADING = re.compile(r"^###\s+((?:omaha|b17|skirmish)\.\d+)\b", re.MULTILINE)
 CODE_PATH = re.compile(r"`((?:src|tests)/[\w/.\-]+\.py)`")
+# a source path and the names that follow it: `src/.../scenario.py` `check_scenario`, `load_scenario`
+NAMED_IN = re.compile(r"`(src/[\w/.\-]+\.py)`((?:[ \t]*(?:,|and)?[ \t\n]*`[A-Za-z_][\w.]*`)+)")
 
 
 def documented() -> dict[str, str]:
@@ -67,3 +69,34 @@ def test_ids_are_numbered_in_order() -> None:
     for doc in sorted(DOCS.glob("*.md")):
         numbers = [int(m.group(1).split(".")[1]) for m in HEADING.finditer(doc.read_text(encoding="utf-8"))]
         assert numbers == list(range(1, len(numbers) + 1)), f"{doc.name}: IDs not 1..N in order: {numbers}"
+
+
+def defined_in(path: Path) -> set[str]:
+    """The names a module defines or imports anywhere (functions, classes, methods, assigned names)."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+        elif isinstance(node, ast.Assign):
+            out |= {n.id for target in node.targets for n in ast.walk(target) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            out.add(node.target.id)
+        elif isinstance(node, ast.ImportFrom):
+            out |= {alias.asname or alias.name for alias in node.names}
+    return out
+
+
+@pytest.mark.parametrize("doc", sorted(p.name for p in DOCS.glob("*.md")))
+def test_code_names_in_docs_are_in_the_file_named(doc: str) -> None:
+    """A rule's ``Code:`` line names a file and then what in it plays the rule; each plain name (not a dotted
+    one) is defined in that file, so a module split cannot leave the docs pointing at the old place."""
+    text = (DOCS / doc).read_text(encoding="utf-8")
+    wrong = []
+    for match in NAMED_IN.finditer(text):
+        path = ROOT / match.group(1)
+        if not path.is_file():
+            continue  # test_code_paths_in_docs_exist names it
+        have = defined_in(path)
+        names = re.findall(r"`([A-Za-z_]\w*)`", match.group(2))
+        wrong += [f"{match.group(1)} {name}" for name in names if name not in have]
+    assert not wrong, f"{doc} names what the file does not define: {wrong}"

@@ -1046,7 +1046,7 @@ def test_no_rule_is_left_for_a_later_part_and_every_weapon_fires() -> None:
     sections = re.split(r"^### ", text, flags=re.MULTILINE)[1:]
     waiting = [s.split("\n", 1)[0] for s in sections if re.search(r"\*\*part [234]\*\*", s.split("\n", 1)[0])]
     assert not waiting, waiting
-    from grognard.rulesets.skirmish.scenario import LATER_KINDS
+    from grognard.rulesets.skirmish.schema import LATER_KINDS
 
     assert not LATER_KINDS
     game = make(

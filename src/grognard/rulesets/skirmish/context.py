@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from shapely.geometry.base import BaseGeometry
 
 from grognard.rulesets.skirmish import vehicles as V
-from grognard.rulesets.skirmish.scenario import Scenario
+from grognard.rulesets.skirmish.schema import Scenario
 from grognard.rulesets.skirmish.state import FireOrder, SkirmishState, Vehicle
 from grognard.rulesets.skirmish.tables import Tables
 from grognard.rulesets.skirmish.terrain import Feature, Terrain, build_terrain, section_state, storey_state

@@ -33,7 +33,7 @@ from grognard.core.geometry import TOLERANCE, snap
 from grognard.rulesets.skirmish import landing as L
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish.context import Context
-from grognard.rulesets.skirmish.scenario import HEAVY_IN_POND
+from grognard.rulesets.skirmish.schema import HEAVY_IN_POND
 from grognard.rulesets.skirmish.state import Figure
 from grognard.rulesets.skirmish.terrain import Terrain
 

@@ -19,7 +19,7 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from grognard.core.geometry import TOLERANCE, snap_angle
-from grognard.rulesets.skirmish.scenario import HEAVY_IN_POND as HEAVY_IN_POND  # skirmish.53
+from grognard.rulesets.skirmish.schema import HEAVY_IN_POND as HEAVY_IN_POND  # skirmish.53
 from grognard.rulesets.skirmish.tables import Tables
 from grognard.rulesets.skirmish.terrain import Building, CastleWall, Terrain, _points
 

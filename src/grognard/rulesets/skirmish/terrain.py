@@ -43,7 +43,8 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from grognard.core.geometry import TOLERANCE
-from grognard.rulesets.skirmish.scenario import CASTLE_WALL_HEIGHT, HOUSES, ScenarioSpec, TerrainPiece, _boulder
+from grognard.rulesets.skirmish.ground import boulder_shape, storey_thresholds
+from grognard.rulesets.skirmish.schema import CASTLE_WALL_HEIGHT, HOUSES, ScenarioSpec, SectionSpec, TerrainPiece
 from grognard.rulesets.skirmish.tables import Tables
 
 WALL_THICKNESS = 0.5  # inches: a stone wall or a line of sandbags, for sight (the seed gives none)
@@ -389,7 +390,7 @@ def _feature(piece: TerrainPiece, index: int) -> Feature:
     kind = piece.kind
     ident = piece.id or f"{kind}{index + 1}"
     if kind == "boulder":
-        shape = _boulder(piece)
+        shape = boulder_shape(piece)
         assert shape is not None
         return Feature(kind, ident, shape)
     if piece.shape is not None:
@@ -514,8 +515,6 @@ def section_state(section: Section, points: Sequence[int]) -> str:
 
 def _castle_wall(piece: TerrainPiece, feature: Feature, tables: Tables) -> CastleWall:
     """A castle wall from its piece: its doors (``W.d1``...), its sections (default: one, ``W``, the whole line)."""
-    from grognard.rulesets.skirmish.scenario import SectionSpec, storey_thresholds
-
     assert isinstance(feature.line, LineString)
     own = [
         Opening(door.id or f"{feature.id}.d{k + 1}", feature.id, door.at, door.width, True, door.open)
@@ -536,8 +535,6 @@ def _castle_wall(piece: TerrainPiece, feature: Feature, tables: Tables) -> Castl
 
 
 def _sections(piece: TerrainPiece, feature: Feature, tables: Tables) -> list[Section]:
-    from grognard.rulesets.skirmish.scenario import SectionSpec, storey_thresholds
-
     specs = piece.sections or [SectionSpec(id=feature.id)]
     out = []
     for spec in specs:

@@ -26,7 +26,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from grognard.core.geometry import TOLERANCE, snap_angle
-from grognard.rulesets.skirmish.scenario import vehicle_footprint
+from grognard.rulesets.skirmish.forces import vehicle_footprint
 from grognard.rulesets.skirmish.terrain import Terrain
 
 XY = tuple[float, float]
