@@ -14,7 +14,7 @@ from grognard.analysis.odds import OddsTable
 from grognard.core.dice import Capped
 from grognard.core.ruleset import Metric
 from grognard.rulesets.skirmish import turn as TU
-from grognard.rulesets.skirmish.composites import composite_tables, cover_kinds
+from grognard.rulesets.skirmish.composites import band_label, composite_tables, cover_kinds
 from grognard.rulesets.skirmish.mechanics import (
     INITIATIVE,
     BurstFate,
@@ -30,12 +30,6 @@ from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, WEDGE_ATTACKS, Ta
 
 SQUAD = 8  # men in the shipped scenario's rifle squads: the "k men fire" table runs to it
 MELEE_SIZES = ((1, 1), (2, 1), (1, 2), (2, 2), (3, 1), (3, 2), (2, 3), (3, 3), (4, 4))  # attackers v defenders
-
-
-def band_label(tables: Tables, weapon: str, index: int) -> str:
-    bands = tables.weapons[weapon].bands
-    low = 0.0 if index == 0 else bands[index - 1].to
-    return f'{low:g}-{bands[index].to:g}"'
 
 
 def odds_tables(tables: Tables | None = None, options: Mapping[str, Any] | None = None) -> list[OddsTable]:

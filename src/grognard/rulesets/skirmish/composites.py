@@ -36,6 +36,13 @@ def shots_to_kill(hit_on: int, survive_on: int, shift: int = -1) -> Rounds:
     )
 
 
+def band_label(tables: Tables, weapon: str, index: int) -> str:
+    """A range band's label, its inches from and to (``0-12"``)."""
+    bands = tables.weapons[weapon].bands
+    low = 0.0 if index == 0 else bands[index - 1].to
+    return f'{low:g}-{bands[index].to:g}"'
+
+
 def cover_kinds(tables: Tables, attack: str) -> str:
     """The kinds of cover that cover against ``attack`` (the tables' cover lookup), for a table's note."""
     kinds = sorted({row.terrain for row in tables.cover_rows(attack)})
@@ -43,8 +50,6 @@ def cover_kinds(tables: Tables, attack: str) -> str:
 
 
 def composite_tables(tables: Tables) -> list[OddsTable]:
-    from grognard.rulesets.skirmish.analysis import band_label
-
     rows: list[tuple[Any, Any]] = []
     for weapon, spec in tables.weapons.items():
         if spec.kind not in FIRES_IN_PART_1 or spec.kind in WEDGE_ATTACKS:
