@@ -120,3 +120,28 @@ def test_an_observation_never_carries_another_seats_secret_choice() -> None:
     assert stayed.game.digest() != retreated.game.digest()  # the choices differ in the game itself
     np.testing.assert_array_equal(stayed.observe(other)["observation"], retreated.observe(other)["observation"])
     np.testing.assert_array_equal(stayed.observe(other)["action_mask"], retreated.observe(other)["action_mask"])
+
+
+def test_an_observation_names_the_decision_owed_and_what_it_is_for() -> None:
+    """A German player owes a fire order per bunker and an artillery strike: the observation tells which."""
+    beach = env("omaha", **SMALL["omaha"])
+    beach.reset(seed=2)
+    rng = np.random.default_rng(2)
+    seen: dict[str, np.ndarray] = {}
+    while beach.agents and beach.game.turn < 2:
+        decision = beach._decision
+        assert decision is not None
+        observation = beach.observe(beach.agent_selection)
+        if decision.seat == "German 1":
+            seen[decision.id] = observation["observation"][10:19]
+        beach.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    fires = sorted(key for key in seen if key.startswith("fire "))
+    assert "place G1" in seen and "artillery G1" in seen and len(fires) == 2
+    names = ["A1", "A2", "A3", "B1", "B2", "B3", "G1"]  # squads, a bunker per section, German players
+    place, artillery = seen["place G1"], seen["artillery G1"]
+    assert place[0] == 1.0 and place[8] == pytest.approx(7 / 7)  # kind place, for G1
+    assert artillery[3] == 1.0 and artillery[8] == pytest.approx(7 / 7)  # kind artillery, for G1
+    for key in fires:
+        assert seen[key][2] == 1.0  # kind fire
+        assert seen[key][8] == pytest.approx((names.index(key.split()[1]) + 1) / 7)
+    assert not np.array_equal(seen[fires[0]], seen[fires[1]])

@@ -33,8 +33,12 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as missing:  # the optional extra is not installed
+    raise ImportError(f'grognard.rl needs PettingZoo and Gymnasium: pip install -e ".[rl]" ({missing})') from None
 
 from grognard import rulesets
 from grognard.core.dice import DICE, SeededDice, stream

@@ -16,9 +16,15 @@ Every layout starts with the same header of ``HEADER`` numbers:
 2     1 if this seat owes a decision now
 3     decisions owed now by every seat, / 32
 4-9   the phase, one-hot (per rule set, below; the last: other)
+10-17 the kind of the decision this seat owes first, one-hot (per
+      rule set, below; the last: other; all 0 when it owes none)
+18    what that decision is for (the squad, bunker, aircraft or
+      unit its id names): its place in the rule set's list of
+      them, (index + 1) / count; 0 for none
 ====  ==========================================================
 
-Omaha (``OmahaEncoder``; phases setup, americans, germans, morale, landing):
+Omaha (``OmahaEncoder``; phases setup, americans, germans, morale, landing;
+decisions place, orders, fire, artillery; named: squads A1..., bunkers B1... (one per section), German players G1...):
 then for each American player (``3 * germans`` of them, in seat order) 7
 numbers: squad on the beach, figures / 12, x / width, y / (28 + ground),
 lost this turn / 12, out of the game, fresh squads used / 4; for each
@@ -26,18 +32,20 @@ obstacle section 2: not rolled yet (hidden), obstacles / 6; for each bunker
 place (``2 * germans``, in section order) 5: placed, section / sections,
 defenders / 4, silenced, destroyed; last, exits open / exits.
 
-B-17 (``B17Encoder``; phases setup, fighters, bombers, bomber fire, over):
+B-17 (``B17Encoder``; phases setup, fighters, bombers, bomber fire, over;
+decisions place, move, guns; named: the aircraft):
 then bomb hits / 3, and for each aircraft (bombers then fighters, as the view
 lists them) 9 numbers: bomber, flying, waiting to enter, x / 108, y / 60,
 cos and sin of the heading, damaged engines / engines, bombed.
 
 Skirmish (``SkirmishEncoder``; phases my move, the other side's move, fire,
-melee, over): then each side's men lost / men, and for each man of the
-scenario (as the view lists them) 8 numbers: alive, on the table, on this
-seat's side, x / table width, y / table depth, hits this turn / 2, flesh
-wounds / 2, aboard a vehicle or on a wall or ladder. Vehicles, pieces'
-arcs, templates and structures are not encoded (they are in the view, and
-the ``infos`` of the environment name the candidate orders in words).
+melee, over; decisions move, fire, melee, burst, drive; named: the units):
+then each side's men lost / men, and for each man of the scenario (as the
+view lists them) 8 numbers: alive, on the table, on this seat's side,
+x / table width, y / table depth, hits this turn / 2, flesh wounds / 2,
+aboard a vehicle or on a wall or ladder. Vehicles, pieces' arcs, templates
+and structures are not encoded (they are in the view, and the ``infos`` of
+the environment name the candidate orders in words).
 """
 
 from __future__ import annotations
@@ -50,18 +58,25 @@ import numpy as np
 
 __all__ = ["HEADER", "Encoder", "make_encoder"]
 
-HEADER = 10
+HEADER = 19
 PHASE_SLOTS = 6
+KIND_SLOTS = 8
 
 
 class Encoder:
     """Turns a view of one game into a vector of ``size`` float32 numbers in [-1, 1]."""
 
     phases: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
     size: int = HEADER
 
     def __init__(self, first: Mapping[str, Any], sides: Sequence[str]) -> None:
         self.sides = tuple(sides)
+        self.named = {label: i for i, label in enumerate(self.labels(first))}
+
+    def labels(self, first: Mapping[str, Any]) -> list[str]:
+        """What a decision's id may name (the second word of the id), in order."""
+        return []
 
     def encode(self, view: Mapping[str, Any]) -> np.ndarray:
         """The vector of ``view`` (see the module's layouts); shape ``(size,)``."""
@@ -69,9 +84,16 @@ class Encoder:
         out[0] = view.get("turn", 0) / self.turn_cap(view)
         out[1] = 1.0 if view.get("side") == self.sides[0] else 0.0
         pending = view.get("pending", [])
-        out[2] = 1.0 if any(p["seat"] == view.get("seat") for p in pending) else 0.0
+        owed = next((p for p in pending if p["seat"] == view.get("seat")), None)
+        out[2] = 1.0 if owed is not None else 0.0
         out[3] = len(pending) / 32
         out[4 + self.phase_index(view)] = 1.0
+        if owed is not None:
+            words = str(owed["id"]).split()
+            kind = self.kinds.index(words[0]) if words[0] in self.kinds else KIND_SLOTS - 1
+            out[4 + PHASE_SLOTS + kind] = 1.0
+            if len(words) > 1 and words[1] in self.named:
+                out[4 + PHASE_SLOTS + KIND_SLOTS] = (self.named[words[1]] + 1) / len(self.named)
         self.body(view, out[HEADER:])
         np.clip(out, -1.0, 1.0, out=out)
         return out
@@ -92,6 +114,7 @@ class OmahaEncoder(Encoder):
     """Omaha: American players, obstacle sections, bunker places, exits (see the module's layout)."""
 
     phases = ("setup", "americans", "germans", "morale", "landing")
+    kinds = ("place", "orders", "fire", "artillery")
     PER_AMERICAN = 7
     PER_SECTION = 2
     PER_BUNKER = 5
@@ -109,6 +132,11 @@ class OmahaEncoder(Encoder):
             + self.PER_BUNKER * self.bunkers
             + 1
         )
+
+    def labels(self, first: Mapping[str, Any]) -> list[str]:
+        germans = int(first["germans"])
+        squads = [a["label"] for a in first["americans"]]
+        return squads + [f"B{i + 1}" for i in range(3 * germans)] + [f"G{k + 1}" for k in range(germans)]
 
     def body(self, view: Mapping[str, Any], out: np.ndarray) -> None:
         width = float(view["width"])
@@ -149,6 +177,7 @@ class B17Encoder(Encoder):
     """B-17: bomb hits, then every aircraft (see the module's layout)."""
 
     phases = ("setup", "fighters", "bombers", "bomber fire", "over")
+    kinds = ("place", "move", "guns")
     PER_AIRCRAFT = 9
     LENGTH = 108.0
     WIDTH = 60.0
@@ -157,6 +186,9 @@ class B17Encoder(Encoder):
         super().__init__(first, sides)
         self.aircraft = len(first["aircraft"])
         self.size = HEADER + 1 + self.PER_AIRCRAFT * self.aircraft
+
+    def labels(self, first: Mapping[str, Any]) -> list[str]:
+        return [plane["label"] for plane in first["aircraft"]]
 
     def body(self, view: Mapping[str, Any], out: np.ndarray) -> None:
         out[0] = view.get("hits", 0) / 3
@@ -181,6 +213,7 @@ class SkirmishEncoder(Encoder):
     """Skirmish: each side's losses, then every man of the scenario (see the module's layout)."""
 
     phases = ("move (mine)", "move (theirs)", "fire", "melee", "over")
+    kinds = ("move", "fire", "melee", "burst", "drive")
     PER_MAN = 8
 
     def __init__(self, first: Mapping[str, Any], sides: Sequence[str]) -> None:
@@ -188,6 +221,9 @@ class SkirmishEncoder(Encoder):
         self.men = len(first["figures"])
         self.strength = {side: max(1, sum(1 for f in first["figures"] if f["side"] == side)) for side in self.sides}
         self.size = HEADER + len(self.sides) + self.PER_MAN * self.men
+
+    def labels(self, first: Mapping[str, Any]) -> list[str]:
+        return [unit["id"] for unit in first["units"]]
 
     def turn_cap(self, view: Mapping[str, Any]) -> float:
         cap = view.get("stats", {}).get("turn_limit")
