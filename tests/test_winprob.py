@@ -12,6 +12,7 @@ import pytest
 from grognard import rulesets
 from grognard.analysis.winprob import win_probability
 from grognard.cli import main
+from grognard.cli_analyse import seat_for_odds
 from grognard.core.dice import SeededDice
 from grognard.core.engine import Game
 from grognard.core.play import play_out
@@ -188,3 +189,11 @@ def test_play_show_odds_refuses_a_bad_playout_count(capsys: pytest.CaptureFixtur
     assert main(["play", "omaha", "--show-odds", "--odds-playouts", "0"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--odds-playouts 0" in err
+
+
+def test_the_terminal_odds_are_for_the_peoples_seat_or_a_spectator() -> None:
+    """People of one side see their side's odds; hot seat across sides, or bots alone, a spectator's."""
+    game = rulesets.get("omaha").create({"germans": 1}, SeededDice(1))
+    assert seat_for_odds(game, set()) is None
+    assert seat_for_odds(game, {"American 2", "American 1"}) == "American 1"
+    assert seat_for_odds(game, {"American 1", "German 1"}) is None

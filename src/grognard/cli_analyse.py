@@ -19,6 +19,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import Progress, TextColumn, TimeElapsedColumn
 
 from grognard import rulesets
 from grognard.analysis.winprob import DEFAULT_PLAYOUTS, WinProbability, win_probability
@@ -279,7 +280,17 @@ def analyse_command(
     if not 0 <= seed < 2**63:
         raise OptionError(f"--seed {seed}: must be between 0 and 2^63-1")
     console = Console(highlight=False, soft_wrap=True)
-    curve = analyse_record(record, seat=seat, playouts=playouts, seed=seed)
+    errors = Console(stderr=True)
+    if not errors.is_terminal:
+        curve = analyse_record(record, seat=seat, playouts=playouts, seed=seed)
+    else:  # a line saying which turn is being played out, gone once the curve is printed
+        with Progress(TextColumn("{task.description}"), TimeElapsedColumn(), console=errors, transient=True) as bar:
+            task = bar.add_task("replaying the record", total=None)
+
+            def at_turn(turn: int) -> None:
+                bar.update(task, description=f"playing out turn {turn}, {playouts} playouts")
+
+            curve = analyse_record(record, seat=seat, playouts=playouts, seed=seed, progress=at_turn)
     print_curve(curve, console)
     if png is not None:
         draw_curve(curve, png)
