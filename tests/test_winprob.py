@@ -130,7 +130,7 @@ def test_analyse_prints_the_curve_and_its_turning_points_and_draws_it(
     assert [int(row[0]) for row in rows] == list(range(len(rows)))  # the start of every turn, from the setup
     final = next(line for line in lines if line.startswith(" end")).split()
     assert sorted([final[1], final[4]]) == ["0%", "100%"]  # the end: the result itself
-    assert "turning points (american's chance):" in out
+    assert "turning points (the chance that american wins):" in out
     assert "  turn " in out.split("turning points")[1]
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

@@ -221,8 +221,9 @@ def draw_curve(curve: Curve, png: Path) -> None:
         high = [100 * p.interval(side)[1] for p in curve.points]
         axes.plot(turns, shares, marker="o", label=side)
         axes.fill_between(turns, low, high, alpha=0.2)
-    for before, _after in curve.turning_points():
-        axes.axvspan(before.turn, before.turn + 1, color="grey", alpha=0.15)
+    where = {id(point): x for point, x in zip(curve.points, turns, strict=True)}
+    for before, after in curve.turning_points():
+        axes.axvspan(where[id(before)], where[id(after)], color="grey", alpha=0.15)
     if curve.ended:
         axes.annotate("end", (turns[-1], 100), ha="center", va="bottom", fontsize=8)
     axes.set_xlabel("turn (the chance at its start; grey: the turning points)")
@@ -230,7 +231,7 @@ def draw_curve(curve: Curve, png: Path) -> None:
     axes.set_ylim(0, 100)
     who = curve.seat or "a spectator"
     axes.set_title(f"{curve.ruleset.title}: who is winning, as {who} sees it")
-    axes.legend()
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
     figure.tight_layout()
     try:
         figure.savefig(png)
@@ -254,7 +255,7 @@ def print_curve(curve: Curve, console: Console) -> None:
     if not turning:
         console.print("turning points: none (the chances never moved)")
         return
-    console.print(f"turning points ({curve.side}'s chance):")
+    console.print(f"turning points (the chance that {curve.side} wins):")
     for before, after in turning:
         move = 100 * (after.p(curve.side) - before.p(curve.side))
         console.print(
