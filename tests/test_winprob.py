@@ -139,7 +139,7 @@ def test_analyse_prints_the_curve_and_its_turning_points_and_draws_it(
     ("args", "words"),
     [
         (["nowhere.jsonl"], "cannot read record 'nowhere.jsonl'"),
-        (["NOTAREC"], "not"),
+        (["NOTAREC"], "notes.txt: line 1: not JSON"),
         (["GAME", "--png", "/no/such/folder/curve.png"], "--png '/no/such/folder/curve.png': there is no folder"),
         (["GAME", "--png", "curve.svg"], "--png 'curve.svg': the picture's name must end in .png"),
         (["GAME", "--playouts", "0"], "--playouts 0"),
@@ -159,6 +159,18 @@ def test_analyse_bad_input_is_one_line_exit_2(
     assert len(lines) == 1, captured.err
     assert lines[0].startswith("error: ") and words in lines[0], lines[0]
     assert "turning points" not in captured.out
+
+
+def test_analyse_reads_a_record_whose_last_line_was_cut_short(
+    saved_game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = saved_game.read_text()
+    torn = tmp_path / "torn.jsonl"
+    torn.write_text(text[: len(text) - 40])  # a crash while the last line was written
+    capsys.readouterr()
+    assert main(["analyse", str(torn), "--playouts", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("turn  american") and " end " not in out  # the game's end was on the lost line
 
 
 def test_analyse_bad_input_through_the_real_process(tmp_path: Path) -> None:

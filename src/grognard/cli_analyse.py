@@ -24,7 +24,7 @@ from rich.progress import Progress, TextColumn, TimeElapsedColumn
 from grognard import rulesets
 from grognard.analysis.winprob import DEFAULT_PLAYOUTS, WinProbability, win_probability
 from grognard.core.engine import Event, Game
-from grognard.core.errors import OptionError
+from grognard.core.errors import OptionError, RecordError, TornRecord
 from grognard.core.record import read_lines, replay
 from grognard.core.ruleset import Ruleset
 
@@ -146,8 +146,9 @@ def analyse_record(
 ) -> Curve:
     """Replay the record at ``path`` and estimate the chances at the start of every turn and at the end.
 
-    Raises ``RecordError`` for a file that is missing or not a valid record, ``OptionError`` for a seat the
-    game lacks. ``progress(turn)`` is told of each turn as its estimate begins.
+    Raises ``RecordError`` for a file that is missing or not a valid record (naming the file), ``OptionError``
+    for a seat the game lacks; a last line cut short (a crash while it was written) is left out.
+    ``progress(turn)`` is told of each turn as its estimate begins.
     """
     starts: list[Game] = []
 
@@ -156,12 +157,22 @@ def analyse_record(
             starts.append(game.clone())
         return False
 
-    rebuilt = replay(path, rulesets.get, until=at_action)
+    torn = False
+    try:
+        try:
+            rebuilt = replay(path, rulesets.get, until=at_action)
+        except TornRecord:  # a crash while the last line was written: the lines before it still hold
+            starts.clear()
+            torn = True
+            rebuilt = replay(path, rulesets.get, until=at_action, drop_torn=True)
+        lines = read_lines(path, drop_torn=torn)
+    except RecordError as exc:
+        raise RecordError(f"{path}: {exc}") from None
     game = rebuilt.game
     ruleset = rulesets.get(game.ruleset)
     if seat is not None and seat not in game.seats():
         raise OptionError(f"--seat {seat!r}: no such seat in this game ({', '.join(game.seats())})")
-    curve = Curve(ruleset, seat, happened=_happened(ruleset, read_lines(path), seat))
+    curve = Curve(ruleset, seat, happened=_happened(ruleset, lines, seat))
     positions = [*starts, game] if game.is_over or not starts or starts[-1].turn != game.turn else starts
     curve.ended = game.is_over
     for position in positions:
