@@ -216,6 +216,28 @@ def render_command(
         print(f"(this record is one seat's view: drawn as it stands before line {rebuilt.sealed_at}, a sealed choice)")
 
 
+@app.command("sheet")
+def sheet_command(
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help=f"the rule set ({_KNOWN})")],
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE.pdf", help="the PDF to write")],
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, help="the dice of the setup: the same board as grognard play --seed")
+    ] = 1,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", metavar="NAME=VALUE", help="a scenario option (the odds and the setup follow it)"),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="write over an existing file")] = False,
+) -> None:
+    """A printable PDF: the quick-reference card (sequence of play, options in force, every mechanic's odds);
+    Omaha's beach set up with the seed's obstacles; the B-17 table layout."""
+    from grognard.sheets import write_sheet
+
+    ruleset = rulesets.get(ruleset_name)
+    pages = write_sheet(ruleset, output, parse_assignments(option or ()), seed, force=force)
+    print(f"wrote {output} ({pages} pages; {ruleset.title}, seed {seed})")
+
+
 @app.command("odds")
 def odds_command(
     ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help=f"the rule set ({_KNOWN})")],

@@ -107,6 +107,7 @@ class Ruleset:
     default_bot: str = "random"
     summarize_turn: Callable[[list[Event]], list[str]] | None = None
     log_key: str = ""  # what the compact turn summary's abbreviations mean
+    sequence: tuple[str, ...] = ()  # the sequence of play in a few plain lines (the printed card)
     summary: Callable[[Game], list[tuple[str, Any]]] | None = None
     action_from_json: Callable[[dict[str, Any]], Any] | None = None
     usage: tuple[str, ...] = ()

@@ -13,7 +13,7 @@ from grognard.rulesets.b17.actions import USAGE, action_from_json, parse_action
 from grognard.rulesets.b17.analysis import METRICS, measure, odds_tables
 from grognard.rulesets.b17.bots import DoctrineBot
 from grognard.rulesets.b17.data import OPTIONS, SIDES
-from grognard.rulesets.b17.describe import LOG_KEY, describe, summarize_turn
+from grognard.rulesets.b17.describe import LOG_KEY, SEQUENCE, describe, summarize_turn
 from grognard.rulesets.b17.game import B17Game
 from grognard.rulesets.b17.menu import menu
 
@@ -48,6 +48,7 @@ RULESET = Ruleset(
     default_bot="doctrine",
     summarize_turn=summarize_turn,
     log_key=LOG_KEY,
+    sequence=SEQUENCE,
     summary=lambda game: summary(game),  # type: ignore[arg-type]
     action_from_json=action_from_json,
     usage=tuple(USAGE.values()),

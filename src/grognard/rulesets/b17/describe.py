@@ -92,6 +92,23 @@ def summarize_turn(events: list[Event]) -> list[str]:
     return lines + fights + other
 
 
+# the sequence of play in a few lines, for the printed card (grognard sheet)
+SEQUENCE = (
+    'Setup: the target (11" by 8") centred on the far end; the B-17s in a diamond box 6" to 18" from '
+    'the entry edge, 6" from the flanks.',
+    "1. Entry: each German element of two fighters not yet on the table rolls a d6: even, it enters; 2d6 "
+    'give its clock hour (entry point and heading), a d6 its altitude (1-2 below: 6" less first move, '
+    '5-6 above: 6" more).',
+    '2. Fighters move one at a time, 14": 6" straight, one turn, straight on. A fighter may stop once '
+    'within 4" to attack (d6+3, +1 head-on or from behind, against d6+3); the gunners within 4" fire '
+    'back (d6+1 against d6+2), then it flies on; bombers within 4" fire again at the end of its move.',
+    '3. Bombers move 10" (2" less per damage): 3" straight, one turn up to 90 degrees, straight on; '
+    'then fire at fighters within 4" (nose and tail, or the two waists, at one target).',
+    '4. Flak and bombs: a bomber within 6" of the target meets the flak once; one wholly over the target '
+    "drops four bombs (bomber d6 against target d6 each).",
+    "Win: 3 bomb hits for the Americans; fewer, and the Germans win.",
+)
+
 LOG_KEY = (
     "How to read the turn summary: `B1(25.57, 30)` a bomber's position in inches (x along the table from "
     "the American end, y across); `at 9 o'clock (above)` where an element of fighters enters and its "

@@ -14,7 +14,7 @@ from grognard.rulesets.omaha.analysis import METRICS, measure, odds_tables
 from grognard.rulesets.omaha.batch import play_batch, supports
 from grognard.rulesets.omaha.bots import DoctrineBot
 from grognard.rulesets.omaha.data import OPTIONS, SIDES
-from grognard.rulesets.omaha.describe import LOG_KEY, describe, summarize_turn
+from grognard.rulesets.omaha.describe import LOG_KEY, SEQUENCE, describe, summarize_turn
 from grognard.rulesets.omaha.evaluate import evaluate
 from grognard.rulesets.omaha.game import OmahaGame
 from grognard.rulesets.omaha.menu import menu
@@ -84,6 +84,7 @@ RULESET = Ruleset(
     default_bot="doctrine",
     summarize_turn=summarize_turn,
     log_key=LOG_KEY,
+    sequence=SEQUENCE,
     summary=lambda game: summary(game),  # type: ignore[arg-type]
     action_from_json=action_from_json,
     usage=tuple(USAGE.values()),

@@ -134,6 +134,22 @@ def summarize_turn(events: list[Event]) -> list[str]:
     return lines
 
 
+# the sequence of play in a few lines, for the printed card (grognard sheet)
+SEQUENCE = (
+    'Setup: roll a d6 for each 6" obstacle section (1 none, 2-5 one, 6 two); each German player puts his '
+    '2 bunkers (4 men each) in 2 of his 3 8" sections.',
+    "1. Beach landings: each landing craft rolls a d6: its squad of 12 lands that many inches out from the "
+    "water line (optional deep water: on a 6, a d6 for each man, a 6 drowns him).",
+    '2. Americans act, squad by squad: the whole squad moves (6" on the beach, 3" in the water, stop at '
+    "the sea wall), or its men clear obstacles (at the wall), shoot at the bunker in front (at the wall or "
+    "closer) or assault a bunker in contact.",
+    "3. Germans act: each bunker fires 4 dice (2 with one man left) at one squad, 5-6 kills; each German "
+    "player may call artillery on a squad not past the sea wall (5-6 lands, then 4 dice, 4-6 kills).",
+    "4. Morale: a squad that lost men this turn rolls a d6 per man lost; 12 or more and it goes back to "
+    "land again next turn as a fresh squad.",
+    "Win: the Americans open every exit (a bunker knocked out and the obstacles in front of it cleared).",
+)
+
 LOG_KEY = (
     'How to read the turn summary: `A1 4"` a squad landed 4" out (`*` a fresh squad); `22" short` '
     "inches short of the sea wall; `B2>A1 -1` bunker B2 fired at squad A1, 1 killed; `art G1>A1 miss` "

@@ -14,7 +14,7 @@ from grognard.rulesets.skirmish import faces
 from grognard.rulesets.skirmish.actions import USAGE, action_from_json, parse_action
 from grognard.rulesets.skirmish.analysis import METRICS, measure, odds_tables
 from grognard.rulesets.skirmish.bots import DoctrineBot
-from grognard.rulesets.skirmish.describe import LOG_KEY, describe, summarize_turn
+from grognard.rulesets.skirmish.describe import LOG_KEY, SEQUENCE, describe, summarize_turn
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.men import SIDES
 from grognard.rulesets.skirmish.scenario import embed_files, scenario_from_embedded, shipped
@@ -89,6 +89,7 @@ RULESET = Ruleset(
     describe=describe,
     summarize_turn=summarize_turn,
     log_key=LOG_KEY,
+    sequence=SEQUENCE,
     bots={"doctrine": DoctrineBot, "random": RandomBot},
     default_bot="doctrine",
     action_from_json=action_from_json,

@@ -191,6 +191,16 @@ def summarize_turn(events: list[Event]) -> list[str]:
     return lines
 
 
+# the sequence of play in a few lines, for the printed card (grognard sheet)
+SEQUENCE = (
+    "1. Initiative: each side rolls a d6; the higher moves first (a tie rolls again).",
+    "2. Movement: the winner moves all his units, then the other side.",
+    "3. Fire: all fire is resolved at once; the dead are removed after every side has fired.",
+    "4. Melee: men in contact fight rounds until both sides miss; then each group chooses in secret to "
+    "stay or retreat.",
+    "Victory: as the scenario says (objectives, turn limit, casualties).",
+)
+
 LOG_KEY = (
     "How to read the turn summary: `axis move first; moved: +R A B` the side with the initiative, then "
     "the units that moved (`+` came onto the table); `fire: A 1/5` unit A scored 1 hit with 5 dice "
