@@ -80,7 +80,7 @@ def test_hidden_obstacles_and_the_dice_to_come_never_leak() -> None:
     """Omaha's hidden obstacles are rolled when a squad first reaches the wall: a seeded game's dice already
     fix them. Two games in the same state whose dice would roll different futures give one estimate."""
     ruleset = rulesets.get("omaha")
-    game = ruleset.create({"germans": 1, "hidden_obstacles": True}, SeededDice(5))
+    game = ruleset.create({"germans": 1, "hidden_obstacles": True, "fresh_squads": 2}, SeededDice(5))
     bots = _bots(game, "doctrine", 5)
     while game.turn < 3:
         decision = game.pending()[0]
