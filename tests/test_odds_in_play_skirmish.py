@@ -435,6 +435,50 @@ def play_storey(kind: str) -> Callable[[str | None, int], Counter[Any]]:
     return play
 
 
+def play_melee_to_end(param: str, n: int) -> Counter[Any] | None:
+    if param != "1 v 1":
+        return None  # groups of several men: checked against the mechanic's own roll below
+
+    def one(game: SkirmishGame) -> str:
+        charged(game)
+        while figure(game, "A.1").alive and figure(game, "G.1").alive:
+            if {d.id for d in game.pending()} == {"melee M1", "melee M2"}:  # both missed: both stay
+                game.apply("Allies", Choice("M1", "stay"))
+                game.apply("Axis", Choice("M2", "stay"))
+            else:
+                _hold_all(game)
+            assert game.state.turn < 45, "a melee that never ends"
+        a, g = figure(game, "A.1").alive, figure(game, "G.1").alive
+        return "both gone" if not (a or g) else ("attackers win, 1 left" if a else "defenders win, 1 left")
+
+    return trials(one_v_one(), n, one)
+
+
+def test_the_melee_to_its_end_of_groups_rolls_as_its_exact_odds_say() -> None:
+    """Rows of several men (not charged here): the mechanic's own ``roll``, the engine's rules man by man."""
+    dice = SeededDice(SEED)
+    for param, mechanic in TABLES["melee_to_end"].rows:
+        check(Counter(mechanic.roll(dice, "melee") for _ in range(3000)), distribution_rows(mechanic), param)
+
+
+def play_ladder_push(men: int, n: int) -> Counter[Any]:
+    """test_skirmish_castles' storming: A.1 raises ladder L1, A.2 and A.3 climb it; ``men`` of G push it."""
+    from test_skirmish_castles import CASTLE, FAR, move, next_turn, to_axis_move
+
+    data = scenario(
+        [unit("A", "allies", fig(16, 28.5), fig(15, 28.5), fig(17, 28.5)),
+         unit("G", "axis", fig(15, 30), fig(17, 30)), FAR],
+        CASTLE,
+    )  # fmt: skip
+    start = make(data)
+    move(start, "move A / A.1 ladder 16,30")
+    next_turn(start)
+    move(start, "move A / A.2 climb L1 / A.3 climb L1")
+    to_axis_move(start)
+    order = "move G / " + " / ".join(f"G.{k + 1} push L1" for k in range(men))
+    return trials(start, n, lambda game: (move(game, order), "L1" not in game.state.ladders)[1])
+
+
 PLAYERS: dict[str, tuple[Callable[[Any, int], Counter[Any] | None], int]] = {
     "initiative": (play_initiative, 300),
     "survival": (play_survival, 300),
@@ -443,6 +487,8 @@ PLAYERS: dict[str, tuple[Callable[[Any, int], Counter[Any] | None], int]] = {
     "melee_first_round": (play_melee(True), 300),
     "melee_later_round": (play_melee(False), 200),
     "melee_by_type": (play_melee_by_type, 200),
+    "melee_to_end": (play_melee_to_end, 300),
+    "ladder_push": (play_ladder_push, 300),
     "structure_damage": (play_structure_damage, 100),
     "bridge_large": (play_bridge("large"), 60),
     "bridge_foot": (play_bridge("foot"), 60),

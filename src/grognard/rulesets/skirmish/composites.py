@@ -15,14 +15,23 @@ kind of cover that covers against a weapon takes the same one from the die; thei
 
 from __future__ import annotations
 
+import functools
+import math
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
+
+import icepool
 
 from grognard.analysis.chains import Rounds
 from grognard.analysis.odds import OddsTable
+from grognard.core.dice import DiceSource, Mechanic
+from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish.mechanics import ShotFate
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, WEDGE_ATTACKS, Tables
 
 TURNS_SHOWN = 12
+MELEE_TO_END = ((1, 1), (2, 1), (1, 2), (2, 2), (3, 1), (1, 3), (3, 2), (2, 3))
 
 
 def shots_to_kill(hit_on: int, survive_on: int, shift: int = -1) -> Rounds:
@@ -61,6 +70,15 @@ def composite_tables(tables: Tables) -> list[OddsTable]:
             rows.append((f"{weapon} {band_label(tables, weapon, index)}", shots_to_kill(band.hit_on, survive)))
     return [
         OddsTable(
+            "melee_to_end",
+            "A melee fought to its end, attackers v defenders all touching, both sides staying whenever both miss",
+            "skirmish.70",
+            tuple((f"{a} v {d}", MeleeToEnd(a, d)) for a, d in MELEE_TO_END),
+            "attackers v defenders",
+            "a man hit twice in one turn dies (skirmish.7); grognard default melee numbers (RULINGS S6); "
+            "3 v 3 and larger are not printed (the exact chain takes seconds and more)",
+        ),
+        OddsTable(
             "shots_to_kill",
             "Turns of one man's shot a turn to kill a man in cover, by weapon and range band",
             "skirmish.32",
@@ -68,5 +86,217 @@ def composite_tables(tables: Tables) -> list[OddsTable]:
             "weapon, range",
             f"a flesh wound carries no lasting effect (RULINGS S5); {TURNS_SHOWN}+ is {TURNS_SHOWN} turns or more; "
             "the mean is exact; a band that hits on 6 alone never hits a man in cover (RULINGS S4)",
-        )
+        ),
     ]
+
+
+# ------------------------------------------------------------------------------ a melee to its end
+Hits = tuple[int, ...]  # per living man, in id order: hits taken this turn (0 or 1; a second kills)
+State = tuple[bool, Hits, Hits]  # (first round still to come, attackers, defenders)
+DEAD = -1
+
+
+def _strike_branches(
+    branches: dict[tuple[Hits, Hits, bool], Fraction],
+    striker_side: int,
+    target: int,
+    p_hit: Fraction,
+    kills_outright: bool,
+    p_survive: Fraction,
+) -> dict[tuple[Hits, Hits, bool], Fraction]:
+    """Every branch after one die struck at man ``target`` of the other side (``striker_side`` 0: attackers strike
+    defenders). A man dead this round (DEAD) takes no more; a hit on a man hit before this turn kills; else a
+    first-round attacker's hit kills outright, any other allows survival (skirmish.69-70, 7)."""
+    out: dict[tuple[Hits, Hits, bool], Fraction] = {}
+
+    def add(key: tuple[Hits, Hits, bool], p: Fraction) -> None:
+        out[key] = out.get(key, Fraction(0)) + p
+
+    for (att, dfd, hit_any), p in branches.items():
+        add((att, dfd, hit_any), p * (1 - p_hit))
+        men = list(dfd if striker_side == 0 else att)
+        q = p * p_hit
+        if men[target] == DEAD:
+            add((att, dfd, True), q)
+            continue
+        outcomes: list[tuple[int, Fraction]]
+        if kills_outright or men[target] >= 1:
+            outcomes = [(DEAD, Fraction(1))]
+        else:
+            outcomes = [(1, p_survive), (DEAD, 1 - p_survive)]
+        for value, r in outcomes:
+            after = list(men)
+            after[target] = value
+            key = (att, tuple(after), True) if striker_side == 0 else (tuple(after), dfd, True)
+            add(key, q * r)
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _round(
+    state: State, p_att: Fraction, p_def: Fraction, p_survive: Fraction
+) -> dict[State | tuple[str, int], Fraction]:
+    """One melee round from ``state`` as ``melee.fight`` plays it, exact: each attacker strikes the defender his
+    place gives (one to one, the spare men joining the pairs, RULINGS S13), then the defenders strike back (in
+    the first round only the living; later the dead too, before removal). Returns the next states (the next
+    round this turn, or, when both missed, the next turn's, hits forgotten: both stay) and the ends."""
+    first, att, dfd = state
+    branches: dict[tuple[Hits, Hits, bool], Fraction] = {(att, dfd, False): Fraction(1)}
+    for k in range(len(att)):
+        branches = _strike_branches(branches, 0, k % len(dfd), p_att, first, p_survive)
+    out: dict[Any, Fraction] = {}
+    for (a1, d1, hit_any), p in branches.items():
+        back = [j for j in range(len(dfd)) if not (first and d1[j] == DEAD)]
+        sub: dict[tuple[Hits, Hits, bool], Fraction] = {(a1, d1, hit_any): Fraction(1)}
+        for k, _ in enumerate(back):
+            sub = _strike_branches(sub, 1, k % len(att), p_def, False, p_survive)
+        for (a2, d2, hit2), q in sub.items():
+            a_left = tuple(h for h in a2 if h != DEAD)
+            d_left = tuple(h for h in d2 if h != DEAD)
+            if not a_left or not d_left:
+                end: Any = (
+                    ("both gone", 0)
+                    if not a_left and not d_left
+                    else (("attackers win", len(a_left)) if a_left else ("defenders win", len(d_left)))
+                )
+            elif not hit2:
+                end = (False, (0,) * len(a_left), (0,) * len(d_left))  # both missed, both stay: next turn
+            else:
+                end = (False, a_left, d_left)
+            out[end] = out.get(end, Fraction(0)) + p * q
+    return out
+
+
+@dataclass(frozen=True)
+class MeleeToEnd(Mechanic):
+    """A melee of ``attackers`` against ``defenders`` (all bases touching) fought to its end, both sides staying
+    whenever both miss: the first round, then later rounds in the turn (a man hit twice in a turn dies), the
+    next turn's rounds after each both-missed. The outcome is who is left: ``"attackers win, 2 left"``,
+    ``"defenders win, 1 left"`` or ``"both gone"``. Exact: the rounds of a turn share the men's hits, so the
+    state is each man's hits this turn; within a number of living men a chain only returns to all-unhit (by a
+    turn that ends with both missing), which is solved for exactly.
+
+    >>> MeleeToEnd(1, 1).distribution().probability("attackers win, 1 left")
+    Fraction(18025, 28944)
+    """
+
+    attackers: int
+    defenders: int
+    hit_on: int = MX.MELEE_HIT_ON
+    survive_on: int = MX.MELEE_SURVIVE_ON
+    attacker_shift: int = 0
+    defender_shift: int = 0
+
+    def _p(self, shift: int) -> Fraction:
+        return Fraction(sum(1 for face in range(1, 7) if face + shift >= self.hit_on), 6)
+
+    def _probabilities(self) -> tuple[Fraction, Fraction, Fraction]:
+        survive = Fraction(sum(1 for face in range(1, 7) if face >= self.survive_on), 6)
+        return self._p(self.defender_shift), self._p(self.attacker_shift), survive
+
+    def ends(self) -> dict[str, Fraction]:
+        p_att, p_def, p_survive = self._probabilities()
+        zero_of: dict[tuple[int, int], Any] = {}
+        resolved: dict[Any, dict[str, Fraction]] = {}
+
+        def label(end: tuple[str, int]) -> str:
+            return end[0] if end[0] == "both gone" else f"{end[0]}, {end[1]} left"
+
+        def value(state: Any) -> dict[str, Fraction]:
+            if isinstance(state[0], str):
+                return {label(state): Fraction(1)}
+            if state in resolved:
+                return resolved[state]
+            level = (len(state[1]), len(state[2]))
+            zero = (False, (0,) * level[0], (0,) * level[1])
+            if state[0]:  # the first round: it never comes back
+                out: dict[str, Fraction] = {}
+                for nxt, p in _round(state, p_att, p_def, p_survive).items():
+                    for end, q in value(nxt).items():
+                        out[end] = out.get(end, Fraction(0)) + p * q
+            else:
+                vz = zero_value(level, zero)
+                c, d = param(state, zero)
+                out = dict(c)
+                for end, q in vz.items():
+                    out[end] = out.get(end, Fraction(0)) + d * q
+            resolved[state] = out
+            return out
+
+        params: dict[Any, tuple[dict[str, Fraction], Fraction]] = {}
+
+        def param(state: Any, zero: Any) -> tuple[dict[str, Fraction], Fraction]:
+            """value(state) = c + d * value(zero), for a state of zero's level."""
+            if state not in params:
+                params[state] = _param(state, zero)
+            return params[state]
+
+        def _param(state: Any, zero: Any) -> tuple[dict[str, Fraction], Fraction]:
+            c: dict[str, Fraction] = {}
+            d = Fraction(0)
+            level = (len(zero[1]), len(zero[2]))
+            for nxt, p in _round(state, p_att, p_def, p_survive).items():
+                if not isinstance(nxt[0], str) and (len(nxt[1]), len(nxt[2])) == level:
+                    if nxt == zero:
+                        d += p
+                        continue
+                    c2, d2 = param(nxt, zero)
+                    for end, q in c2.items():
+                        c[end] = c.get(end, Fraction(0)) + p * q
+                    d += p * d2
+                    continue
+                for end, q in value(nxt).items():
+                    c[end] = c.get(end, Fraction(0)) + p * q
+            return c, d
+
+        def zero_value(level: tuple[int, int], zero: Any) -> dict[str, Fraction]:
+            if level not in zero_of:
+                c, d = param(zero, zero)
+                zero_of[level] = {end: q / (1 - d) for end, q in c.items()}
+            return zero_of[level]
+
+        return value((True, (0,) * self.attackers, (0,) * self.defenders))
+
+    def distribution(self) -> icepool.Die:
+        ends = self.ends()
+        common = math.lcm(*(p.denominator for p in ends.values()))
+        return icepool.Die({end: int(p * common) for end, p in ends.items() if p})
+
+    def roll(self, source: DiceSource, purpose: str) -> str:
+        state: Any = (True, (0,) * self.attackers, (0,) * self.defenders)
+        hit_att = lambda face: face + self.defender_shift >= self.hit_on  # noqa: E731
+        hit_def = lambda face: face + self.attacker_shift >= self.hit_on  # noqa: E731
+        while not isinstance(state[0], str):
+            first, att, dfd = state
+            a, d = list(att), list(dfd)
+            hit_any = False
+
+            def struck(men: list[int], j: int, outright: bool) -> None:
+                if men[j] == DEAD:
+                    return
+                if outright or men[j] >= 1:
+                    men[j] = DEAD
+                else:
+                    men[j] = 1 if source.roll(1, 6, f"{purpose}: survival")[0] >= self.survive_on else DEAD
+
+            for k in range(len(att)):
+                if hit_att(source.roll(1, 6, f"{purpose}: attacker strikes")[0]):
+                    hit_any = True
+                    struck(d, k % len(dfd), first)
+            back = [j for j in range(len(dfd)) if not (first and d[j] == DEAD)]
+            for k, _ in enumerate(back):
+                if hit_def(source.roll(1, 6, f"{purpose}: defender strikes")[0]):
+                    hit_any = True
+                    struck(a, k % len(att), False)
+            a_left = tuple(h for h in a if h != DEAD)
+            d_left = tuple(h for h in d if h != DEAD)
+            if not a_left or not d_left:
+                if not a_left and not d_left:
+                    return "both gone"
+                return f"attackers win, {len(a_left)} left" if a_left else f"defenders win, {len(d_left)} left"
+            state = (False, a_left, d_left) if hit_any else (False, (0,) * len(a_left), (0,) * len(d_left))
+        raise AssertionError("unreachable")
+
+    @property
+    def text(self) -> str:
+        return f"{self.attackers} attackers v {self.defenders} defenders to the end, both staying"
