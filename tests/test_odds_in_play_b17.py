@@ -26,6 +26,13 @@ from test_b17_rules import BOMBER, NOSE_4_BEHIND_X, ROUND, RUN, RUN_MOVE, scene
 
 TABLES = {t.name: t for t in odds_tables()}
 SEED = 20261203
+READING: dict[str, Any] = {}  # the options the scenes are played with (the other readings of RULINGS B1-B3)
+OTHER_READINGS = {"doubled": "more_than", "bomb_tie": "hit", "flak_dice": "bomber_defence"}
+
+
+def table_scene(*args: Any, **kwargs: Any) -> B17Game:
+    """test_b17_rules' ``scene`` with the options of ``READING``."""
+    return scene(*args, **{**READING, **kwargs})
 
 
 def of_kind(events: list[Event], kind: str) -> list[dict[str, Any]]:
@@ -85,10 +92,10 @@ def play_altitude(param: None, n: int) -> Counter[Any]:
 def attack_scene(param: str) -> tuple[B17Game, Fly]:
     behind = param.startswith("head-on")
     if behind:
-        game = scene(BOMBER, {"F1": (NOSE_4_BEHIND_X - 6.0, 30.0, 0.0)})
+        game = table_scene(BOMBER, {"F1": (NOSE_4_BEHIND_X - 6.0, 30.0, 0.0)})
         order = Fly("F1", 14.0, 0.0, "B1", 6.0)
     else:
-        game = scene(BOMBER, {"F1": (50.0, 36.0, -90.0)})
+        game = table_scene(BOMBER, {"F1": (50.0, 36.0, -90.0)})
         order = Fly("F1", 14.0, 0.0, "B1", 1.5)
     if "engines out" in param:
         game.aircraft("B1").damaged = [1, 4, 2, 3]
@@ -110,7 +117,7 @@ def play_attack(param: str, n: int) -> Counter[Any]:
 
 
 def play_gunner(param: str, n: int) -> Counter[Any]:
-    start = scene(BOMBER, {"F1": (NOSE_4_BEHIND_X - 6.0, 30.0, 0.0)})
+    start = table_scene(BOMBER, {"F1": (NOSE_4_BEHIND_X - 6.0, 30.0, 0.0)})
     damaged = param == "fighter already damaged"
     if damaged:
         start.aircraft("F1").damaged = [1]
@@ -131,7 +138,7 @@ def play_gunner(param: str, n: int) -> Counter[Any]:
 def play_flak(param: str, n: int) -> Counter[Any]:
     crippled = param.startswith("4")
     move = 2.0 if crippled else 10.0  # 2" a damage point off the 10"
-    start = scene({"B1": (98.0 - move, 30.0, 0.0)}, phase="bombers")  # ends 0.5" short of the target: in the ring
+    start = table_scene({"B1": (98.0 - move, 30.0, 0.0)}, phase="bombers")  # ends 0.5" short of the target: in the ring
     if crippled:
         start.aircraft("B1").damaged = [1, 4, 2, 3]
         start.changed()
@@ -139,7 +146,7 @@ def play_flak(param: str, n: int) -> Counter[Any]:
 
 
 def bomb_run(flak: bool) -> B17Game:
-    start = scene(RUN, phase="bombers")
+    start = table_scene(RUN, phase="bombers")
     start.aircraft("B1").flak_done = not flak  # without flak: it met the flak on an earlier turn (B5)
     start.changed()
     return start
@@ -239,3 +246,18 @@ def test_the_printed_table_is_what_play_does(name: str) -> None:
     play, n = PLAYERS[name]
     for param, mechanic in TABLES[name].rows:
         check(play(param, n), distribution_rows(mechanic), (name, param))
+
+
+@pytest.mark.rule("b17.37", "b17.53", "b17.57")
+@pytest.mark.parametrize(
+    "name", ["attack", "gunner", "flak", "bomb", "bomb_load", "raid_wins", "bomb_load_flak", "attacks_to_down"]
+)
+def test_the_tables_of_the_other_readings_are_what_play_does_with_them(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With doubled=more_than, bomb_tie=hit and flak_dice=bomber_defence the tables and play both change."""
+    monkeypatch.setattr(f"{__name__}.READING", dict(OTHER_READINGS))
+    tables = {t.name: t for t in odds_tables(RULESET.resolve(OTHER_READINGS))}
+    play, n = PLAYERS[name]
+    for param, mechanic in tables[name].rows:
+        check(play(param, n), distribution_rows(mechanic), (name, param, "other readings"))
