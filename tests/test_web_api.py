@@ -385,17 +385,18 @@ def test_b17_solo_fly_by_numbers(server: ServerProcess) -> None:
     assert label in {r[0] for r in state["tables"][0]["rows"] if r[3] == "yes"}  # own aircraft marked
     assert not {r[0] for r in state["tables"][0]["rows"] if r[3] == "yes" and r[0].startswith("B")}
     before = state["version"]
-    # a preview: legal, where it ends, the exact odds, the picture with the path and the rings drawn in
+    # a preview: legal, where it ends, the exact odds, the path and the rings to draw (inches), no picture
     length = fly["straight"]["max"]
     hans.send({"type": "preview", "action": f"fly {label} {length:g} 0", "n": 1})
     preview = hans.until(lambda m: m["type"] == "preview")
     assert preview["legal"] is True and "ends at" in preview["note"], preview
     assert preview["odds"] == "no dice"
-    assert "preview (not given)" in preview["svg"] and "polyline" in preview["svg"]
+    assert "svg" not in preview and len(preview["drawn"]["path"]) >= 2
+    assert all(ring["r"] == 4.0 for ring in preview["drawn"]["rings"])
     # a refused move: too short a straight (b17.25), in the preview and on commit; nothing changes
     hans.send({"type": "preview", "action": f"fly {label} 2 45", "n": 2})
     bad = hans.until(lambda m: m["type"] == "preview")
-    assert bad["legal"] is False and "b17." in bad["problem"] and "svg" not in bad
+    assert bad["legal"] is False and "b17." in bad["problem"] and "drawn" not in bad
     hans.send({"type": "act", "action": f"fly {label} 2 45", "n": 3})
     refused = hans.until(lambda m: m["type"] == "refused")
     assert refused["code"] == "illegal" and "b17." in refused["message"]

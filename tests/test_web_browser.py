@@ -247,7 +247,7 @@ def test_solo_b17_turn(browser: Any, server: ServerProcess, shots: Path) -> None
     host.click("#start")  # the bots fly the bombers
     pilot.wait_for_selector(".decision", timeout=30000)
     assert pilot.locator("tr.mine").count() >= 1  # own fighters marked in the table
-    # the preview: typed distance and turn, the path and rings drawn by the server, the odds in words
+    # the preview: typed distance and turn, the path and rings drawn on the table, the odds in words
     # straight on (a fighter enters flying into the table, so this path stays on it), off the 6" minimum
     # so that the point it ends at, clicked below, is not on the edge of what the rules allow
     least = float(pilot.get_attribute("#d0f0straight", "min") or 0)
@@ -273,15 +273,13 @@ def test_solo_b17_turn(browser: Any, server: ServerProcess, shots: Path) -> None
     pilot.wait_for_function("document.getElementById('message').textContent.startsWith('Refused')")
     assert "b17.25" in pilot.inner_text("#message")
     assert pilot.inner_text("#d0-h") == heading
-    # a click on the picture at that end point fills the "fly to" form and previews the one path there
+    # a click on the table at that end point fills the "fly to" form and previews the one path there
     x, y = (float(v) for v in ends.split(", "))
 
     def screen(x: float, y: float) -> list[float]:  # a point of the table, inches, on the screen
         return list(
             pilot.evaluate(
-                """([x, y]) => { const svg = document.querySelector('#svg svg'); const p = svg.createSVGPoint();
-                p.x = 40 + x * 8; p.y = 80 + (60 - y) * 8; const q = p.matrixTransform(svg.getScreenCTM());
-                return [q.x, q.y]; }""",
+                "([x, y]) => window.grognardTable.screen(x, y)",
                 [x, y],
             )
         )

@@ -310,8 +310,9 @@ def test_board_readable_from_the_back_row_with_28_seats(browser: Any, server: Se
     assert ann.evaluate("document.documentElement.scrollWidth") <= 1280
     shot(ann, "player-1280x800")
     # the player's own squad is ringed round its (larger) marker, not inside it
-    ring = ann.locator("#svg circle.mine").first
-    assert float(ring.get_attribute("r") or 0) > 9 * float(ann.locator("#svg svg").get_attribute("data-unit") or 1)
+    ring = ann.locator("#svg .mine circle").first
+    squad = ann.locator(f"#svg .t-squad[data-id='{ring.evaluate('r => r.parentNode.dataset.id')}'] circle").first
+    assert float(ring.get_attribute("r") or 0) > 1.2 * float(squad.get_attribute("r") or 1)
 
 
 def test_b17_aircraft_labels_readable_on_the_projector(browser: Any, server: ServerProcess) -> None:

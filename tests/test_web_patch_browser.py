@@ -104,8 +104,10 @@ def test_the_page_merges_patches_into_the_servers_state(browser: Any, server: Se
             # the fresh page's coming was a change (the version): the open page is patched up to it
             page.wait_for_function(f"window.grognardState().version === {whole['version']}")
             assert held(page) == whole
-    # the picture drawn is the state's
-    assert projector.inner_html("#svg").count("<rect") >= held(projector)["svg"].count("<rect")
+    # the table drawn is the state's scene: every unit and mark it names, and only those
+    named = [s["id"] for layer in held(projector)["scene"]["layers"] for s in layer["shapes"] if s.get("id")]
+    drawn = projector.locator("#svg [data-id]").evaluate_all("gs => gs.map((g) => g.dataset.id)")
+    assert sorted(drawn) == sorted(named) and named
 
 
 def test_a_patch_for_another_state_makes_the_page_ask_for_the_whole_state(browser: Any, server: ServerProcess) -> None:

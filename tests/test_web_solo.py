@@ -50,15 +50,8 @@ def aircraft_rows(page: Any) -> dict[str, dict[str, str]]:
 
 
 def screen(page: Any, x: float, y: float) -> list[float]:
-    """A point of the B-17 table (inches) on the screen: the picture is 8 px to the inch, origin (40, 80)."""
-    return list(
-        page.evaluate(
-            """([x, y]) => { const svg = document.querySelector('#svg svg'); const p = svg.createSVGPoint();
-            p.x = 40 + x * 8; p.y = 80 + (60 - y) * 8; const q = p.matrixTransform(svg.getScreenCTM());
-            return [q.x, q.y]; }""",
-            [x, y],
-        )
-    )
+    """A point of the B-17 table (inches) on the screen, as the page's table (static/table.js) draws it."""
+    return list(page.evaluate("([x, y]) => window.grognardTable.screen(x, y)", [x, y]))
 
 
 def test_solo_refuses_a_side_that_does_not_exist_and_makes_no_game(server: ServerProcess) -> None:

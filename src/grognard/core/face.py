@@ -25,7 +25,7 @@ Control = dict[str, Any]
 CLASSES = frozenset(
     "water wood hill road wall wire building door window bridge rail sand shingle sea obstacle bunker exit "
     "box target flak ground band divider label squad fighter bomber path ring ruler template sky gunring gone crater "
-    "casualty".split()
+    "casualty off".split()
 )
 MARKERS = ("circle", "square", "triangle", "diamond")  # a side's shape, as well as its colour
 
@@ -58,8 +58,7 @@ class Face:
     and in forms (``[{"kind", "verb", "title", "unit", "template", "fields", "preview"}]``); empty: the menu
     and a typed order only. ``unit(view, decision)``: ``{"id", "x", "y", "r"}`` (inches), the unit the
     decision is about, or ``None``. ``marks(view, mine)``: ``[{"id", "x", "y", "r", "title"}]`` (inches),
-    the viewer's own units, ringed. ``picture(view)``: where ``Ruleset.render``'s picture puts an inch,
-    ``(x0, y0, scale)`` with px = x0 + x * scale, py = y0 - y * scale (``None``: no picture of it).
+    the viewer's own units, ringed.
     """
 
     scene: Callable[[View, Collection[str]], dict[str, Any]]
@@ -69,4 +68,3 @@ class Face:
     controls: Callable[[View, Decision], list[Control]]
     unit: Callable[[View, Decision], dict[str, Any] | None] = _nothing
     marks: Callable[[View, Collection[str]], list[dict[str, Any]]] = _no_marks
-    picture: Callable[[View], tuple[float, float, float]] | None = None

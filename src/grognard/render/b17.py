@@ -41,11 +41,6 @@ def heading_arrow(x1: float, y1: float, x2: float, y2: float) -> str:
     )
 
 
-def frame(view: dict[str, Any]) -> tuple[float, float, float]:
-    """Where the picture puts an inch: ``(x0, y0, scale)``, px = x0 + x * scale, py = y0 - y * scale."""
-    return MARGIN, TOP + TABLE_WIDTH * SCALE, SCALE
-
-
 def render(view: dict[str, Any]) -> str:
     """The table of a B-17 view (``B17Game.view(seat)``) as an SVG document (str)."""
     options = view["options"]

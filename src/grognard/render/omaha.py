@@ -13,7 +13,6 @@ from typing import Any
 
 from grognard.core.errors import OptionError
 from grognard.render.svg import document, el
-from grognard.rulesets.omaha.data import BAND_END_Y
 from grognard.rulesets.omaha.describe import PHASES
 
 SCALE = 10.0  # px per inch
@@ -56,11 +55,6 @@ def unit(width: float) -> float:
     (1.0, 3.04...)
     """
     return max(1.0, width * SCALE / (760.0 - 2 * MARGIN - 40.0))
-
-
-def frame(view: dict[str, Any]) -> tuple[float, float, float]:
-    """Where the picture puts an inch: ``(x0, y0, scale)``, px = x0 + x * scale, py = y0 - y * scale."""
-    return MARGIN, TOP + (BAND_END_Y + float(view["options"]["ground"])) * SCALE, SCALE
 
 
 def render(view: dict[str, Any]) -> str:

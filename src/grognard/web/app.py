@@ -266,14 +266,17 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
         out.update(
             turn=game.turn,
             phase=room.memo("phase", lambda: faces.phase(ruleset, game)),
-            svg=room.svg(seat),
-            marks=room.memo(("marks", shared, seat), lambda: faces.marks(ruleset, game, mine, seat)),
+            sides=list(ruleset.sides),
             tables=room.memo(("tables", shared, seat), lambda: faces.tables(ruleset, game, mine, seat)),
             figures=room.memo(
                 "figures", lambda: [[label, str(value)] for label, value in faces.figures(ruleset, game)]
             ),
             result=game.result.to_json() if game.result is not None else None,
         )
+        if ruleset.face is not None:  # the page draws the table from the scene (static/table.js)
+            out["scene"] = room.memo(("scene", shared, seat), lambda: faces.scene(ruleset, game, mine, seat))
+        else:  # the server's picture of a rule set without a face
+            out["svg"] = room.svg(seat)
         if meta["status"] in ("over", "ended") and ruleset.summary is not None:
             summary = ruleset.summary
             out["summary"] = room.memo("summary", lambda: [[label, str(value)] for label, value in summary(game)])

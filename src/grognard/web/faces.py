@@ -4,11 +4,10 @@ Generic: a decision's prompt, situation lines, a menu of candidates with a note
 and the exact odds of each (``ruleset.note``/``ruleset.odds``, the same as the
 terminal), events as lines (``ruleset.describe``) with dice kept as dice.
 The rule set's face (``grognard.core.face.Face``, from ``game.view(seat)`` only)
-gives the controls of a decision, the scene of the table in inches, the text
-tables, the phase's name and the projector's figures; these functions pass them
-on, placing the inches of the face on the server-drawn picture where the page
-still shows one (``Face.picture``). A rule set without a face gets the menu, a
-typed order and ``board_text`` in a ``<pre>``.
+gives the controls of a decision, the scene of the table in inches (drawn by the
+page's ``static/table.js``), the text tables, the phase's name and the projector's
+figures. A rule set without a face gets its server picture, the menu, a typed
+order and ``board_text`` in a ``<pre>``.
 """
 
 from __future__ import annotations
@@ -28,29 +27,25 @@ def _view(game: Game, seat: str | None) -> dict[str, Any]:
     return game.view(seat)
 
 
-def _to_picture(ruleset: Ruleset, view: dict[str, Any], mark: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A face's ``{id, x, y, r[, title]}`` in inches as the page's ``{label, x, y, r}`` on the picture."""
-    face = ruleset.face
-    if mark is None or face is None or face.picture is None:
-        return None
-    x0, y0, scale = face.picture(view)
-    out = {"label": mark.get("title") or mark["id"], "x": x0 + mark["x"] * scale, "y": y0 - mark["y"] * scale}
-    out["r"] = mark["r"] * scale
-    return out
-
-
 def _controls(face: Any, view: dict[str, Any], decision: Decision) -> list[dict[str, Any]]:
     return face.controls(view, decision) if face is not None else []
 
 
-def _form(ruleset: Ruleset, view: dict[str, Any], control: dict[str, Any]) -> dict[str, Any]:
-    """A control as the page's form: a point picked on the picture fills its x and y (``pick``)."""
-    form = {k: v for k, v in control.items() if k not in ("kind", "unit", "preview", "targets")}
-    face = ruleset.face
-    if control.get("kind") in ("pick-point", "drag-path") and face is not None and face.picture is not None:
-        x0, y0, scale = face.picture(view)
-        form["pick"] = {"x": {"origin": x0, "scale": scale}, "y": {"origin": y0, "scale": -scale}}
+def _form(control: dict[str, Any]) -> dict[str, Any]:
+    """A control as the page's form (the keyboard way): ``pick`` when a point tapped on the table fills its
+    fields ``x`` and ``y`` (inches)."""
+    form = {k: v for k, v in control.items() if k not in ("kind", "unit", "preview", "targets", "offer", "named")}
+    if control.get("kind") in ("pick-point", "drag-path"):
+        form["pick"] = True
     return form
+
+
+def scene(ruleset: Ruleset, game: Game, mine: Collection[str], seat: str | None = None) -> dict[str, Any] | None:
+    """What the table shows ``seat`` (``Face.scene`` of its view, inches), its own units ringed; ``None``:
+    the rule set has no face (the page shows its server picture)."""
+    if ruleset.face is None:
+        return None
+    return ruleset.face.scene(_view(game, seat), mine)
 
 
 # ---------------------------------------------------------------------------------------------- generic
@@ -61,8 +56,9 @@ def decision_json(ruleset: Ruleset, game: Game, decision: Decision) -> dict[str,
     The menu is the rule set's (``Ruleset.menu``: useful first, in words, every legal target of a finite
     choice); without one, every action of a finite space (at most ``FINITE``) or ``candidates(MENU)``.
     Each choice: ``text`` (the order sent), ``label`` (its words, or the text), ``note``, ``odds``.
-    ``unit``: the unit the decision is about where the picture draws it (``{label, x, y, r}``, picture
-    units), so that a tap on it picks this decision; ``None`` when the decision is about no one unit.
+    ``controls``: the face's controls of the decision (FACE-CONTRACT.md), ``forms`` those with fields;
+    ``unit``: the unit the decision is about on the table (``{id, x, y, r}``, inches), so that a tap on it
+    picks this decision; ``None`` when the decision is about no one unit.
     """
     situation = ruleset.situation(game, decision) if ruleset.situation is not None else [decision.prompt]
     if ruleset.menu is not None:
@@ -78,14 +74,16 @@ def decision_json(ruleset: Ruleset, game: Game, decision: Decision) -> dict[str,
         choices.append({"text": str(action), "label": words or str(action), "note": note or "", "odds": odds or ""})
     face = ruleset.face
     view = _view(game, decision.seat) if face is not None else {}
+    controls = _controls(face, view, decision)
     return {
         "id": decision.id,
         "seat": decision.seat,
         "prompt": decision.prompt,
         "situation": situation,
         "choices": choices,
-        "forms": [_form(ruleset, view, c) for c in _controls(face, view, decision) if c.get("fields")],
-        "unit": _to_picture(ruleset, view, face.unit(view, decision)) if face is not None else None,
+        "forms": [_form(c) for c in controls if c.get("fields")],
+        "controls": controls,
+        "unit": face.unit(view, decision) if face is not None else None,
         "usage": usage(ruleset, [c["text"] for c in choices]),
         "example": choices[0]["text"] if choices else "",
     }
@@ -109,15 +107,6 @@ def tables(ruleset: Ruleset, game: Game, mine: Collection[str], seat: str | None
     if ruleset.board_text is not None:
         return [{"caption": "The table", "pre": ruleset.board_text(game, seat)}]
     return []
-
-
-def marks(ruleset: Ruleset, game: Game, mine: Collection[str], seat: str | None = None) -> list[dict[str, Any]]:
-    """Where the picture's own units of a seat are (picture coordinates), to ring them."""
-    face = ruleset.face
-    if face is None or not mine:
-        return []
-    view = _view(game, seat)
-    return [m for m in (_to_picture(ruleset, view, mark) for mark in face.marks(view, mine)) if m is not None]
 
 
 def phase(ruleset: Ruleset, game: Game) -> str:

@@ -22,6 +22,7 @@ def _page(title: str, body: str, role: str, code: str = "") -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(title)}</title>
 <link rel="stylesheet" href="/static/style.css">
+<script src="/static/table.js" defer></script>
 <script src="/static/app.js" defer></script>
 </head>
 <body data-role="{escape(role)}" data-code="{escape(code)}">

@@ -548,12 +548,17 @@ class Room:
         note = self.ruleset.note(game, action) if self.ruleset.note is not None else ""
         odds = self.ruleset.odds(game, action) if self.ruleset.odds is not None else None
         out = {"action": str(action), "legal": True, "note": note or "", "odds": odds or "no dice"}
-        if self.ruleset.preview is not None and self.ruleset.render is not None:
-            # the picture with the order drawn in (its path, where it ends, what it meets)
+        if self.ruleset.preview is not None and (self.ruleset.face is not None or self.ruleset.render is not None):
+            # the order drawn in (its path, where it ends, what it meets): in inches for the page's table,
+            # or the server's picture of a rule set without a face
             try:
-                out["svg"] = self.ruleset.render(self.ruleset.preview(game, owing[0].seat, action))
+                view = self.ruleset.preview(game, owing[0].seat, action)
             except IllegalAction as exc:
                 return {"action": str(action), "legal": False, "problem": str(exc)}
+            if self.ruleset.face is not None:
+                out["drawn"] = view.get("preview")
+            elif self.ruleset.render is not None:
+                out["svg"] = self.ruleset.render(view)
         return out
 
     async def _step(self, seat: str, action: Any, player: str | None = None, client: str | None = None) -> None:

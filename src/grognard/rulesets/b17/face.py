@@ -18,7 +18,6 @@ from grognard.rulesets.b17 import rules as R
 from grognard.rulesets.b17.data import (
     AMERICAN,
     ATTACK_RANGE,
-    FLAK_RANGE,
     GERMAN,
     TABLE_LENGTH,
     TABLE_WIDTH,
@@ -29,6 +28,7 @@ from grognard.rulesets.b17.describe import PHASES
 from grognard.rulesets.b17.state import Aircraft
 
 RING = 2.25  # inches: the ring round an aircraft the page may tap
+FLAK_ON_TABLE = G.FLAK_AREA.intersection(G.TABLE_BOX).simplify(0.05)
 
 
 def aircraft(entry: dict[str, Any]) -> Aircraft:
@@ -70,12 +70,8 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
     terrain = [
         {"kind": "rect", "x": 0, "y": 0, "w": TABLE_LENGTH, "h": TABLE_WIDTH, "cls": "sky", "title": "the table"},
         {
-            "kind": "rect",
-            "x": x0 - FLAK_RANGE,
-            "y": y0 - FLAK_RANGE,
-            "w": x1 - x0 + 2 * FLAK_RANGE,
-            "h": y1 - y0 + 2 * FLAK_RANGE,
-            "rx": FLAK_RANGE,
+            "kind": "polygon",  # the AA's reach on the table: 6" round the target (b17.53), cut at the table's edge
+            "points": [[round(x, 3), round(y, 3)] for x, y in list(FLAK_ON_TABLE.exterior.coords)[:-1]],
             "cls": "flak",
             "title": "flak range (b17.53)",
         },
@@ -229,7 +225,21 @@ def controls(view: dict[str, Any], decision: Decision) -> list[dict[str, Any]]:
     }
     out = [fly, to]
     bombers = [e["label"] for e in view["aircraft"] if e["kind"] == "bomber" and e["status"] == "flying"]
-    if not a.bomber and bombers:
+    if not a.bomber and bombers:  # a tap on a bomber offers the menu's attacks on it
+        out.append(
+            {
+                "kind": "pick-target",
+                "verb": "attack",
+                "unit": label,
+                "targets": bombers,
+                "offer": "fly",
+                "named": True,
+                "preview": True,
+                "title": f"Tap a bomber to see {label}'s attacks on it",
+                "fields": [],
+                "template": "",
+            }
+        )
         out.append(
             {
                 "kind": "form",
@@ -305,10 +315,4 @@ def figures(view: dict[str, Any]) -> list[tuple[str, Any]]:
     ]
 
 
-def _picture(view: dict[str, Any]) -> tuple[float, float, float]:
-    from grognard.render.b17 import frame
-
-    return frame(view)
-
-
-FACE = Face(scene, phase, tables, figures, controls, unit, own, _picture)
+FACE = Face(scene, phase, tables, figures, controls, unit, own)

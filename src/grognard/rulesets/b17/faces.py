@@ -15,6 +15,7 @@ from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import rules as R
 from grognard.rulesets.b17.actions import Fly, Guns, PlaceBox
 from grognard.rulesets.b17.data import (
+    ATTACK_RANGE,
     DAMAGED,
     DESTROYED,
     PAIRS,
@@ -225,5 +226,10 @@ def preview(game: B17Game, seat: str, action: Any) -> dict[str, Any]:
         "target": target,
         "leaves": leave is not None,
         "guns": guns,
+        # for the page's table: the 4" ring of every gun that would answer (b17.46)
+        "rings": [
+            {"x": g["x"], "y": g["y"], "r": ATTACK_RANGE, "title": f"{g['bomber']} {g['gun']} gun ({g['when']})"}
+            for g in guns
+        ],
     }
     return view

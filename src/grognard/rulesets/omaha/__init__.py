@@ -99,6 +99,7 @@ RULESET = Ruleset(
     metrics=METRICS,
     measure=measure,
     batch=BatchPath(supports, play_batch),
+    preview=faces.preview,  # type: ignore[arg-type]
     face=face.FACE,
 )
 

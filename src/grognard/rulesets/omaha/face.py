@@ -13,6 +13,7 @@ from typing import Any
 
 from grognard.core.engine import Decision
 from grognard.core.face import Face, layer, number_field
+from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.data import (
     BAND_END_Y,
     BEACH_MOVE,
@@ -38,7 +39,7 @@ def top(view: dict[str, Any]) -> float:
 
 def bunker_centre(bunker: dict[str, Any]) -> tuple[float, float]:
     """The middle of a bunker's footprint (the middle of its 8" section, O3b's front plus half its depth)."""
-    return (bunker["section"] + 0.5) * BUNKER_SECTION_WIDTH, BUNKER_FRONT_Y + BUNKER_DEPTH / 2
+    return R.bunker_centre(bunker["section"]), BUNKER_FRONT_Y + BUNKER_DEPTH / 2
 
 
 def _squads(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -284,7 +285,25 @@ def controls(view: dict[str, Any], decision: Decision) -> list[dict[str, Any]]:
         "template": f"fight {label} shoot={{shoot}} clear={{clear}} assault={{assault}}",
         "fields": fields,
     }
-    return [move, fight]
+    out = [move, fight]
+    if "shoot" in kinds or "assault" in kinds:  # a tap on the bunker in front offers the menu's fights
+        section = R.section_at(squad["x"], BUNKER_SECTION_WIDTH, 3 * int(view["germans"]))
+        front = next((b["label"] for b in view["bunkers"] if b["section"] == section), None)
+        if front is not None:
+            out.append(
+                {
+                    "kind": "pick-target",
+                    "verb": "fight",
+                    "unit": label,
+                    "targets": [front],
+                    "offer": "fight",
+                    "preview": True,
+                    "title": f"Tap bunker {front} to shoot at it or assault it",
+                    "fields": [],
+                    "template": "",
+                }
+            )
+    return out
 
 
 # ------------------------------------------------------------------------------------------ words
@@ -341,10 +360,4 @@ def figures(view: dict[str, Any]) -> list[tuple[str, Any]]:
     ]
 
 
-def _picture(view: dict[str, Any]) -> tuple[float, float, float]:
-    from grognard.render.omaha import frame
-
-    return frame(view)
-
-
-FACE = Face(scene, phase, tables, figures, controls, unit, own, _picture)
+FACE = Face(scene, phase, tables, figures, controls, unit, own)

@@ -17,6 +17,7 @@ from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, 
 from grognard.rulesets.omaha.data import (
     ARTILLERY_KILLS,
     ARTILLERY_LANDS,
+    BUNKER_FRONT_Y,
     OBSTACLE_SECTION_WIDTH,
     assault,
     bunker_fire,
@@ -137,6 +138,32 @@ def note(game: OmahaGame, action: Any) -> str:
     if isinstance(action, PlaceBunkers):
         return ""
     return ""
+
+
+def preview(game: OmahaGame, seat: str, action: Any) -> dict[str, Any]:
+    """``seat``'s view with a legal order not yet given drawn in (``view["preview"]``, inches): a move's
+    straight path (omaha.14), a fight's line to the bunker in front (omaha.17, omaha.18), a bunker's or an
+    artillery strike's line to its target squad (omaha.19, omaha.23)."""
+    view = game.view(seat)
+    s = game.state
+    path: list[list[float]] = []
+    target = None
+    if isinstance(action, Move):
+        squad = game.squad(action.squad)
+        path = [[squad.x, squad.y], [action.x, action.y]]
+    elif isinstance(action, Fight) and (action.shoot or action.assault):
+        squad = game.squad(action.squad)
+        bunker = s.bunkers.get(R.bunker_section_at(s, squad.x))
+        if bunker is not None:
+            target = bunker.label
+            path = [[squad.x, squad.y], [R.bunker_centre(bunker.section), BUNKER_FRONT_Y]]
+    elif isinstance(action, BunkerFire) and action.target:
+        bunker = next(b for b in s.bunkers.values() if b.label == action.bunker)
+        squad = game.squad(action.target)
+        target = squad.label
+        path = [[R.bunker_centre(bunker.section), BUNKER_FRONT_Y], [squad.x, squad.y]]
+    view["preview"] = {"order": str(action), "path": path, "stop": None, "target": target, "rings": []}
+    return view
 
 
 def board(game: OmahaGame, seat: str | None = None) -> str:

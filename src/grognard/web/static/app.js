@@ -1,5 +1,6 @@
 // grognard pages: one small script, no build step. Names and every text from the
-// server are written with textContent; only the server-made SVG picture is inserted as markup.
+// server are written with textContent; only the server-made SVG picture of a rule set without a face is
+// inserted as markup. A rule set with a face sends its scene (inches): static/table.js draws it.
 "use strict";
 (function () {
   const body = document.body;
@@ -156,14 +157,14 @@
   const keyOf = (d) => d.seat + "|" + d.id;
   let deadline = null;
   let pickers = {};  // per decision shown (its index): the move form that a click on the picture fills
-  let shownDecisions = [];  // the decisions on the page: {id, unit} (a unit: where the picture draws it)
+  let shownDecisions = [];  // the decisions on the page: {id, unit, controls, choices} (a unit: where the table has it)
   let shownId = null;  // the id of the decision whose controls are shown (one at a time)
 
   // a click on the picture, or a drag across it, fills the point of the shown decision's move form
   // (the typed fields are always there too: dragging is never the only way); the preview is asked on
   // release. A tap on another unit that owes an order picks that unit's decision instead.
   const svgBox = $("svg");
-  if (svgBox && role === "player") {
+  if (svgBox && role === "player") {  // the server picture of a rule set without a face
     let dragging = false;
     const where = (e) => {
       const svg = svgBox.querySelector("svg");
@@ -191,7 +192,7 @@
       return best && best.id;
     };
     svgBox.addEventListener("pointerdown", (e) => {
-      if (e.button !== 0) return;
+      if (tableView || e.button !== 0) return;
       const other = unitAt(e);
       if (other) { choose(other); e.preventDefault(); return; }
       if (!pick(e, false)) return;
@@ -199,9 +200,122 @@
       svgBox.setPointerCapture(e.pointerId);
       e.preventDefault();
     });
-    svgBox.addEventListener("pointermove", (e) => { if (dragging) pick(e, false); });
+    svgBox.addEventListener("pointermove", (e) => { if (dragging && !tableView) pick(e, false); });
     svgBox.addEventListener("pointerup", (e) => { if (dragging) { dragging = false; pick(e, true); } });
     svgBox.addEventListener("pointercancel", () => { dragging = false; });
+  }
+
+  // ---------------------------------------------------------------- the table (a rule set with a face)
+  // A tap on a unit owing an order picks its decision; a tap on a target (a pick-target control) asks the
+  // preview of that order, or offers the menu's orders on it; a tap or a drag elsewhere fills the shown
+  // decision's point (pick-point, drag-path) and asks the preview while pointing. The answer is shown beside
+  // the pointer with a Commit button; nothing is given until then. A drag where nothing is picked pans.
+  let tableView = null;
+  let gesture = null;  // what the pointer on the table is doing: {kind, ...}
+  let asked = null;  // the preview asked from the table: {text, d, x, y (client), at (inches)}
+  let overlayVersion = null;  // the state version the preview overlay was drawn on
+  let lastAsk = 0;
+  function ensureTable(s) {
+    if (tableView || !$("svg") || !window.GrognardTable) return tableView;
+    tableView = window.GrognardTable.create($("svg"), {
+      sides: s.sides || [], onPointer: onTable, focusMine: role === "player",
+      minText: role === "projector" ? 16 : 13, minMark: role === "projector" ? 12 : 9,
+      maxAspect: role === "projector" ? 100 : 2,  // the projector: the whole table across the screen
+    });
+    window.grognardTable = tableView;  // for the tests: tableView.screen(x, y) is where an inch point is
+    return tableView;
+  }
+  function shownDecision() { return shownDecisions.find((d) => d.id === shownId) || null; }
+  function clearTip() {
+    asked = null;
+    if (tableView) { tableView.preview(null); tableView.tip(0, 0, null); }
+  }
+  function unitNear(at, hit) {  // another decision's unit under the pointer (its ring), if any
+    let best = null;
+    for (const d of shownDecisions) {
+      if (!d.unit || d.id === shownId) continue;
+      const far = Math.hypot(at.x - d.unit.x, at.y - d.unit.y);
+      if ((hit === d.unit.id || far <= d.unit.r) && (!best || far < best.far)) best = { id: d.id, far };
+    }
+    return best && best.id;
+  }
+  function askAt(text, d, e, at) {
+    if (!text || !text.trim()) return;
+    asked = { text: text.trim(), d: d, x: e.clientX, y: e.clientY, at: at };
+    send({ type: "preview", action: text.trim(), n: ++seq });
+  }
+  function offer(c, id, d, e) {  // the menu's orders on target id, each a button that asks its preview
+    const named = d.choices.filter((ch) => ch.text.split(/\s+/)[0] === c.offer && ch.text.split(/\s+/).includes(id));
+    const list = named.length || c.named ? named : d.choices.filter((ch) => ch.text.split(/\s+/)[0] === c.offer);
+    tableView.preview(null);
+    tableView.tip(e.clientX, e.clientY, (tip) => {
+      tip.appendChild(el("p", list.length ? c.title + ":" : "No order of the menu on " + id + " now (out of reach this move?).", { class: "tip-head" }));
+      for (const ch of list.slice(0, 8)) {
+        const b = el("button", (ch.label || ch.text) + (ch.odds ? " - odds " + ch.odds : ""), { type: "button", "data-order": ch.text });
+        b.addEventListener("click", () => askAt(ch.text, d, e, null));
+        tip.appendChild(b);
+      }
+      tip.appendChild(tipCancel());
+    });
+  }
+  function tipCancel() {
+    const b = el("button", "Cancel", { type: "button", class: "tip-cancel" });
+    b.addEventListener("click", clearTip);
+    return b;
+  }
+  function onTable(phase, at, hit, e) {
+    if (role !== "player") return false;
+    const d = shownDecision();
+    if (phase === "cancel") { gesture = null; clearTip(); return false; }
+    if (phase === "down") {
+      gesture = null;
+      if (!at) return false;
+      const other = unitNear(at, hit);
+      if (other) { clearTip(); choose(other); gesture = { kind: "chosen" }; return true; }
+      if (!d) return false;
+      const k = shownDecisions.indexOf(d);
+      const target = (d.controls || []).find((c) => c.kind === "pick-target" && hit && (c.targets || []).includes(hit));
+      if (target) { gesture = { kind: "target", c: target, id: hit, d: d }; return true; }
+      if (pickers[k]) { gesture = { kind: "point", k: k, d: d }; pickers[k](at.x, at.y); return true; }
+      return false;
+    }
+    if (!gesture) return false;
+    if (phase === "move" && gesture.kind === "point" && at) {
+      const text = pickers[gesture.k](at.x, at.y);
+      const now = Date.now();
+      if (now - lastAsk > 300) { lastAsk = now; askAt(text, gesture.d, e, at); }
+      return true;
+    }
+    if (phase === "up") {
+      const g = gesture; gesture = null;
+      if (g.kind === "point" && at) askAt(pickers[g.k](at.x, at.y), g.d, e, at);
+      if (g.kind === "target") {
+        if (g.c.offer) offer(g.c, g.id, g.d, e);
+        else askAt(g.c.template.replace("{target}", g.id), g.d, e, null);
+      }
+      return true;
+    }
+    return true;
+  }
+  function tableAnswer(m) {  // a preview asked from the table: drawn on it, and said beside the pointer
+    if (!tableView || !asked) return;
+    const a = asked;
+    const d = shownDecisions.find((x) => x === a.d) || a.d;
+    overlayVersion = last && last.version;
+    if (m.legal && m.drawn) tableView.preview(Object.assign({ ok: true }, m.drawn));
+    else if (!m.legal && a.at && d.unit) tableView.preview({ ok: false, path: [[d.unit.x, d.unit.y], [a.at.x, a.at.y]] });
+    else tableView.preview(null);
+    tableView.tip(a.x, a.y, (tip) => {
+      tip.appendChild(el("p", m.legal ? m.action : "Not allowed: " + m.problem, { class: m.legal ? "ok tip-head" : "problem tip-head" }));
+      if (m.legal) {
+        if (m.note) tip.appendChild(el("p", m.note));
+        tip.appendChild(el("p", "Exact odds: " + m.odds, { class: "odds" }));
+        const commit = el("button", "Commit", { type: "button", class: "tip-commit" });
+        commit.addEventListener("click", () => { const text = a.text; clearTip(); act(text, d); });
+        tip.appendChild(commit);
+      }
+      tip.appendChild(tipCancel());
+    });
   }
 
   // one decision's controls at a time: the others wait behind their buttons (or a tap on their unit)
@@ -217,6 +331,7 @@
     });
     const k = shownDecisions.findIndex((d) => d.id === id);
     if ($("svg")) $("svg").classList.toggle("picking", k >= 0 && !!pickers[k]);
+    if (tableView) tableView.element.dataset.shown = id || "";
   }
 
   function send(message) {
@@ -484,7 +599,10 @@
     tick();
     // a preview's picture stays while nothing has changed since it was asked for (a state sent again)
     if (shown && shown.version !== s.version) { shown = null; delete $("svg").dataset.preview; }
-    if (s.svg !== undefined) showSvg(shown ? shown.svg : s.svg, s.marks);
+    if (s.scene !== undefined && ensureTable(s)) {
+      tableView.draw(s.scene, s.sides);
+      if (overlayVersion !== null && overlayVersion !== s.version) { overlayVersion = null; clearTip(); }
+    } else if (s.svg !== undefined) showSvg(shown ? shown.svg : s.svg, s.marks);
     const tables = $("tables");
     tables.textContent = "";
     for (const spec of s.tables || []) tables.appendChild(foldable(spec));
@@ -607,15 +725,16 @@
     previewHome();  // out of the forms before they go
     box.textContent = "";
     pickers = {};
-    shownDecisions = decisions.map((d) => ({ id: d.id, unit: d.unit || null }));
+    shownDecisions = decisions.map((d) => ({ id: d.id, unit: d.unit || null, controls: d.controls || [], choices: d.choices || [] }));
+    clearTip();
     $("preview").textContent = "";
     $("svg").classList.remove("picking");
     if (decisions.length > 1) {  // which one to give now: a button each (or tap its unit on the picture)
       const bar = el("div", null, { class: "picker", role: "group", "aria-labelledby": "picker-h" });
       const anyUnit = decisions.some((d) => d.unit);
-      bar.appendChild(el("p", decisions.length + " orders to give. Pick one" + (anyUnit ? " here or tap it on the picture" : "") + ":", { id: "picker-h" }));
+      bar.appendChild(el("p", decisions.length + " orders to give. Pick one" + (anyUnit ? " here or tap it on the table" : "") + ":", { id: "picker-h" }));
       decisions.forEach((d, k) => {
-        const tab = el("button", d.unit ? d.unit.label : d.prompt, { type: "button", id: "d" + k + "-tab", "aria-pressed": "false" });
+        const tab = el("button", d.unit ? d.unit.label || d.unit.id : d.prompt, { type: "button", id: "d" + k + "-tab", "aria-pressed": "false" });
         tab.addEventListener("click", () => choose(d.id));
         bar.appendChild(tab);
       });
@@ -694,12 +813,13 @@
         p.appendChild(input);
         fs.appendChild(p);
       }
-      if (f.pick && !pickers[k]) pickers[k] = ((px, py, ask) => {
+      if (f.pick && !pickers[k]) pickers[k] = ((px, py, ask) => {  // a point on the table (inches) or the picture
         for (const axis of ["x", "y"]) {
-          const value = (axis === "x" ? px : py) - f.pick[axis].origin;
-          inputs[axis].value = String(Math.round((value / f.pick[axis].scale) * 100) / 100);
+          const v = axis === "x" ? px : py;
+          inputs[axis].value = String(Math.round((f.pick === true ? v : (v - f.pick[axis].origin) / f.pick[axis].scale) * 100) / 100);
         }
         if (ask) preview(text(), form);
+        return text();
       });
       const text = () => f.template.replace(/\{(\w+)\}/g, (_, name) => (inputs[name].value || "0").trim());
       const check = el("button", "Preview: " + f.verb, { type: "button", title: "the odds and the path, nothing given" });
@@ -753,10 +873,14 @@
   function previewHome() { if (previewParent && previewBox.parentNode !== previewParent) previewParent.appendChild(previewBox); }
   function preview(text, form) {
     if (!text.trim()) return;
+    asked = null;  // asked from a form: said below it (and drawn on the table), not beside the pointer
     if (form && form.isConnected) form.after(previewBox); else previewHome();
     send({ type: "preview", action: text.trim(), n: ++seq });
   }
   function showPreview(m) {
+    if (asked) tableAnswer(m);
+    else if (tableView) { tableView.tip(0, 0, null); tableView.preview(m.legal && m.drawn ? Object.assign({ ok: true }, m.drawn) : null); overlayVersion = last && last.version; }
+    if (tableView) tableView.element.dataset.preview = m.legal ? m.action : "";
     const box = $("preview");
     box.textContent = "";
     if (shown) { shown = null; delete $("svg").dataset.preview; if (last && last.svg !== undefined) showSvg(last.svg, last.marks); }

@@ -1,0 +1,343 @@
+// grognard's table: a face's scene (table inches, y up) drawn as SVG in the browser, with zoom and pan
+// (wheel, pinch, buttons, keys) and the pointer told in inches. No build step; every text from the
+// server is written with textContent. The scene's shape keys are in FACE-CONTRACT.md.
+"use strict";
+(function () {
+  const NS = "http://www.w3.org/2000/svg";
+  // Okabe-Ito, colour-blind safe, by the side's index in the rule set's sides; a marker shape as well
+  const SIDE_COLOURS = ["#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#F0E442", "#0072B2"];
+  const node = (tag, attrs, text) => {
+    const n = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined && v !== null) n.setAttribute(k, String(v));
+    if (text !== undefined && text !== null) n.textContent = String(text);
+    return n;
+  };
+  const fix = (v) => Math.round(v * 1000) / 1000;
+
+  // a marker's outline around (x, -y) of half-size r, in SVG units (y already flipped)
+  function marker(kind, x, y, r, attrs) {
+    if (kind === "square") return node("rect", Object.assign({ x: fix(x - r), y: fix(y - r), width: fix(2 * r), height: fix(2 * r) }, attrs));
+    if (kind === "triangle") {
+      const p = [[x, y - 1.15 * r], [x + r, y + 0.75 * r], [x - r, y + 0.75 * r]];
+      return node("polygon", Object.assign({ points: p.map((q) => fix(q[0]) + "," + fix(q[1])).join(" ") }, attrs));
+    }
+    if (kind === "diamond") {
+      const p = [[x, y - 1.2 * r], [x + 1.2 * r, y], [x, y + 1.2 * r], [x - 1.2 * r, y]];
+      return node("polygon", Object.assign({ points: p.map((q) => fix(q[0]) + "," + fix(q[1])).join(" ") }, attrs));
+    }
+    return node("circle", Object.assign({ cx: fix(x), cy: fix(y), r: fix(r) }, attrs));
+  }
+
+  function create(box, options) {
+    const opts = options || {};
+    const svg = node("svg", { class: "table", role: "img", "aria-labelledby": opts.labelledby || "board-h", tabindex: 0, focusable: "true" });
+    const desc = node("desc", {}, "The table. Zoom with the wheel, a pinch or the + and - keys; move it with the arrow keys or a drag where nothing is to be picked; 0 shows the whole table.");
+    svg.appendChild(desc);
+    const layers = node("g", { class: "layers" });
+    const over = node("g", { class: "preview-layer" });
+    svg.appendChild(layers); svg.appendChild(over);
+    const frame = document.createElement("div");
+    frame.className = "table-frame";
+    frame.appendChild(svg);
+    const tools = document.createElement("div");
+    tools.className = "table-tools";
+    tools.setAttribute("role", "group");
+    tools.setAttribute("aria-label", "zoom and pan the table");
+    const button = (text, title, fn) => {
+      const b = document.createElement("button");
+      b.type = "button"; b.textContent = text; b.title = title; b.setAttribute("aria-label", title);
+      b.addEventListener("click", fn);
+      tools.appendChild(b);
+      return b;
+    };
+    const tip = document.createElement("div");
+    tip.className = "table-tip"; tip.hidden = true; tip.setAttribute("role", "status"); tip.setAttribute("aria-live", "polite");
+    frame.appendChild(tip);
+    box.textContent = "";
+    box.appendChild(tools);
+    box.appendChild(frame);
+
+    let layersRef = layers;
+    let focused = false;  // the first sight of the viewer's own units was given
+    let scene = null;
+    let whole = null;   // the whole table's box in SVG units {x, y, w, h}
+    let shown = null;   // the part in sight
+    let sides = opts.sides || [];
+    let unit = 1;       // text and mark size, inches
+    const api = {};
+
+    // screen pixels per inch at the zoom shown: marks and words are never drawn smaller than a few pixels
+    let drawnAt = 0;
+    function perInch() {
+      if (!shown) return 1;
+      const w = svg.clientWidth || 800, h = svg.clientHeight || 500;
+      return Math.min(w / shown.w, h / shown.h);
+    }
+    let redraw = 0;
+    function setBox(b) {
+      shown = b;
+      svg.setAttribute("viewBox", [b.x, b.y, b.w, b.h].map(fix).join(" "));
+      svg.dataset.zoom = whole ? String(fix(whole.w / b.w)) : "1";
+      const k = perInch();
+      if (scene && drawnAt && Math.abs(k / drawnAt - 1) > 0.15 && !redraw) {
+        redraw = requestAnimationFrame(() => { redraw = 0; if (scene) paint(); });
+      }
+    }
+    function fit() { if (whole) setBox(Object.assign({}, whole)); }
+    function zoomAt(factor, sx, sy) {  // factor > 1: closer; (sx, sy): the SVG point kept still
+      if (!shown) return;
+      const limit = whole.w / 40;  // at most 40 times closer
+      let w = shown.w / factor;
+      if (w < limit) w = limit;
+      if (w > whole.w * 1.5) w = whole.w * 1.5;
+      const f = w / shown.w;
+      const cx = sx === undefined ? shown.x + shown.w / 2 : sx;
+      const cy = sy === undefined ? shown.y + shown.h / 2 : sy;
+      setBox({ x: cx - (cx - shown.x) * f, y: cy - (cy - shown.y) * f, w: w, h: shown.h * f });
+    }
+    function panBy(dx, dy) { if (shown) setBox({ x: shown.x + dx, y: shown.y + dy, w: shown.w, h: shown.h }); }
+    button("+", "zoom in", () => zoomAt(1.5));
+    button("\u2212", "zoom out", () => zoomAt(1 / 1.5));
+    button("\u2190", "move the view left", () => panBy(-shown.w / 6, 0));
+    button("\u2192", "move the view right", () => panBy(shown.w / 6, 0));
+    button("\u2191", "move the view up", () => panBy(0, -shown.h / 6));
+    button("\u2193", "move the view down", () => panBy(0, shown.h / 6));
+    button("whole table", "show the whole table", fit);
+
+    // screen <-> table inches
+    function svgPoint(clientX, clientY) {
+      const p = svg.createSVGPoint(); p.x = clientX; p.y = clientY;
+      const m = svg.getScreenCTM();
+      return m ? p.matrixTransform(m.inverse()) : null;
+    }
+    api.inches = (clientX, clientY) => { const p = svgPoint(clientX, clientY); return p ? { x: p.x, y: -p.y } : null; };
+    api.screen = (x, y) => {  // the client (page) point of table point (x, y)
+      const p = svg.createSVGPoint(); p.x = x; p.y = -y;
+      const q = p.matrixTransform(svg.getScreenCTM());
+      return [q.x, q.y];
+    };
+    api.zoom = () => (whole && shown ? whole.w / shown.w : 1);
+    api.element = svg;
+
+    function classOf(s) {
+      let c = "t-" + (s.cls || s.kind);
+      if (s.state) c += " s-" + s.state;
+      if (s.cls === "ring") c += " mine";
+      if (s.id) c += " unit";
+      return c;
+    }
+    function colour(side) {
+      const k = sides.indexOf(side);
+      return k >= 0 ? SIDE_COLOURS[k % SIDE_COLOURS.length] : null;
+    }
+    let least = 0.1;  // inches: the size of 1 screen pixel at the zoom drawn
+    const minText = opts.minText || 12, minMark = opts.minMark || 9;  // pixels: the least a word, a marker
+    function shapeNode(s) {
+      const g = node("g", { class: classOf(s), "data-id": s.id });
+      const small = least;
+      const fill = colour(s.side);
+      const style = fill ? { fill: fill } : {};
+      let main = null;
+      if (s.kind === "rect") {
+        // a unit's box is never drawn smaller than its words (a small emplacement on a long table)
+        let w = s.w, h = s.h;
+        if (s.id && s.text) {
+          const size = Math.max(Math.min(unit, (0.9 * s.w) / (0.62 * s.text.length)), minText * small);
+          w = Math.max(w, 0.62 * s.text.length * size + 0.5 * size);
+          h = Math.max(h, 1.35 * size);
+        }
+        const x = s.x + s.w / 2 - w / 2, y = s.y + s.h / 2 - h / 2;
+        main = node("rect", Object.assign({ x: fix(x), y: fix(-(y + h)), width: fix(w), height: fix(h), rx: s.rx, ry: s.rx }, style));
+      } else if (s.kind === "circle") {
+        const r = s.cls === "ring" ? Math.max(s.r, (minMark + 5) * small) : s.r;
+        main = node("circle", Object.assign({ cx: fix(s.x), cy: fix(-s.y), r: fix(r) }, style));
+      } else if (s.kind === "polygon" || s.kind === "polyline") {
+        main = node(s.kind, Object.assign({ points: s.points.map((p) => fix(p[0]) + "," + fix(-p[1])).join(" ") }, style));
+      } else if (s.kind === "figure") {
+        main = marker(s.marker || "circle", s.x, -s.y, Math.max(s.r, minMark * small), style);
+      } else if (s.kind === "text") {
+        const anchor = s.anchor || "middle";
+        main = node("text", { x: fix(s.x), y: fix(-s.y), "text-anchor": anchor, "font-size": fix(Math.max(unit * (s.size || 1), 0.9 * minText * small)),
+          transform: s.rotate ? "rotate(" + s.rotate + " " + fix(s.x) + " " + fix(-s.y) + ")" : undefined }, s.text);
+      }
+      if (main) g.appendChild(main);
+      if (s.title) g.appendChild(node("title", {}, s.title));
+      // inside words (a unit's strength or name), a polygon's side marker, a unit's name beside it
+      const cx = s.kind === "rect" ? s.x + s.w / 2 : s.x;
+      const cy = s.kind === "rect" ? s.y + s.h / 2 : s.y;
+      if (s.kind === "polygon" && s.marker && s.x !== undefined) {
+        g.appendChild(marker(s.marker, s.x, -s.y, Math.max(unit * 0.4, 0.8 * minMark * small), Object.assign({ class: "glyph" }, style)));
+      }
+      if (s.heading !== undefined && s.x !== undefined) {
+        const a = (s.heading * Math.PI) / 180, len = (s.r || unit) + unit * 1.6;
+        g.appendChild(node("line", { class: "heading", x1: fix(s.x), y1: fix(-s.y), x2: fix(s.x + Math.sin(a) * len), y2: fix(-(s.y + Math.cos(a) * len)) }));
+      }
+      if (s.text && s.kind !== "text") {
+        const r = Math.max(s.r || 0, minMark * small);
+        const size = Math.max(s.kind === "rect" ? Math.min(unit, (0.9 * s.w) / (0.62 * s.text.length)) : Math.min(unit, 1.3 * r), minText * small);
+        g.appendChild(node("text", { class: "inside", x: fix(cx), y: fix(-cy + 0.36 * size), "text-anchor": "middle", "font-size": fix(size) }, s.text));
+      }
+      if (s.label) {
+        const r = Math.max(s.r || unit, minMark * small), size = Math.max(unit, minText * small);
+        g.appendChild(node("text", { class: "name", x: fix(cx), y: fix(-cy - r - 0.3 * size), "text-anchor": "middle", "font-size": fix(size) }, s.label));
+      }
+      return g;
+    }
+
+    api.draw = (next, sideNames) => {
+      if (sideNames) sides = sideNames;
+      const first = !scene || scene.width !== next.width || scene.height !== next.height || scene.x0 !== next.x0 || scene.y0 !== next.y0;
+      scene = next;
+      unit = Math.sqrt(next.width * next.height) / 50;
+      svg.style.setProperty("--unit", String(unit));
+      const pad = unit * 2.5;
+      whole = { x: next.x0 - pad, y: -(next.y0 + next.height) - pad, w: next.width + 2 * pad, h: next.height + 2 * pad };
+      svg.dataset.unit = String(fix(unit));
+      // a very long table (a wide beach) is shown at most twice as wide as high: the whole table fits with
+      // room above and below, and a player's first sight is the full depth of it around the own units
+      svg.style.aspectRatio = String(fix(Math.min(whole.w / whole.h, opts.maxAspect || 2)));
+      if (first) fit();
+      if (!focused) {
+        const rings = [].concat(...(next.layers || []).map((l) => l.shapes || [])).filter((s) => s.cls === "ring");
+        if (rings.length) focused = true;
+        if (opts.focusMine && rings.length && whole.w / whole.h > 2) {
+          const cx = rings.reduce((t, s) => t + s.x, 0) / rings.length;
+          const w = whole.h * 2;
+          const x = Math.min(Math.max(cx - w / 2, whole.x), whole.x + whole.w - w);
+          setBox({ x: x, y: whole.y, w: w, h: whole.h });
+        }
+      }
+      paint();
+    };
+    function paint() {
+      drawnAt = perInch();
+      least = 1 / drawnAt;
+      const fresh = node("g", { class: "layers" });
+      for (const layer of scene.layers || []) {
+        const g = node("g", { class: "layer layer-" + layer.name });
+        for (const s of layer.shapes || []) g.appendChild(shapeNode(s));
+        fresh.appendChild(g);
+      }
+      layersRef.replaceWith(fresh);
+      layersRef = fresh;
+    }
+
+    // the preview drawn over the table: {path, stop, target, rings: [{x, y, r, title}], ok}
+    api.preview = (drawn) => {
+      over.textContent = "";
+      if (!drawn) return;
+      for (const ring of drawn.rings || []) {
+        const c = node("circle", { class: "p-ring", cx: fix(ring.x), cy: fix(-ring.y), r: fix(ring.r) });
+        if (ring.title) c.appendChild(node("title", {}, ring.title));
+        over.appendChild(c);
+      }
+      if (drawn.path && drawn.path.length) {
+        over.appendChild(node("polyline", { class: drawn.ok === false ? "p-path refused" : "p-path", points: drawn.path.map((p) => fix(p[0]) + "," + fix(-p[1])).join(" ") }));
+        const end = drawn.path[drawn.path.length - 1];
+        over.appendChild(node("circle", { class: "p-end", cx: fix(end[0]), cy: fix(-end[1]), r: fix(Math.max(unit * 0.4, 5 * least)) }));
+        const size = Math.max(unit, minText * least);
+        over.appendChild(node("text", { class: "p-label", x: fix(end[0]), y: fix(-end[1] - 1.2 * size), "text-anchor": "middle", "font-size": fix(size) },
+          drawn.ok === false ? "not allowed" : "preview (not given)"));
+      }
+      if (drawn.stop) {
+        over.appendChild(node("circle", { class: "p-stop", cx: fix(drawn.stop[0]), cy: fix(-drawn.stop[1]), r: fix(Math.max(unit * 0.5, 6 * least)) }));
+        if (drawn.target) {
+          const size = Math.max(unit, minText * least);
+          over.appendChild(node("text", { class: "p-label", x: fix(drawn.stop[0]), y: fix(-drawn.stop[1] + 1.6 * size), "text-anchor": "middle", "font-size": fix(size) }, "attacks " + drawn.target));
+        }
+      }
+    };
+    // a few lines and buttons beside the pointer (client point), or nothing
+    api.tip = (clientX, clientY, fill) => {
+      tip.textContent = "";
+      if (!fill) { tip.hidden = true; return; }
+      fill(tip);
+      tip.hidden = false;
+      const r = frame.getBoundingClientRect();
+      let left = clientX - r.left + 16, top = clientY - r.top + 16;
+      const w = tip.offsetWidth, h = tip.offsetHeight;
+      if (left + w > r.width) left = Math.max(0, clientX - r.left - w - 16);
+      if (top + h > r.height) top = Math.max(0, clientY - r.top - h - 16);
+      tip.style.left = left + "px"; tip.style.top = top + "px";
+    };
+    api.tipElement = tip;
+
+    // pointers: one finger or the mouse goes to the page (opts.onPointer says whether it took it: a pick);
+    // not taken, it pans. Two fingers pinch and pan. The wheel zooms about the pointer.
+    const pointers = new Map();
+    let pinch = null, panning = null, taken = null;
+    svg.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      const p = svgPoint(e.clientX, e.clientY);
+      zoomAt(Math.pow(1.0015, -e.deltaY), p.x, p.y);
+    }, { passive: false });
+    const hitOf = (e) => {
+      const g = e.target && e.target.closest ? e.target.closest("[data-id]") : null;
+      return g ? g.getAttribute("data-id") : null;
+    };
+    svg.addEventListener("pointerdown", (e) => {
+      if (e.pointerType === "mouse" && e.button !== 0) return;
+      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      svg.setPointerCapture(e.pointerId);
+      e.preventDefault();
+      if (pointers.size === 2) {  // a pinch: whatever the first finger began is dropped
+        if (taken && opts.onPointer) opts.onPointer("cancel", null, null, e);
+        taken = null; panning = null;
+        const [a, b] = [...pointers.values()];
+        pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), mx: (a.x + b.x) / 2, my: (a.y + b.y) / 2 };
+        return;
+      }
+      const at = api.inches(e.clientX, e.clientY);
+      if (opts.onPointer && opts.onPointer("down", at, hitOf(e), e)) { taken = e.pointerId; return; }
+      panning = { id: e.pointerId, x: e.clientX, y: e.clientY };
+    });
+    svg.addEventListener("pointermove", (e) => {
+      if (!pointers.has(e.pointerId)) return;
+      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (pinch && pointers.size === 2) {
+        const [a, b] = [...pointers.values()];
+        const d = Math.hypot(a.x - b.x, a.y - b.y), mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2;
+        const m = svg.getScreenCTM();
+        const k = m ? 1 / m.a : 1;  // SVG units per pixel
+        panBy(-(mx - pinch.mx) * k, -(my - pinch.my) * k);
+        const p = svgPoint(mx, my);
+        if (pinch.d > 0 && d > 0) zoomAt(d / pinch.d, p.x, p.y);
+        pinch = { d: d, mx: mx, my: my };
+        return;
+      }
+      if (taken === e.pointerId && opts.onPointer) { opts.onPointer("move", api.inches(e.clientX, e.clientY), hitOf(e), e); return; }
+      if (panning && panning.id === e.pointerId) {
+        const m = svg.getScreenCTM();
+        const k = m ? 1 / m.a : 1;
+        panBy(-(e.clientX - panning.x) * k, -(e.clientY - panning.y) * k);
+        panning.x = e.clientX; panning.y = e.clientY;
+      }
+    });
+    const up = (e, cancelled) => {
+      if (!pointers.has(e.pointerId)) return;
+      pointers.delete(e.pointerId);
+      if (pointers.size < 2) pinch = null;
+      if (taken === e.pointerId && opts.onPointer) opts.onPointer(cancelled ? "cancel" : "up", api.inches(e.clientX, e.clientY), hitOf(e), e);
+      if (taken === e.pointerId) taken = null;
+      if (panning && panning.id === e.pointerId) panning = null;
+    };
+    svg.addEventListener("pointerup", (e) => up(e, false));
+    svg.addEventListener("pointercancel", (e) => up(e, true));
+    svg.addEventListener("keydown", (e) => {
+      if (!shown) return;
+      const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+      if (step) { panBy((step[0] * shown.w) / 8, (step[1] * shown.h) / 8); e.preventDefault(); return; }
+      if (e.key === "+" || e.key === "=") { zoomAt(1.25); e.preventDefault(); }
+      else if (e.key === "-" || e.key === "_") { zoomAt(0.8); e.preventDefault(); }
+      else if (e.key === "0") { fit(); e.preventDefault(); }
+      else if (e.key === "Escape" && opts.onPointer) opts.onPointer("cancel", null, null, e);
+    });
+    window.addEventListener("resize", () => { if (scene) paint(); });
+    api.fit = fit;
+    api.zoomBy = (f) => zoomAt(f);
+    api.box = () => (shown ? Object.assign({}, shown) : null);
+    return api;
+  }
+
+  window.GrognardTable = { create: create, colours: SIDE_COLOURS };
+})();
