@@ -1,0 +1,285 @@
+"""The table is the page (issue 17): the browser draws the face's scene (static/table.js) and the player acts on
+it, in Debian's Chromium (Playwright with ``executable_path``, never a Playwright download).
+
+An Omaha squad moved by a tap and a refused tap that leaves the game as it was; a bunker's fire by a tap on
+its target, the odds beside the pointer equal to the menu's; a B-17 fighter steered by a drag, its attack on a
+bomber offered by a tap; zoom and pan by wheel, buttons and keys; the forms still the keyboard's way; the
+axe scan clean with the pointer's box open; the state carries a scene in inches and no server picture.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from grognard.web.testing import ServerProcess, call
+
+CHROMIUM = os.environ.get("GROGNARD_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"]
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} (.ci/run installs it)")
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with ServerProcess(tmp_path_factory.mktemp("table")) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = Path(os.environ.get("GROGNARD_SHOTS") or tmp_path_factory.mktemp("shots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def test_the_browser_is_debians_chromium(browser: Any) -> None:
+    """The tests drive /usr/bin/chromium (what a fresh CI machine has), not a browser Playwright downloaded."""
+    debian = subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True, timeout=60).stdout
+    assert browser.version in debian.split(), (browser.version, debian)  # "Chromium 120.0.6099.224 built on Debian"
+
+
+def solo(browser: Any, server: ServerProcess, ruleset: str, side: str, size: tuple[int, int] = (1366, 768)) -> Any:
+    status, made = call(server.url + "/api/rooms", {"ruleset": ruleset, "solo": {"name": "Al", "side": side}})
+    assert status == 200, made
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, bypass_csp=True)
+    context.set_default_timeout(30000)
+    context.add_init_script(f"localStorage.setItem('grognard:player:{made['code']}', '{made['token']}')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.goto(f"{server.url}{made['play_url']}")
+    page.wait_for_selector("#svg svg.table")
+    return page
+
+
+def state(page: Any) -> dict[str, Any]:
+    return dict(page.evaluate("window.grognardState()"))
+
+
+def shapes(page: Any, unit: str) -> list[dict[str, Any]]:
+    return [s for layer in state(page)["scene"]["layers"] for s in layer["shapes"] if s.get("id") == unit]
+
+
+def screen(page: Any, x: float, y: float) -> list[float]:
+    return list(page.evaluate("([x, y]) => window.grognardTable.screen(x, y)", [x, y]))
+
+
+def wait_decision(page: Any, prefix: str, timeout: float = 60000) -> None:
+    """Until the shown decision's id starts with ``prefix``, giving each other decision its menu's first."""
+    for _ in range(40):
+        page.wait_for_function(
+            "() => window.grognardState() && (window.grognardState().decisions || []).length", timeout=timeout
+        )
+        ids = [d["id"] for d in state(page)["decisions"]]
+        if any(i.startswith(prefix) for i in ids):
+            return
+        before = state(page)["version"]
+        page.locator(".decision:not([hidden]) fieldset").first.locator("button").click()
+        page.wait_for_function(f"() => window.grognardState().version > {before}")
+    raise AssertionError(f"no decision {prefix!r}")
+
+
+def tip(page: Any) -> str:
+    page.wait_for_selector(".table-tip:not([hidden])")
+    return str(page.inner_text(".table-tip"))
+
+
+def axe_clean(page: Any) -> None:
+    from test_web_browser import _axe_source
+
+    page.add_script_tag(content=_axe_source())
+    result = page.evaluate(
+        "async () => await axe.run(document, {runOnly: {type: 'tag', values: "
+        "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"
+    )
+    assert not result["violations"], json.dumps([(v["id"], v["nodes"][0]["target"]) for v in result["violations"]])
+
+
+def test_an_omaha_squad_moves_by_a_tap_and_a_refused_tap_changes_nothing(
+    browser: Any, server: ServerProcess, shots: Path
+) -> None:
+    page = solo(browser, server, "omaha", "american")
+    wait_decision(page, "orders A1")
+    s = state(page)
+    assert "svg" not in s and "scene" in s  # the server sends the scene in inches, not a picture
+    assert len(json.dumps(s["scene"])) < 60000
+    squad = next(x for x in shapes(page, "A1") if x["kind"] == "figure")
+    x, y = squad["x"], squad["y"]
+    # too far a tap: refused with the rule, drawn as a refused line; no Commit; nothing changes
+    version = s["version"]
+    page.mouse.click(*screen(page, x, y + 9))
+    page.wait_for_function("() => document.querySelector('.table-tip .tip-head')")
+    words = tip(page)
+    assert "Not allowed" in words and "omaha.14" in words, words
+    assert page.locator(".table-tip .tip-commit").count() == 0
+    assert page.locator("#svg .p-path.refused").count() == 1
+    page.screenshot(path=str(shots / "omaha-tap-refused.png"))
+    page.click(".table-tip .tip-cancel")
+    assert page.locator("#svg .p-path").count() == 0 and page.locator(".table-tip").is_hidden()
+    assert state(page)["version"] == version
+    assert [(q["x"], q["y"]) for q in shapes(page, "A1") if q["kind"] == "figure"] == [(x, y)]
+    # a tap within reach: the preview beside the pointer (path, cost, odds), then Commit gives it
+    page.mouse.click(*screen(page, x + 0.5, y + 2))
+    page.wait_for_selector(".table-tip .tip-commit")
+    words = tip(page)
+    assert words.startswith("move A1 ") and 'of 6" used' in words and "Exact odds: no dice" in words, words
+    assert page.locator("#svg .p-path:not(.refused)").count() == 1
+    order = words.splitlines()[0]
+    tx, ty = (float(v) for v in order.split()[2:4])
+    assert abs(tx - (x + 0.5)) < 0.1 and abs(ty - (y + 2)) < 0.1
+    assert float(page.input_value("#d0f0x")) == tx and float(page.input_value("#d0f0y")) == ty  # the form too
+    page.screenshot(path=str(shots / "omaha-tap-preview.png"))
+    axe_clean(page)  # with the pointer's box open
+    page.click(".table-tip .tip-commit")
+    page.wait_for_function(f"document.getElementById('message').textContent.startsWith('Done: {order}')")
+    page.wait_for_function(
+        "([x, y]) => window.grognardState().scene.layers.some((l) => l.shapes.some((s) => s.id === 'A1' &&"
+        " s.kind === 'figure' && Math.abs(s.x - x) < 0.01 && Math.abs(s.y - y) < 0.01))",
+        arg=[tx, ty],
+    )
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_a_bunker_fires_by_a_tap_on_its_target_with_the_menus_odds(browser: Any, server: ServerProcess) -> None:
+    page = solo(browser, server, "omaha", "german")
+    wait_decision(page, "fire ", timeout=120000)
+    d = next(d for d in state(page)["decisions"] if d["id"].startswith("fire "))
+    if state(page)["decisions"][0]["id"] != d["id"]:
+        page.get_by_role("button", name=d["unit"]["id"], exact=True).click()
+    control = next(c for c in d["controls"] if c["kind"] == "pick-target")
+    squads = {t: next(x for x in shapes(page, t) if x["kind"] == "figure") for t in control["targets"]}
+    target = min(squads, key=lambda t: abs(squads[t]["x"] - d["unit"]["x"]))  # in sight: the page shows its own
+    squad = squads[target]
+    page.mouse.click(*screen(page, squad["x"], squad["y"]))
+    words = tip(page)
+    assert page.locator(".table-tip .tip-commit").count() == 1, (words, d["id"], target, squad)
+    order = f"{d['id'].split()[0]} {d['unit']['id']} {target}"
+    assert words.startswith(order), words
+    menu = next(c for c in d["choices"] if c["text"] == order)
+    assert menu["odds"] and f"Exact odds: {menu['odds']}" in words, (menu, words)
+    shown = page.inner_text(".decision:not([hidden]) fieldset")  # the odds the menu shows, word for word
+    assert menu["odds"] in shown
+    before = state(page)["version"]
+    page.click(".table-tip .tip-commit")
+    page.wait_for_function(f"document.getElementById('message').textContent.startsWith('Done: {order}')")
+    page.wait_for_function(f"() => window.grognardState().version > {before}")
+    page.context.close()
+
+
+def test_a_b17_fighter_is_steered_by_a_drag_and_offered_its_attacks_by_a_tap(
+    browser: Any, server: ServerProcess, shots: Path
+) -> None:
+    page = solo(browser, server, "b17", "german")
+    wait_decision(page, "move F")
+    d = state(page)["decisions"][0]
+    label = d["unit"]["id"]
+    # a tap on a bomber: the menu's attacks on it beside the pointer, each with the menu's odds
+    bomber = next(s for layer in state(page)["scene"]["layers"] for s in layer["shapes"] if s.get("cls") == "bomber")
+    page.mouse.click(*screen(page, bomber["x"], bomber["y"]))
+    page.wait_for_selector(".table-tip:not([hidden])")
+    offered = page.locator(".table-tip button[data-order]").evaluate_all("bs => bs.map((b) => b.dataset.order)")
+    menu = {c["text"]: c for c in d["choices"]}
+    assert all(o in menu and f" attack {bomber['id']} " in o for o in offered), offered
+    assert offered or "No order of the menu on " + bomber["id"] in tip(page)  # out of reach: said so
+    for button in page.locator(".table-tip button[data-order]").all():
+        assert menu[button.get_attribute("data-order")]["odds"] in button.inner_text()
+    page.click(".table-tip .tip-cancel")
+    # a drag ahead of the fighter (clear of every aircraft's ring): the "fly to" point follows the pointer, the
+    # path is previewed as it goes and on release
+    # to where a move of the menu ends (a point the rules let it reach: the whole move is flown, b17.29)
+    ends = next(c["note"] for c in d["choices"] if "ends at (" in c["note"])
+    tx, ty = (float(v) for v in ends.split("ends at (")[1].split(")")[0].split(", "))
+    way = 1 if ty < 30 else -1  # the drag comes from the middle of the table's side of it
+    sx, sy = screen(page, tx, ty + 4 * way)
+    ex, ey = screen(page, tx, ty)
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    page.mouse.move((sx + ex) / 2, (sy + ey) / 2, steps=5)
+    page.mouse.move(ex, ey, steps=5)
+    page.mouse.up()
+    page.wait_for_function(
+        f"() => {{ const t = document.querySelector('.table-tip'); return !t.hidden &&"
+        f" t.textContent.includes('fly {label} to') }}"
+    )
+    words = tip(page)
+    x, y = float(page.input_value("#d0f1x")), float(page.input_value("#d0f1y"))
+    assert abs(x - tx) < 0.3 and abs(y - ty) < 0.3
+    assert f"fly {label} to {x:g} {y:g}" in words, words
+    assert page.locator("#svg .p-path").count() == 1 and "preview (not given)" in page.inner_text("#svg")
+    page.screenshot(path=str(shots / "b17-drag-preview.png"))
+    assert "Exact odds:" in words and "Not allowed" not in words, words
+    page.click(".table-tip .tip-commit")
+    page.wait_for_function(f"document.getElementById('message').textContent.startsWith('Done: fly {label} to')")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_zoom_and_pan_by_wheel_buttons_and_keys(browser: Any, server: ServerProcess) -> None:
+    page = solo(browser, server, "b17", "american")
+    svg = page.locator("#svg svg.table")
+
+    def box() -> list[float]:
+        return [float(v) for v in (svg.get_attribute("viewBox") or "").split()]
+
+    whole = box()
+    page.click("button[aria-label='zoom in']")
+    closer = box()
+    assert closer[2] < whole[2] * 0.8 and float(svg.get_attribute("data-zoom") or 0) > 1.2
+    page.click("button[aria-label='move the view right']")
+    assert box()[0] > closer[0]
+    # the wheel zooms about the pointer: the table point under it stays under it
+    mx, my = screen(page, 30, 30)
+    page.mouse.move(mx, my)
+    page.mouse.wheel(0, -400)
+    page.wait_for_timeout(200)
+    assert box()[2] < closer[2]
+    assert all(abs(a - b) < 2 for a, b in zip(screen(page, 30, 30), (mx, my), strict=True))
+    # the keys: 0 the whole table, + closer, an arrow across, - further
+    svg.focus()
+    page.keyboard.press("0")
+    assert box() == whole
+    page.keyboard.press("+")
+    zoomed = box()
+    assert zoomed[2] < whole[2]
+    page.keyboard.press("ArrowLeft")
+    assert box()[0] < zoomed[0]
+    page.keyboard.press("-")
+    assert box()[2] > zoomed[2]
+    page.click("button[aria-label='show the whole table']")
+    assert box() == whole
+    page.context.close()
+
+
+def test_the_forms_stay_the_keyboards_way(browser: Any, server: ServerProcess) -> None:
+    page = solo(browser, server, "omaha", "american")
+    wait_decision(page, "orders A1")
+    squad = next(x for x in shapes(page, "A1") if x["kind"] == "figure")
+    page.focus("#d0f0x")
+    page.keyboard.press("Control+A")
+    page.keyboard.type(f"{squad['x']:g}")
+    page.focus("#d0f0y")
+    page.keyboard.press("Control+A")
+    page.keyboard.type(f"{squad['y'] + 1:g}")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        f"document.getElementById('message').textContent.startsWith('Done: move A1 {squad['x']:g} {squad['y'] + 1:g}')"
+    )
+    page.context.close()
