@@ -29,6 +29,7 @@ CASES: dict[str, dict[str, Any]] = {
     "fresh squad limit": {"fresh_squads": 1, "out_joins_germans": True},
     "no fresh squads": {"fresh_squads": 0},
     "hidden obstacles and deep water": {"germans": 3, "hidden_obstacles": True, "deep_water": True},
+    "the drowned shake no one (O6 other reading)": {"germans": 2, "deep_water": True, "drowned_morale": False},
     "wide water and ground": {"germans": 2, "water": 12.5, "ground": 9.0},
     "bunkers only": {"germans": 2, "victory": "bunkers_only"},
     "class period": {"germans": 4, "period_turns": 6},

@@ -495,6 +495,24 @@ def test_drowned_men_count_toward_the_morale_check(morale_dice: tuple[int, int],
     assert (squad.landed, squad.figures) == ((2, 12) if failed else (1, 10))  # sent back: a fresh squad
 
 
+@pytest.mark.rule("omaha.12", "omaha.25")
+@pytest.mark.parametrize("counted", [True, False])
+def test_the_drowned_morale_option_counts_the_drowned_in_the_morale_check_or_not(counted: bool) -> None:
+    drown = (6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)  # two of A1's men drown
+    game = new_game(landing=(6, *drown, 1, 1), deep_water=True, drowned_morale=counted)
+    assert player(game, "A1").squad.figures == 10 and game.state.stats["drowned"] == 2
+    hold_rest(game)
+    dice = script(game, *((6, 6, 3) if counted else ()))  # 12 on two dice: fails, lands again on a 3
+    events = pass_germans(game)
+    assert [p for p, _ in dice_of(events) if p.startswith("morale")] == (
+        ["morale A1, 2 lost (fails on 12+)"] if counted else []
+    )
+    assert dice.remaining == 0
+    squad = player(game, "A1").squad
+    assert (squad.landed, squad.figures) == ((2, 12) if counted else (1, 10))
+    assert ("drowned_morale" in game.state.options) is not counted  # at its default (the ruling) it is left out
+
+
 # ---------------------------------------------------------------------------------- omaha.13
 
 

@@ -133,6 +133,7 @@ class _Batch:
         self.right, self.top = self.width, BAND_END_Y + float(options["ground"])
         self.limit = options["fresh_squads"]
         self.deep = bool(options["deep_water"])
+        self.drowned_morale = bool(options.get("drowned_morale", True))
         # dice: each game's d6 stream, as SeededDice draws it
         self.generators: list[np.random.Generator] = []
         self.bot_rngs: list[np.random.Generator] = []
@@ -427,6 +428,8 @@ class _Batch:
                     drowned = (values >= DROWN_AT).sum(axis=1)
                     self.stats["drowned"][deep] += drowned
                     self._lose(deep, p, drowned)
+                    if not self.drowned_morale:  # RULINGS O6 read the other way (OmahaGame._land)
+                        self.lost[deep, p] = 0
 
     def _lose(self, g: np.ndarray, p: int, n: np.ndarray) -> None:
         """Remove up to ``n`` figures of player ``p``'s squad in games ``g`` (``OmahaGame._lose``)."""

@@ -65,6 +65,15 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "deep_water", bool, False, "optional rule: a landing roll of 6 drops the squad in deep water", rule="omaha.12"
     ),
     OptionSpec(
+        "drowned_morale",
+        bool,
+        True,
+        "RULINGS O6: men drowned in deep water count as figures lost this turn for the morale check (off: they "
+        "do not, only the Germans' fire does)",
+        rule="omaha.12",
+        quiet=True,
+    ),
+    OptionSpec(
         "hidden_obstacles",
         bool,
         False,

@@ -18,6 +18,7 @@ from grognard.core.dice import DiceSource
 from grognard.core.engine import ActionSpace, Decision, FiniteSpace, Game, Result, UnionSpace
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, snap
+from grognard.core.options import recorded
 from grognard.core.words import counted
 from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, OmahaAction, PlaceBunkers
@@ -32,6 +33,7 @@ from grognard.rulesets.omaha.data import (
     LANDING_ROLL,
     OBSTACLE_ROLL,
     OBSTACLE_SECTION_WIDTH,
+    OPTIONS,
     SECTIONS_PER_GERMAN,
     SIDES,
     SQUAD_SIZE,
@@ -70,7 +72,7 @@ class OmahaGame(Game):
         width = germans * AMERICANS_PER_GERMAN * ZONE_WIDTH
         americans = [American(f"A{i + 1}", american_seat(i + 1), zone=i) for i in range(germans * AMERICANS_PER_GERMAN)]
         state = OmahaState(
-            options=dict(options),
+            options=recorded(OPTIONS, options),
             germans=germans,
             width=width,
             americans=americans,
@@ -472,6 +474,8 @@ class OmahaGame(Game):
                 self.emit("drowned", squad=player.label, figures=drowned)
                 s.stats["drowned"] += drowned
                 self._lose(player, drowned)
+                if not s.options.get("drowned_morale", True) and player.squad is not None:
+                    player.squad.lost = 0  # RULINGS O6 read the other way: drowning shakes no one (a fresh squad)
 
     def _morale(self) -> None:
         """Morale (omaha.25-26): a d6 per figure lost this turn; 12 or more sends the squad back."""
