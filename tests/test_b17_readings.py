@@ -122,3 +122,23 @@ def test_a_reading_in_force_is_in_the_record_and_replays_one_at_its_default_is_l
     for record in (other, default):
         done = run_cli("replay", str(record))
         assert done.returncode == 0 and "every die and digest matches the record" in done.stdout, done.stderr
+
+
+@pytest.mark.rule("b17.57")
+def test_simulate_plays_the_bomb_tie_option() -> None:
+    """The same seeded games with a tie scoring a hit: the dice are the same (a bomb roll always takes two
+    dice), so each game's hits can only grow, and grow somewhere; `grognard simulate` reports it."""
+    from grognard.analysis.montecarlo import play_one
+    from grognard.rulesets.b17 import RULESET
+
+    bots = {"american": "doctrine", "german": "doctrine"}
+    plain = [play_one(RULESET, RULESET.resolve({}), bots, 5, i)["bomb_hits"] for i in range(8)]
+    tie = [play_one(RULESET, RULESET.resolve({"bomb_tie": "hit"}), bots, 5, i)["bomb_hits"] for i in range(8)]
+    assert all(t >= p for t, p in zip(tie, plain, strict=True)) and sum(tie) > sum(plain)
+    means = []
+    for options in ((), ("-o", "bomb_tie=hit")):
+        done = run_cli("simulate", "b17", "-n", "8", "--seed", "5", "--jobs", "1", "--json", *options)
+        assert done.returncode == 0, done.stderr
+        data = json.loads(done.stdout)
+        means.append(data["figures"]["metrics"]["bomb_hits"]["mean"])
+    assert means == [sum(plain) / 8, sum(tie) / 8]
