@@ -82,6 +82,37 @@ def _grid(rows: list[list[str]], head_rows: int = 1, first_col: bool = True) -> 
     return table
 
 
+TAIL = Fraction(1, 2000)  # a numeric outcome every row gives less than 0.05% is folded into "k or more"
+
+
+def _fold_tail(outcomes: list[Any], cells: list[dict[Any, Fraction]]) -> tuple[list[Any], list[dict[Any, Fraction]]]:
+    """Numeric outcomes past the last one some row gives 0.05% or more become one "k+" outcome (their sum), so a
+    table of 8 bombers' hits stops where the chances do.
+
+    >>> tiny = Fraction(1, 10**5)
+    >>> cells = [{o: (Fraction(1, 2) - 6 * tiny if o < 2 else tiny) for o in range(14)}]
+    >>> outcomes, folded = _fold_tail(list(range(14)), cells)
+    >>> outcomes, folded[0]["2+"] == 12 * tiny
+    ([0, 1, '2+'], True)
+    """
+    if len(outcomes) <= COLUMNS or not all(isinstance(o, int) and not isinstance(o, bool) for o in outcomes):
+        return outcomes, cells
+    ordered = sorted(outcomes)
+    last = max(k for k, o in enumerate(ordered) if any(c.get(o, Fraction(0)) >= TAIL for c in cells))
+    if last >= len(ordered) - 2:
+        return outcomes, cells
+    rest = ordered[last + 1 :]
+    label = f"{rest[0]}+"
+    folded = [
+        {
+            **{o: c.get(o, Fraction(0)) for o in ordered[: last + 1]},
+            label: sum((c.get(o, Fraction(0)) for o in rest), Fraction(0)),
+        }
+        for c in cells
+    ]
+    return [*ordered[: last + 1], label], folded
+
+
 def odds_grids(table: dict[str, Any]) -> list[Table]:
     """One odds table (``table_json`` form) as grids of percentages: a row per parameter value, a column per
     outcome (and the mean); with more than ``COLUMNS`` outcomes, a row per outcome when the parameters are
@@ -92,6 +123,7 @@ def odds_grids(table: dict[str, Any]) -> list[Table]:
             if item["outcome"] not in outcomes:
                 outcomes.append(item["outcome"])
     cells = [{item["outcome"]: Fraction(item["probability"]) for item in row["outcomes"]} for row in table["rows"]]
+    outcomes, cells = _fold_tail(outcomes, cells)
     labels = ["" if row["parameter"] is None else str(row["parameter"]) for row in table["rows"]]
     means = [row["mean"]["decimal"] if row["mean"] else None for row in table["rows"]]
     head = table["parameter"] or ""

@@ -237,8 +237,8 @@ def fitting(width: float, depth: float, points_wide: float, points_high: float) 
     """The largest round scale (1 : n, smallest n of ``SCALES``) at which ``width`` by ``depth`` inches of table
     fit in that many points (the axis labels' room added).
 
-    >>> fitting(144.0, 38.0, 660.0, 230.0), fitting(72.0, 38.0, 660.0, 450.0)
-    (16, 8)
+    >>> fitting(144.0, 38.0, 660.0, 230.0), fitting(72.0, 38.0, 700.0, 450.0)
+    (20, 8)
     """
     for n in SCALES:
         if width / n * POINTS + 40 <= points_wide and depth / n * POINTS + 58 <= points_high:
