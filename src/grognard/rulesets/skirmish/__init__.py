@@ -7,10 +7,11 @@ from typing import Any
 
 from grognard.bots.random_bot import RandomBot
 from grognard.core.dice import DiceSource
+from grognard.core.face import Face
 from grognard.core.options import OptionSpec
 from grognard.core.ruleset import Ruleset
 from grognard.render.skirmish import render as render_svg
-from grognard.rulesets.skirmish import faces
+from grognard.rulesets.skirmish import face, face_controls, faces
 from grognard.rulesets.skirmish.actions import USAGE, action_from_json, parse_action
 from grognard.rulesets.skirmish.analysis import METRICS, measure, odds_tables
 from grognard.rulesets.skirmish.bots import DoctrineBot
@@ -103,6 +104,15 @@ RULESET = Ruleset(
     embed=embed_files,
     restore=restore,
     upload=upload,
+    face=Face(
+        scene=face.scene,
+        phase=face.phase,
+        tables=face.tables,
+        figures=face.figures,
+        controls=face_controls.controls,
+        unit=face_controls.unit,
+        marks=face.marks,
+    ),
     upload_option="scenario",
     render=render_svg,
     odds_tables=lambda options=None: odds_tables(None, options),

@@ -64,13 +64,6 @@ ORDER = (
     "building",
     "tower",
 )
-PHASE_WORDS = {
-    "move": "moves",
-    "fire": "fires",
-    "melee": "melee",
-    "burst": "artillery",
-    "drive": "drives",
-}
 
 
 def scene_heading(rules_heading: float) -> float:
@@ -408,15 +401,23 @@ def marks(view: dict[str, Any], mine: Collection[str]) -> list[dict[str, Any]]:
 
 
 def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
-    """The table in inches: terrain, what lies on it, men, vehicles and pieces, rings round ``mine``'s units."""
+    """The table in inches: terrain, what lies on it, men, vehicles and pieces, rings round ``mine``'s units;
+    ``x0``, ``y0``, ``width``, ``height``: the part in sight, the table and the men waiting off it."""
     terrain = view["terrain"]
     rings = [
         {"kind": "circle", "x": m["x"], "y": m["y"], "r": m["r"], "cls": "ring", "title": m["title"]}
         for m in marks(view, mine)
     ]
+    width, depth = float(terrain["width"]), float(terrain["depth"])
+    xs = [float(f["x"]) for f in view["figures"]] or [0.0]
+    ys = [float(f["y"]) for f in view["figures"]] or [0.0]
+    x0, y0 = min(0.0, min(xs) - 1.0), min(0.0, min(ys) - 1.0)  # men waiting off the table are in sight too
+    x1, y1 = max(width, max(xs) + 1.0), max(depth, max(ys) + 1.0)
     return {
-        "width": float(terrain["width"]),
-        "height": float(terrain["depth"]),
+        "x0": x0,
+        "y0": y0,
+        "width": x1 - x0,
+        "height": y1 - y0,
         "layers": [
             {"name": "terrain", "shapes": terrain_shapes(view)},
             {"name": "marks", "shapes": marks_shapes(view) + rings},
@@ -427,20 +428,20 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------------------------ words
 def phase(view: dict[str, Any]) -> str:
-    """The phase line: turn, whose phase and what it is ("Turn 2 of 8: the allies move (axis moved first)")."""
+    """The phase line (the page puts the turn before it): "the allies move (axis moved first)", "both sides
+    fire", "melee", "over - the allies win: ..."."""
     outcome = view.get("outcome")
     limit = view.get("stats", {}).get("turn_limit")
-    turn = f"Turn {view['turn']}" + (f" of {limit}" if limit else "")
+    of = f" (of {limit} turns)" if limit else ""
     if outcome:
         winner = outcome.get("winner")
-        return (
-            f"{turn}: over - {winner + ' win' if winner else outcome.get('outcome', '')}: {outcome.get('reason', '')}"
-        )
+        return f"over - {winner + ' win' if winner else outcome.get('outcome', '')}: {outcome.get('reason', '')}"
     step, _, side = str(view.get("phase", "")).partition(":")
-    words = PHASE_WORDS.get(step, step)
-    if side:
-        return f"{turn}: the {side} {words}" + (f" ({view['order'][0]} first)" if view.get("order") else "")
-    return f"{turn}: {words}"
+    if step == "move" and side:
+        order = view.get("order") or []
+        first = f", {order[0]} first" if order else ""
+        return f"the {side} move{first}{of}"
+    return {"fire": "both sides fire", "melee": "melee", "burst": "artillery"}.get(step, step) + of
 
 
 def tables(view: dict[str, Any], mine: Collection[str]) -> list[dict[str, Any]]:
@@ -519,11 +520,7 @@ def tables(view: dict[str, Any], mine: Collection[str]) -> list[dict[str, Any]]:
 def figures(view: dict[str, Any]) -> list[tuple[str, Any]]:
     """The projector's figures: turn, the phase, men lost and dice rolled by side."""
     stats = view.get("stats", {})
-    out: list[tuple[str, Any]] = [
-        ("scenario", view["scenario"]["title"]),
-        ("turn", view["turn"]),
-        ("phase", phase(view)),
-    ]
+    out: list[tuple[str, Any]] = [("scenario", view["scenario"]["title"]), ("turn", view["turn"])]
     for side in ("allies", "axis"):
         total = sum(1 for f in view["figures"] if f["side"] == side)
         lost = stats.get("losses", {}).get(side, 0)

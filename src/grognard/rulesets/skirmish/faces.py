@@ -279,7 +279,12 @@ def note(game: SkirmishGame, action: Any) -> str:
             M.allowance(game.ctx, leader),
             river_paid=leader.river_paid,
         )
-        return f'{math.hypot(x - leader.x, y - leader.y):.1f}" to ({x:g}, {y:g}), costs {measure.cost:.1f}"'
+        allowance = M.allowance(game.ctx, leader)
+        left = max(0.0, allowance - measure.cost)
+        return (
+            f'{math.hypot(x - leader.x, y - leader.y):.1f}" to ({x:g}, {y:g}), costs {measure.cost:.1f}", '
+            f'{left:.1f}" left of {allowance:g}"'
+        )
     if isinstance(action, Fire):
         head = "hold fire" if action.target is None else f"fire at {action.target}"
         own = [f"{f} {t}" for f, t in action.orders] + [str(w) for w in action.wedges]
