@@ -103,6 +103,25 @@
     button("\u2191", "move the view up", () => panBy(0, -shown.h / 6));
     button("\u2193", "move the view down", () => panBy(0, shown.h / 6));
     button("whole table", "show the whole table", fit);
+    // the ruler: anyone may drag it across the table to measure, in inches (nothing is sent)
+    let ruling = false, rule = null;
+    const ruler = node("g", { class: "ruler" });
+    const rulerButton = button("ruler", "measure: drag across the table (inches)", () => {
+      ruling = !ruling;
+      rulerButton.setAttribute("aria-pressed", String(ruling));
+      svg.classList.toggle("ruling", ruling);
+      if (!ruling) { ruler.textContent = ""; rule = null; }
+    });
+    rulerButton.setAttribute("aria-pressed", "false");
+    svg.appendChild(ruler);
+    function drawRule(a, b) {
+      ruler.textContent = "";
+      const d = Math.hypot(b.x - a.x, b.y - a.y);
+      for (const cls of ["ruler-line-under", "ruler-line"]) ruler.appendChild(node("line", { class: cls, x1: fix(a.x), y1: fix(-a.y), x2: fix(b.x), y2: fix(-b.y) }));
+      const size = Math.max(unit, 14 * least);
+      ruler.appendChild(node("text", { class: "ruler-label", x: fix(b.x), y: fix(-b.y - size), "text-anchor": "middle", "font-size": fix(size) }, d.toFixed(1) + '"'));
+      svg.dataset.measured = d.toFixed(2);
+    }
 
     // screen <-> table inches
     function svgPoint(clientX, clientY) {
@@ -231,6 +250,19 @@
         if (ring.title) c.appendChild(node("title", {}, ring.title));
         over.appendChild(c);
       }
+      // what an order meets: other men's paths (trails), lines of fire, wedges and templates (shapes)
+      const pts = (list) => list.map((p) => fix(p[0]) + "," + fix(-p[1])).join(" ");
+      for (const trail of drawn.trails || []) over.appendChild(node("polyline", { class: "p-trail", points: pts(trail) }));
+      for (const shape of drawn.shapes || []) {
+        const g = node("polygon", { class: "p-shape", points: pts(shape.points || []) });
+        if (shape.title) g.appendChild(node("title", {}, shape.title));
+        over.appendChild(g);
+      }
+      for (const line of drawn.lines || []) {
+        const l = node("line", { class: line.blocked ? "p-line blocked" : "p-line", x1: fix(line.from[0]), y1: fix(-line.from[1]), x2: fix(line.to[0]), y2: fix(-line.to[1]) });
+        if (line.title) l.appendChild(node("title", {}, line.title));
+        over.appendChild(l);
+      }
       if (drawn.path && drawn.path.length) {
         over.appendChild(node("polyline", { class: drawn.ok === false ? "p-path refused" : "p-path", points: drawn.path.map((p) => fix(p[0]) + "," + fix(-p[1])).join(" ") }));
         const end = drawn.path[drawn.path.length - 1];
@@ -288,6 +320,7 @@
         return;
       }
       const at = api.inches(e.clientX, e.clientY);
+      if (ruling && at) { rule = { id: e.pointerId, from: at }; drawRule(at, at); return; }
       if (opts.onPointer && opts.onPointer("down", at, hitOf(e), e)) { taken = e.pointerId; return; }
       panning = { id: e.pointerId, x: e.clientX, y: e.clientY };
     });
@@ -305,6 +338,7 @@
         pinch = { d: d, mx: mx, my: my };
         return;
       }
+      if (rule && rule.id === e.pointerId) { const at = api.inches(e.clientX, e.clientY); if (at) drawRule(rule.from, at); return; }
       if (taken === e.pointerId && opts.onPointer) { opts.onPointer("move", api.inches(e.clientX, e.clientY), hitOf(e), e); return; }
       if (panning && panning.id === e.pointerId) {
         const m = svg.getScreenCTM();
@@ -317,6 +351,7 @@
       if (!pointers.has(e.pointerId)) return;
       pointers.delete(e.pointerId);
       if (pointers.size < 2) pinch = null;
+      if (rule && rule.id === e.pointerId) { rule = null; return; }
       if (taken === e.pointerId && opts.onPointer) opts.onPointer(cancelled ? "cancel" : "up", api.inches(e.clientX, e.clientY), hitOf(e), e);
       if (taken === e.pointerId) taken = null;
       if (panning && panning.id === e.pointerId) panning = null;
