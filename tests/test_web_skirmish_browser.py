@@ -89,6 +89,16 @@ def seated(browser: Any, server: ServerProcess, body: dict[str, Any], width: int
     return out
 
 
+def snap(page: Any, shots: Path, name: str) -> None:
+    """The page at 1366x768 and at 1280x800 (the tip stays where it was)."""
+    page.screenshot(path=str(shots / f"{name}-1366x768.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.wait_for_timeout(150)
+    page.screenshot(path=str(shots / f"{name}-1280x800.png"))
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.wait_for_timeout(150)
+
+
 def owes(page: Any) -> bool:
     return bool(page.locator(".decision").count())
 
@@ -116,14 +126,17 @@ def tip(page: Any, wanted: str) -> str:
     return str(page.inner_text(".table-tip"))
 
 
-def commit_menu(page: Any, choice: str | None = None) -> str:
-    """Give the shown decision's menu order (the first, or the one whose text starts with ``choice``)."""
+def commit_menu(page: Any, choice: str | None = None, wait: bool = True) -> str:
+    """Give the shown decision's menu order (the first, or the one whose text starts with ``choice``); with
+    ``wait``, until the page shows the next decision (or none)."""
     box = page.locator(".decision").first
     heading = box.locator("h3").inner_text()
     if choice is not None:
         box.locator(f"input[type=radio][value^='{choice}']").first.check()
     value = box.locator("input[type=radio]:checked").get_attribute("value")
     box.get_by_role("button", name="Commit the chosen order").click()
+    if not wait:
+        return str(value)
     page.wait_for_function(
         "h => { const b = document.querySelector('.decision h3'); return !b || b.textContent !== h; }", arg=heading
     )
@@ -203,11 +216,11 @@ def test_village_street_two_sides_play_through_the_table(browser: Any, server: S
                 assert re.search(r"\(skirmish\.\d+\)", words), words
                 assert centre(page, "A.1") == start  # refused: nothing moved
                 refused = True
-                page.screenshot(path=str(shots / "skirmish-refused-1366.png"))
+                snap(page, shots, "skirmish-refused")
                 drag(page, start, (start[0], start[1] + 5.5))  # up the street, into smg range of the inn
                 words = tip(page, "Commit")
                 assert 'costs 5.5"' in words and '0.5" left' in words, words
-                page.screenshot(path=str(shots / "skirmish-drag-1366.png"))
+                snap(page, shots, "skirmish-drag")
                 page.locator(".table-tip .tip-commit").click()
                 page.wait_for_function(
                     "y => { const g = document.querySelector('svg.table .layer-units g[data-id=\"A.1\"] circle');"
@@ -244,7 +257,7 @@ def test_village_street_two_sides_play_through_the_table(browser: Any, server: S
                             assert float(found.group(5)) == pytest.approx(
                                 odds_figure(weapon, found.group(3), found.group(4)), abs=5e-5
                             )
-                            page.screenshot(path=str(shots / "skirmish-aim-1366.png"))
+                            snap(page, shots, "skirmish-aim")
                             page.locator(".table-tip .tip-commit").click()
                             page.wait_for_function(
                                 "h => { const b = document.querySelector('.decision h3'); return !b || b.textContent !== h; }",
@@ -262,4 +275,55 @@ def test_village_street_two_sides_play_through_the_table(browser: Any, server: S
             ann.wait_for_timeout(200)
     assert ann.inner_text("#result").strip() and axel.inner_text("#result").strip()
     assert (refused, moved, aimed) == (True, True, True)
-    ann.screenshot(path=str(shots / "skirmish-result-1366.png"))
+    snap(ann, shots, "skirmish-result")
+
+
+YARD = (Path(__file__).parent / "skirmish_melee_yard.toml").read_text(encoding="utf-8")
+
+
+def referee(host: Any) -> bool:
+    """The host page types a 1 for a roll asked (a miss in melee); whether one was asked."""
+    if not host.locator("#dice-panel").is_visible():
+        return False
+    host.fill("#dice-values", "1")
+    host.locator("#dice-form button[type=submit]").click()
+    host.wait_for_timeout(300)
+    return True
+
+
+def test_a_melee_chosen_in_secret_through_two_pages(browser: Any, server: ServerProcess, shots: Path) -> None:
+    """A German's charge dragged on the table, the referee's misses typed on the host page, then each side's
+    stay-or-retreat given on its page: the other page's WebSocket frames never carry Ann's choice until both
+    have chosen."""
+    game = seated(browser, server, {"dice": "manual", "upload": {"name": "melee_yard.toml", "text": YARD}})
+    ann, axel, host = game["allies"], game["axis"], game["host"]
+    axel.wait_for_selector(".decision")
+    drag(axel, centre(axel, "G.1"), (12.0, 12.0))  # the charge: bases touching
+    tip(axel, "Commit")
+    axel.locator(".table-tip .tip-commit").click()
+    ann.wait_for_selector(".decision")
+    commit_menu(ann, "hold A")
+    ann.wait_for_selector(".decision input[value='fire A hold']")
+    commit_menu(ann, "fire A hold")
+    axel.wait_for_selector(".decision input[value='fire G hold']")
+    commit_menu(axel, "fire G hold", wait=False)  # the melee's dice are asked of the referee now
+    group = ""
+    for _ in range(100):
+        referee(host)
+        choice = ann.locator(".decision input[value^='melee']")
+        if choice.count():
+            group = str(choice.first.get_attribute("value")).split()[1]
+            break
+        ann.wait_for_timeout(200)
+    assert group, "a melee choice is owed"
+    sealed = (f"{group} retreat", f'\\"{group}\\":\\"retreat\\"', "A.1 retreats")
+    snap(ann, shots, "skirmish-melee")
+    commit_menu(ann, f"melee {group} retreat")
+    axel.wait_for_selector(".decision input[value^='melee']")
+    axel.wait_for_timeout(800)  # every frame of Ann's choice has gone out by now
+    got = "\n".join(axel.frames_seen)
+    assert "melee" in got and not any(word in got for word in sealed)
+    assert f"{group} retreat" in "\n".join(ann.frames_seen)  # her own page has it (the check sees a choice)
+    commit_menu(axel, "melee")
+    axel.wait_for_function("() => document.body.innerText.includes('melee choices shown')")
+    assert any(word in "\n".join(axel.frames_seen) for word in sealed)
