@@ -126,6 +126,9 @@ def tip(page: Any, wanted: str) -> str:
     return str(page.inner_text(".table-tip"))
 
 
+NEXT_DECISION = "h => { const b = document.querySelector('.decision h3'); return !b || b.textContent !== h; }"
+
+
 def commit_menu(page: Any, choice: str | None = None, wait: bool = True) -> str:
     """Give the shown decision's menu order (the first, or the one whose text starts with ``choice``); with
     ``wait``, until the page shows the next decision (or none)."""
@@ -137,9 +140,7 @@ def commit_menu(page: Any, choice: str | None = None, wait: bool = True) -> str:
     box.get_by_role("button", name="Commit the chosen order").click()
     if not wait:
         return str(value)
-    page.wait_for_function(
-        "h => { const b = document.querySelector('.decision h3'); return !b || b.textContent !== h; }", arg=heading
-    )
+    page.wait_for_function(NEXT_DECISION, arg=heading)
     return str(value)
 
 
@@ -259,10 +260,7 @@ def test_village_street_two_sides_play_through_the_table(browser: Any, server: S
                             )
                             snap(page, shots, "skirmish-aim")
                             page.locator(".table-tip .tip-commit").click()
-                            page.wait_for_function(
-                                "h => { const b = document.querySelector('.decision h3'); return !b || b.textContent !== h; }",
-                                arg=heading,
-                            )
+                            page.wait_for_function(NEXT_DECISION, arg=heading)
                             aimed = True
                             break
                         page.locator(".table-tip .tip-cancel").click()
