@@ -219,7 +219,13 @@ def test_village_street_two_sides_play_through_the_table(browser: Any, server: S
                 refused = True
                 snap(page, shots, "skirmish-refused")
                 drag(page, start, (start[0], start[1] + 5.5))  # up the street, into smg range of the inn
-                words = tip(page, "Commit")
+                end = f"move A {start[0]:g},{start[1] + 5.5:g}"
+                page.wait_for_function(
+                    "w => { const t = document.querySelector('.table-tip'); return t && !t.hidden"
+                    " && t.innerText.includes(w) && t.innerText.includes('Commit'); }",
+                    arg=end,
+                )  # the preview of where the drag ended (those asked on the way may come first)
+                words = str(page.inner_text(".table-tip"))
                 assert 'costs 5.5"' in words and '0.5" left' in words, words
                 snap(page, shots, "skirmish-drag")
                 page.locator(".table-tip .tip-commit").click()
@@ -297,7 +303,10 @@ def test_a_melee_chosen_in_secret_through_two_pages(browser: Any, server: Server
     ann, axel, host = game["allies"], game["axis"], game["host"]
     axel.wait_for_selector(".decision")
     drag(axel, centre(axel, "G.1"), (12.0, 12.0))  # the charge: bases touching
-    tip(axel, "Commit")
+    axel.wait_for_function(
+        "() => { const t = document.querySelector('.table-tip'); return t && !t.hidden"
+        " && t.innerText.includes('move G 12,12') && t.innerText.includes('Commit'); }"
+    )
     axel.locator(".table-tip .tip-commit").click()
     ann.wait_for_selector(".decision")
     commit_menu(ann, "hold A")
