@@ -833,6 +833,17 @@
       form.addEventListener("submit", (e) => { e.preventDefault(); act(text(), d); });
       wrap.appendChild(form);
     });
+    // the face's orders that need no point or number (climb a ladder, open a door, stay or retreat): buttons
+    const plain = (d.controls || []).filter((c) => c.kind === "choice" && c.template && !/\{\w+\}/.test(c.template));
+    if (plain.length) {
+      const row = el("p", null, { class: "row choices", role: "group", "aria-label": "orders on the table" });
+      for (const c of plain) {
+        const b = el("button", c.title || c.template, { type: "button", "data-order": c.template });
+        b.addEventListener("click", () => act(c.template, d));
+        row.appendChild(b);
+      }
+      wrap.appendChild(row);
+    }
     // a typed order
     const typed = el("form", null, { class: "order-form" });
     const tid = "d" + k + "typed";
