@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from grognard.core.dice import SeededDice
+from grognard.core.face import CLASSES
 from grognard.core.errors import GrognardError, IllegalAction
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import face
@@ -24,10 +25,7 @@ from grognard.rulesets.skirmish import face_controls as FC
 SKIRMISH = get("skirmish")
 SCENARIOS = [name for name, _ in SKIRMISH.scenarios()] if SKIRMISH.scenarios else []
 KINDS = {"polygon", "polyline", "circle", "rect", "text", "figure"}
-WORDS = set(
-    "water wood hill road wall wire building door window bridge rail sand shingle sea obstacle bunker exit "
-    "box target flak ground band divider label squad fighter bomber path ring ruler template off".split()
-)
+WORDS = CLASSES
 
 
 def game(scenario: str, seed: int = 1) -> Any:

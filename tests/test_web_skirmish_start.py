@@ -153,13 +153,13 @@ def test_an_uploaded_scenario_is_kept_and_resumes_after_a_restart(tmp_path: Path
         assert kept["embedded"]["scenario"]["toml"] == OWN
         ws = page(srv, code, "player", made["token"])
         seen = state_where(ws, lambda s: bool(s.get("decisions")))
-        assert "Our own street" in seen["svg"]
+        assert "Our own street" in json.dumps(seen["figures"])
         ws.close()
         srv.kill()
         srv.start()  # the record alone makes the game again: the uploaded text, not any file
         ws = page(srv, code, "player", made["token"])
         again = state_where(ws, lambda s: bool(s.get("decisions")))
-        assert "Our own street" in again["svg"] and again["you"]["seats"] == ["Allies"]
+        assert "Our own street" in json.dumps(again["figures"]) and again["you"]["seats"] == ["Allies"]
         decision = again["decisions"][0]
         ws.send(json.dumps({"type": "act", "action": f"hold {decision['id'].split()[-1]}", "n": 7}))
         deadline = time.monotonic() + 30
