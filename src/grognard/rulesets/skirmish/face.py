@@ -16,6 +16,7 @@ import math
 from collections.abc import Collection, Iterable
 from typing import Any
 
+TITLE_ROOM = 2.5  # inches above the north edge for the scenario's title
 BASE = 0.5  # inches: a 25mm man's base radius (a 1" base: skirmish.2)
 MARKER = {"allies": "circle", "axis": "square"}
 HEAVY = ("mg", "mortar", "flame_thrower")  # men drawn as diamonds: what they carry is worth a look
@@ -177,6 +178,9 @@ def terrain_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
         if kind == "hill" and rings:
             x, y = _centre(rings[0][:-1])
             out.append({"kind": "text", "x": x, "y": y, "text": f'{piece.get("height", 0):g}"', "cls": "label"})
+    out.append(  # the scenario's title above the north edge
+        {"kind": "text", "x": width / 2, "y": depth + TITLE_ROOM / 2, "text": view["scenario"]["title"], "cls": "label"}
+    )
     for objective in view["scenario"].get("objectives", []):
         x, y = _centre(objective["shape"][:-1] if len(objective["shape"]) > 3 else objective["shape"])
         name = objective.get("name") or objective["id"]
@@ -412,7 +416,7 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
     xs = [float(f["x"]) for f in view["figures"]] or [0.0]
     ys = [float(f["y"]) for f in view["figures"]] or [0.0]
     x0, y0 = min(0.0, min(xs) - 1.0), min(0.0, min(ys) - 1.0)  # men waiting off the table are in sight too
-    x1, y1 = max(width, max(xs) + 1.0), max(depth, max(ys) + 1.0)
+    x1, y1 = max(width, max(xs) + 1.0), max(depth + TITLE_ROOM, max(ys) + 1.0)
     return {
         "x0": x0,
         "y0": y0,

@@ -106,7 +106,7 @@
     // the ruler: anyone may drag it across the table to measure, in inches (nothing is sent)
     let ruling = false, rule = null;
     const ruler = node("g", { class: "ruler" });
-    const rulerButton = button("ruler", "measure: drag across the table (inches)", () => {
+    const rulerButton = button("ruler", "ruler: drag across the table to measure, in inches", () => {
       ruling = !ruling;
       rulerButton.setAttribute("aria-pressed", String(ruling));
       svg.classList.toggle("ruling", ruling);
