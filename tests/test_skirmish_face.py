@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from grognard.core.dice import SeededDice
-from grognard.core.face import CLASSES
 from grognard.core.errors import GrognardError, IllegalAction
+from grognard.core.face import CLASSES
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import face
 from grognard.rulesets.skirmish import face_controls as FC
