@@ -307,21 +307,33 @@ def _next_moves(length: float, minimum: float) -> np.ndarray:
 
 def _bombs_next_move(dims: G.Dims, x: float, y: float, heading: float, length: float, minimum: float) -> bool:
     """Whether one of the doctrine's next moves from (x, y, heading) ends with the fuselage over the target."""
+    return _bombs_next_moves(dims, [(x, y, heading)], length, minimum)[0]
+
+
+def _bombs_next_moves(
+    dims: G.Dims, starts: list[tuple[float, float, float]], length: float, minimum: float
+) -> list[bool]:
+    """:func:`_bombs_next_move` for many starts at once (rows: starts, columns: the next moves)."""
+    if not starts:
+        return []
     moves = _next_moves(length, minimum)
-    rad = math.radians(heading)
-    c, s = math.cos(rad), math.sin(rad)
-    ex = x + moves[:, 0] * c - moves[:, 1] * s
-    ey = y + moves[:, 0] * s + moves[:, 1] * c
-    eh = np.radians(heading + moves[:, 2])
+    rad = [math.radians(h) for _, _, h in starts]
+    x = np.array([p[0] for p in starts])[:, None]
+    y = np.array([p[1] for p in starts])[:, None]
+    c = np.array([math.cos(r) for r in rad])[:, None]
+    s = np.array([math.sin(r) for r in rad])[:, None]
+    ex = x + moves[None, :, 0] * c - moves[None, :, 1] * s
+    ey = y + moves[None, :, 0] * s + moves[None, :, 1] * c
+    eh = np.radians(np.array([p[2] for p in starts])[:, None] + moves[None, :, 2])
     ec, es = np.cos(eh), np.sin(eh)
     x0, y0, x1, y1 = TARGET
     half, side = dims.length / 2, dims.body_width / 2
-    inside = np.ones(len(moves), dtype=bool)
+    inside = np.ones(ex.shape, dtype=bool)
     for f_, l_ in ((half, side), (half, -side), (-half, side), (-half, -side)):
         px = ex + f_ * ec - l_ * es
         py = ey + f_ * es + l_ * ec
         inside &= (px >= x0 - TOLERANCE) & (px <= x1 + TOLERANCE) & (py >= y0 - TOLERANCE) & (py <= y1 + TOLERANCE)
-    return bool(inside.any())
+    return [bool(v) for v in inside.any(axis=1)]
 
 
 def _slot_offset(slot: str, dims: G.Dims) -> tuple[float, float]:
@@ -356,7 +368,10 @@ def bomber_plans(game: B17Game, a: Aircraft, k: int = 8) -> list[Fly]:
         ox, oy = _slot_offset(a.slot, dims)
         lo = _slot_offset(leader.slot, dims)
         slot_aim = G.local_to_world(lx, ly, lh, ox - lo[0], oy - lo[1]), lh
-    scored = []
+    scored: list[tuple[Any, ...]] = []
+    runs: list[tuple[bool, float, float, float]] = []  # paths to look one move ahead from, all at once
+    run_ends: list[tuple[float, float, float]] = []
+    near = math.dist((a.x, a.y), TARGET_CENTRE) <= FINAL_APPROACH
     for straight, turn, path in paths:
         leaves = path.leaves_table_at() is not None
         x, y, h = path.snapped(length)
@@ -364,18 +379,21 @@ def bomber_plans(game: B17Game, a: Aircraft, k: int = 8) -> list[Fly]:
         if fuselage_over(dims, x, y, h):
             scored.append((leaves, 0, d_target, straight, turn))
             continue
-        near = math.dist((a.x, a.y), TARGET_CENTRE) <= FINAL_APPROACH
         if slot_aim is not None and not near:
             (sx, sy), sh = slot_aim
             scored.append((leaves, 2, math.dist((x, y), (sx, sy)) + 0.05 * angle_between(h, sh), straight, turn))
             continue
         if d_target <= LOOKAHEAD:
-            if _bombs_next_move(dims, x, y, h, length, R.minimum_straight(a, length)):
-                scored.append((leaves, 1, d_target, straight, turn))
-                continue
-            scored.append((leaves, 3, abs(d_target - length), straight, turn))
+            runs.append((leaves, d_target, straight, turn))
+            run_ends.append((x, y, h))
             continue
         want = G.bearing(x, y, *TARGET_CENTRE)
         scored.append((leaves, 3, d_target + 0.02 * angle_between(h, want), straight, turn))
+    for (leaves, d_target, straight, turn), bombs in zip(
+        runs, _bombs_next_moves(dims, run_ends, length, R.minimum_straight(a, length)), strict=True
+    ):
+        scored.append(
+            (leaves, 1, d_target, straight, turn) if bombs else (leaves, 3, abs(d_target - length), straight, turn)
+        )
     scored.sort()
     return [Fly(a.label, s, t) for _, _, _, s, t in scored][:k]
