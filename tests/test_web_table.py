@@ -73,8 +73,9 @@ def state(page: Any) -> dict[str, Any]:
     return dict(page.evaluate("window.grognardState()"))
 
 
-def shapes(page: Any, unit: str) -> list[dict[str, Any]]:
-    return [s for layer in state(page)["scene"]["layers"] for s in layer["shapes"] if s.get("id") == unit]
+def shapes(page: Any, unit: str, held: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The scene's shapes of ``unit``, in the state the page holds (or in ``held``, a state read before)."""
+    return [s for layer in (held or state(page))["scene"]["layers"] for s in layer["shapes"] if s.get("id") == unit]
 
 
 def screen(page: Any, x: float, y: float) -> list[float]:
@@ -122,8 +123,13 @@ def test_an_omaha_squad_moves_by_a_tap_and_a_refused_tap_changes_nothing(
     assert len(json.dumps(s["scene"])) < 60000
     squad = next(x for x in shapes(page, "A1") if x["kind"] == "figure")
     x, y = squad["x"], squad["y"]
-    # too far a tap: refused with the rule, drawn as a refused line; no Commit; nothing changes
+    # a tap on the squad itself says what the table can do with it, and gives nothing
     version = s["version"]
+    page.mouse.click(*screen(page, x, y))
+    words = tip(page)
+    assert words.startswith("A1: ") and "Move A1 to a point" in words and "Commit" not in words, words
+    page.click(".table-tip .tip-cancel")
+    # too far a tap: refused with the rule, drawn as a refused line; no Commit; nothing changes
     page.mouse.click(*screen(page, x, y + 9))
     page.wait_for_function("() => document.querySelector('.table-tip .tip-head')")
     words = tip(page)
@@ -161,11 +167,12 @@ def test_an_omaha_squad_moves_by_a_tap_and_a_refused_tap_changes_nothing(
 def test_a_bunker_fires_by_a_tap_on_its_target_with_the_menus_odds(browser: Any, server: ServerProcess) -> None:
     page = solo(browser, server, "omaha", "german")
     wait_decision(page, "fire ", timeout=120000)
-    d = next(d for d in state(page)["decisions"] if d["id"].startswith("fire "))
-    if state(page)["decisions"][0]["id"] != d["id"]:
+    held = state(page)  # one state read: the decision and the table it was asked on
+    d = next(d for d in held["decisions"] if d["id"].startswith("fire "))
+    if held["decisions"][0]["id"] != d["id"]:
         page.get_by_role("button", name=d["unit"]["id"], exact=True).click()
     control = next(c for c in d["controls"] if c["kind"] == "pick-target")
-    squads = {t: next(x for x in shapes(page, t) if x["kind"] == "figure") for t in control["targets"]}
+    squads = {t: next(x for x in shapes(page, t, held) if x["kind"] == "figure") for t in control["targets"]}
     target = min(squads, key=lambda t: abs(squads[t]["x"] - d["unit"]["x"]))  # in sight: the page shows its own
     squad = squads[target]
     page.mouse.click(*screen(page, squad["x"], squad["y"]))
@@ -191,6 +198,7 @@ def test_a_b17_fighter_is_steered_by_a_drag_and_offered_its_attacks_by_a_tap(
     wait_decision(page, "move F")
     d = state(page)["decisions"][0]
     label = d["unit"]["id"]
+    fighter = d["unit"]
     # a tap on a bomber: the menu's attacks on it beside the pointer, each with the menu's odds
     bomber = next(s for layer in state(page)["scene"]["layers"] for s in layer["shapes"] if s.get("cls") == "bomber")
     page.mouse.click(*screen(page, bomber["x"], bomber["y"]))
@@ -202,13 +210,11 @@ def test_a_b17_fighter_is_steered_by_a_drag_and_offered_its_attacks_by_a_tap(
     for button in page.locator(".table-tip button[data-order]").all():
         assert menu[button.get_attribute("data-order")]["odds"] in button.inner_text()
     page.click(".table-tip .tip-cancel")
-    # a drag ahead of the fighter (clear of every aircraft's ring): the "fly to" point follows the pointer, the
-    # path is previewed as it goes and on release
-    # to where a move of the menu ends (a point the rules let it reach: the whole move is flown, b17.29)
+    # from the fighter itself to where a move of the menu ends (a point the rules let it reach: the whole move
+    # is flown, b17.29)
     ends = next(c["note"] for c in d["choices"] if "ends at (" in c["note"])
     tx, ty = (float(v) for v in ends.split("ends at (")[1].split(")")[0].split(", "))
-    way = 1 if ty < 30 else -1  # the drag comes from the middle of the table's side of it
-    sx, sy = screen(page, tx, ty + 4 * way)
+    sx, sy = screen(page, fighter["x"], fighter["y"])
     ex, ey = screen(page, tx, ty)
     page.mouse.move(sx, sy)
     page.mouse.down()

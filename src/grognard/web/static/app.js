@@ -258,6 +258,14 @@
       tip.appendChild(tipCancel());
     });
   }
+  function hint(d, e) {  // a tap on the unit itself: what it may be told on the table
+    tableView.preview(null);
+    tableView.tip(e.clientX, e.clientY, (tip) => {
+      tip.appendChild(el("p", (d.unit.id || "") + ": " + (d.prompt || ""), { class: "tip-head" }));
+      for (const c of d.controls || []) if (c.kind !== "form") tip.appendChild(el("p", c.title));
+      tip.appendChild(tipCancel());
+    });
+  }
   function tipCancel() {
     const b = el("button", "Cancel", { type: "button", class: "tip-cancel" });
     b.addEventListener("click", clearTip);
@@ -276,11 +284,22 @@
       const k = shownDecisions.indexOf(d);
       const target = (d.controls || []).find((c) => c.kind === "pick-target" && hit && (c.targets || []).includes(hit));
       if (target) { gesture = { kind: "target", c: target, id: hit, d: d }; return true; }
-      if (pickers[k]) { gesture = { kind: "point", k: k, d: d }; pickers[k](at.x, at.y); return true; }
+      // on the unit itself: a drag from it is its path; a tap on it says what a tap elsewhere does
+      // (within its ring, or 14 px of it when the table is shown small; not its name, which is beside it)
+      const px = tableView.perInch();
+      const own = !!(d.unit && Math.hypot(at.x - d.unit.x, at.y - d.unit.y) * px <= Math.max(d.unit.r * px, 14));
+      if (pickers[k]) {
+        gesture = { kind: "point", k: k, d: d, own: own, x: e.clientX, y: e.clientY, moved: false };
+        if (!own) pickers[k](at.x, at.y);
+        return true;
+      }
+      if (own) { gesture = { kind: "own", d: d }; return true; }
       return false;
     }
     if (!gesture) return false;
     if (phase === "move" && gesture.kind === "point" && at) {
+      if (!gesture.moved && Math.hypot(e.clientX - gesture.x, e.clientY - gesture.y) < 6) return true;
+      gesture.moved = true;
       const text = pickers[gesture.k](at.x, at.y);
       const now = Date.now();
       if (now - lastAsk > 300) { lastAsk = now; askAt(text, gesture.d, e, at); }
@@ -288,7 +307,8 @@
     }
     if (phase === "up") {
       const g = gesture; gesture = null;
-      if (g.kind === "point" && at) askAt(pickers[g.k](at.x, at.y), g.d, e, at);
+      if ((g.kind === "point" && g.own && !g.moved) || g.kind === "own") hint(g.d, e);
+      else if (g.kind === "point" && at) askAt(pickers[g.k](at.x, at.y), g.d, e, at);
       if (g.kind === "target") {
         if (g.c.offer) offer(g.c, g.id, g.d, e);
         else askAt(g.c.template.replace("{target}", g.id), g.d, e, null);
@@ -725,7 +745,7 @@
     previewHome();  // out of the forms before they go
     box.textContent = "";
     pickers = {};
-    shownDecisions = decisions.map((d) => ({ id: d.id, unit: d.unit || null, controls: d.controls || [], choices: d.choices || [] }));
+    shownDecisions = decisions.map((d) => ({ id: d.id, prompt: d.prompt, unit: d.unit || null, controls: d.controls || [], choices: d.choices || [] }));
     clearTip();
     $("preview").textContent = "";
     $("svg").classList.remove("picking");

@@ -136,6 +136,7 @@
       return [q.x, q.y];
     };
     api.zoom = () => (whole && shown ? whole.w / shown.w : 1);
+    api.perInch = () => perInch();
     api.element = svg;
 
     function classOf(s) {
@@ -268,7 +269,8 @@
         const end = drawn.path[drawn.path.length - 1];
         over.appendChild(node("circle", { class: "p-end", cx: fix(end[0]), cy: fix(-end[1]), r: fix(Math.max(unit * 0.4, 5 * least)) }));
         const size = Math.max(unit, minText * least);
-        over.appendChild(node("text", { class: "p-label", x: fix(end[0]), y: fix(-end[1] - 1.2 * size), "text-anchor": "middle", "font-size": fix(size) },
+        const left = whole && end[0] - whole.x < whole.w / 4;  // the words run away from the table's near edge
+        over.appendChild(node("text", { class: "p-label", x: fix(end[0] + (left ? 0.6 : -0.6) * size), y: fix(-end[1] - 1.0 * size), "text-anchor": left ? "start" : "end", "font-size": fix(size) },
           drawn.ok === false ? "not allowed" : "preview (not given)"));
       }
       if (drawn.stop) {
