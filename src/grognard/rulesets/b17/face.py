@@ -202,7 +202,7 @@ def controls(view: dict[str, Any], decision: Decision) -> list[dict[str, Any]]:
         "verb": "fly to",
         "unit": label,
         "preview": True,
-        "title": f"Or fly {label} to a point (the one path that ends there; or click the picture to fill x and y)",
+        "title": f"Or fly {label} to a point (the one path that ends there; or tap the table, or drag from it)",
         "template": f"fly {label} to {{x}} {{y}}",
         "fields": [
             number_field(

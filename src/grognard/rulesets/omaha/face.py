@@ -254,8 +254,7 @@ def controls(view: dict[str, Any], decision: Decision) -> list[dict[str, Any]]:
         "verb": "move",
         "unit": label,
         "preview": True,
-        "title": f"Move {label} to a point (up to {BEACH_MOVE:g} inches of beach; "
-        "or click the picture to fill x and y)",
+        "title": f"Move {label} to a point (up to {BEACH_MOVE:g} inches of beach; or tap the table to fill x and y)",
         "template": f"move {label} {{x}} {{y}}",
         "fields": [
             number_field("x", "x, inches along the beach", squad["x"], 0.0, float(view["width"]), 0.01),
