@@ -198,7 +198,6 @@ def test_a_b17_fighter_is_steered_by_a_drag_and_offered_its_attacks_by_a_tap(
     wait_decision(page, "move F")
     d = state(page)["decisions"][0]
     label = d["unit"]["id"]
-    fighter = d["unit"]
     # a tap on a bomber: the menu's attacks on it beside the pointer, each with the menu's odds
     bomber = next(s for layer in state(page)["scene"]["layers"] for s in layer["shapes"] if s.get("cls") == "bomber")
     page.mouse.click(*screen(page, bomber["x"], bomber["y"]))
@@ -210,11 +209,12 @@ def test_a_b17_fighter_is_steered_by_a_drag_and_offered_its_attacks_by_a_tap(
     for button in page.locator(".table-tip button[data-order]").all():
         assert menu[button.get_attribute("data-order")]["odds"] in button.inner_text()
     page.click(".table-tip .tip-cancel")
-    # from the fighter itself to where a move of the menu ends (a point the rules let it reach: the whole move
+    # to where a move of the menu ends (a point the rules let it reach: the whole move
     # is flown, b17.29)
     ends = next(c["note"] for c in d["choices"] if "ends at (" in c["note"])
     tx, ty = (float(v) for v in ends.split("ends at (")[1].split(")")[0].split(", "))
-    sx, sy = screen(page, fighter["x"], fighter["y"])
+    way = 1 if ty < 30 else -1  # the drag comes from the table's middle side of that point
+    sx, sy = screen(page, tx, ty + 4 * way)
     ex, ey = screen(page, tx, ty)
     page.mouse.move(sx, sy)
     page.mouse.down()

@@ -213,7 +213,6 @@
   let tableView = null;
   let gesture = null;  // what the pointer on the table is doing: {kind, ...}
   let asked = null;  // the preview asked from the table: {text, d, x, y (client), at (inches)}
-  let overlayVersion = null;  // the state version the preview overlay was drawn on
   let lastAsk = 0;
   function ensureTable(s) {
     if (tableView || !$("svg") || !window.GrognardTable) return tableView;
@@ -226,8 +225,9 @@
     return tableView;
   }
   function shownDecision() { return shownDecisions.find((d) => d.id === shownId) || null; }
+  let tipFor = null;  // the decision ("seat|id") the pointer's box is about: it stays while that is owed
   function clearTip() {
-    asked = null;
+    asked = null; tipFor = null;
     if (tableView) { tableView.preview(null); tableView.tip(0, 0, null); }
   }
   function unitNear(at, hit) {  // another decision's unit under the pointer (its ring), if any
@@ -241,6 +241,7 @@
   }
   function askAt(text, d, e, at) {
     if (!text || !text.trim()) return;
+    tipFor = keyOf(d);
     asked = { text: text.trim(), d: d, x: e.clientX, y: e.clientY, at: at };
     send({ type: "preview", action: text.trim(), n: ++seq });
   }
@@ -248,6 +249,7 @@
     const named = d.choices.filter((ch) => ch.text.split(/\s+/)[0] === c.offer && ch.text.split(/\s+/).includes(id));
     const list = named.length || c.named ? named : d.choices.filter((ch) => ch.text.split(/\s+/)[0] === c.offer);
     tableView.preview(null);
+    tipFor = keyOf(d);
     tableView.tip(e.clientX, e.clientY, (tip) => {
       tip.appendChild(el("p", list.length ? c.title + ":" : "No order of the menu on " + id + " now (out of reach this move?).", { class: "tip-head" }));
       for (const ch of list.slice(0, 8)) {
@@ -260,6 +262,7 @@
   }
   function hint(d, e) {  // a tap on the unit itself: what it may be told on the table
     tableView.preview(null);
+    tipFor = keyOf(d);
     tableView.tip(e.clientX, e.clientY, (tip) => {
       tip.appendChild(el("p", (d.unit.id || "") + ": " + (d.prompt || ""), { class: "tip-head" }));
       for (const c of d.controls || []) if (c.kind !== "form") tip.appendChild(el("p", c.title));
@@ -321,7 +324,6 @@
     if (!tableView || !asked) return;
     const a = asked;
     const d = shownDecisions.find((x) => x === a.d) || a.d;
-    overlayVersion = last && last.version;
     if (m.legal && m.drawn) tableView.preview(Object.assign({ ok: true }, m.drawn));
     else if (!m.legal && a.at && d.unit) tableView.preview({ ok: false, path: [[d.unit.x, d.unit.y], [a.at.x, a.at.y]] });
     else tableView.preview(null);
@@ -621,7 +623,7 @@
     if (shown && shown.version !== s.version) { shown = null; delete $("svg").dataset.preview; }
     if (s.scene !== undefined && ensureTable(s)) {
       tableView.draw(s.scene, s.sides);
-      if (overlayVersion !== null && overlayVersion !== s.version) { overlayVersion = null; clearTip(); }
+      // the pointer's box and the preview drawn stay while their decision is owed (others play on meanwhile)
     } else if (s.svg !== undefined) showSvg(shown ? shown.svg : s.svg, s.marks);
     const tables = $("tables");
     tables.textContent = "";
@@ -745,8 +747,8 @@
     previewHome();  // out of the forms before they go
     box.textContent = "";
     pickers = {};
-    shownDecisions = decisions.map((d) => ({ id: d.id, prompt: d.prompt, unit: d.unit || null, controls: d.controls || [], choices: d.choices || [] }));
-    clearTip();
+    shownDecisions = decisions.map((d) => ({ id: d.id, seat: d.seat, prompt: d.prompt, unit: d.unit || null, controls: d.controls || [], choices: d.choices || [] }));
+    if (tipFor && !keys.includes(tipFor)) clearTip();
     $("preview").textContent = "";
     $("svg").classList.remove("picking");
     if (decisions.length > 1) {  // which one to give now: a button each (or tap its unit on the picture)
@@ -910,7 +912,7 @@
   }
   function showPreview(m) {
     if (asked) tableAnswer(m);
-    else if (tableView) { tableView.tip(0, 0, null); tableView.preview(m.legal && m.drawn ? Object.assign({ ok: true }, m.drawn) : null); overlayVersion = last && last.version; }
+    else if (tableView) { tableView.tip(0, 0, null); tableView.preview(m.legal && m.drawn ? Object.assign({ ok: true }, m.drawn) : null); }
     if (tableView) tableView.element.dataset.preview = m.legal ? m.action : "";
     const box = $("preview");
     box.textContent = "";
