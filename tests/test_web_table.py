@@ -124,7 +124,6 @@ def test_an_omaha_squad_moves_by_a_tap_and_a_refused_tap_changes_nothing(
     squad = next(x for x in shapes(page, "A1") if x["kind"] == "figure")
     x, y = squad["x"], squad["y"]
     # a tap on the squad itself says what the table can do with it, and gives nothing
-    version = s["version"]
     page.mouse.click(*screen(page, x, y))
     words = tip(page)
     assert words.startswith("A1: ") and "Move A1 to a point" in words and "Commit" not in words, words
@@ -139,7 +138,7 @@ def test_an_omaha_squad_moves_by_a_tap_and_a_refused_tap_changes_nothing(
     page.screenshot(path=str(shots / "omaha-tap-refused.png"))
     page.click(".table-tip .tip-cancel")
     assert page.locator("#svg .p-path").count() == 0 and page.locator(".table-tip").is_hidden()
-    assert state(page)["version"] == version
+    assert not page.inner_text("#message").startswith("Done")  # nothing given (the bots' squads may move on)
     assert [(q["x"], q["y"]) for q in shapes(page, "A1") if q["kind"] == "figure"] == [(x, y)]
     # a tap within reach: the preview beside the pointer (path, cost, odds), then Commit gives it
     page.mouse.click(*screen(page, x + 0.5, y + 2))
