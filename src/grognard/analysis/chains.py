@@ -11,6 +11,8 @@ objects play uses:
   attacks to down a bomber). Unbounded counts are cut at ``limit``: the outcome ``limit`` means
   "``limit`` or more" (its label is ``"12+"``); the mean (:meth:`Rounds.exact_mean`) is the exact
   mean of the uncut count.
+- :class:`Mapped`: a mechanic's outcomes read through a table (a "damaged" that destroys a plane with
+  every engine out); :class:`Summed`: a mechanic rolled n times, summed (a beach's obstacles).
 
 >>> from grognard.core.dice import AnySuccess, ScriptedDice
 >>> attempts = Rounds(1, lambda s: AnySuccess(2, 6), lambda s, hit: 0 if hit else s, limit=20)
@@ -139,59 +141,6 @@ class Rounds(Mechanic):
     @property
     def text(self) -> str:
         return self.label or f"rounds until done (from {self.start!r})"
-
-
-@dataclass(frozen=True)
-class Absorbed(Mechanic):
-    """Where a chain of rounds ends: ``step(state)`` is rolled and ``move`` applied until ``done(state)``;
-    the outcome is ``final(state)`` of the state it ends in. Every round stays or moves on to a state that
-    never leads back, so the exact distribution is a short sum even with rounds that change nothing
-    (a melee round where both sides miss and both stay).
-    """
-
-    start: Hashable
-    step: Callable[[Any], Mechanic]
-    move: Callable[[Any, Any], Any]
-    done: Callable[[Any], bool]
-    final: Callable[[Any], Any] = lambda state: state
-    label: str = ""
-    rounds_cap: int = 10_000  # ``roll`` gives up after this many rounds (never reached in practice)
-
-    def roll(self, source: DiceSource, purpose: str) -> Any:
-        state, rounds = self.start, 0
-        while not self.done(state):
-            rounds += 1
-            if rounds > self.rounds_cap:
-                raise ValueError(f"{self.text}: no end after {self.rounds_cap} rounds")
-            state = self.move(state, self.step(state).roll(source, f"{purpose}, round {rounds}"))
-        return self.final(state)
-
-    def distribution(self) -> icepool.Die:
-        memo: dict[Any, dict[Any, Fraction]] = {}
-
-        def ends(state: Any) -> dict[Any, Fraction]:
-            if self.done(state):
-                return {self.final(state): Fraction(1)}
-            if state not in memo:
-                die = self.step(state).distribution()
-                total = int(die.denominator())
-                moves: dict[Any, Fraction] = {}
-                for outcome, quantity in die.items():
-                    nxt = self.move(state, outcome)
-                    moves[nxt] = moves.get(nxt, Fraction(0)) + Fraction(int(quantity), total)
-                stay = moves.pop(state, Fraction(0))
-                out: dict[Any, Fraction] = {}
-                for nxt, q in moves.items():
-                    for end, p in ends(nxt).items():
-                        out[end] = out.get(end, Fraction(0)) + q * p / (1 - stay)
-                memo[state] = out
-            return memo[state]
-
-        return _die(ends(self.start))
-
-    @property
-    def text(self) -> str:
-        return self.label or f"rounds to the end (from {self.start!r})"
 
 
 @dataclass(frozen=True)
