@@ -72,3 +72,16 @@ def check(seen: Counter[Any] | Iterable[Any], exact: list[tuple[Any, Fraction]],
         for outcomes, p in cells:
             k = sum(counts[o] for o in outcomes)
             assert binomial_p_value(k, n, p) >= P_VALUE, (what, outcomes, k / n, p, n)
+
+
+def played(start: Any, n: int, one: Any, seed: int) -> Counter[Any]:
+    """``one(game)`` on ``n`` fresh clones of ``start`` (a game) sharing one dice source seeded ``seed``."""
+    from grognard.core.dice import SeededDice
+
+    dice = SeededDice(seed)
+    seen: Counter[Any] = Counter()
+    for _ in range(n):
+        game = start.clone()
+        game.dice = dice
+        seen[one(game)] += 1
+    return seen

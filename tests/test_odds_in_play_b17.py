@@ -21,7 +21,7 @@ from grognard.rulesets.b17 import RULESET, B17Game
 from grognard.rulesets.b17.actions import Fly
 from grognard.rulesets.b17.analysis import odds_tables
 from grognard.rulesets.b17.composites import ATTACKS_SHOWN
-from odds_check import check
+from odds_check import check, played
 from test_b17_rules import BOMBER, NOSE_4_BEHIND_X, ROUND, RUN, RUN_MOVE, scene
 
 TABLES = {t.name: t for t in odds_tables()}
@@ -49,13 +49,7 @@ def fate(events: list[Event], label: str) -> str:
 
 
 def trials(start: B17Game, n: int, one: Callable[[B17Game], Any]) -> Counter[Any]:
-    dice = SeededDice(SEED)
-    seen: Counter[Any] = Counter()
-    for _ in range(n):
-        game = start.clone()
-        game.dice = dice
-        seen[one(game)] += 1
-    return seen
+    return played(start, n, one, SEED)
 
 
 @functools.cache

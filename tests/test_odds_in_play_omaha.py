@@ -23,7 +23,7 @@ from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, PlaceB
 from grognard.rulesets.omaha.analysis import odds_tables
 from grognard.rulesets.omaha.composites import ROUNDS_SHOWN
 from grognard.rulesets.omaha.data import shooting
-from odds_check import check
+from odds_check import check, played
 
 TABLES = {t.name: t for t in odds_tables()}
 SEED = 20261202
@@ -75,14 +75,7 @@ def pass_germans(game: OmahaGame, fire: dict[str, str] | None = None, strike: st
 
 
 def trials(start: OmahaGame, n: int, one: Callable[[OmahaGame], Any]) -> Counter[Any]:
-    """``one(game)`` on ``n`` fresh clones of ``start`` sharing one seeded dice source."""
-    dice = SeededDice(SEED)
-    seen: Counter[Any] = Counter()
-    for _ in range(n):
-        game = start.clone()
-        game.dice = dice
-        seen[one(game)] += 1
-    return seen
+    return played(start, n, one, SEED)
 
 
 def at(game: OmahaGame, label: str, x: float, y: float, figures: int | None = None) -> None:

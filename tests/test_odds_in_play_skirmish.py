@@ -21,7 +21,7 @@ from grognard.rulesets.skirmish.analysis import odds_tables
 from grognard.rulesets.skirmish.composites import TURNS_SHOWN
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.tables import load_tables
-from odds_check import check
+from odds_check import check, played
 from test_skirmish_rules import fig, figure, hold_moves, make, scenario, unit
 
 TABLES = {t.name: t for t in odds_tables()}
@@ -30,13 +30,7 @@ SEED = 20261204
 
 
 def trials(start: SkirmishGame, n: int, one: Callable[[SkirmishGame], Any]) -> Counter[Any]:
-    dice = SeededDice(SEED)
-    seen: Counter[Any] = Counter()
-    for _ in range(n):
-        game = start.clone()
-        game.dice = dice
-        seen[one(game)] += 1
-    return seen
+    return played(start, n, one, SEED)
 
 
 def band_middle(param: str) -> tuple[float, bool]:
