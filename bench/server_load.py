@@ -1,4 +1,5 @@
-"""Load on the web server: one Omaha game with 24 WebSocket players, alone and then beside 10 more games, on loopback.
+"""Load on the web server: one Omaha game with 24 WebSocket players, alone and then beside 10 more games and
+skirmish rooms, on loopback.
 
 Every seat is a scripted player (no bots): it answers each decision its page shows
 with the first choice of the menu, after a think time like a person's (uniform in
@@ -10,9 +11,10 @@ picture), and of the submitter's acknowledgement. It prints the bytes each page 
 sent per phase of the game (the JSON text, and that text through one zlib stream per
 page: about what permessage-deflate puts on the wire). Two runs, each on a fresh
 server and bounded in time (``--seconds``): the 24-player game alone, then with
-``--games`` other games of 4 players each.
+``--games`` other games of 4 players each and ``--skirmish`` skirmish rooms (village_street, one person a
+side, each answering with a menu order drawn at random from its decision's choices: moves, shots, holds).
 
-    python bench/server_load.py [--seconds 40] [--games 10] [--think 1.0]
+    python bench/server_load.py [--seconds 40] [--games 10] [--skirmish 2] [--think 1.0]
 """
 
 from __future__ import annotations
@@ -39,8 +41,9 @@ from grognard.web.testing import ServerProcess, call
 
 
 class Game:
-    def __init__(self, code: str, clients: int) -> None:
+    def __init__(self, code: str, clients: int, ruleset: str = "omaha") -> None:
         self.code = code
+        self.ruleset = ruleset
         self.clients = clients
         self.submitted: dict[int, float] = {}  # record step -> submission time (known at the ack)
         self.seen: dict[int, int] = {}  # record step -> clients that saw its events
@@ -128,7 +131,9 @@ class Player:
             await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
         self.n += 1
         self.sent[self.n] = (time.perf_counter(), version, decision["id"])
-        action = decision["choices"][0]["text"]
+        choices = decision["choices"]
+        # Omaha: the first order of the menu; skirmish: any (else every squad holds and nobody shoots)
+        action = (self.rng.choice(choices) if self.game.ruleset == "skirmish" else choices[0])["text"]
         try:
             await self.ws.send(
                 json.dumps(
@@ -145,13 +150,14 @@ class Player:
             pass
 
 
-def join_from(server: ServerProcess, code: str, name: str, source: str) -> str:
+def join_from(server: ServerProcess, code: str, name: str, source: str, side: str | None = None) -> str:
     """A player joins from address ``source`` (each game its own class, each class its own address),
     waiting as the server asks when many join at once; the player's token."""
     while True:
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20, source_address=(source, 0))
         headers = {"Content-Type": "application/json"}
-        conn.request("POST", f"/api/rooms/{code}/join", json.dumps({"name": name}), headers)
+        body = {"name": name} | ({"side": side} if side else {})
+        conn.request("POST", f"/api/rooms/{code}/join", json.dumps(body), headers)
         answer = conn.getresponse()
         body = json.loads(answer.read())
         conn.close()
@@ -168,6 +174,19 @@ async def make_game(server: ServerProcess, germans: int, source: str) -> tuple[s
     )
     assert status == 200, made
     tokens = [await asyncio.to_thread(join_from, server, made["code"], f"P{k}", source) for k in range(germans * 4)]
+    return made["code"], made["host_token"], tokens
+
+
+async def make_skirmish(server: ServerProcess, source: str) -> tuple[str, str, list[str]]:
+    """A skirmish room on village_street, one person on each side (no bots)."""
+    status, made = await asyncio.to_thread(
+        call, server.url + "/api/rooms", {"ruleset": "skirmish", "options": {"scenario": "village_street"}}
+    )
+    assert status == 200, made
+    tokens = [
+        await asyncio.to_thread(join_from, server, made["code"], f"S{k}", source, side)
+        for k, side in enumerate(("allies", "axis"))
+    ]
     return made["code"], made["host_token"], tokens
 
 
@@ -188,14 +207,18 @@ def quantiles(values: list[float]) -> str:
     return f"p50 {q[49]:.1f} ms, p95 {q[94]:.1f} ms, max {ms[-1]:.1f} ms ({len(ms)} actions)"
 
 
-async def run(seconds: float, extra: int, think: float) -> None:
+async def run(seconds: float, extra: int, think: float, skirmish: int = 0) -> None:
     folder = Path(tempfile.mkdtemp(prefix="grognard-load-"))
     rng = random.Random(1)
     refusals: list[str] = []
     with ServerProcess(folder) as server:
         specs = [6] + [1] * extra  # 24 players in the big game; 4 in each of the others
-        made = await asyncio.gather(*(make_game(server, g, f"127.0.0.{k + 2}") for k, g in enumerate(specs)))
-        games = [Game(code, len(tokens)) for code, _, tokens in made]
+        made = await asyncio.gather(
+            *(make_game(server, g, f"127.0.0.{k + 2}") for k, g in enumerate(specs)),
+            *(make_skirmish(server, f"127.0.1.{k + 2}") for k in range(skirmish)),
+        )
+        kinds = ["omaha"] * len(specs) + ["skirmish"] * skirmish
+        games = [Game(code, len(tokens), kind) for (code, _, tokens), kind in zip(made, kinds, strict=True)]
         stop = time.monotonic() + seconds
         tasks = [
             asyncio.create_task(Player(game, think, rng, refusals).play(f"{server.ws_url}/ws/{game.code}", token, stop))
@@ -209,7 +232,9 @@ async def run(seconds: float, extra: int, think: float) -> None:
         f"{sum(g.clients for g in games)} players in {len(games)} games for {seconds:g} s on loopback, "
         f"think time 0-{2 * think:g} s"
     )
-    groups = [("the 24-player game", games[:1])] + ([(f"the {extra} other games", games[1:])] if extra else [])
+    groups = [("the 24-player game", games[:1])] + ([(f"the {extra} other games", games[1 : 1 + extra])] if extra else [])
+    if skirmish:
+        groups.append((f"the {skirmish} skirmish rooms", games[1 + extra :]))
     for label, chosen in groups:
         seen = [t for g in chosen for t in by_all(g.submitted, g.seen, g.last_seen, g.clients)]
         drawn = [t for g in chosen for t in by_all(g.submitted, g.drawn, g.last_drawn, g.clients)]
@@ -225,18 +250,19 @@ async def run(seconds: float, extra: int, think: float) -> None:
     print(f"refused actions (a page a moment old: a squad gone before the order came): {len(refusals)}")
 
 
-async def main(seconds: float, extra: int, think: float) -> None:
+async def main(seconds: float, extra: int, think: float, skirmish: int) -> None:
     print("== the 24-player game alone")
     await run(seconds, 0, think)
-    if extra:
-        print(f"== the 24-player game beside {extra} other games")
-        await run(seconds, extra, think)
+    if extra or skirmish:
+        print(f"== the 24-player game beside {extra} other games and {skirmish} skirmish rooms")
+        await run(seconds, extra, think, skirmish)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=40.0)
     parser.add_argument("--games", type=int, default=10, help="games besides the 24-player one")
+    parser.add_argument("--skirmish", type=int, default=2, help="skirmish rooms (two people each) in the second run")
     parser.add_argument("--think", type=float, default=1.0, help="mean think time of a player, seconds")
     args = parser.parse_args()
-    asyncio.run(main(args.seconds, args.games, args.think))
+    asyncio.run(main(args.seconds, args.games, args.think, args.skirmish))
