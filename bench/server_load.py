@@ -232,7 +232,9 @@ async def run(seconds: float, extra: int, think: float, skirmish: int = 0) -> No
         f"{sum(g.clients for g in games)} players in {len(games)} games for {seconds:g} s on loopback, "
         f"think time 0-{2 * think:g} s"
     )
-    groups = [("the 24-player game", games[:1])] + ([(f"the {extra} other games", games[1 : 1 + extra])] if extra else [])
+    groups = [("the 24-player game", games[:1])]
+    if extra:
+        groups.append((f"the {extra} other games", games[1 : 1 + extra]))
     if skirmish:
         groups.append((f"the {skirmish} skirmish rooms", games[1 + extra :]))
     for label, chosen in groups:
