@@ -703,6 +703,12 @@ def parse_bots(ruleset: Ruleset, items: Sequence[str]) -> dict[str, str]:
         side, name = side.strip().lower(), name.strip().lower()
         if not sep or side not in ruleset.sides:
             raise OptionError(f"--bots {item!r}: expected SIDE=BOT with SIDE one of {', '.join(ruleset.sides)}")
+        bot, colon, level = name.partition(":")
+        if colon and name not in ruleset.bots and bot in ruleset.bots:
+            levels = [other.partition(":")[2] for other in ruleset.bots if other.startswith(bot + ":")]
+            raise OptionError(
+                f"--bots {item!r}: {bot} has no level {level!r}; levels are: {', '.join(levels) or 'none'}"
+            )
         if name not in ruleset.bots:
             raise OptionError(f"--bots {item!r}: unknown bot {name!r}; bots are: {', '.join(ruleset.bots)}")
         out[side] = name

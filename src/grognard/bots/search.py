@@ -290,3 +290,42 @@ def _matching(sim: Game, decision: Decision) -> Decision | None:
         if owed.id == decision.id and owed.seat == decision.seat:
             return owed
     return None
+
+
+# ---------------------------------------------------------------------- difficulty levels
+LEVELS = ("easy", "normal", "hard")  # the levels of ``search_bots``, weakest first
+
+
+@dataclass(frozen=True)
+class Level:
+    """A difficulty level of a rule set's search bot: playouts per decision, and how far a playout runs."""
+
+    playouts: int
+    depth: int | None  # turns a playout may begin before it is scored; None: no limit
+    steps: int | None = None  # decisions a playout may answer; None: no limit
+
+
+def search_bots(ruleset_name: str, levels: dict[str, Level]) -> dict[str, BotFactory]:
+    """The bots ``search`` (the ``normal`` level) and ``search:LEVEL`` for each of ``LEVELS``.
+
+    ``levels`` maps each of ``LEVELS`` to its budget. The rule set is looked up
+    by name when a bot is made (``grognard.rulesets.get``), so a rule set's
+    package can list these bots while it is being built. Raises ``ValueError``
+    if a level is missing or unknown.
+    """
+    if set(levels) != set(LEVELS):
+        raise ValueError(f"search levels {sorted(levels)}: expected exactly {', '.join(LEVELS)}")
+
+    def factory(level: Level) -> BotFactory:
+        def make(rng: np.random.Generator) -> SearchBot:
+            from grognard.rulesets import get
+
+            return SearchBot(rng, get(ruleset_name), playouts=level.playouts, depth=level.depth, steps=level.steps)
+
+        make.__doc__ = f"Search bot of {ruleset_name}: {level}."
+        return make
+
+    bots: dict[str, BotFactory] = {"search": factory(levels["normal"])}
+    for name in LEVELS:
+        bots[f"search:{name}"] = factory(levels[name])
+    return bots

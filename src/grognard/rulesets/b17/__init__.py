@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from grognard.bots.random_bot import RandomBot
+from grognard.bots.search import Level, search_bots
 from grognard.core.dice import DiceSource
 from grognard.core.ruleset import Ruleset
 from grognard.rulesets.b17 import face, faces
@@ -35,6 +36,10 @@ def render_svg(view: dict[str, Any]) -> str:
     return render(view)
 
 
+# the "search" bot's levels: playouts per decision, and turns a playout runs (None: to the end)
+SEARCH_LEVELS = {"easy": Level(4, None), "normal": Level(8, None), "hard": Level(24, None)}
+
+
 RULESET = Ruleset(
     name="b17",
     title="B-17 raid",
@@ -44,7 +49,7 @@ RULESET = Ruleset(
     new_game=new_game,
     parse_action=parse_action,
     describe=describe,
-    bots={"doctrine": DoctrineBot, "random": RandomBot},
+    bots={"doctrine": DoctrineBot, "random": RandomBot, **search_bots("b17", SEARCH_LEVELS)},
     default_bot="doctrine",
     summarize_turn=summarize_turn,
     log_key=LOG_KEY,

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from grognard.bots.random_bot import RandomBot
+from grognard.bots.search import Level, search_bots
 from grognard.core.dice import DiceSource
 from grognard.core.ruleset import BatchPath, Ruleset
 from grognard.rulesets.omaha import face, faces
@@ -60,15 +61,8 @@ def render_svg(view: dict[str, Any]) -> str:
     return render(view)
 
 
-SEARCH_PLAYOUTS = 32  # the "search" bot's budget per decision
-SEARCH_DEPTH = 2  # turns a playout runs before the position is scored by ``evaluate``
-
-
-def _search_bot(rng: Any) -> Any:
-    """Monte Carlo search over the doctrine: SEARCH_PLAYOUTS playouts of SEARCH_DEPTH turns per decision."""
-    from grognard.bots.search import SearchBot
-
-    return SearchBot(rng, RULESET, playouts=SEARCH_PLAYOUTS, depth=SEARCH_DEPTH)
+# the "search" bot's levels: playouts per decision, and turns a playout runs before ``evaluate`` scores it
+SEARCH_LEVELS = {"easy": Level(8, 2), "normal": Level(32, 2), "hard": Level(128, 2)}
 
 
 RULESET = Ruleset(
@@ -80,7 +74,7 @@ RULESET = Ruleset(
     new_game=new_game,
     parse_action=parse_action,
     describe=describe,
-    bots={"doctrine": DoctrineBot, "random": RandomBot, "search": _search_bot},
+    bots={"doctrine": DoctrineBot, "random": RandomBot, **search_bots("omaha", SEARCH_LEVELS)},
     default_bot="doctrine",
     summarize_turn=summarize_turn,
     log_key=LOG_KEY,

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from grognard.bots.random_bot import RandomBot
+from grognard.bots.search import Level, search_bots
 from grognard.core.dice import DiceSource
 from grognard.core.face import Face
 from grognard.core.options import OptionSpec
@@ -76,6 +77,11 @@ def summary(game: SkirmishGame) -> list[tuple[str, Any]]:
     return out
 
 
+# the "search" bot's levels: playouts per decision, and decisions a playout answers before it is scored
+# (a turn of skirmish is many decisions and its engine is slow: a playout of a whole turn costs seconds)
+SEARCH_LEVELS = {"easy": Level(4, None, 6), "normal": Level(8, None, 12), "hard": Level(16, None, 24)}
+
+
 RULESET = Ruleset(
     name="skirmish",
     title=(
@@ -91,7 +97,7 @@ RULESET = Ruleset(
     summarize_turn=summarize_turn,
     log_key=LOG_KEY,
     sequence=SEQUENCE,
-    bots={"doctrine": DoctrineBot, "random": RandomBot},
+    bots={"doctrine": DoctrineBot, "random": RandomBot, **search_bots("skirmish", SEARCH_LEVELS)},
     default_bot="doctrine",
     action_from_json=action_from_json,
     usage=tuple(USAGE.values()),

@@ -1,0 +1,99 @@
+"""The search bot in every rule set: legal moves to the end, its difficulty levels in the CLI and on the host page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from browsers import needs_chromium
+from grognard.bots.search import LEVELS, Level, SearchBot, search_bots
+from grognard.cli import main
+from grognard.core.dice import SeededDice
+from grognard.rulesets import get
+from grognard.web.testing import ServerProcess
+
+SMALL = {"omaha": {"germans": 1, "fresh_squads": 2}, "b17": {}, "skirmish": {}}
+
+
+@pytest.mark.parametrize("name", ["omaha", "b17", "skirmish"])
+def test_search_plays_legal_moves_to_the_end(name: str) -> None:
+    """A small search on the first side against the doctrine: every answer is in its space; the game ends."""
+    ruleset = get(name)
+    game = ruleset.create(SMALL[name], SeededDice(5))
+    steps = 4 if name == "skirmish" else None  # a skirmish turn is many decisions of a slow engine
+    search = SearchBot(np.random.default_rng(7), ruleset, playouts=2, depth=1, steps=steps)
+    doctrine = ruleset.bots["doctrine"](np.random.default_rng(8))
+    searched = 0
+    for _ in range(20_000):
+        if game.is_over:
+            break
+        decision = game.pending()[0]
+        mine = game.side_of(decision.seat) == ruleset.sides[0]
+        action = (search if mine else doctrine).choose(game, decision)
+        assert decision.space.contains(action), (decision.id, action)
+        searched += mine and len(search.last) > 1
+        game.apply(decision.seat, action)
+    assert game.result is not None
+    assert searched > 0  # the search had choices to weigh, not only forced moves
+
+
+@pytest.mark.parametrize("name", ["omaha", "b17", "skirmish"])
+def test_every_rule_set_has_search_levels_weakest_first(name: str) -> None:
+    ruleset = get(name)
+    bots = {level: ruleset.bots[f"search:{level}"](np.random.default_rng(0)) for level in LEVELS}
+    assert all(isinstance(bot, SearchBot) and bot.ruleset is ruleset for bot in bots.values())
+    budgets = [bots[level].playouts for level in LEVELS]
+    assert budgets == sorted(budgets) and budgets[0] < budgets[-1]
+    normal = ruleset.bots["search"](np.random.default_rng(0))
+    assert (normal.playouts, normal.depth) == (bots["normal"].playouts, bots["normal"].depth)
+
+
+def test_levels_must_be_exactly_easy_normal_hard() -> None:
+    with pytest.raises(ValueError, match="expected exactly easy, normal, hard"):
+        search_bots("omaha", {"easy": Level(1, 1), "hard": Level(2, 1)})
+
+
+def test_the_cli_plays_a_level(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["play", "omaha", "--seed", "8", "--germans", "1", "--fresh-squads", "2", "--bots", "german=search:easy"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "search:easy" in out and "Result:" in out
+
+
+@pytest.mark.parametrize(
+    ("bots", "said"),
+    [
+        ("german=search:extreme", "search has no level 'extreme'; levels are: easy, normal, hard"),
+        ("german=doctrine:hard", "doctrine has no level 'hard'; levels are: none"),
+        ("german=cunning:hard", "unknown bot 'cunning:hard'"),
+    ],
+)
+def test_a_bad_level_is_one_clear_line(bots: str, said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "b17", "--seed", "1", "--bots", bots]) != 0
+    captured = capsys.readouterr()
+    lines = [line for line in captured.err.splitlines() if line.strip()]
+    assert len(lines) == 1 and said in lines[0] and "--bots" in lines[0], captured.err
+
+
+@needs_chromium
+def test_the_host_page_offers_the_levels(browser: Any, tmp_path: Path, shots: Path) -> None:
+    pytest.importorskip("playwright.sync_api")
+    with ServerProcess(tmp_path) as server:
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+        context.set_default_timeout(15000)
+        host = context.new_page()
+        host.goto(server.url + "/")
+        host.fill("#opt-omaha-germans", "1")
+        host.click("#create-form button[type=submit]")
+        host.wait_for_url("**/host/*")
+        host.wait_for_selector("#bot-german option", state="attached")
+        offered = host.eval_on_selector_all("#bot-german option", "els => els.map(e => e.value)")
+        assert {"search:easy", "search:normal", "search:hard"} <= set(offered)
+        host.select_option("#bot-german", "search:hard")
+        host.screenshot(path=str(shots / "host-levels-1280.png"), full_page=True)
+        host.set_viewport_size({"width": 1366, "height": 768})
+        host.screenshot(path=str(shots / "host-levels-1366.png"), full_page=True)
+        context.close()
