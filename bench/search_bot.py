@@ -1,15 +1,15 @@
-"""Strength of the search bot against the doctrine bots on a small Omaha beach.
+"""Strength of the search bot against the doctrine bots in a rule set (default Omaha, a small beach).
 
-Plays N games of each match on one German player's beach (3 American players)
-with fresh squads limited (default 2, so the Germans can win by exhausting the
-Americans): doctrine against doctrine (the baseline), then for each budget the
+Plays N games of each match (Omaha: one German player's beach, 3 American
+players, fresh squads limited to 2 so the Germans can win by exhausting the
+Americans; B-17 and skirmish: their default options): doctrine against doctrine (the baseline), then for each budget the
 search bot on one side against the doctrine on the other, for both sides.
 Game i of every match rolls the same dice seed (common random numbers: the
 games start alike and part where the choices differ). Prints each side's win
 rate with a 95% Wilson interval, and the time per game. Nothing here is
 asserted by the tests.
 
-    python bench/search_bot.py [--games N] [--budgets 16 64] [--depth 2] [--jobs 4] [--seed S]
+    python bench/search_bot.py [RULESET] [--games N] [--budgets 16 64] [--depth 2] [--jobs 4] [--seed S]
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ from grognard.rulesets import get
 Match = tuple[str, int | None]  # (side the search bot plays, or "" for none; its budget)
 
 
-def play_one(args: tuple[Any, ...]) -> tuple[str | None, int]:
-    """One game: the winner (None if none) and the turns it lasted."""
-    options, seed, index, search_side, playouts, depth, steps, confidence = args
-    ruleset = get("omaha")
+def play_one(args: tuple[Any, ...]) -> tuple[str | None, int, float, int]:
+    """One game: the winner (None if none), the turns it lasted, the search's seconds and decisions searched."""
+    name, options, seed, index, search_side, playouts, depth, steps, confidence = args
+    ruleset = get(name)
     game = ruleset.create(options, SeededDice(stream(seed, index, DICE)))
     rng = np.random.default_rng(stream(seed, index, BOTS))
     doctrine = ruleset.bots["doctrine"](rng)
@@ -45,15 +45,30 @@ def play_one(args: tuple[Any, ...]) -> tuple[str | None, int]:
         else None
     )
 
+    spent = [0.0, 0]  # seconds in the search's choices, choices that weighed more than one candidate
+
+    class Timed:
+        def choose(self, game: Any, decision: Any) -> Any:
+            start = time.perf_counter()
+            assert search is not None
+            action = search.choose(game, decision)
+            if len(search.last) > 1:
+                spent[0] += time.perf_counter() - start
+                spent[1] += 1
+            return action
+
+    timed = Timed()
+
     def player(seat: str) -> Any:
-        return search if search is not None and game.side_of(seat) == search_side else doctrine
+        return timed if search is not None and game.side_of(seat) == search_side else doctrine
 
     result = play_out(game, player, checked=False)
-    return result.winner, result.turn
+    return result.winner, result.turn, float(spent[0]), int(spent[1])
 
 
 def run_match(
     pool: ProcessPoolExecutor,
+    name: str,
     options: dict[str, Any],
     games: int,
     seed: int,
@@ -62,15 +77,18 @@ def run_match(
     depth: int | None,
     steps: int | None,
     confidence: float | None = None,
-) -> tuple[dict[str | None, int], float, float, list[str | None]]:
+) -> tuple[dict[str | None, int], float, float, list[str | None], float]:
     start = time.perf_counter()
-    tasks = [(options, seed, i, side, playouts, depth, steps, confidence) for i in range(games)]
+    tasks = [(name, options, seed, i, side, playouts, depth, steps, confidence) for i in range(games)]
     outcomes = list(pool.map(play_one, tasks, chunksize=1))
     wall = time.perf_counter() - start
     wins: dict[str | None, int] = {}
-    for winner, _turn in outcomes:
+    for winner, _turn, _s, _n in outcomes:
         wins[winner] = wins.get(winner, 0) + 1
-    return wins, wall, sum(turn for _, turn in outcomes) / games, [winner for winner, _ in outcomes]
+    searched = sum(n for *_, n in outcomes)
+    per_decision = sum(s for _w, _t, s, _n in outcomes) / searched if searched else 0.0
+    turns = sum(turn for _, turn, *_ in outcomes) / games
+    return wins, wall, turns, [winner for winner, *_ in outcomes], per_decision
 
 
 def line(label: str, side: str, wins: dict[str | None, int], games: int, extra: str) -> str:
@@ -81,9 +99,15 @@ def line(label: str, side: str, wins: dict[str | None, int], games: int, extra: 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("ruleset", nargs="?", default="omaha", help="omaha, b17 or skirmish")
     parser.add_argument("--games", type=int, default=100, help="games per match")
     parser.add_argument("--budgets", type=int, nargs="+", default=[32, 256], help="playouts per decision")
-    parser.add_argument("--depth", type=int, default=2, help="turns a playout runs (negative: to the end)")
+    parser.add_argument(
+        "--depth",
+        type=int,
+        default=None,
+        help="turns a playout runs (negative: no limit; default: the rule set's normal level)",
+    )
     parser.add_argument("--steps", type=int, default=None, help="decisions a playout answers at most")
     parser.add_argument(
         "--confidence",
@@ -91,31 +115,39 @@ def main(argv: Sequence[str] | None = None) -> None:
         default=1.5,
         help="standard errors a move must beat the doctrine's by (negative: play the best mean)",
     )
-    parser.add_argument("--sides", nargs="+", default=["american", "german"], help="sides the search bot plays")
+    parser.add_argument("--sides", nargs="+", default=None, help="sides the search bot plays (default: all)")
     parser.add_argument("--germans", type=int, default=1)
     parser.add_argument("--fresh-squads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
-    depth = None if args.depth < 0 else args.depth
+    ruleset = get(args.ruleset)
+    normal = ruleset.bots["search"](np.random.default_rng(0))
+    assert isinstance(normal, SearchBot)
+    if args.depth is None:
+        depth, steps = normal.depth, (args.steps if args.steps is not None else normal.steps)
+    else:
+        depth, steps = (None if args.depth < 0 else args.depth), args.steps
     confidence = None if args.confidence < 0 else args.confidence
-    options = {"germans": args.germans, "fresh_squads": args.fresh_squads}
+    options = {"germans": args.germans, "fresh_squads": args.fresh_squads} if args.ruleset == "omaha" else {}
+    sides = args.sides or list(ruleset.sides)
     shown = ", ".join(f"{k}={v}" for k, v in options.items())
     print(
-        f"Omaha ({shown}); {args.games} games per match; search depth {depth or 'to the end'} turns, "
+        f"{ruleset.title} ({shown}); {args.games} games per match; search depth {depth or 'unlimited'} turns, "
+        f"{steps or 'unlimited'} steps, "
         f"confidence {confidence}; "
         f"{args.jobs} processes; seed {args.seed}"
     )
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        wins, wall, turns, base = run_match(pool, options, args.games, args.seed, "", None, None, None)
+        wins, wall, turns, base, _ = run_match(pool, args.ruleset, options, args.games, args.seed, "", None, None, None)
         print(f"baseline: doctrine against doctrine (mean {turns:.1f} turns; {wall / args.games:.2f} s a game)")
-        for side in ("american", "german"):
+        for side in ruleset.sides:
             print(line("doctrine", side, wins, args.games, ""))
         for playouts in args.budgets:
             print(f"search, {playouts} playouts a decision:")
-            for side in args.sides:
-                w, wall, turns, won = run_match(
-                    pool, options, args.games, args.seed, side, playouts, depth, args.steps, confidence
+            for side in sides:
+                w, wall, turns, won, per_decision = run_match(
+                    pool, args.ruleset, options, args.games, args.seed, side, playouts, depth, steps, confidence
                 )
                 cpu = wall * args.jobs / args.games
                 # the same dice seed in both matches: which games did the search turn, either way
@@ -127,7 +159,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                         side,
                         w,
                         args.games,
-                        f"(+{gained} -{lost} games vs baseline; mean {turns:.1f} turns; ~{cpu:.1f} cpu-s a game)",
+                        f"(+{gained} -{lost} vs baseline; {turns:.1f} turns; {per_decision:.2f} s a searched decision; "
+                        f"~{cpu:.1f} cpu-s a game)",
                     )
                 )
 

@@ -97,3 +97,13 @@ def test_the_host_page_offers_the_levels(browser: Any, tmp_path: Path, shots: Pa
         host.set_viewport_size({"width": 1366, "height": 768})
         host.screenshot(path=str(shots / "host-levels-1366.png"), full_page=True)
         context.close()
+
+
+def test_skirmish_evaluation_favours_the_side_ahead_in_men() -> None:
+    ruleset = get("skirmish")
+    game = ruleset.create({}, SeededDice(3))
+    assert ruleset.evaluate is not None
+    even = ruleset.evaluate(game, "allies")
+    assert even == pytest.approx(1 - ruleset.evaluate(game, "axis"))
+    game.state.stats["losses"]["axis"] += 2
+    assert ruleset.evaluate(game, "allies") > even + 0.1 and ruleset.evaluate(game, "axis") < 1 - even - 0.1

@@ -17,6 +17,7 @@ from grognard.rulesets.skirmish.actions import USAGE, action_from_json, parse_ac
 from grognard.rulesets.skirmish.analysis import METRICS, measure, odds_tables
 from grognard.rulesets.skirmish.bots import DoctrineBot
 from grognard.rulesets.skirmish.describe import LOG_KEY, SEQUENCE, describe, summarize_turn
+from grognard.rulesets.skirmish.evaluate import evaluate
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.men import SIDES
 from grognard.rulesets.skirmish.scenario import embed_files, scenario_from_embedded, shipped
@@ -99,6 +100,7 @@ RULESET = Ruleset(
     sequence=SEQUENCE,
     bots={"doctrine": DoctrineBot, "random": RandomBot, **search_bots("skirmish", SEARCH_LEVELS)},
     default_bot="doctrine",
+    evaluate=evaluate,
     action_from_json=action_from_json,
     usage=tuple(USAGE.values()),
     situation=faces.situation,
