@@ -1,0 +1,513 @@
+"""grognard play RULESET: a game at the terminal, bots and people, recorded line by line, resumable."""
+
+from __future__ import annotations
+
+import inspect
+import os
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from grognard import cli_analyse, rulesets
+from grognard.core.dice import BOTS, DICE, SeededDice, stream
+from grognard.core.engine import Event, Game
+from grognard.core.errors import OptionError, RecordError, TornRecord
+from grognard.core.options import OptionSpec, parse_assignments
+from grognard.core.record import (
+    RecordWriter,
+    Replay,
+    StepCounter,
+    drop_torn_line,
+    make_header,
+    replay,
+    sync_file,
+)
+from grognard.core.ruleset import Ruleset
+from grognard.terminal import Prompter, Quit, Session, TypedDice, parse_humans
+
+
+def game_streams(seed: int) -> tuple[SeededDice, np.random.Generator]:
+    """The dice and the bots' generator of a seeded game: two independent streams of one seed."""
+    return SeededDice(stream(seed, DICE)), np.random.default_rng(stream(seed, BOTS))
+
+
+def parse_bots(ruleset: Ruleset, items: Sequence[str]) -> dict[str, str]:
+    """``["german=random"]`` as {side: bot name}, checked against the rule set's sides and bots."""
+    out = {side: ruleset.default_bot for side in ruleset.sides}
+    for item in items:
+        side, sep, name = item.partition("=")
+        side, name = side.strip().lower(), name.strip().lower()
+        if not sep or side not in ruleset.sides:
+            raise OptionError(f"--bots {item!r}: expected SIDE=BOT with SIDE one of {', '.join(ruleset.sides)}")
+        bot, colon, level = name.partition(":")
+        if colon and name not in ruleset.bots and bot in ruleset.bots:
+            levels = [other.partition(":")[2] for other in ruleset.bots if other.startswith(bot + ":")]
+            raise OptionError(
+                f"--bots {item!r}: {bot} has no level {level!r}; levels are: {', '.join(levels) or 'none'}"
+            )
+        if name not in ruleset.bots:
+            raise OptionError(f"--bots {item!r}: unknown bot {name!r}; bots are: {', '.join(ruleset.bots)}")
+        out[side] = name
+    return out
+
+
+def _option_parameter(spec: OptionSpec) -> inspect.Parameter:
+    flag = "--" + spec.name.replace("_", "-")
+    if spec.help.endswith(")") and "(default: " in spec.help:  # the help names its default in its own words
+        text = f"{spec.help[:-1]}; {spec.describe_values()})"
+    else:
+        text = f"{spec.help} (default: {spec.describe_default()}; {spec.describe_values()})"
+    if spec.kind is bool:
+        default = typer.Option(None, f"{flag}/--no-{flag[2:]}", help=text, show_default=False)
+        annotation: Any = bool | None
+    else:
+        default = typer.Option(None, flag, help=text, metavar="VALUE", show_default=False)
+        annotation = str | None
+    return inspect.Parameter(spec.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+
+
+def _seat_help(ruleset: Ruleset) -> str:
+    """The rest of --human's help: the seats of a default game, by name or short label (Omaha's A1,G6), when
+    there are more seats than sides; B-17's two seats are its sides."""
+    seats = ruleset.new_game(ruleset.resolve({}), SeededDice(0)).seats()
+    shorts = [f"{s.split()[0][0]}{s.split()[-1]}" for s in seats if len(s.split()) == 2]
+    if len(seats) > len(ruleset.sides) and shorts:
+        return f", 'all', or seats by name or label ({shorts[0]},{shorts[-1]})"
+    return " or 'all'"
+
+
+def _play_command(ruleset: Ruleset) -> Callable[..., None]:
+    """A ``play RULESET`` command whose flags are the rule set's options, from its data."""
+    option_names = [spec.name for spec in ruleset.options]
+
+    def command(**params: Any) -> None:
+        if ruleset.scenarios is not None:  # [SCENARIO] and --list: the rule set plays scenario files
+            if params.pop("list_scenarios"):
+                for name, title in ruleset.scenarios():
+                    print(f"{name:<20} {title}")
+                return
+            named = params.pop("scenario_name")
+            if named is not None:
+                if params.get("scenario") is not None:
+                    raise OptionError("the scenario is given twice (as SCENARIO and --scenario)")
+                shipped = {name for name, _ in ruleset.scenarios()}
+                if named not in shipped and Path(named).is_file():
+                    named = str(Path(named).resolve())  # the record replays from any folder
+                params["scenario"] = named
+        given: dict[str, Any] = {}
+        given.update(parse_assignments(params.pop("option") or ()))
+        for name in option_names:
+            value = params.pop(name)
+            if value is not None:
+                if name in given:
+                    raise OptionError(f"option {name!r} is given twice (as --{name.replace('_', '-')} and --option)")
+                given[name] = value
+        run_play(ruleset, given, **params)
+
+    sides = ", ".join(ruleset.sides)
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    common = [
+        inspect.Parameter(
+            "seed",
+            keyword,
+            annotation=int | None,
+            default=typer.Option(
+                None, help="seed of the dice and bots (default: a fresh one, printed)", show_default=False
+            ),
+        ),
+        inspect.Parameter(
+            "human",
+            keyword,
+            annotation=str | None,
+            default=typer.Option(
+                None,
+                "--human",
+                metavar="SIDE|SEATS",
+                help=f"people take a side ({sides}){_seat_help(ruleset)}: hot seat",
+            ),
+        ),
+        inspect.Parameter(
+            "dice",
+            keyword,
+            annotation=str,
+            default=typer.Option(
+                "seeded",
+                "--dice",
+                metavar="seeded|manual",
+                help="seeded: the program rolls; manual: every roll is typed in (a referee at a real table)",
+            ),
+        ),
+        inspect.Parameter(
+            "option",
+            keyword,
+            annotation=list[str] | None,
+            default=typer.Option(
+                None, "--option", "-o", metavar="NAME=VALUE", help="set a scenario option by name (the options below)"
+            ),
+        ),
+        inspect.Parameter(
+            "bots",
+            keyword,
+            annotation=list[str] | None,
+            default=typer.Option(
+                None,
+                "--bots",
+                metavar="SIDE=BOT",
+                help=f"which bot plays a side ({sides}); bots: {', '.join(ruleset.bots)} "
+                f"(default: {ruleset.default_bot})",
+            ),
+        ),
+        inspect.Parameter(
+            "record",
+            keyword,
+            annotation=Path | None,
+            default=typer.Option(
+                None, dir_okay=False, help="write the game record (JSON Lines) to this file as the game goes"
+            ),
+        ),
+        inspect.Parameter(
+            "resume",
+            keyword,
+            annotation=Path | None,
+            default=typer.Option(None, dir_okay=False, help="continue the game saved in this record, writing on to it"),
+        ),
+        inspect.Parameter(
+            "verbose",
+            keyword,
+            annotation=bool,
+            default=typer.Option(False, "--verbose", "-v", help="print every event, not a summary per turn"),
+        ),
+        inspect.Parameter(
+            "quiet",
+            keyword,
+            annotation=bool,
+            default=typer.Option(False, "--quiet", "-q", help="print only the final summary"),
+        ),
+        *cli_analyse.play_parameters(),
+    ]
+    if ruleset.scenarios is not None:
+        common = [
+            inspect.Parameter(
+                "scenario_name",
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                annotation=str | None,
+                default=typer.Argument(None, metavar="SCENARIO", help="a shipped scenario's name or a TOML file"),
+            ),
+            *common,
+            inspect.Parameter(
+                "list_scenarios",
+                keyword,
+                annotation=bool,
+                default=typer.Option(False, "--list", help="name the shipped scenarios and stop"),
+            ),
+        ]
+    command.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        common + [_option_parameter(s) for s in ruleset.options]
+    )
+    command.__doc__ = (
+        f"Play {ruleset.title}: people and bots, turn by turn, to the result.\n\n"
+        f"The rules: seed text {ruleset.seed_file}. Every option is also --option NAME=VALUE."
+        + (f"\n\n{ruleset.log_key.replace('`', '')}" if ruleset.log_key else "")
+    )
+    return command
+
+
+def _resume_replay(path: Path, prompter: Prompter) -> Replay | None:
+    """The record at ``path`` replayed to go on with it; a last line cut short (a crash while it was written)
+    is offered to be dropped, and only with a yes is it (None: the person said no, nothing changed)."""
+    try:
+        return replay(path, rulesets.get)
+    except TornRecord as torn:
+        prompter.say(
+            f"{path}: line {torn.line}, the last, is cut short: the game stopped while writing it, so the "
+            f"action on it was not saved whole. Drop that line and go on from the {torn.line - 1} lines before it?"
+        )
+        try:
+            answer = prompter.ask("drop the cut line? (yes/no)> ").lower()
+        except Quit:
+            answer = "no"
+        if answer not in ("y", "yes"):
+            prompter.say(f"nothing changed: {path} is as it was")
+            return None
+        drop_torn_line(path)
+        prompter.say(f"dropped line {torn.line} of {path}; its action is played again")
+        return replay(path, rulesets.get)
+    except RecordError as exc:
+        raise RecordError(f"--resume {str(path)!r}: {exc}") from None
+
+
+def _open_record(path: Path, mode: str) -> IO[str]:
+    try:
+        if mode == "a" and path.is_file() and path.stat().st_size > 0:
+            with path.open("rb") as handle:  # a last line written whole but for its newline: end it first
+                handle.seek(-1, os.SEEK_END)
+                if handle.read(1) != b"\n":
+                    with path.open("a", encoding="utf-8") as tail:
+                        tail.write("\n")
+        if mode == "w" and path.is_file() and path.stat().st_size > 0:  # never write over a saved game
+            raise OptionError(
+                f"--record {str(path)!r}: the file is already there (a saved game?); continue it with "
+                f"--resume {path}, or give another file"
+            )
+        return path.open(mode, encoding="utf-8")
+    except OSError as exc:
+        raise OptionError(f"--record {str(path)!r}: {exc.strerror}") from None
+
+
+INTERRUPTED = 130  # the exit code of a program stopped by Ctrl-C (128 + SIGINT)
+
+
+def run_play(
+    ruleset: Ruleset,
+    given: dict[str, Any],
+    *,
+    seed: int | None,
+    human: str | None,
+    dice: str,
+    bots: Sequence[str] | None,
+    record: Path | None,
+    resume: Path | None,
+    verbose: bool,
+    quiet: bool,
+    show_odds: bool = False,
+    odds_playouts: int = cli_analyse.DEFAULT_PLAYOUTS,
+) -> None:
+    """Play one game at the terminal; raises GrognardError on bad input before anything is played."""
+    cli_analyse.check_playouts(odds_playouts, "--odds-playouts")
+    console = Console(highlight=False, soft_wrap=True)
+    prompter = Prompter(console)
+    if dice not in ("seeded", "manual"):
+        raise OptionError(f"--dice {dice!r}: expected seeded or manual")
+    if verbose and quiet:
+        raise OptionError("--verbose and --quiet together: choose one (-v prints every event, -q only the result)")
+    if seed is not None and not 0 <= seed < 2**63:
+        raise OptionError(f"--seed {seed}: must be between 0 and 2^63-1")
+    resumed = None
+    if resume is not None:
+        if given:
+            raise OptionError(f"--resume: the options come from the record, not the command line ({', '.join(given)})")
+        if record is not None:
+            raise OptionError("--resume writes on to its own file; leave out --record")
+        resumed = _resume_replay(resume, prompter)
+        if resumed is None:
+            return
+        header = resumed.header
+        if header.get("ruleset") != ruleset.name:
+            raise OptionError(
+                f"--resume {str(resume)!r}: the record's rule set is {header.get('ruleset')}, not {ruleset.name}"
+            )
+        options = ruleset.resolve(header.get("options", {}))
+        if seed is not None and seed != header.get("seed"):
+            raise OptionError(f"--seed {seed}: the record was played with seed {header.get('seed')}")
+        seed = int(header["seed"])
+        if dice != "seeded" and dice != header.get("dice"):
+            raise OptionError(f"--dice {dice}: the record's game uses {header.get('dice')} dice")
+        dice = str(header.get("dice"))
+        chosen = parse_bots(ruleset, bots) if bots else dict(header.get("bots") or parse_bots(ruleset, ()))
+        human = human if human is not None else header.get("humans")
+    else:
+        options = ruleset.resolve(given)
+        chosen = parse_bots(ruleset, bots or ())
+        if seed is None:
+            seed = secrets.randbits(32)
+    seeded = game_streams(seed)[0] if dice == "seeded" else None
+    source: Any = seeded if seeded is not None else TypedDice(prompter)
+    early: _TurnPrinter | None = None
+    if resumed is not None:
+        game = resumed.game
+        if seeded is not None:
+            game.dice = SeededDice(seeded.seed_sequence, skip=resumed.dice_drawn)
+        else:
+            game.dice = source
+        humans = parse_humans(human, game)
+        if game.is_over:
+            console.print(f"the game in {resume} is already over")
+            _print_result(ruleset, game, console)
+            return
+        sink = _open_record(resume, "a")
+        writer = RecordWriter.resume(resumed.used, sink)
+        if not quiet:
+            console.print(f"resumed {resume} at turn {game.turn}: {resumed.actions} actions replayed, digests match")
+    else:
+        if dice == "manual" and human:  # check the seats before the referee types the setup's dice (probe game)
+            parse_humans(human, ruleset.new_game(options, SeededDice(0)))
+        embedded = ruleset.embed(options) if ruleset.embed is not None else None  # read once: played and kept
+        sink = _open_record(record, "w") if record is not None else None  # a bad path fails before anything
+        if not quiet:
+            console.print(f"[bold]{ruleset.title}[/bold]  seed {seed}  ({_shown(ruleset, options)})")
+            taken = {part.strip().lower() for part in (human or "").split(",")}  # sides people take whole
+            playing = [f"{side} {name}" for side, name in chosen.items() if side not in taken and "all" not in taken]
+            console.print("bots: " + (", ".join(playing) or "none (people take every side)"))
+        if dice == "manual" and not quiet:
+            console.print("Manual dice: type each roll as the table rolls it (e.g. 5 2 6 or 526).")
+        if isinstance(source, TypedDice):  # the setup's story (a scenario's banner) before its first roll
+            early = _TurnPrinter(ruleset, None, console, verbose=True, quiet=quiet)
+            source.listener = early.take_one
+        try:
+            game = ruleset.create(options, source, embedded)
+        except (Quit, KeyboardInterrupt) as stop:  # typed dice of the setup abandoned: nothing to save yet
+            if sink is not None and record is not None:
+                sink.close()
+                record.unlink(missing_ok=True)
+            console.print("stopped at turn 0, during the setup: nothing was recorded")
+            if isinstance(stop, KeyboardInterrupt):
+                raise typer.Exit(INTERRUPTED) from None
+            return
+        humans = parse_humans(human, game)
+        kept = {"embedded": embedded} if embedded else {}  # one's own scenario file travels with the record
+        header = make_header(ruleset.name, ruleset.recorded(options), dice, seed, bots=chosen, humans=human, **kept)
+        writer: RecordWriter | StepCounter = RecordWriter(header, sink)  # in memory too: 'undo' replays it
+        start_events = game.take_events()
+        writer.start(game, start_events)
+    try:
+        if humans and not quiet:
+            console.print("people: " + ", ".join(sorted(humans)) + " (type 'help' at a prompt)")
+        live = verbose or bool(humans) or dice == "manual"
+        if early is not None:  # it has shown the setup's events as they happened
+            printer = early
+        else:
+            printer = _TurnPrinter(ruleset, game, console, verbose=live, quiet=quiet)
+            if resumed is None:
+                printer.take(start_events)
+        if isinstance(source, TypedDice) or isinstance(game.dice, TypedDice):
+            typed = game.dice if isinstance(game.dice, TypedDice) else source
+            if ruleset.board_text is not None:
+                typed.board = lambda: ruleset.board_text(session.game, None)  # type: ignore[misc]
+            game.listener = printer.take_one  # the story so far, before each roll is asked for
+            on_events = _ignore
+            typed.kept = writer.typed  # each roll on the disk as typed: a crash mid-action loses none
+            if resumed is not None and resumed.typed:
+                typed.waiting = [(p, s, list(v)) for p, s, v in resumed.typed]
+                rolls = "; ".join(f"{p}: {' '.join(map(str, v))}" for p, _, v in resumed.typed)
+                console.print(
+                    f"the action under way when the game stopped was not saved; the {len(resumed.typed)} roll(s) "
+                    f"typed for it are kept and used again as the game asks for them ({rolls})"
+                )
+        else:
+            on_events = printer.take
+        if seeded is not None:
+            stream = seeded.seed_sequence
+
+            def dice_after(rebuilt: Replay) -> Any:
+                return SeededDice(stream, skip=rebuilt.dice_drawn)
+        else:
+
+            def dice_after(rebuilt: Replay) -> Any:
+                return source
+
+        if show_odds:  # each turn's chances, as the people (or a spectator) may see the game
+            seat = cli_analyse.seat_for_odds(game, humans)
+            on_events = cli_analyse.OddsEachTurn(on_events, lambda: session.game, console, seat, odds_playouts, seed)
+        session = Session(ruleset, game, writer, chosen, humans, prompter, seed, on_events, dice_after)
+        interrupted = False
+        try:
+            result = session.run()
+        except KeyboardInterrupt:  # Ctrl-C: the record holds every action finished; say how to go on
+            result, interrupted = None, True
+        game = session.game
+        printer.flush()
+    finally:
+        if sink is not None:
+            sync_file(sink)  # the last lines on the disk too (bots' lines are synced at most every 0.2 s)
+            sink.close()
+    if result is None:
+        saved = record or resume
+        where = (
+            f"; continue with: grognard play {ruleset.name} --resume {saved}"
+            if saved
+            else "; nothing was saved (play with --record FILE to keep a game)"
+        )
+        console.print(f"{'interrupted' if interrupted else 'stopped'} at turn {game.turn}{where}")
+        if interrupted:
+            raise typer.Exit(INTERRUPTED)
+        return
+    _print_result(ruleset, game, console, seed=seed, quiet=quiet)
+    if record is not None:
+        console.print(f"record written to {record}")
+
+
+def _shown(ruleset: Ruleset, options: Mapping[str, Any]) -> str:
+    """Options as a person writes them (on/off, unlimited)."""
+    specs = {spec.name: spec for spec in ruleset.options}
+    return ", ".join(f"{k}={specs[k].describe(v)}" if k in specs else f"{k}={v}" for k, v in options.items())
+
+
+def _ignore(events: list[Event]) -> None:
+    """Events already shown as they happened."""
+
+
+def _print_result(
+    ruleset: Ruleset, game: Game, console: Console, *, seed: int | None = None, quiet: bool = False
+) -> None:
+    result = game.result
+    assert result is not None
+    if not quiet:
+        console.print()
+    outcome = f"{result.winner} win" if result.outcome == "win" else result.outcome
+    console.print(f"[bold]Result: {outcome}[/bold] on turn {result.turn}: {result.reason}")
+    if seed is not None and quiet:
+        console.print(f"  {'seed (play it again with --seed)':<32} {seed}")
+    if ruleset.summary is not None:
+        for label, value in ruleset.summary(game):
+            console.print(f"  {label:<32} {value}")
+    if result.outcome == "scored":
+        console.print("  score: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in result.scores.items()))
+
+
+class _TurnPrinter:
+    """Prints events: a compact summary per turn, or every event as it happens (--verbose, or people playing)."""
+
+    def __init__(self, ruleset: Ruleset, game: Game | None, console: Console, *, verbose: bool, quiet: bool) -> None:
+        self.ruleset, self.game, self.console = ruleset, game, console
+        self.verbose, self.quiet = verbose, quiet
+        self.buffer: list[Event] = []
+        self.turn: int | None = None
+
+    def take_one(self, event: Event) -> None:
+        self.take([event])
+
+    def take(self, events: list[Event]) -> None:
+        for event in events:
+            if event.to is not None:
+                continue
+            if event.kind == "turn":
+                self.flush()
+                self.turn = int(event.data["turn"])
+                if self.verbose and not self.quiet:
+                    self.console.print(f"[bold]Turn {self.turn}[/bold]")
+                continue
+            if self.verbose:
+                if not self.quiet and (line := self.ruleset.describe(event)):
+                    self.console.print(f"  {escape(line)}")
+            else:
+                self.buffer.append(event)
+
+    def flush(self) -> None:
+        events, self.buffer = self.buffer, []
+        if self.quiet or not events:
+            return
+        if self.ruleset.summarize_turn is None:
+            lines = [line for e in events if (line := self.ruleset.describe(e))]
+        else:
+            lines = self.ruleset.summarize_turn(events)
+            lines += [line for e in events if e.kind == "game_over" and (line := self.ruleset.describe(e))]
+        title = f"Turn {self.turn}" if self.turn is not None else "Setup"
+        self.console.print(f"[bold]{title}[/bold]")
+        for line in lines:
+            self.console.print(f"  {escape(line)}")
+
+
+play_app = typer.Typer(help="Play a rule set: bots on every seat, turn by turn, to the result.", no_args_is_help=True)
+for _name in rulesets.names():
+    play_app.command(_name)(_play_command(rulesets.get(_name)))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the play group (a command per rule set) to ``app``."""
+    app.add_typer(play_app, name="play")

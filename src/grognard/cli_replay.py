@@ -1,0 +1,187 @@
+"""grognard replay, render and sheet: a record rebuilt and checked, drawn at a turn, a printable sheet."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from grognard import rulesets
+from grognard.cli_common import KNOWN as _KNOWN
+from grognard.cli_play import _print_result
+from grognard.core.engine import Game
+from grognard.core.errors import OptionError, RecordError, TornRecord
+from grognard.core.options import parse_assignments
+from grognard.core.record import (
+    Replay,
+    readable_by,
+    replay,
+)
+from grognard.render import write_picture
+from grognard.terminal import parse_humans
+
+
+def _replay_to(record: Path, turn: int | None, flag: str) -> Replay:
+    """The record replayed (every digest checked) to the start of ``turn``, or to its end."""
+    if turn is not None and turn < 0:
+        raise OptionError(f"{flag} {turn}: a turn is 0 or more")
+    until = None if turn is None else (lambda game: game.turn >= turn)
+    try:
+        try:
+            return replay(record, rulesets.get, until=until)
+        except TornRecord as torn:  # a crash while the last line was written: the lines before it still hold
+            Console(stderr=True, highlight=False, soft_wrap=True).print(
+                f"note: {record}: line {torn.line} is cut short (the game stopped while writing it); "
+                f"read without it (grognard play --resume offers to drop it)"
+            )
+            return replay(record, rulesets.get, until=until, drop_torn=True)
+    except RecordError as exc:
+        raise RecordError(f"{record}: {exc}") from None
+
+
+def _reader(game: Game, seat: str) -> str | None:
+    """The seat named by ``seat`` (any case), or None for 'spectator'; OptionError names the seats."""
+    if seat.lower() == "spectator":
+        return None
+    for name in game.seats():
+        if name.lower() == seat.lower():
+            return name
+    short = {f"{s.split()[0][0]}{s.split()[-1]}".upper(): s for s in game.seats() if len(s.split()) == 2}
+    if seat.upper() in short:  # a short label, as render --seat and --human take (G1 for German 1)
+        return short[seat.upper()]
+    raise OptionError(f"--seat {seat!r}: no such seat; seats: {', '.join(game.seats())}, or spectator")
+
+
+def replay_command(
+    record: Annotated[Path, typer.Argument(help="a game record (JSON Lines) written by --record", dir_okay=False)],
+    to: Annotated[int | None, typer.Option("--to", metavar="TURN", help="stop at the start of this turn")] = None,
+    seat: Annotated[
+        str | None,
+        typer.Option(
+            "--seat",
+            metavar="SEAT",
+            help="with --out: write the record as SEAT may read it ('spectator': no seat); another seat's "
+            "secret choice not yet revealed shows as 'sealed'",
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", dir_okay=False, help="write the readable record (--seat) to this file")
+    ] = None,
+) -> None:
+    """Rebuild a game from its record, checking every die and digest; name the first line that diverges."""
+    if (seat is None) != (out is None):
+        raise OptionError("--seat and --out go together: --seat SEAT --out FILE writes the record as SEAT may read it")
+    rebuilt = _replay_to(record, to, "--to")
+    game = rebuilt.game
+    header = rebuilt.header
+    console = Console(highlight=False, soft_wrap=True)
+    if seat is not None and out is not None:
+        reader = _reader(game, seat)
+        text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in readable_by(rebuilt.used, reader))
+        try:
+            with out.open("x", encoding="utf-8") as handle:  # "x": never over a file already there
+                handle.write(text)
+        except FileExistsError:
+            what = "the record itself" if out.resolve() == record.resolve() else "a file already there"
+            raise OptionError(f"--out {str(out)!r}: {what}; give a new file (nothing was written)") from None
+        except OSError as exc:
+            raise OptionError(f"--out {str(out)!r}: {exc.strerror}") from None
+        console.print(f"wrote the record as {reader or 'a spectator'} may read it to {out}")
+    seed = f"seed {header.get('seed')}" if header.get("dice") == "seeded" else f"{header.get('dice')} dice"
+    console.print(
+        f"{record}: {header.get('ruleset')} game, {seed}; {rebuilt.lines} lines replayed, "
+        f"{rebuilt.actions} actions; every die and digest matches the record"
+    )
+    if rebuilt.sealed_at is not None:
+        console.print(
+            f"this record is one seat's view: replayed up to line {rebuilt.sealed_at}, which holds another seat's "
+            f"choice still sealed (turn {game.turn}); the full record replays to the end"
+        )
+    elif not rebuilt.complete:
+        console.print(f"stopped at the start of turn {game.turn} as asked (--to {to})")
+    elif game.result is None:
+        console.print(f"the game is not over: it stands at turn {game.turn} (continue it with --resume)")
+    ruleset = rulesets.get(str(header.get("ruleset")))
+    if game.result is not None:
+        _print_result(ruleset, game, console)
+
+
+def render_command(
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help=f"the rule set of the record ({_KNOWN})")],
+    record: Annotated[Path, typer.Argument(help="a game record (JSON Lines)", dir_okay=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="the picture to write: .svg or .png")],
+    turn: Annotated[
+        int | None, typer.Option("--turn", metavar="T", help="the start of turn T (default: the end)")
+    ] = None,
+    seat: Annotated[
+        str | None, typer.Option("--seat", metavar="SEAT", help="draw what this seat sees (e.g. A3, G1)")
+    ] = None,
+    focus: Annotated[
+        str | None,
+        typer.Option(
+            "--focus",
+            metavar="UNIT",
+            help="single out one unit (b17: the 4\" rings of bomber B2's guns; skirmish: man A.3's firing lines)",
+        ),
+    ] = None,
+) -> None:
+    """Draw the table of a recorded game at a turn, from a seat's view."""
+    ruleset = rulesets.get(ruleset_name)
+    if ruleset.render is None:
+        raise OptionError(f"{ruleset.name} cannot be drawn yet")
+    rebuilt = _replay_to(record, turn, "--turn")
+    if rebuilt.header.get("ruleset") != ruleset.name:
+        raise OptionError(f"{record}: the record's rule set is {rebuilt.header.get('ruleset')}, not {ruleset.name}")
+    game = rebuilt.game
+    if turn is not None and game.turn < turn:
+        if rebuilt.sealed_at is not None:
+            raise OptionError(
+                f"--turn {turn}: this seat's view of the game stops on turn {game.turn}, at line "
+                f"{rebuilt.sealed_at} (another seat's choice still sealed)"
+            )
+        ended = "the game ended" if game.is_over else "the record stops"
+        raise OptionError(f"--turn {turn}: {ended} on turn {game.turn}")
+    viewer = None
+    if seat is not None:
+        chosen = parse_humans(seat, game, flag="--seat")
+        if len(chosen) != 1:
+            raise OptionError(f"--seat {seat!r}: name one seat (e.g. A3 or 'German 1')")
+        viewer = chosen.pop()
+    view = game.view(viewer)
+    if focus is not None:
+        view["focus"] = focus.upper()
+    write_picture(ruleset.render(view), output)
+    print(f"drew turn {game.turn} of {record} to {output}")
+    if rebuilt.sealed_at is not None and turn is None:
+        print(f"(this record is one seat's view: drawn as it stands before line {rebuilt.sealed_at}, a sealed choice)")
+
+
+def sheet_command(
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help=f"the rule set ({_KNOWN})")],
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE.pdf", help="the PDF to write")],
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, help="the dice of the setup: the same board as grognard play --seed")
+    ] = 1,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", metavar="NAME=VALUE", help="a scenario option (the odds and the setup follow it)"),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="write over an existing file")] = False,
+) -> None:
+    """A printable PDF: the quick-reference card (sequence of play, options in force, every mechanic's odds);
+    Omaha's beach set up with the seed's obstacles; the B-17 table layout."""
+    from grognard.sheets import write_sheet
+
+    ruleset = rulesets.get(ruleset_name)
+    pages = write_sheet(ruleset, output, parse_assignments(option or ()), seed, force=force)
+    print(f"wrote {output} ({pages} pages; {ruleset.title}, seed {seed})")
+
+
+def register(app: typer.Typer) -> None:
+    """Add replay, render and sheet to ``app``."""
+    app.command("replay")(replay_command)
+    app.command("render")(render_command)
+    app.command("sheet")(sheet_command)
