@@ -64,6 +64,8 @@ class Context:
             self.templates[own.id] = (own.burst, tuple(own.points))
         self.terrain_cache: tuple[Any, Terrain] | None = None
         self.shot_cache: tuple[Any, ShotTable] | None = None
+        # line of sight, range and cover between two points, for the terrain object they were worked out on
+        self.sight_cache: tuple[Terrain, dict[Any, Any]] | None = None
         self.terrain_json: dict[str, Any] | None = None
         self.bot_cache: dict[str, Any] = {}  # what the bots work out once per game (cover spots)
 
@@ -91,7 +93,15 @@ class Context:
     def __getstate__(self) -> dict[str, Any]:
         fields = self.__dict__.copy()
         fields["shot_cache"] = None
+        fields["sight_cache"] = None
         return fields
+
+    def sight_memo(self, terrain: Terrain) -> dict[Any, Any]:
+        """What was worked out between two points on ``terrain`` (line of sight, range, cover): pure
+        functions of the terrain and the points, kept while the terrain object stands (a new one, a new memo)."""
+        if self.sight_cache is None or self.sight_cache[0] is not terrain:
+            self.sight_cache = (terrain, {})
+        return self.sight_cache[1]
 
     # ------------------------------------------------------------------ the table now
     @property

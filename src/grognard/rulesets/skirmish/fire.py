@@ -129,18 +129,29 @@ def shot_at(ctx: Context, shooter: Figure, target: Figure) -> FireOrder | tuple[
     if not target.alive or not target.on_table:
         return ("skirmish.30", f"{target.id} is not on the table")
     terrain = ctx.terrain
+    memo = ctx.sight_memo(terrain)
     a, b = (shooter.x, shooter.y), (target.x, target.y)
-    blocked = R.line_of_sight(terrain, a, b, M.open_doors(ctx))
+    opened = frozenset(M.open_doors(ctx))
+    key = ("sight", a, b, opened)
+    if key not in memo:
+        memo[key] = R.line_of_sight(terrain, a, b, opened)
+    blocked = memo[key]
     if blocked is not None:
         return ("skirmish.11", f"{shooter.id} cannot see {target.id}: {blocked} is in the way")
-    distance = R.effective_range(terrain, a, b)
+    key = ("range", a, b)
+    if key not in memo:
+        memo[key] = R.effective_range(terrain, a, b)
+    distance = memo[key]
     weapon = M.weapon_of(ctx, shooter)
     band = ctx.tables.band_index(weapon, distance)
     if band is None:
         reach = ctx.tables.max_range(weapon)
         return ("skirmish.24", f'{target.id} is {distance:.2f}" away, beyond the {weapon}\'s {reach:g}"')
     attack = ctx.tables.attack(weapon)
-    covered = R.cover(terrain, a, b, attack)
+    key = ("cover", a, b, attack)
+    if key not in memo:
+        memo[key] = R.cover(terrain, a, b, attack)
+    covered = memo[key]
     _, hit_on, shift = R.shot_numbers(ctx.tables, weapon, target.type, distance, covered is not None)
     return FireOrder(shooter.id, target.id, attack, band, hit_on, shift, covered is not None, round(distance, 2))
 
