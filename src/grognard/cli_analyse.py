@@ -12,6 +12,7 @@ from __future__ import annotations
 import inspect
 import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -72,7 +73,10 @@ def seat_for_odds(game: Game, humans: set[str]) -> str | None:
 class OddsEachTurn:
     """Wraps a play session's event handler: at each new turn, prints the chances from the position then.
 
-    ``game()`` gives the game being played (it changes on 'undo'); the estimate is for ``seat``.
+    ``game()`` gives the game being played (it changes on 'undo'); the estimate is for ``seat``. The
+    playouts run on a background thread from a clone taken at the turn's start, so play goes on while
+    they run; each turn's line is printed when ready, in turn order. ``wait()`` (the end of a session)
+    lets the estimates still queued finish.
     """
 
     def __init__(
@@ -86,6 +90,7 @@ class OddsEachTurn:
     ) -> None:
         self.inner, self.game, self.console = inner, game, console
         self.seat, self.playouts, self.seed = seat, playouts, seed
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="odds")
 
     def __call__(self, events: list[Event]) -> None:
         self.inner(events)
@@ -93,8 +98,15 @@ class OddsEachTurn:
             game = self.game()
             if game.is_over:
                 return
-            odds = win_probability(game, self.seat, playouts=self.playouts, seed=self.seed + game.turn)
-            self.console.print(f"[dim]odds at the start of turn {game.turn}:[/dim] {escape(odds.line())}")
+            self.worker.submit(self._estimate, game.clone())
+
+    def _estimate(self, game: Game) -> None:
+        odds = win_probability(game, self.seat, playouts=self.playouts, seed=self.seed + game.turn)
+        self.console.print(f"[dim]odds at the start of turn {game.turn}:[/dim] {escape(odds.line())}")
+
+    def wait(self) -> None:
+        """Let every estimate asked for finish (printed), then stop the worker."""
+        self.worker.shutdown(wait=True)
 
 
 # ---------------------------------------------------------------------- analyse

@@ -410,6 +410,8 @@ def run_play(
             result = session.run()
         except KeyboardInterrupt:  # Ctrl-C: the record holds every action finished; say how to go on
             result, interrupted = None, True
+        if isinstance(on_events, cli_analyse.OddsEachTurn) and not interrupted:
+            on_events.wait()  # the turns' estimates still running off the game (--show-odds)
         game = session.game
         printer.flush()
     finally:

@@ -31,7 +31,7 @@ estimate for the same ``seed`` (``tests/test_winprob.py`` proves it). Playout
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,11 +44,22 @@ from grognard.core.engine import Game
 from grognard.core.play import play_out
 from grognard.core.ruleset import Bot
 
-__all__ = ["DEFAULT_PLAYOUTS", "WinProbability", "sample_hidden", "win_probability"]
+__all__ = [
+    "DEFAULT_PLAYOUTS",
+    "Superseded",
+    "WinProbability",
+    "sample_hidden",
+    "win_probabilities",
+    "win_probability",
+]
 
 DEFAULT_PLAYOUTS = 24  # modest: a skirmish playout from the start takes about a second
 PLAYOUT_DICE_BLOCK = 256  # dice a playout's source draws at once (a short playout needs few)
 MAX_STEPS = 200_000  # a playout longer than this is a rule-set bug
+
+
+class Superseded(Exception):
+    """An estimate given up before its end: its ``stop()`` said the position had moved on."""
 
 
 @dataclass(frozen=True)
@@ -126,12 +137,14 @@ def win_probability(
     playouts: int = DEFAULT_PLAYOUTS,
     seed: int = 0,
     bot: str | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> WinProbability:
     """P(each side wins) from ``game`` as ``seat`` sees it, by ``playouts`` playouts of ``bot`` on every seat.
 
     ``bot``: a bot of the rule set (default ``"doctrine"``, else its default bot). A game already over
     gives its result exactly (every playout is that result). Raises ``ValueError`` for fewer than one
     playout or a bot the rule set lacks; ``grognard.core.errors.IllegalAction`` for a seat not in the game.
+    ``stop``: asked before each playout; when it says True the estimate is given up (``Superseded``).
     """
     if playouts < 1:
         raise ValueError(f"playouts {playouts}: at least 1")
@@ -144,6 +157,8 @@ def win_probability(
     wins = dict.fromkeys(game.sides, 0)
     other = 0
     for index in range(playouts):
+        if stop is not None and stop():
+            raise Superseded(f"the estimate at turn {game.turn} was given up after {index} playouts")
         result = game.result
         if result is None:
             dice_seed, bot_seed = stream(seed, index, DICE), stream(seed, index, BOTS)
@@ -162,3 +177,38 @@ def win_probability(
         else:
             other += 1
     return WinProbability(seat, game.turn, playouts, wins, other)
+
+
+def _hidden_key(game: Game, seat: str | None) -> tuple[Any, ...]:
+    """What ``sample_hidden`` keeps for ``seat``: two seats with the same key get the same estimate."""
+    return tuple(
+        sorted(
+            (str(group), str(key))
+            for group, choices in game.sealed.items()
+            for key, choice in choices.items()
+            if seat is not None and choice[0] == seat
+        )
+    )
+
+
+def win_probabilities(
+    game: Game,
+    seats: Iterable[str | None],
+    *,
+    playouts: int = DEFAULT_PLAYOUTS,
+    seed: int = 0,
+    stop: Callable[[], bool] | None = None,
+) -> dict[str | None, WinProbability]:
+    """``win_probability`` for each of ``seats``, played out once for all the seats whose sampled clones are
+    the same (no sealed choice of their own in the game: the same as a spectator's). Each estimate is
+    exactly what ``win_probability(game, seat, playouts=..., seed=...)`` gives; ``Superseded`` as there.
+    """
+    made: dict[tuple[Any, ...], WinProbability] = {}
+    out: dict[str | None, WinProbability] = {}
+    for seat in seats:
+        key = _hidden_key(game, seat)
+        if key not in made:
+            made[key] = win_probability(game, seat, playouts=playouts, seed=seed, stop=stop)
+        odds = made[key]
+        out[seat] = WinProbability(seat, odds.turn, odds.playouts, odds.wins, odds.other)
+    return out

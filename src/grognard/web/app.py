@@ -273,6 +273,9 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
             ),
             result=game.result.to_json() if game.result is not None else None,
         )
+        room.odds.moved(game)  # at a new turn (or a game just loaded) its estimate begins, off the actor
+        odds_seat = seat if conn.role == "player" else None  # a seat's own estimate; others the public one
+        out["odds"] = room.odds.for_page(odds_seat, with_curve=conn.role == "projector")
         if ruleset.face is not None:  # the page draws the table from the scene (static/table.js)
             out["scene"] = room.memo(("scene", shared, seat), lambda: faces.scene(ruleset, game, mine, seat))
         else:  # the server's picture of a rule set without a face

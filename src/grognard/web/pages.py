@@ -23,6 +23,7 @@ def _page(title: str, body: str, role: str, code: str = "") -> str:
 <title>{escape(title)}</title>
 <link rel="stylesheet" href="/static/style.css">
 <script src="/static/table.js" defer></script>
+<script src="/static/odds.js" defer></script>
 <script src="/static/app.js" defer></script>
 </head>
 <body data-role="{escape(role)}" data-code="{escape(code)}">
@@ -157,6 +158,13 @@ def room_page(role: str, room: Any, join_base: str = "") -> str:
 <h2 id="figures-h">The count</h2>
 <dl id="figures" class="figures"></dl>
 </section>"""
+    odds = """<section id="odds" hidden aria-labelledby="odds-h" class="odds">
+<h2 id="odds-h">Who is winning?</h2>
+<div id="odds-labels" class="odds-labels"></div>
+<div id="odds-bar"></div>
+<p id="odds-note" class="odds-note"></p>
+</section>"""
+    odds_line = odds.replace('<p id="odds-note"', '<div id="odds-line"></div>\n<p id="odds-note"')
     debrief = """<section id="debrief" hidden aria-labelledby="debrief-h">
 <h2 id="debrief-h">Debrief</h2>
 <p id="result"></p>
@@ -230,7 +238,7 @@ def room_page(role: str, room: Any, join_base: str = "") -> str:
 {message}
 <main id="main" class="columns">
 <div class="left">{board}{debrief}</div>
-<div class="right">{side}{figures}{events}</div>
+<div class="right">{odds}{side}{figures}{events}</div>
 </main>"""
     elif role == "player":
         sides = "".join(f'<option value="{escape(x)}">{escape(x)}</option>' for x in room.ruleset.sides)
@@ -262,7 +270,7 @@ def room_page(role: str, room: Any, join_base: str = "") -> str:
 {message}
 <main id="main" class="columns">
 <div class="left keep" tabindex="0" role="region" aria-label="the table and its units">{board}{debrief}</div>
-<div class="right">{side}{figures}{events}</div>
+<div class="right">{odds}{side}{figures}{events}</div>
 </main>"""
     else:
         body = f"""<header class="projector-head"><h1>{title}, room {code}</h1>{status}
@@ -272,7 +280,7 @@ def room_page(role: str, room: Any, join_base: str = "") -> str:
 <main id="main" class="columns projector">
 {_join_info(room.code, join_base)}
 <div class="left">{board_picture}</div>
-<div class="right">{figures}{events}</div>
+<div class="right">{odds_line}{figures}{events}</div>
 <div class="left">{board_tables}{debrief}</div>
 </main>"""
     return _page(f"{room.ruleset.title} - {heading} - {room.code}", body, role, room.code)

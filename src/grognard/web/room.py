@@ -40,6 +40,7 @@ from grognard.core.errors import GrognardError, IllegalAction
 from grognard.core.record import RecordWriter, dice_of, make_header, replay
 from grognard.core.ruleset import Bot, Ruleset
 from grognard.web import faces
+from grognard.web.odds import LiveOdds, odds_seed
 from grognard.web.protocol import Refused as Refused  # where the pages and tests have always found it
 from grognard.web.referee import Referee, RefereeDice
 from grognard.web.store import Store
@@ -100,6 +101,8 @@ class Room:
         self._memo_at = -1
         self.closed = False
         self.debrief: dict[str, Any] | None = None
+        self.odds = LiveOdds(odds_seed(code))  # who is winning, off the actor (odds.py)
+        self.odds.on_ready = self.touch
 
     # ------------------------------------------------------------------ making and loading
     @classmethod
@@ -765,6 +768,7 @@ class Room:
         """Tell every page the new events it may see, and that its state changed."""
         shown = self._note_events(game, events)
         self.version += 1
+        self.odds.moved(game)
         for conn in list(self.conns):
             conn.tell_events([item for event, item in shown if conn.may_see(event)], self._step_number())
             conn.dirty()
@@ -805,6 +809,7 @@ class Room:
 
     def close(self) -> None:
         self.closed = True
+        self.odds.close()
         self._cancel_timer()
         self.asking.cancel()
         for conn in list(self.conns):

@@ -632,6 +632,7 @@
     figs.textContent = "";
     for (const [label, value] of s.figures || []) { figs.appendChild(el("dt", label)); figs.appendChild(el("dd", value)); }
     drawEvents(s.events || []);
+    if (window.grognardOdds) window.grognardOdds.draw(s.odds, s.sides, role);  // static/odds.js
     const debrief = $("debrief");
     debrief.hidden = !over;
     if (over) {

@@ -1,0 +1,95 @@
+// grognard: who is winning (issue 20). The server sends each page its estimate in the state (``odds``):
+// a player's page its seat's own, others the public one; the projector also the curve so far.
+// Drawn as a bar (first side from the left, second from the right, the 95% interval as a bracket) and,
+// on the projector, a line over the turns with its interval as a band. Colours: Okabe-Ito blue and
+// orange, each side also named in text and the second side hatched, so no colour is needed to read it.
+"use strict";
+window.grognardOdds = (function () {
+  const NS = "http://www.w3.org/2000/svg";
+  const pct = (x) => Math.round(100 * x) + "%";
+  const svgEl = (tag, attrs, text) => {
+    const node = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const ival = (s) => pct(s.interval[0]) + " to " + pct(s.interval[1]);
+
+  function bar(now, sides) {
+    const [a, b] = sides;
+    const sa = now.sides[a], sb = now.sides[b];
+    const W = 600, H = 64;
+    const svg = svgEl("svg", { viewBox: "0 0 " + W + " " + H, class: "odds-bar", role: "img",
+      "aria-label": a + " " + pct(sa.p) + " (95% interval " + ival(sa) + "), " + b + " " + pct(sb.p) + " (" + ival(sb) + ")" });
+    const defs = svgEl("defs");
+    const pat = svgEl("pattern", { id: "odds-hatch", width: 10, height: 10, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" });
+    pat.appendChild(svgEl("rect", { width: 10, height: 10, fill: "#E69F00" }));
+    pat.appendChild(svgEl("line", { x1: 0, y1: 0, x2: 0, y2: 10, stroke: "#fff", "stroke-width": 3, "stroke-opacity": 0.6 }));
+    defs.appendChild(pat); svg.appendChild(defs);
+    const wa = W * sa.p, wb = W * sb.p;
+    svg.appendChild(svgEl("rect", { x: 0, y: 0, width: W, height: H, fill: "#ddd" }));  // no winner
+    svg.appendChild(svgEl("rect", { x: 0, y: 0, width: wa, height: H, fill: "#0072B2", class: "odds-a" }));
+    svg.appendChild(svgEl("rect", { x: W - wb, y: 0, width: wb, height: H, fill: "url(#odds-hatch)", class: "odds-b" }));
+    // the first side's 95% interval: a bracket across its end
+    const lo = W * sa.interval[0], hi = W * sa.interval[1];
+    svg.appendChild(svgEl("path", { d: `M${lo},14 v-10 H${hi} v10 M${lo},${H - 14} v10 H${hi} v-10`, fill: "none", stroke: "#000", "stroke-width": 4 }));
+    svg.appendChild(svgEl("line", { x1: W / 2, y1: 0, x2: W / 2, y2: H, stroke: "#fff", "stroke-width": 2, "stroke-dasharray": "4 4" }));
+    return svg;
+  }
+
+  function line(curve, sides) {
+    const a = sides[0];
+    const W = 600, H = 220, L = 48, R = 12, T = 12, B = 36;
+    const xs = curve.map((p) => p.turn + (p.ended ? 0.5 : 0));
+    const x0 = Math.min(...xs), x1 = Math.max(x0 + 1, ...xs);
+    const X = (t) => L + (W - L - R) * (t - x0) / (x1 - x0), Y = (p) => T + (H - T - B) * (1 - p);
+    const svg = svgEl("svg", { viewBox: "0 0 " + W + " " + H, class: "odds-line", role: "img",
+      "aria-label": a + "'s chance to win, turn by turn: " + curve.map((p, i) => (p.ended ? "end" : "turn " + p.turn) + " " + pct(p.sides[a].p)).join(", ") });
+    for (const g of [0, 0.5, 1]) {
+      svg.appendChild(svgEl("line", { x1: L, x2: W - R, y1: Y(g), y2: Y(g), stroke: "#999", "stroke-dasharray": g === 0.5 ? "6 4" : "" }));
+      svg.appendChild(svgEl("text", { x: L - 6, y: Y(g) + 6, "text-anchor": "end", "font-size": 18 }, pct(g)));
+    }
+    if (curve.length > 1) {
+      const up = curve.map((p, i) => X(xs[i]) + "," + Y(p.sides[a].interval[1]));
+      const down = curve.map((p, i) => X(xs[i]) + "," + Y(p.sides[a].interval[0])).reverse();
+      svg.appendChild(svgEl("polygon", { points: up.concat(down).join(" "), fill: "#0072B2", "fill-opacity": 0.2 }));
+    }
+    svg.appendChild(svgEl("polyline", { points: curve.map((p, i) => X(xs[i]) + "," + Y(p.sides[a].p)).join(" "), fill: "none", stroke: "#0072B2", "stroke-width": 4 }));
+    curve.forEach((p, i) => svg.appendChild(svgEl("circle", { cx: X(xs[i]), cy: Y(p.sides[a].p), r: 5, fill: "#0072B2" })));
+    const step = Math.max(1, Math.ceil((x1 - x0) / 10));
+    for (let t = Math.ceil(x0); t <= x1; t += step) svg.appendChild(svgEl("text", { x: X(t), y: H - 12, "text-anchor": "middle", "font-size": 18 }, String(t)));
+    svg.appendChild(svgEl("text", { x: W - R, y: H - 12, "text-anchor": "end", "font-size": 14 }, "turn"));
+    return svg;
+  }
+
+  function draw(odds, sides, role) {
+    const box = document.getElementById("odds");
+    if (!box) return;
+    const there = odds && sides && sides.length >= 2;
+    box.hidden = !there;
+    if (!there) return;
+    const now = odds.now;
+    const [a, b] = sides;
+    const sa = now.sides[a], sb = now.sides[b];
+    const labels = document.getElementById("odds-labels");
+    labels.textContent = "";
+    const left = document.createElement("span"); left.className = "odds-side odds-side-a";
+    left.textContent = "\u25A0 " + a + " " + pct(sa.p);
+    const right = document.createElement("span"); right.className = "odds-side odds-side-b";
+    right.textContent = b + " " + pct(sb.p) + " \u25A8";
+    labels.appendChild(left); labels.appendChild(right);
+    const barBox = document.getElementById("odds-bar");
+    barBox.textContent = ""; barBox.appendChild(bar(now, sides));
+    document.getElementById("odds-note").textContent =
+      "95% interval: " + a + " " + ival(sa) + ", " + b + " " + ival(sb) +
+      (now.other > 0 ? "; no winner " + pct(now.other) : "") +
+      ". Turn " + now.turn + ", " + now.playouts + " games played out by bots" +
+      (odds.own ? " from what your seat can see." : " from what everyone can see.");
+    const lineBox = document.getElementById("odds-line");
+    if (lineBox) {
+      lineBox.textContent = "";
+      if (odds.curve && odds.curve.length) lineBox.appendChild(line(odds.curve, sides));
+    }
+  }
+  return { draw: draw };
+})();

@@ -1,0 +1,55 @@
+"""The live win-probability on the wire (issue 20): every page gets its estimate in its state, made off
+the room's actor; a seat's page its seat's own, the projector the public one with the curve so far. The
+numbers sent are exactly doctrine playouts from what the page may see: from the same position with the
+hidden part changed (the same table made with other dice, so other hidden obstacles), the same
+playouts give the same numbers, so nothing hidden reached them. Against the real server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from grognard import rulesets
+from grognard.analysis.winprob import win_probability
+from grognard.core.dice import SeededDice
+from grognard.web.odds import PLAYOUTS, odds_json, odds_seed
+from grognard.web.testing import ServerProcess, call
+from test_web_skirmish_melee import Page
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    with ServerProcess(tmp_path) as srv:
+        yield srv
+
+
+def test_each_page_gets_only_the_estimate_of_what_it_may_see(server: ServerProcess) -> None:
+    status, made = call(server.url + "/api/rooms", {"ruleset": "omaha"})
+    assert status == 200, made
+    code = made["code"]
+    ann = call(server.url + f"/api/rooms/{code}/join", {"name": "Ann", "side": "american"})[1]
+    host = Page(server, code, "host", made["host_token"])
+    player = Page(server, code, "player", ann["token"])
+    projector = Page(server, code, "projector", None)
+    try:
+        mine = player.wait(lambda s: s.get("odds") and s.get("you", {}).get("seats"), timeout=60)
+        public = projector.wait(lambda s: s.get("odds"), timeout=60)
+        seat = mine["you"]["seats"][0]
+        sent_mine, sent_public = mine["odds"], public["odds"]
+        assert sent_mine["own"] is True and "curve" not in sent_mine
+        assert sent_public["own"] is False and [p["turn"] for p in sent_public["curve"]] == [public["turn"]]
+        for sent in (sent_mine["now"], sent_public["now"]):
+            assert set(sent) == {"turn", "playouts", "other", "sides"}  # no seat, no state: numbers only
+            assert sent["playouts"] == PLAYOUTS and set(sent["sides"]) == set(public["sides"])
+    finally:
+        for page in (host, player, projector):
+            page.close()
+    # the room's game rolls from its secret seed (which fixes the hidden obstacles); these from others
+    for other in (7, 12345):
+        copy = rulesets.get("omaha").create({}, SeededDice(other))
+        seed = odds_seed(code) + copy.turn
+        assert odds_json(win_probability(copy, seat, playouts=PLAYOUTS, seed=seed)) == sent_mine["now"]
+        assert odds_json(win_probability(copy, None, playouts=PLAYOUTS, seed=seed)) == sent_public["now"]
