@@ -39,7 +39,7 @@ window.grognardOdds = (function () {
 
   function line(curve, sides) {
     const a = sides[0];
-    const W = 600, H = 220, L = 48, R = 12, T = 12, B = 36;
+    const W = 600, H = 240, L = 64, R = 24, T = 30, B = 40;
     const xs = curve.map((p) => p.turn + (p.ended ? 0.5 : 0));
     const x0 = Math.min(...xs), x1 = Math.max(x0 + 1, ...xs);
     const X = (t) => L + (W - L - R) * (t - x0) / (x1 - x0), Y = (p) => T + (H - T - B) * (1 - p);
@@ -58,7 +58,7 @@ window.grognardOdds = (function () {
     curve.forEach((p, i) => svg.appendChild(svgEl("circle", { cx: X(xs[i]), cy: Y(p.sides[a].p), r: 5, fill: "#0072B2" })));
     const step = Math.max(1, Math.ceil((x1 - x0) / 10));
     for (let t = Math.ceil(x0); t <= x1; t += step) svg.appendChild(svgEl("text", { x: X(t), y: H - 12, "text-anchor": "middle", "font-size": 18 }, String(t)));
-    svg.appendChild(svgEl("text", { x: W - R, y: H - 12, "text-anchor": "end", "font-size": 14 }, "turn"));
+    svg.appendChild(svgEl("text", { x: L, y: 20, "font-size": 18, "font-weight": "bold" }, a + " chance by turn (band: 95%)"));
     return svg;
   }
 
