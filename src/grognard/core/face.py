@@ -52,7 +52,8 @@ class Face:
     """How the pages show one rule set.
 
     ``scene(view, mine)``: what to draw, ``{"width", "height", "layers": [{"name", "shapes"}]}`` in inches
-    (see FACE-CONTRACT.md for a shape's keys). ``phase(view)``: the phase line. ``tables(view, mine)``:
+    (see FACE-CONTRACT.md for a shape's keys), optionally ``"key": [{"cls", "name", "state"?}]``, the table's
+    key drawn above it (a swatch in each look, its name). ``phase(view)``: the phase line. ``tables(view, mine)``:
     ``[{"caption", "columns", "rows"}]`` or ``[{"caption", "pre"}]``. ``figures(view)``: the projector's
     ``(label, value)`` pairs. ``controls(view, decision)``: how a person acts on ``decision`` on the table
     and in forms (``[{"kind", "verb", "title", "unit", "template", "fields", "preview"}]``); empty: the menu

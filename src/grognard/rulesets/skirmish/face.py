@@ -223,6 +223,7 @@ def _building(view: dict[str, Any], piece: dict[str, Any], states: dict[str, Any
                     "points": ring,
                     "cls": "building",
                     "id": sec["id"],
+                    **({"state": "tall"} if storeys > 1 else {}),
                     "title": f"{kind} {sec['id']}: {storeys} storey{'s' if storeys > 1 else ''}, "
                     f"{points} points, {state}",
                 }
@@ -427,7 +428,31 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
             {"name": "marks", "shapes": marks_shapes(view) + rings},
             {"name": "units", "shapes": figure_shapes(view)},
         ],
+        "key": terrain_key(view),
     }
+
+
+def terrain_key(view: dict[str, Any]) -> list[dict[str, str]]:
+    """The table's key: one ``{"cls", "name", "state"?}`` for each look the scenario's terrain has (the kinds
+    that share a look named together, "woods / bushes"), open ground first, then doors, windows and buildings
+    of more than one storey where there are any."""
+    names: dict[str, list[str]] = {"ground": ["open ground"]}
+    tall = openings = False
+    for piece in view["terrain"]["pieces"]:
+        kind = piece["kind"]
+        cls = CLS.get(kind, "obstacle")
+        names.setdefault(cls, [])
+        if _name(kind) not in names[cls]:
+            names[cls].append(_name(kind))
+        if kind in ("building", "tower"):
+            tall = tall or any(len(sec.get("storeys") or []) > 1 for sec in piece.get("sections") or [])
+        openings = openings or bool(piece.get("openings"))
+    out = [{"cls": cls, "name": " / ".join(words)} for cls, words in names.items() if words]
+    if tall:
+        out.append({"cls": "building", "state": "tall", "name": "building, 2 or more storeys"})
+    if openings:
+        out += [{"cls": "door", "name": "door"}, {"cls": "window", "name": "window"}]
+    return out
 
 
 # ------------------------------------------------------------------------------------------ words

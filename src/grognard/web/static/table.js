@@ -28,6 +28,54 @@
     return node("circle", Object.assign({ cx: fix(x), cy: fix(y), r: fix(r) }, attrs));
   }
 
+  // the terrain's textures, in table inches (woods' trees, a hill's contours, water's ripples, the railway's
+  // sleepers, a road's verge, wire's barbs), so no two kinds of ground look alike even in grey
+  const PATTERNS = {
+    wood: { size: 2, bg: "#7fb069", marks: [["circle", { cx: 0.5, cy: 0.5, r: 0.42 }], ["circle", { cx: 1.5, cy: 1.5, r: 0.42 }]], ink: "#2f6b22" },
+    hill: { size: 1.2, bg: "#e3cf9c", marks: [["path", { d: "M0 1.2 L1.2 0" }]], ink: "#8c6d1f" },
+    water: { size: 1.6, bg: "#9ccbea", marks: [["path", { d: "M0 0.8 Q0.4 0.4 0.8 0.8 T1.6 0.8" }]], ink: "#0b5f94" },
+    rail: { size: 1, bg: "#c9c2b4", marks: [["path", { d: "M0.5 0 L0.5 1" }]], ink: "#4d4d4d" },
+    obstacle: { size: 1, bg: "#b3b3b3", marks: [["circle", { cx: 0.5, cy: 0.5, r: 0.18 }]], ink: "#4d4d4d" },
+  };
+  function patterns(svg) {
+    if (document.getElementById("gt-wood")) return;  // one set a page
+    const defs = node("defs", {});
+    for (const [name, p] of Object.entries(PATTERNS)) {
+      const pat = node("pattern", { id: "gt-" + name, patternUnits: "userSpaceOnUse", width: p.size, height: p.size });
+      pat.appendChild(node("rect", { x: 0, y: 0, width: p.size, height: p.size, fill: p.bg, stroke: "none" }));
+      for (const [tag, attrs] of p.marks) {
+        pat.appendChild(node(tag, Object.assign({ fill: tag === "circle" ? p.ink : "none", stroke: p.ink, "stroke-width": 0.13, "vector-effect": "none" }, attrs)));
+      }
+      defs.appendChild(pat);
+    }
+    svg.insertBefore(defs, svg.firstChild);
+  }
+  // the key under the table: a swatch drawn with the table's own classes and a name, for each look it has
+  function drawKey(keyBox, key) {
+    keyBox.textContent = "";
+    keyBox.hidden = !(key && key.length);
+    if (keyBox.hidden) return;
+    const head = document.createElement("span");
+    head.className = "key-head"; head.textContent = "Key:";
+    keyBox.appendChild(head);
+    for (const item of key) {
+      const li = document.createElement("span");
+      li.className = "key-item";
+      li.dataset.cls = item.cls;
+      const sw = node("svg", { class: "key-swatch", viewBox: "0 0 3 2", width: 36, height: 24, "aria-hidden": "true" });
+      const g = node("g", { class: "t-" + item.cls + (item.state ? " s-" + item.state : "") });
+      if (item.cls === "wire") g.appendChild(node("polyline", { points: "0.2,1 2.8,1" }));
+      else g.appendChild(node(item.cls === "ground" ? "rect" : "polygon", item.cls === "ground"
+        ? { x: 0.1, y: 0.1, width: 2.8, height: 1.8 } : { points: "0.1,0.1 2.9,0.1 2.9,1.9 0.1,1.9" }));
+      sw.appendChild(g);
+      li.appendChild(sw);
+      const words = document.createElement("span");
+      words.textContent = item.name;
+      li.appendChild(words);
+      keyBox.appendChild(li);
+    }
+  }
+
   function create(box, options) {
     const opts = options || {};
     const svg = node("svg", { class: "table", role: "img", "aria-labelledby": opts.labelledby || "board-h", tabindex: 0, focusable: "true" });
@@ -53,9 +101,14 @@
     const tip = document.createElement("div");
     tip.className = "table-tip"; tip.hidden = true; tip.setAttribute("role", "status"); tip.setAttribute("aria-live", "polite");
     frame.appendChild(tip);
+    const keyBox = document.createElement("div");
+    keyBox.className = "table-key"; keyBox.hidden = true;
+    keyBox.setAttribute("aria-label", "the table's key: what each kind of ground looks like");
     box.textContent = "";
     box.appendChild(tools);
+    box.appendChild(keyBox);  // above the table, in sight with it on a short screen
     box.appendChild(frame);
+    patterns(svg);
 
     let layersRef = layers;
     let focused = false;  // the first sight of the viewer's own units was given
@@ -227,6 +280,7 @@
           setBox({ x: x, y: whole.y, w: w, h: whole.h });
         }
       }
+      drawKey(keyBox, next.key);
       paint();
     };
     function paint() {
