@@ -103,7 +103,7 @@
     frame.appendChild(tip);
     const keyBox = document.createElement("div");
     keyBox.className = "table-key"; keyBox.hidden = true;
-    keyBox.setAttribute("aria-label", "the table's key: what each kind of ground looks like");
+    keyBox.setAttribute("role", "group"); keyBox.setAttribute("aria-label", "the table's key: what each kind of ground looks like");
     box.textContent = "";
     box.appendChild(tools);
     box.appendChild(keyBox);  // above the table, in sight with it on a short screen
