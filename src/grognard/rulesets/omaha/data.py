@@ -74,6 +74,16 @@ OPTIONS: tuple[OptionSpec, ...] = (
         quiet=True,
     ),
     OptionSpec(
+        "shoot_from",
+        str,
+        "wall_or_beyond",
+        "RULINGS O9: figures may shoot at the bunker in front from the sea wall or beyond it (wall_or_beyond), "
+        "or only from the wall itself, past it they assault (wall)",
+        choices=("wall_or_beyond", "wall"),
+        rule="omaha.17",
+        quiet=True,
+    ),
+    OptionSpec(
         "hidden_obstacles",
         bool,
         False,

@@ -723,6 +723,8 @@ class FightSpace(ActionSpace[Fight]):
     def _why_not_shoot(game: OmahaGame, squad: Squad, front: Bunker | None) -> str | None:
         if R.below_wall(squad.y):
             return "figures may shoot only from the sea wall or closer"
+        if R.past_wall(squad.y) and game.state.options.get("shoot_from", "wall_or_beyond") == "wall":
+            return "figures may shoot only from the sea wall itself (option shoot_from = wall, RULINGS O9)"
         if front is None:
             return "no bunker stands directly in front"
         if not front.active:
