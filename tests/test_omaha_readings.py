@@ -10,9 +10,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from grognard.rulesets.omaha.actions import Fight
+from grognard.analysis.montecarlo import play_one
+from grognard.rulesets.omaha import RULESET
+from grognard.rulesets.omaha.actions import BunkerFire, Fight
+from grognard.rulesets.omaha.bots import german_target
 from terminal_driver import run_cli
-from test_omaha_rules import decision, illegal, new_game, of_kind, order, put, script, seat_of
+from test_omaha_rules import decision, hold_rest, illegal, new_game, of_kind, order, player, put, script, seat_of
 
 
 # ---------------------------------------------------------------------------------- O9 (omaha.17)
@@ -69,3 +72,68 @@ def test_a_bad_shoot_from_value_is_one_line() -> None:
     bad = run_cli("simulate", "omaha", "-n", "1", "-o", "shoot_from=sand")
     assert bad.returncode == 2
     assert bad.stderr.strip() == "error: option 'shoot_from': 'sand' is not one of wall_or_beyond, wall"
+
+
+# ---------------------------------------------------------------------------------- O10 (omaha.19)
+@pytest.mark.rule("omaha.19")
+@pytest.mark.parametrize(
+    ("y", "bunker_targets", "may_fire"),
+    [
+        (24.0, "anywhere", True),  # at the wall: a target under both readings
+        (24.0, "not_past_wall", True),
+        (24.5, "anywhere", True),  # past the wall: the ruling (O10), any squad anywhere
+        (24.5, "not_past_wall", False),  # the other reading: barred as artillery is
+    ],
+)
+def test_the_bunker_targets_option_lets_bunkers_fire_past_the_wall_or_not(
+    y: float, bunker_targets: str, may_fire: bool
+) -> None:
+    game = new_game(bunker_targets=bunker_targets)
+    put(game, "A2", 12, y)
+    hold_rest(game)
+    space = decision(game, "fire B1").space
+    assert ("A2" in {a.target for a in space.candidates()}) is may_fire
+    action = BunkerFire("B1", "A2")
+    if not may_fire:
+        refused = illegal(game, "German 1", action)
+        assert refused.rule == "omaha.19" and "O10" in str(refused)
+        assert german_target(game, artillery=False) == "A1"  # the doctrine turns to a squad it may fire at
+        return
+    assert german_target(game, artillery=False) == "A2"  # furthest up the beach
+    script(game, 5, 4, 6, 1)  # 5 and 6 kill, 4 does not
+    events = game.apply("German 1", action)
+    assert of_kind(events, "bunker_fire")[0]["killed"] == 2
+    assert player(game, "A2").squad.figures == 10
+
+
+@pytest.mark.rule("omaha.19")
+@pytest.mark.parametrize(("bunker_targets", "owed"), [("anywhere", ["fire B1", "fire B2"]), ("not_past_wall", [])])
+def test_no_bunker_fire_is_owed_when_every_squad_is_past_the_wall_with_not_past_wall(
+    bunker_targets: str, owed: list[str]
+) -> None:
+    game = new_game(bunker_targets=bunker_targets)
+    for label in ("A1", "A2", "A3"):
+        put(game, label, None, 30)
+    events = hold_rest(game)  # holds until a German decision is owed
+    if owed:
+        assert [d.id for d in game.pending()] == owed
+        return
+    # nothing to fire at and nothing artillery may target: no German decision, turn after turn to the cap
+    assert game.is_over and game.state.turn == 100 and game.state.stats["american_losses"] == 0
+    assert not [e for e in events if e.kind in ("bunker_fire", "no_fire", "artillery", "no_artillery")]
+
+
+@pytest.mark.rule("omaha.19")
+def test_simulate_follows_the_bunker_targets_option() -> None:
+    """The doctrine's squads past the wall are spared the bunkers' fire: the same seeded games go otherwise,
+    and the batch path (tested equal to the engine in test_omaha_batch) plays them alike."""
+    bots = {"american": "doctrine", "german": "doctrine"}
+    rows = {
+        value: [
+            play_one(RULESET, RULESET.resolve({"germans": 1, "bunker_targets": value}), bots, 4, i) for i in range(4)
+        ]
+        for value in ("anywhere", "not_past_wall")
+    }
+    assert rows["anywhere"] != rows["not_past_wall"]
+    losses = {value: sum(r["american_losses"] for r in rows[value]) for value in rows}
+    assert losses["not_past_wall"] < losses["anywhere"]

@@ -134,6 +134,7 @@ class _Batch:
         self.limit = options["fresh_squads"]
         self.deep = bool(options["deep_water"])
         self.drowned_morale = bool(options.get("drowned_morale", True))
+        self.fire_past_wall = options.get("bunker_targets", "anywhere") == "anywhere"  # RULINGS O10
         # dice: each game's d6 stream, as SeededDice draws it
         self.generators: list[np.random.Generator] = []
         self.bot_rngs: list[np.random.Generator] = []
@@ -719,10 +720,11 @@ class _Batch:
         fires = self.status[live] == ACTIVE  # the German phase's decisions are owed by bunkers active now
         for b in range(self.B):
             g = live[fires[:, b] & ~self.done[live]]
-            g = g[self.has[g].any(axis=1)]
+            targets = self.has[g] if self.fire_past_wall else self.has[g] & ~(self.y[g] > WALL_Y + TOLERANCE)
+            g, targets = g[targets.any(axis=1)], targets[targets.any(axis=1)]
             if not len(g):
                 continue
-            p = self._threat_key(g, self.has[g])
+            p = self._threat_key(g, targets)
             left = self.defenders[g, b]
             kills = (self._dice(g, FIRE_DICE[left]) >= FIRE_TARGET[left][:, None]).sum(axis=1)
             self._lose_each(g, p, kills)

@@ -59,9 +59,11 @@ def german_target(game: OmahaGame, *, artillery: bool) -> str | None:
     # max(squads, key=threat) in one pass; threat() is only needed to part squads level on (y, figures)
     best: Squad | None = None
     best_rank = (0.0, 0)
+    # RULINGS O10: the bunkers fire anywhere, unless the option bars them past the wall as it bars artillery
+    barred = artillery or game.state.options.get("bunker_targets", "anywhere") == "not_past_wall"
     for player in game.state.americans:
         squad = player.squad
-        if squad is None or (artillery and R.past_wall(squad.y)):
+        if squad is None or (barred and R.past_wall(squad.y)):
             continue
         rank = (squad.y, squad.figures)
         if best is None or rank > best_rank or (rank == best_rank and threat(squad) > threat(best)):

@@ -84,6 +84,16 @@ OPTIONS: tuple[OptionSpec, ...] = (
         quiet=True,
     ),
     OptionSpec(
+        "bunker_targets",
+        str,
+        "anywhere",
+        "RULINGS O10: a bunker may fire at any squad (anywhere), or, reading 'may NOT target squads that have "
+        "moved past the Sea Wall' as binding every German weapon, not at a squad past the wall (not_past_wall)",
+        choices=("anywhere", "not_past_wall"),
+        rule="omaha.19",
+        quiet=True,
+    ),
+    OptionSpec(
         "hidden_obstacles",
         bool,
         False,

@@ -259,17 +259,19 @@ class OmahaGame(Game):
             return out
         targets = [a.squad.label for a in s.americans if a.squad is not None]
         if targets:
+            legal = [a.squad.label for a in s.americans if a.squad is not None and not R.past_wall(a.squad.y)]
+            # RULINGS O10: a bunker fires anywhere; the option bunker_targets = not_past_wall bars it as artillery
+            fire_at = legal if s.options.get("bunker_targets", "anywhere") == "not_past_wall" else targets
             for _section, bunker in sorted(s.bunkers.items()):
-                if bunker.active:
+                if bunker.active and fire_at:
                     out.append(
                         Decision(
                             f"fire {bunker.label}",
                             bunker.commander,
                             f"bunker {bunker.label} ({counted(bunker.defenders, 'defender')}): fire at a squad",
-                            TargetSpace(self, bunker.label, targets, artillery=False),
+                            TargetSpace(self, bunker.label, fire_at, artillery=False),
                         )
                     )
-            legal = [a.squad.label for a in s.americans if a.squad is not None and not R.past_wall(a.squad.y)]
             if legal:
                 for k in range(s.germans):
                     label = f"G{k + 1}"
@@ -811,9 +813,16 @@ class TargetSpace(FiniteSpace[OmahaAction]):
         if target is not None and target not in self.targets:
             player_index = int(target[1:]) - 1 if target[1:].isdecimal() else -1
             players = self.game.state.americans
-            if 0 <= player_index < len(players) and players[player_index].squad is not None and self.artillery:
+            if 0 <= player_index < len(players) and players[player_index].squad is not None:
+                if self.artillery:
+                    raise IllegalAction(
+                        f"{action}: squad {target} has moved past the sea wall; artillery may not target it",
+                        "omaha.23",
+                    )
                 raise IllegalAction(
-                    f"{action}: squad {target} has moved past the sea wall; artillery may not target it", "omaha.23"
+                    f"{action}: squad {target} has moved past the sea wall; with the option bunker_targets = "
+                    "not_past_wall (RULINGS O10) no bunker may target it",
+                    "omaha.19",
                 )
             raise IllegalAction(
                 f"{action}: squad {target} is not on the beach", "omaha.22" if self.artillery else "omaha.19"
