@@ -31,6 +31,7 @@ CASES: dict[str, dict[str, Any]] = {
     "hidden obstacles and deep water": {"germans": 3, "hidden_obstacles": True, "deep_water": True},
     "the drowned shake no one (O6 other reading)": {"germans": 2, "deep_water": True, "drowned_morale": False},
     "bunkers spare squads past the wall (O10 other reading)": {"germans": 2, "bunker_targets": "not_past_wall"},
+    "artillery only with a bunker (O11 other reading)": {"germans": 2, "artillery_needs_bunker": True},
     "wide water and ground": {"germans": 2, "water": 12.5, "ground": 9.0},
     "bunkers only": {"germans": 2, "victory": "bunkers_only"},
     "class period": {"germans": 4, "period_turns": 6},

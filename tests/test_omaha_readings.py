@@ -12,7 +12,7 @@ import pytest
 
 from grognard.analysis.montecarlo import play_one
 from grognard.rulesets.omaha import RULESET
-from grognard.rulesets.omaha.actions import BunkerFire, Fight
+from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight
 from grognard.rulesets.omaha.bots import german_target
 from terminal_driver import run_cli
 from test_omaha_rules import decision, hold_rest, illegal, new_game, of_kind, order, player, put, script, seat_of
@@ -137,3 +137,52 @@ def test_simulate_follows_the_bunker_targets_option() -> None:
     assert rows["anywhere"] != rows["not_past_wall"]
     losses = {value: sum(r["american_losses"] for r in rows[value]) for value in rows}
     assert losses["not_past_wall"] < losses["anywhere"]
+
+
+# ---------------------------------------------------------------------------------- O11 (omaha.22)
+@pytest.mark.rule("omaha.22")
+@pytest.mark.parametrize(
+    ("knocked_out", "needs_bunker", "strike"),
+    [
+        (1, False, True),  # one bunker left: a strike under both readings
+        (1, True, True),
+        (2, False, True),  # both gone: the ruling (O11), the guns are not in the bunkers
+        (2, True, False),  # the other reading: no bunker, no observer, no strike
+    ],
+)
+def test_the_artillery_needs_bunker_option_keeps_or_ends_a_strike_with_the_bunkers_gone(
+    knocked_out: int, needs_bunker: bool, strike: bool
+) -> None:
+    game = new_game(artillery_needs_bunker=needs_bunker)  # obstacles everywhere: the exits stay shut
+    for b in list(game.state.bunkers.values())[:knocked_out]:
+        b.defenders, b.status = 0, "destroyed"
+    game.changed()
+    for label in ("A1", "A2", "A3"):
+        order(game, label, Fight(label))  # every squad holds
+    if not strike:
+        assert (game.state.turn, game.state.phase) == (2, "americans")  # nothing owed by the Germans
+        refused = illegal(game, "German 1", Artillery("G1", "A1"))
+        assert "O11" in str(refused) and "\n" not in str(refused)
+        return
+    assert "artillery G1" in [d.id for d in game.pending()]
+    pass_fire = [d for d in game.pending() if d.id.startswith("fire ")]
+    for d in pass_fire:
+        game.apply(d.seat, BunkerFire(d.id.split()[1], None))
+    dice = script(game, 5, 4, 4, 3, 6, 1, 1, 1)  # lands on 5; 4, 4, 6 kill, 3 does not; A1 holds morale
+    events = game.apply("German 1", Artillery("G1", "A1"))
+    assert of_kind(events, "artillery")[0]["killed"] == 3 and dice.remaining == 0
+
+
+@pytest.mark.rule("omaha.22")
+def test_simulate_follows_the_artillery_needs_bunker_option() -> None:
+    bots = {"american": "doctrine", "german": "doctrine"}
+    rows = {
+        value: [
+            play_one(RULESET, RULESET.resolve({"germans": 1, "artillery_needs_bunker": value}), bots, 6, i)
+            for i in range(4)
+        ]
+        for value in (False, True)
+    }
+    assert rows[False] != rows[True]
+    losses = {value: sum(r["american_losses"] for r in rows[value]) for value in rows}
+    assert losses[True] < losses[False]

@@ -23,7 +23,8 @@ reference's own functions (``rules.reach``, ``rules.move_cost``,
 within 1e-9" of the allowance, two bunkers within 1e-9" of equally near, and
 the rare move the allowance or the obstacles cut short by bisection.
 
-Supported: doctrine bots on both sides, every Omaha option.
+Supported: doctrine bots on both sides, every Omaha option (``shoot_from``, RULINGS O9, changes nothing
+the doctrine does: it never shoots from past the wall).
 """
 
 from __future__ import annotations
@@ -135,6 +136,7 @@ class _Batch:
         self.deep = bool(options["deep_water"])
         self.drowned_morale = bool(options.get("drowned_morale", True))
         self.fire_past_wall = options.get("bunker_targets", "anywhere") == "anywhere"  # RULINGS O10
+        self.needs_bunker = bool(options.get("artillery_needs_bunker", False))  # RULINGS O11
         # dice: each game's d6 stream, as SeededDice draws it
         self.generators: list[np.random.Generator] = []
         self.bot_rngs: list[np.random.Generator] = []
@@ -728,8 +730,11 @@ class _Batch:
             left = self.defenders[g, b]
             kills = (self._dice(g, FIRE_DICE[left]) >= FIRE_TARGET[left][:, None]).sum(axis=1)
             self._lose_each(g, p, kills)
-        for _ in range(self.germans):
+        for k in range(self.germans):
             g = live[~self.done[live]]
+            if self.needs_bunker:  # RULINGS O11 read the other way (OmahaGame.calls_artillery)
+                own = slice(SECTIONS_PER_GERMAN * k, SECTIONS_PER_GERMAN * (k + 1))
+                g = g[(self.status[g, own] == ACTIVE).any(axis=1)]
             eligible = self.has[g] & ~(self.y[g] > WALL_Y + TOLERANCE)
             g, eligible = g[eligible.any(axis=1)], eligible[eligible.any(axis=1)]
             if not len(g):

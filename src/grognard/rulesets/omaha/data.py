@@ -94,6 +94,15 @@ OPTIONS: tuple[OptionSpec, ...] = (
         quiet=True,
     ),
     OptionSpec(
+        "artillery_needs_bunker",
+        bool,
+        False,
+        "RULINGS O11 read the other way: a German player calls artillery only while one of his own bunkers is "
+        "in action (off, the ruling: every German player calls a strike, his bunkers gone or not)",
+        rule="omaha.22",
+        quiet=True,
+    ),
+    OptionSpec(
         "hidden_obstacles",
         bool,
         False,

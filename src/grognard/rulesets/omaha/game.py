@@ -157,6 +157,14 @@ class OmahaGame(Game):
         ]
         return full
 
+    def calls_artillery(self, german: str) -> bool:
+        """Whether German player ``german`` calls a strike this turn: always (RULINGS O11), or with the option
+        ``artillery_needs_bunker`` only while one of his own bunkers is in action (omaha.22)."""
+        s = self.state
+        if not s.options.get("artillery_needs_bunker", False):
+            return True
+        return any(b.active and b.owner == german for b in s.bunkers.values())
+
     def missing(self, action: Any) -> str | None:
         """The squad, bunker or German player ``action`` names, when this game has none of that label."""
         s = self.state
@@ -178,6 +186,11 @@ class OmahaGame(Game):
             if label is not None and label.upper() not in labels:
                 listed = f"{labels[0]} to {labels[-1]}" if len(labels) > 2 else ", ".join(labels)
                 return f"{str(action)!r}: there is no {what} {label} in this game ({listed})"
+        if isinstance(action, Artillery) and not self.calls_artillery(action.german):
+            return (
+                f"{str(action)!r}: {action.german} has no bunker in action, and with the option "
+                "artillery_needs_bunker (RULINGS O11) he calls no artillery"
+            )
         return None
 
     def decision_id(self, action: Any) -> str | None:
@@ -275,6 +288,8 @@ class OmahaGame(Game):
             if legal:
                 for k in range(s.germans):
                     label = f"G{k + 1}"
+                    if not self.calls_artillery(label):
+                        continue
                     out.append(
                         Decision(
                             f"artillery {label}",
