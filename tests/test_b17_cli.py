@@ -151,7 +151,11 @@ def test_the_bots_line_leaves_out_the_side_people_fly() -> None:
 
 def test_the_human_help_gives_each_rule_sets_own_seats() -> None:
     """B-17's help once offered Omaha's seat labels (A1,G2), which B-17 has not."""
-    b17 = " ".join(run_cli("play", "b17", "--help").stdout.split())
+
+    def words(*args: str) -> str:  # the help's words, read across the option box's wrapped lines
+        return " ".join(run_cli(*args).stdout.replace("│", " ").split())
+
+    b17 = words("play", "b17", "--help")
     assert "A1" not in b17 and "people take a side (american, german) or 'all'" in b17
-    omaha = " ".join(run_cli("play", "omaha", "--help").stdout.split())
+    omaha = words("play", "omaha", "--help")
     assert "seats by name or label (A1,G6)" in omaha

@@ -46,7 +46,7 @@ from grognard.core.errors import GrognardError
 from grognard.core.options import check_offered
 from grognard.core.record import readable_by
 from grognard.terminal import parse_dice
-from grognard.web import faces, pages
+from grognard.web import faces, odds, pages
 from grognard.web.guard import Bucket, CodeGate, Codes, Guard, Limits
 from grognard.web.patch import Sent
 from grognard.web.protocol import (
@@ -118,6 +118,7 @@ class Server:
         for room in self.rooms.values():
             if room.task is not None:
                 room.task.cancel()
+        odds.shutdown()
         self.db.shutdown(wait=True)
         self.store.close()
 

@@ -1,10 +1,15 @@
 """Who is winning, live: each room's win-probability, worked out off its actor (issue 20).
 
 At each new turn (and at the game's end) the room hands :meth:`LiveOdds.moved` its game; a clone is
-taken there, on the event loop (a cheap copy, in the same step as the change), and the playouts run on
-one worker thread shared by every room (``POOL``), so neither play nor the event loop waits for them.
-The budget is small (``PLAYOUTS`` a seat-view); a newer position supersedes an estimate still running
-(``analysis.winprob.Superseded``), and a room waiting for its turn only keeps the newest.
+taken there, on the event loop (a cheap copy, in the same step as the change), and the playouts run in
+one worker *process* shared by every room (:func:`worker`), at a lower priority (``nice`` 10). A thread
+would hold the interpreter's lock for seconds at a time and slow the event loop and every page with
+it; a process leaves the server's own core to play, and on a busy machine the system runs play first.
+
+A room has at most one estimate in the worker and one waiting: a newer position replaces the waiting
+one. An estimate that comes back after its turn has passed is still that turn's point on the curve; one
+of a position taken back (undo) is dropped. The budget is small
+(``PLAYOUTS`` a seat-view).
 
 Each page is sent only its own estimate: a player's page the estimate of its seat (made by
 ``win_probabilities`` from what that seat may see: the hidden part sampled, never read), every other
@@ -17,19 +22,73 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import multiprocessing
+import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from grognard.analysis.winprob import Superseded, WinProbability, win_probabilities
+from grognard.analysis.winprob import WinProbability, win_probabilities
 from grognard.core.engine import Game
 
-__all__ = ["PLAYOUTS", "POOL", "LiveOdds", "odds_json", "odds_seed"]
+__all__ = ["NICE", "PLAYOUTS", "LiveOdds", "odds_json", "odds_seed", "shutdown", "worker"]
 
 log = logging.getLogger(__name__)
 
 PLAYOUTS = 16  # a seat-view's budget: a bar to a few tens of percent, refreshed each turn
-POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="odds")
+NICE = 10  # the worker's priority below the server's (os.nice)
+
+_pool: ProcessPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _start_worker(parent: int) -> None:
+    """In the worker, once: a lower priority, and an end when the server is gone (even by SIGKILL, which
+    leaves the worker no message: it would wait on its queue for ever)."""
+    try:
+        os.nice(NICE)
+    except OSError:  # not allowed here: the same priority as the server
+        pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def worker() -> ProcessPoolExecutor:
+    """The one worker process of every room's estimates, started at the first (spawned: a fresh
+    interpreter, never a fork of the server's threads); started again if it died."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            context = multiprocessing.get_context("spawn")
+            _pool = ProcessPoolExecutor(
+                max_workers=1, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+            )
+        return _pool
+
+
+def shutdown() -> None:
+    """Stop the worker at once, an estimate in progress with it (the server is closing)."""
+    global _pool
+    with _pool_lock:
+        pool, _pool = _pool, None
+    if pool is None:
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+
+
+def _estimate(game: Game, seats: list[str | None], playouts: int, seed: int) -> dict[str | None, WinProbability]:
+    """In the worker: the estimates of ``seats`` at ``game``."""
+    return win_probabilities(game, seats, playouts=playouts, seed=seed)
 
 
 def odds_seed(code: str) -> int:
@@ -50,7 +109,10 @@ def odds_json(odds: WinProbability) -> dict[str, Any]:
 
 
 class LiveOdds:
-    """One room's estimates: the newest per seat (``None``: the public view) and the public curve so far."""
+    """One room's estimates: the newest per seat (``None``: the public view) and the public curve so far.
+
+    Every method runs on the server's event loop.
+    """
 
     def __init__(self, seed: int, playouts: int = PLAYOUTS) -> None:
         self.seed = seed
@@ -60,13 +122,13 @@ class LiveOdds:
         self.curve: list[tuple[bool, WinProbability]] = []
         self._generation = 0
         self._at: tuple[int, bool] | None = None  # the (turn, over) estimated last
-        self._lock = threading.Lock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self.on_ready: Any = None  # () -> None, called on the loop when an estimate is ready
+        self._running: Future[dict[str | None, WinProbability]] | None = None
+        self._waiting: tuple[Game, list[str | None], int] | None = None
+        self.on_ready: Any = None  # () -> None, called when an estimate is ready
         self.closed = False
 
     def moved(self, game: Game) -> None:
-        """The game changed: at a new turn or its end, start a new estimate (the running one is given up)."""
+        """The game changed: at a new turn or its end, ask for a new estimate (an older one is dropped)."""
         if self.closed:
             return
         at = (game.turn, game.is_over)
@@ -74,44 +136,61 @@ class LiveOdds:
             return
         self._at = at
         self._generation += 1
-        generation = self._generation
-        with self._lock:  # an undo took the game back: the curve too
-            self.curve = [
-                (ended, p) for ended, p in self.curve if p.turn < game.turn or (p.turn == game.turn and not ended)
-            ]
-        self._loop = asyncio.get_running_loop()
-        sim = game.clone()  # the worker plays from this copy: the room's game goes on meanwhile
-        seats: list[str | None] = [None, *game.seats()]
-        POOL.submit(self._work, sim, seats, generation)
+        # an undo took the game back: the curve too
+        self.curve = [
+            (ended, p) for ended, p in self.curve if p.turn < game.turn or (p.turn == game.turn and not ended)
+        ]
+        # the worker plays from this copy: the room's game goes on meanwhile
+        self._waiting = (game.clone(), [None, *game.seats()], self._generation)
+        if self._running is None:
+            self._send()
 
-    def _work(self, game: Game, seats: list[str | None], generation: int) -> None:
-        """On the worker thread: the estimates of ``seats``, unless a newer position came first."""
+    def _send(self) -> None:
+        """Hand the waiting position to the worker."""
+        assert self._waiting is not None
+        game, seats, generation = self._waiting
+        self._waiting = None
+        loop = asyncio.get_running_loop()
+        try:
+            future = worker().submit(_estimate, game, seats, self.playouts, self.seed + game.turn)
+        except RuntimeError:  # the worker is shut down (the server is closing) or broke
+            log.exception("the live odds at turn %s could not start", game.turn)
+            return
+        self._running = future
+        over = game.is_over
 
-        def stop() -> bool:
-            return self.closed or generation != self._generation
+        def done(made: Future[dict[str | None, WinProbability]]) -> None:  # on the pool's thread
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(self._done, made, generation, over)
 
-        if stop():
+        future.add_done_callback(done)
+
+    def _done(self, future: Future[dict[str | None, WinProbability]], generation: int, over: bool) -> None:
+        self._running = None
+        if self.closed:
+            return
+        if self._waiting is not None:
+            self._send()
+        if future.cancelled():
             return
         try:
-            made = win_probabilities(game, seats, playouts=self.playouts, seed=self.seed + game.turn, stop=stop)
-        except Superseded:
+            made = future.result()
+        except BrokenProcessPool:
+            log.exception("the live odds' worker stopped; the next estimate starts another")
+            shutdown()
             return
         except Exception:
-            log.exception("the live odds at turn %s failed", game.turn)
+            log.exception("the live odds failed")
             return
-        with self._lock:
-            if stop():
-                return
+        public = made[None]
+        if generation != self._generation and (self._at is None or public.turn >= self._at[0]):
+            return  # the game moved within this turn, or was taken back: this estimate is not of it
+        # an estimate of a turn the game has left since is kept: it is the curve's point for that turn
+        if generation == self._generation or not self.latest or public.turn >= self.latest[None].turn:
             self.latest = made
-            public = made[None]
-            key = (game.is_over, public.turn)
-            self.curve = [(e, p) for e, p in self.curve if (e, p.turn) != key] + [(game.is_over, public)]
-        loop = self._loop
-        if loop is not None and self.on_ready is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._ready)
-
-    def _ready(self) -> None:
-        if not self.closed and self.on_ready is not None:
+        key = (over, public.turn)
+        self.curve = [(e, p) for e, p in self.curve if (e, p.turn) != key] + [(over, public)]
+        if self.on_ready is not None:
             self.on_ready()
 
     def for_page(self, seat: str | None, with_curve: bool) -> dict[str, Any] | None:
@@ -119,15 +198,14 @@ class LiveOdds:
 
         ``seat``: a player's seat (its own estimate, once made for it), else ``None`` (the public one).
         """
-        with self._lock:
-            odds = self.latest.get(seat)
-            curve = list(self.curve) if with_curve else []
+        odds = self.latest.get(seat)
         if odds is None:
             return None
         out: dict[str, Any] = {"now": odds_json(odds), "own": seat is not None}
         if with_curve:
-            out["curve"] = [dict(odds_json(p), ended=ended) for ended, p in curve]
+            out["curve"] = [dict(odds_json(p), ended=ended) for ended, p in self.curve]
         return out
 
     def close(self) -> None:
         self.closed = True
+        self._waiting = None

@@ -619,8 +619,9 @@
       : "";
     deadline = s.timer && s.timer.left !== null ? Date.now() + s.timer.left * 1000 : null;
     tick();
-    // a preview's picture stays while nothing has changed since it was asked for (a state sent again)
-    if (shown && shown.version !== s.version) { shown = null; delete $("svg").dataset.preview; }
+    // a preview's picture stays while the game has not changed since it was asked for (a state sent again:
+    // a player joined, the live odds came)
+    if (shown && shown.step !== s.step) { shown = null; delete $("svg").dataset.preview; }
     if (s.scene !== undefined && ensureTable(s)) {
       tableView.draw(s.scene, s.sides);
       // the pointer's box and the preview drawn stay while their decision is owed (others play on meanwhile)
@@ -668,7 +669,7 @@
     }
   }
 
-  let shown = null;  // the preview drawn in the picture: {svg, version}
+  let shown = null;  // the preview drawn in the picture: {svg, step}
 
   let debriefAsked = false;
   async function loadDebrief() {
@@ -923,7 +924,7 @@
       if (m.note) box.appendChild(el("p", m.note));
       box.appendChild(el("p", "Exact odds: " + m.odds, { class: "odds" }));
       if (m.svg) {  // the picture with the order drawn in, until the next state or "back"
-        shown = { svg: m.svg, version: last && last.version };
+        shown = { svg: m.svg, step: last && last.step };
         showSvg(m.svg, last && last.marks);
         $("svg").dataset.preview = m.action;
         const back = el("button", "Back to the table as it is", { type: "button" });
