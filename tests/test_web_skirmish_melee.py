@@ -148,10 +148,27 @@ def test_the_other_side_never_receives_a_sealed_melee_choice(server: ServerProce
             for headers in ({}, {"X-Host-Token": made["host_token"]}):
                 status, answer = call(server.url + path, headers=headers)
                 assert not any(word in json.dumps(answer) for word in SEALED), (path, answer)
+        # the replay viewer, asked by anyone with the room code: it stops before the sealed line
+        status, outline = call(server.url + f"/api/rooms/{code}/replay")
+        assert status == 200 and "still sealed" in outline["stopped"], outline
+        for n in range(outline["steps"]):
+            status, answer = call(server.url + f"/api/rooms/{code}/replay/{n}")
+            assert status == 200 and not any(word in json.dumps(answer) for word in SEALED), (n, answer)
         assert f"{group} retreat" in ann.text()  # her own page has her choice (the check above can see one)
         act(axel, f"melee {theirs['id'].split()[1]} stay", 6)
         axel.wait(lambda s: any("retreat" in e.get("text", "") for e in s["events"]))  # shown together now
         assert any(word in axel.text() for word in SEALED)
+        # revealed: the replay shows Ann's line as a sealed choice, and both choices at the reveal
+        status, outline = call(server.url + f"/api/rooms/{code}/replay")
+        assert status == 200 and not outline["stopped"], outline
+        steps = [call(server.url + f"/api/rooms/{code}/replay/{n}")[1] for n in range(outline["steps"])]
+        chose = next(
+            k
+            for k, st in enumerate(steps)
+            if (st["order"] or {}).get("seat") == "Allies" and "secret" in st["order"]["text"]
+        )
+        assert not any(word in json.dumps(steps[chose]) for word in SEALED)
+        assert any(word in json.dumps(steps[k]) for k in range(chose + 1, len(steps)) for word in SEALED)
     finally:
         stop.set()
         for page in (host,):

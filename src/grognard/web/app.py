@@ -46,7 +46,7 @@ from grognard.core.errors import GrognardError
 from grognard.core.options import check_offered
 from grognard.core.record import readable_by
 from grognard.terminal import parse_dice
-from grognard.web import faces, odds, pages
+from grognard.web import faces, odds, pages, replays
 from grognard.web.guard import Bucket, CodeGate, Codes, Guard, Limits
 from grognard.web.patch import Sent
 from grognard.web.protocol import (
@@ -331,7 +331,8 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
 
     app.add_middleware(CodeGate, codes=server.codes)
-    app.add_middleware(Guard, limit=MAX_BODY)  # every route: the bytes actually read, the security headers
+    # every route: the bytes actually read (an uploaded game record may be larger), the security headers
+    app.add_middleware(Guard, limit=MAX_BODY, wider={"/api/replays": replays.MAX_RECORD})
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, exc: Refused) -> JSONResponse:
@@ -477,6 +478,8 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
         del server.rooms[room.code]
         await server.run(server.store.delete_room, room.id)
         return {"deleted": room.code}
+
+    replays.add_routes(app, server)  # the replay viewer: a room's record or an uploaded one, step by step
 
     # ------------------------------------------------------------------ pages
     @app.get("/", response_class=HTMLResponse)

@@ -98,22 +98,25 @@ CSP = (
 class Guard:
     """ASGI middleware: an HTTP request body of more than ``limit`` bytes is answered 413 and not read on.
 
+    ``wider`` gives a path its own larger limit (``/api/replays``: an uploaded game record).
     A ``Content-Length`` past the limit is refused before any byte is read; a chunked body (no
     length) is counted as it arrives, and the route reading it is stopped (``BodyTooBig``) at the
     first byte past the limit. The answer: ``{"type": "refused", "code": "too_big", "message": ...}``.
     Every HTTP answer gets ``nosniff``, ``no-referrer`` and a Content-Security-Policy (unless it has one).
     """
 
-    def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
+    def __init__(self, app: Any, limit: int = MAX_BODY, wider: dict[str, int] | None = None) -> None:
         self.app, self.limit = app, limit
+        self.wider = dict(wider or {})  # a path's own larger limit (an uploaded game record)
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.wider.get(scope.get("path", ""), self.limit)
         for name, value in scope.get("headers", ()):
-            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
-                await self._refuse(send)
+            if name == b"content-length" and (not value.isdigit() or int(value) > limit):
+                await self._refuse(send, limit)
                 return
         read = 0
         started = False
@@ -123,8 +126,8 @@ class Guard:
             message: Message = await receive()
             if message["type"] == "http.request":
                 read += len(message.get("body", b""))
-                if read > self.limit:
-                    raise BodyTooBig(f"more than {self.limit} bytes")
+                if read > limit:
+                    raise BodyTooBig(f"more than {limit} bytes")
             return message
 
         async def watched(message: Message) -> None:
@@ -139,11 +142,11 @@ class Guard:
         except BodyTooBig:
             if started:
                 raise
-            await self._refuse(send)
+            await self._refuse(send, limit)
 
-    async def _refuse(self, send: Any) -> None:
+    async def _refuse(self, send: Any, limit: int) -> None:
         body = json.dumps(
-            {"type": "refused", "code": "too_big", "message": f"a request body has at most {self.limit} bytes"}
+            {"type": "refused", "code": "too_big", "message": f"a request body has at most {limit} bytes"}
         ).encode()
         await send(
             {
@@ -204,7 +207,7 @@ class CodeGate:
     asks ``Codes`` first; a new code past an address's or a browser's limit is answered 429 (a
     WebSocket: refused at the handshake with 429) and the route never runs."""
 
-    PATHS = re.compile(r"^/(?:host|play|projector|ws|qr|api/rooms)/([^/]+?)(?:\.svg)?(?:/.*)?$")
+    PATHS = re.compile(r"^/(?:host|play|projector|replay|ws|qr|api/rooms)/([^/]+?)(?:\.svg)?(?:/.*)?$")
     BROWSER = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
     def __init__(self, app: Any, codes: Codes) -> None:

@@ -14,7 +14,8 @@ from urllib.parse import urlsplit
 from grognard.core.ruleset import Ruleset
 
 
-def _page(title: str, body: str, role: str, code: str = "") -> str:
+def _page(title: str, body: str, role: str, code: str = "", scripts: tuple[str, ...] = ("table", "odds", "app")) -> str:
+    tags = "\n".join(f'<script src="/static/{name}.js" defer></script>' for name in scripts)
     return f"""<!doctype html>
 <html lang="en">
 <head>
@@ -22,9 +23,7 @@ def _page(title: str, body: str, role: str, code: str = "") -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(title)}</title>
 <link rel="stylesheet" href="/static/style.css">
-<script src="/static/table.js" defer></script>
-<script src="/static/odds.js" defer></script>
-<script src="/static/app.js" defer></script>
+{tags}
 </head>
 <body data-role="{escape(role)}" data-code="{escape(code)}">
 <a class="skip" href="#main">Skip to the game</a>
@@ -66,6 +65,7 @@ def index(rulesets: list[tuple[str, Ruleset]]) -> str:
 <p><button type="submit">Make the game</button></p>
 </form>
 </section>
+<div>
 <section aria-labelledby="join-h">
 <h2 id="join-h">Join a game</h2>
 <form id="join-form">
@@ -76,6 +76,16 @@ def index(rulesets: list[tuple[str, Ruleset]]) -> str:
 <p><button type="submit">Join</button></p>
 </form>
 </section>
+<section aria-labelledby="replay-h">
+<h2 id="replay-h">Watch a replay</h2>
+<form id="replay-form">
+<p><label for="replay-file">A saved game record (.jsonl: the host page's "Download the record", or
+<code>grognard play --record</code>)</label><br>
+<input type="file" id="replay-file" name="record" accept=".jsonl,.json,application/x-ndjson,text/plain" required></p>
+<p><button type="submit">Watch it</button></p>
+</form>
+</section>
+</div>
 </main>"""
     return _page("grognard", body, "index")
 
@@ -165,10 +175,12 @@ def room_page(role: str, room: Any, join_base: str = "") -> str:
 <p id="odds-note" class="odds-note"></p>
 </section>"""
     odds_line = odds.replace('<p id="odds-note"', '<div id="odds-line"></div>\n<p id="odds-note"')
-    debrief = """<section id="debrief" hidden aria-labelledby="debrief-h">
+    debrief = f"""<section id="debrief" hidden aria-labelledby="debrief-h">
 <h2 id="debrief-h">Debrief</h2>
 <p id="result"></p>
 <table><caption>The game in figures</caption><tbody id="summary"></tbody></table>
+<p><a id="replay-link" href="/replay/{code}">Watch the replay</a>: step through the game turn by turn,
+every die shown</p>
 <div id="debrief-extra"></div>
 </section>"""
     message = '<div id="message" role="alert" class="message"></div>'
@@ -332,3 +344,54 @@ def qr_text(text: str) -> str:
     out = io.StringIO()
     qr.print_ascii(out=out, invert=True)
     return out.getvalue()
+
+
+def replay_page(title: str, api: str) -> str:
+    """The replay viewer (filled in by ``static/replay.js`` from ``api``: the outline, then one step at a time)."""
+    body = f"""<header><h1>{escape(title)}</h1>
+<div class="status" role="status" aria-live="polite"><span id="turn">Reading the record...</span>
+<span id="phase"></span> <span id="where"></span></div>
+</header>
+<div id="message" role="alert" class="message"></div>
+<main id="main" class="columns replay" data-api="{escape(api)}">
+<div class="left">
+<section class="board" aria-labelledby="board-h">
+<h2 id="board-h">The table</h2>
+<div id="svg" class="svg"></div>
+</section>
+<section aria-label="The table as text"><div id="tables"></div></section>
+</div>
+<div class="right">
+<section class="replay-controls" aria-labelledby="steps-h">
+<h2 id="steps-h">Step through the game</h2>
+<p class="buttons">
+<button type="button" id="first" aria-keyshortcuts="Home">|&#x25C0; First</button>
+<button type="button" id="prev-turn" aria-keyshortcuts="PageUp">&#x25C0;&#x25C0; Previous turn</button>
+<button type="button" id="prev" aria-keyshortcuts="ArrowLeft">&#x25C0; Previous event</button>
+<button type="button" id="next" aria-keyshortcuts="ArrowRight">Next event &#x25B6;</button>
+<button type="button" id="next-turn" aria-keyshortcuts="PageDown">Next turn &#x25B6;&#x25B6;</button>
+<button type="button" id="last" aria-keyshortcuts="End">Last &#x25B6;|</button>
+</p>
+<p class="slider"><label for="turn-slider">Turn</label>
+<input type="range" id="turn-slider" min="0" max="0" step="1" value="0">
+<output id="turn-out" for="turn-slider"></output></p>
+<p class="hint">Keys: &larr; and &rarr; an event back or on, Page Up and Page Down (or Shift and an arrow) a turn,
+Home and End the first and the last. Each event is one line of the game record: an order and what it caused.</p>
+</section>
+<section aria-labelledby="step-h" class="events">
+<h2 id="step-h">This event</h2>
+<p id="order"></p>
+<ol id="events" tabindex="0" aria-labelledby="step-h"></ol>
+</section>
+<section id="end" hidden aria-labelledby="end-h">
+<h2 id="end-h">The end</h2>
+<p id="result"></p>
+</section>
+<section aria-labelledby="figures-h">
+<h2 id="figures-h">The count</h2>
+<dl id="figures" class="figures"></dl>
+</section>
+<p><a href="/">Back to the home page</a></p>
+</div>
+</main>"""
+    return _page(title, body, "replay", scripts=("table", "replay"))

@@ -114,6 +114,19 @@
         location.href = made.play_url;
       } catch (err) { say(err.message, "error"); }
     });
+    // a saved game record, replayed by the server (every die and digest checked): refused with one line
+    $("replay-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const file = $("replay-file").files[0];
+      if (!file) { say("Choose a game record (.jsonl) first.", "error"); return; }
+      say("Reading the record...", "");
+      try {
+        const response = await fetch("/api/replays?name=" + encodeURIComponent(file.name), { method: "POST", body: file, headers: { "Content-Type": "application/x-ndjson" } });
+        const answer = await response.json().catch(() => ({ message: "the server did not answer" }));
+        if (!response.ok) throw new Error(answer.message || "refused");
+        location.href = answer.url;
+      } catch (err) { say("Refused: " + file.name + ": " + err.message, "error"); }
+    });
     $("join-form").addEventListener("submit", async (e) => {
       e.preventDefault();
       const f = e.target;

@@ -1,0 +1,287 @@
+"""The replay viewer's server side: a game record replayed once, then shown one step at a time.
+
+A *book* is a record replayed with the core's :func:`grognard.core.record.replay` (every die and
+digest checked; a tampered record names its first line that diverges), keeping the spectators' view
+(``view(None)``) after each of its lines: step 0 is the setup (the record's start line, line 2), step
+``n`` is the record's line ``n + 2`` (an action, or a resignation, with its events). A page is sent the
+outline (``outline``: a few numbers a step) once, then one step at a time (``step``): the scene the
+rule set's face draws of that view, its text tables, and the public events of the line, every die
+among them as rolled. Nothing of the game's full state, its dice seed or a sealed choice not yet
+revealed is ever sent: a line that commits a secret choice shows its order as "sealed" (the reveal's
+own line shows every choice), and the events meant for one seat only are left out.
+
+A room's record is read as a spectator reads it (:func:`~grognard.core.record.readable_by`); an
+uploaded ``.jsonl`` file (a record downloaded from the host page, or written by ``grognard play
+--record``) is read whole, checked, and kept in memory (``Shelf``) under an unguessable id: a bad file
+is refused with one line and nothing is kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, JSONResponse
+
+from grognard import rulesets
+from grognard.core.engine import Event, Game
+from grognard.core.errors import GrognardError, RecordError
+from grognard.core.record import SEALED, read_lines, readable_by, replay
+from grognard.core.ruleset import Ruleset
+from grognard.web import faces, pages
+from grognard.web.guard import Limits
+
+MAX_RECORD = 8 * 1024 * 1024  # bytes of an uploaded record (a 24-player game's record is some 250 KB)
+MAX_STEPS = 20000  # lines of an uploaded record
+KEPT = 24  # books kept in memory (uploads and rooms' records together); the oldest is dropped
+
+
+@dataclass
+class Book:
+    """A replayed record: ``lines`` its lines after the header (start, actions, resignations) as a
+    spectator reads them, ``views`` the spectators' view after each, ``turns`` the turn after each.
+
+    ``stopped`` says why the replay ends before the record does (a seat's own record stops at another
+    seat's choice still sealed), or is empty; ``title`` names where the record came from.
+    """
+
+    ruleset: Ruleset
+    lines: list[dict[str, Any]]
+    views: list[dict[str, Any]]
+    turns: list[int]
+    result: dict[str, Any] | None
+    title: str
+    stopped: str = ""
+    sealed: list[bool] = field(default_factory=list)
+
+    @property
+    def steps(self) -> int:
+        return len(self.views)
+
+
+def _snapshot(game: Game) -> dict[str, Any]:
+    """The spectators' view of ``game`` now, a copy of its own (a view may share parts with the live state,
+    which the replay goes on changing)."""
+    view: dict[str, Any] = json.loads(json.dumps(game.view(None)))
+    return view
+
+
+def read(lines: Sequence[dict[str, Any]] | Sequence[str], title: str) -> Book:
+    """Replay ``lines`` (a record's lines, parsed or as text) into a :class:`Book`, keeping a spectator's
+    view after every line. Raises :class:`RecordError` naming the first line at fault."""
+    views: list[dict[str, Any]] = []
+    turns: list[int] = []
+
+    def keep(game: Game) -> bool:  # called before each action line with the game after the line before
+        views.append(_snapshot(game))
+        turns.append(game.turn)
+        return False
+
+    if lines and isinstance(lines[0], str):
+        parsed = read_lines(list(lines))  # type: ignore[arg-type]
+    else:
+        parsed = [dict(line) for line in lines]  # type: ignore[arg-type]
+    parsed = readable_by(parsed, None)  # a spectator's reading: a choice never revealed stays sealed
+    if len(parsed) - 1 > MAX_STEPS:
+        raise RecordError(f"the record has {len(parsed) - 1} lines; a replay shows at most {MAX_STEPS}")
+    rebuilt = replay(parsed, rulesets.get, until=keep)
+    used = rebuilt.used[1:]
+    game = rebuilt.game
+    if len(views) < len(used):  # the last line's view (the replay ran to the end)
+        views.append(_snapshot(game))
+        turns.append(game.turn)
+    del views[len(used) :], turns[len(used) :]
+    stopped = ""
+    if rebuilt.sealed_at is not None:
+        stopped = (
+            f"the replay stops before line {rebuilt.sealed_at} of the record: it holds a choice still sealed "
+            "(not revealed yet, or never: the game ended before the reveal)"
+        )
+    ruleset = rulesets.get(str(rebuilt.header.get("ruleset")))
+    sealed = [
+        any(e.get("kind") == "sealed" and e.get("to") is not None for e in line.get("events", [])) for line in used
+    ]
+    result = game.result.to_json() if game.result is not None and not stopped else None
+    return Book(ruleset, used, views, turns, result, title, stopped, sealed)
+
+
+def outline(book: Book) -> dict[str, Any]:
+    """What the page needs once: ``{"title", "ruleset", "sides", "steps", "turns" (the turn after each step),
+    "result" (the end, or None), "stopped"}``."""
+    return {
+        "title": book.title,
+        "ruleset": book.ruleset.title,
+        "sides": list(book.ruleset.sides),
+        "steps": book.steps,
+        "turns": book.turns,
+        "result": book.result,
+        "stopped": book.stopped,
+    }
+
+
+def step(book: Book, n: int) -> dict[str, Any]:
+    """Step ``n`` (0: the setup) as the page shows it: ``{"step", "line" (its line in the record, 1-based),
+    "turn", "phase", "order" ({"seat", "text"} or None), "events" (as ``faces.event_json``: a text line or
+    ``{"dice": [values], "sides", "purpose"}``), "scene" (the face's, inches) or "svg", "tables", "figures",
+    "result" (on the last step of a finished game)}``. ``RecordError`` for a step out of range."""
+    if not 0 <= n < book.steps:
+        raise RecordError(f"step {n}: the record has steps 0 to {book.steps - 1}")
+    ruleset, view, line = book.ruleset, book.views[n], book.lines[n]
+    kind = line.get("type")
+    order: dict[str, Any] | None = None
+    if kind == "action":
+        text = SEALED if book.sealed[n] else str(line.get("action"))
+        order = {"seat": line.get("seat"), "text": "a secret choice (sealed)" if text == SEALED else text}
+    elif kind == "resign":
+        order = {"seat": line.get("seat"), "text": "resigns"}
+    events = []
+    for index, data in enumerate(line.get("events", [])):
+        if data.get("to") is not None:  # one seat's own news (a sealed choice): not a spectator's
+            continue
+        shown = faces.event_json(ruleset, Event.from_json(data), index)
+        if shown is not None:
+            events.append(shown)
+    out: dict[str, Any] = {
+        "step": n,
+        "steps": book.steps,
+        "line": n + 2,
+        "turn": book.turns[n],
+        "order": order,
+        "events": events,
+        "result": book.result if n == book.steps - 1 else None,
+    }
+    face = ruleset.face
+    if face is not None:
+        out.update(
+            phase=face.phase(view),
+            scene=face.scene(view, ()),
+            tables=face.tables(view, ()),
+            figures=[[label, str(value)] for label, value in face.figures(view)],
+        )
+    else:
+        out.update(phase="", svg=ruleset.render(view) if ruleset.render is not None else "", tables=[], figures=[])
+    return out
+
+
+class Shelf:
+    """Books in memory, the least recently read dropped past ``KEPT``: rooms' by code and record length,
+    uploads by an unguessable id (``secrets``)."""
+
+    def __init__(self, kept: int = KEPT) -> None:
+        self.kept = kept
+        self.books: OrderedDict[str, Book] = OrderedDict()
+
+    def get(self, key: str) -> Book | None:
+        book = self.books.get(key)
+        if book is not None:
+            self.books.move_to_end(key)
+        return book
+
+    def put(self, key: str, book: Book) -> None:
+        self.books[key] = book
+        self.books.move_to_end(key)
+        while len(self.books) > self.kept:
+            self.books.popitem(last=False)
+
+    def upload(self, raw: bytes, name: str = "") -> str:
+        """Check an uploaded record whole and keep it; its id. ``RecordError`` (one line naming what is
+        wrong, with its line number where it has one) for anything that is not a record that replays."""
+        if not raw.strip():
+            raise RecordError("the file is empty: choose a game record (.jsonl)")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordError("the file is not a game record (not UTF-8 text)") from None
+        if text.lstrip().startswith("\ufeff"):
+            text = text.lstrip().lstrip("\ufeff")
+        try:
+            book = read(text.splitlines(), f"the file {name}" if name else "an uploaded record")
+        except GrognardError as exc:
+            raise RecordError(str(exc)) from None
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:  # a line of the wrong shape
+            raise RecordError(f"the file is not a game record grognard can replay ({type(exc).__name__})") from None
+        key = secrets.token_urlsafe(12)
+        self.put("u:" + key, book)
+        return key
+
+
+def _name(raw: str) -> str:
+    """An uploaded file's name as the page shows it (its last part, no control characters, short)."""
+    base = raw.replace("\\", "/").rsplit("/", 1)[-1]
+    return "".join(ch for ch in base if ch.isprintable())[:80]
+
+
+def add_routes(app: Any, server: Any) -> None:
+    """The replay viewer's routes on the web ``app`` (``server``: the rooms and the rate limits).
+
+    ``POST /api/replays?name=FILE`` (the record's text as the body, at most ``MAX_RECORD`` bytes):
+    ``{"id", "url"}`` or a refusal with one line; ``GET /api/replays/{id}`` and ``/api/rooms/{code}/replay``:
+    the outline; ``.../{n}``: step ``n``; the pages ``/replays/{id}`` and ``/replay/{code}``.
+    """
+    shelf = Shelf()
+    uploads = Limits(rate=0.2, burst=12)
+
+    def missing() -> JSONResponse:
+        message = "no replay has this address (an uploaded record is kept while the server runs: upload it again)"
+        return JSONResponse({"type": "refused", "code": "no_replay", "message": message}, status_code=404)
+
+    async def off_loop(fn: Any, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+
+    async def room_book(code: str) -> Book:
+        room = server.room(code)
+        written = list(room.writer.lines) if room.writer is not None and room.game is not None else []
+        if len(written) < 2:
+            raise RecordError("the game has not begun: there is nothing to replay yet")
+        key = f"r:{room.code}:{len(written)}:{written[-1].get('digest')}"
+        book = shelf.get(key)
+        if book is None:
+            book = await off_loop(read, written, f"room {room.code}")
+            shelf.put(key, book)
+        return book
+
+    @app.post("/api/replays")
+    async def upload(request: Request, name: str = "") -> Any:
+        who = request.client.host if request.client else "?"
+        if not uploads.take(who):
+            message = "too many records uploaded from this address: wait a minute"
+            return JSONResponse({"type": "refused", "code": "rate", "message": message}, status_code=429)
+        raw = await request.body()
+        key = await off_loop(shelf.upload, raw, _name(name))
+        return {"id": key, "url": f"/replays/{key}"}
+
+    @app.get("/api/replays/{key}")
+    async def uploaded_outline(key: str) -> Any:
+        book = shelf.get("u:" + key)
+        return missing() if book is None else outline(book)
+
+    @app.get("/api/replays/{key}/{n}")
+    async def uploaded_step(key: str, n: int) -> Any:
+        book = shelf.get("u:" + key)
+        return missing() if book is None else step(book, n)
+
+    @app.get("/api/rooms/{code}/replay")
+    async def room_outline(code: str) -> Any:
+        return outline(await room_book(code))
+
+    @app.get("/api/rooms/{code}/replay/{n}")
+    async def room_step(code: str, n: int) -> Any:
+        return step(await room_book(code), n)
+
+    @app.get("/replay/{code}", response_class=HTMLResponse)
+    async def room_page(code: str) -> Any:
+        room = server.room(code)
+        return pages.replay_page(f"{room.ruleset.title}: replay of room {room.code}", f"/api/rooms/{room.code}/replay")
+
+    @app.get("/replays/{key}", response_class=HTMLResponse)
+    async def uploaded_page(key: str) -> Any:
+        book = shelf.get("u:" + key)
+        if book is None:
+            return missing()
+        return pages.replay_page(f"{book.ruleset.title}: replay of {book.title}", f"/api/replays/{key}")

@@ -1,0 +1,261 @@
+"""The replay viewer in Debian's Chromium against a real server: a short game of each rule set played by
+the bots on the server, its record opened at /replay/<code> (from the debrief's link for Omaha) and from an
+upload on the home page, stepped through forward and back (buttons, keys, the turn slider), the turn shown
+and every die listed checked against the record's own, the table drawn; a tampered or malformed upload is
+refused with one line and makes nothing; the page passes the axe scan; screenshots at 1280x800 and 1366x768.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import connect
+
+from browsers import needs_chromium
+from grognard import rulesets
+from grognard.core.engine import Game
+from grognard.core.record import readable_by, replay
+from grognard.web.testing import ServerProcess, call, receive
+
+pytestmark = needs_chromium
+pytest.importorskip("playwright.sync_api")
+
+GAMES = {
+    "omaha": {"germans": 1},
+    "b17": {},
+    "skirmish": {"scenario": "village_street", "turn_limit": 3},
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with ServerProcess(tmp_path_factory.mktemp("replay")) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def played(server: ServerProcess) -> dict[str, tuple[str, str, str]]:
+    """A finished all-bot game of each rule set, played on the server: name -> (code, host token, record text)."""
+    out = {}
+    for name, options in GAMES.items():
+        status, made = call(server.url + "/api/rooms", {"ruleset": name, "options": options})
+        assert status == 200, made
+        code, token = made["code"], made["host_token"]
+        with connect(f"{server.ws_url}/ws/{code}") as ws:
+            ws.send(json.dumps({"type": "hello", "role": "host", "token": token}))
+            ws.send(json.dumps({"type": "start"}))  # every seat a bot (fill_bots): played to the end
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                message = receive(ws, timeout=deadline - time.monotonic())
+                if message["type"] == "state" and message["status"] == "over":
+                    break
+            else:
+                raise AssertionError(f"{name}: the bots did not finish in time")
+        status, text = call(f"{server.url}/api/rooms/{code}/record", headers={"X-Host-Token": token})
+        assert status == 200 and isinstance(text, str), text
+        out[name] = (code, token, text)
+    return out
+
+
+@dataclass
+class Expected:
+    """What the replay of a record must show after each of its lines: ``turns``, ``dice`` (the values of
+    each roll a spectator sees, in order) and ``figures`` (the face's count of the spectators' view)."""
+
+    lines: list[dict[str, Any]]
+    turns: list[int]
+    dice: list[list[list[int]]]
+    figures: list[list[list[str]]]
+
+
+def expected(text: str) -> Expected:
+    """The record's lines after the header and what each must show, from the core's replay on its own and
+    the record's own dice events."""
+    lines = readable_by([json.loads(t) for t in text.splitlines() if t.strip()], None)
+    turns: list[int] = []
+    figures: list[list[list[str]]] = []
+    face = rulesets.get(lines[0]["ruleset"]).face
+    assert face is not None
+
+    def keep(game: Game) -> bool:
+        turns.append(game.turn)
+        figures.append([[label, str(value)] for label, value in face.figures(game.view(None))])
+        return False
+
+    rebuilt = replay(lines, rulesets.get, until=keep)
+    keep(rebuilt.game)
+    dice = [[e["values"] for e in line["events"] if e["kind"] == "dice" and "to" not in e] for line in lines[1:]]
+    return Expected(lines[1:], turns, dice, figures)
+
+
+def page(browser: Any, width: int = 1366, height: int = 768) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)  # wait_for_function
+    context.set_default_timeout(15000)
+    return context.new_page()
+
+
+def shown(p: Any) -> dict[str, Any]:
+    """What the replay page shows now: the event, the turn, the dice of each roll listed, the shapes drawn."""
+    return dict(
+        p.evaluate(
+            """() => ({
+              step: window.grognardReplay.at(),
+              turn: parseInt(document.getElementById('turn').dataset.turn, 10),
+              where: document.getElementById('where').textContent,
+              dice: Array.from(document.querySelectorAll('#events li.roll'))
+                .map(li => Array.from(li.querySelectorAll('.die')).map(d => parseInt(d.textContent, 10))),
+              shapes: document.querySelectorAll('#svg svg.table .layers *').length,
+              figures: Array.from(document.querySelectorAll('#figures dt'))
+                .map(dt => [dt.textContent, dt.nextElementSibling.textContent]),
+            })"""
+        )
+    )
+
+
+def at_step(p: Any, n: int) -> dict[str, Any]:
+    p.wait_for_function(f"window.grognardReplay && window.grognardReplay.at() === {n}")
+    p.wait_for_function(f"document.getElementById('where').textContent.includes('event {n} of')")
+    return shown(p)
+
+
+def check(p: Any, n: int, want: Expected) -> None:
+    now = at_step(p, n)
+    assert now["turn"] == want.turns[n], (n, now)
+    assert now["dice"] == want.dice[n], (n, now["dice"], want.dice[n])
+    assert now["shapes"] > 5, now  # the table is drawn
+    assert now["figures"] == want.figures[n], (n, now["figures"], want.figures[n])  # the count as it stood then
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_step_through_a_finished_game(
+    browser: Any, server: ServerProcess, played: dict[str, tuple[str, str, str]], name: str, shots: Path
+) -> None:
+    code, token, text = played[name]
+    want = expected(text)
+    turns = want.turns
+    assert len(turns) == len(want.lines) and sum(map(len, want.dice)) > 0
+    p = page(browser)
+    if name == "omaha":  # from the debrief of the finished game on the host page
+        p.goto(f"{server.url}/host/{code}#{token}")
+        p.wait_for_selector("#debrief:not([hidden]) #replay-link")
+        p.click("#replay-link")
+        p.wait_for_url(f"**/replay/{code}")
+    else:
+        p.goto(f"{server.url}/replay/{code}")
+    check(p, 0, want)
+    assert p.is_disabled("#prev") and p.is_disabled("#first")
+    for n in range(1, 5):  # forward an event at a time, with the button
+        p.click("#next")
+        check(p, n, want)
+    p.click("#prev")
+    check(p, 3, want)
+    p.click("#next-turn")
+    to = next(k for k in range(len(turns)) if turns[k] > turns[3])
+    check(p, to, want)
+    p.click("#prev-turn")  # back to the start of the turn before
+    check(p, turns.index(turns[3]), want)
+    p.locator("#events").focus()  # the keys, anywhere but the table and the slider
+    p.keyboard.press("ArrowRight")
+    check(p, turns.index(turns[3]) + 1, want)
+    p.keyboard.press("End")
+    check(p, len(turns) - 1, want)
+    p.wait_for_selector("#end:not([hidden])")
+    final = json.loads(text.splitlines()[-1])
+    assert p.inner_text("#turn").startswith(f"Turn {turns[-1]}")
+    assert final["type"] in ("action", "resign") and p.is_disabled("#next")
+    assert "win" in p.inner_text("#result") or "draw" in p.inner_text("#result")
+    p.keyboard.press("Home")
+    check(p, 0, want)
+    # the slider picks a turn: its first event is shown
+    middle = turns[len(turns) // 2]
+    p.evaluate(
+        "(t) => { const s = document.getElementById('turn-slider'); s.value = String(t);"
+        " s.dispatchEvent(new Event('input', {bubbles: true})); }",
+        middle,
+    )
+    check(p, turns.index(middle), want)
+    # the step's answer is one event's scene, not the game: no seed, no full state
+    status, answer = call(f"{server.url}/api/rooms/{code}/replay/{turns.index(middle)}")
+    assert status == 200 and "seed" not in json.dumps(answer) and len(json.dumps(answer)) < 60_000
+    p.screenshot(path=str(shots / f"replay-{name}-1366x768.png"))
+    wide = page(browser, 1280, 800)
+    wide.goto(f"{server.url}/replay/{code}")
+    at_step(wide, 0)
+    for _ in range(6):
+        wide.click("#next")
+    check(wide, 6, want)
+    wide.screenshot(path=str(shots / f"replay-{name}-1280x800.png"))
+
+
+def _rooms(server: ServerProcess) -> int:
+    with sqlite3.connect(server.folder / "games.sqlite3") as db:
+        return int(db.execute("select count(*) from grognard_rooms").fetchone()[0])
+
+
+def test_upload_a_record_and_refusals(
+    browser: Any, server: ServerProcess, played: dict[str, tuple[str, str, str]]
+) -> None:
+    """An uploaded record replays from the home page; a tampered die, a changed digest, a file that is not a
+    record are refused with one line naming the line at fault, and nothing is made."""
+    _, _, text = played["b17"]
+    want = expected(text)
+    turns = want.turns
+    first_roll = next(k for k, d in enumerate(want.dice) if d)
+    home = page(browser)
+    before = _rooms(server)
+    tampered = text.splitlines()
+    record = json.loads(tampered[first_roll + 1])
+    roll = next(e for e in record["events"] if e["kind"] == "dice")
+    roll["values"][0] = roll["values"][0] % roll["sides"] + 1  # another face of the same die
+    tampered[first_roll + 1] = json.dumps(record, separators=(",", ":"))
+    cases = {
+        "tampered.jsonl": ("\n".join(tampered) + "\n", f"line {first_roll + 2}: "),
+        "digest.jsonl": (text.replace('"digest":"', '"digest":"0', 3), "line 1: header digest does not match"),
+        "notes.jsonl": ("these are my notes\n", "line 1: not JSON"),
+        "empty.jsonl": ("\n", "the file is empty"),
+    }
+    for file_name, (body, words) in cases.items():
+        home.goto(server.url + "/")
+        home.set_input_files(
+            "#replay-file", files=[{"name": file_name, "mimeType": "text/plain", "buffer": body.encode()}]
+        )
+        home.click("#replay-form button[type=submit]")
+        home.wait_for_function("document.getElementById('message').textContent.startsWith('Refused')")
+        message = home.inner_text("#message")
+        assert message.startswith(f"Refused: {file_name}: {words}"), message
+        assert "\n" not in message.strip() and home.url == server.url + "/"
+    assert _rooms(server) == before  # nothing made
+    # the good record, from the home page: the replay of the file
+    home.goto(server.url + "/")
+    home.set_input_files(
+        "#replay-file", files=[{"name": "raid.jsonl", "mimeType": "text/plain", "buffer": text.encode()}]
+    )
+    home.click("#replay-form button[type=submit]")
+    home.wait_for_url("**/replays/*")
+    assert "raid.jsonl" in home.inner_text("h1")
+    check(home, 0, want)
+    home.click("#next-turn")
+    to = next(k for k in range(len(turns)) if turns[k] > turns[0])
+    check(home, to, want)
+    home.keyboard.press("Shift+ArrowRight")  # a turn on, from the keyboard
+    check(home, next(k for k in range(len(turns)) if turns[k] > turns[to]), want)
+    assert _rooms(server) == before  # a replay is not a game
+
+
+def test_axe_on_the_replay_page(browser: Any, server: ServerProcess, played: dict[str, tuple[str, str, str]]) -> None:
+    from test_web_pages import _axe_clean
+
+    code, _, text = played["skirmish"]
+    p = page(browser)
+    p.goto(f"{server.url}/replay/{code}")
+    at_step(p, 0)
+    p.click("#last")
+    at_step(p, len(expected(text).turns) - 1)
+    _axe_clean(p)
