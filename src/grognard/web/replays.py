@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fastapi import Request
+from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
 from grognard import rulesets
@@ -217,7 +217,7 @@ def _name(raw: str) -> str:
     return "".join(ch for ch in base if ch.isprintable())[:80]
 
 
-def add_routes(app: Any, server: Any) -> None:
+def add_routes(app: FastAPI, server: Any) -> None:
     """The replay viewer's routes on the web ``app`` (``server``: the rooms and the rate limits).
 
     ``POST /api/replays?name=FILE`` (the record's text as the body, at most ``MAX_RECORD`` bytes):
