@@ -259,3 +259,30 @@ def test_axe_on_the_replay_page(browser: Any, server: ServerProcess, played: dic
     p.click("#last")
     at_step(p, len(expected(text).turns) - 1)
     _axe_clean(p)
+
+
+def test_the_upload_limits(server: ServerProcess, played: dict[str, tuple[str, str, str]]) -> None:
+    """A record past the 16 KB of every other request is taken (up to 8 MB); one past 8 MB is refused before it
+    is read; the steps asked past the end and an unknown replay are refused with one line."""
+    from grognard.web.replays import MAX_RECORD
+    from test_web_security import chunked_post
+
+    _, _, text = played["omaha"]
+    assert len(text.encode()) > 16384
+    status, made = call(server.url + "/api/replays?name=beach.jsonl", text.encode())
+    assert status == 200 and made["url"] == f"/replays/{made['id']}", made
+    status, outline = call(server.url + f"/api/replays/{made['id']}")
+    assert (
+        status == 200 and outline["title"] == "the file beach.jsonl" and outline["steps"] == len(expected(text).turns)
+    )
+    status, answer = call(server.url + f"/api/replays/{made['id']}/{outline['steps']}")
+    assert (
+        status == 400
+        and answer["message"] == f"step {outline['steps']}: the record has steps 0 to {outline['steps'] - 1}"
+    )
+    status, answer = call(server.url + "/api/replays/nosuchreplay/0")
+    assert status == 404 and answer["code"] == "no_replay"
+    status, sent, refusal = chunked_post(server, "/api/replays", 3 * MAX_RECORD)  # refused as it is read
+    assert status == 413 and f"at most {MAX_RECORD} bytes".encode() in refusal and sent < 2 * MAX_RECORD
+    status, answer = call(server.url + "/api/rooms", b" " * 20000)  # the other routes keep their 16 KB
+    assert status == 413 and answer["message"] == "a request body has at most 16384 bytes"

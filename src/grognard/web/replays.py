@@ -59,6 +59,7 @@ class Book:
     title: str
     stopped: str = ""
     sealed: list[bool] = field(default_factory=list)
+    key: str = ""  # a room's book: the record's length and last digest when it was read
 
     @property
     def steps(self) -> int:
@@ -170,8 +171,8 @@ def step(book: Book, n: int) -> dict[str, Any]:
 
 
 class Shelf:
-    """Books in memory, the least recently read dropped past ``KEPT``: rooms' by code and record length,
-    uploads by an unguessable id (``secrets``)."""
+    """Books in memory, the least recently read dropped past ``KEPT``: a room's latest by its code, uploads
+    by an unguessable id (``secrets``)."""
 
     def __init__(self, kept: int = KEPT) -> None:
         self.kept = kept
@@ -234,16 +235,30 @@ def add_routes(app: FastAPI, server: Any) -> None:
     async def off_loop(fn: Any, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
 
+    building: dict[str, asyncio.Future[Book]] = {}  # a room's record being replayed: asked once, awaited by all
+
     async def room_book(code: str) -> Book:
+        """The room's record as it stands, replayed once for every page that asks (one book a room is kept:
+        its latest; a game going on is replayed again when a page asks after a new line)."""
         room = server.room(code)
         written = list(room.writer.lines) if room.writer is not None and room.game is not None else []
         if len(written) < 2:
             raise RecordError("the game has not begun: there is nothing to replay yet")
-        key = f"r:{room.code}:{len(written)}:{written[-1].get('digest')}"
-        book = shelf.get(key)
-        if book is None:
-            book = await off_loop(read, written, f"room {room.code}")
-            shelf.put(key, book)
+        key = f"{len(written)}:{written[-1].get('digest')}"
+        book = shelf.get("r:" + room.code)
+        if book is not None and book.key == key:
+            return book
+        job = building.get(room.code + key)
+        if job is None:
+            job = asyncio.ensure_future(make(written, room.code, key))
+            building[room.code + key] = job
+            job.add_done_callback(lambda _: building.pop(room.code + key, None))
+        return await asyncio.shield(job)  # a page gone away does not stop the others' replay
+
+    async def make(written: list[dict[str, Any]], code: str, key: str) -> Book:
+        book: Book = await off_loop(read, written, f"room {code}")
+        book.key = key
+        shelf.put("r:" + code, book)
         return book
 
     @app.post("/api/replays")
