@@ -378,14 +378,14 @@ def replay_page(title: str, api: str) -> str:
 <p class="hint">Keys: &larr; and &rarr; an event back or on, Page Up and Page Down (or Shift and an arrow) a turn,
 Home and End the first and the last. Each event is one line of the game record: an order and what it caused.</p>
 </section>
+<section id="end" hidden aria-labelledby="end-h">
+<h2 id="end-h">The end</h2>
+<p id="result"></p>
+</section>
 <section aria-labelledby="step-h" class="events">
 <h2 id="step-h">This event</h2>
 <p id="order"></p>
 <ol id="events" tabindex="0" aria-labelledby="step-h"></ol>
-</section>
-<section id="end" hidden aria-labelledby="end-h">
-<h2 id="end-h">The end</h2>
-<p id="result"></p>
 </section>
 <section aria-labelledby="figures-h">
 <h2 id="figures-h">The count</h2>
