@@ -176,3 +176,75 @@ def test_melee_is_a_secret_choice_and_castle_orders_where_they_apply() -> None:
     assert [c["template"] for c in melee] == ["melee M1 stay", "melee M1 retreat"] and all(c["secret"] for c in melee)
     with pytest.raises(GrognardError):
         SKIRMISH.preview(g, d.seat, SKIRMISH.parse_action(ladder["template"].format(x="0", y="0")))
+
+
+def range_game() -> tuple[Any, dict[str, Any]]:
+    """tests/skirmish_fire_range.toml played to its first fire phase (both sides hold their moves)."""
+    from grognard.rulesets.skirmish.game import SkirmishGame
+    from grognard.rulesets.skirmish.scenario import load_scenario
+
+    g = SkirmishGame(
+        {"scenario": "fire_range"},
+        SeededDice(3),
+        load_scenario(str(Path(__file__).parent / "skirmish_fire_range.toml")),
+    )
+    while not any(d.id.startswith("fire") for d in g.pending()):
+        d = g.pending()[0]
+        g.apply(d.seat, SKIRMISH.parse_action(f"hold {d.id.split()[1]}"))
+    return g, {d.id: d for d in g.pending()}
+
+
+def odds_dead(table: str, parameter: str) -> Fraction:
+    done = subprocess.run(
+        [sys.executable, "-m", "grognard.cli", "odds", "skirmish", "--json"], capture_output=True, text=True, check=True
+    )
+    rows = next(t for t in json.loads(done.stdout)["tables"] if t["name"] == table)["rows"]
+    row = next(r for r in rows if r["parameter"] == parameter)
+    return Fraction(next(o["probability"] for o in row["outcomes"] if o["outcome"] == "dead"))
+
+
+def test_a_wedge_and_a_template_preview_each_man_under_them_with_the_odds_commands_figure() -> None:
+    g, owed = range_game()
+    fire, burst = owed["fire A"], owed["burst M.1"]
+    wedge = next(c for c in FC.controls(plain(g.view(fire.seat)), fire) if c["verb"] == "wedge")
+    assert wedge["unit"] == "A.2" and wedge["from"] == [18.0, 8.0]  # the gunner: a drag starts on him
+    order = wedge["template"].format(x="18", y="22")
+    drawn = plain(SKIRMISH.preview(g, fire.seat, SKIRMISH.parse_action(order)))["preview"]
+    assert (
+        {r["id"] for r in drawn["rings"]} == set(drawn["under"]) == {o["id"] for o in drawn["odds"]} >= {"G.1", "G.4"}
+    )
+    assert all(o["words"].startswith('0-18" open: dead ') for o in drawn["odds"])
+    [w] = drawn["wedges"]
+    for o in w["odds"]:
+        assert Fraction(o["dead"]) == odds_dead("wedge_mg", f"{o['band_text']} {o['cover_text']}")
+    lay = next(c for c in FC.controls(plain(g.view(burst.seat)), burst) if c["verb"] == "burst")
+    assert lay["from"] == [10.0, 6.0] and [f["name"] for f in lay["fields"]] == ["x", "y", "angle"]
+    drawn = plain(SKIRMISH.preview(g, burst.seat, SKIRMISH.parse_action("burst M.1 18,22 15")))["preview"]
+    [t] = drawn["templates"]
+    assert t["under"] and [e["id"] for e in t["each"]] == t["under"] and drawn["stop"] == [18.0, 22.0]
+    assert drawn["lands"].startswith("the ranging shot lands on 3 or less: 0.5000 (1/2)")
+    for e in t["each"]:  # ranging shot, effect die and survival: the odds command's under_mortar row
+        assert Fraction(e["dead"]) == odds_dead("under_mortar", e["cover_text"].split(": ")[0])
+
+
+def test_the_ranging_shot_is_drawn_where_it_fell_landed_or_missed() -> None:
+    base = {"shape": [[17, 21], [19, 21], [19, 23], [17, 23]], "by": "M.1", "weapon": "mortar", "side": "allies"}
+    view = {
+        "landed": [
+            {**base, "at": [18.0, 22.0], "die": 2, "ranging": 3, "landed": True, "hit": ["G.2"]},
+            {**base, "at": [8.0, 30.0], "die": 5, "ranging": 3, "landed": False},
+        ],
+        "chutes": [{"figure": "P.1", "side": "allies", "aim": [5, 5], "at": [7, 9], "fate": "landed"}],
+    }
+    shells = face.shell_shapes(view)
+    landed, missed = [s for s in shells if s["cls"] == "template"]
+    assert (landed["state"], missed["state"]) == ("landed", "missed")
+    assert "ranging 2 (needs 3 or less), landed; hit G.2" in landed["title"]
+    assert "missed: the template is taken away (skirmish.13)" in missed["title"]
+    crosses = [s for s in shells if s["cls"] == "aim"]
+    assert [c["points"][2] for c in crosses] == [[18.0, 22.0], [8.0, 30.0]]  # each cross centred on its aim
+    words = [s["text"] for s in shells if s["kind"] == "text"]
+    assert words == ["M.1: ranging 2 (needs 3 or less), landed", "M.1: ranging 5 (needs 3 or less), missed"]
+    aim, line = face.chute_shapes(view)
+    assert aim["points"][2] == [5.0, 5.0] and line["cls"] == "scatter" and line["points"] == [[5, 5], [7, 9]]
+    assert all(s["cls"] in CLASSES for s in [*shells, aim, line])

@@ -26,8 +26,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield srv
 
 
-def new_page(browser: Any, width: int = 1366, height: int = 768) -> Any:
-    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+def new_page(browser: Any, width: int = 1366, height: int = 768, touch: bool = False) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True, has_touch=touch)
     context.set_default_timeout(20000)
     return context.new_page()
 
@@ -65,9 +65,12 @@ def test_the_host_uploads_a_scenario_from_the_home_page(browser: Any, server: Se
 
 
 # ---------------------------------------------------------------------------------------------- the table
-def seated(browser: Any, server: ServerProcess, body: dict[str, Any], width: int = 1366, height: int = 768) -> Any:
+def seated(
+    browser: Any, server: ServerProcess, body: dict[str, Any], width: int = 1366, height: int = 768, touch: bool = False
+) -> Any:
     """A room made by the API, Ann (allies) and Axel (axis) joined, each page open in its own context with
-    every WebSocket frame it receives kept (``page.frames``); the host page (``host``) started it."""
+    every WebSocket frame it receives kept (``page.frames``); the host page (``host``) started it. ``touch``:
+    the players' contexts have a touch screen."""
     status, made = call(server.url + "/api/rooms", {"ruleset": "skirmish", **body})
     assert status == 200, made
     code = made["code"]
@@ -77,7 +80,7 @@ def seated(browser: Any, server: ServerProcess, body: dict[str, Any], width: int
     out: dict[str, Any] = {"code": code, "host": host}
     for side, name in (("allies", "Ann"), ("axis", "Axel")):
         joined = call(server.url + f"/api/rooms/{code}/join", {"name": name, "side": side})[1]
-        page = new_page(browser, width, height)
+        page = new_page(browser, width, height, touch)
         page.add_init_script(f"localStorage.setItem('grognard:player:{code}', '{joined['token']}')")
         frames: list[str] = []
         page.on("websocket", lambda ws, frames=frames: ws.on("framereceived", lambda f: frames.append(str(f))))

@@ -34,7 +34,9 @@ def _controls(face: Any, view: dict[str, Any], decision: Decision) -> list[dict[
 def _form(control: dict[str, Any]) -> dict[str, Any]:
     """A control as the page's form (the keyboard way): ``pick`` when a point tapped on the table fills its
     fields ``x`` and ``y`` (inches)."""
-    form = {k: v for k, v in control.items() if k not in ("kind", "unit", "preview", "targets", "offer", "named")}
+    form = {
+        k: v for k, v in control.items() if k not in ("kind", "unit", "from", "preview", "targets", "offer", "named")
+    }
     if control.get("kind") in ("pick-point", "drag-path"):
         form["pick"] = True
     return form

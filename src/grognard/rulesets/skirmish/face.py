@@ -239,8 +239,9 @@ def _building(view: dict[str, Any], piece: dict[str, Any], states: dict[str, Any
 
 
 def marks_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
-    """What lies on the table for now: wire laid and tank traps set, ladders, the last fire's wedges, the
-    templates laid this turn, drop zones."""
+    """What lies on the table for now: wire laid and tank traps set, ladders, the last fire's wedges, drop
+    zones and this move's paratroop drops (the templates laid this turn are a layer over the men:
+    ``shell_shapes``)."""
     out: list[dict[str, Any]] = []
     for wire in view.get("wires", []):
         out.append({"kind": "polyline", "points": wire, "cls": "wire", "title": "barbed wire laid"})
@@ -267,15 +268,7 @@ def marks_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
                 "title": f"{wedge.get('gunner', '')}'s wedge",
             }
         )
-    for laid in view.get("landed", []):
-        out.append(
-            {
-                "kind": "polygon",
-                "points": laid.get("shape", []),
-                "cls": "template",
-                "title": f"{laid.get('template', 'template')} laid by {laid.get('by', '')}",
-            }
-        )
+    out += chute_shapes(view)
     for zone in view.get("drop_zones", []) or []:
         if isinstance(zone, dict) and "at" in zone:
             out.append(
@@ -288,6 +281,82 @@ def marks_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
                     "title": f"drop zone {zone.get('id', '')}",
                 }
             )
+    return out
+
+
+def _cross(at: Any, side: str | None, title: str) -> dict[str, Any]:
+    """An aim point: a small cross (two strokes of 0.6") in ``side``'s colour."""
+    x, y = float(at[0]), float(at[1])
+    return {
+        "kind": "polyline",
+        "points": [[x - 0.6, y - 0.6], [x + 0.6, y + 0.6], [x, y], [x - 0.6, y + 0.6], [x + 0.6, y - 0.6]],
+        "cls": "aim",
+        "side": side,
+        "title": title,
+    }
+
+
+def shell_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The burst templates of this turn's fire as their ranging shots fell (skirmish.13-14; ``view["landed"]``,
+    kept until the next fire phase): where it was aimed (a cross), the template filled where the shell landed
+    with the ranging die and the men hit, dashed where it missed (the template taken away). The seed's
+    ranging shot is on target or a total miss, so a shell lands on its aim point: its scatter line is of
+    no length and none is drawn (a paratrooper's scatter is: ``chute_shapes``)."""
+    out: list[dict[str, Any]] = []
+    for laid in view.get("landed", []):
+        shape, at = laid.get("shape") or [], laid.get("at")
+        if not shape or not at:
+            continue
+        landed = bool(laid.get("landed"))
+        fired = str(laid.get("weapon", "")).replace("_", " ")
+        die = f"ranging {laid.get('die')} (needs {laid.get('ranging')} or less)"
+        hit = ", ".join(laid.get("hit") or []) or "nobody"
+        words = f"{laid.get('by', '')} ({fired}): {die}, " + (f"landed; hit {hit}" if landed else "missed")
+        out.append(
+            {
+                "kind": "polygon",
+                "points": shape,
+                "cls": "template",
+                "state": "landed" if landed else "missed",
+                "side": laid.get("side") if landed else None,
+                "title": words + ("" if landed else ": the template is taken away (skirmish.13)"),
+            }
+        )
+        out.append(_cross(at, laid.get("side"), f"{laid.get('by', '')} aimed here ({at[0]:g}, {at[1]:g})"))
+        out.append(
+            {
+                "kind": "text",
+                "x": float(at[0]),
+                "y": float(at[1]) - 1.6,
+                "text": f"{laid.get('by', '')}: {die}, " + ("landed" if landed else "missed"),
+                "cls": "label",
+                "size": 0.8,
+                "title": words,
+            }
+        )
+    return out
+
+
+def chute_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """This move's paratroop drops (skirmish.26, ``view["chutes"]``): each man's aim (a cross) and the scatter
+    line to where he came down, naming a bad drop."""
+    out: list[dict[str, Any]] = []
+    for chute in view.get("chutes", []) or []:
+        aim, at = chute.get("aim"), chute.get("at")
+        if not aim or not at:
+            continue
+        fate = chute.get("fate", "landed")
+        words = f"{chute.get('figure', '')} aimed at ({aim[0]:g}, {aim[1]:g}), came down at ({at[0]:g}, {at[1]:g})"
+        out.append(_cross(aim, chute.get("side"), words))
+        out.append(
+            {
+                "kind": "polyline",
+                "points": [list(aim), list(at)],
+                "cls": "scatter",
+                "side": chute.get("side"),
+                "title": words + ("" if fate == "landed" else f": {fate}"),
+            }
+        )
     return out
 
 
@@ -427,6 +496,7 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
             {"name": "terrain", "shapes": terrain_shapes(view)},
             {"name": "marks", "shapes": marks_shapes(view) + rings},
             {"name": "units", "shapes": figure_shapes(view)},
+            {"name": "shells", "shapes": shell_shapes(view)},  # over the men: who is under a shell shows
         ],
         "key": terrain_key(view),
     }

@@ -63,7 +63,8 @@ def _move_controls(view: dict[str, Any], unit: str) -> list[dict[str, Any]]:
                 "kind": "drag-path",
                 "verb": "move man",
                 "unit": f["id"],
-                "title": f"Drag {f['id']} alone (the rest of {unit} stay)",
+                "title": f"Tap {f['id']}, then drag him alone (the rest of {unit} stay)",
+                "from": [f["x"], f["y"]],
                 "template": f"move {unit} / {f['id']} to {{x}},{{y}}",
                 "fields": _point_fields(f["x"], f["y"], view),
                 "preview": True,
@@ -125,6 +126,7 @@ def _castle_controls(view: dict[str, Any], unit: str, men: list[dict[str, Any]])
                     "verb": "ladder",
                     "unit": f["id"],
                     "title": f"{f['id']} raises a ladder: tap where its top rests on the wall",
+                    "from": [f["x"], f["y"]],
                     "template": f"move {unit} / {f['id']} ladder {{x}},{{y}}",
                     "fields": _point_fields(f["x"], f["y"], view),
                     "preview": True,
@@ -230,7 +232,8 @@ def _fire_controls(view: dict[str, Any], unit: str) -> list[dict[str, Any]]:
                     "kind": "template",
                     "verb": "wedge",
                     "unit": f["id"],
-                    "title": f"Aim {f['id']}'s wedge: tap the point it fires at (the men under it are listed)",
+                    "title": f"Aim {f['id']}'s wedge: drag from him to the point it fires at (the men under it ringed)",
+                    "from": [f["x"], f["y"]],
                     "template": f"fire {unit} hold / {f['id']} wedge {{x}},{{y}}",
                     "fields": _point_fields(f["x"], f["y"] + 6, view),
                     "preview": True,
@@ -282,7 +285,8 @@ def controls(view: dict[str, Any], decision: Any) -> list[dict[str, Any]]:
                 "kind": "template",
                 "verb": "burst",
                 "unit": name,
-                "title": f"Lay {name}'s template: tap where it lands, turn it (degrees); the men under it are listed",
+                "title": f"Lay {name}'s template: drag it where it lands, turn it (degrees); the men under it ringed",
+                "from": [place[0], place[1]],
                 "template": f"burst {name} {{x}},{{y}} {{angle}}",
                 "fields": [
                     *_point_fields(place[0], place[1] + 12, view),
@@ -374,17 +378,41 @@ def drawn(view: dict[str, Any]) -> dict[str, Any]:
         out["lines"] = lines
     under: list[str] = []
     shapes = []
+    each: dict[str, str] = {}  # a man under a wedge or template: his exact chance of dying of it, in words
+    odds: list[dict[str, Any]] = []
     for w in drawn.get("wedges") or []:
         under += [str(t) for t in w.get("men", [])]
         shapes.append({"points": w.get("outline", []), "title": f"{w.get('gunner', '')}'s wedge"})
+        for o in w.get("odds") or []:
+            words = f"{o['band_text']} {o['cover_text']}: dead {o['dead_decimal']:.4f} ({o['dead']})"
+            each[o["target"]] = words
+            odds.append({"id": o["target"], "by": w.get("gunner", ""), "words": words, "dead": o["dead_decimal"]})
     for t in drawn.get("templates") or []:
         under += [str(i) for i in t.get("under", [])]
         shapes.append({"points": t.get("shape", []), "title": f"{t.get('by', '')}'s template: {t.get('odds', '')}"})
+        if t.get("at"):
+            out["stop"] = t["at"]
+        lands = t.get("lands")
+        if lands:
+            out["lands"] = (
+                f"the ranging shot lands on {t.get('ranging')} or less: {lands['decimal']:.4f} ({lands['exact']})"
+            )
+        for o in t.get("each") or []:
+            words = f"{o['cover_text']}: dead {o['dead_decimal']:.4f} ({o['dead']})"
+            each[o["id"]] = words
+            odds.append({"id": o["id"], "by": t.get("by", ""), "words": words, "dead": o["dead_decimal"]})
     if shapes:
         out["shapes"] = shapes
         out["under"] = under
+        out["odds"] = odds
         out["rings"] = [
-            {"x": figures[i]["x"], "y": figures[i]["y"], "r": 0.9, "title": f"{i} is under it"}
+            {
+                "x": figures[i]["x"],
+                "y": figures[i]["y"],
+                "r": 0.9,
+                "id": i,
+                "title": f"{i} is under it" + (f": {each[i]}" if i in each else ""),
+            }
             for i in under
             if i in figures
         ]

@@ -395,6 +395,39 @@ def _shot_json(game: SkirmishGame, o: FireOrder) -> dict[str, Any]:
     }
 
 
+def _fraction(p: Any) -> dict[str, Any]:
+    """An exact chance as ``{"exact": "n/d", "decimal"}`` (4 places, as ``grognard odds skirmish``)."""
+    return {"exact": f"{p.numerator}/{p.denominator}" if p else "0", "decimal": round(float(p), 4)}
+
+
+def _under_json(game: SkirmishGame, order: Any, f: Figure) -> dict[str, Any]:
+    """One man under a previewed template: the engine's own reading of him when it fires (``resolve_bursts``):
+    covered from the shell by a structure (skirmish.39-42), or his chance of dying of it, ranging shot
+    included (``BurstFate``: skirmish.13, 14, 6), with the cover the terrain gives him against it. A man who
+    fires from a door or window this turn loses a roof's cover (skirmish.39): the preview cannot know that yet
+    and reads him as not firing."""
+    from grognard.rulesets.skirmish import structures as ST
+
+    ctx = game.ctx
+    why = ST.artillery_cover(ctx, f, order.at, order.weapon)
+    if why is not None:
+        return {"id": f.id, "covered_by": why, "dead": "0", "dead_decimal": 0.0, "cover_text": f"covered by {why}"}
+    from grognard.rulesets.skirmish.analysis import burst_label
+
+    source = order.at if ctx.tables.artillery[order.weapon].indirect else order.origin
+    covered = R.cover(ctx.terrain, source, (f.x, f.y), order.attack)
+    shift = ctx.tables.men[f.type].hit_shift - (1 if covered else 0)
+    fate = MX.BurstFate(order.ranging, order.hit_on, shift, ctx.tables.survive_on(order.attack))
+    dead = _fraction(fate.distribution().probability("dead"))
+    cover = ("cover" if covered else "open") if ctx.tables.cover_rows(order.attack) else "no cover"
+    return {
+        "id": f.id,
+        "cover_text": f"{burst_label(ctx.tables, order.weapon, order.band)} {cover}",
+        "dead": dead["exact"],
+        "dead_decimal": dead["decimal"],
+    }
+
+
 def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
     """``seat``'s view with an order not yet given drawn in (for ``render``).
 
@@ -426,7 +459,14 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
                 for o in shots
                 if not game.ctx.tables.fires_wedge(M.weapon_of(game.ctx, game.state.figures[o.shooter]))
             ],
-            "wedges": [w.to_json() | {"outline": VW.wedge_outline(game.ctx, w.to_json())} for w in wedges],
+            "wedges": [
+                w.to_json()
+                | {
+                    "outline": VW.wedge_outline(game.ctx, w.to_json()),
+                    "odds": [_shot_json(game, o) for o in shots if o.shooter == w.gunner],
+                }
+                for w in wedges
+            ],
         }
     elif isinstance(action, Burst):
         side = game.side_of(seat) if seat in game.seats() else ""
@@ -440,6 +480,11 @@ def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
                     "shape": [[round(x, 2), round(y, 2)] for x, y in shape.exterior.coords],
                     "under": [f.id for f in AR.under(game.ctx, shape)],
                     "odds": _burst_odds(game, action) or "",
+                    "at": list(order.at),
+                    "angle": order.angle,
+                    "lands": _fraction(MX.RangingShot(order.ranging).distribution().probability(True)),
+                    "ranging": order.ranging,
+                    "each": [_under_json(game, order, f) for f in AR.under(game.ctx, shape)],
                 }
             )
         view["preview"] = {"order": str(action), "paths": [], "shots": [], "templates": templates}

@@ -241,7 +241,7 @@
   let tipFor = null;  // the decision ("seat|id") the pointer's box is about: it stays while that is owed
   function clearTip() {
     asked = null; tipFor = null;
-    if (tableView) { tableView.preview(null); tableView.tip(0, 0, null); }
+    if (tableView) { tableView.preview(null); tableView.tip(0, 0, null); tableView.dropGhost(); }
   }
   function unitNear(at, hit) {  // another decision's unit under the pointer (its ring), if any
     let best = null;
@@ -252,11 +252,89 @@
     }
     return best && best.id;
   }
-  function askAt(text, d, e, at) {
+  function askAt(text, d, e, at, via) {
     if (!text || !text.trim()) return;
     tipFor = keyOf(d);
-    asked = { text: text.trim(), d: d, x: e.clientX, y: e.clientY, at: at };
-    send({ type: "preview", action: text.trim(), n: ++seq });
+    asked = { text: text.trim(), d: d, x: e.clientX, y: e.clientY, at: at, via: via || null, n: ++seq };
+    send({ type: "preview", action: text.trim(), n: asked.n });
+  }
+  // One man acting alone (a man's own move, his ladder, a gunner's wedge) or a template laid: the shown
+  // decision's controls that carry a place ("from"). A tap on such a man picks him (ringed); then a drag, or
+  // a tap where he goes, sets his point. A drag from a man not picked is his unit's path on a move (as
+  // before), his wedge's aim on fire. A burst's template is laid by a press anywhere, dragged, and turned
+  // by the buttons beside the pointer.
+  let picked = null;  // {key ("seat|id" of the decision), id (the man), c (the control his drag sets)}
+  const turned = {};  // a template's turn (degrees) by "seat|id|unit", kept while its decision is owed
+  const placing = (c) => c.kind === "drag-path" || c.kind === "pick-point" || c.kind === "template";
+  function soloControls(d) {
+    return (d.controls || []).filter((c) => c.from && placing(c) && !(d.unit && c.unit === d.unit.id));
+  }
+  function placeControl(d) {  // the decision's own point to lay (a burst's template)
+    return (d.controls || []).find((c) => c.kind === "template" && c.from && d.unit && c.unit === d.unit.id) || null;
+  }
+  function manAt(d, at, hit) {  // the man of the shown decision who may act alone under the pointer
+    const px = tableView.perInch();
+    let best = null;
+    for (const c of soloControls(d)) {
+      const far = Math.hypot(at.x - c.from[0], at.y - c.from[1]);
+      if ((hit === c.unit || far * px <= Math.max(0.6 * px, 12)) && (!best || far < best.far)) best = { id: c.unit, far };
+    }
+    return best && best.id;
+  }
+  const angled = (c) => (c.fields || []).some((f) => f.name === "angle");
+  function turnOf(d, c) {
+    const k = keyOf(d) + "|" + c.unit;
+    if (turned[k] !== undefined) return turned[k];
+    const f = (c.fields || []).find((x) => x.name === "angle");
+    return f ? Number(f.value) || 0 : 0;
+  }
+  const hundredths = (v) => String(Math.round(v * 100) / 100);
+  function fillOrder(c, vals) {
+    return c.template.replace(/\{(\w+)\}/g, (_, n) => {
+      if (vals[n] !== undefined) return hundredths(vals[n]);
+      const f = (c.fields || []).find((x) => x.name === n);
+      return f ? String(f.value) : "0";
+    });
+  }
+  function fillForm(c, vals) {  // the control's form gets the same numbers: the keyboard's way stays in step
+    const form = document.querySelector('.decision:not([hidden]) form.order-form[aria-label="' + CSS.escape(c.title) + '"]');
+    if (!form) return;
+    for (const [n, v] of Object.entries(vals)) { const i = form.querySelector('[name="' + n + '"]'); if (i) i.value = hundredths(v); }
+  }
+  function place(g, at, e, final) {  // g {c, d, from}: the control's point at the pointer, asked (throttled on the way)
+    const vals = { x: at.x, y: at.y };
+    if (angled(g.c)) vals.angle = turnOf(g.d, g.c);
+    fillForm(g.c, vals);
+    if (g.c.kind === "drag-path") tableView.drag({ x: g.from[0], y: g.from[1] }, at);
+    const now = Date.now();
+    if (final || now - lastAsk > 300) { lastAsk = now; askAt(fillOrder(g.c, vals), g.d, e, at, { c: g.c, d: g.d, from: g.from }); }
+  }
+  function unpick() { picked = null; if (tableView) tableView.pick(null); }
+  function pickMan(d, id, e) {
+    const mine = soloControls(d).filter((c) => c.unit === id);
+    if (!mine.length) return;
+    picked = { key: keyOf(d), id: id, c: mine[0] };
+    tableView.preview(null);
+    tableView.pick({ id: id, x: mine[0].from[0], y: mine[0].from[1] });
+    tipFor = keyOf(d);
+    const say = () => tableView.tip(e.clientX, e.clientY, (tip) => {
+      tip.appendChild(el("p", id + " is picked: he acts alone", { class: "tip-head" }));
+      tip.appendChild(el("p", picked.c.title));
+      for (const c of mine.length > 1 ? mine : []) {  // his other ways: a ladder, a move
+        const b = el("button", c.verb, { type: "button", class: "tip-mode", "aria-pressed": String(c === picked.c) });
+        b.addEventListener("click", () => { picked.c = c; say(); });
+        tip.appendChild(b);
+      }
+      for (const c of (d.controls || []).filter((x) => x.kind === "choice" && x.unit === id && !/\{\w+\}/.test(x.template))) {
+        const b = el("button", c.title, { type: "button", "data-order": c.template });
+        b.addEventListener("click", () => askAt(c.template, d, e, null));
+        tip.appendChild(b);
+      }
+      const off = el("button", "Let " + id + " go", { type: "button", class: "tip-unpick" });
+      off.addEventListener("click", () => { unpick(); clearTip(); });
+      tip.appendChild(off);
+    });
+    say();
   }
   function offer(c, id, d, e) {  // the menu's orders on target id, each a button that asks its preview
     const named = d.choices.filter((ch) => ch.text.split(/\s+/)[0] === c.offer && ch.text.split(/\s+/).includes(id));
@@ -290,22 +368,32 @@
   function onTable(phase, at, hit, e) {
     if (role !== "player") return false;
     const d = shownDecision();
-    if (phase === "cancel") { gesture = null; clearTip(); return false; }
+    if (phase === "cancel") { gesture = null; tableView.dropGhost(); clearTip(); return false; }
     if (phase === "down") {
       gesture = null;
       if (!at) return false;
       const other = unitNear(at, hit);
-      if (other) { clearTip(); choose(other); gesture = { kind: "chosen" }; return true; }
+      if (other) { clearTip(); unpick(); choose(other); gesture = { kind: "chosen" }; return true; }
       if (!d) return false;
       const k = shownDecisions.indexOf(d);
       const target = (d.controls || []).find((c) => c.kind === "pick-target" && hit && (c.targets || []).includes(hit));
+      const man = manAt(d, at, hit);
+      const start = { x: e.clientX, y: e.clientY, moved: false };
+      if (picked && picked.key === keyOf(d) && !(man && man !== picked.id) && !target) {
+        // the picked man's point: a drag from him or a press elsewhere (a tap on him again lets him go)
+        gesture = Object.assign({ kind: "solo", c: picked.c, d: d, from: picked.c.from, onMan: man === picked.id }, start);
+        return true;
+      }
       if (target) { gesture = { kind: "target", c: target, id: hit, d: d }; return true; }
       // on the unit itself: a drag from it is its path; a tap on it says what a tap elsewhere does
       // (within its ring, or 14 px of it when the table is shown small; not its name, which is beside it)
       const px = tableView.perInch();
       const own = !!(d.unit && Math.hypot(at.x - d.unit.x, at.y - d.unit.y) * px <= Math.max(d.unit.r * px, 14));
+      if (man) { gesture = Object.assign({ kind: "candidate", man: man, k: k, d: d }, start); return true; }
+      const lay = placeControl(d);
+      if (lay && !own) { gesture = Object.assign({ kind: "solo", c: lay, d: d, from: lay.from, onMan: false }, start); return true; }
       if (pickers[k]) {
-        gesture = { kind: "point", k: k, d: d, own: own, x: e.clientX, y: e.clientY, moved: false };
+        gesture = Object.assign({ kind: "point", k: k, d: d, own: own }, start);
         if (!own) pickers[k](at.x, at.y);
         return true;
       }
@@ -313,16 +401,33 @@
       return false;
     }
     if (!gesture) return false;
-    if (phase === "move" && gesture.kind === "point" && at) {
+    if (phase === "move" && at && gesture.x !== undefined) {
       if (!gesture.moved && Math.hypot(e.clientX - gesture.x, e.clientY - gesture.y) < 6) return true;
+      if (gesture.kind === "candidate") {  // a drag from a man not picked: his unit's path, or his wedge's aim
+        const c = soloControls(gesture.d).find((x) => x.unit === gesture.man);
+        const g = gesture;
+        if (pickers[g.k] && !(c && c.kind === "template")) gesture = { kind: "point", k: g.k, d: g.d, own: true, x: g.x, y: g.y };
+        else if (c) gesture = { kind: "solo", c: c, d: g.d, from: c.from, x: g.x, y: g.y };
+        else { gesture = { kind: "chosen" }; return true; }
+      }
       gesture.moved = true;
-      const text = pickers[gesture.k](at.x, at.y);
-      const now = Date.now();
-      if (now - lastAsk > 300) { lastAsk = now; askAt(text, gesture.d, e, at); }
+      if (gesture.kind === "solo") { place(gesture, at, e, false); return true; }
+      if (gesture.kind === "point") {
+        const text = pickers[gesture.k](at.x, at.y);
+        if (gesture.d.unit) tableView.drag(gesture.d.unit, at);
+        const now = Date.now();
+        if (now - lastAsk > 300) { lastAsk = now; askAt(text, gesture.d, e, at); }
+      }
       return true;
     }
     if (phase === "up") {
       const g = gesture; gesture = null;
+      if (g.kind === "candidate") { pickMan(g.d, g.man, e); return true; }  // a tap on a man: he is picked
+      if (g.kind === "solo") {
+        if (!g.moved && g.onMan) { unpick(); clearTip(); return true; }
+        if (at) place(g, at, e, true);
+        return true;
+      }
       if ((g.kind === "point" && g.own && !g.moved) || g.kind === "own") hint(g.d, e);
       else if (g.kind === "point" && at) askAt(pickers[g.k](at.x, at.y), g.d, e, at);
       if (g.kind === "target") {
@@ -337,16 +442,44 @@
     if (!tableView || !asked) return;
     const a = asked;
     const d = shownDecisions.find((x) => x === a.d) || a.d;
+    const from = a.via ? { x: a.via.from[0], y: a.via.from[1] } : d.unit;
     if (m.legal && m.drawn) tableView.preview(Object.assign({ ok: true }, m.drawn));
-    else if (!m.legal && a.at && d.unit) tableView.preview({ ok: false, path: [[d.unit.x, d.unit.y], [a.at.x, a.at.y]] });
+    else if (!m.legal && a.at && from) tableView.preview({ ok: false, path: [[from.x, from.y], [a.at.x, a.at.y]] });
     else tableView.preview(null);
+    if (!gesture) { if (m.legal) tableView.dropGhost(); else tableView.snapBack(); }  // a refused path snaps back
     tableView.tip(a.x, a.y, (tip) => {
       tip.appendChild(el("p", m.legal ? m.action : "Not allowed: " + m.problem, { class: m.legal ? "ok tip-head" : "problem tip-head" }));
       if (m.legal) {
+        const dr = m.drawn || {};
+        if (dr.length !== undefined && dr.length !== null && a.via) {
+          tip.appendChild(el("p", "Path " + Number(dr.length).toFixed(1) + '", costs ' + Number(dr.cost).toFixed(1) + '" of his move, ' + Number(dr.left).toFixed(1) + '" left', { class: "tip-path" }));
+        }
         if (m.note) tip.appendChild(el("p", m.note));
+        if (dr.lands) tip.appendChild(el("p", "Exact: " + dr.lands, { class: "odds" }));
+        if (dr.shapes) {  // a wedge or template: each man under it and his exact chance of dying of it
+          const list = dr.odds || [];
+          tip.appendChild(el("p", list.length ? "Under it (exact chance of death):" : "Nobody under it.", { class: "tip-under-head" }));
+          for (const o of list.slice(0, 10)) tip.appendChild(el("p", o.id + ": " + o.words, { class: "odds tip-under", "data-id": o.id }));
+          if (list.length > 10) tip.appendChild(el("p", "and " + (list.length - 10) + " more (ringed on the table)"));
+        }
         tip.appendChild(el("p", "Exact odds: " + m.odds, { class: "odds" }));
+        if (a.via && angled(a.via.c)) {  // turn the template about its centre, 15 degrees a press
+          const row = el("p", null, { class: "tip-turn", role: "group", "aria-label": "turn the template" });
+          for (const [words, by] of [["\u27f2 turn left 15\u00b0", 15], ["turn right 15\u00b0 \u27f3", -15]]) {
+            const b = el("button", words, { type: "button", class: by > 0 ? "tip-left" : "tip-right" });
+            b.addEventListener("click", () => {
+              let t = turnOf(a.via.d, a.via.c) + by;
+              if (t > 180) t -= 360;
+              if (t <= -180) t += 360;
+              turned[keyOf(a.via.d) + "|" + a.via.c.unit] = t;
+              place(a.via, a.at, { clientX: a.x, clientY: a.y }, true);
+            });
+            row.appendChild(b);
+          }
+          tip.appendChild(row);
+        }
         const commit = el("button", "Commit", { type: "button", class: "tip-commit" });
-        commit.addEventListener("click", () => { const text = a.text; clearTip(); act(text, d); });
+        commit.addEventListener("click", () => { const text = a.text; clearTip(); unpick(); act(text, d); });
         tip.appendChild(commit);
       }
       tip.appendChild(tipCancel());
@@ -356,7 +489,7 @@
   // one decision's controls at a time: the others wait behind their buttons (or a tap on their unit)
   function choose(id) {
     if (!shownDecisions.some((d) => d.id === id)) id = shownDecisions.length ? shownDecisions[0].id : null;
-    if (id !== shownId) { previewHome(); const box = $("preview"); if (box) box.textContent = ""; }
+    if (id !== shownId) { previewHome(); const box = $("preview"); if (box) box.textContent = ""; if (picked) unpick(); }
     shownId = id;
     shownDecisions.forEach((d, k) => {
       const section = $("d" + k + "-h") && $("d" + k + "-h").parentNode;
@@ -764,6 +897,11 @@
     pickers = {};
     shownDecisions = decisions.map((d) => ({ id: d.id, seat: d.seat, prompt: d.prompt, unit: d.unit || null, controls: d.controls || [], choices: d.choices || [] }));
     if (tipFor && !keys.includes(tipFor)) clearTip();
+    if (picked) {  // the picked man stays picked while his decision is owed and he may still act alone
+      const d = shownDecisions.find((x) => keyOf(x) === picked.key);
+      const c = d && soloControls(d).find((x) => x.unit === picked.id && x.verb === picked.c.verb);
+      if (c) { picked.c = c; tableView.pick({ id: picked.id, x: c.from[0], y: c.from[1] }); } else unpick();
+    }
     $("preview").textContent = "";
     $("svg").classList.remove("picking");
     if (decisions.length > 1) {  // which one to give now: a button each (or tap its unit on the picture)
@@ -926,6 +1064,7 @@
     send({ type: "preview", action: text.trim(), n: ++seq });
   }
   function showPreview(m) {
+    if (asked && m.n !== undefined && m.n < asked.n) return;  // an answer overtaken by a later ask on the way
     if (asked) tableAnswer(m);
     else if (tableView) { tableView.tip(0, 0, null); tableView.preview(m.legal && m.drawn ? Object.assign({ ok: true }, m.drawn) : null); }
     if (tableView) tableView.element.dataset.preview = m.legal ? m.action : "";

@@ -83,7 +83,8 @@
     svg.appendChild(desc);
     const layers = node("g", { class: "layers" });
     const over = node("g", { class: "preview-layer" });
-    svg.appendChild(layers); svg.appendChild(over);
+    const hand = node("g", { class: "drag-layer" });  // what the pointer carries: a picked man, a drag's ghost
+    svg.appendChild(layers); svg.appendChild(over); svg.appendChild(hand);
     const frame = document.createElement("div");
     frame.className = "table-frame";
     frame.appendChild(svg);
@@ -301,7 +302,9 @@
       over.textContent = "";
       if (!drawn) return;
       for (const ring of drawn.rings || []) {
-        const c = node("circle", { class: "p-ring", cx: fix(ring.x), cy: fix(-ring.y), r: fix(ring.r) });
+        // a man under a wedge or template (ring.id): ringed boldly, never smaller than a marker
+        const r = ring.id ? Math.max(ring.r, (minMark + 4) * least) : ring.r;
+        const c = node("circle", { class: ring.id ? "p-ring under" : "p-ring", cx: fix(ring.x), cy: fix(-ring.y), r: fix(r), "data-under": ring.id });
         if (ring.title) c.appendChild(node("title", {}, ring.title));
         over.appendChild(c);
       }
@@ -325,7 +328,9 @@
         const size = Math.max(unit, minText * least);
         const left = whole && end[0] - whole.x < whole.w / 4;  // the words run away from the table's near edge
         over.appendChild(node("text", { class: "p-label", x: fix(end[0] + (left ? 0.6 : -0.6) * size), y: fix(-end[1] - 1.0 * size), "text-anchor": left ? "start" : "end", "font-size": fix(size) },
-          drawn.ok === false ? "not allowed" : "preview (not given)"));
+          drawn.ok === false ? "not allowed" : drawn.length !== undefined && drawn.length !== null
+            ? drawn.length.toFixed(1) + '" walked, costs ' + Number(drawn.cost).toFixed(1) + '"' + (drawn.left !== undefined && drawn.left !== null ? ", " + Number(drawn.left).toFixed(1) + '" left' : "")
+            : "preview (not given)"));
       }
       if (drawn.stop) {
         over.appendChild(node("circle", { class: "p-stop", cx: fix(drawn.stop[0]), cy: fix(-drawn.stop[1]), r: fix(Math.max(unit * 0.5, 6 * least)) }));
@@ -335,6 +340,46 @@
         }
       }
     };
+    // what the pointer carries (inches): a man picked to act alone (a ring), a drag's ghost from where he
+    // stands to the pointer with its straight length; snapBack() sends a refused ghost home and drops it
+    let ghost = null;
+    api.pick = (man) => {
+      for (const old of hand.querySelectorAll(".d-picked")) old.remove();
+      if (!man) return;
+      const ring = node("circle", { class: "d-picked", cx: fix(man.x), cy: fix(-man.y), r: fix(Math.max(0.9, (minMark + 6) * least)), "data-picked": man.id });
+      ring.appendChild(node("title", {}, man.id + " is picked: he acts alone"));
+      hand.insertBefore(ring, hand.firstChild);
+    };
+    api.drag = (from, to, words) => {
+      if (ghost) { ghost.remove(); ghost = null; }
+      if (!from || !to) return;
+      ghost = node("g", { class: "d-ghost", "data-from": fix(from.x) + "," + fix(from.y) });
+      ghost.appendChild(node("line", { class: "d-line", x1: fix(from.x), y1: fix(-from.y), x2: fix(to.x), y2: fix(-to.y) }));
+      const man = node("g", { class: "d-man" });
+      man.appendChild(node("circle", { cx: fix(to.x), cy: fix(-to.y), r: fix(Math.max(0.5, minMark * least)) }));
+      const size = Math.max(unit, minText * least);
+      const left = whole && to.x - whole.x < whole.w / 4;
+      man.appendChild(node("text", { class: "d-label", x: fix(to.x + (left ? 0.8 : -0.8) * size), y: fix(-to.y + 1.6 * size), "text-anchor": left ? "start" : "end", "font-size": fix(size) },
+        words || Math.hypot(to.x - from.x, to.y - from.y).toFixed(1) + '"'));
+      ghost.appendChild(man);
+      hand.appendChild(ghost);
+      svg.dataset.dragging = Math.hypot(to.x - from.x, to.y - from.y).toFixed(2);
+    };
+    api.snapBack = () => {
+      delete svg.dataset.dragging;
+      if (!ghost) return;
+      const g = ghost, from = g.getAttribute("data-from").split(",").map(Number), c = g.querySelector(".d-man circle");
+      ghost = null;
+      const line = g.querySelector(".d-line");
+      if (line) line.remove();
+      const dx = from[0] - Number(c.getAttribute("cx")), dy = -from[1] - Number(c.getAttribute("cy"));
+      const man = g.querySelector(".d-man");
+      man.style.transition = "transform 0.3s ease-in";
+      requestAnimationFrame(() => { man.style.transform = "translate(" + fix(dx) + "px," + fix(dy) + "px)"; });
+      setTimeout(() => g.remove(), 380);
+    };
+    api.dropGhost = () => { delete svg.dataset.dragging; if (ghost) { ghost.remove(); ghost = null; } };
+
     // a few lines and buttons beside the pointer (client point), or nothing
     api.tip = (clientX, clientY, fill) => {
       tip.textContent = "";

@@ -1,0 +1,205 @@
+"""The skirmish table's drags in a real headless Chromium (Debian's): one man picked and dragged alone (by a
+finger: touch is the pointer events' same path), a refused path snapping back with the rule named; a MG's wedge
+aimed by a drag from the gunner and a mortar's template laid by a drag and turned, every man under them ringed
+and each man's exact chance of death the one ``grognard odds skirmish`` prints; the ranging shot drawn where it
+fell (tests/skirmish_fire_range.toml, the referee's dice typed on the host page)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browsers import needs_chromium
+from grognard.web.testing import ServerProcess
+from test_web_skirmish_browser import centre, commit_menu, drag, seated, snap, tip
+
+pytestmark = needs_chromium
+pytest.importorskip("playwright.sync_api")
+
+RANGE = (Path(__file__).parent / "skirmish_fire_range.toml").read_text(encoding="utf-8")
+UPLOAD = {"upload": {"name": "fire_range.toml", "text": RANGE}}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with ServerProcess(tmp_path_factory.mktemp("skirmish-drag")) as srv:
+        yield srv
+
+
+def odds_row(table: str, parameter: str) -> float:
+    """The chance of 'dead' in one row of ``grognard odds skirmish --json``."""
+    done = subprocess.run(
+        [sys.executable, "-m", "grognard.cli", "odds", "skirmish", "--json"], capture_output=True, text=True, check=True
+    )
+    rows = next(t for t in json.loads(done.stdout)["tables"] if t["name"] == table)["rows"]
+    row = next(r for r in rows if r["parameter"] == parameter)
+    return float(next((o["decimal"] for o in row["outcomes"] if o["outcome"] == "dead"), 0.0))
+
+
+def finger_drag(page: Any, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """A drag with one finger (Chromium's touch events, turned into pointer events of type touch)."""
+    a = page.evaluate(f"window.grognardTable.screen({start[0]}, {start[1]})")
+    b = page.evaluate(f"window.grognardTable.screen({end[0]}, {end[1]})")
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": a[0], "y": a[1]}]})
+    for k in range(1, 9):
+        x, y = a[0] + (b[0] - a[0]) * k / 8, a[1] + (b[1] - a[1]) * k / 8
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def tap(page: Any, at: tuple[float, float]) -> None:
+    point = page.evaluate(f"window.grognardTable.screen({at[0]}, {at[1]})")
+    page.mouse.click(point[0], point[1])
+
+
+def show(page: Any, decision: str) -> None:
+    """Show decision ``decision`` (by its button above the orders while there are several; the buttons go
+    when the orders owed change, so it is tried until the decision is the one shown)."""
+    for _ in range(100):
+        if page.get_attribute("svg.table", "data-shown") == decision:
+            return
+        button = page.locator(".picker").get_by_role("button", name=decision.split()[1], exact=True)
+        if button.count():
+            try:
+                button.first.click(timeout=1000)
+            except Exception:  # rebuilt under the pointer: try again
+                pass
+        page.wait_for_timeout(150)
+    raise AssertionError(f"{decision} never shown: {page.get_attribute('svg.table', 'data-shown')!r}")
+
+
+def tip_with(page: Any, *words: str) -> str:
+    """The pointer's box once it says every one of ``words`` (its text on failure)."""
+    try:
+        page.wait_for_function(
+            "ws => { const t = document.querySelector('.table-tip'); return t && !t.hidden"
+            " && ws.every(w => t.innerText.includes(w)); }",
+            arg=list(words),
+        )
+    except Exception as e:
+        raise AssertionError(f"{words} not in the tip: {page.inner_text('.table-tip')!r}") from e
+    return str(page.inner_text(".table-tip"))
+
+
+def test_one_man_picked_and_dragged_alone_by_a_finger(browser: Any, server: ServerProcess, shots: Path) -> None:
+    """Ann taps A.3 (picked, ringed), drags him 14" (refused: the rule named, his ghost sent back, nobody
+    moved), then 4" by a finger: the path's length and cost are shown, Commit moves A.3 alone."""
+    game = seated(browser, server, dict(UPLOAD), touch=True)
+    ann = game["allies"]
+    show(ann, "move A")
+    leader, gunner, rifleman = centre(ann, "A.1"), centre(ann, "A.2"), centre(ann, "A.3")
+    tap(ann, rifleman)
+    words = tip(ann, "A.3 is picked")
+    assert "acts alone" in words
+    ann.wait_for_selector("svg.table .drag-layer .d-picked[data-picked='A.3']", state="attached")
+    drag(ann, rifleman, (rifleman[0], rifleman[1] + 14))  # 14": past a man's 6"
+    words = tip_with(ann, "Not allowed", "A.3")
+    assert re.search(r"\(skirmish\.\d+\)", words), words
+    ann.wait_for_selector("svg.table .p-path.refused", state="attached")
+    ann.wait_for_function("() => !document.querySelector('svg.table .d-ghost')")  # snapped back and gone
+    assert centre(ann, "A.3") == rifleman
+    snap(ann, shots, "skirmish-man-refused")
+    finger_drag(ann, rifleman, (rifleman[0] + 1, rifleman[1] + 4))
+    order = f"move A / A.3 to {rifleman[0] + 1:g},{rifleman[1] + 4:g}"
+    words = tip_with(ann, order, "Commit")
+    found = re.search(r'Path ([0-9.]+)", costs ([0-9.]+)" of his move, ([0-9.]+)" left', words)
+    assert found, words
+    assert float(found.group(1)) == pytest.approx((1 + 16) ** 0.5, abs=0.06)
+    assert float(found.group(2)) == pytest.approx(float(found.group(1)), abs=0.06)  # open ground: cost = length
+    assert float(found.group(3)) == pytest.approx(6 - float(found.group(2)), abs=0.06)
+    label = ann.text_content("svg.table .preview-layer text.p-label") or ""
+    assert f'{float(found.group(1)):.1f}" walked, costs {float(found.group(2)):.1f}"' in label, label
+    snap(ann, shots, "skirmish-man-drag")
+    ann.locator(".table-tip .tip-commit").click()
+    ann.wait_for_function(
+        "y => { const g = document.querySelector('svg.table .layer-units g[data-id=\"A.3\"] circle');"
+        " return g && Math.abs(-g.getAttribute('cy') - y) < 0.05; }",
+        arg=rifleman[1] + 4,
+    )
+    assert centre(ann, "A.3") == pytest.approx((rifleman[0] + 1, rifleman[1] + 4), abs=0.01)
+    assert (centre(ann, "A.1"), centre(ann, "A.2")) == (leader, gunner)  # the rest of A stayed
+
+
+def referee(host: Any, value: str) -> int:
+    """The host types ``value`` for every roll asked until none is; how many were typed."""
+    typed = 0
+    for _ in range(60):
+        host.wait_for_timeout(250)
+        if not host.locator("#dice-panel").is_visible():
+            if typed:
+                return typed
+            continue
+        host.fill("#dice-values", value)
+        host.locator("#dice-form button[type=submit]").click()
+        typed += 1
+    return typed
+
+
+def test_a_wedge_and_a_template_placed_by_drag_and_the_ranging_shot_drawn(
+    browser: Any, server: ServerProcess, shots: Path
+) -> None:
+    """Both sides hold their moves; Ann drags from the MG man to aim his wedge (the Germans under it ringed,
+    each one's chance of death that of wedge_mg in the odds command), lays the mortar's template by a drag,
+    turns it, sees each man under it with under_mortar's figure; the referee's 1s land the shell: the table
+    draws the template where it landed, the aim point and the ranging die, as the event says."""
+    game = seated(browser, server, {"dice": "manual", **UPLOAD})
+    ann, axel, host = game["allies"], game["axis"], game["host"]
+    show(ann, "move A")
+    commit_menu(ann, "hold A")
+    show(ann, "move M")
+    commit_menu(ann, "hold M")
+    axel.wait_for_selector(".decision input[value='hold G']")
+    commit_menu(axel, "hold G", wait=False)
+    # the wedge: a drag from the gunner to the German line
+    show(ann, "fire A")
+    gunner = centre(ann, "A.2")
+    drag(ann, gunner, (18.0, 22.0))
+    words = tip_with(ann, "fire A hold / A.2 wedge 18,22", "Under it", "Commit")
+    ann.wait_for_function("() => document.querySelectorAll('svg.table .p-ring.under').length >= 4")
+    ringed = ann.eval_on_selector_all("svg.table .p-ring.under", "l => l.map(c => c.dataset.under)")
+    lines = dict(re.findall(r"(G\.\d): (0-18\" open: dead [0-9.]+ \(\S+\))", words))
+    assert set(ringed) == set(lines) >= {"G.1", "G.2", "G.3", "G.4"}, (ringed, words)
+    for line in lines.values():
+        assert float(line.split("dead ")[1].split()[0]) == pytest.approx(odds_row("wedge_mg", '0-18" open'), abs=5e-5)
+    assert "4 dice" in words or "5 dice" in words
+    snap(ann, shots, "skirmish-wedge")
+    ann.locator(".table-tip .tip-commit").click()
+    # the template: laid by a drag, turned 15 degrees by the button beside the pointer
+    show(ann, "burst M.1")
+    drag(ann, (12.0, 16.0), (18.0, 22.0))
+    tip_with(ann, "burst M.1 18,22", "turned 0 degrees", "Under it", "Commit")
+    ann.locator(".table-tip .tip-left").click()
+    words = tip_with(ann, "burst M.1 18,22 15", "Under it", "Commit")
+    assert ann.input_value(".decision:not([hidden]) form.order-form input[name='angle']") == "15"
+    lands = re.search(r"lands on 3 or less: ([0-9.]+)", words)
+    assert lands and float(lands.group(1)) == pytest.approx(0.5)
+    lines = dict(re.findall(r"(G\.\d): (12-30\" no cover: dead [0-9.]+ \(\S+\))", words))
+    ringed = ann.eval_on_selector_all("svg.table .p-ring.under", "l => l.map(c => c.dataset.under)")
+    assert lines and set(ringed) == set(lines), (ringed, words)
+    for line in lines.values():
+        assert float(line.split("dead ")[1].split()[0]) == pytest.approx(
+            odds_row("under_mortar", '12-30" no cover'), abs=5e-5
+        )
+    snap(ann, shots, "skirmish-template")
+    ann.locator(".table-tip .tip-commit").click()
+    axel.wait_for_selector(".decision input[value='fire G hold']")
+    commit_menu(axel, "fire G hold", wait=False)
+    assert referee(host, "1") >= 1  # a 1: the ranging shot lands (3 or less), every effect die misses
+    ann.wait_for_selector("svg.table .layer-shells .t-template.s-landed")
+    label = ann.text_content("svg.table .layer-shells .t-label text") or ""
+    assert "M.1: ranging 1 (needs 3 or less), landed" in label, label
+    aim = ann.eval_on_selector(
+        "svg.table .layer-shells .t-aim polyline", "p => p.getAttribute('points').split(' ')[2].split(',').map(Number)"
+    )
+    assert aim == [18, -22]  # where it was aimed (y drawn up)
+    assert "M.1's ranging shot: 1 (needs 3 or less): lands on" in ann.inner_text("body")
+    snap(ann, shots, "skirmish-ranging")
