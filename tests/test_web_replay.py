@@ -40,28 +40,30 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield srv
 
 
+def play_out(server: ServerProcess, name: str, options: dict[str, Any]) -> tuple[str, str, str]:
+    """An all-bot game of ``name`` made and played to the end on the server: (code, host token, record text)."""
+    status, made = call(server.url + "/api/rooms", {"ruleset": name, "options": options})
+    assert status == 200, made
+    code, token = made["code"], made["host_token"]
+    with connect(f"{server.ws_url}/ws/{code}") as ws:
+        ws.send(json.dumps({"type": "hello", "role": "host", "token": token}))
+        ws.send(json.dumps({"type": "start"}))  # every seat a bot (fill_bots): played to the end
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            message = receive(ws, timeout=deadline - time.monotonic())
+            if message["type"] == "state" and message["status"] == "over":
+                break
+        else:
+            raise AssertionError(f"{name}: the bots did not finish in time")
+    status, text = call(f"{server.url}/api/rooms/{code}/record", headers={"X-Host-Token": token})
+    assert status == 200 and isinstance(text, str), text
+    return code, token, text
+
+
 @pytest.fixture(scope="module")
 def played(server: ServerProcess) -> dict[str, tuple[str, str, str]]:
     """A finished all-bot game of each rule set, played on the server: name -> (code, host token, record text)."""
-    out = {}
-    for name, options in GAMES.items():
-        status, made = call(server.url + "/api/rooms", {"ruleset": name, "options": options})
-        assert status == 200, made
-        code, token = made["code"], made["host_token"]
-        with connect(f"{server.ws_url}/ws/{code}") as ws:
-            ws.send(json.dumps({"type": "hello", "role": "host", "token": token}))
-            ws.send(json.dumps({"type": "start"}))  # every seat a bot (fill_bots): played to the end
-            deadline = time.monotonic() + 120
-            while time.monotonic() < deadline:
-                message = receive(ws, timeout=deadline - time.monotonic())
-                if message["type"] == "state" and message["status"] == "over":
-                    break
-            else:
-                raise AssertionError(f"{name}: the bots did not finish in time")
-        status, text = call(f"{server.url}/api/rooms/{code}/record", headers={"X-Host-Token": token})
-        assert status == 200 and isinstance(text, str), text
-        out[name] = (code, token, text)
-    return out
+    return {name: play_out(server, name, options) for name, options in GAMES.items()}
 
 
 @dataclass
@@ -286,3 +288,28 @@ def test_the_upload_limits(server: ServerProcess, played: dict[str, tuple[str, s
     assert status == 413 and f"at most {MAX_RECORD} bytes".encode() in refusal and sent < 2 * MAX_RECORD
     status, answer = call(server.url + "/api/rooms", b" " * 20000)  # the other routes keep their 16 KB
     assert status == 413 and answer["message"] == "a request body has at most 16384 bytes"
+
+
+def test_a_take_back_is_replayed_again(server: ServerProcess) -> None:
+    """The host takes back the last two actions of a finished game: the replay is read again (the steps
+    taken back are gone, the ones before are as they were), never served from the book read before."""
+    code, token, _ = play_out(server, "b17", {})
+    status, before = call(f"{server.url}/api/rooms/{code}/replay")
+    assert status == 200 and before["result"] is not None
+    last = before["steps"] - 1
+    kept = call(f"{server.url}/api/rooms/{code}/replay/{last - 2}")[1]
+    assert call(f"{server.url}/api/rooms/{code}/replay/{last}")[1]["result"] == before["result"]
+    with connect(f"{server.ws_url}/ws/{code}") as ws:
+        ws.send(json.dumps({"type": "hello", "role": "host", "token": token}))
+        for _ in range(2):
+            ws.send(json.dumps({"type": "undo"}))
+            while not ((m := receive(ws))["type"] == "ack" and m.get("op") == "undo"):
+                assert m["type"] != "refused", m
+    status, answer = call(f"{server.url}/api/rooms/{code}/replay/{last}")
+    assert status == 400 and answer["message"] == f"step {last}: the record has steps 0 to {last - 2}", answer
+    again = call(f"{server.url}/api/rooms/{code}/replay/{last - 2}")[1]
+    assert {k: v for k, v in again.items() if k != "steps"} == {k: v for k, v in kept.items() if k != "steps"}
+    assert again["steps"] == last - 1
+    status, after = call(f"{server.url}/api/rooms/{code}/replay")
+    assert status == 200 and after["steps"] == last - 1 and after["result"] is None
+    assert after["turns"] == before["turns"][: last - 1]

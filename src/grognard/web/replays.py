@@ -237,9 +237,11 @@ def add_routes(app: FastAPI, server: Any) -> None:
 
     building: dict[str, asyncio.Future[Book]] = {}  # a room's record being replayed: asked once, awaited by all
 
-    async def room_book(code: str) -> Book:
+    async def room_book(code: str, step: int | None = None) -> Book:
         """The room's record as it stands, replayed once for every page that asks (one book a room is kept:
-        its latest; a game going on is replayed again when a page asks after a new line)."""
+        its latest). A game going on is replayed again for a page that opens the replay (the outline) after
+        a new line, or asks for a ``step`` past the book's end; a step within the book kept is read from it
+        while the record still begins with the lines it was read from (a take-back since: read again)."""
         room = server.room(code)
         written = list(room.writer.lines) if room.writer is not None and room.game is not None else []
         if len(written) < 2:
@@ -248,6 +250,10 @@ def add_routes(app: FastAPI, server: Any) -> None:
         book = shelf.get("r:" + room.code)
         if book is not None and book.key == key:
             return book
+        if book is not None and step is not None and step < book.steps:
+            length, digest = book.key.split(":", 1)
+            if len(written) >= int(length) and str(written[int(length) - 1].get("digest")) == digest:
+                return book  # the lines it was read from are still the record's first: the step is as it was
         job = building.get(room.code + key)
         if job is None:
             job = asyncio.ensure_future(make(written, room.code, key))
@@ -287,7 +293,7 @@ def add_routes(app: FastAPI, server: Any) -> None:
 
     @app.get("/api/rooms/{code}/replay/{n}")
     async def room_step(code: str, n: int) -> Any:
-        return step(await room_book(code), n)
+        return step(await room_book(code, n), n)
 
     @app.get("/replay/{code}", response_class=HTMLResponse)
     async def room_page(code: str) -> Any:
