@@ -60,6 +60,7 @@ class Book:
     stopped: str = ""
     sealed: list[bool] = field(default_factory=list)
     key: str = ""  # a room's book: the record's length and last digest when it was read
+    numbers: list[int] = field(default_factory=list)  # each step's line in the record (1-based)
 
     @property
     def steps(self) -> int:
@@ -86,12 +87,23 @@ def read(lines: Sequence[dict[str, Any]] | Sequence[str], title: str) -> Book:
 
     if lines and isinstance(lines[0], str):
         parsed = read_lines(list(lines))  # type: ignore[arg-type]
+        # each line's number in the file: a referee's typed rolls (outside the game) and blank lines between
+        numbers = [
+            k for k, text in enumerate(lines, 1) if str(text).strip() and json.loads(str(text))["type"] != "typed"
+        ]
     else:
         parsed = [dict(line) for line in lines]  # type: ignore[arg-type]
+        numbers = [k for k, line in enumerate(parsed, 1) if line.get("type") != "typed"]
     parsed = readable_by(parsed, None)  # a spectator's reading: a choice never revealed stays sealed
     if len(parsed) - 1 > MAX_STEPS:
         raise RecordError(f"the record has {len(parsed) - 1} lines; a replay shows at most {MAX_STEPS}")
-    rebuilt = replay(parsed, rulesets.get, until=keep)
+    try:
+        rebuilt = replay(parsed, rulesets.get, until=keep)
+    except RecordError as exc:  # the line named as the file numbers it (typed rolls and blank lines counted)
+        if exc.line is None or not 0 < exc.line <= len(numbers):
+            raise
+        message = str(exc).removeprefix(f"line {exc.line}: ")
+        raise RecordError(message, numbers[exc.line - 1]) from None
     used = rebuilt.used[1:]
     game = rebuilt.game
     if len(views) < len(used):  # the last line's view (the replay ran to the end)
@@ -109,7 +121,7 @@ def read(lines: Sequence[dict[str, Any]] | Sequence[str], title: str) -> Book:
         any(e.get("kind") == "sealed" and e.get("to") is not None for e in line.get("events", [])) for line in used
     ]
     result = game.result.to_json() if game.result is not None and not stopped else None
-    return Book(ruleset, used, views, turns, result, title, stopped, sealed)
+    return Book(ruleset, used, views, turns, result, title, stopped, sealed, numbers=numbers[1 : len(used) + 1])
 
 
 def outline(book: Book) -> dict[str, Any]:
@@ -151,7 +163,7 @@ def step(book: Book, n: int) -> dict[str, Any]:
     out: dict[str, Any] = {
         "step": n,
         "steps": book.steps,
-        "line": n + 2,
+        "line": book.numbers[n],
         "turn": book.turns[n],
         "order": order,
         "events": events,
