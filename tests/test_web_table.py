@@ -210,7 +210,9 @@ def test_a_b17_fighter_is_steered_by_a_drag_and_offered_its_attacks_by_a_tap(
     page.click(".table-tip .tip-cancel")
     # to where a move of the menu ends (a point the rules let it reach: the whole move
     # is flown, b17.29)
-    ends = next(c["note"] for c in d["choices"] if "ends at (" in c["note"])
+    # the menu's move flown furthest straight ahead (b17.25 asks 6" before a turn): a drag to its end, read
+    # back from screen pixels, must not land on the edge of what the rules allow (6" and a turn would)
+    ends = max((c for c in d["choices"] if "ends at (" in c["note"]), key=lambda c: float(c["text"].split()[2]))["note"]
     tx, ty = (float(v) for v in ends.split("ends at (")[1].split(")")[0].split(", "))
     way = 1 if ty < 30 else -1  # the drag comes from the table's middle side of that point
     sx, sy = screen(page, tx, ty + 4 * way)

@@ -65,9 +65,21 @@ window.grognardOdds = (function () {
   function draw(odds, sides, role) {
     const box = document.getElementById("odds");
     if (!box) return;
-    const there = odds && sides && sides.length >= 2;
-    box.hidden = !there;
-    if (!there) return;
+    box.hidden = !(sides && sides.length >= 2);
+    if (box.hidden) return;
+    if (!odds) {  // the first estimate is on its way: its place is kept, so nothing on the page moves when it comes
+      const labels = document.getElementById("odds-labels");
+      labels.textContent = "";
+      const words = document.createElement("span");
+      words.textContent = "Working it out\u2026";
+      labels.appendChild(words);
+      const barBox = document.getElementById("odds-bar");
+      barBox.textContent = "";
+      barBox.appendChild(svgEl("svg", { viewBox: "0 0 600 64", class: "odds-bar waiting", "aria-hidden": "true" }));
+      barBox.firstChild.appendChild(svgEl("rect", { x: 0, y: 0, width: 600, height: 64, fill: "#eee" }));
+      document.getElementById("odds-note").textContent = "Bots are playing the game out from here to see who wins.";
+      return;
+    }
     const now = odds.now;
     const [a, b] = sides;
     const sa = now.sides[a], sb = now.sides[b];
