@@ -71,6 +71,7 @@ XY = tuple[float, float]
 STAND_OFF = 0.6  # inches behind a wall or boulder where a man takes cover
 LEAVE_AT = Fraction(1, 6)  # leave a building section when one shot (2d6) would bring it down this often or more
 UNLOAD_AT = 8.0  # inches from the objective where a vehicle drops its passengers
+BESIDE = 61.0  # degrees round an enemy between two men charging him (a chord of 1.015 bases: apart after rounding)
 ODDS_CAP = 8  # men a side the doctrine's melee odds count (a bigger melee is valued as 8 against 8)
 
 
@@ -84,11 +85,12 @@ def melee_odds(attackers: int, defenders: int, *, first: bool) -> tuple[Fraction
 def charge_move(ctx: Context, space: MoveSpace) -> Move | None:
     """A charge into the enemy within a move when the exact odds of the melee favour it; else None.
 
-    Each man with an enemy within his move runs until his base touches one (the enemies shared out one to one
-    as far as they go); the others follow the leader. The melee it makes is valued with ``rules.MeleeRound``:
-    our men who would touch against the enemies they touch and, when the enemy moves after us, the enemies
-    within a move of those who could join. The charge goes in when the first round's expected enemy dead are
-    at least our expected dead (the attacker's advantage makes that so at up to about one to two).
+    Each man with an enemy within his move runs until his base touches one, clear of his friends' bases
+    (``_touching_spot``; the enemies shared out one to one as far as they go); the others follow the leader.
+    The melee it makes is valued with ``rules.MeleeRound``: our men who would touch against the enemies they
+    touch and, when the enemy moves after us, the enemies within a move of those who could join. The charge
+    goes in when the first round's expected enemy dead are at least our expected dead (the attacker's
+    advantage makes that so at up to about one to two).
     """
     men = M.living(ctx, space.unit)
     leader = men[0]
@@ -101,20 +103,20 @@ def charge_move(ctx: Context, space: MoveSpace) -> Move | None:
         return None
     load: dict[str, int] = {}
     orders: list[Order] = []
+    chargers = {f.id for f in men if any(math.dist((e.x, e.y), (f.x, f.y)) <= M.allowance(ctx, f) + base for e in foes)}
+    taken = friends_at(ctx, side, chargers)  # those who do not charge stay where they are (skirmish.10)
     for f in men:
         reach = M.allowance(ctx, f) + base
-
-        def dist(e: Figure, f: Figure = f) -> float:
-            return math.hypot(e.x - f.x, e.y - f.y)
-
-        close = [e for e in foes if dist(e) <= reach]
+        close = [e for e in foes if math.dist((e.x, e.y), (f.x, f.y)) <= reach]
         if not close:
             continue
-        target = min(close, key=lambda e: (load.get(e.id, 0), dist(e), e.id))
+        target = min(close, key=lambda e: (load.get(e.id, 0), math.dist((e.x, e.y), (f.x, f.y)), e.id))
+        end = _touching_spot(ctx, f, target, foes, taken)
+        if end is None:
+            continue
         load[target.id] = load.get(target.id, 0) + 1
-        d = dist(target)
-        t = (d - base) / d
-        orders.append(Order(f.id, "to", ((snap(f.x + t * (target.x - f.x)), snap(f.y + t * (target.y - f.y))),)))
+        taken.append(end)
+        orders.append(Order(f.id, "to", (end,)))
     if not orders:
         return None
     chosen: Move | None = None
@@ -145,6 +147,51 @@ def charge_move(ctx: Context, space: MoveSpace) -> Move | None:
                 theirs.add(e.id)
     our_dead, their_dead = melee_odds(len(ours), len(theirs), first=True)
     return chosen if their_dead >= our_dead else None
+
+
+def friends_at(ctx: Context, side: str, leaving: set[str]) -> list[XY]:
+    """Where the living men of ``side`` on the table and not aboard stand, but those in ``leaving``."""
+    figures = ctx.state.figures.values()
+    return [
+        (f.x, f.y)
+        for f in figures
+        if f.side == side and f.alive and f.on_table and not f.aboard and f.id not in leaving
+    ]
+
+
+def _touching_spot(ctx: Context, f: Figure, target: Figure, foes: list[Figure], taken: list[XY]) -> XY | None:
+    """Where ``f`` ends a charge on ``target``, bases touching: straight at him; else the nearest to ``f`` of
+    the spots round the target ``BESIDE`` degrees either side of a friend touching it (packed) or of the
+    straight spot. It lies clear of every spot in ``taken`` (men keep their bases apart, skirmish.10), on the
+    table, his straight run to it within his move and onto no enemy's base; None when there is none, or
+    when he stands on the target's own spot (no way to run at him)."""
+    base = ctx.tables.sight.base.value
+    d = math.dist((f.x, f.y), (target.x, target.y))
+    if d <= TOLERANCE:
+        return None
+    t = (d - base) / d
+    straight = (snap(f.x + t * (target.x - f.x)), snap(f.y + t * (target.y - f.y)))
+    beside = math.radians(BESIDE)
+    near = math.atan2(f.y - target.y, f.x - target.x)
+    touching = [
+        math.atan2(y - target.y, x - target.x) for x, y in taken if R.in_contact((x, y), (target.x, target.y), base)
+    ]
+    around = {a + s * beside for a in touching for s in (1, -1)} | {near + k * beside for k in (1, -1, 2, -2)}
+    spots = sorted(
+        {(snap(target.x + base * math.cos(a)), snap(target.y + base * math.sin(a))) for a in around},
+        key=lambda p: (math.hypot(p[0] - f.x, p[1] - f.y), p),
+    )
+    for end in [straight, *spots]:
+        if end is not straight and not ctx.terrain.on_table(*end):
+            continue
+        if any(R.overlaps(end, spot, base) for spot in taken):
+            continue
+        if math.hypot(end[0] - f.x, end[1] - f.y) > M.allowance(ctx, f) + TOLERANCE:
+            continue
+        if any(R.path_near([(f.x, f.y), end], (e.x, e.y), base) for e in foes):
+            continue
+        return end
+    return None
 
 
 def in_danger(ctx: Context, f: Figure) -> str | None:
@@ -480,16 +527,29 @@ def turn_order(ctx: Context, space: MoveSpace) -> Move | None:
 
 
 def to_piece(ctx: Context, space: MoveSpace, piece: Any) -> Move | None:
-    """Each man of the crew of ``space`` more than ``reach`` from ``piece`` walks straight toward it, to 0.9"
-    from its centre (skirmish.31); None when that is not a legal move."""
+    """Each man of the crew of ``space`` more than ``reach`` from ``piece`` walks toward it, to 0.9 of the reach
+    from its centre (skirmish.31): on the straight line, or round the piece 30 degrees at a time to the first
+    spot clear of his friends' bases (skirmish.10); None when that is not a legal move."""
     reach = ctx.tables.artillery[piece.weapon].reach
+    base = ctx.tables.sight.base.value
+    far = [
+        f
+        for f in M.living(ctx, space.unit)
+        if math.hypot(f.x - piece.x, f.y - piece.y) > reach and f.on_table and f.aboard is None
+    ]
+    taken = friends_at(ctx, M.unit(ctx, space.unit).side, {f.id for f in far})
     orders = []
-    for f in M.living(ctx, space.unit):
+    for f in far:
         d = math.hypot(f.x - piece.x, f.y - piece.y)
-        if d > reach and f.on_table and f.aboard is None:
-            k = 0.9 * reach / d
-            at = (snap(piece.x + (f.x - piece.x) * k), snap(piece.y + (f.y - piece.y) * k))
-            orders.append(Order(f.id, "to", (at,)))
+        at = (snap(piece.x + (f.x - piece.x) * 0.9 * reach / d), snap(piece.y + (f.y - piece.y) * 0.9 * reach / d))
+        straight = math.atan2(f.y - piece.y, f.x - piece.x)
+        for k in (1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6):
+            if not any(R.overlaps(at, spot, base) for spot in taken):
+                break
+            a = straight + math.radians(30 * k)
+            at = (snap(piece.x + 0.9 * reach * math.cos(a)), snap(piece.y + 0.9 * reach * math.sin(a)))
+        taken.append(at)
+        orders.append(Order(f.id, "to", (at,)))
     move = Move(space.unit, (), tuple(orders))
     return move if orders and space.contains(move) else None
 

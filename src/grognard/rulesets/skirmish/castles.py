@@ -138,6 +138,19 @@ def _top_spot(ctx: Context, ladder: Ladder, k: int, *, on_wall: bool) -> XY:
     )
 
 
+def free_top_spot(ctx: Context, ladder: Ladder, f: Figure) -> XY | None:
+    """Where ``f`` steps onto the wall from ``ladder``: the first of the spots at its top, then 1" and 2" either
+    side along the wall, whose base lies clear of every other man's on a wall, friend or foe (men keep their
+    bases apart, skirmish.10); None when all five are taken."""
+    base = ctx.tables.sight.base.value
+    others = [(g.x, g.y) for g in ctx.state.figures.values() if g.alive and g.on_wall is not None and g.id != f.id]
+    for k in range(5):
+        spot = _top_spot(ctx, ladder, k, on_wall=True)
+        if not any(R.overlaps(spot, at, base) for at in others):
+            return spot
+    return None
+
+
 def plan_castle_path(ctx: Context, f: Figure, order: Order | None) -> list[XY] | None:
     """A ladder order's walk to where he raises it (the second point), if any."""
     if order is not None and order.verb == "ladder" and len(order.points) == 2:
@@ -371,9 +384,9 @@ def castle_orders(ctx: Context, action: Move) -> None:
         elif order.verb == "climb":
             ladder = s.ladders[order.name or ""]
             ladder.climbed[f.id] = s.turn
-            if holds_top(ctx, ladder):  # skirmish.82: a man of theirs holds the top: he follows onto the wall
-                k = sum(1 for g in s.figures.values() if g.alive and g.on_wall == ladder.section)
-                f.x, f.y = _top_spot(ctx, ladder, k, on_wall=True)
+            spot = free_top_spot(ctx, ladder, f) if holds_top(ctx, ladder) else None
+            if spot is not None:  # skirmish.82: a man of theirs holds the top: he follows onto the wall
+                f.x, f.y = spot
                 f.on_wall = ladder.section
                 ctx.emit("follows_onto_wall", figure=f.id, ladder=ladder.id, section=ladder.section)
             else:
@@ -434,10 +447,12 @@ def ladder_winners(ctx: Context, in_melee: set[str]) -> None:
         for f in ladder_men(ctx, ladder):
             if ladder.climbed.get(f.id, s.turn) >= s.turn or f.id in in_melee:
                 continue
-            k = sum(1 for g in s.figures.values() if g.alive and g.on_wall == ladder.section)
+            spot = free_top_spot(ctx, ladder, f)
+            if spot is None:
+                continue  # no room on the wall beside the ladder's top: he waits on the ladder
             f.on_ladder = None
             f.on_wall = ladder.section
-            f.x, f.y = _top_spot(ctx, ladder, k, on_wall=True)
+            f.x, f.y = spot
             ctx.emit("takes_wall", figure=f.id, ladder=ladder.id, section=ladder.section)
 
 

@@ -197,6 +197,7 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
                     f"{action}: {fid} carries a {f.weapon}: it may not go into a pond or bay", "skirmish.53"
                 )
         out[fid] = (path, measure)
+    _check_bases_apart(ctx, action, out)
     _check_crossings(ctx, action, out)
     CA.check_castle_orders(ctx, action, out)
     if orders and any(o.verb in ("open", "close") for o in orders.values()):
@@ -208,6 +209,46 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
                 "skirmish.65",
             )
     return out
+
+
+def _on_the_ground(f: Figure) -> bool:
+    return f.aboard is None and f.on_wall is None and f.on_ladder is None
+
+
+def _check_bases_apart(ctx: Context, action: Move, out: dict[str, tuple[list[XY], R.PathMeasure]]) -> None:
+    """No man ends his move on a friend's base (skirmish.10): a moving man on the ground ends with his centre
+    at least a base (1", less the 0.01" tolerance) from every friend on the ground, each where he will stand
+    after this move. He may pass through friends. Two men already closer than that (put there by a drop or a
+    dismount) may keep their distance or open it, not close it; men on walls and ladders stand as the castle
+    rules place them and are left out."""
+    s = ctx.state
+    base = ctx.tables.sight.base.value
+    side = M.unit(ctx, action.unit).side
+    ends: dict[str, XY] = {}
+    for f in s.figures.values():
+        if f.side != side or not f.alive or not _on_the_ground(f):
+            continue
+        path = out[f.id][0] if f.id in out else None
+        if path is not None and len(path) > 1:
+            ends[f.id] = path[-1]
+        elif f.on_table:
+            ends[f.id] = (f.x, f.y)
+    for fid, (path, _) in out.items():
+        if len(path) < 2 or fid not in ends:
+            continue
+        f = s.figures[fid]
+        for other, at in ends.items():
+            if other == fid or not R.overlaps(path[-1], at, base):
+                continue
+            gap = math.hypot(path[-1][0] - at[0], path[-1][1] - at[1])
+            o = s.figures[other]
+            if f.on_table and o.on_table and gap >= math.hypot(f.x - o.x, f.y - o.y) - TOLERANCE:
+                continue  # already that close at the start: they keep (or open) their distance
+            raise IllegalAction(
+                f'{action}: {fid} would end {gap:.2f}" from {other}, on his base '
+                f'(men keep their bases apart: centres at least {base:g}")',
+                "skirmish.10",
+            )
 
 
 def _check_door(ctx: Context, action: Move, order: Order) -> str:
