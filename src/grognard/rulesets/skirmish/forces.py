@@ -290,8 +290,8 @@ def check_vehicles(spec: ScenarioSpec, tables: Tables | None, aboard: dict[str, 
             if len(men) > kind.carries:
                 yield f"{where}: {len(men)} men aboard: a {vehicle.kind} carries at most {kind.carries} (skirmish.23)"
             shape = vehicle_footprint(vehicle.at, vehicle.heading, kind.length, kind.width)
-            if kind.afloat:
-                waters = [piece_shape(p) for p in spec.terrain if p.kind in ("pond", "bay")]
+            waters = [piece_shape(p) for p in spec.terrain if p.kind in ("pond", "bay")]
+            if kind.afloat and all(w is not None and w.is_valid for w in waters):  # a bad outline is told apart
                 sea = unary_union([w for w in waters if w is not None]) if waters else Polygon()
                 if shape.difference(sea).area > 0.02:
                     yield (

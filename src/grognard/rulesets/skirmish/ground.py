@@ -230,7 +230,8 @@ def check_polygon(where: str, points: list[XY], width: float, depth: float) -> I
         return
     polygon = _polygon(points)
     if not polygon.is_valid:
-        yield f"{where}: {[list(p) for p in points[:4]]}...: the outline crosses itself"
+        more = "..." if len(points) > 4 else ""  # the first four corners, and a mark when there are more
+        yield f"{where}: {[list(p) for p in points[:4]]}{more}: the outline crosses itself"
     elif polygon.area <= 0:
         yield f"{where}: {[list(p) for p in points[:4]]}: the shape has no area"
     yield from check_points(where, points, width, depth)
@@ -277,7 +278,7 @@ def check_piece(where: str, piece: TerrainPiece, width: float, depth: float) -> 
                     yield (
                         f"{where}.{name}[{index}].at: {list(opening.at)}: not on the building's wall ({gap:.2f}\" away)"
                     )
-        elif piece.doors or piece.windows:
+        elif kind not in HOUSES and (piece.doors or piece.windows):
             yield f"{where}: only buildings, towers and castle walls have doors and windows"
     elif kind in LINE_KINDS:
         if piece.line is None or len(piece.line) < 2:
