@@ -127,9 +127,18 @@ def test_a_huge_run_starts_at_once_in_bounded_memory() -> None:
     assert not isinstance(chunks(10**6), list) and next(iter(chunks(10**15))) == (0, 64)
     huge = Plan("omaha", RULESET.resolve({"germans": 1}), DOCTRINE, 7, 10**15, "reference")
     rows = run_rows(huge, jobs=2)
-    first = next(rows)
+    first, second = next(rows), next(rows)
     rows.close()
-    assert [row["game"] for row in first] == list(range(64))
+    # one game at a time, the first task is 4 games (its time gives the run's estimate early), then 64 a task
+    assert [row["game"] for row in first] == list(range(4))
+    assert [row["game"] for row in second] == list(range(4, 68))
+
+
+def test_a_run_s_first_range_may_be_shorter_and_the_ranges_still_cover_every_game_once() -> None:
+    assert list(chunks(10, 4, first=1)) == [(0, 1), (1, 5), (5, 9), (9, 10)]
+    assert list(chunks(3, 64, first=4)) == [(0, 3)]
+    assert list(chunks(130, 64, first=4)) == [(0, 4), (4, 68), (68, 130)]
+    assert list(chunks(130, 64, first=100)) == list(chunks(130, 64)) == [(0, 64), (64, 128), (128, 130)]
 
 
 def test_no_more_processes_than_chunks(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -71,7 +71,8 @@ def test_simulate_with_an_absurd_number_of_games_is_refused_at_once() -> None:
 
 
 def test_a_long_simulation_says_how_long_it_will_take_before_it_takes_it() -> None:
-    """One game at a time on one process, ten million games: the first chunk's rate gives days, said at once."""
+    """One game at a time on one process, nine million games: the first 4 games' rate gives days, said at once
+    (after 4 games, not 64: a skirmish game takes seconds, and 64 of them minutes of silence)."""
     args = ("simulate", "omaha", "-n", "9000000", "--engine", "reference", "--jobs", "1")
     proc = subprocess.Popen([sys.executable, "-m", "grognard", *args], stderr=subprocess.PIPE, text=True, env=cli_env())
     try:
@@ -83,8 +84,20 @@ def test_a_long_simulation_says_how_long_it_will_take_before_it_takes_it() -> No
         proc.kill()
         proc.wait(10)
     assert first, "no estimate before the run went on"
-    pattern = r"omaha: the first 64 games took [\d.]+ s; about .+ for the other 8,999,936 \([\d,]+ games/s; Ctrl-C"
+    pattern = r"omaha: the first 4 games took [\d.]+ s; about .+ for the other 8,999,996 \([\d,.]+ games/s; Ctrl-C"
     assert re.match(pattern, first[0]), first
+
+
+def test_a_run_s_speed_is_said_as_a_person_reads_it() -> None:
+    from grognard.cli_simulate import _rate
+
+    assert [_rate(r) for r in (1300.4, 27.0, 2.44, 1.0, 0.58)] == [
+        "1,300 games/s",
+        "27 games/s",
+        "2.4 games/s",
+        "1.0 games/s",
+        "1.7 s a game",
+    ]
 
 
 # ---------------------------------------------------------------------- play

@@ -104,10 +104,19 @@ def _say_estimate(console: Console, plan: Plan, games: int, seconds: float, jobs
     if left >= LONG_RUN:
         console.print(
             f"{plan.ruleset}: the first {games} games took {seconds:.1f} s; about {_duration(left)} for the "
-            f"other {plan.games - games:,} ({rate:,.0f} games/s; Ctrl-C stops)",
+            f"other {plan.games - games:,} ({_rate(rate)}; Ctrl-C stops)",
             highlight=False,
             soft_wrap=True,
         )
+
+
+def _rate(games_a_second: float) -> str:
+    """A speed as a person reads it: 1,300 games/s, 2.4 games/s, 1.7 s a game."""
+    if games_a_second >= 10:
+        return f"{games_a_second:,.0f} games/s"
+    if games_a_second >= 1:
+        return f"{games_a_second:.1f} games/s"
+    return f"{1 / games_a_second:.1f} s a game"
 
 
 def _duration(seconds: float) -> str:

@@ -25,6 +25,7 @@ from grognard.core.play import play_out
 from grognard.core.ruleset import Metric, Ruleset
 
 CHUNK = 64  # games per task sent to a worker, one game at a time
+FIRST_CHUNK = 4  # games in the first task of a one-game-at-a-time run: the run's time estimate comes after it
 BATCH_CHUNK = 4096  # games per task on a rule set's batch path (side by side in arrays)
 ENGINES = ("auto", "reference")
 
@@ -84,10 +85,15 @@ def play_chunk(plan: Plan, start: int, stop: int) -> list[dict[str, Any]]:
     return [play_one(ruleset, plan.options, plan.bots, plan.seed, i) for i in range(start, stop)]
 
 
-def chunks(games: int, size: int = CHUNK) -> Iterator[tuple[int, int]]:
+def chunks(games: int, size: int = CHUNK, first: int | None = None) -> Iterator[tuple[int, int]]:
     """The game-index ranges of a run, in order, made as they are needed (a run's memory does not grow
-    with its number of games)."""
-    return ((start, min(start + size, games)) for start in range(0, games, size))
+    with its number of games); ``first``, when smaller than ``size``, is the length of the first range."""
+    start = 0
+    if first is not None and 0 < first < size:
+        start = min(first, games)
+        yield (0, start)
+    for begin in range(start, games, size):
+        yield (begin, min(begin + size, games))
 
 
 @dataclass
@@ -137,7 +143,7 @@ def run_rows(plan: Plan, jobs: int = 1, scheduler: str | None = None) -> Iterato
     or on the Dask cluster at ``scheduler``."""
     # a game's row does not depend on its chunk, so the chunks may suit the path and the processes
     size = min(BATCH_CHUNK, max(CHUNK, -(-plan.games // max(jobs, 1)))) if batched(plan) else CHUNK
-    ranges = chunks(plan.games, size)
+    ranges = chunks(plan.games, size, None if batched(plan) else FIRST_CHUNK)
     if scheduler is not None:
         from grognard.analysis.cluster import dask_rows
 
