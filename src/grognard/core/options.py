@@ -64,9 +64,13 @@ class OptionSpec:
             return "|".join(self.choices)
         if self.kind is bool:
             return "on|off"
+        word = f"|{self.none_word}" if self.none_word else ""
+        if self.kind is str:
+            return f"text{word}"  # a name or a file's path: 'str ..' said nothing
+        if self.minimum is None and self.maximum is None:
+            return f"{self.kind.__name__}{word}"
         low = "" if self.minimum is None else f"{self.minimum:g}"
         high = "" if self.maximum is None else f"{self.maximum:g}"
-        word = f"|{self.none_word}" if self.none_word else ""
         return f"{self.kind.__name__} {low}..{high}{word}"
 
     def parse(self, text: str) -> Any:
