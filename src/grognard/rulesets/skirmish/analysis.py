@@ -88,13 +88,14 @@ def odds_tables(tables: Tables | None = None, options: Mapping[str, Any] | None 
     out.append(
         OddsTable(
             "melee_first_round",
-            "A first melee round, attackers v defenders all touching: the attacker's hit kills outright, "
+            "A first melee round, attackers v defenders in contact: the attacker's hit kills outright, "
             "the living defenders strike back and their hit allows survival",
             "skirmish.69",
             tuple((f"{a} v {d}", MeleeRound(a, d, first=True)) for a, d in MELEE_SIZES),
             "attackers v defenders",
             "grognard default melee numbers: hit on 4+, survive on 5-6 (RULINGS S6); men pair one to one, "
-            "spare men joining (S13); 'both missed' is when the secret stay/retreat follows",
+            "spare men joining (S13), as they do round one man, at a square or in two lines half a base apart; "
+            "'both missed' is when the secret stay/retreat follows",
         )
     )
     out.append(

@@ -31,7 +31,9 @@ from grognard.rulesets.skirmish.mechanics import ShotFate
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, WEDGE_ATTACKS, Tables
 
 TURNS_SHOWN = 12
-MELEE_TO_END = ((1, 1), (2, 1), (1, 2), (2, 2), (3, 1), (1, 3), (3, 2), (2, 3))
+# every man touching every foe, 1" bases apart: one against up to three (on one side of him) or two and two (a
+# square); five men cannot all touch (two men touch at most two others in common), so 3 v 2 breaks apart as men fall
+MELEE_TO_END = ((1, 1), (2, 1), (1, 2), (2, 2), (3, 1), (1, 3))
 
 
 def shots_to_kill(hit_on: int, survive_on: int, shift: int = -1) -> Rounds:
@@ -76,7 +78,8 @@ def composite_tables(tables: Tables) -> list[OddsTable]:
             tuple((f"{a} v {d}", MeleeToEnd(a, d)) for a, d in MELEE_TO_END),
             "attackers v defenders",
             "a man hit twice in one turn dies (skirmish.7); grognard default melee numbers (RULINGS S6); "
-            "3 v 3 and larger are not printed (the exact chain takes seconds and more)",
+            'only groups whose men can all touch are printed: five 1" bases cannot (a 3 v 2 in lines breaks apart '
+            "as men fall)",
         ),
         OddsTable(
             "shots_to_kill",
