@@ -126,7 +126,9 @@ CLEAR = b"\x1b[2J"
 
 def test_hot_seat_secret_choices_are_not_echoed_and_the_screen_is_cleared_between_seats() -> None:
     """Both sides at one keyboard: a stay/retreat typed in full is not shown, and the next seat sees a clean screen."""
-    t = PseudoTerminal("play", "skirmish", "village_street", "--human", "all", "--seed", "0")
+    # seed 2: two melee groups owe a stay or retreat in one turn (since men keep their bases apart, issue 21;
+    # seed 0 was before)
+    t = PseudoTerminal("play", "skirmish", "village_street", "--human", "all", "--seed", "2")
     typed: list[tuple[str, bytes]] = []
     try:
         while len(typed) < 2:
