@@ -248,3 +248,45 @@ def test_the_ranging_shot_is_drawn_where_it_fell_landed_or_missed() -> None:
     aim, line = face.chute_shapes(view)
     assert aim["points"][2] == [5.0, 5.0] and line["cls"] == "scatter" and line["points"] == [[5, 5], [7, 9]]
     assert all(s["cls"] in CLASSES for s in [*shells, aim, line])
+
+
+def test_two_men_at_an_enemy_ladders_top_push_it_together_with_the_odds_commands_chance() -> None:
+    """The push control names both men at the top (skirmish.83: two push a ladder off, RULINGS S9) and the
+    order's odds are the ladder_push row of ``grognard odds skirmish``."""
+    view = {
+        "terrain": {
+            "width": 48,
+            "depth": 48,
+            "pieces": [{"kind": "castle_wall", "sections": [{"line": [[14, 30], [24, 30]]}]}],
+        },
+        "ladders": [{"id": "L1", "side": "allies", "top": [17.5, 30.0], "foot": [17.5, 28.8]}],
+        "figures": [
+            {
+                "id": f"G.{k}",
+                "unit": "G",
+                "side": "axis",
+                "alive": True,
+                "on_table": True,
+                "on_wall": "S.w",
+                "x": x,
+                "y": 30.0,
+                "weapon": "rifle",
+            }
+            for k, x in ((1, 17.0), (2, 18.2), (3, 22.0))
+        ],
+    }
+    [push] = [c for c in FC._castle_controls(view, "G", view["figures"]) if c["verb"] == "push"]
+    assert push["men"] == ["G.1", "G.2"] and push["template"] == "move G / G.1 push L1 / G.2 push L1"
+    g, _ = range_game()
+    action = SKIRMISH.parse_action(push["template"])
+    assert SKIRMISH.odds(g, action).startswith("ladder L1 falls 0.5556 (5/9: 2d6, any 2 or less)")
+    assert odds_dead_row("ladder_push", 2) == Fraction(5, 9)
+
+
+def odds_dead_row(table: str, parameter: Any) -> Fraction:
+    done = subprocess.run(
+        [sys.executable, "-m", "grognard.cli", "odds", "skirmish", "--json"], capture_output=True, text=True, check=True
+    )
+    rows = next(t for t in json.loads(done.stdout)["tables"] if t["name"] == table)["rows"]
+    row = next(r for r in rows if r["parameter"] == parameter)
+    return Fraction(next(o["probability"] for o in row["outcomes"] if o["outcome"] is True))

@@ -16,6 +16,8 @@ from typing import Any
 
 from grognard.rulesets.skirmish.face import _centre, unit_place
 
+PUSHERS = 2  # the men who push a ladder off together (skirmish.83, the seed's "2 men"; RULINGS S9)
+
 
 def _men(view: dict[str, Any], unit: str) -> list[dict[str, Any]]:
     return [f for f in view["figures"] if f["unit"] == unit and f["alive"]]
@@ -95,24 +97,28 @@ def _castle_controls(view: dict[str, Any], unit: str, men: list[dict[str, Any]])
         return []
     out: list[dict[str, Any]] = []
     ladders = view.get("ladders", [])
+    for lad in ladders:  # the men on the wall at an enemy ladder's top push it together (two: skirmish.83, S9)
+        top = [f for f in men if f["on_table"] and f.get("on_wall") and lad["side"] != f["side"]]
+        top = sorted((f for f in top if _near((f["x"], f["y"]), lad["top"], 2.0)), key=lambda f: f["id"])[:PUSHERS]
+        if top:
+            names = " and ".join(f["id"] for f in top)
+            out.append(
+                {
+                    "kind": "choice",
+                    "verb": "push",
+                    "unit": top[0]["id"],
+                    "men": [f["id"] for f in top],
+                    "title": f"{names} push{'es' if len(top) == 1 else ''} ladder {lad['id']} off the wall",
+                    "template": f"move {unit} " + " ".join(f"/ {f['id']} push {lad['id']}" for f in top),
+                    "preview": True,
+                }
+            )
+    # a tap near a wall's line is taken onto it (a ladder's top rests on the line: skirmish.78)
+    lines = [[a, b] for w in walls for sec in w["sections"] for a, b in zip(sec["line"], sec["line"][1:], strict=False)]
     for f in men:
-        if not f["on_table"] or f.get("on_ladder"):
+        if not f["on_table"] or f.get("on_ladder") or f.get("on_wall"):
             continue
         at = (f["x"], f["y"])
-        if f.get("on_wall"):
-            for lad in ladders:
-                if lad["side"] != f["side"] and _near(at, lad["top"], 2.0):
-                    out.append(
-                        {
-                            "kind": "choice",
-                            "verb": "push",
-                            "unit": f["id"],
-                            "title": f"{f['id']} pushes ladder {lad['id']} off the wall",
-                            "template": f"move {unit} / {f['id']} push {lad['id']}",
-                            "preview": True,
-                        }
-                    )
-            continue
         near_wall = any(_near(at, pt, 12.0) for w in walls for sec in w["sections"] for pt in sec["line"]) or any(
             _segment_distance(at, a, b) <= 7.0
             for w in walls
@@ -127,6 +133,7 @@ def _castle_controls(view: dict[str, Any], unit: str, men: list[dict[str, Any]])
                     "unit": f["id"],
                     "title": f"{f['id']} raises a ladder: tap where its top rests on the wall",
                     "from": [f["x"], f["y"]],
+                    "snap": lines,
                     "template": f"move {unit} / {f['id']} ladder {{x}},{{y}}",
                     "fields": _point_fields(f["x"], f["y"], view),
                     "preview": True,

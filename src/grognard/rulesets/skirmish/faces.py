@@ -315,6 +315,8 @@ def odds(game: SkirmishGame, action: Any) -> str | None:
     """Expected kills of a fire order, from the rules' own mechanics."""
     if isinstance(action, Burst):
         return _burst_odds(game, action)
+    if isinstance(action, Move):
+        return _push_odds(game, action)
     if not isinstance(action, Fire) or (action.target is None and not action.orders and not action.wedges):
         return None  # hold fire: no dice (an aimed man's own order rolls even when his unit holds)
     try:
@@ -334,6 +336,23 @@ def odds(game: SkirmishGame, action: Any) -> str | None:
         f"; {j['shooter']} at {j['target']} {j['band_text']} {j['cover_text']}: dead {j['dead_decimal']:.4f}"
         for j in each
     )
+
+
+def _push_odds(game: SkirmishGame, action: Move) -> str | None:
+    """The chance each ladder a move pushes comes down (``PushOff``: skirmish.83, RULINGS S9; the
+    ``ladder_push`` rows of ``grognard odds skirmish``); None for a move that pushes nothing."""
+    pushers: dict[str, int] = {}
+    for order in action.orders:
+        if order.verb == "push":
+            pushers[order.name or ""] = pushers.get(order.name or "", 0) + 1
+    if not pushers:
+        return None
+    on = int(game.ctx.tables.castle.push_on.value)
+    words = []
+    for name, men in sorted(pushers.items()):
+        p = MX.PushOff(men, on).distribution().probability(True)
+        words.append(f"ladder {name} falls {float(p):.4f} ({p.numerator}/{p.denominator}: {men}d6, any {on} or less)")
+    return "; ".join(words)
 
 
 def _burst_odds(game: SkirmishGame, action: Burst) -> str | None:

@@ -301,7 +301,18 @@
     if (!form) return;
     for (const [n, v] of Object.entries(vals)) { const i = form.querySelector('[name="' + n + '"]'); if (i) i.value = hundredths(v); }
   }
+  function onLine(c, at) {  // a control with lines to snap to (a wall's): the nearest point of one within 1.5"
+    let best = null;
+    for (const [a, b] of c.snap || []) {
+      const dx = b[0] - a[0], dy = b[1] - a[1], len = dx * dx + dy * dy;
+      const t = len ? Math.max(0, Math.min(1, ((at.x - a[0]) * dx + (at.y - a[1]) * dy) / len)) : 0;
+      const p = { x: a[0] + t * dx, y: a[1] + t * dy }, far = Math.hypot(at.x - p.x, at.y - p.y);
+      if (far <= 1.5 && (!best || far < best.far)) best = { x: p.x, y: p.y, far: far };
+    }
+    return best ? { x: best.x, y: best.y } : at;
+  }
   function place(g, at, e, final) {  // g {c, d, from}: the control's point at the pointer, asked (throttled on the way)
+    at = onLine(g.c, at);
     const vals = { x: at.x, y: at.y };
     if (angled(g.c)) vals.angle = turnOf(g.d, g.c);
     fillForm(g.c, vals);
@@ -443,7 +454,9 @@
     const a = asked;
     const d = shownDecisions.find((x) => x === a.d) || a.d;
     const from = a.via ? { x: a.via.from[0], y: a.via.from[1] } : d.unit;
-    if (m.legal && m.drawn) tableView.preview(Object.assign({ ok: true }, m.drawn));
+    const pointed = a.via && a.via.c.kind === "pick-point" && a.at && from;  // a ladder's top: the line to it
+    if (m.legal && pointed && !(m.drawn && m.drawn.path)) tableView.preview(Object.assign({ ok: true, path: [[from.x, from.y], [a.at.x, a.at.y]] }, m.drawn || {}));
+    else if (m.legal && m.drawn) tableView.preview(Object.assign({ ok: true }, m.drawn));
     else if (!m.legal && a.at && from) tableView.preview({ ok: false, path: [[from.x, from.y], [a.at.x, a.at.y]] });
     else tableView.preview(null);
     if (!gesture) { if (m.legal) tableView.dropGhost(); else tableView.snapBack(); }  // a refused path snaps back
