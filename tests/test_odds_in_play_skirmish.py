@@ -58,8 +58,11 @@ def end_fire(game: SkirmishGame) -> list[Any]:
     return events
 
 
-def duel_at(distance: float, weapon: str, covered: bool, size: float = 48.0) -> SkirmishGame:
-    """A.1 at (10, 10) with ``weapon``; G.1 ``distance`` north of him, in woods if ``covered``; keepers far off."""
+def duel_at(
+    distance: float, weapon: str, covered: bool, size: float = 48.0, options: dict[str, Any] | None = None
+) -> SkirmishGame:
+    """A.1 at (10, 10) with ``weapon``; G.1 ``distance`` north of him, in woods if ``covered``; keepers far off;
+    the game's ``options``."""
     target = (10.0, 10.0 + distance)
     data = scenario(
         [
@@ -72,15 +75,15 @@ def duel_at(distance: float, weapon: str, covered: bool, size: float = 48.0) -> 
         turn_limit=50,
     )
     data["table"] = {"width": size, "depth": size}
-    game = make(data)
+    game = make(data, options=options)
     hold_moves(game)
     return game
 
 
-def play_shot(weapon: str) -> Callable[[str, int], Counter[Any]]:
+def play_shot(weapon: str, options: dict[str, Any] | None = None) -> Callable[[str, int], Counter[Any]]:
     def play(param: str, n: int) -> Counter[Any]:
         distance, covered = band_middle(param)
-        start = duel_at(distance, weapon, covered)
+        start = duel_at(distance, weapon, covered, options=options)
 
         def one(game: SkirmishGame) -> str:
             game.apply("Allies", Fire("A", "G"))
@@ -153,10 +156,10 @@ def play_rifles_close(k: int, n: int) -> Counter[Any]:
     return trials(start, n, one)
 
 
-def play_shots_to_kill(param: str, n: int) -> Counter[Any]:
+def play_shots_to_kill(param: str, n: int, options: dict[str, Any] | None = None) -> Counter[Any]:
     weapon, band = param.split(" ", 1)
     distance, _ = band_middle(band + " cover")
-    start = duel_at(distance, weapon, True)
+    start = duel_at(distance, weapon, True, options=options)
 
     def one(game: SkirmishGame) -> int:
         for turn in range(1, TURNS_SHOWN + 1):
@@ -295,7 +298,9 @@ def in_contact(attackers: int, defenders: int) -> tuple[list[tuple[float, float]
     return (line, offset) if attackers == longer else (offset, line)
 
 
-def melee_table(attackers: int, defenders: int, engaged: bool = False) -> SkirmishGame:
+def melee_table(
+    attackers: int, defenders: int, engaged: bool = False, options: dict[str, Any] | None = None
+) -> SkirmishGame:
     """Unit A's ``attackers`` men have charged unit G's ``defenders`` men (turn 1, each from 3" straight out to
     his place by ``in_contact``; the allies move first, so they attack, skirmish.66); every other unit held: the
     game at the fire phase. B and H far off keep each side in the game. ``engaged``: as if the melee began on an
@@ -316,7 +321,7 @@ def melee_table(attackers: int, defenders: int, engaged: bool = False) -> Skirmi
         ],
         turn_limit=50,
     )
-    game = make(data)
+    game = make(data, options=options)
     orders = " / ".join(f"A.{i + 1} to {x:g},{y:g}" for i, (x, y) in enumerate(ours))
     game.apply("Allies", parse_action(f"move A / {orders}"))
     hold_moves(game)
@@ -494,14 +499,14 @@ def play_storey(kind: str) -> Callable[[str | None, int], Counter[Any]]:
     return play
 
 
-def play_melee_to_end(param: str, n: int) -> Counter[Any]:
+def play_melee_to_end(param: str, n: int, options: dict[str, Any] | None = None) -> Counter[Any]:
     attackers, defenders = (int(v) for v in param.split()[::2])
 
     def left(game: SkirmishGame, unit: str) -> int:
         return sum(1 for f in game.state.figures.values() if f.unit == unit and f.alive)
 
     def one(game: SkirmishGame) -> str:
-        if (attackers, defenders) == (1, 1):
+        if (attackers, defenders) == (1, 1) and options is None:
             charged(game)
         while left(game, "A") and left(game, "G"):
             if {d.id for d in game.pending()} == {"melee M1", "melee M2"}:  # both missed: both stay
@@ -513,7 +518,8 @@ def play_melee_to_end(param: str, n: int) -> Counter[Any]:
         a, g = left(game, "A"), left(game, "G")
         return "both gone" if not (a or g) else (f"attackers win, {a} left" if a else f"defenders win, {g} left")
 
-    start = one_v_one() if (attackers, defenders) == (1, 1) else melee_table(attackers, defenders)
+    one_charge = (attackers, defenders) == (1, 1) and options is None
+    start = one_v_one() if one_charge else melee_table(attackers, defenders, options=options)
     return trials(start, n, one)
 
 

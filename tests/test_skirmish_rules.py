@@ -68,9 +68,9 @@ def scenario(
     }
 
 
-def make(data: dict[str, Any], *dice: int) -> SkirmishGame:
+def make(data: dict[str, Any], *dice: int, options: dict[str, Any] | None = None) -> SkirmishGame:
     sc = scenario_from_data(data, "test")
-    return SkirmishGame(RULESET.resolve({}), ScriptedDice(dice), scenario=sc)
+    return SkirmishGame(RULESET.resolve(options or {}), ScriptedDice(dice), scenario=sc)
 
 
 def script(game: SkirmishGame, *values: int) -> ScriptedDice:

@@ -9,7 +9,6 @@ from grognard.bots.random_bot import RandomBot
 from grognard.bots.search import Level, search_bots
 from grognard.core.dice import DiceSource
 from grognard.core.face import Face
-from grognard.core.options import OptionSpec
 from grognard.core.ruleset import Ruleset
 from grognard.render.skirmish import render as render_svg
 from grognard.rulesets.skirmish import face, face_controls, faces
@@ -20,38 +19,9 @@ from grognard.rulesets.skirmish.describe import LOG_KEY, SEQUENCE, describe, sum
 from grognard.rulesets.skirmish.evaluate import evaluate
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.men import SIDES
+from grognard.rulesets.skirmish.options import OPTIONS
 from grognard.rulesets.skirmish.scenario import embed_files, scenario_from_embedded, shipped
 from grognard.rulesets.skirmish.upload import upload
-
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "scenario",
-        str,
-        "hill_assault",
-        "a shipped scenario's name or a scenario TOML file",
-        rule="skirmish.2",
-        offered=tuple(shipped()),
-    ),
-    OptionSpec(
-        "turn_limit",
-        int,
-        None,
-        "end the game after this many turns (default: the scenario's)",
-        minimum=1,
-        maximum=1000,
-        none_word="scenario",
-        rule="skirmish.20",
-    ),
-    OptionSpec(
-        "ladder_push",
-        str,
-        "two_men",
-        "pushing a ladder off the wall: two_men (RULINGS S9: two men on the wall each roll a d6, either 1 or 2 "
-        "pushes it off; one man alone cannot push) or one_die (one man may push with one die)",
-        choices=("two_men", "one_die"),
-        rule="skirmish.83",
-    ),
-)
 
 
 def new_game(options: Mapping[str, Any], dice: DiceSource) -> SkirmishGame:

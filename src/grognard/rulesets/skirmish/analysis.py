@@ -25,6 +25,8 @@ from grognard.rulesets.skirmish.mechanics import (
     Shots,
     Survival,
 )
+from grognard.rulesets.skirmish.options import six_hits_in_cover, wounds_last
+from grognard.rulesets.skirmish.rules import cover_shift
 from grognard.rulesets.skirmish.structures import Damage, ShotsUntil
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, WEDGE_ATTACKS, Tables, load_tables
 
@@ -36,8 +38,10 @@ def odds_tables(tables: Tables | None = None, options: Mapping[str, Any] | None 
     """Every mechanic played: initiative, one man's shot by weapon, band and cover, a wedge's effect on one man
     under it (MG, flame thrower), k men's hits, survival, melee rounds (first and later) for one against one
     and small groups, the shots it takes to bring down bridges, storeys and towers, and a ladder pushed off
-    as the option ``ladder_push`` (RULINGS S9) reads it in ``options`` (a game's)."""
+    as the option ``ladder_push`` (RULINGS S9) reads it in ``options`` (a game's); cover as ``cover_six`` (S4) and
+    a flesh wound as ``wounds`` (S5) read it."""
     tables = tables or load_tables()
+    six = six_hits_in_cover(options)
     out = [
         OddsTable(
             "initiative",
@@ -54,7 +58,7 @@ def odds_tables(tables: Tables | None = None, options: Mapping[str, Any] | None 
     ]
     for weapon, spec in tables.weapons.items():
         if spec.kind in WEDGE_ATTACKS:
-            out.append(wedge_odds(tables, weapon))
+            out.append(wedge_odds(tables, weapon, six))
             continue
         if spec.kind not in FIRES_IN_PART_1:
             continue
@@ -62,7 +66,8 @@ def odds_tables(tables: Tables | None = None, options: Mapping[str, Any] | None 
         for index, band in enumerate(spec.bands):
             for covered in (False, True):
                 label = f"{band_label(tables, weapon, index)} {'cover' if covered else 'open'}"
-                rows.append((label, ShotFate(band.hit_on, -1 if covered else 0, tables.survive_on(spec.kind))))
+                shift = cover_shift(covered, band.hit_on, 0, six)
+                rows.append((label, ShotFate(band.hit_on, shift, tables.survive_on(spec.kind))))
         out.append(
             OddsTable(
                 f"shot_{weapon}",
@@ -70,10 +75,10 @@ def odds_tables(tables: Tables | None = None, options: Mapping[str, Any] | None 
                 "skirmish.8",
                 tuple(rows),
                 "range, cover",
-                f"{spec.source}: {spec.reason}; cover here: {cover_kinds(tables, spec.kind)}",
+                f"{spec.source}: {spec.reason}; cover here: {cover_kinds(tables, spec.kind)}" + six_note(six),
             )
         )
-    out += burst_tables(tables)
+    out += burst_tables(tables, six)
     first = tables.weapons["rifle"].bands[0]
     out.append(
         OddsTable(
@@ -124,7 +129,7 @@ def odds_tables(tables: Tables | None = None, options: Mapping[str, Any] | None 
         )
     )
     out += structure_tables(tables)
-    out += composite_tables(tables)
+    out += composite_tables(tables, six, wounds_last(options))
     out.append(ladder_push_table(tables, (options or {}).get("ladder_push", "two_men")))
     return out
 
@@ -210,7 +215,12 @@ def structure_tables(tables: Tables) -> list[OddsTable]:
     return out
 
 
-def wedge_odds(tables: Tables, weapon: str) -> OddsTable:
+def six_note(six: bool) -> str:
+    """A shot table's note on the option ``cover_six`` (RULINGS S4) when it is played."""
+    return "; a 6 always hits, in cover too (option cover_six = hits, not RULINGS S4)" if six else ""
+
+
+def wedge_odds(tables: Tables, weapon: str, six: bool = False) -> OddsTable:
     """What a MG's or flame thrower's wedge does to one man under it (not yet hit this turn), by band and cover.
 
     Every man under the wedge gets one die (skirmish.16); cover takes one off
@@ -229,7 +239,10 @@ def wedge_odds(tables: Tables, weapon: str) -> OddsTable:
             continue
         for covered in (False, True):
             rows.append(
-                (f"{band_text} {'cover' if covered else 'open'}", ShotFate(band.hit_on, -1 if covered else 0, survive))
+                (
+                    f"{band_text} {'cover' if covered else 'open'}",
+                    ShotFate(band.hit_on, cover_shift(covered, band.hit_on, 0, six), survive),
+                )
             )
     angle = tables.wedge.angle.value
     return OddsTable(
@@ -238,7 +251,7 @@ def wedge_odds(tables: Tables, weapon: str) -> OddsTable:
         "skirmish.16",
         tuple(rows),
         "range, cover",
-        f"{spec.source}: {spec.reason}; cover here: {cover_kinds(tables, spec.kind)}",
+        f"{spec.source}: {spec.reason}; cover here: {cover_kinds(tables, spec.kind)}" + six_note(six),
     )
 
 
@@ -248,7 +261,7 @@ def burst_label(tables: Tables, weapon: str, index: int) -> str:
     return f'{low:g}-{bands[index].to:g}"'
 
 
-def burst_tables(tables: Tables) -> list[OddsTable]:
+def burst_tables(tables: Tables, six: bool = False) -> list[OddsTable]:
     """For each burst weapon: its ranging shot by range band (skirmish.13), and the fate of one man under
     its template when it is fired, by band and cover (ranging, effect die, survival on 6: skirmish.14, 6)."""
     out: list[OddsTable] = []
@@ -272,7 +285,8 @@ def burst_tables(tables: Tables) -> list[OddsTable]:
                 label = (
                     f"{burst_label(tables, weapon, i)} {('cover' if covered else 'open') if coverable else 'no cover'}"
                 )
-                rows.append((label, BurstFate(band.ranging, band.hit_on, -1 if covered else 0, survive)))
+                shift = cover_shift(covered, band.hit_on, 0, six)
+                rows.append((label, BurstFate(band.ranging, band.hit_on, shift, survive)))
         out.append(
             OddsTable(
                 f"under_{weapon}",
@@ -281,7 +295,7 @@ def burst_tables(tables: Tables) -> list[OddsTable]:
                 tuple(rows),
                 "range, cover",
                 f"survival after a hit from a {name} only on {survive}+ (RULINGS S3); "
-                f"cover here: {cover_kinds(tables, entry.kind)}",
+                f"cover here: {cover_kinds(tables, entry.kind)}" + six_note(six),
             )
         )
     return out

@@ -28,6 +28,7 @@ from grognard.rulesets.skirmish import shelling as SH
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import XY, Burst
 from grognard.rulesets.skirmish.context import Context
+from grognard.rulesets.skirmish.options import six_hits_in_cover
 from grognard.rulesets.skirmish.state import BurstOrder, Figure
 
 
@@ -340,7 +341,10 @@ def resolve_bursts(
                 continue
             source = order.at if ctx.tables.artillery[order.weapon].indirect else order.origin
             covered = R.cover(terrain, source, (f.x, f.y), order.attack)
-            shift = ctx.tables.men[f.type].hit_shift - (1 if covered else 0)
+            type_shift = ctx.tables.men[f.type].hit_shift
+            shift = type_shift + R.cover_shift(
+                covered is not None, order.hit_on, type_shift, six_hits_in_cover(ctx.state.options)
+            )
             purpose = (
                 f"{by}'s {order.weapon.replace('_', ' ')} fires for effect on {f.id}: hits on {order.hit_on}+"
                 + (f", die {shift:+d}" if shift else "")

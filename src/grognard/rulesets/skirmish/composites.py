@@ -28,6 +28,7 @@ from grognard.analysis.odds import OddsTable
 from grognard.core.dice import DiceSource, Mechanic
 from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish.mechanics import ShotFate
+from grognard.rulesets.skirmish.rules import cover_shift
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, WEDGE_ATTACKS, Tables
 
 TURNS_SHOWN = 12
@@ -36,14 +37,25 @@ TURNS_SHOWN = 12
 MELEE_TO_END = ((1, 1), (2, 1), (1, 2), (2, 2), (3, 1), (1, 3))
 
 
-def shots_to_kill(hit_on: int, survive_on: int, shift: int = -1) -> Rounds:
-    """Turns of one shot a turn until a man (in cover: ``shift`` -1) is dead."""
+def shots_to_kill(hit_on: int, survive_on: int, shift: int = -1, lasting: bool = False) -> Rounds:
+    """Turns of one shot a turn until a man (in cover: ``shift`` -1) is dead. ``lasting`` (the option ``wounds =
+    last``, RULINGS S5 read the other way): a man with a flesh wound dies at his next hit (state 2 unhurt, 1
+    wounded, 0 dead); else a flesh wound changes nothing (state 1 alive, 0 dead)."""
+    if not lasting:
+        return Rounds(
+            1,
+            lambda alive: ShotFate(hit_on, shift, survive_on),
+            lambda alive, fate: 0 if fate == "dead" else alive,
+            limit=TURNS_SHOWN,
+            label=f"one shot a turn, hit on {hit_on}+ ({shift:+d}), survive on {survive_on}+, until dead",
+        )
+    never = 7  # a wounded man hit again dies: no face survives
     return Rounds(
-        1,
-        lambda alive: ShotFate(hit_on, shift, survive_on),
-        lambda alive, fate: 0 if fate == "dead" else alive,
+        2,
+        lambda state: ShotFate(hit_on, shift, survive_on if state == 2 else never),
+        lambda state, fate: {"dead": 0, "wounded": 1}.get(fate, state),
         limit=TURNS_SHOWN,
-        label=f"one shot a turn, hit on {hit_on}+ ({shift:+d}), survive on {survive_on}+, until dead",
+        label=f"one shot a turn, hit on {hit_on}+ ({shift:+d}), survive on {survive_on}+ once, until dead",
     )
 
 
@@ -60,24 +72,40 @@ def cover_kinds(tables: Tables, attack: str) -> str:
     return ", ".join(kinds) if kinds else "none"
 
 
-def composite_tables(tables: Tables) -> list[OddsTable]:
+def composite_tables(tables: Tables, six: bool = False, lasting: bool = False) -> list[OddsTable]:
+    """``melee_to_end`` and ``shots_to_kill``; ``six``: the option ``cover_six = hits`` (RULINGS S4 read the other
+    way), ``lasting``: ``wounds = last`` (S5 read the other way)."""
     rows: list[tuple[Any, Any]] = []
     for weapon, spec in tables.weapons.items():
         if spec.kind not in FIRES_IN_PART_1 or spec.kind in WEDGE_ATTACKS:
             continue
         survive = tables.survive_on(spec.kind)
         for index, band in enumerate(spec.bands):
-            if band.hit_on + 1 > 6:  # in cover a hit on 6 alone cannot hit (RULINGS S4): never
+            shift = cover_shift(True, band.hit_on, 0, six)
+            if band.hit_on - shift > 6:  # in cover a hit on 6 alone cannot hit (RULINGS S4): never
                 continue
-            rows.append((f"{weapon} {band_label(tables, weapon, index)}", shots_to_kill(band.hit_on, survive)))
+            label = f"{weapon} {band_label(tables, weapon, index)}"
+            rows.append((label, shots_to_kill(band.hit_on, survive, shift, lasting)))
+    wound = (
+        "a flesh wound lasts: his next hit kills (option wounds = last, not RULINGS S5)"
+        if lasting
+        else "a flesh wound carries no lasting effect (RULINGS S5)"
+    )
+    six_text = (
+        "a 6 always hits, in cover too (option cover_six = hits, not RULINGS S4)"
+        if six
+        else "a band that hits on 6 alone never hits a man in cover (RULINGS S4)"
+    )
     return [
         OddsTable(
             "melee_to_end",
             "A melee fought to its end, attackers v defenders all touching, both sides staying whenever both miss",
             "skirmish.70",
-            tuple((f"{a} v {d}", MeleeToEnd(a, d)) for a, d in MELEE_TO_END),
+            tuple((f"{a} v {d}", MeleeToEnd(a, d, lasting=lasting)) for a, d in MELEE_TO_END),
             "attackers v defenders",
-            "a man hit twice in one turn dies (skirmish.7); grognard default melee numbers (RULINGS S6); "
+            "a man hit twice in one turn dies (skirmish.7)"
+            + ("; so does a man with a flesh wound from before (option wounds = last)" if lasting else "")
+            + "; grognard default melee numbers (RULINGS S6); "
             'only groups whose men can all touch are printed: five 1" bases cannot (a 3 v 2 in lines breaks apart '
             "as men fall)",
         ),
@@ -87,8 +115,7 @@ def composite_tables(tables: Tables) -> list[OddsTable]:
             "skirmish.32",
             tuple(rows),
             "weapon, range",
-            f"a flesh wound carries no lasting effect (RULINGS S5); {TURNS_SHOWN}+ is {TURNS_SHOWN} turns or more; "
-            "the mean is exact; a band that hits on 6 alone never hits a man in cover (RULINGS S4)",
+            f"{wound}; {TURNS_SHOWN}+ is {TURNS_SHOWN} turns or more; the mean is exact; {six_text}",
         ),
     ]
 
@@ -137,7 +164,7 @@ def _strike_branches(
 
 @functools.lru_cache(maxsize=4096)
 def _round(
-    state: State, p_att: Fraction, p_def: Fraction, p_survive: Fraction
+    state: State, p_att: Fraction, p_def: Fraction, p_survive: Fraction, lasting: bool = False
 ) -> dict[State | tuple[str, int], Fraction]:
     """One melee round from ``state`` as ``melee.fight`` plays it, exact: each attacker strikes the defender his
     place gives (one to one, the spare men joining the pairs, RULINGS S13), then the defenders strike back (in
@@ -162,7 +189,7 @@ def _round(
                     if not a_left and not d_left
                     else (("attackers win", len(a_left)) if a_left else ("defenders win", len(d_left)))
                 )
-            elif not hit2:
+            elif not hit2 and not lasting:
                 end = (False, (0,) * len(a_left), (0,) * len(d_left))  # both missed, both stay: next turn
             else:
                 end = (False, a_left, d_left)
@@ -189,6 +216,7 @@ class MeleeToEnd(Mechanic):
     survive_on: int = MX.MELEE_SURVIVE_ON
     attacker_shift: int = 0
     defender_shift: int = 0
+    lasting: bool = False  # the option wounds = last: a man's flesh wound stays, his next hit kills (S5 other way)
 
     def _p(self, shift: int) -> Fraction:
         return Fraction(sum(1 for face in range(1, 7) if face + shift >= self.hit_on), 6)
@@ -198,6 +226,8 @@ class MeleeToEnd(Mechanic):
         return self._p(self.defender_shift), self._p(self.attacker_shift), survive
 
     def ends(self) -> dict[str, Fraction]:
+        if self.lasting:
+            return self._lasting_ends()
         p_att, p_def, p_survive = self._probabilities()
         zero_of: dict[tuple[int, int], Any] = {}
         resolved: dict[Any, dict[str, Fraction]] = {}
@@ -260,6 +290,29 @@ class MeleeToEnd(Mechanic):
 
         return value((True, (0,) * self.attackers, (0,) * self.defenders))
 
+    def _lasting_ends(self) -> dict[str, Fraction]:
+        """``ends`` when wounds last: a state only stays (a turn both missed) or moves on (a man hit or dead),
+        never back, so each state's ends are its moves' ends over one less the chance it stays."""
+        p_att, p_def, p_survive = self._probabilities()
+        resolved: dict[Any, dict[str, Fraction]] = {}
+
+        def value(state: Any) -> dict[str, Fraction]:
+            if isinstance(state[0], str):
+                return {state[0] if state[0] == "both gone" else f"{state[0]}, {state[1]} left": Fraction(1)}
+            if state not in resolved:
+                out: dict[str, Fraction] = {}
+                stay = Fraction(0)
+                for nxt, p in _round(state, p_att, p_def, p_survive, True).items():
+                    if nxt == state:
+                        stay += p
+                        continue
+                    for end, q in value(nxt).items():
+                        out[end] = out.get(end, Fraction(0)) + p * q
+                resolved[state] = {end: q / (1 - stay) for end, q in out.items()}
+            return resolved[state]
+
+        return value((True, (0,) * self.attackers, (0,) * self.defenders))
+
     def distribution(self) -> icepool.Die:
         ends = self.ends()
         common = math.lcm(*(p.denominator for p in ends.values()))
@@ -297,7 +350,8 @@ class MeleeToEnd(Mechanic):
                 if not a_left and not d_left:
                     return "both gone"
                 return f"attackers win, {len(a_left)} left" if a_left else f"defenders win, {len(d_left)} left"
-            state = (False, a_left, d_left) if hit_any else (False, (0,) * len(a_left), (0,) * len(d_left))
+            kept = hit_any or self.lasting
+            state = (False, a_left, d_left) if kept else (False, (0,) * len(a_left), (0,) * len(d_left))
         raise AssertionError("unreachable")
 
     @property

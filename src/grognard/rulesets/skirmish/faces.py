@@ -435,7 +435,9 @@ def _under_json(game: SkirmishGame, order: Any, f: Figure) -> dict[str, Any]:
 
     source = order.at if ctx.tables.artillery[order.weapon].indirect else order.origin
     covered = R.cover(ctx.terrain, source, (f.x, f.y), order.attack)
-    shift = ctx.tables.men[f.type].hit_shift - (1 if covered else 0)
+    type_shift = ctx.tables.men[f.type].hit_shift
+    six = ctx.state.options.get("cover_six") == "hits"  # the option (RULINGS S4), as options.six_hits_in_cover
+    shift = type_shift + R.cover_shift(covered is not None, order.hit_on, type_shift, six)
     fate = MX.BurstFate(order.ranging, order.hit_on, shift, ctx.tables.survive_on(order.attack))
     dead = _fraction(fate.distribution().probability("dead"))
     cover = ("cover" if covered else "open") if ctx.tables.cover_rows(order.attack) else "no cover"

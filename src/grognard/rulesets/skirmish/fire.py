@@ -26,6 +26,7 @@ from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Fire, WedgeOrder
 from grognard.rulesets.skirmish.context import Context
+from grognard.rulesets.skirmish.options import six_hits_in_cover, wounds_last
 from grognard.rulesets.skirmish.state import Figure, FireOrder, WedgeFire
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, TEMPLATE_ATTACKS, WEDGE_ATTACKS
 
@@ -152,7 +153,8 @@ def shot_at(ctx: Context, shooter: Figure, target: Figure) -> FireOrder | tuple[
     if key not in memo:
         memo[key] = R.cover(terrain, a, b, attack)
     covered = memo[key]
-    _, hit_on, shift = R.shot_numbers(ctx.tables, weapon, target.type, distance, covered is not None)
+    six = six_hits_in_cover(ctx.state.options)
+    _, hit_on, shift = R.shot_numbers(ctx.tables, weapon, target.type, distance, covered is not None, six)
     return FireOrder(shooter.id, target.id, attack, band, hit_on, shift, covered is not None, round(distance, 2))
 
 
@@ -239,7 +241,9 @@ def wedge(ctx: Context, gunner: Figure, heading: float) -> tuple[WedgeFire, list
         band = tables.band_index(weapon, distance)
         band = len(bands) - 1 if band is None else band
         covered = R.cover(terrain, apex, at, attack) is not None
-        shift = tables.men[f.type].hit_shift - (1 if covered else 0)
+        type_shift = tables.men[f.type].hit_shift
+        six = six_hits_in_cover(ctx.state.options)
+        shift = type_shift + R.cover_shift(covered, bands[band].hit_on, type_shift, six)
         shots.append(FireOrder(gunner.id, f.id, attack, band, bands[band].hit_on, shift, covered, round(distance, 2)))
         record.men.append(f.id)
     return record, shots
@@ -449,6 +453,9 @@ def resolve_fire(ctx: Context) -> None:
         f.hits += new_hits[fid]
         if f.hits >= 2:
             M.kill(ctx, f, f"hit {f.hits} times this turn")
+            continue
+        if f.wounds and wounds_last(s.options):  # the option wounds = last (RULINGS S5 read the other way)
+            M.kill(ctx, f, "hit again with a flesh wound (option wounds = last)")
             continue
         survive = ctx.tables.survive_on(attack_of[fid])
         if MX.Survival(survive).roll(ctx, f"{fid} is hit: survives on {survive}+"):

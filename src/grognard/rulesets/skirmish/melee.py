@@ -21,6 +21,7 @@ from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import XY
 from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.men import other
+from grognard.rulesets.skirmish.options import wounds_last
 from grognard.rulesets.skirmish.state import Figure
 
 
@@ -222,7 +223,7 @@ def _melee_hit(ctx: Context, fid: str, *, survival: bool) -> bool:
     f.hits += 1
     if not survival:
         return True
-    if f.hits >= 2:
+    if f.hits >= 2 or (f.wounds and wounds_last(ctx.state.options)):  # the option wounds = last (S5 read the other way)
         return True
     if MX.Survival(MX.MELEE_SURVIVE_ON).roll(ctx, f"{fid} is hit in melee: survives on {MX.MELEE_SURVIVE_ON}+"):
         f.wounds += 1

@@ -501,14 +501,30 @@ def wedge_outline(
     return out
 
 
-def shot_numbers(tables: Tables, weapon: str, target_type: str, distance: float, covered: bool) -> tuple[int, int, int]:
-    """(band index, hit_on, shift) of a shot, or raises ValueError out of range (skirmish.8, 24, 32, 9)."""
+def shot_numbers(
+    tables: Tables, weapon: str, target_type: str, distance: float, covered: bool, six_hits: bool = False
+) -> tuple[int, int, int]:
+    """(band index, hit_on, shift) of a shot, or raises ValueError out of range (skirmish.8, 24, 32, 9);
+    ``six_hits``: the option ``cover_six = hits`` (:func:`cover_shift`)."""
     band = tables.band_index(weapon, distance)
     if band is None:
         raise ValueError("out of range")
     hit_on = tables.weapons[weapon].bands[band].hit_on
-    shift = tables.men[target_type].hit_shift - (1 if covered else 0)
-    return band, hit_on, shift
+    type_shift = tables.men[target_type].hit_shift
+    return band, hit_on, type_shift + cover_shift(covered, hit_on, type_shift, six_hits)
+
+
+def cover_shift(covered: bool, hit_on: int, type_shift: int = 0, six_hits: bool = False) -> int:
+    """What cover does to the hit die (skirmish.32): -1 (RULINGS S4: so where a 6 alone hits, a man in cover
+    cannot be hit); with ``six_hits`` (the option ``cover_six = hits``) 0 where a 6 alone hits him in the open
+    (``hit_on - type_shift >= 6``), so a 6 always hits.
+
+    >>> cover_shift(True, 6), cover_shift(True, 6, six_hits=True), cover_shift(True, 5, six_hits=True)
+    (-1, 0, -1)
+    """
+    if not covered or (six_hits and hit_on - type_shift >= 6):
+        return 0
+    return -1
 
 
 def in_contact(a: XY, b: XY, base: float) -> bool:

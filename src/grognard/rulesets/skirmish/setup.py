@@ -12,10 +12,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from grognard.core.geometry import snap
+from grognard.core.options import recorded
 from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.men import SIDES
+from grognard.rulesets.skirmish.options import OPTIONS
 from grognard.rulesets.skirmish.state import Bridge, Door, Figure, Piece, SkirmishState, Unit
 
 
@@ -45,7 +47,7 @@ def set_up(ctx: Context, options: Mapping[str, Any]) -> None:
         units[unit.id.upper()] = Unit(unit.id.upper(), unit.side, unit.name, enters, ids)
     doors = {o.id: Door(o.id, o.open) for o in ctx.base_terrain.openings.values() if o.door}
     limit = options.get("turn_limit") or spec.victory.turn_limit
-    state = SkirmishState(dict(options), figures, units, doors)
+    state = SkirmishState(recorded(OPTIONS, options), figures, units, doors)
     state.sections = {
         sec.id: [st.points for st in sec.storeys] for b in ctx.base_terrain.buildings for sec in b.sections
     }

@@ -1,0 +1,74 @@
+"""The skirmish rule set's scenario options (``grognard play skirmish -o NAME=VALUE``).
+
+``cover_six`` (RULINGS S4) and ``wounds`` (S5) play the other reading of a ruling; they are quiet (left out of
+records and states at their default, so records made before them replay). :func:`six_hits_in_cover` and
+:func:`wounds_last` read a game's options (a state's, which lacks a quiet option at its default).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from grognard.core.options import OptionSpec
+from grognard.rulesets.skirmish.scenario import shipped
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "scenario",
+        str,
+        "hill_assault",
+        "a shipped scenario's name or a scenario TOML file",
+        rule="skirmish.2",
+        offered=tuple(shipped()),
+    ),
+    OptionSpec(
+        "turn_limit",
+        int,
+        None,
+        "end the game after this many turns (default: the scenario's)",
+        minimum=1,
+        maximum=1000,
+        none_word="scenario",
+        rule="skirmish.20",
+    ),
+    OptionSpec(
+        "ladder_push",
+        str,
+        "two_men",
+        "pushing a ladder off the wall: two_men (RULINGS S9: two men on the wall each roll a d6, either 1 or 2 "
+        "pushes it off; one man alone cannot push) or one_die (one man may push with one die)",
+        choices=("two_men", "one_die"),
+        rule="skirmish.83",
+    ),
+    OptionSpec(
+        "cover_six",
+        str,
+        "misses",
+        "a man in cover where only a 6 hits: misses (RULINGS S4: cover takes one from the hit die, so a 6 alone "
+        "cannot hit him) or hits (a 6 always hits: cover takes nothing where it would take the last number)",
+        choices=("misses", "hits"),
+        rule="skirmish.32",
+        quiet=True,
+    ),
+    OptionSpec(
+        "wounds",
+        str,
+        "heal",
+        "a flesh wound: heal (RULINGS S5: no lasting effect; only two hits in one turn kill outright) or last "
+        "(a man who carries a flesh wound dies at his next hit, in any later turn, with no survival roll)",
+        choices=("heal", "last"),
+        rule="skirmish.7",
+        quiet=True,
+    ),
+)
+
+
+def six_hits_in_cover(options: Mapping[str, Any] | None) -> bool:
+    """Whether a 6 always hits a man in cover (``cover_six = hits``), not the ruling S4."""
+    return (options or {}).get("cover_six", "misses") == "hits"
+
+
+def wounds_last(options: Mapping[str, Any] | None) -> bool:
+    """Whether a flesh wound lasts (``wounds = last``): the man dies at his next hit, not the ruling S5."""
+    return (options or {}).get("wounds", "heal") == "last"
