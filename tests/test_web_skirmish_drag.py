@@ -19,6 +19,7 @@ import pytest
 from browsers import needs_chromium
 from grognard.web.testing import ServerProcess
 from test_web_skirmish_browser import centre, commit_menu, drag, seated, snap, tip
+from test_web_table import axe_clean
 
 pytestmark = needs_chromium
 pytest.importorskip("playwright.sync_api")
@@ -101,6 +102,7 @@ def test_one_man_picked_and_dragged_alone_by_a_finger(browser: Any, server: Serv
     words = tip(ann, "A.3 is picked")
     assert "acts alone" in words
     ann.wait_for_selector("svg.table .drag-layer .d-picked[data-picked='A.3']", state="attached")
+    axe_clean(ann)  # a man picked, his box open
     drag(ann, rifleman, (rifleman[0], rifleman[1] + 14))  # 14": past a man's 6"
     words = tip_with(ann, "Not allowed", "A.3")
     assert re.search(r"\(skirmish\.\d+\)", words), words
@@ -190,6 +192,7 @@ def test_a_wedge_and_a_template_placed_by_drag_and_the_ranging_shot_drawn(
             odds_row("under_mortar", '12-30" no cover'), abs=5e-5
         )
     snap(ann, shots, "skirmish-template")
+    axe_clean(ann)  # with the men under the template ringed and the turning buttons open
     ann.locator(".table-tip .tip-commit").click()
     axel.wait_for_selector(".decision input[value='fire G hold']")
     commit_menu(axel, "fire G hold", wait=False)
