@@ -82,3 +82,29 @@ def test_skirmish_labels_never_overprint_and_the_legend_with_its_terrain_key_fit
     names = {text for text, *_ in legend}
     for kind in {p["kind"] for p in view["terrain"]["pieces"]} & {"river", "road", "woods", "building", "bushes"}:
         assert kind in names, kind  # each terrain colour on the table has its key
+
+
+ANY_TEXT = re.compile(r"<text ([^>]*)>([^<]*)</text>")
+
+
+@pytest.mark.parametrize(("scenario", "seed", "steps"), [("castle_storm", 2, 150), ("gun_line_armour", 2, 60)])
+def test_skirmish_figure_labels_keep_off_the_words_of_buildings_pieces_and_vehicles(
+    scenario: str, seed: int, steps: int
+) -> None:
+    """A man's label never covers a wall section's, a piece's or a vehicle's words (castle_storm put 'A.6' on
+    'L1 (A.6)' and a man's label on the cannon's)."""
+    svg = get("skirmish").render(played("skirmish", {"scenario": scenario}, seed, steps).view(None))
+    labels = label_boxes(svg)
+    words = []
+    for m in ANY_TEXT.finditer(svg):
+        attrs, text = m[1], m[2]
+        if 'class="' in attrs or "font-size" not in attrs:
+            continue  # the men's labels themselves, the legend
+        x, y, size = float(attr(attrs, "x")), float(attr(attrs, "y")), float(attr(attrs, "font-size"))
+        width = len(text) * size * 0.62
+        anchor = re.search(r'text-anchor="(\w+)"', attrs)
+        left = x - width if anchor and anchor[1] == "end" else x - width / 2 if anchor and anchor[1] == "middle" else x
+        words.append((text, text_box(left, y, text, size)))
+    assert len(labels) > 5 and len(words) > 5
+    clashes = [(a, b) for a, p in labels for b, q in words if overlaps(p, q)]
+    assert not clashes

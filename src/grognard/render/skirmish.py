@@ -27,7 +27,7 @@ import textwrap
 from typing import Any
 
 from grognard.core.errors import OptionError
-from grognard.render.svg import Labels, document, el
+from grognard.render.svg import Labels, document, drawn_text_boxes, el
 
 SCALE = 12.0
 MARGIN = 40.0
@@ -232,7 +232,8 @@ def render(view: dict[str, Any]) -> str:
     body += _artillery(view, X, Y, points)
     shown = [f for f in view["figures"] if f["on_table"] and f["alive"] and not f.get("aboard")]
     r = SCALE / 2
-    placer = Labels([(X(f["x"]) - r, Y(f["y"]) - r, X(f["x"]) + r, Y(f["y"]) + r) for f in shown])
+    marks = [(X(f["x"]) - r, Y(f["y"]) - r, X(f["x"]) + r, Y(f["y"]) + r) for f in shown]
+    placer = Labels(marks + drawn_text_boxes(body))  # off the men and the words already on the table
     for f in view["figures"]:
         cx, cy = X(f["x"]), Y(f["y"])
         colour = SIDE_COLOUR.get(f["side"], INK)

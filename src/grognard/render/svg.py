@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from html import escape
+import re
+from html import escape, unescape
 from typing import Any
 
 
@@ -97,3 +98,24 @@ class Labels:
         assert first is not None
         self.taken.append(first[3])
         return first[0], first[1], first[2]
+
+
+_TEXT = re.compile(r"<text ([^>]*)>([^<]*)</text>")
+
+
+def drawn_text_boxes(body: list[str]) -> list[Box]:
+    """The boxes of the ``<text>`` elements already in ``body`` (terrain, pieces', vehicles' labels), for a
+    :class:`Labels` to keep the labels it places off them."""
+    boxes = []
+    for element in body:
+        for m in _TEXT.finditer(element):
+            found = {k: v for k, v in re.findall(r'([\w-]+)="([^"]*)"', m[1])}
+            if "x" not in found or "y" not in found:
+                continue
+            text, size = unescape(m[2]), float(found.get("font-size", "10"))
+            width = len(text) * size * 0.62
+            anchor = found.get("text-anchor", "start")
+            x = float(found["x"])
+            left = x - width if anchor == "end" else x - width / 2 if anchor == "middle" else x
+            boxes.append(text_box(left, float(found["y"]), text, size))
+    return boxes
