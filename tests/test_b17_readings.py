@@ -84,6 +84,29 @@ def test_the_flak_dice_option_adds_the_bombers_defence_or_not(
     assert game.aircraft("B1").bombed is (outcome != "destroyed")
 
 
+@pytest.mark.rule("b17.55")
+@pytest.mark.parametrize(
+    ("dice", "flak_damage", "outcome", "bombs"),
+    [
+        ((3, 2), "bombs", "damaged", True),  # a damaged bomber still bombs (RULINGS B6)
+        ((3, 2), "breaks_off", "damaged", False),  # it breaks off its run
+        ((2, 2), "breaks_off", "no damage", True),  # a tie: no damage, the bomb run continues
+        ((2, 3), "breaks_off", "no damage", True),
+    ],
+)
+def test_the_flak_damage_option_lets_a_damaged_bomber_bomb_or_breaks_off_its_run(
+    dice: tuple[int, int], flak_damage: str, outcome: str, bombs: bool
+) -> None:
+    game = scene(RUN, phase="bombers", dice=(*dice, *(6, 1) * 4), flak_damage=flak_damage)
+    events = american(game, RUN_MOVE)
+    assert first(events, "flak")["outcome"] == outcome
+    bomber = game.aircraft("B1")
+    assert bomber.bombed is bombs and bomber.flying and game.state.hits == (8 if bombs else 0)
+    assert any(e.kind == "breaks_off" for e in events) is (not bombs)
+    assert game.dice.remaining == (0 if bombs else 8)  # no bomb rolls after breaking off
+    assert ("broke_off" in bomber.to_json()) is (not bombs)  # quiet: a state at the ruling is as it was
+
+
 def _table(name: str, **options: str) -> dict[object, Fraction]:
     table = next(t for t in odds_tables(options) if t.name == name)
     return dict(distribution_rows(table.rows[0][1]))
@@ -98,6 +121,10 @@ def test_the_odds_tables_follow_the_options() -> None:
     flak = _table("flak", flak_dice="bomber_defence")
     assert flak == {"no damage": Fraction(33, 36), "damaged": Fraction(3, 36)}
     assert _table("attack", doubled="more_than")["destroyed"] < _table("attack")["destroyed"]
+    load = next(t for t in odds_tables({"flak_damage": "breaks_off"}) if t.name == "bomb_load_flak").rows[0][1]
+    assert dict(distribution_rows(load))[0] == 1 - Fraction(21, 36) * (
+        1 - _table("bomb_load")[0]
+    )  # only undamaged (21/36) drop
 
 
 @pytest.mark.rule("b17.57")
@@ -142,3 +169,27 @@ def test_simulate_plays_the_bomb_tie_option() -> None:
         data = json.loads(done.stdout)
         means.append(data["figures"]["metrics"]["bomb_hits"]["mean"])
     assert means == [sum(plain) / 8, sum(tie) / 8]
+
+
+@pytest.mark.rule("b17.55")
+def test_simulate_plays_the_flak_damage_option() -> None:
+    """Bot raids as `grognard simulate` plays them (``montecarlo.play_one``'s path) with flak_damage =
+    breaks_off: a bomber the flak damaged drops nothing and the raid still ends (B18)."""
+    import numpy as np
+
+    from grognard.core.dice import BOTS, DICE, SeededDice, stream
+    from grognard.core.play import play_out
+    from grognard.rulesets.b17 import RULESET
+
+    broke = 0
+    for index in range(6):
+        game = RULESET.new_game(RULESET.resolve({"flak_damage": "breaks_off"}), SeededDice(stream(5, index, DICE)))
+        rng = np.random.default_rng(stream(5, index, BOTS))
+        bots = {side: RULESET.bots["doctrine"](rng) for side in RULESET.sides}
+        result = play_out(game, lambda seat, g=game, b=bots: b[g.side_of(seat)], checked=False)
+        assert result.outcome == "win"
+        for b in game.state.bombers():
+            assert not (b.broke_off and (b.bombed or b.hits)), b.label
+            broke += b.broke_off
+        assert game.state.hits == sum(b.hits for b in game.state.bombers())
+    assert broke

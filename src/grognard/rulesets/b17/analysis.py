@@ -77,7 +77,8 @@ def odds_tables(options: Mapping[str, Any] | None = None) -> list[OddsTable]:
             "b17.60",
             tuple((k, AtLeast(m.load(k, flak=True), HITS_TO_WIN)) for k in BOMBERS),
             "bombers",
-            "each bomber meets the flak once before it drops; one destroyed by flak drops nothing",
+            "each bomber meets the flak once before it drops; one destroyed by flak drops nothing"
+            + ("; nor does a damaged one (option flak_damage = breaks_off)" if m.breaks_off else ""),
         ),
         *composite_tables(m),
     ]

@@ -344,7 +344,7 @@ def _slot_offset(slot: str, dims: G.Dims) -> tuple[float, float]:
 
 def _box_leader(game: B17Game, a: Aircraft) -> Aircraft | None:
     for b in game.state.bombers():
-        if b.box == a.box and b.flying and not b.bombed:
+        if b.box == a.box and b.flying and not b.bombed and not b.broke_off:
             return b
     return None
 
@@ -354,7 +354,7 @@ def bomber_plans(game: B17Game, a: Aircraft, k: int = 8) -> list[Fly]:
     dims = game.dims(a)
     length = game.allowance(a)
     paths = _bomber_paths(a, a.x, a.y, a.heading, length)
-    if a.bombed:
+    if a.bombed or a.broke_off:  # a bomber that broke off its run (option flak_damage) flies on likewise
         ordered = sorted(paths, key=lambda p: (p[2].leaves_table_at() is not None, abs(p[1]), -p[0]))
         return [Fly(a.label, s, t) for s, t, _ in ordered][:k]
     leader = _box_leader(game, a)

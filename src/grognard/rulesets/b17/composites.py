@@ -68,7 +68,12 @@ def composite_tables(m: Mechanics | None = None) -> list[OddsTable]:
             "b17.53",
             tuple((k, m.load(k, flak=True)) for k in BOMBERS),
             "bombers",
-            "one destroyed by flak drops nothing; a damaged one still bombs (RULINGS B5-B7)",
+            "one destroyed by flak drops nothing; "
+            + (
+                "nor does a damaged one (option flak_damage = breaks_off, not RULINGS B6)"
+                if m.breaks_off
+                else "a damaged one still bombs (RULINGS B5-B7)"
+            ),
             cumulative=True,
         ),
         OddsTable(

@@ -214,6 +214,16 @@ OPTIONS: tuple[OptionSpec, ...] = (
         rule="b17.53",
         quiet=True,
     ),
+    OptionSpec(
+        "flak_damage",
+        str,
+        "bombs",
+        "RULINGS B6: a bomber the flak damages still bombs (bombs), or, reading VII.D.1.a's 'no damage and the "
+        "bomb run continues', breaks off its run and drops nothing (breaks_off)",
+        choices=("bombs", "breaks_off"),
+        rule="b17.55",
+        quiet=True,
+    ),
 )
 
 
@@ -351,11 +361,15 @@ class BombLoad(Mechanic):
     flak: bool = False
     bomb: BombRoll = BombRoll()
     flak_roll: Opposed = Opposed(0, 0)
+    breaks_off: bool = False  # the option flak_damage = breaks_off: a damaged bomber drops nothing either (B6)
+
+    def _drops(self, outcome: Any) -> bool:
+        return outcome == NO_DAMAGE if self.breaks_off else outcome != DESTROYED
 
     def roll(self, source: DiceSource, purpose: str) -> int:
         total = 0
         for k in range(self.bombers):
-            if self.flak and self.flak_roll.roll(source, f"{purpose}: flak on bomber {k + 1}") == DESTROYED:
+            if self.flak and not self._drops(self.flak_roll.roll(source, f"{purpose}: flak on bomber {k + 1}")):
                 continue
             total += sum(self.bomb.roll(source, f"{purpose}: bomb {i + 1}") for i in range(BOMB_ROLLS))
         return total
@@ -364,7 +378,7 @@ class BombLoad(Mechanic):
     def _distribution(self) -> icepool.Die:
         load = BOMB_ROLLS @ self.bomb.distribution()
         if self.flak:
-            survives = self.flak_roll.distribution().map(lambda o: o != DESTROYED)
+            survives = self.flak_roll.distribution().map(self._drops)
             load = survives.if_else(load, icepool.Die([0]))
         return self.bombers @ load
 
@@ -410,10 +424,11 @@ class Mechanics:
     gunner: Opposed
     flak: Opposed
     bomb: BombRoll
+    breaks_off: bool = False  # flak_damage = breaks_off (RULINGS B6 read the other way)
 
     def load(self, bombers: int, flak: bool = False) -> BombLoad:
         """``bombers`` bomb loads under these readings (flak first with ``flak``)."""
-        return BombLoad(bombers, flak, self.bomb, self.flak)
+        return BombLoad(bombers, flak, self.bomb, self.flak, self.breaks_off)
 
 
 def mechanics(options: Mapping[str, Any] | None = None) -> Mechanics:
@@ -424,12 +439,15 @@ def mechanics(options: Mapping[str, Any] | None = None) -> Mechanics:
     """
     given = options or {}
     return _mechanics(
-        str(given.get("doubled", AT_LEAST)), str(given.get("bomb_tie", "no_hit")), str(given.get("flak_dice", "bare"))
+        str(given.get("doubled", AT_LEAST)),
+        str(given.get("bomb_tie", "no_hit")),
+        str(given.get("flak_dice", "bare")),
+        given.get("flak_damage", "bombs") == "breaks_off",
     )
 
 
 @functools.cache
-def _mechanics(doubled: str, bomb_tie: str, flak_dice: str) -> Mechanics:
+def _mechanics(doubled: str, bomb_tie: str, flak_dice: str, breaks_off: bool = False) -> Mechanics:
     flak_defence = BOMBER_DEFENCE if flak_dice == "bomber_defence" else 0
     return Mechanics(
         attack=Opposed(FIGHTER_OFFENCE, BOMBER_DEFENCE, doubled=doubled),
@@ -437,6 +455,7 @@ def _mechanics(doubled: str, bomb_tie: str, flak_dice: str) -> Mechanics:
         gunner=Opposed(BOMBER_OFFENCE, FIGHTER_DEFENCE, doubled=doubled),
         flak=Opposed(0, flak_defence, doubled=doubled),
         bomb=BombRoll(tie=bomb_tie, doubled=doubled),
+        breaks_off=breaks_off,
     )
 
 

@@ -45,6 +45,7 @@ from grognard.rulesets.b17.data import (
     GERMAN,
     GRADES,
     HITS_TO_WIN,
+    NO_DAMAGE,
     OPTIONS,
     PAIRS,
     SIDES,
@@ -303,7 +304,7 @@ class B17Game(Game):
         its course to the target or the edge is fixed and the raid ends by itself within 54 turns."""
         if not self._no_fighter_left():
             return False
-        waiting = [b for b in self.flying_bombers() if not b.bombed]
+        waiting = [b for b in self.flying_bombers() if not (b.bombed or b.broke_off)]
         return all(self.allowance(b) <= R.minimum_straight(b, self.allowance(b)) for b in waiting)
 
     def _check_end(self) -> bool:
@@ -320,7 +321,7 @@ class B17Game(Game):
                 "nothing the bombers still flying do can change the result",
             )
             return True
-        if all(b.bombed or not b.flying for b in s.bombers()):
+        if all(b.bombed or b.broke_off or not b.flying for b in s.bombers()):
             winner = "american" if s.hits >= HITS_TO_WIN else "german"
             grade = damage_grade(s.hits)
             lost = sum(1 for b in s.bombers() if b.status == "destroyed")
@@ -562,7 +563,10 @@ class B17Game(Game):
                 outcome = flak.read(values)
                 self.emit("flak", bomber=b.label, aa=values[0], bomber_score=values[1] + flak.defence, outcome=outcome)
                 self._damage(b, outcome)
-            if over and b.flying and not b.bombed:
+                if outcome != NO_DAMAGE and b.flying and not b.bombed and mechanics(s.options).breaks_off:
+                    b.broke_off = True  # the option flak_damage = breaks_off (RULINGS B6 read the other way)
+                    self.emit("breaks_off", bomber=b.label)
+            if over and b.flying and not b.bombed and not b.broke_off:
                 hits = []
                 for k in range(BOMB_ROLLS):
                     values = self.roll(2, 6, f"{b.label} bomb {k + 1}: bomber die, target die")

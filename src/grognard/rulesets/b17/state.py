@@ -37,6 +37,7 @@ class Aircraft:
     bombed: bool = False
     flak_done: bool = False
     hits: int = 0
+    broke_off: bool = False  # damaged by flak under the option flak_damage = breaks_off: drops no bombs (B6)
 
     @property
     def bomber(self) -> bool:
@@ -68,6 +69,7 @@ class Aircraft:
             self.bombed,
             self.flak_done,
             self.hits,
+            self.broke_off,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -88,6 +90,7 @@ class Aircraft:
             "bombed": self.bombed,
             "flak_done": self.flak_done,
             "hits": self.hits,
+            **({"broke_off": True} if self.broke_off else {}),  # only under the option (quiet: old digests hold)
         }
 
 
