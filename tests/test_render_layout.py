@@ -108,3 +108,24 @@ def test_skirmish_figure_labels_keep_off_the_words_of_buildings_pieces_and_vehic
     assert len(labels) > 5 and len(words) > 5
     clashes = [(a, b) for a, p in labels for b, q in words if overlaps(p, q)]
     assert not clashes
+
+
+@pytest.mark.parametrize(("scenario", "seed", "steps"), [("castle_storm", 2, 150), ("gun_line_armour", 2, 60)])
+def test_skirmish_words_of_the_table_lie_off_the_men_and_off_each_other(scenario: str, seed: int, steps: int) -> None:
+    """The tower's name lay under two men and a gun's under a wall's (castle_storm): each word of the table
+    written from its left end moves beside its place when it would cover a man or a word before it."""
+    view = played("skirmish", {"scenario": scenario}, seed, steps).view(None)
+    svg = get("skirmish").render(view)
+    words = []
+    for m in ANY_TEXT.finditer(svg):
+        attrs, text = m[1], m[2]
+        if 'class="' in attrs or "text-anchor" in attrs or "font-size" not in attrs:
+            continue  # the men's labels, the legend, the words centred on a mark (a vehicle's letters)
+        x, y, size = float(attr(attrs, "x")), float(attr(attrs, "y")), float(attr(attrs, "font-size"))
+        words.append((text, text_box(x, y, text, size)))
+    men = re.findall(r'<circle cx="([\d.-]+)" cy="([\d.-]+)" r="([\d.]+)" fill="#[0-9A-Fa-f]+" stroke', svg)
+    marks = [(float(x) - float(r), float(y) - float(r), float(x) + float(r), float(y) + float(r)) for x, y, r in men]
+    assert len(words) > 2 and len(marks) > 5
+    on_men = [(text, box) for text, box in words if any(overlaps(box, mark) for mark in marks)]
+    on_words = [(a, b) for i, (a, p) in enumerate(words) for b, q in words[i + 1 :] if overlaps(p, q)]
+    assert not on_men and not on_words

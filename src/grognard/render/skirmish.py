@@ -27,7 +27,7 @@ import textwrap
 from typing import Any
 
 from grognard.core.errors import OptionError
-from grognard.render.svg import Labels, document, drawn_text_boxes, el
+from grognard.render.svg import Labels, document, drawn_text_boxes, el, spread_words
 
 SCALE = 12.0
 MARGIN = 40.0
@@ -233,6 +233,7 @@ def render(view: dict[str, Any]) -> str:
     shown = [f for f in view["figures"] if f["on_table"] and f["alive"] and not f.get("aboard")]
     r = SCALE / 2
     marks = [(X(f["x"]) - r, Y(f["y"]) - r, X(f["x"]) + r, Y(f["y"]) + r) for f in shown]
+    body = spread_words(body, marks)  # the words of the table off the men and off each other
     placer = Labels(marks + drawn_text_boxes(body))  # off the men and the words already on the table
     for f in view["figures"]:
         cx, cy = X(f["x"]), Y(f["y"])

@@ -79,25 +79,35 @@ class Labels:
 
     def place(self, x: float, y: float, text: str, size: float, reach: float = 1.0) -> tuple[float, float, str]:
         """(x, y, text-anchor) for ``text`` beside the mark at (x, y); the label's box is then taken."""
-        first: tuple[float, float, str, Box] | None = None
+        found = self.free(x, y, text, size, reach)
+        if found is not None:
+            return found
+        lx, ly, anchor, box = self._beside(x, y, text, size, reach)[0]
+        self.taken.append(box)
+        return lx, ly, anchor
+
+    def free(self, x: float, y: float, text: str, size: float, reach: float = 1.0) -> tuple[float, float, str] | None:
+        """As :meth:`place`, but None (and nothing taken) when every offset is taken."""
+        for lx, ly, anchor, box in self._beside(x, y, text, size, reach):
+            inside = self.within is None or (
+                box[0] >= self.within[0] and box[2] <= self.within[2] and box[1] >= self.within[1]
+            )
+            if inside and not any(overlaps(box, other) for other in self.taken):
+                self.taken.append(box)
+                return lx, ly, anchor
+        return None
+
+    def _beside(self, x: float, y: float, text: str, size: float, reach: float) -> list[tuple[float, float, str, Box]]:
+        """Every place tried for ``text`` round (x, y), nearest first: (x, y, text-anchor, box)."""
+        out = []
         for ring in (1.0, 1.8, 2.6):
             for dx, dy in self.OFFSETS:
                 lx, ly = x + dx * ring * reach, y + dy * ring * reach
                 anchor = "end" if dx < 0 else ("middle" if dx == 0 else "start")
                 width = len(text) * size * 0.62
                 left = lx - width if anchor == "end" else (lx - width / 2 if anchor == "middle" else lx)
-                box = text_box(left, ly, text, size)
-                if first is None:
-                    first = (lx, ly, anchor, box)
-                inside = self.within is None or (
-                    box[0] >= self.within[0] and box[2] <= self.within[2] and box[1] >= self.within[1]
-                )
-                if inside and not any(overlaps(box, other) for other in self.taken):
-                    self.taken.append(box)
-                    return lx, ly, anchor
-        assert first is not None
-        self.taken.append(first[3])
-        return first[0], first[1], first[2]
+                out.append((lx, ly, anchor, text_box(left, ly, text, size)))
+        return out
 
 
 _TEXT = re.compile(r"<text ([^>]*)>([^<]*)</text>")
@@ -119,3 +129,32 @@ def drawn_text_boxes(body: list[str]) -> list[Box]:
             left = x - width if anchor == "end" else x - width / 2 if anchor == "middle" else x
             boxes.append(text_box(left, float(found["y"]), text, size))
     return boxes
+
+
+def spread_words(body: list[str], marks: list[Box]) -> list[str]:
+    """``body`` with each word of the table written from its left end (a wall section's, a building's, a
+    piece's or a vehicle's label) that would lie on a mark in ``marks`` (the men) or on a word before it moved
+    beside its place, where it is free (kept where it was when no place round it is)."""
+    placer = Labels(marks)
+    out = []
+    for element in body:
+        m = _TEXT.fullmatch(element)
+        found = dict(re.findall(r'([\w-]+)="([^"]*)"', m[1])) if m is not None else {}
+        if m is None or "text-anchor" in found or "class" in found or "x" not in found or "y" not in found:
+            out.append(element)
+            continue
+        text, size = unescape(m[2]), float(found.get("font-size", "10"))
+        x, y = float(found["x"]), float(found["y"])
+        box = text_box(x, y, text, size)
+        if not any(overlaps(box, other) for other in placer.taken):
+            placer.taken.append(box)
+            out.append(element)
+            continue
+        moved = placer.free(x, y, text, size)
+        if moved is None:
+            placer.taken.append(box)
+            out.append(element)
+            continue
+        rest = {k.replace("-", "_"): v for k, v in found.items() if k not in ("x", "y")}
+        out.append(el("text", text, x=moved[0], y=moved[1], text_anchor=moved[2], **rest))
+    return out
