@@ -193,6 +193,9 @@ def test_a_wedge_and_a_template_placed_by_drag_and_the_ranging_shot_drawn(
         )
     snap(ann, shots, "skirmish-template")
     axe_clean(ann)  # with the men under the template ringed and the turning buttons open
+    ann.keyboard.press("]")  # the key turns it back, as the other button would
+    tip_with(ann, "burst M.1 18,22", "turned 0 degrees", "Commit")
+    assert ann.input_value(".decision:not([hidden]) form.order-form input[name='angle']") == "0"
     ann.locator(".table-tip .tip-commit").click()
     axel.wait_for_selector(".decision input[value='fire G hold']")
     commit_menu(axel, "fire G hold", wait=False)

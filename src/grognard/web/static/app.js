@@ -449,6 +449,21 @@
     }
     return true;
   }
+  function turnBy(a, by) {  // the template asked about, turned by ``by`` degrees about its centre and asked again
+    let t = turnOf(a.via.d, a.via.c) + by;
+    if (t > 180) t -= 360;
+    if (t <= -180) t += 360;
+    turned[keyOf(a.via.d) + "|" + a.via.c.unit] = t;
+    place(a.via, a.at, { clientX: a.x, clientY: a.y }, true);
+  }
+  // the [ and ] keys turn a template shown beside the pointer, as its buttons do
+  document.addEventListener("keydown", (e) => {
+    const a = asked;
+    if (!a || !a.via || !angled(a.via.c) || (e.key !== "[" && e.key !== "]")) return;
+    if (e.target && /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
+    e.preventDefault();
+    turnBy(a, e.key === "[" ? 15 : -15);
+  });
   function tableAnswer(m) {  // a preview asked from the table: drawn on it, and said beside the pointer
     if (!tableView || !asked) return;
     const a = asked;
@@ -478,15 +493,9 @@
         tip.appendChild(el("p", "Exact odds: " + m.odds, { class: "odds" }));
         if (a.via && angled(a.via.c)) {  // turn the template about its centre, 15 degrees a press
           const row = el("p", null, { class: "tip-turn", role: "group", "aria-label": "turn the template" });
-          for (const [words, by] of [["\u27f2 turn left 15\u00b0", 15], ["turn right 15\u00b0 \u27f3", -15]]) {
+          for (const [words, by] of [["\u27f2 turn left 15\u00b0 [", 15], ["] turn right 15\u00b0 \u27f3", -15]]) {
             const b = el("button", words, { type: "button", class: by > 0 ? "tip-left" : "tip-right" });
-            b.addEventListener("click", () => {
-              let t = turnOf(a.via.d, a.via.c) + by;
-              if (t > 180) t -= 360;
-              if (t <= -180) t += 360;
-              turned[keyOf(a.via.d) + "|" + a.via.c.unit] = t;
-              place(a.via, a.at, { clientX: a.x, clientY: a.y }, true);
-            });
+            b.addEventListener("click", () => turnBy(a, by));
             row.appendChild(b);
           }
           tip.appendChild(row);
