@@ -214,3 +214,60 @@ def test_simulate_plays_the_wounds_option() -> None:
     done = run_cli("simulate", "skirmish", "-n", "1", "--jobs", "1", "--json", "-o", "wounds=last")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["plan"]["options"]["wounds"] == "last"
+
+
+CLIFF = [
+    {"kind": "hill", "id": "top", "height": 3.0, "shape": [[0, 40], [10, 40], [10, 48], [0, 48]]},
+    {"kind": "cliff", "id": "C3", "height": 3.0, "line": [[0, 40], [10, 40]]},
+]
+
+
+def shelled_at_the_cliff_foot(dice: tuple[int, ...], **options: str) -> tuple[SkirmishGame, list[Any]]:
+    """A.1 stands 2" south of a 3" cliff (its foot at y=40); an axis light gun at (5, 10), its crew beside it,
+    shells (5, 37), on A.1's side of the cliff: the turn's events."""
+    from grognard.rulesets.skirmish.actions import Burst
+    from test_odds_in_play_skirmish import fire_burst
+
+    data = scenario(
+        [unit("A", "allies", fig(5, 38)), unit("B", "allies", fig(46, 2)),
+         unit("C", "axis", fig(4, 10, type="crew"), fig(5, 9, type="crew")), unit("H", "axis", fig(46, 46))],
+        CLIFF,
+        turn_limit=20,
+    )  # fmt: skip
+    data["pieces"] = [{"id": "GUN", "weapon": "light_artillery", "at": [5.0, 10.0], "crew": "C"}]
+    game = make(data, *dice, options=options)
+    hold_moves(game)
+    return game, fire_burst(game, Burst("GUN", (5.0, 37.0)))
+
+
+@pytest.mark.rule("skirmish.40")
+@pytest.mark.parametrize(("options", "covered"), [({}, False), ({"over_the_top": "all_round"}, True)])
+def test_the_over_the_top_option_covers_a_man_by_a_cliff_wherever_the_shell_falls(
+    options: dict[str, str], covered: bool
+) -> None:
+    # the ranging die 1 lands it; (the ruling) his effect die 6 hits, his survival roll 1: dead
+    game, events = shelled_at_the_cliff_foot((1, 6, 1), **options)
+    assert [e.data["under"] for e in events if e.kind == "burst_lands"] == [["A.1"]]
+    why = [e.data["why"] for e in events if e.kind == "burst_covered"]
+    assert bool(why) is covered and figure(game, "A.1").alive is covered
+    assert game.dice.remaining == (2 if covered else 0)
+    if covered:
+        assert "cliff C3 (option over_the_top = all_round)" in why[0]
+
+
+@pytest.mark.rule("skirmish.40")
+def test_the_over_the_top_option_still_needs_the_two_inches_and_the_height() -> None:
+    from grognard.rulesets.skirmish import structures as ST
+
+    data = scenario(
+        [unit("A", "allies", fig(5, 38), fig(7, 37.98)), unit("G", "axis", fig(46, 46))], CLIFF, turn_limit=20
+    )
+    game = make(data, options={"over_the_top": "all_round"})
+    a1, a2 = figure(game, "A.1"), figure(game, "A.2")
+    assert ST.artillery_cover(game.ctx, a1, (5, 34), "heavy_artillery") is not None  # the burst on his side
+    assert ST.artillery_cover(game.ctx, a1, (5, 38), "heavy_artillery") is not None  # even on him
+    assert ST.artillery_cover(game.ctx, a2, (7, 34), "heavy_artillery") is None  # 2.02" off
+    assert ST.artillery_cover(game.ctx, a1, (5, 34), "mortar") is None  # never from mortars (skirmish.41)
+    plain = make(data)
+    assert ST.artillery_cover(plain.ctx, figure(plain, "A.1"), (5, 34), "heavy_artillery") is None  # RULINGS S14
+    assert ST.artillery_cover(plain.ctx, figure(plain, "A.1"), (5, 44), "heavy_artillery") is not None

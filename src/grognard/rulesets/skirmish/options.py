@@ -1,8 +1,9 @@
 """The skirmish rule set's scenario options (``grognard play skirmish -o NAME=VALUE``).
 
-``cover_six`` (RULINGS S4) and ``wounds`` (S5) play the other reading of a ruling; they are quiet (left out of
-records and states at their default, so records made before them replay). :func:`six_hits_in_cover` and
-:func:`wounds_last` read a game's options (a state's, which lacks a quiet option at its default).
+``cover_six`` (RULINGS S4), ``over_the_top`` (S14) and ``wounds`` (S5) play the other reading of a ruling;
+they are quiet (left out of records and states at their default, so records made before them replay).
+:func:`six_hits_in_cover`, :func:`over_the_top_all_round` and :func:`wounds_last` read a game's options (a
+state's, which lacks a quiet option at its default).
 """
 
 from __future__ import annotations
@@ -52,6 +53,17 @@ OPTIONS: tuple[OptionSpec, ...] = (
         quiet=True,
     ),
     OptionSpec(
+        "over_the_top",
+        str,
+        "between",
+        "over-the-top cover from a shell's arc for a man within 2 inches of a building's wall, a castle wall or a "
+        "cliff: between (RULINGS S14: only when the wall lies between him and the burst's centre) or all_round "
+        "(the seed's 'men within 2 inches of wall/cliff' read as it stands: wherever the shell falls)",
+        choices=("between", "all_round"),
+        rule="skirmish.40",
+        quiet=True,
+    ),
+    OptionSpec(
         "wounds",
         str,
         "heal",
@@ -67,6 +79,11 @@ OPTIONS: tuple[OptionSpec, ...] = (
 def six_hits_in_cover(options: Mapping[str, Any] | None) -> bool:
     """Whether a 6 always hits a man in cover (``cover_six = hits``), not the ruling S4."""
     return (options or {}).get("cover_six", "misses") == "hits"
+
+
+def over_the_top_all_round(options: Mapping[str, Any] | None) -> bool:
+    """Whether over-the-top cover holds wherever the shell falls (``over_the_top = all_round``), not S14."""
+    return (options or {}).get("over_the_top", "between") == "all_round"
 
 
 def wounds_last(options: Mapping[str, Any] | None) -> bool:

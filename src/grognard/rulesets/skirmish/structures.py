@@ -36,6 +36,7 @@ from shapely.geometry import LineString, Point
 from grognard.core.dice import DiceSource, Mechanic
 from grognard.core.geometry import TOLERANCE
 from grognard.rulesets.skirmish.context import Context
+from grognard.rulesets.skirmish.options import over_the_top_all_round
 from grognard.rulesets.skirmish.tables import ATTACKS, BridgeState, Tables
 from grognard.rulesets.skirmish.terrain import (
     FULL_POINTS,
@@ -293,34 +294,36 @@ def artillery_cover(ctx: Context, figure: Figure, centre: XY, weapon: str, *, fi
                 f'inside section {inside.id}, its roof gone, {gap:.2f}" from its wall (within {reach:g}"): the '
                 "shell in its arc hits the wall, not him (skirmish.18, 40)"
             )
+    all_round = over_the_top_all_round(ctx.state.options)  # the option over_the_top (S14 read the other way)
     line = LineString([me, centre]) if Point(me).distance(Point(centre)) > TOLERANCE else None
-    if line is None:
+    if line is None and not all_round:
         return None  # the burst's centre is on him: no wall between
+
+    def near(wall: Any) -> bool:
+        if all_round:
+            return bool(wall.distance(here) <= reach + TOLERANCE)
+        return line is not None and _crosses_near(line, wall, here, reach)
+
+    between = " (option over_the_top = all_round)" if all_round else ", which lies between him and the burst"
     if "building" in heights:
         for sid, sec in sorted(sections(ctx).items()):
             if states[sid] not in (FULL_POINTS, NO_ART_COVER):
                 continue  # rubble and collapse give no artillery cover
-            if _crosses_near(line, sec.shape.exterior, here, reach):
-                return (
-                    f'within {reach:g}" of the wall of section {sid}, which lies between him and the burst '
-                    "(skirmish.40)"
-                )
+            if near(sec.shape.exterior):
+                return f'within {reach:g}" of the wall of section {sid}{between} (skirmish.40)'
     if "castle_wall" in heights and figure.on_wall is None and figure.on_ladder is None:
         for sid, wsec in sorted(wall_sections(ctx).items()):
             wall = next(w for w in terrain.walls if w.id == wsec.wall)
             if states[sid] not in (FULL_POINTS, NO_ART_COVER) or wall.height + TOLERANCE < heights["castle_wall"]:
                 continue  # a broken or fallen stretch, or a low wall, gives none
-            if _crosses_near(line, wsec.line, here, reach):
-                return (
-                    f'within {reach:g}" of castle wall section {sid}, which lies between him and the burst '
-                    "(skirmish.40)"
-                )
+            if near(wsec.line):
+                return f'within {reach:g}" of castle wall section {sid}{between} (skirmish.40)'
     if "cliff" in heights:
         for cliff in terrain.cliffs:
             if cliff.height + TOLERANCE < heights["cliff"]:
                 continue
-            if _crosses_near(line, cliff.shape, here, reach):
-                return f'within {reach:g}" of cliff {cliff.id}, which lies between him and the burst (skirmish.40)'
+            if near(cliff.shape):
+                return f'within {reach:g}" of cliff {cliff.id}{between} (skirmish.40)'
     return None
 
 
