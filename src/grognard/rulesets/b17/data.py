@@ -364,7 +364,7 @@ class BombLoad(Mechanic):
     breaks_off: bool = False  # the option flak_damage = breaks_off: a damaged bomber drops nothing either (B6)
 
     def _drops(self, outcome: Any) -> bool:
-        return outcome == NO_DAMAGE if self.breaks_off else outcome != DESTROYED
+        return bool(outcome == NO_DAMAGE if self.breaks_off else outcome != DESTROYED)
 
     def roll(self, source: DiceSource, purpose: str) -> int:
         total = 0

@@ -78,14 +78,14 @@ OPTIONS: tuple[OptionSpec, ...] = (
 
 def six_hits_in_cover(options: Mapping[str, Any] | None) -> bool:
     """Whether a 6 always hits a man in cover (``cover_six = hits``), not the ruling S4."""
-    return (options or {}).get("cover_six", "misses") == "hits"
+    return bool((options or {}).get("cover_six", "misses") == "hits")
 
 
 def over_the_top_all_round(options: Mapping[str, Any] | None) -> bool:
     """Whether over-the-top cover holds wherever the shell falls (``over_the_top = all_round``), not S14."""
-    return (options or {}).get("over_the_top", "between") == "all_round"
+    return bool((options or {}).get("over_the_top", "between") == "all_round")
 
 
 def wounds_last(options: Mapping[str, Any] | None) -> bool:
     """Whether a flesh wound lasts (``wounds = last``): the man dies at his next hit, not the ruling S5."""
-    return (options or {}).get("wounds", "heal") == "last"
+    return bool((options or {}).get("wounds", "heal") == "last")
