@@ -271,3 +271,51 @@ def test_the_over_the_top_option_still_needs_the_two_inches_and_the_height() -> 
     plain = make(data)
     assert ST.artillery_cover(plain.ctx, figure(plain, "A.1"), (5, 34), "heavy_artillery") is None  # RULINGS S14
     assert ST.artillery_cover(plain.ctx, figure(plain, "A.1"), (5, 44), "heavy_artillery") is not None
+
+
+def shelled_house(second: int, dice: tuple[int, ...], **options: str) -> tuple[SkirmishGame, list[Any]]:
+    """A light gun at (10, 10) (crew of two) shells a house 20" north whose one section has a first storey of
+    20 points and a second down to ``second``; the shot lands just short of its face, touching it."""
+    from grognard.rulesets.skirmish.actions import Burst
+    from test_odds_in_play_skirmish import fire_burst
+
+    house = {
+        "kind": "building",
+        "id": "HS",
+        "shape": [[8, 28], [12, 28], [12, 32], [8, 32]],
+        "sections": [{"id": "HS.a", "shape": [[8, 28], [12, 28], [12, 32], [8, 32]],
+                      "storeys": [{"points": 20}, {"points": 10}]}],
+    }  # fmt: skip
+    data = scenario(
+        [unit("C", "allies", fig(9, 10, type="crew"), fig(10, 9, type="crew")), unit("B", "allies", fig(46, 2)),
+         unit("H", "axis", fig(46, 46, "pistol"))],
+        [house],
+        turn_limit=20,
+    )  # fmt: skip
+    data["pieces"] = [{"id": "GUN", "weapon": "light_artillery", "at": [10.0, 10.0], "crew": "C"}]
+    game = make(data, *dice, options=options)
+    game.state.sections["HS.a"] = [20, second]
+    game.changed()
+    game.ctx.structures_changed()
+    hold_moves(game)
+    return game, fire_burst(game, Burst("GUN", (10.0, 27.5)))
+
+
+@pytest.mark.rule("skirmish.91", "skirmish.17")
+@pytest.mark.parametrize(
+    ("second", "dice", "options", "left"),
+    [
+        (3, (2, 3, 4), {}, [20, 0]),  # 7 off a second storey of 3: the rest is lost (RULINGS S7)
+        (3, (2, 3, 4), {"storey_damage": "carries"}, [16, 0]),  # the rest, 4, comes off the first
+        (7, (2, 3, 4), {"storey_damage": "carries"}, [20, 0]),  # exactly its points: nothing to carry
+        (8, (2, 3, 4), {"storey_damage": "carries"}, [20, 1]),
+    ],
+)
+def test_the_storey_damage_option_carries_a_shells_rest_to_the_storey_below(
+    second: int, dice: tuple[int, ...], options: dict[str, str], left: list[int]
+) -> None:
+    # the ranging die 2 lands the light gun's shell (18-36": 3 or less); its 2d6 are 3 and 4
+    game, events = shelled_house(second, dice, **options)
+    assert game.state.sections["HS.a"] == left
+    hits = [(e.data["storey"], e.data["lost"]) for e in events if e.kind == "structure_hit"]
+    assert hits == ([(2, 7)] if left[0] == 20 else [(2, second), (1, 7 - second)])

@@ -1,9 +1,9 @@
 """The skirmish rule set's scenario options (``grognard play skirmish -o NAME=VALUE``).
 
-``cover_six`` (RULINGS S4), ``over_the_top`` (S14) and ``wounds`` (S5) play the other reading of a ruling;
-they are quiet (left out of records and states at their default, so records made before them replay).
-:func:`six_hits_in_cover`, :func:`over_the_top_all_round` and :func:`wounds_last` read a game's options (a
-state's, which lacks a quiet option at its default).
+``cover_six`` (RULINGS S4), ``over_the_top`` (S14), ``storey_damage`` (S7) and ``wounds`` (S5) play the other
+reading of a ruling; they are quiet (left out of records and states at their default, so records made before
+them replay). :func:`six_hits_in_cover`, :func:`over_the_top_all_round`, :func:`damage_carries` and
+:func:`wounds_last` read a game's options (a state's, which lacks a quiet option at its default).
 """
 
 from __future__ import annotations
@@ -64,6 +64,16 @@ OPTIONS: tuple[OptionSpec, ...] = (
         quiet=True,
     ),
     OptionSpec(
+        "storey_damage",
+        str,
+        "stays",
+        "a shell's 2d6 beyond what a second storey has left: stays (RULINGS S7: it does not carry to the storey "
+        "below) or carries (the rest comes off the first storey)",
+        choices=("stays", "carries"),
+        rule="skirmish.91",
+        quiet=True,
+    ),
+    OptionSpec(
         "wounds",
         str,
         "heal",
@@ -84,6 +94,12 @@ def six_hits_in_cover(options: Mapping[str, Any] | None) -> bool:
 def over_the_top_all_round(options: Mapping[str, Any] | None) -> bool:
     """Whether over-the-top cover holds wherever the shell falls (``over_the_top = all_round``), not S14."""
     return bool((options or {}).get("over_the_top", "between") == "all_round")
+
+
+def damage_carries(options: Mapping[str, Any] | None) -> bool:
+    """Whether a shell's damage beyond a second storey's points carries to the first (``storey_damage =
+    carries``), not the ruling S7."""
+    return bool((options or {}).get("storey_damage", "stays") == "carries")
 
 
 def wounds_last(options: Mapping[str, Any] | None) -> bool:

@@ -15,6 +15,7 @@ from shapely.geometry import Point, Polygon
 from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish.context import XY, Context
+from grognard.rulesets.skirmish.options import damage_carries
 from grognard.rulesets.skirmish.structures import (
     Damage,
     attack_of,
@@ -59,15 +60,27 @@ def shell(ctx: Context, burst: Polygon, centre: XY, weapon: str, ranging_die: in
             continue  # already collapsed
         storey = "second storey" if n == 1 else "first storey"
         lost = damage.roll(ctx, f"shell on section {sid} ({storey}, {points[n]} points): 2d6 off")
-        before = storey_state(sec.storeys[n], points[n])
-        points[n] = max(0, points[n] - lost)  # S7: never below 0, no carry to the storey below
-        after = storey_state(sec.storeys[n], points[n])
-        ctx.emit("structure_hit", section=sid, storey=n + 1, lost=lost, points=points[n], state=after, was=before)
-        if after == ALL_DEAD:
-            if n == 0:
-                _collapse(ctx, sec)
-            else:
-                ctx.emit("storey_gone", section=sid, storey=n + 1)
+        carry = damage_carries(s.options)  # the option storey_damage = carries (RULINGS S7 read the other way)
+        while n is not None and lost > 0:
+            before = storey_state(sec.storeys[n], points[n])
+            excess = max(0, lost - points[n])
+            points[n] = max(0, points[n] - lost)  # S7: never below 0, no carry to the storey below
+            after = storey_state(sec.storeys[n], points[n])
+            ctx.emit(
+                "structure_hit",
+                section=sid,
+                storey=n + 1,
+                lost=lost - excess if carry else lost,  # at the ruling the event is as it was
+                points=points[n],
+                state=after,
+                was=before,
+            )
+            if after == ALL_DEAD:
+                if n == 0:
+                    _collapse(ctx, sec)
+                else:
+                    ctx.emit("storey_gone", section=sid, storey=n + 1)
+            n, lost = (n - 1, excess) if carry and n > 0 else (None, 0)
     for sid, wsec in sorted(wall_sections(ctx).items()):
         if not wsec.shape.intersects(burst) or s.walls[sid] <= 0:
             continue
