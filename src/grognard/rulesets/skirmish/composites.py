@@ -3,8 +3,10 @@
 mechanics and tested against play in ``tests/test_odds_in_play_skirmish.py``:
 
 - ``shots_to_kill``: for each small-arms weapon and range band, the turns one man firing once a turn takes to
-  kill a man in cover (each turn: the hit die one less, skirmish.32; a hit allows survival, skirmish.6; a
-  flesh wound carries no lasting effect, RULINGS S5, so the turns are alike);
+  kill a man in cover (each turn: the hit die one less, skirmish.32, or none where a 6 alone hits under the
+  option ``cover_six = hits``; a hit allows survival, skirmish.6; a flesh wound carries no lasting effect,
+  RULINGS S5, so the turns are alike, or under ``wounds = last`` his next hit kills);
+- ``melee_to_end``: a melee of n against m whose men all touch, fought to its end (``MeleeToEnd``);
 - the points a shell takes from a structure with what is left (``structure_damage`` in ``analysis``: points
   never go below 0, RULINGS S7) and the shells to bring bridges, storeys and towers down (``bridge_*``,
   ``storey``, ``tower``: ``structures.ShotsUntil``).
