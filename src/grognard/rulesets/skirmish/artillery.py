@@ -25,6 +25,7 @@ from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import shelling as SH
+from grognard.rulesets.skirmish import sight as SG
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import XY, Burst
 from grognard.rulesets.skirmish.context import Context
@@ -237,26 +238,27 @@ def plan_burst(ctx: Context, side: str, action: Burst) -> BurstOrder | None:
         raise IllegalAction(
             f"{action}: {action.template!r} is not a {entry.burst} template ({', '.join(own)})", "skirmish.15"
         )
-    distance = R.effective_range(ctx.terrain, origin, at)
+    terrain = ctx.terrain
+    memo = ctx.sight_memo(terrain)  # sight and range worked out through the memo (rules' own answers, kept)
+    distance = SG.effective_range(terrain, memo, origin, at)
     band = ctx.tables.burst_band(weapon, distance)
     if band is None:
         raise IllegalAction(
             f'{action}: the aim point is {distance:.2f}" away, beyond the {weapon}\'s {entry.bands[-1].to:g}"',
             "skirmish.29",
         )
-    opened = M.open_doors(ctx)
+    opened = frozenset(M.open_doors(ctx))
     if entry.indirect:
-        if not any(
-            R.line_of_sight(ctx.terrain, (g.x, g.y), at, opened) is None
-            for g in s.figures.values()
-            if g.side == side and g.alive and g.on_table
-        ):
+        eyes = [(g.x, g.y) for g in s.figures.values() if g.side == side and g.alive and g.on_table]
+        SG.fill_sight(terrain, memo, ((eye, at) for eye in eyes), opened)
+        if not any(memo[("sight", eye, at, opened)] is None for eye in eyes):
             raise IllegalAction(
                 f"{action}: no man of the {side} sees ({at[0]:g}, {at[1]:g}): indirect fire needs an observer",
                 "skirmish.11",
             )
     else:
-        blocked = R.line_of_sight(ctx.terrain, origin, at, opened)
+        SG.fill_sight(terrain, memo, [(origin, at)], opened)
+        blocked = memo[("sight", origin, at, opened)]
         if blocked is not None:
             raise IllegalAction(
                 f"{action}: {by} cannot see ({at[0]:g}, {at[1]:g}): {blocked} is in the way (direct fire)",

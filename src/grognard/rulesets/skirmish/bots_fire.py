@@ -27,7 +27,10 @@ from __future__ import annotations
 import itertools
 import math
 
-from grognard.core.geometry import snap, snap_angle
+import numpy as np
+import shapely
+
+from grognard.core.geometry import TOLERANCE, snap, snap_angle
 from grognard.rulesets.skirmish import artillery as AR
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import men as M
@@ -160,13 +163,18 @@ def burst_order(ctx: Context, space: BurstSpace) -> Burst:
     aims = [at for at in dict.fromkeys(aims) if space.contains(Burst(space.by, at))]  # in range and seen
     shapes = sorted(tid for tid, (cls, _) in ctx.templates.items() if cls == entry.burst)
     scored: list[tuple[float, int, Burst]] = []
+    # rules.under_template for every man at once: the same distance, worked out over an array of points
+    touch = base / 2 + TOLERANCE
+    our_points = shapely.points(np.array([(f.x, f.y) for f in ours], dtype=float).reshape(-1, 2))
+    their_points = shapely.points(np.array([(e.x, e.y) for e in enemies], dtype=float).reshape(-1, 2))
     for at in aims:
         for tid in shapes:
             for angle in range(0, 360, 45):
                 shape = R.burst_shape(ctx.templates[tid][1], at, float(angle))
-                if any(R.under_template(shape, (f.x, f.y), base) for f in ours):
+                if (shapely.distance(shape, our_points) <= touch).any():
                     continue
-                value = sum(figure_value(e) for e in enemies if R.under_template(shape, (e.x, e.y), base))
+                under = (shapely.distance(shape, their_points) <= touch).tolist()
+                value = sum(figure_value(e) for e, hit in zip(enemies, under, strict=True) if hit)
                 if value > 0:
                     scored.append((value, len(scored), Burst(space.by, at, float(angle), tid)))
     for _, _, burst in sorted(scored, key=lambda item: (-item[0], item[1])):

@@ -63,6 +63,7 @@ class Context:
         for own in scenario.spec.templates:
             self.templates[own.id] = (own.burst, tuple(own.points))
         self.terrain_cache: tuple[Any, Terrain] | None = None
+        self.terrain_read: tuple[Any, tuple[Any, Terrain]] | None = None  # the state's reading -> terrain_cache
         self.shot_cache: tuple[Any, ShotTable] | None = None
         # line of sight, range and cover between two points, for the terrain object they were worked out on
         self.sight_cache: tuple[Terrain, dict[Any, Any]] | None = None
@@ -109,6 +110,19 @@ class Context:
         """The table's terrain with the wire and tank traps laid so far, its structures as they stand now,
         and the vehicles and the train where they stand."""
         s = self.state
+        # what the terrain is made from, read cheaply (the structures by their points); only when it differs
+        # from the last reading are the structures' states worked out, and the terrain rebuilt if they differ
+        raw = (
+            s.wires,
+            s.traps,
+            tuple(tuple(p) for p in s.sections.values()),
+            tuple(s.walls.values()),
+            tuple((b.built, b.points) for b in s.bridges.values()),
+            s.train,
+            tuple((k, v.x, v.y, v.heading) for k, v in s.vehicles.items()),
+        )
+        if self.terrain_read is not None and self.terrain_read[0] == raw and self.terrain_read[1] is self.terrain_cache:
+            return self.terrain_read[1][1]
         standing = self.standing()
         states = self.section_states()
         key = (s.wires, s.traps, standing, tuple(sorted(states.items())), self.moving_key())
@@ -117,6 +131,7 @@ class Context:
                 key,
                 self.with_moving(self.base_terrain.with_works(s.wires, s.traps, standing, states)),
             )
+        self.terrain_read = (raw, self.terrain_cache)
         return self.terrain_cache[1]
 
     def structures_changed(self) -> None:

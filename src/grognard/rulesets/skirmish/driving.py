@@ -19,6 +19,7 @@ vehicle does: skirmish.49). Men on foot walk round vehicles and the train.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -238,8 +239,10 @@ def check_foot_path(ctx: Context, action: Any, f: Figure, path: list[XY], cost: 
             f'move is left, the path costs {cost:.2f}"',
             "skirmish.61",
         )
-    body = LineString(path).buffer(ctx.tables.sight.base.value / 2)
     train = ctx.train_now()
+    if train is None and not ctx.state.vehicles:
+        return  # nothing on the table he could walk into
+    body = LineString(path).buffer(ctx.tables.sight.base.value / 2)
     if train is not None and body.intersection(train).area > 0.01:
         raise IllegalAction(f"{action}: {f.id} would walk into the train: it cannot be boarded", "skirmish.44")
     for v in ctx.state.vehicles.values():
@@ -462,6 +465,12 @@ def _free_spots(ctx: Context, v: Vehicle, points: list[Point], afoot: dict[str, 
     return out
 
 
+@functools.lru_cache(maxsize=4096)  # kept: every drive checked meets the same men standing where they stand
+def _disc(at: XY, radius: float) -> BaseGeometry:
+    """A man's base as a shape: the disc of ``radius`` inches about ``at``."""
+    return Point(at).buffer(radius)
+
+
 def check_drive(ctx: Context, action: Drive) -> DrivePlan:
     """Check ``action`` whole (skirmish.23, 31, 44, 49, 50, 56-61); the plan, or IllegalAction naming the rule."""
     s = ctx.state
@@ -496,7 +505,7 @@ def check_drive(ctx: Context, action: Drive) -> DrivePlan:
         others: list[tuple[str, BaseGeometry]] = [
             (o.id, ctx.vehicle_shape(o)) for o in s.vehicles.values() if o.id != v.id
         ]
-        others += [(fid, Point(xy).buffer(base / 2 - TOLERANCE)) for fid, xy in afoot.items()]
+        others += [(fid, _disc(xy, base / 2 - TOLERANCE)) for fid, xy in afoot.items()]
         if entry.afloat:
             sail = L.measure_sail(
                 ctx.base_terrain, path, length=entry.length, width=entry.width, facing=facing, others=others

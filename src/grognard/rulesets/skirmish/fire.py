@@ -24,11 +24,13 @@ from grognard.rulesets.skirmish import artillery as AR
 from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish import sight as SG
 from grognard.rulesets.skirmish.actions import Fire, WedgeOrder
 from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.options import six_hits_in_cover, wounds_last
 from grognard.rulesets.skirmish.state import Figure, FireOrder, WedgeFire
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, TEMPLATE_ATTACKS, WEDGE_ATTACKS
+from grognard.rulesets.skirmish.terrain import Terrain
 
 
 class FireSpace(ActionSpace[Fire]):
@@ -125,36 +127,44 @@ def can_fire(ctx: Context, f: Figure) -> tuple[str, str] | None:
 
 def shot_at(ctx: Context, shooter: Figure, target: Figure) -> FireOrder | tuple[str, str]:
     """The shot ``shooter`` would fire at ``target`` now, or why not (rule, why) (skirmish.11, 24, 30-34)."""
+    terrain = ctx.terrain
+    opened = frozenset(M.open_doors(ctx))
+    return _shot(ctx, terrain, ctx.sight_memo(terrain), opened, shooter, M.weapon_of(ctx, shooter), target)
+
+
+def _shot(
+    ctx: Context,
+    terrain: Terrain,
+    memo: dict[Any, Any],
+    opened: frozenset[str],
+    shooter: Figure,
+    weapon: str,
+    target: Figure,
+) -> FireOrder | tuple[str, str]:
+    """:func:`shot_at` with what it looks up passed in: the terrain now, its sight memo, the open doors and
+    the shooter's weapon (``shot_table`` works them out once for all its pairs)."""
     if target.side == shooter.side:
         return ("skirmish.30", f"{target.id} is on the same side")
     if not target.alive or not target.on_table:
         return ("skirmish.30", f"{target.id} is not on the table")
-    terrain = ctx.terrain
-    memo = ctx.sight_memo(terrain)
     a, b = (shooter.x, shooter.y), (target.x, target.y)
-    opened = frozenset(M.open_doors(ctx))
     key = ("sight", a, b, opened)
-    if key not in memo:
-        memo[key] = R.line_of_sight(terrain, a, b, opened)
-    blocked = memo[key]
+    blocked = memo.get(key, memo)
+    if blocked is memo:
+        SG.fill_sight(terrain, memo, [(a, b)], opened)
+        blocked = memo[key]
     if blocked is not None:
         return ("skirmish.11", f"{shooter.id} cannot see {target.id}: {blocked} is in the way")
-    key = ("range", a, b)
-    if key not in memo:
-        memo[key] = R.effective_range(terrain, a, b)
-    distance = memo[key]
-    weapon = M.weapon_of(ctx, shooter)
-    band = ctx.tables.band_index(weapon, distance)
+    distance = SG.effective_range(terrain, memo, a, b)
+    tables = ctx.tables
+    band = tables.band_index(weapon, distance)
     if band is None:
-        reach = ctx.tables.max_range(weapon)
+        reach = tables.max_range(weapon)
         return ("skirmish.24", f'{target.id} is {distance:.2f}" away, beyond the {weapon}\'s {reach:g}"')
-    attack = ctx.tables.attack(weapon)
-    key = ("cover", a, b, attack)
-    if key not in memo:
-        memo[key] = R.cover(terrain, a, b, attack)
-    covered = memo[key]
+    attack = tables.attack(weapon)
+    covered = SG.cover(terrain, memo, a, b, attack)
     six = six_hits_in_cover(ctx.state.options)
-    _, hit_on, shift = R.shot_numbers(ctx.tables, weapon, target.type, distance, covered is not None, six)
+    _, hit_on, shift = R.shot_numbers(tables, weapon, target.type, distance, covered is not None, six)
     return FireOrder(shooter.id, target.id, attack, band, hit_on, shift, covered is not None, round(distance, 2))
 
 
@@ -177,22 +187,25 @@ def shot_table(ctx: Context) -> dict[str, dict[str, FireOrder | tuple[str, str]]
         return ctx.shot_cache[1]
     table: dict[str, dict[str, FireOrder | tuple[str, str]]] = {}
     targets = [f for f in s.figures.values() if f.alive and f.on_table]
+    terrain = ctx.terrain
+    memo = ctx.sight_memo(terrain)
+    opened = frozenset(M.open_doors(ctx))
+    climb = 2 * max((h.height for h in terrain.hills), default=0)
+    pairs: list[tuple[Figure, str, list[Figure]]] = []
     for shooter in targets:
         why = can_fire(ctx, shooter)
         if why is not None:
-            table[shooter.id] = {}
+            pairs.append((shooter, "", []))
             continue
-        reach = ctx.tables.max_range(M.weapon_of(ctx, shooter)) + 2 * max(
-            (h.height for h in ctx.terrain.hills), default=0
-        )
-        row: dict[str, FireOrder | tuple[str, str]] = {}
-        for target in targets:
-            if target.side == shooter.side:
-                continue
-            if math.hypot(target.x - shooter.x, target.y - shooter.y) > reach * 2 + 1:
-                continue
-            row[target.id] = shot_at(ctx, shooter, target)
-        table[shooter.id] = row
+        weapon = M.weapon_of(ctx, shooter)
+        reach = ctx.tables.max_range(weapon) + climb
+        far = reach * 2 + 1
+        sx, sy, side = shooter.x, shooter.y, shooter.side
+        near = [t for t in targets if t.side != side and math.hypot(t.x - sx, t.y - sy) <= far]
+        pairs.append((shooter, weapon, near))
+    SG.fill_sight(terrain, memo, (((f.x, f.y), (t.x, t.y)) for f, _, near in pairs for t in near), opened)
+    for shooter, weapon, near in pairs:
+        table[shooter.id] = {t.id: _shot(ctx, terrain, memo, opened, shooter, weapon, t) for t in near}
     ctx.shot_cache = (key, table)
     return table
 
@@ -223,7 +236,8 @@ def wedge(ctx: Context, gunner: Figure, heading: float) -> tuple[WedgeFire, list
     longest = reach + max((h.height for h in terrain.hills), default=0.0) * tables.hills.range_downhill_per_inch.value
     record = WedgeFire(gunner.id, gunner.unit, weapon, apex, heading, angle, reach, ctx.state.turn)
     shots: list[FireOrder] = []
-    opened = M.open_doors(ctx)
+    opened = frozenset(M.open_doors(ctx))
+    memo = ctx.sight_memo(terrain)
     for f in sorted(ctx.state.figures.values(), key=lambda g: g.id):
         if f.id == gunner.id or not f.alive or not f.on_table:
             continue
@@ -234,13 +248,16 @@ def wedge(ctx: Context, gunner: Figure, heading: float) -> tuple[WedgeFire, list
             continue
         if not R.under_wedge(terrain, apex, heading, angle, reach, at, base):
             continue
-        if R.line_of_sight(terrain, apex, at, opened) is not None:
+        key = ("sight", apex, at, opened)
+        if key not in memo:
+            SG.fill_sight(terrain, memo, [(apex, at)], opened)
+        if memo[key] is not None:
             record.unseen.append(f.id)
             continue
-        distance = R.effective_range(terrain, apex, at)
+        distance = SG.effective_range(terrain, memo, apex, at)
         band = tables.band_index(weapon, distance)
         band = len(bands) - 1 if band is None else band
-        covered = R.cover(terrain, apex, at, attack) is not None
+        covered = SG.cover(terrain, memo, apex, at, attack) is not None
         type_shift = tables.men[f.type].hit_shift
         six = six_hits_in_cover(ctx.state.options)
         shift = type_shift + R.cover_shift(covered, bands[band].hit_on, type_shift, six)

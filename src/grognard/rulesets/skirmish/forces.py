@@ -5,6 +5,7 @@ train (skirmish.23-27, 31, 44, 61, 72). Each check yields problems as ``field: v
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
@@ -197,11 +198,15 @@ def men_aboard(spec: ScenarioSpec) -> Iterable[tuple[str, str]]:
 def vehicle_footprint(at: XY, heading: float, length: float, width: float) -> Polygon:
     """A vehicle's footprint: a ``length`` x ``width`` rectangle (inches) centred ``at``, its long side
     along ``heading`` (degrees, 0 east, counter-clockwise)."""
+    return _footprint(at[0], at[1], heading, length, width)
+
+
+@functools.lru_cache(maxsize=4096)  # kept: the drive checks ask for the same vehicles' places again and again
+def _footprint(x: float, y: float, heading: float, length: float, width: float) -> Polygon:
     a = math.radians(heading)
     ux, uy = math.cos(a), math.sin(a)
     hx, hy = ux * length / 2, uy * length / 2
     wx, wy = -uy * width / 2, ux * width / 2
-    x, y = at
     return Polygon(
         [(x + hx + wx, y + hy + wy), (x - hx + wx, y - hy + wy), (x - hx - wx, y - hy - wy), (x + hx - wx, y + hy - wy)]
     )

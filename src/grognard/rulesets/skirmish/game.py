@@ -104,6 +104,7 @@ class SkirmishGame(Game):
     def state(self, value: SkirmishState | None) -> None:
         if value is not None:
             self.ctx.state = value
+            self.ctx.shot_cache = None  # a state put back (a refused order, a take-back): work the shots out anew
 
     def clone(self) -> SkirmishGame:
         """An independent copy sharing the dice source, with a context of its own."""
@@ -232,7 +233,8 @@ class SkirmishGame(Game):
             FI.fire_order(self.ctx, action)
         elif isinstance(action, Burst):
             AR.burst_order(self.ctx, action, self.side_of(decision.seat))
-        self.ctx.shot_cache = None
+        if not isinstance(action, (Fire, Burst)):  # an order to fire only records shots: the table stands
+            self.ctx.shot_cache = None
         self._advance()
 
     # ------------------------------------------------------------------ the turn

@@ -280,11 +280,7 @@ class MeleeRound(Mechanic):
 
     def expected(self) -> tuple[Fraction, Fraction]:
         """The exact expected (attackers dead, defenders dead) of the round."""
-        die = self.outcomes()
-        total = die.denominator()
-        att = sum((Fraction(int(v[0]) * int(q), int(total)) for v, q in die.items()), Fraction(0))
-        dfd = sum((Fraction(int(v[1]) * int(q), int(total)) for v, q in die.items()), Fraction(0))
-        return att, dfd
+        return _melee_expected(self)
 
     def distribution(self) -> icepool.Die:
         def label(v: Any) -> str:
@@ -326,6 +322,16 @@ class MeleeRound(Mechanic):
     def text(self) -> str:
         which = "first round" if self.first else "later round"
         return f"{self.attackers} attackers v {self.defenders} defenders, {which}: hit on {self.hit_on}+"
+
+
+@functools.lru_cache(maxsize=512)
+def _melee_expected(m: MeleeRound) -> tuple[Fraction, Fraction]:
+    """``MeleeRound.expected`` (cached: the doctrine weighs the same few charges again and again)."""
+    die = m.outcomes()
+    total = die.denominator()
+    att = sum((Fraction(int(v[0]) * int(q), int(total)) for v, q in die.items()), Fraction(0))
+    dfd = sum((Fraction(int(v[1]) * int(q), int(total)) for v, q in die.items()), Fraction(0))
+    return att, dfd
 
 
 @functools.lru_cache(maxsize=512)

@@ -163,7 +163,13 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
         for x, y in path[1:] if f.on_table else path[-1:]:  # off the table first: no base lies out there
             if not terrain.on_table(x, y):
                 raise IllegalAction(f"{action}: {fid} would leave the table at ({x:g}, {y:g})", "skirmish.2")
+        # only the enemies near the box round the path can be near it (rules.path_near's own short cut)
+        x0, x1 = min(p[0] for p in path), max(p[0] for p in path)
+        y0, y1 = min(p[1] for p in path), max(p[1] for p in path)
+        near = base - TOLERANCE + 1e-6
         for enemy in enemies:
+            if max(x0 - enemy.x, enemy.x - x1) >= near or max(y0 - enemy.y, enemy.y - y1) >= near:
+                continue  # farther than the reach along one axis: not near
             if R.path_near(path, (enemy.x, enemy.y), base):
                 raise IllegalAction(
                     f"{action}: {fid} would pass onto or through {enemy.id}'s base "

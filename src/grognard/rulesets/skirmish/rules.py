@@ -8,13 +8,16 @@ to check actions, the bots and faces to look ahead. A refused action raises
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
-from shapely.affinity import rotate, translate
+import numpy as np
+import shapely
+from shapely.affinity import rotate
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -30,8 +33,15 @@ CARRIED_HEAVY = ("mg", "mortar")  # seed: one man moves them 6" and they may fir
 def burst_shape(points: Sequence[XY], at: XY, angle: float) -> Polygon:
     """A burst template laid on the table (skirmish.12): its corners ``points`` around (0, 0), turned
     ``angle`` degrees counter-clockwise and moved so that (0, 0) lands on ``at`` (inches)."""
-    shape = rotate(Polygon(points), angle, origin=(0.0, 0.0))
-    return translate(shape, at[0], at[1])
+    offset = np.array([at[0], at[1]], dtype=float)
+    # shapely's translate adds 1 * x + 0 * y + xoff: exactly x + xoff, as here
+    return cast(Polygon, shapely.transform(_turned(tuple(map(tuple, points)), angle), lambda c: c + offset))
+
+
+@functools.lru_cache(maxsize=4096)
+def _turned(points: tuple[tuple[float, float], ...], angle: float) -> Polygon:
+    """A template's corners turned ``angle`` degrees about (0, 0) (kept: the doctrine tries the same turns)."""
+    return cast(Polygon, rotate(Polygon(points), angle, origin=(0.0, 0.0)))
 
 
 def under_template(template: Polygon, at: XY, base: float) -> bool:
@@ -205,10 +215,15 @@ def _breach(terrain: Terrain, wall: CastleWall, point: Point) -> bool:
 
 def _opening_at(building: Building | CastleWall, point: Point, *, doors_only: bool) -> str | None:
     """The door (or window) of ``building`` whose span holds ``point`` on the wall, if any."""
+    return opening_at_xy(building, point.x, point.y, doors_only=doors_only)
+
+
+def opening_at_xy(building: Building | CastleWall, x: float, y: float, *, doors_only: bool) -> str | None:
+    """:func:`_opening_at` at the point (x, y)."""
     for opening in building.openings:
         if doors_only and not opening.door:
             continue
-        if math.hypot(point.x - opening.at[0], point.y - opening.at[1]) <= opening.width / 2 + TOLERANCE:
+        if math.hypot(x - opening.at[0], y - opening.at[1]) <= opening.width / 2 + TOLERANCE:
             return opening.id
     return None
 
@@ -298,8 +313,13 @@ def effective_range(terrain: Terrain, a: XY, b: XY) -> float:
     target stands higher, less ``range_downhill_per_inch`` for each inch lower;
     never below 0.
     """
+    return range_between(terrain, a, b, terrain.height(*a), terrain.height(*b))
+
+
+def range_between(terrain: Terrain, a: XY, b: XY, height_a: float, height_b: float) -> float:
+    """:func:`effective_range` with the ground heights (inches) at ``a`` and ``b`` given."""
     distance = math.hypot(b[0] - a[0], b[1] - a[1])
-    rise = terrain.height(*b) - terrain.height(*a)
+    rise = height_b - height_a
     hills = terrain.tables.hills
     if rise > 0:
         distance += rise * hills.range_uphill_per_inch.value
@@ -323,6 +343,39 @@ def cover(terrain: Terrain, shooter: XY, target: XY, attack: str) -> str | None:
                 continue
             return row.terrain
     return None
+
+
+def cover_possible(terrain: Terrain, target: XY, attack: str) -> bool:
+    """Whether any row of the cover lookup against ``attack`` could hold for a man at ``target``, whoever
+    fires: False only where :func:`cover` gives ``None`` from every firer (a short cut, not a rule).
+
+    A row's test can hold only if the man is inside a piece of its kind (``inside``, ``in_building``,
+    ``aboard``), or a piece of its kind lies within the row's reach of him (``behind``: the crossing of the
+    sight line is part of the wall, so no nearer to him than the wall; ``cliff_top``: its own first test).
+    """
+    pt = Point(target)
+    for row in terrain.tables.cover_rows(attack):
+        when, kind = row.when, row.terrain
+        if when == "inside":
+            if terrain.inside(kind, *target):
+                return True
+        elif when == "behind":
+            reach = terrain.tables.sight.over_reach.value + TOLERANCE + 1e-6  # 1e-6: the crossing's rounding
+            if any(f.kind == kind and f.shape.distance(pt) <= reach for f in terrain.blockers):
+                return True
+        elif when == "in_building":
+            if terrain.building_at(*target) is not None:
+                return True
+        elif when == "cliff_top":
+            reach = terrain.tables.sight.cliff_reach.value
+            if any(c.shape.distance(pt) <= reach + TOLERANCE for c in terrain.cliffs):
+                return True
+        elif when == "aboard":
+            if terrain.aboard(kind, *target):
+                return True
+        else:
+            return True  # a test this short cut does not know: let cover() decide
+    return False
 
 
 RUBBLE_COVERS = ("small_arms", "mg")  # skirmish.18: rubble (NO TOP COVER) gives only small-arms cover
@@ -349,12 +402,22 @@ def _inside(terrain: Terrain, kind: str, shooter: XY, target: XY) -> bool:
 def _behind(terrain: Terrain, kind: str, shooter: XY, target: XY) -> bool:
     """The feature lies on the line between the men, within ``over_reach`` of the target (RULINGS S14)."""
     reach = terrain.tables.sight.over_reach.value
+    # only a piece whose box comes within the reach of the target can hold (the crossing is part of it)
+    tx, ty = target
+    near = reach + TOLERANCE + 1e-6
+    candidates = [
+        f
+        for f, (x0, y0, x1, y1) in terrain.blocker_boxes
+        if f.kind == kind and math.hypot(max(x0 - tx, 0.0, tx - x1), max(y0 - ty, 0.0, ty - y1)) <= near
+    ]
+    if not candidates:
+        return False
     line = LineString([shooter, target])
     if line.length <= TOLERANCE:
         return False
     pt = Point(target)
-    for feature in terrain.blockers:
-        if feature.kind != kind or not feature.shape.intersects(line):
+    for feature in candidates:
+        if not feature.shape.intersects(line):
             continue
         crossing = line.intersection(feature.shape)
         if crossing.length > TOLERANCE and crossing.distance(pt) <= reach + TOLERANCE:
@@ -437,6 +500,7 @@ def off_arc(origin: XY, heading: float, arc: float, at: XY) -> float:
     return 0.0 if turn <= arc + 0.01 else round(turn - arc, 2)
 
 
+@functools.lru_cache(maxsize=1024)  # kept: one wedge is tested against many men
 def sector(apex: XY, heading: float, angle: float, length: float) -> Polygon:
     """The pie wedge on the table: from ``apex`` between ``heading`` +- ``angle``/2 (degrees) out to ``length``".
 
@@ -541,4 +605,11 @@ def path_near(points: Sequence[XY], other: XY, reach: float) -> bool:
     """The path comes closer than ``reach`` to ``other`` anywhere."""
     if len(points) < 2:
         return math.hypot(points[0][0] - other[0], points[0][1] - other[1]) < reach - TOLERANCE
+    # the path lies in its bounding box: a point that far from the box (by more than rounding) is not near
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    ox, oy = other
+    gap = math.hypot(max(min(xs) - ox, 0.0, ox - max(xs)), max(min(ys) - oy, 0.0, oy - max(ys)))
+    if gap >= reach - TOLERANCE + 1e-6:
+        return False
     return LineString(points).distance(Point(other)) < reach - TOLERANCE

@@ -176,6 +176,9 @@ class Terrain:
     def finish(self) -> None:
         """Build the unions and zones used by the measures (call after changing features)."""
         m = self.tables.movement
+        self._kinds: dict[str, list[Feature]] = {}  # features by kind
+        self._heights: dict[XY, float] = {}  # ground height by point (the hills do not change)
+        self._inside: dict[tuple[str, float, float], bool] = {}  # (kind, x, y) -> inside a piece of that kind
         by = self.by_kind
         river = _union(f.shape for f in by("river"))
         decks = _union(b.deck for b in self.bridges if b.id in self.standing)
@@ -188,6 +191,8 @@ class Terrain:
             if f.kind in ("stone_wall", "sandbags", "boulder", "tank_trap", "train", "castle_wall")
         ]
         self.sight_blockers = [f for f in self.blockers if f.kind != "tank_trap"]
+        self.blocker_boxes = [(f, f.shape.bounds) for f in self.blockers]  # (piece, (minx, miny, maxx, maxy))
+        self.feature_boxes = [f.shape.bounds for f in self.features]  # each feature's, in order
         self.crossings = [f for f in self.features if f.kind in ("stone_wall", "sandbags")]
         self.boulders = [f for f in self.features if f.kind == "boulder"]
         self.wire = _union(self.wires) if self.wires else None
@@ -218,7 +223,10 @@ class Terrain:
             shapely.prepare(b.shape)
 
     def by_kind(self, kind: str) -> list[Feature]:
-        return [f for f in self.features if f.kind == kind]
+        found = self._kinds.get(kind)
+        if found is None:
+            found = self._kinds[kind] = [f for f in self.features if f.kind == kind]
+        return list(found)
 
     def with_works(
         self,
@@ -286,8 +294,7 @@ class Terrain:
 
     def aboard(self, kind: str, x: float, y: float) -> bool:
         """(x, y) is inside the footprint of a vehicle of ``kind`` (where the men aboard it ride)."""
-        point = Point(x, y)
-        return any(v.kind == kind and v.shape.covers(point) for v in self.vehicles)
+        return any(v.kind == kind and _covers(v.shape, x, y) for v in self.vehicles)
 
     # ------------------------------------------------------------------ where
     def on_table(self, x: float, y: float) -> bool:
@@ -296,47 +303,53 @@ class Terrain:
 
     def height(self, x: float, y: float) -> float:
         """Ground height (inches) at (x, y): the highest hill holding it, else 0."""
+        found = self._heights.get((x, y))
+        if found is not None:
+            return found
         best = 0.0
-        point = Point(x, y)
         for hill in self.hills:
-            if hill.height > best and hill.shape.covers(point):
+            if hill.height > best and _covers(hill.shape, x, y):
                 best = hill.height
+        if len(self._heights) < 100_000:
+            self._heights[(x, y)] = best
         return best
 
     def in_river(self, x: float, y: float) -> bool:
-        return not self.river.is_empty and self.river.covers(Point(x, y))
+        return not self.river.is_empty and _covers(self.river, x, y)
 
     def in_pond(self, x: float, y: float) -> bool:
-        return not self.pond.is_empty and self.pond.covers(Point(x, y))
+        return not self.pond.is_empty and _covers(self.pond, x, y)
 
     def section_at(self, x: float, y: float) -> Section | None:
         """The building section holding (x, y), if any."""
-        point = Point(x, y)
         for b in self.buildings:
-            if b.shape.covers(point):
+            if _covers(b.shape, x, y):
                 for section in b.sections:
-                    if section.shape.covers(point):
+                    if _covers(section.shape, x, y):
                         return section
         return None
 
     def bridge_at(self, x: float, y: float) -> BridgeSite | None:
         """The standing bridge whose deck holds (x, y), if any."""
-        point = Point(x, y)
         for b in self.bridges:
-            if b.id in self.standing and b.deck.covers(point):
+            if b.id in self.standing and _covers(b.deck, x, y):
                 return b
         return None
 
     def building_at(self, x: float, y: float) -> Building | None:
-        point = Point(x, y)
         for b in self.buildings:
-            if b.shape.covers(point):
+            if _covers(b.shape, x, y):
                 return b
         return None
 
     def inside(self, kind: str, x: float, y: float) -> bool:
-        point = Point(x, y)
-        return any(f.shape.covers(point) for f in self.by_kind(kind))
+        key = (kind, x, y)
+        found = self._inside.get(key)
+        if found is None:
+            found = any(_covers(f.shape, x, y) for f in self.by_kind(kind))
+            if len(self._inside) < 100_000:
+                self._inside[key] = found
+        return found
 
     # ------------------------------------------------------------------ movement
     def profile(self, line: LineString) -> list[tuple[float, float, float]]:
@@ -362,6 +375,12 @@ class Terrain:
             else:
                 out.append((a, b, h))
         return out or [(0.0, line.length, self.height(*line.coords[0]))]
+
+
+def _covers(shape: BaseGeometry, x: float, y: float) -> bool:
+    """``shape.covers(Point(x, y))`` without making the point: a point is covered exactly when it meets the
+    shape (it has no interior to fall outside), which shapely tests from the coordinates."""
+    return bool(shapely.intersects_xy(shape, x, y))
 
 
 def _points(geometry: BaseGeometry) -> list[Point]:

@@ -137,11 +137,17 @@ def measure_drive(
     if not terrain.pond.is_empty and fresh.intersection(terrain.pond).area > 0.01:
         measure.problem = ("skirmish.50", "no vehicle may enter a pond or bay")
         return measure
-    for feature in terrain.features:
+    box = fresh.bounds
+
+    def apart(bounds: tuple[float, float, float, float]) -> bool:  # boxes apart: nothing in common (a short cut)
+        x0, y0, x1, y1 = bounds
+        return x1 < box[0] or box[2] < x0 or y1 < box[1] or box[3] < y0
+
+    for feature, bounds in zip(terrain.features, terrain.feature_boxes, strict=True):
         rule = STOPS_VEHICLES.get(feature.kind)
         if feature.kind in TANKS_KEPT_OUT and kind == "tank":
             rule = "skirmish.62"
-        if rule is None or not fresh.intersects(feature.shape):
+        if rule is None or apart(bounds) or not fresh.intersects(feature.shape):
             continue
         if feature.shape.intersection(fresh).area <= 1e-6 and feature.shape.geom_type == "Polygon":
             continue  # touches an edge only
@@ -155,7 +161,7 @@ def measure_drive(
         measure.problem = (rule, why)
         return measure
     for building in terrain.buildings:
-        if fresh.intersection(building.shape).area > 0.01:
+        if not apart(building.shape.bounds) and fresh.intersection(building.shape).area > 0.01:
             measure.problem = ("skirmish.58", f"vehicles cannot drive through building {building.id}")
             return measure
     for cliff in terrain.cliffs:
@@ -163,7 +169,7 @@ def measure_drive(
             measure.problem = ("skirmish.58", f"vehicles cannot cross the cliff {cliff.id}")
             return measure
     for what, shape in others:
-        if fresh.intersection(shape).area > 0.01:
+        if not apart(shape.bounds) and fresh.intersection(shape).area > 0.01:
             measure.problem = ("skirmish.23", f"{what} is in the way")
             return measure
     parts = measure.parts
