@@ -11,7 +11,7 @@ Times are the CPU time of this process (``time.process_time``), so other work on
 the figures less than a wall clock would; the peer times itself. Nothing here is asserted by the
 tests (they check that the engines play the same games).
 
-    python bench/compare.py [--scale 1.0] [--peer /tmp/peer.py] [--search] [--only omaha]
+    python bench/compare.py [--scale 1.0] [--peer /tmp/peer.py] [--search] [--only omaha] [--only skirmish]
 """
 
 from __future__ import annotations
@@ -62,25 +62,37 @@ def batch(ruleset: str, options: dict[str, Any] | None = None) -> Callable[[int]
     return lambda n: r.batch.play(resolved, bots, 1, 0, n)  # type: ignore[union-attr]
 
 
-# The rows, in print order. Skirmish rows go here too, one per scenario, e.g.
-#   Row("skirmish village_street", "reference", 20, reference("skirmish", {"scenario": "village_street"}),
-#       "skirmish", {"scenario": "village_street"}),
+def skirmish_rows() -> list[Row]:
+    """One reference row per shipped skirmish scenario (village_street, the issue's yardstick, plays the most)."""
+    from grognard.rulesets.skirmish.scenario import shipped
+
+    out = []
+    for name, _ in shipped():
+        options = {"scenario": name}
+        games = 20 if name == "village_street" else 6
+        out.append(Row(f"skirmish {name}", "reference", games, reference("skirmish", options), "skirmish", options))
+    return out
+
+
+# The rows, in print order.
 ROWS: list[Row] = [
     Row("omaha", "reference", 200, reference("omaha"), "omaha", {}),
     Row("omaha", "batch", 20_000, batch("omaha"), "omaha", {}),
     Row("b17", "reference", 60, reference("b17"), "b17", {}),
+    *skirmish_rows(),
 ]
 
 
 def dice_per_game(ruleset: str, options: dict[str, Any], games: int = 10) -> float:
-    """The dice (of every size) one doctrine game rolls, on average over ``games`` games."""
+    """The dice (of every size) one doctrine game rolls, on average over ``games`` games (of seed 2: not the
+    timed games of seed 1, so that no cache the engine keeps has seen them before they are timed)."""
     r = rulesets.get(ruleset)
     resolved = r.resolve(options)
     total = 0
     for index in range(games):
-        counter = SeededDice(stream(1, index, DICE))
+        counter = SeededDice(stream(2, index, DICE))
         game = r.new_game(resolved, counter)
-        rng = np.random.default_rng(stream(1, index, BOTS))
+        rng = np.random.default_rng(stream(2, index, BOTS))
         bots = {side: r.bots["doctrine"](rng) for side in r.sides}
         play_out(game, lambda seat, game=game, bots=bots: bots[game.side_of(seat)], checked=False)
         total += sum(counter.drawn.values())
@@ -150,11 +162,11 @@ def main() -> None:
     print("doctrine v doctrine, one core, CPU seconds of this process; floor = numpy drawing a game's dice in one call")
     print(f"{'rule set':26} {'engine':10} {'games':>7} {'games/s':>10} {'x floor':>9}" + ("  x peer" if peer else ""))
     for row in rows:
+        games = max(1, round(row.games * args.scale))
         if row.name not in floors:
-            count = dice_per_game(row.ruleset, row.options)
+            count = dice_per_game(row.ruleset, row.options, games=min(10, games))
             floors[row.name] = (count, dice_floor(max(round(count), 1)))
         _, floor = floors[row.name]
-        games = max(1, round(row.games * args.scale))
         seconds = timed(row.play, games)
         speed = games / seconds
         line = f"{row.name:26} {row.engine:10} {games:7} {speed:10,.1f} {seconds / games / floor:9,.0f}"
