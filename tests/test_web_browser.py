@@ -249,10 +249,11 @@ def test_solo_b17_turn(browser: Any, server: ServerProcess, shots: Path) -> None
     assert pilot.locator("tr.mine").count() >= 1  # own fighters marked in the table
     # the preview: typed distance and turn, the path and rings drawn on the table, the odds in words
     # straight on (a fighter enters flying into the table, so this path stays on it), off the 6" minimum
-    # so that the point it ends at, clicked below, is not on the edge of what the rules allow
+    # so that the point it ends at, clicked below, is not on the edge of what the rules allow, and halfway to
+    # the longest move, so that the click there is not a tap on the fighter itself (within 14 px of it)
     least = float(pilot.get_attribute("#d0f0straight", "min") or 0)
     most = float(pilot.get_attribute("#d0f0straight", "max") or 0)
-    pilot.fill("#d0f0straight", f"{min(least + 1, most):g}")
+    pilot.fill("#d0f0straight", f"{max(min(least + 1, most), round((least + most) / 2)):g}")
     pilot.fill("#d0f0turn", "0")
     pilot.locator("form.order-form").first.locator("button[type=button]").click()
     pilot.wait_for_function("document.getElementById('preview').textContent.includes('allowed')")
