@@ -7,6 +7,7 @@ playouts give the same numbers, so nothing hidden reached them. Against the real
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -53,3 +54,44 @@ def test_each_page_gets_only_the_estimate_of_what_it_may_see(server: ServerProce
         seed = odds_seed(code) + copy.turn
         assert odds_json(win_probability(copy, seat, playouts=PLAYOUTS, seed=seed)) == sent_mine["now"]
         assert odds_json(win_probability(copy, None, playouts=PLAYOUTS, seed=seed)) == sent_public["now"]
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _nice(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from Linux's /proc")
+def test_the_playouts_run_in_a_lower_priority_worker_that_ends_with_its_server(tmp_path: Path) -> None:
+    """The estimate is played out in a worker process below the server's priority (so play goes first on a
+    busy machine), and a server killed outright (SIGKILL: no shutdown at all) leaves no worker behind."""
+    srv = ServerProcess(tmp_path).start()
+    try:
+        status, made = call(srv.url + "/api/rooms", {"ruleset": "omaha"})
+        assert status == 200, made
+        host = Page(srv, made["code"], "host", made["host_token"])
+        host.wait(lambda s: s.get("odds"), timeout=60)
+        host.close()
+        assert srv.proc is not None
+        workers = [p for p in _children(srv.proc.pid) if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text()]
+        assert len(workers) == 1, workers
+        assert _nice(workers[0]) > _nice(srv.proc.pid)
+    finally:
+        srv.kill()
+    deadline = time.monotonic() + 15
+    while Path(f"/proc/{workers[0]}").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not Path(f"/proc/{workers[0]}").exists() or "Z" in Path(f"/proc/{workers[0]}/stat").read_text().split()[2]

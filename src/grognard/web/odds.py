@@ -84,6 +84,9 @@ def shutdown() -> None:
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
+    for process in processes:
+        process.join(5)
+    pool.shutdown(wait=True)  # its queues closed too (none left for the resource tracker to warn of)
 
 
 def _estimate(game: Game, seats: list[str | None], playouts: int, seed: int) -> dict[str | None, WinProbability]:
