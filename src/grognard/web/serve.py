@@ -9,6 +9,7 @@ from grognard.core.errors import OptionError
 from grognard.web.protocol import MAX_BODY
 
 WS_MAX_SIZE = MAX_BODY  # bytes of one WebSocket message (16 KiB, as an HTTP body); larger ones close the page (1009)
+GRACE = 2.0  # seconds a stopping server gives open pages and requests before it closes them
 
 
 def lan_address() -> str:
@@ -97,4 +98,13 @@ def run(host: str, port: int, lan: bool, db: str | None, log_level: str = "info"
     else:
         print(f"grognard serving at http://{host}:{port} (database {url.split('://')[0]})")
     app = create_app(url, join_url=join_url)
-    uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_SIZE, log_level=log_level, access_log=False)
+    # a stop (Ctrl-C, SIGTERM) closes the pages still open after a short grace, never waits on them for ever
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=WS_MAX_SIZE,
+        log_level=log_level,
+        access_log=False,
+        timeout_graceful_shutdown=GRACE,
+    )
