@@ -1,4 +1,4 @@
-"""The web face contract (issue 17, FACE-CONTRACT.md): ``web/`` names no rule set, and each rule set's face
+"""The web face contract (issue 17, docs/FACE-CONTRACT.md): ``web/`` names no rule set, and each rule set's face
 draws and offers a game from a seat's JSON view alone (never the game's state)."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Each rule set that has one implements it in its own package (``rulesets/<name>/face.py``) from
 ``view(seat)`` (the seat's JSON-safe view; the projector uses the spectators' view, seat ``None``)
 and its ``data`` constants, never a game's full state; ``Ruleset.face`` points at it and the web
-layer calls it without naming any rule set. The contract is written out in FACE-CONTRACT.md.
+layer calls it without naming any rule set. The contract is written out in docs/FACE-CONTRACT.md.
 
 Lengths are table inches, x to the right and y up (away from the player's edge); headings are
 degrees. ``mine`` is the set of seats the viewer commands.
@@ -52,7 +52,7 @@ class Face:
     """How the pages show one rule set.
 
     ``scene(view, mine)``: what to draw, ``{"width", "height", "layers": [{"name", "shapes"}]}`` in inches
-    (see FACE-CONTRACT.md for a shape's keys), optionally ``"key": [{"cls", "name", "state"?}]``, the table's
+    (see docs/FACE-CONTRACT.md for a shape's keys), optionally ``"key": [{"cls", "name", "state"?}]``, the table's
     key drawn above it (a swatch in each look, its name). ``phase(view)``: the phase line. ``tables(view, mine)``:
     ``[{"caption", "columns", "rows"}]`` or ``[{"caption", "pre"}]``. ``figures(view)``: the projector's
     ``(label, value)`` pairs. ``controls(view, decision)``: how a person acts on ``decision`` on the table

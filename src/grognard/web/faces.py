@@ -58,7 +58,7 @@ def decision_json(ruleset: Ruleset, game: Game, decision: Decision) -> dict[str,
     The menu is the rule set's (``Ruleset.menu``: useful first, in words, every legal target of a finite
     choice); without one, every action of a finite space (at most ``FINITE``) or ``candidates(MENU)``.
     Each choice: ``text`` (the order sent), ``label`` (its words, or the text), ``note``, ``odds``.
-    ``controls``: the face's controls of the decision (FACE-CONTRACT.md), ``forms`` those with fields;
+    ``controls``: the face's controls of the decision (docs/FACE-CONTRACT.md), ``forms`` those with fields;
     ``unit``: the unit the decision is about on the table (``{id, x, y, r}``, inches), so that a tap on it
     picks this decision; ``None`` when the decision is about no one unit.
     """

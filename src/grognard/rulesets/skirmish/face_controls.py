@@ -351,7 +351,7 @@ def unit(view: dict[str, Any], decision: Any) -> dict[str, Any] | None:
 
 # ------------------------------------------------------------------------------------------ preview
 def drawn(view: dict[str, Any]) -> dict[str, Any]:
-    """A previewed order (``faces.preview``'s view) as the table draws it (FACE-CONTRACT.md's preview): the
+    """A previewed order (``faces.preview``'s view) as the table draws it (docs/FACE-CONTRACT.md's preview): the
     moved man's path (the leader's for a unit), its length, cost and the allowance left (inches), every man's
     path; each shot's line with its range, band, cover and exact chance of a kill; a wedge's or template's
     outline with the men under it ringed, and its odds."""

@@ -1,6 +1,6 @@
 // grognard's table: a face's scene (table inches, y up) drawn as SVG in the browser, with zoom and pan
 // (wheel, pinch, buttons, keys) and the pointer told in inches. No build step; every text from the
-// server is written with textContent. The scene's shape keys are in FACE-CONTRACT.md.
+// server is written with textContent. The scene's shape keys are in docs/FACE-CONTRACT.md.
 "use strict";
 (function () {
   const NS = "http://www.w3.org/2000/svg";
