@@ -30,6 +30,7 @@ import pytest
 from browsers import needs_chromium
 from grognard.web.testing import ServerProcess, call
 from test_web_skirmish_browser import drag, snap
+from test_web_skirmish_drag import tip_with as tip_has
 
 pytestmark = needs_chromium
 pytest.importorskip("playwright.sync_api")
@@ -117,19 +118,6 @@ def ladders(page: Any, side: str) -> dict[str, list[list[float]]]:
 def tap(page: Any, at: tuple[float, float]) -> None:
     point = page.evaluate(f"window.grognardTable.screen({at[0]}, {at[1]})")
     page.mouse.click(point[0], point[1])
-
-
-def tip_has(page: Any, *words: str) -> str:
-    """The pointer's box once it says every one of ``words`` (its text on failure)."""
-    try:
-        page.wait_for_function(
-            "ws => { const t = document.querySelector('.table-tip'); return t && !t.hidden"
-            " && ws.every(w => t.innerText.includes(w)); }",
-            arg=list(words),
-        )
-    except Exception as e:
-        raise AssertionError(f"{words} not in the tip: {page.inner_text('.table-tip')!r}") from e
-    return str(page.inner_text(".table-tip"))
 
 
 class Orders:
