@@ -5,11 +5,15 @@ players, fresh squads limited to 2 so the Germans can win by exhausting the
 Americans; B-17 and skirmish: their default options): doctrine against doctrine (the baseline), then for each budget the
 search bot on one side against the doctrine on the other, for both sides.
 Game i of every match rolls the same dice seed (common random numbers: the
-games start alike and part where the choices differ). Prints each side's win
-rate with a 95% Wilson interval, and the time per game. Nothing here is
-asserted by the tests.
+games start alike and part where the choices differ), so each search match is
+compared with the baseline pair by pair: the games it turned into wins (+) and
+into losses (-), the paired difference of the win rates with its 95% interval,
+and McNemar's exact p-value (the two-sided binomial test on the games that
+differ). Prints each side's win rate with a 95% Wilson interval, and the
+search's seconds per decision it weighed (more than one candidate; wall time,
+so a loaded machine reads slower). Nothing here is asserted by the tests.
 
-    python bench/search_bot.py [RULESET] [--games N] [--budgets 16 64] [--depth 2] [--jobs 4] [--seed S]
+    python bench/search_bot.py [RULESET] [--games N] [--budgets 8 32] [--depth 2] [--jobs 2] [--seed S]
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from grognard.analysis.stats import wilson
+from grognard.analysis.stats import mcnemar, paired_difference, wilson
 from grognard.bots.search import SearchBot
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.play import play_out
@@ -153,15 +157,19 @@ def main(argv: Sequence[str] | None = None) -> None:
                 # the same dice seed in both matches: which games did the search turn, either way
                 gained = sum(1 for a, b in zip(base, won, strict=True) if a != side and b == side)
                 lost = sum(1 for a, b in zip(base, won, strict=True) if a == side and b != side)
+                diff, low, high = paired_difference(gained, lost, args.games)
                 print(
                     line(
                         f"search ({playouts}) vs doctrine",
                         side,
                         w,
                         args.games,
-                        f"(+{gained} -{lost} vs baseline; {turns:.1f} turns; {per_decision:.2f} s a searched decision; "
-                        f"~{cpu:.1f} cpu-s a game)",
+                        f"{per_decision:.2f} s a decision; {turns:.1f} turns; ~{cpu:.1f} cpu-s a game",
                     )
+                )
+                print(
+                    f"  {'':<34} {'':<9} paired: +{gained} -{lost} vs baseline, difference {diff:+6.1%} "
+                    f"[{low:+6.1%}, {high:+6.1%}], McNemar p = {mcnemar(gained, lost):.3g}"
                 )
 
 

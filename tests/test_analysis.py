@@ -18,7 +18,7 @@ import pytest
 
 from grognard.analysis.montecarlo import Plan, chunks, run_rows, simulate
 from grognard.analysis.odds import distribution_rows, table_json
-from grognard.analysis.stats import mean, quantile, wilson
+from grognard.analysis.stats import mcnemar, mean, paired_difference, quantile, wilson
 from grognard.cli import main
 from grognard.core.dice import Gated, SeededDice
 from grognard.rulesets.omaha import RULESET
@@ -100,6 +100,18 @@ def test_wilson_and_histogram_statistics() -> None:
     assert quantile(histogram, 0.5) == 5 and quantile(histogram, 0.0) == 3 and quantile(histogram, 1.0) == 9
     assert quantile(histogram, 0.25) == 4.5 and mean(histogram) == 5.5
     assert quantile(Counter(), 0.5) is None
+
+
+def test_paired_comparison_mcnemar_and_the_difference_interval() -> None:
+    """McNemar's exact test is the two-sided binomial test on the discordant pairs (1 of 10: 22/1024)."""
+    assert mcnemar(9, 1) == mcnemar(1, 9) == 2 * 11 / 1024
+    assert mcnemar(0, 0) == 1.0 and mcnemar(5, 5) == 1.0 and mcnemar(0, 6) == 2 / 64
+    diff, low, high = paired_difference(9, 1, 40)  # +1 nine times, -1 once, 0 thirty times
+    assert diff == 0.2
+    per_pair = [1.0] * 9 + [-1.0] + [0.0] * 30
+    sd = math.sqrt(sum((d - 0.2) ** 2 for d in per_pair) / 39)
+    assert abs(high - low - 2 * 1.959963984540054 * sd / math.sqrt(40)) < 1e-12 and low < diff < high
+    assert paired_difference(0, 0, 20) == (0.0, 0.0, 0.0) and paired_difference(0, 0, 0) == (0.0, -1.0, 1.0)
 
 
 def _plan(games: int = 40, seed: int = 7, **options: object) -> Plan:

@@ -1,7 +1,8 @@
 """A search bot for any rule set: Monte Carlo playouts of each candidate, through the protocol alone.
 
-For the decision it owes, the bot takes the decision space's menu
-(``space.candidates(k)``), adds the rollout policy's own choice in front (when
+For the decision it owes, the bot takes the rule set's search candidates
+(``ruleset.search_candidates(game, decision, k)``, else the decision space's
+menu ``space.candidates(k)``), adds the rollout policy's own choice in front (when
 legal and not already there), and plays each candidate out: it clones the
 game, gives the clone fresh seeded dice, applies the candidate, then lets the
 rollout policy (by default the rule set's ``"doctrine"`` bot, else
@@ -133,6 +134,7 @@ class SearchBot:
         self.rollout_name = name
         self.policy: BotFactory = ruleset.bots[name]
         self.evaluate = evaluate if evaluate is not None else ruleset.evaluate
+        self.candidates = ruleset.search_candidates
         self.last: list[CandidateStats] = []  # the statistics of the latest search (empty if none was needed)
 
     # ------------------------------------------------------------------ the bot
@@ -185,7 +187,12 @@ class SearchBot:
             if choice is not None and decision.space.contains(choice):
                 options.append(choice)
         policy_first = bool(options)
-        for action in decision.space.candidates(self.k):
+        listed = (
+            self.candidates(game, decision, self.k)
+            if self.candidates is not None
+            else decision.space.candidates(self.k)
+        )
+        for action in listed:
             if not any(action == seen for seen in options):
                 options.append(action)
         return options, policy_first

@@ -75,6 +75,8 @@ class Ruleset:
     For search bots: ``evaluate(game, side)`` scores a game not yet over from
     ``side``'s point of view, in [0, 1] (roughly its chance to win), so that a
     playout cut short can be scored; ``None``: such a game counts as a draw (0.5).
+    ``search_candidates(game, decision, k)`` lists at most ``k`` legal actions the
+    search bot weighs at ``decision`` (``None``: the space's ``candidates(k)``).
     For speed: ``batch`` (a :class:`BatchPath`) plays many games of a Monte
     Carlo run side by side. ``preview(game, seat, action)`` is ``seat``'s view
     with a legal action not yet given drawn in (a path, where it stops and
@@ -119,6 +121,7 @@ class Ruleset:
     render: Callable[[dict[str, Any]], str] | None = None
     odds_tables: Callable[..., list[Any]] | None = None
     evaluate: Callable[[Any, str], float] | None = None
+    search_candidates: Callable[[Any, Decision, int], list[Any]] | None = None
     metrics: tuple[Metric, ...] = ()
     measure: Callable[[Any], dict[str, int | None]] | None = None
     batch: BatchPath | None = None

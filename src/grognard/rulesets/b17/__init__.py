@@ -13,8 +13,10 @@ from grognard.rulesets.b17 import face, faces
 from grognard.rulesets.b17.actions import USAGE, action_from_json, parse_action
 from grognard.rulesets.b17.analysis import METRICS, measure, odds_tables
 from grognard.rulesets.b17.bots import DoctrineBot
+from grognard.rulesets.b17.candidates import search_candidates
 from grognard.rulesets.b17.data import OPTIONS, SIDES
 from grognard.rulesets.b17.describe import LOG_KEY, SEQUENCE, describe, summarize_turn
+from grognard.rulesets.b17.evaluate import evaluate
 from grognard.rulesets.b17.game import B17Game
 from grognard.rulesets.b17.menu import menu
 
@@ -36,8 +38,8 @@ def render_svg(view: dict[str, Any]) -> str:
     return render(view)
 
 
-# the "search" bot's levels: playouts per decision, and turns a playout runs (None: to the end)
-SEARCH_LEVELS = {"easy": Level(4, None), "normal": Level(8, None), "hard": Level(24, None)}
+# the "search" bot's levels: playouts per decision, and turns a playout runs before ``evaluate`` scores it
+SEARCH_LEVELS = {"easy": Level(8, 2), "normal": Level(32, 2), "hard": Level(96, 2)}
 
 
 RULESET = Ruleset(
@@ -66,6 +68,8 @@ RULESET = Ruleset(
     odds_tables=odds_tables,
     metrics=METRICS,
     measure=measure,
+    evaluate=evaluate,
+    search_candidates=search_candidates,
     preview=faces.preview,  # type: ignore[arg-type]
     face=face.FACE,
 )
