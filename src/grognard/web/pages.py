@@ -1,4 +1,4 @@
-"""The HTML pages: small server-made shells; ``static/app.js`` fills them from the WebSocket.
+"""The HTML pages: small server-made shells; ``static/app.js`` (ES modules) fills them from the WebSocket.
 
 Nothing a person typed is put in a page here: names reach the pages only
 through the WebSocket and are written with ``textContent``.
@@ -14,8 +14,12 @@ from urllib.parse import urlsplit
 from grognard.core.ruleset import Ruleset
 
 
-def _page(title: str, body: str, role: str, code: str = "", scripts: tuple[str, ...] = ("table", "odds", "app")) -> str:
+def _page(
+    title: str, body: str, role: str, code: str = "", scripts: tuple[str, ...] = ("table", "odds"), module: str = "app"
+) -> str:
+    """A page: ``scripts`` are plain scripts (deferred), then ``module`` (an ES module importing the rest)."""
     tags = "\n".join(f'<script src="/static/{name}.js" defer></script>' for name in scripts)
+    tags += f'\n<script type="module" src="/static/{module}.js"></script>'
     return f"""<!doctype html>
 <html lang="en">
 <head>
@@ -394,4 +398,4 @@ Home and End the first and the last. Each event is one line of the game record: 
 <p><a href="/">Back to the home page</a></p>
 </div>
 </main>"""
-    return _page(title, body, "replay", scripts=("table", "replay"))
+    return _page(title, body, "replay", scripts=("table",), module="replay")

@@ -20,7 +20,7 @@ A change is one of three shapes:
 
 A value is sent whole wherever its change would not be shorter. A patch that would
 change nothing is not sent. The runs are difflib's opcodes (``SequenceMatcher``) over the
-items' JSON text; ``merge`` here is the reference the page's ``app.js`` follows.
+items' JSON text; ``merge`` here is the reference the page's ``connection.js`` follows.
 
 >>> old = {"type": "state", "version": 1, "seats": [{"seat": "A1", "owes": True}, {"seat": "A2", "owes": False}]}
 >>> sent = Sent()
@@ -185,7 +185,7 @@ def _apply_runs(old: list[Any], runs: list[list[Any]]) -> list[Any]:
 
 
 def merge(state: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
-    """The state a page holds after ``patch`` (as ``app.js`` merges it).
+    """The state a page holds after ``patch`` (as ``static/connection.js`` merges it).
 
     Raises ``ValueError`` when the patch is not for this state (its ``base`` is not the state's
     ``version``): the page then asks for the whole state (``{"type": "resync"}``).

@@ -1,0 +1,291 @@
+// grognard room pages: the player's hands on the table (a rule set with a face, drawn by static/table.js).
+import { $, el } from "./page.js";
+import { role, keyOf, S } from "./state.js";
+import { send, act } from "./connection.js";
+import { choose } from "./orders.js";
+
+// A tap on a unit owing an order picks its decision; a tap on a target (a pick-target control) asks the
+// preview of that order, or offers the menu's orders on it; a tap or a drag elsewhere fills the shown
+// decision's point (pick-point, drag-path) and asks the preview while pointing. The answer is shown beside
+// the pointer with a Commit button; nothing is given until then. A drag where nothing is picked pans.
+let gesture = null;  // what the pointer on the table is doing: {kind, ...}
+let lastAsk = 0;
+export function ensureTable(s) {
+  if (S.tableView || !$("svg") || !window.GrognardTable) return S.tableView;
+  S.tableView = window.GrognardTable.create($("svg"), {
+    sides: s.sides || [], onPointer: onTable, focusMine: role === "player",
+    minText: role === "projector" ? 16 : 13, minMark: role === "projector" ? 12 : 9,
+    maxAspect: role === "projector" ? 100 : 2,  // the projector: the whole table across the screen
+  });
+  window.grognardTable = S.tableView;  // for the tests: tableView.screen(x, y) is where an inch point is
+  return S.tableView;
+}
+function shownDecision() { return S.shownDecisions.find((d) => d.id === S.shownId) || null; }
+export function clearTip() {
+  S.asked = null; S.tipFor = null;
+  if (S.tableView) { S.tableView.preview(null); S.tableView.tip(0, 0, null); S.tableView.dropGhost(); }
+}
+function unitNear(at, hit) {  // another decision's unit under the pointer (its ring), if any
+  let best = null;
+  for (const d of S.shownDecisions) {
+    if (!d.unit || d.id === S.shownId) continue;
+    const far = Math.hypot(at.x - d.unit.x, at.y - d.unit.y);
+    if ((hit === d.unit.id || far <= d.unit.r) && (!best || far < best.far)) best = { id: d.id, far };
+  }
+  return best && best.id;
+}
+function askAt(text, d, e, at, via) {
+  if (!text || !text.trim()) return;
+  S.tipFor = keyOf(d);
+  S.asked = { text: text.trim(), d: d, x: e.clientX, y: e.clientY, at: at, via: via || null, n: ++S.seq };
+  send({ type: "preview", action: text.trim(), n: S.asked.n });
+}
+// One man acting alone (a man's own move, his ladder, a gunner's wedge) or a template laid: the shown
+// decision's controls that carry a place ("from"). A tap on such a man picks him (ringed); then a drag, or
+// a tap where he goes, sets his point. A drag from a man not picked is his unit's path on a move (as
+// before), his wedge's aim on fire. A burst's template is laid by a press anywhere, dragged, and turned
+// by the buttons beside the pointer.
+const turned = {};  // a template's turn (degrees) by "seat|id|unit", kept while its decision is owed
+const placing = (c) => c.kind === "drag-path" || c.kind === "pick-point" || c.kind === "template";
+export function soloControls(d) {
+  return (d.controls || []).filter((c) => c.from && placing(c) && !(d.unit && c.unit === d.unit.id));
+}
+function placeControl(d) {  // the decision's own point to lay (a burst's template)
+  return (d.controls || []).find((c) => c.kind === "template" && c.from && d.unit && c.unit === d.unit.id) || null;
+}
+function manAt(d, at, hit) {  // the man of the shown decision who may act alone under the pointer
+  const px = S.tableView.perInch();
+  let best = null;
+  for (const c of soloControls(d)) {
+    const far = Math.hypot(at.x - c.from[0], at.y - c.from[1]);
+    if ((hit === c.unit || far * px <= Math.max(0.6 * px, 12)) && (!best || far < best.far)) best = { id: c.unit, far };
+  }
+  return best && best.id;
+}
+const angled = (c) => (c.fields || []).some((f) => f.name === "angle");
+function turnOf(d, c) {
+  const k = keyOf(d) + "|" + c.unit;
+  if (turned[k] !== undefined) return turned[k];
+  const f = (c.fields || []).find((x) => x.name === "angle");
+  return f ? Number(f.value) || 0 : 0;
+}
+const hundredths = (v) => String(Math.round(v * 100) / 100);
+function fillOrder(c, vals) {
+  return c.template.replace(/\{(\w+)\}/g, (_, n) => {
+    if (vals[n] !== undefined) return hundredths(vals[n]);
+    const f = (c.fields || []).find((x) => x.name === n);
+    return f ? String(f.value) : "0";
+  });
+}
+function fillForm(c, vals) {  // the control's form gets the same numbers: the keyboard's way stays in step
+  const form = document.querySelector('.decision:not([hidden]) form.order-form[aria-label="' + CSS.escape(c.title) + '"]');
+  if (!form) return;
+  for (const [n, v] of Object.entries(vals)) { const i = form.querySelector('[name="' + n + '"]'); if (i) i.value = hundredths(v); }
+}
+function onLine(c, at) {  // a control with lines to snap to (a wall's): the nearest point of one within 1.5"
+  let best = null;
+  for (const [a, b] of c.snap || []) {
+    const dx = b[0] - a[0], dy = b[1] - a[1], len = dx * dx + dy * dy;
+    const t = len ? Math.max(0, Math.min(1, ((at.x - a[0]) * dx + (at.y - a[1]) * dy) / len)) : 0;
+    const p = { x: a[0] + t * dx, y: a[1] + t * dy }, far = Math.hypot(at.x - p.x, at.y - p.y);
+    if (far <= 1.5 && (!best || far < best.far)) best = { x: p.x, y: p.y, far: far };
+  }
+  return best ? { x: best.x, y: best.y } : at;
+}
+function place(g, at, e, final) {  // g {c, d, from}: the control's point at the pointer, asked (throttled on the way)
+  at = onLine(g.c, at);
+  const vals = { x: at.x, y: at.y };
+  if (angled(g.c)) vals.angle = turnOf(g.d, g.c);
+  fillForm(g.c, vals);
+  if (g.c.kind === "drag-path") S.tableView.drag({ x: g.from[0], y: g.from[1] }, at);
+  const now = Date.now();
+  if (final || now - lastAsk > 300) { lastAsk = now; askAt(fillOrder(g.c, vals), g.d, e, at, { c: g.c, d: g.d, from: g.from }); }
+}
+export function unpick() { S.picked = null; if (S.tableView) S.tableView.pick(null); }
+function pickMan(d, id, e) {
+  const mine = soloControls(d).filter((c) => c.unit === id);
+  if (!mine.length) return;
+  S.picked = { key: keyOf(d), id: id, c: mine[0] };
+  S.tableView.preview(null);
+  S.tableView.pick({ id: id, x: mine[0].from[0], y: mine[0].from[1] });
+  S.tipFor = keyOf(d);
+  const say = () => S.tableView.tip(e.clientX, e.clientY, (tip) => {
+    tip.appendChild(el("p", id + " is picked: he acts alone", { class: "tip-head" }));
+    tip.appendChild(el("p", S.picked.c.title));
+    for (const c of mine.length > 1 ? mine : []) {  // his other ways: a ladder, a move
+      const b = el("button", c.verb, { type: "button", class: "tip-mode", "aria-pressed": String(c === S.picked.c) });
+      b.addEventListener("click", () => { S.picked.c = c; say(); });
+      tip.appendChild(b);
+    }
+    for (const c of (d.controls || []).filter((x) => x.kind === "choice" && x.unit === id && !/\{\w+\}/.test(x.template))) {
+      const b = el("button", c.title, { type: "button", "data-order": c.template });
+      b.addEventListener("click", () => askAt(c.template, d, e, null));
+      tip.appendChild(b);
+    }
+    const off = el("button", "Let " + id + " go", { type: "button", class: "tip-unpick" });
+    off.addEventListener("click", () => { unpick(); clearTip(); });
+    tip.appendChild(off);
+  });
+  say();
+}
+function offer(c, id, d, e) {  // the menu's orders on target id, each a button that asks its preview
+  const named = d.choices.filter((ch) => ch.text.split(/\s+/)[0] === c.offer && ch.text.split(/\s+/).includes(id));
+  const list = named.length || c.named ? named : d.choices.filter((ch) => ch.text.split(/\s+/)[0] === c.offer);
+  S.tableView.preview(null);
+  S.tipFor = keyOf(d);
+  S.tableView.tip(e.clientX, e.clientY, (tip) => {
+    tip.appendChild(el("p", list.length ? c.title + ":" : "No order of the menu on " + id + " now (out of reach this move?).", { class: "tip-head" }));
+    for (const ch of list.slice(0, 8)) {
+      const b = el("button", (ch.label || ch.text) + (ch.odds ? " - odds " + ch.odds : ""), { type: "button", "data-order": ch.text });
+      b.addEventListener("click", () => askAt(ch.text, d, e, null));
+      tip.appendChild(b);
+    }
+    tip.appendChild(tipCancel());
+  });
+}
+function hint(d, e) {  // a tap on the unit itself: what it may be told on the table
+  S.tableView.preview(null);
+  S.tipFor = keyOf(d);
+  S.tableView.tip(e.clientX, e.clientY, (tip) => {
+    tip.appendChild(el("p", (d.unit.id || "") + ": " + (d.prompt || ""), { class: "tip-head" }));
+    for (const c of d.controls || []) if (c.kind !== "form") tip.appendChild(el("p", c.title));
+    tip.appendChild(tipCancel());
+  });
+}
+function tipCancel() {
+  const b = el("button", "Cancel", { type: "button", class: "tip-cancel" });
+  b.addEventListener("click", clearTip);
+  return b;
+}
+function onTable(phase, at, hit, e) {
+  if (role !== "player") return false;
+  const d = shownDecision();
+  if (phase === "cancel") { gesture = null; S.tableView.dropGhost(); clearTip(); return false; }
+  if (phase === "down") {
+    gesture = null;
+    if (!at) return false;
+    const other = unitNear(at, hit);
+    if (other) { clearTip(); unpick(); choose(other); gesture = { kind: "chosen" }; return true; }
+    if (!d) return false;
+    const k = S.shownDecisions.indexOf(d);
+    const target = (d.controls || []).find((c) => c.kind === "pick-target" && hit && (c.targets || []).includes(hit));
+    const man = manAt(d, at, hit);
+    const start = { x: e.clientX, y: e.clientY, moved: false };
+    if (S.picked && S.picked.key === keyOf(d) && !(man && man !== S.picked.id) && !target) {
+      // the picked man's point: a drag from him or a press elsewhere (a tap on him again lets him go)
+      gesture = Object.assign({ kind: "solo", c: S.picked.c, d: d, from: S.picked.c.from, onMan: man === S.picked.id }, start);
+      return true;
+    }
+    if (target) { gesture = { kind: "target", c: target, id: hit, d: d }; return true; }
+    // on the unit itself: a drag from it is its path; a tap on it says what a tap elsewhere does
+    // (within its ring, or 14 px of it when the table is shown small; not its name, which is beside it)
+    const px = S.tableView.perInch();
+    const own = !!(d.unit && Math.hypot(at.x - d.unit.x, at.y - d.unit.y) * px <= Math.max(d.unit.r * px, 14));
+    if (man) { gesture = Object.assign({ kind: "candidate", man: man, k: k, d: d }, start); return true; }
+    const lay = placeControl(d);
+    if (lay && !own) { gesture = Object.assign({ kind: "solo", c: lay, d: d, from: lay.from, onMan: false }, start); return true; }
+    if (S.pickers[k]) {
+      gesture = Object.assign({ kind: "point", k: k, d: d, own: own }, start);
+      if (!own) S.pickers[k](at.x, at.y);
+      return true;
+    }
+    if (own) { gesture = { kind: "own", d: d }; return true; }
+    return false;
+  }
+  if (!gesture) return false;
+  if (phase === "move" && at && gesture.x !== undefined) {
+    if (!gesture.moved && Math.hypot(e.clientX - gesture.x, e.clientY - gesture.y) < 6) return true;
+    if (gesture.kind === "candidate") {  // a drag from a man not picked: his unit's path, or his wedge's aim
+      const c = soloControls(gesture.d).find((x) => x.unit === gesture.man);
+      const g = gesture;
+      if (S.pickers[g.k] && !(c && c.kind === "template")) gesture = { kind: "point", k: g.k, d: g.d, own: true, x: g.x, y: g.y };
+      else if (c) gesture = { kind: "solo", c: c, d: g.d, from: c.from, x: g.x, y: g.y };
+      else { gesture = { kind: "chosen" }; return true; }
+    }
+    gesture.moved = true;
+    if (gesture.kind === "solo") { place(gesture, at, e, false); return true; }
+    if (gesture.kind === "point") {
+      const text = S.pickers[gesture.k](at.x, at.y);
+      if (gesture.d.unit) S.tableView.drag(gesture.d.unit, at);
+      const now = Date.now();
+      if (now - lastAsk > 300) { lastAsk = now; askAt(text, gesture.d, e, at); }
+    }
+    return true;
+  }
+  if (phase === "up") {
+    const g = gesture; gesture = null;
+    if (g.kind === "candidate") { pickMan(g.d, g.man, e); return true; }  // a tap on a man: he is picked
+    if (g.kind === "solo") {
+      if (!g.moved && g.onMan) { unpick(); clearTip(); return true; }
+      if (at) place(g, at, e, true);
+      return true;
+    }
+    if ((g.kind === "point" && g.own && !g.moved) || g.kind === "own") hint(g.d, e);
+    else if (g.kind === "point" && at) askAt(S.pickers[g.k](at.x, at.y), g.d, e, at);
+    if (g.kind === "target") {
+      if (g.c.offer) offer(g.c, g.id, g.d, e);
+      else askAt(g.c.template.replace("{target}", g.id), g.d, e, null);
+    }
+    return true;
+  }
+  return true;
+}
+function turnBy(a, by) {  // the template asked about, turned by ``by`` degrees about its centre and asked again
+  let t = turnOf(a.via.d, a.via.c) + by;
+  if (t > 180) t -= 360;
+  if (t <= -180) t += 360;
+  turned[keyOf(a.via.d) + "|" + a.via.c.unit] = t;
+  place(a.via, a.at, { clientX: a.x, clientY: a.y }, true);
+}
+// the [ and ] keys turn a template shown beside the pointer, as its buttons do
+document.addEventListener("keydown", (e) => {
+  const a = S.asked;
+  if (!a || !a.via || !angled(a.via.c) || (e.key !== "[" && e.key !== "]")) return;
+  if (e.target && /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
+  e.preventDefault();
+  turnBy(a, e.key === "[" ? 15 : -15);
+});
+export function tableAnswer(m) {  // a preview asked from the table: drawn on it, and said beside the pointer
+  if (!S.tableView || !S.asked) return;
+  const a = S.asked;
+  const d = S.shownDecisions.find((x) => x === a.d) || a.d;
+  const from = a.via ? { x: a.via.from[0], y: a.via.from[1] } : d.unit;
+  const pointed = a.via && a.via.c.kind === "pick-point" && a.at && from;  // a ladder's top: the line to it
+  if (m.legal && pointed && !(m.drawn && m.drawn.path)) S.tableView.preview(Object.assign({ ok: true, path: [[from.x, from.y], [a.at.x, a.at.y]] }, m.drawn || {}));
+  else if (m.legal && m.drawn) S.tableView.preview(Object.assign({ ok: true }, m.drawn));
+  else if (!m.legal && a.at && from) S.tableView.preview({ ok: false, path: [[from.x, from.y], [a.at.x, a.at.y]] });
+  else S.tableView.preview(null);
+  if (!gesture) { if (m.legal) S.tableView.dropGhost(); else S.tableView.snapBack(); }  // a refused path snaps back
+  S.tableView.tip(a.x, a.y, (tip) => {
+    tip.appendChild(el("p", m.legal ? m.action : "Not allowed: " + m.problem, { class: m.legal ? "ok tip-head" : "problem tip-head" }));
+    if (m.legal) {
+      const dr = m.drawn || {};
+      if (dr.length !== undefined && dr.length !== null && a.via) {
+        tip.appendChild(el("p", "Path " + Number(dr.length).toFixed(1) + '", costs ' + Number(dr.cost).toFixed(1) + '" of his move, ' + Number(dr.left).toFixed(1) + '" left', { class: "tip-path" }));
+      }
+      if (m.note) tip.appendChild(el("p", m.note));
+      if (dr.lands) tip.appendChild(el("p", "Exact: " + dr.lands, { class: "odds" }));
+      if (dr.shapes) {  // a wedge or template: each man under it and his exact chance of dying of it
+        const list = dr.odds || [];
+        tip.appendChild(el("p", list.length ? "Under it (exact chance of death):" : "Nobody under it.", { class: "tip-under-head" }));
+        for (const o of list.slice(0, 10)) tip.appendChild(el("p", o.id + ": " + o.words, { class: "odds tip-under", "data-id": o.id }));
+        if (list.length > 10) tip.appendChild(el("p", "and " + (list.length - 10) + " more (ringed on the table)"));
+      }
+      tip.appendChild(el("p", "Exact odds: " + m.odds, { class: "odds" }));
+      if (a.via && angled(a.via.c)) {  // turn the template about its centre, 15 degrees a press
+        const row = el("p", null, { class: "tip-turn", role: "group", "aria-label": "turn the template" });
+        for (const [words, by] of [["\u27f2 turn left 15\u00b0 [", 15], ["] turn right 15\u00b0 \u27f3", -15]]) {
+          const b = el("button", words, { type: "button", class: by > 0 ? "tip-left" : "tip-right" });
+          b.addEventListener("click", () => turnBy(a, by));
+          row.appendChild(b);
+        }
+        tip.appendChild(row);
+      }
+      const commit = el("button", "Commit", { type: "button", class: "tip-commit" });
+      commit.addEventListener("click", () => { const text = a.text; clearTip(); unpick(); act(text, d); });
+      tip.appendChild(commit);
+    }
+    tip.appendChild(tipCancel());
+  });
+}
+

@@ -1,0 +1,112 @@
+// grognard room pages: what is shown beside the table: the status line and its clock, the face's tables,
+// the count, what just happened, who is winning, the debrief, and the projector's "how to join"
+import { $, el, eventItem, foldedTable, resultWords } from "./page.js";
+import { role, code } from "./state.js";
+
+let deadline = null;  // when the phase's timer runs out (ms), or null
+
+export function addEvents(events) {
+  const list = $("events");
+  for (const e of events) list.insertBefore(eventItem(e), list.firstChild);
+  while (list.children.length > 30) list.removeChild(list.lastChild);
+}
+function drawEvents(events) {
+  const list = $("events");
+  list.textContent = "";
+  for (const e of events) list.insertBefore(eventItem(e), list.firstChild);
+}
+
+// each table folds under its caption: folded on a player's page (the orders come first), open elsewhere;
+// a table opened or folded stays so when the state is drawn again
+const folded = {};
+
+// the status line, the tables, the count, the events, the odds and the debrief of state s
+export function drawPanels(s) {
+  const over = s.status === "over" || s.status === "ended";
+  $("turn").textContent = s.ready ? "Turn " + s.turn : (s.dice === "manual" ? "Waiting for the referee's dice" : "Setting up");
+  $("phase").textContent = s.phase ? "- " + s.phase : "";
+  const words = { lobby: "waiting to start", playing: s.paused ? "paused" : "playing", over: "game over", ended: "ended by the host" };
+  $("state").textContent = "(" + (words[s.status] || s.status) + ")";
+  const owing = s.seats.filter((x) => x.owes);
+  $("waiting").textContent = s.status === "playing" && owing.length
+    ? "Waiting for: " + owing.map((x) => x.seat + (x.player ? " (" + x.player + ")" : x.bot ? " (bot)" : "")).join(", ")
+    : "";
+  deadline = s.timer && s.timer.left !== null ? Date.now() + s.timer.left * 1000 : null;
+  tick();
+  const tables = $("tables");
+  tables.textContent = "";
+  for (const spec of s.tables || []) tables.appendChild(foldedTable(spec, folded, role !== "player"));
+  const figs = $("figures");
+  figs.textContent = "";
+  for (const [label, value] of s.figures || []) { figs.appendChild(el("dt", label)); figs.appendChild(el("dd", value)); }
+  drawEvents(s.events || []);
+  if (window.grognardOdds) window.grognardOdds.draw(s.odds, s.sides, role);  // static/odds.js
+  const debrief = $("debrief");
+  debrief.hidden = !over;
+  if (over) {
+    const r = s.result;
+    $("result").textContent = r ? resultWords(r) : "The host ended the game on turn " + s.turn + ".";
+    if (!debriefAsked) { debriefAsked = true; loadDebrief(); }
+    const sum = $("summary"); sum.textContent = "";
+    for (const [label, value] of s.summary || []) {
+      const tr = el("tr"); tr.appendChild(el("th", label, { scope: "row" })); tr.appendChild(el("td", value)); sum.appendChild(tr);
+    }
+  }
+  if (role === "projector") drawJoinInfo(s);
+}
+
+let debriefAsked = false;
+async function loadDebrief() {
+  const box = $("debrief-extra");
+  box.textContent = "";
+  box.appendChild(el("p", "Playing the same beach 400 times with bots, to compare..."));
+  try {
+    const r = await fetch("/api/rooms/" + code + "/debrief");
+    const d = await r.json();
+    box.textContent = "";
+    if (!r.ok) { box.appendChild(el("p", d.message)); return; }
+    for (const line of d.lines) box.appendChild(el("p", line));
+    for (const plot of d.plots) {
+      const fig = el("figure");
+      fig.appendChild(el("img", null, { src: plot.url, alt: plot.alt, class: "plot" }));
+      fig.appendChild(el("figcaption", plot.alt));
+      box.appendChild(fig);
+    }
+  } catch (err) { box.textContent = "The debrief could not be made: " + err.message; }
+}
+
+function tick() {
+  const clock = $("clock");
+  if (!clock) return;
+  if (deadline === null) { clock.textContent = ""; return; }
+  const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+  clock.textContent = left + " s left in this phase";
+}
+
+// ---------------------------------------------------------------- projector: how to join
+// shown in the lobby and hidden once the game starts; the button or the J key shows or hides it any time
+let joinChoice = null;  // null: as the game's status says; true or false: the teacher's choice
+let joinStatus = null;
+function setJoinInfo(open) {
+  $("join-info").hidden = !open;
+  const button = $("join-toggle");
+  button.setAttribute("aria-expanded", String(open));
+  button.textContent = open ? "Hide how to join (J)" : "How to join (J)";
+}
+function drawJoinInfo(s) {
+  if (s.status !== joinStatus) { joinStatus = s.status; joinChoice = null; }  // the game started: the table
+  setJoinInfo(joinChoice === null ? s.status === "lobby" : joinChoice);
+}
+
+// the clock ticks; the projector's J key and button show or hide how to join
+export function startPanels() {
+  setInterval(tick, 1000);
+  if (role !== "projector") return;
+  const toggle = () => { joinChoice = $("join-info").hidden; setJoinInfo(joinChoice); };
+  $("join-toggle").addEventListener("click", toggle);
+  document.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.altKey || e.metaKey || e.target.closest("input, select, textarea")) return;
+    if (e.key === "j" || e.key === "J") { e.preventDefault(); toggle(); }
+    else if (e.key === "Escape" && !$("join-info").hidden) { joinChoice = false; setJoinInfo(false); }
+  });
+}
