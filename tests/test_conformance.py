@@ -13,7 +13,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.play import play_out
 from grognard.rulesets.omaha import RULESET, OmahaGame
 from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move
-from grognard.rulesets.omaha.game import OrdersSpace, TargetSpace
+from grognard.rulesets.omaha.spaces import OrdersSpace, TargetSpace
 from grognard.testing.conformance import check_all, random_playout
 
 

@@ -26,7 +26,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, Protocol, TypeVar
 
 import numpy as np
 
@@ -58,11 +58,11 @@ class Action(Protocol):
 A = TypeVar("A")
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened. ``data`` is JSON-safe; ``to`` limits who may see it.
 
-    ``to=None`` is public; otherwise only the seats named may see the event.
+    ``to=None`` is public; otherwise only the seats named may see the event. A named tuple, not a
+    frozen dataclass: as immutable, and made in a third of the time (a game emits thousands).
     """
 
     kind: str

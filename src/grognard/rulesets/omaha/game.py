@@ -8,25 +8,21 @@ active bunker and one artillery strike per German player), morale
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-
 from grognard.core.dice import DiceSource
-from grognard.core.engine import ActionSpace, Decision, FiniteSpace, Game, Result, UnionSpace
+from grognard.core.engine import Decision, FiniteSpace, Game, Result
 from grognard.core.errors import IllegalAction
-from grognard.core.geometry import TOLERANCE, snap
+from grognard.core.geometry import snap
 from grognard.core.options import recorded
 from grognard.core.words import counted
 from grognard.rulesets.omaha import rules as R
-from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, OmahaAction, PlaceBunkers
+from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, PlaceBunkers
 from grognard.rulesets.omaha.data import (
     AMERICANS_PER_GERMAN,
     ARTILLERY_KILLS,
     ARTILLERY_LANDS,
-    BAND_END_Y,
     BUNKERS_PER_GERMAN,
     DEEP_WATER_FACE,
     DEFENDERS,
@@ -46,6 +42,7 @@ from grognard.rulesets.omaha.data import (
     morale,
     shooting,
 )
+from grognard.rulesets.omaha.spaces import OrdersSpace, TargetSpace
 from grognard.rulesets.omaha.state import American, Bunker, OmahaState, Squad
 
 
@@ -65,8 +62,9 @@ class OmahaGame(Game):
 
     def __init__(self, options: Mapping[str, Any], dice: DiceSource) -> None:
         super().__init__(dice)
-        self._owed: tuple[tuple[Any, ...], list[Decision]] | None = None  # the phase's decisions: see _owed_now
+        self._owed: tuple[OmahaState, list[Decision]] | None = None  # the phase's unanswered decisions: _owed_now
         self._last: tuple[OmahaState, tuple[int, str, int], tuple[Decision, ...]] | None = None  # see _decisions
+        self._made: dict[str, tuple[Any, Decision]] = {}  # label -> (what it was made from, decision): see _orders
         self.actions_applied = 0  # and calls of changed(): spaces work out afresh what depends on the state
         germans = int(options["germans"])
         width = germans * AMERICANS_PER_GERMAN * ZONE_WIDTH
@@ -220,85 +218,97 @@ class OmahaGame(Game):
     def _owed_now(self) -> tuple[Decision, ...]:
         """Every decision owed now, worked out from the state.
 
-        The phase's decisions are built once and remembered with what they are built from
-        (:meth:`_basis`); while that is unchanged they are the ones that would be built now,
-        so after each action only the answered ones are dropped (``state.done``).
+        The decisions of the American or German phase are built once (:meth:`_build`) and kept,
+        unanswered, with the state they were built for; each action drops the one it answers
+        (and adds it to ``state.done``). They are built again when they may have changed: at every
+        change of phase, when a squad leaves the table (:meth:`_remove_squad`: a German's fire,
+        a strike) and after ``changed()``. Nothing else an action does changes them: an
+        American's order moves a squad or hurts a bunker, and no American decision depends on
+        either (the German ones are built after the American phase).
         """
         s = self.state
         if s.phase == "setup":
             return tuple(self._placement(k) for k in range(s.germans) if f"G{k + 1}" not in s.placed)
         if s.phase not in ("americans", "germans"):
             return ()
-        basis = self._basis()
-        if self._owed is None or self._owed[0] != basis:
-            self._owed = (basis, self._build())
-        done = s.done
-        return tuple([d for d in self._owed[1] if d.id not in done])
+        if self._owed is None or self._owed[0] is not s:
+            done = s.done
+            self._owed = (s, [d for d in self._build() if d.id not in done])
+        return tuple(self._owed[1])
 
-    def _basis(self) -> tuple[Any, ...]:
-        """What the decisions of the American or German phase are built from, ``state.done`` aside.
-
-        A squad counts by identity (``id``): the remembered decisions' spaces hold their squads,
-        so no other object can take one's ``id`` while they are remembered.
-        """
+    def _new_phase(self, phase: str) -> None:
+        """Enter ``phase``: no decision of it is answered yet, and its decisions are built afresh."""
         s = self.state
-        if s.phase == "americans":
-            return (
-                "americans",
-                [(id(a.squad), a.squad.figures, a.seat) if a.squad is not None else None for a in s.americans],
-            )
-        return (
-            "germans",
-            [(a.squad.label, a.squad.y) if a.squad is not None else None for a in s.americans],
-            [(section, b.label, b.status, b.commander, b.defenders) for section, b in s.bunkers.items()],
-        )
+        s.phase, s.done = phase, set()
+        self._owed = None
 
     def _build(self) -> list[Decision]:
         """The decisions of the American or German phase, answered ones included."""
         s = self.state
-        out: list[Decision] = []
         if s.phase == "americans":
-            for player in s.americans:
-                squad = player.squad
-                if squad is not None:
-                    out.append(
-                        Decision(
-                            f"orders {player.label}",
-                            player.seat,
-                            f"{player.label} ({counted(squad.figures, 'figure')}): move or fight",
-                            OrdersSpace(self, squad),
-                        )
-                    )
-            return out
-        targets = [a.squad.label for a in s.americans if a.squad is not None]
-        if targets:
-            legal = [a.squad.label for a in s.americans if a.squad is not None and not R.past_wall(a.squad.y)]
-            # RULINGS O10: a bunker fires anywhere; the option bunker_targets = not_past_wall bars it as artillery
-            fire_at = legal if s.options.get("bunker_targets", "anywhere") == "not_past_wall" else targets
-            for _section, bunker in sorted(s.bunkers.items()):
-                if bunker.active and fire_at:
-                    out.append(
-                        Decision(
-                            f"fire {bunker.label}",
-                            bunker.commander,
-                            f"bunker {bunker.label} ({counted(bunker.defenders, 'defender')}): fire at a squad",
-                            TargetSpace(self, bunker.label, fire_at, artillery=False),
-                        )
-                    )
-            if legal:
-                for k in range(s.germans):
-                    label = f"G{k + 1}"
-                    if not self.calls_artillery(label):
-                        continue
-                    out.append(
-                        Decision(
-                            f"artillery {label}",
-                            german_seat(k + 1),
-                            f"{label}: call an artillery strike",
-                            TargetSpace(self, label, legal, artillery=True),
-                        )
-                    )
+            return [self._orders(player) for player in s.americans if player.squad is not None]
+        out: list[Decision] = []
+        if self.fire_targets():
+            out += [self._fire(bunker) for _section, bunker in sorted(s.bunkers.items()) if bunker.active]
+        if self.strike_targets():
+            for k in range(s.germans):
+                if self.calls_artillery(f"G{k + 1}"):
+                    out.append(self._strike(k))
         return out
+
+    def fire_targets(self) -> list[str]:
+        """The squads a bunker may fire at now: every squad on the table (RULINGS O10), or with the option
+        ``bunker_targets = not_past_wall`` those not past the sea wall, as artillery (omaha.19)."""
+        if self.state.options.get("bunker_targets", "anywhere") == "not_past_wall":
+            return self.strike_targets()
+        return [a.squad.label for a in self.state.americans if a.squad is not None]
+
+    def strike_targets(self) -> list[str]:
+        """The squads artillery may strike now: those on the table not past the sea wall (omaha.23)."""
+        return [a.squad.label for a in self.state.americans if a.squad is not None and not R.past_wall(a.squad.y)]
+
+    # A decision is made again only when what it shows changes: its seat, its prompt, or the squad its
+    # space holds (the spaces read everything else from the game when asked). Copies make their own.
+    def _orders(self, player: American) -> Decision:
+        squad = player.squad
+        assert squad is not None
+        key = (squad, squad.figures, player.seat)
+        made = self._made.get(player.label)
+        if made is None or made[0] != key:
+            decision = Decision(
+                f"orders {player.label}",
+                player.seat,
+                f"{player.label} ({counted(squad.figures, 'figure')}): move or fight",
+                OrdersSpace(self, squad),
+            )
+            made = self._made[player.label] = (key, decision)
+        return made[1]
+
+    def _fire(self, bunker: Bunker) -> Decision:
+        key = (bunker.commander, bunker.defenders)
+        made = self._made.get(bunker.label)
+        if made is None or made[0] != key:
+            decision = Decision(
+                f"fire {bunker.label}",
+                bunker.commander,
+                f"bunker {bunker.label} ({counted(bunker.defenders, 'defender')}): fire at a squad",
+                TargetSpace(self, bunker.label, artillery=False),
+            )
+            made = self._made[bunker.label] = (key, decision)
+        return made[1]
+
+    def _strike(self, k: int) -> Decision:
+        label = f"G{k + 1}"
+        made = self._made.get(label)
+        if made is None:
+            decision = Decision(
+                f"artillery {label}",
+                german_seat(k + 1),
+                f"{label}: call an artillery strike",
+                TargetSpace(self, label, artillery=True),
+            )
+            made = self._made[label] = ((), decision)
+        return made[1]
 
     @staticmethod
     def _placement(k: int) -> Decision:
@@ -316,16 +326,24 @@ class OmahaGame(Game):
         """Copies (``clone``, ``copy``, ``deepcopy``, pickle) remember no decisions: theirs are their own."""
         fields = self.__dict__.copy()
         fields["_owed"] = fields["_last"] = None
+        fields["_made"] = {}
         return fields
 
     def changed(self) -> None:
         super().changed()
         self.actions_applied += 1
+        self._owed = None
 
     def _apply(self, decision: Decision, action: Any) -> None:
         s = self.state
         self.actions_applied += 1
         s.done.add(decision.id)
+        if self._owed is not None and self._owed[0] is s:
+            unanswered = self._owed[1]
+            for i, owed in enumerate(unanswered):
+                if owed.id == decision.id:
+                    del unanswered[i]
+                    break
         if isinstance(action, Move):
             self._move(action)
         elif isinstance(action, Fight):
@@ -383,11 +401,11 @@ class OmahaGame(Game):
             elif s.phase == "americans":
                 self._end_phase()
                 if s.outcome is None:
-                    s.phase, s.done = "germans", set()
+                    self._new_phase("germans")
             elif s.phase == "germans":
                 self._end_phase()
                 if s.outcome is None:
-                    s.phase, s.done = "morale", set()
+                    self._new_phase("morale")
                     self._morale()
                     self._end_phase()
                 if s.outcome is None:
@@ -406,12 +424,12 @@ class OmahaGame(Game):
     def _begin_turn(self) -> None:
         s = self.state
         s.turn += 1
-        s.phase, s.done = "landing", set()
+        self._new_phase("landing")
         self.emit("turn", turn=s.turn)
         self._land()
         self._end_phase()
         if s.outcome is None:
-            s.phase, s.done = "americans", set()
+            self._new_phase("americans")
 
     def _end_turn(self) -> None:
         s = self.state
@@ -534,6 +552,7 @@ class OmahaGame(Game):
                 {"kind": "casualty", "x": squad.x, "y": squad.y, "turn": s.turn, "squad": player.label},
             )
         player.squad = None
+        self._owed = None  # the decisions owed for the squad, or naming it as a target, are gone
         self.emit("squad_lost", squad=player.label, why=why, figures=squad.figures, x=squad.x, y=squad.y)
         limit = s.options["fresh_squads"]
         if limit is not None and player.fresh_used >= limit:
@@ -653,193 +672,3 @@ class OmahaGame(Game):
         kills = ARTILLERY_KILLS.roll(self, f"artillery {german} on {target}: kills on 4-6")
         removed = self._lose(player, kills)
         self.emit("artillery", german=german, target=target, landed=True, hits=kills, killed=removed)
-
-
-# ---------------------------------------------------------------------- action spaces
-class MoveSpace(ActionSpace[Move]):
-    """Every point a squad may move to this turn: a continuous space (omaha.14-15)."""
-
-    def __init__(self, game: OmahaGame, squad: Squad) -> None:
-        self.game = game
-        self.squad = squad
-
-    def check(self, action: Any) -> None:
-        if not isinstance(action, Move):
-            raise IllegalAction(f"{action} is not a move", "omaha.13")
-        if action.squad != self.squad.label:
-            raise IllegalAction(f"{action}: this decision is for squad {self.squad.label}", "omaha.13")
-        R.check_move(self.game.state, self.squad, snap(action.x), snap(action.y))
-
-    def sample(self, rng: np.random.Generator) -> Move:
-        angle = float(rng.uniform(0.0, 2 * math.pi))
-        far = 1000.0
-        x, y = R.reach(
-            self.game.state, self.squad, self.squad.x + far * math.cos(angle), self.squad.y + far * math.sin(angle)
-        )
-        u = float(rng.random())
-        return Move(
-            self.squad.label, snap(self.squad.x + u * (x - self.squad.x)), snap(self.squad.y + u * (y - self.squad.y))
-        )
-
-    def candidates(self, k: int = 16) -> list[Move]:
-        state, squad = self.game.state, self.squad
-        targets = [(squad.x, WALL_Y if R.below_wall(squad.y) else squad.y + 6.0)]
-        targets += [R.contact_point(b) for _, b in sorted(state.bunkers.items()) if b.active]
-        targets += [(squad.x - 6.0, squad.y), (squad.x + 6.0, squad.y)]
-        out: list[Move] = []
-        seen: set[tuple[float, float]] = set()
-        for tx, ty in targets:
-            point = R.reach(state, squad, tx, ty)
-            if point not in seen:
-                seen.add(point)
-                out.append(Move(squad.label, *point))
-            if len(out) >= k:
-                break
-        return out
-
-
-class FightSpace(ActionSpace[Fight]):
-    """How a squad that does not move splits its figures among shoot, clear and assault (omaha.13, 16-18).
-
-    What the squad may do is worked out on first use and kept until the game's next action
-    (or ``changed()``).
-    """
-
-    def __init__(self, game: OmahaGame, squad: Squad) -> None:
-        self.game = game
-        self.squad = squad
-        self._reasons: tuple[int, dict[str, str | None]] | None = None  # (game.actions_applied, reasons)
-
-    @property
-    def _why(self) -> dict[str, str | None]:
-        """For each kind of fight, why the squad may not do it now (None: it may)."""
-        when = self.game.actions_applied
-        if self._reasons is None or self._reasons[0] != when:
-            self._reasons = (when, self._work_out())
-        return self._reasons[1]
-
-    def _work_out(self) -> dict[str, str | None]:
-        game, squad = self.game, self.squad
-        front = game.bunker_in_front(squad)
-        obstacles = game.obstacles_in_front(squad)
-        at_wall = R.at_wall(squad.y)
-        if not at_wall:
-            why_clear: str | None = "only figures at the sea wall may clear obstacles"
-        elif not obstacles:
-            why_clear = "no obstacles are left in the section in front"
-        else:
-            why_clear = None
-        in_contact = squad.y >= BAND_END_Y - 1.0 - TOLERANCE and game.bunker_in_contact(squad) is not None
-        return {
-            "shoot": self._why_not_shoot(game, squad, front),
-            "clear": why_clear,
-            "assault": None if in_contact else 'no active bunker is within 1" (in contact)',
-        }
-
-    @staticmethod
-    def _why_not_shoot(game: OmahaGame, squad: Squad, front: Bunker | None) -> str | None:
-        if R.below_wall(squad.y):
-            return "figures may shoot only from the sea wall or closer"
-        if R.past_wall(squad.y) and game.state.options.get("shoot_from", "wall_or_beyond") == "wall":
-            return "figures may shoot only from the sea wall itself (option shoot_from = wall, RULINGS O9)"
-        if front is None:
-            return "no bunker stands directly in front"
-        if not front.active:
-            return f"bunker {front.label} in front is already {front.status}"
-        return None
-
-    def kinds(self) -> list[str]:
-        return [k for k, why in self._why.items() if why is None]
-
-    def check(self, action: Any) -> None:
-        if not isinstance(action, Fight):
-            raise IllegalAction(f"{action} is not a fight order", "omaha.13")
-        if action.squad != self.squad.label:
-            raise IllegalAction(f"{action}: this decision is for squad {self.squad.label}", "omaha.13")
-        rules = {"shoot": "omaha.17", "clear": "omaha.16", "assault": "omaha.18"}
-        total = 0
-        for kind in ("shoot", "clear", "assault"):
-            n = getattr(action, kind)
-            if not isinstance(n, int) or n < 0:
-                raise IllegalAction(f"{action}: {kind}={n!r} is not a count of figures", "omaha.13")
-            if n and self._why[kind]:
-                raise IllegalAction(f"{action}: {self._why[kind]}", rules[kind])
-            total += n
-        if total > self.squad.figures:
-            raise IllegalAction(
-                f"{action}: {total} figures ordered but squad {self.squad.label} has {self.squad.figures}; "
-                "one action per figure",
-                "omaha.13",
-            )
-
-    def sample(self, rng: np.random.Generator) -> Fight:
-        kinds = self.kinds()
-        if not kinds:
-            return Fight(self.squad.label)
-        counts = rng.multinomial(self.squad.figures, [1.0 / (len(kinds) + 1)] * (len(kinds) + 1))
-        given = dict(zip(kinds, (int(c) for c in counts[:-1]), strict=True))
-        return Fight(self.squad.label, **given)
-
-    def candidates(self, k: int = 16) -> list[Fight]:
-        n = self.squad.figures
-        kinds = self.kinds()
-        out = [Fight(self.squad.label, **{kind: n}) for kind in kinds]
-        for i, a in enumerate(kinds):
-            for b in kinds[i + 1 :]:
-                out.append(Fight(self.squad.label, **{a: n - n // 2, b: n // 2}))
-        out.append(Fight(self.squad.label))
-        return out[:k]
-
-
-class OrdersSpace(UnionSpace):
-    """An American player's orders for his squad: a move, or a fight (which may be hold)."""
-
-    def __init__(self, game: OmahaGame, squad: Squad) -> None:
-        self.move = MoveSpace(game, squad)
-        self.fight = FightSpace(game, squad)
-        super().__init__(self.move, self.fight, kinds=(Move, Fight))
-
-
-class TargetSpace(FiniteSpace[OmahaAction]):
-    """A bunker's target or an artillery strike's: one squad on the table, or pass (omaha.19, omaha.22-23)."""
-
-    def __init__(self, game: OmahaGame, who: str, targets: list[str], *, artillery: bool) -> None:
-        # FiniteSpace's fields, the list of actions made on first use (the doctrine bots never ask)
-        self.game = game
-        self.who = who
-        self.artillery = artillery
-        self.targets = targets
-        self.rule = "omaha.23" if artillery else "omaha.19"
-        self.what = "target"
-        self._actions: tuple[OmahaAction, ...] | None = None
-
-    @property
-    def actions(self) -> tuple[OmahaAction, ...]:  # type: ignore[override]
-        """Fire (or strike) at each target, then pass."""
-        if self._actions is None:
-            make = Artillery if self.artillery else BunkerFire
-            self._actions = (*(make(self.who, t) for t in self.targets), make(self.who, None))
-        return self._actions
-
-    def check(self, action: Any) -> None:
-        if action in self.actions:
-            return
-        target = getattr(action, "target", None)
-        if target is not None and target not in self.targets:
-            player_index = int(target[1:]) - 1 if target[1:].isdecimal() else -1
-            players = self.game.state.americans
-            if 0 <= player_index < len(players) and players[player_index].squad is not None:
-                if self.artillery:
-                    raise IllegalAction(
-                        f"{action}: squad {target} has moved past the sea wall; artillery may not target it",
-                        "omaha.23",
-                    )
-                raise IllegalAction(
-                    f"{action}: squad {target} has moved past the sea wall; with the option bunker_targets = "
-                    "not_past_wall (RULINGS O10) no bunker may target it",
-                    "omaha.19",
-                )
-            raise IllegalAction(
-                f"{action}: squad {target} is not on the beach", "omaha.22" if self.artillery else "omaha.19"
-            )
-        super().check(action)
