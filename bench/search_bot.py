@@ -13,7 +13,7 @@ differ). Prints each side's win rate with a 95% Wilson interval, and the
 search's seconds per decision it weighed (more than one candidate; wall time,
 so a loaded machine reads slower). Nothing here is asserted by the tests.
 
-    python bench/search_bot.py [RULESET] [--games N] [--budgets 8 32] [--depth 2] [--jobs 2] [--seed S]
+    python bench/search_bot.py [RULESET] [--games N] [--budgets 8 32] [--depth 2] [--scenario S] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -33,18 +33,27 @@ from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.play import play_out
 from grognard.rulesets import get
 
-Match = tuple[str, int | None]  # (side the search bot plays, or "" for none; its budget)
+GAMES = {"omaha": 120, "b17": 60, "skirmish": 24}  # games per match by default (a paired test needs few)
+BUDGETS = {"omaha": [32, 128], "b17": [8, 32], "skirmish": [8, 32]}  # playouts a decision by default
 
 
 def play_one(args: tuple[Any, ...]) -> tuple[str | None, int, float, int]:
     """One game: the winner (None if none), the turns it lasted, the search's seconds and decisions searched."""
-    name, options, seed, index, search_side, playouts, depth, steps, confidence = args
+    name, options, seed, index, search_side, playouts, depth, steps, confidence, per_candidate = args
     ruleset = get(name)
     game = ruleset.create(options, SeededDice(stream(seed, index, DICE)))
     rng = np.random.default_rng(stream(seed, index, BOTS))
     doctrine = ruleset.bots["doctrine"](rng)
     search = (
-        SearchBot(rng, ruleset, playouts=playouts, depth=depth, steps=steps, confidence=confidence)
+        SearchBot(
+            rng,
+            ruleset,
+            playouts=playouts,
+            depth=depth,
+            steps=steps,
+            confidence=confidence,
+            per_candidate=per_candidate,
+        )
         if playouts
         else None
     )
@@ -70,6 +79,9 @@ def play_one(args: tuple[Any, ...]) -> tuple[str | None, int, float, int]:
     return result.winner, result.turn, float(spent[0]), int(spent[1])
 
 
+Search = tuple[int, int | None, int | None, float | None, int | None]  # playouts, depth, steps, confidence, per cand.
+
+
 def run_match(
     pool: ProcessPoolExecutor,
     name: str,
@@ -77,13 +89,13 @@ def run_match(
     games: int,
     seed: int,
     side: str,
-    playouts: int | None,
-    depth: int | None,
-    steps: int | None,
-    confidence: float | None = None,
+    search: Search | None,
 ) -> tuple[dict[str | None, int], float, float, list[str | None], float]:
+    """``games`` games, the search (``None``: none) playing ``side``: the wins, wall seconds, mean turns,
+    each game's winner, and the search's seconds a decision."""
     start = time.perf_counter()
-    tasks = [(name, options, seed, i, side, playouts, depth, steps, confidence) for i in range(games)]
+    settings = search if search is not None else (None, None, None, None, None)
+    tasks = [(name, options, seed, i, side, *settings) for i in range(games)]
     outcomes = list(pool.map(play_one, tasks, chunksize=1))
     wall = time.perf_counter() - start
     wins: dict[str | None, int] = {}
@@ -104,8 +116,10 @@ def line(label: str, side: str, wins: dict[str | None, int], games: int, extra: 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ruleset", nargs="?", default="omaha", help="omaha, b17 or skirmish")
-    parser.add_argument("--games", type=int, default=100, help="games per match")
-    parser.add_argument("--budgets", type=int, nargs="+", default=[32, 256], help="playouts per decision")
+    parser.add_argument("--games", type=int, default=None, help="games per match (default: the rule set's)")
+    parser.add_argument(
+        "--budgets", type=int, nargs="+", default=None, help="playouts per decision (default: the rule set's)"
+    )
     parser.add_argument(
         "--depth",
         type=int,
@@ -120,6 +134,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="standard errors a move must beat the doctrine's by (negative: play the best mean)",
     )
     parser.add_argument("--sides", nargs="+", default=None, help="sides the search bot plays (default: all)")
+    parser.add_argument("--scenario", default=None, help="skirmish: the scenario (default: the rule set's)")
     parser.add_argument("--germans", type=int, default=1)
     parser.add_argument("--fresh-squads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
@@ -133,37 +148,44 @@ def main(argv: Sequence[str] | None = None) -> None:
     else:
         depth, steps = (None if args.depth < 0 else args.depth), args.steps
     confidence = None if args.confidence < 0 else args.confidence
-    options = {"germans": args.germans, "fresh_squads": args.fresh_squads} if args.ruleset == "omaha" else {}
+    options: dict[str, Any] = {}
+    if args.ruleset == "omaha":
+        options = {"germans": args.germans, "fresh_squads": args.fresh_squads}
+    elif args.scenario is not None:
+        options = {"scenario": args.scenario}
+    games = args.games if args.games is not None else GAMES[args.ruleset]
+    budgets = args.budgets if args.budgets is not None else BUDGETS[args.ruleset]
     sides = args.sides or list(ruleset.sides)
     shown = ", ".join(f"{k}={v}" for k, v in options.items())
     print(
-        f"{ruleset.title} ({shown}); {args.games} games per match; search depth {depth or 'unlimited'} turns, "
-        f"{steps or 'unlimited'} steps, "
+        f"{ruleset.title} ({shown}); {games} games per match; search depth {depth or 'unlimited'} turns, "
+        f"{steps or 'unlimited'} steps, {normal.per_candidate or 'any'} playouts a candidate, "
         f"confidence {confidence}; "
         f"{args.jobs} processes; seed {args.seed}"
     )
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        wins, wall, turns, base, _ = run_match(pool, args.ruleset, options, args.games, args.seed, "", None, None, None)
-        print(f"baseline: doctrine against doctrine (mean {turns:.1f} turns; {wall / args.games:.2f} s a game)")
+        wins, wall, turns, base, _ = run_match(pool, args.ruleset, options, games, args.seed, "", None)
+        print(f"baseline: doctrine against doctrine (mean {turns:.1f} turns; {wall / games:.2f} s a game)")
         for side in ruleset.sides:
-            print(line("doctrine", side, wins, args.games, ""))
-        for playouts in args.budgets:
+            print(line("doctrine", side, wins, games, ""))
+        for playouts in budgets:
             print(f"search, {playouts} playouts a decision:")
             for side in sides:
+                search = (playouts, depth, steps, confidence, normal.per_candidate)
                 w, wall, turns, won, per_decision = run_match(
-                    pool, args.ruleset, options, args.games, args.seed, side, playouts, depth, steps, confidence
+                    pool, args.ruleset, options, games, args.seed, side, search
                 )
-                cpu = wall * args.jobs / args.games
+                cpu = wall * args.jobs / games
                 # the same dice seed in both matches: which games did the search turn, either way
                 gained = sum(1 for a, b in zip(base, won, strict=True) if a != side and b == side)
                 lost = sum(1 for a, b in zip(base, won, strict=True) if a == side and b != side)
-                diff, low, high = paired_difference(gained, lost, args.games)
+                diff, low, high = paired_difference(gained, lost, games)
                 print(
                     line(
                         f"search ({playouts}) vs doctrine",
                         side,
                         w,
-                        args.games,
+                        games,
                         f"{per_decision:.2f} s a decision; {turns:.1f} turns; ~{cpu:.1f} cpu-s a game",
                     )
                 )

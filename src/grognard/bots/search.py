@@ -22,7 +22,10 @@ The budget is ``playouts`` playouts per decision, split over the candidates:
 ``allocation="ucb"`` (the default) gives each candidate one playout, then
 the rest by UCB1 (mean + ``exploration`` * sqrt(ln N / n)); ``"flat"`` splits
 them evenly. With fewer playouts than candidates only the first ``playouts``
-candidates are tried. A decision with a single candidate is answered at once.
+candidates are tried; with ``per_candidate`` set, only the first
+``max(2, playouts // per_candidate)`` (so that each is played out often enough
+for the paired comparison with the policy's choice to mean something). A
+decision with a single candidate is answered at once.
 
 Limits: this is one-step policy improvement, not a game-tree search. Each
 playout assumes that every later decision, the seat's own included, is the
@@ -87,6 +90,7 @@ class SearchBot:
     after the decision's turn before it is cut short and scored (``None``: no
     limit); ``steps``: decisions a playout may answer after the candidate
     (``None``: no limit); ``k``: the size of the menu asked of the space;
+    ``per_candidate``: playouts each candidate should get (the menu is cut to fit);
     ``rollout``: the name of the bot in ``ruleset.bots`` that plays the
     playouts (default ``"doctrine"`` if the rule set has one, else ``"random"``);
     ``evaluate``: the leaf score (default ``ruleset.evaluate``, else 0.5).
@@ -101,6 +105,7 @@ class SearchBot:
         depth: int | None = None,
         steps: int | None = None,
         k: int = 16,
+        per_candidate: int | None = None,
         rollout: str | None = None,
         allocation: Literal["ucb", "flat"] = "ucb",
         exploration: float = 1.0,
@@ -123,6 +128,7 @@ class SearchBot:
         self.depth = depth
         self.steps = steps
         self.k = k
+        self.per_candidate = per_candidate
         self.allocation = allocation
         self.exploration = exploration
         self.include_policy = include_policy
@@ -144,7 +150,8 @@ class SearchBot:
         self.last = []
         if len(options) == 1:
             return options[0]
-        options = options[: self.playouts]
+        room = self.playouts if self.per_candidate is None else max(2, self.playouts // self.per_candidate)
+        options = options[:room]
         if len(options) == 1:
             return options[0]
         side = game.side_of(decision.seat)
@@ -310,6 +317,7 @@ class Level:
     playouts: int
     depth: int | None  # turns a playout may begin before it is scored; None: no limit
     steps: int | None = None  # decisions a playout may answer; None: no limit
+    per_candidate: int | None = None  # playouts each candidate should get (cuts the menu); None: no cut
 
 
 def search_bots(ruleset_name: str, levels: dict[str, Level]) -> dict[str, BotFactory]:
@@ -327,7 +335,14 @@ def search_bots(ruleset_name: str, levels: dict[str, Level]) -> dict[str, BotFac
         def make(rng: np.random.Generator) -> SearchBot:
             from grognard.rulesets import get
 
-            return SearchBot(rng, get(ruleset_name), playouts=level.playouts, depth=level.depth, steps=level.steps)
+            return SearchBot(
+                rng,
+                get(ruleset_name),
+                playouts=level.playouts,
+                depth=level.depth,
+                steps=level.steps,
+                per_candidate=level.per_candidate,
+            )
 
         make.__doc__ = f"Search bot of {ruleset_name}: {level}."
         return make

@@ -15,6 +15,7 @@ from grognard.rulesets.skirmish import face, face_controls, faces
 from grognard.rulesets.skirmish.actions import USAGE, action_from_json, parse_action
 from grognard.rulesets.skirmish.analysis import METRICS, measure, odds_tables
 from grognard.rulesets.skirmish.bots import DoctrineBot
+from grognard.rulesets.skirmish.candidates import search_candidates
 from grognard.rulesets.skirmish.describe import LOG_KEY, SEQUENCE, describe, summarize_turn
 from grognard.rulesets.skirmish.evaluate import evaluate
 from grognard.rulesets.skirmish.game import SkirmishGame
@@ -50,7 +51,7 @@ def summary(game: SkirmishGame) -> list[tuple[str, Any]]:
 
 # the "search" bot's levels: playouts per decision, and decisions a playout answers before it is scored
 # (a turn of skirmish is many decisions and its engine is slow: a playout of a whole turn costs seconds)
-SEARCH_LEVELS = {"easy": Level(4, None, 6), "normal": Level(8, None, 12), "hard": Level(16, None, 24)}
+SEARCH_LEVELS = {"easy": Level(8, 1, None, 4), "normal": Level(16, 1, None, 4), "hard": Level(32, 1, None, 4)}
 
 
 RULESET = Ruleset(
@@ -71,6 +72,7 @@ RULESET = Ruleset(
     bots={"doctrine": DoctrineBot, "random": RandomBot, **search_bots("skirmish", SEARCH_LEVELS)},
     default_bot="doctrine",
     evaluate=evaluate,
+    search_candidates=search_candidates,  # type: ignore[arg-type]
     action_from_json=action_from_json,
     usage=tuple(USAGE.values()),
     situation=faces.situation,
