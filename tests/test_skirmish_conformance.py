@@ -60,6 +60,7 @@ CASES = {
     "river town": {"scenario": "river_town", "turn_limit": 5},
     "convoy": {"scenario": "convoy", "turn_limit": 3},
     "landing": {"scenario": "landing", "turn_limit": 3},
+    "village street, two commanders a side": {"scenario": "village_street", "commanders": 2, "turn_limit": 5},
 }
 
 

@@ -21,7 +21,7 @@ from grognard.core.record import (
     replay,
 )
 from grognard.render import write_picture
-from grognard.terminal import parse_humans
+from grognard.terminal import parse_humans, short_labels
 
 
 def _replay_to(record: Path, turn: int | None, flag: str) -> Replay:
@@ -49,7 +49,7 @@ def _reader(game: Game, seat: str) -> str | None:
     for name in game.seats():
         if name.lower() == seat.lower():
             return name
-    short = {f"{s.split()[0][0]}{s.split()[-1]}".upper(): s for s in game.seats() if len(s.split()) == 2}
+    short = short_labels(game.seats())
     if seat.upper() in short:  # a short label, as render --seat and --human take (G1 for German 1)
         return short[seat.upper()]
     raise OptionError(f"--seat {seat!r}: no such seat; seats: {', '.join(game.seats())}, or spectator")

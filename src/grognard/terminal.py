@@ -12,6 +12,7 @@ from __future__ import annotations
 import getpass
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -317,6 +318,18 @@ class HumanPlayer:
             return action
 
 
+def short_labels(seats: Sequence[str]) -> dict[str, str]:
+    """Seats' short labels (``G1`` for ``German 1``), upper case; a label two seats share (skirmish's
+    ``Allies 1`` and ``Axis 1``) is left out: those seats go by name.
+
+    >>> short_labels(["American 1", "German 1"]), short_labels(["Allies 1", "Axis 1"])
+    ({'A1': 'American 1', 'G1': 'German 1'}, {})
+    """
+    labels = [(f"{s.split()[0][0]}{s.split()[-1]}".upper(), s) for s in seats if len(s.split()) == 2]
+    counts = Counter(label for label, _ in labels)
+    return {label: s for label, s in labels if counts[label] == 1}
+
+
 def parse_humans(spec: str | None, game: Game, flag: str = "--human") -> set[str]:
     """The seats people take: a side (``american``), ``all``, or seats by name or short label (``A3,G1``).
 
@@ -326,7 +339,7 @@ def parse_humans(spec: str | None, game: Game, flag: str = "--human") -> set[str
         return set()
     seats = game.seats()
     sides = {side: [s for s in seats if game.side_of(s) == side] for side in type(game).sides}
-    short = {f"{s.split()[0][0]}{s.split()[-1]}".upper(): s for s in seats if len(s.split()) == 2}
+    short = short_labels(seats)
     chosen: set[str] = set()
     for part in (p.strip() for p in spec.split(",")):
         if not part:

@@ -287,6 +287,11 @@ class Game(ABC):
     def result(self) -> Result | None:
         """The result once the game is over, else ``None``."""
 
+    def shares_secrets_with(self, seat: Seat) -> frozenset[Seat]:
+        """The seats that see ``seat``'s sealed choices before they are revealed: ``seat`` alone unless the
+        rule set says a side's seats share them (skirmish's commanders of one side)."""
+        return frozenset((seat,))
+
     def _resign(self, seat: Seat) -> None:
         """End the game because ``seat`` gives up (rule sets that allow it override this)."""
         raise IllegalAction(f"{seat} cannot resign: {self.ruleset} has no resignation")
@@ -443,7 +448,8 @@ class Game(ABC):
             self._pending = None
             return
         self.sealed.setdefault(group, {})[decision.id] = (seat, action)
-        self.emit("sealed", to=[seat], decision=decision.id, seat=seat, action=str(action))
+        shared = sorted(self.shares_secrets_with(seat))
+        self.emit("sealed", to=shared, decision=decision.id, seat=seat, action=str(action))
         self.emit("chosen", decision=decision.id, seat=seat)
         waiting = [d for d in self._decisions() if d.secret_group == group and d.id not in self.sealed[group]]
         if not waiting:
@@ -457,7 +463,8 @@ class Game(ABC):
         self._pending = None
 
     def sealed_json(self, seat: Seat | None, *, everything: bool = False) -> dict[str, Any]:
-        """Committed secret choices as ``seat`` may see them: its own in full, others as 'chosen'.
+        """Committed secret choices as ``seat`` may see them: its own (and those it shares) in full, others as
+        'chosen'.
 
         ``everything=True`` shows every choice (for the digest, never for a player).
         """
@@ -466,7 +473,7 @@ class Game(ABC):
             out[group] = {
                 key: (
                     {"seat": s, "action": str(a)}
-                    if everything or (seat is not None and s == seat)
+                    if everything or (seat is not None and seat in self.shares_secrets_with(s))
                     else {"seat": s, "action": "chosen"}
                 )
                 for key, (s, a) in sorted(choices.items())

@@ -458,9 +458,10 @@ def unit_place(view: dict[str, Any], unit: str) -> dict[str, Any] | None:
 
 
 def _my_units(view: dict[str, Any], mine: Collection[str]) -> list[str]:
-    """The units of the sides the seats ``mine`` play (a seat is its side's name: "Allies")."""
-    sides = {s.lower() for s in mine}
-    return [u["id"] for u in view.get("units", []) if u["side"] in sides]
+    """The units the seats ``mine`` command (the view's ``commanders``: a side's seat, "Allies", commands
+    all its units; with several commanders a side, "Allies 2" those dealt to it)."""
+    commanders = view.get("commanders", {})
+    return [u["id"] for u in view.get("units", []) if commanders.get(u["id"]) in mine]
 
 
 def marks(view: dict[str, Any], mine: Collection[str]) -> list[dict[str, Any]]:
@@ -546,6 +547,8 @@ def phase(view: dict[str, Any]) -> str:
 def tables(view: dict[str, Any], mine: Collection[str]) -> list[dict[str, Any]]:
     """Units (men left, where, what they carry), vehicles, buildings and walls by state, objectives."""
     own = set(_my_units(view, mine))
+    commanders = view.get("commanders", {})
+    several = len(set(commanders.values())) > len({u["side"] for u in view.get("units", [])})
     rows = []
     for u in view.get("units", []):
         men = [f for f in view["figures"] if f["unit"] == u["id"]]
@@ -565,12 +568,12 @@ def tables(view: dict[str, Any], mine: Collection[str]) -> list[dict[str, Any]]:
                 f"{len(alive)} of {len(men)}",
                 where,
                 ", ".join(f"{n} {_name(w)}" for w, n in sorted(arms.items())),
+                *([commanders.get(u["id"], "")] if several else []),
                 "yes" if u["id"] in own else "",
             ]
         )
-    out: list[dict[str, Any]] = [
-        {"caption": "Units", "columns": ["unit", "name", "side", "men", "where", "arms", "yours"], "rows": rows}
-    ]
+    columns = ["unit", "name", "side", "men", "where", "arms", *(["commander"] if several else []), "yours"]
+    out: list[dict[str, Any]] = [{"caption": "Units", "columns": columns, "rows": rows}]
     vehicles = view.get("vehicles") or []
     if vehicles:
         out.append(

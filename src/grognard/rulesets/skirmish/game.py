@@ -19,7 +19,8 @@ over-the-top cover and damage to buildings). A gun crew beaten in part must
 attack the winners in the same turn; a piece is served by one unit only.
 
 Conventions: see ``scenario`` (inches, origin south-west, a figure is its
-base's centre). Seats are ``Allies`` and ``Axis``, one per side.
+base's centre). Seats are ``Allies`` and ``Axis``, one per side; with the option ``commanders = N``, N a side
+(``Allies 1`` .. ``Axis N``), each commanding its own units (``commanders``: who owes which decision).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from grognard.core.dice import DiceSource
 from grognard.core.engine import Decision, FiniteSpace, Game, Result
 from grognard.core.errors import IllegalAction
 from grognard.rulesets.skirmish import artillery as AR
+from grognard.rulesets.skirmish import commanders as CM
 from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import melee as ME
@@ -64,18 +66,32 @@ class SkirmishGame(Game):
     def __init__(self, options: Mapping[str, Any], dice: DiceSource, scenario: Scenario | None = None) -> None:
         self.ctx = Context(scenario if scenario is not None else load_scenario(str(options["scenario"])), self)
         super().__init__(dice)
+        self.commanders = CM.deal(self.ctx.scenario.spec, int(options.get("commanders") or 1))
         SU.set_up(self.ctx, options)
         TU.begin_turn(self.ctx)
 
     # ------------------------------------------------------------------ protocol
     def seats(self) -> tuple[str, ...]:
-        return (SEATS["allies"], SEATS["axis"])
+        return self.commanders.seats()
 
     def side_of(self, seat: str) -> str:
-        for side, name in SEATS.items():
-            if name == seat:
-                return side
-        raise IllegalAction(f"no seat {seat!r} in this game")
+        if self.commanders.count == 1:
+            for side, name in SEATS.items():
+                if name == seat:
+                    return side
+            raise IllegalAction(f"no seat {seat!r} in this game")
+        return self.commanders.side_of(seat)
+
+    def shares_secrets_with(self, seat: str) -> frozenset[str]:
+        """A side's commanders share what it knows: its sealed choices too."""
+        if self.commanders.count == 1 or seat not in self.seats():
+            return frozenset((seat,))
+        return frozenset(self.commanders.of_side(self.commanders.side_of(seat)))
+
+    def find_decision(self, seat: str, action: Any) -> Decision:
+        """As ``Game.find_decision``, first refusing an order for another commander's unit (naming both)."""
+        CM.check_order(self.ctx, self.commanders, seat, action)
+        return super().find_decision(seat, action)
 
     @property
     def result(self) -> Result | None:
@@ -119,7 +135,7 @@ class SkirmishGame(Game):
     def view(self, seat: str | None) -> dict[str, Any]:
         """What ``seat`` sees (``view.view``): part 1 hides nothing, every seat sees the whole table."""
         side = self.side_of(seat) if seat in self.seats() else None
-        return VW.view(self.ctx, seat, side, self.pending())
+        return VW.view(self.ctx, seat, side, self.pending(), self.commanders)
 
     def decision_id(self, action: Any) -> str | None:
         if isinstance(action, Move):
@@ -153,11 +169,13 @@ class SkirmishGame(Game):
         return f"{action}: there is no {what} {label} in this game ({listed})"
 
     def seat(self, side: str) -> str:
-        return SEATS[side]
+        """``side``'s (first) seat."""
+        return self.commanders.first(side)
 
     # ------------------------------------------------------------------ decisions
     def _decisions(self) -> tuple[Decision, ...]:
         s = self.state
+        cmd = self.commanders
         out: list[Decision] = []
         if s.phase.startswith("move:"):
             side = s.phase.split(":", 1)[1]
@@ -169,7 +187,7 @@ class SkirmishGame(Game):
                 out.append(
                     Decision(
                         f"move {label}",
-                        SEATS[side],
+                        cmd.units[label],
                         f"{label} ({len(M.living(self.ctx, label))} men): move",
                         MoveSpace(self.ctx, label),
                     )
@@ -178,16 +196,18 @@ class SkirmishGame(Game):
                 if v.side == side and f"drive {label}" not in s.done and DV.may_drive(self.ctx, v):
                     out.append(
                         Decision(
-                            f"drive {label}", SEATS[side], f"{label} ({v.kind}): drive", DriveSpace(self.ctx, label)
+                            f"drive {label}",
+                            CM.of_vehicle(self.ctx, cmd, label),
+                            f"{label} ({v.kind}): drive",
+                            DriveSpace(self.ctx, label),
                         )
                     )
         elif s.phase == "melee":
             for group, men in sorted(s.groups.items()):
-                side = s.figures[men[0]].side
                 out.append(
                     Decision(
                         f"melee {group}",
-                        SEATS[side],
+                        CM.of_group(self.ctx, cmd, men),
                         f"melee group {group} ({', '.join(men)}): stay or retreat, in secret",
                         FiniteSpace([Choice(group, c) for c in ("stay", "retreat")], "skirmish.66", "melee choice"),
                         secret_group=f"melee {s.turn}",
@@ -202,7 +222,7 @@ class SkirmishGame(Game):
                     out.append(
                         Decision(
                             f"fire {label}",
-                            SEATS[unit.side],
+                            cmd.units[label],
                             f"{label} ({len(M.living(self.ctx, label))} men): fire",
                             FireSpace(self.ctx, label),
                         )
@@ -214,7 +234,7 @@ class SkirmishGame(Game):
                 out.append(
                     Decision(
                         f"burst {by}",
-                        SEATS[side],
+                        CM.of_burst(self.ctx, cmd, by, side),
                         f"{by} ({weapon.replace('_', ' ')}): lay a burst template or hold",
                         BurstSpace(self.ctx, by),
                     )

@@ -1,9 +1,10 @@
 """The skirmish rule set's scenario options (``grognard play skirmish -o NAME=VALUE``).
 
 ``cover_six`` (RULINGS S4), ``over_the_top`` (S14), ``storey_damage`` (S7) and ``wounds`` (S5) play the other
-reading of a ruling; they are quiet (left out of records and states at their default, so records made before
-them replay). :func:`six_hits_in_cover`, :func:`over_the_top_all_round`, :func:`damage_carries` and
-:func:`wounds_last` read a game's options (a state's, which lacks a quiet option at its default).
+reading of a ruling; they and ``commanders`` (seats a side: ``commanders.py``) are quiet (left out of records
+and states at their default, so records made before them replay). :func:`six_hits_in_cover`,
+:func:`over_the_top_all_round`, :func:`damage_carries` and :func:`wounds_last` read a game's options (a state's,
+which lacks a quiet option at its default).
 """
 
 from __future__ import annotations
@@ -41,6 +42,17 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "pushes it off; one man alone cannot push) or one_die (one man may push with one die)",
         choices=("two_men", "one_die"),
         rule="skirmish.83",
+    ),
+    OptionSpec(
+        "commanders",
+        int,
+        1,
+        "seats a side: 1 (one player a side: Allies, Axis) or more (Allies 1, Allies 2, ...), the side's units "
+        "dealt to them round robin in the scenario's order (or as its units' commander says), each seat "
+        "ordering its own units only",
+        minimum=1,
+        maximum=8,
+        quiet=True,
     ),
     OptionSpec(
         "cover_six",

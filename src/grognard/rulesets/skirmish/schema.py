@@ -138,6 +138,7 @@ class UnitSpec(_Model):
     name: str = ""
     enters: int = Field(default=0, ge=0, le=100)
     figures: list[FigureSpec] = Field(min_length=1, max_length=60)
+    commander: int | None = Field(default=None, ge=1, le=8)  # its seat with the option commanders > 1
 
 
 class PieceSpec(_Model):

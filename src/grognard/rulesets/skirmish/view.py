@@ -17,13 +17,17 @@ from grognard.rulesets.skirmish import drops as DP
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
+from grognard.rulesets.skirmish.commanders import Commanders
 from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.terrain import terrain_json
 
 
-def view(ctx: Context, seat: str | None, side: str | None, pending: Sequence[Decision]) -> dict[str, Any]:
+def view(
+    ctx: Context, seat: str | None, side: str | None, pending: Sequence[Decision], commanders: Commanders
+) -> dict[str, Any]:
     """What ``seat`` (playing ``side``; None: a spectator) sees, JSON-safe: the state less its bookkeeping, the
-    decisions ``pending``, the scenario, the terrain, the structures' states, ladders, wedge outlines,
+    decisions ``pending``, ``commanders`` (unit -> the seat commanding it: every seat of a side sees what the
+    side sees, its own units among them), the scenario, the terrain, the structures' states, ladders, wedge outlines,
     pieces' arcs, templates laid, vehicles and drop zones. Part 1 hides nothing: every seat sees the whole
     table (the secret stay/retreat choices are the core's sealed events, not part of the state)."""
     full = ctx.state.to_json()
@@ -31,6 +35,7 @@ def view(ctx: Context, seat: str | None, side: str | None, pending: Sequence[Dec
     full["seat"] = seat
     full["side"] = side
     full["pending"] = [{"id": d.id, "seat": d.seat, "prompt": d.prompt} for d in pending]
+    full["commanders"] = dict(commanders.units)
     full["scenario"] = {
         "name": ctx.scenario.spec.name,
         "title": ctx.scenario.spec.title,
