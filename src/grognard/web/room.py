@@ -517,7 +517,12 @@ class Room:
         if key is not None:
             owner = next((d for d in game.pending() if d.id == key), None)
             if owner is not None and owner.seat not in mine:
-                raise Refused("not_yours", f"{action}: {key!r} is owed by {owner.seat}, not by you")
+                why = f"{action}: {key!r} is owed by {owner.seat}, not by you"
+                try:  # the rule set's own words when it has them (skirmish: the unit and its commander)
+                    game.find_decision(seat if seat in mine else mine[0], action)
+                except IllegalAction as exc:
+                    why = str(exc)
+                raise Refused("not_yours", why)
             owing = [d for d in owing if d.id == key] or owing
         if not owing:
             raise Refused("not_owed", f"{action}: you owe no decision now")
