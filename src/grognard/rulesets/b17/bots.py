@@ -26,11 +26,11 @@ import shapely
 from grognard.core.engine import Decision
 from grognard.core.geometry import TOLERANCE, angle_between, snap_angle
 from grognard.rulesets.b17 import geometry as G
+from grognard.rulesets.b17 import reckoning as K
 from grognard.rulesets.b17 import rules as R
 from grognard.rulesets.b17.actions import Fly, Guns
 from grognard.rulesets.b17.data import ATTACK_RANGE, PAIRS, TARGET
 from grognard.rulesets.b17.game import B17Game, FlySpace
-from grognard.rulesets.b17.reckoning import guns_met_many
 from grognard.rulesets.b17.state import Aircraft
 
 TARGET_CENTRE = ((TARGET[0] + TARGET[2]) / 2, (TARGET[1] + TARGET[3]) / 2)
@@ -98,7 +98,7 @@ def _guns_met(
     """:func:`guns_met` for many positions at once (numpy; ``reckoning`` measures as ``rules`` does)."""
     bombers = [b for b in game.flying_bombers() if b.label != skip]
     xs, ys, hs = [p[0] for p in at], [p[1] for p in at], [p[2] for p in at]
-    return guns_met_many(game.state.options, fighter, bombers, xs, ys, hs)
+    return K.guns_met_many(game.state.options, fighter, bombers, xs, ys, hs)
 
 
 def _bonus_attacks(game: B17Game, f: Aircraft, target: Aircraft, length: float, minimum: float) -> list[Fly]:
@@ -143,7 +143,7 @@ def _generic_attacks(game: B17Game, f: Aircraft, target: Aircraft, length: float
     Every path's stops are measured at once with numpy and shapely (the rules check the plans chosen).
     """
     dims = game.dims(f)
-    shape = G.footprint(game.dims(target), target.x, target.y, target.heading)
+    tdims = game.dims(target)
     plans: list[tuple[float, float]] = []
     for straight in sorted({minimum, round((minimum + length) / 2, 2), length}):
         turns = [0.0] if length - straight < 0.02 else [float(t) for t in range(-180, 180, 15) if t]
@@ -162,10 +162,20 @@ def _generic_attacks(game: B17Game, f: Aircraft, target: Aircraft, length: float
     ny = y + dims.length / 2 * np.sin(heading)
     off = (x < -TOLERANCE) | (x > G.TABLE_LENGTH + TOLERANCE) | (y < -TOLERANCE) | (y > G.TABLE_WIDTH + TOLERANCE)
     gone = np.cumsum(off, axis=1) > 0
-    reach = shapely.distance(shapely.points(np.stack([nx.ravel(), ny.ravel()], axis=1)), shape).reshape(nx.shape)
-    reach = np.where(gone, np.inf, reach)
+    reach = np.where(gone, np.inf, K.distance_to_footprint(tdims, nx, ny, target.x, target.y, target.heading))
+    # shapely (the truth) measures again a row whose quick distances are within EDGE of the range or of its least
+    low = reach.min(axis=1, initial=np.inf)
+    doubt = (np.abs(reach - ATTACK_RANGE) <= K.EDGE).any(axis=1) | ((reach <= low[:, None] + K.EDGE).sum(axis=1) > 1)
+    doubt &= low <= ATTACK_RANGE + K.EDGE
+    if doubt.any():
+        shape = G.footprint(tdims, target.x, target.y, target.heading)
+        rows = np.nonzero(doubt)[0]
+        points = shapely.points(np.stack([nx[rows].ravel(), ny[rows].ravel()], axis=1))
+        exact = shapely.distance(points, shape).reshape(len(rows), -1)
+        reach[rows] = np.where(gone[rows], np.inf, exact)
     out: list[Fly] = []
-    for row, (s_, t_) in enumerate(plans):
+    for row in np.nonzero(low <= ATTACK_RANGE + K.EDGE)[0].tolist():
+        s_, t_ = plans[row]
         inside = np.nonzero(reach[row] <= ATTACK_RANGE)[0]
         if inside.size == 0:
             continue
@@ -248,11 +258,12 @@ def _intercept_moves(game: B17Game, f: Aircraft, target: Aircraft | None, length
 
 
 def fighter_plans(game: B17Game, f: Aircraft, k: int = 8) -> list[Fly]:
-    """The fighter automaton's moves, best first: bonus attacks, other attacks, then interceptions."""
+    """The fighter automaton's moves, best first: bonus attacks, other attacks, then interceptions (the
+    interceptions only when fewer than ``k`` attacks are found)."""
     length = game.allowance(f)
     minimum = R.minimum_straight(f, length)
-    space = FlySpace(game, f.label)
-    closest = R.closest_bombers(game.state.options, f, game.flying_bombers())
+    closest = K.closest_bombers(game.state.options, f, game.flying_bombers())
+    space = FlySpace(game, f.label, closest)
     target = closest[0] if closest else None
     plans: list[tuple[tuple[Any, ...], Fly]] = []
     if target is not None:
@@ -267,6 +278,8 @@ def fighter_plans(game: B17Game, f: Aircraft, k: int = 8) -> list[Fly]:
                     plans.append((score, plan))
     plans.sort(key=lambda item: item[0])
     good = [plan for score, plan in plans if not score[0]]
+    if len(good) >= k:
+        return good[:k]
     return (good + _intercept_moves(game, f, target, length, minimum))[:k]
 
 
@@ -356,7 +369,7 @@ def bomber_plans(game: B17Game, a: Aircraft, k: int = 8) -> list[Fly]:
     paths = _bomber_paths(a, a.x, a.y, a.heading, length)
     if a.bombed or a.broke_off:  # a bomber that broke off its run (option flak_damage) flies on likewise
         ordered = sorted(paths, key=lambda p: (p[2].leaves_table_at() is not None, abs(p[1]), -p[0]))
-        return [Fly(a.label, s, t) for s, t, _ in ordered][:k]
+        return [Fly(a.label, s, t) for s, t, _ in ordered[:k]]
     leader = _box_leader(game, a)
     slot_aim = None
     if leader is not None and leader is not a:
@@ -396,4 +409,4 @@ def bomber_plans(game: B17Game, a: Aircraft, k: int = 8) -> list[Fly]:
             (leaves, 1, d_target, straight, turn) if bombs else (leaves, 3, abs(d_target - length), straight, turn)
         )
     scored.sort()
-    return [Fly(a.label, s, t) for _, _, _, s, t in scored][:k]
+    return [Fly(a.label, s, t) for _, _, _, s, t in scored[:k]]
