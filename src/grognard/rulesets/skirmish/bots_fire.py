@@ -167,16 +167,18 @@ def burst_order(ctx: Context, space: BurstSpace) -> Burst:
     touch = base / 2 + TOLERANCE
     our_points = shapely.points(np.array([(f.x, f.y) for f in ours], dtype=float).reshape(-1, 2))
     their_points = shapely.points(np.array([(e.x, e.y) for e in enemies], dtype=float).reshape(-1, 2))
-    for at in aims:
-        for tid in shapes:
-            for angle in range(0, 360, 45):
-                shape = R.burst_shape(ctx.templates[tid][1], at, float(angle))
-                if (shapely.distance(shape, our_points) <= touch).any():
-                    continue
-                under = (shapely.distance(shape, their_points) <= touch).tolist()
-                value = sum(figure_value(e) for e, hit in zip(enemies, under, strict=True) if hit)
-                if value > 0:
-                    scored.append((value, len(scored), Burst(space.by, at, float(angle), tid)))
+    # every placement at once: the same shapes and distances, over arrays
+    tries = [(at, tid, float(angle)) for at in aims for tid in shapes for angle in range(0, 360, 45)]
+    laid = np.array([R.burst_shape(ctx.templates[tid][1], at, angle) for at, tid, angle in tries], dtype=object)
+    ours_under = (shapely.distance(laid[:, np.newaxis], our_points[np.newaxis, :]) <= touch).any(axis=1).tolist()
+    theirs_under = (shapely.distance(laid[:, np.newaxis], their_points[np.newaxis, :]) <= touch).tolist()
+    worth = [figure_value(e) for e in enemies]
+    for (at, tid, angle), spoilt, under in zip(tries, ours_under, theirs_under, strict=True):
+        if spoilt:
+            continue
+        value = sum(w for w, hit in zip(worth, under, strict=True) if hit)
+        if value > 0:
+            scored.append((value, len(scored), Burst(space.by, at, angle, tid)))
     for _, _, burst in sorted(scored, key=lambda item: (-item[0], item[1])):
         if space.contains(burst):
             return burst

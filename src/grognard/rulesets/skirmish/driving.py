@@ -242,11 +242,31 @@ def check_foot_path(ctx: Context, action: Any, f: Figure, path: list[XY], cost: 
     train = ctx.train_now()
     if train is None and not ctx.state.vehicles:
         return  # nothing on the table he could walk into
-    body = LineString(path).buffer(ctx.tables.sight.base.value / 2)
-    if train is not None and body.intersection(train).area > 0.01:
-        raise IllegalAction(f"{action}: {f.id} would walk into the train: it cannot be boarded", "skirmish.44")
+    half = ctx.tables.sight.base.value / 2
+    # the body swept lies within the path's box grown by half a base: a shape whose box is apart meets none of it
+    reach = half + 1e-9
+    box = (
+        min(p[0] for p in path) - reach,
+        min(p[1] for p in path) - reach,
+        max(p[0] for p in path) + reach,
+        max(p[1] for p in path) + reach,
+    )
+
+    def near(shape: BaseGeometry) -> bool:
+        x0, y0, x1, y1 = shape.bounds
+        return not (x1 < box[0] or box[2] < x0 or y1 < box[1] or box[3] < y0)
+
+    body: BaseGeometry | None = None
+    if train is not None and near(train):
+        body = LineString(path).buffer(half)
+        if body.intersection(train).area > 0.01:
+            raise IllegalAction(f"{action}: {f.id} would walk into the train: it cannot be boarded", "skirmish.44")
     for v in ctx.state.vehicles.values():
-        if body.intersection(ctx.vehicle_shape(v)).area > 0.01:
+        shape = ctx.vehicle_shape(v)
+        if not near(shape):
+            continue
+        body = body if body is not None else LineString(path).buffer(half)
+        if body.intersection(shape).area > 0.01:
             raise IllegalAction(f"{action}: {f.id} would walk through {v.id}: men get in by loading", "skirmish.61")
 
 

@@ -283,22 +283,26 @@ def hill_in_the_way(terrain: Terrain, line: LineString, a: XY, b: XY) -> str | N
         if hill.height <= min(ha, hb) + TOLERANCE or not hill.shape.intersects(line):
             continue
         edge = hill.shape.boundary
-        at_crest = [
-            end
-            for end, h in ((a, ha), (b, hb))
-            if h >= hill.height - TOLERANCE and hill.shape.covers(Point(end)) and edge.distance(Point(end)) <= reach
-        ]
+        at_crest: list[XY] | None = None  # worked out when a point of the line is first found under the top
         for piece in _pieces(line.intersection(hill.shape)):
-            s0, s1 = sorted((line.project(Point(piece.coords[0])), line.project(Point(piece.coords[-1]))))
+            ends = shapely.points(shapely.get_coordinates(piece)[[0, -1]])
+            s0, s1 = sorted(shapely.line_locate_point(line, ends).tolist())
             s0, s1 = max(s0, lo), min(s1, hi)
             if s1 - s0 <= TOLERANCE:
                 continue  # the hill lies only within reach of a man along the line
             steps = max(2, int((s1 - s0) / 0.25) + 1)
-            for k in range(steps + 1):
-                s_ = s0 + (s1 - s0) * k / steps
-                sight = ha + (hb - ha) * s_ / length
-                if hill.height <= sight + TOLERANCE:
-                    continue
+            # the points every 0.25" or so, as s0 + (s1 - s0) * k / steps (the same sums, over an array)
+            along = s0 + (s1 - s0) * np.arange(steps + 1) / steps
+            sight = ha + (hb - ha) * along / length
+            for s_ in along[~(hill.height <= sight + TOLERANCE)].tolist():
+                if at_crest is None:
+                    at_crest = [
+                        end
+                        for end, h in ((a, ha), (b, hb))
+                        if h >= hill.height - TOLERANCE
+                        and hill.shape.covers(Point(end))
+                        and edge.distance(Point(end)) <= reach
+                    ]
                 if at_crest and edge.distance(line.interpolate(s_)) <= reach + TOLERANCE:
                     continue  # the crest in front of a man who stands at it
                 return hill.id
@@ -538,7 +542,23 @@ def under_wedge(terrain: Terrain, apex: XY, heading: float, angle: float, reach:
         return True  # within the angle and the arc (or touching it)
     if d <= touch:
         return True  # his base covers the apex
+    if angle <= 180.0 and _off_edges(apex, heading, angle, length, at) > touch + 1e-9:
+        return False  # farther than that from the pie itself, so from the polygon inside it
     return bool(sector(apex, heading, angle, length).distance(Point(at)) <= touch)
+
+
+def _off_edges(apex: XY, heading: float, angle: float, length: float, at: XY) -> float:
+    """How far ``at`` lies from the two straight edges of the pie of :func:`sector` (inches): for a point
+    outside the pie's angle (a pie no wider than 180 degrees), its distance from the true circular pie, which
+    holds the polygon; so never more than its distance from the polygon, but for rounding (< 1e-12")."""
+    out = math.inf
+    px, py = at[0] - apex[0], at[1] - apex[1]
+    for side in (-1, 1):
+        theta = math.radians(heading + side * angle / 2)
+        ux, uy = math.cos(theta), math.sin(theta)
+        t = min(max(px * ux + py * uy, 0.0), length)
+        out = min(out, math.hypot(px - t * ux, py - t * uy))
+    return out
 
 
 def wedge_outline(

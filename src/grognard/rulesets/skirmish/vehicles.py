@@ -15,12 +15,15 @@ stands at the start and at each waypoint, then straight along each leg.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
+import numpy as np
+import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
@@ -78,6 +81,57 @@ def swept(path: Sequence[XY], facing: float, length: float, width: float) -> tup
     return unary_union(shapes), facing
 
 
+class Ground:
+    """The ground a drive covers (``swept``), the part of it new to the vehicle (``fresh``: less its footprint
+    at the start, shrunk by the tolerance), and what was found of ``fresh`` against other shapes (kept with
+    the shape, by its identity, so that the same shape met again is not worked out again)."""
+
+    __slots__ = ("box", "found", "fresh", "ground", "heading")
+
+    def __init__(self, path: tuple[XY, ...], facing: float, length: float, width: float) -> None:
+        self.ground, self.heading = swept(path, facing, length, width)
+        start = footprint(path[0], facing, length, width)
+        self.fresh = self.ground.difference(start.buffer(-TOLERANCE)) if start.area > 0 else self.ground
+        self.box: tuple[float, float, float, float] = self.fresh.bounds
+        self.found: dict[tuple[str, int], tuple[BaseGeometry, bool]] = {}
+
+    def apart(self, bounds: tuple[float, float, float, float]) -> bool:
+        """Boxes apart: ``fresh`` has nothing in common with a shape of these bounds (a short cut)."""
+        x0, y0, x1, y1 = bounds
+        box = self.box
+        return bool(x1 < box[0] or box[2] < x0 or y1 < box[1] or box[3] < y0)
+
+    def stopped_by(self, shape: BaseGeometry, polygon_edge: bool) -> bool:
+        """``fresh`` meets ``shape`` (a feature's, whose bounds are not apart); with ``polygon_edge``, more
+        than touching an edge of it: ``measure_drive``'s test for the features that stop vehicles."""
+        key = ("feature", id(shape))
+        known = self.found.get(key)
+        if known is not None:
+            return known[1]
+        hit = bool(self.fresh.intersects(shape))
+        if hit and polygon_edge and shape.intersection(self.fresh).area <= 1e-6:
+            hit = False  # touches an edge only
+        self.found[key] = (shape, hit)
+        return hit
+
+    def overlaps(self, shape: BaseGeometry, bounds: tuple[float, float, float, float] | None = None) -> bool:
+        """``fresh`` and ``shape`` share more than 0.01 square inch."""
+        key = ("area", id(shape))
+        known = self.found.get(key)
+        if known is not None:
+            return known[1]
+        box = shape.bounds if bounds is None else bounds
+        hit = not self.apart(box) and bool(self.fresh.intersection(shape).area > 0.01)
+        self.found[key] = (shape, hit)
+        return hit
+
+
+@functools.lru_cache(maxsize=4096)  # kept: a vehicle held up is offered the same drives turn after turn
+def ground_of(path: tuple[XY, ...], facing: float, length: float, width: float) -> Ground:
+    """The :class:`Ground` of driving ``path`` (start first) from heading ``facing``."""
+    return Ground(path, facing, length, width)
+
+
 @dataclass
 class DriveMeasure:
     """What a drive costs (inches of the vehicle's move) and what it meets; ``problem`` is (rule, why)."""
@@ -126,9 +180,8 @@ def measure_drive(
     measure = DriveMeasure(line.length, line.length, start_heading)
     if line.length <= TOLERANCE:
         return measure
-    ground, measure.heading = swept(path, facing, entry.length, entry.width)
-    start = footprint(path[0], start_heading, entry.length, entry.width)
-    fresh = ground.difference(start.buffer(-TOLERANCE)) if start.area > 0 else ground
+    drive = ground_of(tuple(path), facing, entry.length, entry.width)
+    ground, measure.heading, fresh = drive.ground, drive.heading, drive.fresh
     minx, miny, maxx, maxy = ground.bounds
     t = TOLERANCE
     if minx < -t or miny < -t or maxx > terrain.width + t or maxy > terrain.depth + t:
@@ -137,20 +190,14 @@ def measure_drive(
     if not terrain.pond.is_empty and fresh.intersection(terrain.pond).area > 0.01:
         measure.problem = ("skirmish.50", "no vehicle may enter a pond or bay")
         return measure
-    box = fresh.bounds
-
-    def apart(bounds: tuple[float, float, float, float]) -> bool:  # boxes apart: nothing in common (a short cut)
-        x0, y0, x1, y1 = bounds
-        return x1 < box[0] or box[2] < x0 or y1 < box[1] or box[3] < y0
-
     for feature, bounds in zip(terrain.features, terrain.feature_boxes, strict=True):
         rule = STOPS_VEHICLES.get(feature.kind)
         if feature.kind in TANKS_KEPT_OUT and kind == "tank":
             rule = "skirmish.62"
-        if rule is None or apart(bounds) or not fresh.intersects(feature.shape):
+        if rule is None or drive.apart(bounds):
             continue
-        if feature.shape.intersection(fresh).area <= 1e-6 and feature.shape.geom_type == "Polygon":
-            continue  # touches an edge only
+        if not drive.stopped_by(feature.shape, feature.shape.geom_type == "Polygon"):
+            continue
         what = feature.kind.replace("_", " ")
         why = {
             "skirmish.58": f"vehicles cannot cross walls, sandbags or boulders: {what} {feature.id} is in the way",
@@ -161,15 +208,17 @@ def measure_drive(
         measure.problem = (rule, why)
         return measure
     for building in terrain.buildings:
-        if not apart(building.shape.bounds) and fresh.intersection(building.shape).area > 0.01:
+        if drive.overlaps(building.shape):
             measure.problem = ("skirmish.58", f"vehicles cannot drive through building {building.id}")
             return measure
     for cliff in terrain.cliffs:
         if fresh.intersects(cliff.shape):
             measure.problem = ("skirmish.58", f"vehicles cannot cross the cliff {cliff.id}")
             return measure
-    for what, shape in others:
-        if not apart(shape.bounds) and fresh.intersection(shape).area > 0.01:
+    others = list(others)
+    boxes = shapely.bounds(np.array([shape for _, shape in others], dtype=object)).tolist() if others else []
+    for (what, shape), box in zip(others, boxes, strict=True):
+        if drive.overlaps(shape, tuple(box)):
             measure.problem = ("skirmish.23", f"{what} is in the way")
             return measure
     parts = measure.parts
