@@ -245,7 +245,8 @@ class SkirmishGame(Game):
         s = self.state
         s.done.add(decision.id)
         if isinstance(action, Move):
-            MV.move(self.ctx, action)
+            space = decision.space
+            MV.move(self.ctx, action, space.passed(action) if isinstance(space, MoveSpace) else None)
             ME.note_charges(self.ctx, action.unit)
         elif isinstance(action, Drive):
             DV.drive(self.ctx, action)

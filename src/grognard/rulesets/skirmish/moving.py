@@ -381,9 +381,11 @@ def _check_traps(ctx: Context, action: Move, order: Order) -> None:
     _reach_check(ctx, action, order, "skirmish.63")
 
 
-def move(ctx: Context, action: Move) -> None:
+def move(ctx: Context, action: Move, checked: dict[str, tuple[list[XY], R.PathMeasure]] | None = None) -> None:
+    """Carry out ``action``; ``checked``: what ``check_move`` gave for it on this very state (else it is checked)."""
     s = ctx.state
-    checked = check_move(ctx, action)
+    if checked is None:
+        checked = check_move(ctx, action)
     unit = M.unit(ctx, action.unit)
     terrain = ctx.terrain
     waiting = M.waiting(ctx, unit)
@@ -477,13 +479,27 @@ class MoveSpace(ActionSpace[Move]):
     def __init__(self, ctx: Context, unit: str) -> None:
         self.ctx = ctx
         self.unit = unit
+        self._passed: tuple[Any, Move, dict[str, tuple[list[XY], R.PathMeasure]]] | None = None
+
+    def _moment(self) -> tuple[Any, ...]:
+        """Which state, and how far on in it (the space is asked again only while nothing was applied)."""
+        s = self.ctx.state
+        return (id(s), s.turn, s.phase, len(s.done))
 
     def check(self, action: Any) -> None:
         if not isinstance(action, Move):
             raise IllegalAction(f"{action} is not a move", "skirmish.21")
         if action.unit != self.unit:
             raise IllegalAction(f"{action}: this decision is for unit {self.unit}", "skirmish.21")
-        check_move(self.ctx, action)
+        self._passed = (self._moment(), action, check_move(self.ctx, action))
+
+    def passed(self, action: Move) -> dict[str, tuple[list[XY], R.PathMeasure]] | None:
+        """What ``check_move`` gave for ``action`` when it was last checked here and passed, on the state as it
+        still is (the move the bot chose, checked again when it is carried out); else None."""
+        known = self._passed
+        if known is None or known[1] != action or known[0] != self._moment():
+            return None
+        return known[2]
 
     def toward(self, x: float, y: float, steps: int = 7) -> Move | None:
         """The furthest legal straight move of the whole unit toward (x, y) for its leader, if any."""

@@ -530,35 +530,25 @@ def under_wedge(terrain: Terrain, apex: XY, heading: float, angle: float, reach:
     0.01"), so a man exactly on an edge, or whose base just reaches the arc,
     is under it (skirmish.16).
     """
+    touch = base / 2 + TOLERANCE
+    d = math.hypot(at[0] - apex[0], at[1] - apex[1])
+    off = abs(math.remainder(math.degrees(math.atan2(at[1] - apex[1], at[0] - apex[0])) - heading, 360.0))
+    if off > angle / 2 and d > touch and angle <= 180.0:
+        # out of its angle: no nearer the pie (of any length) than to the nearer of its two edges' rays
+        aside = off - angle / 2
+        gap = d * math.sin(math.radians(aside)) if aside < 90.0 else d
+        if gap > touch + 1e-7:
+            return False
     length = wedge_length(terrain, apex, at, reach)
     if length <= TOLERANCE:
         return False
-    touch = base / 2 + TOLERANCE
-    d = math.hypot(at[0] - apex[0], at[1] - apex[1])
     if d > length + touch:
         return False
-    off = abs(math.remainder(math.degrees(math.atan2(at[1] - apex[1], at[0] - apex[0])) - heading, 360.0))
     if off <= angle / 2:
         return True  # within the angle and the arc (or touching it)
     if d <= touch:
         return True  # his base covers the apex
-    if angle <= 180.0 and _off_edges(apex, heading, angle, length, at) > touch + 1e-9:
-        return False  # farther than that from the pie itself, so from the polygon inside it
     return bool(sector(apex, heading, angle, length).distance(Point(at)) <= touch)
-
-
-def _off_edges(apex: XY, heading: float, angle: float, length: float, at: XY) -> float:
-    """How far ``at`` lies from the two straight edges of the pie of :func:`sector` (inches): for a point
-    outside the pie's angle (a pie no wider than 180 degrees), its distance from the true circular pie, which
-    holds the polygon; so never more than its distance from the polygon, but for rounding (< 1e-12")."""
-    out = math.inf
-    px, py = at[0] - apex[0], at[1] - apex[1]
-    for side in (-1, 1):
-        theta = math.radians(heading + side * angle / 2)
-        ux, uy = math.cos(theta), math.sin(theta)
-        t = min(max(px * ux + py * uy, 0.0), length)
-        out = min(out, math.hypot(px - t * ux, py - t * uy))
-    return out
 
 
 def wedge_outline(
