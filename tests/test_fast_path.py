@@ -162,6 +162,26 @@ def test_reach_next_to_a_rounding_tie_falls_back_to_the_bisection() -> None:
         assert R.reach(state, squad, tx, ty) == plain_reach(state, squad, tx, ty)
 
 
+def test_a_move_below_the_wall_remembered_is_the_plain_one_whatever_the_obstacles() -> None:
+    """``reach`` remembers points for squads below the wall by table and positions alone: the same move
+    asked on beaches with other obstacles (and other squads' labels) gets the plain answer each time."""
+    rng = random.Random(9)
+    R.REACHED_BELOW_WALL.clear()
+    asked = []
+    for _ in range(300):
+        state = random_beach(rng)
+        x, y = snap(rng.uniform(0, state.width)), rng.choice([float(-rng.randint(1, 6)), snap(rng.uniform(-6, 23.9))])
+        tx, ty = rng.choice([(x, 24.0), (snap(rng.uniform(0, state.width)), 24.0), (x + 6.0, y), (x, 40.0)])
+        asked.append((state, x, y, tx, ty))
+    hits = 0
+    for state, x, y, tx, ty in asked * 3:
+        state.obstacles = [rng.choice([None, 0, 1, 2]) for _ in state.obstacles]
+        hits += (R.table_bounds(state), x, y, tx, ty) in R.REACHED_BELOW_WALL
+        squad = Squad(rng.choice(["A1", "A7"]), 12, x, y)
+        assert R.reach(state, squad, tx, ty) == plain_reach(state, squad, tx, ty)
+    assert hits >= 600  # the second and third asking of each move were remembered
+
+
 def test_section_at_clamps_as_min_of_max() -> None:
     rng = random.Random(4)
     for _ in range(20_000):

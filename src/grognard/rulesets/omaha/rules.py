@@ -202,12 +202,36 @@ def check_move(state: OmahaState, squad: Squad, x: float, y: float) -> None:
             )
 
 
+REACHED_BELOW_WALL: dict[tuple[tuple[float, float, float, float], float, float, float, float], tuple[float, float]] = {}
+"""Points :func:`reach` found for squads below the wall, by (table bounds, x0, y0, tx, ty): squads land
+at the zones' centres and wade up the same lines game after game, so most moves are asked again."""
+
+REACHED_KEPT = 1 << 16  # at most this many are kept (the dict is emptied when full)
+
+
 def reach(state: OmahaState, squad: Squad, tx: float, ty: float) -> tuple[float, float]:
     """The legal point furthest along the straight line toward (tx, ty), never beyond it (bots, menus).
 
     Limits: the allowance (water double), the table's edge, the wall for a
     squad below it, and obstacles in the band. Returns a stored (snapped) point.
+
+    For a squad below the wall the point depends on the table's bounds, the squad's position and
+    the target alone (the wall stops it short of the band, so no obstacle counts), and is
+    remembered in :data:`REACHED_BELOW_WALL`.
     """
+    if not below_wall(squad.y):
+        return _reach(state, squad, tx, ty)
+    key = (table_bounds(state), squad.x, squad.y, tx, ty)
+    point = REACHED_BELOW_WALL.get(key)
+    if point is None:
+        if len(REACHED_BELOW_WALL) >= REACHED_KEPT:
+            REACHED_BELOW_WALL.clear()
+        point = REACHED_BELOW_WALL[key] = _reach(state, squad, tx, ty)
+    return point
+
+
+def _reach(state: OmahaState, squad: Squad, tx: float, ty: float) -> tuple[float, float]:
+    """:func:`reach`, worked out."""
     x0, y0 = squad.x, squad.y
     dx, dy = tx - x0, ty - y0
     length = math.hypot(dx, dy)
