@@ -36,14 +36,13 @@ class DoctrineBot:
         self.rng = rng
 
     def choose(self, game: OmahaGame, decision: Decision) -> Any:  # type: ignore[override]
-        kind = decision.id.split(" ", 1)[0]
+        kind, _, label = decision.id.partition(" ")
         if kind == "orders":
-            return american_orders(game, game.squad(decision.id.split(" ", 1)[1]))
+            return american_orders(game, game.squad(label))
         if kind == "fire":
-            label = decision.id.split(" ", 1)[1]
             return BunkerFire(label, german_target(game, artillery=False))
         if kind == "artillery":
-            return Artillery(decision.id.split(" ", 1)[1], german_target(game, artillery=True))
+            return Artillery(label, german_target(game, artillery=True))
         if kind == "place":
             return place_bunkers(game, decision, self.rng)
         return decision.space.sample(self.rng)
@@ -58,16 +57,19 @@ def german_target(game: OmahaGame, *, artillery: bool) -> str | None:
     """The squad every German weapon concentrates on now (omaha.27)."""
     # max(squads, key=threat) in one pass; threat() is only needed to part squads level on (y, figures)
     best: Squad | None = None
-    best_rank = (0.0, 0)
     # RULINGS O10: the bunkers fire anywhere, unless the option bars them past the wall as it bars artillery
     barred = artillery or game.state.options.get("bunker_targets", "anywhere") == "not_past_wall"
     for player in game.state.americans:
         squad = player.squad
         if squad is None or (barred and R.past_wall(squad.y)):
             continue
-        rank = (squad.y, squad.figures)
-        if best is None or rank > best_rank or (rank == best_rank and threat(squad) > threat(best)):
-            best, best_rank = squad, rank
+        if (
+            best is None
+            or squad.y > best.y
+            or (squad.y == best.y and squad.figures > best.figures)
+            or (squad.y == best.y and squad.figures == best.figures and threat(squad) > threat(best))
+        ):
+            best = squad
     return None if best is None else best.label
 
 
@@ -87,12 +89,12 @@ def place_bunkers(game: OmahaGame, decision: Decision, rng: np.random.Generator)
 def american_orders(game: OmahaGame, squad: Squad) -> Move | Fight:
     """The American doctrine for one squad (omaha.28)."""
     state = game.state
-    if not R.past_wall(squad.y) and not R.at_wall(squad.y):
+    if R.below_wall(squad.y):
         # below the wall: to it, by a cleared section near if a bunker still holds
         holding = any(b.active for b in state.bunkers.values())
         follow = _cleared_section_near(game, squad) if holding else None
         tx = follow if follow is not None else squad.x
-        return _move_toward(game, squad, tx, WALL_Y)
+        return Move(squad.label, *R.reach(state, squad, tx, WALL_Y))  # no obstacles below the wall
     active = [b for _, b in sorted(state.bunkers.items()) if b.active]
     if R.past_wall(squad.y):
         target = game.bunker_in_contact(squad)
