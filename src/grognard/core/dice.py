@@ -51,6 +51,7 @@ __all__ = [
     "SuccessCount",
     "SumAtLeast",
     "TableRoll",
+    "dice_generator",
     "spawn_seeds",
     "stream",
 ]
@@ -82,6 +83,12 @@ def stream(seed: int | np.random.SeedSequence, *path: int) -> np.random.SeedSequ
     if isinstance(seed, np.random.SeedSequence):
         return np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, *path), pool_size=seed.pool_size)
     return np.random.SeedSequence(seed, spawn_key=path)
+
+
+def dice_generator(seed: int | np.random.SeedSequence, sides: int) -> np.random.Generator:
+    """The generator :class:`SeededDice` seeded ``seed`` draws its ``sides``-sided dice from (``stream(seed, sides)``);
+    a batch path drawing the same dice side by side takes it from here."""
+    return np.random.Generator(np.random.PCG64(stream(seed, sides)))
 
 
 class DiceSource(Protocol):
@@ -133,7 +140,7 @@ class SeededDice:
     def _stream(self, sides: int) -> np.random.Generator:
         generator = self._streams.get(sides)
         if generator is None:
-            generator = self._streams[sides] = np.random.Generator(np.random.PCG64(stream(self.seed_sequence, sides)))
+            generator = self._streams[sides] = dice_generator(self.seed_sequence, sides)
         return generator
 
     def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]:

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from grognard.core.dice import BOTS, DICE, SeededDice, stream
+from grognard.core.dice import BOTS, DICE, SeededDice, dice_generator, stream
 from grognard.core.geometry import TOLERANCE
 from grognard.rulesets.omaha import data as D
 from grognard.rulesets.omaha import rules as R
@@ -144,7 +144,7 @@ class _Batch:
         self.stream = np.empty((G, block + WINDOW), dtype=np.int8)
         self.filled = np.full(G, block, dtype=np.int64)
         for k, index in enumerate(indices):
-            generator = np.random.Generator(np.random.PCG64(stream(seed, index, DICE, 6)))
+            generator = dice_generator(stream(seed, index, DICE), 6)
             self.stream[k, :block] = generator.integers(1, 7, size=block, dtype=np.int64)
             self.generators.append(generator)
             self.bot_rngs.append(np.random.default_rng(stream(seed, index, BOTS)))

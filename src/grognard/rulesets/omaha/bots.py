@@ -101,7 +101,7 @@ def american_orders(game: OmahaGame, squad: Squad) -> Move | Fight:
         if target is not None:
             return Fight(squad.label, assault=squad.figures)
         if active:
-            nearest = min(active, key=lambda b: R.bunker_distance(squad.x, squad.y, b))
+            nearest = R.nearest_bunker(squad.x, squad.y, active)
             return _move_toward(game, squad, *R.contact_point(nearest))
         blocked = _blocked_exit(game, squad)
         if blocked is not None:
@@ -110,7 +110,7 @@ def american_orders(game: OmahaGame, squad: Squad) -> Move | Fight:
     # at the wall
     in_front = game.obstacles_in_front(squad)
     if in_front == 0 and active:
-        nearest = min(active, key=lambda b: R.bunker_distance(squad.x, squad.y, b))
+        nearest = R.nearest_bunker(squad.x, squad.y, active)
         move = _move_toward(game, squad, *R.contact_point(nearest))
         if (move.x, move.y) != (squad.x, squad.y):
             return move

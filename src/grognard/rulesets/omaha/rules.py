@@ -8,6 +8,7 @@ one mapping from a position along the beach to the section in front of it is
 from __future__ import annotations
 
 import math
+from functools import cache
 
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most, distance_to_rect, snap
@@ -59,14 +60,31 @@ def bunker_centre(section: int) -> float:
 
 def exit_section(section: int, state: OmahaState) -> int:
     """The obstacle section in front of the bunker in ``section``: the one containing its centre (O3, O17)."""
-    return obstacle_section_at(state, bunker_centre(section))
+    return _exit_section(section, len(state.obstacles))
+
+
+@cache
+def _exit_section(section: int, sections: int) -> int:
+    """:func:`exit_section` on a beach of ``sections`` obstacle sections (asked often, never changing)."""
+    return section_at(bunker_centre(section), OBSTACLE_SECTION_WIDTH, sections)
+
+
+@cache
+def footprint(section: int) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top) of a bunker in ``section``: 3" by 2", its front 1" behind the band (O3b)."""
+    cx = bunker_centre(section)
+    half = BUNKER_WIDTH / 2
+    return cx - half, BUNKER_FRONT_Y, cx + half, BUNKER_FRONT_Y + BUNKER_DEPTH
 
 
 def bunker_distance(x: float, y: float, bunker: Bunker) -> float:
-    """Inches from a squad at (x, y) to the bunker's footprint (3" by 2", front 1" behind the band)."""
-    cx = bunker_centre(bunker.section)
-    half = BUNKER_WIDTH / 2
-    return distance_to_rect(x, y, cx - half, BUNKER_FRONT_Y, cx + half, BUNKER_FRONT_Y + BUNKER_DEPTH)
+    """Inches from a squad at (x, y) to the bunker's footprint."""
+    return distance_to_rect(x, y, *footprint(bunker.section))
+
+
+def nearest_bunker(x: float, y: float, bunkers: list[Bunker]) -> Bunker:
+    """The first of ``bunkers`` (not empty) nearest to (x, y) by :func:`bunker_distance`."""
+    return min(bunkers, key=lambda b: bunker_distance(x, y, b))
 
 
 def in_contact(squad: Squad, bunker: Bunker) -> bool:
