@@ -213,3 +213,17 @@ def test_bots_command_every_seat_to_a_result_and_the_record_replays() -> None:
     again = replay(writer.lines, rulesets.get)
     assert again.game.digest() == game.digest()
     assert readable_by(writer.lines, "Allies 2")[-1]["digest"] == writer.lines[-1]["digest"]
+
+
+def test_the_odds_of_a_commander_know_his_sides_sealed_choice_and_not_the_enemys() -> None:
+    from grognard.analysis.winprob import sample_hidden
+
+    game = four_units(commanders=2)
+    game.apply("Allies 1", Move("A", ((10.0, 14.0),)))
+    script(game, 3, 3)
+    fire(game)
+    game.apply("Allies 1", Choice("M1", "retreat"))
+    seed = np.random.SeedSequence(1)
+    assert "melee M1" in sample_hidden(game, "Allies 2", seed).sealed["melee 1"]
+    for seat in ("Axis 1", "Axis 2", None):
+        assert sample_hidden(game, seat, seed).sealed == {}, seat

@@ -12,7 +12,8 @@ Each playout runs on a clone whose hidden part is sampled afresh, never read:
 - the dice: the game's own source (a seeded stream fixes every future roll,
   hidden obstacles not yet rolled among them) is replaced by fresh dice drawn
   from ``seed`` alone;
-- another seat's sealed secret choice (a melee group's stay or retreat) is
+- another seat's sealed secret choice (a melee group's stay or retreat) that
+  ``seat`` does not see (``Game.shares_secrets_with``: the seats of one side may share them) is
   removed from the clone, so its decision is owed again there and the bot
   chooses it afresh in each playout.
 
@@ -110,10 +111,15 @@ class WinProbability:
         }
 
 
+def _knows(game: Game, seat: str | None, chooser: str) -> bool:
+    """Whether ``seat`` sees ``chooser``'s sealed choices (its own, and those its side shares)."""
+    return seat is not None and seat in game.shares_secrets_with(chooser)
+
+
 def sample_hidden(game: Game, seat: str | None, seed: np.random.SeedSequence) -> Game:
     """A clone of ``game`` with what ``seat`` may not see sampled afresh from ``seed`` (see the module).
 
-    The dice are new (``SeededDice`` of ``seed``); every sealed choice but ``seat``'s own is forgotten, so its
+    The dice are new (``SeededDice`` of ``seed``); every sealed choice but those ``seat`` sees is forgotten, so its
     decision is owed again. The real game is not touched.
     """
     sim = game.clone()
@@ -122,7 +128,7 @@ def sample_hidden(game: Game, seat: str | None, seed: np.random.SeedSequence) ->
     sim.dice = dice
     if sim.sealed:
         kept = {
-            group: {key: choice for key, choice in choices.items() if seat is not None and choice[0] == seat}
+            group: {key: choice for key, choice in choices.items() if _knows(game, seat, choice[0])}
             for group, choices in sim.sealed.items()
         }
         sim.sealed = {group: choices for group, choices in kept.items() if choices}
@@ -186,7 +192,7 @@ def _hidden_key(game: Game, seat: str | None) -> tuple[Any, ...]:
             (str(group), str(key))
             for group, choices in game.sealed.items()
             for key, choice in choices.items()
-            if seat is not None and choice[0] == seat
+            if _knows(game, seat, choice[0])
         )
     )
 

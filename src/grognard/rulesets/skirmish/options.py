@@ -47,9 +47,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "commanders",
         int,
         1,
-        "seats a side: 1 (one player a side: Allies, Axis) or more (Allies 1, Allies 2, ...), the side's units "
-        "dealt to them round robin in the scenario's order (or as its units' commander says), each seat "
-        "ordering its own units only",
+        "players a side: 1 (Allies, Axis), or more to share each side's units out among Allies 1, Allies 2, ... "
+        "(in turn, in the scenario's order, or as its units' commander says); each orders only his own units "
+        "(at most as many as a side has units)",
         minimum=1,
         maximum=8,
         quiet=True,
