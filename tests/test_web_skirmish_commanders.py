@@ -130,3 +130,79 @@ def test_two_people_on_one_side_each_order_their_own_unit(browser: Any, server: 
     assert {moves[unit] for unit in ("G", "H", "K", "L", "R") if unit in moves} <= {"Axis 1", "Axis 2"}
     b_move = next(line for line in lines if line["seat"] == "Allies 2")
     assert b_move["action"].startswith("move B ")  # the drag's move, not a hold
+
+
+def test_a_commanders_sealed_choice_never_reaches_the_enemys_commanders_on_the_wire(tmp_path: Path) -> None:
+    """Four people, two commanders a side, on the melee yard (a German charges an American at the start; the
+    referee's 1s make every strike miss): the melee groups' choices are owed by Allies 1 and Axis 1 (the
+    commanders of their men); Ann's secret retreat reaches no frame of either axis commander's page, the
+    host's or the projector's, nor the record or debrief, until Axel has chosen; then all see it."""
+    import json
+    import threading
+    import time
+
+    from test_web_skirmish_melee import YARD, Page, act, owed, referee, sealed_words
+
+    yard = YARD + (
+        '\n[[units]]\nid = "B"\nside = "allies"\nfigures = [{ weapon = "rifle", at = [2.0, 2.0] }]\n'
+        '\n[[units]]\nid = "H"\nside = "axis"\nfigures = [{ weapon = "rifle", at = [22.0, 22.0] }]\n'
+    )
+    with ServerProcess(tmp_path) as server:
+        status, made = call(
+            server.url + "/api/rooms",
+            {
+                "ruleset": "skirmish",
+                "dice": "manual",
+                "options": {"commanders": 2},
+                "upload": {"name": "melee_yard.toml", "text": yard},
+            },
+        )
+        assert status == 200, made
+        code = made["code"]
+        tokens = {}
+        for name, side in (("Ann", "allies"), ("Bea", "allies"), ("Axel", "axis"), ("Otto", "axis")):
+            joined = call(server.url + f"/api/rooms/{code}/join", {"name": name, "side": side})[1]
+            tokens[name] = joined["token"]
+            assert joined["seats"] == [{"Ann": "Allies 1", "Bea": "Allies 2", "Axel": "Axis 1", "Otto": "Axis 2"}[name]]
+        host = Page(server, code, "host", made["host_token"])
+        stop = threading.Event()
+        typing = threading.Thread(target=referee, args=(host, stop), daemon=True)
+        typing.start()
+        try:
+            host.wait(lambda s: s.get("ready"))
+            host.send({"type": "settings", "fill_bots": False})
+            host.send({"type": "start"})
+            host.wait(lambda s: s["status"] == "playing")
+            pages = {name: Page(server, code, "player", token) for name, token in tokens.items()}
+            projector = Page(server, code, "projector", None)
+            n = 0
+            act(pages["Axel"], "move G / G.1 to 12,12", n := n + 1)  # the charge: bases touching
+            act(pages["Otto"], "hold H", n := n + 1)
+            act(pages["Ann"], "hold A", n := n + 1)
+            act(pages["Bea"], "hold B", n := n + 1)
+            while True:  # whoever owes a fire order holds
+                states = {name: page.wait(lambda s: "decisions" in s) for name, page in pages.items()}
+                fires = [(name, d) for name, s in states.items() for d in s["decisions"] if d["id"].startswith("fire")]
+                if not fires:
+                    break
+                name, d = fires[0]
+                act(pages[name], f"{d['id']} hold", n := n + 1)
+            mine, theirs = owed(pages["Ann"], "melee"), owed(pages["Axel"], "melee")
+            assert mine["seat"] == "Allies 1" and theirs["seat"] == "Axis 1"
+            group = mine["id"].split()[1]
+            words = sealed_words(group, ["A.1", "A.2"])
+            act(pages["Ann"], f"melee {group} retreat", n := n + 1)
+            pages["Axel"].wait(lambda s: not next(x for x in s["seats"] if x["seat"] == "Allies 1")["owes"])
+            time.sleep(0.5)
+            # Bea's page learns that her side's first commander chose (he owes nothing now), as every page does
+            pages["Bea"].wait(lambda s: not next(x for x in s["seats"] if x["seat"] == "Allies 1")["owes"])
+            for page in (pages["Axel"], pages["Otto"], host, projector):
+                assert not any(word in page.text() for word in words), page.text()[-2000:]
+            for path in (f"/api/rooms/{code}/record", f"/api/rooms/{code}/debrief"):
+                status, answer = call(server.url + path, headers={"X-Host-Token": made["host_token"]})
+                assert not any(word in json.dumps(answer) for word in words), (path, answer)
+            act(pages["Axel"], f"melee {theirs['id'].split()[1]} stay", n := n + 1)
+            pages["Otto"].wait(lambda s: any("retreat" in e.get("text", "") for e in s["events"]))  # revealed
+        finally:
+            stop.set()
+            host.close()
