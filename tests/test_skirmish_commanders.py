@@ -15,7 +15,7 @@ from grognard import rulesets
 from grognard.core.dice import SeededDice
 from grognard.core.errors import IllegalAction, OptionError
 from grognard.core.play import play_out
-from grognard.core.record import RecordWriter, make_header, readable_by, replay
+from grognard.core.record import SEALED, RecordWriter, make_header, readable_by, replay
 from grognard.rulesets.skirmish import RULESET, SkirmishGame
 from grognard.rulesets.skirmish import commanders as CM
 from grognard.rulesets.skirmish import face as FACE
@@ -144,6 +144,9 @@ def test_a_melee_groups_choice_goes_to_the_commander_of_most_of_its_men_and_is_s
     assert not any(e.visible_to(seat) for e in events if e.kind == "sealed" for seat in ("Axis 1", "Axis 2", None))
     assert game.sealed_json("Allies 2")["melee 1"]["melee M1"]["action"] == "melee M1 retreat"
     assert game.sealed_json("Axis 2")["melee 1"]["melee M1"]["action"] == "chosen"
+    line = {"type": "action", "seat": "Allies 1", "action": "melee M1 retreat", "events": [e.to_json() for e in events]}
+    assert readable_by([line], "Allies 2")[0]["action"] == "melee M1 retreat"  # grognard replay --seat "Allies 2"
+    assert readable_by([line], "Axis 1")[0]["action"] == SEALED
 
 
 def test_a_vehicles_drive_goes_to_its_drivers_commander() -> None:
