@@ -10,8 +10,9 @@ compared with the baseline pair by pair: the games it turned into wins (+) and
 into losses (-), the paired difference of the win rates with its 95% interval,
 and McNemar's exact p-value (the two-sided binomial test on the games that
 differ). Prints each side's win rate with a 95% Wilson interval, and the
-search's seconds per decision it weighed (more than one candidate; wall time,
-so a loaded machine reads slower). Nothing here is asserted by the tests.
+search's CPU seconds per decision it weighed (more than one candidate; the
+worker's process time, so a machine shared with other work reads about right).
+Nothing here is asserted by the tests.
 
     python bench/search_bot.py [RULESET] [--games N] [--budgets 8 32] [--depth 2] [--scenario S] [--jobs 2]
 """
@@ -58,15 +59,15 @@ def play_one(args: tuple[Any, ...]) -> tuple[str | None, int, float, int]:
         else None
     )
 
-    spent = [0.0, 0]  # seconds in the search's choices, choices that weighed more than one candidate
+    spent = [0.0, 0]  # CPU seconds in the search's choices, choices that weighed more than one candidate
 
     class Timed:
         def choose(self, game: Any, decision: Any) -> Any:
-            start = time.perf_counter()
+            start = time.process_time()
             assert search is not None
             action = search.choose(game, decision)
             if len(search.last) > 1:
-                spent[0] += time.perf_counter() - start
+                spent[0] += time.process_time() - start
                 spent[1] += 1
             return action
 
@@ -175,7 +176,6 @@ def main(argv: Sequence[str] | None = None) -> None:
                 w, wall, turns, won, per_decision = run_match(
                     pool, args.ruleset, options, games, args.seed, side, search
                 )
-                cpu = wall * args.jobs / games
                 # the same dice seed in both matches: which games did the search turn, either way
                 gained = sum(1 for a, b in zip(base, won, strict=True) if a != side and b == side)
                 lost = sum(1 for a, b in zip(base, won, strict=True) if a == side and b != side)
@@ -186,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                         side,
                         w,
                         games,
-                        f"{per_decision:.2f} s a decision; {turns:.1f} turns; ~{cpu:.1f} cpu-s a game",
+                        f"{per_decision:.2f} cpu-s a decision; {turns:.1f} turns; {wall / games:.1f} s a game (wall)",
                     )
                 )
                 print(
