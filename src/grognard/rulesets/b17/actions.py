@@ -67,8 +67,14 @@ class Fly:
     to: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
-        for name in ("straight", "turn", "at"):
-            object.__setattr__(self, name, _snap(getattr(self, name)))
+        # the bots make thousands a raid: the three measures snapped without a loop over their names
+        setattr_ = object.__setattr__
+        if self.straight is not None:
+            setattr_(self, "straight", _snap(self.straight))
+        if self.turn is not None:
+            setattr_(self, "turn", _snap(self.turn))
+        if self.at is not None:
+            setattr_(self, "at", _snap(self.at))
         if self.to is not None:
             object.__setattr__(self, "to", tuple(_snap(v) for v in self.to))
 

@@ -77,6 +77,69 @@ def move_candidates(game: B17Game, a: Aircraft, k: int = 8) -> list[Fly]:
     return fighter_plans(game, a, k) if not a.bomber else bomber_plans(game, a, k)
 
 
+# ----------------------------------------------------------------------------- paths, all at once
+FIGHTER_TURNS = tuple(float(t) for t in range(-180, 180, 15) if t)
+BOMBER_TURNS = tuple(float(t) for t in range(-90, 91, 10) if t)
+
+
+@lru_cache(maxsize=1024)
+def _turned(heading: float, turns: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray, tuple[float, ...]]:
+    """cos and sin of each heading after ``turns`` (``Path.new_heading``, measured as ``Path`` measures it)."""
+    headings = tuple(snap_angle(heading + snap_angle(t)) for t in turns)
+    rads = [math.radians(h) for h in headings]
+    return np.array([math.cos(r) for r in rads]), np.array([math.sin(r) for r in rads]), headings
+
+
+def _path_ends(a: Aircraft, length: float, minimum: float, turn_set: tuple[float, ...]) -> dict[str, Any]:
+    """The doctrine's paths for ``a`` (straight ``minimum``, half-way or all of ``length``; then each turn of
+    ``turn_set``, none after a whole move straight) and where they end, all at once: ``straight``, ``turn``
+    (lists), ``x``, ``y`` (the ends as stored, ``Path.snapped``), ``h`` (the end's heading), ``leaves`` (the
+    centre leaves the table on the way, ``Path.leaves_table_at``), ``cos``, ``sin`` (of ``h``); the same
+    floats as ``Path`` gives, bit for bit (the sums in its order; the rounding ``reckoning.snap_many``)."""
+    rad = math.radians(a.heading)
+    c, s = math.cos(rad), math.sin(rad)
+    c1, s1, headings = _turned(a.heading, turn_set)
+    straights: list[float] = []
+    turns: list[float] = []
+    cos_parts, sin_parts, h_parts = [], [], []
+    for straight in sorted({minimum, round((minimum + length) / 2, 2), length}):
+        if length - straight < 0.02:
+            straights.append(straight)
+            turns.append(0.0)
+            after = length > straight
+            h0 = snap_angle(a.heading + 0.0) if after else a.heading
+            r0 = math.radians(h0)
+            cos_parts.append(np.array([math.cos(r0) if after else c]))
+            sin_parts.append(np.array([math.sin(r0) if after else s]))
+            h_parts.append([h0])
+        else:
+            straights += [straight] * len(turn_set)
+            turns += list(turn_set)
+            cos_parts.append(c1)
+            sin_parts.append(s1)
+            h_parts.append(list(headings))
+    straight_arr = np.array(straights)
+    rest = length - straight_arr
+    ch, sh = np.concatenate(cos_parts), np.concatenate(sin_parts)
+    x1 = a.x + straight_arr * c
+    y1 = a.y + straight_arr * s
+    x2 = np.where(rest > 0, x1 + rest * ch, x1)
+    y2 = np.where(rest > 0, y1 + rest * sh, y1)
+    lo, hi_x, hi_y = -TOLERANCE, G.TABLE_LENGTH + TOLERANCE, G.TABLE_WIDTH + TOLERANCE
+    on1 = (x1 >= lo) & (x1 <= hi_x) & (y1 >= lo) & (y1 <= hi_y)
+    on2 = (x2 >= lo) & (x2 <= hi_x) & (y2 >= lo) & (y2 <= hi_y)
+    return {
+        "straight": straights,
+        "turn": turns,
+        "x": K.snap_many(x2),
+        "y": K.snap_many(y2),
+        "h": [h for part in h_parts for h in part],
+        "leaves": ~(on1 & on2),
+        "cos": ch,
+        "sin": sh,
+    }
+
+
 # ----------------------------------------------------------------------------- fighters
 def _unit(heading: float) -> tuple[float, float]:
     rad = math.radians(heading)
@@ -226,8 +289,11 @@ def _score_attacks(game: B17Game, f: Aircraft, plans: list[Fly], space: FlySpace
     return out
 
 
-def _intercept_moves(game: B17Game, f: Aircraft, target: Aircraft | None, length: float, minimum: float) -> list[Fly]:
-    """No attack in reach: fly to a spot ahead of the bomber's next position, facing it, off the guns."""
+def _intercept_moves(
+    game: B17Game, f: Aircraft, target: Aircraft | None, length: float, minimum: float, k: int | None = None
+) -> list[Fly]:
+    """No attack in reach: fly to a spot ahead of the bomber's next position, facing it, off the guns (the
+    best ``k``, or all)."""
     aims: list[tuple[tuple[float, float], float]] = []
     if target is None:
         aims.append(((54.0, 30.0), f.heading))
@@ -238,23 +304,17 @@ def _intercept_moves(game: B17Game, f: Aircraft, target: Aircraft | None, length
         aims.append(((nx + bx * 10.0, ny + by * 10.0), target.heading + 180.0))  # ahead of it, facing it: head-on
         aims.append(((nx - bx * 10.0, ny - by * 10.0), target.heading))  # behind it, after it: from behind
     aims = [((min(max(x, 3.0), 105.0), min(max(y, 3.0), 57.0)), h) for (x, y), h in aims]
-    ends = []
-    straights = sorted({minimum, round((minimum + length) / 2, 2), length})
-    for straight in straights:
-        turns = [0.0] if length - straight < 0.02 else [float(t) for t in range(-180, 180, 15) if t]
-        for turn in turns:
-            path = G.Path(f.x, f.y, f.heading, straight, snap_angle(turn), length)
-            leave = path.leaves_table_at()
-            x, y, h = path.snapped(length)
-            miss = min(math.dist((x, y), aim) + 0.05 * angle_between(h, want) for aim, want in aims)
-            ends.append((leave is not None, miss, (x, y, h), Fly(f.label, straight, turn)))
-    met = _guns_met(game, f, [end for _, _, end, _ in ends])
-    scored = [
-        (leaves, miss + 6.0 * (0 if leaves else guns), fly)
-        for (leaves, miss, _, fly), guns in zip(ends, met, strict=True)
-    ]
+    ends = _path_ends(f, length, minimum, FIGHTER_TURNS)
+    xs, ys, hs, leaves = ends["x"], ends["y"], ends["h"], ends["leaves"].tolist()
+    met = _guns_met(game, f, list(zip(xs, ys, hs, strict=True)))
+    scored = []
+    for x, y, h, leave, guns, straight, turn in zip(
+        xs, ys, hs, leaves, met, ends["straight"], ends["turn"], strict=True
+    ):
+        miss = min(math.dist((x, y), aim) + 0.05 * angle_between(h, want) for aim, want in aims)
+        scored.append((leave, miss + 6.0 * (0 if leave else guns), straight, turn))
     scored.sort(key=lambda item: (item[0], item[1]))
-    return [fly for _, _, fly in scored]
+    return [Fly(f.label, straight, turn) for _, _, straight, turn in scored[:k]]
 
 
 def fighter_plans(game: B17Game, f: Aircraft, k: int = 8) -> list[Fly]:
@@ -280,29 +340,22 @@ def fighter_plans(game: B17Game, f: Aircraft, k: int = 8) -> list[Fly]:
     good = [plan for score, plan in plans if not score[0]]
     if len(good) >= k:
         return good[:k]
-    return (good + _intercept_moves(game, f, target, length, minimum))[:k]
+    return good + _intercept_moves(game, f, target, length, minimum, k - len(good))
 
 
 # ----------------------------------------------------------------------------- bombers
-def fuselage_over(dims: G.Dims, x: float, y: float, heading: float) -> bool:
-    """The fuselage's corners all within the target (the bots' quick form of ``geometry.over_target``)."""
+def _over_target(dims: G.Dims, x: Any, y: Any, c: Any, s: Any) -> np.ndarray:
+    """The fuselage's corners all within the target (the bots' quick form of ``geometry.over_target``) for a
+    model at (x, y) whose heading has cosine ``c`` and sine ``s``: arrays that broadcast (the sums of
+    ``geometry.local_to_world``)."""
     x0, y0, x1, y1 = TARGET
     half, side = dims.length / 2, dims.body_width / 2
+    inside = np.ones(np.broadcast(x, y, c, s).shape, dtype=bool)
     for f_, l_ in ((half, side), (half, -side), (-half, side), (-half, -side)):
-        px, py = G.local_to_world(x, y, heading, f_, l_)
-        if not (x0 - TOLERANCE <= px <= x1 + TOLERANCE and y0 - TOLERANCE <= py <= y1 + TOLERANCE):
-            return False
-    return True
-
-
-def _bomber_paths(a: Aircraft, x: float, y: float, heading: float, length: float) -> list[tuple[float, float, G.Path]]:
-    minimum = R.minimum_straight(a, length)
-    out = []
-    for straight in sorted({minimum, round((minimum + length) / 2, 2), length}):
-        turns = [0.0] if length - straight < 0.02 else [float(t) for t in range(-90, 91, 10) if t]
-        for turn in turns:
-            out.append((straight, turn, G.Path(x, y, heading, straight, snap_angle(turn), length)))
-    return out
+        px = x + f_ * c - l_ * s
+        py = y + f_ * s + l_ * c
+        inside &= (px >= x0 - TOLERANCE) & (px <= x1 + TOLERANCE) & (py >= y0 - TOLERANCE) & (py <= y1 + TOLERANCE)
+    return inside
 
 
 @lru_cache(maxsize=32)
@@ -338,14 +391,7 @@ def _bombs_next_moves(
     ex = x + moves[None, :, 0] * c - moves[None, :, 1] * s
     ey = y + moves[None, :, 0] * s + moves[None, :, 1] * c
     eh = np.radians(np.array([p[2] for p in starts])[:, None] + moves[None, :, 2])
-    ec, es = np.cos(eh), np.sin(eh)
-    x0, y0, x1, y1 = TARGET
-    half, side = dims.length / 2, dims.body_width / 2
-    inside = np.ones(ex.shape, dtype=bool)
-    for f_, l_ in ((half, side), (half, -side), (-half, side), (-half, -side)):
-        px = ex + f_ * ec - l_ * es
-        py = ey + f_ * es + l_ * ec
-        inside &= (px >= x0 - TOLERANCE) & (px <= x1 + TOLERANCE) & (py >= y0 - TOLERANCE) & (py <= y1 + TOLERANCE)
+    inside = _over_target(dims, ex, ey, np.cos(eh), np.sin(eh))
     return [bool(v) for v in inside.any(axis=1)]
 
 
@@ -366,10 +412,12 @@ def bomber_plans(game: B17Game, a: Aircraft, k: int = 8) -> list[Fly]:
     """The bombers' doctrine for ``a``, best first: bomb now; else line up a run; else hold the box."""
     dims = game.dims(a)
     length = game.allowance(a)
-    paths = _bomber_paths(a, a.x, a.y, a.heading, length)
+    minimum = R.minimum_straight(a, length)
+    ends = _path_ends(a, length, minimum, BOMBER_TURNS)
+    straights, turns, gone = ends["straight"], ends["turn"], ends["leaves"].tolist()
     if a.bombed or a.broke_off:  # a bomber that broke off its run (option flak_damage) flies on likewise
-        ordered = sorted(paths, key=lambda p: (p[2].leaves_table_at() is not None, abs(p[1]), -p[0]))
-        return [Fly(a.label, s, t) for s, t, _ in ordered[:k]]
+        ordered = sorted(range(len(turns)), key=lambda i: (gone[i], abs(turns[i]), -straights[i]))
+        return [Fly(a.label, straights[i], turns[i]) for i in ordered[:k]]
     leader = _box_leader(game, a)
     slot_aim = None
     if leader is not None and leader is not a:
@@ -385,11 +433,12 @@ def bomber_plans(game: B17Game, a: Aircraft, k: int = 8) -> list[Fly]:
     runs: list[tuple[bool, float, float, float]] = []  # paths to look one move ahead from, all at once
     run_ends: list[tuple[float, float, float]] = []
     near = math.dist((a.x, a.y), TARGET_CENTRE) <= FINAL_APPROACH
-    for straight, turn, path in paths:
-        leaves = path.leaves_table_at() is not None
-        x, y, h = path.snapped(length)
+    over = _over_target(dims, np.array(ends["x"]), np.array(ends["y"]), ends["cos"], ends["sin"]).tolist()
+    for x, y, h, leaves, bombs_now, straight, turn in zip(
+        ends["x"], ends["y"], ends["h"], gone, over, straights, turns, strict=True
+    ):
         d_target = math.dist((x, y), TARGET_CENTRE)
-        if fuselage_over(dims, x, y, h):
+        if bombs_now:
             scored.append((leaves, 0, d_target, straight, turn))
             continue
         if slot_aim is not None and not near:
@@ -403,7 +452,7 @@ def bomber_plans(game: B17Game, a: Aircraft, k: int = 8) -> list[Fly]:
         want = G.bearing(x, y, *TARGET_CENTRE)
         scored.append((leaves, 3, d_target + 0.02 * angle_between(h, want), straight, turn))
     for (leaves, d_target, straight, turn), bombs in zip(
-        runs, _bombs_next_moves(dims, run_ends, length, R.minimum_straight(a, length)), strict=True
+        runs, _bombs_next_moves(dims, run_ends, length, minimum), strict=True
     ):
         scored.append(
             (leaves, 1, d_target, straight, turn) if bombs else (leaves, 3, abs(d_target - length), straight, turn)

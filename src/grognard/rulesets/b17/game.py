@@ -75,6 +75,7 @@ class B17Game(Game):
 
     def __init__(self, options: Mapping[str, Any], dice: DiceSource) -> None:
         super().__init__(dice)
+        self.applied = 0  # actions applied: FlySpace keeps what it resolved until the next one
         boxes = 2 if options["enlarged"] else 1
         aircraft: dict[str, Aircraft] = {}
         for k in range(boxes * BOX_SIZE):
@@ -231,6 +232,7 @@ class B17Game(Game):
         return tuple(out)
 
     def _apply(self, decision: Decision, action: Any) -> None:
+        self.applied += 1  # what the action spaces found before is stale now
         s = self.state
         if isinstance(action, PlaceBox):
             self._place(action)

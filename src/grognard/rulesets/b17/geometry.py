@@ -32,7 +32,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon, box
 
-from grognard.core.geometry import TOLERANCE, snap_angle
+from grognard.core.geometry import TOLERANCE, distance_to_rect, snap_angle
 from grognard.rulesets.b17.data import FLAK_RANGE, TABLE_LENGTH, TABLE_WIDTH, TARGET
 
 __all__ = [
@@ -178,11 +178,15 @@ def distance_to(point: tuple[float, float], shape: shapely.Geometry) -> float:
 
 def over_target(dims: Dims, x: float, y: float, heading: float) -> bool:
     """The whole fuselage over the target rectangle, its edge included (b17.50, RULINGS B17)."""
+    if distance_to_rect(x, y, *TARGET) > 2 * TOLERANCE:
+        return False  # the centre (in the fuselage) is off the target and its edge: shapely need not look
     return bool(TARGET_WITH_TOLERANCE.contains(fuselage(dims, x, y, heading)))
 
 
 def in_flak_range(dims: Dims, x: float, y: float, heading: float) -> bool:
     """Any part of the aircraft within 6" of the target's edge (or over it) (b17.53, RULINGS B5)."""
+    if distance_to_rect(x, y, *TARGET) - math.hypot(dims.length, dims.span) / 2 > FLAK_RANGE + 2 * TOLERANCE:
+        return False  # every part of the model is within half its diagonal of the centre: surely out of range
     return float(shapely.distance(footprint(dims, x, y, heading), TARGET_BOX)) <= FLAK_RANGE + TOLERANCE
 
 

@@ -57,6 +57,17 @@ def distance_to_footprint(dims: G.Dims, px: np.ndarray, py: np.ndarray, x: Any, 
 EDGE = 1e-9  # inches: a quick measure this close to a limit is measured again with shapely (the truth)
 
 
+def snap_many(values: np.ndarray) -> list[float]:
+    """``core.geometry.snap`` (``round(v, 2) + 0.0``) of each value, exactly: numpy's ``rint(100 v) / 100``,
+    and Python's ``round`` where ``100 v`` is within 1e-6 of a half (the only place the two may differ)."""
+    scaled = values * 100.0
+    out = np.rint(scaled) / 100.0 + 0.0
+    doubt = np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6
+    for i in np.nonzero(doubt)[0].tolist():
+        out[i] = round(float(values[i]), 2) + 0.0
+    return out.tolist()  # type: ignore[no-any-return]
+
+
 def footprint_distance(dims: G.Dims, px: float, py: float, x: float, y: float, h: float) -> float:
     """:func:`distance_to_footprint` of one point, in plain floats (a few microseconds, not shapely's fifty)."""
     rad = math.radians(h)

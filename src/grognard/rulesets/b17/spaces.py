@@ -120,13 +120,25 @@ class FlySpace(ActionSpace[Fly]):
         self.game = game
         self.label = label
         self.closest = closest
+        self._last: tuple[tuple[Any, int, int], tuple[G.Path, float | None, str | None]] | None = None
 
     @property
     def aircraft(self) -> Aircraft:
         return self.game.aircraft(self.label)
 
     def resolve(self, action: Any) -> tuple[G.Path, float | None, str | None]:
-        """The path, the stop and the target of a legal ``action``; raises IllegalAction naming the rule."""
+        """The path, the stop and the target of a legal ``action``; raises IllegalAction naming the rule.
+
+        The last one found is kept until the game applies an action (a bot's check of its move, then the
+        move applied, resolve it once)."""
+        key = (action, id(self.game.state), self.game.applied)
+        if self._last is not None and self._last[0] == key:
+            return self._last[1]
+        found = self._resolve(action)
+        self._last = (key, found)
+        return found
+
+    def _resolve(self, action: Any) -> tuple[G.Path, float | None, str | None]:
         game, a = self.game, self.aircraft
         if not isinstance(action, Fly):
             raise IllegalAction(f"{action} is not a move", "b17.24")
