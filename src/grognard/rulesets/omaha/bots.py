@@ -55,7 +55,8 @@ def threat(squad: Squad) -> tuple[float, int, int]:
 
 def german_target(game: OmahaGame, *, artillery: bool) -> str | None:
     """The squad every German weapon concentrates on now (omaha.27)."""
-    # max(squads, key=threat) in one pass; threat() is only needed to part squads level on (y, figures)
+    # max(squads, key=threat) in one pass: the players are in label order (A1, A2, ...), so of squads level
+    # on (y, figures) the first met has the lowest number, the one threat() ranks first
     best: Squad | None = None
     # RULINGS O10: the bunkers fire anywhere, unless the option bars them past the wall as it bars artillery
     barred = artillery or game.state.options.get("bunker_targets", "anywhere") == "not_past_wall"
@@ -63,12 +64,7 @@ def german_target(game: OmahaGame, *, artillery: bool) -> str | None:
         squad = player.squad
         if squad is None or (barred and R.past_wall(squad.y)):
             continue
-        if (
-            best is None
-            or squad.y > best.y
-            or (squad.y == best.y and squad.figures > best.figures)
-            or (squad.y == best.y and squad.figures == best.figures and threat(squad) > threat(best))
-        ):
+        if best is None or squad.y > best.y or (squad.y == best.y and squad.figures > best.figures):
             best = squad
     return None if best is None else best.label
 
@@ -91,11 +87,11 @@ def american_orders(game: OmahaGame, squad: Squad) -> Move | Fight:
     state = game.state
     if R.below_wall(squad.y):
         # below the wall: to it, by a cleared section near if a bunker still holds
-        holding = any(b.active for b in state.bunkers.values())
+        holding = bool(game.active_bunkers())
         follow = _cleared_section_near(game, squad) if holding else None
         tx = follow if follow is not None else squad.x
         return Move(squad.label, *R.reach(state, squad, tx, WALL_Y))  # no obstacles below the wall
-    active = [b for _, b in sorted(state.bunkers.items()) if b.active]
+    active = game.active_bunkers()
     if R.past_wall(squad.y):
         target = game.bunker_in_contact(squad)
         if target is not None:

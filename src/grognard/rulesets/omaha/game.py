@@ -65,6 +65,7 @@ class OmahaGame(Game):
         self._owed: tuple[OmahaState, list[Decision]] | None = None  # the phase's unanswered decisions: _owed_now
         self._last: tuple[OmahaState, tuple[int, str, int], tuple[Decision, ...]] | None = None  # see _decisions
         self._made: dict[str, tuple[Any, Decision]] = {}  # label -> (what it was made from, decision): see _orders
+        self._active: tuple[OmahaState, list[Bunker]] | None = None  # see active_bunkers
         self.actions_applied = 0  # and calls of changed(): spaces work out afresh what depends on the state
         germans = int(options["germans"])
         width = germans * AMERICANS_PER_GERMAN * ZONE_WIDTH
@@ -249,7 +250,7 @@ class OmahaGame(Game):
             return [self._orders(player) for player in s.americans if player.squad is not None]
         out: list[Decision] = []
         if self.fire_targets():
-            out += [self._fire(bunker) for _section, bunker in sorted(s.bunkers.items()) if bunker.active]
+            out += [self._fire(bunker) for bunker in self.active_bunkers()]
         if self.strike_targets():
             for k in range(s.germans):
                 if self.calls_artillery(f"G{k + 1}"):
@@ -327,12 +328,13 @@ class OmahaGame(Game):
         fields = self.__dict__.copy()
         fields["_owed"] = fields["_last"] = None
         fields["_made"] = {}
+        fields["_active"] = None
         return fields
 
     def changed(self) -> None:
         super().changed()
         self.actions_applied += 1
-        self._owed = None
+        self._owed = self._active = None
 
     def _apply(self, decision: Decision, action: Any) -> None:
         s = self.state
@@ -381,6 +383,16 @@ class OmahaGame(Game):
         """Obstacles left in the section in front of ``squad`` (None: not yet rolled)."""
         return self.state.obstacles[R.obstacle_section_at(self.state, squad.x)]
 
+    def active_bunkers(self) -> list[Bunker]:
+        """The bunkers still in action, in section order (not to be changed by the caller).
+
+        Kept with the state until a bunker's status may have changed: a fight, ``changed()``.
+        """
+        s = self.state
+        if self._active is None or self._active[0] is not s:
+            self._active = (s, [bunker for _section, bunker in sorted(s.bunkers.items()) if bunker.active])
+        return self._active[1]
+
     def exit_open(self, bunker: Bunker) -> bool:
         """An exit is open when its bunker is knocked out and the obstacle section in front is clear (O17)."""
         return not bunker.active and self.state.obstacles[R.exit_section(bunker.section, self.state)] == 0
@@ -419,6 +431,7 @@ class OmahaGame(Game):
                 section = number - 1
                 s.bunkers[section] = Bunker(f"B{number}", section, label, german_seat(k + 1), DEFENDERS)
         assert len(s.bunkers) == BUNKERS_PER_GERMAN * s.germans
+        self._active = None
         self._end_phase()
 
     def _begin_turn(self) -> None:
@@ -594,6 +607,7 @@ class OmahaGame(Game):
     def _fight(self, action: Fight) -> None:
         """Clear, then shoot, then assault, each die rolled for its figure (omaha.16-18)."""
         s = self.state
+        self._active = None  # a bunker may be silenced or destroyed
         squad = self.squad(action.squad)
         if action.clear:
             section = R.obstacle_section_at(s, squad.x)
