@@ -180,13 +180,16 @@ def test_a_commanders_sealed_choice_never_reaches_the_enemys_commanders_on_the_w
             act(pages["Otto"], "hold H", n := n + 1)
             act(pages["Ann"], "hold A", n := n + 1)
             act(pages["Bea"], "hold B", n := n + 1)
-            while True:  # whoever owes a fire order holds
-                states = {name: page.wait(lambda s: "decisions" in s) for name, page in pages.items()}
-                fires = [(name, d) for name, s in states.items() for d in s["decisions"] if d["id"].startswith("fire")]
-                if not fires:
-                    break
-                name, d = fires[0]
-                act(pages[name], f"{d['id']} hold", n := n + 1)
+            deadline = time.monotonic() + 60
+            while not any(d["id"].startswith("melee") for d in pages["Ann"].state.get("decisions", [])):
+                assert time.monotonic() < deadline, "no melee came"
+                for page in pages.values():  # whoever owes a fire order holds
+                    with page.lock:
+                        owing = [d["id"] for d in page.state.get("decisions", []) if d["id"].startswith("fire")]
+                    for key in owing:
+                        act(page, f"{key} hold", n := n + 1)
+                        page.wait(lambda s, key=key: all(d["id"] != key for d in s.get("decisions", [])))
+                time.sleep(0.1)
             mine, theirs = owed(pages["Ann"], "melee"), owed(pages["Axel"], "melee")
             assert mine["seat"] == "Allies 1" and theirs["seat"] == "Axis 1"
             group = mine["id"].split()[1]
