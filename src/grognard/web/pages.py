@@ -162,8 +162,11 @@ def room_page(role: str, room: Any, join_base: str = "") -> str:
     board = """<section class="board" aria-labelledby="board-h">
 <h2 id="board-h">The table</h2>
 <div id="svg" class="svg"></div>
-<div id="tables"></div>
 </section>"""
+    tables = """<section class="tables" aria-label="The table as text"><div id="tables"></div></section>"""
+    # the side panel folds away (a button in the header): the table takes the page's whole width
+    toggle = """<button type="button" id="side-toggle" class="side-toggle" aria-controls="side" aria-expanded="true">
+Hide the side panel</button>"""
     events = """<section aria-labelledby="events-h" class="events">
 <h2 id="events-h">What just happened</h2>
 <ol id="events" reversed tabindex="0" aria-labelledby="events-h"></ol>
@@ -250,11 +253,11 @@ every die shown</p>
 <thead><tr><th scope="col">tick</th><th scope="col">name</th><th scope="col">seats</th><th scope="col">online</th>
 <th scope="col">rename</th><th scope="col">remove</th></tr></thead><tbody id="player-rows"></tbody></table>
 </section>"""
-        body = f"""<header><h1>{title}: {heading}, room {code}</h1>{status}</header>
+        body = f"""<header class="room-head"><h1>{title}: {heading}, room {code}</h1>{status}{toggle}</header>
 {message}
-<main id="main" class="columns">
+<main id="main" class="columns room">
 <div class="left">{board}{debrief}</div>
-<div class="right">{odds}{side}{figures}{events}</div>
+<div class="right" id="side">{odds}{side}{tables}{figures}{events}</div>
 </main>"""
     elif role == "player":
         sides = "".join(f'<option value="{escape(x)}">{escape(x)}</option>' for x in room.ruleset.sides)
@@ -282,11 +285,11 @@ every die shown</p>
 <div id="preview" class="preview" aria-live="polite"></div>
 </section>"""
         )
-        body = f"""<header><h1>{title}: {heading}, room {code}</h1>{status}</header>
+        body = f"""<header class="room-head"><h1>{title}: {heading}, room {code}</h1>{status}{toggle}</header>
 {message}
-<main id="main" class="columns">
+<main id="main" class="columns room">
 <div class="left keep" tabindex="0" role="region" aria-label="the table and its units">{board}{debrief}</div>
-<div class="right">{odds}{side}{figures}{events}</div>
+<div class="right" id="side">{odds}{side}{tables}{figures}{events}</div>
 </main>"""
     else:
         body = f"""<header class="projector-head"><h1>{title}, room {code}</h1>{status}

@@ -98,9 +98,22 @@ function drawJoinInfo(s) {
   setJoinInfo(joinChoice === null ? s.status === "lobby" : joinChoice);
 }
 
-// the clock ticks; the projector's J key and button show or hide how to join
+// the side panel folded away (the table the page's whole width) or shown
+function sidePanel() {
+  const button = $("side-toggle"), main = $("main");
+  if (!button || !main) return;
+  const set = (hidden) => {
+    main.classList.toggle("side-hidden", hidden);
+    button.setAttribute("aria-expanded", String(!hidden));
+    button.textContent = hidden ? "Show the side panel" : "Hide the side panel";
+  };
+  button.addEventListener("click", () => set(!main.classList.contains("side-hidden")));
+}
+
+// the clock ticks; the side panel's button; the projector's J key and button show or hide how to join
 export function startPanels() {
   setInterval(tick, 1000);
+  sidePanel();
   if (role !== "projector") return;
   const toggle = () => { joinChoice = $("join-info").hidden; setJoinInfo(joinChoice); };
   $("join-toggle").addEventListener("click", toggle);

@@ -105,9 +105,14 @@
     const keyBox = document.createElement("div");
     keyBox.className = "table-key"; keyBox.hidden = true;
     keyBox.setAttribute("role", "group"); keyBox.setAttribute("aria-label", "the table's key: what each kind of ground looks like");
+    // the tools and the key beside the table (a table about as deep as wide: the screen's height is what
+    // limits it, so they take a column of the width to spare) or above it (a long table: data-shape "wide")
+    const side = document.createElement("div");
+    side.className = "table-side";
+    side.appendChild(tools);
+    side.appendChild(keyBox);
     box.textContent = "";
-    box.appendChild(tools);
-    box.appendChild(keyBox);  // above the table, in sight with it on a short screen
+    box.appendChild(side);
     box.appendChild(frame);
     patterns(svg);
 
@@ -264,12 +269,14 @@
       scene = next;
       unit = Math.sqrt(next.width * next.height) / 50;
       svg.style.setProperty("--unit", String(unit));
-      const pad = unit * 2.5;
+      const pad = unit * 1.2;  // the whole table as large as it fits, a margin for the words at its edges
       whole = { x: next.x0 - pad, y: -(next.y0 + next.height) - pad, w: next.width + 2 * pad, h: next.height + 2 * pad };
       svg.dataset.unit = String(fix(unit));
       // a very long table (a wide beach) is shown at most twice as wide as high: the whole table fits with
       // room above and below, and a player's first sight is the full depth of it around the own units
-      svg.style.aspectRatio = String(fix(Math.min(whole.w / whole.h, opts.maxAspect || 2)));
+      const aspect = Math.min(whole.w / whole.h, opts.maxAspect || 2);
+      svg.style.aspectRatio = String(fix(aspect));
+      box.dataset.shape = aspect > 1.3 ? "wide" : "tall";
       if (first) fit();
       if (!focused) {
         const rings = [].concat(...(next.layers || []).map((l) => l.shapes || [])).filter((s) => s.cls === "ring");
@@ -468,7 +475,9 @@
       else if (e.key === "0") { fit(); e.preventDefault(); }
       else if (e.key === "Escape" && opts.onPointer) opts.onPointer("cancel", null, null, e);
     });
-    window.addEventListener("resize", () => { if (scene) paint(); });
+    // the table's size changes (the window, the side panel folded away): its marks and words drawn again
+    if (window.ResizeObserver) new ResizeObserver(() => { if (scene && drawnAt && Math.abs(perInch() / drawnAt - 1) > 0.02) paint(); }).observe(svg);
+    else window.addEventListener("resize", () => { if (scene) paint(); });
     api.fit = fit;
     api.zoomBy = (f) => zoomAt(f);
     api.box = () => (shown ? Object.assign({}, shown) : null);
