@@ -209,3 +209,83 @@ def test_a_wedge_and_a_template_placed_by_drag_and_the_ranging_shot_drawn(
     assert aim == [18, -22]  # where it was aimed (y drawn up)
     assert "M.1's ranging shot: 1 (needs 3 or less): lands on" in ann.inner_text("body")
     snap(ann, shots, "skirmish-ranging")
+
+
+def handle_at(page: Any) -> tuple[float, float]:
+    """Where the turning handle of the wedge or template shown is (inches), as the table draws it."""
+    page.wait_for_selector("svg.table .rotate-handle .d-turn", state="attached")
+    x, y = (float(v) for v in (page.get_attribute("svg.table", "data-handle") or "").split(","))
+    return x, y
+
+
+def outline(page: Any) -> str:
+    """The points of the wedge's or template's outline drawn by the preview (SVG: y drawn down)."""
+    return str(page.get_attribute("svg.table .preview-layer .p-shape", "points") or "")
+
+
+def points(drawn: str) -> list[tuple[float, float]]:
+    return [(float(p.split(",")[0]), -float(p.split(",")[1])) for p in drawn.split()]
+
+
+def ringed(page: Any) -> set[str]:
+    return set(page.eval_on_selector_all("svg.table .p-ring.under", "l => l.map(c => c.dataset.under)"))
+
+
+def test_a_wedge_and_a_template_turned_by_dragging_their_handle(
+    browser: Any, server: ServerProcess, shots: Path
+) -> None:
+    """The wedge's handle (its aim point) dragged round the gunner by a finger: the aim goes round at the same
+    range, the form follows, and the men ringed and their odds are those of the new aim. The template's handle
+    dragged a quarter turn by the mouse: its angle 90 in the form and the order, and the men under it change."""
+    game = seated(browser, server, dict(UPLOAD), touch=True)
+    ann, axel = game["allies"], game["axis"]
+    show(ann, "move A")
+    commit_menu(ann, "hold A")
+    show(ann, "move M")
+    commit_menu(ann, "hold M")
+    axel.wait_for_selector(".decision input[value='hold G']")
+    commit_menu(axel, "hold G", wait=False)
+    # the wedge, aimed up the table at the German line, then turned away from it by its handle
+    show(ann, "fire A")
+    gunner = centre(ann, "A.2")
+    drag(ann, gunner, (gunner[0], 22.0))
+    tip_with(ann, f"A.2 wedge {gunner[0]:g},22", "Under it", "Commit")
+    before = ringed(ann)
+    assert before >= {"G.1", "G.2"}, before
+    hx, hy = handle_at(ann)
+    assert (hx, hy) == pytest.approx((gunner[0], 22.0), abs=0.05)  # the wedge's handle: its aim point
+    reach = 22.0 - gunner[1]
+    turned = (gunner[0] - reach * 0.7071, gunner[1] + reach * 0.7071)  # 45 degrees to the left, same range
+    finger_drag(ann, (hx, hy), turned)
+    words = tip_with(ann, f"A.2 wedge {turned[0]:.1f},{turned[1]:.1f}", "Commit")
+    form = ".decision:not([hidden]) form.order-form"
+    aim = (float(ann.input_value(f"{form} input[name='x']")), float(ann.input_value(f"{form} input[name='y']")))
+    assert aim == pytest.approx(turned, abs=0.11), aim
+    assert ringed(ann) != before and "G.1: 0-18" not in words, words
+    assert handle_at(ann) == pytest.approx(turned, abs=0.11)  # the handle went round with it
+    # the template, laid on the German line and turned a quarter by its handle (the mouse)
+    show(ann, "burst M.1")
+    drag(ann, (12.0, 16.0), (18.0, 22.0))
+    words = tip_with(ann, "burst M.1 18,22", "turned 0 degrees", "Under it", "Commit")
+    assert "Drag the" in words and "handle round" in words
+    flat = outline(ann)
+    hx, hy = handle_at(ann)
+    assert hy == pytest.approx(22.0, abs=0.05) and hx > 18.5  # beyond its east edge at 0 degrees
+    reach = hx - 18.0
+    drag(ann, (hx, hy), (18.0, 22.0 + reach))  # a quarter turn, counter-clockwise
+    words = tip_with(ann, "burst M.1 18,22 90", "turned 90 degrees", "Commit")
+    assert ann.input_value(f"{form} input[name='angle']") == "90"
+    assert handle_at(ann) == pytest.approx((18.0, 22.0 + reach), abs=0.05)
+    # the outline drawn is the template turned a quarter about its centre, and the men ringed are those the
+    # new preview lists under it (a template 1.5" across covers the same two men either way here)
+    ann.wait_for_function("p => document.querySelector('svg.table .p-shape').getAttribute('points') !== p", arg=flat)
+    quarter = [(18.0 - (y - 22.0), 22.0 + (x - 18.0)) for x, y in points(flat)]
+    drawn = points(outline(ann))
+    assert len(drawn) == len(quarter), drawn
+    assert all(p == pytest.approx(q, abs=0.02) for p, q in zip(drawn, quarter, strict=True)), drawn
+    after = ringed(ann)
+    assert after and after == set(re.findall(r"(G\.\d): \S", words)), (after, words)
+    snap(ann, shots, "skirmish-template-turned")
+    axe_clean(ann)  # the handle drawn, the box open
+    ann.keyboard.press("]")  # the keys still turn it, 15 degrees a press
+    tip_with(ann, "burst M.1 18,22 75", "Commit")

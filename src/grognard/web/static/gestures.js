@@ -22,8 +22,8 @@ export function ensureTable(s) {
 }
 function shownDecision() { return S.shownDecisions.find((d) => d.id === S.shownId) || null; }
 export function clearTip() {
-  S.asked = null; S.tipFor = null;
-  if (S.tableView) { S.tableView.preview(null); S.tableView.tip(0, 0, null); S.tableView.dropGhost(); }
+  S.asked = null; S.tipFor = null; handle = null;
+  if (S.tableView) { S.tableView.preview(null); S.tableView.tip(0, 0, null); S.tableView.dropGhost(); S.tableView.handle(null); }
 }
 function unitNear(at, hit) {  // another decision's unit under the pointer (its ring), if any
   let best = null;
@@ -164,6 +164,10 @@ function onTable(phase, at, hit, e) {
   if (phase === "down") {
     gesture = null;
     if (!at) return false;
+    if (onHandle(at, e)) {  // the turning handle of the wedge or template shown: dragged round
+      gesture = { kind: "turn", a: handle.a, x: e.clientX, y: e.clientY, moved: false };
+      return true;
+    }
     const other = unitNear(at, hit);
     if (other) { clearTip(); unpick(); choose(other); gesture = { kind: "chosen" }; return true; }
     if (!d) return false;
@@ -203,6 +207,7 @@ function onTable(phase, at, hit, e) {
       else { gesture = { kind: "chosen" }; return true; }
     }
     gesture.moved = true;
+    if (gesture.kind === "turn") { turnTo(gesture.a, at, false); return true; }
     if (gesture.kind === "solo") { place(gesture, at, e, false); return true; }
     if (gesture.kind === "point") {
       const text = S.pickers[gesture.k](at.x, at.y);
@@ -214,6 +219,7 @@ function onTable(phase, at, hit, e) {
   }
   if (phase === "up") {
     const g = gesture; gesture = null;
+    if (g.kind === "turn") { if (g.moved && at) turnTo(g.a, at, true); return true; }
     if (g.kind === "candidate") { pickMan(g.d, g.man, e); return true; }  // a tap on a man: he is picked
     if (g.kind === "solo") {
       if (!g.moved && g.onMan) { unpick(); clearTip(); return true; }
@@ -230,17 +236,62 @@ function onTable(phase, at, hit, e) {
   }
   return true;
 }
-function turnBy(a, by) {  // the template asked about, turned by ``by`` degrees about its centre and asked again
-  let t = turnOf(a.via.d, a.via.c) + by;
-  if (t > 180) t -= 360;
-  if (t <= -180) t += 360;
-  turned[keyOf(a.via.d) + "|" + a.via.c.unit] = t;
-  place(a.via, a.at, { clientX: a.x, clientY: a.y }, true);
+// A wedge (aimed at a point, about its gunner) or a burst's template (about its centre) shown beside the
+// pointer is turned by a drag of its handle round it, by the buttons in the pointer's box or by the [ and ]
+// keys (15 degrees a press, counter-clockwise for [ as the rules count); each turn asks the preview again, so
+// the men ringed under it and their odds follow.
+let handle = null;  // the handle drawn: {x, y, cx, cy (inches), a (the ask it turns)}
+const turnable = (c) => c.kind === "template" && !!c.from;
+const within180 = (t) => { t = ((t % 360) + 360) % 360; return t > 180 ? t - 360 : t; };
+function handleOf(a, drawn) {  // where the handle of a's wedge or template is, and what it turns about
+  if (angled(a.via.c)) {  // a template: beyond its far edge, on the line of its turn from its centre
+    let reach = 0;
+    for (const s of drawn.shapes || []) for (const p of s.points || []) reach = Math.max(reach, Math.hypot(p[0] - a.at.x, p[1] - a.at.y));
+    const r = reach + Math.max(0.8, 22 / S.tableView.perInch());
+    const t = (turnOf(a.via.d, a.via.c) * Math.PI) / 180;
+    return { x: a.at.x + r * Math.cos(t), y: a.at.y + r * Math.sin(t), cx: a.at.x, cy: a.at.y };
+  }
+  return { x: a.at.x, y: a.at.y, cx: a.via.from[0], cy: a.via.from[1] };  // a wedge: its aim point, about the gunner
 }
-// the [ and ] keys turn a template shown beside the pointer, as its buttons do
+function onHandle(at, e) {  // the pointer is on the handle (16 px of it; a finger 24)
+  if (!handle || S.asked !== handle.a) return false;
+  const far = Math.hypot(at.x - handle.x, at.y - handle.y) * S.tableView.perInch();
+  return far <= (e.pointerType === "touch" ? 24 : 16);
+}
+function turnAt(a, t, final) {  // a's wedge or template turned to heading t (degrees counter-clockwise from east)
+  const rad = (t * Math.PI) / 180;
+  let at = a.at;
+  if (angled(a.via.c)) turned[keyOf(a.via.d) + "|" + a.via.c.unit] = within180(t);
+  else {  // the wedge's aim point goes round the gunner at the same range
+    const from = a.via.from, r = Math.hypot(a.at.x - from[0], a.at.y - from[1]);
+    at = { x: Math.round((from[0] + r * Math.cos(rad)) * 10) / 10, y: Math.round((from[1] + r * Math.sin(rad)) * 10) / 10 };
+  }
+  if (handle && handle.a === a) {  // the handle goes round at once; the preview follows when it comes
+    const r = Math.hypot(handle.x - handle.cx, handle.y - handle.cy);
+    handle = Object.assign({}, handle, { x: handle.cx + r * Math.cos(rad), y: handle.cy + r * Math.sin(rad) });
+    S.tableView.handle(handle);
+  }
+  place(a.via, at, { clientX: a.x, clientY: a.y }, final);
+  if (handle && S.asked && S.asked !== a && handle.a === a) handle.a = S.asked;
+}
+function headingOf(a) {  // a's wedge's or template's heading now (degrees counter-clockwise from east)
+  if (angled(a.via.c)) return turnOf(a.via.d, a.via.c);
+  return (Math.atan2(a.at.y - a.via.from[1], a.at.x - a.via.from[0]) * 180) / Math.PI;
+}
+function turnTo(a, at, final) {  // the handle dragged to at: a template by 5 degrees (its field's step), a wedge by 1
+  const c = handle ? { x: handle.cx, y: handle.cy } : a.at;
+  const step = angled(a.via.c) ? 5 : 1;
+  const t = Math.round((Math.atan2(at.y - c.y, at.x - c.x) * 180) / Math.PI / step) * step;
+  if (!final && Math.abs(within180(t - headingOf(a))) < step / 2) return;
+  turnAt(a, t, final);
+}
+function turnBy(a, by) {  // turned by ``by`` degrees and asked again
+  turnAt(a, headingOf(a) + by, true);
+}
+// the [ and ] keys turn a wedge or template shown beside the pointer, as its buttons do
 document.addEventListener("keydown", (e) => {
   const a = S.asked;
-  if (!a || !a.via || !angled(a.via.c) || (e.key !== "[" && e.key !== "]")) return;
+  if (!a || !a.via || !a.at || !turnable(a.via.c) || (e.key !== "[" && e.key !== "]")) return;
   if (e.target && /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
   e.preventDefault();
   turnBy(a, e.key === "[" ? 15 : -15);
@@ -256,6 +307,8 @@ export function tableAnswer(m) {  // a preview asked from the table: drawn on it
   else if (!m.legal && a.at && from) S.tableView.preview({ ok: false, path: [[from.x, from.y], [a.at.x, a.at.y]] });
   else S.tableView.preview(null);
   if (!gesture) { if (m.legal) S.tableView.dropGhost(); else S.tableView.snapBack(); }  // a refused path snaps back
+  handle = m.legal && a.via && a.at && turnable(a.via.c) && m.drawn ? Object.assign(handleOf(a, m.drawn), { a: a }) : null;
+  S.tableView.handle(handle);
   S.tableView.tip(a.x, a.y, (tip) => {
     tip.appendChild(el("p", m.legal ? m.action : "Not allowed: " + m.problem, { class: m.legal ? "ok tip-head" : "problem tip-head" }));
     if (m.legal) {
@@ -272,8 +325,10 @@ export function tableAnswer(m) {  // a preview asked from the table: drawn on it
         if (list.length > 10) tip.appendChild(el("p", "and " + (list.length - 10) + " more (ringed on the table)"));
       }
       tip.appendChild(el("p", "Exact odds: " + m.odds, { class: "odds" }));
-      if (a.via && angled(a.via.c)) {  // turn the template about its centre, 15 degrees a press
-        const row = el("p", null, { class: "tip-turn", role: "group", "aria-label": "turn the template" });
+      if (a.via && a.at && turnable(a.via.c)) {  // turn it, 15 degrees a press (or drag its handle round)
+        const what = angled(a.via.c) ? "template" : "wedge";
+        tip.appendChild(el("p", "Drag the \u21bb handle round to turn the " + what + ", or:", { class: "hint tip-turn-hint" }));
+        const row = el("p", null, { class: "tip-turn", role: "group", "aria-label": "turn the " + what });
         for (const [words, by] of [["\u27f2 turn left 15\u00b0 [", 15], ["] turn right 15\u00b0 \u27f3", -15]]) {
           const b = el("button", words, { type: "button", class: by > 0 ? "tip-left" : "tip-right" });
           b.addEventListener("click", () => turnBy(a, by));

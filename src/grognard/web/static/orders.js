@@ -97,6 +97,9 @@ function decisionForm(d, k) {
   const same = odds.length > 1 && odds.length >= d.choices.length - 1 && odds.every((o) => o === odds[0]);
   menu.appendChild(el("legend", same ? "Choose an order" : "Choose an order (odds shown beside each)"));
   if (same) menu.appendChild(el("p", "Odds of each: " + odds[0], { class: "odds" }));
+  // a long menu (an aircraft's many moves) scrolls in its own box: the commit button and the forms stay near
+  const list = el("div", null, { class: "choice-list" });
+  menu.appendChild(list);
   d.choices.forEach((c, i) => {
     const id = "d" + k + "c" + i;
     const p = el("p", null, { class: "choice" });
@@ -107,7 +110,7 @@ function decisionForm(d, k) {
     if (c.note && !(c.label || "").toLowerCase().includes(c.note.toLowerCase())) label.appendChild(el("span", " - " + c.note, { class: "note" }));
     if (c.odds && !same) label.appendChild(el("span", " - odds: " + c.odds, { class: "odds" }));
     p.appendChild(label);
-    menu.appendChild(p);
+    list.appendChild(p);
   });
   const menuButton = el("button", "Commit the chosen order", { type: "button" });
   menuButton.addEventListener("click", () => {

@@ -385,6 +385,22 @@
       requestAnimationFrame(() => { man.style.transform = "translate(" + fix(dx) + "px," + fix(dy) + "px)"; });
       setTimeout(() => g.remove(), 380);
     };
+    // the handle that turns a wedge or template (inches): a line from what it turns about (cx, cy) and a knob
+    // at (x, y) that a pointer or a finger drags round; null takes it away
+    let knob = null;
+    api.handle = (h) => {
+      if (knob) { knob.remove(); knob = null; }
+      if (!h) { delete svg.dataset.handle; return; }
+      knob = node("g", { class: "rotate-handle" });
+      knob.appendChild(node("line", { class: "d-turn-line", x1: fix(h.cx), y1: fix(-h.cy), x2: fix(h.x), y2: fix(-h.y) }));
+      const r = Math.max(0.45, 12 * least), size = Math.max(unit * 0.9, 15 * least);
+      const c = node("circle", { class: "d-turn", cx: fix(h.x), cy: fix(-h.y), r: fix(r) });
+      c.appendChild(node("title", {}, "drag round to turn it"));
+      knob.appendChild(c);
+      knob.appendChild(node("text", { class: "d-turn-glyph", x: fix(h.x), y: fix(-h.y + 0.36 * size), "text-anchor": "middle", "font-size": fix(size) }, "\u21bb"));
+      hand.appendChild(knob);
+      svg.dataset.handle = fix(h.x) + "," + fix(h.y);
+    };
     api.dropGhost = () => { delete svg.dataset.dragging; if (ghost) { ghost.remove(); ghost = null; } };
 
     // a few lines and buttons beside the pointer (client point), or nothing
