@@ -518,7 +518,7 @@ class Room:
             owner = next((d for d in game.pending() if d.id == key), None)
             if owner is not None and owner.seat not in mine:
                 why = f"{action}: {key!r} is owed by {owner.seat}, not by you"
-                try:  # the rule set's own words when it has them (skirmish: the unit and its commander)
+                try:  # the rule set's own words when it has them (the unit and its commander, say)
                     game.find_decision(seat if seat in mine else mine[0], action)
                 except IllegalAction as exc:
                     why = str(exc)
