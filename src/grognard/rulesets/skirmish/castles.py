@@ -89,6 +89,16 @@ def standing_tops(ctx: Context) -> Any:
     return unary_union(tops) if tops else None
 
 
+def _grown_tops(ctx: Context) -> Any:
+    """``standing_tops`` grown by the tolerance, kept while the same sections stand."""
+    up = tuple(sid for sid in ST.wall_sections(ctx) if ctx.state.walls[sid] > 0)
+    kept: dict[tuple[str, ...], Any] = ctx.bot_cache.setdefault("grown tops", {})
+    if up not in kept:
+        tops = standing_tops(ctx)
+        kept[up] = None if tops is None else tops.buffer(TOLERANCE)
+    return kept[up]
+
+
 def on_a_top(ctx: Context, x: float, y: float) -> str | None:
     """The standing wall section whose top holds (x, y), if any (not where a door is)."""
     sid = ST.wall_section_at(ctx, x, y)
@@ -163,9 +173,9 @@ def check_wall_path(ctx: Context, action: Move, f: Figure, path: list[XY]) -> R.
     """A man on a wall walks along the tops of standing sections only (skirmish.76): inches walked."""
     if f.on_ladder is not None:
         raise IllegalAction(f"{action}: {f.id} is on ladder {f.on_ladder}: he goes where it takes him", "skirmish.79")
-    tops = standing_tops(ctx)
+    tops = _grown_tops(ctx)
     line = LineString(path)
-    if tops is None or not tops.buffer(TOLERANCE).covers(line):
+    if tops is None or not tops.covers(line):
         raise IllegalAction(
             f"{action}: {f.id} is on castle wall section {f.on_wall}: he walks along the wall's top and comes "
             "down only at a corner (down X,Y)",

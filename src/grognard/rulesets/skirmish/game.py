@@ -243,10 +243,11 @@ class SkirmishGame(Game):
 
     def _apply(self, decision: Decision, action: Any) -> None:
         s = self.state
+        space = decision.space  # what it found checking the move (on this state, before it is marked done)
+        passed = space.passed(action) if isinstance(space, MoveSpace) and isinstance(action, Move) else None
         s.done.add(decision.id)
         if isinstance(action, Move):
-            space = decision.space
-            MV.move(self.ctx, action, space.passed(action) if isinstance(space, MoveSpace) else None)
+            MV.move(self.ctx, action, passed)
             ME.note_charges(self.ctx, action.unit)
         elif isinstance(action, Drive):
             DV.drive(self.ctx, action)

@@ -346,9 +346,12 @@ def bridges_used(ctx: Context, path: list[XY]) -> list[str]:
     """The standing bridges a path sets foot on (its line meets the deck)."""
     if len(path) < 2:
         return []
+    up = ST.standing(ctx)
+    if not up:
+        return []
     line = LineString(path)
     sites = ST.bridge_sites(ctx)
-    return [bid for bid in sorted(ST.standing(ctx)) if line.intersects(sites[bid].deck)]
+    return [bid for bid in sorted(up) if line.intersects(sites[bid].deck)]
 
 
 def _check_crossings(ctx: Context, action: Move, paths: dict[str, tuple[list[XY], R.PathMeasure]]) -> None:

@@ -358,6 +358,7 @@ def cover_possible(terrain: Terrain, target: XY, attack: str) -> bool:
     sight line is part of the wall, so no nearer to him than the wall; ``cliff_top``: its own first test).
     """
     pt = Point(target)
+    tx, ty = target
     for row in terrain.tables.cover_rows(attack):
         when, kind = row.when, row.terrain
         if when == "inside":
@@ -365,7 +366,13 @@ def cover_possible(terrain: Terrain, target: XY, attack: str) -> bool:
                 return True
         elif when == "behind":
             reach = terrain.tables.sight.over_reach.value + TOLERANCE + 1e-6  # 1e-6: the crossing's rounding
-            if any(f.kind == kind and f.shape.distance(pt) <= reach for f in terrain.blockers):
+            # a piece lies in its box: one whose box is farther than the reach (by more than rounding) is too
+            if any(
+                f.kind == kind
+                and math.hypot(max(x0 - tx, 0.0, tx - x1), max(y0 - ty, 0.0, ty - y1)) <= reach + 1e-9
+                and f.shape.distance(pt) <= reach
+                for f, (x0, y0, x1, y1) in terrain.blocker_boxes
+            ):
                 return True
         elif when == "in_building":
             if terrain.building_at(*target) is not None:

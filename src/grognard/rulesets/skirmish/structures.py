@@ -165,6 +165,8 @@ def wall_state(ctx: Context, section: str) -> str:
 
 def wall_section_at(ctx: Context, x: float, y: float) -> str | None:
     """The castle wall section whose top holds (x, y) (inches), standing or not, if any."""
+    if not ctx.base_terrain.walls:
+        return None  # no castle on the table
     point = Point(x, y)
     for sid, sec in sorted(wall_sections(ctx).items()):
         if sec.shape.covers(point):
