@@ -35,6 +35,7 @@ from grognard.rulesets.skirmish import artillery as AR
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish import sight as SG
 from grognard.rulesets.skirmish.actions import Burst, Fire, WedgeOrder
 from grognard.rulesets.skirmish.artillery import BurstSpace
 from grognard.rulesets.skirmish.context import XY, Context
@@ -160,7 +161,15 @@ def burst_order(ctx: Context, space: BurstSpace) -> Burst:
         for b in enemies[i + 1 :]:
             if math.hypot(a.x - b.x, a.y - b.y) < across:
                 aims.append((snap((a.x + b.x) / 2), snap((a.y + b.y) / 2)))
-    aims = [at for at in dict.fromkeys(aims) if space.contains(Burst(space.by, at))]  # in range and seen
+    aims = list(dict.fromkeys(aims))
+    if entry.indirect:  # the observers' sight of every aim point in one go (plan_burst reads it from the memo)
+        terrain = ctx.terrain
+        eyes = [(f.x, f.y) for f in ours]
+        ends = [(snap(x), snap(y)) for x, y in aims]
+        SG.fill_sight(
+            terrain, ctx.sight_memo(terrain), ((e, at) for at in ends for e in eyes), frozenset(M.open_doors(ctx))
+        )
+    aims = [at for at in aims if space.contains(Burst(space.by, at))]  # in range and seen
     shapes = sorted(tid for tid, (cls, _) in ctx.templates.items() if cls == entry.burst)
     scored: list[tuple[float, int, Burst]] = []
     # rules.under_template for every man at once: the same distance, worked out over an array of points
@@ -169,7 +178,7 @@ def burst_order(ctx: Context, space: BurstSpace) -> Burst:
     their_points = shapely.points(np.array([(e.x, e.y) for e in enemies], dtype=float).reshape(-1, 2))
     # every placement at once: the same shapes and distances, over arrays
     tries = [(at, tid, float(angle)) for at in aims for tid in shapes for angle in range(0, 360, 45)]
-    laid = np.array([R.burst_shape(ctx.templates[tid][1], at, angle) for at, tid, angle in tries], dtype=object)
+    laid = _laid(ctx, tries)
     ours_under = (shapely.distance(laid[:, np.newaxis], our_points[np.newaxis, :]) <= touch).any(axis=1).tolist()
     theirs_under = (shapely.distance(laid[:, np.newaxis], their_points[np.newaxis, :]) <= touch).tolist()
     worth = [figure_value(e) for e in enemies]
@@ -183,3 +192,22 @@ def burst_order(ctx: Context, space: BurstSpace) -> Burst:
         if space.contains(burst):
             return burst
     return space.hold()
+
+
+def _laid(ctx: Context, tries: list[tuple[XY, str, float]]) -> np.ndarray:
+    """``rules.burst_shape`` of each (landing point, template, turn), as an array: each turned template's
+    corners plus the landing point (the sum ``burst_shape`` makes, over an array), one polygon each."""
+    out = np.empty(len(tries), dtype=object)
+    groups: dict[tuple[str, float], list[int]] = {}
+    for i, (_, tid, angle) in enumerate(tries):
+        groups.setdefault((tid, angle), []).append(i)
+    for (tid, angle), where in groups.items():
+        turned = R.turned(ctx.templates[tid][1], angle)
+        if turned.interiors:
+            for i in where:
+                out[i] = R.burst_shape(ctx.templates[tid][1], tries[i][0], angle)
+            continue
+        ring = shapely.get_coordinates(turned)
+        ats = np.array([tries[i][0] for i in where], dtype=float)
+        out[where] = shapely.polygons(ring[np.newaxis, :, :] + ats[:, np.newaxis, :])
+    return out

@@ -38,6 +38,11 @@ def burst_shape(points: Sequence[XY], at: XY, angle: float) -> Polygon:
     return cast(Polygon, shapely.transform(_turned(tuple(map(tuple, points)), angle), lambda c: c + offset))
 
 
+def turned(points: Sequence[XY], angle: float) -> Polygon:
+    """A template's corners ``points`` turned ``angle`` degrees about (0, 0), as :func:`burst_shape` turns them."""
+    return _turned(tuple(map(tuple, points)), angle)
+
+
 @functools.lru_cache(maxsize=4096)
 def _turned(points: tuple[tuple[float, float], ...], angle: float) -> Polygon:
     """A template's corners turned ``angle`` degrees about (0, 0) (kept: the doctrine tries the same turns)."""
