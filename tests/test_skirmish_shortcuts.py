@@ -1,0 +1,135 @@
+"""The skirmish engine's speed short cuts (issue 19) answer exactly as the plain computations they skip.
+
+- ``rules.under_wedge`` rejects a man out of the wedge's angle by his distance from its edges' rays before
+  the exact sector test: checked against that exact test alone, over seeded random men and headings and
+  men placed just beside the edges (where a short cut would go wrong first).
+- The burst doctrine's placements (``bots_fire._laid``) are ``rules.burst_shape``'s polygons, coordinate
+  for coordinate.
+- A drive's ground (``vehicles.ground_of``) kept and reused gives the same measure as one worked out afresh.
+- The move space hands over the check it made of a move only on the state it made it on.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import shapely
+from shapely.geometry import Point
+
+from grognard import rulesets
+from grognard.core.dice import DICE, SeededDice, stream
+from grognard.rulesets.skirmish import bots_fire as BF
+from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish import vehicles as V
+from grognard.rulesets.skirmish.actions import Move
+from grognard.rulesets.skirmish.moving import MoveSpace
+from grognard.rulesets.skirmish.scenario import load_scenario
+from grognard.rulesets.skirmish.terrain import build_terrain
+
+
+def game(scenario: str):  # type: ignore[no-untyped-def]
+    r = rulesets.get("skirmish")
+    return r.new_game(r.resolve({"scenario": scenario}), SeededDice(stream(1, 0, DICE)))
+
+
+def exact_under_wedge(terrain, apex, heading, angle, reach, at, base) -> bool:  # type: ignore[no-untyped-def]
+    """``rules.under_wedge`` as it was written before the short cut: the sector test for every man beside it."""
+    length = R.wedge_length(terrain, apex, at, reach)
+    if length <= R.TOLERANCE:
+        return False
+    touch = base / 2 + R.TOLERANCE
+    d = math.hypot(at[0] - apex[0], at[1] - apex[1])
+    if d > length + touch:
+        return False
+    off = abs(math.remainder(math.degrees(math.atan2(at[1] - apex[1], at[0] - apex[0])) - heading, 360.0))
+    if off <= angle / 2:
+        return True
+    if d <= touch:
+        return True
+    return bool(R.sector(apex, heading, angle, length).distance(Point(at)) <= touch)
+
+
+@pytest.mark.parametrize("scenario", ["hill_assault", "convoy"])
+def test_under_wedge_short_cut_agrees_with_the_sector_test(scenario: str) -> None:
+    spec = load_scenario(scenario)
+    terrain = build_terrain(spec.spec, spec.tables)
+    rng = np.random.default_rng(19)
+    base, angle, reach = 1.0, float(spec.tables.wedge.angle.value), 30.0
+    checked = under = 0
+    for _ in range(300):
+        apex = (round(float(rng.uniform(0, terrain.width)), 2), round(float(rng.uniform(0, terrain.depth)), 2))
+        heading = round(float(rng.uniform(-180, 180)), 2)
+        men = [(float(rng.uniform(-40, 40)), float(rng.uniform(-40, 40))) for _ in range(6)]
+        for side in (-1, 1):  # just beside each edge: 0.5" off it, either way, at several ranges
+            edge = math.radians(heading + side * angle / 2)
+            for r_ in (2.0, 10.0, 29.0, 31.0):
+                for gap in (0.49, 0.5, 0.51, 0.52):
+                    normal = edge + side * math.pi / 2
+                    men.append(
+                        (r_ * math.cos(edge) + gap * math.cos(normal), r_ * math.sin(edge) + gap * math.sin(normal))
+                    )
+        for dx, dy in men:
+            at = (round(apex[0] + dx, 2), round(apex[1] + dy, 2))
+            want = exact_under_wedge(terrain, apex, heading, angle, reach, at, base)
+            assert R.under_wedge(terrain, apex, heading, angle, reach, at, base) == want, (apex, heading, at)
+            checked += 1
+            under += want
+    assert checked > 10_000 and 0 < under < checked  # both answers were exercised
+
+
+@pytest.mark.parametrize("scenario", ["gun_line", "gun_line_armour"])
+def test_burst_placements_are_burst_shapes_exactly(scenario: str) -> None:
+    ctx = game(scenario).ctx
+    rng = np.random.default_rng(7)
+    tries = [
+        ((round(float(rng.uniform(0, 48)), 2), round(float(rng.uniform(0, 48)), 2)), tid, float(angle))
+        for tid in sorted(ctx.templates)
+        for angle in range(0, 360, 45)
+        for _ in range(3)
+    ]
+    laid = BF._laid(ctx, tries)
+    assert len(laid) == len(tries) > 0
+    for shape, (at, tid, angle) in zip(laid, tries, strict=True):
+        plain = R.burst_shape(ctx.templates[tid][1], at, angle)
+        assert (shapely.get_coordinates(shape) == shapely.get_coordinates(plain)).all()
+        assert shapely.equals_exact(shape, plain, tolerance=0)
+
+
+def test_a_kept_drive_ground_measures_as_a_fresh_one() -> None:
+    g = game("convoy")
+    ctx = g.ctx
+    v = next(iter(ctx.state.vehicles.values()))
+    entry = ctx.tables.vehicles.kind(v.kind)
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        end = (round(v.x + float(rng.uniform(-12, 12)), 2), round(v.y + float(rng.uniform(-12, 12)), 2))
+        path = [(v.x, v.y), end]
+        kwargs = dict(kind=v.kind, facing=v.heading, allowance=entry.move)
+        V.ground_of.cache_clear()
+        fresh = V.measure_drive(ctx.terrain, path, **kwargs)
+        again = V.measure_drive(ctx.terrain, path, **kwargs)  # the kept ground, and what it was found to meet
+        assert (fresh.problem, fresh.cost, fresh.heading, fresh.parts) == (
+            again.problem,
+            again.cost,
+            again.heading,
+            again.parts,
+        )
+        ground, heading = V.swept(path, v.heading, entry.length, entry.width)
+        kept = V.ground_of(tuple(path), v.heading, entry.length, entry.width)
+        assert heading == kept.heading and shapely.equals_exact(ground, kept.ground, tolerance=0)
+
+
+def test_the_move_space_hands_over_its_check_only_on_the_same_state() -> None:
+    g = game("village_street")
+    decision = next(d for d in g.pending() if isinstance(d.space, MoveSpace))
+    space = decision.space
+    hold = Move(space.unit)
+    assert space.passed(hold) is None  # never checked
+    assert space.contains(hold)
+    assert space.passed(hold) is not None
+    other = Move(space.unit, ((0.0, 0.0),))
+    assert space.passed(other) is None  # another move
+    g.state.done.add("something else")  # the game moved on
+    assert space.passed(hold) is None
