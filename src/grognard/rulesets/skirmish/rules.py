@@ -100,7 +100,13 @@ def measure_path(
     line = LineString(points)
     length = line.length
     measure = PathMeasure(length, length)
-    start = Point(points[0])
+    kept: list[Point] = []
+
+    def start() -> Point:  # where he starts, as a point (made only when a test needs it)
+        if not kept:
+            kept.append(Point(points[0]))
+        return kept[0]
+
     if length <= 1e-9:
         return measure
     parts = measure.parts
@@ -124,20 +130,20 @@ def measure_path(
     if not terrain.river.is_empty and terrain.river.intersects(line):
         pieces = [p for p in _pieces(line.intersection(terrain.river)) if p.length > TOLERANCE]
         entries = len(pieces)
-        if river_paid and any(p.distance(start) <= TOLERANCE for p in pieces):
+        if river_paid and any(p.distance(start()) <= TOLERANCE for p in pieces):
             entries -= 1
-        elif not pieces and terrain.river.covers(start):
+        elif not pieces and terrain.river.covers(start()):
             entries = 0
         measure.rivers = entries
         if entries:
             parts["river"] = entries * m.river_loss.value * allowance
     if terrain.wire is not None and terrain.wire.intersects(line):
-        crossings = _crossings(line.intersection(terrain.wire), start)
+        crossings = _crossings(line.intersection(terrain.wire), start())
         measure.wires = crossings
         parts["wire"] = crossings * m.wire_loss.value
     for wall in terrain.crossings:
         if wall.line is not None and wall.line.intersects(line):
-            measure.walls += _crossings(line.intersection(wall.line), start)
+            measure.walls += _crossings(line.intersection(wall.line), start())
     if measure.walls:
         parts["walls"] = measure.walls * m.wall_crossing.value
     for boulder in terrain.boulders:
@@ -145,7 +151,7 @@ def measure_path(
             measure.boulders += sum(
                 1
                 for p in _pieces(line.intersection(boulder.shape))
-                if p.length > TOLERANCE and p.distance(start) > TOLERANCE  # not the one he stands on: paid
+                if p.length > TOLERANCE and p.distance(start()) > TOLERANCE  # not the one he stands on: paid
             )
     if measure.boulders:
         parts["boulders"] = measure.boulders * m.boulder_crossing.value
@@ -153,7 +159,7 @@ def measure_path(
     for cliff in terrain.cliffs:
         if cliff.shape.intersects(line):
             touching = _points(line.intersection(cliff.shape))
-            if any(p.distance(start) > TOLERANCE for p in touching):
+            if any(p.distance(start()) > TOLERANCE for p in touching):
                 measure.problem = ("skirmish.3", f"the path crosses the cliff {cliff.id} (men cannot climb cliffs)")
                 return measure
     opened = set(open_doors)

@@ -31,6 +31,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import icepool
+import numpy as np
+import shapely
 from shapely.geometry import LineString, Point
 
 from grognard.core.dice import DiceSource, Mechanic
@@ -167,9 +169,14 @@ def wall_section_at(ctx: Context, x: float, y: float) -> str | None:
     """The castle wall section whose top holds (x, y) (inches), standing or not, if any."""
     if not ctx.base_terrain.walls:
         return None  # no castle on the table
-    point = Point(x, y)
-    for sid, sec in sorted(wall_sections(ctx).items()):
-        if sec.shape.covers(point):
+    kept = ctx.bot_cache.get("wall tops")  # the sections' ids in order and their tops, as an array (kept)
+    if kept is None:
+        ordered = sorted(wall_sections(ctx).items())
+        kept = ctx.bot_cache["wall tops"] = ([sid for sid, _ in ordered], np.array([sec.shape for _, sec in ordered]))
+    ids, tops = kept
+    # a top covers the point where it meets it (a point has no inside of its own to leave out)
+    for sid, hit in zip(ids, shapely.intersects_xy(tops, x, y).tolist(), strict=True):
+        if hit:
             return sid
     return None
 
