@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from grognard.core.dice import ScriptedDice, SeededDice
 from grognard.core.play import play_out
 from grognard.rulesets.b17 import RULESET
+from grognard.rulesets.b17 import reckoning as K
 from grognard.rulesets.b17 import rules as R
-from grognard.rulesets.b17.actions import Guns
+from grognard.rulesets.b17.actions import Fly, Guns
 from grognard.rulesets.b17.bots import (
     DoctrineBot,
     _bonus_attacks,
+    _generic_attacks,
     _score_attack,
+    _score_attacks,
+    _score_by_resolve,
     bomber_plans,
     fighter_plans,
     gun_choice,
@@ -110,3 +115,34 @@ def test_the_random_bot_plays_the_raid_to_its_end() -> None:
 def test_scripted_scene_helper_is_shared() -> None:
     game = scene({"B1": (50.0, 30.0, 0.0)})
     assert isinstance(game.dice, ScriptedDice)
+
+
+@pytest.mark.parametrize("auto_intercept", [False, True])
+def test_the_quick_scores_of_attacks_are_the_rules_scores(auto_intercept: bool) -> None:
+    """_score_attacks (one numpy pass, its own check of the plain attacks) scores every plan as scoring it
+    through FlySpace.resolve does: legal or refused (too little straight, a turn with nothing after it,
+    out of range, off the table before the stop, a bomber not the closest), and the same score."""
+    bombers = {"B1": (50.0, 30.0, 0.0), "B2": (44.0, 38.0, 12.5), "B3": (97.0, 49.0, 30.0)}
+    fighters = {"F1": (64.0, 36.5, -135.0), "F2": (96.0, 43.0, 40.0)}  # F2 by B3, a corner ahead
+    game = scene(bombers, fighters, auto_intercept=auto_intercept)
+    rng = np.random.default_rng(23)
+    for label in fighters:
+        f = game.aircraft(label)
+        length = game.allowance(f)
+        plans = [
+            Fly(
+                label,
+                float(rng.choice([0.0, 5.99, 6.0, float(rng.uniform(6.0, length)), length - 0.005, length])),
+                float(rng.choice([0.0, 180.0, -179.99, float(rng.uniform(-180.0, 180.0))])),
+                str(rng.choice(["B1", "B2", "B3"])),
+                float(rng.uniform(-0.5, length + 0.5)),
+            )
+            for _ in range(400)
+        ]
+        plans += [p for b in ("B1", "B2", "B3") for p in _generic_attacks(game, f, game.aircraft(b), length, 6.0)]
+        closest = K.closest_bombers(game.state.options, f, game.flying_bombers())
+        for space in (FlySpace(game, label), FlySpace(game, label, closest)):
+            quick = _score_attacks(game, f, plans, space)
+            truth = _score_by_resolve(game, f, plans, FlySpace(game, label))
+            assert quick == truth
+            assert any(s is None for s in truth) and sum(s is not None for s in truth) > 10

@@ -24,7 +24,7 @@ import numpy as np
 import shapely
 
 from grognard.core.engine import Decision
-from grognard.core.geometry import TOLERANCE, angle_between, snap_angle
+from grognard.core.geometry import ANGLE_TOLERANCE, TOLERANCE, angle_between, snap_angle
 from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import reckoning as K
 from grognard.rulesets.b17 import rules as R
@@ -207,6 +207,9 @@ def _generic_attacks(game: B17Game, f: Aircraft, target: Aircraft, length: float
     """
     dims = game.dims(f)
     tdims = game.dims(target)
+    spread = math.hypot(tdims.length, tdims.span) / 2  # no part of the bomber is farther from its centre
+    if math.hypot(f.x - target.x, f.y - target.y) > length + dims.length / 2 + spread + ATTACK_RANGE + TOLERANCE:
+        return []  # no nose on any path comes within 4" of the bomber
     plans: list[tuple[float, float]] = []
     for straight in sorted({minimum, round((minimum + length) / 2, 2), length}):
         turns = [0.0] if length - straight < 0.02 else [float(t) for t in range(-180, 180, 15) if t]
@@ -225,6 +228,10 @@ def _generic_attacks(game: B17Game, f: Aircraft, target: Aircraft, length: float
     ny = y + dims.length / 2 * np.sin(heading)
     off = (x < -TOLERANCE) | (x > G.TABLE_LENGTH + TOLERANCE) | (y < -TOLERANCE) | (y > G.TABLE_WIDTH + TOLERANCE)
     gone = np.cumsum(off, axis=1) > 0
+    # only the paths whose nose comes within 4" of the bomber's outer circle are measured (the rest surely miss)
+    rough = np.hypot(nx - target.x, ny - target.y) - spread
+    rows = np.nonzero(((rough <= ATTACK_RANGE + TOLERANCE) & ~gone).any(axis=1))[0]
+    nx, ny, gone = nx[rows], ny[rows], gone[rows]
     reach = np.where(gone, np.inf, K.distance_to_footprint(tdims, nx, ny, target.x, target.y, target.heading))
     # shapely (the truth) measures again a row whose quick distances are within EDGE of the range or of its least
     low = reach.min(axis=1, initial=np.inf)
@@ -232,18 +239,18 @@ def _generic_attacks(game: B17Game, f: Aircraft, target: Aircraft, length: float
     doubt &= low <= ATTACK_RANGE + K.EDGE
     if doubt.any():
         shape = G.footprint(tdims, target.x, target.y, target.heading)
-        rows = np.nonzero(doubt)[0]
-        points = shapely.points(np.stack([nx[rows].ravel(), ny[rows].ravel()], axis=1))
-        exact = shapely.distance(points, shape).reshape(len(rows), -1)
-        reach[rows] = np.where(gone[rows], np.inf, exact)
+        again = np.nonzero(doubt)[0]
+        points = shapely.points(np.stack([nx[again].ravel(), ny[again].ravel()], axis=1))
+        exact = shapely.distance(points, shape).reshape(len(again), -1)
+        reach[again] = np.where(gone[again], np.inf, exact)
     out: list[Fly] = []
-    for row in np.nonzero(low <= ATTACK_RANGE + K.EDGE)[0].tolist():
-        s_, t_ = plans[row]
-        inside = np.nonzero(reach[row] <= ATTACK_RANGE)[0]
+    for sub in np.nonzero(low <= ATTACK_RANGE + K.EDGE)[0].tolist():
+        s_, t_ = plans[int(rows[sub])]
+        inside = np.nonzero(reach[sub] <= ATTACK_RANGE)[0]
         if inside.size == 0:
             continue
         first = float(stops[inside[0]])
-        best = float(stops[int(np.argmin(reach[row]))])
+        best = float(stops[int(np.argmin(reach[sub]))])
         out.append(Fly(f.label, s_, t_, target.label, first))
         if best != first:
             out.append(Fly(f.label, s_, t_, target.label, best))
@@ -257,7 +264,118 @@ def _score_attack(game: B17Game, f: Aircraft, plan: Fly, space: FlySpace) -> tup
 
 def _score_attacks(game: B17Game, f: Aircraft, plans: list[Fly], space: FlySpace) -> list[tuple[Any, ...] | None]:
     """Each legal plan's score (off the table, not a bonus attack, gunners met at the stop and the end,
-    at the stop, the stop), None for a plan the rules refuse; the gunners counted for all plans at once."""
+    at the stop, the stop), None for a plan the rules refuse; the gunners counted for all plans at once.
+
+    A plain attack (straight, turn, a bomber and a stop) whose path stays on the table is checked here as
+    ``FlySpace.resolve`` checks it, its stop and end measured for all plans at once (:func:`_stops_and_ends`)
+    and its range by ``reckoning.attack_range`` (shapely's verdict near the limit); any other plan goes
+    through ``space.resolve`` itself (:func:`_score_by_resolve`)."""
+    if not plans:
+        return []
+    if f.bomber or any(p.to is not None or p.straight is None or p.turn is None or p.target is None for p in plans):
+        return _score_by_resolve(game, f, plans, space)
+    options = game.state.options
+    length = game.allowance(f)
+    minimum = R.minimum_straight(f, length)
+    rows: list[tuple[int, float, float, float, Aircraft]] = []  # plan, straight, turn, stop, bomber
+    for i, plan in enumerate(plans):
+        straight, turn = plan.straight, plan.turn
+        assert straight is not None and turn is not None
+        if plan.aircraft != f.label:
+            continue
+        straight = min(max(straight, 0.0), length) if abs(straight - length) <= TOLERANCE else straight
+        if straight < minimum - TOLERANCE or straight > length + TOLERANCE or abs(turn) > 180.0 + ANGLE_TOLERANCE:
+            continue  # b17.25, b17.29 (R.check_straight_and_turn)
+        if turn != 0 and length - straight < TOLERANCE:
+            continue
+        bomber = game.state.aircraft.get(plan.target or "")
+        if bomber is None or not bomber.bomber or not bomber.flying:
+            continue  # b17.34
+        stop = plan.at if plan.at is not None else 0.0
+        if not (-TOLERANCE <= stop <= length + TOLERANCE):
+            continue  # b17.30
+        rows.append((i, min(straight, length), turn, min(max(stop, 0.0), length), bomber))
+    out: list[tuple[Any, ...] | None] = [None] * len(plans)
+    if not rows:
+        return out
+    closest = None  # the bombers a fighter must attack under the option auto_intercept (b17.23)
+    if options["auto_intercept"]:
+        closest = space.closest if space.closest is not None else R.closest_bombers(options, f, game.flying_bombers())
+    where = _stops_and_ends(f, length, rows)
+    fdims = game.dims(f)
+    tolerance = float(options["head_on_tolerance"])
+    found: list[tuple[int, bool, float]] = []
+    at: list[tuple[float, float, float]] = []
+    again: list[int] = []
+    for (i, _, _, stop, bomber), (x, y, h, cos_h, sin_h, end, stays) in zip(rows, where, strict=True):
+        if not stays:  # the path leaves the table: resolve says whether before the stop
+            again.append(i)
+            continue
+        nx, ny = x + fdims.length / 2 * cos_h - 0.0 * sin_h + 0.0, y + fdims.length / 2 * sin_h + 0.0 * cos_h + 0.0
+        bdims = game.dims(bomber)
+        reach = K.footprint_distance(bdims, nx, ny, bomber.x, bomber.y, bomber.heading)
+        if abs(reach - (ATTACK_RANGE + TOLERANCE)) <= K.EDGE:
+            reach = R.attack_range(options, f, x, y, h, bomber)
+        if reach > ATTACK_RANGE + TOLERANCE or (closest is not None and bomber not in closest):
+            continue  # b17.34, b17.23
+        how = R.head_on_or_behind(bomber, x, y, h, tolerance)
+        found.append((i, how is None, stop))
+        at.append((x, y, h))
+        at.append(end)
+    met = _guns_met(game, f, at)
+    for k, (i, plain, stop) in enumerate(found):
+        out[i] = (False, plain, met[2 * k] + met[2 * k + 1], met[2 * k], stop)
+    if again:
+        for i, score in zip(again, _score_by_resolve(game, f, [plans[i] for i in again], space), strict=True):
+            out[i] = score
+    return out
+
+
+def _stops_and_ends(
+    f: Aircraft, length: float, rows: list[tuple[int, float, float, float, Aircraft]]
+) -> list[tuple[float, float, float, float, float, tuple[float, float, float], bool]]:
+    """For each (plan, straight, turn, stop, bomber) row: where the fighter stands at the stop as stored
+    (``Path.snapped``: x, y, heading, and the heading's cosine and sine), where it ends, and whether its
+    centre stays on the table (``Path.leaves_table_at`` is None); Path's sums in its order."""
+    rad = math.radians(f.heading)
+    c, s = math.cos(rad), math.sin(rad)
+    turned: dict[float, tuple[float, float, float]] = {}
+    for _, _, turn, _, _ in rows:
+        if turn not in turned:
+            h1 = snap_angle(f.heading + snap_angle(turn))
+            r1 = math.radians(h1)
+            turned[turn] = (h1, math.cos(r1), math.sin(r1))
+    straight = np.array([r[1] for r in rows])
+    stop = np.array([r[3] for r in rows])
+    h1 = [turned[r[2]][0] for r in rows]
+    c1 = np.array([turned[r[2]][1] for r in rows])
+    s1 = np.array([turned[r[2]][2] for r in rows])
+    x1, y1 = f.x + straight * c, f.y + straight * s  # the turn
+    rest = length - straight
+    ex = np.where(rest > 0, x1 + rest * c1, x1)
+    ey = np.where(rest > 0, y1 + rest * s1, y1)
+    first = np.minimum(stop, straight)
+    past = stop - straight
+    sx = np.where(past > 0, (f.x + first * c) + past * c1, f.x + first * c)
+    sy = np.where(past > 0, (f.y + first * s) + past * s1, f.y + first * s)
+    lo, hi_x, hi_y = -TOLERANCE, G.TABLE_LENGTH + TOLERANCE, G.TABLE_WIDTH + TOLERANCE
+    stays = (
+        (x1 >= lo) & (x1 <= hi_x) & (y1 >= lo) & (y1 <= hi_y) & (ex >= lo) & (ex <= hi_x) & (ey >= lo) & (ey <= hi_y)
+    )
+    xs, ys, exs, eys = K.snap_many(sx), K.snap_many(sy), K.snap_many(ex), K.snap_many(ey)
+    after = (past > 0).tolist()
+    ended = (rest > 0).tolist()
+    out = []
+    for k in range(len(rows)):
+        h = h1[k] if after[k] else f.heading
+        cos_h, sin_h = (float(c1[k]), float(s1[k])) if after[k] else (c, s)
+        end = (exs[k], eys[k], h1[k] if ended[k] else f.heading)
+        out.append((xs[k], ys[k], h, cos_h, sin_h, end, bool(stays[k])))
+    return out
+
+
+def _score_by_resolve(game: B17Game, f: Aircraft, plans: list[Fly], space: FlySpace) -> list[tuple[Any, ...] | None]:
+    """:func:`_score_attacks` with every plan checked and measured by ``space.resolve`` and its Path."""
     found: list[tuple[Fly, bool, bool, float]] = []
     at: list[tuple[float, float, float]] = []
     keep: list[int | None] = []

@@ -135,10 +135,22 @@ def guns_met_many(
     guns = np.array(
         [list(G.gun_positions(R.dims_of(options, b.model), b.x, b.y, b.heading).values()) for b in bombers]
     )  # (bombers, 4, 2)
-    x = np.asarray(xs, dtype=float)[:, None, None]
-    y = np.asarray(ys, dtype=float)[:, None, None]
-    h = np.asarray(hs, dtype=float)[:, None, None]
-    d = distance_to_footprint(fdims, guns[None, :, :, 0], guns[None, :, :, 1], x, y, h)  # (n, bombers, 4)
+    x = np.asarray(xs, dtype=float)
+    y = np.asarray(ys, dtype=float)
+    h = np.asarray(hs, dtype=float)
+    # a gun is within half the bomber's diagonal of its centre, the fighter's parts within half its own of
+    # (x, y): the pairs surely apart are not measured
+    centres = np.array([(b.x, b.y) for b in bombers])
+    spread = math.hypot(fdims.length, fdims.span) / 2 + max(
+        math.hypot(d.length, d.span) / 2 for d in (R.dims_of(options, b.model) for b in bombers)
+    )
+    apart = np.hypot(x[:, None] - centres[None, :, 0], y[:, None] - centres[None, :, 1])
+    ii, jj = np.nonzero(apart <= ATTACK_RANGE + 2 * TOLERANCE + spread)
+    d = np.full((n, len(bombers), 4), np.inf)
+    if ii.size:
+        d[ii, jj] = distance_to_footprint(
+            fdims, guns[jj, :, 0], guns[jj, :, 1], x[ii, None], y[ii, None], h[ii, None]
+        )  # (n, bombers, 4)
     inside = d <= ATTACK_RANGE + TOLERANCE
     if options["firing_arcs"]:
         for i, j, k in zip(*np.nonzero(inside), strict=True):
