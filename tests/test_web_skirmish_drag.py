@@ -253,8 +253,9 @@ def test_a_wedge_and_a_template_turned_by_dragging_their_handle(
     before = ringed(ann)
     assert before >= {"G.1", "G.2"}, before
     hx, hy = handle_at(ann)
-    assert (hx, hy) == pytest.approx((gunner[0], 22.0), abs=0.05)  # the wedge's handle: its aim point
+    assert hx == pytest.approx(gunner[0], abs=0.05) and hy > 22.5  # the wedge's handle: beyond its aim point
     reach = 22.0 - gunner[1]
+    beyond = hy - gunner[1]
     turned = (gunner[0] - reach * 0.7071, gunner[1] + reach * 0.7071)  # 45 degrees to the left, same range
     finger_drag(ann, (hx, hy), turned)
     words = tip_with(ann, f"A.2 wedge {turned[0]:.1f},{turned[1]:.1f}", "Commit")
@@ -262,7 +263,8 @@ def test_a_wedge_and_a_template_turned_by_dragging_their_handle(
     aim = (float(ann.input_value(f"{form} input[name='x']")), float(ann.input_value(f"{form} input[name='y']")))
     assert aim == pytest.approx(turned, abs=0.11), aim
     assert ringed(ann) != before and "G.1: 0-18" not in words, words
-    assert handle_at(ann) == pytest.approx(turned, abs=0.11)  # the handle went round with it
+    went = (gunner[0] - beyond * 0.7071, gunner[1] + beyond * 0.7071)  # the handle went round with it
+    assert handle_at(ann) == pytest.approx(went, abs=0.11)
     # the template, laid on the German line and turned a quarter by its handle (the mouse)
     show(ann, "burst M.1")
     drag(ann, (12.0, 16.0), (18.0, 22.0))

@@ -178,8 +178,15 @@ def terrain_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
         if kind == "hill" and rings:
             x, y = _centre(rings[0][:-1])
             out.append({"kind": "text", "x": x, "y": y, "text": f'{piece.get("height", 0):g}"', "cls": "label"})
-    out.append(  # the scenario's title above the north edge
-        {"kind": "text", "x": width / 2, "y": depth + TITLE_ROOM / 2, "text": view["scenario"]["title"], "cls": "label"}
+    out.append(  # the scenario's title above the north edge, from its west end (men waiting to come on stand mid-edge)
+        {
+            "kind": "text",
+            "x": 0.0,
+            "y": depth + TITLE_ROOM / 2,
+            "text": view["scenario"]["title"],
+            "cls": "label",
+            "anchor": "start",
+        }
     )
     for objective in view["scenario"].get("objectives", []):
         x, y = _centre(objective["shape"][:-1] if len(objective["shape"]) > 3 else objective["shape"])

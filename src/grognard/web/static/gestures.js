@@ -251,7 +251,10 @@ function handleOf(a, drawn) {  // where the handle of a's wedge or template is, 
     const t = (turnOf(a.via.d, a.via.c) * Math.PI) / 180;
     return { x: a.at.x + r * Math.cos(t), y: a.at.y + r * Math.sin(t), cx: a.at.x, cy: a.at.y };
   }
-  return { x: a.at.x, y: a.at.y, cx: a.via.from[0], cy: a.via.from[1] };  // a wedge: its aim point, about the gunner
+  // a wedge: beyond its aim point (not on the man aimed at), turning about the gunner
+  const from = a.via.from, r = Math.hypot(a.at.x - from[0], a.at.y - from[1]) || 1;
+  const k = 1 + Math.max(1.0, 26 / S.tableView.perInch()) / r;
+  return { x: from[0] + (a.at.x - from[0]) * k, y: from[1] + (a.at.y - from[1]) * k, cx: from[0], cy: from[1] };
 }
 function onHandle(at, e) {  // the pointer is on the handle (16 px of it; a finger 24)
   if (!handle || S.asked !== handle.a) return false;
@@ -329,7 +332,7 @@ export function tableAnswer(m) {  // a preview asked from the table: drawn on it
         const what = angled(a.via.c) ? "template" : "wedge";
         tip.appendChild(el("p", "Drag the \u21bb handle round to turn the " + what + ", or:", { class: "hint tip-turn-hint" }));
         const row = el("p", null, { class: "tip-turn", role: "group", "aria-label": "turn the " + what });
-        for (const [words, by] of [["\u27f2 turn left 15\u00b0 [", 15], ["] turn right 15\u00b0 \u27f3", -15]]) {
+        for (const [words, by] of [["\u27f2 left 15\u00b0 [", 15], ["] right 15\u00b0 \u27f3", -15]]) {
           const b = el("button", words, { type: "button", class: by > 0 ? "tip-left" : "tip-right" });
           b.addEventListener("click", () => turnBy(a, by));
           row.appendChild(b);

@@ -304,6 +304,14 @@
       layersRef = fresh;
     }
 
+    // whether words beside point x (inches) run to its right: they would not fit in sight to its left (an
+    // estimate of their length at font size ``size``), and there is more room to its right
+    function rightward(x, words, size) {
+      const r = svg.getBoundingClientRect(), a = svgPoint(r.left, r.top), b = svgPoint(r.right, r.top);
+      if (!a || !b || !r.width) return !!whole && x - whole.x < whole.w / 4;
+      const long = 0.6 * size * String(words).length + 1.2 * size;
+      return x - a.x < long && b.x - x > x - a.x;
+    }
     // the preview drawn over the table: {path, stop, target, rings: [{x, y, r, title}], ok}
     api.preview = (drawn) => {
       over.textContent = "";
@@ -333,11 +341,11 @@
         const end = drawn.path[drawn.path.length - 1];
         over.appendChild(node("circle", { class: "p-end", cx: fix(end[0]), cy: fix(-end[1]), r: fix(Math.max(unit * 0.4, 5 * least)) }));
         const size = Math.max(unit, minText * least);
-        const left = whole && end[0] - whole.x < whole.w / 4;  // the words run away from the table's near edge
-        over.appendChild(node("text", { class: "p-label", x: fix(end[0] + (left ? 0.6 : -0.6) * size), y: fix(-end[1] - 1.0 * size), "text-anchor": left ? "start" : "end", "font-size": fix(size) },
-          drawn.ok === false ? "not allowed" : drawn.length !== undefined && drawn.length !== null
-            ? drawn.length.toFixed(1) + '" walked, costs ' + Number(drawn.cost).toFixed(1) + '"' + (drawn.left !== undefined && drawn.left !== null ? ", " + Number(drawn.left).toFixed(1) + '" left' : "")
-            : "preview (not given)"));
+        const words = drawn.ok === false ? "not allowed" : drawn.length !== undefined && drawn.length !== null
+          ? drawn.length.toFixed(1) + '" walked, costs ' + Number(drawn.cost).toFixed(1) + '"' + (drawn.left !== undefined && drawn.left !== null ? ", " + Number(drawn.left).toFixed(1) + '" left' : "")
+          : "preview (not given)";
+        const left = rightward(end[0], words, size);
+        over.appendChild(node("text", { class: "p-label", x: fix(end[0] + (left ? 0.6 : -0.6) * size), y: fix(-end[1] - 1.0 * size), "text-anchor": left ? "start" : "end", "font-size": fix(size) }, words));
       }
       if (drawn.stop) {
         over.appendChild(node("circle", { class: "p-stop", cx: fix(drawn.stop[0]), cy: fix(-drawn.stop[1]), r: fix(Math.max(unit * 0.5, 6 * least)) }));
@@ -365,9 +373,9 @@
       const man = node("g", { class: "d-man" });
       man.appendChild(node("circle", { cx: fix(to.x), cy: fix(-to.y), r: fix(Math.max(0.5, minMark * least)) }));
       const size = Math.max(unit, minText * least);
-      const left = whole && to.x - whole.x < whole.w / 4;
-      man.appendChild(node("text", { class: "d-label", x: fix(to.x + (left ? 0.8 : -0.8) * size), y: fix(-to.y + 1.6 * size), "text-anchor": left ? "start" : "end", "font-size": fix(size) },
-        words || Math.hypot(to.x - from.x, to.y - from.y).toFixed(1) + '"'));
+      const label = words || Math.hypot(to.x - from.x, to.y - from.y).toFixed(1) + '"';
+      const left = rightward(to.x, label, size);
+      man.appendChild(node("text", { class: "d-label", x: fix(to.x + (left ? 0.8 : -0.8) * size), y: fix(-to.y + 1.6 * size), "text-anchor": left ? "start" : "end", "font-size": fix(size) }, label));
       ghost.appendChild(man);
       hand.appendChild(ghost);
       svg.dataset.dragging = Math.hypot(to.x - from.x, to.y - from.y).toFixed(2);
