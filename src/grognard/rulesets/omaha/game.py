@@ -8,7 +8,7 @@ active bunker and one artillery strike per German player), morale
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from grognard.core.dice import DiceSource
@@ -268,48 +268,53 @@ class OmahaGame(Game):
         """The squads artillery may strike now: those on the table not past the sea wall (omaha.23)."""
         return [a.squad.label for a in self.state.americans if a.squad is not None and not R.past_wall(a.squad.y)]
 
-    # A decision is made again only when what it shows changes: its seat, its prompt, or the squad its
-    # space holds (the spaces read everything else from the game when asked). Copies make their own.
+    def _remembered(self, label: str, key: tuple[Any, ...], make: Callable[[], Decision]) -> Decision:
+        """The decision ``make()`` builds for ``label``, made again only when ``key`` changes: what it shows
+        (its seat, its prompt) or the squad its space holds; the spaces read everything else from the game
+        when asked. Copies make their own."""
+        made = self._made.get(label)
+        if made is None or made[0] != key:
+            made = self._made[label] = (key, make())
+        return made[1]
+
     def _orders(self, player: American) -> Decision:
         squad = player.squad
         assert squad is not None
-        key = (squad, squad.figures, player.seat)
-        made = self._made.get(player.label)
-        if made is None or made[0] != key:
-            decision = Decision(
+        return self._remembered(
+            player.label,
+            (squad, squad.figures, player.seat),
+            lambda: Decision(
                 f"orders {player.label}",
                 player.seat,
                 f"{player.label} ({counted(squad.figures, 'figure')}): move or fight",
                 OrdersSpace(self, squad),
-            )
-            made = self._made[player.label] = (key, decision)
-        return made[1]
+            ),
+        )
 
     def _fire(self, bunker: Bunker) -> Decision:
-        key = (bunker.commander, bunker.defenders)
-        made = self._made.get(bunker.label)
-        if made is None or made[0] != key:
-            decision = Decision(
+        return self._remembered(
+            bunker.label,
+            (bunker.commander, bunker.defenders),
+            lambda: Decision(
                 f"fire {bunker.label}",
                 bunker.commander,
                 f"bunker {bunker.label} ({counted(bunker.defenders, 'defender')}): fire at a squad",
                 TargetSpace(self, bunker.label, artillery=False),
-            )
-            made = self._made[bunker.label] = (key, decision)
-        return made[1]
+            ),
+        )
 
     def _strike(self, k: int) -> Decision:
         label = f"G{k + 1}"
-        made = self._made.get(label)
-        if made is None:
-            decision = Decision(
+        return self._remembered(
+            label,
+            (),
+            lambda: Decision(
                 f"artillery {label}",
                 german_seat(k + 1),
                 f"{label}: call an artillery strike",
                 TargetSpace(self, label, artillery=True),
-            )
-            made = self._made[label] = ((), decision)
-        return made[1]
+            ),
+        )
 
     @staticmethod
     def _placement(k: int) -> Decision:
