@@ -62,7 +62,7 @@ def german_target(game: OmahaGame, *, artillery: bool) -> str | None:
     barred = artillery or game.state.options.get("bunker_targets", "anywhere") == "not_past_wall"
     for player in game.state.americans:
         squad = player.squad
-        if squad is None or (barred and R.past_wall(squad.y)):
+        if squad is None or (barred and squad.y > R.PAST_WALL_Y):
             continue
         if best is None or squad.y > best.y or (squad.y == best.y and squad.figures > best.figures):
             best = squad

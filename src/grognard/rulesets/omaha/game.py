@@ -266,7 +266,7 @@ class OmahaGame(Game):
 
     def strike_targets(self) -> list[str]:
         """The squads artillery may strike now: those on the table not past the sea wall (omaha.23)."""
-        return [a.squad.label for a in self.state.americans if a.squad is not None and not R.past_wall(a.squad.y)]
+        return [a.squad.label for a in self.state.americans if a.squad is not None and a.squad.y <= R.PAST_WALL_Y]
 
     def _remembered(self, label: str, key: tuple[Any, ...], make: Callable[[], Decision]) -> Decision:
         """The decision ``make()`` builds for ``label``, made again only when ``key`` changes: what it shows

@@ -111,9 +111,13 @@ def below_wall(y: float) -> bool:
     return y < WALL_Y - TOLERANCE
 
 
+PAST_WALL_Y = WALL_Y + TOLERANCE
+"""A squad whose y is above this has moved past the sea wall (for loops over every squad; else :func:`past_wall`)."""
+
+
 def past_wall(y: float) -> bool:
     """Moved past the sea wall (beyond it, toward the Germans) (omaha.23)."""
-    return y > WALL_Y + TOLERANCE
+    return y > PAST_WALL_Y
 
 
 def move_cost(x0: float, y0: float, x1: float, y1: float) -> float:
