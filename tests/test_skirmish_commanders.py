@@ -124,6 +124,11 @@ def test_every_commander_sees_what_his_side_sees_his_own_units_marked() -> None:
     }
     (alone, *_) = FACE.tables(four_units().view("Allies"), {"Allies"})
     assert "commander" not in alone["columns"]
+    assert FACE.commands(game.view(None)) == {"Allies 1": "A", "Allies 2": "B", "Axis 1": "G", "Axis 2": "H"}
+    assert FACE.commands(four_units().view(None)) == {}  # a side's one seat commands all of it
+    street = RULESET.create({"scenario": "village_street", "commanders": 2}, SeededDice(3))
+    shares = {"Allies 1": "A, C", "Allies 2": "B", "Axis 1": "G, K, R", "Axis 2": "H, L"}
+    assert FACE.commands(street.view(None)) == shares
 
 
 def test_a_melee_groups_choice_goes_to_the_commander_of_most_of_its_men_and_is_shared_with_his_side() -> None:

@@ -75,6 +75,9 @@ def test_two_people_on_one_side_each_order_their_own_unit(browser: Any, server: 
     host.wait_for_function("document.querySelectorAll('#seat-rows tr').length === 4")
     rows = host.locator("#seat-rows tr")
     assert [rows.nth(k).locator("th").inner_text() for k in range(4)] == ["Allies 1", "Allies 2", "Axis 1", "Axis 2"]
+    assert host.is_visible("#seat-commands")  # what each seat commands, beside it
+    assert rows.nth(0).locator("td").nth(1).inner_text() == "A, C"
+    assert rows.nth(1).locator("td").nth(1).inner_text() == "B"
     host.select_option("#seat-bot-Axis-2", "random")  # a bot of another kind on one commander's seat
     host.wait_for_function("document.querySelector('#seat-bot-Axis-2').value === 'random'")
     host.locator("#seat-rows").scroll_into_view_if_needed()
@@ -87,7 +90,7 @@ def test_two_people_on_one_side_each_order_their_own_unit(browser: Any, server: 
         page.wait_for_selector(".decision, .picker", timeout=60000)
     assert offered(ann) == ["A", "C"], offered(ann)  # Allies 1 commands A and C, Allies 2 commands B
     assert ringed(ann) == ["A", "C"] and ringed(bea) == ["B"]
-    assert "you play Allies 2" in bea.inner_text("#you")
+    assert bea.inner_text("#you") == "Bea: you play Allies 2, commanding B"
     assert "commander" in bea.evaluate(
         "document.querySelector('#tables th[scope=col]') && "
         "Array.from(document.querySelectorAll('#tables th')).map((th) => th.textContent).join('|')"

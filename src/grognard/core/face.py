@@ -47,6 +47,10 @@ def _no_marks(view: View, mine: Collection[str]) -> list[dict[str, Any]]:
     return []
 
 
+def _no_commands(view: View) -> dict[str, str]:
+    return {}
+
+
 @dataclass(frozen=True)
 class Face:
     """How the pages show one rule set.
@@ -59,7 +63,9 @@ class Face:
     and in forms (``[{"kind", "verb", "title", "unit", "template", "fields", "preview"}]``); empty: the menu
     and a typed order only. ``unit(view, decision)``: ``{"id", "x", "y", "r"}`` (inches), the unit the
     decision is about, or ``None``. ``marks(view, mine)``: ``[{"id", "x", "y", "r", "title"}]`` (inches),
-    the viewer's own units, ringed.
+    the viewer's own units, ringed. ``commands(view)``: ``{seat: words}``, what each seat commands where a
+    side has several seats that each command part of it (the host's seat table and a player's "you play"
+    line show the words); ``{}``: nothing to say (a side is one seat, or the seats say it themselves).
     """
 
     scene: Callable[[View, Collection[str]], dict[str, Any]]
@@ -69,3 +75,4 @@ class Face:
     controls: Callable[[View, Decision], list[Control]]
     unit: Callable[[View, Decision], dict[str, Any] | None] = _nothing
     marks: Callable[[View, Collection[str]], list[dict[str, Any]]] = _no_marks
+    commands: Callable[[View], dict[str, str]] = _no_commands

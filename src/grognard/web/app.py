@@ -231,6 +231,7 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
     pending = room.memo("pending", game.pending) if game is not None else []
     owing = {d.seat for d in pending}
     shared = frozenset(mine)
+    commands = room.memo("commands", lambda: faces.commands(ruleset, game)) if game is not None else {}
     out: dict[str, Any] = {
         "type": "state",
         "version": room.version,
@@ -258,6 +259,7 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
                 "online": entry["player"] in online,
                 "owes": s in owing,
                 "yours": s in mine,
+                **({"commands": commands[s]} if s in commands else {}),
             }
             for s, entry in meta["seats"].items()
         ],

@@ -117,6 +117,11 @@ def phase(ruleset: Ruleset, game: Game) -> str:
     return str(getattr(getattr(game, "state", None), "phase", ""))
 
 
+def commands(ruleset: Ruleset, game: Game) -> dict[str, str]:
+    """What each seat commands, in words (``Face.commands`` of the spectators' view); ``{}`` without a face."""
+    return ruleset.face.commands(_view(game, None)) if ruleset.face is not None else {}
+
+
 def figures(ruleset: Ruleset, game: Game) -> list[tuple[str, Any]]:
     if ruleset.face is not None:
         return ruleset.face.figures(_view(game, None))

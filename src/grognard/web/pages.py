@@ -242,7 +242,8 @@ every die shown</p>
 <section aria-labelledby="seats-h">
 <h2 id="seats-h">Seats</h2>
 <table class="seats"><caption>Who plays each seat</caption>
-<thead><tr><th scope="col">seat</th><th scope="col">side</th><th scope="col">player</th>
+<thead><tr><th scope="col">seat</th><th scope="col">side</th>
+<th scope="col" id="seat-commands" hidden>commands</th><th scope="col">player</th>
 <th scope="col">bot</th><th scope="col">now</th></tr></thead><tbody id="seat-rows"></tbody></table>
 </section>
 <section aria-labelledby="players-h">

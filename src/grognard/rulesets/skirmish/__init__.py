@@ -92,6 +92,7 @@ RULESET = Ruleset(
         controls=face_controls.controls,
         unit=face_controls.unit,
         marks=face.marks,
+        commands=face.commands,
     ),
     upload_option="scenario",
     render=render_svg,

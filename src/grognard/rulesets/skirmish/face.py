@@ -471,6 +471,20 @@ def _my_units(view: dict[str, Any], mine: Collection[str]) -> list[str]:
     return [u["id"] for u in view.get("units", []) if commanders.get(u["id"]) in mine]
 
 
+def commands(view: dict[str, Any]) -> dict[str, str]:
+    """With several commanders a side, each seat's units by id (short: the host's seat table is narrow; the
+    units table names them): ``{"Allies 1": "A, C"}``; ``{}`` with one a side (its seat commands all of it)."""
+    commanders = view.get("commanders", {})
+    if len(set(commanders.values())) <= len({u["side"] for u in view.get("units", [])}):
+        return {}
+    out: dict[str, list[str]] = {}
+    for u in view.get("units", []):
+        seat = commanders.get(u["id"])
+        if seat is not None:
+            out.setdefault(seat, []).append(u["id"])
+    return {seat: ", ".join(units) for seat, units in out.items()}
+
+
 def marks(view: dict[str, Any], mine: Collection[str]) -> list[dict[str, Any]]:
     """The viewer's own units, ringed: ``[{"id", "x", "y", "r", "title"}]`` (inches)."""
     out = []

@@ -110,10 +110,13 @@ export function drawHost(s) {
   const rows = $("seat-rows");
   const focused = document.activeElement && document.activeElement.id;
   rows.textContent = "";
+  const commands = s.seats.some((x) => x.commands);  // a side's seats each command part of it: say which
+  $("seat-commands").hidden = !commands;
   for (const seat of s.seats) {
     const tr = el("tr");
     tr.appendChild(el("th", seat.seat, { scope: "row" }));
     tr.appendChild(el("td", seat.side));
+    if (commands) tr.appendChild(el("td", seat.commands || ""));
     const ptd = el("td");
     const pid = "seat-player-" + seat.seat.replace(/\W+/g, "-");
     const psel = el("select", null, { id: pid, "aria-label": "player of " + seat.seat });

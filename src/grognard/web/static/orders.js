@@ -26,7 +26,9 @@ export function choose(id) {
 }
 export function drawPlayer(s) {
   const you = s.you || {};
-  $("you").textContent = (you.name || "") + (you.seats && you.seats.length ? ": you play " + you.seats.join(", ") : ": the host has not given you a seat yet");
+  const held = (s.seats || []).filter((x) => you.seats && you.seats.includes(x.seat) && x.commands);  // each seat's share
+  const what = held.length ? ", commanding " + held.map((x) => x.commands).join("; ") : "";
+  $("you").textContent = (you.name || "") + (you.seats && you.seats.length ? ": you play " + you.seats.join(", ") + what : ": the host has not given you a seat yet");
   // what the player owes now, and what the box says when that is nothing: both drawn from every state
   // (the game paused, ended or moved on while the decisions stayed the same empty list)
   const decisions = s.decisions || [];
