@@ -141,10 +141,9 @@ def test_a_commanders_sealed_choice_never_reaches_the_enemys_commanders_on_the_w
     commanders of their men); Ann's secret retreat reaches no frame of either axis commander's page, the
     host's or the projector's, nor the record or debrief, until Axel has chosen; then all see it."""
     import json
-    import threading
     import time
 
-    from test_web_skirmish_melee import YARD, Page, act, owed, referee, sealed_words
+    from test_web_skirmish_melee import YARD, Page, act, owed, refereed, sealed_words
 
     yard = YARD + (
         '\n[[units]]\nid = "B"\nside = "allies"\nfigures = [{ weapon = "rifle", at = [2.0, 2.0] }]\n'
@@ -167,15 +166,8 @@ def test_a_commanders_sealed_choice_never_reaches_the_enemys_commanders_on_the_w
             joined = call(server.url + f"/api/rooms/{code}/join", {"name": name, "side": side})[1]
             tokens[name] = joined["token"]
             assert joined["seats"] == [{"Ann": "Allies 1", "Bea": "Allies 2", "Axel": "Axis 1", "Otto": "Axis 2"}[name]]
-        host = Page(server, code, "host", made["host_token"])
-        stop = threading.Event()
-        typing = threading.Thread(target=referee, args=(host, stop), daemon=True)
-        typing.start()
+        host, stop = refereed(server, code, made["host_token"])
         try:
-            host.wait(lambda s: s.get("ready"))
-            host.send({"type": "settings", "fill_bots": False})
-            host.send({"type": "start"})
-            host.wait(lambda s: s["status"] == "playing")
             pages = {name: Page(server, code, "player", token) for name, token in tokens.items()}
             projector = Page(server, code, "projector", None)
             n = 0

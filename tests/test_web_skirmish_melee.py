@@ -84,6 +84,19 @@ def referee(host: Page, stop: threading.Event) -> None:
         time.sleep(0.05)
 
 
+def refereed(srv: ServerProcess, code: str, host_token: str) -> tuple[Page, threading.Event]:
+    """The host's page, typing 1s for every roll (``referee``) until the event is set, the game started with
+    no bots (every seat a person)."""
+    host = Page(srv, code, "host", host_token)
+    stop = threading.Event()
+    threading.Thread(target=referee, args=(host, stop), daemon=True).start()
+    host.wait(lambda s: s.get("ready"))
+    host.send({"type": "settings", "fill_bots": False})
+    host.send({"type": "start"})
+    host.wait(lambda s: s["status"] == "playing")
+    return host, stop
+
+
 def owed(page: Page, prefix: str) -> dict[str, Any]:
     state = page.wait(lambda s: any(d["id"].startswith(prefix) for d in s.get("decisions", [])))
     return next(d for d in state["decisions"] if d["id"].startswith(prefix))
@@ -116,15 +129,8 @@ def test_the_other_side_never_receives_a_sealed_melee_choice(server: ServerProce
     code = made["code"]
     allies = call(server.url + f"/api/rooms/{code}/join", {"name": "Ann", "side": "allies"})[1]
     axis = call(server.url + f"/api/rooms/{code}/join", {"name": "Axel", "side": "axis"})[1]
-    host = Page(server, code, "host", made["host_token"])
-    stop = threading.Event()
-    typing = threading.Thread(target=referee, args=(host, stop), daemon=True)
-    typing.start()
+    host, stop = refereed(server, code, made["host_token"])
     try:
-        host.wait(lambda s: s.get("ready"))
-        host.send({"type": "settings", "fill_bots": False})
-        host.send({"type": "start"})
-        host.wait(lambda s: s["status"] == "playing")
         ann, axel = Page(server, code, "player", allies["token"]), Page(server, code, "player", axis["token"])
         projector = Page(server, code, "projector", None)
         act(axel, "move G / G.1 to 12,12", 1)  # the charge: bases touching
