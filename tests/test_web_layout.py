@@ -1,0 +1,85 @@
+"""The table is the page (issue 17) on a Chromebook's screen: a player's page at 1280x800 and 1366x768 shows
+the whole skirmish table at its start, larger than the old layout's 11 px an inch, with the tools, the key,
+the header and the side panel in sight and the page itself not scrolling; the side panel folds away by the
+header's button and the table grows into its room (a long table: B-17's)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from browsers import needs_chromium
+from grognard.web.testing import ServerProcess, call
+
+pytestmark = needs_chromium
+pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with ServerProcess(tmp_path_factory.mktemp("layout")) as srv:
+        yield srv
+
+
+def player(browser: Any, server: ServerProcess, body: dict[str, Any], size: tuple[int, int]) -> Any:
+    status, made = call(server.url + "/api/rooms", {"solo": {"name": "Al", "side": "allies"}, **body})
+    assert status == 200, made
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    context.add_init_script(f"localStorage.setItem('grognard:player:{made['code']}', '{made['token']}')")
+    page = context.new_page()
+    page.goto(f"{server.url}{made['play_url']}")
+    page.wait_for_selector("#svg svg.table .layer-units", state="attached")
+    page.wait_for_selector(".decision")
+    return page
+
+
+def box(page: Any, selector: str) -> dict[str, float]:
+    found = page.locator(selector).first.bounding_box()
+    assert found is not None, selector
+    return dict(found)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1366, 768)], ids=["1280x800", "1366x768"])
+def test_the_skirmish_table_fills_a_chromebooks_screen(
+    browser: Any, server: ServerProcess, size: tuple[int, int]
+) -> None:
+    page = player(browser, server, {"ruleset": "skirmish", "options": {"scenario": "village_street"}}, size)
+    width, height = size
+    assert page.evaluate("document.documentElement.scrollHeight") <= height  # the page does not scroll
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert box(page, "header")["height"] <= 40  # one slim line
+    table = box(page, "#svg svg.table")
+    assert table["y"] + table["height"] <= height and table["x"] + table["width"] <= width
+    assert table["height"] >= height - 80  # the height left under the header
+    # the whole 48" table in sight at the start, at 13 px an inch or more (11 before)
+    per_inch = page.evaluate("window.grognardTable.perInch()")
+    assert per_inch >= 13, per_inch
+    corners = [page.evaluate(f"window.grognardTable.screen({x}, {y})") for x, y in ((0, 0), (48, 48))]
+    for x, y in corners:
+        assert table["x"] <= x <= table["x"] + table["width"] and table["y"] <= y <= table["y"] + table["height"]
+    # the tools and the key beside the table, the orders in the side panel, all in sight
+    for selector in ("button[aria-label='zoom in']", ".table-key .key-item", "#side-toggle", ".decision h3"):
+        found = box(page, selector)
+        assert found["y"] >= 0 and found["y"] + found["height"] <= height, selector
+    assert box(page, ".table-tools")["x"] + box(page, ".table-tools")["width"] <= table["x"]
+    page.context.close()
+
+
+def test_the_side_panel_folds_away_and_the_table_grows(browser: Any, server: ServerProcess) -> None:
+    page = player(browser, server, {"ruleset": "b17", "solo": {"name": "Al", "side": "american"}}, (1280, 800))
+    toggle = page.locator("#side-toggle")
+    assert toggle.get_attribute("aria-expanded") == "true"
+    before, narrow = box(page, "#svg svg.table"), page.evaluate("window.grognardTable.perInch()")
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "false" and toggle.inner_text() == "Show the side panel"
+    assert not page.locator("#side").is_visible()
+    grown = "w => document.querySelector('#svg svg.table').getBoundingClientRect().width > w"
+    page.wait_for_function(grown, arg=before["width"] + 200)
+    wide = page.evaluate("window.grognardTable.perInch()")
+    assert wide > narrow * 1.2, (narrow, wide)  # a long table: the width was what limited it
+    toggle.click()
+    assert page.locator("#side .decision").first.is_visible()
+    assert toggle.get_attribute("aria-expanded") == "true"
+    page.context.close()
