@@ -131,6 +131,16 @@ def test_one_man_picked_and_dragged_alone_by_a_finger(browser: Any, server: Serv
     assert (centre(ann, "A.1"), centre(ann, "A.2")) == (leader, gunner)  # the rest of A stayed
 
 
+def both_hold(ann: Any, axel: Any) -> None:
+    """Ann holds A and M, Axel holds G: the fire phase comes with nobody moved."""
+    show(ann, "move A")
+    commit_menu(ann, "hold A")
+    show(ann, "move M")
+    commit_menu(ann, "hold M")
+    axel.wait_for_selector(".decision input[value='hold G']")
+    commit_menu(axel, "hold G", wait=False)
+
+
 def referee(host: Any, value: str) -> int:
     """The host types ``value`` for every roll asked until none is; how many were typed."""
     typed = 0
@@ -155,12 +165,7 @@ def test_a_wedge_and_a_template_placed_by_drag_and_the_ranging_shot_drawn(
     draws the template where it landed, the aim point and the ranging die, as the event says."""
     game = seated(browser, server, {"dice": "manual", **UPLOAD})
     ann, axel, host = game["allies"], game["axis"], game["host"]
-    show(ann, "move A")
-    commit_menu(ann, "hold A")
-    show(ann, "move M")
-    commit_menu(ann, "hold M")
-    axel.wait_for_selector(".decision input[value='hold G']")
-    commit_menu(axel, "hold G", wait=False)
+    both_hold(ann, axel)
     # the wedge: a drag from the gunner to the German line
     show(ann, "fire A")
     gunner = centre(ann, "A.2")
@@ -236,15 +241,11 @@ def test_a_wedge_and_a_template_turned_by_dragging_their_handle(
 ) -> None:
     """The wedge's handle (its aim point) dragged round the gunner by a finger: the aim goes round at the same
     range, the form follows, and the men ringed and their odds are those of the new aim. The template's handle
-    dragged a quarter turn by the mouse: its angle 90 in the form and the order, and the men under it change."""
+    dragged a quarter turn by the mouse: its angle 90 in the form and the order, its outline turned, the men
+    ringed those its new preview lists; the keys still turn it."""
     game = seated(browser, server, dict(UPLOAD), touch=True)
     ann, axel = game["allies"], game["axis"]
-    show(ann, "move A")
-    commit_menu(ann, "hold A")
-    show(ann, "move M")
-    commit_menu(ann, "hold M")
-    axel.wait_for_selector(".decision input[value='hold G']")
-    commit_menu(axel, "hold G", wait=False)
+    both_hold(ann, axel)
     # the wedge, aimed up the table at the German line, then turned away from it by its handle
     show(ann, "fire A")
     gunner = centre(ann, "A.2")
