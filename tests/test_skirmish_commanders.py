@@ -235,3 +235,11 @@ def test_the_odds_of_a_commander_know_his_sides_sealed_choice_and_not_the_enemys
     assert "melee M1" in sample_hidden(game, "Allies 2", seed).sealed["melee 1"]
     for seat in ("Axis 1", "Axis 2", None):
         assert sample_hidden(game, seat, seed).sealed == {}, seat
+
+
+def test_a_commander_who_resigns_resigns_for_his_side() -> None:
+    game = four_units(commanders=2)
+    events = game.resign("Allies 2")
+    assert [e.data["side"] for e in events if e.kind == "resigned"] == ["allies"]
+    assert game.result is not None and game.result.winner == "axis" and game.result.reason == "Allies 2 resigned"
+    assert game.pending() == ()
