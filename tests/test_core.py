@@ -735,3 +735,18 @@ def test_the_streams_are_numpys_children_of_the_seed() -> None:
     assert state(stream(9, DICE)) == state(np.random.SeedSequence(9).spawn(1)[0])
     assert state(stream(9, BOTS, 12)) == state(np.random.SeedSequence(9, spawn_key=(1, 12)))
     assert state(stream(dice, 6)) == state(np.random.SeedSequence(2026, spawn_key=(5, 0, 6)))
+
+
+def test_snap_is_round_to_two_places_exactly() -> None:
+    """snap's short cut for a value already stored (k/100 itself) gives what round(value, 2) + 0.0 gives,
+    bit for bit and sign of zero too, on stored values, halves, thousandths and arbitrary floats."""
+    rng = np.random.default_rng(3)
+    values = [float(v) for v in rng.uniform(-200.0, 200.0, 20_000)]
+    values += (
+        [round(v, 2) for v in values] + [k / 100 for k in range(-3000, 3000)] + [k / 200 for k in range(-4000, 4000)]
+    )
+    values += [k / 1000 for k in range(-3000, 3000)] + [-0.0, 0.0, 0.005, 2.675, 1.005, -0.004, 1e13, -1e13]
+    for v in values:
+        want = round(v, 2) + 0.0
+        assert snap(v) == want and math.copysign(1.0, snap(v)) == math.copysign(1.0, want), v
+    assert math.isnan(snap(math.nan)) and snap(math.inf) == math.inf

@@ -21,6 +21,12 @@ TOLERANCE = 0.01  # inches: one storage step; covers rounding of both coordinate
 
 def snap(value: float) -> float:
     """``value`` rounded to the stored precision (0.01")."""
+    if -1e12 < value < 1e12:
+        # already a stored measure (the nearest float to k/100), as most are: it is its own rounding, and
+        # this test costs half of round(value, 2)
+        steps = round(value * 100.0)
+        if steps / 100.0 == value:
+            return value + 0.0
     return round(value, POSITION_DIGITS) + 0.0
 
 

@@ -218,25 +218,31 @@ def _generic_attacks(game: B17Game, f: Aircraft, target: Aircraft, length: float
     straight = np.array([p[0] for p in plans])[:, None]
     turn = np.radians(f.heading + np.array([p[1] for p in plans]))[:, None]
     h0 = math.radians(f.heading)
+    cos_turn, sin_turn = np.cos(turn), np.sin(turn)
+    # only the paths whose nose's two legs come within 4" of the bomber's outer circle are measured
+    rows = np.nonzero(_legs_near(f, dims, straight[:, 0], cos_turn[:, 0], sin_turn[:, 0], length, target, spread))[0]
+    straight, turn, cos_turn, sin_turn = straight[rows], turn[rows], cos_turn[rows], sin_turn[rows]
     first_leg = np.minimum(stops[None, :], straight)
     second_leg = np.maximum(stops[None, :] - straight, 0.0)
     after = stops[None, :] > straight
-    x = f.x + first_leg * math.cos(h0) + second_leg * np.cos(turn)
-    y = f.y + first_leg * math.sin(h0) + second_leg * np.sin(turn)
+    x = f.x + first_leg * math.cos(h0) + second_leg * cos_turn
+    y = f.y + first_leg * math.sin(h0) + second_leg * sin_turn
     heading = np.where(after, turn, h0)
     nx = x + dims.length / 2 * np.cos(heading)
     ny = y + dims.length / 2 * np.sin(heading)
     off = (x < -TOLERANCE) | (x > G.TABLE_LENGTH + TOLERANCE) | (y < -TOLERANCE) | (y > G.TABLE_WIDTH + TOLERANCE)
     gone = np.cumsum(off, axis=1) > 0
-    # only the paths whose nose comes within 4" of the bomber's outer circle are measured (the rest surely miss)
-    rough = np.hypot(nx - target.x, ny - target.y) - spread
-    rows = np.nonzero(((rough <= ATTACK_RANGE + TOLERANCE) & ~gone).any(axis=1))[0]
-    nx, ny, gone = nx[rows], ny[rows], gone[rows]
     reach = np.where(gone, np.inf, K.distance_to_footprint(tdims, nx, ny, target.x, target.y, target.heading))
     # shapely (the truth) measures again a row whose quick distances are within EDGE of the range or of its least
     low = reach.min(axis=1, initial=np.inf)
-    doubt = (np.abs(reach - ATTACK_RANGE) <= K.EDGE).any(axis=1) | ((reach <= low[:, None] + K.EDGE).sum(axis=1) > 1)
-    doubt &= low <= ATTACK_RANGE + K.EDGE
+    tie = (reach <= low[:, None] + K.EDGE).sum(axis=1) > 1
+    # a tie of noses inside the bomber is no doubt when the first lies surely inside (shapely's 0 too)
+    inside_tie = tie & (low == 0.0) & ~((reach > 0.0) & (reach <= K.EDGE)).any(axis=1)
+    for row in np.nonzero(inside_tie)[0].tolist():
+        j = int(np.argmin(reach[row]))
+        if K.footprint_depth(tdims, float(nx[row, j]), float(ny[row, j]), target.x, target.y, target.heading) > K.EDGE:
+            tie[row] = False
+    doubt = ((np.abs(reach - ATTACK_RANGE) <= K.EDGE).any(axis=1) | tie) & (low <= ATTACK_RANGE + K.EDGE)
     if doubt.any():
         shape = G.footprint(tdims, target.x, target.y, target.heading)
         again = np.nonzero(doubt)[0]
@@ -255,6 +261,41 @@ def _generic_attacks(game: B17Game, f: Aircraft, target: Aircraft, length: float
         if best != first:
             out.append(Fly(f.label, s_, t_, target.label, best))
     return out
+
+
+def _legs_near(
+    f: Aircraft,
+    dims: G.Dims,
+    straight: np.ndarray,
+    cos_turn: np.ndarray,
+    sin_turn: np.ndarray,
+    length: float,
+    target: Aircraft,
+    spread: float,
+) -> np.ndarray:
+    """For each path (``straight`` inches, then the turned heading's cosine and sine): whether the fighter's
+    nose on either leg may come within 4" of the bomber (of the circle of radius ``spread`` round its centre);
+    the nose runs along one segment a leg, so its least distance from the centre bounds every stop's."""
+    u0x, u0y = math.cos(math.radians(f.heading)), math.sin(math.radians(f.heading))
+    half = dims.length / 2
+    tx, ty = target.x, target.y
+    turn_x, turn_y = f.x + straight * u0x, f.y + straight * u0y
+
+    def segment(ax: Any, ay: Any, bx: Any, by: Any) -> np.ndarray:
+        dx, dy = bx - ax, by - ay
+        span = dx * dx + dy * dy
+        t = np.clip(((tx - ax) * dx + (ty - ay) * dy) / np.where(span > 0, span, 1.0), 0.0, 1.0)
+        return np.asarray(np.hypot(ax + t * dx - tx, ay + t * dy - ty))
+
+    first = segment(f.x + half * u0x, f.y + half * u0y, turn_x + half * u0x, turn_y + half * u0y)
+    rest = length - straight
+    second = segment(
+        turn_x + half * cos_turn,
+        turn_y + half * sin_turn,
+        turn_x + (rest + half) * cos_turn,
+        turn_y + (rest + half) * sin_turn,
+    )
+    return np.minimum(first, second) - spread <= ATTACK_RANGE + 2 * TOLERANCE  # type: ignore[no-any-return]
 
 
 def _score_attack(game: B17Game, f: Aircraft, plan: Fly, space: FlySpace) -> tuple[Any, ...] | None:

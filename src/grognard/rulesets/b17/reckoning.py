@@ -83,6 +83,17 @@ def footprint_distance(dims: G.Dims, px: float, py: float, x: float, y: float, h
     return best
 
 
+def footprint_depth(dims: G.Dims, px: float, py: float, x: float, y: float, h: float) -> float:
+    """How deep the point lies inside the footprint (its least distance to the edge of a rectangle it is
+    in; <= 0 when in none): a point deeper than :data:`EDGE` is surely inside, at shapely's distance 0."""
+    rad = math.radians(h)
+    c, s = math.cos(rad), math.sin(rad)
+    dx, dy = px - x, py - y
+    u = dx * c + dy * s
+    v = abs(-dx * s + dy * c)
+    return max(min(u - back, front - u, half - v) for back, front, half in _rectangles_list(dims))
+
+
 @lru_cache(maxsize=64)
 def _rectangles_list(dims: G.Dims) -> tuple[tuple[float, float, float], ...]:
     return tuple((float(a), float(b), float(c)) for a, b, c in _rectangles(dims))

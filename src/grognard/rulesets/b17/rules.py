@@ -144,21 +144,30 @@ def guns_in_range(options: Mapping[str, Any], bomber: Aircraft, fighter: Aircraf
     )
     if math.hypot(fighter.x - bomber.x, fighter.y - bomber.y) > reach:
         return {}  # too far for any gun: no part of either model can be nearer
-    shape = G.footprint(fdims, fighter.x, fighter.y, fighter.heading)
-    guns = G.gun_positions(bdims, bomber.x, bomber.y, bomber.heading)
-    distances = shapely.distance(shapely.points(np.array(list(guns.values()))), shape)
-    out: dict[str, float] = {}
     arcs = bool(options["firing_arcs"])
+    return dict(_guns_in_range(arcs, fdims, bdims, bomber.x, bomber.y, bomber.heading, fighter.x, fighter.y, fighter.heading))
+
+
+@lru_cache(maxsize=512)
+def _guns_in_range(
+    arcs: bool, fdims: G.Dims, bdims: G.Dims, bx: float, by: float, bh: float, fx: float, fy: float, fh: float
+) -> tuple[tuple[str, float], ...]:
+    """:func:`guns_in_range` of a bomber and a fighter standing so, kept: the gunners' fire asks it of the
+    same two aircraft several times (the queue, the pair's choice, each gun's roll)."""
+    shape = G.footprint(fdims, fx, fy, fh)
+    guns = G.gun_positions(bdims, bx, by, bh)
+    distances = shapely.distance(shapely.points(np.array(list(guns.values()))), shape)
+    out: list[tuple[str, float]] = []
     for (gun, point), d in zip(guns.items(), distances, strict=True):
         if not at_most(float(d), ATTACK_RANGE):
             continue
         if arcs:
-            axis = bomber.heading + GUN_AXIS[gun]
-            off = angle_between(G.bearing(point[0], point[1], fighter.x, fighter.y), axis)
+            axis = bh + GUN_AXIS[gun]
+            off = angle_between(G.bearing(point[0], point[1], fx, fy), axis)
             if off > ARC_HALF_WIDTH + ANGLE_TOLERANCE:
                 continue
-        out[gun] = round(float(d), 2)
-    return out
+        out.append((gun, round(float(d), 2)))
+    return tuple(out)
 
 
 def pair_options(in_range: Mapping[str, float], used: Sequence[str]) -> list[str]:
