@@ -145,7 +145,8 @@ def guns_in_range(options: Mapping[str, Any], bomber: Aircraft, fighter: Aircraf
     if math.hypot(fighter.x - bomber.x, fighter.y - bomber.y) > reach:
         return {}  # too far for any gun: no part of either model can be nearer
     arcs = bool(options["firing_arcs"])
-    return dict(_guns_in_range(arcs, fdims, bdims, bomber.x, bomber.y, bomber.heading, fighter.x, fighter.y, fighter.heading))
+    where = (bomber.x, bomber.y, bomber.heading, fighter.x, fighter.y, fighter.heading)
+    return dict(_guns_in_range(arcs, fdims, bdims, *where))
 
 
 @lru_cache(maxsize=512)
