@@ -68,7 +68,6 @@ UNKNOWN = -1  # an obstacle section not yet rolled (hidden obstacles)
 OUTCOMES = ("", "american win", "german win", "scored", "unfinished")
 
 FLOAT_MARGIN = 1e-9  # inches: closer than this to a threshold, the reference functions measure
-WINDOW = 12  # the most dice one roll of Omaha asks for (a squad of 12)
 OBSTACLE_FACES = np.array((0, *OBSTACLE_ROLL.table), dtype=np.int64)  # face -> obstacles (omaha.8)
 # the mechanics of data.py, read once: every threshold and count of dice below comes from them
 FIRE = [D.bunker_fire(defenders) for defenders in range(DEFENDERS + 1)]  # by defenders left (omaha.19-20)
@@ -77,7 +76,11 @@ FIRE_TARGET = np.array([m.target for m in FIRE], dtype=np.int64)
 CLEAR_AT, SHOOT_AT = D.clearing(1).target, D.shooting(1).target  # a d6 per figure (omaha.16-17)
 ASSAULT_AT, DROWN_AT = D.assault(1).target, D.deep_water(1).target  # (omaha.18, omaha.12)
 MORALE_AT = D.morale(1).target  # (omaha.25)
-assert D.LANDING_ROLL.sides == 6 and D.ARTILLERY_LANDS.dice == 1 and len(OBSTACLE_ROLL.table) == 6  # one d6 each
+SIDES = D.LANDING_ROLL.sides  # every die of Omaha has as many sides (a d6): one stream of them per game
+MECHANICS = (*FIRE, D.clearing(1), D.shooting(1), D.assault(1), D.deep_water(1), D.morale(1))
+assert all(m.sides == SIDES for m in (*MECHANICS, D.ARTILLERY_LANDS, D.ARTILLERY_KILLS))
+assert len(OBSTACLE_ROLL.table) == SIDES and D.ARTILLERY_LANDS.dice == 1  # one die each
+WINDOW = max(SQUAD_SIZE, D.ARTILLERY_KILLS.dice, *(m.dice for m in FIRE))  # the most dice one roll asks for
 
 
 def supports(bots: Mapping[str, str]) -> bool:
@@ -144,8 +147,8 @@ class _Batch:
         self.stream = np.empty((G, block + WINDOW), dtype=np.int8)
         self.filled = np.full(G, block, dtype=np.int64)
         for k, index in enumerate(indices):
-            generator = dice_generator(stream(seed, index, DICE), 6)
-            self.stream[k, :block] = generator.integers(1, 7, size=block, dtype=np.int64)
+            generator = dice_generator(stream(seed, index, DICE), SIDES)
+            self.stream[k, :block] = generator.integers(1, SIDES + 1, size=block, dtype=np.int64)
             self.generators.append(generator)
             self.bot_rngs.append(np.random.default_rng(stream(seed, index, BOTS)))
         self.cursor = np.zeros(G, dtype=np.int64)
@@ -208,7 +211,7 @@ class _Batch:
                 grown = np.zeros((self.G, end + WINDOW), dtype=np.int8)
                 grown[:, : self.stream.shape[1]] = self.stream
                 self.stream = grown
-            self.stream[k, self.filled[k] : end] = self.generators[k].integers(1, 7, size=block, dtype=np.int64)
+            self.stream[k, self.filled[k] : end] = self.generators[k].integers(1, SIDES + 1, size=block, dtype=np.int64)
             self.filled[k] = end
 
     # ------------------------------------------------------------------ geometry (rules.py, on arrays)
