@@ -344,6 +344,6 @@ export function tableAnswer(m) {  // a preview asked from the table: drawn on it
       tip.appendChild(commit);
     }
     tip.appendChild(tipCancel());
-  });
+  }, from || null);
 }
 

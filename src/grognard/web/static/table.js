@@ -412,16 +412,22 @@
     api.dropGhost = () => { delete svg.dataset.dragging; if (ghost) { ghost.remove(); ghost = null; } };
 
     // a few lines and buttons beside the pointer (client point), or nothing
-    api.tip = (clientX, clientY, fill) => {
+    // away (inches, optional): what the order starts from (the unit, the firer): the box goes to the side of the
+    // pointer away from it, so that the path or the line of fire between them stays in sight
+    api.tip = (clientX, clientY, fill, away) => {
       tip.textContent = "";
       if (!fill) { tip.hidden = true; return; }
       fill(tip);
       tip.hidden = false;
       const r = frame.getBoundingClientRect();
-      let left = clientX - r.left + 16, top = clientY - r.top + 16;
       const w = tip.offsetWidth, h = tip.offsetHeight;
-      if (left + w > r.width) left = Math.max(0, clientX - r.left - w - 16);
-      if (top + h > r.height) top = Math.max(0, clientY - r.top - h - 16);
+      const from = away ? api.screen(away.x, away.y) : null;
+      const x = clientX - r.left, y = clientY - r.top;
+      const right = x + 16, leftward = x - w - 16, below = y + 16, above = y - h - 44;  // above: clear of the path's words
+      let left = from && from[0] > clientX + 8 && leftward >= 0 ? leftward : right;
+      let top = from && from[1] > clientY + 8 && above >= 0 ? above : below;
+      if (left + w > r.width) left = Math.max(0, leftward);
+      if (top + h > r.height) top = Math.max(0, above);
       tip.style.left = left + "px"; tip.style.top = top + "px";
     };
     api.tipElement = tip;
