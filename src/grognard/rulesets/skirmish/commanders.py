@@ -98,10 +98,6 @@ def deal(spec: Any, count: int) -> Commanders:
     return Commanders(count, units, crews)
 
 
-def of_unit(ctx: Context, cmd: Commanders, unit: str) -> str:
-    return cmd.units[unit]
-
-
 def of_vehicle(ctx: Context, cmd: Commanders, vehicle: str) -> str:
     """The commander of ``vehicle``'s driver; with nobody aboard, of its starting crew's unit."""
     v = ctx.state.vehicles[vehicle]
