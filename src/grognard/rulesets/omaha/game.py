@@ -596,11 +596,12 @@ class OmahaGame(Game):
         squad = player.squad
         assert squad is not None
         x, y = snap(action.x), snap(action.y)
-        if R.at_wall(y):
+        at_wall = R.at_wall(y)
+        if at_wall:
             y = WALL_Y
         self.emit("moved", squad=squad.label, x0=squad.x, y0=squad.y, x=x, y=y)
         squad.x, squad.y = x, y
-        if R.at_wall(y):
+        if at_wall:
             section = R.obstacle_section_at(s, x)
             if s.obstacles[section] is None:
                 self._roll_obstacles(section)
