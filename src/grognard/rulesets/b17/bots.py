@@ -24,7 +24,7 @@ import numpy as np
 import shapely
 
 from grognard.core.engine import Decision
-from grognard.core.geometry import ANGLE_TOLERANCE, TOLERANCE, angle_between, snap_angle
+from grognard.core.geometry import ANGLE_TOLERANCE, TOLERANCE, angle_between, distance_to_rect, snap_angle
 from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import reckoning as K
 from grognard.rulesets.b17 import rules as R
@@ -592,7 +592,11 @@ def bomber_plans(game: B17Game, a: Aircraft, k: int = 8) -> list[Fly]:
     runs: list[tuple[bool, float, float, float]] = []  # paths to look one move ahead from, all at once
     run_ends: list[tuple[float, float, float]] = []
     near = math.dist((a.x, a.y), TARGET_CENTRE) <= FINAL_APPROACH
-    over = _over_target(dims, np.array(ends["x"]), np.array(ends["y"]), ends["cos"], ends["sin"]).tolist()
+    # a fuselage's corners are within half its diagonal of its centre, the centre within the move of the start
+    if distance_to_rect(a.x, a.y, *TARGET) > length + math.hypot(dims.length, dims.body_width) / 2 + 2 * TOLERANCE:
+        over = [False] * len(turns)
+    else:
+        over = _over_target(dims, np.array(ends["x"]), np.array(ends["y"]), ends["cos"], ends["sin"]).tolist()
     for x, y, h, leaves, bombs_now, straight, turn in zip(
         ends["x"], ends["y"], ends["h"], gone, over, straights, turns, strict=True
     ):

@@ -125,6 +125,12 @@ def closest_bombers(options: Mapping[str, Any], fighter: Aircraft, bombers: Sequ
     return [b for d, b in ranged if d <= best + TOLERANCE]
 
 
+@lru_cache(maxsize=256)
+def _guns_at(dims: G.Dims, x: float, y: float, h: float) -> tuple[tuple[float, float], ...]:
+    """``geometry.gun_positions`` of a bomber standing so, kept (the bots ask it of every bomber, every move)."""
+    return tuple(G.gun_positions(dims, x, y, h).values())
+
+
 def guns_met_many(
     options: Mapping[str, Any],
     fighter: Aircraft,
@@ -143,9 +149,7 @@ def guns_met_many(
     if n == 0 or not bombers:
         return [0] * n
     fdims = R.dims_of(options, fighter.model)
-    guns = np.array(
-        [list(G.gun_positions(R.dims_of(options, b.model), b.x, b.y, b.heading).values()) for b in bombers]
-    )  # (bombers, 4, 2)
+    guns = np.array([_guns_at(R.dims_of(options, b.model), b.x, b.y, b.heading) for b in bombers])  # (bombers, 4, 2)
     x = np.asarray(xs, dtype=float)
     y = np.asarray(ys, dtype=float)
     h = np.asarray(hs, dtype=float)
