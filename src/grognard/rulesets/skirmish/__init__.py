@@ -49,8 +49,8 @@ def summary(game: SkirmishGame) -> list[tuple[str, Any]]:
     return out
 
 
-# the "search" bot's levels: playouts per decision, and decisions a playout answers before it is scored
-# (a turn of skirmish is many decisions and its engine is slow: a playout of a whole turn costs seconds)
+# the "search" bot's levels: playouts per decision, each to the end of the turn (its fire and melee) and
+# scored by ``evaluate``; the menu cut to 4 playouts a candidate (skirmish/candidates.py lists them)
 SEARCH_LEVELS = {"easy": Level(8, 1, None, 4), "normal": Level(16, 1, None, 4), "hard": Level(32, 1, None, 4)}
 
 
