@@ -162,13 +162,13 @@ def burst_order(ctx: Context, space: BurstSpace) -> Burst:
             if math.hypot(a.x - b.x, a.y - b.y) < across:
                 aims.append((snap((a.x + b.x) / 2), snap((a.y + b.y) / 2)))
     aims = list(dict.fromkeys(aims))
-    if entry.indirect:  # the observers' sight of every aim point in one go (plan_burst reads it from the memo)
-        terrain = ctx.terrain
-        eyes = [(f.x, f.y) for f in ours]
-        ends = [(snap(x), snap(y)) for x, y in aims]
-        SG.fill_sight(
-            terrain, ctx.sight_memo(terrain), ((e, at) for at in ends for e in eyes), frozenset(M.open_doors(ctx))
-        )
+    # the sight of every aim point in one go, the observers' or the gun's own (plan_burst reads it from the memo)
+    terrain = ctx.terrain
+    ends = [(snap(x), snap(y)) for x, y in aims]
+    gun = s.pieces.get(space.by) or s.vehicles.get(space.by) or s.figures.get(space.by)
+    eyes = [(f.x, f.y) for f in ours] if entry.indirect else [(gun.x, gun.y)] if gun is not None else []
+    memo, opened = ctx.sight_memo(terrain), frozenset(M.open_doors(ctx))
+    SG.fill_sight(terrain, memo, ((e, at) for at in ends for e in eyes), opened)
     aims = [at for at in aims if space.contains(Burst(space.by, at))]  # in range and seen
     shapes = sorted(tid for tid, (cls, _) in ctx.templates.items() if cls == entry.burst)
     scored: list[tuple[float, int, Burst]] = []

@@ -360,16 +360,15 @@ class Terrain:
         for hill in self.hills:
             if not hill.shape.intersects(line):
                 continue
-            crossing = line.intersection(hill.shape.boundary)
-            for point in _points(crossing):
-                cuts.add(line.project(point))
-        marks = sorted(cuts)
+            crossing = shapely.get_coordinates(line.intersection(hill.shape.boundary))  # its points, every end
+            if len(crossing):
+                cuts.update(shapely.line_locate_point(line, shapely.points(crossing)).tolist())
+        spans = [(a, b) for a, b in itertools.pairwise(sorted(cuts)) if b - a > 1e-9]
+        # the middle of each span, all at once (the same interpolation, over an array)
+        mids = shapely.get_coordinates(shapely.line_interpolate_point(line, [(a + b) / 2 for a, b in spans]))
         out: list[tuple[float, float, float]] = []
-        for a, b in itertools.pairwise(marks):
-            if b - a <= 1e-9:
-                continue
-            mid = line.interpolate((a + b) / 2)
-            h = self.height(mid.x, mid.y)
+        for (a, b), (x, y) in zip(spans, mids.tolist(), strict=True):
+            h = self.height(x, y)
             if out and out[-1][2] == h:
                 out[-1] = (out[-1][0], b, h)
             else:
