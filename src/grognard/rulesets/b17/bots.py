@@ -465,12 +465,14 @@ def _intercept_moves(
     aims = [((min(max(x, 3.0), 105.0), min(max(y, 3.0), 57.0)), h) for (x, y), h in aims]
     ends = _path_ends(f, length, minimum, FIGHTER_TURNS)
     xs, ys, hs, leaves = ends["x"], ends["y"], ends["h"], ends["leaves"].tolist()
-    met = _guns_met(game, f, list(zip(xs, ys, hs, strict=True)))
+    bombers = game.flying_bombers()
+    met = K.guns_met_many(game.state.options, f, bombers, xs, ys, hs)
     scored = []
+    dist, remainder = math.dist, math.remainder  # angle_between(h, want) is abs(remainder(h - want, 360))
     for x, y, h, leave, guns, straight, turn in zip(
         xs, ys, hs, leaves, met, ends["straight"], ends["turn"], strict=True
     ):
-        miss = min(math.dist((x, y), aim) + 0.05 * angle_between(h, want) for aim, want in aims)
+        miss = min([dist((x, y), aim) + 0.05 * abs(remainder(h - want, 360.0)) for aim, want in aims])
         scored.append((leave, miss + 6.0 * (0 if leave else guns), straight, turn))
     scored.sort(key=lambda item: (item[0], item[1]))
     return [Fly(f.label, straight, turn) for _, _, straight, turn in scored[:k]]
