@@ -24,6 +24,7 @@ and holds fire when no placement catches an enemy without one of its own men.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
@@ -53,8 +54,13 @@ def figure_value(figure: Figure) -> float:
 
 def kill_chance(ctx: Context, shot: FireOrder) -> float:
     """The chance one die kills: it hits, and the man fails his survival roll."""
-    hit = sum(1 for face in range(1, 7) if face + shot.shift >= shot.hit_on) / 6
-    survive = sum(1 for face in range(1, 7) if face >= ctx.tables.survive_on(shot.attack)) / 6
+    return _kill_chance(shot.shift, shot.hit_on, ctx.tables.survive_on(shot.attack))
+
+
+@functools.lru_cache(maxsize=256)  # kept: a handful of (shift, hit on, survive on) in any game
+def _kill_chance(shift: int, hit_on: int, survive_on: int) -> float:
+    hit = sum(1 for face in range(1, 7) if face + shift >= hit_on) / 6
+    survive = sum(1 for face in range(1, 7) if face >= survive_on) / 6
     return hit * (1 - survive)
 
 
