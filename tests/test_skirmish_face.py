@@ -42,8 +42,9 @@ def test_the_face_imports_nothing_of_the_game() -> None:
         source = (Path(face.__file__).parent / name).read_text(encoding="utf-8")
         imported = [node.module or "" for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom)]
         assert all(
-            m in ("__future__", "collections.abc", "typing", "grognard.rulesets.skirmish.face") for m in imported
-        )
+            m in ("__future__", "collections.abc", "typing", "grognard.core.words", "grognard.rulesets.skirmish.face")
+            for m in imported
+        ), imported  # core.words: how a number is said, nothing of a game
         assert "state" not in imported and ".state" not in source
 
 
@@ -222,7 +223,7 @@ def test_a_wedge_and_a_template_preview_each_man_under_them_with_the_odds_comman
     drawn = plain(SKIRMISH.preview(g, burst.seat, SKIRMISH.parse_action("burst M.1 18,22 15")))["preview"]
     [t] = drawn["templates"]
     assert t["under"] and [e["id"] for e in t["each"]] == t["under"] and drawn["stop"] == [18.0, 22.0]
-    assert drawn["lands"].startswith("the ranging shot lands on 3 or less: 0.5000 (1/2)")
+    assert drawn["lands"].startswith("the ranging shot lands on 3 or less: 50% (1/2)")
     for e in t["each"]:  # ranging shot, effect die and survival: the odds command's under_mortar row
         assert Fraction(e["dead"]) == odds_dead("under_mortar", e["cover_text"].split(": ")[0])
 
@@ -279,7 +280,7 @@ def test_two_men_at_an_enemy_ladders_top_push_it_together_with_the_odds_commands
     assert push["men"] == ["G.1", "G.2"] and push["template"] == "move G / G.1 push L1 / G.2 push L1"
     g, _ = range_game()
     action = SKIRMISH.parse_action(push["template"])
-    assert SKIRMISH.odds(g, action).startswith("ladder L1 falls 0.5556 (5/9: 2d6, any 2 or less)")
+    assert SKIRMISH.odds(g, action).startswith("ladder L1 falls 56% (5/9: 2d6, any 2 or less)")
     assert odds_dead_row("ladder_push", 2) == Fraction(5, 9)
 
 

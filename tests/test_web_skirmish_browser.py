@@ -5,12 +5,14 @@ skirmish table played through the page."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from browsers import needs_chromium
+from grognard.core.words import percent
 from grognard.rulesets.skirmish.scenario import SCENARIOS_DIR
 from grognard.web.testing import ServerProcess, call
 
@@ -260,13 +262,15 @@ def test_village_street_two_sides_play_through_the_table(browser: Any, server: S
                         page.mouse.click(point[0], point[1])
                         page.wait_for_selector(".table-tip:not([hidden])")
                         words = page.inner_text(".table-tip")
-                        found = re.search(r"(\S+) at (\S+) (\S+) (open|cover): dead ([0-9.]+)", words)
-                        if "Commit" in words and found and float(found.group(5)) > 0:
+                        found = re.search(r"(\S+) at (\S+) (\S+) (open|cover): dead (\S+) \((\S+)\)", words)
+                        if "Commit" in words and found and Fraction(found.group(6)) > 0:
                             shooter = found.group(1)
                             weapon = "smg" if shooter == "A.1" else "rifle"
-                            assert float(found.group(5)) == pytest.approx(
+                            dead = Fraction(found.group(6))  # the exact chance, and the percentage beside it
+                            assert float(dead) == pytest.approx(
                                 odds_figure(weapon, found.group(3), found.group(4)), abs=5e-5
                             )
+                            assert found.group(5) == percent(dead)
                             snap(page, shots, "skirmish-aim")
                             page.locator(".table-tip .tip-commit").click()
                             page.wait_for_function(NEXT_DECISION, arg=heading)

@@ -11,12 +11,14 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from browsers import needs_chromium
+from grognard.core.words import percent
 from grognard.web.testing import ServerProcess
 from test_web_skirmish_browser import centre, commit_menu, drag, seated, snap, tip
 from test_web_table import axe_clean
@@ -76,6 +78,16 @@ def show(page: Any, decision: str) -> None:
                 pass
         page.wait_for_timeout(150)
     raise AssertionError(f"{decision} never shown: {page.get_attribute('svg.table', 'data-shown')!r}")
+
+
+def exact(line: str) -> Fraction:
+    """A man's chance of dying as the pointer's box gives it ('... dead 42% (7/16)'): the exact fraction, checked
+    against the percentage beside it."""
+    found = re.search(r"dead (\S+) \((\S+)\)$", line)
+    assert found, line
+    dead = Fraction(found.group(2))
+    assert found.group(1) == percent(dead), line
+    return dead
 
 
 def tip_with(page: Any, *words: str) -> str:
@@ -173,10 +185,10 @@ def test_a_wedge_and_a_template_placed_by_drag_and_the_ranging_shot_drawn(
     words = tip_with(ann, "fire A hold / A.2 wedge 18,22", "Under it", "Commit")
     ann.wait_for_function("() => document.querySelectorAll('svg.table .p-ring.under').length >= 4")
     ringed = ann.eval_on_selector_all("svg.table .p-ring.under", "l => l.map(c => c.dataset.under)")
-    lines = dict(re.findall(r"(G\.\d): (0-18\" open: dead [0-9.]+ \(\S+\))", words))
+    lines = dict(re.findall(r"(G\.\d): (0-18\" open: dead \S+ \(\S+\))", words))
     assert set(ringed) == set(lines) >= {"G.1", "G.2", "G.3", "G.4"}, (ringed, words)
     for line in lines.values():
-        assert float(line.split("dead ")[1].split()[0]) == pytest.approx(odds_row("wedge_mg", '0-18" open'), abs=5e-5)
+        assert float(exact(line)) == pytest.approx(odds_row("wedge_mg", '0-18" open'), abs=5e-5)
     assert "4 dice" in words or "5 dice" in words
     snap(ann, shots, "skirmish-wedge")
     ann.locator(".table-tip .tip-commit").click()
@@ -187,15 +199,13 @@ def test_a_wedge_and_a_template_placed_by_drag_and_the_ranging_shot_drawn(
     ann.locator(".table-tip .tip-left").click()
     words = tip_with(ann, "burst M.1 18,22 15", "Under it", "Commit")
     assert ann.input_value(".decision:not([hidden]) form.order-form input[name='angle']") == "15"
-    lands = re.search(r"lands on 3 or less: ([0-9.]+)", words)
-    assert lands and float(lands.group(1)) == pytest.approx(0.5)
-    lines = dict(re.findall(r"(G\.\d): (12-30\" no cover: dead [0-9.]+ \(\S+\))", words))
+    lands = re.search(r"lands on 3 or less: (\S+) \((\S+)\)", words)
+    assert lands and (lands.group(1), Fraction(lands.group(2))) == ("50%", Fraction(1, 2)), words
+    lines = dict(re.findall(r"(G\.\d): (12-30\" no cover: dead \S+ \(\S+\))", words))
     ringed = ann.eval_on_selector_all("svg.table .p-ring.under", "l => l.map(c => c.dataset.under)")
     assert lines and set(ringed) == set(lines), (ringed, words)
     for line in lines.values():
-        assert float(line.split("dead ")[1].split()[0]) == pytest.approx(
-            odds_row("under_mortar", '12-30" no cover'), abs=5e-5
-        )
+        assert float(exact(line)) == pytest.approx(odds_row("under_mortar", '12-30" no cover'), abs=5e-5)
     snap(ann, shots, "skirmish-template")
     axe_clean(ann)  # with the men under the template ringed and the turning buttons open
     ann.keyboard.press("]")  # the key turns it back, as the other button would

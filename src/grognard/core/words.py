@@ -1,4 +1,4 @@
-"""Words for the texts people read: a count with its noun in the right number."""
+"""Words for the texts people read: a count with its noun in the right number, a chance as a percentage."""
 
 from __future__ import annotations
 
@@ -10,3 +10,20 @@ def counted(n: int, singular: str, plural: str | None = None) -> str:
     ('1 man', '3 men', '1 die', '0 hits')
     """
     return f"{n} {singular if n == 1 else (plural if plural is not None else singular + 's')}"
+
+
+def percent(p: object) -> str:
+    """A chance ``p`` (0 to 1: a float or a ``Fraction``) as a person reads it: whole per cent from 10 %, one
+    decimal below it, "<0.1%" for a chance that small but not nothing, ">99%" for one short of certain.
+
+    >>> percent(1 / 9), percent(0.5), percent(0.0123), percent(0), percent(0.0001), percent(0.996), percent(1)
+    ('11%', '50%', '1.2%', '0%', '<0.1%', '>99%', '100%')
+    """
+    value = float(p) * 100  # type: ignore[arg-type]
+    if value in (0, 100):
+        return f"{value:.0f}%"
+    if value < 0.05:
+        return "<0.1%"
+    if value >= 99.5:
+        return ">99%"
+    return f"{value:.0f}%" if value >= 9.95 else f"{value:.1f}%"

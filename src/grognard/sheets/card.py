@@ -21,6 +21,7 @@ from reportlab.platypus import CondPageBreak, KeepTogether, Paragraph, Spacer, T
 from reportlab.platypus.flowables import Flowable
 
 from grognard.analysis.odds import table_json
+from grognard.core import words
 from grognard.core.ruleset import Ruleset
 
 COLUMNS = 12  # outcome columns at most in one table; wider tables go one row per outcome, or in parts
@@ -35,15 +36,8 @@ TABLE_TITLE = ParagraphStyle("card-table-title", parent=TEXT, fontName="Helvetic
 
 
 def percent(p: Fraction) -> str:
-    """A probability as a person reads it (see the module's doctest)."""
-    if p == 0:
-        return "-"
-    value = float(p) * 100
-    if value < 0.05:
-        return "<0.1%"
-    if value >= 99.5 and p != 1:
-        return ">99%"
-    return f"{value:.0f}%" if value >= 9.95 else f"{value:.1f}%"
+    """A probability as a person reads it, "-" for none (see the module's doctest)."""
+    return "-" if p == 0 else words.percent(p)
 
 
 def _esc(text: Any) -> str:

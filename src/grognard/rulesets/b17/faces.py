@@ -11,6 +11,7 @@ from typing import Any
 
 from grognard.core.engine import Decision
 from grognard.core.errors import GrognardError
+from grognard.core.words import percent
 from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import rules as R
 from grognard.rulesets.b17.actions import Fly, Guns, PlaceBox
@@ -46,10 +47,6 @@ def aircraft_line(game: B17Game, a: Aircraft) -> str:
         f'moves {game.allowance(a):g}"{altitude}{extra}'
     )
 
-
-def _percent(p: Any) -> str:
-    value = float(p) * 100
-    return f"{value:.0f}%" if value >= 10 else f"{value:.1f}%"
 
 
 def situation(game: B17Game, decision: Decision) -> list[str]:
@@ -146,11 +143,11 @@ def odds(game: B17Game, action: Any) -> str | None:
         x, y, h = path.snapped(stop)
         how = R.head_on_or_behind(game.aircraft(target), x, y, h, float(game.state.options["head_on_tolerance"]))
         dist = attack_mechanic(how is not None, game.state.options).distribution()
-        return f"damages {_percent(dist.probability(DAMAGED))}, destroys {_percent(dist.probability(DESTROYED))}"
+        return f"damages {percent(dist.probability(DAMAGED))}, destroys {percent(dist.probability(DESTROYED))}"
     if isinstance(action, Guns):
         dist = mechanics(game.state.options).gunner.distribution()
         return (
-            f"each gun damages {_percent(dist.probability(DAMAGED))}, destroys {_percent(dist.probability(DESTROYED))}"
+            f"each gun damages {percent(dist.probability(DAMAGED))}, destroys {percent(dist.probability(DESTROYED))}"
         )
     return None
 

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from grognard.core.engine import Decision
-from grognard.core.words import counted
+from grognard.core.words import counted, percent
 from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, PlaceBunkers
 from grognard.rulesets.omaha.data import (
@@ -82,10 +82,6 @@ def _distribution(mechanic: Any) -> Any:
     return mechanic.distribution()
 
 
-def _percent(p: Any) -> str:
-    value = float(p) * 100
-    return f"{value:.0f}%" if value >= 10 else f"{value:.1f}%"
-
 
 def odds(game: OmahaGame, action: Any) -> str | None:
     """The dice odds of ``action``, from the mechanics' exact distributions (None: no dice)."""
@@ -96,29 +92,29 @@ def odds(game: OmahaGame, action: Any) -> str | None:
         if action.clear:
             present = game.obstacles_in_front(squad) or 0
             dist = _distribution(clearing(action.clear))
-            notes.append(f"clear all {present} in front: {_percent(dist.probability('>=', present))}")
+            notes.append(f"clear all {present} in front: {percent(dist.probability('>=', present))}")
         if action.shoot:
             bunker = game.bunker_in_front(squad)
             dist = _distribution(shooting(action.shoot))
             if bunker is not None:
                 notes.append(
                     f"kills {float(dist.mean()):.2f} on average; silences {bunker.label} "
-                    f"({bunker.defenders} left): {_percent(dist.probability('>=', bunker.defenders))}"
+                    f"({bunker.defenders} left): {percent(dist.probability('>=', bunker.defenders))}"
                 )
         if action.assault:
             target = game.bunker_in_contact(squad)
             dist = _distribution(assault(action.assault))
             name = target.label if target is not None else "the bunker"
-            notes.append(f"destroys {name}: {_percent(dist.probability(True))}")
+            notes.append(f"destroys {name}: {percent(dist.probability(True))}")
         return "; ".join(notes) or None
     if isinstance(action, BunkerFire) and action.target is not None:
         bunker = s.bunkers[int(action.bunker[1:]) - 1]
         dist = _distribution(bunker_fire(bunker.defenders))
-        return f"kills {float(dist.mean()):.2f} on average; at least one: {_percent(dist.probability('>=', 1))}"
+        return f"kills {float(dist.mean()):.2f} on average; at least one: {percent(dist.probability('>=', 1))}"
     if isinstance(action, Artillery) and action.target is not None:
         lands = float(_distribution(ARTILLERY_LANDS).probability(1))
         kills = float(_distribution(ARTILLERY_KILLS).mean())
-        return f"lands {_percent(lands)}; then kills {kills:.2f} on average ({lands * kills:.2f} per call)"
+        return f"lands {percent(lands)}; then kills {kills:.2f} on average ({lands * kills:.2f} per call)"
     return None
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from grognard.core.words import percent
 from grognard.rulesets.skirmish.face import _centre, unit_place
 
 PUSHERS = 2  # the men who push a ladder off together (skirmish.83, the seed's "2 men"; RULINGS S9)
@@ -378,7 +379,7 @@ def drawn(view: dict[str, Any]) -> dict[str, Any]:
                 "from": [a["x"], a["y"]],
                 "to": [b["x"], b["y"]],
                 "title": f'{s["shooter"]} at {s["target"]}: {s.get("range", 0):.1f}" ({s.get("band_text")}), '
-                f"{s.get('cover_text')}: dead {s.get('dead_decimal', 0):.4f} ({s.get('dead')})",
+                f"{s.get('cover_text')}: dead {percent(s.get('dead_decimal', 0))} ({s.get('dead')})",
             }
         )
     if lines:
@@ -391,7 +392,7 @@ def drawn(view: dict[str, Any]) -> dict[str, Any]:
         under += [str(t) for t in w.get("men", [])]
         shapes.append({"points": w.get("outline", []), "title": f"{w.get('gunner', '')}'s wedge"})
         for o in w.get("odds") or []:
-            words = f"{o['band_text']} {o['cover_text']}: dead {o['dead_decimal']:.4f} ({o['dead']})"
+            words = f"{o['band_text']} {o['cover_text']}: dead {percent(o['dead_decimal'])} ({o['dead']})"
             each[o["target"]] = words
             odds.append({"id": o["target"], "by": w.get("gunner", ""), "words": words, "dead": o["dead_decimal"]})
     for t in drawn.get("templates") or []:
@@ -402,10 +403,10 @@ def drawn(view: dict[str, Any]) -> dict[str, Any]:
         lands = t.get("lands")
         if lands:
             out["lands"] = (
-                f"the ranging shot lands on {t.get('ranging')} or less: {lands['decimal']:.4f} ({lands['exact']})"
+                f"the ranging shot lands on {t.get('ranging')} or less: {percent(lands['decimal'])} ({lands['exact']})"
             )
         for o in t.get("each") or []:
-            words = f"{o['cover_text']}: dead {o['dead_decimal']:.4f} ({o['dead']})"
+            words = f"{o['cover_text']}: dead {percent(o['dead_decimal'])} ({o['dead']})"
             each[o["id"]] = words
             odds.append({"id": o["id"], "by": t.get("by", ""), "words": words, "dead": o["dead_decimal"]})
     if shapes:

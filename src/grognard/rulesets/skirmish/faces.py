@@ -12,7 +12,7 @@ from typing import Any
 
 from grognard.core.engine import Decision
 from grognard.core.errors import IllegalAction
-from grognard.core.words import counted
+from grognard.core.words import counted, percent
 from grognard.rulesets.skirmish import artillery as AR
 from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish import face_controls as FC
@@ -333,7 +333,8 @@ def odds(game: SkirmishGame, action: Any) -> str | None:
         return head
     each = [_shot_json(game, o) for o in shots]  # a few shots: each one's band, cover and chance of a kill
     return head + "".join(
-        f"; {j['shooter']} at {j['target']} {j['band_text']} {j['cover_text']}: dead {j['dead_decimal']:.4f}"
+        f"; {j['shooter']} at {j['target']} {j['band_text']} {j['cover_text']}: "
+        f"dead {percent(j['dead_decimal'])} ({j['dead']})"
         for j in each
     )
 
@@ -351,7 +352,7 @@ def _push_odds(game: SkirmishGame, action: Move) -> str | None:
     words = []
     for name, men in sorted(pushers.items()):
         p = MX.PushOff(men, on).distribution().probability(True)
-        words.append(f"ladder {name} falls {float(p):.4f} ({p.numerator}/{p.denominator}: {men}d6, any {on} or less)")
+        words.append(f"ladder {name} falls {percent(p)} ({p.numerator}/{p.denominator}: {men}d6, any {on} or less)")
     return "; ".join(words)
 
 
