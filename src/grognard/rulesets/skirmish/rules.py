@@ -311,7 +311,7 @@ def hill_in_the_way(terrain: Terrain, line: LineString, a: XY, b: XY) -> str | N
                         end
                         for end, h in ((a, ha), (b, hb))
                         if h >= hill.height - TOLERANCE
-                        and hill.shape.covers(Point(end))
+                        and shapely.intersects_xy(hill.shape, *end)  # covers a point = meets it
                         and edge.distance(Point(end)) <= reach
                     ]
                 if at_crest and edge.distance(line.interpolate(s_)) <= reach + TOLERANCE:
@@ -566,7 +566,22 @@ def under_wedge(terrain: Terrain, apex: XY, heading: float, angle: float, reach:
         return True  # within the angle and the arc (or touching it)
     if d <= touch:
         return True  # his base covers the apex
+    if angle <= 180.0 and _off_edges(apex, heading, angle, length, at) < touch - 1e-7:
+        return True  # nearer than that to a straight edge, which is an edge of the polygon too
     return bool(sector(apex, heading, angle, length).distance(Point(at)) <= touch)
+
+
+def _off_edges(apex: XY, heading: float, angle: float, length: float, at: XY) -> float:
+    """How far ``at`` lies from the nearer of the two straight edges of :func:`sector`'s pie (inches), as
+    worked out here: within rounding (< 1e-12") of the distance from those edges of the polygon."""
+    out = math.inf
+    px, py = at[0] - apex[0], at[1] - apex[1]
+    for side in (-1, 1):
+        theta = math.radians(heading + side * angle / 2)
+        ux, uy = math.cos(theta), math.sin(theta)
+        t = min(max(px * ux + py * uy, 0.0), length)
+        out = min(out, math.hypot(px - t * ux, py - t * uy))
+    return out
 
 
 def wedge_outline(
