@@ -75,8 +75,9 @@ class Player:
         self.deflate = zlib.compressobj(wbits=-15)
         self.step = -1
 
-    async def play(self, url: str, token: str, stop: float) -> None:
-        async with connect(url, max_size=2**22) as ws:
+    async def play(self, url: str, token: str, stop: float, source: str) -> None:
+        # from its game's own address, as the join was: one address trying a dozen codes at once is refused
+        async with connect(url, max_size=2**22, local_addr=(source, 0)) as ws:
             self.ws = ws
             await ws.send(json.dumps({"type": "hello", "role": "player", "token": token}))
             while time.monotonic() < stop:
@@ -190,8 +191,8 @@ async def make_skirmish(server: ServerProcess, source: str) -> tuple[str, str, l
     return made["code"], made["host_token"], tokens
 
 
-async def start(server: ServerProcess, code: str, host_token: str) -> None:
-    async with connect(f"{server.ws_url}/ws/{code}") as ws:
+async def start(server: ServerProcess, code: str, host_token: str, source: str) -> None:
+    async with connect(f"{server.ws_url}/ws/{code}", local_addr=(source, 0)) as ws:
         await ws.send(json.dumps({"type": "hello", "role": "host", "token": host_token}))
         await ws.send(json.dumps({"type": "settings", "fill_bots": False}))
         await ws.send(json.dumps({"type": "start"}))
@@ -213,20 +214,25 @@ async def run(seconds: float, extra: int, think: float, skirmish: int = 0) -> No
     refusals: list[str] = []
     with ServerProcess(folder) as server:
         specs = [6] + [1] * extra  # 24 players in the big game; 4 in each of the others
+        sources = [f"127.0.0.{k + 2}" for k in range(len(specs))] + [f"127.0.1.{k + 2}" for k in range(skirmish)]
         made = await asyncio.gather(
-            *(make_game(server, g, f"127.0.0.{k + 2}") for k, g in enumerate(specs)),
-            *(make_skirmish(server, f"127.0.1.{k + 2}") for k in range(skirmish)),
+            *(make_game(server, g, source) for g, source in zip(specs, sources, strict=False)),
+            *(make_skirmish(server, source) for source in sources[len(specs) :]),
         )
         kinds = ["omaha"] * len(specs) + ["skirmish"] * skirmish
         games = [Game(code, len(tokens), kind) for (code, _, tokens), kind in zip(made, kinds, strict=True)]
         stop = time.monotonic() + seconds
         tasks = [
-            asyncio.create_task(Player(game, think, rng, refusals).play(f"{server.ws_url}/ws/{game.code}", token, stop))
-            for game, (_, _, tokens) in zip(games, made, strict=True)
+            asyncio.create_task(
+                Player(game, think, rng, refusals).play(f"{server.ws_url}/ws/{game.code}", token, stop, source)
+            )
+            for game, source, (_, _, tokens) in zip(games, sources, made, strict=True)
             for token in tokens
         ]
         await asyncio.sleep(0.5)
-        await asyncio.gather(*(start(server, code, host) for code, host, _ in made))
+        await asyncio.gather(
+            *(start(server, code, host, source) for (code, host, _), source in zip(made, sources, strict=True))
+        )
         await asyncio.gather(*tasks)
     print(
         f"{sum(g.clients for g in games)} players in {len(games)} games for {seconds:g} s on loopback, "
