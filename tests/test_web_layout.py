@@ -83,3 +83,27 @@ def test_the_side_panel_folds_away_and_the_table_grows(browser: Any, server: Ser
     assert page.locator("#side .decision").first.is_visible()
     assert toggle.get_attribute("aria-expanded") == "true"
     page.context.close()
+
+
+def test_the_win_bar_shows_each_side_in_its_colour_on_the_table(browser: Any, server: ServerProcess) -> None:
+    """The allies' part of "Who is winning?" is the allies' colour on the table, the axis' part the axis'
+    (a child reads the blue bar as the blue men)."""
+    page = player(browser, server, {"ruleset": "skirmish", "options": {"scenario": "village_street"}}, (1366, 768))
+    page.wait_for_selector("#odds-bar .odds-a", state="attached", timeout=60000)  # once the first estimate is in
+    seen = page.evaluate(
+        """() => {
+        const fill = (id) => {
+          const g = document.querySelector(`svg.table .layer-units g[data-id="${id}"]`);
+          const shape = g && g.querySelector("[fill]");
+          return shape ? shape.getAttribute("fill") : null;
+        };
+        return {
+          allies: fill("A.1"), axis: fill("G.1"),
+          bar: document.querySelector("#odds-bar .odds-a").getAttribute("fill"),
+          hatch: document.querySelector("#odds-bar pattern rect").getAttribute("fill"),
+        };
+      }"""
+    )
+    assert seen["allies"] and seen["axis"] and seen["allies"] != seen["axis"], seen
+    assert (seen["bar"], seen["hatch"]) == (seen["allies"], seen["axis"]), seen
+    page.context.close()

@@ -1,8 +1,9 @@
 // grognard: who is winning (issue 20). The server sends each page its estimate in the state (``odds``):
 // a player's page its seat's own, others the public one; the projector also the curve so far.
 // Drawn as a bar (first side from the left, second from the right, the 95% interval as a bracket) and,
-// on the projector, a line over the turns with its interval as a band. Colours: Okabe-Ito blue and
-// orange, each side also named in text and the second side hatched, so no colour is needed to read it.
+// on the projector, a line over the turns with its interval as a band. Colours: each side's colour on the
+// table (table.js, Okabe-Ito, by the side's place in the rule set's sides), each side also named in text and
+// the second side hatched, so no colour is needed to read it.
 "use strict";
 window.grognardOdds = (function () {
   const NS = "http://www.w3.org/2000/svg";
@@ -14,6 +15,8 @@ window.grognardOdds = (function () {
     return node;
   };
   const ival = (s) => pct(s.interval[0]) + " to " + pct(s.interval[1]);
+  // the sides' colours on the table, so the bar's allies are the table's allies
+  const colours = () => (window.GrognardTable && window.GrognardTable.colours) || ["#E69F00", "#56B4E9"];
 
   function bar(now, sides) {
     const [a, b] = sides;
@@ -23,12 +26,13 @@ window.grognardOdds = (function () {
       "aria-label": a + " " + pct(sa.p) + " (95% interval " + ival(sa) + "), " + b + " " + pct(sb.p) + " (" + ival(sb) + ")" });
     const defs = svgEl("defs");
     const pat = svgEl("pattern", { id: "odds-hatch", width: 10, height: 10, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" });
-    pat.appendChild(svgEl("rect", { width: 10, height: 10, fill: "#E69F00" }));
+    const [ca, cb] = colours();
+    pat.appendChild(svgEl("rect", { width: 10, height: 10, fill: cb }));
     pat.appendChild(svgEl("line", { x1: 0, y1: 0, x2: 0, y2: 10, stroke: "#fff", "stroke-width": 3, "stroke-opacity": 0.6 }));
     defs.appendChild(pat); svg.appendChild(defs);
     const wa = W * sa.p, wb = W * sb.p;
     svg.appendChild(svgEl("rect", { x: 0, y: 0, width: W, height: H, fill: "#ddd" }));  // no winner
-    svg.appendChild(svgEl("rect", { x: 0, y: 0, width: wa, height: H, fill: "#0072B2", class: "odds-a" }));
+    svg.appendChild(svgEl("rect", { x: 0, y: 0, width: wa, height: H, fill: ca, class: "odds-a" }));
     svg.appendChild(svgEl("rect", { x: W - wb, y: 0, width: wb, height: H, fill: "url(#odds-hatch)", class: "odds-b" }));
     // the first side's 95% interval: a bracket across its end
     const lo = W * sa.interval[0], hi = W * sa.interval[1];
@@ -38,7 +42,7 @@ window.grognardOdds = (function () {
   }
 
   function line(curve, sides) {
-    const a = sides[0];
+    const a = sides[0], ca = colours()[0];
     const W = 600, H = 240, L = 64, R = 24, T = 30, B = 40;
     const xs = curve.map((p) => p.turn + (p.ended ? 0.5 : 0));
     const x0 = Math.min(...xs), x1 = Math.max(x0 + 1, ...xs);
@@ -52,10 +56,10 @@ window.grognardOdds = (function () {
     if (curve.length > 1) {
       const up = curve.map((p, i) => X(xs[i]) + "," + Y(p.sides[a].interval[1]));
       const down = curve.map((p, i) => X(xs[i]) + "," + Y(p.sides[a].interval[0])).reverse();
-      svg.appendChild(svgEl("polygon", { points: up.concat(down).join(" "), fill: "#0072B2", "fill-opacity": 0.2 }));
+      svg.appendChild(svgEl("polygon", { points: up.concat(down).join(" "), fill: ca, "fill-opacity": 0.25 }));
     }
-    svg.appendChild(svgEl("polyline", { points: curve.map((p, i) => X(xs[i]) + "," + Y(p.sides[a].p)).join(" "), fill: "none", stroke: "#0072B2", "stroke-width": 4 }));
-    curve.forEach((p, i) => svg.appendChild(svgEl("circle", { cx: X(xs[i]), cy: Y(p.sides[a].p), r: 5, fill: "#0072B2" })));
+    svg.appendChild(svgEl("polyline", { points: curve.map((p, i) => X(xs[i]) + "," + Y(p.sides[a].p)).join(" "), fill: "none", stroke: ca, "stroke-width": 4 }));
+    curve.forEach((p, i) => svg.appendChild(svgEl("circle", { cx: X(xs[i]), cy: Y(p.sides[a].p), r: 5, fill: ca, stroke: "#000", "stroke-width": 1 })));
     const step = Math.max(1, Math.ceil((x1 - x0) / 10));
     for (let t = Math.ceil(x0); t <= x1; t += step) svg.appendChild(svgEl("text", { x: X(t), y: H - 12, "text-anchor": "middle", "font-size": 18 }, String(t)));
     svg.appendChild(svgEl("text", { x: L, y: 20, "font-size": 18, "font-weight": "bold" }, a + " chance by turn (band: 95%)"));
