@@ -56,6 +56,12 @@ def test_the_host_uploads_a_scenario_from_the_home_page(browser: Any, server: Se
     message = page.inner_text("#message")
     assert message.startswith("bad_street.toml: ") and "table.width" in message and "bogus" in message
     assert len(message.splitlines()) >= 3  # every problem on its own line, as the CLI lists them
+    # said at the top of the long form, and brought into sight (the button pressed is at its foot)
+    where = page.evaluate(
+        "() => { const r = document.getElementById('message').getBoundingClientRect();"
+        " return [r.top, r.bottom, innerHeight, scrollY]; }"
+    )
+    assert -1 <= where[0] < where[2], where  # (top, bottom, the window's height, scrolled)
     assert page.url.rstrip("/") == server.url and rooms(server) == before
     page.set_input_files("#opt-skirmish-scenario-file", str(good))
     page.fill("#solo-name", "Sol")

@@ -20,6 +20,11 @@ export const say = (text, kind, about) => {
   box.textContent = text || "";
   box.className = "message" + (kind ? " " + kind : "");
   if (about) box.dataset.about = about; else delete box.dataset.about;
+  // an error said at the top of a long form (the home page's "Make the game") is brought into sight
+  if (kind === "error" && text) {
+    const r = box.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight) box.scrollIntoView({ block: "nearest" });
+  }
 };
 
 export const store = {
