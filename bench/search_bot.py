@@ -34,8 +34,8 @@ from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.play import play_out
 from grognard.rulesets import get
 
-GAMES = {"omaha": 120, "b17": 60, "skirmish": 24}  # games per match by default (a paired test needs few)
-BUDGETS = {"omaha": [32, 128], "b17": [8, 32], "skirmish": [8, 32]}  # playouts a decision by default
+GAMES = {"omaha": 200, "b17": 60, "skirmish": 20}  # games per match by default (a paired test needs few)
+BUDGETS = {"omaha": [32, 256], "b17": [8, 16], "skirmish": [8, 16]}  # playouts a decision by default
 
 
 def play_one(args: tuple[Any, ...]) -> tuple[str | None, int, float, int]:
