@@ -111,6 +111,25 @@ def test_refused_uploads_make_nothing(server: ServerProcess, body: dict[str, Any
     assert rooms(server) == before
 
 
+def test_a_scenario_of_twenty_kilobytes_with_its_comments_is_taken(server: ServerProcess) -> None:
+    """A teacher's file, its every line explained, is three times a shipped one (past one request body's
+    16 kB): the new game's request has room for it; a file past the upload's own limit is refused in one line."""
+    note = "# for the class: where each unit starts, why the wall is there, what the objective means\n"
+    noted = note * (20_000 // len(note) + 1) + OWN  # 20 kB and more
+    before = rooms(server)
+    status, made = call(
+        server.url + "/api/rooms", {"ruleset": "skirmish", "upload": {"name": "noted.toml", "text": noted}}
+    )
+    assert status == 200, made
+    assert rooms(server) == before + 1
+    huge = noted * 8  # past MAX_UPLOAD
+    status, answer = call(
+        server.url + "/api/rooms", {"ruleset": "skirmish", "upload": {"name": "huge.toml", "text": huge}}
+    )
+    assert status == 422 and "\n" not in answer["message"] and "upload.text" in answer["message"], answer
+    assert rooms(server) == before + 1
+
+
 def test_a_shipped_scenario_two_people_on_two_devices(server: ServerProcess) -> None:
     status, made = call(
         server.url + "/api/rooms", {"ruleset": "skirmish", "options": {"scenario": "village_street", "turn_limit": 3}}

@@ -53,6 +53,7 @@ from grognard.web.protocol import (
     HOST_OPS,
     MAX_BODY,
     MAX_MESSAGE,
+    MAX_UPLOAD,
     PLAYER_OPS,
     Act,
     CreateRoom,
@@ -334,7 +335,9 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
 
     app.add_middleware(CodeGate, codes=server.codes)
     # every route: the bytes actually read (an uploaded game record may be larger), the security headers
-    app.add_middleware(Guard, limit=MAX_BODY, wider={"/api/replays": replays.MAX_RECORD})
+    app.add_middleware(
+        Guard, limit=MAX_BODY, wider={"/api/replays": replays.MAX_RECORD, "/api/rooms": MAX_BODY + 4 * MAX_UPLOAD}
+    )
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, exc: Refused) -> JSONResponse:

@@ -15,6 +15,9 @@ from grognard.core.errors import GrognardError
 
 MAX_MESSAGE = 4096  # characters of one WebSocket message
 MAX_BODY = 16384  # bytes of one HTTP request body
+# characters of a file of one's own sent with a new game (the shipped scenarios are about 6 kB; a teacher's, with
+# its comments, can be three times that): the new game's request may be this much larger than MAX_BODY
+MAX_UPLOAD = 131072
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
 
@@ -214,7 +217,7 @@ class Upload(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     name: Annotated[str, Field(min_length=1, max_length=120)]
-    text: Annotated[str, Field(min_length=1, max_length=MAX_BODY)]
+    text: Annotated[str, Field(min_length=1, max_length=MAX_UPLOAD)]
 
 
 class CreateRoom(BaseModel):
