@@ -104,6 +104,22 @@ def test_two_people_on_one_side_each_order_their_own_unit(browser: Any, server: 
     assert "unit A is commanded by Allies 1, not Allies 2" in message and "\n" not in message, message
     assert offered(ann) == ["A", "C"] and offered(bea) == ["B"]
 
+    # Ann gives her two units' orders from the menu
+    for _ in range(2):
+        ann.wait_for_selector(".decision")
+        if ann.locator(".picker button").count():
+            ann.locator(".picker button").first.click()
+        commit_menu(ann)
+    ann.wait_for_function(
+        "!Array.from(document.querySelectorAll('.decision h3')).some((h) => h.textContent.endsWith(': move'))"
+    )
+    # A has moved: Bea's order for it, checked against her own decision (B's), still names its commander
+    bea.locator(".decision input[name=order]").first.fill("move A 8,5")
+    bea.locator(".decision input[name=order]").first.press("Enter")
+    bea.wait_for_function("document.querySelector('#message').textContent.includes('move A 8')")
+    message = bea.inner_text("#message").strip()
+    assert "unit A is commanded by Allies 1, not Allies 2" in message, message
+
     # Bea moves her unit B by a drag on the table
     start = centre(bea, "B.1")
     drag(bea, start, (start[0], start[1] + 3.0))
@@ -113,15 +129,6 @@ def test_two_people_on_one_side_each_order_their_own_unit(browser: Any, server: 
     _axe_clean(bea)
     bea.locator(".table-tip .tip-commit").click()
     bea.wait_for_function(
-        "!Array.from(document.querySelectorAll('.decision h3')).some((h) => h.textContent.endsWith(': move'))"
-    )
-    # Ann gives her two units' orders from the menu
-    for _ in range(2):
-        ann.wait_for_selector(".decision")
-        if ann.locator(".picker button").count():
-            ann.locator(".picker button").first.click()
-        commit_menu(ann)
-    ann.wait_for_function(
         "!Array.from(document.querySelectorAll('.decision h3')).some((h) => h.textContent.endsWith(': move'))"
     )
     host.once("dialog", lambda dialog: dialog.accept())
