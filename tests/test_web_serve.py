@@ -22,6 +22,27 @@ def test_serve_help_lists_its_options() -> None:
         assert flag in result.output
 
 
+def test_a_port_in_use_is_refused_in_one_line_before_anything_is_printed(tmp_path: Path) -> None:
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "grognard.cli", "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path}/g.db"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 2 and done.stdout == "", (done.stdout, done.stderr)
+    assert done.stderr.strip() == (
+        f"error: --port {port}: another program is listening on it (another grognard serve?); choose another port"
+    )
+
+
 def test_lan_address_and_qr_codes() -> None:
     address = lan_address()
     assert address.count(".") == 3

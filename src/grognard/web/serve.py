@@ -77,6 +77,28 @@ def check_database(url: str, flag: str = "--db") -> None:
         engine.dispose()
 
 
+def check_port(host: str, port: int) -> None:
+    """Refuse, in one line, an address this machine cannot listen on now (``OptionError``): a port another
+    server holds, or a host that is not one of this machine's addresses."""
+    import errno
+    import socket
+
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    except socket.gaierror as exc:
+        raise OptionError(f"--host {host}: not an address of this machine ({exc.strerror})") from None
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn listens
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise OptionError(
+                    f"--port {port}: another program is listening on it (another grognard serve?); choose another port"
+                ) from None
+            raise OptionError(f"--host {host} --port {port}: cannot listen there: {exc.strerror or exc}") from None
+
+
 def run(host: str, port: int, lan: bool, db: str | None, log_level: str = "info") -> None:
     """Serve until interrupted; with ``lan``, listen on every interface and print the join address and its QR code."""
     import uvicorn
@@ -92,6 +114,8 @@ def run(host: str, port: int, lan: bool, db: str | None, log_level: str = "info"
     join_url = None
     if lan:
         host = "0.0.0.0" if host == "127.0.0.1" else host
+    check_port(host, port)
+    if lan:
         join_url = f"http://{lan_address()}:{port}"
         print(f"Players join at {join_url} (room code on the host page)")
         print(qr_text(join_url))
