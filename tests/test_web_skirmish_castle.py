@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 
 from browsers import needs_chromium
+from grognard.core.words import percent
 from grognard.web.testing import ServerProcess, call
 from test_web_skirmish_browser import drag, snap
 from test_web_skirmish_drag import tip_with as tip_has
@@ -229,8 +230,9 @@ def test_castle_storm_ladder_push_and_climb_by_one_context_against_the_bots(
                 pick_then(ann, men(ann, "G")[pusher], pusher)
                 ann.locator(".table-tip button[data-order]", has_text="push").first.click()
                 words = tip_has(ann, order, "Commit")
-                falls = re.search(r"falls ([0-9.]+) \((\d+/\d+): 2d6", words)
+                falls = re.search(r"falls (\S+) \((\d+/\d+): 2d6", words)
                 assert falls and Fraction(falls.group(2)) == ladder_push(2), words  # the odds command's figure
+                assert falls.group(1) == percent(ladder_push(2)), words
                 snap(ann, shots, "castle-push")
                 orders.commit_tip(order)
                 until(  # the ladder came down

@@ -120,6 +120,12 @@ def test_two_people_on_one_side_each_order_their_own_unit(browser: Any, server: 
     message = bea.inner_text("#message").strip()
     assert "unit A is commanded by Allies 1, not Allies 2" in message, message
 
+    # a drag from Ann's man is no order of Bea's: the page says whose he is, and gives nothing
+    mate = centre(bea, "A.1")
+    drag(bea, mate, (mate[0], mate[1] + 2.0))
+    said = tip(bea, "commanded by")
+    assert "unit A is commanded by Allies 1" in said and "Commit" not in said, said
+
     # Bea moves her unit B by a drag on the table
     start = centre(bea, "B.1")
     drag(bea, start, (start[0], start[1] + 3.0))

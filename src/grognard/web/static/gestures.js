@@ -34,6 +34,14 @@ function unitNear(at, hit) {  // another decision's unit under the pointer (its 
   }
   return best && best.id;
 }
+function teammateOf(hit) {  // the seat of the player's side that commands the unit (or man) under the pointer, not theirs
+  if (!hit || !S.last) return null;
+  const unit = hit.split(".")[0];
+  const seats = S.last.seats || [];
+  const sides = new Set(seats.filter((x) => x.yours).map((x) => x.side));
+  const owner = seats.find((x) => !x.yours && sides.has(x.side) && x.commands && x.commands.split(", ").includes(unit));
+  return owner ? owner.seat : null;
+}
 function askAt(text, d, e, at, via) {
   if (!text || !text.trim()) return;
   S.tipFor = keyOf(d);
@@ -181,6 +189,14 @@ function onTable(phase, at, hit, e) {
       return true;
     }
     if (target) { gesture = { kind: "target", c: target, id: hit, d: d }; return true; }
+    const mate = teammateOf(hit);
+    if (mate && !man) {  // a friend's unit: his to order, not a place for the shown decision's point
+      gesture = { kind: "chosen" };
+      S.tableView.tip(e.clientX, e.clientY, (tip) => {
+        tip.appendChild(el("p", "unit " + hit.split(".")[0] + " is commanded by " + mate + ": only that seat orders it", { class: "tip-head" }));
+      });
+      return true;
+    }
     // on the unit itself: a drag from it is its path; a tap on it says what a tap elsewhere does
     // (within its ring, or 14 px of it when the table is shown small; not its name, which is beside it)
     const px = S.tableView.perInch();
