@@ -266,6 +266,7 @@ def test_axe_on_the_replay_page(browser: Any, server: ServerProcess, played: dic
 def test_the_upload_limits(server: ServerProcess, played: dict[str, tuple[str, str, str]]) -> None:
     """A record past the 16 KB of every other request is taken (up to 8 MB); one past 8 MB is refused before it
     is read; the steps asked past the end and an unknown replay are refused with one line."""
+    from grognard.web.protocol import MAX_BODY, MAX_UPLOAD
     from grognard.web.replays import MAX_RECORD
     from test_web_security import chunked_post
 
@@ -286,8 +287,11 @@ def test_the_upload_limits(server: ServerProcess, played: dict[str, tuple[str, s
     assert status == 404 and answer["code"] == "no_replay"
     status, sent, refusal = chunked_post(server, "/api/replays", 3 * MAX_RECORD)  # refused as it is read
     assert status == 413 and f"at most {MAX_RECORD} bytes".encode() in refusal and sent < 2 * MAX_RECORD
-    status, answer = call(server.url + "/api/rooms", b" " * 20000)  # the other routes keep their 16 KB
-    assert status == 413 and answer["message"] == "a request body has at most 16384 bytes"
+    status, answer = call(server.url + "/api/rooms/ABCDEF/join", b" " * 20000)  # the other routes keep their 16 KB
+    assert status == 413 and answer["message"] == "a request body has at most 16384 bytes", answer
+    wide = MAX_BODY + 4 * MAX_UPLOAD  # a new game's: room for a scenario file of one's own
+    status, answer = call(server.url + "/api/rooms", b" " * (wide + 1))
+    assert status == 413 and answer["message"] == f"a request body has at most {wide} bytes", answer
 
 
 def test_a_take_back_is_replayed_again(server: ServerProcess) -> None:
