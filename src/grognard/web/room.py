@@ -536,10 +536,7 @@ class Room:
             await self._step(decision.seat, action, player=player, client=client)
             return self._step_number()
         assert problem is not None
-        try:  # the game's own refusal where it has better words (another commander's unit, by name)
-            game.find_decision(owing[0].seat, action)
-        except IllegalAction as exc:
-            raise exc from None
+        game.find_decision(owing[0].seat, action)  # raises the game's own refusal: its words name more (a commander)
         raise problem
 
     def preview(self, player: str, text: str) -> dict[str, Any]:
