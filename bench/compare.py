@@ -5,7 +5,8 @@ prints the games per second, and the time per game over the *dice floor*: numpy 
 as one game of that rule set rolls (measured on the reference engine), in one call. With
 ``--peer PATH`` it also runs the outside script ``PATH`` (``python PATH``; its last number printed is
 its games per second) and prints each row's speed over the peer's. With ``--search`` it times the
-search bot's decision at 256 playouts.
+search bot's decision at 256 playouts, with playouts cut at the depth the rule set's search levels play
+(``SEARCH_LEVELS``: what a player of ``search:LEVEL`` waits for) and with playouts run to the game's end.
 
 Times are the CPU time of this process (``time.process_time``), so other work on the machine slows
 the figures less than a wall clock would; the peer times itself. Nothing here is asserted by the
@@ -17,6 +18,7 @@ tests (they check that the engines play the same games).
 from __future__ import annotations
 
 import argparse
+import importlib
 import re
 import subprocess
 import sys
@@ -124,16 +126,17 @@ def peer_speed(path: str) -> float:
     return float(numbers[-1].replace(",", ""))
 
 
-def search_decision(ruleset: str, playouts: int = 256, decisions: int = 3) -> float:
-    """Seconds of CPU the search bot takes for one decision at ``playouts`` playouts (mean of the first
-    ``decisions`` it makes in a doctrine game)."""
+def search_decision(ruleset: str, depth: int | None, playouts: int = 256, decisions: int = 3) -> float:
+    """Seconds of CPU the search bot takes for one decision at ``playouts`` playouts, each cut short
+    ``depth`` turns on (``None``: played to the game's end); the mean of the first ``decisions`` it
+    makes in a doctrine game."""
     from grognard.bots.search import SearchBot
 
     r = rulesets.get(ruleset)
     game = r.new_game(r.resolve({}), SeededDice(stream(1, 0, DICE)))
     rng = np.random.default_rng(stream(1, 0, BOTS))
     doctrine = r.bots["doctrine"](rng)
-    search = SearchBot(rng, r, playouts=playouts)
+    search = SearchBot(rng, r, playouts=playouts, depth=depth)
     side = r.sides[0]
     spent, made = 0.0, 0
     while game.result is None and made < decisions:
@@ -179,7 +182,14 @@ def main() -> None:
         print(f"  peer {args.peer}: {peer:,.1f} games/s (as it printed)")
     if args.search:
         for name in ("omaha", "b17"):
-            print(f"  search bot, {name}, 256 playouts: {search_decision(name):.2f} s a decision", flush=True)
+            depth = importlib.import_module(f"grognard.rulesets.{name}").SEARCH_LEVELS["normal"].depth
+            levels = search_decision(name, depth)
+            whole = search_decision(name, None)
+            print(
+                f"  search bot, {name}, 256 playouts: {levels:.2f} s a decision with playouts of {depth} turns "
+                f"(the search levels'), {whole:.2f} s with playouts to the game's end",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":
