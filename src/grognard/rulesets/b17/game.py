@@ -232,7 +232,6 @@ class B17Game(Game):
         return tuple(out)
 
     def _apply(self, decision: Decision, action: Any) -> None:
-        self.applied += 1  # what the action spaces found before is stale now
         s = self.state
         if isinstance(action, PlaceBox):
             self._place(action)
@@ -242,9 +241,10 @@ class B17Game(Game):
         elif isinstance(action, Fly):
             space = decision.space
             assert isinstance(space, FlySpace)
-            path, stop, target = space.resolve(action)
+            path, stop, target = space.resolve(action)  # what the bot's check found (before ``applied`` moves on)
             s.to_move.remove(action.aircraft)
             self._fly(s.aircraft[action.aircraft], path, stop, target)
+        self.applied += 1  # what the action spaces found before is stale now
         self._advance()
 
     # ------------------------------------------------------------------ the turn machine
