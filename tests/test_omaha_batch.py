@@ -1,6 +1,6 @@
 """The Omaha batch path plays the same games as the reference engine: row for row, seed for seed.
 
-The batch (``rulesets/omaha/batch.py``) is the Monte Carlo fast path: doctrine
+The batch (``rulesets/omaha/batch/``) is the Monte Carlo fast path: doctrine
 against doctrine, many games side by side in numpy arrays. It must play the
 rules exactly as ``OmahaGame`` and the doctrine bots do, so every test here
 compares whole games: the same seed and index must give the same row (outcome,
@@ -177,7 +177,7 @@ def test_the_beach_after_every_turn_equals_the_reference_engine(given: dict[str,
 def test_the_batch_reads_its_dice_and_thresholds_from_the_mechanics(monkeypatch: pytest.MonkeyPatch) -> None:
     """Change the mechanics in data.py (bunker fire 4+ and 3 dice for the last man, shooting 5+, morale
     14+): the batch, built anew from data.py, still plays game for game as the reference engine does.
-    A threshold typed again in batch.py (``>= 5``, ``== 6``) would not follow."""
+    A threshold typed again in the batch (``>= 5``, ``== 6``) would not follow."""
     import importlib
 
     from grognard.rulesets.omaha import batch, data

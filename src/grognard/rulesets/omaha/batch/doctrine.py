@@ -1,0 +1,194 @@
+"""The doctrine bots (``bots.py``) on arrays: the American squads' orders and the German target, one
+value per game."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from grognard.core.geometry import TOLERANCE
+from grognard.rulesets.omaha.batch.geometry import FLOAT_MARGIN, Geometry
+from grognard.rulesets.omaha.batch.mechanics import ACTIVE, ASSAULT, CLEAR, DESTROYED, HOLD, MOVE, SHOOT, SILENCED
+from grognard.rulesets.omaha.bots import FOLLOW_UP_REACH, MOSTLY_WHOLE
+from grognard.rulesets.omaha.data import BAND_END_Y, CONTACT, OBSTACLE_SECTION_WIDTH, WALL_Y
+from grognard.rulesets.omaha.rules import CONTACT_FROM_Y
+
+
+class Doctrine(Geometry):
+    """``bots.american_orders`` and ``bots.german_target`` for a batch: the state arrays are the batch's
+    (``x``, ``y``, ``fig``, ``status``, ...)."""
+
+    P: int
+    x: np.ndarray
+    y: np.ndarray
+    fig: np.ndarray
+    status: np.ndarray
+    exit_of: np.ndarray
+    exit_mid: np.ndarray
+    mid6: np.ndarray
+
+    def _orders(self, g: np.ndarray, p: int) -> tuple[np.ndarray, ...]:
+        """The doctrine's orders for player ``p``'s squad in games ``g`` (``bots.american_orders``):
+        ``(kind, mx, my, target, own, front)``, each one value per game: the kind of order, the point a
+        move ends at, the bunker assaulted, the obstacle section and the bunker section in front."""
+        n = len(g)
+        rows = np.arange(n)
+        x, y, figures = self.x[g, p], self.y[g, p], self.fig[g, p]
+        active = self.status[g] == ACTIVE
+        any_active = active.any(axis=1)
+        below = y < WALL_Y - TOLERANCE
+        past = y > WALL_Y + TOLERANCE
+        at_wall = ~below & ~past
+        own = self._sec6(x)
+        in_front = self.obs[g, own]
+        kind = np.full(n, HOLD)
+        tx = x.copy()
+        ty = np.full(n, WALL_Y)
+        target = np.full(n, -1)
+        moved = np.zeros(n, dtype=bool)  # a move already worked out (the at-wall try at the nearest bunker)
+        mx, my = x.copy(), y.copy()
+        follow = np.full(n, np.nan)
+        i = rows[any_active & (below | (at_wall & (in_front > 0)))]
+        follow[i] = self._cleared_near(g[i], x[i])
+        # below the wall: to it, by a cleared section near if a bunker still holds
+        kind[below] = MOVE
+        tx = np.where(below & ~np.isnan(follow), follow, tx)
+        # past the wall: assault in contact, else to the nearest active bunker, else to a blocked exit
+        contact = np.full(n, -1)
+        i = rows[past & (y >= CONTACT_FROM_Y)]
+        contact[i] = self._contact(g[i], x[i], y[i], active[i])
+        assault = contact >= 0
+        kind[assault] = ASSAULT
+        target[assault] = contact[assault]
+        tried = at_wall & (in_front == 0) & any_active
+        to_bunker = past & ~assault & any_active
+        nearest = np.full(n, -1)
+        i = rows[to_bunker | tried]
+        nearest[i] = self._nearest(g[i], x[i], y[i], active[i])
+        kind[to_bunker] = MOVE
+        tx = np.where(to_bunker, self.bunker_cx[np.maximum(nearest, 0)], tx)
+        ty = np.where(to_bunker, BAND_END_Y, ty)
+        to_exit = past & ~assault & ~any_active
+        # at the wall
+        if tried.any():
+            i = rows[tried]
+            bx = self.bunker_cx[nearest[i]]
+            px, py = self._move_toward(g[i], x[i], y[i], bx, np.full(len(i), BAND_END_Y))
+            goes = (px != x[i]) | (py != y[i])
+            moved[i[goes]] = True
+            kind[i[goes]] = MOVE
+            mx[i], my[i] = px, py
+        rest = at_wall & ~moved
+        follows = rest & ~np.isnan(follow)
+        kind[follows] = MOVE
+        tx = np.where(follows, follow, tx)
+        rest &= ~follows
+        front = self._sec8(x)
+        shoot_ok = self.status[g, front] == ACTIVE
+        obstacles = rest & (in_front > 0)
+        kind[obstacles & shoot_ok & (figures >= MOSTLY_WHOLE)] = SHOOT
+        kind[obstacles & ~(shoot_ok & (figures >= MOSTLY_WHOLE))] = CLEAR
+        rest &= ~obstacles
+        kind[rest & shoot_ok] = SHOOT
+        to_exit |= rest & ~shoot_ok
+        if to_exit.any():
+            i = rows[to_exit]
+            blocked = self._blocked_exit(g[i], x[i])
+            found = ~np.isnan(blocked)
+            kind[i[found]] = MOVE
+            tx[i[found]] = blocked[found]
+        # the moves still to work out
+        todo = (kind == MOVE) & ~moved
+        if todo.any():
+            i = rows[todo]
+            mx[i], my[i] = self._move_toward(g[i], x[i], y[i], tx[i], ty[i])
+        return kind, mx, my, target, own, front
+
+    def _move_toward(
+        self, g: np.ndarray, x: np.ndarray, y: np.ndarray, tx: np.ndarray, ty: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``bots._move_toward``: round obstacles in the band by a waypoint, then ``reach``."""
+        check = ~(y < WALL_Y - TOLERANCE)
+        blocked = check & self._band_blocked(g, x, y, tx, ty)
+        if blocked.any():
+            i = np.nonzero(blocked)[0]
+            wx, wy = self._waypoint(g[i], x[i], y[i], tx[i], ty[i])
+            tx, ty = tx.copy(), ty.copy()
+            tx[i], ty[i] = wx, wy
+        return self._reach(g, x, y, tx, ty)
+
+    def _clamp_to(self, section: np.ndarray, x: np.ndarray) -> np.ndarray:
+        left = section * OBSTACLE_SECTION_WIDTH
+        return np.asarray(np.minimum(np.maximum(x, left), left + OBSTACLE_SECTION_WIDTH - 0.01))
+
+    def _waypoint(
+        self, g: np.ndarray, x: np.ndarray, y: np.ndarray, tx: np.ndarray, ty: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``bots._waypoint`` on arrays."""
+        obs = self.obs[g]
+        rows = np.arange(len(g))
+        own = self._sec6(x)
+        far = np.where(ty >= BAND_END_Y, BAND_END_Y, WALL_Y)
+        own_clear = (y < BAND_END_Y) & (obs[rows, own] == 0)
+        clear = obs == 0
+        any_clear = clear.any(axis=1)
+        score = np.abs(x[:, None] - self.mid6[None, :]) + np.abs(tx[:, None] - self.mid6[None, :])
+        best = np.where(clear, score, np.inf).argmin(axis=1)
+        along = own != best
+        wx = np.where(along, self._clamp_to(best, x), self._clamp_to(best, tx))
+        wy = np.where(along, y, far)
+        wx = np.where(any_clear, wx, x)
+        wy = np.where(any_clear, wy, y)
+        wx = np.where(own_clear, self._clamp_to(own, tx), wx)
+        wy = np.where(own_clear, far, wy)
+        return wx, wy
+
+    def _cleared_near(self, g: np.ndarray, x: np.ndarray) -> np.ndarray:
+        """``bots._cleared_section_near``: x of the nearest cleared section's middle within 8" sideways, else NaN."""
+        gap = np.abs(self.mid6[None, :] - x[:, None])
+        ok = (self.obs[g] == 0) & (gap <= FOLLOW_UP_REACH)
+        best = np.where(ok, gap, np.inf).argmin(axis=1)
+        found = ok.any(axis=1) & (best != self._sec6(x))
+        return np.where(found, self.mid6[best], np.nan)
+
+    def _blocked_exit(self, g: np.ndarray, x: np.ndarray) -> np.ndarray:
+        """``bots._blocked_exit``: x in front of the nearest knocked-out bunker whose exit holds obstacles, else NaN."""
+        status = self.status[g]
+        knocked = (status == SILENCED) | (status == DESTROYED)
+        shut = self.obs[g][:, self.exit_of] != 0
+        ok = knocked & shut
+        gap = np.abs(self.exit_mid[None, :] - x[:, None])
+        best = np.where(ok, gap, np.inf).argmin(axis=1)
+        return np.where(ok.any(axis=1), self.exit_mid[best], np.nan)
+
+    def _nearest(self, g: np.ndarray, x: np.ndarray, y: np.ndarray, active: np.ndarray) -> np.ndarray:
+        """The nearest active bunker's section (first in section order on a tie), -1 if none."""
+        distance = np.where(active, self._bunker_distance(x, y), np.inf)
+        best = distance.argmin(axis=1)
+        low = distance[np.arange(len(g)), best]
+        near_tie = ((np.abs(distance - low[:, None]) < FLOAT_MARGIN) & (distance != low[:, None])).any(axis=1)
+        for i in np.nonzero(near_tie)[0]:  # two bunkers equally near but for the last bit: measure as the reference
+            exact = [self._exact_distance(x[i], y[i], b) if active[i, b] else np.inf for b in range(self.B)]
+            best[i] = int(np.argmin(exact))
+        return np.where(active.any(axis=1), best, -1)
+
+    def _contact(self, g: np.ndarray, x: np.ndarray, y: np.ndarray, active: np.ndarray) -> np.ndarray:
+        """``OmahaGame.bunker_in_contact``: the bunker in front if in contact, else the first in contact; -1."""
+        distance = self._bunker_distance(x, y)
+        limit = CONTACT + TOLERANCE
+        touching = active & (distance <= limit)
+        for i, b in zip(*np.nonzero(np.abs(distance - limit) < FLOAT_MARGIN), strict=True):
+            touching[i, b] = active[i, b] and self._exact_distance(x[i], y[i], b) <= limit
+        rows = np.arange(len(g))
+        front = self._sec8(x)
+        first = np.where(touching.any(axis=1), touching.argmax(axis=1), -1)
+        chosen = np.where(touching[rows, front], front, first)
+        return np.where(y >= CONTACT_FROM_Y, chosen, -1)
+
+    def _threat_key(self, g: np.ndarray, eligible: np.ndarray) -> np.ndarray:
+        """The squad every German weapon concentrates on (``bots.german_target``): furthest up, most figures,
+        lowest number; -1 where none is eligible."""
+        rank = (np.round(self.y[g] * 100).astype(np.int64) + 100_000) * 10_000 + self.fig[g] * 100
+        rank = rank + (99 - np.arange(self.P))[None, :]
+        rank = np.where(eligible, rank, -1)
+        best = rank.argmax(axis=1)
+        return np.where(eligible.any(axis=1), best, -1)

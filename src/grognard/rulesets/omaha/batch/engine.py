@@ -1,0 +1,414 @@
+"""The state of many Omaha games side by side and the phases of a turn (``game.OmahaGame`` on arrays)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from grognard.core.dice import BOTS, stream
+from grognard.core.geometry import TOLERANCE
+from grognard.rulesets.omaha.batch.doctrine import Doctrine
+from grognard.rulesets.omaha.batch.mechanics import (
+    ACTIVE,
+    ASSAULT,
+    CLEAR,
+    DESTROYED,
+    MOVE,
+    NONE,
+    OUTCOMES,
+    SHOOT,
+    SILENCED,
+    UNKNOWN,
+    Mechanics,
+)
+from grognard.rulesets.omaha.batch.streams import DiceStreams
+from grognard.rulesets.omaha.data import (
+    AMERICANS_PER_GERMAN,
+    BAND_END_Y,
+    BUNKER_SECTION_WIDTH,
+    DEEP_WATER_FACE,
+    DEFENDERS,
+    OBSTACLE_SECTION_WIDTH,
+    SECTIONS_PER_GERMAN,
+    SQUAD_SIZE,
+    WALL_Y,
+    ZONE_WIDTH,
+)
+
+
+class _Batch(Doctrine):
+    """The state of many Omaha games, one row per game (``G`` games, ``P`` players, ``S`` obstacle
+    sections, ``B`` bunker sections); the methods play the phases of ``game.OmahaGame``."""
+
+    def __init__(self, options: Mapping[str, Any], seed: int, indices: Sequence[int]) -> None:
+        self.options = options
+        germans = int(options["germans"])
+        self.germans = germans
+        P = self.P = germans * AMERICANS_PER_GERMAN
+        self.width = P * ZONE_WIDTH
+        S = self.S = round(self.width / OBSTACLE_SECTION_WIDTH)
+        B = self.B = SECTIONS_PER_GERMAN * germans
+        G = self.G = len(indices)
+        self.left, self.bottom = 0.0, -float(options["water"])
+        self.right, self.top = self.width, BAND_END_Y + float(options["ground"])
+        self.limit = options["fresh_squads"]
+        self.deep = bool(options["deep_water"])
+        self.drowned_morale = bool(options.get("drowned_morale", True))
+        self.fire_past_wall = options.get("bunker_targets", "anywhere") == "anywhere"  # RULINGS O10
+        self.needs_bunker = bool(options.get("artillery_needs_bunker", False))  # RULINGS O11
+        self.m = m = Mechanics()
+        # dice: each game's d6 stream, as SeededDice draws it; the bots' generator (ties of placement)
+        self.dice = DiceStreams(seed, indices, m.sides, m.window)
+        self.bot_rngs = [np.random.default_rng(stream(seed, index, BOTS)) for index in indices]
+        self.rows_all = np.arange(G)
+        # players and squads
+        self.has = np.zeros((G, P), dtype=bool)
+        self.fig = np.zeros((G, P), dtype=np.int64)
+        self.x = np.zeros((G, P))
+        self.y = np.zeros((G, P))
+        self.lost = np.zeros((G, P), dtype=np.int64)
+        self.landings = np.zeros((G, P), dtype=np.int64)
+        self.fresh_used = np.zeros((G, P), dtype=np.int64)
+        self.out = np.zeros((G, P), dtype=bool)
+        # the beach
+        self.obs = np.full((G, S), UNKNOWN, dtype=np.int64)
+        self.blocking = np.zeros((G, S + 1), dtype=np.int64)  # see _count_blocking
+        self.status = np.zeros((G, B), dtype=np.int64)
+        self.defenders = np.zeros((G, B), dtype=np.int64)
+        self.exit_flag = np.zeros((G, B), dtype=bool)
+        section = np.arange(B)
+        self.bunker_cx = section * BUNKER_SECTION_WIDTH + BUNKER_SECTION_WIDTH / 2
+        self.exit_of = self._sec6(self.bunker_cx)  # obstacle section in front of each bunker section
+        self.exit_mid = self.exit_of * OBSTACLE_SECTION_WIDTH + OBSTACLE_SECTION_WIDTH / 2
+        self.mid6 = np.arange(S) * OBSTACLE_SECTION_WIDTH + OBSTACLE_SECTION_WIDTH / 2
+        # results
+        self.turn = 0
+        self.done = np.zeros(G, dtype=bool)
+        self.outcome = np.zeros(G, dtype=np.int64)
+        self.end_turn = np.zeros(G, dtype=np.int64)
+        stats = (
+            "american_losses",
+            "german_losses",
+            "sent_back",
+            "wiped_out",
+            "fresh_squads",
+            "drowned",
+            "first_past_wall_turn",
+            "breakthrough_turn",
+            "decisive_turn",
+        )
+        self.stats = {name: np.zeros(G, dtype=np.int64) for name in stats}
+
+    # ------------------------------------------------------------------ bookkeeping
+    def _finish(self, g: np.ndarray, outcome: int) -> None:
+        self.done[g] = True
+        self.outcome[g] = outcome
+        self.end_turn[g] = self.turn
+
+    def _live(self) -> np.ndarray:
+        return np.nonzero(~self.done)[0]
+
+    # ------------------------------------------------------------------ the game
+    def run(self, on_turn: Callable[[_Batch], None] | None = None) -> None:
+        """Setup, then turns until every game is over (``OmahaGame._advance``).
+
+        ``on_turn(self)`` is called at the end of every turn of a game still going
+        (the tests compare the state there with the reference engine's)."""
+        options = self.options
+        every = self.rows_all
+        if not options["hidden_obstacles"]:
+            for section in range(self.S):
+                faces = self.dice.roll(every, np.ones(self.G, dtype=np.int64))[:, 0]
+                self.obs[:, section] = self.m.obstacle_faces[faces]
+        self._place_bunkers()
+        self._count_blocking(every)
+        while True:
+            live = self._live()
+            if not len(live):
+                return
+            self.turn += 1
+            self._land(live)
+            self._end_phase(self._live())
+            live = self._live()
+            self._americans(live)
+            self._end_phase(live)
+            live = self._live()
+            self._germans(live)
+            self._end_phase(live)
+            live = self._live()
+            self._morale(live)
+            self._end_phase(live)
+            live = self._live()
+            period = options["period_turns"]
+            if period is not None and self.turn >= period:
+                self._finish(live, OUTCOMES.index("scored"))
+            elif self.turn >= options["turn_cap"]:
+                self._finish(live, OUTCOMES.index("unfinished"))
+            if on_turn is not None:
+                on_turn(self)
+
+    def _count_blocking(self, g: np.ndarray) -> None:
+        """``blocking[g, s]``: sections before ``s`` whose obstacles (or unknown count) block the band."""
+        self.blocking[g, 1:] = np.cumsum(self.obs[g] != 0, axis=1)
+
+    def _place_bunkers(self) -> None:
+        """Each German puts his bunkers behind the sections with most obstacles (``bots.place_bunkers``)."""
+        pairs = ((0, 1), (0, 2), (1, 2))
+        for k in range(self.G):
+            rng = self.bot_rngs[k]
+            for german in range(self.germans):
+                first = SECTIONS_PER_GERMAN * german
+                cover = [int(self.obs[k, self.exit_of[first + i]]) for i in range(3)]
+                cover = [1 if c == UNKNOWN else c for c in cover]
+                sums = [cover[a] + cover[b] for a, b in pairs]
+                best = max(sums)
+                choices = [pair for pair, total in zip(pairs, sums, strict=True) if total == best]
+                a, b = choices[int(rng.integers(len(choices)))]
+                for i in (a, b):
+                    self.status[k, first + i] = ACTIVE
+                    self.defenders[k, first + i] = DEFENDERS
+
+    def _land(self, live: np.ndarray) -> None:
+        """Beach landings, player by player (``OmahaGame._land``, omaha.11-12)."""
+        for p in range(self.P):
+            g = live[~self.out[live, p] & ~self.has[live, p] & ~self.done[live]]
+            if not len(g):
+                continue
+            fresh = self.landings[g, p] > 0
+            self.fresh_used[g, p] += fresh
+            self.stats["fresh_squads"][g] += fresh
+            self.landings[g, p] += 1
+            inches = self.dice.roll(g, np.ones(len(g), dtype=np.int64))[:, 0]
+            self.has[g, p] = True
+            self.fig[g, p] = SQUAD_SIZE
+            self.x[g, p] = p * ZONE_WIDTH + ZONE_WIDTH / 2
+            self.y[g, p] = -inches.astype(np.float64) + 0.0
+            self.lost[g, p] = 0
+            if self.deep:
+                deep = g[inches == DEEP_WATER_FACE]
+                if len(deep):
+                    values = self.dice.roll(deep, np.full(len(deep), self.m.drown_dice, dtype=np.int64))
+                    drowned = (values >= self.m.drown_at).sum(axis=1)
+                    self.stats["drowned"][deep] += drowned
+                    self._lose(deep, p, drowned)
+                    if not self.drowned_morale:  # RULINGS O6 read the other way (OmahaGame._land)
+                        self.lost[deep, p] = 0
+
+    def _lose(self, g: np.ndarray, p: int, n: np.ndarray) -> None:
+        """Remove up to ``n`` figures of player ``p``'s squad in games ``g`` (``OmahaGame._lose``)."""
+        removed = np.minimum(n, self.fig[g, p])
+        self.fig[g, p] -= removed
+        self.lost[g, p] += removed
+        self.stats["american_losses"][g] += removed
+        wiped = g[(self.fig[g, p] == 0) & (removed > 0)]
+        self.stats["wiped_out"][wiped] += 1
+        self._remove(wiped, p)
+
+    def _remove(self, g: np.ndarray, p: int) -> None:
+        """The squad leaves the beach; its player may be out of squads (``OmahaGame._remove_squad``)."""
+        self.has[g, p] = False
+        if self.limit is not None:
+            self.out[g, p] |= self.fresh_used[g, p] >= self.limit
+
+    def _end_phase(self, live: np.ndarray) -> None:
+        """Exits opening, then victory (``OmahaGame._end_phase``, O17, O20)."""
+        live = live[~self.done[live]]
+        if not len(live):
+            return
+        status = self.status[live]
+        knocked = (status == SILENCED) | (status == DESTROYED)
+        clear = self.obs[live][:, self.exit_of] == 0
+        opening = knocked & clear & ~self.exit_flag[live]
+        opened = opening.any(axis=1)
+        if opened.any():
+            self.exit_flag[live] |= opening
+            first = live[opened & (self.stats["breakthrough_turn"][live] == 0)]
+            self.stats["breakthrough_turn"][first] = self.turn
+        bunkers = status != NONE
+        if self.options["victory"] == "bunkers_only":
+            won = ~(status == ACTIVE).any(axis=1)
+        else:
+            won = (self.exit_flag[live] == bunkers).all(axis=1)
+        winners = live[won]
+        self.stats["decisive_turn"][winners] = self.turn
+        self._finish(winners, OUTCOMES.index("american win"))
+        beaten = live[~won & self.out[live].all(axis=1)]
+        self._finish(beaten, OUTCOMES.index("german win"))
+
+    def _americans(self, live: np.ndarray) -> None:
+        """Each squad's orders in player order (``bots.american_orders``, then ``OmahaGame._move``/``_fight``)."""
+        for p in range(self.P):
+            g = live[self.has[live, p] & ~self.done[live]]
+            if len(g):
+                self._act(g, p, *self._orders(g, p))
+
+    def _act(
+        self,
+        g: np.ndarray,
+        p: int,
+        kind: np.ndarray,
+        mx: np.ndarray,
+        my: np.ndarray,
+        target: np.ndarray,
+        own: np.ndarray,
+        front: np.ndarray,
+    ) -> None:
+        """Carry out the orders: ``OmahaGame._move`` and ``_fight`` (omaha.14-18)."""
+        is_move = kind == MOVE
+        at = (my >= WALL_Y - TOLERANCE) & (my <= WALL_Y + TOLERANCE)
+        my = np.where(at, WALL_Y, my)
+        mg = g[is_move]
+        self.x[mg, p] = mx[is_move]
+        self.y[mg, p] = my[is_move]
+        arrive_section = self._sec6(mx)
+        arrive = is_move & at & (self.obs[g, arrive_section] == UNKNOWN)
+        past = is_move & (my > WALL_Y + TOLERANCE)
+        first = g[past & (self.stats["first_past_wall_turn"][g] == 0)]
+        self.stats["first_past_wall_turn"][first] = self.turn
+        fights = (kind == SHOOT) | (kind == CLEAR) | (kind == ASSAULT)
+        rolls = arrive | fights
+        if not rolls.any():
+            return
+        i = np.nonzero(rolls)[0]
+        gi = g[i]
+        figures = self.fig[gi, p]
+        counts = np.where(arrive[i], 1, figures)
+        values = self.dice.roll(gi, counts)
+        k = kind[i]
+        # a squad arriving at the wall over an unrolled section rolls its obstacles (omaha.32)
+        a = arrive[i]
+        if a.any():
+            self.obs[gi[a], arrive_section[i][a]] = self.m.obstacle_faces[values[a, 0]]
+        c = k == CLEAR
+        if c.any():
+            section = own[i][c]
+            present = np.maximum(self.obs[gi[c], section], 0)
+            cleared = (values[c] >= self.m.clear_at).sum(axis=1)
+            self.obs[gi[c], section] = present - np.minimum(cleared, present)
+        if a.any() or c.any():
+            self._count_blocking(gi[a | c])
+        s = (k == SHOOT) & ~a
+        if s.any():
+            b = front[i][s]
+            left = self.defenders[gi[s], b]
+            killed = np.minimum((values[s] >= self.m.shoot_at).sum(axis=1), left)
+            self.defenders[gi[s], b] = left - killed
+            self.stats["german_losses"][gi[s]] += killed
+            emptied = (left - killed == 0) & (self.status[gi[s], b] == ACTIVE)
+            self.status[gi[s][emptied], b[emptied]] = SILENCED
+        q = (k == ASSAULT) & ~a
+        if q.any():
+            b = target[i][q]
+            success = (values[q] >= self.m.assault_at).any(axis=1)
+            gs, bs = gi[q][success], b[success]
+            self.stats["german_losses"][gs] += self.defenders[gs, bs]
+            self.defenders[gs, bs] = 0
+            self.status[gs, bs] = DESTROYED
+
+    def _germans(self, live: np.ndarray) -> None:
+        """Bunker fire in section order, then artillery by German (omaha.19-24, ``bots.german_target``)."""
+        if not len(live):
+            return
+        fires = self.status[live] == ACTIVE  # the German phase's decisions are owed by bunkers active now
+        for b in range(self.B):
+            g = live[fires[:, b] & ~self.done[live]]
+            targets = self.has[g] if self.fire_past_wall else self.has[g] & ~(self.y[g] > WALL_Y + TOLERANCE)
+            g, targets = g[targets.any(axis=1)], targets[targets.any(axis=1)]
+            if not len(g):
+                continue
+            p = self._threat_key(g, targets)
+            left = self.defenders[g, b]
+            kills = (self.dice.roll(g, self.m.fire_dice[left]) >= self.m.fire_target[left][:, None]).sum(axis=1)
+            self._lose_each(g, p, kills)
+        for k in range(self.germans):
+            g = live[~self.done[live]]
+            if self.needs_bunker:  # RULINGS O11 read the other way (OmahaGame.calls_artillery)
+                own = slice(SECTIONS_PER_GERMAN * k, SECTIONS_PER_GERMAN * (k + 1))
+                g = g[(self.status[g, own] == ACTIVE).any(axis=1)]
+            eligible = self.has[g] & ~(self.y[g] > WALL_Y + TOLERANCE)
+            g, eligible = g[eligible.any(axis=1)], eligible[eligible.any(axis=1)]
+            if not len(g):
+                continue
+            p = self._threat_key(g, eligible)
+            lands = self.dice.roll(g, np.ones(len(g), dtype=np.int64))[:, 0] >= self.m.lands_at
+            g, p = g[lands], p[lands]
+            if not len(g):
+                continue
+            dice = np.full(len(g), self.m.kill_dice, dtype=np.int64)
+            kills = (self.dice.roll(g, dice) >= self.m.kill_at).sum(axis=1)
+            self._lose_each(g, p, kills)
+
+    def _lose_each(self, g: np.ndarray, p: np.ndarray, n: np.ndarray) -> None:
+        """``_lose`` with a player per game."""
+        removed = np.minimum(n, self.fig[g, p])
+        self.fig[g, p] -= removed
+        self.lost[g, p] += removed
+        self.stats["american_losses"][g] += removed
+        wiped = (self.fig[g, p] == 0) & (removed > 0)
+        gw, pw = g[wiped], p[wiped]
+        self.stats["wiped_out"][gw] += 1
+        self.has[gw, pw] = False
+        if self.limit is not None:
+            self.out[gw, pw] |= self.fresh_used[gw, pw] >= self.limit
+
+    def _morale(self, live: np.ndarray) -> None:
+        """A d6 per figure lost this turn, 12 or more sends the squad back (omaha.25-26)."""
+        for p in range(self.P):
+            g = live[self.has[live, p] & (self.lost[live, p] > 0) & ~self.done[live]]
+            if not len(g):
+                continue
+            total = self.dice.roll(g, self.lost[g, p]).sum(axis=1)
+            failed = g[total >= self.m.morale_at]
+            self.stats["sent_back"][failed] += 1
+            self._remove(failed, p)
+        self.lost[live] = 0
+
+    # ------------------------------------------------------------------ results
+    def snapshot(self, k: int) -> dict[str, Any]:
+        """Game ``k``'s beach in plain values: each player's squad and landings, the obstacles, each
+        bunker section's status and defenders, the exits open and the statistics."""
+        players = []
+        for p in range(self.P):
+            squad = (int(self.fig[k, p]), float(self.x[k, p]), float(self.y[k, p])) if self.has[k, p] else None
+            players.append((squad, int(self.landings[k, p]), int(self.fresh_used[k, p]), bool(self.out[k, p])))
+        names = ("", "active", "silenced", "destroyed")
+        return {
+            "players": players,
+            "obstacles": [None if c == UNKNOWN else int(c) for c in self.obs[k]],
+            "bunkers": {
+                b: (names[int(self.status[k, b])], int(self.defenders[k, b]))
+                for b in range(self.B)
+                if self.status[k, b]
+            },
+            "exits": sorted(int(b) for b in np.nonzero(self.exit_flag[k])[0]),
+            "stats": {
+                name: (int(values[k]) or None) if name.endswith("_turn") else int(values[k])
+                for name, values in self.stats.items()
+            },
+        }
+
+    def row(self, k: int, index: int) -> dict[str, Any]:
+        """Game ``k``'s row, as ``montecarlo.play_one`` makes it."""
+        outcome = OUTCOMES[int(self.outcome[k])]
+        if outcome.endswith(" win"):
+            kind, winner = "win", outcome.split(" ")[0]
+        else:
+            kind, winner = outcome, ""
+        stats = {name: int(values[k]) for name, values in self.stats.items()}
+        turns = ("first_past_wall_turn", "breakthrough_turn", "decisive_turn")
+        return {
+            "game": index,
+            "outcome": kind,
+            "winner": winner,
+            "turn": int(self.end_turn[k]),
+            **{name: (stats[name] or None) for name in turns},
+            "american_losses": stats["american_losses"],
+            "german_losses": stats["german_losses"],
+            "sent_back": stats["sent_back"],
+            "wiped_out": stats["wiped_out"],
+            "fresh_squads": stats["fresh_squads"],
+            "exits_open": int(self.exit_flag[k].sum()),
+            "bunkers_left": int((self.status[k] == ACTIVE).sum()),
+        }

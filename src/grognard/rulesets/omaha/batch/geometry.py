@@ -1,0 +1,199 @@
+"""Omaha's rules of movement and distance (``rules.py``) on arrays: one value per game.
+
+Where the answer hangs on the last bit of a float (``np.hypot`` and ``math.hypot`` differ in the last
+bit now and then; ``np.round`` and ``round`` differ at rounding ties), these measure those few cases
+with the reference's own functions (``rules.reach``, ``rules.move_cost``, ``rules.bunker_distance``):
+a position within 1e-9" of a rounding tie, a cost within 1e-9" of the allowance, and the rare move the
+allowance or the obstacles cut short by bisection.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from grognard.core.geometry import TOLERANCE
+from grognard.rulesets.omaha import rules as R
+from grognard.rulesets.omaha.batch.mechanics import UNKNOWN
+from grognard.rulesets.omaha.data import (
+    BAND_END_Y,
+    BEACH_MOVE,
+    BUNKER_DEPTH,
+    BUNKER_FRONT_Y,
+    BUNKER_SECTION_WIDTH,
+    BUNKER_WIDTH,
+    OBSTACLE_SECTION_WIDTH,
+    WALL_Y,
+    WATER_COST,
+)
+
+FLOAT_MARGIN = 1e-9  # inches: closer than this to a threshold, the reference functions measure
+
+
+def _snap(v: np.ndarray) -> np.ndarray:
+    """``geometry.snap`` on an array (equal to it away from rounding ties, which the caller checks)."""
+    return np.round(v, 2) + 0.0
+
+
+def _tie_distance(v: np.ndarray) -> np.ndarray:
+    """How far each value is from a point where rounding to hundredths ties (as ``rules._tie_distance``)."""
+    return np.abs(np.remainder(v * 100.0, 1.0) - 0.5) / 100.0
+
+
+def _hypot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.hypot``: it may miss ``math.hypot`` by a last bit, so comparisons near a threshold are
+    measured again by the reference functions (see ``_cost``, ``_nearest``, ``_contact``)."""
+    return np.asarray(np.hypot(a, b))
+
+
+class Geometry:
+    """``rules.py`` on arrays, for a batch of games of one table: ``S`` obstacle sections, ``B`` bunker
+    sections, the table's bounds; ``obs`` (games by sections, ``UNKNOWN`` not yet rolled) and
+    ``blocking`` (see ``_count_blocking``) are the games' obstacles."""
+
+    options: Any
+    germans: int
+    width: float
+    S: int
+    B: int
+    left: float
+    right: float
+    bottom: float
+    top: float
+    obs: np.ndarray
+    blocking: np.ndarray
+    bunker_cx: np.ndarray
+
+    def _sec6(self, x: np.ndarray) -> np.ndarray:
+        """``rules.obstacle_section_at`` on an array."""
+        return np.clip(np.floor(x / OBSTACLE_SECTION_WIDTH), 0, self.S - 1).astype(np.int64)
+
+    def _sec8(self, x: np.ndarray) -> np.ndarray:
+        """``rules.bunker_section_at`` on an array."""
+        return np.clip(np.floor(x / BUNKER_SECTION_WIDTH), 0, self.B - 1).astype(np.int64)
+
+    @staticmethod
+    def _cost(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray) -> np.ndarray:
+        """``rules.move_cost`` on arrays."""
+        length = _hypot(x1 - x0, y1 - y0)
+        dry = (y0 >= 0) & (y1 >= 0)
+        wet = (y0 <= 0) & (y1 <= 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            part = np.where(y0 < 0, -y0, -y1) / np.abs(y1 - y0)
+            mixed = length * (WATER_COST * part + (1 - part))
+        cost = np.where(dry, length, np.where(wet, WATER_COST * length, mixed))
+        # np.hypot may differ from math.hypot in the last bit: where that could decide a comparison
+        # with the allowance (6", or 6" and the tolerance), the reference function measures
+        # (a move along one axis is measured exactly by both)
+        close = (np.abs(cost - BEACH_MOVE) < FLOAT_MARGIN) | (np.abs(cost - BEACH_MOVE - TOLERANCE) < FLOAT_MARGIN)
+        close &= (x1 != x0) & (y1 != y0)
+        for i in np.nonzero(close)[0]:
+            cost[i] = R.move_cost(float(x0[i]), float(y0[i]), float(x1[i]), float(y1[i]))
+        return cost
+
+    def _band_blocked(
+        self, g: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray
+    ) -> np.ndarray:
+        """Whether the straight path crosses a band section with obstacles (or unrolled): ``rules.band_sections``."""
+        low, high = np.minimum(y0, y1), np.maximum(y0, y1)
+        inside = ~((high <= WALL_Y + TOLERANCE) | (low >= BAND_END_Y - TOLERANCE))
+        if not inside.any():
+            return np.asarray(inside)
+        flat = y1 == y0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ta = (np.maximum(low, WALL_Y) - y0) / (y1 - y0)
+            tb = (np.minimum(high, BAND_END_Y) - y0) / (y1 - y0)
+            xa = np.where(flat, x0, x0 + ta * (x1 - x0))
+            xb = np.where(flat, x1, x0 + tb * (x1 - x0))
+        xa = np.where(inside, xa, 0.0)
+        xb = np.where(inside, xb, 0.0)
+        first = self._sec6(np.minimum(xa, xb))
+        last = self._sec6(np.maximum(xa, xb))
+        blocking = self.blocking[g]
+        rows = np.arange(len(g))
+        count = blocking[rows, last + 1] - blocking[rows, first]
+        return np.asarray(inside & (count > 0))
+
+    def _reach(
+        self, g: np.ndarray, x0: np.ndarray, y0: np.ndarray, tx: np.ndarray, ty: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``rules.reach`` on arrays; where it would bisect or hang on a last bit, ``rules.reach`` itself."""
+        dx, dy = tx - x0, ty - y0
+        length = _hypot(dx, dy)
+        still = length < 1e-9
+        t = np.ones_like(x0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for lo, hi, start, delta in ((self.left, self.right, x0, dx), (self.bottom, self.top, y0, dy)):
+                t = np.where(delta > 0, np.minimum(t, (hi - start) / delta), t)
+                t = np.where(delta < 0, np.minimum(t, (lo - start) / delta), t)
+            below = y0 < WALL_Y - TOLERANCE
+            wall = below & (dy > 0) & (y0 + t * dy > WALL_Y)
+            t = np.where(wall, np.minimum(t, (WALL_Y - y0) / dy), t)
+            ex, ey = x0 + t * dx, y0 + t * dy
+            over = self._cost(x0, y0, ex, ey) > BEACH_MOVE
+            limit = self._allowance_limit(y0, dy, length)
+            lx, ly = x0 + limit * dx, y0 + limit * dy
+        slack = t * 2.0**-38 + limit * 1e-12
+        tie = (_tie_distance(lx) <= slack * np.abs(dx) + FLOAT_MARGIN) | (
+            _tie_distance(ly) <= slack * np.abs(dy) + FLOAT_MARGIN
+        )
+        plain_tie = (_tie_distance(ex) < FLOAT_MARGIN) | (_tie_distance(ey) < FLOAT_MARGIN)
+        px = np.where(over, _snap(lx), _snap(ex))
+        py = np.where(over, _snap(ly), _snap(ey))
+        px = np.where(still, x0, px)
+        py = np.where(still, y0, py)
+        hard = ~still & (np.where(over, tie, plain_tie) | ~self._legal(g, x0, y0, px, py))
+        for i in np.nonzero(hard)[0]:
+            # a bisection (a point cut short, or a rounding tie) or a cost on the last bit: the reference's own reach
+            squad = SimpleNamespace(x=float(x0[i]), y=float(y0[i]), label="batch")
+            px[i], py[i] = R.reach(self._beach(int(g[i])), squad, float(tx[i]), float(ty[i]))  # type: ignore[arg-type]
+        return px, py
+
+    def _beach(self, k: int) -> SimpleNamespace:
+        """What ``rules`` reads of game ``k``'s state: the options, the width, the obstacles."""
+        obstacles = [None if count == UNKNOWN else int(count) for count in self.obs[k]]
+        return SimpleNamespace(options=self.options, width=self.width, obstacles=obstacles, germans=self.germans)
+
+    @staticmethod
+    def _allowance_limit(y0: np.ndarray, dy: np.ndarray, length: np.ndarray) -> np.ndarray:
+        """``rules.allowance_limit`` on arrays."""
+        budget = BEACH_MOVE / length
+        ashore = -y0 / dy
+        afloat = y0 / -dy
+        wades = (dy > 0) & (y0 < 0)
+        walks_in = (dy < 0) & (y0 > 0)
+        wades_t = np.where(WATER_COST * ashore >= budget, budget / WATER_COST, ashore + (budget - WATER_COST * ashore))
+        walks_t = np.where(afloat >= budget, budget, afloat + (budget - afloat) / WATER_COST)
+        wet = (y0 < 0) | ((y0 == 0) & (dy < 0))
+        other = np.where(wet, budget / WATER_COST, budget)
+        return np.where(wades, wades_t, np.where(walks_in, walks_t, other))
+
+    def _legal(self, g: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray) -> np.ndarray:
+        """``rules.check_move`` on arrays: whether each move is legal."""
+        inside = (
+            (self.left - TOLERANCE <= x1)
+            & (x1 <= self.right + TOLERANCE)
+            & (self.bottom - TOLERANCE <= y1)
+            & (y1 <= self.top + TOLERANCE)
+        )
+        cost = self._cost(x0, y0, x1, y1)
+        fits = cost <= BEACH_MOVE + TOLERANCE
+        over_wall = (y0 < WALL_Y - TOLERANCE) & (y1 > WALL_Y + TOLERANCE)
+        blocked = self._band_blocked(g, x0, y0, x1, y1)
+        return np.asarray(inside & fits & ~over_wall & ~blocked)
+
+    def _bunker_distance(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Inches from each squad to each bunker section's footprint, shape (n, B) (``rules.bunker_distance``)."""
+        half = BUNKER_WIDTH / 2
+        left = self.bunker_cx - half
+        right = self.bunker_cx + half
+        dx = np.maximum(np.maximum(left[None, :] - x[:, None], 0.0), x[:, None] - right[None, :])
+        dy = np.maximum(np.maximum(BUNKER_FRONT_Y - y, 0.0), y - (BUNKER_FRONT_Y + BUNKER_DEPTH))
+        return _hypot(dx, dy[:, None])
+
+    @staticmethod
+    def _exact_distance(x: float, y: float, section: int) -> float:
+        """``rules.bunker_distance`` itself (``math.hypot``, which ``np.hypot`` may miss by a last bit)."""
+        return R.bunker_distance(float(x), float(y), SimpleNamespace(section=int(section)))  # type: ignore[arg-type]
