@@ -48,7 +48,6 @@ def aircraft_line(game: B17Game, a: Aircraft) -> str:
     )
 
 
-
 def situation(game: B17Game, decision: Decision) -> list[str]:
     """The lines a person needs for ``decision``."""
     s = game.state
@@ -146,9 +145,7 @@ def odds(game: B17Game, action: Any) -> str | None:
         return f"damages {percent(dist.probability(DAMAGED))}, destroys {percent(dist.probability(DESTROYED))}"
     if isinstance(action, Guns):
         dist = mechanics(game.state.options).gunner.distribution()
-        return (
-            f"each gun damages {percent(dist.probability(DAMAGED))}, destroys {percent(dist.probability(DESTROYED))}"
-        )
+        return f"each gun damages {percent(dist.probability(DAMAGED))}, destroys {percent(dist.probability(DESTROYED))}"
     return None
 
 

@@ -83,6 +83,20 @@ def footprint_distance(dims: G.Dims, px: float, py: float, x: float, y: float, h
     return best
 
 
+def footprint_distance_many(
+    dims: G.Dims, px: np.ndarray, py: np.ndarray, x: np.ndarray, y: np.ndarray, c: np.ndarray, s: np.ndarray
+) -> np.ndarray:
+    """:func:`footprint_distance` of many points, each from its own model at (x, y) whose heading has cosine
+    ``c`` and sine ``s`` (arrays of one shape): the same sums, with numpy's ``hypot``."""
+    dx, dy = px - x, py - y
+    u = dx * c + dy * s
+    v = np.abs(-dx * s + dy * c)
+    best = np.full(np.shape(u), np.inf)
+    for back, front, half in _rectangles_list(dims):
+        best = np.minimum(best, np.hypot(np.maximum(np.maximum(back - u, 0.0), u - front), np.maximum(v - half, 0.0)))
+    return best
+
+
 def footprint_depth(dims: G.Dims, px: float, py: float, x: float, y: float, h: float) -> float:
     """How deep the point lies inside the footprint (its least distance to the edge of a rectangle it is
     in; <= 0 when in none): a point deeper than :data:`EDGE` is surely inside, at shapely's distance 0."""
@@ -131,6 +145,19 @@ def _guns_at(dims: G.Dims, x: float, y: float, h: float) -> tuple[tuple[float, f
     return tuple(G.gun_positions(dims, x, y, h).values())
 
 
+@lru_cache(maxsize=64)
+def _gun_table(
+    fdims: G.Dims, bombers: tuple[tuple[G.Dims, float, float, float], ...]
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """For bombers standing so (dims, x, y, heading each): their guns' x and y (rows of ``bombers * 4``, in
+    ``geometry.gun_positions``' order), their centres' x and y, and the farthest a gun and a part of a
+    fighter of ``fdims`` can be from their centres (kept: the bombers stand still while the fighters move)."""
+    guns = np.array([_guns_at(dims, x, y, h) for dims, x, y, h in bombers]).reshape(-1, 2).T.copy()
+    centres = np.array([(x, y) for _, x, y, _ in bombers]).T.copy()
+    spread = math.hypot(fdims.length, fdims.span) / 2 + max(math.hypot(d.length, d.span) / 2 for d, *_ in bombers)
+    return guns, centres, spread
+
+
 def guns_met_many(
     options: Mapping[str, Any],
     fighter: Aircraft,
@@ -149,30 +176,30 @@ def guns_met_many(
     if n == 0 or not bombers:
         return [0] * n
     fdims = R.dims_of(options, fighter.model)
-    guns = np.array([_guns_at(R.dims_of(options, b.model), b.x, b.y, b.heading) for b in bombers])  # (bombers, 4, 2)
-    x = np.asarray(xs, dtype=float)
-    y = np.asarray(ys, dtype=float)
-    h = np.asarray(hs, dtype=float)
+    key = tuple((R.dims_of(options, b.model), b.x, b.y, b.heading) for b in bombers)
+    guns, centres, spread = _gun_table(fdims, key)
+    x = np.asarray(xs, dtype=float)[:, None]
+    y = np.asarray(ys, dtype=float)[:, None]
+    rad = np.radians(np.asarray(hs, dtype=float))[:, None]
+    c, s = np.cos(rad), np.sin(rad)
     # a gun is within half the bomber's diagonal of its centre, the fighter's parts within half its own of
-    # (x, y): the pairs surely apart are not measured
-    centres = np.array([(b.x, b.y) for b in bombers])
-    spread = math.hypot(fdims.length, fdims.span) / 2 + max(
-        math.hypot(d.length, d.span) / 2 for d in (R.dims_of(options, b.model) for b in bombers)
-    )
-    apart = np.hypot(x[:, None] - centres[None, :, 0], y[:, None] - centres[None, :, 1])
-    ii, jj = np.nonzero(apart <= ATTACK_RANGE + 2 * TOLERANCE + spread)
-    d = np.full((n, len(bombers), 4), np.inf)
-    if ii.size:
-        d[ii, jj] = distance_to_footprint(
-            fdims, guns[jj, :, 0], guns[jj, :, 1], x[ii, None], y[ii, None], h[ii, None]
-        )  # (n, bombers, 4)
-    inside = d <= ATTACK_RANGE + TOLERANCE
+    # (x, y): the pairs surely apart count no gun (measured all the same: one pass over every pair is quicker)
+    apart = np.hypot(x - centres[0], y - centres[1])  # (n, bombers)
+    near = np.repeat(apart <= ATTACK_RANGE + 2 * TOLERANCE + spread, 4, axis=1)  # (n, bombers * 4)
+    dx, dy = guns[0] - x, guns[1] - y  # (n, bombers * 4): the sums of distance_to_footprint
+    u = dx * c + dy * s
+    v = np.abs(-dx * s + dy * c)
+    best = None
+    for back, front, half in _rectangles(fdims):
+        d = np.hypot(np.maximum(np.maximum(back - u, 0.0), u - front), np.maximum(v - half, 0.0))
+        best = d if best is None else np.minimum(best, d)
+    inside = ((best <= ATTACK_RANGE + TOLERANCE) & near).reshape(n, len(bombers), 4)
     if options["firing_arcs"]:
         for i, j, k in zip(*np.nonzero(inside), strict=True):
-            gx, gy = guns[j, k]
+            gx, gy = guns[0, 4 * j + k], guns[1, 4 * j + k]
             axis = bombers[j].heading + GUN_AXIS[GUNS[k]]
             if angle_between(G.bearing(gx, gy, xs[i], ys[i]), axis) > ARC_HALF_WIDTH + ANGLE_TOLERANCE:
                 inside[i, j, k] = False
     count = inside.astype(np.int64)
     pairs = np.maximum(count[:, :, 0] + count[:, :, 3], count[:, :, 1] + count[:, :, 2])
-    return [int(v) for v in pairs.sum(axis=1)]
+    return pairs.sum(axis=1).tolist()  # type: ignore[no-any-return]
