@@ -12,6 +12,10 @@ from grognard.rulesets.omaha.bots import FOLLOW_UP_REACH, MOSTLY_WHOLE
 from grognard.rulesets.omaha.data import BAND_END_Y, CONTACT, OBSTACLE_SECTION_WIDTH, WALL_Y
 from grognard.rulesets.omaha.rules import CONTACT_FROM_Y
 
+# sections either side of a squad's own whose middle can be within FOLLOW_UP_REACH of it (a middle d
+# sections away is at least (d - 1/2) section widths away)
+NEAR = int(FOLLOW_UP_REACH / OBSTACLE_SECTION_WIDTH + 0.5)
+
 
 class Doctrine(Geometry):
     """``bots.american_orders`` and ``bots.german_target`` for a batch: the state arrays are the batch's
@@ -98,6 +102,11 @@ class Doctrine(Geometry):
             tx[i[found]] = blocked[found]
         # the moves still to work out
         todo = (kind == MOVE) & ~moved
+        wade = todo & below  # toward the wall from below it: the same few lines game after game
+        if wade.any():
+            i = rows[wade]
+            mx[i], my[i] = self._reach_to_wall(g[i], x[i], y[i], tx[i])
+        todo &= ~wade
         if todo.any():
             i = rows[todo]
             mx[i], my[i] = self._move_toward(g[i], x[i], y[i], tx[i], ty[i])
@@ -143,11 +152,19 @@ class Doctrine(Geometry):
         return wx, wy
 
     def _cleared_near(self, g: np.ndarray, x: np.ndarray) -> np.ndarray:
-        """``bots._cleared_section_near``: x of the nearest cleared section's middle within 8" sideways, else NaN."""
-        gap = np.abs(self.mid6[None, :] - x[:, None])
-        ok = (self.obs[g] == 0) & (gap <= FOLLOW_UP_REACH)
-        best = np.where(ok, gap, np.inf).argmin(axis=1)
-        found = ok.any(axis=1) & (best != self._sec6(x))
+        """``bots._cleared_section_near``: x of the nearest cleared section's middle within 8" sideways, else NaN.
+
+        Only the sections within ``NEAR`` of the squad's own can have their middle that near (the
+        others' middles are further than 8"), so only those are measured."""
+        own = self._sec6(x)
+        near = own[:, None] + np.arange(-NEAR, NEAR + 1)[None, :]  # in section order: ties go to the first
+        on_table = (near >= 0) & (near < self.S)
+        near = np.clip(near, 0, self.S - 1)
+        gap = np.abs(self.mid6[near] - x[:, None])
+        ok = on_table & (self.obs[g[:, None], near] == 0) & (gap <= FOLLOW_UP_REACH)
+        column = np.where(ok, gap, np.inf).argmin(axis=1)
+        best = near[np.arange(len(g)), column]
+        found = ok.any(axis=1) & (best != own)
         return np.where(found, self.mid6[best], np.nan)
 
     def _blocked_exit(self, g: np.ndarray, x: np.ndarray) -> np.ndarray:

@@ -63,6 +63,7 @@ class _Batch(Doctrine):
         self.dice = DiceStreams(seed, indices, m.sides, m.window)
         self.bot_rngs = [np.random.default_rng(stream(seed, index, BOTS)) for index in indices]
         self.rows_all = np.arange(G)
+        self._reached = (np.empty(0, dtype=np.int64), np.empty(0), np.empty(0))
         # players and squads
         self.has = np.zeros((G, P), dtype=bool)
         self.fig = np.zeros((G, P), dtype=np.int64)

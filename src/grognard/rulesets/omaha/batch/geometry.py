@@ -29,6 +29,7 @@ from grognard.rulesets.omaha.data import (
     WATER_COST,
 )
 
+KEY_SPAN = 1 << 20  # hundredths of an inch: more than any table's width or depth
 FLOAT_MARGIN = 1e-9  # inches: closer than this to a threshold, the reference functions measure
 
 
@@ -65,6 +66,7 @@ class Geometry:
     obs: np.ndarray
     blocking: np.ndarray
     bunker_cx: np.ndarray
+    _reached: tuple[np.ndarray, np.ndarray, np.ndarray]  # _reach_to_wall's keys (sorted) and points
 
     def _sec6(self, x: np.ndarray) -> np.ndarray:
         """``rules.obstacle_section_at`` on an array."""
@@ -149,6 +151,38 @@ class Geometry:
             # a bisection (a point cut short, or a rounding tie) or a cost on the last bit: the reference's own reach
             squad = SimpleNamespace(x=float(x0[i]), y=float(y0[i]), label="batch")
             px[i], py[i] = R.reach(self._beach(int(g[i])), squad, float(tx[i]), float(ty[i]))  # type: ignore[arg-type]
+        return px, py
+
+    def _reach_to_wall(
+        self, g: np.ndarray, x0: np.ndarray, y0: np.ndarray, tx: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``_reach`` toward (tx, WALL_Y) of squads below the wall, remembered: the point depends on the
+        table's bounds, the start and the target alone (the wall stops the squad short of the band, so no
+        obstacle counts; ``rules.reach`` remembers it so too), and squads wade up the same lines game
+        after game. Positions are stored hundredths (snapped), so the key is three whole numbers; a
+        position that is not (none is) is measured every time."""
+        kx, ky, kt = np.rint(x0 * 100.0), np.rint(y0 * 100.0), np.rint(tx * 100.0)
+        keyed = (kx / 100.0 == x0) & (ky / 100.0 == y0) & (kt / 100.0 == tx)
+        key = ((kx.astype(np.int64) * KEY_SPAN + ky.astype(np.int64) + KEY_SPAN // 2) * KEY_SPAN) + kt.astype(np.int64)
+        key = np.where(keyed, key, -1)
+        known, kept_x, kept_y = self._reached
+        spot = np.searchsorted(known, key).clip(0, max(len(known) - 1, 0))
+        hit = keyed & (known[spot] == key) if len(known) else np.zeros(len(key), dtype=bool)
+        fresh, first = np.unique(key[keyed & ~hit], return_index=True)
+        if len(fresh):
+            first = np.nonzero(keyed & ~hit)[0][first]
+            fx, fy = self._reach(g[first], x0[first], y0[first], tx[first], np.full(len(first), WALL_Y))
+            known = np.concatenate((known, fresh))
+            order = np.argsort(known, kind="stable")
+            kept_x, kept_y = np.concatenate((kept_x, fx))[order], np.concatenate((kept_y, fy))[order]
+            known = known[order]
+            self._reached = (known, kept_x, kept_y)
+            spot = np.searchsorted(known, key).clip(0, len(known) - 1)
+            hit = keyed & (known[spot] == key)
+        px, py = (kept_x[spot], kept_y[spot]) if len(known) else (x0.copy(), y0.copy())
+        if not hit.all():  # a position not in hundredths: measured
+            i = np.nonzero(~hit)[0]
+            px[i], py[i] = self._reach(g[i], x0[i], y0[i], tx[i], np.full(len(i), WALL_Y))
         return px, py
 
     def _beach(self, k: int) -> SimpleNamespace:
