@@ -59,8 +59,12 @@ def test_batch_rows_do_not_depend_on_the_chunk() -> None:
 
 
 def test_batch_reads_the_dice_stream_past_its_first_block(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With blocks of 40 dice every game runs through many blocks: both engines must still agree."""
+    """With blocks of 40 dice (the reference's) and of 37 (the batch's, drawn as a game needs them)
+    every game runs through many blocks: both engines must still agree."""
+    from grognard.rulesets.omaha.batch import streams
+
     monkeypatch.setattr(SeededDice, "BLOCK", 40)
+    monkeypatch.setattr(streams, "CHUNK", 37)
     options = OMAHA.resolve({"germans": 2, "deep_water": True})
     assert play_batch(options, DOCTRINE, 5, 0, 8) == reference_rows(options, 5, 0, 8)
 

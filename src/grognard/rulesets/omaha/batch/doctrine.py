@@ -102,11 +102,6 @@ class Doctrine(Geometry):
             tx[i[found]] = blocked[found]
         # the moves still to work out
         todo = (kind == MOVE) & ~moved
-        wade = todo & below  # toward the wall from below it: the same few lines game after game
-        if wade.any():
-            i = rows[wade]
-            mx[i], my[i] = self._reach_to_wall(g[i], x[i], y[i], tx[i])
-        todo &= ~wade
         if todo.any():
             i = rows[todo]
             mx[i], my[i] = self._move_toward(g[i], x[i], y[i], tx[i], ty[i])
@@ -115,7 +110,17 @@ class Doctrine(Geometry):
     def _move_toward(
         self, g: np.ndarray, x: np.ndarray, y: np.ndarray, tx: np.ndarray, ty: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
-        """``bots._move_toward``: round obstacles in the band by a waypoint, then ``reach``."""
+        """``bots._move_toward``: round obstacles in the band by a waypoint, then ``reach``; a move that
+        stays out of the band, by ``_reach_clear`` (most moves: wading up to the wall, along it)."""
+        clear = self._clear_of_band(y, ty)
+        if clear.all():
+            return self._reach_clear(g, x, y, tx, ty)
+        if clear.any():
+            px, py = np.empty_like(x), np.empty_like(y)
+            i, j = np.nonzero(clear)[0], np.nonzero(~clear)[0]
+            px[i], py[i] = self._reach_clear(g[i], x[i], y[i], tx[i], ty[i])
+            px[j], py[j] = self._move_toward(g[j], x[j], y[j], tx[j], ty[j])
+            return px, py
         check = ~(y < WALL_Y - TOLERANCE)
         blocked = check & self._band_blocked(g, x, y, tx, ty)
         if blocked.any():

@@ -37,6 +37,8 @@ from grognard.rulesets.omaha.data import (
     ZONE_WIDTH,
 )
 
+PAIRS = ((0, 1), (0, 2), (1, 2))  # the two sections of his three a German's bunkers stand behind
+
 
 class _Batch(Doctrine):
     """The state of many Omaha games, one row per game (``G`` games, ``P`` players, ``S`` obstacle
@@ -61,7 +63,7 @@ class _Batch(Doctrine):
         self.m = m = Mechanics()
         # dice: each game's d6 stream, as SeededDice draws it; the bots' generator (ties of placement)
         self.dice = DiceStreams(seed, indices, m.sides, m.window)
-        self.bot_rngs = [np.random.default_rng(stream(seed, index, BOTS)) for index in indices]
+        self.seed, self.indices = seed, list(indices)  # the bots' generator of a game: see _place_bunkers
         self.rows_all = np.arange(G)
         self._reached = (np.empty(0, dtype=np.int64), np.empty(0), np.empty(0))
         # players and squads
@@ -121,7 +123,7 @@ class _Batch(Doctrine):
         every = self.rows_all
         if not options["hidden_obstacles"]:
             for section in range(self.S):
-                faces = self.dice.roll(every, np.ones(self.G, dtype=np.int64))[:, 0]
+                faces = self.dice.roll_one(every)
                 self.obs[:, section] = self.m.obstacle_faces[faces]
         self._place_bunkers()
         self._count_blocking(every)
@@ -155,21 +157,28 @@ class _Batch(Doctrine):
         self.blocking[g, 1:] = np.cumsum(self.obs[g] != 0, axis=1)
 
     def _place_bunkers(self) -> None:
-        """Each German puts his bunkers behind the sections with most obstacles (``bots.place_bunkers``)."""
-        pairs = ((0, 1), (0, 2), (1, 2))
-        for k in range(self.G):
-            rng = self.bot_rngs[k]
-            for german in range(self.germans):
-                first = SECTIONS_PER_GERMAN * german
-                cover = [int(self.obs[k, self.exit_of[first + i]]) for i in range(3)]
-                cover = [1 if c == UNKNOWN else c for c in cover]
-                sums = [cover[a] + cover[b] for a, b in pairs]
-                best = max(sums)
-                choices = [pair for pair, total in zip(pairs, sums, strict=True) if total == best]
-                a, b = choices[int(rng.integers(len(choices)))]
-                for i in (a, b):
-                    self.status[k, first + i] = ACTIVE
-                    self.defenders[k, first + i] = DEFENDERS
+        """Each German puts his bunkers behind the two of his sections with most obstacles in front (an
+        unknown count as one); a tie is broken by the game's bot generator, as ``bots.place_bunkers``
+        does (its draws in German order; a game without a tie never builds it)."""
+        cover = self.obs[:, self.exit_of].reshape(self.G, self.germans, SECTIONS_PER_GERMAN)
+        cover = np.where(cover == UNKNOWN, 1, cover)
+        sums = np.stack([cover[:, :, a] + cover[:, :, b] for a, b in PAIRS], axis=2)
+        best = sums == sums.max(axis=2, keepdims=True)
+        ties = best.sum(axis=2)
+        choice = best.argmax(axis=2)  # the only best pair, or the first of several
+        rngs: dict[int, np.random.Generator] = {}
+        for k, german in zip(*np.nonzero(ties > 1), strict=True):
+            rng = rngs.get(k)
+            if rng is None:
+                rng = rngs[k] = np.random.default_rng(stream(self.seed, self.indices[k], BOTS))
+            drawn = int(rng.integers(ties[k, german]))
+            choice[k, german] = np.nonzero(best[k, german])[0][drawn]
+        first = SECTIONS_PER_GERMAN * np.arange(self.germans)
+        for i in range(2):
+            section = first[None, :] + np.array(PAIRS)[choice, i]
+            rows = np.broadcast_to(np.arange(self.G)[:, None], section.shape)
+            self.status[rows, section] = ACTIVE
+            self.defenders[rows, section] = DEFENDERS
 
     def _land(self, live: np.ndarray) -> None:
         """Beach landings, player by player (``OmahaGame._land``, omaha.11-12)."""
@@ -181,7 +190,7 @@ class _Batch(Doctrine):
             self.fresh_used[g, p] += fresh
             self.stats["fresh_squads"][g] += fresh
             self.landings[g, p] += 1
-            inches = self.dice.roll(g, np.ones(len(g), dtype=np.int64))[:, 0]
+            inches = self.dice.roll_one(g)
             self.has[g, p] = True
             self.fig[g, p] = SQUAD_SIZE
             self.x[g, p] = p * ZONE_WIDTH + ZONE_WIDTH / 2
@@ -333,7 +342,7 @@ class _Batch(Doctrine):
             if not len(g):
                 continue
             p = self._threat_key(g, eligible)
-            lands = self.dice.roll(g, np.ones(len(g), dtype=np.int64))[:, 0] >= self.m.lands_at
+            lands = self.dice.roll_one(g) >= self.m.lands_at
             g, p = g[lands], p[lands]
             if not len(g):
                 continue

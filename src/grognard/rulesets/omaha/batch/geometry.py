@@ -29,7 +29,7 @@ from grognard.rulesets.omaha.data import (
     WATER_COST,
 )
 
-KEY_SPAN = 1 << 20  # hundredths of an inch: more than any table's width or depth
+KEY_SPAN = 1 << 15  # hundredths of an inch: more than twice any table's width or depth
 FLOAT_MARGIN = 1e-9  # inches: closer than this to a threshold, the reference functions measure
 
 
@@ -66,7 +66,7 @@ class Geometry:
     obs: np.ndarray
     blocking: np.ndarray
     bunker_cx: np.ndarray
-    _reached: tuple[np.ndarray, np.ndarray, np.ndarray]  # _reach_to_wall's keys (sorted) and points
+    _reached: tuple[np.ndarray, np.ndarray, np.ndarray]  # _reach_clear's keys (sorted) and points
 
     def _sec6(self, x: np.ndarray) -> np.ndarray:
         """``rules.obstacle_section_at`` on an array."""
@@ -153,17 +153,21 @@ class Geometry:
             px[i], py[i] = R.reach(self._beach(int(g[i])), squad, float(tx[i]), float(ty[i]))  # type: ignore[arg-type]
         return px, py
 
-    def _reach_to_wall(
-        self, g: np.ndarray, x0: np.ndarray, y0: np.ndarray, tx: np.ndarray
+    def _reach_clear(
+        self, g: np.ndarray, x0: np.ndarray, y0: np.ndarray, tx: np.ndarray, ty: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
-        """``_reach`` toward (tx, WALL_Y) of squads below the wall, remembered: the point depends on the
-        table's bounds, the start and the target alone (the wall stops the squad short of the band, so no
-        obstacle counts; ``rules.reach`` remembers it so too), and squads wade up the same lines game
-        after game. Positions are stored hundredths (snapped), so the key is three whole numbers; a
-        position that is not (none is) is measured every time."""
-        kx, ky, kt = np.rint(x0 * 100.0), np.rint(y0 * 100.0), np.rint(tx * 100.0)
-        keyed = (kx / 100.0 == x0) & (ky / 100.0 == y0) & (kt / 100.0 == tx)
-        key = ((kx.astype(np.int64) * KEY_SPAN + ky.astype(np.int64) + KEY_SPAN // 2) * KEY_SPAN) + kt.astype(np.int64)
+        """``_reach`` of moves whose straight line stays out of the obstacle band (both ends on or below
+        the wall, or both on or past the band's far edge), remembered: the point depends on the table's
+        bounds, the start and the target alone (no obstacle counts; ``rules.reach`` remembers the moves
+        from below the wall so too), and squads walk the same lines game after game. Positions are
+        stored hundredths (snapped), so the key is four whole numbers; a position that is not (none
+        is) is measured every time."""
+        key = np.zeros(len(g), dtype=np.int64)
+        keyed = np.ones(len(g), dtype=bool)
+        for value in (x0, y0, tx, ty):
+            whole = np.rint(value * 100.0)
+            keyed &= (whole / 100.0 == value) & (np.abs(whole) < KEY_SPAN // 2)
+            key = key * KEY_SPAN + (whole.astype(np.int64) + KEY_SPAN // 2) % KEY_SPAN
         key = np.where(keyed, key, -1)
         known, kept_x, kept_y = self._reached
         spot = np.searchsorted(known, key).clip(0, max(len(known) - 1, 0))
@@ -171,7 +175,7 @@ class Geometry:
         fresh, first = np.unique(key[keyed & ~hit], return_index=True)
         if len(fresh):
             first = np.nonzero(keyed & ~hit)[0][first]
-            fx, fy = self._reach(g[first], x0[first], y0[first], tx[first], np.full(len(first), WALL_Y))
+            fx, fy = self._reach(g[first], x0[first], y0[first], tx[first], ty[first])
             known = np.concatenate((known, fresh))
             order = np.argsort(known, kind="stable")
             kept_x, kept_y = np.concatenate((kept_x, fx))[order], np.concatenate((kept_y, fy))[order]
@@ -182,8 +186,13 @@ class Geometry:
         px, py = (kept_x[spot], kept_y[spot]) if len(known) else (x0.copy(), y0.copy())
         if not hit.all():  # a position not in hundredths: measured
             i = np.nonzero(~hit)[0]
-            px[i], py[i] = self._reach(g[i], x0[i], y0[i], tx[i], np.full(len(i), WALL_Y))
+            px[i], py[i] = self._reach(g[i], x0[i], y0[i], tx[i], ty[i])
         return px, py
+
+    @staticmethod
+    def _clear_of_band(y0: np.ndarray, y1: np.ndarray) -> np.ndarray:
+        """Whether the straight line from y ``y0`` to ``y1`` stays out of the band (``rules.band_sections``)."""
+        return np.asarray((np.maximum(y0, y1) <= WALL_Y + TOLERANCE) | (np.minimum(y0, y1) >= BAND_END_Y - TOLERANCE))
 
     def _beach(self, k: int) -> SimpleNamespace:
         """What ``rules`` reads of game ``k``'s state: the options, the width, the obstacles."""

@@ -6,48 +6,66 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from grognard.core.dice import DICE, SeededDice, dice_generator, stream
+from grognard.core.dice import DICE, dice_generator, stream
+
+CHUNK = 2560  # dice drawn for a game at a time: most games roll fewer (some 2,000 a game)
 
 
 class DiceStreams:
-    """The d6 streams of games ``indices`` of a run seeded ``seed``: game ``k`` (a row) draws the dice
+    """The d6 streams of games ``indices`` of a run seeded ``seed``: game ``k`` (a row) rolls the dice
     ``SeededDice(stream(seed, indices[k], DICE))`` rolls, in the same order.
 
+    ``SeededDice`` draws its dice in blocks of ``SeededDice.BLOCK`` from ``dice_generator``; numpy's
+    generator gives the same dice drawn in any blocks (its 32-bit draws run on across calls), so
+    each game draws ``CHUNK`` at a time here, when it needs them. ``values[k]`` holds game ``k``'s
+    dice from its die ``base[k]`` on (``filled[k]`` of them); ``cursor[k]`` is its next die.
     ``sides`` is the die's (6); ``window`` the most dice one roll asks for.
     """
 
     def __init__(self, seed: int, indices: Sequence[int], sides: int, window: int) -> None:
         self.sides, self.window = sides, window
         G = len(indices)
-        block = SeededDice.BLOCK
         self.generators = [dice_generator(stream(seed, index, DICE), sides) for index in indices]
-        self.values = np.empty((G, block + window), dtype=np.int8)
+        self.width = CHUNK + 2 * window  # a roll reads a whole window on from its first die
+        self.values = np.zeros((G, self.width), dtype=np.int8)
+        self.flat = self.values.reshape(-1)
         for k, generator in enumerate(self.generators):
-            self.values[k, :block] = generator.integers(1, sides + 1, size=block, dtype=np.int64)
-        self.filled = np.full(G, block, dtype=np.int64)
+            self.values[k, :CHUNK] = generator.integers(1, sides + 1, size=CHUNK, dtype=np.int64)
+        self.filled = np.full(G, CHUNK, dtype=np.int64)
+        self.base = np.zeros(G, dtype=np.int64)
         self.cursor = np.zeros(G, dtype=np.int64)  # dice rolled so far, by game
+        self.offsets = np.arange(window)
+
+    def _start(self, g: np.ndarray, counts: np.ndarray | int) -> np.ndarray:
+        """Where in ``flat`` the next ``counts`` dice of games ``g`` begin (drawing more where they run out)."""
+        column = self.cursor[g] - self.base[g]
+        need = column + counts > self.filled[g]
+        if need.any():
+            self._refill(g[need])
+            column = self.cursor[g] - self.base[g]
+        return g * self.width + column
 
     def roll(self, g: np.ndarray, counts: np.ndarray) -> np.ndarray:
         """The next ``counts[i]`` dice of game ``g[i]``, as a (len(g), window) array with zeros past each count."""
-        window = self.window
-        need = self.cursor[g] + counts > self.filled[g]
-        if need.any():
-            self._extend(g[need])
-        values = self.values[g[:, None], self.cursor[g][:, None] + np.arange(window)]
+        start = self._start(g, counts)
         self.cursor[g] += counts
-        return np.where(np.arange(window) < counts[:, None], values, 0)
+        values = self.flat[start[:, None] + self.offsets]
+        values[self.offsets >= counts[:, None]] = 0
+        return values
 
-    def _extend(self, games: np.ndarray) -> None:
-        """Draw the next block of the streams of ``games``, as ``SeededDice`` does when its buffer runs
-        out: a game's dice are its blocks one after another, indexed from its first die."""
-        block = SeededDice.BLOCK
+    def roll_one(self, g: np.ndarray) -> np.ndarray:
+        """The next die of each game ``g[i]``."""
+        start = self._start(g, 1)
+        self.cursor[g] += 1
+        return self.flat[start]
+
+    def _refill(self, games: np.ndarray) -> None:
+        """Keep the dice ``games`` have not rolled yet, then draw their next ``CHUNK``."""
         for k in games:
-            end = int(self.filled[k]) + block
-            if end + self.window > self.values.shape[1]:
-                grown = np.zeros((self.values.shape[0], end + self.window), dtype=np.int8)
-                grown[:, : self.values.shape[1]] = self.values
-                self.values = grown
-            self.values[k, self.filled[k] : end] = self.generators[k].integers(
-                1, self.sides + 1, size=block, dtype=np.int64
-            )
-            self.filled[k] = end
+            column = int(self.cursor[k] - self.base[k])
+            left = int(self.filled[k]) - column
+            row = self.values[k]
+            row[:left] = row[column : column + left]
+            row[left : left + CHUNK] = self.generators[k].integers(1, self.sides + 1, size=CHUNK, dtype=np.int64)
+            self.base[k] += column
+            self.filled[k] = left + CHUNK
