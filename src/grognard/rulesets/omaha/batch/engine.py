@@ -319,29 +319,37 @@ class _Batch(Doctrine):
 
     def _germans(self, live: np.ndarray) -> None:
         """Bunker fire in section order, then artillery by German (omaha.19-24, ``bots.german_target``)."""
+        live = live[~self.done[live]]
         if not len(live):
             return
         fires = self.status[live] == ACTIVE  # the German phase's decisions are owed by bunkers active now
+        y = self.y[live]
+        rank = self._threat_rank(y)  # no squad moves in the German phase
+        below = ~(y > WALL_Y + TOLERANCE)  # squads the artillery may target (and the bunkers, RULINGS O10 other way)
         for b in range(self.B):
-            g = live[fires[:, b] & ~self.done[live]]
-            targets = self.has[g] if self.fire_past_wall else self.has[g] & ~(self.y[g] > WALL_Y + TOLERANCE)
-            g, targets = g[targets.any(axis=1)], targets[targets.any(axis=1)]
+            r = np.nonzero(fires[:, b])[0]
+            g = live[r]
+            targets = self.has[g] if self.fire_past_wall else self.has[g] & below[r]
+            some = targets.any(axis=1)
+            r, g, targets = r[some], g[some], targets[some]
             if not len(g):
                 continue
-            p = self._threat_key(g, targets)
+            p = self._threat_key(rank[r], g, targets)
             left = self.defenders[g, b]
             kills = (self.dice.roll(g, self.m.fire_dice[left]) >= self.m.fire_target[left][:, None]).sum(axis=1)
             self._lose_each(g, p, kills)
         for k in range(self.germans):
-            g = live[~self.done[live]]
+            r = np.arange(len(live))
             if self.needs_bunker:  # RULINGS O11 read the other way (OmahaGame.calls_artillery)
                 own = slice(SECTIONS_PER_GERMAN * k, SECTIONS_PER_GERMAN * (k + 1))
-                g = g[(self.status[g, own] == ACTIVE).any(axis=1)]
-            eligible = self.has[g] & ~(self.y[g] > WALL_Y + TOLERANCE)
-            g, eligible = g[eligible.any(axis=1)], eligible[eligible.any(axis=1)]
+                r = r[(self.status[live, own] == ACTIVE).any(axis=1)]
+            g = live[r]
+            eligible = self.has[g] & below[r]
+            some = eligible.any(axis=1)
+            r, g, eligible = r[some], g[some], eligible[some]
             if not len(g):
                 continue
-            p = self._threat_key(g, eligible)
+            p = self._threat_key(rank[r], g, eligible)
             lands = self.dice.roll_one(g) >= self.m.lands_at
             g, p = g[lands], p[lands]
             if not len(g):

@@ -160,8 +160,7 @@ class Geometry:
         the wall, or both on or past the band's far edge), remembered: the point depends on the table's
         bounds, the start and the target alone (no obstacle counts; ``rules.reach`` remembers the moves
         from below the wall so too), and squads walk the same lines game after game. Positions are
-        stored hundredths (snapped), so the key is four whole numbers; a position that is not (none
-        is) is measured every time."""
+        stored hundredths (snapped), so the key is four whole numbers."""
         key = np.zeros(len(g), dtype=np.int64)
         keyed = np.ones(len(g), dtype=bool)
         for value in (x0, y0, tx, ty):
@@ -172,21 +171,22 @@ class Geometry:
         known, kept_x, kept_y = self._reached
         spot = np.searchsorted(known, key).clip(0, max(len(known) - 1, 0))
         hit = keyed & (known[spot] == key) if len(known) else np.zeros(len(key), dtype=bool)
-        fresh, first = np.unique(key[keyed & ~hit], return_index=True)
-        if len(fresh):
-            first = np.nonzero(keyed & ~hit)[0][first]
+        px, py = (kept_x[spot], kept_y[spot]) if len(known) else (x0.copy(), y0.copy())
+        if hit.all():
+            return px, py
+        odd = np.nonzero(~keyed)[0]  # a position not in hundredths (none is): measured, not kept
+        if len(odd):
+            px[odd], py[odd] = self._reach(g[odd], x0[odd], y0[odd], tx[odd], ty[odd])
+        miss = np.nonzero(keyed & ~hit)[0]
+        if len(miss):
+            fresh, first, where = np.unique(key[miss], return_index=True, return_inverse=True)
+            first = miss[first]
             fx, fy = self._reach(g[first], x0[first], y0[first], tx[first], ty[first])
+            px[miss], py[miss] = fx[where], fy[where]
             known = np.concatenate((known, fresh))
             order = np.argsort(known, kind="stable")
             kept_x, kept_y = np.concatenate((kept_x, fx))[order], np.concatenate((kept_y, fy))[order]
-            known = known[order]
-            self._reached = (known, kept_x, kept_y)
-            spot = np.searchsorted(known, key).clip(0, len(known) - 1)
-            hit = keyed & (known[spot] == key)
-        px, py = (kept_x[spot], kept_y[spot]) if len(known) else (x0.copy(), y0.copy())
-        if not hit.all():  # a position not in hundredths: measured
-            i = np.nonzero(~hit)[0]
-            px[i], py[i] = self._reach(g[i], x0[i], y0[i], tx[i], ty[i])
+            self._reached = (known[order], kept_x, kept_y)
         return px, py
 
     @staticmethod
