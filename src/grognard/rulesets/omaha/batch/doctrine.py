@@ -30,61 +30,63 @@ class Doctrine(Geometry):
     exit_mid: np.ndarray
     mid6: np.ndarray
 
+    def _wade(self, g: np.ndarray, p: int) -> tuple[np.ndarray, ...]:
+        """``_orders`` of squads below the wall (most orders of a game): to the wall, by a cleared section
+        near if a bunker still holds; the same tuple, every order a move."""
+        x, y = self.x[g, p], self.y[g, p]
+        holding = (self.status[g] == ACTIVE).any(axis=1)
+        tx = x.copy()
+        i = np.nonzero(holding)[0]
+        follow = self._cleared_near(g[i], x[i])
+        tx[i] = np.where(np.isnan(follow), x[i], follow)
+        mx, my = self._reach_clear(g, x, y, tx, np.full(len(g), WALL_Y))
+        none = np.zeros(len(g), dtype=np.int64)  # no fight: no bunker or section is read
+        return np.full(len(g), MOVE), mx, my, none, none, none
+
     def _orders(self, g: np.ndarray, p: int) -> tuple[np.ndarray, ...]:
-        """The doctrine's orders for player ``p``'s squad in games ``g`` (``bots.american_orders``):
-        ``(kind, mx, my, target, own, front)``, each one value per game: the kind of order, the point a
-        move ends at, the bunker assaulted, the obstacle section and the bunker section in front."""
+        """The doctrine's orders for player ``p``'s squad, at the wall or past it, in games ``g``
+        (``bots.american_orders``; ``_wade`` gives those below the wall): ``(kind, mx, my, target, own,
+        front)``, each one value per game: the kind of order, the point a move ends at, the bunker
+        assaulted, the obstacle section and the bunker section in front."""
         n = len(g)
         rows = np.arange(n)
         x, y, figures = self.x[g, p], self.y[g, p], self.fig[g, p]
         active = self.status[g] == ACTIVE
         any_active = active.any(axis=1)
-        below = y < WALL_Y - TOLERANCE
         past = y > WALL_Y + TOLERANCE
-        at_wall = ~below & ~past
+        at_wall = ~past
         own = self._sec6(x)
         in_front = self.obs[g, own]
         kind = np.full(n, HOLD)
         tx = x.copy()
         ty = np.full(n, WALL_Y)
         target = np.full(n, -1)
-        moved = np.zeros(n, dtype=bool)  # a move already worked out (the at-wall try at the nearest bunker)
-        mx, my = x.copy(), y.copy()
         follow = np.full(n, np.nan)
-        i = rows[any_active & (below | (at_wall & (in_front > 0)))]
-        follow[i] = self._cleared_near(g[i], x[i])
-        # below the wall: to it, by a cleared section near if a bunker still holds
-        kind[below] = MOVE
-        tx = np.where(below & ~np.isnan(follow), follow, tx)
+        i = rows[any_active & at_wall & (in_front > 0)]
+        if len(i):
+            follow[i] = self._cleared_near(g[i], x[i])
         # past the wall: assault in contact, else to the nearest active bunker, else to a blocked exit
         contact = np.full(n, -1)
         i = rows[past & (y >= CONTACT_FROM_Y)]
-        contact[i] = self._contact(g[i], x[i], y[i], active[i])
+        if len(i):
+            contact[i] = self._contact(g[i], x[i], y[i], active[i])
         assault = contact >= 0
         kind[assault] = ASSAULT
         target[assault] = contact[assault]
+        # at the wall in front of a cleared section: try for the nearest active bunker
         tried = at_wall & (in_front == 0) & any_active
         to_bunker = past & ~assault & any_active
-        nearest = np.full(n, -1)
         i = rows[to_bunker | tried]
-        nearest[i] = self._nearest(g[i], x[i], y[i], active[i])
+        if len(i):
+            tx[i] = self.bunker_cx[self._nearest(g[i], x[i], y[i], active[i])]
+            ty[i] = BAND_END_Y
         kind[to_bunker] = MOVE
-        tx = np.where(to_bunker, self.bunker_cx[np.maximum(nearest, 0)], tx)
-        ty = np.where(to_bunker, BAND_END_Y, ty)
         to_exit = past & ~assault & ~any_active
-        # at the wall
-        if tried.any():
-            i = rows[tried]
-            bx = self.bunker_cx[nearest[i]]
-            px, py = self._move_toward(g[i], x[i], y[i], bx, np.full(len(i), BAND_END_Y))
-            goes = (px != x[i]) | (py != y[i])
-            moved[i[goes]] = True
-            kind[i[goes]] = MOVE
-            mx[i], my[i] = px, py
-        rest = at_wall & ~moved
+        # at the wall otherwise: follow a cleared section near, else shoot or clear, else to a blocked exit
+        rest = at_wall & ~tried
         follows = rest & ~np.isnan(follow)
         kind[follows] = MOVE
-        tx = np.where(follows, follow, tx)
+        tx[follows] = follow[follows]
         rest &= ~follows
         front = self._sec8(x)
         shoot_ok = self.status[g, front] == ACTIVE
@@ -94,18 +96,35 @@ class Doctrine(Geometry):
         rest &= ~obstacles
         kind[rest & shoot_ok] = SHOOT
         to_exit |= rest & ~shoot_ok
-        if to_exit.any():
-            i = rows[to_exit]
+        self._to_blocked_exit(g, x, to_exit, kind, tx)
+        # the moves, the tries at a bunker with them
+        mx, my = x.copy(), y.copy()
+        i = rows[(kind == MOVE) | tried]
+        if len(i):
+            mx[i], my[i] = self._move_toward(g[i], x[i], y[i], tx[i], ty[i])
+        if tried.any():
+            # a try that goes nowhere: shoot at the bunker in front, else make for a blocked exit along the wall
+            stuck = tried & (mx == x) & (my == y)
+            kind[tried & ~stuck] = MOVE
+            kind[stuck & shoot_ok] = SHOOT
+            lost = stuck & ~shoot_ok
+            if lost.any():
+                self._to_blocked_exit(g, x, lost, kind, tx)
+                i = rows[lost & (kind == MOVE)]
+                if len(i):
+                    mx[i], my[i] = self._move_toward(g[i], x[i], y[i], tx[i], np.full(len(i), WALL_Y))
+        return kind, mx, my, target, own, front
+
+    def _to_blocked_exit(
+        self, g: np.ndarray, x: np.ndarray, which: np.ndarray, kind: np.ndarray, tx: np.ndarray
+    ) -> None:
+        """The squads ``which`` make for the nearest blocked exit, if there is one (``kind``, ``tx`` set)."""
+        if which.any():
+            i = np.nonzero(which)[0]
             blocked = self._blocked_exit(g[i], x[i])
             found = ~np.isnan(blocked)
             kind[i[found]] = MOVE
             tx[i[found]] = blocked[found]
-        # the moves still to work out
-        todo = (kind == MOVE) & ~moved
-        if todo.any():
-            i = rows[todo]
-            mx[i], my[i] = self._move_toward(g[i], x[i], y[i], tx[i], ty[i])
-        return kind, mx, my, target, own, front
 
     def _move_toward(
         self, g: np.ndarray, x: np.ndarray, y: np.ndarray, tx: np.ndarray, ty: np.ndarray

@@ -251,8 +251,12 @@ class _Batch(Doctrine):
         """Each squad's orders in player order (``bots.american_orders``, then ``OmahaGame._move``/``_fight``)."""
         for p in range(self.P):
             g = live[self.has[live, p] & ~self.done[live]]
-            if len(g):
-                self._act(g, p, *self._orders(g, p))
+            below = self.y[g, p] < WALL_Y - TOLERANCE  # the games' orders are their own: split, they are the same
+            wading, rest = g[below], g[~below]
+            if len(wading):
+                self._act(wading, p, *self._wade(wading, p))
+            if len(rest):
+                self._act(rest, p, *self._orders(rest, p))
 
     def _act(
         self,
