@@ -65,7 +65,6 @@ class _Batch(Doctrine):
         self.dice = DiceStreams(seed, indices, m.sides, m.window)
         self.seed, self.indices = seed, list(indices)  # the bots' generator of a game: see _place_bunkers
         self.rows_all = np.arange(G)
-        self._reached = (np.empty(0, dtype=np.int64), np.empty(0), np.empty(0))
         # players and squads
         self.has = np.zeros((G, P), dtype=bool)
         self.fig = np.zeros((G, P), dtype=np.int64)

@@ -30,6 +30,11 @@ from grognard.rulesets.omaha.data import (
 )
 
 KEY_SPAN = 1 << 15  # hundredths of an inch: more than twice any table's width or depth
+REACHED: dict[tuple[float, float, float, float], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+"""The moves ``Geometry._reach_clear`` worked out, by the table's bounds: the keys (sorted) and the points
+reached; kept from batch to batch (a long simulate plays chunk after chunk on the same table)."""
+REACHED_KEPT = 1 << 20  # at most this many are kept (emptied when full)
+NOTHING_REACHED = (np.empty(0, dtype=np.int64), np.empty(0), np.empty(0))
 FLOAT_MARGIN = 1e-9  # inches: closer than this to a threshold, the reference functions measure
 
 
@@ -66,7 +71,11 @@ class Geometry:
     obs: np.ndarray
     blocking: np.ndarray
     bunker_cx: np.ndarray
-    _reached: tuple[np.ndarray, np.ndarray, np.ndarray]  # _reach_clear's keys (sorted) and points
+
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """The table's bounds (left, bottom, right, top): what the moves ``_reach_clear`` remembers depend on."""
+        return (self.left, self.bottom, self.right, self.top)
 
     def _sec6(self, x: np.ndarray) -> np.ndarray:
         """``rules.obstacle_section_at`` on an array."""
@@ -161,14 +170,12 @@ class Geometry:
         bounds, the start and the target alone (no obstacle counts; ``rules.reach`` remembers the moves
         from below the wall so too), and squads walk the same lines game after game. Positions are
         stored hundredths (snapped), so the key is four whole numbers."""
-        key = np.zeros(len(g), dtype=np.int64)
-        keyed = np.ones(len(g), dtype=bool)
-        for value in (x0, y0, tx, ty):
-            whole = np.rint(value * 100.0)
-            keyed &= (whole / 100.0 == value) & (np.abs(whole) < KEY_SPAN // 2)
-            key = key * KEY_SPAN + (whole.astype(np.int64) + KEY_SPAN // 2) % KEY_SPAN
-        key = np.where(keyed, key, -1)
-        known, kept_x, kept_y = self._reached
+        values = np.array((x0, y0, tx, ty))
+        whole = np.rint(values * 100.0)
+        keyed = ((whole / 100.0 == values) & (np.abs(whole) < KEY_SPAN // 2)).all(axis=0)
+        part = whole.astype(np.int64) + KEY_SPAN // 2
+        key = ((part[0] * KEY_SPAN + part[1]) * KEY_SPAN + part[2]) * KEY_SPAN + part[3]
+        known, kept_x, kept_y = REACHED.get(self.bounds, NOTHING_REACHED)
         spot = np.searchsorted(known, key).clip(0, max(len(known) - 1, 0))
         hit = keyed & (known[spot] == key) if len(known) else np.zeros(len(key), dtype=bool)
         px, py = (kept_x[spot], kept_y[spot]) if len(known) else (x0.copy(), y0.copy())
@@ -186,7 +193,9 @@ class Geometry:
             known = np.concatenate((known, fresh))
             order = np.argsort(known, kind="stable")
             kept_x, kept_y = np.concatenate((kept_x, fx))[order], np.concatenate((kept_y, fy))[order]
-            self._reached = (known[order], kept_x, kept_y)
+            if len(known) > REACHED_KEPT:
+                REACHED.clear()
+            REACHED[self.bounds] = (known[order], kept_x, kept_y)
         return px, py
 
     @staticmethod

@@ -46,11 +46,13 @@ class DiceStreams:
         return g * self.width + column
 
     def roll(self, g: np.ndarray, counts: np.ndarray) -> np.ndarray:
-        """The next ``counts[i]`` dice of game ``g[i]``, as a (len(g), window) array with zeros past each count."""
+        """The next ``counts[i]`` dice of game ``g[i]``, as a (len(g), most) array with zeros past each
+        count (``most`` the largest count, at most ``window``)."""
         start = self._start(g, counts)
         self.cursor[g] += counts
-        values = self.flat[start[:, None] + self.offsets]
-        values[self.offsets >= counts[:, None]] = 0
+        offsets = self.offsets[: int(counts.max(initial=0))]
+        values = self.flat[start[:, None] + offsets]
+        values[offsets >= counts[:, None]] = 0
         return values
 
     def roll_one(self, g: np.ndarray) -> np.ndarray:
