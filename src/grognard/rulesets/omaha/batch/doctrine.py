@@ -26,6 +26,7 @@ class Doctrine(Geometry):
     y: np.ndarray
     fig: np.ndarray
     status: np.ndarray
+    n_active: np.ndarray
     exit_of: np.ndarray
     exit_mid: np.ndarray
     mid6: np.ndarray
@@ -34,7 +35,7 @@ class Doctrine(Geometry):
         """``_orders`` of squads below the wall (most orders of a game): to the wall, by a cleared section
         near if a bunker still holds; the same tuple, every order a move."""
         x, y = self.x[g, p], self.y[g, p]
-        holding = (self.status[g] == ACTIVE).any(axis=1)
+        holding = self.n_active[g] > 0
         tx = x.copy()
         i = np.nonzero(holding)[0]
         follow = self._cleared_near(g[i], x[i])
@@ -51,8 +52,7 @@ class Doctrine(Geometry):
         n = len(g)
         rows = np.arange(n)
         x, y, figures = self.x[g, p], self.y[g, p], self.fig[g, p]
-        active = self.status[g] == ACTIVE
-        any_active = active.any(axis=1)
+        any_active = self.n_active[g] > 0
         past = y > WALL_Y + TOLERANCE
         at_wall = ~past
         own = self._sec6(x)
@@ -69,7 +69,7 @@ class Doctrine(Geometry):
         contact = np.full(n, -1)
         i = rows[past & (y >= CONTACT_FROM_Y)]
         if len(i):
-            contact[i] = self._contact(g[i], x[i], y[i], active[i])
+            contact[i] = self._contact(g[i], x[i], y[i])
         assault = contact >= 0
         kind[assault] = ASSAULT
         target[assault] = contact[assault]
@@ -78,7 +78,7 @@ class Doctrine(Geometry):
         to_bunker = past & ~assault & any_active
         i = rows[to_bunker | tried]
         if len(i):
-            tx[i] = self.bunker_cx[self._nearest(g[i], x[i], y[i], active[i])]
+            tx[i] = self.bunker_cx[self._nearest(g[i], x[i], y[i])]
             ty[i] = BAND_END_Y
         kind[to_bunker] = MOVE
         to_exit = past & ~assault & ~any_active
@@ -130,24 +130,26 @@ class Doctrine(Geometry):
         self, g: np.ndarray, x: np.ndarray, y: np.ndarray, tx: np.ndarray, ty: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         """``bots._move_toward``: round obstacles in the band by a waypoint, then ``reach``; a move that
-        stays out of the band, by ``_reach_clear`` (most moves: wading up to the wall, along it)."""
+        stays out of the band (most: wading up to the wall, along it, to a waypoint along it) by
+        ``_reach_clear``."""
         clear = self._clear_of_band(y, ty)
+        if not clear.all():
+            j = np.nonzero(~clear & ~(y < WALL_Y - TOLERANCE))[0]
+            blocked = j[self._band_blocked(g[j], x[j], y[j], tx[j], ty[j])]
+            if len(blocked):
+                wx, wy = self._waypoint(g[blocked], x[blocked], y[blocked], tx[blocked], ty[blocked])
+                tx, ty = tx.copy(), ty.copy()
+                tx[blocked], ty[blocked] = wx, wy
+                clear = self._clear_of_band(y, ty)
         if clear.all():
             return self._reach_clear(g, x, y, tx, ty)
-        if clear.any():
-            px, py = np.empty_like(x), np.empty_like(y)
-            i, j = np.nonzero(clear)[0], np.nonzero(~clear)[0]
-            px[i], py[i] = self._reach_clear(g[i], x[i], y[i], tx[i], ty[i])
-            px[j], py[j] = self._move_toward(g[j], x[j], y[j], tx[j], ty[j])
-            return px, py
-        check = ~(y < WALL_Y - TOLERANCE)
-        blocked = check & self._band_blocked(g, x, y, tx, ty)
-        if blocked.any():
-            i = np.nonzero(blocked)[0]
-            wx, wy = self._waypoint(g[i], x[i], y[i], tx[i], ty[i])
-            tx, ty = tx.copy(), ty.copy()
-            tx[i], ty[i] = wx, wy
-        return self._reach(g, x, y, tx, ty)
+        if not clear.any():
+            return self._reach(g, x, y, tx, ty)
+        px, py = np.empty_like(x), np.empty_like(y)
+        i, j = np.nonzero(clear)[0], np.nonzero(~clear)[0]
+        px[i], py[i] = self._reach_clear(g[i], x[i], y[i], tx[i], ty[i])
+        px[j], py[j] = self._reach(g[j], x[j], y[j], tx[j], ty[j])
+        return px, py
 
     def _clamp_to(self, section: np.ndarray, x: np.ndarray) -> np.ndarray:
         left = section * OBSTACLE_SECTION_WIDTH
@@ -201,8 +203,9 @@ class Doctrine(Geometry):
         best = np.where(ok, gap, np.inf).argmin(axis=1)
         return np.where(ok.any(axis=1), self.exit_mid[best], np.nan)
 
-    def _nearest(self, g: np.ndarray, x: np.ndarray, y: np.ndarray, active: np.ndarray) -> np.ndarray:
+    def _nearest(self, g: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """The nearest active bunker's section (first in section order on a tie), -1 if none."""
+        active = self.status[g] == ACTIVE
         distance = np.where(active, self._bunker_distance(x, y), np.inf)
         best = distance.argmin(axis=1)
         low = distance[np.arange(len(g)), best]
@@ -212,8 +215,9 @@ class Doctrine(Geometry):
             best[i] = int(np.argmin(exact))
         return np.where(active.any(axis=1), best, -1)
 
-    def _contact(self, g: np.ndarray, x: np.ndarray, y: np.ndarray, active: np.ndarray) -> np.ndarray:
+    def _contact(self, g: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """``OmahaGame.bunker_in_contact``: the bunker in front if in contact, else the first in contact; -1."""
+        active = self.status[g] == ACTIVE
         distance = self._bunker_distance(x, y)
         limit = CONTACT + TOLERANCE
         touching = active & (distance <= limit)

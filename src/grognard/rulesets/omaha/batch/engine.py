@@ -75,10 +75,11 @@ class _Batch(Doctrine):
         self.fresh_used = np.zeros((G, P), dtype=np.int64)
         self.out = np.zeros((G, P), dtype=bool)
         # the beach
-        self.obs = np.full((G, S), UNKNOWN, dtype=np.int64)
-        self.blocking = np.zeros((G, S + 1), dtype=np.int64)  # see _count_blocking
-        self.status = np.zeros((G, B), dtype=np.int64)
-        self.defenders = np.zeros((G, B), dtype=np.int64)
+        self.obs = np.full((G, S), UNKNOWN, dtype=np.int8)  # small types: rows are gathered often
+        self.blocking = np.zeros((G, S + 1), dtype=np.int16)  # see _count_blocking
+        self.status = np.zeros((G, B), dtype=np.int8)
+        self.defenders = np.zeros((G, B), dtype=np.int8)
+        self.n_active = np.zeros(G, dtype=np.int64)  # bunker sections ACTIVE, by game
         self.exit_flag = np.zeros((G, B), dtype=bool)
         section = np.arange(B)
         self.bunker_cx = section * BUNKER_SECTION_WIDTH + BUNKER_SECTION_WIDTH / 2
@@ -178,6 +179,7 @@ class _Batch(Doctrine):
             rows = np.broadcast_to(np.arange(self.G)[:, None], section.shape)
             self.status[rows, section] = ACTIVE
             self.defenders[rows, section] = DEFENDERS
+        self.n_active[:] = (self.status == ACTIVE).sum(axis=1)
 
     def _land(self, live: np.ndarray) -> None:
         """Beach landings, player by player (``OmahaGame._land``, omaha.11-12)."""
@@ -311,6 +313,7 @@ class _Batch(Doctrine):
             self.stats["german_losses"][gi[s]] += killed
             emptied = (left - killed == 0) & (self.status[gi[s], b] == ACTIVE)
             self.status[gi[s][emptied], b[emptied]] = SILENCED
+            self.n_active[gi[s][emptied]] -= 1
         q = (k == ASSAULT) & ~a
         if q.any():
             b = target[i][q]
@@ -318,6 +321,7 @@ class _Batch(Doctrine):
             gs, bs = gi[q][success], b[success]
             self.stats["german_losses"][gs] += self.defenders[gs, bs]
             self.defenders[gs, bs] = 0
+            self.n_active[gs] -= self.status[gs, bs] == ACTIVE
             self.status[gs, bs] = DESTROYED
 
     def _germans(self, live: np.ndarray) -> None:
