@@ -230,11 +230,7 @@ class Doctrine(Geometry):
         return np.where(y >= CONTACT_FROM_Y, chosen, -1)
 
     def _threat_rank(self, y: np.ndarray) -> np.ndarray:
-        """The order of threat of squads at heights ``y`` (games by players) but for their figures:
-        furthest up first, then the lowest number (``bots.german_target``; see ``_threat_key``)."""
+        """How the Germans rank squads at heights ``y`` (games by players), but for their figures, which
+        count a hundred each (``bots.german_target``): furthest up, then most figures, then the lowest
+        number; every rank is positive."""
         return (np.round(y * 100).astype(np.int64) + 100_000) * 10_000 + (99 - np.arange(self.P))[None, :]
-
-    def _threat_key(self, rank: np.ndarray, g: np.ndarray, eligible: np.ndarray) -> np.ndarray:
-        """The squad every German weapon concentrates on (``bots.german_target``): furthest up, most figures,
-        lowest number, of the ``eligible`` in games ``g`` (each with one); ``rank`` is ``_threat_rank``'s."""
-        return np.asarray(np.where(eligible, rank + self.fig[g] * 100, -1).argmax(axis=1))

@@ -325,48 +325,58 @@ class _Batch(Doctrine):
             self.status[gs, bs] = DESTROYED
 
     def _germans(self, live: np.ndarray) -> None:
-        """Bunker fire in section order, then artillery by German (omaha.19-24, ``bots.german_target``)."""
+        """Bunker fire in section order, then artillery by German (omaha.19-24, ``bots.german_target``).
+
+        Each weapon fires at the squad of highest threat it may target: ``anywhere`` and ``spared`` (squads
+        not past the wall) hold every squad's threat (``_threat_rank`` and its figures; -1 for no squad or
+        one not a target), kept up to date as the fire takes figures away."""
         live = live[~self.done[live]]
         if not len(live):
             return
         fires = self.status[live] == ACTIVE  # the German phase's decisions are owed by bunkers active now
         y = self.y[live]
-        rank = self._threat_rank(y)  # no squad moves in the German phase
-        below = ~(y > WALL_Y + TOLERANCE)  # squads the artillery may target (and the bunkers, RULINGS O10 other way)
+        threat = self._threat_rank(y) + self.fig[live] * 100  # no squad moves in the German phase
+        has = self.has[live]
+        anywhere = np.where(has, threat, -1)
+        spared = np.where(has & ~(y > WALL_Y + TOLERANCE), threat, -1)  # the artillery's (omaha.23-24)
+        bunker_targets = anywhere if self.fire_past_wall else spared  # RULINGS O10
+
+        def fire(r: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            """The games (rows ``r`` of ``live``) with a target, the games and the target squads."""
+            p = scores[r].argmax(axis=1)
+            some = scores[r, p] >= 0
+            return r[some], live[r[some]], p[some]
+
+        def lose(r: np.ndarray, g: np.ndarray, p: np.ndarray, kills: np.ndarray) -> None:
+            removed, wiped = self._lose_each(g, p, kills)
+            for scores in (anywhere, spared):
+                kept = scores[r, p]
+                scores[r, p] = np.where(wiped | (kept < 0), -1, kept - removed * 100)
+
         for b in range(self.B):
-            r = np.nonzero(fires[:, b])[0]
-            g = live[r]
-            targets = self.has[g] if self.fire_past_wall else self.has[g] & below[r]
-            some = targets.any(axis=1)
-            r, g, targets = r[some], g[some], targets[some]
+            r, g, p = fire(np.nonzero(fires[:, b])[0], bunker_targets)
             if not len(g):
                 continue
-            p = self._threat_key(rank[r], g, targets)
             left = self.defenders[g, b]
             kills = (self.dice.roll(g, self.m.fire_dice[left]) >= self.m.fire_target[left][:, None]).sum(axis=1)
-            self._lose_each(g, p, kills)
+            lose(r, g, p, kills)
         for k in range(self.germans):
             r = np.arange(len(live))
             if self.needs_bunker:  # RULINGS O11 read the other way (OmahaGame.calls_artillery)
                 own = slice(SECTIONS_PER_GERMAN * k, SECTIONS_PER_GERMAN * (k + 1))
                 r = r[(self.status[live, own] == ACTIVE).any(axis=1)]
-            g = live[r]
-            eligible = self.has[g] & below[r]
-            some = eligible.any(axis=1)
-            r, g, eligible = r[some], g[some], eligible[some]
+            r, g, p = fire(r, spared)
             if not len(g):
                 continue
-            p = self._threat_key(rank[r], g, eligible)
             lands = self.dice.roll_one(g) >= self.m.lands_at
-            g, p = g[lands], p[lands]
+            r, g, p = r[lands], g[lands], p[lands]
             if not len(g):
                 continue
             dice = np.full(len(g), self.m.kill_dice, dtype=np.int64)
-            kills = (self.dice.roll(g, dice) >= self.m.kill_at).sum(axis=1)
-            self._lose_each(g, p, kills)
+            lose(r, g, p, (self.dice.roll(g, dice) >= self.m.kill_at).sum(axis=1))
 
-    def _lose_each(self, g: np.ndarray, p: np.ndarray, n: np.ndarray) -> None:
-        """``_lose`` with a player per game."""
+    def _lose_each(self, g: np.ndarray, p: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``_lose`` with a player per game; returns the figures removed and whether each squad is wiped out."""
         removed = np.minimum(n, self.fig[g, p])
         self.fig[g, p] -= removed
         self.lost[g, p] += removed
@@ -377,6 +387,7 @@ class _Batch(Doctrine):
         self.has[gw, pw] = False
         if self.limit is not None:
             self.out[gw, pw] |= self.fresh_used[gw, pw] >= self.limit
+        return removed, wiped
 
     def _morale(self, live: np.ndarray) -> None:
         """A d6 per figure lost this turn, 12 or more sends the squad back (omaha.25-26)."""
