@@ -80,6 +80,8 @@ class _Batch(Doctrine):
         self.status = np.zeros((G, B), dtype=np.int8)
         self.defenders = np.zeros((G, B), dtype=np.int8)
         self.n_active = np.zeros(G, dtype=np.int64)  # bunker sections ACTIVE, by game
+        self.n_placed = np.zeros(G, dtype=np.int64)  # bunker sections with a bunker, by game
+        self.n_open = np.zeros(G, dtype=np.int64)  # exits open, by game
         self.exit_flag = np.zeros((G, B), dtype=bool)
         section = np.arange(B)
         self.bunker_cx = section * BUNKER_SECTION_WIDTH + BUNKER_SECTION_WIDTH / 2
@@ -180,6 +182,7 @@ class _Batch(Doctrine):
             self.status[rows, section] = ACTIVE
             self.defenders[rows, section] = DEFENDERS
         self.n_active[:] = (self.status == ACTIVE).sum(axis=1)
+        self.n_placed = (self.status != NONE).sum(axis=1)  # exits to open (RULINGS O17)
 
     def _land(self, live: np.ndarray) -> None:
         """Beach landings, player by player (``OmahaGame._land``, omaha.11-12)."""
@@ -228,25 +231,28 @@ class _Batch(Doctrine):
         live = live[~self.done[live]]
         if not len(live):
             return
-        status = self.status[live]
-        knocked = (status == SILENCED) | (status == DESTROYED)
-        clear = self.obs[live][:, self.exit_of] == 0
-        opening = knocked & clear & ~self.exit_flag[live]
-        opened = opening.any(axis=1)
-        if opened.any():
-            self.exit_flag[live] |= opening
-            first = live[opened & (self.stats["breakthrough_turn"][live] == 0)]
-            self.stats["breakthrough_turn"][first] = self.turn
-        bunkers = status != NONE
+        # an exit opens where a bunker is knocked out and the section in front is clear of obstacles
+        g = live[self.n_placed[live] - self.n_active[live] > self.n_open[live]]  # a knocked-out bunker's exit shut
+        if len(g):
+            status = self.status[g]
+            knocked = (status == SILENCED) | (status == DESTROYED)
+            opening = knocked & (self.obs[g[:, None], self.exit_of] == 0) & ~self.exit_flag[g]
+            opened = opening.any(axis=1)
+            if opened.any():
+                self.exit_flag[g] |= opening
+                self.n_open[g] += opening.sum(axis=1)
+                first = g[opened & (self.stats["breakthrough_turn"][g] == 0)]
+                self.stats["breakthrough_turn"][first] = self.turn
         if self.options["victory"] == "bunkers_only":
-            won = ~(status == ACTIVE).any(axis=1)
+            won = self.n_active[live] == 0
         else:
-            won = (self.exit_flag[live] == bunkers).all(axis=1)
+            won = self.n_open[live] == self.n_placed[live]  # every exit open
         winners = live[won]
         self.stats["decisive_turn"][winners] = self.turn
         self._finish(winners, OUTCOMES.index("american win"))
-        beaten = live[~won & self.out[live].all(axis=1)]
-        self._finish(beaten, OUTCOMES.index("german win"))
+        if self.limit is not None:  # only then is a player ever out of squads
+            beaten = live[~won & self.out[live].all(axis=1)]
+            self._finish(beaten, OUTCOMES.index("german win"))
 
     def _americans(self, live: np.ndarray) -> None:
         """Each squad's orders in player order (``bots.american_orders``, then ``OmahaGame._move``/``_fight``)."""
@@ -391,8 +397,9 @@ class _Batch(Doctrine):
 
     def _morale(self, live: np.ndarray) -> None:
         """A d6 per figure lost this turn, 12 or more sends the squad back (omaha.25-26)."""
+        due = self.has[live] & (self.lost[live] > 0) & ~self.done[live][:, None]  # a check fails only its own squad
         for p in range(self.P):
-            g = live[self.has[live, p] & (self.lost[live, p] > 0) & ~self.done[live]]
+            g = live[due[:, p]]
             if not len(g):
                 continue
             total = self.dice.roll(g, self.lost[g, p]).sum(axis=1)
