@@ -9,12 +9,22 @@ from grognard.core.geometry import TOLERANCE
 from grognard.rulesets.omaha.batch.geometry import FLOAT_MARGIN, Geometry
 from grognard.rulesets.omaha.batch.mechanics import ACTIVE, ASSAULT, CLEAR, DESTROYED, HOLD, MOVE, SHOOT, SILENCED
 from grognard.rulesets.omaha.bots import FOLLOW_UP_REACH, MOSTLY_WHOLE
-from grognard.rulesets.omaha.data import BAND_END_Y, CONTACT, OBSTACLE_SECTION_WIDTH, WALL_Y
+from grognard.rulesets.omaha.data import (
+    BAND_END_Y,
+    BUNKER_SECTION_WIDTH,
+    BUNKER_WIDTH,
+    CONTACT,
+    OBSTACLE_SECTION_WIDTH,
+    WALL_Y,
+)
 from grognard.rulesets.omaha.rules import CONTACT_FROM_Y
 
 # sections either side of a squad's own whose middle can be within FOLLOW_UP_REACH of it (a middle d
 # sections away is at least (d - 1/2) section widths away)
 NEAR = int(FOLLOW_UP_REACH / OBSTACLE_SECTION_WIDTH + 0.5)
+# bunker sections either side of a squad's whose footprint can be within contact of it (the footprint of
+# the section d away is at least d section widths less half a section and half a footprint away)
+CONTACT_NEAR = int((CONTACT + TOLERANCE + BUNKER_SECTION_WIDTH / 2 + BUNKER_WIDTH / 2) / BUNKER_SECTION_WIDTH)
 
 
 class Doctrine(Geometry):
@@ -216,17 +226,22 @@ class Doctrine(Geometry):
         return np.where(active.any(axis=1), best, -1)
 
     def _contact(self, g: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        """``OmahaGame.bunker_in_contact``: the bunker in front if in contact, else the first in contact; -1."""
-        active = self.status[g] == ACTIVE
-        distance = self._bunker_distance(x, y)
+        """``OmahaGame.bunker_in_contact``: the bunker in front if in contact, else the first in contact; -1.
+
+        Only the bunkers within ``CONTACT_NEAR`` sections of the one in front can be (none: a
+        neighbour's footprint is 2.5" sideways from the squad's section), so only those are measured."""
+        front = self._sec8(x)
+        near = front[:, None] + np.arange(-CONTACT_NEAR, CONTACT_NEAR + 1)[None, :]  # in section order
+        on_table = (near >= 0) & (near < self.B)
+        near = np.clip(near, 0, self.B - 1)
+        active = on_table & (self.status[g[:, None], near] == ACTIVE)
+        distance = self._bunker_distance(x, y, near)
         limit = CONTACT + TOLERANCE
         touching = active & (distance <= limit)
-        for i, b in zip(*np.nonzero(np.abs(distance - limit) < FLOAT_MARGIN), strict=True):
-            touching[i, b] = active[i, b] and self._exact_distance(x[i], y[i], b) <= limit
-        rows = np.arange(len(g))
-        front = self._sec8(x)
-        first = np.where(touching.any(axis=1), touching.argmax(axis=1), -1)
-        chosen = np.where(touching[rows, front], front, first)
+        for i, j in zip(*np.nonzero(active & (np.abs(distance - limit) < FLOAT_MARGIN)), strict=True):
+            touching[i, j] = self._exact_distance(x[i], y[i], near[i, j]) <= limit
+        first = np.where(touching.any(axis=1), near[np.arange(len(g)), touching.argmax(axis=1)], -1)
+        chosen = np.where(touching[:, CONTACT_NEAR], front, first)
         return np.where(y >= CONTACT_FROM_Y, chosen, -1)
 
     def _threat_rank(self, y: np.ndarray) -> np.ndarray:

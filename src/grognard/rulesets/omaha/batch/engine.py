@@ -341,7 +341,7 @@ class _Batch(Doctrine):
             return
         fires = self.status[live] == ACTIVE  # the German phase's decisions are owed by bunkers active now
         y = self.y[live]
-        threat = self._threat_rank(y) + self.fig[live] * 100  # no squad moves in the German phase
+        threat = (self._threat_rank(y) + self.fig[live] * 100).astype(np.int32)  # no squad moves in this phase
         has = self.has[live]
         anywhere = np.where(has, threat, -1)
         spared = np.where(has & ~(y > WALL_Y + TOLERANCE), threat, -1)  # the artillery's (omaha.23-24)

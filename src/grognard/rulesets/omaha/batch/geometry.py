@@ -236,12 +236,12 @@ class Geometry:
         blocked = self._band_blocked(g, x0, y0, x1, y1)
         return np.asarray(inside & fits & ~over_wall & ~blocked)
 
-    def _bunker_distance(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        """Inches from each squad to each bunker section's footprint, shape (n, B) (``rules.bunker_distance``)."""
+    def _bunker_distance(self, x: np.ndarray, y: np.ndarray, sections: np.ndarray | None = None) -> np.ndarray:
+        """Inches from each squad to each bunker section's footprint, shape (n, B), or to the sections
+        ``sections`` (n, k) names, shape (n, k) (``rules.bunker_distance``)."""
         half = BUNKER_WIDTH / 2
-        left = self.bunker_cx - half
-        right = self.bunker_cx + half
-        dx = np.maximum(np.maximum(left[None, :] - x[:, None], 0.0), x[:, None] - right[None, :])
+        centre = self.bunker_cx[None, :] if sections is None else self.bunker_cx[sections]
+        dx = np.maximum(np.maximum(centre - half - x[:, None], 0.0), x[:, None] - (centre + half))
         dy = np.maximum(np.maximum(BUNKER_FRONT_Y - y, 0.0), y - (BUNKER_FRONT_Y + BUNKER_DEPTH))
         return _hypot(dx, dy[:, None])
 

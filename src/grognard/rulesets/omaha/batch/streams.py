@@ -50,9 +50,11 @@ class DiceStreams:
         count (``most`` the largest count, at most ``window``)."""
         start = self._start(g, counts)
         self.cursor[g] += counts
-        offsets = self.offsets[: int(counts.max(initial=0))]
+        most = int(counts.max(initial=0))
+        offsets = self.offsets[:most]
         values = self.flat[start[:, None] + offsets]
-        values[offsets >= counts[:, None]] = 0
+        if len(counts) and counts.min() < most:
+            values[offsets >= counts[:, None]] = 0
         return values
 
     def roll_one(self, g: np.ndarray) -> np.ndarray:
