@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -40,7 +40,20 @@ BUDGETS = {"omaha": [32, 256], "b17": [8, 16], "skirmish": [8, 16]}  # playouts 
 
 def play_one(args: tuple[Any, ...]) -> tuple[str | None, int, float, int]:
     """One game: the winner (None if none), the turns it lasted, the search's seconds and decisions searched."""
-    name, options, seed, index, search_side, playouts, depth, steps, confidence, per_candidate = args
+    (
+        name,
+        options,
+        seed,
+        index,
+        search_side,
+        playouts,
+        depth,
+        steps,
+        confidence,
+        per_candidate,
+        allocation,
+        until_own,
+    ) = args
     ruleset = get(name)
     game = ruleset.create(options, SeededDice(stream(seed, index, DICE)))
     rng = np.random.default_rng(stream(seed, index, BOTS))
@@ -54,6 +67,8 @@ def play_one(args: tuple[Any, ...]) -> tuple[str | None, int, float, int]:
             steps=steps,
             confidence=confidence,
             per_candidate=per_candidate,
+            allocation=allocation,
+            until_own=until_own,
         )
         if playouts
         else None
@@ -80,7 +95,8 @@ def play_one(args: tuple[Any, ...]) -> tuple[str | None, int, float, int]:
     return result.winner, result.turn, float(spent[0]), int(spent[1])
 
 
-Search = tuple[int, int | None, int | None, float | None, int | None]  # playouts, depth, steps, confidence, per cand.
+# playouts, depth, steps, confidence, playouts a candidate, allocation, until the seat's next decision
+Search = tuple[int, int | None, int | None, float | None, int | None, str, bool | Collection[str]]
 
 
 def run_match(
@@ -95,7 +111,7 @@ def run_match(
     """``games`` games, the search (``None``: none) playing ``side``: the wins, wall seconds, mean turns,
     each game's winner, and the search's seconds a decision."""
     start = time.perf_counter()
-    settings = search if search is not None else (None, None, None, None, None)
+    settings = search if search is not None else (None, None, None, None, None, "ucb", False)
     tasks = [(name, options, seed, i, side, *settings) for i in range(games)]
     outcomes = list(pool.map(play_one, tasks, chunksize=1))
     wall = time.perf_counter() - start
@@ -131,8 +147,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--confidence",
         type=float,
-        default=1.5,
-        help="standard errors a move must beat the doctrine's by (negative: play the best mean)",
+        default=None,
+        help="standard errors a move must beat the doctrine's by (negative: play the best mean; default: the "
+        "normal level's)",
+    )
+    parser.add_argument(
+        "--allocation", choices=("ucb", "flat", "halving"), default=None, help="default: the normal level's"
+    )
+    parser.add_argument(
+        "--until-own",
+        nargs="*",
+        default=None,
+        help="sides whose playouts stop when the seat owes its next decision (none: no side; default: the "
+        "normal level's)",
     )
     parser.add_argument("--sides", nargs="+", default=None, help="sides the search bot plays (default: all)")
     parser.add_argument("--scenario", default=None, help="skirmish: the scenario (default: the rule set's)")
@@ -148,7 +175,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         depth, steps = normal.depth, (args.steps if args.steps is not None else normal.steps)
     else:
         depth, steps = (None if args.depth < 0 else args.depth), args.steps
-    confidence = None if args.confidence < 0 else args.confidence
+    if args.confidence is None:
+        confidence = normal.confidence
+    else:
+        confidence = None if args.confidence < 0 else args.confidence
+    allocation = args.allocation or normal.allocation
+    until_own = normal.until_own if args.until_own is None else tuple(args.until_own)
     options: dict[str, Any] = {}
     if args.ruleset == "omaha":
         options = {"germans": args.germans, "fresh_squads": args.fresh_squads}
@@ -161,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         f"{ruleset.title} ({shown}); {games} games per match; search depth {depth or 'unlimited'} turns, "
         f"{steps or 'unlimited'} steps, {normal.per_candidate or 'any'} playouts a candidate, "
-        f"confidence {confidence}; "
+        f"confidence {confidence}, allocation {allocation}, playouts to the seat's next decision for {until_own}; "
         f"{args.jobs} processes; seed {args.seed}"
     )
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -172,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         for playouts in budgets:
             print(f"search, {playouts} playouts a decision:")
             for side in sides:
-                search = (playouts, depth, steps, confidence, normal.per_candidate)
+                search = (playouts, depth, steps, confidence, normal.per_candidate, allocation, until_own)
                 w, wall, turns, won, per_decision = run_match(
                     pool, args.ruleset, options, games, args.seed, side, search
                 )

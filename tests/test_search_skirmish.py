@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from grognard.bots.search import SearchBot
 from grognard.core.dice import SeededDice
@@ -73,3 +74,23 @@ def test_the_menu_is_cut_to_the_playouts_each_candidate_needs() -> None:
     action = bot.choose(game, decision)
     assert decision.space.contains(action)
     assert len(bot.last) == 2 and sum(s.playouts for s in bot.last) == 8  # UCB shares the 8 between the two
+
+
+def test_evaluation_counts_the_attackers_progress_toward_the_objective() -> None:
+    """Hill assault: an American man 10" nearer the crest is worth a man (PROGRESS 0.1 an inch, 20 men)."""
+    from grognard.rulesets.skirmish.evaluate import PROGRESS, attacker_distance, evaluate
+
+    game, _ = first_decision(3, MoveSpace, "allies")
+    start = {side: evaluate(game, side) for side in ("allies", "axis")}
+    assert start["allies"] == pytest.approx(1.0 - start["axis"])
+    before = attacker_distance(game)
+    assert before is not None and before > 5.0
+    men = [f for f in game.state.figures.values() if f.side == "allies" and f.alive and f.on_table]
+    for f in men:
+        f.y += 10.0  # north, up the table toward the crest (it lies north of every man here)
+    after = attacker_distance(game)
+    assert after is not None and after == pytest.approx(before - 10.0, abs=0.5)
+    assert evaluate(game, "allies") > start["allies"] and evaluate(game, "axis") < start["axis"]
+    balance = math.log(evaluate(game, "allies") / (1 - evaluate(game, "allies")))
+    balance -= math.log(start["allies"] / (1 - start["allies"]))
+    assert balance * 2.0 == pytest.approx(PROGRESS * (before - after), rel=1e-6)  # SCALE 2: the logistic's

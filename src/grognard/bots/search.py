@@ -8,7 +8,8 @@ game, gives the clone fresh seeded dice, applies the candidate, then lets the
 rollout policy (by default the rule set's ``"doctrine"`` bot, else
 ``"random"``) answer every decision of every seat until the game ends, or until
 ``depth`` turns have begun since the decision (``game.turn``) or ``steps``
-decisions have been answered after the candidate. A finished playout scores 1
+decisions have been answered after the candidate, or (``until_own``, for the
+sides it names) until the seat owes its next decision. A finished playout scores 1
 if the seat's side won, 0 if another side did; a draw, or a game cut short or
 ended without a winner, scores ``ruleset.evaluate(game, side)`` when the rule
 set offers it, else 0.5. The candidate with the best mean score is played
@@ -21,10 +22,15 @@ luck plays worse than its policy (``confidence=None``: always the best mean).
 The budget is ``playouts`` playouts per decision, split over the candidates:
 ``allocation="ucb"`` (the default) gives each candidate one playout, then
 the rest by UCB1 (mean + ``exploration`` * sqrt(ln N / n)); ``"flat"`` splits
-them evenly. With fewer playouts than candidates only the first ``playouts``
-candidates are tried; with ``per_candidate`` set, only the first
-``max(2, playouts // per_candidate)`` (so that each is played out often enough
-for the paired comparison with the policy's choice to mean something). A
+them evenly; ``"halving"`` (successive halving) plays every candidate alike
+for a round, keeps the better half by mean (the policy's own choice always
+stays, for the comparison that may replace it) and spends the next round's
+share of the budget on those, until two are left, so the playouts go to the
+contenders and the final comparison is paired on many dice. With fewer
+playouts than candidates only the first ``playouts`` candidates are tried;
+with ``per_candidate`` set, only the first ``max(2, playouts //
+per_candidate)`` (so that each is played out often enough for the paired
+comparison with the policy's choice to mean something). A
 decision with a single candidate is answered at once.
 
 Limits: this is one-step policy improvement, not a game-tree search. Each
@@ -49,7 +55,7 @@ decisions are owed again there and the policy answers them.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -93,7 +99,12 @@ class SearchBot:
     ``per_candidate``: playouts each candidate should get (the menu is cut to fit);
     ``rollout``: the name of the bot in ``ruleset.bots`` that plays the
     playouts (default ``"doctrine"`` if the rule set has one, else ``"random"``);
-    ``evaluate``: the leaf score (default ``ruleset.evaluate``, else 0.5).
+    ``evaluate``: the leaf score (default ``ruleset.evaluate``, else 0.5);
+    ``until_own``: the sides (or ``True``: every side) whose playouts also stop
+    when the seat owes its next decision (the candidate's own consequences, the
+    other seats' answers to it, and no more: the least noise, the most trust in
+    ``evaluate``; for a side whose next decision follows at once, as a B-17
+    bomber's does the one before it, it would see nothing).
     """
 
     def __init__(
@@ -107,12 +118,13 @@ class SearchBot:
         k: int = 16,
         per_candidate: int | None = None,
         rollout: str | None = None,
-        allocation: Literal["ucb", "flat"] = "ucb",
+        allocation: Literal["ucb", "flat", "halving"] = "ucb",
         exploration: float = 1.0,
         include_policy: bool = True,
         confidence: float | None = 1.5,
         margin: float = 0.01,
         evaluate: Callable[[Any, str], float] | None = None,
+        until_own: bool | Collection[str] = False,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"a search needs at least one playout, not {playouts}")
@@ -120,8 +132,8 @@ class SearchBot:
             raise ValueError(f"depth {depth} is negative")
         if steps is not None and steps < 0:
             raise ValueError(f"steps {steps} is negative")
-        if allocation not in ("ucb", "flat"):
-            raise ValueError(f"allocation {allocation!r}: one of ucb, flat")
+        if allocation not in ("ucb", "flat", "halving"):
+            raise ValueError(f"allocation {allocation!r}: one of ucb, flat, halving")
         self.rng = rng
         self.ruleset = ruleset
         self.playouts = playouts
@@ -134,6 +146,7 @@ class SearchBot:
         self.include_policy = include_policy
         self.confidence = confidence
         self.margin = margin
+        self.until_own = until_own
         name = rollout if rollout is not None else ("doctrine" if "doctrine" in ruleset.bots else "random")
         if name not in ruleset.bots:
             raise ValueError(f"rollout bot {name!r} is not a bot of {ruleset.name}; bots: {', '.join(ruleset.bots)}")
@@ -141,12 +154,14 @@ class SearchBot:
         self.policy: BotFactory = ruleset.bots[name]
         self.evaluate = evaluate if evaluate is not None else ruleset.evaluate
         self.candidates = ruleset.search_candidates
+        self._keep: int | None = None  # the candidate successive halving keeps (the policy's own choice)
         self.last: list[CandidateStats] = []  # the statistics of the latest search (empty if none was needed)
 
     # ------------------------------------------------------------------ the bot
     def choose(self, game: Game, decision: Decision) -> Any:
         entropy = int(self.rng.integers(2**63))
         options, policy_first = self.menu(game, decision, entropy)
+        self._keep = 0 if policy_first else None
         self.last = []
         if len(options) == 1:
             return options[0]
@@ -204,10 +219,12 @@ class SearchBot:
                 options.append(action)
         return options, policy_first
 
-    def _schedule(self, stats: Sequence[CandidateStats]) -> list[int] | _UCB:
+    def _schedule(self, stats: Sequence[CandidateStats]) -> Iterable[int]:
         n = len(stats)
         if self.allocation == "flat":
             return [i % n for i in range(max(self.playouts, n))]
+        if self.allocation == "halving":
+            return _halving(stats, max(self.playouts, n), self._keep)
         return _UCB(stats, max(self.playouts, n), self.exploration)
 
     # ------------------------------------------------------------------ playouts
@@ -248,6 +265,7 @@ class SearchBot:
         limit_turn = game.turn + self.depth if self.depth is not None else None
         limit_steps = min(self.steps, SAFETY_STEPS) if self.steps is not None else SAFETY_STEPS
         taken = 0
+        stop_at_own = self.until_own is True or (self.until_own is not False and side in self.until_own)
         while sim.result is None:
             if limit_turn is not None and sim.turn >= limit_turn:
                 break
@@ -257,6 +275,8 @@ class SearchBot:
             if not pending:
                 raise RuntimeError(f"{type(sim).__name__} owes no decision but is not over")
             owed = pending[0]
+            if stop_at_own and owed.seat == decision.seat:
+                break
             bot = bots.get(owed.seat)
             if bot is None:
                 bot = bots[owed.seat] = self.policy(rng)
@@ -298,6 +318,52 @@ class _UCB:
             )
 
 
+def halving_rounds(candidates: int, budget: int) -> list[tuple[int, int]]:
+    """Successive halving's plan: (candidates played, playouts each) for every round, keeping half each time.
+
+    The rounds go on while more than two candidates are left and then once with
+    the last two; the budget is shared equally among the rounds and within a
+    round among its candidates (at least one playout each), and what the
+    rounding leaves goes to the last round.
+
+    >>> halving_rounds(6, 64)
+    [(6, 3), (3, 7), (2, 12)]
+    >>> halving_rounds(2, 16)
+    [(2, 8)]
+    """
+    sizes = [candidates]
+    while sizes[-1] > 2:
+        sizes.append((sizes[-1] + 1) // 2)
+    share = budget // len(sizes)
+    rounds = [(n, max(1, share // n)) for n in sizes]
+    spent = sum(n * each for n, each in rounds[:-1])
+    last = rounds[-1][0]
+    rounds[-1] = (last, max(1, (budget - spent) // last))
+    return rounds
+
+
+def _halving(stats: Sequence[CandidateStats], budget: int, keep: int | None) -> Iterator[int]:
+    """The order of playouts under successive halving (:func:`halving_rounds`); ``keep`` is never dropped.
+
+    Each round brings every candidate still in to the same number of playouts
+    (their dice shared), then the better half by mean stays (ties: the earlier).
+    """
+    alive = list(range(len(stats)))
+    played = 0
+    for size, each in halving_rounds(len(stats), budget):
+        if len(alive) > size:
+            ranked = sorted(alive, key=lambda i: (-stats[i].mean, i))
+            chosen = ranked[:size]
+            if keep is not None and keep in alive and keep not in chosen:
+                chosen[-1] = keep
+            alive = sorted(chosen)
+        played += each
+        for _ in range(each):
+            for i in alive:
+                if stats[i].playouts < played:
+                    yield i
+
+
 def _matching(sim: Game, decision: Decision) -> Decision | None:
     """The clone's pending decision with the id of ``decision`` (the same question, on the clone)."""
     for owed in sim.pending():
@@ -318,6 +384,8 @@ class Level:
     depth: int | None  # turns a playout may begin before it is scored; None: no limit
     steps: int | None = None  # decisions a playout may answer; None: no limit
     per_candidate: int | None = None  # playouts each candidate should get (cuts the menu); None: no cut
+    allocation: Literal["ucb", "flat", "halving"] = "ucb"  # how the playouts are shared (``SearchBot``)
+    until_own: bool | tuple[str, ...] = False  # sides whose playouts stop at the seat's next decision (``SearchBot``)
 
 
 def search_bots(ruleset_name: str, levels: dict[str, Level]) -> dict[str, BotFactory]:
@@ -342,6 +410,8 @@ def search_bots(ruleset_name: str, levels: dict[str, Level]) -> dict[str, BotFac
                 depth=level.depth,
                 steps=level.steps,
                 per_candidate=level.per_candidate,
+                allocation=level.allocation,
+                until_own=level.until_own,
             )
 
         make.__doc__ = f"Search bot of {ruleset_name}: {level}."

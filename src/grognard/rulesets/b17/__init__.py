@@ -38,8 +38,13 @@ def render_svg(view: dict[str, Any]) -> str:
     return render(view)
 
 
-# the "search" bot's levels: playouts per decision, and turns a playout runs before ``evaluate`` scores it
-SEARCH_LEVELS = {"easy": Level(8, 2), "normal": Level(32, 2), "hard": Level(96, 2)}
+# the "search" bot's levels: playouts per decision shared by successive halving; a playout runs to the end of
+# the turn, and a fighter's only until the Germans' next move (its own attack and the gunners' fire, the least
+# noise), before ``evaluate`` scores it (measured in the README: bench/search_bot.py b17)
+SEARCH_LEVELS = {
+    name: Level(playouts, 1, allocation="halving", until_own=("german",))
+    for name, playouts in (("easy", 16), ("normal", 64), ("hard", 256))
+}
 
 
 RULESET = Ruleset(
