@@ -44,7 +44,7 @@ class Doctrine(Geometry):
     def _wade(self, g: np.ndarray, p: int) -> tuple[np.ndarray, ...]:
         """``_orders`` of squads below the wall (most orders of a game): to the wall, by a cleared section
         near if a bunker still holds; the same tuple, every order a move."""
-        x, y = self.x[g, p], self.y[g, p]
+        x, y = self.x[p][g], self.y[p][g]
         holding = self.n_active[g] > 0
         tx = x.copy()
         i = np.nonzero(holding)[0]
@@ -61,7 +61,7 @@ class Doctrine(Geometry):
         assaulted, the obstacle section and the bunker section in front."""
         n = len(g)
         rows = np.arange(n)
-        x, y, figures = self.x[g, p], self.y[g, p], self.fig[g, p]
+        x, y, figures = self.x[p][g], self.y[p][g], self.fig[p][g]
         any_active = self.n_active[g] > 0
         past = y > WALL_Y + TOLERANCE
         at_wall = ~past

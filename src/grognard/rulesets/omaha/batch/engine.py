@@ -41,8 +41,9 @@ PAIRS = ((0, 1), (0, 2), (1, 2))  # the two sections of his three a German's bun
 
 
 class _Batch(Doctrine):
-    """The state of many Omaha games, one row per game (``G`` games, ``P`` players, ``S`` obstacle
-    sections, ``B`` bunker sections); the methods play the phases of ``game.OmahaGame``."""
+    """The state of many Omaha games side by side (``G`` games, ``P`` players, ``S`` obstacle sections,
+    ``B`` bunker sections): the players' arrays are (P, G), the beach's (G, S) and (G, B), the rest (G,);
+    the methods play the phases of ``game.OmahaGame``."""
 
     def __init__(self, options: Mapping[str, Any], seed: int, indices: Sequence[int]) -> None:
         self.options = options
@@ -66,14 +67,16 @@ class _Batch(Doctrine):
         self.seed, self.indices = seed, list(indices)  # the bots' generator of a game: see _place_bunkers
         self.rows_all = np.arange(G)
         # players and squads
-        self.has = np.zeros((G, P), dtype=bool)
-        self.fig = np.zeros((G, P), dtype=np.int64)
-        self.x = np.zeros((G, P))
-        self.y = np.zeros((G, P))
-        self.lost = np.zeros((G, P), dtype=np.int64)
-        self.landings = np.zeros((G, P), dtype=np.int64)
-        self.fresh_used = np.zeros((G, P), dtype=np.int64)
-        self.out = np.zeros((G, P), dtype=bool)
+        # players by games: one player's squads in many games lie side by side (``x[p][g]``: a gather
+        # from one row)
+        self.has = np.zeros((P, G), dtype=bool)
+        self.fig = np.zeros((P, G), dtype=np.int64)
+        self.x = np.zeros((P, G))
+        self.y = np.zeros((P, G))
+        self.lost = np.zeros((P, G), dtype=np.int64)
+        self.landings = np.zeros((P, G), dtype=np.int64)
+        self.fresh_used = np.zeros((P, G), dtype=np.int64)
+        self.out = np.zeros((P, G), dtype=bool)
         # the beach
         self.obs = np.full((G, S), UNKNOWN, dtype=np.int8)  # small types: rows are gathered often
         self.blocking = np.zeros((G, S + 1), dtype=np.int16)  # see _count_blocking
@@ -187,19 +190,19 @@ class _Batch(Doctrine):
     def _land(self, live: np.ndarray) -> None:
         """Beach landings, player by player (``OmahaGame._land``, omaha.11-12)."""
         for p in range(self.P):
-            g = live[~self.out[live, p] & ~self.has[live, p] & ~self.done[live]]
+            g = live[~self.out[p][live] & ~self.has[p][live] & ~self.done[live]]
             if not len(g):
                 continue
-            fresh = self.landings[g, p] > 0
-            self.fresh_used[g, p] += fresh
+            fresh = self.landings[p][g] > 0
+            self.fresh_used[p][g] += fresh
             self.stats["fresh_squads"][g] += fresh
-            self.landings[g, p] += 1
+            self.landings[p][g] += 1
             inches = self.dice.roll_one(g)
-            self.has[g, p] = True
-            self.fig[g, p] = SQUAD_SIZE
-            self.x[g, p] = p * ZONE_WIDTH + ZONE_WIDTH / 2
-            self.y[g, p] = -inches.astype(np.float64) + 0.0
-            self.lost[g, p] = 0
+            self.has[p][g] = True
+            self.fig[p][g] = SQUAD_SIZE
+            self.x[p][g] = p * ZONE_WIDTH + ZONE_WIDTH / 2
+            self.y[p][g] = -inches.astype(np.float64) + 0.0
+            self.lost[p][g] = 0
             if self.deep:
                 deep = g[inches == DEEP_WATER_FACE]
                 if len(deep):
@@ -208,23 +211,23 @@ class _Batch(Doctrine):
                     self.stats["drowned"][deep] += drowned
                     self._lose(deep, p, drowned)
                     if not self.drowned_morale:  # RULINGS O6 read the other way (OmahaGame._land)
-                        self.lost[deep, p] = 0
+                        self.lost[p][deep] = 0
 
     def _lose(self, g: np.ndarray, p: int, n: np.ndarray) -> None:
         """Remove up to ``n`` figures of player ``p``'s squad in games ``g`` (``OmahaGame._lose``)."""
-        removed = np.minimum(n, self.fig[g, p])
-        self.fig[g, p] -= removed
-        self.lost[g, p] += removed
+        removed = np.minimum(n, self.fig[p][g])
+        self.fig[p][g] -= removed
+        self.lost[p][g] += removed
         self.stats["american_losses"][g] += removed
-        wiped = g[(self.fig[g, p] == 0) & (removed > 0)]
+        wiped = g[(self.fig[p][g] == 0) & (removed > 0)]
         self.stats["wiped_out"][wiped] += 1
         self._remove(wiped, p)
 
     def _remove(self, g: np.ndarray, p: int) -> None:
         """The squad leaves the beach; its player may be out of squads (``OmahaGame._remove_squad``)."""
-        self.has[g, p] = False
+        self.has[p][g] = False
         if self.limit is not None:
-            self.out[g, p] |= self.fresh_used[g, p] >= self.limit
+            self.out[p][g] |= self.fresh_used[p][g] >= self.limit
 
     def _end_phase(self, live: np.ndarray) -> None:
         """Exits opening, then victory (``OmahaGame._end_phase``, O17, O20)."""
@@ -251,14 +254,14 @@ class _Batch(Doctrine):
         self.stats["decisive_turn"][winners] = self.turn
         self._finish(winners, OUTCOMES.index("american win"))
         if self.limit is not None:  # only then is a player ever out of squads
-            beaten = live[~won & self.out[live].all(axis=1)]
+            beaten = live[~won & self.out[:, live].all(axis=0)]
             self._finish(beaten, OUTCOMES.index("german win"))
 
     def _americans(self, live: np.ndarray) -> None:
         """Each squad's orders in player order (``bots.american_orders``, then ``OmahaGame._move``/``_fight``)."""
         for p in range(self.P):
-            g = live[self.has[live, p] & ~self.done[live]]
-            below = self.y[g, p] < WALL_Y - TOLERANCE  # the games' orders are their own: split, they are the same
+            g = live[self.has[p][live] & ~self.done[live]]
+            below = self.y[p][g] < WALL_Y - TOLERANCE  # the games' orders are their own: split, they are the same
             wading, rest = g[below], g[~below]
             if len(wading):
                 self._act(wading, p, *self._wade(wading, p))
@@ -281,8 +284,8 @@ class _Batch(Doctrine):
         at = (my >= WALL_Y - TOLERANCE) & (my <= WALL_Y + TOLERANCE)
         my = np.where(at, WALL_Y, my)
         mg = g[is_move]
-        self.x[mg, p] = mx[is_move]
-        self.y[mg, p] = my[is_move]
+        self.x[p][mg] = mx[is_move]
+        self.y[p][mg] = my[is_move]
         arrive_section = self._sec6(mx)
         arrive = is_move & at & (self.obs[g, arrive_section] == UNKNOWN)
         past = is_move & (my > WALL_Y + TOLERANCE)
@@ -294,7 +297,7 @@ class _Batch(Doctrine):
             return
         i = np.nonzero(rolls)[0]
         gi = g[i]
-        figures = self.fig[gi, p]
+        figures = self.fig[p][gi]
         counts = np.where(arrive[i], 1, figures)
         values = self.dice.roll(gi, counts)
         k = kind[i]
@@ -340,9 +343,9 @@ class _Batch(Doctrine):
         if not len(live):
             return
         fires = self.status[live] == ACTIVE  # the German phase's decisions are owed by bunkers active now
-        y = self.y[live]
-        threat = (self._threat_rank(y) + self.fig[live] * 100).astype(np.int32)  # no squad moves in this phase
-        has = self.has[live]
+        y = self.y[:, live].T
+        threat = (self._threat_rank(y) + self.fig[:, live].T * 100).astype(np.int32)  # no squad moves in this phase
+        has = self.has[:, live].T
         anywhere = np.where(has, threat, -1)
         spared = np.where(has & ~(y > WALL_Y + TOLERANCE), threat, -1)  # the artillery's (omaha.23-24)
         bunker_targets = anywhere if self.fire_past_wall else spared  # RULINGS O10
@@ -383,30 +386,31 @@ class _Batch(Doctrine):
 
     def _lose_each(self, g: np.ndarray, p: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``_lose`` with a player per game; returns the figures removed and whether each squad is wiped out."""
-        removed = np.minimum(n, self.fig[g, p])
-        self.fig[g, p] -= removed
-        self.lost[g, p] += removed
+        removed = np.minimum(n, self.fig[p, g])
+        self.fig[p, g] -= removed
+        self.lost[p, g] += removed
         self.stats["american_losses"][g] += removed
-        wiped = (self.fig[g, p] == 0) & (removed > 0)
+        wiped = (self.fig[p, g] == 0) & (removed > 0)
         gw, pw = g[wiped], p[wiped]
         self.stats["wiped_out"][gw] += 1
-        self.has[gw, pw] = False
+        self.has[pw, gw] = False
         if self.limit is not None:
-            self.out[gw, pw] |= self.fresh_used[gw, pw] >= self.limit
+            self.out[pw, gw] |= self.fresh_used[pw, gw] >= self.limit
         return removed, wiped
 
     def _morale(self, live: np.ndarray) -> None:
         """A d6 per figure lost this turn, 12 or more sends the squad back (omaha.25-26)."""
-        due = self.has[live] & (self.lost[live] > 0) & ~self.done[live][:, None]  # a check fails only its own squad
+        # a check that fails changes only its own squad: every check owed is known before the first
+        due = self.has[:, live] & (self.lost[:, live] > 0) & ~self.done[live][None, :]
         for p in range(self.P):
-            g = live[due[:, p]]
+            g = live[due[p]]
             if not len(g):
                 continue
-            total = self.dice.roll(g, self.lost[g, p]).sum(axis=1)
+            total = self.dice.roll(g, self.lost[p][g]).sum(axis=1)
             failed = g[total >= self.m.morale_at]
             self.stats["sent_back"][failed] += 1
             self._remove(failed, p)
-        self.lost[live] = 0
+        self.lost[:, live] = 0
 
     # ------------------------------------------------------------------ results
     def snapshot(self, k: int) -> dict[str, Any]:
@@ -414,8 +418,8 @@ class _Batch(Doctrine):
         bunker section's status and defenders, the exits open and the statistics."""
         players = []
         for p in range(self.P):
-            squad = (int(self.fig[k, p]), float(self.x[k, p]), float(self.y[k, p])) if self.has[k, p] else None
-            players.append((squad, int(self.landings[k, p]), int(self.fresh_used[k, p]), bool(self.out[k, p])))
+            squad = (int(self.fig[p, k]), float(self.x[p, k]), float(self.y[p, k])) if self.has[p, k] else None
+            players.append((squad, int(self.landings[p, k]), int(self.fresh_used[p, k]), bool(self.out[p, k])))
         names = ("", "active", "silenced", "destroyed")
         return {
             "players": players,
