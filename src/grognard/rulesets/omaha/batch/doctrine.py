@@ -151,15 +151,7 @@ class Doctrine(Geometry):
                 tx, ty = tx.copy(), ty.copy()
                 tx[blocked], ty[blocked] = wx, wy
                 clear = self._clear_of_band(y, ty)
-        if clear.all():
-            return self._reach_clear(g, x, y, tx, ty)
-        if not clear.any():
-            return self._reach(g, x, y, tx, ty)
-        px, py = np.empty_like(x), np.empty_like(y)
-        i, j = np.nonzero(clear)[0], np.nonzero(~clear)[0]
-        px[i], py[i] = self._reach_clear(g[i], x[i], y[i], tx[i], ty[i])
-        px[j], py[j] = self._reach(g[j], x[j], y[j], tx[j], ty[j])
-        return px, py
+        return self._reach_any(g, x, y, tx, ty, clear)
 
     def _clamp_to(self, section: np.ndarray, x: np.ndarray) -> np.ndarray:
         left = section * OBSTACLE_SECTION_WIDTH

@@ -165,31 +165,47 @@ class Geometry:
     def _reach_clear(
         self, g: np.ndarray, x0: np.ndarray, y0: np.ndarray, tx: np.ndarray, ty: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
-        """``_reach`` of moves whose straight line stays out of the obstacle band (both ends on or below
-        the wall, or both on or past the band's far edge), remembered: the point depends on the table's
-        bounds, the start and the target alone (no obstacle counts; ``rules.reach`` remembers the moves
-        from below the wall so too), and squads walk the same lines game after game. Positions are
-        stored hundredths (snapped), so the key is four whole numbers."""
-        values = np.array((x0, y0, tx, ty))
-        whole = np.rint(values * 100.0)
-        keyed = ((whole / 100.0 == values) & (np.abs(whole) < KEY_SPAN // 2)).all(axis=0)
-        part = whole.astype(np.int64) + KEY_SPAN // 2
-        key = ((part[0] * KEY_SPAN + part[1]) * KEY_SPAN + part[2]) * KEY_SPAN + part[3]
-        known, kept_x, kept_y = REACHED.get(self.bounds, NOTHING_REACHED)
-        spot = np.searchsorted(known, key).clip(0, max(len(known) - 1, 0))
-        hit = keyed & (known[spot] == key) if len(known) else np.zeros(len(key), dtype=bool)
-        px, py = (kept_x[spot], kept_y[spot]) if len(known) else (x0.copy(), y0.copy())
-        if hit.all():
-            return px, py
-        odd = np.nonzero(~keyed)[0]  # a position not in hundredths (none is): measured, not kept
-        if len(odd):
-            px[odd], py[odd] = self._reach(g[odd], x0[odd], y0[odd], tx[odd], ty[odd])
-        miss = np.nonzero(keyed & ~hit)[0]
-        if len(miss):
-            fresh, first, where = np.unique(key[miss], return_index=True, return_inverse=True)
-            first = miss[first]
-            fx, fy = self._reach(g[first], x0[first], y0[first], tx[first], ty[first])
-            px[miss], py[miss] = fx[where], fy[where]
+        """``_reach`` of moves that stay out of the band (see ``_reach_any``)."""
+        return self._reach_any(g, x0, y0, tx, ty, np.ones(len(g), dtype=bool))
+
+    def _reach_any(
+        self, g: np.ndarray, x0: np.ndarray, y0: np.ndarray, tx: np.ndarray, ty: np.ndarray, clear: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``_reach`` of every move; those whose straight line stays out of the obstacle band (``clear``:
+        both ends on or below the wall, or both on or past the band's far edge) are remembered. Such a
+        point depends on the table's bounds, the start and the target alone (no obstacle counts;
+        ``rules.reach`` remembers the moves from below the wall so too), and squads walk the same lines
+        game after game. Positions are stored hundredths (snapped), so the key is four whole numbers.
+        The rest, and each move not yet remembered (once per distinct move), are measured in one pass."""
+        px, py = x0.copy(), y0.copy()
+        measure = ~clear
+        c = np.nonzero(clear)[0]
+        fresh = None
+        if len(c):
+            values = np.array((x0[c], y0[c], tx[c], ty[c]))
+            whole = np.rint(values * 100.0)
+            keyed = ((whole / 100.0 == values) & (np.abs(whole) < KEY_SPAN // 2)).all(axis=0)
+            part = whole.astype(np.int64) + KEY_SPAN // 2
+            key = ((part[0] * KEY_SPAN + part[1]) * KEY_SPAN + part[2]) * KEY_SPAN + part[3]
+            known, kept_x, kept_y = REACHED.get(self.bounds, NOTHING_REACHED)
+            if len(known):
+                spot = np.searchsorted(known, key).clip(0, len(known) - 1)
+                hit = keyed & (known[spot] == key)
+                px[c], py[c] = kept_x[spot], kept_y[spot]
+            else:
+                hit = np.zeros(len(c), dtype=bool)
+            measure[c[~keyed]] = True  # a position not in hundredths (none is): measured, not kept
+            miss = np.nonzero(keyed & ~hit)[0]
+            if len(miss):
+                fresh, first, where = np.unique(key[miss], return_index=True, return_inverse=True)
+                ask = c[miss[first]]  # one move of each fresh key is measured
+                measure[ask] = True
+        i = np.nonzero(measure)[0]
+        if len(i):
+            px[i], py[i] = self._reach(g[i], x0[i], y0[i], tx[i], ty[i])
+        if fresh is not None:
+            fx, fy = px[ask], py[ask]
+            px[c[miss]], py[c[miss]] = fx[where], fy[where]
             known = np.concatenate((known, fresh))
             order = np.argsort(known, kind="stable")
             kept_x, kept_y = np.concatenate((kept_x, fx))[order], np.concatenate((kept_y, fy))[order]
