@@ -1,7 +1,8 @@
 """The fast sight and cover short cuts (rulesets/skirmish/sight.py) answer exactly as the rules do.
 
 ``sight.sight_many`` works out many lines of sight at once; it must give ``rules.line_of_sight``'s answer,
-reason and all, for every pair. ``rules.cover_possible`` may say "no cover" for a point only where
+reason and all, for every pair; ``sight.seen`` (some eye sees the point, worked out nearest eyes first) the
+rules' answer for every eye. ``rules.cover_possible`` may say "no cover" for a point only where
 ``rules.cover`` gives none from any firer. Checked on every shipped scenario's terrain over seeded random
 points, points at every door and window, at the ends of walls and on hill edges (where the rules' edge
 cases are), with the doors shut and open.
@@ -81,3 +82,39 @@ def test_cover_possible_is_false_only_where_nobody_has_cover(name: str) -> None:
             if not R.cover_possible(terrain, b, attack):
                 assert answers == [None] * len(shooters), (attack, b)
     assert covered > 0
+
+
+@pytest.mark.parametrize("name", ["village_street", "hill_assault", "castle_storm"])
+def test_seen_is_any_eye_with_a_line_of_sight(name: str) -> None:
+    scenario = load_scenario(name)
+    terrain = build_terrain(scenario.spec, scenario.tables)
+    points = sample_points(terrain, 3, count=90)
+    rng = np.random.default_rng(5)
+    answers: set[bool] = set()
+    for _ in range(6):
+        eyes = [points[i] for i in rng.choice(len(points), size=int(rng.integers(1, 14)), replace=False).tolist()]
+        ats = [points[i] for i in rng.integers(len(points), size=25).tolist()]
+        memo: dict[object, object] = {}
+        fast = SG.seen(terrain, memo, eyes, ats, frozenset(), batch=3)
+        slow = [any(R.line_of_sight(terrain, e, at, frozenset()) is None for e in eyes) for at in ats]
+        assert fast == slow
+        answers.update(slow)
+    assert answers == {True, False}  # seen and unseen points both checked
+    assert SG.seen(terrain, {}, [], points[:3], frozenset()) == [False] * 3
+
+
+def test_under_a_template_by_boxes_first_is_the_distance_test() -> None:
+    from grognard.rulesets.skirmish.bots_fire import _under
+
+    rng = np.random.default_rng(9)
+    shapes = np.array(
+        [shapely.Point(rng.uniform(0, 20), rng.uniform(0, 20)).buffer(rng.uniform(0.5, 2.5), 3) for _ in range(40)]
+    )
+    xy = rng.uniform(0, 20, size=(60, 2)).round(2)
+    points = shapely.points(xy)
+    touch = 0.51
+    fast = _under(shapes, shapely.bounds(shapes), points, touch)
+    slow = shapely.distance(shapes[:, np.newaxis], points[np.newaxis, :]) <= touch
+    assert fast.tolist() == slow.tolist()
+    assert slow.any() and not slow.all()
+    assert _under(shapes, shapely.bounds(shapes), points[:0], touch).shape == (40, 0)

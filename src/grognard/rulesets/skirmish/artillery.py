@@ -250,8 +250,7 @@ def plan_burst(ctx: Context, side: str, action: Burst) -> BurstOrder | None:
     opened = frozenset(M.open_doors(ctx))
     if entry.indirect:
         eyes = [(g.x, g.y) for g in s.figures.values() if g.side == side and g.alive and g.on_table]
-        SG.fill_sight(terrain, memo, ((eye, at) for eye in eyes), opened)
-        if not any(memo[("sight", eye, at, opened)] is None for eye in eyes):
+        if not SG.seen(terrain, memo, eyes, [at], opened)[0]:
             raise IllegalAction(
                 f"{action}: no man of the {side} sees ({at[0]:g}, {at[1]:g}): indirect fire needs an observer",
                 "skirmish.11",

@@ -172,9 +172,11 @@ def burst_order(ctx: Context, space: BurstSpace) -> Burst:
     terrain = ctx.terrain
     ends = [(snap(x), snap(y)) for x, y in aims]
     gun = s.pieces.get(space.by) or s.vehicles.get(space.by) or s.figures.get(space.by)
-    eyes = [(f.x, f.y) for f in ours] if entry.indirect else [(gun.x, gun.y)] if gun is not None else []
     memo, opened = ctx.sight_memo(terrain), frozenset(M.open_doors(ctx))
-    SG.fill_sight(terrain, memo, ((e, at) for at in ends for e in eyes), opened)
+    if entry.indirect:
+        SG.seen(terrain, memo, [(f.x, f.y) for f in ours], ends, opened)
+    elif gun is not None:
+        SG.fill_sight(terrain, memo, [((gun.x, gun.y), at) for at in ends], opened)
     aims = [at for at in aims if space.contains(Burst(space.by, at))]  # in range and seen
     shapes = sorted(tid for tid, (cls, _) in ctx.templates.items() if cls == entry.burst)
     scored: list[tuple[float, int, Burst]] = []
@@ -185,8 +187,9 @@ def burst_order(ctx: Context, space: BurstSpace) -> Burst:
     # every placement at once: the same shapes and distances, over arrays
     tries = [(at, tid, float(angle)) for at in aims for tid in shapes for angle in range(0, 360, 45)]
     laid = _laid(ctx, tries)
-    ours_under = (shapely.distance(laid[:, np.newaxis], our_points[np.newaxis, :]) <= touch).any(axis=1).tolist()
-    theirs_under = (shapely.distance(laid[:, np.newaxis], their_points[np.newaxis, :]) <= touch).tolist()
+    boxes = shapely.bounds(laid)
+    ours_under = _under(laid, boxes, our_points, touch).any(axis=1).tolist()
+    theirs_under = _under(laid, boxes, their_points, touch).tolist()
     worth = [figure_value(e) for e in enemies]
     for (at, tid, angle), spoilt, under in zip(tries, ours_under, theirs_under, strict=True):
         if spoilt:
@@ -198,6 +201,21 @@ def burst_order(ctx: Context, space: BurstSpace) -> Burst:
         if space.contains(burst):
             return burst
     return space.hold()
+
+
+def _under(shapes: np.ndarray, boxes: np.ndarray, points: np.ndarray, touch: float) -> np.ndarray:
+    """``shapely.distance(shape, point) <= touch`` for every shape (rows) and point (columns), worked out only
+    for the pairs whose point lies within ``touch`` of the shape's box (by more than rounding): a shape is
+    no nearer a point than its box is, so every other pair is surely farther."""
+    out = np.zeros((len(shapes), len(points)), dtype=bool)
+    if out.size == 0:
+        return out
+    xy = shapely.get_coordinates(points)
+    x, y = xy[np.newaxis, :, 0], xy[np.newaxis, :, 1]
+    gap = np.maximum(np.maximum(boxes[:, 0:1] - x, x - boxes[:, 2:3]), np.maximum(boxes[:, 1:2] - y, y - boxes[:, 3:4]))
+    rows, cols = np.nonzero(gap <= touch + 1e-6)
+    out[rows, cols] = shapely.distance(shapes[rows], points[cols]) <= touch
+    return out
 
 
 def _laid(ctx: Context, tries: list[tuple[XY, str, float]]) -> np.ndarray:

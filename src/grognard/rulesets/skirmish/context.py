@@ -10,13 +10,14 @@ and lands in its events). The phase modules (``moving``, ``fire``,
 ``turn``) are plain functions of a context; none imports the game.
 
 What is worked out from the table and kept until it changes (the terrain now,
-the shots each man could fire) is kept here too, so that a later change can
-prepare line of sight and cover once per game in one place.
+the shots each man could fire) is kept here too; what depends on the scenario's
+table alone (its terrains, their line of sight and cover between points) is
+kept across all the scenario's games (:class:`Shared`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from shapely.geometry.base import BaseGeometry
@@ -52,7 +53,8 @@ class Context:
     def __init__(self, scenario: Scenario, engine: Engine) -> None:
         self.scenario = scenario
         self.tables: Tables = scenario.tables
-        self.base_terrain: Terrain = build_terrain(scenario.spec, self.tables)
+        self.shared = shared(scenario)
+        self.base_terrain: Terrain = self.shared.base_terrain
         self.engine = engine
         self.state: SkirmishState = SkirmishState({}, {}, {}, {})
         self.railway: str | None = None  # the railway the train runs on, if the scenario has a train
@@ -68,7 +70,7 @@ class Context:
         # line of sight, range and cover between two points, for the terrain object they were worked out on
         self.sight_cache: tuple[Terrain, dict[Any, Any]] | None = None
         self.terrain_json: dict[str, Any] | None = None
-        self.bot_cache: dict[str, Any] = {}  # what the bots work out once per game (cover spots)
+        self.bot_cache: dict[str, Any] = self.shared.bot_cache  # the bots' lookups of the table (cover spots)
 
     # ------------------------------------------------------------------ the engine's
     def emit(self, kind: str, to: Iterable[str] | None = None, **data: Any) -> None:
@@ -95,13 +97,21 @@ class Context:
         fields = self.__dict__.copy()
         fields["shot_cache"] = None
         fields["sight_cache"] = None
+        fields["shared"] = None  # what the scenario's games share stays with this process's games
+        fields["bot_cache"] = {}
         return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        self.__dict__.update(fields)
+        self.shared = Shared(self.scenario, self.base_terrain)  # a copy's own, round its own terrain
+        self.bot_cache = self.shared.bot_cache
 
     def sight_memo(self, terrain: Terrain) -> dict[Any, Any]:
         """What was worked out between two points on ``terrain`` (line of sight, range, cover): pure
-        functions of the terrain and the points, kept while the terrain object stands (a new one, a new memo)."""
+        functions of the terrain and the points, kept with the terrain object (a new one, a new memo) for
+        every game of the scenario (``Shared``)."""
         if self.sight_cache is None or self.sight_cache[0] is not terrain:
-            self.sight_cache = (terrain, {})
+            self.sight_cache = (terrain, self.shared.memo(terrain))
         return self.sight_cache[1]
 
     # ------------------------------------------------------------------ the table now
@@ -127,10 +137,10 @@ class Context:
         states = self.section_states()
         key = (s.wires, s.traps, standing, tuple(sorted(states.items())), self.moving_key())
         if self.terrain_cache is None or self.terrain_cache[0] != key:
-            self.terrain_cache = (
-                key,
-                self.with_moving(self.base_terrain.with_works(s.wires, s.traps, standing, states)),
+            made = self.shared.terrain(
+                key, lambda: self.with_moving(self.base_terrain.with_works(s.wires, s.traps, standing, states))
             )
+            self.terrain_cache = (key, made)
         self.terrain_read = (raw, self.terrain_cache)
         return self.terrain_cache[1]
 
@@ -173,3 +183,55 @@ class Context:
         """``terrain`` with the train and the vehicles where they are now."""
         feats = [Feature(v.kind, v.id, self.vehicle_shape(v)) for v in self.state.vehicles.values()]
         return terrain.with_moving(self.train_now(), feats)
+
+
+class Shared:
+    """What every game of one scenario works out alike, kept across its games (one per checked scenario):
+    the terrain as the scenario lays it, the terrains of the moment by what they are made of (the same wire,
+    traps, structures' states, train and vehicles give the same terrain object), each terrain's memo of sight,
+    range and cover (pure functions of the terrain and two points), and the bots' lookups of the table.
+
+    All of it is bounded: at most ``TERRAINS`` terrains and ``MEMO_ENTRIES`` memo entries in all are kept
+    (past either, that store starts afresh when a game next asks for it; a game holding the old one keeps it)."""
+
+    TERRAINS = 64
+    MEMO_ENTRIES = 300_000
+
+    def __init__(self, scenario: Scenario, base_terrain: Terrain | None = None) -> None:
+        self.scenario = scenario
+        self.base_terrain = build_terrain(scenario.spec, scenario.tables) if base_terrain is None else base_terrain
+        self.terrains: dict[Any, Terrain] = {}
+        self.memos: dict[int, tuple[Terrain, dict[Any, Any]]] = {}  # id(terrain) -> (terrain, its memo)
+        self.bot_cache: dict[str, Any] = {}
+
+    def terrain(self, key: Any, make: Callable[[], Terrain]) -> Terrain:
+        """The terrain made of ``key`` (``Context.terrain``'s reading of the state), made by ``make`` once."""
+        found = self.terrains.get(key)
+        if found is None:
+            if len(self.terrains) >= self.TERRAINS:
+                self.terrains = {}
+            found = self.terrains[key] = make()
+        return found
+
+    def memo(self, terrain: Terrain) -> dict[Any, Any]:
+        """``terrain``'s memo (see ``Context.sight_memo``)."""
+        found = self.memos.get(id(terrain))
+        if found is None or found[0] is not terrain:
+            if len(self.memos) >= self.TERRAINS or sum(len(m) for _, m in self.memos.values()) > self.MEMO_ENTRIES:
+                self.memos = {}
+            found = self.memos[id(terrain)] = (terrain, {})
+        return found[1]
+
+
+_SHARED: dict[int, Shared] = {}  # id(scenario) -> its Shared (which holds the scenario, so the id stays its)
+
+
+def shared(scenario: Scenario) -> Shared:
+    """The :class:`Shared` of ``scenario`` (a checked scenario is one object for all its games: ``load_scenario``
+    keeps it); at most 16 scenarios' are kept."""
+    found = _SHARED.get(id(scenario))
+    if found is None or found.scenario is not scenario:
+        if len(_SHARED) >= 16:
+            _SHARED.clear()
+        found = _SHARED[id(scenario)] = Shared(scenario)
+    return found

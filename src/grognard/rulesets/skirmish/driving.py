@@ -92,9 +92,13 @@ class DriveSpace(ActionSpace[Drive]):
         v = ctx.state.vehicles[self.vehicle]
         shape = ctx.vehicle_shape(v)
         reach = ctx.tables.vehicles.board_reach.value + TOLERANCE
+        x0, y0, x1, y1 = shape.bounds
+        near = reach + 1e-6  # a man farther than this from the box (by more than rounding) is farther from it
         out: list[str] = []
         for f in ctx.state.figures.values():
             if f.side == v.side and f.alive and f.on_table and f.aboard is None and f.unit not in out:
+                if max(x0 - f.x, f.x - x1, y0 - f.y, f.y - y1) > near:
+                    continue
                 if shape.distance(Point(f.x, f.y)) <= reach:
                     out.append(f.unit)
         return sorted(out)

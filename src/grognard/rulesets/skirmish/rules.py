@@ -24,7 +24,7 @@ from shapely.geometry.base import BaseGeometry
 from grognard.core.geometry import TOLERANCE, snap_angle
 from grognard.rulesets.skirmish.schema import HEAVY_IN_POND as HEAVY_IN_POND  # skirmish.53
 from grognard.rulesets.skirmish.tables import Tables
-from grognard.rulesets.skirmish.terrain import Building, CastleWall, Terrain, _points
+from grognard.rulesets.skirmish.terrain import Building, CastleWall, Feature, Terrain, _points
 
 XY = tuple[float, float]
 CARRIED_HEAVY = ("mg", "mortar")  # seed: one man moves them 6" and they may fire (skirmish.54)
@@ -287,37 +287,61 @@ def hill_in_the_way(terrain: Terrain, line: LineString, a: XY, b: XY) -> str | N
     ha, hb = terrain.height(*a), terrain.height(*b)
     length = line.length
     reach = terrain.tables.sight.crest_reach.value
-    lo, hi = reach, length - reach
-    if hi <= lo:
+    if length - reach <= reach:
         return None
     for hill in terrain.hills:
         if hill.height <= min(ha, hb) + TOLERANCE or not hill.shape.intersects(line):
             continue
-        edge = hill.shape.boundary
-        at_crest: list[XY] | None = None  # worked out when a point of the line is first found under the top
+        spans = []
         for piece in _pieces(line.intersection(hill.shape)):
             ends = shapely.points(shapely.get_coordinates(piece)[[0, -1]])
-            s0, s1 = sorted(shapely.line_locate_point(line, ends).tolist())
-            s0, s1 = max(s0, lo), min(s1, hi)
-            if s1 - s0 <= TOLERANCE:
-                continue  # the hill lies only within reach of a man along the line
-            steps = max(2, int((s1 - s0) / 0.25) + 1)
-            # the points every 0.25" or so, as s0 + (s1 - s0) * k / steps (the same sums, over an array)
-            along = s0 + (s1 - s0) * np.arange(steps + 1) / steps
-            sight = ha + (hb - ha) * along / length
-            for s_ in along[~(hill.height <= sight + TOLERANCE)].tolist():
-                if at_crest is None:
-                    at_crest = [
-                        end
-                        for end, h in ((a, ha), (b, hb))
-                        if h >= hill.height - TOLERANCE
-                        and shapely.intersects_xy(hill.shape, *end)  # covers a point = meets it
-                        and edge.distance(Point(end)) <= reach
-                    ]
-                if at_crest and edge.distance(line.interpolate(s_)) <= reach + TOLERANCE:
-                    continue  # the crest in front of a man who stands at it
-                return hill.id
+            spans.append(shapely.line_locate_point(line, ends).tolist())
+        if crest_blocks(terrain, hill, line, a, b, (ha, hb, length), spans):
+            return hill.id
     return None
+
+
+def crest_blocks(
+    terrain: Terrain,
+    hill: Feature,
+    line: LineString,
+    a: XY,
+    b: XY,
+    heights: tuple[float, float, float],
+    spans: Iterable[Sequence[float]],
+) -> bool:
+    """``hill``'s top rises above the sight line from ``a`` to ``b`` (``hill_in_the_way`` for one hill).
+
+    ``heights``: the ground heights at ``a`` and ``b`` and the line's length; ``spans``: where along the
+    line (inches from ``a``) each piece of the line over the hill starts and ends, as line_locate_point
+    gives them for the piece's first and last points."""
+    ha, hb, length = heights
+    reach = terrain.tables.sight.crest_reach.value
+    lo, hi = reach, length - reach
+    edge = hill.shape.boundary
+    at_crest: list[XY] | None = None  # worked out when a point of the line is first found under the top
+    for span in spans:
+        s0, s1 = sorted(span)
+        s0, s1 = max(s0, lo), min(s1, hi)
+        if s1 - s0 <= TOLERANCE:
+            continue  # the hill lies only within reach of a man along the line
+        steps = max(2, int((s1 - s0) / 0.25) + 1)
+        # the points every 0.25" or so, as s0 + (s1 - s0) * k / steps (the same sums, over an array)
+        along = s0 + (s1 - s0) * np.arange(steps + 1) / steps
+        sight = ha + (hb - ha) * along / length
+        for s_ in along[~(hill.height <= sight + TOLERANCE)].tolist():
+            if at_crest is None:
+                at_crest = [
+                    end
+                    for end, h in ((a, ha), (b, hb))
+                    if h >= hill.height - TOLERANCE
+                    and shapely.intersects_xy(hill.shape, *end)  # covers a point = meets it
+                    and edge.distance(Point(end)) <= reach
+                ]
+            if at_crest and edge.distance(line.interpolate(s_)) <= reach + TOLERANCE:
+                continue  # the crest in front of a man who stands at it
+            return True
+    return False
 
 
 # ------------------------------------------------------------------------------ range and cover

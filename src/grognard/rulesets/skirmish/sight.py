@@ -42,6 +42,36 @@ def fill_sight(terrain: Terrain, memo: Memo, pairs: Iterable[tuple[XY, XY]], ope
         memo[("sight", a, b, opened)] = why
 
 
+def seen(
+    terrain: Terrain, memo: Memo, eyes: Sequence[XY], ats: Sequence[XY], opened: frozenset[str], batch: int = 4
+) -> list[bool]:
+    """For each point of ``ats``: does some point of ``eyes`` see it (``rules.line_of_sight`` is None) with the
+    doors ``opened`` open? The lines go into ``memo`` as ``fill_sight`` puts them, but only until an eye that
+    sees is found: the ``batch`` nearest eyes of every point not yet seen at once, then the next nearest."""
+    found: dict[XY, bool] = {}
+    left: dict[XY, list[XY]] = {}
+    xy = np.array(eyes, dtype=float).reshape(-1, 2)
+    for at in dict.fromkeys(ats):
+        near = np.argsort(np.hypot(xy[:, 0] - at[0], xy[:, 1] - at[1]), kind="stable").tolist()
+        left[at] = [eyes[k] for k in near]
+        if not near:
+            found[at] = False
+            del left[at]
+    while left:
+        asked = {at: rest[:batch] for at, rest in left.items()}
+        fill_sight(terrain, memo, ((eye, at) for at, some in asked.items() for eye in some), opened)
+        for at, some in asked.items():
+            if any(memo[("sight", eye, at, opened)] is None for eye in some):
+                found[at] = True
+                del left[at]
+            elif len(left[at]) <= batch:
+                found[at] = False
+                del left[at]
+            else:
+                left[at] = left[at][batch:]
+    return [found[at] for at in ats]
+
+
 def sight_many(terrain: Terrain, pairs: Sequence[tuple[XY, XY]], opened: Collection[str]) -> list[str | None]:
     """``rules.line_of_sight(terrain, a, b, opened)`` for each pair (a, b), worked out piece by piece over
     all the lines at once (shapely's vectorised predicates and overlays); the same answers in the same
@@ -101,14 +131,52 @@ def sight_many(terrain: Terrain, pairs: Sequence[tuple[XY, XY]], opened: Collect
             if open_.size == 0:
                 return out
     if terrain.hills:
-        hills = np.array([h.shape for h in terrain.hills], dtype=object)
-        over = open_[shapely.intersects(hills[np.newaxis, :], lines[open_][:, np.newaxis]).any(axis=1)]
-        for i in over.tolist():
-            a, b = pairs[i]
-            crest = R.hill_in_the_way(terrain, lines[i], a, b)
-            if crest is not None:
-                out[i] = f"the crest of hill {crest}"
+        _crests(terrain, pairs, lines, open_, out)
     return out
+
+
+def _crests(
+    terrain: Terrain, pairs: Sequence[tuple[XY, XY]], lines: np.ndarray, open_: np.ndarray, out: list[str | None]
+) -> None:
+    """``rules.hill_in_the_way`` for the lines ``open_`` (indices into ``pairs`` and ``lines``), into ``out``:
+    hill by hill in the rule's order, each hill's crossings of all the lines it may block worked out at once
+    (the same shapely operations, over arrays), then ``rules.crest_blocks`` line by line."""
+    reach = terrain.tables.sight.crest_reach.value
+    length = shapely.length(lines[open_])
+    keep = length - reach > reach
+    open_, length = open_[keep], length[keep]
+    if open_.size == 0:
+        return
+    low = np.array([min(terrain.height(*pairs[i][0]), terrain.height(*pairs[i][1])) for i in open_.tolist()])
+    for hill in terrain.hills:
+        some = open_[hill.height > low + TOLERANCE]
+        meets = some[shapely.intersects(hill.shape, lines[some])]
+        if meets.size == 0:
+            continue
+        parts, owner = shapely.get_parts(shapely.intersection(lines[meets], hill.shape), return_index=True)
+        pieces = shapely.get_type_id(parts) == 1  # LineStrings (rules._pieces)
+        parts, owner = parts[pieces], owner[pieces]
+        coords, which = shapely.get_coordinates(parts, return_index=True)
+        first = np.searchsorted(which, np.arange(len(parts)))
+        last = np.searchsorted(which, np.arange(len(parts)), side="right") - 1
+        line_of = meets[owner]
+        s0 = shapely.line_locate_point(lines[line_of], shapely.points(coords[first])).tolist()
+        s1 = shapely.line_locate_point(lines[line_of], shapely.points(coords[last])).tolist()
+        spans: dict[int, list[tuple[float, float]]] = {}
+        for i, x0, x1 in zip(line_of.tolist(), s0, s1, strict=True):
+            spans.setdefault(i, []).append((x0, x1))
+        blocked = []
+        for i, length_i in zip(meets.tolist(), length[np.searchsorted(open_, meets)].tolist(), strict=True):
+            a, b = pairs[i]
+            heights = (terrain.height(*a), terrain.height(*b), length_i)
+            if R.crest_blocks(terrain, hill, lines[i], a, b, heights, spans.get(i, ())):
+                out[i] = f"the crest of hill {hill.id}"
+                blocked.append(i)
+        if blocked:
+            left = ~np.isin(open_, blocked)
+            open_, length, low = open_[left], length[left], low[left]
+            if open_.size == 0:
+                return
 
 
 def _walled(terrain: Terrain, building: Any, ends: np.ndarray, opened: Collection[str]) -> np.ndarray:
