@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import shapely
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
@@ -260,17 +261,26 @@ def check_foot_path(ctx: Context, action: Any, f: Figure, path: list[XY], cost: 
         x0, y0, x1, y1 = shape.bounds
         return not (x1 < box[0] or box[2] < x0 or y1 < box[1] or box[3] < y0)
 
+    line: LineString | None = None
     body: BaseGeometry | None = None
-    if train is not None and near(train):
-        body = LineString(path).buffer(half)
-        if body.intersection(train).area > 0.01:
-            raise IllegalAction(f"{action}: {f.id} would walk into the train: it cannot be boarded", "skirmish.44")
+
+    def meets(shape: BaseGeometry) -> bool:
+        """The body swept shares more than 0.01 square inch with ``shape``; surely not (without the body) when the
+        path passes farther than half a base from it (by more than rounding): the body lies within that."""
+        nonlocal line, body
+        line = line if line is not None else LineString(path)
+        if shapely.distance(line, shape) > half + 1e-6:
+            return False
+        body = body if body is not None else line.buffer(half)
+        return bool(body.intersection(shape).area > 0.01)
+
+    if train is not None and near(train) and meets(train):
+        raise IllegalAction(f"{action}: {f.id} would walk into the train: it cannot be boarded", "skirmish.44")
     for v in ctx.state.vehicles.values():
         shape = ctx.vehicle_shape(v)
         if not near(shape):
             continue
-        body = body if body is not None else LineString(path).buffer(half)
-        if body.intersection(shape).area > 0.01:
+        if meets(shape):
             raise IllegalAction(f"{action}: {f.id} would walk through {v.id}: men get in by loading", "skirmish.61")
 
 
@@ -490,6 +500,7 @@ def _free_spots(ctx: Context, v: Vehicle, points: list[Point], afoot: dict[str, 
 
 
 @functools.lru_cache(maxsize=4096)  # kept: every drive checked meets the same men standing where they stand
+@functools.lru_cache(maxsize=4096)  # kept: every drive checked is checked against every man on foot
 def _disc(at: XY, radius: float) -> BaseGeometry:
     """A man's base as a shape: the disc of ``radius`` inches about ``at``."""
     return Point(at).buffer(radius)

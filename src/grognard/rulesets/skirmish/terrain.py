@@ -37,6 +37,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+import numpy as np
 import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -193,6 +194,7 @@ class Terrain:
         self.sight_blockers = [f for f in self.blockers if f.kind != "tank_trap"]
         self.blocker_boxes = [(f, f.shape.bounds) for f in self.blockers]  # (piece, (minx, miny, maxx, maxy))
         self.feature_boxes = [f.shape.bounds for f in self.features]  # each feature's, in order
+        self.feature_box_array = np.array(self.feature_boxes, dtype=float).reshape(-1, 4)  # the same, as an array
         self.crossings = [f for f in self.features if f.kind in ("stone_wall", "sandbags")]
         self.boulders = [f for f in self.features if f.kind == "boulder"]
         self.wire = _union(self.wires) if self.wires else None
