@@ -2,7 +2,10 @@
 
 - ``rules.under_wedge`` rejects a man out of the wedge's angle by his distance from its edges' rays before
   the exact sector test: checked against that exact test alone, over seeded random men and headings and
-  men placed just beside the edges (where a short cut would go wrong first).
+  men placed just beside the edges (where a short cut would go wrong first); ``rules.surely_aside``, the
+  same rejection over arrays with wide margins, never drops a man the exact test puts under the wedge.
+- The burst doctrine's men under a placement by the placement's box first (``bots_fire._under``) are those
+  ``shapely.distance`` finds within reach.
 - The burst doctrine's placements (``bots_fire._laid``) are ``rules.burst_shape``'s polygons, coordinate
   for coordinate.
 - A drive's ground (``vehicles.ground_of``) kept and reused gives the same measure as one worked out afresh.
@@ -57,7 +60,7 @@ def test_under_wedge_short_cut_agrees_with_the_sector_test(scenario: str) -> Non
     terrain = build_terrain(spec.spec, spec.tables)
     rng = np.random.default_rng(19)
     base, angle, reach = 1.0, float(spec.tables.wedge.angle.value), 30.0
-    checked = under = 0
+    checked = under = skipped = 0
     for _ in range(300):
         apex = (round(float(rng.uniform(0, terrain.width)), 2), round(float(rng.uniform(0, terrain.depth)), 2))
         heading = round(float(rng.uniform(-180, 180)), 2)
@@ -70,13 +73,17 @@ def test_under_wedge_short_cut_agrees_with_the_sector_test(scenario: str) -> Non
                     men.append(
                         (r_ * math.cos(edge) + gap * math.cos(normal), r_ * math.sin(edge) + gap * math.sin(normal))
                     )
-        for dx, dy in men:
-            at = (round(apex[0] + dx, 2), round(apex[1] + dy, 2))
+        ats = [(round(apex[0] + dx, 2), round(apex[1] + dy, 2)) for dx, dy in men]
+        aside = R.surely_aside(apex, heading, angle, np.array(ats), base).tolist()
+        for at, surely_not in zip(ats, aside, strict=True):
             want = exact_under_wedge(terrain, apex, heading, angle, reach, at, base)
             assert R.under_wedge(terrain, apex, heading, angle, reach, at, base) == want, (apex, heading, at)
+            assert not (surely_not and want), (apex, heading, at)  # the array short cut never drops a man under it
             checked += 1
             under += want
+            skipped += surely_not
     assert checked > 10_000 and 0 < under < checked  # both answers were exercised
+    assert skipped > checked // 4  # and the array short cut took many of the men out of it
 
 
 @pytest.mark.parametrize("scenario", ["gun_line", "gun_line_armour"])
@@ -95,6 +102,21 @@ def test_burst_placements_are_burst_shapes_exactly(scenario: str) -> None:
         plain = R.burst_shape(ctx.templates[tid][1], at, angle)
         assert (shapely.get_coordinates(shape) == shapely.get_coordinates(plain)).all()
         assert shapely.equals_exact(shape, plain, tolerance=0)
+
+
+def test_under_a_template_by_boxes_first_is_the_distance_test() -> None:
+    rng = np.random.default_rng(9)
+    shapes = np.array(
+        [shapely.Point(rng.uniform(0, 20), rng.uniform(0, 20)).buffer(rng.uniform(0.5, 2.5), 3) for _ in range(40)]
+    )
+    xy = rng.uniform(0, 20, size=(60, 2)).round(2)
+    points = shapely.points(xy)
+    touch = 0.51
+    fast = BF._under(shapes, shapely.bounds(shapes), points, touch)
+    slow = shapely.distance(shapes[:, np.newaxis], points[np.newaxis, :]) <= touch
+    assert fast.tolist() == slow.tolist()
+    assert slow.any() and not slow.all()
+    assert BF._under(shapes, shapely.bounds(shapes), points[:0], touch).shape == (40, 0)
 
 
 def test_a_kept_drive_ground_measures_as_a_fresh_one() -> None:
@@ -133,3 +155,26 @@ def test_the_move_space_hands_over_its_check_only_on_the_same_state() -> None:
     assert space.passed(other) is None  # another move
     g.state.done.add("something else")  # the game moved on
     assert space.passed(hold) is None
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_melee_expected_is_the_mean_of_the_exact_outcomes(first: bool) -> None:
+    """``MeleeRound.expected`` works the means out man by man; they are the joint distribution's, exactly."""
+    from fractions import Fraction
+
+    from grognard.rulesets.skirmish import mechanics as MX
+
+    checked = 0
+    for attackers in range(5):
+        for defenders in range(5):
+            for shifts in ((0, 0), (1, 0), (0, 1)):
+                for hit_on, survive_on in ((4, 5), (3, 6)):
+                    m = MX.MeleeRound(attackers, defenders, first, hit_on, survive_on, *shifts)
+                    die = m.outcomes()
+                    total = die.denominator()
+                    means = tuple(
+                        sum((Fraction(int(v[i]) * q, total) for v, q in die.items()), Fraction(0)) for i in (0, 1)
+                    )
+                    assert m.expected() == means, m
+                    checked += means != (0, 0)
+    assert checked == 4 * 4 * 3 * 2  # every round with men on both sides

@@ -101,20 +101,3 @@ def test_seen_is_any_eye_with_a_line_of_sight(name: str) -> None:
         answers.update(slow)
     assert answers == {True, False}  # seen and unseen points both checked
     assert SG.seen(terrain, {}, [], points[:3], frozenset()) == [False] * 3
-
-
-def test_under_a_template_by_boxes_first_is_the_distance_test() -> None:
-    from grognard.rulesets.skirmish.bots_fire import _under
-
-    rng = np.random.default_rng(9)
-    shapes = np.array(
-        [shapely.Point(rng.uniform(0, 20), rng.uniform(0, 20)).buffer(rng.uniform(0.5, 2.5), 3) for _ in range(40)]
-    )
-    xy = rng.uniform(0, 20, size=(60, 2)).round(2)
-    points = shapely.points(xy)
-    touch = 0.51
-    fast = _under(shapes, shapely.bounds(shapes), points, touch)
-    slow = shapely.distance(shapes[:, np.newaxis], points[np.newaxis, :]) <= touch
-    assert fast.tolist() == slow.tolist()
-    assert slow.any() and not slow.all()
-    assert _under(shapes, shapely.bounds(shapes), points[:0], touch).shape == (40, 0)

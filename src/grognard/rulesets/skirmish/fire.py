@@ -238,15 +238,20 @@ def wedge(ctx: Context, gunner: Figure, heading: float) -> tuple[WedgeFire, list
     shots: list[FireOrder] = []
     opened = frozenset(M.open_doors(ctx))
     memo = ctx.sight_memo(terrain)
-    for f in sorted(ctx.state.figures.values(), key=lambda g: g.id):
-        if f.id == gunner.id or not f.alive or not f.on_table:
-            continue
-        if gunner.aboard is not None and f.aboard == gunner.aboard:
-            continue  # the vehicle's MG fires out of it, not into the men it carries (skirmish.60 reading)
+    men = [
+        f
+        for f in sorted(ctx.state.figures.values(), key=lambda g: g.id)
+        if f.id != gunner.id
+        and f.alive
+        and f.on_table
+        # the vehicle's MG fires out of it, not into the men it carries (skirmish.60 reading)
+        and not (gunner.aboard is not None and f.aboard == gunner.aboard)
+        and math.hypot(f.x - apex[0], f.y - apex[1]) <= longest + base
+    ]
+    aside = R.surely_aside(apex, heading, angle, np.array([(f.x, f.y) for f in men]), base).tolist()
+    for f, surely_not in zip(men, aside, strict=True):
         at = (f.x, f.y)
-        if math.hypot(f.x - apex[0], f.y - apex[1]) > longest + base:
-            continue
-        if not R.under_wedge(terrain, apex, heading, angle, reach, at, base):
+        if surely_not or not R.under_wedge(terrain, apex, heading, angle, reach, at, base):
             continue
         key = ("sight", apex, at, opened)
         if key not in memo:

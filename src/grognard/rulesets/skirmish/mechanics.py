@@ -326,12 +326,45 @@ class MeleeRound(Mechanic):
 
 @functools.lru_cache(maxsize=512)
 def _melee_expected(m: MeleeRound) -> tuple[Fraction, Fraction]:
-    """``MeleeRound.expected`` (cached: the doctrine weighs the same few charges again and again)."""
-    die = m.outcomes()
-    total = die.denominator()
-    att = sum((Fraction(int(v[0]) * int(q), int(total)) for v, q in die.items()), Fraction(0))
-    dfd = sum((Fraction(int(v[1]) * int(q), int(total)) for v, q in die.items()), Fraction(0))
-    return att, dfd
+    """``MeleeRound.expected``: the means of ``outcomes()``, worked out man by man (a sum's mean is the sum of
+    its parts' means) in exact fractions, without building the joint distribution. A man struck ``k`` times
+    dies with the chance of two hits or more, or of one without a survival; in the first round the attackers'
+    fates depend on how many defenders live to strike back, so they are summed over that number's exact
+    distribution (cached: the doctrine weighs the same few charges again and again)."""
+    on_def = _hit_chance(m.hit_on, m.defender_shift)
+    on_att = _hit_chance(m.hit_on, m.attacker_shift)
+    saved = Fraction(sum(1 for face in range(1, 7) if face >= m.survive_on), 6)
+    falls = [_dies(k, on_def, Fraction(0) if m.first else saved) for k in aims(m.attackers, m.defenders)]
+    defenders = sum(falls, Fraction(0))
+    if not m.first:
+        return sum((_dies(k, on_att, saved) for k in aims(m.defenders, m.attackers)), Fraction(0)), defenders
+    dead = [Fraction(1)]  # the chance that 0, 1, ... defenders fall to the attackers' strikes
+    for p in falls:
+        dead = [a * (1 - p) + b * p for a, b in zip([*dead, Fraction(0)], [Fraction(0), *dead], strict=True)]
+    attackers = sum(
+        (
+            chance * sum((_dies(k, on_att, saved) for k in aims(m.defenders - fallen, m.attackers)), Fraction(0))
+            for fallen, chance in enumerate(dead)
+            if chance
+        ),
+        Fraction(0),
+    )
+    return attackers, defenders
+
+
+def _hit_chance(hit_on: int, shift: int) -> Fraction:
+    """One melee die's chance to hit: a d6 plus ``shift`` at least ``hit_on``."""
+    return Fraction(sum(1 for face in range(1, 7) if face + shift >= hit_on), 6)
+
+
+def _dies(strikes: int, hit: Fraction, saved: Fraction) -> Fraction:
+    """The chance a man struck ``strikes`` times (each hitting with chance ``hit``) dies: two hits or more kill
+    (skirmish.7), one kills unless he survives (chance ``saved``, 0 where no survival is allowed)."""
+    if strikes == 0:
+        return Fraction(0)
+    none = (1 - hit) ** strikes
+    one = strikes * hit * (1 - hit) ** (strikes - 1)
+    return 1 - none - one * saved
 
 
 @functools.lru_cache(maxsize=512)
