@@ -2,7 +2,7 @@
 
 - ``rules.under_wedge`` rejects a man out of the wedge's angle by his distance from its edges' rays before
   the exact sector test: checked against that exact test alone, over seeded random men and headings and
-  men placed just beside the edges (where a short cut would go wrong first); ``rules.surely_aside``, the
+  men placed just beside the edges (where a short cut would go wrong first); ``fire.surely_aside``, the
   same rejection over arrays with wide margins, never drops a man the exact test puts under the wedge.
 - The burst doctrine's men under a placement by the placement's box first (``bots_fire._under``) are those
   ``shapely.distance`` finds within reach.
@@ -24,6 +24,7 @@ from shapely.geometry import Point
 from grognard import rulesets
 from grognard.core.dice import DICE, SeededDice, stream
 from grognard.rulesets.skirmish import bots_fire as BF
+from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import vehicles as V
 from grognard.rulesets.skirmish.actions import Move
@@ -74,7 +75,7 @@ def test_under_wedge_short_cut_agrees_with_the_sector_test(scenario: str) -> Non
                         (r_ * math.cos(edge) + gap * math.cos(normal), r_ * math.sin(edge) + gap * math.sin(normal))
                     )
         ats = [(round(apex[0] + dx, 2), round(apex[1] + dy, 2)) for dx, dy in men]
-        aside = R.surely_aside(apex, heading, angle, np.array(ats), base).tolist()
+        aside = FI.surely_aside(apex, heading, angle, np.array(ats), base).tolist()
         for at, surely_not in zip(ats, aside, strict=True):
             want = exact_under_wedge(terrain, apex, heading, angle, reach, at, base)
             assert R.under_wedge(terrain, apex, heading, angle, reach, at, base) == want, (apex, heading, at)

@@ -70,7 +70,11 @@ FRIEND_WEIGHT = 2.0  # our own man under a wedge counts against it twice his wor
 
 def wedge_worth(ctx: Context, gunner: Figure, heading: float) -> float:
     """What ``gunner``'s wedge at ``heading`` is worth: enemy men's kill chance x value, less our own twice over."""
-    _, shots = FI.wedge(ctx, gunner, heading)
+    return _worth(ctx, gunner, FI.wedge(ctx, gunner, heading)[1])
+
+
+def _worth(ctx: Context, gunner: Figure, shots: list[FireOrder]) -> float:
+    """``wedge_worth`` of the wedge that fires ``shots``."""
     total = 0.0
     for o in shots:
         man = ctx.state.figures[o.target]
@@ -108,7 +112,9 @@ def wedge_heading(ctx: Context, gunner: Figure) -> float:
         if b - a <= 2 * half:
             tries.add(snap_angle((a + b) / 2))
     if tries:
-        worth = {h: wedge_worth(ctx, gunner, h) for h in sorted(tries)}
+        headings = sorted(tries)
+        fired = FI.wedges(ctx, gunner, headings)
+        worth = {h: _worth(ctx, gunner, shots) for h, (_, shots) in zip(headings, fired, strict=True)}
         best = max(worth, key=lambda h: worth[h])
         if worth[best] > 0:
             return best

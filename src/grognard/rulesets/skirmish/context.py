@@ -125,7 +125,7 @@ class Context:
         raw = (
             s.wires,
             s.traps,
-            tuple(tuple(p) for p in s.sections.values()),
+            tuple(map(tuple, s.sections.values())),
             tuple(s.walls.values()),
             tuple((b.built, b.points) for b in s.bridges.values()),
             s.train,

@@ -12,7 +12,7 @@ the rule set's: inches, origin south-west, a figure is the centre of its 1" base
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,7 +26,7 @@ from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import sight as SG
 from grognard.rulesets.skirmish.actions import Fire, WedgeOrder
-from grognard.rulesets.skirmish.context import Context
+from grognard.rulesets.skirmish.context import XY, Context
 from grognard.rulesets.skirmish.options import six_hits_in_cover, wounds_last
 from grognard.rulesets.skirmish.state import Figure, FireOrder, WedgeFire
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, TEMPLATE_ATTACKS, WEDGE_ATTACKS
@@ -224,7 +224,12 @@ def wedge(ctx: Context, gunner: Figure, heading: float) -> tuple[WedgeFire, list
     The weapon is the one the gunner fires (``weapon_of``): a vehicle's MG
     fires from the vehicle's centre, and not on the men aboard it (skirmish.60).
     """
-    heading = snap_angle(heading)
+    return wedges(ctx, gunner, [heading])[0]
+
+
+def wedges(ctx: Context, gunner: Figure, headings: Sequence[float]) -> list[tuple[WedgeFire, list[FireOrder]]]:
+    """:func:`wedge` at each of ``headings`` (degrees), in order; the men who could be under any of them are
+    found once (the doctrine weighs many headings of one gunner's wedge)."""
     tables, terrain = ctx.tables, ctx.terrain
     weapon = M.weapon_of(ctx, gunner)
     angle = tables.wedge.angle.value
@@ -234,10 +239,9 @@ def wedge(ctx: Context, gunner: Figure, heading: float) -> tuple[WedgeFire, list
     bands = tables.weapons[weapon].bands
     apex = (gunner.x, gunner.y)
     longest = reach + max((h.height for h in terrain.hills), default=0.0) * tables.hills.range_downhill_per_inch.value
-    record = WedgeFire(gunner.id, gunner.unit, weapon, apex, heading, angle, reach, ctx.state.turn)
-    shots: list[FireOrder] = []
     opened = frozenset(M.open_doors(ctx))
     memo = ctx.sight_memo(terrain)
+    six = six_hits_in_cover(ctx.state.options)
     men = [
         f
         for f in sorted(ctx.state.figures.values(), key=lambda g: g.id)
@@ -248,27 +252,52 @@ def wedge(ctx: Context, gunner: Figure, heading: float) -> tuple[WedgeFire, list
         and not (gunner.aboard is not None and f.aboard == gunner.aboard)
         and math.hypot(f.x - apex[0], f.y - apex[1]) <= longest + base
     ]
-    aside = R.surely_aside(apex, heading, angle, np.array([(f.x, f.y) for f in men]), base).tolist()
-    for f, surely_not in zip(men, aside, strict=True):
-        at = (f.x, f.y)
-        if surely_not or not R.under_wedge(terrain, apex, heading, angle, reach, at, base):
-            continue
-        key = ("sight", apex, at, opened)
-        if key not in memo:
-            SG.fill_sight(terrain, memo, [(apex, at)], opened)
-        if memo[key] is not None:
-            record.unseen.append(f.id)
-            continue
-        distance = SG.effective_range(terrain, memo, apex, at)
-        band = tables.band_index(weapon, distance)
-        band = len(bands) - 1 if band is None else band
-        covered = SG.cover(terrain, memo, apex, at, attack) is not None
-        type_shift = tables.men[f.type].hit_shift
-        six = six_hits_in_cover(ctx.state.options)
-        shift = type_shift + R.cover_shift(covered, bands[band].hit_on, type_shift, six)
-        shots.append(FireOrder(gunner.id, f.id, attack, band, bands[band].hit_on, shift, covered, round(distance, 2)))
-        record.men.append(f.id)
-    return record, shots
+    where = np.array([(f.x, f.y) for f in men], dtype=float).reshape(-1, 2)
+    out: list[tuple[WedgeFire, list[FireOrder]]] = []
+    for heading in headings:
+        heading = snap_angle(heading)
+        record = WedgeFire(gunner.id, gunner.unit, weapon, apex, heading, angle, reach, ctx.state.turn)
+        shots: list[FireOrder] = []
+        aside = surely_aside(apex, heading, angle, where, base).tolist()
+        for f, surely_not in zip(men, aside, strict=True):
+            at = (f.x, f.y)
+            if surely_not or not R.under_wedge(terrain, apex, heading, angle, reach, at, base):
+                continue
+            key = ("sight", apex, at, opened)
+            if key not in memo:
+                SG.fill_sight(terrain, memo, [(apex, at)], opened)
+            if memo[key] is not None:
+                record.unseen.append(f.id)
+                continue
+            distance = SG.effective_range(terrain, memo, apex, at)
+            band = tables.band_index(weapon, distance)
+            band = len(bands) - 1 if band is None else band
+            covered = SG.cover(terrain, memo, apex, at, attack) is not None
+            type_shift = tables.men[f.type].hit_shift
+            shift = type_shift + R.cover_shift(covered, bands[band].hit_on, type_shift, six)
+            shots.append(
+                FireOrder(gunner.id, f.id, attack, band, bands[band].hit_on, shift, covered, round(distance, 2))
+            )
+            record.men.append(f.id)
+        out.append((record, shots))
+    return out
+
+
+def surely_aside(apex: XY, heading: float, angle: float, xy: np.ndarray, base: float) -> np.ndarray:
+    """For men at the points ``xy`` (n x 2, inches): True where ``rules.under_wedge`` surely answers False at its
+    first test (out of the wedge's angle, and farther than half a base from both its edges' rays), worked out
+    over arrays; the margins (1e-6 degree, 1e-5") are far wider than numpy's rounding differs from math's.
+    False for every other man: he goes through ``under_wedge`` itself."""
+    touch = base / 2 + TOLERANCE
+    xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+    if angle > 180.0 or len(xy) == 0:
+        return np.zeros(len(xy), dtype=bool)
+    dx, dy = xy[:, 0] - apex[0], xy[:, 1] - apex[1]
+    d = np.hypot(dx, dy)
+    off = np.abs(np.remainder(np.degrees(np.arctan2(dy, dx)) - heading + 180.0, 360.0) - 180.0)
+    aside = off - angle / 2
+    gap = np.where(aside < 90.0, d * np.sin(np.radians(np.minimum(aside, 90.0))), d)
+    return np.asarray((aside > 1e-6) & (d > touch + 1e-9) & (gap > touch + 1e-5), dtype=bool)
 
 
 def _check_wedges(ctx: Context, action: Fire, ids: set[str], orders: Mapping[str, str]) -> dict[str, float]:

@@ -334,14 +334,25 @@ def crest_blocks(
                 at_crest = [
                     end
                     for end, h in ((a, ha), (b, hb))
-                    if h >= hill.height - TOLERANCE
-                    and shapely.intersects_xy(hill.shape, *end)  # covers a point = meets it
-                    and edge.distance(Point(end)) <= reach
+                    if h >= hill.height - TOLERANCE and _at_edge(terrain, hill, end)
                 ]
             if at_crest and edge.distance(line.interpolate(s_)) <= reach + TOLERANCE:
                 continue  # the crest in front of a man who stands at it
             return True
     return False
+
+
+def _at_edge(terrain: Terrain, hill: Feature, end: XY) -> bool:
+    """A man at ``end`` stands on ``hill`` (covers a point = meets it) within ``crest_reach`` of its edge
+    (kept with the terrain: the hills never change)."""
+    key = (hill.id, end)
+    found = terrain.crests.get(key)
+    if found is None:
+        reach = terrain.tables.sight.crest_reach.value
+        found = bool(shapely.intersects_xy(hill.shape, *end)) and hill.shape.boundary.distance(Point(end)) <= reach
+        if len(terrain.crests) < 100_000:
+            terrain.crests[key] = found
+    return found
 
 
 # ------------------------------------------------------------------------------ range and cover
@@ -593,23 +604,6 @@ def under_wedge(terrain: Terrain, apex: XY, heading: float, angle: float, reach:
     if angle <= 180.0 and _off_edges(apex, heading, angle, length, at) < touch - 1e-7:
         return True  # nearer than that to a straight edge, which is an edge of the polygon too
     return bool(sector(apex, heading, angle, length).distance(Point(at)) <= touch)
-
-
-def surely_aside(apex: XY, heading: float, angle: float, xy: np.ndarray, base: float) -> np.ndarray:
-    """For men at the points ``xy`` (n x 2, inches): True where :func:`under_wedge` surely answers False at its
-    first test (out of the wedge's angle, and farther than half a base from both its edges' rays), worked out
-    over arrays; the margins (1e-6 degree, 1e-5") are far wider than numpy's rounding differs from math's.
-    False for every other man: he goes through ``under_wedge`` itself."""
-    touch = base / 2 + TOLERANCE
-    xy = np.asarray(xy, dtype=float).reshape(-1, 2)
-    if angle > 180.0 or len(xy) == 0:
-        return np.zeros(len(xy), dtype=bool)
-    dx, dy = xy[:, 0] - apex[0], xy[:, 1] - apex[1]
-    d = np.hypot(dx, dy)
-    off = np.abs(np.remainder(np.degrees(np.arctan2(dy, dx)) - heading + 180.0, 360.0) - 180.0)
-    aside = off - angle / 2
-    gap = np.where(aside < 90.0, d * np.sin(np.radians(np.minimum(aside, 90.0))), d)
-    return np.asarray((aside > 1e-6) & (d > touch + 1e-9) & (gap > touch + 1e-5), dtype=bool)
 
 
 def _off_edges(apex: XY, heading: float, angle: float, length: float, at: XY) -> float:

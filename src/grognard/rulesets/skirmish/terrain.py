@@ -180,6 +180,7 @@ class Terrain:
         self._kinds: dict[str, list[Feature]] = {}  # features by kind
         self._heights: dict[XY, float] = {}  # ground height by point (the hills do not change)
         self._inside: dict[tuple[str, float, float], bool] = {}  # (kind, x, y) -> inside a piece of that kind
+        self.crests: dict[tuple[str, XY], bool] = {}  # (hill, point) -> on it near its edge (rules._at_edge)
         by = self.by_kind
         river = _union(f.shape for f in by("river"))
         decks = _union(b.deck for b in self.bridges if b.id in self.standing)
