@@ -19,7 +19,6 @@ vehicle does: skirmish.49). Men on foot walk round vehicles and the train.
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +37,7 @@ from grognard.rulesets.skirmish import vehicles as V
 from grognard.rulesets.skirmish.actions import Drive, Stop
 from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.state import Figure, Vehicle
+from grognard.rulesets.skirmish.terrain import line_of
 
 XY = tuple[float, float]
 
@@ -268,7 +268,7 @@ def check_foot_path(ctx: Context, action: Any, f: Figure, path: list[XY], cost: 
         """The body swept shares more than 0.01 square inch with ``shape``; surely not (without the body) when the
         path passes farther than half a base from it (by more than rounding): the body lies within that."""
         nonlocal line, body
-        line = line if line is not None else LineString(path)
+        line = line if line is not None else line_of(tuple((p[0], p[1]) for p in path))
         if shapely.distance(line, shape) > half + 1e-6:
             return False
         body = body if body is not None else line.buffer(half)
@@ -499,13 +499,6 @@ def _free_spots(ctx: Context, v: Vehicle, points: list[Point], afoot: dict[str, 
     return out
 
 
-@functools.lru_cache(maxsize=4096)  # kept: every drive checked meets the same men standing where they stand
-@functools.lru_cache(maxsize=4096)  # kept: every drive checked is checked against every man on foot
-def _disc(at: XY, radius: float) -> BaseGeometry:
-    """A man's base as a shape: the disc of ``radius`` inches about ``at``."""
-    return Point(at).buffer(radius)
-
-
 def check_drive(ctx: Context, action: Drive) -> DrivePlan:
     """Check ``action`` whole (skirmish.23, 31, 44, 49, 50, 56-61); the plan, or IllegalAction naming the rule."""
     s = ctx.state
@@ -540,8 +533,9 @@ def check_drive(ctx: Context, action: Drive) -> DrivePlan:
         others: list[tuple[str, BaseGeometry]] = [
             (o.id, ctx.vehicle_shape(o)) for o in s.vehicles.values() if o.id != v.id
         ]
-        others += [(fid, _disc(xy, base / 2 - TOLERANCE)) for fid, xy in afoot.items()]
+        radius = base / 2 - TOLERANCE
         if entry.afloat:
+            others += [(fid, V.disc(xy, radius)) for fid, xy in afoot.items()]
             sail = L.measure_sail(
                 ctx.base_terrain, path, length=entry.length, width=entry.width, facing=facing, others=others
             )
@@ -556,6 +550,8 @@ def check_drive(ctx: Context, action: Drive) -> DrivePlan:
                 allowance=move,
                 river_paid=v.river_paid,
                 others=others,
+                men=list(afoot.items()),
+                radius=radius,
             )
         if measure.problem is not None:
             rule, why = measure.problem

@@ -24,7 +24,7 @@ from shapely.geometry.base import BaseGeometry
 from grognard.core.geometry import TOLERANCE, snap_angle
 from grognard.rulesets.skirmish.schema import HEAVY_IN_POND as HEAVY_IN_POND  # skirmish.53
 from grognard.rulesets.skirmish.tables import Tables
-from grognard.rulesets.skirmish.terrain import Building, CastleWall, Feature, Terrain, _points
+from grognard.rulesets.skirmish.terrain import Building, CastleWall, Feature, Terrain, _points, line_of
 
 XY = tuple[float, float]
 CARRIED_HEAVY = ("mg", "mortar")  # seed: one man moves them 6" and they may fire (skirmish.54)
@@ -97,7 +97,7 @@ def measure_path(
     m = terrain.tables.movement
     if len(points) < 2:
         return PathMeasure(0.0, 0.0)
-    line = LineString(points)
+    line = line_of(tuple((p[0], p[1]) for p in points))
     length = line.length
     measure = PathMeasure(length, length)
     kept: list[Point] = []

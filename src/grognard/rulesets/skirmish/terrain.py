@@ -32,6 +32,7 @@ block it (they give cover, or cost movement).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -377,6 +378,12 @@ class Terrain:
             else:
                 out.append((a, b, h))
         return out or [(0.0, line.length, self.height(*line.coords[0]))]
+
+
+@functools.lru_cache(maxsize=8192)  # kept: the bots measure the same paths again and again
+def line_of(points: tuple[XY, ...]) -> LineString:
+    """``LineString(points)`` (a path's centre line; shapely shapes never change, so one serves every caller)."""
+    return LineString(points)
 
 
 def _covers(shape: BaseGeometry, x: float, y: float) -> bool:

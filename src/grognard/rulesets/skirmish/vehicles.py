@@ -30,7 +30,7 @@ from shapely.ops import unary_union
 
 from grognard.core.geometry import TOLERANCE, snap_angle
 from grognard.rulesets.skirmish.forces import vehicle_footprint
-from grognard.rulesets.skirmish.terrain import Terrain
+from grognard.rulesets.skirmish.terrain import Terrain, line_of
 
 XY = tuple[float, float]
 TURN_STEP = 30.0  # degrees between the footprints of a vehicle turning where it stands
@@ -86,10 +86,11 @@ class Ground:
     at the start, shrunk by the tolerance), and what was found of ``fresh`` against other shapes (kept with
     the shape, by its identity, so that the same shape met again is not worked out again)."""
 
-    __slots__ = ("box", "found", "fresh", "ground", "heading")
+    __slots__ = ("bounds", "box", "found", "fresh", "ground", "heading")
 
     def __init__(self, path: tuple[XY, ...], facing: float, length: float, width: float) -> None:
         self.ground, self.heading = swept(path, facing, length, width)
+        self.bounds: tuple[float, float, float, float] = self.ground.bounds
         start = footprint(path[0], facing, length, width)
         self.fresh = self.ground.difference(start.buffer(-TOLERANCE)) if start.area > 0 else self.ground
         self.box: tuple[float, float, float, float] = self.fresh.bounds
@@ -126,6 +127,12 @@ class Ground:
         return hit
 
 
+@functools.lru_cache(maxsize=4096)  # kept: every drive checked is checked against every man on foot
+def disc(at: XY, radius: float) -> BaseGeometry:
+    """A man's base as a shape: the disc of ``radius`` inches about ``at``."""
+    return Point(at).buffer(radius)
+
+
 @functools.lru_cache(maxsize=4096)  # kept: a vehicle held up is offered the same drives turn after turn
 def ground_of(path: tuple[XY, ...], facing: float, length: float, width: float) -> Ground:
     """The :class:`Ground` of driving ``path`` (start first) from heading ``facing``."""
@@ -157,6 +164,8 @@ def measure_drive(
     allowance: float,
     river_paid: bool = False,
     others: Iterable[tuple[str, BaseGeometry]] = (),
+    men: Sequence[tuple[str, XY]] = (),
+    radius: float = 0.0,
 ) -> DriveMeasure:
     """The cost of driving ``path`` (the centre's, start first) for a vehicle of ``kind`` whose move is
     ``allowance`` inches, and the first rule it breaks.
@@ -169,20 +178,21 @@ def measure_drive(
     walls, sandbags, boulders (skirmish.58), buildings and cliffs (skirmish.58,
     reading); tank traps (skirmish.59); the train (skirmish.44); a tank into a
     castle (skirmish.62); and anything in ``others`` ((what, shape): other
-    vehicles and men on foot).
+    vehicles and men on foot), then ``men`` ((who, where): men on foot as
+    discs of ``radius`` inches, made only for those near the drive).
     """
     tables = terrain.tables
     entry = tables.vehicles.kind(kind)
     start_heading = facing
     if len(path) < 2:
         return DriveMeasure(0.0, 0.0, start_heading)
-    line = LineString(path)
+    line = line_of(tuple((p[0], p[1]) for p in path))
     measure = DriveMeasure(line.length, line.length, start_heading)
     if line.length <= TOLERANCE:
         return measure
     drive = ground_of(tuple(path), facing, entry.length, entry.width)
-    ground, measure.heading, fresh = drive.ground, drive.heading, drive.fresh
-    minx, miny, maxx, maxy = ground.bounds
+    measure.heading, fresh = drive.heading, drive.fresh
+    minx, miny, maxx, maxy = drive.bounds
     t = TOLERANCE
     if minx < -t or miny < -t or maxx > terrain.width + t or maxy > terrain.depth + t:
         measure.problem = ("skirmish.2", "the vehicle would leave the table")
@@ -221,14 +231,23 @@ def measure_drive(
             measure.problem = ("skirmish.58", f"vehicles cannot cross the cliff {cliff.id}")
             return measure
     others = list(others)
+    x0, y0, x1, y1 = drive.box
     if others:
         boxes = shapely.bounds(np.array([shape for _, shape in others], dtype=object))
-        x0, y0, x1, y1 = drive.box
         # Ground.apart over the array: only the shapes whose boxes are not apart from it can meet it
         close = ~((boxes[:, 2] < x0) | (x1 < boxes[:, 0]) | (boxes[:, 3] < y0) | (y1 < boxes[:, 1]))
         for k in np.flatnonzero(close).tolist():
             what, shape = others[k]
             if drive.overlaps(shape, tuple(boxes[k].tolist())):
+                measure.problem = ("skirmish.23", f"{what} is in the way")
+                return measure
+    if men:
+        xy = np.array([at for _, at in men], dtype=float)
+        grow = radius + 1e-6  # a disc's box lies within its centre's box grown by its radius (and rounding)
+        close = ~((xy[:, 0] + grow < x0) | (x1 < xy[:, 0] - grow) | (xy[:, 1] + grow < y0) | (y1 < xy[:, 1] - grow))
+        for k in np.flatnonzero(close).tolist():
+            what, at = men[k]
+            if drive.overlaps(disc(at, radius)):
                 measure.problem = ("skirmish.23", f"{what} is in the way")
                 return measure
     parts = measure.parts
