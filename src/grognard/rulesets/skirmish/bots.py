@@ -25,7 +25,7 @@ even or better for its side, and otherwise retreats.
 
 Vehicles: an attacker's vehicle drives for the objective by the furthest
 legal drive straight at it or up to 60 degrees either side (whichever ends
-nearest), and once within ``UNLOAD_AT`` inches of it drops its passengers
+nearest), and once within ``bots_drive.UNLOAD_AT`` inches of it drops its passengers
 (every unit aboard but the driver's and the MG gunner's), driving half a move
 on first if it can; a defender's vehicles stay put. A unit with a man aboard
 a vehicle holds (it rides).
@@ -50,15 +50,15 @@ from shapely.geometry import Point, Polygon
 from grognard.core.engine import Decision, Game
 from grognard.core.geometry import TOLERANCE, snap
 from grognard.rulesets.skirmish import castles as CA
-from grognard.rulesets.skirmish import landing as L
 from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish import melee as ME
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import moving as MV
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
-from grognard.rulesets.skirmish.actions import Choice, Drive, Move, Order, Turn
+from grognard.rulesets.skirmish.actions import Choice, Move, Order, Turn
 from grognard.rulesets.skirmish.artillery import BurstSpace
+from grognard.rulesets.skirmish.bots_drive import drive_order
 from grognard.rulesets.skirmish.bots_fire import burst_order, fire_order
 from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.driving import DriveSpace
@@ -70,7 +70,6 @@ from grognard.rulesets.skirmish.state import Figure
 XY = tuple[float, float]
 STAND_OFF = 0.6  # inches behind a wall or boulder where a man takes cover
 LEAVE_AT = Fraction(1, 6)  # leave a building section when one shot (2d6) would bring it down this often or more
-UNLOAD_AT = 8.0  # inches from the objective where a vehicle drops its passengers
 BESIDE = 61.0  # degrees round an enemy between two men charging him (a chord of 1.015 bases: apart after rounding)
 ODDS_CAP = 8  # men a side the doctrine's melee odds count (a bigger melee is valued as 8 against 8)
 
@@ -598,78 +597,6 @@ def _advance_order(ctx: Context, space: MoveSpace) -> Move:
         )
         return side_step if side_step is not None else space.hold()
     return move
-
-
-def drive_order(ctx: Context, space: DriveSpace) -> Drive:
-    """The doctrine's drive for the vehicle of ``space`` (see the module's docstring)."""
-    v = ctx.state.vehicles[space.vehicle]
-    spec = ctx.scenario.spec
-    if v.side != spec.victory.attacker or not spec.victory.objectives:
-        return space.hold()
-    shapes = [Polygon(o.shape) for o in spec.objectives if o.id in spec.victory.objectives]
-    here = Point(v.x, v.y)
-    target = min(shapes, key=lambda sh: sh.distance(here))
-    c = target.centroid
-    aim = (c.x, c.y)
-    stop = space.unload_all()
-    move = ctx.tables.vehicles.kind(v.kind).move
-    if ctx.tables.vehicles.kind(v.kind).afloat:
-        return craft_order(ctx, space, target, stop)
-    if stop is not None and target.distance(here) <= UNLOAD_AT:
-        best = _best_drive(ctx, space, aim, move / 2, stop)
-        if best is not None:
-            return best
-        dropping = Drive(space.vehicle, (), stop)
-        return dropping if space.contains(dropping) else space.hold()
-    if target.contains(here) and stop is None:
-        return space.hold()
-    best = _best_drive(ctx, space, aim, move, None)
-    return best if best is not None else space.hold()
-
-
-def craft_order(ctx: Context, space: DriveSpace, target: Polygon, stop: Any) -> Drive:
-    """A landing craft (skirmish.27): grounded, it lands its passengers; afloat, it steers for the landing
-    beach toward the objective (``landing.beach_toward``), running straight at it to ground there,
-    with its men out on the same move when the beach is within half its move."""
-    v = ctx.state.vehicles[space.vehicle]
-    terrain = ctx.base_terrain
-    if L.grounded(terrain, ctx.vehicle_shape(v)):
-        dropping = Drive(space.vehicle, (), stop) if stop is not None else None
-        return dropping if dropping is not None and space.contains(dropping) else space.hold()
-    beach = L.beach_toward(terrain, target, (v.x, v.y))
-    if beach is None:
-        return space.hold()
-    d = math.hypot(beach[0] - v.x, beach[1] - v.y)
-    if d <= TOLERANCE:
-        return space.hold()
-    past = (snap(beach[0] + (beach[0] - v.x) / d * 3.0), snap(beach[1] + (beach[1] - v.y) / d * 3.0))
-    for after in (stop, None):
-        drive = Drive(space.vehicle, (past,), None, after)
-        if space.contains(drive):
-            return drive
-    best = _best_drive(ctx, space, beach, ctx.tables.vehicles.kind(v.kind).move, None)
-    return best if best is not None else space.hold()
-
-
-def _best_drive(ctx: Context, space: DriveSpace, aim: XY, reach: float, after: Any) -> Drive | None:
-    """The legal straight drive, at the aim or up to 60 degrees off it, that ends nearest the aim."""
-    v = ctx.state.vehicles[space.vehicle]
-    base = math.atan2(aim[1] - v.y, aim[0] - v.x)
-    d = math.hypot(aim[0] - v.x, aim[1] - v.y)
-    best: tuple[float, Drive] | None = None
-    for off in (0, 20, -20, 40, -40, 60, -60):
-        a = base + math.radians(off)
-        r = min(reach, d) if off == 0 else reach
-        drive = space.toward(v.x + r * math.cos(a), v.y + r * math.sin(a), after=after, steps=5)
-        if drive is None or not drive.path:
-            continue
-        x, y = drive.path[-1]
-        left = math.hypot(aim[0] - x, aim[1] - y)
-        if left < d - 0.5 and (best is None or left < best[0]):
-            best = (left, drive)
-        if off == 0 and best is not None and math.hypot(x - v.x, y - v.y) >= r - 0.5:
-            break  # straight at it went the whole way
-    return best[1] if best is not None else None
 
 
 def _gain(move: Move, here: XY) -> float:
