@@ -179,3 +179,29 @@ def test_melee_expected_is_the_mean_of_the_exact_outcomes(first: bool) -> None:
                     assert m.expected() == means, m
                     checked += means != (0, 0)
     assert checked == 4 * 4 * 3 * 2  # every round with men on both sides
+
+
+def test_a_walk_past_a_vehicle_meets_it_as_the_swept_body_does() -> None:
+    """``driving.sweep_meets`` answers as the body swept (the path buffered by half a base) does, its short cuts
+    both ways included: paths from far off to straight through, past vehicles of every shipped size."""
+    from grognard.rulesets.skirmish import driving as DV
+    from grognard.rulesets.skirmish.forces import vehicle_footprint
+
+    rng = np.random.default_rng(23)
+    half = 0.5
+    answers: set[tuple[bool, float]] = set()
+    for _ in range(1500):
+        length, width = float(rng.uniform(1.0, 5.0)), float(rng.uniform(0.5, 2.5))
+        shape = vehicle_footprint((10.0, 10.0), float(rng.uniform(-180, 180)), length, width)
+        start = (round(float(rng.uniform(4, 16)), 2), round(float(rng.uniform(4, 16)), 2))
+        ends = [start] + [
+            (round(float(rng.uniform(4, 16)), 2), round(float(rng.uniform(4, 16)), 2))
+            for _ in range(int(rng.integers(1, 3)))
+        ]
+        line = shapely.LineString(ends)
+        want = bool(line.buffer(half).intersection(shape).area > 0.01)
+        assert DV.sweep_meets(line, half, shape, lambda line=line: line.buffer(half), min(length, width)) == want
+        assert DV.sweep_meets(line, half, shape, lambda line=line: line.buffer(half)) == want
+        answers.add((want, round(float(shapely.distance(line, shape)), 1)))
+    assert {w for w, _ in answers} == {True, False}
+    assert any(w and d > 0.2 for w, d in answers)  # the body was needed too, not only the short cuts

@@ -20,6 +20,7 @@ vehicle does: skirmish.49). Men on foot walk round vehicles and the train.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -261,18 +262,15 @@ def check_foot_path(ctx: Context, action: Any, f: Figure, path: list[XY], cost: 
         x0, y0, x1, y1 = shape.bounds
         return not (x1 < box[0] or box[2] < x0 or y1 < box[1] or box[3] < y0)
 
-    line: LineString | None = None
     body: BaseGeometry | None = None
 
-    def meets(shape: BaseGeometry) -> bool:
-        """The body swept shares more than 0.01 square inch with ``shape``; surely not (without the body) when the
-        path passes farther than half a base from it (by more than rounding): the body lies within that."""
-        nonlocal line, body
-        line = line if line is not None else line_of(tuple((p[0], p[1]) for p in path))
-        if shapely.distance(line, shape) > half + 1e-6:
-            return False
-        body = body if body is not None else line.buffer(half)
-        return bool(body.intersection(shape).area > 0.01)
+    def the_body() -> BaseGeometry:
+        nonlocal body
+        body = body if body is not None else line_of(tuple((p[0], p[1]) for p in path)).buffer(half)
+        return body
+
+    def meets(shape: BaseGeometry, side: float | None = None) -> bool:
+        return sweep_meets(line_of(tuple((p[0], p[1]) for p in path)), half, shape, the_body, side)
 
     if train is not None and near(train) and meets(train):
         raise IllegalAction(f"{action}: {f.id} would walk into the train: it cannot be boarded", "skirmish.44")
@@ -280,8 +278,29 @@ def check_foot_path(ctx: Context, action: Any, f: Figure, path: list[XY], cost: 
         shape = ctx.vehicle_shape(v)
         if not near(shape):
             continue
-        if meets(shape):
+        entry = ctx.tables.vehicles.kind(v.kind)
+        if meets(shape, min(entry.length, entry.width)):
             raise IllegalAction(f"{action}: {f.id} would walk through {v.id}: men get in by loading", "skirmish.61")
+
+
+DEEP = 0.21  # inches: a rectangle's edge this far inside a base swept along a path overlaps it surely
+
+
+def sweep_meets(
+    line: LineString, half: float, shape: BaseGeometry, body: Callable[[], BaseGeometry], side: float | None = None
+) -> bool:
+    """A base of radius ``half`` swept along ``line`` (``body()``: ``line.buffer(half)``) shares more than 0.01
+    square inch with ``shape``. Worked out without the body where the answer is sure: no, when the line passes
+    farther than ``half`` from the shape (by more than rounding: the body lies within that); yes, when ``shape``
+    is a rectangle whose sides are at least ``side`` >= ``DEEP`` inches and the line passes within ``half`` less
+    ``DEEP`` plus 0.01 of it: the body (its round ends' chords lie within 0.003" of the circle) then holds every
+    point within ``DEEP`` of the rectangle's nearest point, a quarter disc of the rectangle at least (0.035 sq in)."""
+    gap = float(shapely.distance(line, shape))
+    if gap > half + 1e-6:
+        return False
+    if side is not None and side >= DEEP and gap <= half - DEEP - 0.01:
+        return True
+    return bool(body().intersection(shape).area > 0.01)
 
 
 def _men_of(ctx: Context, action: Drive, stop: Stop, v: Vehicle, aboard: list[str]) -> list[str]:
