@@ -205,3 +205,38 @@ def test_a_walk_past_a_vehicle_meets_it_as_the_swept_body_does() -> None:
         answers.add((want, round(float(shapely.distance(line, shape)), 1)))
     assert {w for w, _ in answers} == {True, False}
     assert any(w and d > 0.2 for w, d in answers)  # the body was needed too, not only the short cuts
+
+
+@pytest.mark.parametrize("scenario", ["gun_line", "gun_line_armour", "castle_storm"])
+def test_burst_landings_are_the_space_s_answers(scenario: str) -> None:
+    """``artillery.landings`` (what does not depend on the landing point checked once) answers as
+    ``BurstSpace.contains`` does for each point, for every gun, tank and mortar of the scenario, from the
+    first turn's fire phase on (their own guns' arcs, ranges and sight decide it)."""
+    from grognard.core.dice import BOTS
+    from grognard.core.play import play_out
+    from grognard.rulesets.skirmish import artillery as AR
+    from grognard.rulesets.skirmish.actions import Burst
+
+    r = rulesets.get("skirmish")
+    g = game(scenario)
+    rng = np.random.default_rng(stream(1, 0, BOTS))
+    bots = {side: r.bots["doctrine"](rng) for side in r.sides}
+    seen: set[bool] = set()
+    checked = 0
+
+    def bot(seat: str):  # type: ignore[no-untyped-def]
+        nonlocal checked
+        ctx = g.ctx
+        if ctx.state.phase == "fire":
+            for by, side in AR.burst_firers(ctx):
+                space = AR.BurstSpace(ctx, by)
+                ats = [(round(float(x), 2), round(float(y), 2)) for x, y in rng.uniform(0, 48, size=(12, 2))]
+                ats += [(e.x, e.y) for e in ctx.state.figures.values() if e.alive and e.on_table][:12]
+                want = [space.contains(Burst(by, at)) for at in ats]
+                assert AR.landings(ctx, side, by, ats) == want
+                seen.update(want)
+                checked += len(ats)
+        return bots[g.side_of(seat)]
+
+    play_out(g, bot, checked=False)
+    assert checked > 0 and seen == {True, False}

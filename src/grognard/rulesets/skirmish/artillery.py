@@ -166,6 +166,15 @@ def plan_burst(ctx: Context, side: str, action: Burst) -> BurstOrder | None:
     The landing point is stored to 0.01"; the range is measured from the piece's (or man's) centre to
     it, adjusted up or down hill (skirmish.29).
     """
+    origin = _origin(ctx, side, action)
+    if action.at is None:
+        return None
+    return _aimed(ctx, side, action, origin)
+
+
+def _origin(ctx: Context, side: str, action: Burst) -> XY:
+    """Where ``action``'s burst is fired from (its piece's, vehicle's or man's centre), checking all that does
+    not depend on where it lands (skirmish.12, 13, 31, 72); raises IllegalAction naming the rule."""
     s = ctx.state
     by = action.by
     if by in s.pieces:
@@ -213,8 +222,15 @@ def plan_burst(ctx: Context, side: str, action: Burst) -> BurstOrder | None:
         raise IllegalAction(f"{action}: no piece or man {by!r} in this game", "skirmish.12")
     if by in s.bursts:
         raise IllegalAction(f"{action}: {by} has already fired this turn", "skirmish.13")
-    if action.at is None:
-        return None
+    return origin
+
+
+def _aimed(ctx: Context, side: str, action: Burst, origin: XY) -> BurstOrder:
+    """The burst order of ``action`` fired from ``origin`` (``_origin``), checking all that depends on where it
+    lands (skirmish.11, 12, 15, 29, 55); raises IllegalAction naming the rule."""
+    s = ctx.state
+    by = action.by
+    assert action.at is not None
     weapon = burst_weapon(ctx, by)
     entry = ctx.tables.artillery[weapon]
     at = (snap(action.at[0]), snap(action.at[1]))
@@ -278,6 +294,24 @@ def plan_burst(ctx: Context, side: str, action: Burst) -> BurstOrder | None:
         numbers.hit_on,
         round(distance, 2),
     )
+
+
+def landings(ctx: Context, side: str, by: str, ats: list[XY]) -> list[bool]:
+    """``BurstSpace(ctx, by).contains(Burst(by, at))`` for each point of ``ats`` (the unturned first template):
+    what does not depend on where it lands is checked once."""
+    try:
+        origin = _origin(ctx, side, Burst(by, None))
+    except IllegalAction:
+        return [False] * len(ats)
+    out = []
+    for at in ats:
+        try:
+            _aimed(ctx, side, Burst(by, at), origin)
+        except IllegalAction:
+            out.append(False)
+        else:
+            out.append(True)
+    return out
 
 
 def burst_polygon(ctx: Context, order: BurstOrder) -> Polygon:

@@ -183,7 +183,8 @@ def burst_order(ctx: Context, space: BurstSpace) -> Burst:
         SG.seen(terrain, memo, [(f.x, f.y) for f in ours], ends, opened)
     elif gun is not None:
         SG.fill_sight(terrain, memo, [((gun.x, gun.y), at) for at in ends], opened)
-    aims = [at for at in aims if space.contains(Burst(space.by, at))]  # in range and seen
+    # in range and seen (BurstSpace.contains of each aim, what does not depend on it checked once)
+    aims = [at for at, ok in zip(aims, AR.landings(ctx, space.side, space.by, aims), strict=True) if ok]
     shapes = sorted(tid for tid, (cls, _) in ctx.templates.items() if cls == entry.burst)
     scored: list[tuple[float, int, Burst]] = []
     # rules.under_template for every man at once: the same distance, worked out over an array of points
