@@ -187,7 +187,7 @@ class Doctrine(Geometry):
         own = self._sec6(x)
         near = own[:, None] + np.arange(-NEAR, NEAR + 1)[None, :]  # in section order: ties go to the first
         on_table = (near >= 0) & (near < self.S)
-        near = np.clip(near, 0, self.S - 1)
+        near = np.minimum(np.maximum(near, 0), self.S - 1)
         gap = np.abs(self.mid6[near] - x[:, None])
         ok = on_table & (self.obs[g[:, None], near] == 0) & (gap <= FOLLOW_UP_REACH)
         column = np.where(ok, gap, np.inf).argmin(axis=1)
@@ -225,7 +225,7 @@ class Doctrine(Geometry):
         front = self._sec8(x)
         near = front[:, None] + np.arange(-CONTACT_NEAR, CONTACT_NEAR + 1)[None, :]  # in section order
         on_table = (near >= 0) & (near < self.B)
-        near = np.clip(near, 0, self.B - 1)
+        near = np.minimum(np.maximum(near, 0), self.B - 1)
         active = on_table & (self.status[g[:, None], near] == ACTIVE)
         distance = self._bunker_distance(x, y, near)
         limit = CONTACT + TOLERANCE

@@ -79,11 +79,11 @@ class Geometry:
 
     def _sec6(self, x: np.ndarray) -> np.ndarray:
         """``rules.obstacle_section_at`` on an array."""
-        return np.clip(np.floor(x / OBSTACLE_SECTION_WIDTH), 0, self.S - 1).astype(np.int64)
+        return np.minimum(np.maximum(np.floor(x / OBSTACLE_SECTION_WIDTH), 0), self.S - 1).astype(np.int64)
 
     def _sec8(self, x: np.ndarray) -> np.ndarray:
         """``rules.bunker_section_at`` on an array."""
-        return np.clip(np.floor(x / BUNKER_SECTION_WIDTH), 0, self.B - 1).astype(np.int64)
+        return np.minimum(np.maximum(np.floor(x / BUNKER_SECTION_WIDTH), 0), self.B - 1).astype(np.int64)
 
     @staticmethod
     def _cost(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray) -> np.ndarray:
@@ -189,7 +189,7 @@ class Geometry:
             key = ((part[0] * KEY_SPAN + part[1]) * KEY_SPAN + part[2]) * KEY_SPAN + part[3]
             known, kept_x, kept_y = REACHED.get(self.bounds, NOTHING_REACHED)
             if len(known):
-                spot = np.searchsorted(known, key).clip(0, len(known) - 1)
+                spot = np.minimum(np.searchsorted(known, key), len(known) - 1)
                 hit = keyed & (known[spot] == key)
                 px[c], py[c] = kept_x[spot], kept_y[spot]
             else:
