@@ -2,18 +2,21 @@
 
 The reference engine (:mod:`grognard.rulesets.omaha.game` with the
 :mod:`~grognard.rulesets.omaha.bots` doctrine) plays one game at a time, a
-decision object per order; a run of 10,000 games takes minutes. This module
-plays the same games side by side: every array holds one row per game, and
-each step of a turn (a landing, one squad's orders, one bunker's fire, one
-artillery call, one morale check) is a few numpy operations over every game
-at once.
+decision object per order. This package plays the same games side by side:
+every array holds one value per game, and each step of a turn (a landing, one
+player's orders, one bunker's fire, one artillery call, one morale check) is a
+few numpy operations over every game at once. Its modules, one concept each:
+``streams`` (each game's d6 stream), ``mechanics`` (what it reads of data.py),
+``geometry`` (rules.py on arrays), ``doctrine`` (bots.py on arrays) and
+``engine`` (the state and the phases of a turn).
 
-It is not an approximation. Game ``i`` draws the same d6 stream as the
-reference engine's ``SeededDice`` for that game (the same child seed, drawn in
-the same blocks), rolls its dice in the same order for the same purposes, and
-its bots make the same choices (the German placement ties are broken by the
-same generator calls), so a game's row equals the reference engine's row for
-that index. ``tests/test_omaha_batch.py`` checks that game by game.
+It is not an approximation. Game ``i`` rolls the same d6 stream as the
+reference engine's ``SeededDice`` for that game (the same child seed; numpy
+gives the same dice drawn in any blocks), rolls its dice in the same order for
+the same purposes, and its bots make the same choices (the German placement
+ties are broken by the same generator calls), so a game's row equals the
+reference engine's row for that index. ``tests/test_omaha_batch.py`` checks
+that game by game.
 
 Where the answer hangs on the last bit of a float (``np.hypot`` and
 ``math.hypot`` differ in the last bit now and then; ``np.round`` and ``round``
@@ -21,7 +24,10 @@ differ at rounding ties), the batch measures those few cases with the
 reference's own functions (``rules.reach``, ``rules.move_cost``,
 ``rules.bunker_distance``): a position within 1e-9" of a rounding tie, a cost
 within 1e-9" of the allowance, two bunkers within 1e-9" of equally near, and
-the rare move the allowance or the obstacles cut short by bisection.
+the rare move the allowance or the obstacles cut short by bisection. A move
+that stays out of the obstacle band depends on its ends and the table alone,
+so its point is remembered (``Geometry._reach_any``), as ``rules.reach``
+remembers the moves from below the wall.
 
 Supported: doctrine bots on both sides, every Omaha option (``shoot_from``, RULINGS O9, changes nothing
 the doctrine does: it never shoots from past the wall).
