@@ -324,25 +324,18 @@ def _quick_reach(game: B17Game, f: Aircraft, rows: list[Row], w: dict[str, Any],
 
 
 def _plain(rows: list[Row], w: dict[str, Any], tolerance: float) -> list[bool]:
-    """For each row: no +1 there (``rules.head_on_or_behind`` is None for the fighter at its stop), all at
-    once; the rules' own test where an angle is within 1e-9 degrees of the tolerance."""
+    """For each row: no +1 there (``rules.head_on_or_behind`` is None for the fighter at its stop). Both ways
+    to earn it need the fighter's heading within the tolerance of the bomber's axis: the rules' own test is
+    asked only of the rows whose heading passes (a row's heading is one of a few: before or after its turn)."""
     limit = tolerance + ANGLE_TOLERANCE
-    bx = np.array([r[4].x for r in rows])
-    by = np.array([r[4].y for r in rows])
-    bh = np.array([r[4].heading for r in rows])
-    where = np.degrees(np.arctan2(w["ya"] - by, w["xa"] - bx))
-    fh = np.array(w["h"])
-
-    def off(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return np.abs((a - b + 180.0) % 360.0 - 180.0)  # type: ignore[no-any-return]
-
-    angles = np.stack([off(where, bh), off(fh, bh + 180.0), off(where, bh + 180.0), off(fh, bh)])
-    inside = angles <= limit
-    plain = ~((inside[0] & inside[1]) | (inside[2] & inside[3]))
-    doubt = (np.abs(angles - limit) <= 1e-9).any(axis=0)
-    out: list[bool] = plain.tolist()
-    for k in np.nonzero(doubt)[0].tolist():
-        out[k] = R.head_on_or_behind(rows[k][4], w["x"][k], w["y"][k], w["h"][k], tolerance) is None
+    aligned: dict[tuple[float, float], bool] = {}
+    out: list[bool] = []
+    for row, x, y, h in zip(rows, w["x"], w["y"], w["h"], strict=True):
+        bomber = row[4]
+        bh = bomber.heading
+        if (h, bh) not in aligned:
+            aligned[h, bh] = angle_between(h, bh + 180.0) <= limit or angle_between(h, bh) <= limit
+        out.append(not aligned[h, bh] or R.head_on_or_behind(bomber, x, y, h, tolerance) is None)
     return out
 
 

@@ -76,6 +76,7 @@ class B17Game(Game):
     def __init__(self, options: Mapping[str, Any], dice: DiceSource) -> None:
         super().__init__(dice)
         self.applied = 0  # actions applied: FlySpace keeps what it resolved until the next one
+        self._dims_of: tuple[Any, dict[str, G.Dims]] = (None, {})
         boxes = 2 if options["enlarged"] else 1
         aircraft: dict[str, Aircraft] = {}
         for k in range(boxes * BOX_SIZE):
@@ -174,7 +175,14 @@ class B17Game(Game):
         return self.state.aircraft[label]
 
     def dims(self, a: Aircraft) -> G.Dims:
-        return R.dims_of(self.state.options, a.model)
+        options = self.state.options
+        if options is not self._dims_of[0]:  # kept per model for the options the game plays (never changed)
+            self._dims_of = (options, {})
+        known = self._dims_of[1]
+        found = known.get(a.model)
+        if found is None:
+            found = known[a.model] = R.dims_of(options, a.model)
+        return found
 
     def altitude(self, a: Aircraft) -> str | None:
         if a.bomber:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 import shapely
@@ -69,7 +69,7 @@ class Dims:
     span: float
     bomber: bool
 
-    @property
+    @cached_property
     def body_width(self) -> float:
         """The fuselage's width: a tenth of the length for a B-17, a ninth for a fighter."""
         return round(self.length * (0.1 if self.bomber else 0.11), 3)

@@ -139,14 +139,19 @@ def guns_in_range(options: Mapping[str, Any], bomber: Aircraft, fighter: Aircraf
     With the option ``firing_arcs`` a gun also needs the fighter's centre within 60 degrees of its axis.
     """
     fdims, bdims = dims_of(options, fighter.model), dims_of(options, bomber.model)
-    reach = (
-        ATTACK_RANGE + TOLERANCE + math.hypot(fdims.length, fdims.span) / 2 + math.hypot(bdims.length, bdims.span) / 2
-    )
-    if math.hypot(fighter.x - bomber.x, fighter.y - bomber.y) > reach:
+    if math.hypot(fighter.x - bomber.x, fighter.y - bomber.y) > _gun_reach(fdims, bdims):
         return {}  # too far for any gun: no part of either model can be nearer
     arcs = bool(options["firing_arcs"])
     where = (bomber.x, bomber.y, bomber.heading, fighter.x, fighter.y, fighter.heading)
     return dict(_guns_in_range(arcs, fdims, bdims, *where))
+
+
+@lru_cache(maxsize=64)
+def _gun_reach(fdims: G.Dims, bdims: G.Dims) -> float:
+    """Inches between the centres beyond which no gun of the bomber is within 4" of the fighter."""
+    return (
+        ATTACK_RANGE + TOLERANCE + math.hypot(fdims.length, fdims.span) / 2 + math.hypot(bdims.length, bdims.span) / 2
+    )
 
 
 @lru_cache(maxsize=512)
