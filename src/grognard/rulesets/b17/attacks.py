@@ -24,7 +24,8 @@ from grognard.rulesets.b17 import reckoning as K
 from grognard.rulesets.b17 import rules as R
 from grognard.rulesets.b17.actions import Fly
 from grognard.rulesets.b17.data import ATTACK_RANGE
-from grognard.rulesets.b17.game import B17Game, FlySpace
+from grognard.rulesets.b17.game import B17Game
+from grognard.rulesets.b17.spaces import FlySpace
 from grognard.rulesets.b17.state import Aircraft
 
 Score = tuple[bool, bool, int, int, float]  # off the table, plain (no +1), gunners met in all, at the stop, the stop
@@ -132,14 +133,16 @@ def _generic_stops(
     first_leg = np.minimum(stops[None, :], straight)
     second_leg = np.maximum(stops[None, :] - straight, 0.0)
     after = stops[None, :] > straight
-    x = f.x + first_leg * math.cos(h0) + second_leg * cos_turn
-    y = f.y + first_leg * math.sin(h0) + second_leg * sin_turn
-    heading = np.where(after, turn, h0)
-    nx = x + dims.length / 2 * np.cos(heading)
-    ny = y + dims.length / 2 * np.sin(heading)
+    c0, s0 = math.cos(h0), math.sin(h0)
+    x = f.x + first_leg * c0 + second_leg * cos_turn
+    y = f.y + first_leg * s0 + second_leg * sin_turn
+    nx = x + dims.length / 2 * np.where(after, cos_turn, c0)  # the nose, along the heading at each stop
+    ny = y + dims.length / 2 * np.where(after, sin_turn, s0)
     off = (x < -TOLERANCE) | (x > G.TABLE_LENGTH + TOLERANCE) | (y < -TOLERANCE) | (y > G.TABLE_WIDTH + TOLERANCE)
     gone = np.logical_or.accumulate(off, axis=1)
-    reach = np.where(gone, np.inf, K.distance_to_footprint(tdims, nx, ny, target.x, target.y, target.heading))
+    # the quick distances (square roots, to within a few units in the last place of hypot's): every verdict
+    # below within EDGE of a limit or a tie is shapely's, so the grid's attacks are the same either way
+    reach = np.where(gone, np.inf, K.distance_to_footprint(tdims, nx, ny, target.x, target.y, target.heading, True))
     # shapely (the truth) measures again a row whose quick distances are within EDGE of the range or of its least
     low = reach.min(axis=1, initial=np.inf)
     tie = (reach <= low[:, None] + K.EDGE).sum(axis=1) > 1
@@ -167,7 +170,8 @@ def _generic_stops(
     firsts = stops[inside.argmax(axis=1)].tolist()
     bests = stops[reach.argmin(axis=1)].tolist()
     out: list[tuple[float, float, float]] = []
-    for row, any_in, first, best in zip(rows[near].tolist(), inside.any(axis=1).tolist(), firsts, bests, strict=True):
+    hits: list[bool] = np.any(inside, axis=1).tolist()
+    for row, any_in, first, best in zip(rows[near].tolist(), hits, firsts, bests, strict=True):
         if not any_in:
             continue
         s_, t_ = plans[row]
@@ -348,9 +352,9 @@ def _stops_and_ends(f: Aircraft, length: float, rows: list[Row]) -> dict[str, An
     c, s = math.cos(rad), math.sin(rad)
     turned: dict[float, tuple[float, float, float]] = {}
     for turn in {r[2] for r in rows}:
-        h1 = snap_angle(f.heading + snap_angle(turn))
-        r1 = math.radians(h1)
-        turned[turn] = (h1, math.cos(r1), math.sin(r1))
+        new_heading = snap_angle(f.heading + snap_angle(turn))
+        r1 = math.radians(new_heading)
+        turned[turn] = (new_heading, math.cos(r1), math.sin(r1))
     straight = np.array([r[1] for r in rows])
     stop = np.array([r[3] for r in rows])
     h1 = [turned[r[2]][0] for r in rows]

@@ -210,7 +210,8 @@ def _rough_intercept_scores(
         off = np.abs((h - want + 180.0) % 360.0 - 180.0)
         miss = np.minimum(miss, np.hypot(x - ax, y - ay) + 0.05 * off)
     leaves = ends["leaves"]
-    return np.where(leaves, miss + 1e6, miss + 6.0 * np.array(met))  # type: ignore[no-any-return]
+    scores: np.ndarray = np.where(leaves, miss + 1e6, miss + 6.0 * np.array(met))
+    return scores
 
 
 def fighter_plans(game: B17Game, f: Aircraft, k: int = 8) -> list[Fly]:
@@ -230,8 +231,9 @@ def fighter_plans(game: B17Game, f: Aircraft, k: int = 8) -> list[Fly]:
         if not plans:  # the grid's attacks, scored all at once: a move is made only of those returned
             plans += generic_scored(game, f, target, length, minimum, space)
     plans.sort(key=lambda item: item[0])
-    good = [plan for score, plan in plans if not score[0]][:k]
-    good = [p if isinstance(p, Fly) else Fly(f.label, p[0], p[1], target.label if target else None, p[2]) for p in good]
+    chosen = [plan for score, plan in plans if not score[0]][:k]
+    aim = target.label if target else None
+    good = [p if isinstance(p, Fly) else Fly(f.label, p[0], p[1], aim, p[2]) for p in chosen]
     if len(good) >= k:
         return good
     return good + _intercept_moves(game, f, target, length, minimum, k - len(good))
@@ -291,7 +293,8 @@ def _bombs_next_moves(
     ey = y + moves[None, :, 0] * s + moves[None, :, 1] * c
     eh = np.radians(np.array([p[2] for p in starts])[:, None] + moves[None, :, 2])
     inside = _over_target(dims, ex, ey, np.cos(eh), np.sin(eh))
-    for i, v in zip(maybe, inside.any(axis=1).tolist(), strict=True):
+    found: list[bool] = np.any(inside, axis=1).tolist()
+    for i, v in zip(maybe, found, strict=True):
         out[i] = v
     return out
 

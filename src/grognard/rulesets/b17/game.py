@@ -77,6 +77,7 @@ class B17Game(Game):
         super().__init__(dice)
         self.applied = 0  # actions applied: FlySpace keeps what it resolved until the next one
         self._dims_of: tuple[Any, dict[str, G.Dims]] = (None, {})
+        self._moves: dict[tuple[str, float], Decision] = {}  # an aircraft's move decision, per allowance
         boxes = 2 if options["enlarged"] else 1
         aircraft: dict[str, Aircraft] = {}
         for k in range(boxes * BOX_SIZE):
@@ -231,12 +232,14 @@ class B17Game(Game):
         out = []
         for label in s.to_move:
             a = s.aircraft[label]
-            seat = AMERICAN if a.bomber else GERMAN
-            out.append(
-                Decision(
-                    f"move {label}", seat, f'{label} ({a.model}) flies {self.allowance(a):g}"', FlySpace(self, label)
-                )
-            )
+            inches = self.allowance(a)
+            # the same decision while its move is the same (not one made by the game this one is a copy of)
+            decision = self._moves.get((label, inches))
+            if decision is None or getattr(decision.space, "game", None) is not self:
+                seat = AMERICAN if a.bomber else GERMAN
+                prompt = f'{label} ({a.model}) flies {inches:g}"'
+                decision = self._moves[label, inches] = Decision(f"move {label}", seat, prompt, FlySpace(self, label))
+            out.append(decision)
         return tuple(out)
 
     def _apply(self, decision: Decision, action: Any) -> None:

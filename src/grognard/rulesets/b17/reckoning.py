@@ -32,12 +32,16 @@ def _rectangles(dims: G.Dims) -> np.ndarray:
     return np.array([(part[0][0], part[1][0], part[2][1]) for part in G._parts(dims)])
 
 
-def distance_to_footprint(dims: G.Dims, px: np.ndarray, py: np.ndarray, x: Any, y: Any, h: Any) -> np.ndarray:
+def distance_to_footprint(
+    dims: G.Dims, px: np.ndarray, py: np.ndarray, x: Any, y: Any, h: Any, rough: bool = False
+) -> np.ndarray:
     """Inches from points (px, py) to the footprint of a model of ``dims`` at (x, y, heading h).
 
     Shapes broadcast: ``x, y, h`` (one per candidate) against the points. The footprint's outline is
     the union of its rectangles, so the distance to it is the least distance to one rectangle (0
-    inside); the same measure as ``shapely.distance(point, geometry.footprint(...))``.
+    inside); the same measure as ``shapely.distance(point, geometry.footprint(...))``. ``rough``: with
+    square roots, not ``hypot`` (quicker, within a few units in the last place), for callers that decide
+    every verdict near a limit again.
     """
     rad = np.radians(h)
     c, s = np.cos(rad), np.sin(rad)
@@ -48,7 +52,7 @@ def distance_to_footprint(dims: G.Dims, px: np.ndarray, py: np.ndarray, x: Any, 
     for back, front, half in _rectangles(dims):
         du = np.maximum(np.maximum(back - u, 0.0), u - front)
         dv = np.maximum(v - half, 0.0)
-        d = np.hypot(du, dv)
+        d = np.sqrt(du * du + dv * dv) if rough else np.hypot(du, dv)
         best = d if best is None else np.minimum(best, d)
     assert best is not None
     return best
@@ -180,26 +184,47 @@ def guns_met_many(
     guns, centres, spread = _gun_table(fdims, key)
     x = np.asarray(xs, dtype=float)[:, None]
     y = np.asarray(ys, dtype=float)[:, None]
-    rad = np.radians(np.asarray(hs, dtype=float))[:, None]
-    c, s = np.cos(rad), np.sin(rad)
     # a gun is within half the bomber's diagonal of its centre, the fighter's parts within half its own of
-    # (x, y): the pairs surely apart count no gun (measured all the same: one pass over every pair is quicker)
-    apart = np.hypot(x - centres[0], y - centres[1])  # (n, bombers)
-    near = np.repeat(apart <= ATTACK_RANGE + 2 * TOLERANCE + spread, 4, axis=1)  # (n, bombers * 4)
-    dx, dy = guns[0] - x, guns[1] - y  # (n, bombers * 4): the sums of distance_to_footprint
+    # (x, y): the pairs surely apart count no gun; only the positions near a bomber are measured (all of its
+    # pairs at once: one pass over every pair of them is quicker)
+    dx, dy = x - centres[0], y - centres[1]
+    close = np.sqrt(dx * dx + dy * dy) <= ATTACK_RANGE + 2 * TOLERANCE + spread  # (n, bombers)
+    rows = np.nonzero(close.any(axis=1))[0]
+    if rows.size == 0:
+        return [0] * n
+    x, y = x[rows], y[rows]
+    rad = np.radians(np.asarray(hs, dtype=float)[rows])[:, None]
+    c, s = np.cos(rad), np.sin(rad)
+    near = np.repeat(close[rows], 4, axis=1)  # (rows, bombers * 4)
+    dx, dy = guns[0] - x, guns[1] - y  # (rows, bombers * 4): the sums of distance_to_footprint
     u = dx * c + dy * s
     v = np.abs(-dx * s + dy * c)
-    best = None
-    for back, front, half in _rectangles(fdims):
-        d = np.hypot(np.maximum(np.maximum(back - u, 0.0), u - front), np.maximum(v - half, 0.0))
-        best = d if best is None else np.minimum(best, d)
-    inside = ((best <= ATTACK_RANGE + TOLERANCE) & near).reshape(n, len(bombers), 4)
+    legs = [
+        (np.maximum(np.maximum(back - u, 0.0), u - front), np.maximum(v - half, 0.0))
+        for back, front, half in _rectangles(fdims)
+    ]
+    # square roots, quicker than hypot; hypot's own verdict where a distance is within EDGE of the range
+    best = np.full(u.shape, np.inf)
+    for du, dv in legs:
+        best = np.minimum(best, np.sqrt(du * du + dv * dv))
+    limit = ATTACK_RANGE + TOLERANCE
+    doubt = np.abs(best - limit) <= EDGE
+    if doubt.any():
+        exact = np.full(int(doubt.sum()), np.inf)
+        for du, dv in legs:
+            exact = np.minimum(exact, np.hypot(du[doubt], dv[doubt]))
+        best[doubt] = exact
+    inside = ((best <= limit) & near).reshape(len(rows), len(bombers), 4)
     if options["firing_arcs"]:
-        for i, j, k in zip(*np.nonzero(inside), strict=True):
+        for r, j, k in zip(*np.nonzero(inside), strict=True):
+            i = int(rows[r])
             gx, gy = guns[0, 4 * j + k], guns[1, 4 * j + k]
             axis = bombers[j].heading + GUN_AXIS[GUNS[k]]
             if angle_between(G.bearing(gx, gy, xs[i], ys[i]), axis) > ARC_HALF_WIDTH + ANGLE_TOLERANCE:
-                inside[i, j, k] = False
+                inside[r, j, k] = False
     count = inside.astype(np.int64)
     pairs = np.maximum(count[:, :, 0] + count[:, :, 3], count[:, :, 1] + count[:, :, 2])
-    return pairs.sum(axis=1).tolist()  # type: ignore[no-any-return]
+    out = [0] * n
+    for i, met in zip(rows.tolist(), pairs.sum(axis=1).tolist(), strict=True):
+        out[i] = met
+    return out
