@@ -69,6 +69,28 @@ def test_batch_reads_the_dice_stream_past_its_first_block(monkeypatch: pytest.Mo
     assert play_batch(options, DOCTRINE, 5, 0, 8) == reference_rows(options, 5, 0, 8)
 
 
+def test_the_remembered_moves_change_no_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The moves clear of the obstacle band are remembered from batch to batch (by the table's bounds);
+    kept few, so that they are forgotten again and again, or none at all, the games are the same."""
+    from grognard.rulesets.omaha.batch import geometry
+
+    options = OMAHA.resolve({"germans": 2})
+    expected = reference_rows(options, 4, 0, 10)
+
+    def kept() -> int:
+        return sum(len(keys) for keys, _, _ in geometry.REACHED.values())
+
+    geometry.REACHED.clear()
+    assert play_batch(options, DOCTRINE, 4, 0, 10) == expected
+    everything = kept()
+    monkeypatch.setattr(geometry, "REACHED_KEPT", 7)
+    geometry.REACHED.clear()
+    assert play_batch(options, DOCTRINE, 4, 0, 10) == expected
+    assert 0 < kept() < everything  # forgotten on the way
+    assert play_batch(options, DOCTRINE, 4, 0, 10) == expected  # with what the last batch left
+    geometry.REACHED.clear()
+
+
 def test_games_differ_and_finish() -> None:
     """Not one game copied: the rows vary, and every game has an outcome."""
     rows = play_batch(OMAHA.resolve({"germans": 2, "fresh_squads": 2}), DOCTRINE, 1, 0, 40)

@@ -33,7 +33,7 @@ KEY_SPAN = 1 << 15  # hundredths of an inch: more than twice any table's width o
 REACHED: dict[tuple[float, float, float, float], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 """The moves ``Geometry._reach_clear`` worked out, by the table's bounds: the keys (sorted) and the points
 reached; kept from batch to batch (a long simulate plays chunk after chunk on the same table)."""
-REACHED_KEPT = 1 << 20  # at most this many are kept (emptied when full)
+REACHED_KEPT = 1 << 18  # at most this many are kept (emptied when full): some 6 MB
 NOTHING_REACHED = (np.empty(0, dtype=np.int64), np.empty(0), np.empty(0))
 FLOAT_MARGIN = 1e-9  # inches: closer than this to a threshold, the reference functions measure
 
@@ -206,11 +206,12 @@ class Geometry:
         if fresh is not None:
             fx, fy = px[ask], py[ask]
             px[c[miss]], py[c[miss]] = fx[where], fy[where]
+            if len(known) + len(fresh) > REACHED_KEPT:  # too many kept: start again from these
+                REACHED.clear()
+                known, kept_x, kept_y = NOTHING_REACHED
             known = np.concatenate((known, fresh))
             order = np.argsort(known, kind="stable")
             kept_x, kept_y = np.concatenate((kept_x, fx))[order], np.concatenate((kept_y, fy))[order]
-            if len(known) > REACHED_KEPT:
-                REACHED.clear()
             REACHED[self.bounds] = (known[order], kept_x, kept_y)
         return px, py
 
