@@ -277,7 +277,7 @@ def _score_rows(
     if options["auto_intercept"]:
         closest = space.closest if space.closest is not None else R.closest_bombers(options, f, game.flying_bombers())
     w = _stops_and_ends(f, length, rows)
-    bdims = {game.dims(r[4]) for r in rows}
+    bdims = {game.dims(b) for b in {r[4].label: r[4] for r in rows}.values()}
     if len(bdims) != 1:  # bombers of different models: measure each as the rules do (never in the shipped game)
         where = zip(rows, w["x"], w["y"], w["h"], strict=True)
         reach = [R.attack_range(options, f, x, y, h, r[4]) for r, x, y, h in where]
@@ -315,7 +315,7 @@ def _quick_reach(game: B17Game, f: Aircraft, rows: list[Row], w: dict[str, Any],
     ny = w["ya"] + half * w["sin"] + 0.0 * w["cos"] + 0.0
     bx = np.array([r[4].x for r in rows])
     by = np.array([r[4].y for r in rows])
-    units = {r[4].label: _unit(r[4].heading) for r in rows}
+    units = {b.label: _unit(b.heading) for b in {r[4].label: r[4] for r in rows}.values()}
     c = np.array([units[r[4].label][0] for r in rows])
     s = np.array([units[r[4].label][1] for r in rows])
     reach = K.footprint_distance_many(bdims, nx, ny, bx, by, c, s).tolist()
@@ -329,17 +329,36 @@ def _quick_reach(game: B17Game, f: Aircraft, rows: list[Row], w: dict[str, Any],
 
 def _plain(rows: list[Row], w: dict[str, Any], tolerance: float) -> list[bool]:
     """For each row: no +1 there (``rules.head_on_or_behind`` is None for the fighter at its stop). Both ways
-    to earn it need the fighter's heading within the tolerance of the bomber's axis: the rules' own test is
-    asked only of the rows whose heading passes (a row's heading is one of a few: before or after its turn)."""
+    to earn it need the fighter's heading within the tolerance of the bomber's axis (a row's heading is one of
+    a few: before or after its turn), and its position within it: the positions of the rows whose heading
+    passes are measured all at once, and the rules' own test decides any within 1e-9 degrees of the limit."""
     limit = tolerance + ANGLE_TOLERANCE
-    aligned: dict[tuple[float, float], bool] = {}
-    out: list[bool] = []
-    for row, x, y, h in zip(rows, w["x"], w["y"], w["h"], strict=True):
-        bomber = row[4]
-        bh = bomber.heading
-        if (h, bh) not in aligned:
-            aligned[h, bh] = angle_between(h, bh + 180.0) <= limit or angle_between(h, bh) <= limit
-        out.append(not aligned[h, bh] or R.head_on_or_behind(bomber, x, y, h, tolerance) is None)
+    aligned: dict[tuple[float, float], tuple[bool, bool]] = {}  # (head-on, from behind) by the headings alone
+    ways: list[tuple[bool, bool]] = []
+    for h, row in zip(w["h"], rows, strict=True):
+        bh = row[4].heading
+        way = aligned.get((h, bh))
+        if way is None:
+            way = aligned[h, bh] = (angle_between(h, bh + 180.0) <= limit, angle_between(h, bh) <= limit)
+        ways.append(way)
+    out = [True] * len(rows)
+    ask = [k for k, (ahead, behind) in enumerate(ways) if ahead or behind]
+    if not ask:
+        return out
+    bx = np.array([rows[k][4].x for k in ask])
+    by = np.array([rows[k][4].y for k in ask])
+    bh = np.array([rows[k][4].heading for k in ask])
+    where = np.degrees(np.arctan2(w["ya"][ask] - by, w["xa"][ask] - bx))
+    off_ahead = np.abs((where - bh + 180.0) % 360.0 - 180.0)  # angle_between(where, bh)
+    off_behind = np.abs((where - bh + 360.0) % 360.0 - 180.0)  # angle_between(where, bh + 180)
+    doubt = ((np.abs(off_ahead - limit) <= 1e-9) | (np.abs(off_behind - limit) <= 1e-9)).tolist()
+    ahead_in, behind_in = (off_ahead <= limit).tolist(), (off_behind <= limit).tolist()
+    for j, k in enumerate(ask):
+        if doubt[j]:
+            row = rows[k]
+            out[k] = R.head_on_or_behind(row[4], w["x"][k], w["y"][k], w["h"][k], tolerance) is None
+        else:
+            out[k] = not ((ahead_in[j] and ways[k][0]) or (behind_in[j] and ways[k][1]))
     return out
 
 
@@ -431,15 +450,18 @@ def generic_scored(
     the one it flies)."""
     triples = _generic_stops(game, f, target, length, minimum)
     rows: list[Row] = []
-    checked: dict[tuple[float, float], float | None] = {}
+    paths: dict[tuple[float, float], tuple[float | None, float]] = {}  # checked straight, snapped turn
+    stops: dict[float, float | None] = {}  # the stop as the move keeps it and resolve reads it, or None
     for i, (straight, turn, stop) in enumerate(triples):
-        key = (straight, turn)
-        if key not in checked:
-            checked[key] = _checked_path(f, length, minimum, snap(straight), snap(turn))
-        s_ = checked[key]
-        stop = snap(stop)
-        if s_ is None or not (-TOLERANCE <= stop <= length + TOLERANCE):
+        path = paths.get((straight, turn))
+        if path is None:
+            path = paths[straight, turn] = (_checked_path(f, length, minimum, snap(straight), snap(turn)), snap(turn))
+        at = stops.get(stop, -1.0)  # (-1: not read yet; a kept stop is never below 0)
+        if at == -1.0:
+            at = snap(stop)
+            at = stops[stop] = min(max(at, 0.0), length) if -TOLERANCE <= at <= length + TOLERANCE else None
+        if path[0] is None or at is None:
             continue
-        rows.append((i, s_, snap(turn), min(max(stop, 0.0), length), target))
+        rows.append((i, path[0], path[1], at, target))
     scores = _score_rows(game, f, length, rows, None, space)
     return [(score, triples[i]) for i, score in enumerate(scores) if score is not None]
