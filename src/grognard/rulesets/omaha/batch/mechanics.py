@@ -45,3 +45,5 @@ class Mechanics:
         if len(D.OBSTACLE_ROLL.table) != self.sides or D.ARTILLERY_LANDS.dice != 1:
             raise ValueError("the Omaha batch path rolls one die for the obstacles and for the strike's landing")
         self.window = max(D.SQUAD_SIZE, self.kill_dice, *(m.dice for m in fire))
+        if max(D.DEFENDERS, *D.OBSTACLE_ROLL.table) > np.iinfo(np.int8).max:  # the batch keeps them in int8
+            raise ValueError("the Omaha batch path keeps defenders and obstacles in 8 bits; data.py has more")
