@@ -55,6 +55,7 @@ from grognard.rulesets.skirmish import melee as ME
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import moving as MV
 from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish import sight as SG
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import Choice, Move, Order, Turn
 from grognard.rulesets.skirmish.artillery import BurstSpace
@@ -461,7 +462,8 @@ def covered_from_enemy(ctx: Context, x: float, y: float, side: str) -> bool:
     if not enemies:
         return True
     near = min(enemies, key=lambda e: math.hypot(e.x - x, e.y - y))
-    return R.cover(ctx.terrain, (near.x, near.y), (x, y), "small_arms") is not None
+    terrain = ctx.terrain  # rules.cover's answer, kept in the terrain's memo (sight.cover)
+    return SG.cover(terrain, ctx.sight_memo(terrain), (near.x, near.y), (x, y), "small_arms") is not None
 
 
 def move_order(ctx: Context, space: MoveSpace) -> Move:

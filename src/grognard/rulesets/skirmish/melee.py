@@ -32,9 +32,13 @@ def contacts(ctx: Context) -> dict[str, set[str]]:
         (f for f in ctx.state.figures.values() if f.alive and f.on_table and f.aboard is None), key=lambda f: f.id
     )
     out: dict[str, set[str]] = {f.id: set() for f in men}
+    reach = base + TOLERANCE + 1e-9  # farther apart than this along x or y: surely not in contact (a short cut)
     for i, a in enumerate(men):
+        ax, ay, side = a.x, a.y, a.side
         for b in men[i + 1 :]:
-            if a.side != b.side and R.in_contact((a.x, a.y), (b.x, b.y), base) and CA.levels_meet(ctx, a, b):
+            if b.side == side or abs(b.x - ax) > reach or abs(b.y - ay) > reach:
+                continue
+            if R.in_contact((ax, ay), (b.x, b.y), base) and CA.levels_meet(ctx, a, b):
                 out[a.id].add(b.id)
                 out[b.id].add(a.id)
     return out
