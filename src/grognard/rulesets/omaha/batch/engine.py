@@ -172,12 +172,13 @@ class _Batch(Doctrine):
         ties = best.sum(axis=2)
         choice = best.argmax(axis=2)  # the only best pair, or the first of several
         rngs: dict[int, np.random.Generator] = {}
-        for k, german in zip(*np.nonzero(ties > 1), strict=True):
+        tied = np.nonzero(ties > 1)
+        for k, german, pairs in zip(tied[0].tolist(), tied[1].tolist(), best[tied].tolist(), strict=True):
             rng = rngs.get(k)
             if rng is None:
                 rng = rngs[k] = np.random.default_rng(stream(self.seed, self.indices[k], BOTS))
-            drawn = int(rng.integers(ties[k, german]))
-            choice[k, german] = np.nonzero(best[k, german])[0][drawn]
+            options = [i for i, top in enumerate(pairs) if top]
+            choice[k, german] = options[int(rng.integers(len(options)))]
         first = SECTIONS_PER_GERMAN * np.arange(self.germans)
         for i in range(2):
             section = first[None, :] + np.array(PAIRS)[choice, i]
