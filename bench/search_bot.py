@@ -14,7 +14,12 @@ search's CPU seconds per decision it weighed (more than one candidate; the
 worker's process time, so a machine shared with other work reads about right).
 Nothing here is asserted by the tests.
 
-    python bench/search_bot.py [RULESET] [--games N] [--budgets 8 32] [--depth 2] [--scenario S] [--jobs 2]
+The search plays as the rule set's normal level does (its depth, allocation,
+menu cut and the sides whose playouts stop at the seat's next decision), at
+each budget; the flags override one setting at a time.
+
+    python bench/search_bot.py [RULESET] [--games N] [--budgets 8 32] [--depth 2] [--allocation halving]
+        [--until-own german] [--sides german] [--scenario S] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -34,8 +39,10 @@ from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.play import play_out
 from grognard.rulesets import get
 
-GAMES = {"omaha": 200, "b17": 60, "skirmish": 20}  # games per match by default (a paired test needs few)
-BUDGETS = {"omaha": [32, 256], "b17": [8, 16], "skirmish": [8, 16]}  # playouts a decision by default
+# games per match by default: the paired test counts only the games that differ, and a B-17 game that differs
+# is nearly a fresh one, so a gain of 5 points needs several hundred (a B-17 game is cheap; a skirmish one is not)
+GAMES = {"omaha": 200, "b17": 600, "skirmish": 40}
+BUDGETS = {"omaha": [32, 256], "b17": [64, 256], "skirmish": [8, 16]}  # playouts a decision (B-17: normal, hard)
 
 
 def play_one(args: tuple[Any, ...]) -> tuple[str | None, int, float, int]:
