@@ -41,7 +41,7 @@ from grognard.rulesets import get
 
 # games per match by default: the paired test counts only the games that differ, and a B-17 game that differs
 # is nearly a fresh one, so a gain of 5 points needs several hundred (a B-17 game is cheap; a skirmish one is not)
-GAMES = {"omaha": 200, "b17": 600, "skirmish": 40}
+GAMES = {"omaha": 200, "b17": 400, "skirmish": 40}
 BUDGETS = {"omaha": [32, 256], "b17": [64, 256], "skirmish": [8, 16]}  # playouts a decision (B-17: normal, hard)
 
 
