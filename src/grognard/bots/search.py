@@ -154,14 +154,12 @@ class SearchBot:
         self.policy: BotFactory = ruleset.bots[name]
         self.evaluate = evaluate if evaluate is not None else ruleset.evaluate
         self.candidates = ruleset.search_candidates
-        self._keep: int | None = None  # the candidate successive halving keeps (the policy's own choice)
         self.last: list[CandidateStats] = []  # the statistics of the latest search (empty if none was needed)
 
     # ------------------------------------------------------------------ the bot
     def choose(self, game: Game, decision: Decision) -> Any:
         entropy = int(self.rng.integers(2**63))
         options, policy_first = self.menu(game, decision, entropy)
-        self._keep = 0 if policy_first else None
         self.last = []
         if len(options) == 1:
             return options[0]
@@ -171,7 +169,7 @@ class SearchBot:
             return options[0]
         side = game.side_of(decision.seat)
         stats = [CandidateStats(action) for action in options]
-        for index in self._schedule(stats):
+        for index in self._schedule(stats, policy_first):
             stat = stats[index]
             seed = stream(entropy, PLAYOUTS, stat.playouts)
             stat.scores.append(self.playout(game, decision, stat.action, side, seed))
@@ -219,12 +217,12 @@ class SearchBot:
                 options.append(action)
         return options, policy_first
 
-    def _schedule(self, stats: Sequence[CandidateStats]) -> Iterable[int]:
+    def _schedule(self, stats: Sequence[CandidateStats], policy_first: bool) -> Iterable[int]:
         n = len(stats)
         if self.allocation == "flat":
             return [i % n for i in range(max(self.playouts, n))]
         if self.allocation == "halving":
-            return _halving(stats, max(self.playouts, n), self._keep)
+            return _halving(stats, max(self.playouts, n), 0 if policy_first else None)
         return _UCB(stats, max(self.playouts, n), self.exploration)
 
     # ------------------------------------------------------------------ playouts
