@@ -104,5 +104,6 @@ def test_until_own_stops_each_playout_at_the_seats_next_decision() -> None:
         assert leaves, "the decision had more than one candidate: the playouts were scored"
         if until_own:
             assert all(seat == "German" or turn == game.turn + 2 for seat, turn in leaves), leaves
+            assert any(seat == "German" and turn < game.turn + 2 for seat, turn in leaves), leaves  # cut short
         else:
             assert all(turn == game.turn + 2 for _, turn in leaves), leaves  # played to the depth
