@@ -240,3 +240,26 @@ def test_burst_landings_are_the_space_s_answers(scenario: str) -> None:
 
     play_out(g, bot, checked=False)
     assert checked > 0 and seen == {True, False}
+
+
+def test_the_tables_shared_memos_stay_bounded_and_play_the_same_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a scenario's games share (``context.Shared``) is bounded: a terrain every game plays on has its
+    memo emptied once it holds more than ``MEMO_ENTRIES``, so a million-game run does not grow without end;
+    and the games played while the memos are emptied again and again are those played with them kept."""
+    from grognard.analysis.montecarlo import play_one
+    from grognard.rulesets.skirmish import context as C
+
+    r = rulesets.get("skirmish")
+    options = r.resolve({"scenario": "hill_assault"})
+    bots = {side: "doctrine" for side in r.sides}
+    kept = [play_one(r, options, bots, 3, index) for index in range(3)]
+    monkeypatch.setattr(C.Shared, "MEMO_ENTRIES", 40)
+    small = [play_one(r, options, bots, 3, index) for index in range(3)]
+    assert small == kept
+    shared = C.shared(load_scenario("hill_assault"))
+    terrain = next(iter(shared.memos.values()))[0]
+    memo = shared.memo(terrain)
+    memo.update({("filler", n): None for n in range(41)})
+    assert shared.memo(terrain) is memo and not memo  # past the bound: the same memo, emptied
+    memo.update({("filler", n): None for n in range(40)})
+    assert len(shared.memo(terrain)) == 40  # at the bound: kept

@@ -46,6 +46,7 @@ from grognard.rulesets.skirmish.state import Figure, Ladder
 from grognard.rulesets.skirmish.terrain import CASTLE_WALL_THICKNESS, CastleWall
 
 CASTLE_VERBS = ("up", "down", "ladder", "climb", "push")
+GROWN_TOPS_KEPT = 256  # sets of standing wall sections whose grown tops are kept (each a small polygon)
 GROUND, WALL, LADDER = "ground", "wall", "ladder"
 
 
@@ -94,6 +95,8 @@ def _grown_tops(ctx: Context) -> Any:
     up = tuple(sid for sid in ST.wall_sections(ctx) if ctx.state.walls[sid] > 0)
     kept: dict[tuple[str, ...], Any] = ctx.bot_cache.setdefault("grown tops", {})
     if up not in kept:
+        if len(kept) >= GROWN_TOPS_KEPT:
+            kept.clear()  # the walls fall in other orders game after game: keep the store bounded
         tops = standing_tops(ctx)
         kept[up] = None if tops is None else tops.buffer(TOLERANCE)
     return kept[up]

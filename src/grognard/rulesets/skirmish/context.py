@@ -192,7 +192,8 @@ class Shared:
     range and cover (pure functions of the terrain and two points), and the bots' lookups of the table.
 
     All of it is bounded: at most ``TERRAINS`` terrains and ``MEMO_ENTRIES`` memo entries in all are kept
-    (past either, that store starts afresh when a game next asks for it; a game holding the old one keeps it)."""
+    (past either, that store starts afresh when a game next asks for it; a game holding the old one keeps it;
+    a terrain whose memo alone holds more is emptied when a game next asks for it)."""
 
     TERRAINS = 64
     MEMO_ENTRIES = 300_000
@@ -220,6 +221,8 @@ class Shared:
             if len(self.memos) >= self.TERRAINS or sum(len(m) for _, m in self.memos.values()) > self.MEMO_ENTRIES:
                 self.memos = {}
             found = self.memos[id(terrain)] = (terrain, {})
+        elif len(found[1]) > self.MEMO_ENTRIES:
+            found[1].clear()  # a terrain every game plays on (nothing on it changes) fills its memo game after game
         return found[1]
 
 
