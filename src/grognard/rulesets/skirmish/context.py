@@ -196,7 +196,7 @@ class Shared:
     a terrain whose memo alone holds more is emptied when a game next asks for it)."""
 
     TERRAINS = 64
-    MEMO_ENTRIES = 300_000
+    MEMO_ENTRIES = 150_000  # some 0.2 kB an entry: a worker of a long simulate holds at most ~30 MB of them
 
     def __init__(self, scenario: Scenario, base_terrain: Terrain | None = None) -> None:
         self.scenario = scenario
