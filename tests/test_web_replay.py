@@ -201,6 +201,24 @@ def _rooms(server: ServerProcess) -> int:
         return int(db.execute("select count(*) from grognard_rooms").fetchone()[0])
 
 
+def test_quick_clicks_each_go_one_event_on(
+    browser: Any, server: ServerProcess, played: dict[str, tuple[str, str, str]]
+) -> None:
+    """Three clicks on "next" quicker than the server answers (all in one task of the page, before any answer)
+    show event 3, and two on "back" then event 1: a move counts from the event last asked for (it counted from
+    the one shown, so the quick clicks were lost, and CI once saw six clicks land on event 5)."""
+    code, _, text = played["b17"]
+    want = expected(text)
+    p = page(browser)
+    p.goto(f"{server.url}/replay/{code}")
+    check(p, 0, want)
+    p.evaluate("(n) => { for (let i = 0; i < n; i++) document.getElementById('next').click(); }", 3)
+    check(p, 3, want)
+    p.evaluate("(n) => { for (let i = 0; i < n; i++) document.getElementById('prev').click(); }", 2)
+    check(p, 1, want)
+    p.context.close()
+
+
 def test_upload_a_record_and_refusals(
     browser: Any, server: ServerProcess, played: dict[str, tuple[str, str, str]]
 ) -> None:

@@ -41,7 +41,11 @@ async function show(n) {
   n = Math.max(0, Math.min(outline.steps - 1, n));
   wanted = n;
   let s;
-  try { s = await fetchStep(n); } catch (err) { say("Could not show event " + n + ": " + err.message, "error"); return; }
+  try { s = await fetchStep(n); } catch (err) {
+    if (wanted === n) wanted = at;  // the next move counts from the event still shown
+    say("Could not show event " + n + ": " + err.message, "error");
+    return;
+  }
   if (wanted !== n) return;
   at = n;
   draw(s);
@@ -89,12 +93,14 @@ function draw(s) {
   $("last").disabled = $("next").disabled = $("next-turn").disabled = s.step === outline.steps - 1;
 }
 
+// a move counts from the event last asked for, not the one shown: clicks quicker than the server's
+// answers each go one further (counted from the one shown, three quick clicks went one event on)
 const moves = {
   first: () => 0,
-  "prev-turn": () => previousTurn(at),
-  prev: () => at - 1,
-  next: () => at + 1,
-  "next-turn": () => nextTurn(at),
+  "prev-turn": () => previousTurn(wanted),
+  prev: () => wanted - 1,
+  next: () => wanted + 1,
+  "next-turn": () => nextTurn(wanted),
   last: () => outline.steps - 1,
 };
 function go(name) {
