@@ -26,3 +26,13 @@ ARGS = [
 needs_chromium = pytest.mark.skipif(
     not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} (.ci/run installs it)"
 )
+
+
+def wait_said(page: object, start: str, timeout: float | None = None) -> None:
+    """Wait until the page's message line has said of the last order given something starting ``start``
+    ("Done: ...", "Refused: ..."). The line is read from the page's own log of it (``grognardSaid``): the line
+    itself is cleared at once when the order's question is asked again (the next turn), and a slow machine
+    may draw that before a poll sees the answer."""
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "(s) => window.grognardSaid().lines.some((t) => t.startsWith(s))", arg=start, timeout=timeout
+    )

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from browsers import needs_chromium
+from browsers import needs_chromium, wait_said
 from grognard.web.testing import ServerProcess
 
 AXE_VERSION = "4.14.1"
@@ -87,7 +87,7 @@ def test_two_players_play_a_turn(browser: Any, server: ServerProcess, shots: Pat
     ann.locator("form.order-form").first.locator("button[type=button]").click()
     ann.wait_for_function("document.getElementById('preview').textContent.includes('allowed')")
     ann.locator("form.order-form").first.locator("button[type=submit]").click()
-    ann.wait_for_function("document.getElementById('message').textContent.startsWith('Done')")
+    wait_said(ann, "Done")
     # Bob uses the keyboard only: the menu's last choice (hold), then commit
     bob.focus("#d0c0")
     count = bob.locator("input[name=d0]").count()
@@ -96,7 +96,7 @@ def test_two_players_play_a_turn(browser: Any, server: ServerProcess, shots: Pat
     assert bob.locator("input[name=d0]:checked").get_attribute("value") == "hold A2"
     bob.keyboard.press("Tab")
     bob.keyboard.press("Enter")
-    bob.wait_for_function("document.getElementById('message').textContent.startsWith('Done')")
+    wait_said(bob, "Done")
     # the bots play A3 and the Germans; the turn goes on for everyone
     for p in (ann, bob, host):
         p.wait_for_function(
@@ -320,16 +320,13 @@ def test_solo_b17_turn(browser: Any, server: ServerProcess, shots: Path) -> None
         )
         if pilot.inner_text("#turn") != turn:
             break
-        heading = pilot.inner_text("#d0-h")
         pilot.fill("#d0f0straight", pilot.get_attribute("#d0f0straight", "max") or "14")
         pilot.fill("#d0f0turn", "0")
         pilot.press("#d0f0turn", "Enter")
-        pilot.wait_for_function(
-            "(h) => !document.getElementById('d0-h') || document.getElementById('d0-h').textContent !== h"
-            " || document.getElementById('message').textContent.startsWith('Refused')",
-            arg=heading,
-        )
-        assert not pilot.inner_text("#message").startswith("Refused"), pilot.inner_text("#message")
+        wait_said(pilot, "")  # the answer to it, whichever
+        said = pilot.evaluate("() => window.grognardSaid()")
+        assert said["lines"][0].startswith("Done"), said
+        pilot.wait_for_function("(n) => window.grognardState().step >= n", arg=said["step"])  # and the state after it
         flown += 1
     assert flown >= 1
     pilot.wait_for_function("(t) => document.getElementById('turn').textContent !== t", arg=turn, timeout=30000)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from browsers import needs_chromium
+from browsers import needs_chromium, wait_said
 from grognard.web.store import Store
 from grognard.web.testing import ServerProcess, call
 
@@ -150,7 +150,7 @@ def test_solo_b17_from_the_home_page_one_bomber_at_a_time(
     assert abs(float(page.input_value(f"#d{k}f1x")) - ahead[0]) < 0.2
     page.screenshot(path=str(shots / f"b17-solo-preview-{size[0]}x{size[1]}.png"))
     page.locator(f"#d{k}f1x").press("Enter")  # commit that one
-    page.wait_for_function(f"document.getElementById('message').textContent.startsWith('Done: fly {target} to')")
+    wait_said(page, f"Done: fly {target} to")
     page.wait_for_function(
         "(b) => ![...document.querySelectorAll('.picker button')].some((t) => t.textContent === b)", arg=target
     )

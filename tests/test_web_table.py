@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from browsers import wait_said
 from grognard.web.testing import ServerProcess, call
 
 CHROMIUM = os.environ.get("GROGNARD_CHROMIUM", "/usr/bin/chromium")
@@ -153,7 +154,7 @@ def test_an_omaha_squad_moves_by_a_tap_and_a_refused_tap_changes_nothing(
     page.screenshot(path=str(shots / "omaha-tap-preview.png"))
     axe_clean(page)  # with the pointer's box open
     page.click(".table-tip .tip-commit")
-    page.wait_for_function(f"document.getElementById('message').textContent.startsWith('Done: {order}')")
+    wait_said(page, f"Done: {order}")
     page.wait_for_function(
         "([x, y]) => window.grognardState().scene.layers.some((l) => l.shapes.some((s) => s.id === 'A1' &&"
         " s.kind === 'figure' && Math.abs(s.x - x) < 0.01 && Math.abs(s.y - y) < 0.01))",
@@ -185,7 +186,7 @@ def test_a_bunker_fires_by_a_tap_on_its_target_with_the_menus_odds(browser: Any,
     assert menu["odds"] in shown
     before = state(page)["version"]
     page.click(".table-tip .tip-commit")
-    page.wait_for_function(f"document.getElementById('message').textContent.startsWith('Done: {order}')")
+    wait_said(page, f"Done: {order}")
     page.wait_for_function(f"() => window.grognardState().version > {before}")
     page.context.close()
 
@@ -234,7 +235,7 @@ def test_a_b17_fighter_is_steered_by_a_drag_and_offered_its_attacks_by_a_tap(
     page.screenshot(path=str(shots / "b17-drag-preview.png"))
     assert "Exact odds:" in words and "Not allowed" not in words, words
     page.click(".table-tip .tip-commit")
-    page.wait_for_function(f"document.getElementById('message').textContent.startsWith('Done: fly {label} to')")
+    wait_said(page, f"Done: fly {label} to")
     assert not page.errors, page.errors
     page.context.close()
 
@@ -286,7 +287,5 @@ def test_the_forms_stay_the_keyboards_way(browser: Any, server: ServerProcess) -
     page.keyboard.press("Control+A")
     page.keyboard.type(f"{squad['y'] + 1:g}")
     page.keyboard.press("Enter")
-    page.wait_for_function(
-        f"document.getElementById('message').textContent.startsWith('Done: move A1 {squad['x']:g} {squad['y'] + 1:g}')"
-    )
+    wait_said(page, f"Done: move A1 {squad['x']:g} {squad['y'] + 1:g}")
     page.context.close()

@@ -10,6 +10,13 @@ let ws = null;
 let retry = 500;
 let resyncing = false;  // asked for the whole state; patches until it comes are dropped
 window.grognardState = () => S.last;  // what the page holds (read by the tests)
+// what the message line said of the last order given ("Done: ...", "Refused: ...") and the record's step
+// that gave it, kept: the line itself is cleared at once when the order's own question is asked again (the
+// next turn), so a reader of the line alone can miss it (read by the tests)
+let said = [];
+let saidStep = null;
+window.grognardSaid = () => ({ lines: said.slice(), step: saidStep });
+function sayOfOrder(text, kind) { said.push(text); say(text, kind, "order"); }
 
 export function send(message) {
   if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(message)); return true; }
@@ -150,13 +157,15 @@ function receive(m) {
   else if (m.type === "refused") {
     if (m.client && m.code === "rate") { setTimeout(flushOutbox, 2000); return; }  // kept: sent again soon
     if (m.client) orderAnswered(m.client);
-    say("Refused: " + m.message, "error", m.n ? "order" : null);
+    if (m.n) sayOfOrder("Refused: " + m.message, "error"); else say("Refused: " + m.message, "error");
   } else if (m.type === "ack") {
     if (m.client) orderAnswered(m.client);
     if (m.action) {
       if (S.answered) S.answered.step = m.step;
+      saidStep = m.step;
       // the state after it may have come first, asking the same question again (the next turn): no news then
-      if (!(S.last && S.answered && askedAgain(S.last))) say("Done: " + m.action, "ok", "order");
+      if (!(S.last && S.answered && askedAgain(S.last))) sayOfOrder("Done: " + m.action, "ok");
+      else said.push("Done: " + m.action);
     }
     else if (m.dice) say("Dice entered: " + m.dice.join(" "), "ok");
     else if (m.op) say("Done.", "ok");
@@ -216,6 +225,8 @@ export function act(text, d) {
   const order = { client: randomId(), action: text.trim(), seat: d.seat, waited: false };
   outbox.push(order);
   lastSent = [];
+  said = [];
+  saidStep = null;
   if (online()) say("Sending: " + order.action, null, "order");
   sendOrder(order);
   saveOutbox();
