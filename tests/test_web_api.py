@@ -216,6 +216,35 @@ def test_join_flood_is_limited(server: ServerProcess) -> None:
     assert 429 in statuses and statuses[0] == 404
 
 
+def test_a_name_is_one_players_in_a_room(tmp_path: Path) -> None:
+    """Two pupils may not go by one name (nor by one name in another case): the second join is refused with
+    why, and no player or seat is taken for it; the host's rename to a taken name is refused too. (A server of
+    its own: the joins of the other tests do not use up this address's share.)"""
+    with ServerProcess(tmp_path) as server:
+        _one_name_each(server)
+
+
+def _one_name_each(server: ServerProcess) -> None:
+    made = make_room(server)
+    code = made["code"]
+    sam = join(server, code, "Sam")
+    for taken in ("Sam", "  sam ", "SAM"):
+        status, answer = call(server.url + f"/api/rooms/{code}/join", {"name": taken})
+        assert status == 409 and answer["code"] == "name_taken", answer
+        assert answer["message"].startswith(f"the name {taken.strip()!r} is taken in this game"), answer
+    other = join(server, code, "Tom")
+    assert other["seats"] == ["American 2"]  # the refusals took no seat
+    host = Client(server, code, "host", made["host_token"])
+    assert [p["name"] for p in host.state_where(lambda s: True)["host"]["players"]] == ["Sam", "Tom"]
+    host.send({"type": "rename", "player": other["player"], "name": "sam"})
+    assert "taken in this game" in host.until(lambda m: m["type"] == "refused")["message"]
+    host.send({"type": "rename", "player": sam["player"], "name": "SAM"})  # one's own name in another case: yes
+    host.until(lambda m: m["type"] == "ack" and m.get("op") == "rename")
+    names = host.state_where(lambda s: "SAM" in [p["name"] for p in s["host"]["players"]])["host"]["players"]
+    assert [p["name"] for p in names] == ["SAM", "Tom"]
+    host.close()
+
+
 def test_host_controls_and_delete(server: ServerProcess) -> None:
     made = make_room(server)
     code = made["code"]

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from browsers import needs_chromium
+from browsers import needs_chromium, wait_said
 from grognard.web.testing import ServerProcess, call
 from test_web_pages import _axe_clean
 from test_web_skirmish_browser import centre, commit_menu, drag, new_page, snap, tip
@@ -116,7 +116,7 @@ def test_two_people_on_one_side_each_order_their_own_unit(browser: Any, server: 
     # A has moved: Bea's order for it, checked against her own decision (B's), still names its commander
     bea.locator(".decision input[name=order]").first.fill("move A 8,5")
     bea.locator(".decision input[name=order]").first.press("Enter")
-    bea.wait_for_function("document.querySelector('#message').textContent.includes('move A 8')")
+    wait_said(bea, "Refused")  # the line says "Sending: move A 8,5" first
     message = bea.inner_text("#message").strip()
     assert "unit A is commanded by Allies 1, not Allies 2" in message, message
 

@@ -393,6 +393,7 @@ class Room:
             raise Refused("locked", "the host has locked this room: nobody new may join (ask the host)")
         if len(self.meta["players"]) >= 4 * max(1, len(self.meta["seats"])):
             raise Refused("full", "this room has too many players")
+        self._name_free(name)
         token = secrets.token_urlsafe(24)
         pid = f"p{self.meta['next_player']}"
         self.meta["next_player"] += 1
@@ -404,6 +405,17 @@ class Room:
         await self._save_meta()
         self.touch()
         return pid, token
+
+    def _name_free(self, name: str, but: str | None = None) -> None:
+        """Refuse ``name`` if a player of this room (other than ``but``) goes by it already, whatever its
+        case: two pupils called "Sam" on the host's list and the projector could not be told apart."""
+        taken = name.casefold()
+        if any(pid != but and entry["name"].casefold() == taken for pid, entry in self.meta["players"].items()):
+            raise Refused(
+                "name_taken",
+                f"the name {name!r} is taken in this game: add an initial or a number "
+                "(if it was you on another device, the host can remove the old one)",
+            )
 
     def _remove(self, pid: str) -> None:
         """Player ``pid`` leaves: his seats are free, his pages closed, his token no longer works."""
@@ -438,6 +450,7 @@ class Room:
             player = meta["players"].get(args["player"])
             if player is None:
                 raise Refused("bad_player", "no such player")
+            self._name_free(args["name"], but=args["player"])
             player["name"] = args["name"]
         elif op in ("remove", "remove_many"):
             pids = args["players"] if op == "remove_many" else [args["player"]]
