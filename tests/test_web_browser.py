@@ -78,7 +78,7 @@ def test_two_players_play_a_turn(browser: Any, server: ServerProcess, shots: Pat
     # a refused order shows in the page and changes nothing
     ann.fill("#d0typed", "move A1 4 23")
     ann.locator("form.order-form").last.locator("button[type=submit]").click()
-    ann.wait_for_function("document.getElementById('message').textContent.startsWith('Refused')")
+    wait_said(ann, "Refused")
     assert ann.locator(".decision").count() == 1
     # Ann moves by typed numbers: first the odds (none for a move), then commit
     ann.fill("#d0f0x", "4")
@@ -271,7 +271,7 @@ def test_solo_b17_turn(browser: Any, server: ServerProcess, shots: Path) -> None
     assert "b17.25" in pilot.inner_text("#preview")
     assert "preview (not given)" not in pilot.inner_text("#svg")  # the picture is the table as it is again
     pilot.press("#d0typed", "Enter")
-    pilot.wait_for_function("document.getElementById('message').textContent.startsWith('Refused')")
+    wait_said(pilot, "Refused")
     assert "b17.25" in pilot.inner_text("#message")
     assert pilot.inner_text("#d0-h") == heading
     # a click on the table at that end point fills the "fly to" form and previews the one path there
