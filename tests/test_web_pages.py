@@ -106,12 +106,14 @@ def test_done_goes_when_the_next_decision_arrives(browser: Any, server: ServerPr
     ann = join(browser, server, code, "Ann")
     host.wait_for_function("!document.getElementById('start').disabled")
     host.click("#start")
-    hold(ann)
-    # the bots play the other seats; the next turn asks Ann again: last turn's "Done" is not news any more
+    order = hold(ann)
+    # the bots play the other seats; the next turn asks Ann again: last turn's "Done" is not news any more,
+    # the line says the question is new and what was done before it
     ann.wait_for_function("document.getElementById('turn').textContent === 'Turn 2'", timeout=60000)
     ann.wait_for_selector(".decision")
     ann.wait_for_timeout(500)  # a late redraw would have put it back
-    assert not ann.inner_text("#message").startswith("Done"), ann.inner_text("#message")
+    message = ann.inner_text("#message")
+    assert message == f"Turn 2 now: your next order. (Done before: {order}.)", message
 
 
 def test_idle_text_follows_pause_take_back_and_end(browser: Any, server: ServerProcess) -> None:

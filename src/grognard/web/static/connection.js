@@ -4,7 +4,7 @@ import { $, el, say, store, post, randomId } from "./page.js";
 import { role, code, keyOf, S } from "./state.js";
 import { draw } from "./app.js";
 import { addEvents } from "./panels.js";
-import { askedAgain, showPreview } from "./orders.js";
+import { askedAgain, sayAskedAgain, showPreview } from "./orders.js";
 
 let ws = null;
 let retry = 500;
@@ -163,9 +163,9 @@ function receive(m) {
     if (m.action) {
       if (S.answered) S.answered.step = m.step;
       saidStep = m.step;
-      // the state after it may have come first, asking the same question again (the next turn): no news then
+      // the state after it may have come first, asking the same question again (the next turn): said so
       if (!(S.last && S.answered && askedAgain(S.last))) sayOfOrder("Done: " + m.action, "ok");
-      else said.push("Done: " + m.action);
+      else { said.push("Done: " + m.action); sayAskedAgain(S.last); }
     }
     else if (m.dice) say("Dice entered: " + m.dice.join(" "), "ok");
     else if (m.op) say("Done.", "ok");
@@ -221,7 +221,7 @@ export function start() {
 // give an order: kept in the outbox (and localStorage) until the server answers it
 export function act(text, d) {
   if (!text.trim()) return;
-  S.answered = { key: keyOf(d), step: null };
+  S.answered = { key: keyOf(d), step: null, action: text.trim(), turn: S.last ? S.last.turn : undefined };
   const order = { client: randomId(), action: text.trim(), seat: d.seat, waited: false };
   outbox.push(order);
   lastSent = [];

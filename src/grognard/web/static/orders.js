@@ -39,8 +39,11 @@ export function drawPlayer(s) {
   // a line about an order (sent, done, refused) is news until a question it was not about arrives, its own
   // question is asked again (the next turn), or the game stops (paused, over; the host's take-back pauses it)
   const keys = decisions.map(keyOf);
-  const stale = s.status !== "playing" || s.paused || keys.some((k) => !drawnKeys.includes(k)) || askedAgain(s);
-  if (stale && $("message").dataset.about === "order") { say(""); S.answered = null; }
+  const again = askedAgain(s);
+  const stale = s.status !== "playing" || s.paused || keys.some((k) => !drawnKeys.includes(k)) || again;
+  if (stale && $("message").dataset.about === "order") {
+    if (again && s.status === "playing" && !s.paused) sayAskedAgain(s); else { say(""); S.answered = null; }
+  }
   forgetSent(s);
   drawnKeys = keys;
   if (now.length === drawn.length && now.every((d, i) => d === drawn[i])) return;  // the forms keep what is typed in them
@@ -76,6 +79,16 @@ export function drawPlayer(s) {
 export function askedAgain(s) {
   return !!(S.answered && S.answered.step !== undefined && S.answered.step !== null && s.step >= S.answered.step
     && (s.decisions || []).some((d) => keyOf(d) === S.answered.key));
+}
+
+// the order's own question asked again (the next turn): last turn's "Done" would read as this turn's, so the
+// line says the question is new and what was done before it (cleared like any line about an order)
+export function sayAskedAgain(s) {
+  const a = S.answered;
+  S.answered = null;
+  if (!a) return;
+  const when = a.turn !== undefined && s.turn !== undefined && s.turn !== a.turn ? "Turn " + s.turn + " now" : "Asked again";
+  say(when + ": your next order. (Done before: " + a.action + ".)", null, "order");
 }
 
 function idleText(s) {

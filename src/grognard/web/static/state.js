@@ -7,7 +7,7 @@ export const S = {
   token: null,  // this page's token (host, player or projector)
   seq: 0,  // the number of the page's last message asking something (a preview, an order)
   last: null,  // the state shown (patches merged into it)
-  answered: null,  // the decision the message line's order answers: {key, step (from its ack)}
+  answered: null,  // the decision the message line's order answers: {key, step (from its ack), action, turn}
   pickers: {},  // per decision shown (its index): the move form that a click on the table fills
   shownDecisions: [],  // the decisions on the page: {id, seat, prompt, unit, controls, choices}
   shownId: null,  // the id of the decision whose controls are shown (one at a time)
