@@ -245,6 +245,27 @@ def _one_name_each(server: ServerProcess) -> None:
     host.close()
 
 
+def test_a_latecomer_takes_an_empty_seat_from_its_bot(tmp_path: Path) -> None:
+    """After the start, the bots play the empty seats; a pupil who joins then is given one of them, and its bot
+    stops: the seat waits for the pupil's order (README: Security, for the teacher)."""
+    with ServerProcess(tmp_path) as server:
+        made = make_room(server)
+        code = made["code"]
+        join(server, code, "Ann")
+        host = Client(server, code, "host", made["host_token"])
+        host.send({"type": "start"})
+        host.state_where(lambda s: s["status"] == "playing")
+        late = join(server, code, "Ben")
+        assert late["seats"] == ["American 2"]
+        state = host.state_where(lambda s: any(x["player"] == "Ben" for x in s["seats"]))
+        seat = next(x for x in state["seats"] if x["seat"] == "American 2")
+        assert seat["bot"] is None
+        # the game goes on to American 2's own question, and waits for Ben there
+        waiting = host.state_where(lambda s: any(x["seat"] == "American 2" and x["owes"] for x in s["seats"]), 30)
+        assert waiting["status"] == "playing"
+        host.close()
+
+
 def test_host_controls_and_delete(server: ServerProcess) -> None:
     made = make_room(server)
     code = made["code"]
