@@ -251,19 +251,30 @@ def test_a_latecomer_takes_an_empty_seat_from_its_bot(tmp_path: Path) -> None:
     with ServerProcess(tmp_path) as server:
         made = make_room(server)
         code = made["code"]
-        join(server, code, "Ann")
+        ann = join(server, code, "Ann")
         host = Client(server, code, "host", made["host_token"])
         host.send({"type": "start"})
         host.state_where(lambda s: s["status"] == "playing")
         late = join(server, code, "Ben")
         assert late["seats"] == ["American 2"]
         state = host.state_where(lambda s: any(x["player"] == "Ben" for x in s["seats"]))
-        seat = next(x for x in state["seats"] if x["seat"] == "American 2")
-        assert seat["bot"] is None
-        # the game goes on to American 2's own question, and waits for Ben there
-        waiting = host.state_where(lambda s: any(x["seat"] == "American 2" and x["owes"] for x in s["seats"]), 30)
-        assert waiting["status"] == "playing"
-        host.close()
+        assert next(x for x in state["seats"] if x["seat"] == "American 2")["bot"] is None
+        # Ann holds; the game goes on to American 2's question (this turn's, or the next if its bot had played it
+        # before Ben came), and waits there for Ben: no bot answers it
+        page = Client(server, code, "player", ann["token"])
+        page.state_where(lambda s: any(d["seat"] == "American 1" for d in s.get("decisions", [])), 30)
+        page.send({"type": "act", "action": "hold A1", "client": "latecomer-test-1", "n": 1})
+        owed = lambda s: any(x["seat"] == "American 2" and x["owes"] for x in s["seats"])  # noqa: E731
+        waiting = host.state_where(lambda s: owed(s) and s["turn"] >= 1 and s["step"] > state["step"], 30)
+        time.sleep(1.0)
+        while True:  # every message sent meanwhile: the game stands where it waited
+            try:
+                host.recv(0.2)
+            except TimeoutError:
+                break
+        assert host.state is not None and owed(host.state) and host.state["step"] == waiting["step"]
+        for c in (page, host):
+            c.close()
 
 
 def test_host_controls_and_delete(server: ServerProcess) -> None:
