@@ -161,6 +161,21 @@ def test_analyse_bad_input_is_one_line_exit_2(
     assert "turning points" not in captured.out
 
 
+def test_analyse_takes_a_seat_as_play_and_render_do(saved_game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--seat takes the short label (G1) and any case, as --human and render's --seat do; a side of several seats
+    is refused naming one seat."""
+    capsys.readouterr()
+    assert main(["analyse", str(saved_game), "--seat", "German 1", "--playouts", "2"]) == 0
+    full = capsys.readouterr().out
+    assert full.startswith("turn  american")
+    for spelt in ("G1", "g1", "german 1"):
+        assert main(["analyse", str(saved_game), "--seat", spelt, "--playouts", "2"]) == 0
+        assert capsys.readouterr().out == full, spelt
+    assert main(["analyse", str(saved_game), "--seat", "american", "--playouts", "2"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: --seat 'american': name one seat") and "\n" not in err, err
+
+
 def test_analyse_reads_a_record_whose_last_line_was_cut_short(
     saved_game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -28,6 +28,7 @@ from grognard.core.engine import Event, Game
 from grognard.core.errors import OptionError, RecordError, TornRecord
 from grognard.core.record import read_lines, replay
 from grognard.core.ruleset import Ruleset
+from grognard.terminal import one_seat
 
 __all__ = ["Curve", "OddsEachTurn", "analyse_record", "play_parameters", "register", "seat_for_odds"]
 
@@ -182,8 +183,8 @@ def analyse_record(
         raise RecordError(f"{path}: {exc}") from None
     game = rebuilt.game
     ruleset = rulesets.get(game.ruleset)
-    if seat is not None and seat not in game.seats():
-        raise OptionError(f"--seat {seat!r}: no such seat in this game ({', '.join(game.seats())})")
+    if seat is not None:  # a name, a short label (G1) or a side of one seat, as play's --human reads it
+        seat = one_seat(seat, game)
     curve = Curve(ruleset, seat, happened=_happened(ruleset, lines, seat))
     positions = [*starts, game] if game.is_over or not starts or starts[-1].turn != game.turn else starts
     curve.ended = game.is_over
@@ -291,7 +292,10 @@ def print_curve(curve: Curve, console: Console) -> None:
 def analyse_command(
     record: Annotated[Path, typer.Argument(metavar="GAME.jsonl", help="a game record")],
     seat: Annotated[
-        str | None, typer.Option("--seat", help="estimate as this seat sees the game (default: a spectator)")
+        str | None,
+        typer.Option(
+            "--seat", help="estimate as this seat sees the game (e.g. G1 or 'German 1'; default: a spectator)"
+        ),
     ] = None,
     playouts: Annotated[int, typer.Option("--playouts", metavar="N", help="playouts per estimate")] = DEFAULT_PLAYOUTS,
     seed: Annotated[int, typer.Option("--seed", help="seed of the playouts")] = 0,

@@ -21,7 +21,7 @@ from grognard.core.record import (
     replay,
 )
 from grognard.render import write_picture
-from grognard.terminal import parse_humans, short_labels
+from grognard.terminal import one_seat, short_labels
 
 
 def _replay_to(record: Path, turn: int | None, flag: str) -> Replay:
@@ -146,10 +146,7 @@ def render_command(
         raise OptionError(f"--turn {turn}: {ended} on turn {game.turn}")
     viewer = None
     if seat is not None:
-        chosen = parse_humans(seat, game, flag="--seat")
-        if len(chosen) != 1:
-            raise OptionError(f"--seat {seat!r}: name one seat (e.g. A3 or 'German 1')")
-        viewer = chosen.pop()
+        viewer = one_seat(seat, game)
     view = game.view(viewer)
     if focus is not None:
         view["focus"] = focus.upper()

@@ -363,6 +363,14 @@ def parse_humans(spec: str | None, game: Game, flag: str = "--human") -> set[str
     return chosen
 
 
+def one_seat(spec: str, game: Game, flag: str = "--seat") -> str:
+    """The one seat ``spec`` names (by name, short label or a side of one seat), as :func:`parse_humans` reads it."""
+    chosen = parse_humans(spec, game, flag=flag)
+    if len(chosen) != 1:
+        raise OptionError(f"{flag} {spec!r}: name one seat (e.g. A3 or 'German 1')")
+    return chosen.pop()
+
+
 class Session:
     """Runs a game at the terminal: bots and people answer, events are printed, the record is written."""
 
