@@ -70,6 +70,24 @@ def test_simulate_with_an_absurd_number_of_games_is_refused_at_once() -> None:
     assert "30,000,000 games; at most 10,000,000 in one sweep" in line
 
 
+@pytest.mark.parametrize(
+    ("axis", "expected"),
+    [
+        ("fresh_squads=1,,2", "error: option 'fresh_squads': an empty value in '1,,2'"),
+        ("fresh_squads=1,2,", "error: option 'fresh_squads': an empty value in '1,2,'"),
+        ("victory=exits,exits", "error: option 'victory': exits is listed twice in 'exits,exits'"),
+        ("germans=1..3,2", "error: option 'germans': 2 is listed twice in '1..3,2'"),
+        ("fresh_squads=4..0", "error: option 'fresh_squads': '4..0' runs down; a range is LOW..HIGH (0..4)"),
+        ("fresh_squads=unlimited..4", "error: option 'fresh_squads': 'unlimited..4' is not a range of whole numbers"),
+    ],
+)
+def test_a_sweep_axis_with_an_empty_twice_listed_or_backward_value_is_refused(axis: str, expected: str) -> None:
+    """Each point of a sweep is played once and as written: an empty value is not skipped, a value listed twice
+    is not played twice, and a range written backwards is named as such."""
+    line = error_line(run_cli("sweep", "omaha", "-o", axis, "-n", "2"))
+    assert line.startswith(expected), line
+
+
 def test_a_long_simulation_says_how_long_it_will_take_before_it_takes_it() -> None:
     """One game at a time on one process, nine million games: the first 4 games' rate gives days, said at once
     (after 4 games, not 64: a skirmish game takes seconds, and 64 of them minutes of silence)."""

@@ -230,9 +230,13 @@ def simulate_command(
 
 
 def expand_values(spec: OptionSpec, text: str) -> list[Any]:
-    """``A..B`` (integers, inclusive) and comma lists, each value checked: the values of a sweep axis."""
+    """``A..B`` (integers, inclusive) and comma lists, each value checked: the values of a sweep axis. An empty
+    value, a value listed twice and a range written backwards are refused (each point is played once, as written).
+    """
     values: list[Any] = []
     for item in (part.strip() for part in text.split(",")):
+        if not item:
+            raise OptionError(f"option {spec.name!r}: an empty value in {text!r}")
         if ".." in item and spec.kind is not int:
             example = ",".join(spec.choices) if spec.choices else "on,off" if spec.kind is bool else "6,7.5,9"
             raise OptionError(
@@ -242,13 +246,17 @@ def expand_values(spec: OptionSpec, text: str) -> list[Any]:
         if ".." in item:
             low, _, high = item.partition("..")
             a, b = spec.parse(low), spec.parse(high)
-            if a is None or b is None or b < a:
-                raise OptionError(f"option {spec.name!r}: {item!r} is not a range LOW..HIGH")
-            values.extend(range(a, b + 1))
-        elif item:
-            values.append(spec.parse(item))
-    if not values:
-        raise OptionError(f"option {spec.name!r}: no values in {text!r}")
+            if a is None or b is None:
+                raise OptionError(f"option {spec.name!r}: {item!r} is not a range of whole numbers LOW..HIGH")
+            if b < a:
+                raise OptionError(f"option {spec.name!r}: {item!r} runs down; a range is LOW..HIGH ({b}..{a})")
+            points = list(range(a, b + 1))
+        else:
+            points = [spec.parse(item)]
+        for value in points:
+            if value in values:
+                raise OptionError(f"option {spec.name!r}: {spec.describe(value)} is listed twice in {text!r}")
+            values.append(value)
     return values
 
 
