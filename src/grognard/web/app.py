@@ -216,9 +216,9 @@ class Conn:
                     continue
                 self._dirty = False
                 last = time.monotonic()
-                message = self.sent.message(state_message(self.room, self))
-                if message is not None:
-                    await ws.send_text(json.dumps(message, separators=(",", ":")))
+                state = self.sent.message(state_message(self.room, self))  # whole, or a patch
+                if state is not None:
+                    await ws.send_text(json.dumps(state, separators=(",", ":")))
 
 
 def state_message(room: Room, conn: Conn) -> dict[str, Any]:
@@ -406,7 +406,11 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
         room = await Room.create(server.store, ruleset, given, body.dice, host_token, server.run, embedded)
         server.rooms[room.code] = room
         server.codes.note(_client(request), room.code)  # the host's own pages never count as codes tried
-        made = {"code": room.code, "host_token": host_token, "host_url": f"/host/{room.code}#{host_token}"}
+        made: dict[str, Any] = {
+            "code": room.code,
+            "host_token": host_token,
+            "host_url": f"/host/{room.code}#{host_token}",
+        }
         if solo is not None:  # seated on the side picked, bots on the rest (fill_bots), started
             player, token = await room.join(solo.name, solo.side)
             await room.call(room.host_op, "start")

@@ -9,7 +9,7 @@ from grognard.core.errors import OptionError
 from grognard.web.protocol import MAX_BODY
 
 WS_MAX_SIZE = MAX_BODY  # bytes of one WebSocket message (16 KiB, as an HTTP body); larger ones close the page (1009)
-GRACE = 2.0  # seconds a stopping server gives open pages and requests before it closes them
+GRACE = 2  # seconds a stopping server gives open pages and requests before it closes them
 
 
 def lan_address() -> str:
