@@ -62,6 +62,38 @@ def test_render_focus_on_a_unit_the_game_does_not_have(record: Path, tmp_path: P
     assert 'stroke-dasharray="5 3"' in (tmp_path / "b.svg").read_text(encoding="utf-8")  # the ring round B2
 
 
+# ---------------------------------------------------------------------- odds and sheet: a skirmish scenario
+@pytest.mark.parametrize("command", ["odds", "sheet"])
+def test_odds_and_sheet_refuse_a_scenario_that_is_not_there(command: str, tmp_path: Path) -> None:
+    """``-o scenario=NAME`` names a scenario the odds and the sheet read, so one that is not there is refused
+    as play refuses it (it was passed over, and the sheet told the class to play a game that cannot start)."""
+    pdf = tmp_path / "card.pdf"
+    args = ["-o", str(pdf), "--option", "scenario=nowhere"] if command == "sheet" else ["-o", "scenario=nowhere"]
+    done = run_cli(command, "skirmish", *args)
+    assert done.returncode == 2, done.stdout[-500:]
+    assert done.stderr.startswith("error: nowhere: 1 problem(s):"), done.stderr
+    assert "scenario: 'nowhere': no shipped scenario of that name" in done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+    assert not pdf.exists()
+
+
+def test_odds_read_the_tables_a_scenario_of_ones_own_names(tmp_path: Path) -> None:
+    """A scenario with tables of its own plays its own numbers; the odds of it are those numbers."""
+    shipped = Path(__file__).parents[1] / "src/grognard/rulesets/skirmish"
+    tables = (shipped / "tables/default.toml").read_text(encoding="utf-8")
+    mine = tables.replace("[survival.small_arms]\nsurvive_on = 5", "[survival.small_arms]\nsurvive_on = 4")
+    assert mine != tables
+    (tmp_path / "mine.toml").write_text(mine, encoding="utf-8")
+    scenario = (Path(__file__).parent / "skirmish_fire_range.toml").read_text(encoding="utf-8")
+    (tmp_path / "range.toml").write_text(scenario.replace('tables = "default"', 'tables = "mine.toml"'), "utf-8")
+    shown = run_cli("odds", "skirmish", "--what", "survival//True", "--exact")
+    assert shown.returncode == 0 and shown.stdout.strip() == "survival//True: 1/3", shown.stdout + shown.stderr
+    own = run_cli(
+        "odds", "skirmish", "--what", "survival//True", "--exact", "-o", f"scenario={tmp_path / 'range.toml'}"
+    )
+    assert own.returncode == 0 and own.stdout.strip() == "survival//True: 1/2", own.stdout + own.stderr
+
+
 # ---------------------------------------------------------------------- simulate
 def test_simulate_with_an_absurd_number_of_games_is_refused_at_once() -> None:
     line = error_line(run_cli("simulate", "omaha", "-n", "99999999999999999999"))

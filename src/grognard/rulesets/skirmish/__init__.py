@@ -13,7 +13,7 @@ from grognard.core.ruleset import Ruleset
 from grognard.render.skirmish import render as render_svg
 from grognard.rulesets.skirmish import face, face_controls, faces
 from grognard.rulesets.skirmish.actions import USAGE, action_from_json, parse_action
-from grognard.rulesets.skirmish.analysis import METRICS, measure, odds_tables
+from grognard.rulesets.skirmish.analysis import METRICS, measure, scenario_odds_tables
 from grognard.rulesets.skirmish.bots import DoctrineBot
 from grognard.rulesets.skirmish.candidates import search_candidates
 from grognard.rulesets.skirmish.describe import LOG_KEY, SEQUENCE, describe, summarize_turn
@@ -96,7 +96,7 @@ RULESET = Ruleset(
     ),
     upload_option="scenario",
     render=render_svg,
-    odds_tables=lambda options=None: odds_tables(None, options),
+    odds_tables=scenario_odds_tables,
     metrics=METRICS,
     measure=measure,
     summary=lambda game: summary(game),

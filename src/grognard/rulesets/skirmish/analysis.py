@@ -1,8 +1,9 @@
 """What skirmish declares to the analysis code: its dice mechanics (exact odds) and its metrics.
 
 The odds come from the same mechanic objects play rolls (``rules.Shots``,
-``rules.Survival``), read with the shipped tables (a scenario with its own
-tables plays its own numbers; the reference sheet shows ours).
+``rules.Survival``), read with the tables of the scenario the options name (the shipped
+tables for every shipped scenario; a scenario with its own tables plays, and
+so shows, its own numbers).
 """
 
 from __future__ import annotations
@@ -27,11 +28,20 @@ from grognard.rulesets.skirmish.mechanics import (
 )
 from grognard.rulesets.skirmish.options import six_hits_in_cover, wounds_last
 from grognard.rulesets.skirmish.rules import cover_shift
+from grognard.rulesets.skirmish.scenario import load_scenario
 from grognard.rulesets.skirmish.structures import Damage, ShotsUntil
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, WEDGE_ATTACKS, Tables, load_tables
 
 SQUAD = 8  # men in the shipped scenario's rifle squads: the "k men fire" table runs to it
 MELEE_SIZES = ((1, 1), (2, 1), (1, 2), (2, 2), (3, 1), (3, 2), (2, 3), (3, 3), (4, 4))  # attackers v defenders
+
+
+def scenario_odds_tables(options: Mapping[str, Any] | None = None) -> list[OddsTable]:
+    """:func:`odds_tables` read with the tables of the scenario ``options["scenario"]`` names (a shipped name or
+    a TOML file; none: the shipped tables), as a game of it rolls them; raises ``ScenarioError`` listing every
+    problem of a scenario that is not there or does not check."""
+    name = (options or {}).get("scenario")
+    return odds_tables(load_scenario(str(name)).tables if name else None, options)
 
 
 def odds_tables(tables: Tables | None = None, options: Mapping[str, Any] | None = None) -> list[OddsTable]:
