@@ -471,3 +471,26 @@ def test_b17_solo_fly_by_numbers(server: ServerProcess) -> None:
     assert moved["status"] in ("playing", "over")
     for c in (host, hans):
         c.close()
+
+
+def test_a_refused_name_or_address_says_what_is_wrong_in_the_refusal_shape(tmp_path: Path) -> None:
+    """A name too long is refused with the limit a name has (32 characters, the one the cleaned name is held
+    to), however long it is; the message is the reason alone (no pydantic 'Value error,'); a step or address
+    that is not a number is refused in the same shape as every other refusal (type, code, message), not
+    FastAPI's own {"detail": [...]}. (A server of its own: joins are rate limited per address.)"""
+    with ServerProcess(tmp_path) as server:
+        code = make_room(server)["code"]
+        for length in (33, 65, 500):
+            status, answer = call(server.url + f"/api/rooms/{code}/join", {"name": "y" * length})
+            assert status == 422 and answer["code"] == "malformed", answer
+            assert answer["message"] == "malformed message: name: a name has at most 32 characters", answer
+        status, answer = call(server.url + f"/api/rooms/{code}/join", {"name": "   "})
+        assert status == 422
+        assert answer["message"] == "malformed message: name: a name needs at least one visible character", answer
+        status, answer = call(server.url + f"/api/rooms/{code}/join", {"name": ""})
+        assert status == 422
+        assert answer["message"] == "malformed message: name: a name needs at least one visible character", answer
+        assert join(server, code, "  Ann   Lee ")["seats"]  # squeezed to 'Ann Lee', 7 characters
+        status, answer = call(server.url + f"/api/rooms/{code}/replay/abc")
+        assert status == 422 and answer.get("type") == "refused" and answer["code"] == "malformed", answer
+        assert "n" in answer["message"] and "integer" in answer["message"], answer

@@ -35,6 +35,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
@@ -63,6 +64,7 @@ from grognard.web.protocol import (
     Preview,
     Resync,
     client_message,
+    first_problem,
 )
 from grognard.web.room import Refused, Room
 from grognard.web.store import Store
@@ -350,7 +352,11 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
 
     @app.exception_handler(ValidationError)
     async def invalid(_request: Request, exc: ValidationError) -> JSONResponse:
-        return _refusal("malformed", _first_problem(exc), 422)
+        return _refusal("malformed", first_problem(exc), 422)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return _refusal("malformed", first_problem(exc), 422)  # a path part (a step, a plot's name) not as typed
 
     # ------------------------------------------------------------------ API
     @app.get("/api/rulesets")
@@ -658,7 +664,7 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
                 conn.send({"type": "ack", "n": None, "op": kind})
             conn.refusals = 0
         except ValidationError as exc:
-            _refuse(conn, "malformed", _first_problem(exc), n)
+            _refuse(conn, "malformed", first_problem(exc), n)
         except Refused as exc:
             # an order refused for the rate names its client id: the page keeps it and sends it again
             _refuse(conn, exc.code, str(exc), n, _client_id(text) if exc.code == "rate" else None)
@@ -733,15 +739,6 @@ def _client_id(text: str) -> str | None:
         return Act.model_validate({"type": "act", "action": "x", "client": client}).client if client else None
     except (ValueError, AttributeError, ValidationError):
         return None
-
-
-def _first_problem(exc: ValidationError) -> str:
-    errors = exc.errors()
-    if not errors:
-        return "malformed message"
-    first = errors[0]
-    where = ".".join(str(p) for p in first.get("loc", ()) if p != "__root__")
-    return f"malformed message: {where + ': ' if where else ''}{first.get('msg', 'invalid')}"[:300]
 
 
 def escape_name(name: str) -> str:

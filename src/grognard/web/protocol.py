@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from grognard import rulesets
 from grognard.core.errors import GrognardError
@@ -30,13 +31,19 @@ class Refused(GrognardError):
         self.code = code
 
 
+NAME_LENGTH = 32  # a display name's characters, once cleaned
+NAME_TYPED = 256  # the characters a name may be sent with (spaces and control characters not yet dropped)
+
+
 def clean_name(value: str) -> str:
     """A display name: control and direction characters dropped, spaces squeezed, 1-32 characters."""
+    if len(value) > NAME_TYPED:  # a longer text is not squeezed to 32: refused as too long without reading it
+        raise ValueError(f"a name has at most {NAME_LENGTH} characters")
     name = " ".join(_CONTROL.sub("", value).split())
     if not name:
         raise ValueError("a name needs at least one visible character")
-    if len(name) > 32:
-        raise ValueError("a name has at most 32 characters")
+    if len(name) > NAME_LENGTH:
+        raise ValueError(f"a name has at most {NAME_LENGTH} characters")
     return name
 
 
@@ -105,7 +112,7 @@ class Pause(Message):
 class Rename(Message):
     type: Literal["rename"]
     player: PlayerId
-    name: Annotated[str, Field(min_length=1, max_length=64)]
+    name: str  # checked by clean_name: its limits, its messages
 
     @field_validator("name")
     @classmethod
@@ -203,7 +210,7 @@ OptionValue = Annotated[str, Field(max_length=40)] | int | float | bool | None
 
 class Join(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: Annotated[str, Field(min_length=1, max_length=64)]
+    name: str  # checked by clean_name: its limits, its messages
     side: Annotated[str, Field(max_length=32)] | None = None
 
     @field_validator("name")
@@ -231,3 +238,18 @@ class CreateRoom(BaseModel):
     dice: Literal["seeded", "manual"] = "seeded"
     solo: Join | None = None
     upload: Upload | None = None
+
+
+def first_problem(exc: ValidationError | RequestValidationError) -> str:
+    """The first problem of a message or request that does not check: where (a field, or a path part such as
+    ``n``) and why, in one line (a validator's own reason without pydantic's 'Value error, ')."""
+    errors = exc.errors()
+    if not errors:
+        return "malformed message"
+    first = errors[0]
+    loc = [str(p) for p in first.get("loc", ()) if p != "__root__"]
+    if isinstance(exc, RequestValidationError) and loc and loc[0] in ("path", "query", "header", "body"):
+        loc = loc[1:]
+    where = ".".join(loc)
+    why = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+    return f"malformed message: {where + ': ' if where else ''}{why}"[:300]
