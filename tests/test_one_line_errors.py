@@ -62,6 +62,18 @@ def test_render_focus_on_a_unit_the_game_does_not_have(record: Path, tmp_path: P
     assert 'stroke-dasharray="5 3"' in (tmp_path / "b.svg").read_text(encoding="utf-8")  # the ring round B2
 
 
+# ---------------------------------------------------------------------- play
+@pytest.mark.parametrize("dice", ["seeded", "manual"])
+def test_play_refuses_a_seat_it_lacks_before_anything_is_printed_or_written(dice: str, tmp_path: Path) -> None:
+    """A bad --human is refused before the banner and before the record is made: no empty file is left behind
+    (it was, and the banner and the bots were printed above the error)."""
+    path = tmp_path / "game.jsonl"
+    done = run_cli("play", "omaha", "--germans", "1", "--human", "nobody", "--dice", dice, "--record", str(path))
+    line = error_line(done)
+    assert line.startswith("error: --human 'nobody': no such side or seat"), line
+    assert done.stdout == "" and not path.exists()
+
+
 # ---------------------------------------------------------------------- odds and sheet: a skirmish scenario
 @pytest.mark.parametrize("command", ["odds", "sheet"])
 def test_odds_and_sheet_refuse_a_scenario_that_is_not_there(command: str, tmp_path: Path) -> None:

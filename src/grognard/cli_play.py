@@ -335,7 +335,7 @@ def run_play(
         if not quiet:
             console.print(f"resumed {resume} at turn {game.turn}: {resumed.actions} actions replayed, digests match")
     else:
-        if dice == "manual" and human:  # check the seats before the referee types the setup's dice (probe game)
+        if human:  # the seats checked on a probe game before the banner, the record's file, a referee's dice
             parse_humans(human, ruleset.new_game(options, SeededDice(0)))
         embedded = ruleset.embed(options) if ruleset.embed is not None else None  # read once: played and kept
         sink = _open_record(record, "w") if record is not None else None  # a bad path fails before anything
