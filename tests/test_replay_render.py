@@ -157,9 +157,21 @@ def test_replay_of_a_missing_or_empty_record(tmp_path: Path) -> None:
     message = error_line(run_cli("replay", str(tmp_path / "none.jsonl")))
     assert "cannot read record" in message
     (tmp_path / "empty.jsonl").write_text("", encoding="utf-8")
-    assert "line 1: the record must start with a header line" in error_line(
+    assert "line 1: the file is empty: the record must start with a header line" in error_line(
         run_cli("replay", str(tmp_path / "empty.jsonl"))
     )
+
+
+def test_replay_of_a_record_that_stops_after_its_header(record: Path, tmp_path: Path) -> None:
+    """A record of its header alone (a game stopped before its setup was written) says so, not that its
+    'second line' is wrong: it has none; a second line that is not the start line is named as such."""
+    alone = tmp_path / "header.jsonl"
+    alone.write_text(lines_of(record)[0] + "\n", encoding="utf-8")
+    message = error_line(run_cli("replay", str(alone)))
+    assert message == f"error: {alone}: line 2: the record stops after its header: it has no start line", message
+    swapped = tmp_path / "swapped.jsonl"
+    swapped.write_text("\n".join([lines_of(record)[0], *lines_of(record)[2:]]) + "\n", encoding="utf-8")
+    assert "line 2: the second line must be the start line" in error_line(run_cli("replay", str(swapped)))
 
 
 # ---------------------------------------------------------------------- render

@@ -344,7 +344,9 @@ def replay(
     else:
         numbered = _read_numbered(source, drop_torn=drop_torn)  # type: ignore[arg-type]
     lines = [line for _, line in numbered]
-    if not lines or lines[0].get("type") != "header":
+    if not lines:
+        raise RecordError("the file is empty: the record must start with a header line", 1)
+    if lines[0].get("type") != "header":
         raise RecordError("the record must start with a header line", 1)
     header = dict(lines[0])
     if header.get("format") != FORMAT:
@@ -357,8 +359,10 @@ def replay(
         ruleset = lookup(str(header.get("ruleset")))
     except GrognardError as exc:
         raise RecordError(str(exc), 1) from None
-    if len(lines) < 2 or lines[1].get("type") != "start":
-        raise RecordError("the second line must be the start line", numbered[1][0] if len(lines) > 1 else 2)
+    if len(lines) < 2:
+        raise RecordError("the record stops after its header: it has no start line", 2)
+    if lines[1].get("type") != "start":
+        raise RecordError("the second line must be the start line", numbered[1][0])
     dice = RecordedDice()
     game: Game | None = None
     sealed_at: int | None = None
