@@ -10,6 +10,10 @@
   for coordinate.
 - A drive's ground (``vehicles.ground_of``) kept and reused gives the same measure as one worked out afresh.
 - The move space hands over the check it made of a move only on the state it made it on.
+- A move ``moving.surely_refused`` (a man walking into a vehicle or the train) is one the whole check refuses;
+  a path's measure kept in the terrain's memo (``moving.path_measure``) is ``rules.measure_path``'s afresh.
+- A drive's ground problem (``vehicles.ground_problem``, which ``check_drive`` asks first, kept) is the first
+  problem ``measure_drive`` finds with every vehicle and man in the way.
 """
 
 from __future__ import annotations
@@ -182,9 +186,8 @@ def test_melee_expected_is_the_mean_of_the_exact_outcomes(first: bool) -> None:
 
 
 def test_a_walk_past_a_vehicle_meets_it_as_the_swept_body_does() -> None:
-    """``driving.sweep_meets`` answers as the body swept (the path buffered by half a base) does, its short cuts
+    """``vehicles.sweep_meets`` answers as the body swept (the path buffered by half a base) does, its short cuts
     both ways included: paths from far off to straight through, past vehicles of every shipped size."""
-    from grognard.rulesets.skirmish import driving as DV
     from grognard.rulesets.skirmish.forces import vehicle_footprint
 
     rng = np.random.default_rng(23)
@@ -200,8 +203,8 @@ def test_a_walk_past_a_vehicle_meets_it_as_the_swept_body_does() -> None:
         ]
         line = shapely.LineString(ends)
         want = bool(line.buffer(half).intersection(shape).area > 0.01)
-        assert DV.sweep_meets(line, half, shape, lambda line=line: line.buffer(half), min(length, width)) == want
-        assert DV.sweep_meets(line, half, shape, lambda line=line: line.buffer(half)) == want
+        assert V.sweep_meets(line, half, shape, lambda line=line: line.buffer(half), min(length, width)) == want
+        assert V.sweep_meets(line, half, shape, lambda line=line: line.buffer(half)) == want
         answers.add((want, round(float(shapely.distance(line, shape)), 1)))
     assert {w for w, _ in answers} == {True, False}
     assert any(w and d > 0.2 for w, d in answers)  # the body was needed too, not only the short cuts
@@ -263,3 +266,87 @@ def test_the_tables_shared_memos_stay_bounded_and_play_the_same_games(monkeypatc
     assert shared.memo(terrain) is memo and not memo  # past the bound: the same memo, emptied
     memo.update({("filler", n): None for n in range(40)})
     assert len(shared.memo(terrain)) == 40  # at the bound: kept
+
+
+def doctrine_game(scenario: str, index: int = 0):  # type: ignore[no-untyped-def]
+    """A doctrine-against-doctrine game of ``scenario`` and its bots (as ``play_one`` makes them)."""
+    from grognard.core.dice import BOTS
+
+    r = rulesets.get("skirmish")
+    g = r.new_game(r.resolve({"scenario": scenario}), SeededDice(stream(1, index, DICE)))
+    rng = np.random.default_rng(stream(1, index, BOTS))
+    bots = {side: r.bots["doctrine"](rng) for side in r.sides}
+    return g, lambda seat: bots[g.side_of(seat)]
+
+
+@pytest.mark.parametrize("scenario", ["castle_storm", "gun_line_armour"])
+def test_a_move_surely_refused_is_refused_by_the_whole_check(scenario: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``moving.surely_refused`` (a man's path into a vehicle or the train) says yes only of moves the whole
+    check refuses; ``moving.path_measure`` (kept in the terrain's memo) is ``rules.measure_path`` worked out
+    afresh. Every move the doctrine weighs in two games is put to both, beside the plain check."""
+    from grognard.core.engine import ActionSpace
+    from grognard.core.play import play_out
+    from grognard.rulesets.skirmish import moving as MV
+
+    answers: list[tuple[bool, bool]] = []
+    measures = 0
+    kept_measure = MV.path_measure
+
+    def plain_contains(space: MV.MoveSpace, action: object) -> bool:
+        sure, legal = MV.surely_refused(space.ctx, space.unit, action), ActionSpace.contains(space, action)
+        answers.append((sure, legal))
+        return legal
+
+    def compared(ctx, terrain, path, allowance, river_paid, opened):  # type: ignore[no-untyped-def]
+        nonlocal measures
+        kept = kept_measure(ctx, terrain, path, allowance, river_paid, opened)
+        assert kept == R.measure_path(terrain, path, allowance, river_paid=river_paid, open_doors=opened)
+        measures += 1
+        return kept
+
+    monkeypatch.setattr(MV.MoveSpace, "contains", plain_contains)
+    monkeypatch.setattr(MV, "path_measure", compared)
+    for index in range(2):
+        play_out(*doctrine_game(scenario, index), checked=False)
+    assert not any(sure and legal for sure, legal in answers)  # never a legal move refused
+    assert sum(sure for sure, _ in answers) > 20  # the short cut was taken
+    assert sum(legal for _, legal in answers) > 20 and measures > 100
+
+
+@pytest.mark.parametrize("scenario", ["castle_storm", "gun_line_armour", "convoy"])
+def test_a_drive_s_ground_problem_is_measure_drive_s(scenario: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``vehicles.ground_problem`` (what ``check_drive`` refuses first, kept in the terrain's memo) is the first
+    problem ``measure_drive`` finds, worked out afresh with every other vehicle and man in the way, whenever
+    it finds one; and the kept answer is the fresh one. Every drive the doctrine weighs in two games."""
+    from grognard.core.play import play_out
+    from grognard.rulesets.skirmish import driving as DV
+
+    found = {True: 0, False: 0}
+    contains = DV.DriveSpace.contains
+
+    def compared(space: DV.DriveSpace, action: object) -> bool:
+        ctx = space.ctx
+        v = ctx.state.vehicles[space.vehicle]
+        entry = ctx.tables.vehicles.kind(v.kind)
+        if getattr(action, "path", None) and not entry.afloat:
+            path = [(v.x, v.y), *((round(x, 2), round(y, 2)) for x, y in action.path)]  # type: ignore[attr-defined]
+            terrain = ctx.terrain
+            fresh = V.ground_problem(terrain, path, kind=v.kind, facing=v.heading)
+            kept = V.ground_problem(terrain, path, kind=v.kind, facing=v.heading, memo=ctx.sight_memo(terrain))
+            assert kept == fresh
+            others = [(o.id, ctx.vehicle_shape(o)) for o in ctx.state.vehicles.values() if o.id != v.id]
+            men = [(f.id, (f.x, f.y)) for f in ctx.state.figures.values() if f.alive and f.on_table and not f.aboard]
+            measure = V.measure_drive(
+                terrain, path, kind=v.kind, facing=v.heading, allowance=entry.move, others=others, men=men, radius=0.49
+            )
+            if fresh is not None:
+                assert measure.problem == fresh
+            elif measure.problem is not None:
+                assert measure.problem[0] == "skirmish.23"  # another vehicle or a man: not the ground's
+            found[fresh is not None] += 1
+        return contains(space, action)
+
+    monkeypatch.setattr(DV.DriveSpace, "contains", compared)
+    for index in range(2):
+        play_out(*doctrine_game(scenario, index), checked=False)
+    assert found[True] > 10 and found[False] > 10

@@ -20,12 +20,10 @@ vehicle does: skirmish.49). Men on foot walk round vehicles and the train.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import shapely
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
@@ -245,9 +243,40 @@ def check_foot_path(ctx: Context, action: Any, f: Figure, path: list[XY], cost: 
             f'move is left, the path costs {cost:.2f}"',
             "skirmish.61",
         )
+    hit = walks_into(ctx, path)
+    if hit == TRAIN:
+        raise IllegalAction(f"{action}: {f.id} would walk into the train: it cannot be boarded", "skirmish.44")
+    if hit is not None:
+        raise IllegalAction(f"{action}: {f.id} would walk through {hit}: men get in by loading", "skirmish.61")
+
+
+TRAIN = "the train"  # what walks_into names the train
+
+
+Obstacle = tuple[str, BaseGeometry, tuple[float, float, float, float], float | None]
+
+
+def obstacles(ctx: Context) -> list[Obstacle]:
+    """What a man on foot may not walk into, in the order ``walks_into`` tries them: the train (``TRAIN``, its
+    ground, its bounds, None) and each vehicle (its id, footprint, bounds and shorter side, inches)."""
+    out: list[Obstacle] = []
     train = ctx.train_now()
-    if train is None and not ctx.state.vehicles:
-        return  # nothing on the table he could walk into
+    if train is not None:
+        out.append((TRAIN, train, train.bounds, None))
+    for v in ctx.state.vehicles.values():
+        shape = ctx.vehicle_shape(v)
+        entry = ctx.tables.vehicles.kind(v.kind)
+        out.append((v.id, shape, shape.bounds, min(entry.length, entry.width)))
+    return out
+
+
+def walks_into(ctx: Context, path: list[XY], found: list[Obstacle] | None = None) -> str | None:
+    """What a man on foot walking ``path`` (start first, inches) would walk into of ``found`` (``obstacles``,
+    made when not given): ``TRAIN`` (skirmish.44), the id of the first vehicle he would walk through
+    (skirmish.61), or None."""
+    found = obstacles(ctx) if found is None else found
+    if not found:
+        return None  # nothing on the table he could walk into
     half = ctx.tables.sight.base.value / 2
     # the body swept lies within the path's box grown by half a base: a shape whose box is apart meets none of it
     reach = half + 1e-9
@@ -257,50 +286,22 @@ def check_foot_path(ctx: Context, action: Any, f: Figure, path: list[XY], cost: 
         max(p[0] for p in path) + reach,
         max(p[1] for p in path) + reach,
     )
-
-    def near(shape: BaseGeometry) -> bool:
-        x0, y0, x1, y1 = shape.bounds
-        return not (x1 < box[0] or box[2] < x0 or y1 < box[1] or box[3] < y0)
-
     body: BaseGeometry | None = None
+
+    def line() -> LineString:  # the path's centre line (kept by line_of)
+        return line_of(tuple((p[0], p[1]) for p in path))
 
     def the_body() -> BaseGeometry:
         nonlocal body
-        body = body if body is not None else line_of(tuple((p[0], p[1]) for p in path)).buffer(half)
+        body = body if body is not None else line().buffer(half)
         return body
 
-    def meets(shape: BaseGeometry, side: float | None = None) -> bool:
-        return sweep_meets(line_of(tuple((p[0], p[1]) for p in path)), half, shape, the_body, side)
-
-    if train is not None and near(train) and meets(train):
-        raise IllegalAction(f"{action}: {f.id} would walk into the train: it cannot be boarded", "skirmish.44")
-    for v in ctx.state.vehicles.values():
-        shape = ctx.vehicle_shape(v)
-        if not near(shape):
+    for what, shape, (x0, y0, x1, y1), side in found:
+        if x1 < box[0] or box[2] < x0 or y1 < box[1] or box[3] < y0:
             continue
-        entry = ctx.tables.vehicles.kind(v.kind)
-        if meets(shape, min(entry.length, entry.width)):
-            raise IllegalAction(f"{action}: {f.id} would walk through {v.id}: men get in by loading", "skirmish.61")
-
-
-DEEP = 0.21  # inches: a rectangle's edge this far inside a base swept along a path overlaps it surely
-
-
-def sweep_meets(
-    line: LineString, half: float, shape: BaseGeometry, body: Callable[[], BaseGeometry], side: float | None = None
-) -> bool:
-    """A base of radius ``half`` swept along ``line`` (``body()``: ``line.buffer(half)``) shares more than 0.01
-    square inch with ``shape``. Worked out without the body where the answer is sure: no, when the line passes
-    farther than ``half`` from the shape (by more than rounding: the body lies within that); yes, when ``shape``
-    is a rectangle whose sides are at least ``side`` >= ``DEEP`` inches and the line passes within ``half`` less
-    ``DEEP`` plus 0.01 of it: the body (its round ends' chords lie within 0.003" of the circle) then holds every
-    point within ``DEEP`` of the rectangle's nearest point, a quarter disc of the rectangle at least (0.035 sq in)."""
-    gap = float(shapely.distance(line, shape))
-    if gap > half + 1e-6:
-        return False
-    if side is not None and side >= DEEP and gap <= half - DEEP - 0.01:
-        return True
-    return bool(body().intersection(shape).area > 0.01)
+        if V.sweep_meets(line(), half, shape, the_body, side):
+            return what
+    return None
 
 
 def _men_of(ctx: Context, action: Drive, stop: Stop, v: Vehicle, aboard: list[str]) -> list[str]:
@@ -548,6 +549,11 @@ def check_drive(ctx: Context, action: Drive) -> DrivePlan:
             raise IllegalAction(
                 f"{action}: loading and unloading take half a move each: nothing is left to drive", "skirmish.61"
             )
+        if not entry.afloat:  # measure_drive's first refusals, the ground's, before the shapes it is given
+            terrain = ctx.terrain
+            problem = V.ground_problem(terrain, path, kind=v.kind, facing=facing, memo=ctx.sight_memo(terrain))
+            if problem is not None:
+                raise IllegalAction(f"{action}: {v.id}: {problem[1]}", problem[0])
         base = ctx.tables.sight.base.value
         others: list[tuple[str, BaseGeometry]] = [
             (o.id, ctx.vehicle_shape(o)) for o in s.vehicles.values() if o.id != v.id
@@ -571,6 +577,7 @@ def check_drive(ctx: Context, action: Drive) -> DrivePlan:
                 others=others,
                 men=list(afoot.items()),
                 radius=radius,
+                ground_ok=True,
             )
         if measure.problem is not None:
             rule, why = measure.problem

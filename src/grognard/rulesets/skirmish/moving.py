@@ -180,7 +180,7 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
         if f.on_wall is not None or f.on_ladder is not None:
             measure = CA.check_wall_path(ctx, action, f, path)
         else:
-            measure = R.measure_path(terrain, path, allowance, river_paid=f.river_paid, open_doors=opened)
+            measure = path_measure(ctx, terrain, path, allowance, f.river_paid, opened)
             if measure.problem is None:
                 CA.check_ground_end(ctx, action, f, path)
         if measure.problem is not None:
@@ -215,6 +215,35 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
                 "skirmish.65",
             )
     return out
+
+
+def surely_refused(ctx: Context, unit: str, action: Any) -> bool:
+    """A cheap test that ``check_move`` refuses ``action`` (a move of ``unit``): some man's path walks into a
+    vehicle or the train (``driving.walks_into``). ``check_move`` puts every man's path of two to four points
+    to that test (``driving.check_foot_path``) unless it refused the move before; False says nothing."""
+    if not isinstance(action, Move) or action.unit != unit or action.turn is not None:
+        return False
+    if ctx.railway is None and not ctx.state.vehicles:
+        return False  # nothing to walk into
+    try:
+        paths = plan_move(ctx, action)
+    except IllegalAction:
+        return True
+    found = DV.obstacles(ctx)
+    return any(2 <= len(path) <= 4 and DV.walks_into(ctx, path, found) is not None for path in paths.values())
+
+
+def path_measure(
+    ctx: Context, terrain: Any, path: list[XY], allowance: float, river_paid: bool, opened: set[str]
+) -> R.PathMeasure:
+    """``rules.measure_path`` of ``path``, kept in the terrain's memo (a pure function of the terrain, the path and
+    the open doors; the measure is only read): the doctrine tries the same paths again, turn after turn."""
+    memo = ctx.sight_memo(terrain)
+    key = ("path", tuple(path), allowance, river_paid, frozenset(opened))
+    found: R.PathMeasure | None = memo.get(key)
+    if found is None:
+        found = memo[key] = R.measure_path(terrain, path, allowance, river_paid=river_paid, open_doors=opened)
+    return found
 
 
 def _on_the_ground(f: Figure) -> bool:
@@ -495,6 +524,12 @@ class MoveSpace(ActionSpace[Move]):
         if action.unit != self.unit:
             raise IllegalAction(f"{action}: this decision is for unit {self.unit}", "skirmish.21")
         self._passed = (self._moment(), action, check_move(self.ctx, action))
+
+    def contains(self, action: Any) -> bool:
+        """``check``'s yes or no; a move ``surely_refused`` is refused without the rest of the check."""
+        if surely_refused(self.ctx, self.unit, action):
+            return False
+        return super().contains(action)
 
     def passed(self, action: Move) -> dict[str, tuple[list[XY], R.PathMeasure]] | None:
         """What ``check_move`` gave for ``action`` when it was last checked here and passed, on the state as it

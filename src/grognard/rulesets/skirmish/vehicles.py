@@ -18,9 +18,9 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 import shapely
@@ -127,6 +127,26 @@ class Ground:
         return hit
 
 
+DEEP = 0.21  # inches: a rectangle's edge this far inside a base swept along a path overlaps it surely
+
+
+def sweep_meets(
+    line: LineString, half: float, shape: BaseGeometry, body: Callable[[], BaseGeometry], side: float | None = None
+) -> bool:
+    """A base of radius ``half`` swept along ``line`` (``body()``: ``line.buffer(half)``) shares more than 0.01
+    square inch with ``shape``. Worked out without the body where the answer is sure: no, when the line passes
+    farther than ``half`` from the shape (by more than rounding: the body lies within that); yes, when ``shape``
+    is a rectangle whose sides are at least ``side`` >= ``DEEP`` inches and the line passes within ``half`` less
+    ``DEEP`` plus 0.01 of it: the body (its round ends' chords lie within 0.003" of the circle) then holds every
+    point within ``DEEP`` of the rectangle's nearest point, a quarter disc of the rectangle at least (0.035 sq in)."""
+    gap = float(shapely.distance(line, shape))
+    if gap > half + 1e-6:
+        return False
+    if side is not None and side >= DEEP and gap <= half - DEEP - 0.01:
+        return True
+    return bool(body().intersection(shape).area > 0.01)
+
+
 @functools.lru_cache(maxsize=4096)  # kept: every drive checked is checked against every man on foot
 def disc(at: XY, radius: float) -> BaseGeometry:
     """A man's base as a shape: the disc of ``radius`` inches about ``at``."""
@@ -166,6 +186,7 @@ def measure_drive(
     others: Iterable[tuple[str, BaseGeometry]] = (),
     men: Sequence[tuple[str, XY]] = (),
     radius: float = 0.0,
+    ground_ok: bool = False,
 ) -> DriveMeasure:
     """The cost of driving ``path`` (the centre's, start first) for a vehicle of ``kind`` whose move is
     ``allowance`` inches, and the first rule it breaks.
@@ -179,7 +200,8 @@ def measure_drive(
     reading); tank traps (skirmish.59); the train (skirmish.44); a tank into a
     castle (skirmish.62); and anything in ``others`` ((what, shape): other
     vehicles and men on foot), then ``men`` ((who, where): men on foot as
-    discs of ``radius`` inches, made only for those near the drive).
+    discs of ``radius`` inches, made only for those near the drive). ``ground_ok``: the caller found no
+    ``ground_problem`` for this drive on this terrain (it is not looked for again).
     """
     tables = terrain.tables
     entry = tables.vehicles.kind(kind)
@@ -191,45 +213,10 @@ def measure_drive(
     if line.length <= TOLERANCE:
         return measure
     drive = ground_of(tuple(path), facing, entry.length, entry.width)
-    measure.heading, fresh = drive.heading, drive.fresh
-    minx, miny, maxx, maxy = drive.bounds
-    t = TOLERANCE
-    if minx < -t or miny < -t or maxx > terrain.width + t or maxy > terrain.depth + t:
-        measure.problem = ("skirmish.2", "the vehicle would leave the table")
+    measure.heading = drive.heading
+    measure.problem = None if ground_ok else _ground_problem(terrain, drive, kind)
+    if measure.problem is not None:
         return measure
-    if not terrain.pond.is_empty and fresh.intersection(terrain.pond).area > 0.01:
-        measure.problem = ("skirmish.50", "no vehicle may enter a pond or bay")
-        return measure
-    boxes = terrain.feature_box_array
-    x0, y0, x1, y1 = drive.box
-    # Ground.apart over the array: the features whose boxes are apart from the fresh ground, in order, left out
-    close = ~((boxes[:, 2] < x0) | (x1 < boxes[:, 0]) | (boxes[:, 3] < y0) | (y1 < boxes[:, 1]))
-    for k in np.flatnonzero(close).tolist():
-        feature = terrain.features[k]
-        rule = STOPS_VEHICLES.get(feature.kind)
-        if feature.kind in TANKS_KEPT_OUT and kind == "tank":
-            rule = "skirmish.62"
-        if rule is None:
-            continue
-        if not drive.stopped_by(feature.shape, feature.shape.geom_type == "Polygon"):
-            continue
-        what = feature.kind.replace("_", " ")
-        why = {
-            "skirmish.58": f"vehicles cannot cross walls, sandbags or boulders: {what} {feature.id} is in the way",
-            "skirmish.59": f"vehicles cannot cross tank traps: {feature.id} is in the way",
-            "skirmish.44": "the train is in the way (it cannot be boarded or driven through)",
-            "skirmish.62": f"tanks cannot enter a castle: {what} {feature.id}",
-        }[rule]
-        measure.problem = (rule, why)
-        return measure
-    for building in terrain.buildings:
-        if drive.overlaps(building.shape):
-            measure.problem = ("skirmish.58", f"vehicles cannot drive through building {building.id}")
-            return measure
-    for cliff in terrain.cliffs:
-        if fresh.intersects(cliff.shape):
-            measure.problem = ("skirmish.58", f"vehicles cannot cross the cliff {cliff.id}")
-            return measure
     others = list(others)
     x0, y0, x1, y1 = drive.box
     if others:
@@ -270,6 +257,63 @@ def measure_drive(
             parts["river"] = entries * tables.movement.river_loss.value * allowance
     measure.cost = measure.length + sum(parts.values())
     return measure
+
+
+def ground_problem(
+    terrain: Terrain, path: Sequence[XY], *, kind: str, facing: float, memo: dict[Any, Any] | None = None
+) -> tuple[str, str] | None:
+    """The first rule ``measure_drive`` finds broken by the ground alone, as (rule, why), or None: leaving
+    the table, a pond, a feature that stops vehicles, a building, a cliff (its ``others`` and ``men`` aside).
+    A pure function of the terrain and the drive, kept in ``memo`` (the terrain's, ``Context.sight_memo``)
+    when given: a vehicle held up is offered the same drives turn after turn."""
+    key = ("drive ground", tuple(path), kind, facing)
+    if memo is not None and key in memo:
+        found: tuple[str, str] | None = memo[key]
+        return found
+    found = None
+    if len(path) >= 2 and line_of(tuple((p[0], p[1]) for p in path)).length > TOLERANCE:
+        entry = terrain.tables.vehicles.kind(kind)
+        found = _ground_problem(terrain, ground_of(tuple(path), facing, entry.length, entry.width), kind)
+    if memo is not None:
+        memo[key] = found
+    return found
+
+
+def _ground_problem(terrain: Terrain, drive: Ground, kind: str) -> tuple[str, str] | None:
+    minx, miny, maxx, maxy = drive.bounds
+    t = TOLERANCE
+    if minx < -t or miny < -t or maxx > terrain.width + t or maxy > terrain.depth + t:
+        return ("skirmish.2", "the vehicle would leave the table")
+    if not terrain.pond.is_empty and drive.fresh.intersection(terrain.pond).area > 0.01:
+        return ("skirmish.50", "no vehicle may enter a pond or bay")
+    boxes = terrain.feature_box_array
+    x0, y0, x1, y1 = drive.box
+    # Ground.apart over the array: the features whose boxes are apart from the fresh ground, in order, left out
+    close = ~((boxes[:, 2] < x0) | (x1 < boxes[:, 0]) | (boxes[:, 3] < y0) | (y1 < boxes[:, 1]))
+    for k in np.flatnonzero(close).tolist():
+        feature = terrain.features[k]
+        rule = STOPS_VEHICLES.get(feature.kind)
+        if feature.kind in TANKS_KEPT_OUT and kind == "tank":
+            rule = "skirmish.62"
+        if rule is None:
+            continue
+        if not drive.stopped_by(feature.shape, feature.shape.geom_type == "Polygon"):
+            continue
+        what = feature.kind.replace("_", " ")
+        why = {
+            "skirmish.58": f"vehicles cannot cross walls, sandbags or boulders: {what} {feature.id} is in the way",
+            "skirmish.59": f"vehicles cannot cross tank traps: {feature.id} is in the way",
+            "skirmish.44": "the train is in the way (it cannot be boarded or driven through)",
+            "skirmish.62": f"tanks cannot enter a castle: {what} {feature.id}",
+        }[rule]
+        return (rule, why)
+    for building in terrain.buildings:
+        if drive.overlaps(building.shape):
+            return ("skirmish.58", f"vehicles cannot drive through building {building.id}")
+    for cliff in terrain.cliffs:
+        if drive.fresh.intersects(cliff.shape):
+            return ("skirmish.58", f"vehicles cannot cross the cliff {cliff.id}")
+    return None
 
 
 def _pieces(geometry: BaseGeometry) -> list[LineString]:
