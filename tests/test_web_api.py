@@ -494,3 +494,27 @@ def test_a_refused_name_or_address_says_what_is_wrong_in_the_refusal_shape(tmp_p
         status, answer = call(server.url + f"/api/rooms/{code}/replay/abc")
         assert status == 422 and answer.get("type") == "refused" and answer["code"] == "malformed", answer
         assert "n" in answer["message"] and "integer" in answer["message"], answer
+
+
+def test_a_bot_for_a_side_names_what_is_wrong_and_changes_nothing(server: ServerProcess) -> None:
+    """The host's bot for a side: a side the game lacks and a bot it lacks are each named (it said "no side
+    'german' or bot 'nonsense'" of a side that is there); the refused settings change nothing, in part or whole."""
+    made = make_room(server)
+    host = Client(server, made["code"], "host", made["host_token"])
+    before = host.state_where(lambda s: "host" in s)
+    bad = {"american": "random", "german": "nonsense"}
+    host.send({"type": "settings", "fill_bots": False, "timer": 30, "bot_names": bad})
+    refused = host.until(lambda m: m["type"] == "refused")
+    assert refused["code"] == "bad_bot" and refused["message"].startswith(
+        "bot_names: no bot 'nonsense'; bots: doctrine"
+    )
+    host.send({"type": "settings", "bot_names": {"martian": "doctrine"}})
+    refused = host.until(lambda m: m["type"] == "refused")
+    assert refused["message"] == "bot_names: no side 'martian'; sides: american, german", refused
+    host.send({"type": "settings", "on_timeout": "bot"})  # a settings that changes nothing: the state as it stood
+    host.until(lambda m: m["type"] == "ack" and m.get("op") == "settings")
+    after = host.state_where(lambda s: "host" in s)
+    assert after["host"]["bot_names"] == before["host"]["bot_names"] == {"american": "doctrine", "german": "doctrine"}
+    assert after["timer"]["seconds"] == before["timer"]["seconds"] == 0
+    assert after["host"]["fill_bots"] == before["host"]["fill_bots"]
+    host.close()

@@ -478,8 +478,10 @@ class Room:
                 if args.get(key) is not None:
                     meta[key] = args[key]
             for side, name in (args.get("bot_names") or {}).items():
-                if side not in self.ruleset.sides or name not in self.ruleset.bots:
-                    raise Refused("bad_bot", f"no side {side!r} or bot {name!r}")
+                if side not in self.ruleset.sides:
+                    raise Refused("bad_bot", f"bot_names: no side {side!r}; sides: {', '.join(self.ruleset.sides)}")
+                if name not in self.ruleset.bots:
+                    raise Refused("bad_bot", f"bot_names: no bot {name!r}; bots: {', '.join(self.ruleset.bots)}")
                 meta["bot_names"][side] = name
             self.bots = {}
             self._timer_key = None
