@@ -83,6 +83,26 @@ def test_bad_input_is_one_line_exit_2(args: list[str], field: str, capsys: pytes
     assert "Turn 1" not in captured.out
 
 
+def test_bots_take_a_list_and_refuse_a_side_given_twice() -> None:
+    """``--bots american=random,german=random`` is two sides' bots (it was read as american's bot
+    'random,german=random'); a side given twice, in one list or two --bots, is refused, not the last one kept."""
+    from grognard import rulesets
+    from grognard.cli_play import parse_bots
+    from grognard.core.errors import OptionError
+
+    omaha = rulesets.get("omaha")
+    assert parse_bots(omaha, ["american=random,german=search:easy"]) == {"american": "random", "german": "search:easy"}
+    assert parse_bots(omaha, ["american=random", "german=random"]) == {"american": "random", "german": "random"}
+    assert parse_bots(omaha, [" German = Random "]) == {"american": "doctrine", "german": "random"}
+    for items in (["american=random", "american=doctrine"], ["american=random,american=doctrine"]):
+        with pytest.raises(OptionError, match="^--bots: the american bot is given twice \\(american=random and "):
+            parse_bots(omaha, items)
+    with pytest.raises(OptionError, match="^--bots 'american=random,,german=random': an empty SIDE=BOT"):
+        parse_bots(omaha, ["american=random,,german=random"])
+    with pytest.raises(OptionError, match="^--bots 'german=nobody': unknown bot 'nobody'"):
+        parse_bots(omaha, ["american=random,german=nobody"])
+
+
 def test_bad_input_through_the_real_process() -> None:
     done = run("play", "omaha", "--germans", "0")
     assert done.returncode == 2

@@ -38,23 +38,36 @@ def game_streams(seed: int) -> tuple[SeededDice, np.random.Generator]:
 
 
 def parse_bots(ruleset: Ruleset, items: Sequence[str]) -> dict[str, str]:
-    """``["german=random"]`` as {side: bot name}, checked against the rule set's sides and bots."""
+    """``["german=random"]`` (or ``["american=random,german=search"]``: several sides in one) as {side: bot name},
+    checked against the rule set's sides and bots; a side given twice is refused."""
     out = {side: ruleset.default_bot for side in ruleset.sides}
-    for item in items:
-        side, sep, name = item.partition("=")
-        side, name = side.strip().lower(), name.strip().lower()
-        if not sep or side not in ruleset.sides:
-            raise OptionError(f"--bots {item!r}: expected SIDE=BOT with SIDE one of {', '.join(ruleset.sides)}")
-        bot, colon, level = name.partition(":")
-        if colon and name not in ruleset.bots and bot in ruleset.bots:
-            levels = [other.partition(":")[2] for other in ruleset.bots if other.startswith(bot + ":")]
-            raise OptionError(
-                f"--bots {item!r}: {bot} has no level {level!r}; levels are: {', '.join(levels) or 'none'}"
-            )
-        if name not in ruleset.bots:
-            raise OptionError(f"--bots {item!r}: unknown bot {name!r}; bots are: {', '.join(ruleset.bots)}")
-        out[side] = name
+    given: dict[str, str] = {}
+    for text in items:
+        parts = [part.strip() for part in text.split(",")]
+        for item in parts:
+            if not item:
+                raise OptionError(f"--bots {text!r}: an empty SIDE=BOT in the list")
+            side, name = _one_bot(ruleset, item, text if len(parts) == 1 else item)
+            if side in given:
+                raise OptionError(f"--bots: the {side} bot is given twice ({given[side]} and {item})")
+            given[side] = item
+            out[side] = name
     return out
+
+
+def _one_bot(ruleset: Ruleset, item: str, shown: str) -> tuple[str, str]:
+    """One ``SIDE=BOT`` as (side, bot name), checked; errors name ``shown``."""
+    side, sep, name = item.partition("=")
+    side, name = side.strip().lower(), name.strip().lower()
+    if not sep or side not in ruleset.sides:
+        raise OptionError(f"--bots {shown!r}: expected SIDE=BOT with SIDE one of {', '.join(ruleset.sides)}")
+    bot, colon, level = name.partition(":")
+    if colon and name not in ruleset.bots and bot in ruleset.bots:
+        levels = [other.partition(":")[2] for other in ruleset.bots if other.startswith(bot + ":")]
+        raise OptionError(f"--bots {shown!r}: {bot} has no level {level!r}; levels are: {', '.join(levels) or 'none'}")
+    if name not in ruleset.bots:
+        raise OptionError(f"--bots {shown!r}: unknown bot {name!r}; bots are: {', '.join(ruleset.bots)}")
+    return side, name
 
 
 def _option_parameter(spec: OptionSpec) -> inspect.Parameter:
@@ -160,7 +173,7 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
                 "--bots",
                 metavar="SIDE=BOT",
                 help=f"which bot plays a side ({sides}); bots: {', '.join(ruleset.bots)} "
-                f"(default: {ruleset.default_bot})",
+                f"(default: {ruleset.default_bot}); several sides: a list, SIDE=BOT,SIDE=BOT",
             ),
         ),
         inspect.Parameter(

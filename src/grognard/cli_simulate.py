@@ -167,7 +167,10 @@ def simulate_command(
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help="a scenario option")
     ] = None,
-    bots: Annotated[list[str] | None, typer.Option("--bots", metavar="SIDE=BOT", help="the bot of a side")] = None,
+    bots: Annotated[
+        list[str] | None,
+        typer.Option("--bots", metavar="SIDE=BOT", help="the bot of a side (several: SIDE=BOT,SIDE=BOT)"),
+    ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", file_okay=False, help="write games.parquet, summary.json and PNG plots here")
     ] = None,
@@ -271,7 +274,10 @@ def sweep_command(
     games: Annotated[int, typer.Option("-n", "--games", help="games at each point of the grid")] = 400,
     seed: Annotated[int, typer.Option("--seed", help="seed shared by every point (common random numbers)")] = 1,
     jobs: Annotated[int | None, typer.Option("--jobs", help="processes (default: every core)")] = None,
-    bots: Annotated[list[str] | None, typer.Option("--bots", metavar="SIDE=BOT", help="the bot of a side")] = None,
+    bots: Annotated[
+        list[str] | None,
+        typer.Option("--bots", metavar="SIDE=BOT", help="the bot of a side (several: SIDE=BOT,SIDE=BOT)"),
+    ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", file_okay=False, help="write sweep.csv and sweep.png here")
     ] = None,
