@@ -36,3 +36,33 @@ def wait_said(page: object, start: str, timeout: float | None = None) -> None:
     page.wait_for_function(  # type: ignore[attr-defined]
         "(s) => window.grognardSaid().lines.some((t) => t.startsWith(s))", arg=start, timeout=timeout
     )
+
+
+def in_sight(page: object, selector: str) -> dict[str, float]:
+    """The box of ``selector``'s first element, asserted wholly inside the page's viewport (in sight without
+    scrolling: the page's own scroll is at its top)."""
+    found = page.locator(selector).first.bounding_box()  # type: ignore[attr-defined]
+    size = page.viewport_size  # type: ignore[attr-defined]
+    assert found is not None, f"{selector} is not shown"
+    assert found["x"] >= 0 and found["x"] + found["width"] <= size["width"] + 0.5, (selector, found, size)
+    assert found["y"] >= 0 and found["y"] + found["height"] <= size["height"] + 0.5, (selector, found, size)
+    return dict(found)
+
+
+def one_screen(page: object) -> None:
+    """The page does not scroll, across or down, at its viewport's size: all of it is laid out in sight."""
+    size = page.viewport_size  # type: ignore[attr-defined]
+    across, down = page.evaluate(  # type: ignore[attr-defined]
+        "[document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
+    )
+    assert across <= size["width"] and down <= size["height"], (across, down, size)
+
+
+def one_line(page: object, selector: str) -> None:
+    """``selector``'s first element is one line high (a long title is cut short, not wrapped)."""
+    high, line = page.evaluate(  # type: ignore[attr-defined]
+        "(s) => { const e = document.querySelector(s); const c = getComputedStyle(e);"
+        " return [e.getBoundingClientRect().height, parseFloat(c.lineHeight) || 1.4 * parseFloat(c.fontSize)]; }",
+        selector,
+    )
+    assert high <= 1.5 * line, (selector, high, line)

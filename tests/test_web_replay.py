@@ -2,7 +2,8 @@
 the bots on the server, its record opened at /replay/<code> (from the debrief's link for Omaha) and from an
 upload on the home page, stepped through forward and back (buttons, keys, the turn slider), the turn shown
 and every die listed checked against the record's own, the table drawn; a tampered or malformed upload is
-refused with one line and makes nothing; the page passes the axe scan; screenshots at 1280x800 and 1366x768.
+refused with one line and makes nothing; the page passes the axe scan; screenshots at 1280x800 and 1366x768;
+at both sizes the page is one screen: the table as large as it fits, the controls, the end and the count in sight.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from browsers import needs_chromium
+from browsers import in_sight, needs_chromium, one_line, one_screen
 from grognard import rulesets
 from grognard.core.engine import Game
 from grognard.core.record import readable_by, replay
@@ -335,3 +336,38 @@ def test_a_take_back_is_replayed_again(server: ServerProcess) -> None:
     status, after = call(f"{server.url}/api/rooms/{code}/replay")
     assert status == 200 and after["steps"] == last - 1 and after["result"] is None
     assert after["turns"] == before["turns"][: last - 1]
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_replay_is_one_screen(
+    browser: Any, server: ServerProcess, played: dict[str, tuple[str, str, str]], name: str, shots: Path
+) -> None:
+    """The last event of each finished game at 1280x800 and 1366x768: the page does not scroll; the title is
+    one line (the skirmish's long one cut short); the table, the buttons, the slider, the result and the event
+    are in sight together (and the count, below a long table; beside a deeper one it is a scroll of its column
+    away); a long table (Omaha's beach) runs across the screen (it was drawn 2:1 in a column,
+    half of it empty) and a deeper one fills the height under the header (its bottom was 13rem short)."""
+    code, _, text = played[name]
+    p = page(browser, 1280, 800)
+    p.goto(f"{server.url}/replay/{code}")
+    at_step(p, 0)
+    p.click("#last")
+    at_step(p, len(expected(text).turns) - 1)
+    p.wait_for_selector("#end:not([hidden])")
+    for width, height in ((1280, 800), (1366, 768)):
+        p.set_viewport_size({"width": width, "height": height})
+        one_screen(p)
+        one_line(p, "header .head-title")
+        for selector in ("#next", "#prev", "#turn-slider", "#result", "#events li"):
+            in_sight(p, selector)
+        table = in_sight(p, "#svg svg.table")
+        header = p.locator("header").bounding_box()
+        if p.get_attribute("#svg", "data-long") == "true":  # the rest below it in three columns
+            assert table["width"] >= 0.9 * width, table
+            in_sight(p, "#figures dt")
+        else:  # the height under the header, or the whole width of its column (a wide table: B-17's)
+            column = p.locator("main > .left").bounding_box()
+            below = height - header["y"] - header["height"]
+            assert table["height"] >= 0.9 * below or table["width"] >= 0.95 * column["width"], (table, header, column)
+        p.screenshot(path=str(shots / f"replay-end-{name}-{width}x{height}.png"))
+    p.context.close()

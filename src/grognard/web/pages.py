@@ -191,11 +191,6 @@ every die shown</p>
 <div id="debrief-extra"></div>
 </section>"""
     message = '<div id="message" role="alert" class="message"></div>'
-    board_picture = """<section class="board" aria-labelledby="board-h">
-<h2 id="board-h">The table</h2>
-<div id="svg" class="svg"></div>
-</section>"""
-    board_tables = """<section aria-label="The table as text"><div id="tables"></div></section>"""
     if role == "host":
         # referee mode: the roll asked for comes first, where the referee's eyes are all game
         side = f"""<section id="dice-panel" hidden aria-labelledby="dice-h">
@@ -293,15 +288,18 @@ every die shown</p>
 <div class="right" id="side">{odds}{side}{tables}{figures}{events}</div>
 </main>"""
     else:
-        body = f"""<header class="projector-head"><h1>{title}, room {code}</h1>{status}
+        # one screen, as the host's and a player's (main.room): the table, and beside it (below a long one)
+        # the debrief (at the end: the news first), who is winning, the count and the news; the room code
+        # stays in sight in the header
+        body = f"""<header class="projector-head"><h1><span class="head-title">{title},</span>
+<span class="head-code">room <span class="code">{code}</span></span></h1>{status}
 <button type="button" id="join-toggle" aria-controls="join-info" aria-expanded="true"
  aria-keyshortcuts="J">Hide how to join (J)</button></header>
 {message}
-<main id="main" class="columns projector">
+<main id="main" class="columns projector room">
 {_join_info(room.code, join_base)}
-<div class="left">{board_picture}</div>
-<div class="right">{odds_line}{figures}{events}</div>
-<div class="left">{board_tables}{debrief}</div>
+<div class="left">{board}</div>
+<div class="right">{debrief}{odds_line}{figures}{events}{tables}</div>
 </main>"""
     return _page(f"{room.ruleset.title} - {heading} - {room.code}", body, role, room.code)
 
@@ -354,20 +352,22 @@ def qr_text(text: str) -> str:
     return out.getvalue()
 
 
-def replay_page(title: str, api: str) -> str:
-    """The replay viewer (filled in by ``static/replay.js`` from ``api``: the outline, then one step at a time)."""
-    body = f"""<header><h1>{escape(title)}</h1>
+def replay_page(title: str, subject: str, api: str) -> str:
+    """The replay viewer of ``subject`` ("replay of room AB12CD") in rule set ``title`` (filled in by
+    ``static/replay.js`` from ``api``: the outline, then one step at a time). One screen, as a room's
+    pages (main.room): the table, and the controls, the event and the count beside it (below a long one)."""
+    body = f"""<header class="replay-head"><h1><span class="head-title">{escape(title)}:</span>
+<span class="head-code">{escape(subject)}</span></h1>
 <div class="status" role="status" aria-live="polite"><span id="turn">Reading the record...</span>
 <span id="phase"></span> <span id="where"></span></div>
 </header>
 <div id="message" role="alert" class="message"></div>
-<main id="main" class="columns replay" data-api="{escape(api)}">
+<main id="main" class="columns replay room" data-api="{escape(api)}">
 <div class="left">
 <section class="board" aria-labelledby="board-h">
 <h2 id="board-h">The table</h2>
 <div id="svg" class="svg"></div>
 </section>
-<section aria-label="The table as text"><div id="tables"></div></section>
 </div>
 <div class="right">
 <section class="replay-controls" aria-labelledby="steps-h">
@@ -383,8 +383,6 @@ def replay_page(title: str, api: str) -> str:
 <p class="slider"><label for="turn-slider">Turn</label>
 <input type="range" id="turn-slider" min="0" max="0" step="1" value="0">
 <output id="turn-out" for="turn-slider"></output></p>
-<p class="hint">Keys: &larr; and &rarr; an event back or on, Page Up and Page Down (or Shift and an arrow) a turn,
-Home and End the first and the last. Each event is one line of the game record: an order and what it caused.</p>
 </section>
 <section id="end" hidden aria-labelledby="end-h">
 <h2 id="end-h">The end</h2>
@@ -398,8 +396,11 @@ Home and End the first and the last. Each event is one line of the game record: 
 <section aria-labelledby="figures-h">
 <h2 id="figures-h">The count</h2>
 <dl id="figures" class="figures"></dl>
+<p class="hint">Keys: &larr; &rarr; an event back or on, Page Up and Page Down (or Shift and an arrow) a turn,
+Home and End the first and the last. An event is an order and what it caused.</p>
 </section>
-<p><a href="/">Back to the home page</a></p>
+<section class="tables" aria-label="The table as text"><div id="tables"></div></section>
+<p class="home-link"><a href="/">Back to the home page</a></p>
 </div>
 </main>"""
-    return _page(title, body, "replay", scripts=("table",), module="replay")
+    return _page(f"{title}: {subject}", body, "replay", scripts=("table",), module="replay")

@@ -310,11 +310,11 @@ def add_routes(app: FastAPI, server: Any) -> None:
     @app.get("/replay/{code}", response_class=HTMLResponse)
     async def room_page(code: str) -> Any:
         room = server.room(code)
-        return pages.replay_page(f"{room.ruleset.title}: replay of room {room.code}", f"/api/rooms/{room.code}/replay")
+        return pages.replay_page(room.ruleset.title, f"replay of room {room.code}", f"/api/rooms/{room.code}/replay")
 
     @app.get("/replays/{key}", response_class=HTMLResponse)
     async def uploaded_page(key: str) -> Any:
         book = shelf.get("u:" + key)
         if book is None:
             return missing()
-        return pages.replay_page(f"{book.ruleset.title}: replay of {book.title}", f"/api/replays/{key}")
+        return pages.replay_page(book.ruleset.title, f"replay of {book.title}", f"/api/replays/{key}")

@@ -61,7 +61,7 @@ function draw(s) {
   $("where").textContent = "(event " + s.step + " of " + (outline.steps - 1) + ", record line " + s.line + ")";
   if (s.scene) {
     if (!tableView && window.GrognardTable) {
-      tableView = window.GrognardTable.create($("svg"), { sides: outline.sides, labelledby: "board-h", maxAspect: 2 });
+      tableView = window.GrognardTable.create($("svg"), { sides: outline.sides, labelledby: "board-h", maxAspect: 100 });
       window.grognardTable = tableView;
     }
     if (tableView) tableView.draw(s.scene, outline.sides);

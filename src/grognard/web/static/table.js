@@ -277,6 +277,9 @@
       const aspect = Math.min(whole.w / whole.h, opts.maxAspect || 2);
       svg.style.aspectRatio = String(fix(aspect));
       box.dataset.shape = aspect > 1.3 ? "wide" : "tall";
+      // a long table (a whole beach: the projector's and the replay's maxAspect let it be) is best with
+      // the page's side column below it, not beside it (style.css: data-long)
+      box.dataset.long = String(aspect > 2.5);
       if (first) fit();
       if (!focused) {
         const rings = [].concat(...(next.layers || []).map((l) => l.shapes || [])).filter((s) => s.cls === "ring");
