@@ -4,7 +4,9 @@ The projector shows how to join (address, room code, QR code) in the lobby and o
 labels stay readable on a projector with 28 seats; the player's page never keeps stale text (an
 order's "Done" after the next question, "Waiting for" after the end, a missing "paused"); the home page
 hosts any shipped skirmish scenario and its columns do not overlap at 1280 px; the referee's dice entry
-comes first and a refusal says "Refused" once. Screenshots go to ``GROGNARD_SHOTS`` when it is set.
+comes first and a refusal says "Refused" once; a game of each rule set on the projector at 1280x800 and
+1366x768 is one screen: the room code large in the header, the table, who is winning and the count in sight.
+Screenshots go to ``GROGNARD_SHOTS`` when it is set.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from browsers import needs_chromium
+from browsers import in_sight, needs_chromium, one_line, one_screen
 from grognard.rulesets.skirmish.scenario import shipped
 from grognard.web.testing import ServerProcess, call
 
@@ -338,3 +340,62 @@ def test_b17_aircraft_labels_readable_on_the_projector(browser: Any, server: Ser
     heights = _label_heights(projector, "^[BF][0-9]+( bombed)?$")
     assert heights and min(heights) >= 14, f"aircraft labels {min(heights):.1f} px high on a 1366x768 projector"
     shot(projector, "projector-b17-1366x768")
+
+
+PROJECTED = {"omaha": ({}, "american"), "b17": ({}, "american"), "skirmish": ({"scenario": "village_street"}, "allies")}
+
+
+@pytest.mark.parametrize("name", list(PROJECTED))
+def test_the_projector_in_play_is_one_screen(browser: Any, server: ServerProcess, name: str) -> None:
+    """A game under way (Al's seat waits for him) on the projector at 1280x800 and 1366x768: the page does not
+    scroll; the title is one line (the skirmish's long one cut short) and the room code in it is large; the
+    whole table, the win bar and its words, the line of the chances and the count are in sight together (the
+    square skirmish table ran off the bottom of the screen, and B-17's and Omaha's odds were below it)."""
+    options, side = PROJECTED[name]
+    body = {"ruleset": name, "options": options, "solo": {"name": "Al", "side": side}}
+    status, made = call(server.url + "/api/rooms", body)
+    assert status == 200, made
+    projector = page(browser, 1280, 800)
+    projector.goto(f"{server.url}/projector/{made['code']}")
+    projector.wait_for_selector("#odds-bar .odds-a", state="attached", timeout=90000)  # the first estimate
+    projector.wait_for_function("document.getElementById('join-info').hidden")
+    for width, height in ((1280, 800), (1366, 768)):
+        projector.set_viewport_size({"width": width, "height": height})
+        one_screen(projector)
+        one_line(projector, ".projector-head .head-title")
+        code = in_sight(projector, ".projector-head .code")
+        assert projector.inner_text(".projector-head .code") == made["code"]
+        size = float(
+            projector.eval_on_selector(".projector-head .code", "e => parseFloat(getComputedStyle(e).fontSize)")
+        )
+        assert size >= 32 and code["height"] >= 32, (size, code)  # twice the page's words: read from the back
+        table = in_sight(projector, "#svg svg.table")
+        assert table["height"] * table["width"] >= 0.35 * height * width, table  # the most of the screen
+        if projector.get_attribute("#svg", "data-long") == "true":  # a whole beach: across the screen
+            assert table["width"] >= 0.9 * width, table
+        for selector in ("#odds-labels", "#odds-bar svg", "#figures dt", "#odds-line svg"):
+            in_sight(projector, selector)
+        labels = projector.eval_on_selector_all(
+            ".odds-side",
+            "es => es.map(e => [parseFloat(getComputedStyle(e).fontSize), e.scrollWidth <= e.clientWidth])",
+        )
+        assert len(labels) == 2 and all(px >= 24 and fits for px, fits in labels), labels
+        # the line's words as large as the page's own, none past its picture's edge (it is drawn again at the
+        # width of its box when that changes: the long table's columns come after the first estimate)
+        projector.wait_for_function(
+            "() => { const b = document.getElementById('odds-line'), s = b.querySelector('svg');"
+            " return s && Math.abs(s.viewBox.baseVal.width - Math.max(280, b.clientWidth)) <= 2; }"
+        )
+        line = projector.locator("#odds-line svg").bounding_box()
+        words = projector.eval_on_selector_all(
+            "#odds-line svg text",
+            "ts => ts.map(t => { const r = t.getBoundingClientRect(); return [r.left, r.right, r.height]; })",
+        )
+        assert words and all(
+            h >= 16 and left >= line["x"] and right <= line["x"] + line["width"] + 1 for left, right, h in words
+        ), (
+            line,
+            words,
+        )
+        shot(projector, f"projector-{name}-{width}x{height}")
+    projector.context.close()

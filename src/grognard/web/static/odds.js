@@ -14,6 +14,7 @@ window.grognardOdds = (function () {
     if (text !== undefined) node.textContent = text;
     return node;
   };
+  const cap = (word) => word.charAt(0).toUpperCase() + word.slice(1);  // a side's name begins a line
   const ival = (s) => pct(s.interval[0]) + " to " + pct(s.interval[1]);
   // the sides' colours on the table, so the bar's allies are the table's allies
   const colours = () => (window.GrognardTable && window.GrognardTable.colours) || ["#E69F00", "#56B4E9"];
@@ -41,9 +42,12 @@ window.grognardOdds = (function () {
     return svg;
   }
 
-  function line(curve, sides) {
+  // drawn at the width of its box (px, screen pixels; 440 when not laid out), one unit a pixel: its words
+  // 20 px high in a narrow column of the projector as in a wide one
+  const lineWidth = (px) => Math.max(280, Math.round(px || 440));
+  function line(curve, sides, px) {
     const a = sides[0], ca = colours()[0];
-    const W = 600, H = 240, L = 64, R = 24, T = 30, B = 40;
+    const W = lineWidth(px), H = 226, L = 72, R = 16, T = 42, B = 34, F = 20;
     const xs = curve.map((p) => p.turn + (p.ended ? 0.5 : 0));
     const x0 = Math.min(...xs), x1 = Math.max(x0 + 1, ...xs);
     const X = (t) => L + (W - L - R) * (t - x0) / (x1 - x0), Y = (p) => T + (H - T - B) * (1 - p);
@@ -51,7 +55,7 @@ window.grognardOdds = (function () {
       "aria-label": a + "'s chance to win, turn by turn: " + curve.map((p, i) => (p.ended ? "end" : "turn " + p.turn) + " " + pct(p.sides[a].p)).join(", ") });
     for (const g of [0, 0.5, 1]) {
       svg.appendChild(svgEl("line", { x1: L, x2: W - R, y1: Y(g), y2: Y(g), stroke: "#999", "stroke-dasharray": g === 0.5 ? "6 4" : "" }));
-      svg.appendChild(svgEl("text", { x: L - 6, y: Y(g) + 6, "text-anchor": "end", "font-size": 18 }, pct(g)));
+      svg.appendChild(svgEl("text", { x: L - 6, y: Y(g) + 6, "text-anchor": "end", "font-size": F }, pct(g)));
     }
     if (curve.length > 1) {
       const up = curve.map((p, i) => X(xs[i]) + "," + Y(p.sides[a].interval[1]));
@@ -60,9 +64,9 @@ window.grognardOdds = (function () {
     }
     svg.appendChild(svgEl("polyline", { points: curve.map((p, i) => X(xs[i]) + "," + Y(p.sides[a].p)).join(" "), fill: "none", stroke: ca, "stroke-width": 4 }));
     curve.forEach((p, i) => svg.appendChild(svgEl("circle", { cx: X(xs[i]), cy: Y(p.sides[a].p), r: 5, fill: ca, stroke: "#000", "stroke-width": 1 })));
-    const step = Math.max(1, Math.ceil((x1 - x0) / 10));
-    for (let t = Math.ceil(x0); t <= x1; t += step) svg.appendChild(svgEl("text", { x: X(t), y: H - 12, "text-anchor": "middle", "font-size": 18 }, String(t)));
-    svg.appendChild(svgEl("text", { x: L, y: 20, "font-size": 18, "font-weight": "bold" }, a + " chance by turn (band: 95%)"));
+    const step = Math.max(1, Math.ceil((x1 - x0) / Math.max(2, Math.floor((W - L - R) / 45))));  // a number each 45 px or more
+    for (let t = Math.ceil(x0); t <= x1; t += step) svg.appendChild(svgEl("text", { x: X(t), y: H - 8, "text-anchor": "middle", "font-size": F }, String(t)));
+    svg.appendChild(svgEl("text", { x: 4, y: 22, "font-size": F, "font-weight": "bold" }, cap(a) + ": chance by turn"));
     return svg;
   }
 
@@ -81,7 +85,9 @@ window.grognardOdds = (function () {
       barBox.textContent = "";
       barBox.appendChild(svgEl("svg", { viewBox: "0 0 600 64", class: "odds-bar waiting", "aria-hidden": "true" }));
       barBox.firstChild.appendChild(svgEl("rect", { x: 0, y: 0, width: 600, height: 64, fill: "#eee" }));
-      document.getElementById("odds-note").textContent = "Bots are playing the game out from here to see who wins.";
+      const lineBox = document.getElementById("odds-line");
+    const banded = lineBox && odds.curve && odds.curve.length > 1;  // the line's band drawn (line() below)
+    document.getElementById("odds-note").textContent = "Bots are playing the game out from here to see who wins.";
       return;
     }
     const now = odds.now;
@@ -90,22 +96,37 @@ window.grognardOdds = (function () {
     const labels = document.getElementById("odds-labels");
     labels.textContent = "";
     const left = document.createElement("span"); left.className = "odds-side odds-side-a";
-    left.textContent = "\u25A0 " + a + " " + pct(sa.p);
+    left.textContent = "\u25A0 " + cap(a) + " " + pct(sa.p);
     const right = document.createElement("span"); right.className = "odds-side odds-side-b";
-    right.textContent = b + " " + pct(sb.p) + " \u25A8";
+    right.textContent = cap(b) + " " + pct(sb.p) + " \u25A8";
     labels.appendChild(left); labels.appendChild(right);
     const barBox = document.getElementById("odds-bar");
     barBox.textContent = ""; barBox.appendChild(bar(now, sides));
+    const lineBox = document.getElementById("odds-line");
+    const banded = lineBox && odds.curve && odds.curve.length > 1;  // the line's band drawn (line() below)
     document.getElementById("odds-note").textContent =
-      "95% interval: " + a + " " + ival(sa) + ", " + b + " " + ival(sb) +
+      "95% interval" + (banded ? " (the band round the line)" : "") + ": " + cap(a) + " " + ival(sa) + ", " + cap(b) + " " + ival(sb) +
       (now.other > 0 ? "; no winner " + pct(now.other) : "") +
       ". Turn " + now.turn + ", " + now.playouts + " games played out by bots" +
       (odds.own ? " from what your seat can see." : " from what everyone can see.");
-    const lineBox = document.getElementById("odds-line");
     if (lineBox) {
-      lineBox.textContent = "";
-      if (odds.curve && odds.curve.length) lineBox.appendChild(line(odds.curve, sides));
+      shownLine = odds.curve && odds.curve.length ? [odds.curve, sides] : null;
+      drawLine(lineBox);
+      if (!watched && window.ResizeObserver) { watched = new ResizeObserver(() => redrawLine(lineBox)); watched.observe(lineBox); }
     }
+  }
+
+  // the line is drawn at its box's width: drawn again when the box is laid out anew (a long table's columns
+  // come with the table, after the first estimate; the window resized)
+  let shownLine = null, watched = null;
+  function drawLine(box) {
+    box.textContent = "";
+    if (shownLine) box.appendChild(line(shownLine[0], shownLine[1], box.clientWidth));
+  }
+  function redrawLine(box) {
+    const svg = box.querySelector("svg");
+    const drawnAt = svg ? parseFloat(svg.getAttribute("viewBox").split(" ")[2]) : 0;
+    if (svg && Math.abs(drawnAt - lineWidth(box.clientWidth)) > 2) drawLine(box);
   }
   return { draw: draw };
 })();
