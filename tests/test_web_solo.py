@@ -65,6 +65,8 @@ def test_solo_refuses_a_side_that_does_not_exist_and_makes_no_game(server: Serve
     before = rooms()
     status, answer = call(server.url + "/api/rooms", {"ruleset": "b17", "solo": {"name": "Al", "side": "italian"}})
     assert status == 400 and answer["code"] == "bad_side" and "american, german" in answer["message"]
+    status, answer = call(server.url + "/api/rooms", {"ruleset": "b17", "solo": {"name": "Al"}})  # no side
+    assert status == 400 and answer["message"] == "solo.side: none given; pick a side: american, german", answer
     status, answer = call(
         server.url + "/api/rooms", {"ruleset": "b17", "dice": "manual", "solo": {"name": "Al", "side": "german"}}
     )

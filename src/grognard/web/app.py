@@ -405,7 +405,8 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
         solo = body.solo
         if solo is not None:  # checked before anything is made: a refused solo game leaves no room behind
             if solo.side is None or solo.side not in ruleset.sides:
-                return _refusal("bad_side", f"solo.side {solo.side!r}: pick a side: {', '.join(ruleset.sides)}")
+                what = "solo.side: none given;" if solo.side is None else f"solo.side {solo.side!r}:"
+                return _refusal("bad_side", f"{what} pick a side: {', '.join(ruleset.sides)}")
             if body.dice != "seeded":
                 return _refusal("solo_dice", "dice: a solo game rolls the computer's dice (referee mode needs a host)")
         host_token = secrets.token_urlsafe(24)
