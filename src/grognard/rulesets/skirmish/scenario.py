@@ -233,6 +233,8 @@ def resolve_path(name: str) -> Path:
     path = Path(name)
     if path.is_file():
         return path
+    if path.is_dir():
+        raise ScenarioError(name, [f"scenario: {name!r}: a folder, not a scenario file (name its .toml)"])
     names = ", ".join(n for n, _ in shipped())
     raise ScenarioError(name, [f"scenario: {name!r}: no shipped scenario of that name ({names}) and no such file"])
 
