@@ -351,6 +351,8 @@ def test_the_replay_is_one_screen(
     p = page(browser, 1280, 800)
     p.goto(f"{server.url}/replay/{code}")
     at_step(p, 0)
+    said = (p.inner_text("#turn") + " " + p.inner_text("#phase")).lower()
+    assert "setup - setup" not in said, said  # a phase named as its turn is said once
     p.click("#last")
     at_step(p, len(expected(text).turns) - 1)
     p.wait_for_selector("#end:not([hidden])")
@@ -370,4 +372,29 @@ def test_the_replay_is_one_screen(
             below = height - header["y"] - header["height"]
             assert table["height"] >= 0.9 * below or table["width"] >= 0.95 * column["width"], (table, header, column)
         p.screenshot(path=str(shots / f"replay-end-{name}-{width}x{height}.png"))
+    p.context.close()
+
+
+@pytest.mark.parametrize("name", ["omaha", "skirmish"])
+def test_the_projector_of_a_finished_game_shows_the_result_first(
+    browser: Any, server: ServerProcess, played: dict[str, tuple[str, str, str]], name: str, shots: Path
+) -> None:
+    """At the end the projector's side column (below a long table: its columns) starts with the debrief: the
+    result in sight at 1280x800 and 1366x768, in words larger than the page's, with the table; the page does
+    not scroll (the debrief was under the text tables, 4,000 px down Omaha's page)."""
+    code = played[name][0]
+    p = page(browser, 1280, 800)
+    p.goto(f"{server.url}/projector/{code}")
+    p.wait_for_selector("#debrief:not([hidden])")
+    p.wait_for_function("document.getElementById('result').textContent.includes(' on turn ')")
+    for width, height in ((1280, 800), (1366, 768)):
+        p.set_viewport_size({"width": width, "height": height})
+        one_screen(p)
+        in_sight(p, "#svg svg.table")
+        result = in_sight(p, "#result")
+        odds = p.locator("#odds").bounding_box()
+        assert result["y"] < odds["y"], (result, odds)  # the news before the estimate
+        size = float(p.eval_on_selector("#result", "e => parseFloat(getComputedStyle(e).fontSize)"))
+        assert size >= 24, size
+        p.screenshot(path=str(shots / f"projector-end-{name}-{width}x{height}.png"))
     p.context.close()

@@ -57,7 +57,8 @@ function draw(s) {
   const lastTurn = turns[turns.length - 1];
   $("turn").textContent = turnName(s.turn) + (s.turn > 0 ? " of " + lastTurn : "");
   $("turn").dataset.turn = String(s.turn);
-  $("phase").textContent = s.phase ? "- " + s.phase : "";
+  const said = turnName(s.turn).toLowerCase();  // "Setup - setup" said once
+  $("phase").textContent = s.phase && s.phase.toLowerCase() !== said ? "- " + s.phase : "";
   $("where").textContent = "(event " + s.step + " of " + (outline.steps - 1) + ", record line " + s.line + ")";
   if (s.scene) {
     if (!tableView && window.GrognardTable) {
