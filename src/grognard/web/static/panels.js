@@ -59,7 +59,7 @@ let debriefAsked = false;
 async function loadDebrief() {
   const box = $("debrief-extra");
   box.textContent = "";
-  box.appendChild(el("p", "Playing the same beach 400 times with bots, to compare..."));
+  box.appendChild(el("p", "Playing the same game 400 times with bots, to compare..."));
   try {
     const r = await fetch("/api/rooms/" + code + "/debrief");
     const d = await r.json();
