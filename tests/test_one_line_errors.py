@@ -74,6 +74,17 @@ def test_play_refuses_a_seat_it_lacks_before_anything_is_printed_or_written(dice
     assert done.stdout == "" and not path.exists()
 
 
+@pytest.mark.parametrize("seed", ["99999999999999999999999", "9223372036854775808", "-1"])
+def test_sheet_refuses_a_seed_play_refuses(seed: str, tmp_path: Path) -> None:
+    """The sheet prints 'grognard play omaha --seed N' for the class: a seed play refuses is refused here too,
+    in play's words, and no PDF is written (it wrote one naming a seed play cannot take)."""
+    pdf = tmp_path / "omaha.pdf"
+    expected = f"error: --seed {seed}: must be between 0 and 2^63-1"
+    assert error_line(run_cli("play", "omaha", "--seed", seed, "-q")) == expected
+    assert error_line(run_cli("sheet", "omaha", "--seed", seed, "-o", str(pdf))) == expected
+    assert not pdf.exists()
+
+
 # ---------------------------------------------------------------------- odds and sheet: a skirmish scenario
 @pytest.mark.parametrize("command", ["odds", "sheet"])
 def test_odds_and_sheet_refuse_a_scenario_that_is_not_there(command: str, tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from rich.progress import Progress, TextColumn, TimeElapsedColumn
 
 from grognard import rulesets
 from grognard.analysis.winprob import DEFAULT_PLAYOUTS, WinProbability, win_probability
+from grognard.cli_common import check_seed
 from grognard.core.engine import Event, Game
 from grognard.core.errors import OptionError, RecordError, TornRecord
 from grognard.core.record import read_lines, replay
@@ -305,8 +306,7 @@ def analyse_command(
     turning points."""
     check_playouts(playouts, "--playouts")
     check_png(png)
-    if not 0 <= seed < 2**63:
-        raise OptionError(f"--seed {seed}: must be between 0 and 2^63-1")
+    check_seed(seed)
     console = Console(highlight=False, soft_wrap=True)
     errors = Console(stderr=True)
     if not errors.is_terminal:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 
 from grognard import rulesets
+from grognard.core.errors import OptionError
 
 KNOWN = ", ".join(rulesets.names())  # for the RULESET argument's help
 
@@ -13,3 +14,9 @@ def wide_console() -> Console:
     """A console for tables: the terminal's width, or a wide page when writing to a file or pipe."""
     console = Console(highlight=False)
     return console if console.is_terminal else Console(highlight=False, width=200)
+
+
+def check_seed(seed: int | None, flag: str = "--seed") -> None:
+    """A seed the dice take (0 to 2^63-1), or None (a fresh one); ``OptionError`` naming ``flag`` otherwise."""
+    if seed is not None and not 0 <= seed < 2**63:
+        raise OptionError(f"{flag} {seed}: must be between 0 and 2^63-1")

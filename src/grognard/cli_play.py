@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from grognard import cli_analyse, rulesets
+from grognard.cli_common import check_seed
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.engine import Event, Game
 from grognard.core.errors import OptionError, RecordError, TornRecord
@@ -299,8 +300,7 @@ def run_play(
         raise OptionError(f"--dice {dice!r}: expected seeded or manual")
     if verbose and quiet:
         raise OptionError("--verbose and --quiet together: choose one (-v prints every event, -q only the result)")
-    if seed is not None and not 0 <= seed < 2**63:
-        raise OptionError(f"--seed {seed}: must be between 0 and 2^63-1")
+    check_seed(seed)
     resumed = None
     if resume is not None:
         if given:

@@ -11,6 +11,7 @@ from rich.console import Console
 
 from grognard import rulesets
 from grognard.cli_common import KNOWN as _KNOWN
+from grognard.cli_common import check_seed
 from grognard.cli_play import _print_result
 from grognard.core.engine import Game
 from grognard.core.errors import OptionError, RecordError, TornRecord
@@ -160,7 +161,7 @@ def sheet_command(
     ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help=f"the rule set ({_KNOWN})")],
     output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE.pdf", help="the PDF to write")],
     seed: Annotated[
-        int, typer.Option("--seed", min=0, help="the dice of the setup: the same board as grognard play --seed")
+        int, typer.Option("--seed", help="the dice of the setup: the same board as grognard play --seed")
     ] = 1,
     option: Annotated[
         list[str] | None,
@@ -172,6 +173,7 @@ def sheet_command(
     Omaha's beach set up with the seed's obstacles; the B-17 table layout."""
     from grognard.sheets import write_sheet
 
+    check_seed(seed)  # the card names 'grognard play --seed N': a seed play takes
     ruleset = rulesets.get(ruleset_name)
     pages = write_sheet(ruleset, output, parse_assignments(option or ()), seed, force=force)
     print(f"wrote {output} ({pages} pages; {ruleset.title}, seed {seed})")

@@ -21,6 +21,7 @@ from grognard.analysis.montecarlo import ENGINES, Plan, Summary, batched, defaul
 from grognard.analysis.report import TableWriter, figures, sparkline, write_outputs, write_sweep
 from grognard.analysis.stats import wilson
 from grognard.cli_common import KNOWN as _KNOWN
+from grognard.cli_common import check_seed
 from grognard.cli_common import wide_console as _wide_console
 from grognard.cli_play import _shown, parse_bots
 from grognard.core.errors import OptionError
@@ -55,8 +56,7 @@ def _check_run(games: int, jobs: int | None, seed: int) -> int:
         raise OptionError(
             f"-n {games}: at most {MAX_GAMES:,} games in one run (a longer study: several runs, each its own --seed)"
         )
-    if not 0 <= seed < 2**63:
-        raise OptionError(f"--seed {seed}: must be between 0 and 2^63-1")
+    check_seed(seed)
     if jobs is not None and jobs < 1:
         raise OptionError(f"--jobs {jobs}: at least one process")
     if jobs is not None and jobs > MAX_JOBS:
