@@ -8,6 +8,7 @@ only Debian's ``chromium`` (``.ci/run`` installs it), so every browser test laun
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -66,3 +67,18 @@ def one_line(page: object, selector: str) -> None:
         selector,
     )
     assert high <= 1.5 * line, (selector, high, line)
+
+
+CHROMEBOOKS = ((1280, 800), (1366, 768))  # the screens a class has (a projector shows one of them too)
+
+
+def at_chromebook_sizes(page: object) -> Iterator[tuple[int, int]]:
+    """The page laid out at each of ``CHROMEBOOKS`` in turn: yields (width, height) once it is."""
+    for width, height in CHROMEBOOKS:
+        page.set_viewport_size({"width": width, "height": height})  # type: ignore[attr-defined]
+        yield width, height
+
+
+def font_px(page: object, selector: str) -> float:
+    """The font size of ``selector``'s first element, in CSS pixels."""
+    return float(page.eval_on_selector(selector, "e => parseFloat(getComputedStyle(e).fontSize)"))  # type: ignore[attr-defined]

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from browsers import in_sight, needs_chromium, one_line, one_screen
+from browsers import at_chromebook_sizes, font_px, in_sight, needs_chromium, one_line, one_screen
 from grognard.rulesets.skirmish.scenario import shipped
 from grognard.web.testing import ServerProcess, call
 
@@ -359,15 +359,12 @@ def test_the_projector_in_play_is_one_screen(browser: Any, server: ServerProcess
     projector.goto(f"{server.url}/projector/{made['code']}")
     projector.wait_for_selector("#odds-bar .odds-a", state="attached", timeout=90000)  # the first estimate
     projector.wait_for_function("document.getElementById('join-info').hidden")
-    for width, height in ((1280, 800), (1366, 768)):
-        projector.set_viewport_size({"width": width, "height": height})
+    for width, height in at_chromebook_sizes(projector):
         one_screen(projector)
         one_line(projector, ".projector-head .head-title")
         code = in_sight(projector, ".projector-head .code")
         assert projector.inner_text(".projector-head .code") == made["code"]
-        size = float(
-            projector.eval_on_selector(".projector-head .code", "e => parseFloat(getComputedStyle(e).fontSize)")
-        )
+        size = font_px(projector, ".projector-head .code")
         assert size >= 32 and code["height"] >= 32, (size, code)  # twice the page's words: read from the back
         table = in_sight(projector, "#svg svg.table")
         assert table["height"] * table["width"] >= 0.35 * height * width, table  # the most of the screen

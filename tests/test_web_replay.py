@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from browsers import in_sight, needs_chromium, one_line, one_screen
+from browsers import at_chromebook_sizes, font_px, in_sight, needs_chromium, one_line, one_screen
 from grognard import rulesets
 from grognard.core.engine import Game
 from grognard.core.record import readable_by, replay
@@ -356,8 +356,7 @@ def test_the_replay_is_one_screen(
     p.click("#last")
     at_step(p, len(expected(text).turns) - 1)
     p.wait_for_selector("#end:not([hidden])")
-    for width, height in ((1280, 800), (1366, 768)):
-        p.set_viewport_size({"width": width, "height": height})
+    for width, height in at_chromebook_sizes(p):
         one_screen(p)
         one_line(p, "header .head-title")
         for selector in ("#next", "#prev", "#turn-slider", "#result", "#events li"):
@@ -387,14 +386,12 @@ def test_the_projector_of_a_finished_game_shows_the_result_first(
     p.goto(f"{server.url}/projector/{code}")
     p.wait_for_selector("#debrief:not([hidden])")
     p.wait_for_function("document.getElementById('result').textContent.includes(' on turn ')")
-    for width, height in ((1280, 800), (1366, 768)):
-        p.set_viewport_size({"width": width, "height": height})
+    for width, height in at_chromebook_sizes(p):
         one_screen(p)
         in_sight(p, "#svg svg.table")
         result = in_sight(p, "#result")
         odds = p.locator("#odds").bounding_box()
         assert result["y"] < odds["y"], (result, odds)  # the news before the estimate
-        size = float(p.eval_on_selector("#result", "e => parseFloat(getComputedStyle(e).fontSize)"))
-        assert size >= 24, size
+        assert font_px(p, "#result") >= 24
         p.screenshot(path=str(shots / f"projector-end-{name}-{width}x{height}.png"))
     p.context.close()
