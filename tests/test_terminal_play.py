@@ -52,10 +52,13 @@ def test_undo_takes_back_the_last_order_and_the_game_is_the_one_played_without_i
 
 
 def test_undo_without_a_record_and_with_nothing_to_take_back() -> None:
-    done = run_cli(*GERMAN, stdin="undo\n1\nundo\nquit\n")
+    done = run_cli(*GERMAN, stdin="undo\n1\nundo\nundo\nquit\n")
     assert done.returncode == 0, done.stderr
     assert "nothing to take back: no person has given an order yet" in done.stdout
     assert re.search(r"took back German 1's .*; turn \d+ again", done.stdout)
+    after = done.stdout.split("took back ", 1)[1]  # an order was given and taken back: not 'none given yet'
+    assert "nothing to take back: every order a person gave is taken back already" in after, after[-800:]
+    assert "no person has given an order yet" not in after
     assert "Traceback" not in done.stdout + done.stderr
 
 

@@ -388,6 +388,7 @@ class Session:
     ) -> None:
         self.ruleset, self.game, self.writer = ruleset, game, writer
         self.dice_after = dice_after  # the dice a game rebuilt by 'undo' rolls on with (None: no undo)
+        self.taken_back = 0  # orders 'undo' has taken back
         self.bot_for_side = bot_for_side
         self.humans = humans
         self.human = HumanPlayer(ruleset, prompter)
@@ -460,7 +461,12 @@ class Session:
         lines = writer.lines if isinstance(writer, RecordWriter) else []
         people = [i for i, line in enumerate(lines) if line.get("type") == "action" and line.get("seat") in self.humans]
         if self.dice_after is None or not people:
-            self.prompter.say("nothing to take back: no person has given an order yet", style="red")
+            why = (
+                "every order a person gave is taken back already"
+                if self.taken_back
+                else "no person has given an order yet"
+            )
+            self.prompter.say(f"nothing to take back: {why}", style="red")
             return
         keep = people[-1]
         undone = lines[keep]
@@ -484,6 +490,7 @@ class Session:
         self.bots = {}
         bots = len(lines) - keep - 1
         after = f" and {bots} bot action{'' if bots == 1 else 's'} after it" if bots else ""
+        self.taken_back += 1
         self.prompter.say(f"took back {undone['seat']}'s {undone['action']}{after}; turn {game.turn} again")
 
 
