@@ -103,6 +103,17 @@ def test_bots_take_a_list_and_refuse_a_side_given_twice() -> None:
         parse_bots(omaha, ["american=random,german=nobody"])
 
 
+@pytest.mark.parametrize("args", [["replay"], ["render", "omaha"], ["analyse"]])
+def test_a_missing_record_is_named_as_the_help_names_it(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """The record argument is GAME.jsonl in the usage line and in the error that it is missing, for replay,
+    render and analyse alike (replay and render said 'record', lower case, beside RULESET)."""
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "error: Missing argument 'GAME.jsonl'.", err
+    assert main([*args, "--help"]) == 0
+    assert "GAME.jsonl" in capsys.readouterr().out
+
+
 def test_bad_input_through_the_real_process() -> None:
     done = run("play", "omaha", "--germans", "0")
     assert done.returncode == 2

@@ -57,7 +57,10 @@ def _reader(game: Game, seat: str) -> str | None:
 
 
 def replay_command(
-    record: Annotated[Path, typer.Argument(help="a game record (JSON Lines) written by --record", dir_okay=False)],
+    record: Annotated[
+        Path,
+        typer.Argument(metavar="GAME.jsonl", help="a game record (JSON Lines) written by --record", dir_okay=False),
+    ],
     to: Annotated[int | None, typer.Option("--to", metavar="TURN", help="stop at the start of this turn")] = None,
     seat: Annotated[
         str | None,
@@ -112,7 +115,7 @@ def replay_command(
 
 def render_command(
     ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help=f"the rule set of the record ({_KNOWN})")],
-    record: Annotated[Path, typer.Argument(help="a game record (JSON Lines)", dir_okay=False)],
+    record: Annotated[Path, typer.Argument(metavar="GAME.jsonl", help="a game record (JSON Lines)", dir_okay=False)],
     output: Annotated[Path, typer.Option("--output", "-o", help="the picture to write: .svg or .png")],
     turn: Annotated[
         int | None, typer.Option("--turn", metavar="T", help="the start of turn T (default: the end)")
