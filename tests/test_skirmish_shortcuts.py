@@ -14,6 +14,9 @@
   a path's measure kept in the terrain's memo (``moving.path_measure``) is ``rules.measure_path``'s afresh.
 - A drive's ground problem (``vehicles.ground_problem``, which ``check_drive`` asks first, kept) is the first
   problem ``measure_drive`` finds with every vehicle and man in the way.
+- A gunner's wedges at many headings at once (``fire.wedges``) are his wedges at each heading alone.
+- The burst doctrine's placements best first (``bots_fire.best_first``) are in the plain scoring's order.
+- The train kept by ``Context.train_now`` is the train made afresh.
 """
 
 from __future__ import annotations
@@ -350,3 +353,76 @@ def test_a_drive_s_ground_problem_is_measure_drive_s(scenario: str, monkeypatch:
     for index in range(2):
         play_out(*doctrine_game(scenario, index), checked=False)
     assert found[True] > 10 and found[False] > 10
+
+
+@pytest.mark.parametrize("scenario", ["landing", "castle_storm"])
+def test_many_wedges_at_once_are_each_wedge_alone(scenario: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``fire.wedges`` of many headings (the men past the wedge's length for their height left out first, each
+    man's die worked out once) gives, heading by heading, the wedge ``fire.wedge`` gives of that heading alone:
+    every gunner's headings the doctrine weighs in two games."""
+    from grognard.core.play import play_out
+    from grognard.rulesets.skirmish import fire as FI
+
+    many = FI.wedges
+    compared = 0
+
+    def both(ctx, gunner, headings):  # type: ignore[no-untyped-def]
+        nonlocal compared
+        out = many(ctx, gunner, headings)
+        if len(headings) > 1:
+            assert out == [many(ctx, gunner, [h])[0] for h in headings]
+            compared += sum(len(shots) for _, shots in out)
+        return out
+
+    monkeypatch.setattr(FI, "wedges", both)
+    for index in range(2):
+        play_out(*doctrine_game(scenario, index), checked=False)
+    assert compared > 50
+
+
+def test_the_burst_placements_best_first_are_the_plain_scoring_s() -> None:
+    """``bots_fire.best_first`` (only the placements that can score, the worths added by ``compress``) orders the
+    placements as the plain scoring does: every placement in turn, spoilt ones out, the worth of the enemies
+    under it added in order, those worth more than 0 sorted by worth, the first found first on a tie."""
+    rng = np.random.default_rng(19)
+    values = [3.0, 1.5, 1.0, 0.8, 2.0, 4.5, 1.2]  # the doctrine's worths: many ties between placements
+    orders = 0
+    for _ in range(200):
+        tries, men = int(rng.integers(0, 40)), int(rng.integers(0, 9))
+        ours = rng.random(tries) < 0.3
+        theirs = rng.random((tries, men)) < 0.25
+        worth = [values[int(k)] for k in rng.integers(0, len(values), size=men)]
+        scored = []
+        for i, (spoilt, under) in enumerate(zip(ours.tolist(), theirs.tolist(), strict=True)):
+            if spoilt:
+                continue
+            value = sum(w for w, hit in zip(worth, under, strict=True) if hit)
+            if value > 0:
+                scored.append((value, len(scored), i))
+        plain = [i for _, _, i in sorted(scored, key=lambda item: (-item[0], item[1]))]
+        assert BF.best_first(ours, theirs, worth) == plain
+        orders += len(plain) > 1
+    assert orders > 100
+
+
+def test_the_train_kept_is_the_train_made_afresh() -> None:
+    """``Context.train_now`` keeps the last train it made (by railway and head): at every step of a doctrine game
+    of the convoy it is, coordinate for coordinate, the train ``vehicles.train_shape`` makes afresh."""
+    from grognard.core.play import play_out
+
+    g, bots = doctrine_game("convoy")
+    heads: set[float] = set()
+
+    def bot(seat: str):  # type: ignore[no-untyped-def]
+        ctx = g.ctx
+        kept = ctx.train_now()
+        if ctx.railway is not None and ctx.state.train is not None:
+            fresh = V.train_shape(ctx.base_terrain, ctx.railway, ctx.state.train)
+            assert (kept is None) == (fresh is None)
+            if fresh is not None:
+                assert shapely.equals_exact(kept, fresh, tolerance=0)
+                heads.add(ctx.state.train)
+        return bots(seat)
+
+    play_out(g, bot, checked=False)
+    assert len(heads) > 2  # the train ran

@@ -186,7 +186,6 @@ def burst_order(ctx: Context, space: BurstSpace) -> Burst:
     # in range and seen (BurstSpace.contains of each aim, what does not depend on it checked once)
     aims = [at for at, ok in zip(aims, AR.landings(ctx, space.side, space.by, aims), strict=True) if ok]
     shapes = sorted(tid for tid, (cls, _) in ctx.templates.items() if cls == entry.burst)
-    scored: list[tuple[float, int, Burst]] = []
     # rules.under_template for every man at once: the same distance, worked out over an array of points
     touch = base / 2 + TOLERANCE
     our_points = shapely.points(np.array([(f.x, f.y) for f in ours], dtype=float).reshape(-1, 2))
@@ -195,19 +194,27 @@ def burst_order(ctx: Context, space: BurstSpace) -> Burst:
     tries = [(at, tid, float(angle)) for at in aims for tid in shapes for angle in range(0, 360, 45)]
     laid = _laid(ctx, tries)
     boxes = shapely.bounds(laid)
-    ours_under = _under(laid, boxes, our_points, touch).any(axis=1).tolist()
-    theirs_under = _under(laid, boxes, their_points, touch).tolist()
-    worth = [figure_value(e) for e in enemies]
-    for (at, tid, angle), spoilt, under in zip(tries, ours_under, theirs_under, strict=True):
-        if spoilt:
-            continue
-        value = sum(w for w, hit in zip(worth, under, strict=True) if hit)
-        if value > 0:
-            scored.append((value, len(scored), Burst(space.by, at, angle, tid)))
-    for _, _, burst in sorted(scored, key=lambda item: (-item[0], item[1])):
+    ours_under = _under(laid, boxes, our_points, touch).any(axis=1)
+    theirs_under = _under(laid, boxes, their_points, touch)
+    for i in best_first(ours_under, theirs_under, [figure_value(e) for e in enemies]):
+        at, tid, angle = tries[i]
+        burst = Burst(space.by, at, angle, tid)
         if space.contains(burst):
             return burst
     return space.hold()
+
+
+def best_first(ours: np.ndarray, theirs: np.ndarray, worth: list[float]) -> list[int]:
+    """The placements worth trying, best first: those with none of our men under them (``ours``, one bool a
+    placement) and enemy worth under them (``theirs``, placements x enemies; ``worth``, each enemy's), by
+    that worth (added in the enemies' order) from the most, the first found first on a tie."""
+    scored: list[tuple[float, int]] = []
+    # in order, the placements with none of ours and an enemy under them (every other one is spoilt or worth 0)
+    for i in np.flatnonzero(~ours & theirs.any(axis=1)).tolist():
+        value = sum(itertools.compress(worth, theirs[i].tolist()))  # the worths under it, added in order
+        if value > 0:
+            scored.append((value, i))
+    return [i for _, i in sorted(scored, key=lambda item: -item[0])]  # a stable sort: found first on a tie
 
 
 def _under(shapes: np.ndarray, boxes: np.ndarray, points: np.ndarray, touch: float) -> np.ndarray:

@@ -235,8 +235,6 @@ def wedges(ctx: Context, gunner: Figure, headings: Sequence[float]) -> list[tupl
     angle = tables.wedge.angle.value
     reach = tables.max_range(weapon)
     base = tables.sight.base.value
-    attack = tables.attack(weapon)
-    bands = tables.weapons[weapon].bands
     apex = (gunner.x, gunner.y)
     longest = reach + max((h.height for h in terrain.hills), default=0.0) * tables.hills.range_downhill_per_inch.value
     opened = frozenset(M.open_doors(ctx))
@@ -252,8 +250,11 @@ def wedges(ctx: Context, gunner: Figure, headings: Sequence[float]) -> list[tupl
         and not (gunner.aboard is not None and f.aboard == gunner.aboard)
         and math.hypot(f.x - apex[0], f.y - apex[1]) <= longest + base
     ]
+    if len(headings) > 1:  # a man past the wedge's length for his height is under none (rules.under_wedge's test)
+        men = [f for f in men if _within_length(terrain, apex, (f.x, f.y), reach, base)]
     where = np.array([(f.x, f.y) for f in men], dtype=float).reshape(-1, 2)
     out: list[tuple[WedgeFire, list[FireOrder]]] = []
+    found: dict[str, tuple[Any, ...] | None] = {}  # a man's die (None: out of sight), the same whatever the heading
     for heading in headings:
         heading = snap_angle(heading)
         record = WedgeFire(gunner.id, gunner.unit, weapon, apex, heading, angle, reach, ctx.state.turn)
@@ -263,24 +264,46 @@ def wedges(ctx: Context, gunner: Figure, headings: Sequence[float]) -> list[tupl
             at = (f.x, f.y)
             if surely_not or not R.under_wedge(terrain, apex, heading, angle, reach, at, base):
                 continue
-            key = ("sight", apex, at, opened)
-            if key not in memo:
-                SG.fill_sight(terrain, memo, [(apex, at)], opened)
-            if memo[key] is not None:
+            if f.id not in found:
+                key = ("sight", apex, at, opened)
+                if key not in memo:
+                    SG.fill_sight(terrain, memo, [(apex, at)], opened)
+                found[f.id] = None if memo[key] is not None else _wedge_die(ctx, terrain, memo, gunner, f, weapon, six)
+            die = found[f.id]
+            if die is None:
                 record.unseen.append(f.id)
                 continue
-            distance = SG.effective_range(terrain, memo, apex, at)
-            band = tables.band_index(weapon, distance)
-            band = len(bands) - 1 if band is None else band
-            covered = SG.cover(terrain, memo, apex, at, attack) is not None
-            type_shift = tables.men[f.type].hit_shift
-            shift = type_shift + R.cover_shift(covered, bands[band].hit_on, type_shift, six)
-            shots.append(
-                FireOrder(gunner.id, f.id, attack, band, bands[band].hit_on, shift, covered, round(distance, 2))
-            )
+            shots.append(FireOrder(*die))  # each wedge its own
             record.men.append(f.id)
         out.append((record, shots))
     return out
+
+
+def _within_length(terrain: Terrain, apex: XY, at: XY, reach: float, base: float) -> bool:
+    """``rules.under_wedge``'s tests that do not turn with the wedge, as it makes them: a man at ``at`` farther
+    from ``apex`` than the wedge's length for his height (by more than touching), or with no wedge at all
+    there, is under it at no heading."""
+    touch = base / 2 + TOLERANCE
+    length = R.wedge_length(terrain, apex, at, reach)
+    return length > TOLERANCE and not math.hypot(at[0] - apex[0], at[1] - apex[1]) > length + touch
+
+
+def _wedge_die(
+    ctx: Context, terrain: Terrain, memo: dict[Any, Any], gunner: Figure, f: Figure, weapon: str, six: bool
+) -> tuple[Any, ...]:
+    """The die ``gunner``'s wedge throws at ``f``, who is under it and in his sight (``wedges``): its
+    ``FireOrder``'s fields, in order."""
+    tables = ctx.tables
+    apex, at = (gunner.x, gunner.y), (f.x, f.y)
+    bands = tables.weapons[weapon].bands
+    attack = tables.attack(weapon)
+    distance = SG.effective_range(terrain, memo, apex, at)
+    band = tables.band_index(weapon, distance)
+    band = len(bands) - 1 if band is None else band
+    covered = SG.cover(terrain, memo, apex, at, attack) is not None
+    type_shift = tables.men[f.type].hit_shift
+    shift = type_shift + R.cover_shift(covered, bands[band].hit_on, type_shift, six)
+    return (gunner.id, f.id, attack, band, bands[band].hit_on, shift, covered, round(distance, 2))
 
 
 def surely_aside(apex: XY, heading: float, angle: float, xy: np.ndarray, base: float) -> np.ndarray:
