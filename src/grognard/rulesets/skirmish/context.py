@@ -70,6 +70,7 @@ class Context:
         # line of sight, range and cover between two points, for the terrain object they were worked out on
         self.sight_cache: tuple[Terrain, dict[Any, Any]] | None = None
         self.terrain_json: dict[str, Any] | None = None
+        self.train_kept: tuple[tuple[str, float], BaseGeometry | None] | None = None  # train_now's last
         self.bot_cache: dict[str, Any] = self.shared.bot_cache  # the bots' lookups of the table (cover spots)
 
     # ------------------------------------------------------------------ the engine's
@@ -173,7 +174,11 @@ class Context:
         """The train's ground now, or None (no train, or off the board)."""
         if self.railway is None or self.state.train is None:
             return None
-        return V.train_shape(self.base_terrain, self.railway, self.state.train)
+        key = (self.railway, self.state.train)
+        kept = getattr(self, "train_kept", None)  # the last one made (a pure function of the key)
+        if kept is None or kept[0] != key:
+            kept = self.train_kept = (key, V.train_shape(self.base_terrain, self.railway, self.state.train))
+        return kept[1]
 
     def moving_key(self) -> tuple[Any, ...]:
         """Where the train and the vehicles stand (the terrain now changes with it)."""

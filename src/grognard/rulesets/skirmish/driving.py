@@ -230,8 +230,11 @@ def vehicles_view(ctx: Context) -> dict[str, Any]:
     return out
 
 
-def check_foot_path(ctx: Context, action: Any, f: Figure, path: list[XY], cost: float) -> None:
-    """A man on foot: not aboard, within what his move has left this turn, round vehicles and the train."""
+def check_foot_path(
+    ctx: Context, action: Any, f: Figure, path: list[XY], cost: float, found: list[Obstacle] | None = None
+) -> None:
+    """A man on foot: not aboard, within what his move has left this turn, round vehicles and the train
+    (``found``: ``obstacles(ctx)``, made when not given)."""
     if f.aboard is not None:
         raise IllegalAction(
             f"{action}: {f.id} is aboard {f.aboard}: he moves with it, or gets out by unloading", "skirmish.61"
@@ -243,7 +246,7 @@ def check_foot_path(ctx: Context, action: Any, f: Figure, path: list[XY], cost: 
             f'move is left, the path costs {cost:.2f}"',
             "skirmish.61",
         )
-    hit = walks_into(ctx, path)
+    hit = walks_into(ctx, path, found)
     if hit == TRAIN:
         raise IllegalAction(f"{action}: {f.id} would walk into the train: it cannot be boarded", "skirmish.44")
     if hit is not None:

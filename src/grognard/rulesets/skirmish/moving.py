@@ -145,6 +145,7 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
     _check_build(ctx, action)
     enemies = M.enemies(ctx, M.unit(ctx, action.unit).side)
     base = ctx.tables.sight.base.value
+    found = DV.obstacles(ctx)  # the vehicles and the train, for every man's path
     out: dict[str, tuple[list[XY], R.PathMeasure]] = {}
     for fid, path in paths.items():
         f = s.figures[fid]
@@ -186,7 +187,7 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
         if measure.problem is not None:
             rule, why = measure.problem
             raise IllegalAction(f"{action}: {fid}: {why}", rule)
-        DV.check_foot_path(ctx, action, f, path, measure.cost)
+        DV.check_foot_path(ctx, action, f, path, measure.cost, found)
         if not at_most(measure.cost, allowance):
             raise IllegalAction(
                 f"{action}: {fid}'s path costs {measure.describe()}, more than his {allowance:g}\" move",

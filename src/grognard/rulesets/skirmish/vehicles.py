@@ -330,7 +330,8 @@ def abreast_on_road(terrain: Terrain, a: XY, a_facing: float, b: XY, length: flo
     centre line by more than a base's width: the one beside the other.
     """
     for road in terrain.by_kind("road"):
-        if not (road.shape.covers(Point(a)) and road.shape.covers(Point(b))):
+        # covers(Point(...)), without making the points: a point is covered exactly when it meets the shape
+        if not (shapely.intersects_xy(road.shape, *a) and shapely.intersects_xy(road.shape, *b)):
             continue
         h = math.radians(a_facing)
         dx, dy = b[0] - a[0], b[1] - a[1]
