@@ -16,11 +16,13 @@
   problem ``measure_drive`` finds with every vehicle and man in the way.
 - A gunner's wedges at many headings at once (``fire.wedges``) are his wedges at each heading alone.
 - The burst doctrine's placements best first (``bots_fire.best_first``) are in the plain scoring's order.
-- The train kept by ``Context.train_now`` is the train made afresh.
+- The train kept by ``Context.train_now`` is the train made afresh; a point meets a road exactly when the
+  road covers it (``vehicles.abreast_on_road``).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -426,3 +428,37 @@ def test_the_train_kept_is_the_train_made_afresh() -> None:
 
     play_out(g, bot, checked=False)
     assert len(heads) > 2  # the train ran
+
+
+def test_a_point_on_a_road_by_coordinates_is_covered_by_it() -> None:
+    """``vehicles.abreast_on_road`` asks ``shapely.intersects_xy`` of the roads where it asked ``covers(Point)``:
+    the same answer for points inside, outside, on the corners and on the edges of every road of the convoy."""
+    spec = load_scenario("convoy")
+    terrain = build_terrain(spec.spec, spec.tables)
+    rng = np.random.default_rng(23)
+    seen = set()
+    for road in terrain.by_kind("road"):
+        ring = shapely.get_coordinates(road.shape.exterior)
+        points = [tuple(p) for p in ring] + [tuple((a + b) / 2) for a, b in itertools.pairwise(ring)]
+        x0, y0, x1, y1 = road.shape.bounds
+        points += [(float(rng.uniform(x0 - 1, x1 + 1)), float(rng.uniform(y0 - 1, y1 + 1))) for _ in range(300)]
+        for x, y in points:
+            want = road.shape.covers(Point(x, y))
+            assert bool(shapely.intersects_xy(road.shape, x, y)) == want, (road.id, x, y)
+            seen.add(want)
+    assert seen == {True, False}
+
+
+def test_the_collapse_chance_kept_is_the_damage_distribution_s() -> None:
+    """``structures._at_least`` (kept per dice and points, for ``collapse_chance``) is the exact chance ``Damage``'s
+    distribution gives, on both sides of every threshold."""
+    from fractions import Fraction
+
+    from grognard.rulesets.skirmish import structures as ST
+
+    for dice in (1, 2, 3):
+        dist = ST.Damage(dice).distribution()
+        for need in range(-1, 6 * dice + 3):
+            want = Fraction(sum(dist.quantity(v) for v in dist.outcomes() if v >= need), dist.denominator())
+            assert ST._at_least(dice, need) == want == ST._at_least(dice, need)
+    assert ST._at_least(2, 12) == Fraction(1, 36) and ST._at_least(2, 13) == 0 and ST._at_least(2, 2) == 1

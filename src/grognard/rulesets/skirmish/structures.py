@@ -26,6 +26,7 @@ into the river. Vehicles ask :func:`bridge_takes`.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -356,5 +357,11 @@ def collapse_chance(ctx: Context, section: str) -> Fraction:
         return Fraction(0)  # the second storey must go first (skirmish.91)
     storey = sec.storeys[0]
     need = points[0] - (storey.no_top_cover_from - 1)  # points to lose to fall below NO TOP COVER
-    dist = Damage(int(ctx.tables.structures.dice.value)).distribution()
+    return _at_least(int(ctx.tables.structures.dice.value), need)
+
+
+@functools.lru_cache(maxsize=256)  # kept: a handful of (dice, points) in any game; the bots ask every move
+def _at_least(dice: int, need: int) -> Fraction:
+    """The exact chance one shot of ``dice`` d6 takes ``need`` points or more (``Damage``'s distribution)."""
+    dist = Damage(dice).distribution()
     return Fraction(sum(dist.quantity(v) for v in dist.outcomes() if v >= need), dist.denominator())
