@@ -518,3 +518,25 @@ def test_a_bot_for_a_side_names_what_is_wrong_and_changes_nothing(server: Server
     assert after["timer"]["seconds"] == before["timer"]["seconds"] == 0
     assert after["host"]["fill_bots"] == before["host"]["fill_bots"]
     host.close()
+
+
+def test_an_order_for_a_seat_that_is_not_ones_own_names_the_seat(server: ServerProcess) -> None:
+    """An order sent for another seat, or for a seat the game lacks, is refused naming that seat and the
+    player's own (it said 'you owe no decision now' while the player's own seat owed one); nothing is played."""
+    status, made = call(
+        server.url + "/api/rooms",
+        {"ruleset": "omaha", "options": {"germans": 1}, "solo": {"name": "Al", "side": "american"}},
+    )
+    assert status == 200, made
+    al = Client(server, made["code"], "player", made["token"])
+    state = al.state_where(lambda s: bool(s["decisions"]))
+    assert made["seats"] == ["American 1"]
+    for seat in ("German 1", "American 9"):
+        al.send({"type": "act", "action": "hold A1", "seat": seat, "n": 1})
+        refused = al.until(lambda m: m["type"] == "refused")
+        assert refused["code"] == "not_yours", refused
+        assert refused["message"] == f"hold A1: the seat {seat!r} is not yours (yours: American 1)", refused
+    assert al.state["version"] == state["version"]  # nothing was played
+    al.send({"type": "act", "action": "hold A1", "seat": "American 1", "n": 2})
+    assert al.until(lambda m: m["type"] in ("ack", "refused"))["type"] == "ack"
+    al.close()

@@ -527,6 +527,8 @@ class Room:
         if not mine:
             raise Refused("no_seat", "you have no seat in this game")
         action = self.ruleset.parse_action(text)  # ParseError: refused as it stands
+        if seat is not None and seat not in mine:
+            raise Refused("not_yours", f"{action}: the seat {seat!r} is not yours (yours: {', '.join(mine)})")
         key = game.decision_id(action)
         owing = [d for d in game.pending() if d.seat in mine and (seat is None or d.seat == seat)]
         if key is not None:
