@@ -85,6 +85,23 @@ def test_sheet_refuses_a_seed_play_refuses(seed: str, tmp_path: Path) -> None:
     assert not pdf.exists()
 
 
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["hill_assault", "-o", "scenario=village_street"], "the scenario is given twice (as SCENARIO and --option)"),
+        (["hill_assault", "--scenario", "village_street"], "the scenario is given twice (as SCENARIO and --scenario)"),
+        (
+            ["--scenario", "hill_assault", "-o", "scenario=x"],
+            "option 'scenario' is given twice (as --scenario and --option)",
+        ),
+    ],
+)
+def test_a_scenario_given_twice_names_the_two_places(args: list[str], expected: str) -> None:
+    """The SCENARIO argument and -o scenario= are named as such (it said '--scenario and --option' of a command
+    line without --scenario)."""
+    assert error_line(run_cli("play", "skirmish", *args, "-q")) == f"error: {expected}"
+
+
 # ---------------------------------------------------------------------- odds and sheet: a skirmish scenario
 @pytest.mark.parametrize("command", ["odds", "sheet"])
 def test_odds_and_sheet_refuse_a_scenario_that_is_not_there(command: str, tmp_path: Path) -> None:

@@ -101,6 +101,7 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
     option_names = [spec.name for spec in ruleset.options]
 
     def command(**params: Any) -> None:
+        named = None  # the SCENARIO argument, for the rule sets that play scenario files
         if ruleset.scenarios is not None:  # [SCENARIO] and --list: the rule set plays scenario files
             if params.pop("list_scenarios"):
                 for name, title in ruleset.scenarios():
@@ -119,6 +120,8 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
         for name in option_names:
             value = params.pop(name)
             if value is not None:
+                if name in given and name == "scenario" and named is not None:
+                    raise OptionError("the scenario is given twice (as SCENARIO and --option)")
                 if name in given:
                     raise OptionError(f"option {name!r} is given twice (as --{name.replace('_', '-')} and --option)")
                 given[name] = value
