@@ -162,6 +162,22 @@ def test_replay_of_a_missing_or_empty_record(tmp_path: Path) -> None:
     )
 
 
+def test_a_record_an_editor_saved_with_a_byte_order_mark_replays(record: Path, tmp_path: Path) -> None:
+    """Notepad and other editors save UTF-8 with a byte order mark: the record still replays (as the web's
+    upload of it does), every digest checked; it was refused as 'line 1: not JSON (Unexpected UTF-8 BOM)'."""
+    marked = tmp_path / "marked.jsonl"
+    marked.write_bytes(b"\xef\xbb\xbf" + record.read_bytes())
+    done = run_cli("replay", str(marked))
+    assert done.returncode == 0, done.stderr
+    assert "every die and digest matches the record" in done.stdout
+    assert replay(marked, get).game.view(None) == replay(record, get).game.view(None)
+    torn = tmp_path / "marked_torn.jsonl"  # a last line cut short is dropped at the right byte, the mark kept
+    text = marked.read_bytes()
+    torn.write_bytes(text[: len(text) - 30])
+    kept = replay(torn, get, drop_torn=True)
+    assert kept.actions == replay(record, get).actions - 1
+
+
 def test_replay_of_a_record_that_stops_after_its_header(record: Path, tmp_path: Path) -> None:
     """A record of its header alone (a game stopped before its setup was written) says so, not that its
     'second line' is wrong: it has none; a second line that is not the start line is named as such."""

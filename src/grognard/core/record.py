@@ -299,6 +299,8 @@ def _read_numbered(source: Path | str | Iterable[str], *, drop_torn: bool = Fals
             raise RecordError(f"{str(source)!r} is not a game record (not UTF-8 text)") from None
     else:
         text_lines = list(source)  # type: ignore[arg-type]
+    if text_lines and text_lines[0].startswith("\ufeff"):  # an editor's byte order mark (the bytes' offsets kept)
+        text_lines[0] = text_lines[0][1:]
     last_text = max((n for n, text in enumerate(text_lines, 1) if text.strip()), default=0)
     out: list[tuple[int, dict[str, Any]]] = []
     for number, text in enumerate(text_lines, 1):
