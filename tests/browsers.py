@@ -44,7 +44,7 @@ def in_sight(page: object, selector: str) -> dict[str, float]:
     scrolling: the page's own scroll is at its top)."""
     found = page.locator(selector).first.bounding_box()  # type: ignore[attr-defined]
     size = page.viewport_size  # type: ignore[attr-defined]
-    assert found is not None, f"{selector} is not shown"
+    assert found is not None, f"{selector} is not shown ({page.locator(selector).count()} in the page)"  # type: ignore[attr-defined]
     assert found["x"] >= 0 and found["x"] + found["width"] <= size["width"] + 0.5, (selector, found, size)
     assert found["y"] >= 0 and found["y"] + found["height"] <= size["height"] + 0.5, (selector, found, size)
     return dict(found)

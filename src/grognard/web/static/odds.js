@@ -42,12 +42,14 @@ window.grognardOdds = (function () {
     return svg;
   }
 
-  // drawn at the width of its box (px, screen pixels; 440 when not laid out), one unit a pixel: its words
-  // 20 px high in a narrow column of the projector as in a wide one
+  // drawn at the width of its box (px, screen pixels; 440 when not laid out), one unit a pixel, its words
+  // the size of the page's there (font, pixels; 20 when not laid out): as large in a narrow column of the
+  // projector as in a wide one
   const lineWidth = (px) => Math.max(280, Math.round(px || 440));
-  function line(curve, sides, px) {
+  function line(curve, sides, px, font) {
     const a = sides[0], ca = colours()[0];
-    const W = lineWidth(px), H = 226, L = 72, R = 16, T = 42, B = 34, F = 20;
+    const F = font || 20, k = F / 20;
+    const W = lineWidth(px), H = 226 * k, L = 72 * k, R = 16, T = 42 * k, B = 34 * k;
     const xs = curve.map((p) => p.turn + (p.ended ? 0.5 : 0));
     const x0 = Math.min(...xs), x1 = Math.max(x0 + 1, ...xs);
     const X = (t) => L + (W - L - R) * (t - x0) / (x1 - x0), Y = (p) => T + (H - T - B) * (1 - p);
@@ -55,7 +57,7 @@ window.grognardOdds = (function () {
       "aria-label": a + "'s chance to win, turn by turn: " + curve.map((p, i) => (p.ended ? "end" : "turn " + p.turn) + " " + pct(p.sides[a].p)).join(", ") });
     for (const g of [0, 0.5, 1]) {
       svg.appendChild(svgEl("line", { x1: L, x2: W - R, y1: Y(g), y2: Y(g), stroke: "#999", "stroke-dasharray": g === 0.5 ? "6 4" : "" }));
-      svg.appendChild(svgEl("text", { x: L - 6, y: Y(g) + 6, "text-anchor": "end", "font-size": F }, pct(g)));
+      svg.appendChild(svgEl("text", { x: L - 6 * k, y: Y(g) + 0.3 * F, "text-anchor": "end", "font-size": F }, pct(g)));
     }
     if (curve.length > 1) {
       const up = curve.map((p, i) => X(xs[i]) + "," + Y(p.sides[a].interval[1]));
@@ -64,9 +66,9 @@ window.grognardOdds = (function () {
     }
     svg.appendChild(svgEl("polyline", { points: curve.map((p, i) => X(xs[i]) + "," + Y(p.sides[a].p)).join(" "), fill: "none", stroke: ca, "stroke-width": 4 }));
     curve.forEach((p, i) => svg.appendChild(svgEl("circle", { cx: X(xs[i]), cy: Y(p.sides[a].p), r: 5, fill: ca, stroke: "#000", "stroke-width": 1 })));
-    const step = Math.max(1, Math.ceil((x1 - x0) / Math.max(2, Math.floor((W - L - R) / 45))));  // a number each 45 px or more
-    for (let t = Math.ceil(x0); t <= x1; t += step) svg.appendChild(svgEl("text", { x: X(t), y: H - 8, "text-anchor": "middle", "font-size": F }, String(t)));
-    svg.appendChild(svgEl("text", { x: 4, y: 22, "font-size": F, "font-weight": "bold" }, cap(a) + ": chance by turn"));
+    const step = Math.max(1, Math.ceil((x1 - x0) / Math.max(2, Math.floor((W - L - R) / (2.25 * F)))));  // a number each 2.25 words' heights or more
+    for (let t = Math.ceil(x0); t <= x1; t += step) svg.appendChild(svgEl("text", { x: X(t), y: H - 0.4 * F, "text-anchor": "middle", "font-size": F }, String(t)));
+    svg.appendChild(svgEl("text", { x: 4, y: 1.1 * F, "font-size": F, "font-weight": "bold" }, cap(a) + ": chance by turn"));
     return svg;
   }
 
@@ -118,10 +120,14 @@ window.grognardOdds = (function () {
 
   // the line is drawn at its box's width: drawn again when the box is laid out anew (a long table's columns
   // come with the table, after the first estimate; the window resized)
-  let shownLine = null, watched = null;
+  let shownLine = null, watched = null, drawnKey = null;
   function drawLine(box) {
+    const font = parseFloat(getComputedStyle(box).fontSize);
+    const key = JSON.stringify([shownLine, lineWidth(box.clientWidth), font]);
+    if (key === drawnKey && (box.firstChild || !shownLine)) return;  // the same line: kept (states come often)
+    drawnKey = key;
     box.textContent = "";
-    if (shownLine) box.appendChild(line(shownLine[0], shownLine[1], box.clientWidth));
+    if (shownLine) box.appendChild(line(shownLine[0], shownLine[1], box.clientWidth, font));
   }
   function redrawLine(box) {
     const svg = box.querySelector("svg");
