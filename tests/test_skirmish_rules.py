@@ -26,8 +26,10 @@ from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.scenario import (
     ScenarioError,
     check_scenario,
+    embed_files,
     load_scenario,
     scenario_from_data,
+    scenario_from_embedded,
     shipped,
 )
 from grognard.rulesets.skirmish.tables import DEFAULT_TABLES, TablesError, check_tables, load_tables, read_toml
@@ -281,6 +283,25 @@ def test_a_shape_or_vehicle_with_a_nan_corner_is_a_problem_not_a_crash() -> None
 
 
 @pytest.mark.rule("skirmish.2")
+def test_a_scenario_and_tables_an_editor_saved_with_a_byte_order_mark_play_and_travel(tmp_path: Path) -> None:
+    """Notepad saves UTF-8 with a byte order mark: the scenario and its tables file still load (they were
+    refused as 'not TOML: Invalid statement (at line 1, column 1)'), and the record's copy of them reads back."""
+    here = Path(__file__).parent
+    tables = (here.parent / "src/grognard/rulesets/skirmish/tables/default.toml").read_bytes()
+    (tmp_path / "mine.toml").write_bytes(b"\xef\xbb\xbf" + tables)
+    text = (here / "skirmish_fire_range.toml").read_text(encoding="utf-8")
+    text = text.replace('tables = "default"', 'tables = "mine.toml"')
+    marked = tmp_path / "range.toml"
+    marked.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    scenario = load_scenario(str(marked))
+    plain = tmp_path / "plain.toml"
+    plain.write_text(text, encoding="utf-8")
+    assert scenario.spec == load_scenario(str(plain)).spec and scenario.tables == load_scenario(str(plain)).tables
+    kept = embed_files({"scenario": str(marked)})
+    assert kept is not None
+    assert scenario_from_embedded(kept, "the record").spec == scenario.spec
+
+
 def test_scenario_field_errors_and_files_that_are_not_scenarios(tmp_path: Path) -> None:
     problems = check_scenario({"name": "x", "table": {"width": -1, "depth": "deep"}, "units": []})
     text = "\n".join(problems)

@@ -304,7 +304,7 @@ def embed_files(options: dict[str, Any] | Any) -> dict[str, Any] | None:
 
 def _text(path: Path, name: str) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")  # the text without an editor's byte order mark, as read
     except (OSError, UnicodeDecodeError) as exc:
         raise ScenarioError(name, [f"(file) {str(path)!r}: cannot read: {exc}"]) from None
 

@@ -652,9 +652,8 @@ def _cross_of_the_rest(data: dict[str, Any], faulty: set[str]) -> list[str]:
 
 def read_toml(path: Path) -> dict[str, Any]:
     """A TOML file as data; :class:`TablesError` if it cannot be read or parsed."""
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+    try:  # utf-8-sig: an editor's byte order mark (Notepad's) is not TOML's, and is left out
+        return tomllib.loads(path.read_bytes().decode("utf-8-sig"))
     except OSError as exc:
         raise TablesError(str(path), [f"(file): cannot read: {exc.strerror or exc}"]) from None
     except tomllib.TOMLDecodeError as exc:
