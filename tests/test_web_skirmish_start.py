@@ -111,6 +111,17 @@ def test_refused_uploads_make_nothing(server: ServerProcess, body: dict[str, Any
     assert rooms(server) == before
 
 
+def test_a_scenario_with_a_byte_order_mark_is_taken_and_kept_without_it(server: ServerProcess) -> None:
+    """A file an editor saved with a UTF-8 byte order mark, sent as it is (a page or program that does not strip
+    it): the game is made (it was refused, 'not TOML: Invalid statement (at line 1, column 1)'), and the record
+    keeps the text without the mark, as the CLI's copy of a file does."""
+    status, made = call(
+        server.url + "/api/rooms", {"ruleset": "skirmish", "upload": {"name": "bom.toml", "text": "\ufeff" + OWN}}
+    )
+    assert status == 200, made
+    assert header(server, made["code"])["embedded"]["scenario"]["toml"] == OWN
+
+
 def test_a_scenario_of_twenty_kilobytes_with_its_comments_is_taken(server: ServerProcess) -> None:
     """A teacher's file, its every line explained, is three times a shipped one (past one request body's
     16 kB): the new game's request has room for it; a file past the upload's own limit is refused in one line."""

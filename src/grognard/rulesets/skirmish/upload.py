@@ -29,9 +29,10 @@ def file_name(name: str) -> str:
 def upload(name: str, text: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """``(options, embedded)`` for the scenario TOML ``text`` sent as file ``name``: ``{"scenario": NAME}``
     and ``{"scenario": {"file", "toml", "tables": None}}``. Raises :class:`ScenarioError` listing every
-    problem (as ``grognard scenario check`` does, skirmish.2): not TOML, too long, a ``tables`` file
+    problem (as ``grognard play skirmish FILE`` does, skirmish.2): not TOML, too long, a ``tables`` file
     named (an upload plays on the default tables), each problem of the scenario."""
     name = file_name(name)
+    text = text.removeprefix("\ufeff")  # an editor's byte order mark is not TOML's (read_toml leaves it out too)
     if len(text) > MAX_TEXT:
         raise ScenarioError(name, [f"(file): {len(text)} characters; an uploaded scenario has at most {MAX_TEXT}"])
     try:
