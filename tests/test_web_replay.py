@@ -374,18 +374,21 @@ def test_the_replay_is_one_screen(
     p.context.close()
 
 
-@pytest.mark.parametrize("name", ["omaha", "skirmish"])
+@pytest.mark.parametrize("name", list(GAMES))
 def test_the_projector_of_a_finished_game_shows_the_result_first(
     browser: Any, server: ServerProcess, played: dict[str, tuple[str, str, str]], name: str, shots: Path
 ) -> None:
     """At the end the projector's side column (below a long table: its columns) starts with the debrief: the
     result in sight at 1280x800 and 1366x768, in words larger than the page's, with the table; the page does
-    not scroll (the debrief was under the text tables, 4,000 px down Omaha's page)."""
+    not scroll (the debrief was under the text tables, 4,000 px down Omaha's page); the header says "game over"
+    once."""
     code = played[name][0]
     p = page(browser, 1280, 800)
     p.goto(f"{server.url}/projector/{code}")
     p.wait_for_selector("#debrief:not([hidden])")
     p.wait_for_function("document.getElementById('result').textContent.includes(' on turn ')")
+    status = p.inner_text("header .status").lower()
+    assert status.count("game over") == 1, status  # B-17's said "Turn 11 - game over (game over)"
     for width, height in at_chromebook_sizes(p):
         one_screen(p)
         in_sight(p, "#svg svg.table")

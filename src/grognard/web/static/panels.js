@@ -26,7 +26,8 @@ export function drawPanels(s) {
   $("turn").textContent = s.ready ? "Turn " + s.turn : (s.dice === "manual" ? "Waiting for the referee's dice" : "Setting up");
   $("phase").textContent = s.phase ? "- " + s.phase : "";
   const words = { lobby: "waiting to start", playing: s.paused ? "paused" : "playing", over: "game over", ended: "ended by the host" };
-  $("state").textContent = "(" + (words[s.status] || s.status) + ")";
+  const word = words[s.status] || s.status;  // said once: "game over (game over)" was said twice
+  $("state").textContent = s.phase && s.phase.toLowerCase().includes(word) ? "" : "(" + word + ")";
   const owing = s.seats.filter((x) => x.owes);
   $("waiting").textContent = s.status === "playing" && owing.length
     ? "Waiting for: " + owing.map((x) => x.seat + (x.player ? " (" + x.player + ")" : x.bot ? " (bot)" : "")).join(", ")
