@@ -397,4 +397,7 @@ def test_the_projector_of_a_finished_game_shows_the_result_first(
         assert result["y"] < odds["y"], (result, odds)  # the news before the estimate
         assert font_px(p, "#result") >= 24
         p.screenshot(path=str(shots / f"projector-end-{name}-{width}x{height}.png"))
+    from test_web_pages import _axe_clean
+
+    _axe_clean(p)  # the debrief first, its plots and the estimate after it
     p.context.close()
