@@ -30,9 +30,13 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("postgresql+psycopg://teacher:secret@localhost/grognard", "driver is not installed: psycopg"),
         ("mysql://teacher@localhost/grognard", "driver is not installed: mysqlclient"),
         ("nosuchdb://x", "unknown kind of database 'nosuchdb'"),
+        ("sqlite:///NOTADB", "cannot open the database: file is not a database"),  # a game record named by mistake
+        ("sqlite:///", "an SQLite database in memory keeps no game"),
+        ("sqlite://", "an SQLite database in memory keeps no game"),
+        ("sqlite:///:memory:", "an SQLite database in memory keeps no game"),
     ],
 )
-def test_serve_with_a_database_it_cannot_use(url: str, expected: str) -> None:
+def test_serve_with_a_database_it_cannot_use(url: str, expected: str, tmp_path: Path) -> None:
     pytest.importorskip("sqlalchemy")
     if "psycopg" in url:
         try:
@@ -41,8 +45,14 @@ def test_serve_with_a_database_it_cannot_use(url: str, expected: str) -> None:
             pass
         else:
             pytest.skip("psycopg is installed here")
+    if "NOTADB" in url:
+        record = tmp_path / "game.jsonl"
+        record.write_text('{"type":"header"}\n' * 200, encoding="utf-8")
+        url = url.replace("NOTADB", str(record))
     line = error_line(run_cli("serve", "--db", url, "--port", "8799"))
     assert line.startswith("error: --db ") and expected in line, line
+    if "NOTADB" not in url and "game.jsonl" in url:
+        assert record.read_text(encoding="utf-8") == '{"type":"header"}\n' * 200  # the file left as it was
     assert "secret" not in line  # a password is never echoed
 
 

@@ -38,9 +38,10 @@ def check_database(url: str, flag: str = "--db") -> None:
 
     Catches what SQLAlchemy raises for a string that is not a URL, a database kind it does not know, a
     driver that is not installed, and a database that cannot be opened (an SQLite file in a missing
-    folder, a server that refuses the connection).
+    folder or a file that is not a database, a server that refuses the connection); SQLite in memory is
+    refused (it would keep no game).
     """
-    from sqlalchemy import create_engine, make_url
+    from sqlalchemy import create_engine, inspect, make_url
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
     try:
@@ -58,14 +59,17 @@ def check_database(url: str, flag: str = "--db") -> None:
         module = exc.name or str(exc)
         package = DRIVERS.get(module.split(".")[0], module)
         raise OptionError(f"{shown}: its database driver is not installed: {package}") from None
-    if url.startswith("sqlite") and engine.url.database not in (None, "", ":memory:"):
-        folder = Path(engine.url.database).expanduser().resolve().parent
+    if url.startswith("sqlite") and engine.url.database in (None, "", ":memory:"):
+        engine.dispose()  # each of the server's connections would have an empty one of its own
+        raise OptionError(f"{shown}: an SQLite database in memory keeps no game; name a file ({example})")
+    if url.startswith("sqlite"):
+        folder = Path(str(engine.url.database)).expanduser().resolve().parent
         if not folder.is_dir():
             engine.dispose()
             raise OptionError(f"{shown}: the folder {str(folder)!r} does not exist (make it first)")
     try:
-        with engine.connect():
-            pass
+        with engine.connect() as connection:
+            inspect(connection).get_table_names()  # reads the file: one that is not a database is refused
     except ImportError as exc:  # some dialects import their driver only when they first connect
         module = exc.name or str(exc)
         package = DRIVERS.get(module.split(".")[0], module)
