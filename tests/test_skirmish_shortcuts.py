@@ -322,7 +322,10 @@ def test_a_move_surely_refused_is_refused_by_the_whole_check(scenario: str, monk
 def test_a_drive_s_ground_problem_is_measure_drive_s(scenario: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """``vehicles.ground_problem`` (what ``check_drive`` refuses first, kept in the terrain's memo) is the first
     problem ``measure_drive`` finds, worked out afresh with every other vehicle and man in the way, whenever
-    it finds one; and the kept answer is the fresh one. Every drive the doctrine weighs in two games."""
+    it finds one; and the kept answer is the fresh one; a drive ``driving.surely_refused`` (by that problem)
+    is refused by the whole check, and the space answers as the whole check does. Every drive the doctrine
+    weighs in two games."""
+    from grognard.core.engine import ActionSpace
     from grognard.core.play import play_out
     from grognard.rulesets.skirmish import driving as DV
 
@@ -349,12 +352,18 @@ def test_a_drive_s_ground_problem_is_measure_drive_s(scenario: str, monkeypatch:
             elif measure.problem is not None:
                 assert measure.problem[0] == "skirmish.23"  # another vehicle or a man: not the ground's
             found[fresh is not None] += 1
-        return contains(space, action)
+        sure, legal = DV.surely_refused(ctx, space.vehicle, action), ActionSpace.contains(space, action)
+        assert not (sure and legal), action  # a drive surely refused is refused by the whole check
+        refused[sure] += 1
+        assert contains(space, action) == legal
+        return legal
 
+    refused = {True: 0, False: 0}
     monkeypatch.setattr(DV.DriveSpace, "contains", compared)
     for index in range(2):
         play_out(*doctrine_game(scenario, index), checked=False)
     assert found[True] > 10 and found[False] > 10
+    assert refused[True] > 10 and refused[False] > 10
 
 
 @pytest.mark.parametrize("scenario", ["landing", "castle_storm"])
@@ -462,3 +471,20 @@ def test_the_collapse_chance_kept_is_the_damage_distribution_s() -> None:
             want = Fraction(sum(dist.quantity(v) for v in dist.outcomes() if v >= need), dist.denominator())
             assert ST._at_least(dice, need) == want == ST._at_least(dice, need)
     assert ST._at_least(2, 12) == Fraction(1, 36) and ST._at_least(2, 13) == 0 and ST._at_least(2, 2) == 1
+
+
+def test_a_kept_start_footprint_shrunk_is_the_one_made_afresh() -> None:
+    """``vehicles._start_inside`` (kept per place, heading and size) is the footprint shrunk by the tolerance
+    made afresh, coordinate for coordinate, for every vehicle size of the tables at seeded places and headings."""
+    from grognard.rulesets.skirmish.forces import vehicle_footprint
+
+    tables = load_scenario("convoy").tables
+    rng = np.random.default_rng(29)
+    for kind in ("tank", "truck", "half_track", "jeep", "landing_craft"):
+        entry = tables.vehicles.kind(kind)
+        for _ in range(25):
+            at = (round(float(rng.uniform(0, 48)), 2), round(float(rng.uniform(0, 48)), 2))
+            facing = round(float(rng.uniform(-180, 180)), 2)
+            fresh = vehicle_footprint(at, facing, entry.length, entry.width).buffer(-R.TOLERANCE)
+            for _ in range(2):  # made, then kept
+                assert shapely.equals_exact(V._start_inside(at, facing, entry.length, entry.width), fresh, 0)

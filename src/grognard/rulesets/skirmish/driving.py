@@ -24,12 +24,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from shapely.geometry import LineString, Point
+from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
 
 from grognard.core.engine import ActionSpace
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most, snap, snap_angle
+from grognard.rulesets.skirmish import afoot as AF
 from grognard.rulesets.skirmish import landing as L
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import vehicles as V
@@ -66,6 +67,10 @@ class DriveSpace(ActionSpace[Drive]):
         if action.vehicle != self.vehicle:
             raise IllegalAction(f"{action}: this decision is for vehicle {self.vehicle}", "skirmish.23")
         check_drive(self.ctx, action)
+
+    def contains(self, action: Any) -> bool:
+        """``check``'s yes or no; a drive ``surely_refused`` is refused without the rest of the check."""
+        return not surely_refused(self.ctx, self.vehicle, action) and super().contains(action)
 
     def hold(self) -> Drive:
         return Drive(self.vehicle)
@@ -153,6 +158,34 @@ class DriveSpace(ActionSpace[Drive]):
         return out[:k]
 
 
+def surely_refused(ctx: Context, vehicle: str, action: Any) -> bool:
+    """A cheap test that ``check_drive`` refuses ``action`` (a drive of ``vehicle``): the ground refuses its
+    path (``vehicles.ground_problem``, kept in the terrain's memo), or with no stop before it a man on foot
+    stands in the way (``measure_drive``'s own test of him); ``check_drive`` measures every path on land
+    (and ``measure_drive`` every path longer than the tolerance) unless it refused the drive before. False
+    says nothing (and on anything it cannot read)."""
+    v = ctx.state.vehicles.get(vehicle)
+    if v is None or not isinstance(action, Drive) or action.vehicle != vehicle or not action.path:
+        return False
+    try:
+        if ctx.tables.vehicles.kind(v.kind).afloat:
+            return False
+        path = [(v.x, v.y), *((snap(x), snap(y)) for x, y in action.path)]
+        terrain = ctx.terrain
+        if V.ground_problem(terrain, path, kind=v.kind, facing=v.heading, memo=ctx.sight_memo(terrain)) is not None:
+            return True
+        if action.before is not None or line_of(tuple(path)).length <= TOLERANCE:
+            return False  # men may get in first, or measure_drive looks for no man in the way
+        # a man on foot in the way: measure_drive's last refusal, of the men the check puts there (skirmish.23)
+        entry = ctx.tables.vehicles.kind(v.kind)
+        drive = V.ground_of(tuple(path), v.heading, entry.length, entry.width)
+        radius = ctx.tables.sight.base.value / 2 - TOLERANCE
+        men = (f for f in ctx.state.figures.values() if f.alive and f.on_table and f.aboard is None)
+        return any(drive.overlaps(V.disc((f.x, f.y), radius)) for f in men)
+    except Exception:
+        return False
+
+
 def setup_vehicles(ctx: Context) -> None:
     """Vehicles from the scenario, their men aboard; the train waiting at the board's end."""
     spec = ctx.scenario.spec
@@ -231,10 +264,10 @@ def vehicles_view(ctx: Context) -> dict[str, Any]:
 
 
 def check_foot_path(
-    ctx: Context, action: Any, f: Figure, path: list[XY], cost: float, found: list[Obstacle] | None = None
+    ctx: Context, action: Any, f: Figure, path: list[XY], cost: float, found: list[AF.Obstacle] | None = None
 ) -> None:
     """A man on foot: not aboard, within what his move has left this turn, round vehicles and the train
-    (``found``: ``obstacles(ctx)``, made when not given)."""
+    (``found``: ``afoot.obstacles(ctx)``, made when not given)."""
     if f.aboard is not None:
         raise IllegalAction(
             f"{action}: {f.id} is aboard {f.aboard}: he moves with it, or gets out by unloading", "skirmish.61"
@@ -246,65 +279,11 @@ def check_foot_path(
             f'move is left, the path costs {cost:.2f}"',
             "skirmish.61",
         )
-    hit = walks_into(ctx, path, found)
-    if hit == TRAIN:
+    hit = AF.walks_into(ctx, path, found)
+    if hit == AF.TRAIN:
         raise IllegalAction(f"{action}: {f.id} would walk into the train: it cannot be boarded", "skirmish.44")
     if hit is not None:
         raise IllegalAction(f"{action}: {f.id} would walk through {hit}: men get in by loading", "skirmish.61")
-
-
-TRAIN = "the train"  # what walks_into names the train
-
-
-Obstacle = tuple[str, BaseGeometry, tuple[float, float, float, float], float | None]
-
-
-def obstacles(ctx: Context) -> list[Obstacle]:
-    """What a man on foot may not walk into, in the order ``walks_into`` tries them: the train (``TRAIN``, its
-    ground, its bounds, None) and each vehicle (its id, footprint, bounds and shorter side, inches)."""
-    out: list[Obstacle] = []
-    train = ctx.train_now()
-    if train is not None:
-        out.append((TRAIN, train, train.bounds, None))
-    for v in ctx.state.vehicles.values():
-        shape = ctx.vehicle_shape(v)
-        entry = ctx.tables.vehicles.kind(v.kind)
-        out.append((v.id, shape, shape.bounds, min(entry.length, entry.width)))
-    return out
-
-
-def walks_into(ctx: Context, path: list[XY], found: list[Obstacle] | None = None) -> str | None:
-    """What a man on foot walking ``path`` (start first, inches) would walk into of ``found`` (``obstacles``,
-    made when not given): ``TRAIN`` (skirmish.44), the id of the first vehicle he would walk through
-    (skirmish.61), or None."""
-    found = obstacles(ctx) if found is None else found
-    if not found:
-        return None  # nothing on the table he could walk into
-    half = ctx.tables.sight.base.value / 2
-    # the body swept lies within the path's box grown by half a base: a shape whose box is apart meets none of it
-    reach = half + 1e-9
-    box = (
-        min(p[0] for p in path) - reach,
-        min(p[1] for p in path) - reach,
-        max(p[0] for p in path) + reach,
-        max(p[1] for p in path) + reach,
-    )
-    body: BaseGeometry | None = None
-
-    def line() -> LineString:  # the path's centre line (kept by line_of)
-        return line_of(tuple((p[0], p[1]) for p in path))
-
-    def the_body() -> BaseGeometry:
-        nonlocal body
-        body = body if body is not None else line().buffer(half)
-        return body
-
-    for what, shape, (x0, y0, x1, y1), side in found:
-        if x1 < box[0] or box[2] < x0 or y1 < box[1] or box[3] < y0:
-            continue
-        if V.sweep_meets(line(), half, shape, the_body, side):
-            return what
-    return None
 
 
 def _men_of(ctx: Context, action: Drive, stop: Stop, v: Vehicle, aboard: list[str]) -> list[str]:

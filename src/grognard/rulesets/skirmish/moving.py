@@ -18,6 +18,7 @@ from shapely.geometry import LineString, Point
 from grognard.core.engine import ActionSpace
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most, snap, snap_angle
+from grognard.rulesets.skirmish import afoot as AF
 from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish import men as M
@@ -145,7 +146,7 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
     _check_build(ctx, action)
     enemies = M.enemies(ctx, M.unit(ctx, action.unit).side)
     base = ctx.tables.sight.base.value
-    found = DV.obstacles(ctx)  # the vehicles and the train, for every man's path
+    found = AF.obstacles(ctx)  # the vehicles and the train, for every man's path
     out: dict[str, tuple[list[XY], R.PathMeasure]] = {}
     for fid, path in paths.items():
         f = s.figures[fid]
@@ -220,7 +221,7 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
 
 def surely_refused(ctx: Context, unit: str, action: Any) -> bool:
     """A cheap test that ``check_move`` refuses ``action`` (a move of ``unit``): some man's path walks into a
-    vehicle or the train (``driving.walks_into``). ``check_move`` puts every man's path of two to four points
+    vehicle or the train (``afoot.walks_into``). ``check_move`` puts every man's path of two to four points
     to that test (``driving.check_foot_path``) unless it refused the move before; False says nothing."""
     if not isinstance(action, Move) or action.unit != unit or action.turn is not None:
         return False
@@ -230,8 +231,11 @@ def surely_refused(ctx: Context, unit: str, action: Any) -> bool:
         paths = plan_move(ctx, action)
     except IllegalAction:
         return True
-    found = DV.obstacles(ctx)
-    return any(2 <= len(path) <= 4 and DV.walks_into(ctx, path, found) is not None for path in paths.values())
+    try:
+        found = AF.obstacles(ctx)
+        return any(2 <= len(path) <= 4 and AF.walks_into(ctx, path, found) is not None for path in paths.values())
+    except Exception:
+        return False
 
 
 def path_measure(

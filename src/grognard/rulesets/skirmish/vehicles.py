@@ -92,7 +92,8 @@ class Ground:
         self.ground, self.heading = swept(path, facing, length, width)
         self.bounds: tuple[float, float, float, float] = self.ground.bounds
         start = footprint(path[0], facing, length, width)
-        self.fresh = self.ground.difference(start.buffer(-TOLERANCE)) if start.area > 0 else self.ground
+        inside = _start_inside(path[0], facing, length, width) if start.area > 0 else None  # start.buffer(-tol)
+        self.fresh = self.ground.difference(inside) if inside is not None else self.ground
         self.box: tuple[float, float, float, float] = self.fresh.bounds
         self.found: dict[tuple[str, int], tuple[BaseGeometry, bool]] = {}
 
@@ -145,6 +146,12 @@ def sweep_meets(
     if side is not None and side >= DEEP and gap <= half - DEEP - 0.01:
         return True
     return bool(body().intersection(shape).area > 0.01)
+
+
+@functools.lru_cache(maxsize=1024)  # kept: every drive a vehicle is offered starts where it stands
+def _start_inside(at: XY, facing: float, length: float, width: float) -> BaseGeometry:
+    """The vehicle's footprint at the start of a drive, shrunk by the tolerance (what ``Ground`` leaves out)."""
+    return footprint(at, facing, length, width).buffer(-TOLERANCE)
 
 
 @functools.lru_cache(maxsize=4096)  # kept: every drive checked is checked against every man on foot
