@@ -178,6 +178,18 @@ def test_a_record_an_editor_saved_with_a_byte_order_mark_replays(record: Path, t
     assert kept.actions == replay(record, get).actions - 1
 
 
+def test_render_seat_spectator_is_the_view_of_no_seat(record: Path, tmp_path: Path) -> None:
+    """--seat spectator, as replay --seat takes it, draws what no seat's --seat draws; an unknown seat's error
+    names spectator among the choices."""
+    done = run_cli("render", "omaha", str(record), "--turn", "3", "-o", str(tmp_path / "none.svg"))
+    assert done.returncode == 0, done.stderr
+    done = run_cli("render", "omaha", str(record), "--turn", "3", "--seat", "Spectator", "-o", str(tmp_path / "s.svg"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "s.svg").read_bytes() == (tmp_path / "none.svg").read_bytes()
+    line = error_line(run_cli("render", "omaha", str(record), "--seat", "Z9", "-o", str(tmp_path / "z.svg")))
+    assert line.startswith("error: --seat 'Z9': no such side or seat") and line.endswith("or spectator"), line
+
+
 def test_replay_of_a_record_that_stops_after_its_header(record: Path, tmp_path: Path) -> None:
     """A record of its header alone (a game stopped before its setup was written) says so, not that its
     'second line' is wrong: it has none; a second line that is not the start line is named as such."""

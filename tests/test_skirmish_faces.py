@@ -176,4 +176,4 @@ def test_a_person_plays_the_village_street_at_the_terminal_and_never_sees_the_bo
     done = run_cli("replay", str(record), "--seat", "Allies", "--out", str(tmp_path / "all.jsonl"))
     assert done.returncode == 0 and "melee M1 stay" in (tmp_path / "all.jsonl").read_text(encoding="utf-8")
     done = run_cli("replay", str(record), "--seat", "Nobody", "--out", str(tmp_path / "x.jsonl"))
-    assert done.returncode == 2 and "--seat 'Nobody': no such seat" in done.stderr
+    assert done.returncode == 2 and "--seat 'Nobody': no such side or seat" in done.stderr

@@ -171,6 +171,10 @@ def test_analyse_takes_a_seat_as_play_and_render_do(saved_game: Path, capsys: py
     for spelt in ("G1", "g1", "german 1"):
         assert main(["analyse", str(saved_game), "--seat", spelt, "--playouts", "2"]) == 0
         assert capsys.readouterr().out == full, spelt
+    assert main(["analyse", str(saved_game), "--playouts", "2"]) == 0
+    nobody = capsys.readouterr().out
+    assert main(["analyse", str(saved_game), "--seat", "spectator", "--playouts", "2"]) == 0  # as replay takes it
+    assert capsys.readouterr().out == nobody
     assert main(["analyse", str(saved_game), "--seat", "american", "--playouts", "2"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: --seat 'american': name one seat") and "\n" not in err, err

@@ -295,7 +295,7 @@ def analyse_command(
     seat: Annotated[
         str | None,
         typer.Option(
-            "--seat", help="estimate as this seat sees the game (e.g. G1 or 'German 1'; default: a spectator)"
+            "--seat", help="estimate as this seat sees the game (e.g. G1 or 'German 1'; default: spectator)"
         ),
     ] = None,
     playouts: Annotated[int, typer.Option("--playouts", metavar="N", help="playouts per estimate")] = DEFAULT_PLAYOUTS,

@@ -13,7 +13,6 @@ from grognard import rulesets
 from grognard.cli_common import KNOWN as _KNOWN
 from grognard.cli_common import check_seed
 from grognard.cli_play import _print_result
-from grognard.core.engine import Game
 from grognard.core.errors import OptionError, RecordError, TornRecord
 from grognard.core.options import parse_assignments
 from grognard.core.record import (
@@ -22,7 +21,7 @@ from grognard.core.record import (
     replay,
 )
 from grognard.render import write_picture
-from grognard.terminal import one_seat, short_labels
+from grognard.terminal import one_seat
 
 
 def _replay_to(record: Path, turn: int | None, flag: str) -> Replay:
@@ -41,19 +40,6 @@ def _replay_to(record: Path, turn: int | None, flag: str) -> Replay:
             return replay(record, rulesets.get, until=until, drop_torn=True)
     except RecordError as exc:
         raise RecordError(f"{record}: {exc}") from None
-
-
-def _reader(game: Game, seat: str) -> str | None:
-    """The seat named by ``seat`` (any case), or None for 'spectator'; OptionError names the seats."""
-    if seat.lower() == "spectator":
-        return None
-    for name in game.seats():
-        if name.lower() == seat.lower():
-            return name
-    short = short_labels(game.seats())
-    if seat.upper() in short:  # a short label, as render --seat and --human take (G1 for German 1)
-        return short[seat.upper()]
-    raise OptionError(f"--seat {seat!r}: no such seat; seats: {', '.join(game.seats())}, or spectator")
 
 
 def replay_command(
@@ -83,7 +69,7 @@ def replay_command(
     header = rebuilt.header
     console = Console(highlight=False, soft_wrap=True)
     if seat is not None and out is not None:
-        reader = _reader(game, seat)
+        reader = one_seat(seat, game)
         text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in readable_by(rebuilt.used, reader))
         try:
             with out.open("x", encoding="utf-8") as handle:  # "x": never over a file already there
@@ -121,7 +107,8 @@ def render_command(
         int | None, typer.Option("--turn", metavar="T", help="the start of turn T (default: the end)")
     ] = None,
     seat: Annotated[
-        str | None, typer.Option("--seat", metavar="SEAT", help="draw what this seat sees (e.g. A3, G1)")
+        str | None,
+        typer.Option("--seat", metavar="SEAT", help="draw what this seat sees (e.g. A3, G1; default: spectator)"),
     ] = None,
     focus: Annotated[
         str | None,

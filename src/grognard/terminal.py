@@ -363,9 +363,15 @@ def parse_humans(spec: str | None, game: Game, flag: str = "--human") -> set[str
     return chosen
 
 
-def one_seat(spec: str, game: Game, flag: str = "--seat") -> str:
-    """The one seat ``spec`` names (by name, short label or a side of one seat), as :func:`parse_humans` reads it."""
-    chosen = parse_humans(spec, game, flag=flag)
+def one_seat(spec: str, game: Game, flag: str = "--seat") -> str | None:
+    """The one seat ``spec`` names (by name, short label or a side of one seat), as :func:`parse_humans` reads it;
+    None for ``spectator`` (no seat: what every seat may see)."""
+    if spec.strip().lower() == "spectator":
+        return None
+    try:
+        chosen = parse_humans(spec, game, flag=flag)
+    except OptionError as exc:
+        raise OptionError(f"{exc}, or spectator") from None
     if len(chosen) != 1:
         raise OptionError(f"{flag} {spec!r}: name one seat (e.g. A3 or 'German 1')")
     return chosen.pop()
