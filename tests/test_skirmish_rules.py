@@ -326,6 +326,9 @@ def test_scenario_field_errors_and_files_that_are_not_scenarios(tmp_path: Path) 
         load_scenario("no_such_scenario")
     with pytest.raises(ScenarioError, match=r"scenario: '.*': a folder, not a scenario file \(name its \.toml\)"):
         load_scenario(str(tmp_path))  # not 'no such file': the folder is there
+    for blank in ("", "  "):  # not 'a folder' (the current one) nor a file name ''
+        with pytest.raises(ScenarioError, match=r"scenario: no scenario named \(a shipped one: castle_storm, "):
+            load_scenario(blank)
     extra = scenario([unit("A", "allies", fig(1, 1)), unit("G", "axis", fig(1, 40))])
     extra["weather"] = "rain"
     assert any(p.startswith("weather: 'rain': Extra inputs are not permitted") for p in check_scenario(extra))

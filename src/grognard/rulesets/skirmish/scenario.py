@@ -227,6 +227,9 @@ def shipped() -> list[tuple[str, str]]:
 
 def resolve_path(name: str) -> Path:
     """The file a scenario name stands for: a shipped name, else a path; :class:`ScenarioError` if neither."""
+    if not name.strip():
+        names = ", ".join(n for n, _ in shipped())
+        raise ScenarioError("scenario", [f"scenario: no scenario named (a shipped one: {names}; or a TOML file)"])
     shipped_path = SCENARIOS_DIR / f"{name}.toml"
     if "/" not in name and "\\" not in name and not name.endswith(".toml") and shipped_path.is_file():
         return shipped_path
