@@ -95,11 +95,11 @@ def test_bots_take_a_list_and_refuse_a_side_given_twice() -> None:
     assert parse_bots(omaha, ["american=random", "german=random"]) == {"american": "random", "german": "random"}
     assert parse_bots(omaha, [" German = Random "]) == {"american": "doctrine", "german": "random"}
     for items in (["american=random", "american=doctrine"], ["american=random,american=doctrine"]):
-        with pytest.raises(OptionError, match="^--bots: the american bot is given twice \\(american=random and "):
+        with pytest.raises(OptionError, match=r"^--bots: the american bot is given twice \(american=random and "):
             parse_bots(omaha, items)
-    with pytest.raises(OptionError, match="^--bots 'american=random,,german=random': an empty SIDE=BOT"):
+    with pytest.raises(OptionError, match=r"^--bots 'american=random,,german=random': an empty SIDE=BOT"):
         parse_bots(omaha, ["american=random,,german=random"])
-    with pytest.raises(OptionError, match="^--bots 'german=nobody': unknown bot 'nobody'"):
+    with pytest.raises(OptionError, match=r"^--bots 'german=nobody': unknown bot 'nobody'"):
         parse_bots(omaha, ["american=random,german=nobody"])
 
 

@@ -37,7 +37,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 def page(browser: Any) -> Any:
     context = browser.new_context(viewport={"width": 1366, "height": 768}, bypass_csp=True)  # for wait_for_function
-    context.set_default_timeout(15000)
+    context.set_default_timeout(30000)  # a loaded machine (CI) answers a preview or an order slower
     return context.new_page()
 
 

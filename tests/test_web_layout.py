@@ -107,3 +107,56 @@ def test_the_win_bar_shows_each_side_in_its_colour_on_the_table(browser: Any, se
     assert seen["allies"] and seen["axis"] and seen["allies"] != seen["axis"], seen
     assert (seen["bar"], seen["hatch"]) == (seen["allies"], seen["axis"]), seen
     page.context.close()
+
+
+DECLUTTER = """(scene) => {
+  const t = window.grognardTable;
+  t.draw(scene, ["american", "german"]);
+  const svg = t.element;
+  const boxes = (sel) => Array.from(svg.querySelectorAll(sel)).map((n) => {
+    const b = n.getBBox();
+    return {text: n.textContent, x: b.x, y: b.y, w: b.width, h: b.height};
+  });
+  return {words: boxes(".layers g > text:first-child"), names: boxes(".layers text.name")};
+}"""
+
+
+def test_words_on_the_table_keep_off_one_another_and_in_from_its_edge(browser: Any, server: ServerProcess) -> None:
+    """Words laid on the table (two wrecks' "x F1 destroyed" on one spot, one at the table's right edge) and the
+    names of two units side by side are drawn apart and inside the table's edge (a B-17 raid's wrecks overprinted
+    each other, its "B2 left" ran off the table; Omaha's squads at the sea wall, "A11A10")."""
+    page = player(browser, server, {"ruleset": "skirmish"}, (1280, 800))
+    width, height = 48.0, 24.0
+    scene = {
+        "width": width,
+        "height": height,
+        "x0": 0,
+        "y0": 0,
+        "layers": [
+            {
+                "name": "units",
+                "shapes": [
+                    {"kind": "text", "x": 20.0, "y": 12.0, "text": "x F1 destroyed", "cls": "gone"},
+                    {"kind": "text", "x": 20.3, "y": 12.1, "text": "x F2 destroyed", "cls": "gone"},
+                    {"kind": "text", "x": 47.9, "y": 5.0, "text": "x B2 left the table", "cls": "gone"},
+                    {"kind": "circle", "x": 10.0, "y": 10.0, "r": 0.5, "label": "A11", "id": "u1", "side": "american"},
+                    {"kind": "circle", "x": 10.6, "y": 10.0, "r": 0.5, "label": "A10", "id": "u2", "side": "american"},
+                ],
+            }
+        ],
+    }
+    drawn = page.evaluate(DECLUTTER, scene)
+    words, names = drawn["words"], drawn["names"]
+    assert len(words) == 3 and len(names) == 2, drawn
+    every = words + names
+    for k, a in enumerate(every):
+        assert a["w"] > 0
+        pad = 1.2 * (width * height) ** 0.5 / 50  # the table's margin for its edge's words (table.js)
+        assert -pad - 0.01 <= a["x"] and a["x"] + a["w"] <= width + pad + 0.01, a  # to the 1/1000" it is drawn to
+        for b in every[k + 1 :]:
+            apart = a["x"] + a["w"] <= b["x"] or b["x"] + b["w"] <= a["x"] or a["y"] + a["h"] <= b["y"]
+            assert apart or b["y"] + b["h"] <= a["y"], (a, b)
+    # each name stays over its unit (the table's y runs down the screen: -y), a few lines at most
+    for name, x in zip(names, (10.0, 10.6), strict=True):
+        assert abs(name["x"] + name["w"] / 2 - x) < 0.01 and name["y"] + name["h"] <= -10.0 + 1e-6, name
+    page.context.close()

@@ -294,9 +294,7 @@ def analyse_command(
     record: Annotated[Path, typer.Argument(metavar="GAME.jsonl", help="a game record")],
     seat: Annotated[
         str | None,
-        typer.Option(
-            "--seat", help="estimate as this seat sees the game (e.g. G1 or 'German 1'; default: spectator)"
-        ),
+        typer.Option("--seat", help="estimate as this seat sees the game (e.g. G1 or 'German 1'; default: spectator)"),
     ] = None,
     playouts: Annotated[int, typer.Option("--playouts", metavar="N", help="playouts per estimate")] = DEFAULT_PLAYOUTS,
     seed: Annotated[int, typer.Option("--seed", help="seed of the playouts")] = 0,

@@ -82,7 +82,6 @@ def _distribution(mechanic: Any) -> Any:
     return mechanic.distribution()
 
 
-
 def odds(game: OmahaGame, action: Any) -> str | None:
     """The dice odds of ``action``, from the mechanics' exact distributions (None: no dice)."""
     s = game.state

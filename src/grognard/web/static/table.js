@@ -305,6 +305,36 @@
       }
       layersRef.replaceWith(fresh);
       layersRef = fresh;
+      declutter(fresh);
+    }
+    // the words on the table never run past its edge nor lie on one another: each word laid on the table (a
+    // wreck's "x B4 destroyed", a place's name), in the scene's order, is moved in from the edge and then down
+    // a line at a time until clear of the words placed before it (its title keeps the exact place); then each
+    // unit's name, in from the edge and up a line at a time (at most 3: it stays over its unit) until clear of
+    // the words and the names before it
+    function declutter(root) {
+      if (!whole) return;
+      const placed = [];
+      const meets = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+      const right = whole.x + whole.w;
+      const lay = (t, step, tries) => {
+        if (t.hasAttribute("transform")) return true;  // a turned word (an edge's name) stands along its edge
+        let b;
+        try { b = t.getBBox(); } catch (e) { return false; }  // not laid out (a hidden page): nothing to measure
+        if (!b.width) return true;
+        const dx = b.x < whole.x ? whole.x - b.x : b.x + b.width > right ? right - b.x - b.width : 0;
+        let dy = 0;
+        const at = () => ({ x: b.x + dx, y: b.y + dy, width: b.width, height: b.height });
+        for (let k = 0; k < tries && placed.some((q) => meets(at(), q)); k++) dy += step * b.height;
+        if (dx || dy) {
+          t.setAttribute("x", fix(Number(t.getAttribute("x")) + dx));
+          t.setAttribute("y", fix(Number(t.getAttribute("y")) + dy));
+        }
+        placed.push(at());
+        return true;
+      };
+      for (const t of root.querySelectorAll("g > text:first-child")) if (!lay(t, 1, 8)) return;
+      for (const t of root.querySelectorAll("text.name")) if (!lay(t, -1, 3)) return;
     }
 
     // whether words beside point x (inches) run to its right: they would not fit in sight to its left (an
