@@ -29,7 +29,7 @@ from grognard.rulesets.skirmish import sight as SG
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import XY, Burst
 from grognard.rulesets.skirmish.context import Context
-from grognard.rulesets.skirmish.options import six_hits_in_cover
+from grognard.rulesets.skirmish.options import burst_min_range, six_hits_in_cover
 from grognard.rulesets.skirmish.state import BurstOrder, Figure
 
 
@@ -279,6 +279,7 @@ def _aimed(ctx: Context, side: str, action: Burst, origin: XY) -> BurstOrder:
                 f"{action}: {by} cannot see ({at[0]:g}, {at[1]:g}): {blocked} is in the way (direct fire)",
                 "skirmish.11",
             )
+    _check_clear(ctx, action, origin, distance, R.burst_shape(shape[1], at, action.angle))
     index, numbers = band
     return BurstOrder(
         by,
@@ -294,6 +295,41 @@ def _aimed(ctx: Context, side: str, action: Burst, origin: XY) -> BurstOrder:
         numbers.hit_on,
         round(distance, 2),
     )
+
+
+def own_position(ctx: Context, by: str, template: Polygon) -> list[str]:
+    """What of ``by``'s own position the laid ``template`` touches (skirmish.12, RULINGS: a burst is never laid on
+    its own firer): a piece and the men of its crew at it, a tank (its footprint) or the man with the mortar or
+    bazooka, each touched as a man is by a template (his base within the tolerance, skirmish.14)."""
+    s = ctx.state
+    base = ctx.tables.sight.base.value
+    if by in s.pieces:
+        piece = s.pieces[by]
+        hit = [f"piece {by}"] if R.under_template(template, (piece.x, piece.y), base) else []
+        return hit + [f.id for f in M.crew_men(ctx, piece) if R.under_template(template, (f.x, f.y), base)]
+    if by in s.vehicles:
+        return [by] if template.distance(ctx.vehicle_shape(s.vehicles[by])) <= TOLERANCE else []
+    f = s.figures[by]
+    return [by] if R.under_template(template, (f.x, f.y), base) else []
+
+
+def _check_clear(ctx: Context, action: Burst, origin: XY, distance: float, template: Polygon) -> None:
+    """Refuse a template laid on the firer's own position (``own_position``) or, with the option
+    ``burst_min_range``, nearer than that many inches (skirmish.12); raises IllegalAction."""
+    touched = own_position(ctx, action.by, template)
+    if touched:
+        raise IllegalAction(
+            f"{action}: the template would touch {action.by}'s own position ({', '.join(touched)}): a piece, tank "
+            "or man never lays its burst on itself or its crew",
+            "skirmish.12",
+        )
+    least = burst_min_range(ctx.state.options)
+    if distance < least - TOLERANCE:
+        raise IllegalAction(
+            f'{action}: the aim point is {distance:.2f}" away, nearer than the minimum range of {least:g}" '
+            "(option burst_min_range)",
+            "skirmish.12",
+        )
 
 
 def landings(ctx: Context, side: str, by: str, ats: list[XY]) -> list[bool]:

@@ -86,6 +86,18 @@ OPTIONS: tuple[OptionSpec, ...] = (
         quiet=True,
     ),
     OptionSpec(
+        "burst_min_range",
+        float,
+        0.0,
+        "a burst template's minimum range, inches from the firer to the aim point (0, the ruling: none; a template "
+        "is never laid on its firer's own piece, crew, tank or man, whatever this says); a group that reads the "
+        "lost range table as starting beyond 0 sets it, e.g. 6",
+        minimum=0.0,
+        maximum=48.0,
+        rule="skirmish.12",
+        quiet=True,
+    ),
+    OptionSpec(
         "wounds",
         str,
         "heal",
@@ -117,3 +129,8 @@ def damage_carries(options: Mapping[str, Any] | None) -> bool:
 def wounds_last(options: Mapping[str, Any] | None) -> bool:
     """Whether a flesh wound lasts (``wounds = last``): the man dies at his next hit, not the ruling S5."""
     return bool((options or {}).get("wounds", "heal") == "last")
+
+
+def burst_min_range(options: Mapping[str, Any] | None) -> float:
+    """The least range (inches) a burst template may be laid at (``burst_min_range``; 0: none)."""
+    return float((options or {}).get("burst_min_range", 0.0))
