@@ -205,3 +205,41 @@ def lines_of(path: Path) -> list[str]:
 def records_of(path: Path) -> list[dict[str, Any]]:
     """A record's lines, parsed."""
     return [json.loads(line) for line in lines_of(path)]
+
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def run_in_pty(*args: str, columns: int, rows: int = 50) -> tuple[int, str]:
+    """Run ``python -m grognard ARGS`` in a real terminal ``columns`` wide (a pseudo-terminal, no COLUMNS):
+    (exit code, what it showed, colours taken out)."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    env = {k: v for k, v in cli_env().items() if k not in ("COLUMNS", "LINES")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "grognard", *args], stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, env=env
+    )
+    os.close(slave)
+    chunks = []
+    try:
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the program ended: the terminal's other side is closed
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        code = proc.wait(HANG_GUARD)
+    finally:
+        os.close(master)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    text = b"".join(chunks).decode("utf-8", errors="replace").replace("\r\n", "\n")
+    return code, ANSI.sub("", text)

@@ -4,12 +4,14 @@ one table or one figure, an unknown NAME one line listing the names; and the com
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 
 import pytest
 
 from grognard.analysis.odds import odds_figures
 from grognard.cli import main
+from terminal_driver import run_in_pty
 
 RULESETS = ("omaha", "b17", "skirmish")
 
@@ -87,3 +89,42 @@ def test_the_composites_exact_figures_checked_by_hand(capsys: pytest.CaptureFixt
     # rifle at 0-12" in cover: 4+ with one off the die (a 5 or a 6: 1/3), dies on 1-4 (2/3): 2/9 a turn
     assert Fraction(skirmish['shots_to_kill/rifle 0-12"/mean']["exact"]) == Fraction(9, 2)
     assert Fraction(skirmish["structure_damage/3/3"]["probability"]) == Fraction(35, 36)
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_figure_is_printed_whole_in_an_ordinary_terminal(
+    ruleset: str, columns: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In a terminal 80 or 120 columns wide no figure is cut to ``0…``: a table too wide is printed in parts,
+    each no wider than the terminal, and the figures printed are exactly those of --json, each once."""
+    code, shown = run_in_pty("odds", ruleset, columns=columns)
+    assert code == 0, shown[-2000:]
+    assert shown.count("…") == 0, [line for line in shown.splitlines() if "…" in line][:5]
+    assert max(len(line) for line in shown.splitlines()) <= columns
+    assert "continued" in shown  # some table was too wide for the terminal, at 80 columns and at 120
+    printed = sorted(
+        float(figure)
+        for line in shown.splitlines()
+        if line.startswith("│")
+        for figure in re.findall(r"(?<![\w/.])\d+\.\d{4}(?![\w/.])", line)
+    )
+    expected = []
+    for table in json.loads(odds(capsys, ruleset, "--json"))["tables"]:
+        for row in table["rows"]:
+            expected += [item["decimal"] for item in row["outcomes"]]
+            expected += [float(Fraction(item["at_most"])) for item in row["outcomes"] if table.get("cumulative")]
+            expected += [row["mean"]["decimal"]] if row["mean"] else []
+    assert printed == sorted(float(f"{value:.4f}") for value in expected)
+
+
+def test_an_exact_fraction_wider_than_the_terminal_folds_onto_lines_whole() -> None:
+    """--exact's fractions of twelve figures' turns run past 80 columns: such a figure folds onto a second line
+    of its cell, never cut to ``…``, and every line stays inside the terminal."""
+    code, shown = run_in_pty("odds", "omaha", "--exact", "--what", "shots_to_empty", columns=80)
+    assert code == 0, shown[-2000:]
+    assert "…" not in shown and max(len(line) for line in shown.splitlines()) <= 80
+    assert "figures" in shown and "shooting" in shown  # the first column's heading whole, wrapped at its space
+    folded = re.search(r"│ +12 │ 725934764242847450077533721923828125/(\d+) │\n│ +│ +(\d+) │", shown)
+    assert folded is not None, shown[-3000:]
+    assert int(folded[1] + folded[2]) % 6 == 0  # a power of six once its two halves are put together

@@ -92,68 +92,110 @@ def _cell(item: dict[str, Any] | None, exact: bool, field: str) -> str:
 
 def _print_odds(console: Any, table: dict[str, Any], exact: bool, field: str) -> None:
     """One odds table: a row per parameter value and a column per outcome (``field``: the probability or
-    P(this or less)), or the other way round when the outcomes are too many to read across."""
+    P(this or less)), or the other way round when the outcomes are too many to read across. A table wider than
+    the console is printed in parts, each repeating the first column; no figure is ever cut short."""
     outcomes: list[Any] = []
     for row in table["rows"]:
         for item in row["outcomes"]:
             if item["outcome"] not in outcomes:
                 outcomes.append(item["outcome"])
     outcomes.sort(key=_outcome_order)
-    view = Table(
-        title=f"{table['title']} ({table['rule']})",
-        title_justify="left",
-        caption=table["note"] or None,
-        caption_justify="left",
-    )
     means = field == "probability" and any(row["mean"] for row in table["rows"])
     if len(outcomes) > WIDE_ODDS:  # too many outcomes to read across: one row per outcome instead
-        _add_odds_transposed(view, table, outcomes, exact, field, means)
+        header, body = _transposed_grid(table, outcomes, exact, field, means)
+    else:
+        header, body = _grid(table, outcomes, exact, field, means)
+    title = f"{table['title']} ({table['rule']})"
+    parts, widths = column_parts(header, body, console.width)
+    for number, columns in enumerate(parts, 1):
+        view = Table(
+            title=title if number == 1 else f"{title}, continued ({number} of {len(parts)})",
+            title_justify="left",
+            caption=(table["note"] or None) if number == len(parts) else None,
+            caption_justify="left",
+        )
+        for index, wide in zip(columns, _part_widths(header, body, columns, widths, console.width), strict=True):
+            view.add_column(header[index], justify="right", width=wide, overflow="fold")
+        for cells in body:
+            view.add_row(*[cells[index] for index in columns])
         console.print(view)
         console.print()
-        return
-    view.add_column(table["parameter"] or "", justify="right")
-    for outcome in outcomes:
-        view.add_column(
-            {True: "yes", False: "no"}.get(outcome, str(outcome)) if isinstance(outcome, bool) else str(outcome),
-            justify="right",
-        )
-    if means:
-        view.add_column("mean", justify="right")
-    for row in table["rows"]:
-        by = {item["outcome"]: item for item in row["outcomes"]}
-        cells = [str(row["parameter"]) if row["parameter"] is not None else ""]
-        cells += [_cell(by.get(outcome), exact, field) for outcome in outcomes]
-        if means:
-            average = row["mean"]
-            cells.append("" if not average else (average["exact"] if exact else f"{average['decimal']:.4f}"))
-        view.add_row(*cells)
-    console.print(view)
-    console.print()
 
 
 WIDE_ODDS = 16  # an odds table with more outcomes than this is printed one row per outcome
 
 
-def _add_odds_transposed(
-    view: Table, table: dict[str, Any], outcomes: list[Any], exact: bool, field: str, means: bool
-) -> None:
-    """Fill ``view`` with an outcome per row and a column per parameter value (and a last row of means)."""
+def _outcome_name(outcome: Any) -> str:
+    return {True: "yes", False: "no"}[outcome] if isinstance(outcome, bool) else str(outcome)
+
+
+def _mean_cell(row: dict[str, Any], exact: bool) -> str:
+    average = row["mean"]
+    return "" if not average else (average["exact"] if exact else f"{average['decimal']:.4f}")
+
+
+def _grid(
+    table: dict[str, Any], outcomes: list[Any], exact: bool, field: str, means: bool
+) -> tuple[list[str], list[list[str]]]:
+    """The header and the rows' cells of a table with a row per parameter value and a column per outcome."""
+    header = [table["parameter"] or ""] + [_outcome_name(outcome) for outcome in outcomes]
+    header += ["mean"] if means else []
+    body = []
+    for row in table["rows"]:
+        by = {item["outcome"]: item for item in row["outcomes"]}
+        cells = [str(row["parameter"]) if row["parameter"] is not None else ""]
+        cells += [_cell(by.get(outcome), exact, field) for outcome in outcomes]
+        body.append(cells + ([_mean_cell(row, exact)] if means else []))
+    return header, body
+
+
+def _transposed_grid(
+    table: dict[str, Any], outcomes: list[Any], exact: bool, field: str, means: bool
+) -> tuple[list[str], list[list[str]]]:
+    """The header and cells of a table with an outcome per row, a column per parameter value, a last row of means."""
     rows = table["rows"]
-    view.add_column("outcome", justify="right")
-    for row in rows:
-        name = table["parameter"] or ""
-        view.add_column(f"{name} {row['parameter']}".strip() if row["parameter"] is not None else "", justify="right")
+    name = table["parameter"] or ""
+    header = ["outcome"]
+    header += [f"{name} {row['parameter']}".strip() if row["parameter"] is not None else "" for row in rows]
     by = [{item["outcome"]: item for item in row["outcomes"]} for row in rows]
-    for outcome in outcomes:
-        view.add_row(str(outcome), *[_cell(found.get(outcome), exact, field) for found in by])
+    body = [[str(outcome), *[_cell(found.get(outcome), exact, field) for found in by]] for outcome in outcomes]
     if means:
-        view.add_row(
-            "mean",
-            *[
-                "" if not row["mean"] else (row["mean"]["exact"] if exact else f"{row['mean']['decimal']:.4f}")
-                for row in rows
-            ],
-        )
+        body.append(["mean", *[_mean_cell(row, exact) for row in rows]])
+    return header, body
+
+
+def _width(header: list[str], body: list[list[str]], index: int) -> int:
+    """A column's least width: its longest cell, and its heading's longest word (a heading may wrap at spaces)."""
+    words = [len(word) for word in header[0].split()] if header else []
+    return max([len(cells[index]) for cells in body] + words + [1])
+
+
+def column_parts(header: list[str], body: list[list[str]], width: int) -> tuple[list[list[int]], list[int]]:
+    """The columns of each part of a table ``width`` characters wide at most (the first column in every part,
+    then as many of the others, in order, as fit beside it, one at least) and each column's width: a figure
+    wider than the terminal (an exact fraction of many dice) is given the room there is and folds onto lines."""
+    edge = 1  # a rich table's left border; each column adds its width, a space either side and a border
+    first = min(_width(header, body, 0), max(1, width // 3 - 3))
+    room = max(1, width - edge - (first + 3) - 3)
+    widths = [first, *[min(_width([heading], body, index), room) for index, heading in enumerate(header)][1:]]
+    parts: list[list[int]] = []
+    current, used = [0], edge + first + 3
+    for index in range(1, len(header)):
+        if len(current) > 1 and used + widths[index] + 3 > width:
+            parts.append(current)
+            current, used = [0], edge + first + 3
+        current.append(index)
+        used += widths[index] + 3
+    parts.append(current)
+    return parts, widths
+
+
+def _part_widths(
+    header: list[str], body: list[list[str]], columns: list[int], least: list[int], width: int
+) -> list[int]:
+    """The widths of a part's columns: each heading on one line when the whole part then fits, else the least."""
+    whole = [max(least[index], len(header[index])) for index in columns]
+    return whole if 1 + sum(w + 3 for w in whole) <= width else [least[index] for index in columns]
 
 
 def register(app: typer.Typer) -> None:
