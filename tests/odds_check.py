@@ -85,3 +85,38 @@ def played(start: Any, n: int, one: Any, seed: int) -> Counter[Any]:
         game.dice = dice
         seen[one(game)] += 1
     return seen
+
+
+def option_values(ruleset: Any) -> list[tuple[str, Any]]:
+    """Every value other than the default of each on/off or choice option of ``ruleset`` (a ``RuleSet``)."""
+    out: list[tuple[str, Any]] = []
+    for spec in ruleset.options:
+        if spec.kind is bool:
+            out.append((spec.name, not spec.default))
+        elif spec.choices:
+            out += [(spec.name, value) for value in spec.choices if value != spec.default]
+    return out
+
+
+def changed_rows(ruleset: Any, odds_tables: Any, option: str, value: Any) -> dict[str, list[tuple[Any, Any]]]:
+    """The rows (parameter, mechanic) of each table ``odds_tables(options)`` prints otherwise at ``option = value``
+    than at the defaults, by table name: a row whose parameter or distribution is new (a row printed the same is
+    what the default's test plays)."""
+    from grognard.analysis.odds import distribution_rows
+
+    plain = {t.name: {p: distribution_rows(m) for p, m in t.rows} for t in odds_tables(ruleset.resolve({}))}
+    out: dict[str, list[tuple[Any, Any]]] = {}
+    for table in odds_tables(ruleset.resolve({option: value})):
+        rows = [(p, m) for p, m in table.rows if plain.get(table.name, {}).get(p) != distribution_rows(m)]
+        if rows:
+            out[table.name] = rows
+    return out
+
+
+def option_cases(ruleset: Any, odds_tables: Any) -> list[tuple[str, Any, str]]:
+    """(option, value, table) for every table an option's other value changes (``changed_rows``)."""
+    return [
+        (option, value, name)
+        for option, value in option_values(ruleset)
+        for name in changed_rows(ruleset, odds_tables, option, value)
+    ]

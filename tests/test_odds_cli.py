@@ -128,3 +128,14 @@ def test_an_exact_fraction_wider_than_the_terminal_folds_onto_lines_whole() -> N
     folded = re.search(r"│ +12 │ 725934764242847450077533721923828125/(\d+) │\n│ +│ +(\d+) │", shown)
     assert folded is not None, shown[-3000:]
     assert int(folded[1] + folded[2]) % 6 == 0  # a power of six once its two halves are put together
+
+
+def test_the_composites_take_the_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """``-o drowned_morale=off`` once printed the default's deep_water_morale: now the drowned count for nothing,
+    and only a squad wholly drowned (the landing's 6, then twelve sixes: 1 in 6^13) goes back."""
+    key = "deep_water_morale//True"
+    default = odds(capsys, "omaha", "--what", key, "--exact")
+    assert default == f"{key}: 6069118466371619/197432555763400704\n"
+    assert odds(capsys, "omaha", "-o", "drowned_morale=off", "--what", key, "--exact") == f"{key}: 1/{6**13}\n"
+    text = odds(capsys, "omaha", "-o", "drowned_morale=off", "--what", "deep_water_morale")
+    assert "drowned_morale off" in " ".join(text.split())

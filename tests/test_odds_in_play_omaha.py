@@ -23,17 +23,19 @@ from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, PlaceB
 from grognard.rulesets.omaha.analysis import odds_tables
 from grognard.rulesets.omaha.composites import ROUNDS_SHOWN
 from grognard.rulesets.omaha.data import shooting
-from odds_check import check, played
+from odds_check import changed_rows, check, option_cases, played
 
 TABLES = {t.name: t for t in odds_tables()}
 SEED = 20261202
+READING: dict[str, Any] = {}  # the options every scene is played with (an option's other value: monkeypatched)
+OPTION_CASES = option_cases(RULESET, odds_tables)
 
 
 def base(**options: Any) -> OmahaGame:
     """A germans=1 game in the Americans' phase of turn 1: obstacles 2 everywhere, B1 at x=4, B2 at x=12,
     squads A1-A3 landed 1" out (x = 4, 12, 20)."""
     dice = ScriptedDice([2, 2, 2, 2, 1, 1, 1])
-    game = OmahaGame(RULESET.resolve({"germans": 1, **options}), dice)
+    game = OmahaGame(RULESET.resolve({"germans": 1, **READING, **options}), dice)
     game.apply("German 1", PlaceBunkers("G1", (1, 2)))
     return game
 
@@ -169,7 +171,7 @@ def landings(n: int, **options: Any) -> list[tuple[int, int, bool]]:
     seed = SEED
     while len(out) < n:
         seed += 1
-        game = RULESET.create({"germans": 1, **options}, SeededDice(seed))
+        game = RULESET.create({"germans": 1, **READING, **options}, SeededDice(seed))
         landed = game.apply("German 1", PlaceBunkers("G1", (1, 2)))  # the first landings (and drownings)
         later = hold_rest(game) + pass_germans(game)  # no fire: only the landing's losses count at morale
         drowned = {e["squad"]: e["figures"] for e in of_kind(landed, "drowned")}
@@ -200,13 +202,15 @@ def play_obstacles(param: None, n: int) -> Counter[Any]:
     seed = SEED
     while sum(seen.values()) < n:
         seed += 1
-        seen.update(RULESET.create({"germans": 1}, SeededDice(seed)).state.obstacles)
+        seen.update(RULESET.create({"germans": 1, **READING}, SeededDice(seed)).state.obstacles)
     return seen
 
 
 def play_beach_obstacles(param: str, n: int) -> Counter[Any]:
     germans = int(param.split()[0])
-    return Counter(sum(RULESET.create({"germans": germans}, SeededDice(SEED + k)).state.obstacles) for k in range(n))
+    return Counter(
+        sum(RULESET.create({"germans": germans, **READING}, SeededDice(SEED + k)).state.obstacles) for k in range(n)
+    )
 
 
 def _turns(start: OmahaGame, order: Callable[[], Fight], over: Callable[[OmahaGame], bool]) -> Callable[..., int]:
@@ -281,6 +285,24 @@ def test_the_printed_table_is_what_play_does(name: str) -> None:
     play, n = PLAYERS[name]
     for param, mechanic in TABLES[name].rows:
         check(play(param, n), distribution_rows(mechanic), (name, param))
+
+
+def test_every_option_value_that_changes_a_printed_table_is_played_with_it() -> None:
+    """``odds omaha -o drowned_morale=off`` once printed the default's deep_water_morale while play left the
+    drowned out of morale: the composites take the options, and each table an option changes is played so."""
+    assert ("drowned_morale", False, "deep_water_morale") in OPTION_CASES
+    assert {name for _, _, name in OPTION_CASES} <= set(PLAYERS)
+
+
+@pytest.mark.rule("omaha.12", "omaha.25")
+@pytest.mark.parametrize(("option", "value", "name"), OPTION_CASES)
+def test_the_printed_table_is_what_play_does_at_each_option_value_that_changes_it(
+    option: str, value: Any, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(f"{__name__}.READING", {option: value})
+    play, n = PLAYERS[name]
+    for param, mechanic in changed_rows(RULESET, odds_tables, option, value)[name]:
+        check(play(param, n), distribution_rows(mechanic), (name, param, f"{option}={value}"))
 
 
 @pytest.mark.rule("omaha.17")

@@ -30,8 +30,8 @@ FIGURES = range(1, SQUAD_SIZE + 1)
 def odds_tables(options: Mapping[str, Any] | None = None) -> list[OddsTable]:
     """Every mechanic of the Omaha rules, over its parameters, as play keeps it: surplus kills and sixes
     are wasted (RULINGS O2), so each table runs over what is present (defenders, obstacles, figures);
-    then the composites (:mod:`grognard.rulesets.omaha.composites`). No option changes a mechanic's odds;
-    ``options`` is taken as every rule set's ``odds_tables`` takes it."""
+    then the composites (:mod:`grognard.rulesets.omaha.composites`), as ``options`` (a game's) read them: no
+    option changes a single mechanic's odds; ``drowned_morale`` changes the composite ``deep_water_morale``."""
     from grognard.rulesets.omaha.composites import composite_tables
 
     return [
@@ -113,7 +113,7 @@ def odds_tables(options: Mapping[str, Any] | None = None) -> list[OddsTable]:
             "figures lost",
             f"a squad that lost all {SQUAD_SIZE} is wiped out and needs no check (RULINGS O13)",
         ),
-        *composite_tables(),
+        *composite_tables(options),
     ]
 
 

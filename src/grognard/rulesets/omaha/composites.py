@@ -6,8 +6,8 @@ printed by ``grognard odds omaha`` after the single mechanics, and tested agains
 
 - ``deep_water_landing``: a landing's drownings with deep water, unconditional (the landing die,
   then on a 6 a d6 per man; omaha.11-12, RULINGS O4-O5), and ``deep_water_morale``: what the squad
-  then does at the morale check if nothing else hits it that turn (drowned men count, O6; a squad
-  wholly drowned needs no roll, O13);
+  then does at the morale check if nothing else hits it that turn (drowned men count, O6, unless the
+  option ``drowned_morale`` is off; a squad wholly drowned needs no roll, O13);
 - ``beach_obstacles``: the obstacle total over the whole beach's sections, by German players
   (4 sections of 6" each; omaha.8), with P(total or less);
 - ``shots_to_empty``: for k figures shooting every turn at a full bunker (4), the turns of shooting
@@ -18,6 +18,9 @@ printed by ``grognard odds omaha`` after the single mechanics, and tested agains
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from grognard.analysis.chains import Rounds, Summed, Then
 from grognard.analysis.odds import OddsTable
@@ -61,14 +64,21 @@ def _after_drowning(drowned: int) -> Mechanic | None:
     return morale(drowned) if 0 < drowned < SQUAD_SIZE else None
 
 
-def landing_morale() -> Then:
+def _no_check(drowned: int) -> Mechanic | None:
+    return None
+
+
+def landing_morale(drowned_morale: bool = True) -> Then:
     """The morale check after a deep-water landing, nothing else lost that turn: ``True`` sends the squad back
-    (wholly drowned: wiped out, which relands it too, O13); no one drowned: no check (``False``)."""
+    (wholly drowned: wiped out, which relands it too, O13); no one drowned: no check (``False``). With
+    ``drowned_morale`` off (the option, RULINGS O6 read the other way) the drowned shake no one: no check."""
     return Then(
         landing_drownings(),
-        _after_drowning,
+        _after_drowning if drowned_morale else _no_check,
         lambda drowned: drowned == SQUAD_SIZE,
-        "a landing with deep water, then a d6 per man drowned (12 or more sends the squad back)",
+        "a landing with deep water, then a d6 per man drowned (12 or more sends the squad back)"
+        if drowned_morale
+        else "a landing with deep water; the drowned do not count at morale, a squad wholly drowned relands",
     )
 
 
@@ -106,8 +116,10 @@ def assaults_to_take(figures: int) -> Rounds:
     )
 
 
-def composite_tables() -> list[OddsTable]:
-    """The composite tables ``grognard odds omaha`` prints after the single mechanics."""
+def composite_tables(options: Mapping[str, Any] | None = None) -> list[OddsTable]:
+    """The composite tables ``grognard odds omaha`` prints after the single mechanics, as ``options`` (a game's)
+    read them: ``drowned_morale`` (RULINGS O6) changes ``deep_water_morale``."""
+    drowned_morale = bool((options or {}).get("drowned_morale", True))
     return [
         OddsTable(
             "deep_water_landing",
@@ -121,9 +133,10 @@ def composite_tables() -> list[OddsTable]:
             "deep_water_morale",
             "Deep water: the squad goes back at the morale check (True) after one landing",
             "omaha.25",
-            ((None, landing_morale()),),
+            ((None, landing_morale(drowned_morale)),),
             None,
-            "nothing else lost that turn; a squad wholly drowned is wiped out and relands too (O13)",
+            "nothing else lost that turn; a squad wholly drowned is wiped out and relands too (O13)"
+            + ("" if drowned_morale else "; option drowned_morale off: the drowned do not count at morale (not O6)"),
         ),
         OddsTable(
             "beach_obstacles",
