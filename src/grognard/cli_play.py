@@ -25,6 +25,7 @@ from grognard.core.record import (
     Replay,
     StepCounter,
     drop_torn_line,
+    ended_words,
     make_header,
     replay,
     sync_file,
@@ -314,6 +315,8 @@ def run_play(
         if resumed is None:
             return
         header = resumed.header
+        if resumed.ended is not None:  # nothing may follow its end line: the file is left as it is
+            raise OptionError(f"--resume {str(resume)!r}: the game was {ended_words(resumed.ended)}; it cannot go on")
         if header.get("ruleset") != ruleset.name:
             raise OptionError(
                 f"--resume {str(resume)!r}: the record's rule set is {header.get('ruleset')}, not {ruleset.name}"

@@ -17,6 +17,7 @@ from grognard.core.errors import OptionError, RecordError, TornRecord
 from grognard.core.options import parse_assignments
 from grognard.core.record import (
     Replay,
+    ended_words,
     readable_by,
     replay,
 )
@@ -92,6 +93,9 @@ def replay_command(
         )
     elif not rebuilt.complete:
         console.print(f"stopped at the start of turn {game.turn} as asked (--to {to})")
+    elif rebuilt.ended is not None:
+        standing = "; ".join(f"{label} {value}" for label, value in rebuilt.ended.get("standing", []))
+        console.print(f"the game was {ended_words(rebuilt.ended)}" + (f"; as it stood: {standing}" if standing else ""))
     elif game.result is None:
         console.print(f"the game is not over: it stands at turn {game.turn} (continue it with --resume)")
     ruleset = rulesets.get(str(header.get("ruleset")))

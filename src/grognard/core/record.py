@@ -7,6 +7,11 @@ canonical line is the line without its digest (so a changed die is caught even
 where it would leave the state as it was); the header's own digest starts the
 chain. Replay rebuilds the game from the recorded dice and names the first
 line that diverges or was tampered with.
+
+A game its host ends before the rules do (the bell rang) ends with an ``end`` line: who ended it, when
+(the wall clock, UTC), on which turn, and the game's figures as they stood (``standing``); it changes
+nothing in the game, is chained like every line, and is the record's last. A record without one (an older
+record, or a game not ended by its host) reads as before.
 """
 
 from __future__ import annotations
@@ -125,6 +130,15 @@ class RecordWriter:
         self.chain = _chain(self.chain, game.digest(), line)
         self._write({**line, "digest": self.chain})
 
+    def ending(self, game: Game, by: str, standing: Sequence[Sequence[Any]], at: float | None = None) -> None:
+        """``by`` (``"host"``) ended the game before its rules did: the last line, with when (``at``, seconds
+        since the epoch; now by default), the turn and the figures as they stand (``standing``: label, value)."""
+        when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() if at is None else at))
+        figures = [[str(label), str(value)] for label, value in standing]
+        line = _as_read({"type": "end", "by": by, "at": when, "turn": game.turn, "standing": figures})
+        self.chain = _chain(self.chain, game.digest(), line)
+        self._write({**line, "digest": self.chain})
+
     @classmethod
     def resume(cls, lines: Sequence[dict[str, Any]], sink: IO[str] | None = None) -> RecordWriter:
         """A writer that continues an existing record (already checked by :func:`replay`)."""
@@ -162,6 +176,9 @@ class StepCounter:
 
     def resignation(self, game: Game, seat: str, events: Sequence[Event]) -> None:
         self.steps += 1
+
+    def ending(self, game: Game, by: str, standing: Sequence[Sequence[Any]], at: float | None = None) -> None:
+        """Nothing to keep."""
 
 
 def dice_of(events: Iterable[Mapping[str, Any]]) -> list[tuple[str, int, list[int]]]:
@@ -240,6 +257,7 @@ class Replay:
     before it, as the seat can know no more. ``typed`` holds the rolls a
     referee typed after the last line replayed, for an action the program
     died before writing (``typed`` lines: outside the chain, ignored otherwise).
+    ``ended`` is the record's ``end`` line when its host ended the game (:meth:`RecordWriter.ending`).
     """
 
     game: Game
@@ -251,6 +269,18 @@ class Replay:
     complete: bool = True
     sealed_at: int | None = None
     typed: list[tuple[str, int, list[int]]] = field(default_factory=list)
+    ended: dict[str, Any] | None = None
+
+
+def ended_words(end: Mapping[str, Any]) -> str:
+    """An end line as a person reads it: "ended by the host on turn 7 (2024-05-02 10:41 UTC)".
+
+    >>> ended_words({"by": "host", "turn": 7, "at": "2024-05-02T10:41:09Z"})
+    'ended by the host on turn 7 (2024-05-02 10:41 UTC)'
+    """
+    at = str(end.get("at", ""))
+    when = f" ({at[:10]} {at[11:16]} UTC)" if len(at) >= 16 else ""
+    return f"ended by the {end.get('by', 'host')} on turn {end.get('turn')}{when}"
 
 
 def read_lines(source: Path | str | Iterable[str], *, drop_torn: bool = False) -> list[dict[str, Any]]:
@@ -324,6 +354,17 @@ def _read_numbered(source: Path | str | Iterable[str], *, drop_torn: bool = Fals
     return out
 
 
+def _check_end(line: Mapping[str, Any], game: Game, number: int) -> None:
+    """An end line as :meth:`RecordWriter.ending` writes it: on the turn the game stands at, never in a game
+    its rules ended already, with no events."""
+    if game.is_over:
+        raise RecordError("an end line after the game was over by its rules", number)
+    if line.get("events"):
+        raise RecordError("an end line has no events", number)
+    if line.get("turn") != game.turn:
+        raise RecordError(f"the end line says turn {line.get('turn')!r}; the game stands at turn {game.turn}", number)
+
+
 def replay(
     source: Path | str | Iterable[str] | Sequence[dict[str, Any]],
     lookup: Callable[[str], Ruleset],
@@ -373,7 +414,10 @@ def replay(
     drawn: dict[int, int] = {}
     typed: list[tuple[str, int, list[int]]] = []  # typed for an action whose line is not (yet) written
     notes = 0
+    ended: dict[str, Any] | None = None
     for index, (number, line) in enumerate(numbered[1:], 2):
+        if ended is not None:
+            raise RecordError("a line after the game's end line (the host ended the game)", number)
         if line.get("type") == "typed":
             notes += 1
             try:
@@ -396,14 +440,18 @@ def replay(
             else:
                 assert game is not None
                 kind = line.get("type")
-                if kind not in ("action", "resign"):
+                if kind not in ("action", "resign", "end"):
                     raise RecordError(f"unexpected line type {kind!r}", number)
                 if until is not None and until(game):
                     break
                 if kind == "action" and line.get("action") == SEALED:  # a seat's view: another's secret
                     sealed_at = number
                     break
-                if kind == "resign":
+                if kind == "end":  # the host ended the game: nothing changes in it
+                    _check_end(line, game, number)
+                    ended = line
+                    produced = []
+                elif kind == "resign":
                     produced = game.resign(str(line.get("seat")))
                 else:
                     action = ruleset.parse_action(str(line.get("action")))
@@ -434,4 +482,5 @@ def replay(
         complete=len(used) + notes == len(lines),
         sealed_at=sealed_at,
         typed=typed,
+        ended=ended,
     )
