@@ -33,6 +33,8 @@ def test_each_page_gets_only_the_estimate_of_what_it_may_see(server: ServerProce
     code = made["code"]
     ann = call(server.url + f"/api/rooms/{code}/join", {"name": "Ann", "side": "american"})[1]
     host = Page(server, code, "host", made["host_token"])
+    host.send({"type": "settings", "odds_shown": "everyone", "odds_from": 0})  # a class's room: the projector's, turn 3
+    host.wait(lambda s: s.get("host", {}).get("odds_shown") == "everyone")
     player = Page(server, code, "player", ann["token"])
     projector = Page(server, code, "projector", None)
     try:
@@ -83,6 +85,7 @@ def test_the_playouts_run_in_a_lower_priority_worker_that_ends_with_its_server(t
         status, made = call(srv.url + "/api/rooms", {"ruleset": "omaha"})
         assert status == 200, made
         host = Page(srv, made["code"], "host", made["host_token"])
+        host.send({"type": "settings", "odds_from": 0})  # shown from the start (a class's room: from turn 3)
         host.wait(lambda s: s.get("odds"), timeout=60)
         host.close()
         assert srv.proc is not None

@@ -61,6 +61,16 @@ def play_out(server: ServerProcess, name: str, options: dict[str, Any]) -> tuple
     return code, token, text
 
 
+def projector_url(server: ServerProcess, code: str, token: str) -> str:
+    """The projector page's link on the host page (with its projector token)."""
+    with connect(f"{server.ws_url}/ws/{code}") as ws:
+        ws.send(json.dumps({"type": "hello", "role": "host", "token": token}))
+        while True:
+            message = receive(ws)
+            if message["type"] == "state":
+                return str(message["host"]["projector_url"])
+
+
 @pytest.fixture(scope="module")
 def played(server: ServerProcess) -> dict[str, tuple[str, str, str]]:
     """A finished all-bot game of each rule set, played on the server: name -> (code, host token, record text)."""
@@ -382,9 +392,9 @@ def test_the_projector_of_a_finished_game_shows_the_result_first(
     result in sight at 1280x800 and 1366x768, in words larger than the page's, with the table; the page does
     not scroll (the debrief was under the text tables, 4,000 px down Omaha's page); the header says "game over"
     once."""
-    code = played[name][0]
+    code, token, _ = played[name]
     p = page(browser, 1280, 800)
-    p.goto(f"{server.url}/projector/{code}")
+    p.goto(f"{server.url}{projector_url(server, code, token)}")  # the teacher's projector: who won's estimate too
     p.wait_for_selector("#debrief:not([hidden])")
     p.wait_for_function("document.getElementById('result').textContent.includes(' on turn ')")
     status = p.inner_text("header .status").lower()

@@ -49,6 +49,7 @@ from grognard.core.record import readable_by
 from grognard.terminal import parse_dice
 from grognard.web import faces, odds, pages, replays
 from grognard.web.guard import Bucket, CodeGate, Codes, Guard, Limits
+from grognard.web.odds import CLASS_FROM, CLASS_SHOWN, SOLO_FROM, SOLO_SHOWN
 from grognard.web.patch import Sent
 from grognard.web.protocol import (
     HOST_OPS,
@@ -279,9 +280,10 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
             ),
             result=game.result.to_json() if game.result is not None else None,
         )
-        room.odds.moved(game)  # at a new turn (or a game just loaded) its estimate begins, off the actor
-        odds_seat = seat if conn.role == "player" else None  # a seat's own estimate; others the public one
-        out["odds"] = room.odds.for_page(odds_seat, with_curve=conn.role == "projector")
+        room.odds_moved()  # at a new turn (or a game just loaded) its estimate begins, off the actor
+        if room.odds_shown(conn.who.split(":")[0]):  # the host's choice: a page not shown it is sent none
+            odds_seat = seat if conn.role == "player" else None  # a seat's own estimate; others the public one
+            out["odds"] = room.odds.for_page(odds_seat, with_curve=conn.role == "projector")
         if ruleset.face is not None:  # the page draws the table from the scene (static/table.js)
             out["scene"] = room.memo(("scene", shared, seat), lambda: faces.scene(ruleset, game, mine, seat))
         else:  # the server's picture of a rule set without a face
@@ -311,6 +313,8 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
             "sides": list(ruleset.sides),
             "bot_names": dict(meta["bot_names"]),
             "fill_bots": meta["fill_bots"],
+            "odds_shown": meta.get("odds_shown", CLASS_SHOWN),
+            "odds_from": meta.get("odds_from", CLASS_FROM),
             "join_url": conn.ws.app.state.server.join_url or "",
             "projector_url": f"/projector/{room.code}#{room.projector_token()}",
             "steps": room.writer.steps if room.writer is not None and game is not None else 0,
@@ -419,6 +423,7 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
             "host_url": f"/host/{room.code}#{host_token}",
         }
         if solo is not None:  # seated on the side picked, bots on the rest (fill_bots), started
+            room.meta.update(odds_shown=SOLO_SHOWN, odds_from=SOLO_FROM)  # who is winning: the player's own
             player, token = await room.join(solo.name, solo.side)
             await room.call(room.host_op, "start")
             made.update(player=player, token=token, seats=room.seats_of(player), play_url=f"/play/{room.code}")

@@ -15,6 +15,12 @@ Each page is sent only its own estimate: a player's page the estimate of its sea
 ``win_probabilities`` from what that seat may see: the hidden part sampled, never read), every other
 page the public one (a spectator's view). The projector also gets the public estimates so far, one a
 turn, to draw a line over the game. When an estimate is ready every page's state is sent again.
+
+Who sees it at all is the host's choice, a setting of the room (:func:`shown_to`, issue 28): nobody
+(``off``), the host's page and the projector opened from the host page's link (``projector``), or every
+page (``everyone``), each from a turn on (``odds_from``). A page not shown it is sent no estimate at all,
+and while nobody may see it none is worked out. A class's room shows it on the projector from turn 3 (a
+pupil is not told on turn 0 that his side has lost: docs/teacher.md); a solo game to its player from the start.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from typing import Any
 from grognard.analysis.winprob import WinProbability, win_probabilities
 from grognard.core.engine import Game
 
-__all__ = ["NICE", "PLAYOUTS", "LiveOdds", "odds_json", "odds_seed", "shutdown", "worker"]
+__all__ = ["NICE", "PLAYOUTS", "SHOWN", "LiveOdds", "odds_json", "odds_seed", "shown_to", "shutdown", "worker"]
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +48,28 @@ NICE = 10  # the worker's priority below the server's (os.nice)
 
 _pool: ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
+
+
+SHOWN = ("off", "projector", "everyone")  # who sees who is winning (the host's setting ``odds_shown``)
+CLASS_SHOWN, CLASS_FROM = "projector", 3  # a class's room: the projector only, from turn 3
+SOLO_SHOWN, SOLO_FROM = "everyone", 0  # a solo game: its one player, from the start
+
+
+def shown_to(page: str, shown: str, start: int, turn: int, over: bool) -> bool:
+    """Whether a ``page`` ("host", "projector": opened from the host page's link, "spectator": a projector
+    page opened with the room code alone, as any pupil could, or "player") is shown who is winning at
+    ``turn`` when the host's setting is ``shown`` from turn ``start`` (a game over shows it from any turn).
+
+    >>> [shown_to(page, "projector", 3, 3, False) for page in ("host", "projector", "spectator", "player")]
+    [True, True, False, False]
+    >>> shown_to("projector", "projector", 3, 2, False), shown_to("player", "everyone", 3, 5, False)
+    (False, True)
+    >>> shown_to("host", "off", 0, 9, True)
+    False
+    """
+    if shown not in SHOWN[1:] or (turn < start and not over):
+        return False
+    return page in ("host", "projector") or shown == "everyone"
 
 
 def _start_worker(parent: int) -> None:

@@ -230,6 +230,12 @@ every die shown</p>
 <select id="on-timeout" name="on_timeout"><option value="bot">a bot decides</option>
 <option value="hold">hold (do nothing)</option></select></p>
 <div id="bot-names"></div>
+<p><label for="odds-shown">who is winning (the bots' estimate) is shown</label>
+<select id="odds-shown" name="odds_shown"><option value="off">to nobody</option>
+<option value="projector">on the projector and this page only</option>
+<option value="everyone">to everyone, pupils too</option></select>
+<label for="odds-from">from turn</label>
+<input id="odds-from" name="odds_from" type="number" min="0" max="99" inputmode="numeric"></p>
 <p><button type="submit">Save settings</button></p>
 </form>
 <p><button type="button" id="dice-mode">Referee mode: type the table's dice</button></p>

@@ -152,6 +152,8 @@ class Settings(Message):
     fill_bots: bool | None = None
     timer: Annotated[int, Field(ge=0, le=3600)] | None = None
     on_timeout: Literal["bot", "hold"] | None = None
+    odds_shown: Literal["off", "projector", "everyone"] | None = None  # who sees who is winning (odds.shown_to)
+    odds_from: Annotated[int, Field(ge=0, le=99)] | None = None  # from this turn on
     bot_names: Annotated[dict[Short, Short], Field(max_length=8)] | None = None
 
 

@@ -166,6 +166,12 @@ class Referee:
         if not future.done():
             future.set_result(list(values))
 
+    def stop(self, code: str, reason: str) -> None:
+        """The roll asked for is asked no more (the host ended the game): the order waiting for it is refused
+        with ``reason``, its typed rolls dropped, and the actor goes on."""
+        if self._future is not None and not self._future.done():
+            self._future.set_exception(Refused(code, reason))
+
     def cancel(self) -> None:
         """The room is closing: the roll asked for is asked no more."""
         if self._future is not None and not self._future.done():

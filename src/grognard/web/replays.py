@@ -3,10 +3,10 @@
 A *book* is a record replayed with the core's :func:`grognard.core.record.replay` (every die and
 digest checked; a tampered record names its first line that diverges), keeping the spectators' view
 (``view(None)``) after each of its lines: step 0 is the setup (the record's start line, line 2), step
-``n`` is the record's line ``n + 2`` (an action, or a resignation, with its events). A page is sent the
-outline (``outline``: a few numbers a step) once, then one step at a time (``step``): the scene the
-rule set's face draws of that view, its text tables, and the public events of the line, every die
-among them as rolled. Nothing of the game's full state, its dice seed or a sealed choice not yet
+``n`` is the record's line ``n + 2`` (an action, or a resignation, with its events; or the host's end
+line). A page is sent the outline (``outline``: a few numbers a step) once, then one step at a time
+(``step``): the scene the rule set's face draws of that view, its text tables, and the public events
+of the line, every die among them as rolled. Nothing of the game's full state, its dice seed or a sealed choice not yet
 revealed is ever sent: a line that commits a secret choice shows its order as "sealed" (the reveal's
 own line shows every choice), and the events meant for one seat only are left out.
 
@@ -32,7 +32,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from grognard import rulesets
 from grognard.core.engine import Event, Game
 from grognard.core.errors import GrognardError, RecordError
-from grognard.core.record import SEALED, read_lines, readable_by, replay
+from grognard.core.record import SEALED, ended_words, read_lines, readable_by, replay
 from grognard.core.ruleset import Ruleset
 from grognard.web import faces, pages
 from grognard.web.guard import Limits
@@ -61,6 +61,7 @@ class Book:
     sealed: list[bool] = field(default_factory=list)
     key: str = ""  # a room's book: the record's length and last digest when it was read
     numbers: list[int] = field(default_factory=list)  # each step's line in the record (1-based)
+    ended: str = ""  # the host ended the game: "Ended by the host on turn 7 (...)", and how it stood
 
     @property
     def steps(self) -> int:
@@ -121,12 +122,17 @@ def read(lines: Sequence[dict[str, Any]] | Sequence[str], title: str) -> Book:
         any(e.get("kind") == "sealed" and e.get("to") is not None for e in line.get("events", [])) for line in used
     ]
     result = game.result.to_json() if game.result is not None and not stopped else None
-    return Book(ruleset, used, views, turns, result, title, stopped, sealed, numbers=numbers[1 : len(used) + 1])
+    ended = ""
+    if rebuilt.ended is not None:
+        standing = "; ".join(f"{label} {value}" for label, value in rebuilt.ended.get("standing", []))
+        ended = ended_words(rebuilt.ended).capitalize() + (f". As it stood: {standing}" if standing else ".")
+    numbered = numbers[1 : len(used) + 1]
+    return Book(ruleset, used, views, turns, result, title, stopped, sealed, numbers=numbered, ended=ended)
 
 
 def outline(book: Book) -> dict[str, Any]:
     """What the page needs once: ``{"title", "ruleset", "sides", "steps", "turns" (the turn after each step),
-    "result" (the end, or None), "stopped"}``."""
+    "result" (the end, or None), "stopped", "ended" (the host ended the game: in words, or empty)}``."""
     return {
         "title": book.title,
         "ruleset": book.ruleset.title,
@@ -135,6 +141,7 @@ def outline(book: Book) -> dict[str, Any]:
         "turns": book.turns,
         "result": book.result,
         "stopped": book.stopped,
+        "ended": book.ended,
     }
 
 
@@ -153,6 +160,8 @@ def step(book: Book, n: int) -> dict[str, Any]:
         order = {"seat": line.get("seat"), "text": "a secret choice (sealed)" if text == SEALED else text}
     elif kind == "resign":
         order = {"seat": line.get("seat"), "text": "resigns"}
+    elif kind == "end":
+        order = {"seat": f"the {line.get('by', 'host')}", "text": "ends the game"}
     events = []
     for index, data in enumerate(line.get("events", [])):
         if data.get("to") is not None:  # one seat's own news (a sealed choice): not a spectator's
@@ -168,6 +177,7 @@ def step(book: Book, n: int) -> dict[str, Any]:
         "order": order,
         "events": events,
         "result": book.result if n == book.steps - 1 else None,
+        "ended": book.ended if n == book.steps - 1 else "",
     }
     face = ruleset.face
     if face is not None:

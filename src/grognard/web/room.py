@@ -40,7 +40,7 @@ from grognard.core.errors import GrognardError, IllegalAction
 from grognard.core.record import RecordWriter, dice_of, make_header, replay
 from grognard.core.ruleset import Bot, Ruleset
 from grognard.web import faces
-from grognard.web.odds import LiveOdds, odds_seed
+from grognard.web.odds import CLASS_FROM, CLASS_SHOWN, LiveOdds, odds_seed, shown_to
 from grognard.web.protocol import Refused as Refused  # where the pages and tests have always found it
 from grognard.web.referee import Referee, RefereeDice
 from grognard.web.store import Store
@@ -137,6 +137,8 @@ class Room:
             "bot_names": {side: ruleset.default_bot for side in ruleset.sides},
             "timer": 0,
             "on_timeout": "bot",
+            "odds_shown": CLASS_SHOWN,  # who sees who is winning (odds.shown_to), from turn odds_from
+            "odds_from": CLASS_FROM,
             "next_player": 1,
         }
         kept = {"embedded": embedded} if embedded else {}
@@ -259,6 +261,8 @@ class Room:
             if self.queue.empty() and self._bot_turn() is not None:
                 try:
                     await self._bot_step()
+                except Refused:  # the host ended the game while the bot chose: nothing was applied
+                    pass
                 except Exception:
                     log.exception("room %s: a bot failed; pausing the game", self.code)
                     self.meta["paused"] = True
@@ -474,7 +478,7 @@ class Room:
                 self._cancel_timer()
             self._timer_key = None
         elif op == "settings":
-            for key in ("fill_bots", "timer", "on_timeout"):
+            for key in ("fill_bots", "timer", "on_timeout", "odds_shown", "odds_from"):
                 if args.get(key) is not None:
                     meta[key] = args[key]
             for side, name in (args.get("bot_names") or {}).items():
@@ -490,16 +494,55 @@ class Room:
                 raise Refused("not_ready", "type the setup's dice first")
             self._switch_dice(args["mode"])
         elif op == "undo":
+            if meta["status"] == "ended":
+                raise Refused("ended", "the host ended the game: its record is closed, nothing can be taken back")
             await self._undo()
             return
         elif op == "end":
-            if meta["status"] in ("over", "ended"):
-                raise Refused("over", "the game is already over")
-            meta["status"] = "ended"
-            self._cancel_timer()
+            await self._end()
+            return
         else:  # pragma: no cover - the message models list every op
             raise Refused("bad_op", f"unknown host command {op!r}")
         await self._save_meta()
+        self.touch()
+
+    async def _end(self) -> None:
+        """The host ends the game: from now on no order is applied (``_step`` checks), a roll asked of the
+        referee is asked no more, and the record's end line is written in the actor's order (after a line
+        being stored now)."""
+        before = self.meta["status"]
+        if before in ("over", "ended"):
+            raise Refused("over", "the game is already over")
+        self.meta["status"] = "ended"
+        self._cancel_timer()
+        self.asking.stop("ended", "the host ended the game")
+        try:
+            await self.call(self._write_end)
+        except Exception:
+            self.meta["status"] = before
+            self.touch()
+            raise
+
+    async def _write_end(self) -> None:
+        """The end line (who, when, the turn, the figures as they stand) stored with the meta in one transaction;
+        a game with no record yet (a referee's setup still untyped) or over by its rules keeps its record as it is."""
+        game, writer = self.game, self.writer
+        if game is None or writer is None or game.is_over:
+            if game is not None and game.is_over:
+                self.meta["status"] = "over"
+            await self._save_meta()
+            self.touch()
+            return
+        summary = self.ruleset.summary
+        standing = summary(game) if summary is not None else faces.figures(self.ruleset, game)
+        writer.ending(game, "host", standing)
+        try:
+            await self._persist(writer.lines[-1], _copy(self.meta))
+        except Exception:
+            self.writer = RecordWriter.resume(writer.lines[:-1])
+            raise
+        self.recent.append((Event("ended", {}), {"i": -1, "text": f"the host ended the game on turn {game.turn}"}))
+        self.changes += 1
         self.touch()
 
     # ------------------------------------------------------------------ acting
@@ -594,6 +637,8 @@ class Room:
         what = {"at": len(writer.lines), "seat": seat, "action": str(action), "player": player, "client": client}
 
         def attempt() -> list[Event]:
+            if self.meta["status"] == "ended":  # ended while a bot chose or the referee rolled: nothing applied
+                raise Refused("over", "the host ended the game")
             applied = game.apply(seat, action)
             self.committing = True  # in the same step of the event loop as the change itself
             self.changes += 1
@@ -791,7 +836,7 @@ class Room:
         """Tell every page the new events it may see, and that its state changed."""
         shown = self._note_events(game, events)
         self.version += 1
-        self.odds.moved(game)
+        self.odds_moved()
         for conn in list(self.conns):
             conn.tell_events([item for event, item in shown if conn.may_see(event)], self._step_number())
             conn.dirty()
@@ -805,6 +850,21 @@ class Room:
         self.version += 1
         for conn in list(self.conns):
             conn.dirty()
+
+    def odds_shown(self, page: str) -> bool:
+        """Whether ``page`` (a page's kind: "host", "projector", "spectator", "player") is shown who is winning
+        now, by the host's setting (``odds.shown_to``; a room made before the setting: a class's default)."""
+        game = self.game
+        if game is None:
+            return False
+        meta = self.meta
+        shown, start = meta.get("odds_shown", CLASS_SHOWN), int(meta.get("odds_from", CLASS_FROM))
+        return shown_to(page, shown, start, game.turn, game.is_over or meta["status"] in ("over", "ended"))
+
+    def odds_moved(self) -> None:
+        """The game changed: a new estimate is asked for if somebody may see it (none is worked out for nobody)."""
+        if self.game is not None and self.odds_shown("host"):
+            self.odds.moved(self.game)
 
     def memo(self, key: Any, make: Callable[[], Any]) -> Any:
         """``make()``, worked out once for every page until the game changes (``changes``): the parts

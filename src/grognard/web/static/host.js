@@ -46,7 +46,8 @@ export function hostControls() {
     const f = e.target;
     const bot_names = {};
     for (const sel of $("bot-names").querySelectorAll("select")) bot_names[sel.name] = sel.value;
-    send({ type: "settings", fill_bots: f.fill_bots.checked, timer: parseInt(f.timer.value || "0", 10), on_timeout: f.on_timeout.value, bot_names });
+    send({ type: "settings", fill_bots: f.fill_bots.checked, timer: parseInt(f.timer.value || "0", 10), on_timeout: f.on_timeout.value, bot_names,
+      odds_shown: f.odds_shown.value, odds_from: parseInt(f.odds_from.value || "0", 10) });
   });
   $("dice-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -81,6 +82,8 @@ export function drawHost(s) {
     f.fill_bots.checked = h.fill_bots;
     f.timer.value = s.timer.seconds;
     f.on_timeout.value = s.timer.on_timeout;
+    f.odds_shown.value = h.odds_shown;
+    f.odds_from.value = h.odds_from;
     const box = $("bot-names");
     for (const side of h.sides) {
       const id = "bot-" + side;

@@ -75,7 +75,8 @@ window.grognardOdds = (function () {
   function draw(odds, sides, role) {
     const box = document.getElementById("odds");
     if (!box) return;
-    box.hidden = !(sides && sides.length >= 2);
+    // no estimate in the state at all: the host has not chosen to show it to this page (or not yet: a turn)
+    box.hidden = !(sides && sides.length >= 2) || odds === undefined;
     if (box.hidden) return;
     if (!odds) {  // the first estimate is on its way: its place is kept, so nothing on the page moves when it comes
       const labels = document.getElementById("odds-labels");

@@ -84,8 +84,8 @@ function draw(s) {
   figs.textContent = "";
   for (const [label, value] of s.figures || []) { figs.appendChild(el("dt", label)); figs.appendChild(el("dd", value)); }
   const r = s.result;
-  $("end").hidden = !(r || (outline.stopped && s.step === outline.steps - 1));
-  $("result").textContent = r ? resultWords(r) : outline.stopped || "";
+  $("end").hidden = !(r || s.ended || (outline.stopped && s.step === outline.steps - 1));
+  $("result").textContent = r ? resultWords(r) : s.ended || outline.stopped || "";
   const slider = $("turn-slider");
   slider.value = String(s.turn);
   slider.setAttribute("aria-valuetext", turnName(s.turn));
