@@ -23,6 +23,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from grognard.web import doors
 from grognard.web.testing import ServerProcess, call, receive
 
 
@@ -194,16 +195,18 @@ def test_projector_pages_cannot_lock_out_the_host_and_the_players(server: Server
 
 
 def test_pages_that_never_say_hello_are_bounded(server: ServerProcess) -> None:
-    """One address may hold 64 sockets that have not said hello; past that it is refused at once
-    (no file descriptors to spend on them); once they go, the host gets in."""
+    """Sockets with no token that never say hello are bounded per room: past the bound one more is
+    refused at once with 429 (no file descriptors to spend on them); once they go, a page gets in."""
     made = make_room(server)
-    silent, refused = [], 0
-    for _ in range(80):
+    silent, refusal = [], None
+    for _ in range(200):
         try:
             silent.append(connect(f"{server.ws_url}/ws/{made['code']}", open_timeout=20).__enter__())
-        except InvalidStatus:
-            refused += 1
-    assert len(silent) == 64 and refused == 16
+        except InvalidStatus as exc:
+            refusal = exc.response
+            break
+    assert refusal is not None and refusal.status_code == 429 and refusal.headers.get("Retry-After")
+    assert len(silent) >= doors.PER_ROOM
     for ws in silent:
         ws.close()
     time.sleep(0.5)

@@ -14,7 +14,9 @@ Nobody with the room code alone can lock a class out: a page is let in or not on
 hello says who it is. The host and every player with a token always get in (a fifth page
 of one token closes its oldest); a projector page opened from the host page's link (its
 projector token) likewise; projector pages with the room code alone share ``MAX_SPECTATORS``
-places. Request bodies are limited on the bytes read (``guard.Guard``), WebSocket messages
+places. Before its hello, a page's socket waits only a few seconds, and a page showing its token at
+the handshake is never refused for the sockets of others that never said hello (``doors.py``).
+Request bodies are limited on the bytes read (``guard.Guard``), WebSocket messages
 by uvicorn's ``ws_max_size`` (``serve.WS_MAX_SIZE``).
 """
 
@@ -47,7 +49,7 @@ from grognard.core.errors import GrognardError
 from grognard.core.options import check_offered
 from grognard.core.record import readable_by
 from grognard.terminal import parse_dice
-from grognard.web import faces, odds, pages, replays
+from grognard.web import doors, faces, odds, pages, replays
 from grognard.web.guard import Bucket, CodeGate, Codes, Guard, Limits
 from grognard.web.odds import CLASS_FROM, CLASS_SHOWN, SOLO_FROM, SOLO_SHOWN
 from grognard.web.patch import Sent
@@ -75,8 +77,6 @@ log = logging.getLogger("grognard.web")
 GAME_OPS = {"undo", "dice_mode"}  # host commands that change the game itself
 MAX_PAGES_EACH = 4  # pages one player, the host or the projector link keep open on a game: a 5th closes the oldest
 MAX_SPECTATORS = 8  # projector pages without the projector token (opened from the room code alone), on one game
-HELLO_WAIT = 10.0  # seconds a page has to say hello
-MAX_WAITING = 64  # pages of one address that have not said hello yet (a class's pages say it at once)
 STATE_INTERVAL = 0.05  # seconds between two states sent to one page (events and answers go at once)
 
 
@@ -92,7 +92,7 @@ class Server:
         # of 28 joining together is in within 16 s, its pages retrying by themselves); one script filling
         # a room's seats gets 12 at once, then one a second, while the host locks the room
         self.joins = Limits(rate=1.0, burst=12)
-        self.waiting: dict[str, int] = {}  # by address: WebSockets open that have not said hello yet
+        self.doors = doors.Doors()  # the WebSockets open that have not said hello yet (doors.py)
         # different room codes tried (guard.CodeGate): by address and browser id (one pupil's typos lock
         # out that browser only), and a looser ceiling by address behind it (a script making up browser ids)
         self.codes = Codes(by_address=Limits(rate=1.0, burst=60), by_browser=Limits(rate=0.2, burst=12))
@@ -543,21 +543,24 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
         if room is None or room.closed:
             await ws.close(code=1008, reason="no game has this room code")
             return
-        address = _client(ws)
-        if server.waiting.get(address, 0) >= MAX_WAITING:
-            await ws.close(code=1008, reason="too many pages opening at once from this address")
+        ticket = server.doors.enter(room.code, _client(ws), doors.vouched(ws, room.whose_token))
+        if ticket is None:
+            await doors.refuse(ws, "too many pages of this game opening at once without a token: wait a moment")
             return
-        server.waiting[address] = server.waiting.get(address, 0) + 1
         try:
-            await ws.accept()
-            first = await asyncio.wait_for(ws.receive_text(), timeout=HELLO_WAIT)
-            hello = client_message.validate_json(first) if len(first) <= MAX_MESSAGE else None
-        except (TimeoutError, ValidationError, WebSocketDisconnect, KeyError):
-            hello = None
+            await ws.accept(subprotocol=doors.answer_protocol(ws))
+            first = await doors.first_message(ws, ticket)
+        except (WebSocketDisconnect, OSError):
+            return  # gone during the handshake
         finally:
-            server.waiting[address] -= 1
-            if not server.waiting[address]:
-                del server.waiting[address]
+            server.doors.leave(ticket)
+        try:
+            hello = client_message.validate_json(first) if first is not None and len(first) <= MAX_MESSAGE else None
+        except ValidationError:
+            hello = None
+        if ticket.pushed_out.is_set():
+            await _close(ws, "opened on another page")
+            return
         if hello is None or hello.type != "hello":
             await _close(ws, "the first message must be hello")
             return

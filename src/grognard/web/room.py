@@ -378,6 +378,15 @@ class Room:
     def is_host(self, token: str) -> bool:
         return secrets.compare_digest(self.meta["host"], token_hash(token))
 
+    def whose_token(self, token: str) -> str | None:
+        """Whose page ``token`` opens on this game: ``"host:"``, ``"player:p3"``, ``"projector:"``, or ``None``."""
+        if self.is_host(token):
+            return "host:"
+        player = self.player_by_token(token)
+        if player is not None:
+            return f"player:{player}"
+        return "projector:" if self.is_projector(token) else None
+
     def projector_token(self) -> str:
         """The token of the host page's projector link: it lets a projector page in past the spectators'
         limit and nothing else (32 hex digits, derived from the host token's hash: nothing more is stored)."""

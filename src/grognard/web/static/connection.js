@@ -87,7 +87,9 @@ export function showOutbox() {
 function connect() {
   if (role === "player" && !S.token) { showJoin(true); return; }
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  ws = new WebSocket(scheme + location.host + "/ws/" + code);
+  // the page's token shown at the handshake too: the server never counts it with others' idle sockets
+  const protocols = S.token && /^[A-Za-z0-9_-]{16,64}$/.test(S.token) ? ["grognard", "grognard.t." + S.token] : [];
+  ws = new WebSocket(scheme + location.host + "/ws/" + code, protocols);
   ws.onopen = () => {
     retry = 500;
     resyncing = false;
