@@ -121,7 +121,7 @@ def test_odds_and_sheet_refuse_a_scenario_that_is_not_there(command: str, tmp_pa
     args = ["-o", str(pdf), "--option", "scenario=nowhere"] if command == "sheet" else ["-o", "scenario=nowhere"]
     done = run_cli(command, "skirmish", *args)
     assert done.returncode == 2, done.stdout[-500:]
-    assert done.stderr.startswith("error: nowhere: 1 problem(s):"), done.stderr
+    assert done.stderr.startswith("error: nowhere: 1 problem:"), done.stderr
     assert "scenario: 'nowhere': no shipped scenario of that name" in done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""
     assert not pdf.exists()
@@ -271,14 +271,57 @@ def test_a_scenario_with_five_mistakes_lists_all_five(tmp_path: Path) -> None:
     assert done.returncode == 2 and "Traceback" not in done.stderr
     listed = done.stderr.splitlines()[1:]
     assert [line.strip() for line in listed] == [
-        "units.1.figures.0.at: 'north': Input should be a valid tuple",
-        "units.2.enters: -3: Input should be greater than or equal to 0",
-        "victory.attacker: 'martians': not a side of this scenario (allies, axis)",
-        'objectives[0].shape: [500.0, 30.5]: off the 48" x 48" table',
+        "units[1].figures[0].at: 'north': Input should be a valid tuple (skirmish.2)",
+        "units[2].enters: -3: Input should be greater than or equal to 0 (skirmish.45)",
+        "victory.attacker: 'martians': not a side of this scenario (allies, axis) (skirmish.20)",
+        'objectives[0].shape: [500.0, 30.5]: off the 48" x 48" table (skirmish.20)',
         "units[0].figures[0].weapon: 'ray_gun': not a weapon in the tables "
-        "(rifle, smg, pistol, mg, bazooka, mortar, flame_thrower)",
+        "(rifle, smg, pistol, mg, bazooka, mortar, flame_thrower) (skirmish.24)",
     ]
-    assert done.stderr.startswith(f"error: {mine}: 5 problem(s):")
+    assert done.stderr.startswith(f"error: {mine}: 5 problems:")
+
+
+@pytest.mark.rule("skirmish.2")
+def test_the_trials_scenario_lists_its_five_mistakes_at_once_each_naming_its_rule(tmp_path: Path) -> None:
+    """Issue 28's file: a table -30" wide, terrain 'lava', a 'phaser', a unit's id twice and a man at x=119.
+    It listed the first two, then three more once those were fixed: the table's width not checking stopped
+    every other check. Now all five at once, each naming its field and rule; with the width unknown, the man
+    is measured against the table as far as its terrain reaches, and the line says so."""
+    from grognard.rulesets.skirmish.scenario import SCENARIOS_DIR
+
+    text = (SCENARIOS_DIR / "village_street.toml").read_text(encoding="utf-8")
+    for old, new in [
+        ("width = 48.0", "width = -30.0"),
+        ('kind = "bushes"', 'kind = "lava"'),
+        ('{ weapon = "rifle", at = [14.0, 10.0] }', '{ weapon = "phaser", at = [14.0, 10.0] }'),
+        ('id = "B"\n', 'id = "A"\n'),
+        ('{ weapon = "rifle", at = [26.0, 9.0] }', '{ weapon = "rifle", at = [119.0, 9.0] }'),
+    ]:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    mine = tmp_path / "trial.toml"
+    mine.write_text(text, encoding="utf-8")
+    done = run_cli("play", "skirmish", str(mine), "--seed", "1")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith(f"error: {mine}: 5 problems:"), done.stderr
+    listed = [line.strip() for line in done.stderr.splitlines()[1:]]
+    assert len(listed) == 5, listed
+    assert listed[0] == "table.width: -30.0: Input should be greater than 0 (skirmish.2)"
+    assert listed[1].startswith("terrain[6].kind: 'lava': unknown terrain") and listed[1].endswith("(skirmish.2)")
+    assert listed[2].startswith("units[0].figures[2].weapon: 'phaser': not a weapon in the tables")
+    assert listed[2].endswith("(skirmish.24)")
+    assert listed[3] == "units[1].id: 'A': used twice (unit names are read in capitals) (skirmish.2)"
+    assert listed[4] == (
+        'units[1].figures[2].at: [119.0, 9.0]: off the table (table.width does not check, its terrain reaches 48")'
+        " (enters = 0 stands on it) (skirmish.2)"
+    )
+    # fixed but for the width, the other men (at x up to 40 on a 48" table) are not said to be off it
+    fixed = text.replace('"phaser"', '"rifle"').replace('"lava"', '"bushes"').replace("[119.0, 9.0]", "[26.0, 9.0]")
+    mine.write_text(fixed.replace('id = "A"\nside = "allies"\nname = "2nd', 'id = "B"\nside = "allies"\nname = "2nd'))
+    again = run_cli("play", "skirmish", str(mine), "--seed", "1")
+    assert again.stderr.splitlines()[1:] == ["  table.width: -30.0: Input should be greater than 0 (skirmish.2)"], (
+        again.stderr
+    )
 
 
 def test_a_house_whose_outline_crosses_itself_is_told_that_alone() -> None:
@@ -294,6 +337,7 @@ def test_a_house_whose_outline_crosses_itself_is_told_that_alone() -> None:
     data = tomllib.loads(text.replace(old, "shape = [[11.0, 26.0], [19.0, 34.0], [19.0, 26.0], [11.0, 34.0]]"))
     assert check_scenario(data) == [
         "terrain[2].shape: [[11.0, 26.0], [19.0, 34.0], [19.0, 26.0], [11.0, 34.0]]: the outline crosses itself"
+        " (skirmish.2)"
     ]
 
 
@@ -342,6 +386,7 @@ def test_every_outline_of_the_shipped_scenarios_made_to_cross_itself_is_a_proble
     sea["shape"][0], sea["shape"][1] = sea["shape"][1], sea["shape"][0]
     assert check_scenario(bay, SCENARIOS_DIR) == [
         "terrain[0].shape: [[60.0, 0.0], [0.0, 0.0], [60.0, 12.0], [0.0, 12.0]]: the outline crosses itself"
+        " (skirmish.2)"
     ]
 
 

@@ -291,7 +291,7 @@ def check_piece(where: str, piece: TerrainPiece, width: float, depth: float) -> 
             if piece.width is None:
                 yield f'{where}.width: (missing): a river needs its width (at least {MIN_RIVER_WIDTH:g}")'
             elif piece.width < MIN_RIVER_WIDTH:
-                yield f'{where}.width: {piece.width:g}: a river is at least {MIN_RIVER_WIDTH:g}" wide (seed)'
+                yield f'{where}.width: {piece.width:g}: a river is at least {MIN_RIVER_WIDTH:g}" wide (skirmish.46)'
         if kind == "cliff" and piece.height is None:
             yield f"{where}.height: (missing): a cliff needs its height in inches"
         if kind == "railway" and piece.line and math.isfinite(width) and math.isfinite(depth):

@@ -114,8 +114,39 @@ def check_scenario(data: Any, base: Path | None = None, tables: Tables | None = 
     except ValidationError as exc:
         problems = [describe_error(e) for e in exc.errors()]
         problems += [p for p in _terrain_alone(data) if p not in problems]
-        return problems + [p for p in _checks_of_the_rest(data, exc, base, tables) if p not in problems]
-    return _checks(spec, base, tables)
+        problems += [p for p in _checks_of_the_rest(data, exc, base, tables) if p not in problems]
+    else:
+        problems = _checks(spec, base, tables)
+    return [with_rule(problem) for problem in problems]
+
+
+_RULES = (  # a problem's field (its indices taken out) -> the rule it breaks; the first that matches
+    (r"terrain\.(sections|storeys|points)|terrain\.sections", "skirmish.17"),
+    (r"terrain\.doors", "skirmish.65"),
+    (r"terrain\.windows", "skirmish.39"),
+    (r"terrain\.type", "skirmish.19"),
+    (r"units\.figures\.weapon", "skirmish.24"),
+    (r"units\.figures\.type", "skirmish.9"),
+    (r"units\.enters", "skirmish.45"),
+    (r"vehicles", "skirmish.23"),
+    (r"pieces\.crew", "skirmish.31"),
+    (r"pieces", "skirmish.29"),
+    (r"templates", "skirmish.15"),
+    (r"drops", "skirmish.26"),
+    (r"train", "skirmish.44"),
+    (r"first_mover", "skirmish.10"),
+    (r"victory|objectives|sides\.breaks_at", "skirmish.20"),
+)
+
+
+def with_rule(problem: str) -> str:
+    """``problem`` naming the rule it breaks, when it does not yet: the rule of its field (``units[1].id``:
+    the scenario's own, skirmish.2; a figure's weapon: the tables', skirmish.24; ...)."""
+    if re.search(r"skirmish\.\d", problem):
+        return problem
+    field = re.sub(r"\[\d+\]|\.\d+(?=\.|$)", "", problem.split(":", 1)[0])
+    rule = next((rule for pattern, rule in _RULES if re.match(pattern, field)), "skirmish.2")
+    return f"{problem} ({rule})"
 
 
 def _checks(spec: ScenarioSpec, base: Path | None, tables: Tables | None) -> list[str]:
@@ -144,6 +175,7 @@ def _checks_of_the_rest(data: Any, error: ValidationError, base: Path | None, ta
     rest = dict(data)
     dropped: dict[str, set[int]] = {}
     gone: set[str] = set()
+    unknown: set[str] = set()  # the table's width or depth, when it does not check
     for item in error.errors():
         loc = item["loc"]
         if not loc:
@@ -156,6 +188,8 @@ def _checks_of_the_rest(data: Any, error: ValidationError, base: Path | None, ta
             dropped.setdefault(top, set()).add(loc[1])
         elif not field.is_required():
             rest.pop(top, None)
+        elif top == "table" and len(loc) == 2 and loc[1] in ("width", "depth") and isinstance(rest.get(top), dict):
+            unknown.add(str(loc[1]))  # the rest is checked against a stand-in: see _stand_in_table
         elif len(loc) >= 2 and isinstance(rest.get(top), dict):
             model = field.annotation
             inner = getattr(model, "model_fields", {}).get(str(loc[1]))
@@ -164,6 +198,8 @@ def _checks_of_the_rest(data: Any, error: ValidationError, base: Path | None, ta
             rest[top] = {k: v for k, v in rest[top].items() if k != loc[1]}
         else:
             return []
+    if unknown:
+        rest["table"] = _stand_in_table(data, unknown)
     kept: dict[str, list[int]] = {}
     for top, indices in dropped.items():
         kept[top] = [i for i in range(len(data[top])) if i not in indices]
@@ -186,8 +222,34 @@ def _checks_of_the_rest(data: Any, error: ValidationError, base: Path | None, ta
     for problem in _checks(spec, base, tables):
         if any(f"'{name}'" in problem or f"'{name}." in problem or f" {name}." in problem for name in gone):
             continue
+        if unknown:  # measured against the stand-in: say so
+            sizes = {"width": spec.table.width, "depth": spec.table.depth}
+            why = "; ".join(
+                f'table.{side} does not check, its terrain reaches {sizes[side]:g}"' for side in sorted(unknown)
+            )
+            problem = re.sub(r'off the (\S+" x \S+" )?table', f"off the table ({why})", problem)
         out.append(renumber(problem))
     return out
+
+
+def _stand_in_table(data: dict[str, Any], unknown: set[str]) -> dict[str, Any]:
+    """The table the rest of a scenario is checked against when its width or depth does not check: that side
+    as far as the terrain and objectives reach (they lie on the table, so it is at least that large; a man
+    beyond them all is likely off it), the other side as given; a side nothing reaches along is as large as
+    a table may be (480"), so nothing is said to be off it."""
+    size = dict(data["table"])
+    reach = {"width": 0.0, "depth": 0.0}
+    for entry in [*(data.get("terrain") or []), *(data.get("objectives") or [])]:
+        if not isinstance(entry, dict):
+            continue
+        points = [entry.get("at"), *(entry.get("shape") or []), *(entry.get("line") or [])]
+        for point in points:
+            if isinstance(point, list) and len(point) == 2 and all(isinstance(c, int | float) for c in point):
+                reach["width"] = max(reach["width"], float(point[0]))
+                reach["depth"] = max(reach["depth"], float(point[1]))
+    for side in unknown:
+        size[side] = reach[side] if 0 < reach[side] <= 480 else 480.0
+    return size
 
 
 def _terrain_alone(data: Any) -> Iterable[str]:

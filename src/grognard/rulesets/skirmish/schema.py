@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, FiniteFloat
 
 from grognard.core.errors import GrognardError
+from grognard.core.words import counted
 from grognard.rulesets.skirmish.tables import Tables
 
 SIDE_IDS = ("allies", "axis")
@@ -44,7 +45,7 @@ class ScenarioError(GrognardError):
 
     def __init__(self, where: str, problems: list[str]) -> None:
         self.problems = problems
-        super().__init__(f"{where}: {len(problems)} problem(s):\n  " + "\n  ".join(problems))
+        super().__init__(f"{where}: {counted(len(problems), 'problem')}:\n  " + "\n  ".join(problems))
 
 
 class _Model(BaseModel):

@@ -30,6 +30,7 @@ from shapely.geometry import Point, Polygon
 
 from grognard.core.errors import GrognardError
 from grognard.core.geometry import at_most
+from grognard.core.words import counted
 
 TABLES_DIR = Path(__file__).parent / "tables"
 DEFAULT_TABLES = TABLES_DIR / "default.toml"
@@ -66,7 +67,7 @@ class TablesError(GrognardError):
 
     def __init__(self, where: str, problems: list[str]) -> None:
         self.problems = problems
-        super().__init__(f"{where}: {len(problems)} problem(s):\n  " + "\n  ".join(problems))
+        super().__init__(f"{where}: {counted(len(problems), 'problem')}:\n  " + "\n  ".join(problems))
 
 
 class _Model(BaseModel):
@@ -594,7 +595,11 @@ class Tables(_Model):
 
 def describe_error(error: dict[str, Any], prefix: str = "") -> str:
     """One pydantic error as ``field: value: why``."""
-    where = ".".join(str(p) for p in error["loc"] if p not in ("function-after", "function-before"))
+    where = "".join(
+        f"[{p}]" if isinstance(p, int) else f".{p}"
+        for p in error["loc"]
+        if p not in ("function-after", "function-before")
+    ).removeprefix(".")
     where = f"{prefix}.{where}" if prefix and where else (prefix or where or "(file)")
     value = error.get("input")
     shown = "(missing)" if error.get("type") == "missing" else repr(value) if not isinstance(value, dict) else "{...}"
