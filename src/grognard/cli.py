@@ -15,6 +15,7 @@ import typer
 from rich.table import Table
 
 from grognard import __version__, cli_analyse, cli_odds, cli_play, cli_replay, cli_simulate, rulesets
+from grognard.cli_common import whole_number
 from grognard.cli_common import wide_console as _wide_console
 from grognard.core.errors import GrognardError
 
@@ -56,7 +57,7 @@ cli_analyse.register(app)  # grognard analyse GAME.jsonl
 @app.command("serve")
 def serve_command(
     host: Annotated[str, typer.Option(help="the address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="the port to listen on")] = 8000,
+    port: Annotated[int, typer.Option(help="the port to listen on", parser=whole_number)] = 8000,
     lan: Annotated[
         bool, typer.Option("--lan", help="listen on this machine's network; print the join address and a QR code")
     ] = False,

@@ -24,7 +24,7 @@ from rich.progress import Progress, TextColumn, TimeElapsedColumn
 
 from grognard import rulesets
 from grognard.analysis.winprob import DEFAULT_PLAYOUTS, WinProbability, win_probability
-from grognard.cli_common import check_seed
+from grognard.cli_common import check_seed, whole_number
 from grognard.core.engine import Event, Game
 from grognard.core.errors import OptionError, RecordError, TornRecord
 from grognard.core.record import read_lines, replay
@@ -54,7 +54,11 @@ def play_parameters() -> list[inspect.Parameter]:
             keyword,
             annotation=int,
             default=typer.Option(
-                DEFAULT_PLAYOUTS, "--odds-playouts", metavar="N", help="playouts per estimate of --show-odds"
+                DEFAULT_PLAYOUTS,
+                "--odds-playouts",
+                metavar="N",
+                help="playouts per estimate of --show-odds",
+                parser=whole_number,
             ),
         ),
     ]
@@ -296,8 +300,10 @@ def analyse_command(
         str | None,
         typer.Option("--seat", help="estimate as this seat sees the game (e.g. G1 or 'German 1'; default: spectator)"),
     ] = None,
-    playouts: Annotated[int, typer.Option("--playouts", metavar="N", help="playouts per estimate")] = DEFAULT_PLAYOUTS,
-    seed: Annotated[int, typer.Option("--seed", help="seed of the playouts")] = 0,
+    playouts: Annotated[
+        int, typer.Option("--playouts", metavar="N", help="playouts per estimate", parser=whole_number)
+    ] = DEFAULT_PLAYOUTS,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the playouts", parser=whole_number)] = 0,
     png: Annotated[Path | None, typer.Option("--png", metavar="FILE", help="draw the curve to this PNG")] = None,
 ) -> None:
     """Who was winning, turn by turn: each side's chance (doctrine playouts) through a saved game, with its

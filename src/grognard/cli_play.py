@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from grognard import cli_analyse, rulesets
-from grognard.cli_common import check_seed
+from grognard.cli_common import check_seed, whole_number
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.engine import Event, Game
 from grognard.core.errors import OptionError, RecordError, TornRecord
@@ -43,7 +43,13 @@ def parse_bots(ruleset: Ruleset, items: Sequence[str]) -> dict[str, str]:
     """``["german=random"]`` (or ``["american=random,german=search"]``: several sides in one) as {side: bot name},
     checked against the rule set's sides and bots; a side given twice is refused."""
     out = {side: ruleset.default_bot for side in ruleset.sides}
-    given: dict[str, str] = {}
+    out.update({side: name for side, (name, _) in _given_bots(ruleset, items).items()})
+    return out
+
+
+def _given_bots(ruleset: Ruleset, items: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """The sides ``--bots`` names: {side: (bot name, the SIDE=BOT item as given)}."""
+    given: dict[str, tuple[str, str]] = {}
     for text in items:
         parts = [part.strip() for part in text.split(",")]
         for item in parts:
@@ -51,10 +57,21 @@ def parse_bots(ruleset: Ruleset, items: Sequence[str]) -> dict[str, str]:
                 raise OptionError(f"--bots {text!r}: an empty SIDE=BOT in the list")
             side, name = _one_bot(ruleset, item, text if len(parts) == 1 else item)
             if side in given:
-                raise OptionError(f"--bots: the {side} bot is given twice ({given[side]} and {item})")
-            given[side] = item
-            out[side] = name
-    return out
+                raise OptionError(f"--bots: the {side} bot is given twice ({given[side][1]} and {item})")
+            given[side] = (name, item)
+    return given
+
+
+def check_bots_and_people(ruleset: Ruleset, bots: Sequence[str], humans: set[str], game: Game) -> None:
+    """A bot named for a side whose every seat people take would play nothing: refused in one line, rather
+    than dropped in silence (the person meant one or the other, and only they know which)."""
+    for side, (_, item) in _given_bots(ruleset, bots).items():
+        seats = [seat for seat in game.seats() if game.side_of(seat) == side]
+        if seats and all(seat in humans for seat in seats):
+            raise OptionError(
+                f"--bots {item}: people take every {side} seat (--human), so no bot would play it; "
+                f"leave out one or the other"
+            )
 
 
 def _one_bot(ruleset: Ruleset, item: str, shown: str) -> tuple[str, str]:
@@ -136,7 +153,10 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
             keyword,
             annotation=int | None,
             default=typer.Option(
-                None, help="seed of the dice and bots (default: a fresh one, printed)", show_default=False
+                None,
+                help="seed of the dice and bots (default: a fresh one, printed)",
+                show_default=False,
+                parser=whole_number,
             ),
         ),
         inspect.Parameter(
@@ -329,7 +349,7 @@ def run_play(
             raise OptionError(f"--dice {dice}: the record's game uses {header.get('dice')} dice")
         dice = str(header.get("dice"))
         chosen = parse_bots(ruleset, bots) if bots else dict(header.get("bots") or parse_bots(ruleset, ()))
-        human = human if human is not None else header.get("humans")
+        human = human if human is not None else (header.get("humans") or None)
     else:
         options = ruleset.resolve(given)
         chosen = parse_bots(ruleset, bots or ())
@@ -345,6 +365,7 @@ def run_play(
         else:
             game.dice = source
         humans = parse_humans(human, game)
+        check_bots_and_people(ruleset, bots or (), humans, game)
         if game.is_over:
             console.print(f"the game in {resume} is already over")
             _print_result(ruleset, game, console)
@@ -354,8 +375,9 @@ def run_play(
         if not quiet:
             console.print(f"resumed {resume} at turn {game.turn}: {resumed.actions} actions replayed, digests match")
     else:
-        if human:  # the seats checked on a probe game before the banner, the record's file, a referee's dice
-            parse_humans(human, ruleset.new_game(options, SeededDice(0)))
+        if human is not None:  # the seats checked on a probe game before the banner, the record, a referee's dice
+            probe = ruleset.new_game(options, SeededDice(0))
+            check_bots_and_people(ruleset, bots or (), parse_humans(human, probe), probe)
         embedded = ruleset.embed(options) if ruleset.embed is not None else None  # read once: played and kept
         sink = _open_record(record, "w") if record is not None else None  # a bad path fails before anything
         if not quiet:

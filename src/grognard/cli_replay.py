@@ -11,7 +11,7 @@ from rich.console import Console
 
 from grognard import rulesets
 from grognard.cli_common import KNOWN as _KNOWN
-from grognard.cli_common import check_seed
+from grognard.cli_common import check_seed, whole_number
 from grognard.cli_play import _print_result
 from grognard.core.errors import OptionError, RecordError, TornRecord
 from grognard.core.options import parse_assignments
@@ -48,7 +48,9 @@ def replay_command(
         Path,
         typer.Argument(metavar="GAME.jsonl", help="a game record (JSON Lines) written by --record", dir_okay=False),
     ],
-    to: Annotated[int | None, typer.Option("--to", metavar="TURN", help="stop at the start of this turn")] = None,
+    to: Annotated[
+        int | None, typer.Option("--to", metavar="TURN", help="stop at the start of this turn", parser=whole_number)
+    ] = None,
     seat: Annotated[
         str | None,
         typer.Option(
@@ -108,7 +110,8 @@ def render_command(
     record: Annotated[Path, typer.Argument(metavar="GAME.jsonl", help="a game record (JSON Lines)", dir_okay=False)],
     output: Annotated[Path, typer.Option("--output", "-o", help="the picture to write: .svg or .png")],
     turn: Annotated[
-        int | None, typer.Option("--turn", metavar="T", help="the start of turn T (default: the end)")
+        int | None,
+        typer.Option("--turn", metavar="T", help="the start of turn T (default: the end)", parser=whole_number),
     ] = None,
     seat: Annotated[
         str | None,

@@ -21,7 +21,7 @@ from grognard.analysis.montecarlo import ENGINES, Plan, Summary, batched, defaul
 from grognard.analysis.report import TableWriter, figures, sparkline, write_outputs, write_sweep
 from grognard.analysis.stats import wilson
 from grognard.cli_common import KNOWN as _KNOWN
-from grognard.cli_common import check_seed
+from grognard.cli_common import check_seed, whole_number
 from grognard.cli_common import wide_console as _wide_console
 from grognard.cli_play import _shown, parse_bots
 from grognard.core.errors import OptionError
@@ -161,9 +161,13 @@ def _print_figures(console: Console, data: dict[str, Any]) -> None:
 
 def simulate_command(
     ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help=f"the rule set ({_KNOWN})")],
-    games: Annotated[int, typer.Option("-n", "--games", help="how many games")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="seed of the run: game i's dice and bots come from it")] = 1,
-    jobs: Annotated[int | None, typer.Option("--jobs", help="processes (default: every core)")] = None,
+    games: Annotated[int, typer.Option("-n", "--games", help="how many games", parser=whole_number)] = 1000,
+    seed: Annotated[
+        int, typer.Option("--seed", help="seed of the run: game i's dice and bots come from it", parser=whole_number)
+    ] = 1,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", help="processes (default: every core)", parser=whole_number)
+    ] = None,
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help="a scenario option")
     ] = None,
@@ -271,9 +275,15 @@ def sweep_command(
             "--option", "-o", metavar="NAME=A..B|v1,v2", help="an option to vary (a range or a list) or to fix"
         ),
     ],
-    games: Annotated[int, typer.Option("-n", "--games", help="games at each point of the grid")] = 400,
-    seed: Annotated[int, typer.Option("--seed", help="seed shared by every point (common random numbers)")] = 1,
-    jobs: Annotated[int | None, typer.Option("--jobs", help="processes (default: every core)")] = None,
+    games: Annotated[
+        int, typer.Option("-n", "--games", help="games at each point of the grid", parser=whole_number)
+    ] = 400,
+    seed: Annotated[
+        int, typer.Option("--seed", help="seed shared by every point (common random numbers)", parser=whole_number)
+    ] = 1,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", help="processes (default: every core)", parser=whole_number)
+    ] = None,
     bots: Annotated[
         list[str] | None,
         typer.Option("--bots", metavar="SIDE=BOT", help="the bot of a side (several: SIDE=BOT,SIDE=BOT)"),

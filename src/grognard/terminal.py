@@ -25,6 +25,7 @@ from grognard import rulesets
 from grognard.core.dice import BOTS, DiceSource, ManualDice, stream
 from grognard.core.engine import Decision, Event, Game, Result
 from grognard.core.errors import GrognardError, OptionError
+from grognard.core.numbers import is_count, read_int
 from grognard.core.record import RecordWriter, Replay, StepCounter, replay
 from grognard.core.ruleset import Bot, Ruleset
 from grognard.render import write_picture
@@ -112,9 +113,9 @@ def parse_dice(text: str, sides: int) -> list[Any]:
     ([5, 2, 6], [5, 2, 6], [5, 'x'])
     """
     tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
-    if len(tokens) == 1 and tokens[0].isdecimal() and sides <= 9 and len(tokens[0]) > 1:
+    if len(tokens) == 1 and is_count(tokens[0]) and sides <= 9 and len(tokens[0]) > 1:
         return [int(ch) for ch in tokens[0]]
-    return [int(t) if re.fullmatch(r"-?\d+", t) else t for t in tokens]
+    return [number if (number := read_int(t)) is not None else t for t in tokens]
 
 
 class TypedDice(ManualDice):
@@ -293,7 +294,7 @@ class HumanPlayer:
             if word.startswith("preview ") or word == "preview":
                 self.preview(game, decision, answer[len("preview") :].strip())
                 continue
-            if answer.isdecimal():
+            if is_count(answer):
                 index = int(answer)
                 if 1 <= index <= len(menu):
                     return menu[index - 1]
@@ -333,24 +334,28 @@ def short_labels(seats: Sequence[str]) -> dict[str, str]:
 def parse_humans(spec: str | None, game: Game, flag: str = "--human") -> set[str]:
     """The seats people take: a side (``american``), ``all``, or seats by name or short label (``A3,G1``).
 
-    ``flag`` is the option the text came from, named in the error of a seat that does not exist.
+    ``flag`` is the option the text came from, named in the error of a seat that does not exist. None is
+    nobody; an empty text, an empty item of the list, or a seat named twice (itself, or through its side or
+    ``all``) is refused.
     """
-    if not spec:
+    if spec is None:
         return set()
+    if not spec.strip():
+        raise OptionError(f"{flag} {spec!r}: names no side or seat (leave {flag} out for bots on every seat)")
     seats = game.seats()
     sides = {side: [s for s in seats if game.side_of(s) == side] for side in type(game).sides}
     short = short_labels(seats)
-    chosen: set[str] = set()
+    chosen: dict[str, str] = {}  # seat -> the item that named it
     for part in (p.strip() for p in spec.split(",")):
         if not part:
-            continue
+            raise OptionError(f"{flag} {spec!r}: an empty item in the list")
         lowered = part.lower()
         if lowered == "all":
-            chosen.update(seats)
+            named = list(seats)
         elif lowered in sides:
-            chosen.update(sides[lowered])
+            named = sides[lowered]
         elif part.upper() in short:
-            chosen.add(short[part.upper()])
+            named = [short[part.upper()]]
         else:
             match = next((s for s in seats if s.lower() == lowered), None)
             if match is None:
@@ -359,8 +364,13 @@ def parse_humans(spec: str | None, game: Game, flag: str = "--human") -> set[str
                 raise OptionError(
                     f"{flag} {part!r}: no such side or seat; sides: {', '.join(sides)}; seats: {listed}{shorts}"
                 )
-            chosen.add(match)
-    return chosen
+            named = [match]
+        for seat in named:
+            if seat in chosen:
+                again = "twice" if chosen[seat] == part else f"twice ({chosen[seat]} and {part})"
+                raise OptionError(f"{flag} {spec!r}: {seat} is named {again}; name each seat once")
+            chosen[seat] = part
+    return set(chosen)
 
 
 def one_seat(spec: str, game: Game, flag: str = "--seat") -> str | None:

@@ -14,6 +14,7 @@ import math
 import re
 
 from grognard.core.errors import ParseError
+from grognard.core.numbers import read_float
 
 POSITION_DIGITS = 2
 TOLERANCE = 0.01  # inches: one storage step; covers rounding of both coordinates
@@ -96,13 +97,10 @@ def write_measure(value: float) -> str:
 
 def read_measure(text: str, what: str, line: str, noun: str = "a number") -> float:
     """``text`` read as a finite number; raises :class:`ParseError` quoting ``line`` and naming ``what``."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise ParseError(f"{line!r}: {what} {text!r} is not {noun}") from None
-    if not math.isfinite(value):
+    value = read_float(text)
+    if value is None or not math.isfinite(value):
         raise ParseError(f"{line!r}: {what} {text!r} is not {noun}")
-    return value + 0.0
+    return value
 
 
 _NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")

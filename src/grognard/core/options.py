@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from grognard.core.errors import OptionError
+from grognard.core.numbers import read_float, read_int
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -87,10 +88,9 @@ class OptionSpec:
         if self.kind is str:
             value: Any = raw
         else:
-            try:
-                value = self.kind(raw)
-            except ValueError:
-                raise OptionError(f"option {self.name!r}: {text!r} is not {self.describe_values()}") from None
+            value = read_int(raw) if self.kind is int else read_float(raw) if self.kind is float else None
+            if value is None:
+                raise OptionError(f"option {self.name!r}: {text!r} is not {self.describe_values()}")
         return self.validate(value)
 
     def validate(self, value: Any) -> Any:

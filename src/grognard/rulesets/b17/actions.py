@@ -21,6 +21,7 @@ from typing import Any
 
 from grognard.core.errors import ParseError
 from grognard.core.geometry import points_joined, points_split, read_measure, snap, write_measure
+from grognard.core.numbers import is_count
 from grognard.rulesets.b17.data import PAIRS
 
 _AIRCRAFT = re.compile(r"^[BF][1-9][0-9]*$")
@@ -143,8 +144,10 @@ def parse_action(text: str) -> B17Action:
     elif verb == "fly":
         args = points_split(" ".join(args)).split(" ") if args else args
     if verb == "place":
-        if len(args) < 2 or not args[0].isdecimal():
+        if len(args) < 2:
             raise ParseError(f"{line!r}: usage: {USAGE['place']}")
+        if not is_count(args[0]):
+            raise ParseError(f"{line!r}: box {args[0]!r} is not a box's number; usage: {USAGE['place']}")
         points = []
         for arg in args[1:]:
             x, sep, y = arg.partition(",")

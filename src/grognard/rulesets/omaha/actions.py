@@ -18,6 +18,7 @@ from typing import Any
 
 from grognard.core.errors import ParseError
 from grognard.core.geometry import points_split, read_measure, write_measure
+from grognard.core.numbers import is_count
 
 _SQUAD = re.compile(r"^A[1-9][0-9]*$")
 _GERMAN = re.compile(r"^G[1-9][0-9]*$")
@@ -126,7 +127,7 @@ def _number(text: str, what: str, line: str) -> float:
 
 
 def _count(text: str, what: str, line: str, kind: str = "a count of figures") -> int:
-    if not text.isdecimal():
+    if not is_count(text):
         raise ParseError(f"{line!r}: {what} {text!r} is not {kind}")
     return int(text)
 

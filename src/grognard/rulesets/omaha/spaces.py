@@ -13,6 +13,7 @@ import numpy as np
 from grognard.core.engine import ActionSpace, FiniteSpace, UnionSpace
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, snap
+from grognard.core.numbers import is_count
 from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, OmahaAction
 from grognard.rulesets.omaha.data import BAND_END_Y, WALL_Y
@@ -202,7 +203,7 @@ class TargetSpace(FiniteSpace[OmahaAction]):
             return
         target = getattr(action, "target", None)
         if target is not None and target not in self.targets:
-            player_index = int(target[1:]) - 1 if target[1:].isdecimal() else -1
+            player_index = int(target[1:]) - 1 if is_count(target[1:]) else -1
             players = self.game.state.americans
             if 0 <= player_index < len(players) and players[player_index].squad is not None:
                 if self.artillery:

@@ -42,6 +42,7 @@ from typing import Any
 
 from grognard.core.errors import ParseError
 from grognard.core.geometry import points_joined, read_measure, write_measure
+from grognard.core.numbers import read_float
 
 XY = tuple[float, float]
 
@@ -369,10 +370,9 @@ def _point(text: str, line: str) -> XY:
     parts = text.split(",")
     if len(parts) != 2:
         raise ParseError(f"{line!r}: {text!r} is not a point X,Y in inches")
-    try:
-        x, y = float(parts[0]), float(parts[1])
-    except ValueError:
-        raise ParseError(f"{line!r}: {text!r} is not a point X,Y in inches") from None
+    x, y = read_float(parts[0]), read_float(parts[1])
+    if x is None or y is None:
+        raise ParseError(f"{line!r}: {text!r} is not a point X,Y in inches")
     if not (math.isfinite(x) and math.isfinite(y)):
         raise ParseError(f"{line!r}: {text!r} is not a finite point")
     return (x, y)
@@ -438,10 +438,10 @@ def _burst(words: list[str], pieces: list[str], line: str) -> Burst:
     at = _point(words[2], line)
     angle = 0.0
     if len(words) > 3:
-        try:
-            angle = float(words[3])
-        except ValueError:
-            raise ParseError(f"{line!r}: {words[3]!r} is not an angle in degrees") from None
+        read = read_float(words[3])
+        if read is None:
+            raise ParseError(f"{line!r}: {words[3]!r} is not an angle in degrees")
+        angle = read
         if not math.isfinite(angle):
             raise ParseError(f"{line!r}: {words[3]!r} is not a finite angle")
         angle = angle % 360.0

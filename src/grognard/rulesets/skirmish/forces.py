@@ -13,6 +13,7 @@ from collections.abc import Set as AbstractSet
 from shapely.geometry import Polygon
 from shapely.ops import unary_union
 
+from grognard.core.numbers import is_count
 from grognard.rulesets.skirmish.ground import inside_blocking, on_table, piece_shape
 from grognard.rulesets.skirmish.schema import OFF_TABLE_DEPTH, XY, ScenarioSpec
 from grognard.rulesets.skirmish.tables import VEHICLE_KINDS, Tables, template_problem
@@ -271,7 +272,7 @@ def check_vehicles(spec: ScenarioSpec, tables: Tables | None, aboard: dict[str, 
                 elif (
                     "." in name
                     and name.split(".")[0] in units
-                    and name.split(".")[1].isdigit()
+                    and is_count(name.split(".")[1])
                     and (1 <= int(name.split(".")[1]) <= len(units[name.split(".")[0]].figures))
                 ):
                     unit = units[name.split(".")[0]]

@@ -1,0 +1,81 @@
+"""Issue 28, item 8: small terminal defects found when grognard was tried as a new user would."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from grognard.cli import main
+
+
+def refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """The one ``error:`` line of a command refused with exit 2, nothing played."""
+    assert main(list(args)) == 2
+    out, err = capsys.readouterr()
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert "Turn" not in out and "Result" not in out, out
+    return lines[0]
+
+
+def test_a_bot_for_a_side_people_take_whole_is_refused_not_dropped(capsys: pytest.CaptureFixture[str]) -> None:
+    line = refused(capsys, "play", "omaha", "--bots", "german=random", "--human", "german", "--seed", "1")
+    assert "--bots german=random" in line and "people take every german seat" in line
+    line = refused(capsys, "play", "skirmish", "--bots", "axis=random", "--human", "all", "--seed", "1")
+    assert "--bots axis=random" in line and "people take every axis seat" in line
+
+
+@pytest.mark.parametrize(
+    ("human", "said"),
+    [
+        ("A1,A1", "American 1 is named twice; name each seat once"),
+        ("american,A1", "American 1 is named twice (american and A1)"),
+        ("", "names no side or seat"),
+        ("  ", "names no side or seat"),
+        ("A1,", "an empty item in the list"),
+    ],
+)
+def test_a_seat_named_twice_or_none_named_is_refused(human: str, said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    line = refused(capsys, "play", "omaha", "--human", human, "--seed", "1")
+    assert line.startswith(f"error: --human {human!r}: ") and said in line, line
+
+
+ODD_NUMBERS = ["1_2", "٣", "+5", "1e1", "inf"]  # Python's int/float read each; a person meant otherwise
+
+
+@pytest.mark.parametrize("odd", ODD_NUMBERS)
+@pytest.mark.parametrize(
+    ("ruleset", "order"),
+    [
+        ("omaha", "move A1 {n} 3"),
+        ("omaha", "fight A1 shoot={n}"),
+        ("b17", "place {n} 10,10"),
+        ("b17", "fly B1 {n} 0"),
+        ("skirmish", "move A {n},3"),
+        ("skirmish", "burst GUN1 10,10 {n}"),
+    ],
+)
+def test_an_order_reads_ascii_digits_dot_and_minus_only(ruleset: str, order: str, odd: str) -> None:
+    from grognard.core.errors import ParseError
+    from grognard.rulesets import get
+
+    parse = get(ruleset).parse_action
+    parse(order.format(n="12"))  # the same order with a plain number reads
+    with pytest.raises(ParseError, match=re.escape(odd)):
+        parse(order.format(n=odd))
+
+
+@pytest.mark.parametrize("odd", ["1_2", "٣", "+5", "1e1"])
+def test_options_flags_and_typed_dice_read_numbers_as_orders_do(odd: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from grognard.terminal import parse_dice
+
+    line = refused(capsys, "play", "omaha", "-o", f"germans={odd}", "--seed", "1")
+    assert f"option 'germans': {odd!r} is not" in line
+    line = refused(capsys, "play", "omaha", "--germans", odd, "--seed", "1")
+    assert f"option 'germans': {odd!r} is not" in line
+    for flag in (["play", "omaha", "--seed"], ["simulate", "omaha", "-n"], ["sweep", "omaha", "--seed"]):
+        line = refused(capsys, *flag, odd)
+        assert f"{odd!r} is not a whole number" in line, line
+    assert parse_dice(odd, 6) == [odd]  # kept as typed, so the dice's check names it
+    assert parse_dice("5 2 6", 6) == [5, 2, 6] and parse_dice("-1", 6) == [-1]
