@@ -107,6 +107,40 @@ def test_the_flak_damage_option_lets_a_damaged_bomber_bomb_or_breaks_off_its_run
     assert ("broke_off" in bomber.to_json()) is (not bombs)  # quiet: a state at the ruling is as it was
 
 
+@pytest.mark.rule("b17.39")
+@pytest.mark.parametrize(
+    ("out", "fourth_engine", "status"),
+    [
+        (3, "flies_on", "flying"),  # RULINGS B4: the fourth engine goes, the bomber flies on
+        (4, "flies_on", "destroyed"),  # and the damage after it destroys it
+        (3, "destroys", "destroyed"),  # the other reading: the damage that takes the fourth destroys it
+        (2, "destroys", "flying"),  # the third still only takes an engine
+    ],
+)
+def test_the_fourth_engine_option_destroys_a_b17_on_its_fourth_damage_or_the_next(
+    out: int, fourth_engine: str, status: str
+) -> None:
+    # 3 + 3 = 6 against 2 + 3 = 5: less, not doubled, "damaged"; then the gunners miss (1 against 6)
+    game = scene(BOMBER, {"F1": (50.0, 36.0, -90.0)}, dice=(3, 2, *(1, 6) * 4), fourth_engine=fourth_engine)
+    game.aircraft("B1").damaged = [1, 4, 2, 3][:out]
+    game.changed()
+    events = german(game, Fly("F1", 14.0, 0.0, "B1", 1.5))
+    assert first(events, "attack")["outcome"] == "damaged"
+    bomber = game.aircraft("B1")
+    assert bomber.status == status
+    assert len(bomber.damaged) == (out + 1 if status == "flying" else out)
+
+
+@pytest.mark.rule("b17.39")
+@pytest.mark.parametrize("fourth_engine", ["flies_on", "destroys"])
+def test_a_fighters_one_engine_out_never_downs_it_under_either_reading(fourth_engine: str) -> None:
+    # the attack misses (1 against 6); the first gunner's 4 + 1 = 5 against 2 + 2 = 4 damages F1 (its one engine)
+    game = scene(BOMBER, {"F1": (50.0, 36.0, -90.0)}, dice=(1, 6, 4, 2, *(1, 6) * 4), fourth_engine=fourth_engine)
+    german(game, Fly("F1", 14.0, 0.0, "B1", 1.5))
+    fighter = game.aircraft("F1")
+    assert fighter.damaged == [1] and fighter.status != "destroyed"
+
+
 def _table(name: str, **options: str) -> dict[object, Fraction]:
     table = next(t for t in odds_tables(options) if t.name == name)
     return dict(distribution_rows(table.rows[0][1]))
@@ -125,6 +159,13 @@ def test_the_odds_tables_follow_the_options() -> None:
     assert dict(distribution_rows(load))[0] == 1 - Fraction(21, 36) * (
         1 - _table("bomb_load")[0]
     )  # only undamaged (21/36) drop
+    # fourth_engine = destroys: the last row is a bomber with 3 engines out, where "damaged" destroys
+    attack = {p: dict(distribution_rows(m)) for p, m in next(t for t in odds_tables({}) if t.name == "attack").rows}
+    other = next(t for t in odds_tables({"fourth_engine": "destroys"}) if t.name == "attack")
+    assert {p: dict(distribution_rows(m)) for p, m in other.rows}["plain, 3 engines out"] == attack[
+        "plain, 4 engines out"
+    ]
+    assert attack["plain, 4 engines out"]["destroyed"] == Fraction(15, 36) and "not RULINGS B4" in other.note
 
 
 @pytest.mark.rule("b17.57")

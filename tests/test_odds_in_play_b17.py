@@ -8,6 +8,7 @@ behind it on its axis (+1), a bomber flying into the flak ring, one flying onto 
 from __future__ import annotations
 
 import functools
+import itertools
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -21,13 +22,15 @@ from grognard.rulesets.b17 import RULESET, B17Game
 from grognard.rulesets.b17.actions import Fly
 from grognard.rulesets.b17.analysis import odds_tables
 from grognard.rulesets.b17.composites import ATTACKS_SHOWN
-from odds_check import check, played
+from grognard.rulesets.b17.game import ENGINE_ORDER
+from odds_check import changed_rows, check, option_cases, played
 from test_b17_rules import BOMBER, NOSE_4_BEHIND_X, ROUND, RUN, RUN_MOVE, scene
 
 TABLES = {t.name: t for t in odds_tables()}
 SEED = 20261203
 READING: dict[str, Any] = {}  # the options the scenes are played with (the other readings of RULINGS B1-B3)
 OTHER_READINGS = {"doubled": "more_than", "bomb_tie": "hit", "flak_dice": "bomber_defence"}
+OPTION_CASES = option_cases(RULESET, odds_tables)
 
 
 def table_scene(*args: Any, **kwargs: Any) -> B17Game:
@@ -91,10 +94,18 @@ def attack_scene(param: str) -> tuple[B17Game, Fly]:
     else:
         game = table_scene(BOMBER, {"F1": (50.0, 36.0, -90.0)})
         order = Fly("F1", 14.0, 0.0, "B1", 1.5)
-    if "engines out" in param:
-        game.aircraft("B1").damaged = [1, 4, 2, 3]
+    out = engines_out(param)
+    if out:
+        game.aircraft("B1").damaged = list(ENGINE_ORDER[:out])
         game.changed()
     return game, order
+
+
+def engines_out(param: str) -> int:
+    """The engines a row's bomber has out: ``'plain, 4 engines out'`` -> 4, ``'3 engines out'`` -> 3; a fresh
+    bomber's row (``'plain'``, ``'0-3 engines out'``) -> 0."""
+    words = param.replace(",", "").split()
+    return next((int(w) for w, after in itertools.pairwise(words) if w.isdigit() and after == "engines"), 0)
 
 
 def play_attack(param: str, n: int) -> Counter[Any]:
@@ -130,11 +141,11 @@ def play_gunner(param: str, n: int) -> Counter[Any]:
 
 
 def play_flak(param: str, n: int) -> Counter[Any]:
-    crippled = param.startswith("4")
-    move = 2.0 if crippled else 10.0  # 2" a damage point off the 10"
+    out = engines_out(param)
+    move = 10.0 - 2.0 * out  # 2" a damage point off the 10"
     start = table_scene({"B1": (98.0 - move, 30.0, 0.0)}, phase="bombers")  # ends 0.5" short of the target: in the ring
-    if crippled:
-        start.aircraft("B1").damaged = [1, 4, 2, 3]
+    if out:
+        start.aircraft("B1").damaged = list(ENGINE_ORDER[:out])
         start.changed()
     return trials(start, n, lambda game: fate(game.apply("American", Fly("B1", move, 0.0)), "B1"))
 
@@ -255,3 +266,21 @@ def test_the_tables_of_the_other_readings_are_what_play_does_with_them(
     play, n = PLAYERS[name]
     for param, mechanic in tables[name].rows:
         check(play(param, n), distribution_rows(mechanic), (name, param, "other readings"))
+
+
+def test_every_option_value_that_changes_a_printed_table_is_played_with_it() -> None:
+    assert {("fourth_engine", "destroys", name) for name in ("attack", "flak", "attacks_to_down")} <= set(OPTION_CASES)
+    assert ("flak_damage", "breaks_off", "raid_wins") in OPTION_CASES
+    assert {name for _, _, name in OPTION_CASES} <= set(PLAYERS)
+
+
+@pytest.mark.rule("b17.39", "b17.40", "b17.53", "b17.55", "b17.57")
+@pytest.mark.parametrize(("option", "value", "name"), OPTION_CASES)
+def test_the_printed_table_is_what_play_does_at_each_option_value_that_changes_it(
+    option: str, value: Any, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each table an option's other value prints otherwise (the rows it changes) is what play does with it."""
+    monkeypatch.setattr(f"{__name__}.READING", {option: value})
+    play, n = PLAYERS[name]
+    for param, mechanic in changed_rows(RULESET, odds_tables, option, value)[name]:
+        check(play(param, n), distribution_rows(mechanic), (name, param, f"{option}={value}"))

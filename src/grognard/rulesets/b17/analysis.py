@@ -24,6 +24,8 @@ def odds_tables(options: Mapping[str, Any] | None = None) -> list[OddsTable]:
     """Every mechanic of the B-17 rules, as play reads it (a damage with every engine out destroys), then the
     composites (:mod:`grognard.rulesets.b17.composites`), read as ``options`` (a game's; RULINGS B1-B3) say."""
     m = mechanics(options)
+    out = m.crippled_at  # engines out from which "damaged" destroys a B-17 (RULINGS B4; option fourth_engine)
+    last = "(RULINGS B4)" if out == BOMBER_ENGINES else "(option fourth_engine = destroys, not RULINGS B4)"
     return [
         OddsTable("entry", "An element enters this turn (even d6)", "b17.16", ((None, ENTRY_ROLL),)),
         OddsTable("clock", "Clock hour of entry (2d6)", "b17.17", ((None, CLOCK_ROLL),)),
@@ -40,11 +42,13 @@ def odds_tables(options: Mapping[str, Any] | None = None) -> list[OddsTable]:
             (
                 ("plain", m.attack),
                 ("head-on/behind", m.attack_bonus),
-                ("plain, 4 engines out", crippled(m.attack)),
-                ("head-on/behind, 4 engines out", crippled(m.attack_bonus)),
+                (f"plain, {out} engines out", crippled(m.attack)),
+                (f"head-on/behind, {out} engines out", crippled(m.attack_bonus)),
             ),
             "approach",
-            "damaged: an engine out; destroyed when every engine already was (RULINGS B4)",
+            "damaged: an engine out; destroyed when every engine already was (RULINGS B4)"
+            if out == BOMBER_ENGINES
+            else f"damaged: an engine out; destroyed when {out} already were: the fourth engine's damage downs it {last}",
         ),
         OddsTable(
             "gunner",
@@ -58,8 +62,9 @@ def odds_tables(options: Mapping[str, Any] | None = None) -> list[OddsTable]:
             "flak",
             "Flak at a bomber (AA d6 against the bomber's d6" + (" + 3)" if m.flak.defence else ")"),
             "b17.53",
-            ((f"0-{BOMBER_ENGINES - 1} engines out", m.flak), (f"{BOMBER_ENGINES} engines out", crippled(m.flak))),
+            ((f"0-{out - 1} engines out", m.flak), (f"{out} engines out", crippled(m.flak))),
             "bomber",
+            f"with {out} engines out a damage destroys it {last}",
         ),
         OddsTable("bomb", "Hits of one bomb roll (bomber d6 against target d6)", "b17.57", ((None, m.bomb),)),
         OddsTable(

@@ -9,7 +9,8 @@ Printed by ``grognard odds b17`` after the single mechanics and tested against p
 - ``target_destroyed`` / ``raid_wins``: P(3 hits or more: the target destroyed, the Americans' win, b17.60)
   without and with the flak;
 - ``attacks_to_down``: fighter attacks until a B-17 is down, plain and head-on/from behind: each
-  "damaged" takes an engine, the next "damaged" with all four out destroys it (RULINGS B4); the bomber's
+  "damaged" takes an engine, the next "damaged" with all four out destroys it (RULINGS B4; with the option
+  ``fourth_engine = destroys`` the damage that takes the fourth does); the bomber's
   return fire is not counted (the fighter always comes back).
 """
 
@@ -40,18 +41,19 @@ def crippled(mechanic: Opposed) -> Mapped:
     return Mapped(mechanic, ((DAMAGED, DESTROYED),), f"{mechanic.text}; every engine already out")
 
 
-def _after_attack(damage: Any, outcome: Any) -> Any:
-    if outcome == DESTROYED or (outcome == DAMAGED and damage == BOMBER_ENGINES):
+def _after_attack(damage: Any, outcome: Any, crippled_at: int = BOMBER_ENGINES) -> Any:
+    if outcome == DESTROYED or (outcome == DAMAGED and damage == crippled_at):
         return DOWN
     return damage + 1 if outcome == DAMAGED else damage
 
 
-def attacks_to_down(mechanic: Opposed) -> Rounds:
-    """Attacks of ``mechanic`` until a fresh B-17 (4 engines) is destroyed."""
+def attacks_to_down(mechanic: Opposed, crippled_at: int = BOMBER_ENGINES) -> Rounds:
+    """Attacks of ``mechanic`` until a fresh B-17 (4 engines) is destroyed: a damage with ``crippled_at`` engines
+    already out destroys it (4, RULINGS B4; 3 with the option ``fourth_engine = destroys``)."""
     return Rounds(
         0,
         lambda damage: mechanic,
-        _after_attack,
+        lambda damage, outcome: _after_attack(damage, outcome, crippled_at),
         lambda damage: damage == DOWN,
         limit=ATTACKS_SHOWN,
         label=f"{mechanic.text}, again and again until the bomber is down",
@@ -88,9 +90,17 @@ def composite_tables(m: Mechanics | None = None) -> list[OddsTable]:
             "attacks_to_down",
             "Fighter attacks until a B-17 is shot down",
             "b17.39",
-            (("plain", attacks_to_down(m.attack)), ("head-on/behind", attacks_to_down(m.attack_bonus))),
+            (
+                ("plain", attacks_to_down(m.attack, m.crippled_at)),
+                ("head-on/behind", attacks_to_down(m.attack_bonus, m.crippled_at)),
+            ),
             "approach",
-            f"four engines: the fifth damage destroys it (RULINGS B4); its return fire not counted; "
+            (
+                "four engines: the fifth damage destroys it (RULINGS B4)"
+                if m.crippled_at == BOMBER_ENGINES
+                else "four engines: the fourth damage destroys it (option fourth_engine = destroys, not RULINGS B4)"
+            )
+            + "; its return fire not counted; "
             f"{ATTACKS_SHOWN}+ is {ATTACKS_SHOWN} attacks or more; the mean is exact",
         ),
     ]

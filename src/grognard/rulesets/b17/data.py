@@ -215,6 +215,17 @@ OPTIONS: tuple[OptionSpec, ...] = (
         quiet=True,
     ),
     OptionSpec(
+        "fourth_engine",
+        str,
+        "flies_on",
+        "RULINGS B4: a B-17 with all four engines damaged flies on and the next damage destroys it (flies_on), or "
+        "the damage that takes its fourth engine destroys it (destroys); a fighter's one engine out never downs "
+        "it (a damaged fighter flies 2\" less, VI.C.1.c)",
+        choices=("flies_on", "destroys"),
+        rule="b17.39",
+        quiet=True,
+    ),
+    OptionSpec(
         "flak_damage",
         str,
         "bombs",
@@ -425,6 +436,7 @@ class Mechanics:
     flak: Opposed
     bomb: BombRoll
     breaks_off: bool = False  # flak_damage = breaks_off (RULINGS B6 read the other way)
+    crippled_at: int = BOMBER_ENGINES  # engines out from which a B-17's next damage destroys it (B4; option)
 
     def load(self, bombers: int, flak: bool = False) -> BombLoad:
         """``bombers`` bomb loads under these readings (flak first with ``flak``)."""
@@ -443,11 +455,24 @@ def mechanics(options: Mapping[str, Any] | None = None) -> Mechanics:
         str(given.get("bomb_tie", "no_hit")),
         str(given.get("flak_dice", "bare")),
         given.get("flak_damage", "bombs") == "breaks_off",
+        crippled_at(given),
     )
 
 
+def crippled_at(options: Mapping[str, Any] | None) -> int:
+    """Engines out from which a B-17's next damage destroys it: all four (RULINGS B4), or three with the option
+    ``fourth_engine = destroys`` (the damage that takes the fourth destroys it).
+
+    >>> crippled_at({}), crippled_at({"fourth_engine": "destroys"})
+    (4, 3)
+    """
+    return BOMBER_ENGINES - 1 if (options or {}).get("fourth_engine", "flies_on") == "destroys" else BOMBER_ENGINES
+
+
 @functools.cache
-def _mechanics(doubled: str, bomb_tie: str, flak_dice: str, breaks_off: bool = False) -> Mechanics:
+def _mechanics(
+    doubled: str, bomb_tie: str, flak_dice: str, breaks_off: bool = False, crippled: int = BOMBER_ENGINES
+) -> Mechanics:
     flak_defence = BOMBER_DEFENCE if flak_dice == "bomber_defence" else 0
     return Mechanics(
         attack=Opposed(FIGHTER_OFFENCE, BOMBER_DEFENCE, doubled=doubled),
@@ -456,6 +481,7 @@ def _mechanics(doubled: str, bomb_tie: str, flak_dice: str, breaks_off: bool = F
         flak=Opposed(0, flak_defence, doubled=doubled),
         bomb=BombRoll(tie=bomb_tie, doubled=doubled),
         breaks_off=breaks_off,
+        crippled_at=crippled,
     )
 
 

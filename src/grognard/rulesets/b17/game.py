@@ -45,6 +45,7 @@ from grognard.rulesets.b17.data import (
     PAIRS,
     SIDES,
     attack_mechanic,
+    crippled_at,
     damage_grade,
     mechanics,
 )
@@ -471,8 +472,10 @@ class B17Game(Game):
 
     # ------------------------------------------------------------------ combat
     def _damage(self, target: Aircraft, outcome: str) -> None:
-        """An engine damaged, or the aircraft destroyed when none is left (seed VI.D.4.d-e; RULINGS B4)."""
-        if outcome == DAMAGED and target.damage < target.engines:
+        """An engine damaged, or the aircraft destroyed when none is left (seed VI.D.4.d-e; RULINGS B4; with the
+        option ``fourth_engine = destroys`` a B-17 is destroyed by the damage that would take its last engine)."""
+        lasts = crippled_at(self.state.options) if target.bomber else target.engines
+        if outcome == DAMAGED and target.damage < lasts:
             engine = next(e for e in ENGINE_ORDER if e <= target.engines and e not in target.damaged)
             target.damaged.append(engine)
             self.emit("engine_damaged", aircraft=target.label, engine=engine, damage=target.damage)
