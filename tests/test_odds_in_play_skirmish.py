@@ -16,17 +16,26 @@ import pytest
 
 from grognard.analysis.odds import distribution_rows
 from grognard.core.dice import SeededDice
+from grognard.rulesets.skirmish import RULESET
 from grognard.rulesets.skirmish.actions import Burst, Choice, Fire, Move, WedgeOrder, parse_action
-from grognard.rulesets.skirmish.analysis import odds_tables
+from grognard.rulesets.skirmish.analysis import odds_tables, scenario_odds_tables
 from grognard.rulesets.skirmish.composites import TURNS_SHOWN
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.tables import load_tables
-from odds_check import check, played
-from test_skirmish_rules import fig, figure, hold_moves, make, scenario, unit
+from odds_check import changed_rows, check, option_cases, played
+from test_skirmish_rules import fig, figure, hold_moves, scenario, unit
+from test_skirmish_rules import make as make_game
 
 TABLES = {t.name: t for t in odds_tables()}
 SHIPPED = load_tables()
 SEED = 20261204
+READING: dict[str, Any] = {}  # the options every scene is played with (an option's other value: monkeypatched)
+OPTION_CASES = option_cases(RULESET, scenario_odds_tables)
+
+
+def make(data: dict[str, Any], *dice: int, options: dict[str, Any] | None = None) -> SkirmishGame:
+    """test_skirmish_rules' ``make`` with the options of ``READING`` under ``options``."""
+    return make_game(data, *dice, options={**READING, **(options or {})})
 
 
 def trials(start: SkirmishGame, n: int, one: Callable[[SkirmishGame], Any]) -> Counter[Any]:
@@ -446,6 +455,41 @@ def play_structure_damage(param: str, n: int) -> Counter[Any]:
     return trials(start, n, one)
 
 
+def door_scene(distance: float) -> SkirmishGame:
+    """A light gun at (10, 2) facing north (crew of two); a one-section house whose door (D) is in its south wall
+    ``distance`` + 0.6 inches north of the gun, the aim point 0.6" south of the door (the template covers both)."""
+    wall = 2.0 + distance + 0.6
+    house = {
+        "kind": "building",
+        "id": "HS",
+        "shape": [[7, wall], [13, wall], [13, wall + 3], [7, wall + 3]],
+        "doors": [{"id": "D", "at": [10, wall]}],
+    }
+    crew = [fig(9.0, 2.0, type="crew"), fig(11.0, 2.0, type="crew")]
+    data = scenario(
+        [unit("C", "allies", *crew), unit("H", "axis", fig(46, 46, "pistol"))], [house], turn_limit=200
+    )  # fmt: skip
+    data["pieces"] = [{"id": "GUN", "weapon": "light_artillery", "at": [10.0, 2.0], "crew": "C"}]
+    game = make(data)
+    hold_moves(game)
+    return game
+
+
+def play_artillery_one(param: str, n: int) -> Counter[Any]:
+    """The light gun's bands: 0-18" lands on 4 or less, 18-36" on 3, 36-48" on 2 (the tables' defaults)."""
+    distance = {4: 10.0, 3: 25.0, 2: 40.0}[int(param.split()[2])]
+    start = door_scene(distance)
+
+    def one(game: SkirmishGame) -> bool:
+        while True:  # a shell that lands: is the door blown off?
+            trial = game.clone()
+            events = fire_burst(trial, Burst("GUN", (10.0, 2.0 + distance)))
+            if any(e.kind == "burst_lands" for e in events):
+                return trial.state.doors["D"].blown
+
+    return trials(start, n, one)
+
+
 def play_bridge(kind: str) -> Callable[[str, int], Counter[Any]]:
     def play(param: str, n: int) -> Counter[Any]:
         below = 0 if param.startswith("gone") else int(param.split()[1]) - 1
@@ -552,6 +596,7 @@ PLAYERS: dict[str, tuple[Callable[[Any, int], Counter[Any]], int]] = {
     "melee_to_end": (play_melee_to_end, 300),
     "ladder_push": (play_ladder_push, 300),
     "structure_damage": (play_structure_damage, 100),
+    "artillery_one": (play_artillery_one, 150),
     "bridge_large": (play_bridge("large"), 60),
     "bridge_foot": (play_bridge("foot"), 60),
     "storey": (play_storey("building"), 60),
@@ -579,3 +624,21 @@ def test_the_printed_table_is_what_play_does(name: str) -> None:
     for param, mechanic in TABLES[name].rows:
         seen = play(param, n)
         check(seen, distribution_rows(mechanic), (name, param))
+
+
+def test_every_option_value_that_changes_a_printed_table_is_played_with_it() -> None:
+    assert ("artillery_one", "damage_die", "artillery_one") in OPTION_CASES
+    assert ("ladder_push", "one_die", "ladder_push") in OPTION_CASES
+    assert {name for _, _, name in OPTION_CASES} <= set(PLAYERS)
+
+
+@pytest.mark.rule("skirmish.32", "skirmish.7", "skirmish.77", "skirmish.83")
+@pytest.mark.parametrize(("option", "value", "name"), OPTION_CASES)
+def test_the_printed_table_is_what_play_does_at_each_option_value_that_changes_it(
+    option: str, value: Any, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each table an option's other value prints otherwise (the rows it changes) is what play does with it."""
+    monkeypatch.setattr(f"{__name__}.READING", {option: value})
+    play, n = PLAYERS[name]
+    for param, mechanic in changed_rows(RULESET, scenario_odds_tables, option, value)[name]:
+        check(play(param, n), distribution_rows(mechanic), (name, param, f"{option}={value}"))

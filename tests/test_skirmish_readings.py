@@ -319,3 +319,67 @@ def test_the_storey_damage_option_carries_a_shells_rest_to_the_storey_below(
     assert game.state.sections["HS.a"] == left
     hits = [(e.data["storey"], e.data["lost"]) for e in events if e.kind == "structure_hit"]
     assert hits == ([(2, 7)] if left[0] == 20 else [(2, second), (1, 7 - second)])
+
+
+# ---------------------------------------------------------------------------------- RULINGS S8: "a 1 from artillery"
+@pytest.mark.rule("skirmish.77")
+@pytest.mark.parametrize(
+    ("artillery_one", "ranging_die", "damage_dice", "blown"),
+    [
+        ("ranging", 1, (3, 4), True),  # RULINGS S8: the ranging die's 1
+        ("ranging", 2, (1, 4), False),  # a 1 on a damage die is nothing
+        ("damage_die", 1, (3, 4), False),  # the other reading: the ranging die's 1 is nothing
+        ("damage_die", 2, (1, 4), True),  # a 1 on either damage die of the door's section
+        ("damage_die", 2, (4, 1), True),
+        ("damage_die", 2, (2, 2), False),
+    ],
+)
+def test_the_artillery_one_option_blows_a_door_on_the_ranging_dies_one_or_a_damage_dies(
+    artillery_one: str, ranging_die: int, damage_dice: tuple[int, int], blown: bool
+) -> None:
+    from grognard.rulesets.skirmish import shelling as SH
+    from test_skirmish_structures import HOUSE, burst
+
+    data = scenario([unit("A", "allies", fig(5, 5)), unit("G", "axis", fig(46, 46))], [HOUSE])
+    game = make(data, *damage_dice, options={"artillery_one": artillery_one})  # H.a's 2d6 (the door D is in it)
+    assert SH.door_section(game.ctx, "D") == "H.a"
+    SH.shell(game.ctx, burst(22, 19, 2.0), (22, 19), "heavy_artillery", ranging_die)
+    assert game.state.doors["D"].blown is blown and game.state.sections["H.a"][1] == 10 - sum(damage_dice)
+
+
+@pytest.mark.rule("skirmish.75")
+@pytest.mark.parametrize(
+    ("artillery_one", "ranging_die", "damage_dice", "points"),
+    [
+        ("ranging", 1, (3, 4), 30 - 7 - 5),  # RULINGS S8: 7 and the cannon's 5
+        ("ranging", 2, (1, 4), 30 - 5),
+        ("damage_die", 1, (3, 4), 30 - 7),
+        ("damage_die", 2, (1, 4), 30 - 5 - 5),
+    ],
+)
+def test_the_artillery_one_option_reads_a_cannon_hit_by_a_one_alike(
+    artillery_one: str, ranging_die: int, damage_dice: tuple[int, int], points: int
+) -> None:
+    from shapely.geometry import box
+
+    from grognard.rulesets.skirmish import shelling as SH
+    from test_skirmish_castles import CASTLE, FAR
+
+    data = scenario([unit("A", "allies", fig(20, 10)), unit("G", "axis", fig(27, 31), fig(28, 31)), FAR], CASTLE)
+    data["pieces"] = [{"id": "C", "weapon": "light_artillery", "at": [27.5, 30], "crew": "G"}]
+    game = make(data, *damage_dice, options={"artillery_one": artillery_one})
+    SH.shell(game.ctx, box(26, 29, 29, 31), (27.5, 30), "heavy_artillery", ranging_die)
+    assert game.state.walls["W.b"] == points
+
+
+@pytest.mark.rule("skirmish.77")
+def test_the_odds_of_a_one_from_artillery_follow_the_option() -> None:
+    def rows(**options: str) -> dict[str, Fraction]:
+        table = next(t for t in odds_tables(None, options) if t.name == "artillery_one")
+        return {p: dict(distribution_rows(m))[True] for p, m in table.rows}
+
+    assert rows() == {"lands on 4 or less": Fraction(1, 4), "lands on 3 or less": Fraction(1, 3),
+                      "lands on 2 or less": Fraction(1, 2)}  # fmt: skip
+    assert set(rows(artillery_one="damage_die").values()) == {Fraction(11, 36)}
+    done = run_cli("odds", "skirmish", "--json", "--exact", "-o", "artillery_one=damage_die", "--what", "artillery_one")
+    assert done.returncode == 0 and '"11/36"' in done.stdout

@@ -26,10 +26,10 @@ from grognard.rulesets.skirmish.mechanics import (
     Shots,
     Survival,
 )
-from grognard.rulesets.skirmish.options import six_hits_in_cover, wounds_last
+from grognard.rulesets.skirmish.options import one_on_damage_die, six_hits_in_cover, wounds_last
 from grognard.rulesets.skirmish.rules import cover_shift
 from grognard.rulesets.skirmish.scenario import load_scenario
-from grognard.rulesets.skirmish.structures import Damage, ShotsUntil
+from grognard.rulesets.skirmish.structures import Damage, OneFromArtillery, ShotsUntil, attack_of
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, WEDGE_ATTACKS, Tables, load_tables
 
 SQUAD = 8  # men in the shipped scenario's rifle squads: the "k men fire" table runs to it
@@ -139,9 +139,38 @@ def odds_tables(tables: Tables | None = None, options: Mapping[str, Any] | None 
         )
     )
     out += structure_tables(tables)
+    out.append(artillery_one_table(tables, "damage_die" if one_on_damage_die(options) else "ranging"))
     out += composite_tables(tables, six, wounds_last(options))
     out.append(ladder_push_table(tables, (options or {}).get("ladder_push", "two_men")))
     return out
+
+
+def artillery_one_table(tables: Tables, reading: str) -> OddsTable:
+    """ "A 1 from artillery" on a shell that landed (skirmish.75, 77), by the ranging number of the band it was
+    fired in, for the weapons that damage structures: the ranging die's 1 (``ranging``, RULINGS S8) or a 1 on
+    either damage die (``damage_die``, the option ``artillery_one``)."""
+    dice = int(tables.structures.dice.value)
+    numbers = sorted(
+        {
+            band.ranging
+            for weapon, entry in tables.artillery.items()
+            if attack_of(tables, weapon) in tables.structures.damaged_by.attacks
+            for band in entry.bands
+        },
+        reverse=True,
+    )
+    return OddsTable(
+        "artillery_one",
+        "A 1 from artillery, given the shell landed: a door under it blown off, a cannon on the wall section "
+        "costs it 5 points more (True)",
+        "skirmish.77",
+        tuple((f"lands on {r} or less", OneFromArtillery(r, reading, dice)) for r in numbers),
+        "ranging shot",
+        f"option artillery_one = damage_die: a 1 on either of the {dice}d6 the shell takes from the door's (or the "
+        "cannon's) section, whatever the ranging die (not RULINGS S8)"
+        if reading == "damage_die"
+        else "RULINGS S8: the ranging die shows 1 (it showed at most the band's number, each face alike)",
+    )
 
 
 def ladder_push_table(tables: Tables, reading: str) -> OddsTable:

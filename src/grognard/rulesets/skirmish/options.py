@@ -1,10 +1,11 @@
 """The skirmish rule set's scenario options (``grognard play skirmish -o NAME=VALUE``).
 
-``cover_six`` (RULINGS S4), ``over_the_top`` (S14), ``storey_damage`` (S7) and ``wounds`` (S5) play the other
-reading of a ruling; they and ``commanders`` (seats a side: ``commanders.py``) are quiet (left out of records
-and states at their default, so records made before them replay). :func:`six_hits_in_cover`,
-:func:`over_the_top_all_round`, :func:`damage_carries` and :func:`wounds_last` read a game's options (a state's,
-which lacks a quiet option at its default).
+``cover_six`` (RULINGS S4), ``over_the_top`` (S14), ``storey_damage`` (S7), ``artillery_one`` (S8) and ``wounds``
+(S5) play the other reading of a ruling, ``burst_min_range`` a minimum range for burst templates; they and
+``commanders`` (seats a side: ``commanders.py``) are quiet (left out of records and states at their default, so
+records made before them replay). :func:`six_hits_in_cover`, :func:`over_the_top_all_round`,
+:func:`damage_carries`, :func:`one_on_damage_die`, :func:`burst_min_range` and :func:`wounds_last` read a game's
+options (a state's, which lacks a quiet option at its default).
 """
 
 from __future__ import annotations
@@ -98,6 +99,18 @@ OPTIONS: tuple[OptionSpec, ...] = (
         quiet=True,
     ),
     OptionSpec(
+        "artillery_one",
+        str,
+        "ranging",
+        "'a 1 from artillery' (a door under the shell blown off, skirmish.77; a cannon on a castle wall section "
+        "costing it 5 points more, skirmish.75): ranging (RULINGS S8: the shot's ranging die shows 1) or "
+        "damage_die (a 1 on either of the two damage dice the shell rolls against the door's building section "
+        "or wall section, or the cannon's wall section)",
+        choices=("ranging", "damage_die"),
+        rule="skirmish.77",
+        quiet=True,
+    ),
+    OptionSpec(
         "wounds",
         str,
         "heal",
@@ -134,3 +147,9 @@ def wounds_last(options: Mapping[str, Any] | None) -> bool:
 def burst_min_range(options: Mapping[str, Any] | None) -> float:
     """The least range (inches) a burst template may be laid at (``burst_min_range``; 0: none)."""
     return float((options or {}).get("burst_min_range", 0.0))
+
+
+def one_on_damage_die(options: Mapping[str, Any] | None) -> bool:
+    """Whether "a 1 from artillery" is a 1 on a damage die (``artillery_one = damage_die``), not the ranging die's
+    (RULINGS S8)."""
+    return bool((options or {}).get("artillery_one", "ranging") == "damage_die")

@@ -12,10 +12,11 @@ from typing import Any
 
 from shapely.geometry import Point, Polygon
 
+from grognard.core.geometry import TOLERANCE
 from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish.context import XY, Context
-from grognard.rulesets.skirmish.options import damage_carries
+from grognard.rulesets.skirmish.options import damage_carries, one_on_damage_die
 from grognard.rulesets.skirmish.structures import (
     Damage,
     attack_of,
@@ -37,10 +38,13 @@ def shell(ctx: Context, burst: Polygon, centre: XY, weapon: str, ranging_die: in
     points, each rolled apart. A section's damage falls on its top storey
     still standing and does not carry to the one below (S7, skirmish.91);
     when its last storey reaches ALL DEAD it collapses on everyone inside. A
-    bridge at 0 is gone and the men on it fall into the river. When
-    ``ranging_die`` is 1, every door under the template is blown off (S8,
-    skirmish.77): open for good. Emits an event for each change; raises
-    ValueError for an unknown weapon or a ranging die off a d6.
+    bridge at 0 is gone and the men on it fall into the river. "A 1 from
+    artillery" (S8, skirmish.75, 77): when ``ranging_die`` is 1 (or, with the
+    option ``artillery_one = damage_die``, when a section's own 2d6 show a 1)
+    every door under the template (in that section) is blown off, open for
+    good, and a cannon on a wall section costs it 5 points more. Emits an
+    event for each change; raises ValueError for an unknown weapon or a
+    ranging die off a d6.
     """
     if not 1 <= ranging_die <= 6:
         raise ValueError(f"ranging die {ranging_die}: a d6 shows 1 to 6")
@@ -49,8 +53,21 @@ def shell(ctx: Context, burst: Polygon, centre: XY, weapon: str, ranging_die: in
     if attack not in tables.structures.damaged_by.attacks:
         ctx.emit("shell_no_damage", weapon=weapon, why=f"a {attack} does not damage structures (RULINGS S11)")
         return
-    s = ctx.state
     damage = Damage(int(tables.structures.dice.value))
+    by_die = one_on_damage_die(ctx.state.options)
+    ones = _shell_sections(ctx, burst, damage)  # the sections whose 2d6 showed a 1
+    ones |= _shell_walls(ctx, burst, damage, lambda dice: 1 in dice if by_die else ranging_die == 1)
+    _shell_bridges(ctx, burst, damage)
+    if by_die or ranging_die == 1:
+        _blow_doors(ctx, burst, ones if by_die else None)
+    ctx.structures_changed()
+
+
+def _shell_sections(ctx: Context, burst: Polygon, damage: Damage) -> set[str]:
+    """Each building section under ``burst`` loses its 2d6 (S7, skirmish.17-18, 91); returns the ids of those
+    whose dice showed a 1."""
+    s = ctx.state
+    ones: set[str] = set()
     for sid, sec in sorted(sections(ctx).items()):
         if not sec.shape.intersects(burst):
             continue
@@ -59,7 +76,10 @@ def shell(ctx: Context, burst: Polygon, centre: XY, weapon: str, ranging_die: in
         if n is None:
             continue  # already collapsed
         storey = "second storey" if n == 1 else "first storey"
-        lost = damage.roll(ctx, f"shell on section {sid} ({storey}, {points[n]} points): 2d6 off")
+        dice = damage.rolled(ctx, f"shell on section {sid} ({storey}, {points[n]} points): 2d6 off")
+        if 1 in dice:
+            ones.add(sid)
+        lost = sum(dice)
         carry = damage_carries(s.options)  # the option storey_damage = carries (RULINGS S7 read the other way)
         while n is not None and lost > 0:
             before = storey_state(sec.storeys[n], points[n])
@@ -81,17 +101,34 @@ def shell(ctx: Context, burst: Polygon, centre: XY, weapon: str, ranging_die: in
                 else:
                     ctx.emit("storey_gone", section=sid, storey=n + 1)
             n, lost = (n - 1, excess) if carry and n > 0 else (None, 0)
+    return ones
+
+
+def _shell_walls(ctx: Context, burst: Polygon, damage: Damage, hit_by_one: Any) -> set[str]:
+    """Each castle wall section under ``burst`` loses its 2d6, and 5 more with a cannon on it when ``hit_by_one``
+    (of the section's dice) holds (skirmish.74-75, S8); returns the ids of those whose dice showed a 1."""
+    s = ctx.state
+    ones: set[str] = set()
     for sid, wsec in sorted(wall_sections(ctx).items()):
         if not wsec.shape.intersects(burst) or s.walls[sid] <= 0:
             continue
-        lost = damage.roll(ctx, f"shell on castle wall section {sid} ({s.walls[sid]} points): 2d6 off")
-        if ranging_die == 1:
+        dice = damage.rolled(ctx, f"shell on castle wall section {sid} ({s.walls[sid]} points): 2d6 off")
+        if 1 in dice:
+            ones.add(sid)
+        lost = sum(dice)
+        if hit_by_one(dice):
             cannons = [p.id for p in sorted(s.pieces.values(), key=lambda p: p.id) if _cannon_on(ctx, p, wsec, burst)]
             if cannons:
-                extra = int(tables.castle.cannon_loss.value)
+                extra = int(ctx.tables.castle.cannon_loss.value)
                 lost += extra
                 ctx.emit("cannon_hit", section=sid, pieces=cannons, extra=extra)
         _wall_loses(ctx, sid, lost)
+    return ones
+
+
+def _shell_bridges(ctx: Context, burst: Polygon, damage: Damage) -> None:
+    """Each standing bridge under ``burst`` loses its 2d6; at 0 it is gone (skirmish.19, 87-89)."""
+    s = ctx.state
     for bid, site in sorted(bridge_sites(ctx).items()):
         b = s.bridges[bid]
         if not b.built or b.points <= 0 or not site.deck.intersects(burst):
@@ -101,14 +138,33 @@ def shell(ctx: Context, burst: Polygon, centre: XY, weapon: str, ranging_die: in
         ctx.emit("bridge_hit", bridge=bid, lost=lost, points=b.points, state=describe_bridge(ctx, bid))
         if b.points == 0:
             _bridge_gone(ctx, site)
-    if ranging_die == 1:
-        for door in sorted(s.doors.values(), key=lambda d: d.id):
-            opening = ctx.base_terrain.openings[door.id]
-            if door.blown or not Point(opening.at).buffer(opening.width / 2).intersects(burst):
-                continue
-            door.blown, door.open = True, True
-            ctx.emit("door_blown", door=door.id)
-    ctx.structures_changed()
+
+
+def _blow_doors(ctx: Context, burst: Polygon, ones: set[str] | None) -> None:
+    """Every door under ``burst`` is blown off (skirmish.77): all of them (the ranging die's 1, S8), or with
+    ``ones`` only those whose own section (``door_section``) is in it (its 2d6 showed a 1)."""
+    for door in sorted(ctx.state.doors.values(), key=lambda d: d.id):
+        opening = ctx.base_terrain.openings[door.id]
+        if door.blown or not Point(opening.at).buffer(opening.width / 2).intersects(burst):
+            continue
+        if ones is not None and door_section(ctx, door.id) not in ones:
+            continue
+        door.blown, door.open = True, True
+        ctx.emit("door_blown", door=door.id)
+
+
+def door_section(ctx: Context, door: str) -> str | None:
+    """The section a door opens in: of its building's sections, or its castle wall's, the first (by id) whose
+    outline (a wall section's line) passes within the tolerance of the door's centre; None if none does."""
+    opening = ctx.base_terrain.openings[door]
+    at = Point(opening.at)
+    for sid, sec in sorted(sections(ctx).items()):
+        if sec.building == opening.building and sec.shape.exterior.distance(at) <= TOLERANCE:
+            return sid
+    for sid, wsec in sorted(wall_sections(ctx).items()):
+        if wsec.wall == opening.building and wsec.line.distance(at) <= TOLERANCE:
+            return sid
+    return None
 
 
 def _cannon_on(ctx: Context, piece: Any, section: WallSection, burst: Polygon) -> bool:

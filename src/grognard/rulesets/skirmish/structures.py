@@ -72,7 +72,11 @@ class Damage(Mechanic):
     dice: int = 2
 
     def roll(self, source: DiceSource, purpose: str) -> int:
-        return sum(source.roll(self.dice, 6, purpose))
+        return sum(self.rolled(source, purpose))
+
+    def rolled(self, source: DiceSource, purpose: str) -> list[int]:
+        """The dice themselves (their total is ``roll``'s), for "a 1 on a damage die" (option ``artillery_one``)."""
+        return list(source.roll(self.dice, 6, purpose))
 
     def distribution(self) -> icepool.Die:
         return self.dice @ icepool.d6
@@ -80,6 +84,41 @@ class Damage(Mechanic):
     @property
     def text(self) -> str:
         return f"{self.dice}d6 points off a shot"
+
+
+@dataclass(frozen=True)
+class OneFromArtillery(Mechanic):
+    """ "A 1 from artillery" on a shell that landed (skirmish.75, 77): ``True`` blows off a door under it, and costs
+    a wall section with a cannon on it 5 points more. With ``reading`` ``ranging`` (RULINGS S8) the shot's ranging
+    die shows 1 (it showed at most ``ranging``, each face alike); with ``damage_die`` (the option
+    ``artillery_one``) either of the ``dice`` d6 the shell takes from the door's or cannon's section shows 1.
+
+    >>> [OneFromArtillery(4, reading).distribution().probability(True) for reading in ("ranging", "damage_die")]
+    [Fraction(1, 4), Fraction(11, 36)]
+    """
+
+    ranging: int
+    reading: str = "ranging"
+    dice: int = 2
+
+    def roll(self, source: DiceSource, purpose: str) -> bool:
+        if self.reading == "damage_die":
+            return 1 in source.roll(self.dice, 6, purpose)
+        while True:  # the ranging die of a shot that landed
+            die = source.roll(1, 6, purpose)[0]
+            if die <= self.ranging:
+                return die == 1
+
+    def distribution(self) -> icepool.Die:
+        if self.reading == "damage_die":
+            return (self.dice @ (icepool.d6 <= 1)) >= 1
+        return icepool.d(self.ranging) <= 1
+
+    @property
+    def text(self) -> str:
+        if self.reading == "damage_die":
+            return f"a 1 on either of the {self.dice}d6 of damage"
+        return f"the ranging die (1 to {self.ranging}, it landed) shows 1"
 
 
 @dataclass(frozen=True)
