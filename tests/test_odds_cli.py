@@ -139,3 +139,17 @@ def test_the_composites_take_the_options(capsys: pytest.CaptureFixture[str]) -> 
     assert odds(capsys, "omaha", "-o", "drowned_morale=off", "--what", key, "--exact") == f"{key}: 1/{6**13}\n"
     text = odds(capsys, "omaha", "-o", "drowned_morale=off", "--what", "deep_water_morale")
     assert "drowned_morale off" in " ".join(text.split())
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_odds_help_lists_every_option_value_that_changes_the_odds(ruleset: str) -> None:
+    """``grognard odds --help`` names each reading whose odds differ from the defaults' (found from the tables)."""
+    from grognard import rulesets
+    from grognard.cli_odds import ODDS_OPTIONS, OPTION_HELP
+    from odds_check import option_cases
+
+    r = rulesets.get(ruleset)
+    specs = {spec.name: spec for spec in r.options}
+    found = {f"{option}={specs[option].describe(value)}" for option, value, _ in option_cases(r, r.odds_tables)}
+    assert set(ODDS_OPTIONS[ruleset]) == found
+    assert all(value in " ".join(OPTION_HELP.split()) for value in found)

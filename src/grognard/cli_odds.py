@@ -16,6 +16,23 @@ from grognard.cli_common import wide_console as _wide_console
 from grognard.core.errors import OptionError
 from grognard.core.options import parse_assignments
 
+# the option values that print other odds than the defaults (tests/test_odds_cli.py checks this list against
+# the tables themselves, so a new reading that changes a table cannot be left off it)
+ODDS_OPTIONS = {
+    "omaha": ("drowned_morale=off",),
+    "b17": (
+        "doubled=more_than",
+        "bomb_tie=hit",
+        "flak_dice=bomber_defence",
+        "fourth_engine=destroys",
+        "flak_damage=breaks_off",
+    ),
+    "skirmish": ("ladder_push=one_die", "cover_six=hits", "artillery_one=damage_die", "wounds=last"),
+}
+OPTION_HELP = "a scenario option (a reading of RULINGS); those that change the odds: " + "; ".join(
+    f"{name} {', '.join(values)}" for name, values in ODDS_OPTIONS.items()
+)
+
 
 def odds_command(
     ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help=f"the rule set ({_KNOWN})")],
@@ -31,7 +48,7 @@ def odds_command(
     ] = None,
     option: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", metavar="NAME=VALUE", help="a scenario option (a reading of RULINGS)"),
+        typer.Option("--option", "-o", metavar="NAME=VALUE", help=OPTION_HELP),
     ] = None,
 ) -> None:
     """The exact odds of every dice mechanic of a rule set, and the composites a designer asks for, from the
