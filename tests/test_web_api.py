@@ -294,9 +294,7 @@ def test_host_controls_and_delete(server: ServerProcess) -> None:
     steps = paused["host"]["steps"]
     host.send({"type": "undo"})
     host.state_where(lambda s: s["host"]["steps"] == steps - 1 or s["host"]["steps"] < steps)
-    assert (
-        call(server.url + f"/api/rooms/{code}", method="DELETE", headers={"X-Host-Token": made["host_token"]})[0] == 409
-    )
+    # (the host may delete a game under way at once: test_web_classroom)
     host.send({"type": "end"})
     host.state_where(lambda s: s["status"] == "ended")
     status, text = call(server.url + f"/api/rooms/{code}/record", headers={"X-Host-Token": made["host_token"]})

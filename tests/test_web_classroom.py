@@ -172,3 +172,91 @@ def test_a_game_the_host_ends_has_an_end_line_the_replay_reads(server: ServerPro
 def _rooms(db: Path) -> list[str]:
     with sqlite3.connect(db) as conn:
         return [code for (code,) in conn.execute("select code from grognard_rooms")]
+
+
+def _lines(db: Path) -> int:
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute("select count(*) from grognard_lines").fetchone()[0])
+
+
+def test_rooms_past_their_retention_are_deleted_with_their_records_when_the_server_starts(
+    server: ServerProcess,
+) -> None:
+    db = server.folder / "games.sqlite3"
+    old, short, fresh = make_room(server), make_room(server), make_room(server)
+    host = Page(server, short["code"], "host", short["host_token"])
+    try:
+        settings(host, retention_days=2)  # the host keeps this one 2 days only
+        host.send({"type": "settings", "retention_days": 31})  # more than the server's 30: refused
+        host.wait(lambda s: True)
+        time.sleep(0.5)
+        assert any('"code":"retention"' in f and "at most 30 days" in f for f in host.frames), host.frames[-2:]
+        assert host.state["host"]["retention_days"] == 2 and host.state["host"]["expires"] is not None
+    finally:
+        host.close()
+    server.stop()
+    day = 86400
+    with sqlite3.connect(db) as conn:  # as if made long ago: 31 days (the server's 30 passed), 3 days (the host's 2)
+        conn.execute("update grognard_rooms set created = created - ? where code = ?", (31 * day, old["code"]))
+        conn.execute("update grognard_rooms set created = created - ? where code = ?", (3 * day, short["code"]))
+    before = _lines(db)
+    server.start()
+    assert sorted(_rooms(db)) == [fresh["code"]]
+    assert 0 < _lines(db) < before  # the deleted rooms' records went with them: no line of theirs is left
+    for made in (old, short):
+        assert call(server.url + f"/play/{made['code']}")[0] == 404
+    assert call(server.url + f"/play/{fresh['code']}")[0] == 200
+
+
+def test_a_running_server_deletes_a_room_when_its_time_is_over(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path, args=("--retention", "0.0001")) as srv:  # 8.64 seconds
+        made = make_room(srv)
+        host = Page(srv, made["code"], "host", made["host_token"])
+        try:
+            host.wait(lambda s: "host" in s)
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and not any('"type":"bye"' in f for f in host.frames):
+                time.sleep(0.2)
+            assert any("its time on this server is over" in f for f in host.frames), host.frames[-2:]
+        finally:
+            host.close()
+        assert _rooms(srv.folder / "games.sqlite3") == [] and _lines(srv.folder / "games.sqlite3") == 0
+        assert call(srv.url + f"/host/{made['code']}")[0] == 404
+
+
+def test_the_host_deletes_a_game_under_way_at_once(server: ServerProcess) -> None:
+    made = make_room(server)
+    code = made["code"]
+    ann = join(server, code, "Ann", "american")
+    host, pupil = Page(server, code, "host", made["host_token"]), Page(server, code, "player", ann["token"])
+    try:
+        host.wait(lambda s: "host" in s)
+        host.send({"type": "start"})
+        host.wait(lambda s: s["status"] == "playing" and s["host"]["steps"] >= 1, timeout=60)
+        wrong = call(server.url + f"/api/rooms/{code}", method="DELETE", headers={"X-Host-Token": "x" * 32})
+        assert wrong[0] == 403
+        status, answer = call(
+            server.url + f"/api/rooms/{code}", method="DELETE", headers={"X-Host-Token": made["host_token"]}
+        )
+        assert (status, answer) == (200, {"deleted": code})
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not any("the game was deleted" in f for f in pupil.frames):
+            time.sleep(0.1)
+        assert any("the game was deleted" in f for f in pupil.frames)
+    finally:
+        host.close()
+        pupil.close()
+    time.sleep(1.0)  # a bot's move under way when it was deleted is not stored after it
+    db = server.folder / "games.sqlite3"
+    assert _rooms(db) == [] and _lines(db) == 0
+    assert call(server.url + f"/play/{code}")[0] == 404
+
+
+def test_serve_refuses_a_retention_that_keeps_nothing_or_for_ever(tmp_path: Path) -> None:
+    from terminal_driver import error_line, run_cli
+
+    for days in ("0", "-3", "nan", "100000"):
+        done = run_cli("serve", "--retention", days, "--db", f"sqlite:///{tmp_path / 'g.sqlite3'}")
+        assert error_line(done).startswith(f"error: --retention {days if days != 'nan' else 'nan'}: the days"), (
+            done.stderr
+        )

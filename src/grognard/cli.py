@@ -65,11 +65,18 @@ def serve_command(
         str | None,
         typer.Option(help="an SQLAlchemy URL (default: an SQLite file in the user's data folder)", metavar="URL"),
     ] = None,
+    retention: Annotated[
+        float,
+        typer.Option(
+            metavar="DAYS",
+            help="each game and its record are deleted this many days after it was made (a host may choose fewer)",
+        ),
+    ] = 30.0,
 ) -> None:
     """Serve games in the browser: a host makes a game, players join with its room code, bots fill the rest."""
     from grognard.web.serve import run
 
-    run(host, port, lan, db)
+    run(host, port, lan, db, retention=retention)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -50,6 +50,7 @@ from grognard.core.options import check_offered
 from grognard.core.record import readable_by
 from grognard.terminal import parse_dice
 from grognard.web import doors, faces, odds, pages, replays
+from grognard.web import retention as retention_
 from grognard.web.guard import Bucket, CodeGate, Codes, Guard, Limits
 from grognard.web.odds import CLASS_FROM, CLASS_SHOWN, SOLO_FROM, SOLO_SHOWN
 from grognard.web.patch import Sent
@@ -83,8 +84,10 @@ STATE_INTERVAL = 0.05  # seconds between two states sent to one page (events and
 class Server:
     """The rooms and the database; one worker thread runs the database calls in order."""
 
-    def __init__(self, db_url: str, join_url: str | None = None) -> None:
+    def __init__(self, db_url: str, join_url: str | None = None, retention: float = retention_.DEFAULT_DAYS) -> None:
         self.store = Store(db_url)
+        self.retention = retention  # days a game is kept (retention.py); a host may choose fewer
+        self.sweeper: asyncio.Task[None] | None = None
         self.rooms: dict[str, Room] = {}
         self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grognard-db")
         self.join_url = join_url
@@ -102,9 +105,12 @@ class Server:
         return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
 
     async def load(self) -> None:
+        await retention_.sweep(self)  # the games past their time are deleted, never rebuilt
+        self.sweeper = asyncio.get_running_loop().create_task(retention_.sweep_forever(self))
         for room_id, code, ruleset_name, meta, record in await self.run(self.store.load):
             try:
                 room = Room.load(self.store, self.run, room_id, code, rulesets.get(ruleset_name), meta, record)
+                room.retention_most = self.retention
             except GrognardError as exc:
                 log.error("room %s cannot be rebuilt from its record: %s", code, exc)
                 continue
@@ -119,6 +125,8 @@ class Server:
         return room
 
     async def close(self) -> None:
+        if self.sweeper is not None:
+            self.sweeper.cancel()
         for room in self.rooms.values():
             if room.task is not None:
                 room.task.cancel()
@@ -291,6 +299,12 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
         if meta["status"] in ("over", "ended") and ruleset.summary is not None:
             summary = ruleset.summary
             out["summary"] = room.memo("summary", lambda: [[label, str(value)] for label, value in summary(game)])
+    elif ruleset.face is not None and room.writer is not None:  # the referee types the setup: its ground meanwhile
+        embedded = room.writer.lines[0].get("embedded")
+        out.update(
+            sides=list(ruleset.sides),
+            scene=room.memo("ground", lambda: faces.ground(ruleset, meta["options"], embedded)),
+        )
     if conn.role == "player":
         out["you"] = {"id": conn.player, "name": names.get(conn.player or "", ""), "seats": seats}
         decisions = []
@@ -313,6 +327,9 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
             "sides": list(ruleset.sides),
             "bot_names": dict(meta["bot_names"]),
             "fill_bots": meta["fill_bots"],
+            "retention_days": retention_.room_days(meta, conn.ws.app.state.server.retention),
+            "retention_most": conn.ws.app.state.server.retention,
+            "expires": retention_.expires(meta, conn.ws.app.state.server.retention),
             "odds_shown": meta.get("odds_shown", CLASS_SHOWN),
             "odds_from": meta.get("odds_from", CLASS_FROM),
             "join_url": conn.ws.app.state.server.join_url or "",
@@ -322,9 +339,15 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
     return out
 
 
-def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tuple[str, ...] = ()) -> FastAPI:
-    """The grognard web application over the database at ``db_url``."""
-    server = Server(db_url, join_url)
+def create_app(
+    db_url: str,
+    *,
+    join_url: str | None = None,
+    allowed_origins: tuple[str, ...] = (),
+    retention: float = retention_.DEFAULT_DAYS,
+) -> FastAPI:
+    """The grognard web application over the database at ``db_url``; games kept ``retention`` days."""
+    server = Server(db_url, join_url, retention)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
@@ -415,6 +438,7 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
                 return _refusal("solo_dice", "dice: a solo game rolls the computer's dice (referee mode needs a host)")
         host_token = secrets.token_urlsafe(24)
         room = await Room.create(server.store, ruleset, given, body.dice, host_token, server.run, embedded)
+        room.retention_most = server.retention
         server.rooms[room.code] = room
         server.codes.note(_client(request), room.code)  # the host's own pages never count as codes tried
         made: dict[str, Any] = {
@@ -493,9 +517,7 @@ def create_app(db_url: str, *, join_url: str | None = None, allowed_origins: tup
         room = server.room(code)
         if not x_host_token or not room.is_host(x_host_token):
             raise Refused("host_only", "only the host may delete the game")
-        if room.meta["status"] not in ("over", "ended"):
-            raise Refused("not_over", "end the game before deleting it")
-        room.close()
+        room.close()  # at once, a game under way too: its pages closed, nothing of it kept
         del server.rooms[room.code]
         await server.run(server.store.delete_room, room.id)
         return {"deleted": room.code}

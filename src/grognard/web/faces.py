@@ -16,6 +16,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
+from grognard.core.dice import SeededDice
 from grognard.core.engine import Decision, Event, Game
 from grognard.core.ruleset import Ruleset
 
@@ -48,6 +49,19 @@ def scene(ruleset: Ruleset, game: Game, mine: Collection[str], seat: str | None 
     if ruleset.face is None:
         return None
     return ruleset.face.scene(_view(game, seat), mine)
+
+
+def ground(ruleset: Ruleset, options: dict[str, Any], embedded: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The table before its setup is rolled (a referee still typing the setup's dice): the scene's ``terrain``
+    layer only, of a game set up with other dice (nothing the dice place: no marks, no units)."""
+    if ruleset.face is None:
+        return None
+    probe = ruleset.create(options, SeededDice(0), embedded)
+    drawn = ruleset.face.scene(_view(probe, None), ())
+    drawn["layers"] = [
+        dict(layer, shapes=layer["shapes"] if layer["name"] == "terrain" else []) for layer in drawn["layers"]
+    ]
+    return drawn
 
 
 # ---------------------------------------------------------------------------------------------- generic

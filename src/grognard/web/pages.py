@@ -212,8 +212,9 @@ every die shown</p>
 </section>
 <section aria-labelledby="control-h">
 <h2 id="control-h">The game</h2>
+<p class="buttons"><button type="button" id="start" aria-describedby="start-why">Start</button>
+<span id="start-why" class="why"></span></p>
 <p class="buttons">
-<button type="button" id="start">Start</button>
 <button type="button" id="pause">Pause</button>
 <button type="button" id="undo">Take back the last action</button>
 <button type="button" id="lock" aria-pressed="false">Lock the room (no new players)</button>
@@ -236,9 +237,12 @@ every die shown</p>
 <option value="everyone">to everyone, pupils too</option></select>
 <label for="odds-from">from turn</label>
 <input id="odds-from" name="odds_from" type="number" min="0" max="99" inputmode="numeric"></p>
+<p><label for="retention">keep this game and its record for (days, then deleted)</label>
+<input id="retention" name="retention_days" type="number" min="1" inputmode="numeric"></p>
 <p><button type="submit">Save settings</button></p>
 </form>
 <p><button type="button" id="dice-mode">Referee mode: type the table's dice</button></p>
+<p id="expires" class="hint"></p>
 </section>
 <section aria-labelledby="seats-h">
 <h2 id="seats-h">Seats</h2>

@@ -154,6 +154,7 @@ class Settings(Message):
     on_timeout: Literal["bot", "hold"] | None = None
     odds_shown: Literal["off", "projector", "everyone"] | None = None  # who sees who is winning (odds.shown_to)
     odds_from: Annotated[int, Field(ge=0, le=99)] | None = None  # from this turn on
+    retention_days: Annotated[int, Field(ge=1, le=3650)] | None = None  # the game deleted after: at most the server's
     bot_names: Annotated[dict[Short, Short], Field(max_length=8)] | None = None
 
 

@@ -43,6 +43,7 @@ from grognard.web import faces
 from grognard.web.odds import CLASS_FROM, CLASS_SHOWN, LiveOdds, odds_seed, shown_to
 from grognard.web.protocol import Refused as Refused  # where the pages and tests have always found it
 from grognard.web.referee import Referee, RefereeDice
+from grognard.web.retention import DEFAULT_DAYS, check_days
 from grognard.web.store import Store
 
 log = logging.getLogger("grognard.web")
@@ -101,6 +102,7 @@ class Room:
         self._memo_at = -1
         self.closed = False
         self.debrief: dict[str, Any] | None = None
+        self.retention_most = DEFAULT_DAYS  # the server's days (retention.py): a host may choose fewer
         self.odds = LiveOdds(odds_seed(code))  # who is winning, off the actor (odds.py)
         self.odds.on_ready = self.touch
 
@@ -140,6 +142,7 @@ class Room:
             "odds_shown": CLASS_SHOWN,  # who sees who is winning (odds.shown_to), from turn odds_from
             "odds_from": CLASS_FROM,
             "next_player": 1,
+            "created": time.time(),  # its retention counts from now (retention.py)
         }
         kept = {"embedded": embedded} if embedded else {}
         header = make_header(ruleset.name, ruleset.recorded(options), dice, seed, server="grognard serve", **kept)
@@ -487,7 +490,9 @@ class Room:
                 self._cancel_timer()
             self._timer_key = None
         elif op == "settings":
-            for key in ("fill_bots", "timer", "on_timeout", "odds_shown", "odds_from"):
+            if args.get("retention_days") is not None:
+                check_days(args["retention_days"], self.retention_most)
+            for key in ("fill_bots", "timer", "on_timeout", "odds_shown", "odds_from", "retention_days"):
                 if args.get(key) is not None:
                     meta[key] = args[key]
             for side, name in (args.get("bot_names") or {}).items():
@@ -648,6 +653,8 @@ class Room:
         def attempt() -> list[Event]:
             if self.meta["status"] == "ended":  # ended while a bot chose or the referee rolled: nothing applied
                 raise Refused("over", "the host ended the game")
+            if self.closed:  # deleted meanwhile: nothing of it is stored again
+                raise Refused("gone", "this game was deleted")
             applied = game.apply(seat, action)
             self.committing = True  # in the same step of the event loop as the change itself
             self.changes += 1
@@ -691,6 +698,8 @@ class Room:
 
     async def _persist(self, line: dict[str, Any], meta: dict[str, Any] | None = None) -> None:
         assert self.writer is not None
+        if self.closed:  # deleted (by its host, or its time was over): nothing of it is stored again
+            raise Refused("gone", "this game was deleted")
         await self.run_db(self.store.append, self.id, len(self.writer.lines) - 1, line, meta)
 
     async def _undo(self) -> None:
@@ -899,13 +908,13 @@ class Room:
         key = ("picture", canonical_json(view))
         return str(self.memo(key, lambda: self.ruleset.render(view)))  # type: ignore[misc]
 
-    def close(self) -> None:
+    def close(self, reason: str = "the game was deleted") -> None:
         self.closed = True
         self.odds.close()
         self._cancel_timer()
         self.asking.cancel()
         for conn in list(self.conns):
-            conn.kick("the game was deleted")
+            conn.kick(reason)
         self.queue.put_nowait((self._noop, (), asyncio.get_running_loop().create_future()))
 
 

@@ -103,8 +103,20 @@ def check_port(host: str, port: int) -> None:
             raise OptionError(f"--host {host} --port {port}: cannot listen there: {exc.strerror or exc}") from None
 
 
-def run(host: str, port: int, lan: bool, db: str | None, log_level: str = "info") -> None:
-    """Serve until interrupted; with ``lan``, listen on every interface and print the join address and its QR code."""
+MAX_RETENTION = 3650.0  # days: ten years, the longest a server keeps a game
+
+
+def check_retention(days: float) -> None:
+    """``--retention DAYS``: more than 0 (a game is always deleted some day), at most ``MAX_RETENTION``."""
+    if not 0 < days <= MAX_RETENTION:  # NaN fails too
+        raise OptionError(
+            f"--retention {days:g}: the days a game and its record are kept, more than 0 and at most {MAX_RETENTION:g}"
+        )
+
+
+def run(host: str, port: int, lan: bool, db: str | None, log_level: str = "info", retention: float = 30.0) -> None:
+    """Serve until interrupted; with ``lan``, listen on every interface and print the join address and its QR code.
+    Each game and its record are deleted ``retention`` days after it was made (a host may choose fewer)."""
     import uvicorn
 
     from grognard.web.app import create_app
@@ -113,6 +125,7 @@ def run(host: str, port: int, lan: bool, db: str | None, log_level: str = "info"
 
     if not 0 < port < 65536:
         raise OptionError(f"--port {port}: a port is 1 to 65535")
+    check_retention(retention)
     url = db or default_url()
     check_database(url, "--db")
     join_url = None
@@ -125,7 +138,8 @@ def run(host: str, port: int, lan: bool, db: str | None, log_level: str = "info"
         print(qr_text(join_url))
     else:
         print(f"grognard serving at http://{host}:{port} (database {url.split('://')[0]})")
-    app = create_app(url, join_url=join_url)
+    print(f"games and their records are deleted {retention:g} days after they are made (--retention)")
+    app = create_app(url, join_url=join_url, retention=retention)
     # a stop (Ctrl-C, SIGTERM) closes the pages still open after a short grace, never waits on them for ever
     uvicorn.run(
         app,

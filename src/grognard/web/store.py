@@ -5,7 +5,8 @@ the hashes of their tokens, seats, settings); its game is the record's lines,
 one row each, appended as the game goes and committed before anyone is told.
 SQLite by default (WAL mode, synchronous FULL: a process killed at any moment,
 or a power cut, keeps every committed line); any SQLAlchemy URL works
-(PostgreSQL on a school server).
+(PostgreSQL on a school server). A room and its lines are deleted once its
+retention has passed (``delete_expired``; docs/privacy.md).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
+
+DAY = 86400.0  # seconds
 
 metadata = MetaData()
 
@@ -85,8 +88,9 @@ class Store:
 
     def create_room(self, code: str, ruleset: str, meta: dict[str, Any], record: list[dict[str, Any]]) -> int:
         with self.engine.begin() as conn:
+            made = float(meta.get("created", time.time()))
             key = conn.execute(
-                insert(rooms).values(code=code, ruleset=ruleset, created=time.time(), meta=json.dumps(meta))
+                insert(rooms).values(code=code, ruleset=ruleset, created=made, meta=json.dumps(meta))
             ).inserted_primary_key
             assert key is not None
             room_id = key[0]
@@ -123,6 +127,27 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(delete(lines).where(lines.c.room_id == room_id))
             conn.execute(delete(rooms).where(rooms.c.id == room_id))
+
+    def delete_expired(self, now: float, default_days: float) -> list[str]:
+        """Delete every room (its record's lines with it) made more than its ``meta["retention_days"]`` (else
+        ``default_days``) days before ``now``, and any line of a room no longer there; the codes deleted."""
+        gone: list[tuple[int, str]] = []
+        with self.engine.begin() as conn:
+            for room_id, code, created, meta in conn.execute(
+                select(rooms.c.id, rooms.c.code, rooms.c.created, rooms.c.meta)
+            ):
+                try:
+                    days = float(json.loads(meta).get("retention_days", default_days))
+                except (ValueError, TypeError, AttributeError):
+                    days = default_days
+                if created + days * DAY <= now:
+                    gone.append((room_id, code))
+            ids = [room_id for room_id, _ in gone]
+            if ids:
+                conn.execute(delete(lines).where(lines.c.room_id.in_(ids)))
+                conn.execute(delete(rooms).where(rooms.c.id.in_(ids)))
+            conn.execute(delete(lines).where(lines.c.room_id.not_in(select(rooms.c.id))))
+        return [code for _, code in gone]
 
     def load(self) -> list[tuple[int, str, str, dict[str, Any], list[dict[str, Any]]]]:
         """Every room: (id, code, rule set, meta, record lines in order)."""

@@ -23,10 +23,11 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """``grognard serve`` in a subprocess on a free port, its database in ``folder``."""
+    """``grognard serve`` in a subprocess on a free port, its database in ``folder`` (``args``: more options)."""
 
-    def __init__(self, folder: Path, port: int | None = None) -> None:
+    def __init__(self, folder: Path, port: int | None = None, args: tuple[str, ...] = ()) -> None:
         self.folder = Path(folder)
+        self.args = args  # more of serve's options (--retention DAYS)
         self.port = port or free_port()
         self.db = f"sqlite:///{self.folder / 'games.sqlite3'}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -46,7 +47,7 @@ class ServerProcess:
         env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "grognard.cli", "serve", "--port", str(self.port), "--db", self.db],
+                [sys.executable, "-m", "grognard.cli", "serve", "--port", str(self.port), "--db", self.db, *self.args],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 env=env,

@@ -77,9 +77,9 @@ def situation(game: B17Game, decision: Decision) -> list[str]:
         lines.append(aircraft_line(game, f))
         lines.append("guns in range: " + ", ".join(f'{g} {d:.1f}"' for g, d in in_range.items()))
     elif kind == "place":
-        lines.append("give four centres: leader, left, right, last; 4\" at least between the leader's tail and the")
-        lines.append(
-            'last bomber\'s nose and between the left and right wingtips; 6-18" from the entry end, 6" from the flanks'
+        lines.append(  # one line, one sentence: a page shows each line as its own paragraph
+            "give four centres: leader, left, right, last; 4\" at least between the leader's tail and the last "
+            'bomber\'s nose and between the left and right wingtips; 6-18" from the entry end, 6" from the flanks'
         )
     return lines
 

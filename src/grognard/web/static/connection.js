@@ -5,6 +5,7 @@ import { role, code, keyOf, S } from "./state.js";
 import { draw } from "./app.js";
 import { addEvents } from "./panels.js";
 import { askedAgain, sayAskedAgain, showPreview } from "./orders.js";
+import { sayDone } from "./host.js";
 
 let ws = null;
 let retry = 500;
@@ -169,8 +170,8 @@ function receive(m) {
       if (!(S.last && S.answered && askedAgain(S.last))) sayOfOrder("Done: " + m.action, "ok");
       else { said.push("Done: " + m.action); sayAskedAgain(S.last); }
     }
-    else if (m.dice) say("Dice entered: " + m.dice.join(" "), "ok");
-    else if (m.op) say("Done.", "ok");
+    else if (m.dice) sayDone("dice", "Dice entered: " + m.dice.join(" "));
+    else if (m.op) sayDone(m.op);  // host.js: said briefly, then cleared
   } else if (m.type === "preview") { showPreview(m); }
   else if (m.type === "bye") { say(m.message, "error"); }
 }

@@ -28,7 +28,8 @@ export function hostControls() {
     chosen.clear();
   });
   $("delete").addEventListener("click", async () => {
-    if (!confirm("Delete this game and its record for good?")) return;
+    const playing = S.last && (S.last.status === "playing" || S.last.status === "lobby");
+    if (!confirm("Delete this game and its record now, for good?" + (playing ? " It is not over: every page of it closes." : "") + " Nothing of it is kept on the server.")) return;
     const r = await fetch("/api/rooms/" + code, { method: "DELETE", headers: { "X-Host-Token": S.token } });
     const a = await r.json();
     if (r.ok) { store.del("grognard:host:" + code); location.href = "/"; } else say(a.message, "error");
@@ -47,7 +48,9 @@ export function hostControls() {
     const bot_names = {};
     for (const sel of $("bot-names").querySelectorAll("select")) bot_names[sel.name] = sel.value;
     send({ type: "settings", fill_bots: f.fill_bots.checked, timer: parseInt(f.timer.value || "0", 10), on_timeout: f.on_timeout.value, bot_names,
-      odds_shown: f.odds_shown.value, odds_from: parseInt(f.odds_from.value || "0", 10) });
+      odds_shown: f.odds_shown.value, odds_from: parseInt(f.odds_from.value || "0", 10),
+      // the days kept: sent when changed (a server keeping games less than a day takes no whole day)
+      retention_days: f.retention_days.value !== f.retention_days.defaultValue ? parseInt(f.retention_days.value || "1", 10) : undefined });
   });
   $("dice-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -67,13 +70,17 @@ export function drawHost(s) {
   $("join-url").textContent = (h.join_url || location.origin) + "/play/" + code;
   if (h.projector_url) $("projector-link").setAttribute("href", h.projector_url);
   $("start").disabled = s.status !== "lobby" || !s.ready;
+  $("start-why").textContent = startWhy(s);
   $("pause").disabled = s.status !== "playing";
   $("pause").textContent = s.paused ? "Resume" : "Pause";
   $("undo").disabled = !h.steps;
   $("dice-mode").textContent = s.dice === "manual" ? "Referee mode is on: let the computer roll again" : "Referee mode: type the table's dice";
   $("dice-mode").disabled = !s.ready;
   $("end").disabled = s.status === "over" || s.status === "ended";
-  $("delete").disabled = !(s.status === "over" || s.status === "ended");
+  $("delete").disabled = false;  // at once, a game under way too (after a confirmation)
+  $("expires").textContent = h.expires ? "This game and its record are deleted from the server on " +
+    new Date(h.expires * 1000).toLocaleString(undefined, { dateStyle: "long", timeStyle: "short" }) +
+    " (" + (+h.retention_days.toFixed(4)) + " days after it was made), or when you delete it." : "";
   $("record").hidden = !(s.status === "over" || s.status === "ended");
   $("record").setAttribute("href", "#");
   if (!settingsDrawn) {
@@ -84,6 +91,8 @@ export function drawHost(s) {
     f.on_timeout.value = s.timer.on_timeout;
     f.odds_shown.value = h.odds_shown;
     f.odds_from.value = h.odds_from;
+    f.retention_days.defaultValue = f.retention_days.value = String(Math.max(1, Math.round(h.retention_days)));
+    f.retention_days.max = String(Math.max(1, Math.floor(h.retention_most)));
     const box = $("bot-names");
     for (const side of h.sides) {
       const id = "bot-" + side;
@@ -178,6 +187,29 @@ export function drawHost(s) {
   drawChosen();
   if (focused && $(focused)) $(focused).focus();
 }
+// why Start cannot be pressed now, said beside it (a referee saw it greyed out with no word why)
+function startWhy(s) {
+  if (s.status === "playing") return "The game has started.";
+  if (s.status !== "lobby") return "The game is over.";
+  if (s.ready) return "";
+  if (s.dice === "manual") {
+    const req = s.host && s.host.dice_request;
+    const kept = req && req.kept ? req.kept.length : 0;
+    return "Start waits for the setup's dice: type each roll above" + (kept ? " (" + kept + " typed so far)." : ".");
+  }
+  return "Start waits for the game to be set up.";
+}
+
+// a host command done: said briefly, then cleared (a lasting "Done." read as news long after)
+const doneWords = { start: "Started.", pause: "Done: paused or resumed.", settings: "Settings saved.", assign: "Seat given.",
+  bot: "Bot set.", rename: "Renamed.", remove: "Removed.", remove_many: "Removed.", lock: "Done: the room's lock changed.",
+  undo: "Taken back.", end: "The game is ended.", dice_mode: "Dice mode changed." };
+export function sayDone(op, words) {
+  const text = words || doneWords[op] || "Done: " + op + ".";
+  say(text, "ok", "op");
+  setTimeout(() => { const box = $("message"); if (box && box.dataset.about === "op" && box.textContent === text) say(""); }, 5000);
+}
+
 function drawChosen() {
   const n = chosen.size;
   $("remove-chosen").textContent = "Remove the ticked players" + (n ? " (" + n + ")" : "");

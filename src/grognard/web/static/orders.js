@@ -104,7 +104,10 @@ function idleText(s) {
 function decisionForm(d, k) {
   const wrap = el("section", null, { class: "decision", "aria-labelledby": "d" + k + "-h" });
   wrap.appendChild(el("h3", d.seat + ": " + d.prompt, { id: "d" + k + "-h" }));
-  for (const line of d.situation.slice(1)) wrap.appendChild(el("p", line, { class: "situation" }));
+  // the unit's own line above its menu; the rest of the situation (a bunker's list of every squad) below
+  // it: the menu in sight without scrolling on a Chromebook (the squad list pushed it below the fold)
+  const [first, ...more] = d.situation.slice(1);
+  if (first) wrap.appendChild(el("p", first, { class: "situation" }));
   // the menu
   const menu = el("fieldset");
   // the same odds on every choice (a firer's dice that do not depend on its target): said once, above
@@ -134,6 +137,7 @@ function decisionForm(d, k) {
   });
   menu.appendChild(menuButton);
   wrap.appendChild(menu);
+  for (const line of more) wrap.appendChild(el("p", line, { class: "situation" }));
   // the forms: typed numbers
   d.forms.forEach((f, j) => {
     const form = el("form", null, { class: "order-form", "aria-label": f.title });
