@@ -34,28 +34,39 @@ def test_resign_is_asked_again_and_only_yes_resigns(tmp_path: Path) -> None:
     assert lines[-1]["type"] == "resign"
 
 
+VILLAGE = ("play", "skirmish", "village_street", "--human", "allies", "--seed", "6")
+MOVES = "move A 11.26,15.95\nmove B 19.76,13.24\nmove C 35,15.5\n"
+
+
 def test_undo_takes_back_the_last_order_and_the_game_is_the_one_played_without_it(tmp_path: Path) -> None:
-    """'1', undo, '2' gives the very record of '2': the same dice, the same bots, nothing of the taken-back order."""
+    """The last move, undo, hold gives the very record of the hold: the same dice, the same bots, nothing of the
+    taken-back order. Nothing was rolled since the move (the bots' moves roll none): it may be taken back."""
     undone, straight = tmp_path / "undone.jsonl", tmp_path / "straight.jsonl"
-    done = run_cli(*GERMAN, "--record", str(undone), stdin="1\nundo\n2\n1\nquit\n")
+    done = run_cli(*VILLAGE, "--record", str(undone), stdin=MOVES + "undo\nhold C\nfire A hold\nquit\n")
     assert done.returncode == 0, done.stderr
     first = records_of(undone)
-    assert re.search(r"took back German 1's \S.* and \d+ bot actions after it; turn \d+ again", done.stdout)
-    plain = run_cli(*GERMAN, "--record", str(straight), stdin="2\n1\nquit\n")
+    assert re.search(r"took back Allies\S* move C 35,15.5 and \d+ bot actions after it; turn 1 again", done.stdout)
+    plain_moves = MOVES.replace("move C 35,15.5", "hold C")
+    plain = run_cli(*VILLAGE, "--record", str(straight), stdin=plain_moves + "fire A hold\nquit\n")
     assert plain.returncode == 0, plain.stderr
     assert lines_of(undone) == lines_of(straight)
-    assert [line.get("seat") for line in first].count("German 1") == 2
+    assert [line.get("action") for line in first if line.get("seat") == "Allies"][2:] == ["hold C", "fire A hold"]
     replayed = run_cli("replay", str(undone))
     assert replayed.returncode == 0, replayed.stderr
-    resumed = run_cli("play", "omaha", "--resume", str(undone), "--human", "german", stdin="1\n" * 40)
-    assert resumed.returncode == 0 and "Result: unfinished on turn 2" in resumed.stdout, resumed.stderr
+    resumed = run_cli("play", "skirmish", "--resume", str(undone), "--human", "allies", stdin="1\n" * 8 + "quit\n")
+    assert resumed.returncode == 0 and "continue with: grognard play skirmish --resume" in resumed.stdout, (
+        resumed.stdout[-1500:] + resumed.stderr
+    )
+
+
+AMERICAN = ("play", "omaha", "--germans", "1", "--human", "american", "--seed", "1", "--turn-cap", "2")
 
 
 def test_undo_without_a_record_and_with_nothing_to_take_back() -> None:
-    done = run_cli(*GERMAN, stdin="undo\n1\nundo\nundo\nquit\n")
+    done = run_cli(*AMERICAN, stdin="undo\n1\nundo\nundo\nquit\n")
     assert done.returncode == 0, done.stderr
     assert "nothing to take back: no person has given an order yet" in done.stdout
-    assert re.search(r"took back German 1's .*; turn \d+ again", done.stdout)
+    assert re.search(r"took back American 1's .*; turn \d+ again", done.stdout)
     after = done.stdout.split("took back ", 1)[1]  # an order was given and taken back: not 'none given yet'
     assert "nothing to take back: every order a person gave is taken back already" in after, after[-800:]
     assert "no person has given an order yet" not in after

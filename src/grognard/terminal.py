@@ -28,6 +28,7 @@ from grognard.core.errors import GrognardError, OptionError
 from grognard.core.numbers import is_count, read_int
 from grognard.core.record import RecordWriter, Replay, StepCounter, replay
 from grognard.core.ruleset import Bot, Ruleset
+from grognard.core.takeback import stands
 from grognard.render import write_picture
 
 QUIT_WORDS = {"quit", "exit"}
@@ -175,7 +176,8 @@ A point is X,Y or X Y (inches), in every rule set.
 Other words: 'preview ORDER' tells what an order would do without giving it,
 'draw FILE.svg [ORDER]' draws the table (with the order's path, if given) to a picture,
 'board' shows the whole table, 'choices' lists the choices again,
-'undo' takes back the last order a person gave (and what the bots did since),
+'undo' takes back the last order a person gave (and what the bots did since)
+until a die is rolled or a secret revealed: an order whose dice were rolled stands,
 'help' shows this, 'resign' gives up the game for your side (asked again to be sure), 'quit' stops here
 (with --record the game is saved and --resume continues it)."""
 
@@ -472,7 +474,9 @@ class Session:
         """``undo`` asked at ``asker``'s prompt: rebuild the game from its record without the last action a
         person gave (and the bots' actions after it), as the web's take back does; the file on disk loses
         those lines too. In hot seat only that order's own side may take it back: the person at the
-        keyboard cannot undo the other side's order (a sealed secret choice among them)."""
+        keyboard cannot undo the other side's order (a sealed secret choice among them). An order stands once
+        it or a bot's action after it rolled a die or revealed a secret (:mod:`grognard.core.takeback`): taken
+        back, it would roll the same dice again, which the person has seen."""
         writer = self.writer
         lines = writer.lines if isinstance(writer, RecordWriter) else []
         people = [i for i, line in enumerate(lines) if line.get("type") == "action" and line.get("seat") in self.humans]
@@ -493,6 +497,9 @@ class Session:
                 f" ({game.side_of(undone['seat'])}), and only that side may take it back",
                 style="red",
             )
+            return
+        if (why := stands(lines[keep:])) is not None:
+            self.prompter.say(f"that order stands: {why}", style="red")
             return
         rebuilt = replay(lines[:keep], rulesets.get)
         game = rebuilt.game
