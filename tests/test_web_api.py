@@ -291,9 +291,14 @@ def test_host_controls_and_delete(server: ServerProcess) -> None:
     host.until(lambda m: m["type"] == "events" and m["step"] >= 2, timeout=30)
     host.send({"type": "pause", "paused": True})  # refused if the bots already finished the game: undo works then too
     paused = host.state_where(lambda s: s["paused"] or s["status"] == "over")
-    steps = paused["host"]["steps"]
+    steps, stands = paused["host"]["steps"], paused["host"]["stands"]
     host.send({"type": "undo"})
-    host.state_where(lambda s: s["host"]["steps"] == steps - 1 or s["host"]["steps"] < steps)
+    answer = host.until(lambda m: m["type"] == "refused" or (m["type"] == "ack" and m.get("op") == "undo"))
+    if stands is None:  # the last action rolled no die and revealed nothing: taken back
+        assert answer["type"] == "ack", (answer, paused["host"], paused["status"])
+        host.state_where(lambda s: s["host"]["steps"] == steps - 1)
+    else:  # it stands (tests/test_web_take_back.py): refused, saying why
+        assert answer["code"] == "stands" and answer["message"] == f"that action stands: {stands}", answer
     # (the host may delete a game under way at once: test_web_classroom)
     host.send({"type": "end"})
     host.state_where(lambda s: s["status"] == "ended")

@@ -23,7 +23,7 @@ from browsers import at_chromebook_sizes, font_px, in_sight, needs_chromium, one
 from grognard import rulesets
 from grognard.core.engine import Game
 from grognard.core.record import readable_by, replay
-from grognard.web.testing import ServerProcess, call, receive
+from grognard.web.testing import ServerProcess, call, join, receive
 
 pytestmark = needs_chromium
 pytest.importorskip("playwright.sync_api")
@@ -324,16 +324,30 @@ def test_the_upload_limits(server: ServerProcess, played: dict[str, tuple[str, s
 
 
 def test_a_take_back_is_replayed_again(server: ServerProcess) -> None:
-    """The host takes back the last two actions of a finished game: the replay is read again (the steps
-    taken back are gone, the ones before are as they were), never served from the book read before."""
-    code, token, _ = play_out(server, "b17", {})
-    status, before = call(f"{server.url}/api/rooms/{code}/replay")
-    assert status == 200 and before["result"] is not None
-    last = before["steps"] - 1
-    kept = call(f"{server.url}/api/rooms/{code}/replay/{last - 2}")[1]
-    assert call(f"{server.url}/api/rooms/{code}/replay/{last}")[1]["result"] == before["result"]
+    """The host takes back the last two actions (two squads held: nothing rolled, so they may be taken back):
+    the replay is read again (the steps taken back are gone, the ones before are as they were), never served
+    from the book read before."""
+    status, made = call(server.url + "/api/rooms", {"ruleset": "omaha", "options": {"germans": 1}})
+    assert status == 200, made
+    code, token = made["code"], made["host_token"]
+    pupils = [join(server.url, code, f"Pupil {k}", "american") for k in range(3)]  # the German: a bot
     with connect(f"{server.ws_url}/ws/{code}") as ws:
         ws.send(json.dumps({"type": "hello", "role": "host", "token": token}))
+        ws.send(json.dumps({"type": "start"}))
+        for k, pupil in enumerate(pupils[:2]):
+            with connect(f"{server.ws_url}/ws/{code}") as page:
+                page.send(json.dumps({"type": "hello", "role": "player", "token": pupil["token"]}))
+                while not ((m := receive(page, timeout=30))["type"] == "state" and m["decisions"]):
+                    pass
+                page.send(json.dumps({"type": "act", "action": f"hold A{k + 1}", "n": 1}))
+                while not ((m := receive(page, timeout=30))["type"] in ("ack", "refused") and m.get("n") == 1):
+                    pass
+                assert m["type"] == "ack", m
+        status, before = call(f"{server.url}/api/rooms/{code}/replay")
+        assert status == 200 and before["result"] is None
+        last = before["steps"] - 1
+        kept = call(f"{server.url}/api/rooms/{code}/replay/{last - 2}")[1]
+        assert call(f"{server.url}/api/rooms/{code}/replay/{last}")[1]["order"]["text"] == "hold A2"
         for _ in range(2):
             ws.send(json.dumps({"type": "undo"}))
             while not ((m := receive(ws))["type"] == "ack" and m.get("op") == "undo"):

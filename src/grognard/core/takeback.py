@@ -47,20 +47,20 @@ def _revealed(line: Mapping[str, Any]) -> list[str]:
     return shown
 
 
-def _what(line: Mapping[str, Any], own: bool) -> str:
-    """The line's action as a refusal names it: ``fire B1 A1`` (the order itself), else with its seat."""
+def _what(line: Mapping[str, Any], seat: bool) -> str:
+    """The line's action as a refusal names it: ``fire B1 A1``, with ``seat`` ``fire B1 A1 by German 1``."""
     action = str(line.get("action") or line.get("type") or "the setup")
-    return action if own or not line.get("seat") else f"{action} by {line['seat']}"
+    return f"{action} by {line['seat']}" if seat and line.get("seat") else action
 
 
-def why_it_stands(line: Mapping[str, Any], own: bool = True) -> str | None:
+def why_it_stands(line: Mapping[str, Any], own: bool = True, seat: bool = False) -> str | None:
     """Why the action of record ``line`` cannot be taken back (its dice, its reveal), or None.
 
-    ``own``: the line is the action asked about (``its dice were rolled``), else one after it.
+    ``own``: the line is the action asked about (``its dice were rolled``), else one after it (named with
+    its seat); ``seat``: the action asked about is named with its seat too (the web's host takes back
+    anyone's).
     """
-    if line.get("type") != "action":
-        return "it is not an action" if own else f"{_what(line, own)} came after it"
-    what = _what(line, own)
+    what = _what(line, seat or not own)
     if dice := _rolled(line):
         count = f"{dice} {'die' if dice == 1 else 'dice'}"
         return f"{'its dice were' if own else 'dice were'} rolled{'' if own else ' after it'} ({what}: {count})"
@@ -70,12 +70,17 @@ def why_it_stands(line: Mapping[str, Any], own: bool = True) -> str | None:
     return None
 
 
-def stands(lines: Sequence[Mapping[str, Any]]) -> str | None:
+def stands(lines: Sequence[Mapping[str, Any]], seat: bool = False) -> str | None:
     """Why an action cannot be taken back together with the actions after it: ``lines`` are its record line
     and those after it (all taken back at once); the reason of the first that rolled a die or revealed a
-    secret, or None when they may all go."""
+    secret, or None when they may all go. ``seat``: name the action's seat too.
+
+    >>> move = {"type": "action", "seat": "Axis", "action": "melee M1 stay", "events": [{"kind": "chosen"}]}
+    >>> stands([{**move, "events": [{"kind": "revealed", "choices": {"melee M1": {}}}]}], seat=True)
+    'it revealed the secret choices (melee M1 stay by Axis: melee M1 shown)'
+    """
     for index, line in enumerate(lines):
-        why = why_it_stands(line, own=index == 0)
+        why = why_it_stands(line, own=index == 0, seat=seat)
         if why is not None:
             return why
     return None

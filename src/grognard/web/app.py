@@ -335,6 +335,7 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
             "join_url": conn.ws.app.state.server.join_url or "",
             "projector_url": f"/projector/{room.code}#{room.projector_token()}",
             "steps": room.writer.steps if room.writer is not None and game is not None else 0,
+            "stands": room.stands(),  # why the last action may not be taken back (its dice, a reveal), or None
         }
     return out
 

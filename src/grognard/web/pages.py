@@ -216,7 +216,9 @@ every die shown</p>
 <span id="start-why" class="why"></span></p>
 <p class="buttons">
 <button type="button" id="pause">Pause</button>
-<button type="button" id="undo">Take back the last action</button>
+<button type="button" id="undo"
+title="Take back works until a die is rolled or a secret revealed: an action whose dice were rolled stands."
+>Take back the last action</button>
 <button type="button" id="lock" aria-pressed="false">Lock the room (no new players)</button>
 <button type="button" id="end">End the game</button>
 <button type="button" id="delete">Delete the game</button>

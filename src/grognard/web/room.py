@@ -39,6 +39,7 @@ from grognard.core.engine import Decision, Event, Game, canonical_json
 from grognard.core.errors import GrognardError, IllegalAction
 from grognard.core.record import RecordWriter, dice_of, make_header, replay
 from grognard.core.ruleset import Bot, Ruleset
+from grognard.core.takeback import stands
 from grognard.web import faces
 from grognard.web.odds import CLASS_FROM, CLASS_SHOWN, LiveOdds, odds_seed, shown_to
 from grognard.web.protocol import Refused as Refused  # where the pages and tests have always found it
@@ -702,11 +703,19 @@ class Room:
             raise Refused("gone", "this game was deleted")
         await self.run_db(self.store.append, self.id, len(self.writer.lines) - 1, line, meta)
 
+    def stands(self) -> str | None:
+        """Why the last action may not be taken back (``its dice were rolled (fire B1 A1 by German 1: 4 dice)``),
+        or None: an action is taken back until a die is rolled or a secret revealed (``core.takeback``)."""
+        lines = self.writer.lines if self.writer is not None else []
+        return stands(lines[-1:], seat=True) if self.game is not None and len(lines) > 2 else None
+
     async def _undo(self) -> None:
         assert self.writer is not None
         lines = self.writer.lines
         if self.game is None or len(lines) <= 2:
             raise Refused("nothing", "there is no action to take back")
+        if (why := self.stands()) is not None:
+            raise Refused("stands", f"that action stands: {why}")
         keep = lines[:-1]
         self._rebuild(keep)
         if self.meta["status"] == "over":

@@ -4,6 +4,7 @@ import { code, S } from "./state.js";
 import { send } from "./connection.js";
 
 let settingsDrawn = false;
+const UNDO_RULE = "Take back works until a die is rolled or a secret revealed: an action whose dice were rolled stands.";
 const chosen = new Set();  // the players ticked on the host page for "Remove the ticked players"
 
 // the host's buttons and forms
@@ -74,6 +75,7 @@ export function drawHost(s) {
   $("pause").disabled = s.status !== "playing";
   $("pause").textContent = s.paused ? "Resume" : "Pause";
   $("undo").disabled = !h.steps;
+  $("undo").title = h.stands ? "The last action stands: " + h.stands + ". " + UNDO_RULE : UNDO_RULE;
   $("dice-mode").textContent = s.dice === "manual" ? "Referee mode is on: let the computer roll again" : "Referee mode: type the table's dice";
   $("dice-mode").disabled = !s.ready;
   $("end").disabled = s.status === "over" || s.status === "ended";
