@@ -11,7 +11,8 @@
   ``projector``, with the host's or the player's token), then ``act``/``preview`` (players),
   ``start``, ``pause``, ``assign``, ``bot``, ``rename``, ``remove``, ``remove_many``, ``lock``,
   ``settings``, ``undo``, ``end``, ``dice``, ``dice_mode`` (host), ``ping``. The server answers ``ack`` or ``refused``
-  (a code from a fixed list and a message), sends ``events`` (a record step's events the page
+  (a code from a fixed list and a message: ``undo`` is refused ``stands`` once the last action rolled a die or
+  revealed a secret, ``core.takeback``), sends ``events`` (a record step's events the page
   may see) at once and ``state`` (everything the page shows) at most five times a second.
   A ``preview`` is answered with ``preview``: legal or the problem (naming the rule), the note and
   the exact odds, and, for a rule set with a ``preview`` hook, ``svg``: the picture with the
