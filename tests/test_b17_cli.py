@@ -24,11 +24,11 @@ def test_play_b17_flies_a_whole_raid_with_bots(tmp_path: Path) -> None:
     svg = picture.read_text(encoding="utf-8")
     assert "TARGET" in svg and "flak range" in svg and "B-17 raid - turn 3" in svg
     assert svg.count('r="32"') >= 4  # the 4" rings of a B-17's four gun positions (8 px to the inch)
-    focused = run_cli("render", "b17", str(record), "--turn", "3", "--focus", "b2", "-o", str(picture))
+    focused = run_cli("render", "b17", str(record), "--turn", "3", "--focus", "b2", "-o", str(picture), "--force")
     assert focused.returncode == 0, focused.stderr
     svg = picture.read_text(encoding="utf-8")
     assert svg.count('r="32"') == 4 and ">left waist</text>" in svg  # B2's rings alone, each gun named
-    wrong = run_cli("render", "b17", str(record), "--focus", "B9", "-o", str(picture))
+    wrong = run_cli("render", "b17", str(record), "--focus", "B9", "-o", str(picture), "--force")
     assert wrong.returncode == 2 and "--focus B9: no aircraft B9" in wrong.stderr
 
 

@@ -39,7 +39,7 @@ def test_replay_out_never_writes_over_another_file(record: Path, tmp_path: Path)
     other = tmp_path / "notes.txt"
     other.write_text("my notes\n", encoding="utf-8")
     line = error_line(run_cli("replay", str(record), "--seat", "G1", "--out", str(other)))
-    assert "a file already there" in line
+    assert "the file is already there" in line
     assert other.read_text(encoding="utf-8") == "my notes\n"
     fresh = tmp_path / "mine.jsonl"
     done = run_cli("replay", str(record), "--seat", "G1", "--out", str(fresh))

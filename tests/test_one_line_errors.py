@@ -60,7 +60,7 @@ def test_serve_with_a_database_it_cannot_use(url: str, expected: str, tmp_path: 
 def test_a_png_that_cannot_be_written_says_why(record: Path, tmp_path: Path) -> None:
     target = tmp_path / "no" / "such" / "board.png"
     line = error_line(run_cli("render", "omaha", str(record), "-o", str(target)))
-    assert line == f"error: -o '{target}': cannot write (No such file or directory)"
+    assert line == f"error: -o '{target}': there is no folder '{target.parent}'"
 
 
 def test_render_focus_on_a_unit_the_game_does_not_have(record: Path, tmp_path: Path) -> None:

@@ -246,7 +246,7 @@ def test_render_a_turn_and_a_seat(record: Path, tmp_path: Path) -> None:
     assert all(label in texts(root) for label in squads)
 
     for seat, who in [("A2", "American 2"), ("german", "German 1"), ("American 3", "American 3")]:
-        root = draw(record, tmp_path / "seat.svg", "--seat", seat, "--turn", "2")
+        root = draw(record, tmp_path / "seat.svg", "--seat", seat, "--turn", "2", "--force")
         title = root.find(f"{SVG}title")
         assert title is not None and title.text == f"Omaha Beach - turn 2, Americans act - view of {who}"
 
@@ -274,7 +274,7 @@ def test_render_png_is_a_real_png(record: Path, tmp_path: Path) -> None:
         (["omaha", "{record}", "-o", "{tmp}/x.svg", "--seat", "all"], "--seat 'all': name one seat"),
         (["chess", "{record}", "-o", "{tmp}/x.svg"], "unknown rule set 'chess'"),
         (["omaha", "{tmp}/none.jsonl", "-o", "{tmp}/x.svg"], "cannot read record"),
-        (["omaha", "{record}", "-o", "{tmp}/no/such/dir/x.svg"], "No such file or directory"),
+        (["omaha", "{record}", "-o", "{tmp}/no/such/dir/x.svg"], "there is no folder"),
         (["omaha", "{record}"], "Missing option '--output'"),
     ],
 )

@@ -120,8 +120,11 @@ def test_bad_input_gets_one_line_and_writes_nothing(tmp_path: Path) -> None:
     existing.write_bytes(b"keep me")
     cases = [
         (("chess", "-o", str(tmp_path / "a.pdf")), "error: unknown rule set 'chess'"),
-        (("omaha", "-o", str(existing)), f"error: -o {existing}: the file exists; --force writes over it"),
-        (("omaha", "-o", str(tmp_path / "no" / "a.pdf")), f"error: -o {tmp_path / 'no' / 'a.pdf'}: there is no folder"),
+        (("omaha", "-o", str(existing)), f"error: -o '{existing}': the file is already there; --force writes over it"),
+        (
+            ("omaha", "-o", str(tmp_path / "no" / "a.pdf")),
+            f"error: -o '{tmp_path / 'no' / 'a.pdf'}': there is no folder",
+        ),
         (("omaha", "-o", str(tmp_path / "a.svg")), "a sheet is a PDF; name the file FILE.pdf"),
         (("b17", "-o", str(tmp_path / "a.pdf"), "--option", "bomb_tie=maybe"), "error: option 'bomb_tie'"),
     ]

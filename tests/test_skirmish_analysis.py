@@ -118,4 +118,4 @@ def test_sweep_runs_both_scenarios(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "village_street" in text and "hill_assault" in text
     rows = (tmp_path / "sweep.csv").read_text().splitlines()
     assert len(rows) == 3 and "mean melees" in rows[0] and "mean allies_objectives" in rows[0]
-    assert "Means at each point" in text and "allies_lost" in text
+    assert "Means at each point" in text and "allied men lost" in text

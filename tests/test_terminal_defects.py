@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -79,3 +80,55 @@ def test_options_flags_and_typed_dice_read_numbers_as_orders_do(odd: str, capsys
         assert f"{odd!r} is not a whole number" in line, line
     assert parse_dice(odd, 6) == [odd]  # kept as typed, so the dice's check names it
     assert parse_dice("5 2 6", 6) == [5, 2, 6] and parse_dice("-1", 6) == [-1]
+
+
+def test_every_command_that_writes_a_file_refuses_one_already_there_and_force_replaces_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One rule for every output: sheet, render, replay --out, analyse --png, simulate --out, sweep --out.
+    render -o wrote over a file in silence while sheet asked for --force."""
+    record = tmp_path / "game.jsonl"
+    assert main(["play", "omaha", "--germans", "1", "--seed", "2", "-q", "--record", str(record)]) == 0
+    capsys.readouterr()
+    outputs = {
+        "render": (["render", "omaha", str(record), "-o"], tmp_path / "table.svg", "-o"),
+        "sheet": (["sheet", "omaha", "-o"], tmp_path / "sheet.pdf", "-o"),
+        "replay": (["replay", str(record), "--seat", "G1", "--out"], tmp_path / "view.jsonl", "--out"),
+        "analyse": (["analyse", str(record), "--playouts", "2", "--png"], tmp_path / "curve.png", "--png"),
+        "simulate": (["simulate", "omaha", "-n", "2", "--jobs", "1", "--out"], tmp_path / "sim", "--out"),
+        "sweep": (
+            ["sweep", "omaha", "-n", "2", "--jobs", "1", "-o", "germans=1,2", "--out"],
+            tmp_path / "sweep",
+            "--out",
+        ),
+    }
+    for name, (args, path, flag) in outputs.items():
+        if path.suffix:
+            path.write_text("kept", encoding="utf-8")
+            kept = [path]
+        else:
+            path.mkdir()
+            names = ["summary.json"] if name == "simulate" else ["sweep.csv"]
+            kept = [path / n for n in names]
+            for file in kept:
+                file.write_text("kept", encoding="utf-8")
+        line = refused(capsys, *args, str(path))
+        assert line.startswith(f"error: {flag} {str(path)!r}: ") and "--force writes over" in line, (name, line)
+        assert all(file.read_text(encoding="utf-8") == "kept" for file in kept), name
+        assert main([*args, str(path), "--force"]) == 0, (name, capsys.readouterr().err)
+        capsys.readouterr()
+        assert all(file.read_bytes() != b"kept" for file in kept), name
+    line = refused(capsys, "replay", str(record), "--seat", "G1", "--out", str(record), "--force")
+    assert "the record itself" in line  # never written over, --force or not
+
+
+def test_sweep_heads_no_two_columns_alike(capsys: pytest.CaptureFixture[str]) -> None:
+    """The option swept and the figure of the same name (fresh_squads) were two columns both headed
+    'fresh_squads': the means are now a row per figure, named in words, and a column per grid point."""
+    args = ["sweep", "omaha", "-o", "germans=1", "-o", "fresh_squads=0..1", "-n", "2", "--jobs", "1"]
+    assert main(args) == 0
+    shown = capsys.readouterr().out
+    for header in [line for line in shown.splitlines() if line.startswith("┃")]:
+        cells = [cell.strip() for cell in header.strip("┃").split("┃")]
+        assert len(cells) == len(set(cells)), header
+    assert "germans=1, fresh_squads=0" in shown and "│ fresh squads landed" in shown

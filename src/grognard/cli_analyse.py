@@ -24,7 +24,7 @@ from rich.progress import Progress, TextColumn, TimeElapsedColumn
 
 from grognard import rulesets
 from grognard.analysis.winprob import DEFAULT_PLAYOUTS, WinProbability, win_probability
-from grognard.cli_common import check_seed, whole_number
+from grognard.cli_common import FORCE_HELP, check_output, check_seed, whole_number
 from grognard.core.engine import Event, Game
 from grognard.core.errors import OptionError, RecordError, TornRecord
 from grognard.core.record import read_lines, replay
@@ -305,11 +305,14 @@ def analyse_command(
     ] = DEFAULT_PLAYOUTS,
     seed: Annotated[int, typer.Option("--seed", help="seed of the playouts", parser=whole_number)] = 0,
     png: Annotated[Path | None, typer.Option("--png", metavar="FILE", help="draw the curve to this PNG")] = None,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
     """Who was winning, turn by turn: each side's chance (doctrine playouts) through a saved game, with its
     turning points."""
     check_playouts(playouts, "--playouts")
     check_png(png)
+    if png is not None:
+        check_output(png, force, "--png")
     check_seed(seed)
     console = Console(highlight=False, soft_wrap=True)
     errors = Console(stderr=True)

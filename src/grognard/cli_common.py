@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
 import typer
 from rich.console import Console
 
@@ -33,3 +37,35 @@ def whole_number(text: str) -> int:
     if number is None:
         raise typer.BadParameter(f"{text!r} is not a whole number (ASCII digits and '-' only)")
     return number
+
+
+FORCE_HELP = "write over a file that is already there"
+
+
+def check_output(path: Path, force: bool, flag: str) -> None:
+    """The one rule of every file a command writes (sheet, render, replay --out, analyse --png, simulate and
+    sweep --out, draw at a prompt): a file already there is refused, ``--force`` writes over it; a folder, a
+    folder that is not there or not writable is refused. ``OptionError`` naming ``flag``; nothing written."""
+    shown = f"{flag} {str(path)!r}"
+    if path.is_dir():
+        raise OptionError(f"{shown}: a folder; name a file in it")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise OptionError(f"{shown}: there is no folder {str(folder)!r}")
+    if path.exists() and not force:
+        raise OptionError(f"{shown}: the file is already there; --force writes over it (nothing was written)")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise OptionError(f"{shown}: cannot write there (permission denied)")
+
+
+def check_outputs_in(folder: Path, names: Sequence[str], force: bool, flag: str) -> None:
+    """:func:`check_output` for the files ``names`` a command writes in ``folder`` (simulate's and sweep's
+    --out): one already there is refused, naming it, unless ``force``; a file where the folder should be too."""
+    if folder.exists() and not folder.is_dir():
+        raise OptionError(f"{flag} {str(folder)!r}: a file, not a folder")
+    there = [name for name in names if (folder / name).exists()]
+    if there and not force:
+        raise OptionError(
+            f"{flag} {str(folder)!r}: {', '.join(there)} already there; --force writes over "
+            f"{'them' if len(there) > 1 else 'it'} (nothing was written)"
+        )

@@ -122,21 +122,36 @@ def _print_odds(console: Any, table: dict[str, Any], exact: bool, field: str) ->
         header, body = _transposed_grid(table, outcomes, exact, field, means)
     else:
         header, body = _grid(table, outcomes, exact, field, means)
-    title = f"{table['title']} ({table['rule']})"
+    print_grid(console, f"{table['title']} ({table['rule']})", header, body, table["note"] or None)
+
+
+def print_grid(console: Any, title: str, header: list[str], body: list[list[str]], caption: str | None) -> None:
+    """A table of ``header`` and rows of cells, in parts no wider than ``console`` when it is too wide for it,
+    each part repeating the first column (``continued (2 of 3)``); no cell is ever cut short."""
     parts, widths = column_parts(header, body, console.width)
     for number, columns in enumerate(parts, 1):
         view = Table(
             title=title if number == 1 else f"{title}, continued ({number} of {len(parts)})",
             title_justify="left",
-            caption=(table["note"] or None) if number == len(parts) else None,
+            caption=caption if number == len(parts) else None,
             caption_justify="left",
         )
         for index, wide in zip(columns, _part_widths(header, body, columns, widths, console.width), strict=True):
-            view.add_column(header[index], justify="right", width=wide, overflow="fold")
+            view.add_column(
+                header[index],
+                justify="left" if index == 0 and body and not _figures(body) else "right",
+                width=wide,
+                overflow="fold",
+            )
         for cells in body:
             view.add_row(*[cells[index] for index in columns])
         console.print(view)
         console.print()
+
+
+def _figures(body: list[list[str]]) -> bool:
+    """Whether a table's first column holds figures (right-aligned) rather than words."""
+    return all(not cells[0] or cells[0][0].isdigit() or cells[0][0] in "-." for cells in body)
 
 
 WIDE_ODDS = 16  # an odds table with more outcomes than this is printed one row per outcome
@@ -211,7 +226,7 @@ def _part_widths(
     header: list[str], body: list[list[str]], columns: list[int], least: list[int], width: int
 ) -> list[int]:
     """The widths of a part's columns: each heading on one line when the whole part then fits, else the least."""
-    whole = [max(least[index], len(header[index])) for index in columns]
+    whole = [max([least[index], len(header[index])] + [len(cells[index]) for cells in body]) for index in columns]
     return whole if 1 + sum(w + 3 for w in whole) <= width else [least[index] for index in columns]
 
 

@@ -10,8 +10,8 @@ import typer
 from rich.console import Console
 
 from grognard import rulesets
+from grognard.cli_common import FORCE_HELP, check_output, check_seed, whole_number
 from grognard.cli_common import KNOWN as _KNOWN
-from grognard.cli_common import check_seed, whole_number
 from grognard.cli_play import _print_result
 from grognard.core.errors import OptionError, RecordError, TornRecord
 from grognard.core.options import parse_assignments
@@ -63,10 +63,15 @@ def replay_command(
     out: Annotated[
         Path | None, typer.Option("--out", dir_okay=False, help="write the readable record (--seat) to this file")
     ] = None,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
     """Rebuild a game from its record, checking every die and digest; name the first line that diverges."""
     if (seat is None) != (out is None):
         raise OptionError("--seat and --out go together: --seat SEAT --out FILE writes the record as SEAT may read it")
+    if out is not None:
+        if out.resolve() == record.resolve():
+            raise OptionError(f"--out {str(out)!r}: the record itself; give a new file (nothing was written)")
+        check_output(out, force, "--out")
     rebuilt = _replay_to(record, to, "--to")
     game = rebuilt.game
     header = rebuilt.header
@@ -75,11 +80,12 @@ def replay_command(
         reader = one_seat(seat, game)
         text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in readable_by(rebuilt.used, reader))
         try:
-            with out.open("x", encoding="utf-8") as handle:  # "x": never over a file already there
+            with out.open("w" if force else "x", encoding="utf-8") as handle:  # "x": never over a file there
                 handle.write(text)
         except FileExistsError:
-            what = "the record itself" if out.resolve() == record.resolve() else "a file already there"
-            raise OptionError(f"--out {str(out)!r}: {what}; give a new file (nothing was written)") from None
+            raise OptionError(
+                f"--out {str(out)!r}: the file is already there; --force writes over it (nothing was written)"
+            ) from None
         except OSError as exc:
             raise OptionError(f"--out {str(out)!r}: {exc.strerror}") from None
         console.print(f"wrote the record as {reader or 'a spectator'} may read it to {out}")
@@ -125,11 +131,13 @@ def render_command(
             help="single out one unit (b17: the 4\" rings of bomber B2's guns; skirmish: man A.3's firing lines)",
         ),
     ] = None,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
     """Draw the table of a recorded game at a turn, from a seat's view."""
     ruleset = rulesets.get(ruleset_name)
     if ruleset.render is None:
         raise OptionError(f"{ruleset.name} cannot be drawn yet")
+    check_output(output, force, "-o")
     rebuilt = _replay_to(record, turn, "--turn")
     if rebuilt.header.get("ruleset") != ruleset.name:
         raise OptionError(f"{record}: the record's rule set is {rebuilt.header.get('ruleset')}, not {ruleset.name}")
@@ -164,7 +172,7 @@ def sheet_command(
         list[str] | None,
         typer.Option("--option", metavar="NAME=VALUE", help="a scenario option (the odds and the setup follow it)"),
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help="write over an existing file")] = False,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
     """A printable PDF: the quick-reference card (sequence of play, options in force, every mechanic's odds);
     Omaha's beach set up with the seed's obstacles; the B-17 table layout."""

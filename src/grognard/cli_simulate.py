@@ -20,9 +20,10 @@ from grognard import rulesets
 from grognard.analysis.montecarlo import ENGINES, Plan, Summary, batched, default_jobs, simulate
 from grognard.analysis.report import TableWriter, figures, sparkline, write_outputs, write_sweep
 from grognard.analysis.stats import wilson
+from grognard.cli_common import FORCE_HELP, check_outputs_in, check_seed, whole_number
 from grognard.cli_common import KNOWN as _KNOWN
-from grognard.cli_common import check_seed, whole_number
 from grognard.cli_common import wide_console as _wide_console
+from grognard.cli_odds import print_grid
 from grognard.cli_play import _shown, parse_bots
 from grognard.core.errors import OptionError
 from grognard.core.options import OptionSpec, parse_assignments
@@ -183,6 +184,7 @@ def simulate_command(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
     engine: Annotated[str, typer.Option("--engine", metavar="auto|reference", help=ENGINE_HELP)] = "auto",
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
     """Play many games bot against bot and report who wins, how often, when, and at what cost."""
     ruleset = rulesets.get(ruleset_name)
@@ -190,6 +192,7 @@ def simulate_command(
     plan = _plan(ruleset, parse_assignments(option or ()), bots, seed, games, engine)
     writer = None
     if out is not None:
+        check_outputs_in(out, ["games.parquet", "summary.json", "turns.png", "win_curve.png"], force, "--out")
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -293,6 +296,7 @@ def sweep_command(
     ] = None,
     scheduler: Annotated[str | None, typer.Option("--scheduler", metavar="ADDRESS", help="a Dask cluster")] = None,
     engine: Annotated[str, typer.Option("--engine", metavar="auto|reference", help=ENGINE_HELP)] = "auto",
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
     """The figures at every point of an option grid, with the same games' dice at every point."""
     ruleset = rulesets.get(ruleset_name)
@@ -313,6 +317,7 @@ def sweep_command(
         )
     plans = [_plan(ruleset, point, bots, seed, games, engine) for point in grid]  # every point checked first
     if out is not None:  # and the place to write, before the games: not after hours of them
+        check_outputs_in(out, ["sweep.csv", "sweep.png"], force, "--out")
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -346,18 +351,14 @@ def sweep_command(
         table.add_row(*cells)
     _wide_console().print(table)
     if ruleset.metrics:  # the rule set's own figures (losses, objectives, ...): their mean at each point
-        means = Table(title="Means at each point (a 'turn' figure: over the games where it happened)")
-        for name in axes:
-            means.add_column(name, justify="right")
+        # a row per figure, named in words (its name may be an axis's: fresh_squads), a column per point
+        header = ["mean of"] + [", ".join(f"{n}={specs[n].describe(point[n])}" for n in axes) for point, _ in rows]
+        body = []
         for metric in ruleset.metrics:
-            means.add_column(metric.name, justify="right")
-        for point, data in rows:
-            cells = [specs[name].describe(point[name]) for name in axes]
-            for metric in ruleset.metrics:
-                value = data["metrics"].get(metric.name, {}).get("mean")
-                cells.append("-" if value is None else f"{value:.2f}")
-            means.add_row(*cells)
-        _wide_console().print(means)
+            values = [data["metrics"].get(metric.name, {}).get("mean") for _, data in rows]
+            body.append([metric.label, *["-" if value is None else f"{value:.2f}" for value in values]])
+        title = "Means at each point (a 'turn' figure: over the games where it happened)"
+        print_grid(_wide_console(), title, header, body, None)
     if out is not None:
         write_sweep(out, ruleset.name, [specs[name] for name in axes], outcomes, rows)
         print(f"wrote {out / 'sweep.csv'}, {out / 'sweep.png'}")

@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from grognard import rulesets
+from grognard.cli_common import check_output
 from grognard.core.dice import BOTS, DiceSource, ManualDice, stream
 from grognard.core.engine import Decision, Event, Game, Result
 from grognard.core.errors import GrognardError, OptionError
@@ -225,14 +226,16 @@ class HumanPlayer:
 
     def draw(self, game: Game, decision: Decision, text: str) -> None:
         """Write the table as ``decision.seat`` sees it to a picture (``FILE [ORDER]``), the order drawn in."""
-        path, _, order = text.partition(" ")
+        force = text.startswith("--force")
+        path, _, order = text.removeprefix("--force").strip().partition(" ")
         if not path:
-            self.prompter.say("draw FILE.svg [ORDER]: name the picture to write (.svg or .png)", style="red")
+            self.prompter.say("draw [--force] FILE.svg [ORDER]: name the picture to write (.svg or .png)", style="red")
             return
         if self.ruleset.render is None:
             self.prompter.say(f"{self.ruleset.name} cannot be drawn yet", style="red")
             return
         try:
+            check_output(Path(path), force, "draw")
             view = game.view(decision.seat)
             if order.strip():
                 action = self.ruleset.parse_action(order)

@@ -16,7 +16,6 @@ The faces here read a game's ``view`` and the rule set's data, never a game's st
 from __future__ import annotations
 
 import io
-import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -50,13 +49,9 @@ def check_output(path: Path, force: bool) -> None:
         raise OptionError(f"-o {path}: a sheet is a PDF; name the file FILE.pdf")
     if path.is_dir():
         raise OptionError(f"-o {path}: is a folder; name a file, e.g. {path / 'sheet.pdf'}")
-    if path.exists() and not force:
-        raise OptionError(f"-o {path}: the file exists; --force writes over it")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise OptionError(f"-o {path}: there is no folder {folder}")
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise OptionError(f"-o {path}: cannot write there (permission denied)")
+    from grognard.cli_common import check_output as check_file  # the rule of every output: --force to replace
+
+    check_file(path, force, "-o")
 
 
 def write_sheet(ruleset: Ruleset, path: Path, given: Mapping[str, Any], seed: int, force: bool = False) -> int:
