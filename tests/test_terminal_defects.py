@@ -132,3 +132,47 @@ def test_sweep_heads_no_two_columns_alike(capsys: pytest.CaptureFixture[str]) ->
         cells = [cell.strip() for cell in header.strip("┃").split("┃")]
         assert len(cells) == len(set(cells)), header
     assert "germans=1, fresh_squads=0" in shown and "│ fresh squads landed" in shown
+
+
+def test_ctrl_c_during_simulate_reports_and_keeps_the_games_played(tmp_path: Path) -> None:
+    """Ctrl-C once a chunk of games is done: the figures of the games played so far are printed, saying how
+    many of how many, and --out keeps them (games.parquet, summary.json); exit 130. It said 'interrupted'."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    import pyarrow.parquet as pq
+
+    from terminal_driver import HANG_GUARD, cli_env
+
+    out = tmp_path / "run"
+    args = [sys.executable, "-m", "grognard", "simulate", "omaha", "-n", "10000000", "--jobs", "1", "--out", str(out)]
+    run = subprocess.Popen(
+        args,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=cli_env(),
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # Ctrl-C live, as at a terminal
+    )
+    try:
+        assert run.stderr is not None
+        first = run.stderr.readline()  # the estimate, said once the first chunk of games is done
+        assert "games took" in first, first
+        os.killpg(run.pid, signal.SIGINT)
+        shown, err = run.communicate(timeout=HANG_GUARD)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    assert run.returncode == 130, err
+    said = re.search(r"interrupted after (\d+) games of 10000000: the figures below are of the first \1", err)
+    assert said is not None and "Traceback" not in err, err
+    played = int(said[1])
+    assert f"Results of {played} games" in shown and f"{played} games, seed 1" in shown
+    assert pq.read_table(out / "games.parquet").num_rows == played
+    import json
+
+    assert json.loads((out / "summary.json").read_text(encoding="utf-8"))["plan"]["games"] == played

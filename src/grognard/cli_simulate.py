@@ -8,6 +8,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,10 +25,11 @@ from grognard.cli_common import FORCE_HELP, check_outputs_in, check_seed, whole_
 from grognard.cli_common import KNOWN as _KNOWN
 from grognard.cli_common import wide_console as _wide_console
 from grognard.cli_odds import print_grid
-from grognard.cli_play import _shown, parse_bots
+from grognard.cli_play import INTERRUPTED, _shown, parse_bots
 from grognard.core.errors import OptionError
 from grognard.core.options import OptionSpec, parse_assignments
 from grognard.core.ruleset import Ruleset
+from grognard.core.words import counted
 
 
 def _plan(
@@ -65,7 +67,9 @@ def _check_run(games: int, jobs: int | None, seed: int) -> int:
     return jobs if jobs is not None else default_jobs()
 
 
-def _run_with_progress(plan: Plan, jobs: int, scheduler: str | None, writer: TableWriter | None, label: str) -> Summary:
+def _run_with_progress(
+    plan: Plan, jobs: int, scheduler: str | None, writer: TableWriter | None, label: str, into: Summary | None = None
+) -> Summary:
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -88,7 +92,7 @@ def _run_with_progress(plan: Plan, jobs: int, scheduler: str | None, writer: Tab
                 _say_estimate(progress.console, plan, len(rows), time.monotonic() - started, jobs, scheduler)
             done[0] += len(rows)
 
-        return simulate(plan, jobs=jobs, scheduler=scheduler, on_rows=on_rows)
+        return simulate(plan, jobs=jobs, scheduler=scheduler, on_rows=on_rows, into=into)
 
 
 LONG_RUN = 10.0  # seconds: a run expected to take longer is announced with its estimate
@@ -198,11 +202,24 @@ def simulate_command(
         except OSError as exc:
             raise OptionError(f"--out {str(out)!r}: {exc.strerror}") from None
         writer = TableWriter(out / "games.parquet", ruleset.metrics)
+    summary, interrupted = Summary(), False
     try:
-        summary = _run_with_progress(plan, processes, scheduler, writer, f"{ruleset.name}: {games} games")
+        _run_with_progress(plan, processes, scheduler, writer, f"{ruleset.name}: {games} games", summary)
+    except KeyboardInterrupt:  # Ctrl-C: the games of every chunk finished are kept, reported and written
+        interrupted = True
     finally:
         if writer is not None:
             writer.close()
+    if interrupted:
+        print(
+            f"interrupted after {counted(summary.games, 'game')} of {games}"
+            + (f": the figures below are of the first {summary.games} (seed {seed})" if summary.games else ""),
+            file=sys.stderr,
+        )
+        if not summary.games:
+            raise typer.Exit(INTERRUPTED)
+        plan = replace(plan, games=summary.games)
+        games = summary.games
     data = figures(summary, ruleset.metrics)
     if as_json:
         print(
@@ -237,6 +254,8 @@ def simulate_command(
         written = write_outputs(out, plan, summary, ruleset.metrics)
         if not as_json:
             print("wrote " + ", ".join(str(p) for p in [out / "games.parquet", *written]))
+    if interrupted:
+        raise typer.Exit(INTERRUPTED)
 
 
 def expand_values(spec: OptionSpec, text: str) -> list[Any]:

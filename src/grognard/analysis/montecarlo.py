@@ -179,13 +179,15 @@ def simulate(
     jobs: int = 1,
     scheduler: str | None = None,
     on_rows: Callable[[list[dict[str, Any]]], None] | None = None,
+    into: Summary | None = None,
 ) -> Summary:
-    """Run ``plan`` and reduce it, in game-index order, into a :class:`Summary`.
+    """Run ``plan`` and reduce it, in game-index order, into a :class:`Summary` (``into``, when given: a caller
+    stopped by Ctrl-C keeps there the games of every chunk finished, the first games in order).
 
     ``on_rows`` receives each chunk's rows (to write a table or move a progress bar) before they are dropped.
     """
     ruleset = rulesets.get(plan.ruleset)
-    summary = Summary()
+    summary = into if into is not None else Summary()
     for rows in run_rows(plan, jobs, scheduler):
         for row in rows:
             summary.add(row, ruleset.metrics)
