@@ -44,7 +44,8 @@ def test_help_lists_the_rule_sets_options_with_defaults() -> None:
     text = " ".join(done.stdout.split())
     for spec in get("omaha").options:
         assert "--" + spec.name.replace("_", "-") in text, spec.name
-    assert "(default: 6;" in text and "unlimited" in text and "exits|bunkers_only" in text
+    assert "--germans=6 (int 1..12)" in text and "--fresh-squads=unlimited" in text and "exits|bunkers_only" in text
+    assert "--deep-water | --no-deep-water (off)" in text
 
 
 @pytest.mark.parametrize("command", ["render", "odds", "simulate", "sweep"])

@@ -176,3 +176,30 @@ def test_ctrl_c_during_simulate_reports_and_keeps_the_games_played(tmp_path: Pat
     import json
 
     assert json.loads((out / "summary.json").read_text(encoding="utf-8"))["plan"]["games"] == played
+
+
+@pytest.mark.parametrize("ruleset", ["omaha", "b17", "skirmish"])
+def test_play_help_reads_in_an_80_column_terminal(ruleset: str) -> None:
+    """play --help at 80 columns was 201 lines with an 18-character column for the words: the people's,
+    record's and output's flags are in panels, the rule options listed from the data one a line, each with
+    its default and values; every option still named."""
+    from grognard.rulesets import get
+    from terminal_driver import run_in_pty
+
+    code, shown = run_in_pty("play", ruleset, "--help", columns=80)
+    assert code == 0, shown
+    lines = shown.splitlines()
+    assert len(lines) <= 100, len(lines)
+    assert max(len(line) for line in lines) <= 80
+    for panel in ("Game", "Record", "Output"):
+        assert f"╭─ {panel} " in shown
+    rows = [re.match(r"│ (--[\w-]+)(?: +-\w)? +(?:<\w+>|[A-Z][\w|=]*|seeded\|manual) +(\S)", line) for line in lines]
+    assert len([row for row in rows if row]) >= 9  # seed, human, dice, option, bots, record, resume, -v, -q ...
+    for row in rows:  # a flag's words begin at most 36 characters in: 40 columns or more for them
+        assert row is None or row.start(2) <= 36, row.string
+    text = " ".join(shown.split())
+    for spec in get(ruleset).options:
+        flag = "--" + spec.name.replace("_", "-")
+        shown_as = f"{flag} | --no-{flag[2:]}" if spec.kind is bool else flag
+        assert shown_as in text, spec.name
+        assert spec.describe_values() in text or spec.kind is bool, spec.name

@@ -200,7 +200,7 @@ def test_play_help_names_the_scenario_once_and_each_default_once() -> None:
         assert not doubled, doubled
     help_text = " ".join(run_cli("play", "skirmish", "--help").stdout.replace("│", " ").split())
     assert "[SCENARIO]" in help_text
-    assert "(default: hill_assault; text)" in help_text and "str .." not in help_text  # was '; str ..)'
+    assert "--scenario=hill_assault (text)" in help_text and "str .." not in help_text  # was '; str ..)'
 
 
 def test_manual_dice_skirmish_shows_the_scenario_before_the_first_roll() -> None:

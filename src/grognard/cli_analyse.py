@@ -46,7 +46,10 @@ def play_parameters() -> list[inspect.Parameter]:
             keyword,
             annotation=bool,
             default=typer.Option(
-                False, "--show-odds", help="print each side's chance to win (doctrine playouts) at every turn"
+                False,
+                "--show-odds",
+                help="each side's chance to win (doctrine playouts) every turn",
+                rich_help_panel="Output",
             ),
         ),
         inspect.Parameter(
@@ -57,8 +60,9 @@ def play_parameters() -> list[inspect.Parameter]:
                 DEFAULT_PLAYOUTS,
                 "--odds-playouts",
                 metavar="N",
-                help="playouts per estimate of --show-odds",
+                help="playouts an estimate of --show-odds",
                 parser=whole_number,
+                rich_help_panel="Output",
             ),
         ),
     ]

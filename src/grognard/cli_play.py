@@ -95,13 +95,33 @@ def _option_parameter(spec: OptionSpec) -> inspect.Parameter:
         text = f"{spec.help[:-1]}; {spec.describe_values()})"
     else:
         text = f"{spec.help} (default: {spec.describe_default()}; {spec.describe_values()})"
-    if spec.kind is bool:
-        default = typer.Option(None, f"{flag}/--no-{flag[2:]}", help=text, show_default=False)
+    if spec.kind is bool:  # listed in the help's last part, compactly, from the data (see _options_epilog)
+        default = typer.Option(None, f"{flag}/--no-{flag[2:]}", help=text, show_default=False, hidden=True)
         annotation: Any = bool | None
     else:
-        default = typer.Option(None, flag, help=text, metavar="VALUE", show_default=False)
+        default = typer.Option(None, flag, help=text, metavar="VALUE", show_default=False, hidden=True)
         annotation = str | None
     return inspect.Parameter(spec.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+
+
+GAME, RECORD, OUTPUT = "Game", "Record", "Output"  # the panels of play's help
+
+
+def _options_epilog(ruleset: Ruleset) -> str:
+    """The rule set's options from its data, one a line (a line too long for the terminal wraps): each flag
+    with its default and values, then what it does; every one is also ``-o NAME=VALUE``."""
+    lines = []
+    for spec in ruleset.options:
+        flag = "--" + spec.name.replace("_", "-")
+        own = spec.help.endswith(")") and "(default: " in spec.help  # the help names its default itself
+        if spec.kind is bool:
+            shown = f"{flag} | --no-{flag[2:]}" + ("" if own else f" ({spec.describe_default()})")
+        else:
+            shown = f"{flag} VALUE ({spec.describe_values()})" if own else f"{flag}={spec.describe_default()}"
+            shown += "" if own else f" ({spec.describe_values()})"
+        lines.append(f"[bold]{escape(shown)}[/bold]: {escape(spec.help)}")
+    head = "Rule options (the default shown; each also -o NAME=VALUE; grognard rules lists them as a table):"
+    return head + "\n\b\n" + "\n".join(lines)
 
 
 def _seat_help(ruleset: Ruleset) -> str:
@@ -154,9 +174,10 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
             annotation=int | None,
             default=typer.Option(
                 None,
-                help="seed of the dice and bots (default: a fresh one, printed)",
+                help="the dice's and bots' seed (default: a fresh one, printed)",
                 show_default=False,
                 parser=whole_number,
+                rich_help_panel=GAME,
             ),
         ),
         inspect.Parameter(
@@ -168,6 +189,7 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
                 "--human",
                 metavar="SIDE|SEATS",
                 help=f"people take a side ({sides}){_seat_help(ruleset)}: hot seat",
+                rich_help_panel=GAME,
             ),
         ),
         inspect.Parameter(
@@ -178,7 +200,8 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
                 "seeded",
                 "--dice",
                 metavar="seeded|manual",
-                help="seeded: the program rolls; manual: every roll is typed in (a referee at a real table)",
+                help="seeded: the program rolls; manual: each roll is typed in (a referee at a table)",
+                rich_help_panel=GAME,
             ),
         ),
         inspect.Parameter(
@@ -186,7 +209,12 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
             keyword,
             annotation=list[str] | None,
             default=typer.Option(
-                None, "--option", "-o", metavar="NAME=VALUE", help="set a scenario option by name (the options below)"
+                None,
+                "--option",
+                "-o",
+                metavar="NAME=VALUE",
+                help="a rule option (listed below)",
+                rich_help_panel=GAME,
             ),
         ),
         inspect.Parameter(
@@ -197,8 +225,9 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
                 None,
                 "--bots",
                 metavar="SIDE=BOT",
-                help=f"which bot plays a side ({sides}); bots: {', '.join(ruleset.bots)} "
-                f"(default: {ruleset.default_bot}); several sides: a list, SIDE=BOT,SIDE=BOT",
+                help=f"a side's bot: {', '.join(ruleset.bots)} (default: {ruleset.default_bot}); "
+                "several: SIDE=BOT,SIDE=BOT",
+                rich_help_panel=GAME,
             ),
         ),
         inspect.Parameter(
@@ -206,26 +235,36 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
             keyword,
             annotation=Path | None,
             default=typer.Option(
-                None, dir_okay=False, help="write the game record (JSON Lines) to this file as the game goes"
+                None,
+                dir_okay=False,
+                help="write the game's record (JSON Lines) to this new file as it goes",
+                rich_help_panel=RECORD,
             ),
         ),
         inspect.Parameter(
             "resume",
             keyword,
             annotation=Path | None,
-            default=typer.Option(None, dir_okay=False, help="continue the game saved in this record, writing on to it"),
+            default=typer.Option(
+                None,
+                dir_okay=False,
+                help="go on with the game in this record, writing on to it",
+                rich_help_panel=RECORD,
+            ),
         ),
         inspect.Parameter(
             "verbose",
             keyword,
             annotation=bool,
-            default=typer.Option(False, "--verbose", "-v", help="print every event, not a summary per turn"),
+            default=typer.Option(
+                False, "--verbose", "-v", help="every event, not a summary a turn", rich_help_panel=OUTPUT
+            ),
         ),
         inspect.Parameter(
             "quiet",
             keyword,
             annotation=bool,
-            default=typer.Option(False, "--quiet", "-q", help="print only the final summary"),
+            default=typer.Option(False, "--quiet", "-q", help="only the result", rich_help_panel=OUTPUT),
         ),
         *cli_analyse.play_parameters(),
     ]
@@ -242,15 +281,15 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
                 "list_scenarios",
                 keyword,
                 annotation=bool,
-                default=typer.Option(False, "--list", help="name the shipped scenarios and stop"),
+                default=typer.Option(False, "--list", help="name the shipped scenarios and stop", rich_help_panel=GAME),
             ),
         ]
     command.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         common + [_option_parameter(s) for s in ruleset.options]
     )
     command.__doc__ = (
-        f"Play {ruleset.title}: people and bots, turn by turn, to the result.\n\n"
-        f"The rules: seed text {ruleset.seed_file}. Every option is also --option NAME=VALUE."
+        f"Play {ruleset.title}: people and bots, turn by turn, to the result "
+        f"(the rules: seed text {ruleset.seed_file})."
         + (f"\n\n{ruleset.log_key.replace('`', '')}" if ruleset.log_key else "")
     )
     return command
@@ -548,7 +587,7 @@ class _TurnPrinter:
 
 play_app = typer.Typer(help="Play a rule set: bots on every seat, turn by turn, to the result.", no_args_is_help=True)
 for _name in rulesets.names():
-    play_app.command(_name)(_play_command(rulesets.get(_name)))
+    play_app.command(_name, epilog=_options_epilog(rulesets.get(_name)))(_play_command(rulesets.get(_name)))
 
 
 def register(app: typer.Typer) -> None:
