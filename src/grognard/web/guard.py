@@ -3,7 +3,7 @@
 - ``Bucket`` and ``Limits``: token buckets, by key (an address, or an address and a browser id).
 - ``Guard``: an ASGI middleware that counts the bytes of every HTTP request body as they are
   read (``Content-Length`` or ``Transfer-Encoding: chunked`` alike) and answers 413 at the first
-  byte past ``MAX_BODY``, without reading the rest; it puts the security headers on every answer.
+  byte past ``MAX_BODY``, keeping none of it; it puts the security headers on every answer.
 
 - ``CodeGate``: an ASGI middleware that limits how many *different* room codes one address (and,
   on a join, one browser) may try, on every route that names a code (pages, the API, the QR code,
@@ -95,13 +95,19 @@ CSP = (
 )
 
 
+DRAIN = 1024 * 1024  # bytes of a refused body read and dropped (at least; twice the route's limit if more)
+
+
 class Guard:
-    """ASGI middleware: an HTTP request body of more than ``limit`` bytes is answered 413 and not read on.
+    """ASGI middleware: an HTTP request body of more than ``limit`` bytes is answered 413 and not kept.
 
     ``wider`` gives a path its own larger limit (``/api/replays``: an uploaded game record).
-    A ``Content-Length`` past the limit is refused before any byte is read; a chunked body (no
-    length) is counted as it arrives, and the route reading it is stopped (``BodyTooBig``) at the
-    first byte past the limit. The answer: ``{"type": "refused", "code": "too_big", "message": ...}``.
+    A ``Content-Length`` past the limit never reaches the route. Up to ``max(DRAIN, 2 * limit)`` it is
+    read and dropped before the answer: a client still sending its body when the server closed would
+    get a broken pipe or a reset, never the answer (a browser's upload of a file just too large, a
+    slow machine); a longer one is refused before a byte is read. A chunked body (no length) is
+    counted as it arrives, and the route reading it is stopped (``BodyTooBig``) at the first byte
+    past the limit. The answer: ``{"type": "refused", "code": "too_big", "message": ...}``.
     Every HTTP answer gets ``nosniff``, ``no-referrer`` and a Content-Security-Policy (unless it has one).
     """
 
@@ -116,6 +122,8 @@ class Guard:
         limit = self.wider.get(scope.get("path", ""), self.limit)
         for name, value in scope.get("headers", ()):
             if name == b"content-length" and (not value.isdigit() or int(value) > limit):
+                if value.isdigit() and int(value) <= max(DRAIN, 2 * limit):
+                    await _drain(receive)
                 await self._refuse(send, limit)
                 return
         read = 0
@@ -162,6 +170,14 @@ class Guard:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+async def _drain(receive: Any) -> None:
+    """Read a request's body to its end (or the client's going), keeping none of it."""
+    while True:
+        message: Message = await receive()
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            return
 
 
 class Codes:
