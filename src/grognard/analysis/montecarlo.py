@@ -11,6 +11,7 @@ dropped, never held all at once.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -157,9 +158,31 @@ def run_rows(plan: Plan, jobs: int = 1, scheduler: str | None = None) -> Iterato
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     # no process without a chunk; Ctrl-C is the parent's to handle (it stops the pool), not every worker's traceback
-    with context.Pool(processes=min(jobs, -(-plan.games // size)), initializer=_ignore_interrupts) as pool:
+    with _ctrl_c_held():  # the workers and the pool's threads are born deaf to Ctrl-C; the main thread hears it
+        pool = context.Pool(processes=min(jobs, -(-plan.games // size)), initializer=_ignore_interrupts)
+    with pool:
         # a generator, not a list: the pool's feeder takes tasks only as fast as the pipe to the workers drains
         yield from pool.imap(_play_range, ((plan, start, stop) for start, stop in ranges), chunksize=1)
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """SIGINT blocked in this thread meanwhile: a process forked or a thread started in it is born with it blocked.
+
+    A worker forked with Python's own handler died of a Ctrl-C come before its initializer ignored it, and the
+    pool's thread forking its successor could hang the run; a Ctrl-C taken by one of the pool's threads left the
+    main thread waiting for the next chunk's result before it stopped (both seen in a test under load).
+    """
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _ignore_interrupts() -> None:
