@@ -260,12 +260,18 @@ def test_a_latecomer_takes_an_empty_seat_from_its_bot(tmp_path: Path) -> None:
         state = host.state_where(lambda s: any(x["player"] == "Ben" for x in s["seats"]))
         assert next(x for x in state["seats"] if x["seat"] == "American 2")["bot"] is None
         # Ann holds; the game goes on to American 2's question (this turn's, or the next if its bot had played it
-        # before Ben came), and waits there for Ben: no bot answers it
+        # before Ben came), and waits there for Ben: no bot answers it. The game stands once Ann's hold is applied
+        # and no bot owes an answer (the Americans answer at once: another American seat's bot may still owe its
+        # own beside American 2's). A state taken before either, Ann's hold or a bot's answer still to come, failed
+        # under load: the step went on, 3 == 2
         page = Client(server, code, "player", ann["token"])
         page.state_where(lambda s: any(d["seat"] == "American 1" for d in s.get("decisions", [])), 30)
         page.send({"type": "act", "action": "hold A1", "client": "latecomer-test-1", "n": 1})
+        held = page.until(lambda m: m["type"] in ("ack", "refused") and m.get("n") == 1, 30)
+        assert held["type"] == "ack", held
         owed = lambda s: any(x["seat"] == "American 2" and x["owes"] for x in s["seats"])  # noqa: E731
-        waiting = host.state_where(lambda s: owed(s) and s["turn"] >= 1 and s["step"] > state["step"], 30)
+        bots_done = lambda s: not any(x["owes"] and x["bot"] for x in s["seats"])  # noqa: E731
+        waiting = host.state_where(lambda s: owed(s) and bots_done(s) and s["step"] >= held["step"], 30)
         time.sleep(1.0)
         while True:  # every message sent meanwhile: the game stands where it waited
             try:
