@@ -1,10 +1,12 @@
 """Shared test setup: the `rule` marker ties a test to rule IDs in docs/rules/<ruleset>.md; the browser
 tests' ``browser`` (Debian's Chromium, one per test module) and ``shots`` (where screenshots go:
-``$GROGNARD_SHOTS`` or the module's tmp dir) fixtures."""
+``$GROGNARD_SHOTS`` or the module's tmp dir) fixtures; ``no_process_left``, which fails the session when a
+process the suite started (a ``grognard serve``, a Chromium, a worker) is still alive at its end."""
 
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,55 @@ from typing import Any
 import pytest
 
 os.environ.setdefault("COLUMNS", "120")
+
+# Every process this pytest process starts (and theirs) inherits this mark: at the session's end, one still alive
+# that carries it was left behind. Each process running tests (xdist's workers too) marks its own.
+LEFT = "GROGNARD_TEST_SESSION"
+os.environ[LEFT] = f"{os.getpid()}-{secrets.token_hex(4)}"
+BOUND = ("multiprocessing.resource_tracker", "multiprocessing.spawn", "multiprocessing.forkserver")
+
+
+def _started_here() -> list[Any]:
+    """The live processes (not zombies) carrying this process's mark, this one aside; Python's own helpers of this
+    very process (its resource tracker, a pool's workers: they end with it) aside too."""
+    import psutil
+
+    me, mark = os.getpid(), os.environ[LEFT]
+    found = []
+    for proc in psutil.process_iter(["pid", "ppid", "status", "cmdline"]):
+        try:
+            if proc.pid == me or proc.info["status"] == psutil.STATUS_ZOMBIE:
+                continue
+            if proc.environ().get(LEFT) != mark:
+                continue
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+            continue
+        command = " ".join(proc.info["cmdline"] or [])
+        if proc.info["ppid"] == me and any(helper in command for helper in BOUND):
+            continue
+        found.append(proc)
+    return found
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_process_left() -> Iterator[None]:
+    """After the last test (every module's server and browser closed), no process the tests started is left:
+    those still alive 10 s on (``$GROGNARD_TEST_GRACE``) are named, killed, and fail the session."""
+    yield
+    import psutil
+
+    left = _started_here()
+    _, left = psutil.wait_procs(left, timeout=float(os.environ.get("GROGNARD_TEST_GRACE", "10")))
+    if not left:
+        return
+    named = []
+    for proc in left:
+        try:
+            named.append(f"{proc.pid} {' '.join(proc.cmdline())[:120]}")
+            proc.kill()
+        except psutil.Error:
+            pass
+    pytest.fail(f"the tests left {len(named)} process(es) running: " + "; ".join(named), pytrace=False)
 
 
 @pytest.fixture(scope="module")

@@ -25,13 +25,19 @@ def free_port() -> int:
 class ServerProcess:
     """``grognard serve`` in a subprocess on a free port, its database in ``folder`` (``args``: more options)."""
 
-    def __init__(self, folder: Path, port: int | None = None, args: tuple[str, ...] = ()) -> None:
+    TRIES = 5  # ports tried at the first start: another test's server (or a client's socket) may take a free one first
+
+    def __init__(
+        self, folder: Path, port: int | None = None, db: str | None = None, args: tuple[str, ...] = ()
+    ) -> None:
         self.folder = Path(folder)
         self.args = args  # more of serve's options (--retention DAYS)
+        self.chosen = port is None  # a port of our own choosing: another is tried if it is taken before we listen
         self.port = port or free_port()
-        self.db = f"sqlite:///{self.folder / 'games.sqlite3'}"
+        self.db = db or f"sqlite:///{self.folder / 'games.sqlite3'}"
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = self.folder / "server.log"
+        self._group_gone = True  # no process of ours is left to kill
 
     @property
     def url(self) -> str:
@@ -41,42 +47,94 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
     def start(self, timeout: float = 30.0) -> ServerProcess:
+        """Start the server and wait until it answers; a server already running is kept (``with server.start():``
+        starts one, not two). It leads its own process group, its workers in it (``kill``, ``stop``). At the first
+        start, a port taken before the server listened is replaced by another; a restart keeps its port (the pages
+        open come back to it)."""
+        if self.running:
+            return self
+        for _ in range(self.TRIES if self.chosen else 1):
+            said = self._launch()
+            if self._ready(said, timeout):
+                self.chosen = False
+                return self
+            self.port = free_port()
+        raise RuntimeError(f"no free port in {self.TRIES} tries: {self._said(said)[-2000:]}")
+
+    def _launch(self) -> int:
+        """Start ``grognard serve``; the log's length before it (what this start says comes after)."""
         env = dict(os.environ)
         src = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+        env["PYTHONUNBUFFERED"] = "1"  # its first line in the log at once
+        said = self.log.stat().st_size if self.log.exists() else 0
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "grognard.cli", "serve", "--port", str(self.port), "--db", self.db, *self.args],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 env=env,
+                start_new_session=True,
             )
+        self._group_gone = False
+        return said
+
+    def _said(self, since: int) -> str:
+        with self.log.open("rb") as log:
+            log.seek(since)
+            return log.read().decode(errors="replace")
+
+    def _ready(self, said: int, timeout: float) -> bool:
+        """Wait until this server answers (its own 'grognard serving at' said, so no other server on the port is
+        taken for it); False if the port was taken; RuntimeError if it stopped for another reason or took too long."""
+        assert self.proc is not None
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the server stopped: {self.log.read_text()[-2000:]}")
+                self.kill()
+                text = self._said(said)
+                if "another program is listening on it" in text:
+                    return False
+                raise RuntimeError(f"the server stopped: {text[-2000:]}")
+            if "grognard serving at" not in self._said(said):
+                time.sleep(0.05)
+                continue
             try:
                 with urllib.request.urlopen(self.url + "/api/rulesets", timeout=2) as answer:
                     if answer.status == 200:
-                        return self
+                        return True
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 time.sleep(0.1)
-        raise RuntimeError("the server did not start in time")
+        self.kill()
+        raise RuntimeError(f"the server did not start in {timeout} s: {self._said(said)[-2000:]}")
 
     def kill(self) -> None:
-        """SIGKILL: no clean shutdown at all."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
+        """SIGKILL to the server and its workers (its process group): no clean shutdown at all."""
+        if self.proc is None or self._group_gone:
+            return
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)  # the group outlives its leader while a worker is left
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.proc.wait(10)
+        self._group_gone = True  # its number may be another's soon: never signalled again
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
+        """SIGTERM: the server shuts down as on a stop; then whatever is left of its group is killed."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
             self.proc.terminate()
             try:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
-                self.kill()
+                pass
+        self.kill()
 
     def __enter__(self) -> ServerProcess:
         return self.start()
