@@ -83,3 +83,17 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = Path(os.environ.get("GROGNARD_SHOTS") or tmp_path_factory.mktemp("shots"))
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The browser tests skipped for want of Chromium, said in one line (pytest -q lists no skip's reason)."""
+    reasons = []
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = getattr(report, "longrepr", None)
+        reason = str(longrepr[2]) if isinstance(longrepr, tuple) and len(longrepr) == 3 else ""
+        if reason.startswith("Skipped: no Chromium at"):
+            reasons.append(reason.removeprefix("Skipped: "))
+    if reasons:
+        terminalreporter.write_line(
+            f"{len(reasons)} browser tests skipped: {reasons[0]}; GROGNARD_CHROMIUM=PATH names another Chromium"
+        )

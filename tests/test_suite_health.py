@@ -112,3 +112,22 @@ def test_a_test_that_leaves_a_process_fails_the_session(tmp_path: Path) -> None:
     assert "2 passed, 1 error" in out and "the tests left 1 process(es) running" in out and "sleep 3600" in out, out
     left = int((tmp_path / "pid").read_text())
     assert not psutil.pid_exists(left) or psutil.Process(left).status() == psutil.STATUS_ZOMBIE
+
+
+def test_without_chromium_the_browser_tests_say_so_in_one_line() -> None:
+    """No Chromium where the tests look: every browser test is skipped, and the summary says why in one line."""
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-o", "addopts=-q",
+         "tests/test_web_layout.py", "tests/test_web_table.py"],
+        cwd=HERE.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "GROGNARD_CHROMIUM": "/nonexistent/chromium"},
+    )  # fmt: skip
+    said = [line for line in run.stdout.splitlines() if "Chromium" in line]
+    assert run.returncode == 0 and " passed" not in run.stdout, run.stdout[-2000:]
+    assert len(said) == 1 and said[0].endswith(
+        "browser tests skipped: no Chromium at /nonexistent/chromium (.ci/run installs it);"
+        " GROGNARD_CHROMIUM=PATH names another Chromium"
+    ), said
