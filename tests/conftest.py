@@ -14,6 +14,9 @@ from typing import Any
 import pytest
 
 os.environ.setdefault("COLUMNS", "120")
+# the servers the tests start play their live odds at their own priority: on a machine shared with other work, at
+# nice 10 an estimate waited minutes behind everyone else's (test_web_odds checks the default, 10, on its own)
+os.environ.setdefault("GROGNARD_ODDS_NICE", "0")
 
 # Every process this pytest process starts (and theirs) inherits this mark: at the session's end, one still alive
 # that carries it was left behind. Each process running tests (xdist's workers too) marks its own.

@@ -28,10 +28,16 @@ class ServerProcess:
     TRIES = 5  # ports tried at the first start: another test's server (or a client's socket) may take a free one first
 
     def __init__(
-        self, folder: Path, port: int | None = None, db: str | None = None, args: tuple[str, ...] = ()
+        self,
+        folder: Path,
+        port: int | None = None,
+        db: str | None = None,
+        args: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
     ) -> None:
         self.folder = Path(folder)
         self.args = args  # more of serve's options (--retention DAYS)
+        self.env = dict(env or {})  # set in the server's environment, over this process's
         self.chosen = port is None  # a port of our own choosing: another is tried if it is taken before we listen
         self.port = port or free_port()
         self.db = db or f"sqlite:///{self.folder / 'games.sqlite3'}"
@@ -72,6 +78,7 @@ class ServerProcess:
         src = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
         env["PYTHONUNBUFFERED"] = "1"  # its first line in the log at once
+        env.update(self.env)
         said = self.log.stat().st_size if self.log.exists() else 0
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
@@ -113,9 +120,15 @@ class ServerProcess:
         self.kill()
         raise RuntimeError(f"the server did not start in {timeout} s: {self._said(said)[-2000:]}")
 
-    def kill(self) -> None:
-        """SIGKILL to the server and its workers (its process group): no clean shutdown at all."""
+    def kill(self, group: bool = True) -> None:
+        """SIGKILL to the server and its workers (its process group): no clean shutdown at all. ``group=False``:
+        to the server alone, its workers left to notice (``stop`` ends what is left of them)."""
         if self.proc is None or self._group_gone:
+            return
+        if not group:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.proc.wait(10)
             return
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)  # the group outlives its leader while a worker is left
