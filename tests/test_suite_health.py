@@ -44,11 +44,13 @@ def serving(server: ServerProcess) -> list[psutil.Process]:
 
 
 def playing(server: ServerProcess) -> None:
-    """A game started on ``server``, its bots playing: the server has started its worker (the live odds)."""
+    """A game started on ``server``, its bots playing, who is winning shown from the start: the server starts its
+    worker (the live odds)."""
     made = make_room(server)
     host = Client(server, made["code"], "host", made["host_token"])
+    host.send({"type": "settings", "odds_shown": "everyone", "odds_from": 0})  # an estimate from the start
     host.send({"type": "start"})
-    host.state_where(lambda s: s["status"] == "playing" and s["step"] >= 1, 60)
+    host.state_where(lambda s: s["status"] in ("playing", "over"), 60)
     host.close()
 
 
