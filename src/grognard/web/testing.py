@@ -135,6 +135,9 @@ class ServerProcess:
         except (ProcessLookupError, PermissionError):
             pass
         self.proc.wait(10)
+        deadline = time.monotonic() + 10
+        while _group_alive(self.proc.pid) and time.monotonic() < deadline:  # a signal is not yet an end
+            time.sleep(0.02)
         self._group_gone = True  # its number may be another's soon: never signalled again
 
     def stop(self) -> None:
@@ -154,6 +157,19 @@ class ServerProcess:
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether a process of group ``pgid`` is alive (a zombie is not: it only waits to be reaped), by Linux's
+    /proc; False where there is none."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
+            return True
+    return False
 
 
 def call(url: str, data: Any = None, method: str | None = None, headers: dict[str, str] | None = None) -> Any:
