@@ -1,6 +1,7 @@
 """Shared test setup: the `rule` marker ties a test to rule IDs in docs/rules/<ruleset>.md; the browser
 tests' ``browser`` (Debian's Chromium, one per test module) and ``shots`` (where screenshots go:
-``$GROGNARD_SHOTS`` or the module's tmp dir) fixtures; ``no_process_left``, which fails the session when a
+``$GROGNARD_SHOTS`` or the module's tmp dir) fixtures; ``database``, the web's persistence tests' database,
+SQLite and PostgreSQL alike; ``no_process_left``, which fails the session when a
 process the suite started (a ``grognard serve``, a Chromium, a worker) is still alive at its end."""
 
 from __future__ import annotations
@@ -68,6 +69,53 @@ def no_process_left() -> Iterator[None]:
     pytest.fail(f"the tests left {len(named)} process(es) running: " + "; ".join(named), pytrace=False)
 
 
+PG_URL = "GROGNARD_TEST_PG_URL"
+PG_SKIP = (
+    f"PostgreSQL: set {PG_URL}=postgresql+psycopg://USER@HOST/DB (a role that may create databases) to run them;"
+    " .ci/run starts one with .ci/postgres"
+)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The URL of an empty database for a test's server (``serve --db``): an SQLite file in the test's tmp dir, or
+    a PostgreSQL database of its own (every test and xdist worker apart) made on the server at
+    ``$GROGNARD_TEST_PG_URL`` and dropped after; skipped, saying how to run it, where that is not set."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
+        return
+    url = os.environ.get(PG_URL)
+    if not url:
+        pytest.skip(PG_SKIP)
+    from sqlalchemy import create_engine, make_url, text
+
+    name = f"grognard_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}_{secrets.token_hex(4)}"
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.execute(text(f'CREATE DATABASE "{name}"'))
+        yield make_url(url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def stored_lines(url: str) -> list[dict[str, Any]]:
+    """Every record line a server keeps in the database at ``url``, room by room in order, as JSON."""
+    import json
+
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(text("select text from grognard_lines order by room_id, n")).all()
+    finally:
+        engine.dispose()
+    return [json.loads(row[0]) for row in rows]
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """A headless Chromium (``browsers.CHROMIUM``) for the test module; closed after it."""
@@ -89,14 +137,24 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """The browser tests skipped for want of Chromium, said in one line (pytest -q lists no skip's reason)."""
+    """The browser tests skipped for want of Chromium, and the database cases for want of PostgreSQL, each said in
+    one line (pytest -q lists no skip's reason)."""
     reasons = []
     for report in terminalreporter.stats.get("skipped", []):
-        longrepr = getattr(report, "longrepr", None)
-        reason = str(longrepr[2]) if isinstance(longrepr, tuple) and len(longrepr) == 3 else ""
+        reason = _reason(report)
         if reason.startswith("Skipped: no Chromium at"):
             reasons.append(reason.removeprefix("Skipped: "))
     if reasons:
         terminalreporter.write_line(
             f"{len(reasons)} browser tests skipped: {reasons[0]}; GROGNARD_CHROMIUM=PATH names another Chromium"
         )
+    postgres = sum(
+        1 for report in terminalreporter.stats.get("skipped", []) if _reason(report) == f"Skipped: {PG_SKIP}"
+    )
+    if postgres:
+        terminalreporter.write_line(f"{postgres} database cases skipped: {PG_SKIP}")
+
+
+def _reason(report: Any) -> str:
+    longrepr = getattr(report, "longrepr", None)
+    return str(longrepr[2]) if isinstance(longrepr, tuple) and len(longrepr) == 3 else ""

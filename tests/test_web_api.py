@@ -18,6 +18,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+import conftest
 from grognard import rulesets
 from grognard.core.record import replay
 from grognard.web.patch import merge
@@ -346,8 +347,10 @@ def test_referee_dice(server: ServerProcess) -> None:
     host.close()
 
 
-def test_restart_after_sigkill_loses_nothing(tmp_path: Path) -> None:
-    srv = ServerProcess(tmp_path).start()
+def test_restart_after_sigkill_loses_nothing(tmp_path: Path, database: str) -> None:
+    """On SQLite and PostgreSQL alike: an order acknowledged survives a SIGKILL, the game plays on, and the record
+    the host downloads after it replays, every die and digest checked."""
+    srv = ServerProcess(tmp_path, db=database).start()
     try:
         made = make_room(srv)
         code = made["code"]
@@ -364,8 +367,7 @@ def test_restart_after_sigkill_loses_nothing(tmp_path: Path) -> None:
         srv.start()
         dana = Client(srv, code, "player", p["token"])  # the same token: the seat back
         state = dana.state_where(lambda s: s.get("ready"))
-        with sqlite3.connect(srv.db.removeprefix("sqlite:///")) as db:
-            stored = [json.loads(t) for (t,) in db.execute("select text from grognard_lines order by room_id, n")]
+        stored = conftest.stored_lines(srv.db)
         assert {"seat": "American 1", "action": move} in [
             {"seat": line.get("seat"), "action": line.get("action")} for line in stored
         ]
@@ -375,6 +377,13 @@ def test_restart_after_sigkill_loses_nothing(tmp_path: Path) -> None:
         state = dana.state_where(lambda s: bool(s["decisions"]), timeout=30)
         dana.send({"type": "act", "action": state["decisions"][0]["choices"][-1]["text"], "n": 2})
         dana.until(lambda m: m["type"] == "ack" and m["n"] == 2)
+        host = Client(srv, code, "host", made["host_token"])
+        host.send({"type": "end"})  # the record is given once the game is over
+        host.state_where(lambda s: s["status"] == "ended")
+        status, text = call(srv.url + f"/api/rooms/{code}/record", headers={"X-Host-Token": made["host_token"]})
+        assert status == 200, text
+        rebuilt = replay(text.splitlines(), rulesets.get)  # as grognard replay reads it
+        assert rebuilt.actions >= 3 and any(line.get("action") == move for line in map(json.loads, text.splitlines()))
     finally:
         srv.stop()
 
@@ -401,9 +410,10 @@ def test_phase_timer(server: ServerProcess, on_timeout: str) -> None:
     host.close()
 
 
-def test_referee_game_survives_a_restart(tmp_path: Path) -> None:
-    """Typed dice are in the record like any others: after SIGKILL the game is where it was, and asks on."""
-    srv = ServerProcess(tmp_path).start()
+def test_referee_game_survives_a_restart(tmp_path: Path, database: str) -> None:
+    """Typed dice are in the record like any others: after SIGKILL the game is where it was, and asks on (SQLite
+    and PostgreSQL alike)."""
+    srv = ServerProcess(tmp_path, db=database).start()
     try:
         made = make_room(srv, dice="manual")
         code = made["code"]

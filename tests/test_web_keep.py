@@ -1,4 +1,5 @@
-"""Nothing acknowledged is lost, against a real server process killed with SIGKILL and restarted.
+"""Nothing acknowledged is lost, against a real server process killed with SIGKILL and restarted, on SQLite and on
+PostgreSQL alike (the ``database`` fixture: PostgreSQL where ``$GROGNARD_TEST_PG_URL`` names one).
 
 An order sent twice with one client id is one record line (the second answer is the first's ack),
 also after a restart; the referee's typed rolls of an order half rolled are kept through a restart
@@ -7,27 +8,25 @@ also after a restart; the referee's typed rolls of an order half rolled are kept
 
 from __future__ import annotations
 
-import json
-import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
+import conftest
 from grognard.web.testing import ServerProcess
 from test_web_api import Client, join, make_room
 
 
 def stored_lines(srv: ServerProcess) -> list[dict[str, Any]]:
-    with sqlite3.connect(srv.db.removeprefix("sqlite:///")) as db:
-        return [json.loads(t) for (t,) in db.execute("select text from grognard_lines order by room_id, n")]
+    return conftest.stored_lines(srv.db)
 
 
 def lines_of(srv: ServerProcess, seat: str) -> list[dict[str, Any]]:
     return [line for line in stored_lines(srv) if line.get("type") == "action" and line.get("seat") == seat]
 
 
-def test_an_order_sent_twice_is_applied_once_even_after_a_restart(tmp_path: Path) -> None:
-    srv = ServerProcess(tmp_path).start()
+def test_an_order_sent_twice_is_applied_once_even_after_a_restart(tmp_path: Path, database: str) -> None:
+    srv = ServerProcess(tmp_path, db=database).start()
     try:
         made = make_room(srv)
         code = made["code"]
@@ -81,9 +80,9 @@ def asked(host: Client, test: Any = lambda r: True, timeout: float = 20) -> dict
     return dict(state["host"]["dice_request"])
 
 
-def test_typed_setup_rolls_survive_a_sigkill(tmp_path: Path) -> None:
+def test_typed_setup_rolls_survive_a_sigkill(tmp_path: Path, database: str) -> None:
     """Two of the setup's four rolls typed and acknowledged, then kill -9: the restart asks for the third."""
-    srv = ServerProcess(tmp_path).start()
+    srv = ServerProcess(tmp_path, db=database).start()
     try:
         made = make_room(srv, dice="manual")
         code = made["code"]
@@ -144,11 +143,11 @@ def _until_artillery(host: Client, german: Client) -> str:
     raise AssertionError(f"the German was never offered an artillery strike: {last}, {german.messages[-3:]}")
 
 
-def test_a_half_rolled_artillery_strike_survives_a_sigkill(tmp_path: Path) -> None:
+def test_a_half_rolled_artillery_strike_survives_a_sigkill(tmp_path: Path, database: str) -> None:
     """The issue's case: 'lands on 5-6' typed as 6 and acknowledged, kill -9; after the restart the
     referee is asked for 'kills on 4-6' (the 6 kept and shown), the player's page sends its order
     again, and the strike is one record line with both rolls."""
-    srv = ServerProcess(tmp_path).start()
+    srv = ServerProcess(tmp_path, db=database).start()
     try:
         made = make_room(srv, dice="manual")
         code = made["code"]
@@ -198,8 +197,8 @@ def test_a_half_rolled_artillery_strike_survives_a_sigkill(tmp_path: Path) -> No
         srv.stop()
 
 
-def test_the_phase_timer_keeps_its_deadline_through_a_restart(tmp_path: Path) -> None:
-    srv = ServerProcess(tmp_path).start()
+def test_the_phase_timer_keeps_its_deadline_through_a_restart(tmp_path: Path, database: str) -> None:
+    srv = ServerProcess(tmp_path, db=database).start()
     try:
         made = make_room(srv)
         code = made["code"]
