@@ -216,9 +216,7 @@ def test_dice_typed_for_an_action_cut_by_kill_are_kept_and_shown_on_resume(tmp_p
     with Terminal("play", "omaha", "--resume", str(path)) as t:
         match = t.expect(DICE)
         assert match["purpose"] == "landing A3 (inches out)"  # A1's and A2's are not asked again
-        assert (
-            "the action under way when the game stopped was not saved; the 2 roll(s) typed for it are kept" in t.shown
-        )
+        assert "the action under way when the game stopped was not saved; the 2 rolls typed for it are kept" in t.shown
         assert "dice: landing A1 (inches out): 2 (typed before the program stopped: kept)" in t.shown
         assert "dice: landing A2 (inches out): 5 (typed before the program stopped: kept)" in t.shown
         t.prompt()

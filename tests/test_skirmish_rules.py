@@ -187,7 +187,7 @@ def test_a_scenario_check_reports_every_problem_at_once_naming_field_value_and_w
     text = "\n".join(problems)
     expected = [
         r"victory.objectives: 'hilltop': no objective has this id",
-        r"objectives\[0\].shape: 2 point\(s\): a shape needs at least 3 corners",
+        r"objectives\[0\].shape: 2 points: a shape needs at least 3 corners",
         r"terrain\[0\].width: 3: a river is at least 4\" wide",
         r"terrain\[1\].height: \(missing\): a hill needs its height",
         r"terrain\[2\].kind: 'lava': unknown terrain",
@@ -254,12 +254,12 @@ def test_men_at_the_start_stand_on_their_own_bases_out_of_contact() -> None:
     touch = "(bases touching: a melee starts only by a charge)"
     assert check_scenario(scenario(close)) == [
         'units[0].figures[1].at: [10.5, 10.0]: closer than a base (1") to units[0].figures[0]: '
-        "two men cannot stand there",
-        f"units[1].figures[0].at: [11.5, 10.0]: in contact with the enemy units[0].figures[1] {touch}",
+        "two men cannot stand there (skirmish.2)",
+        f"units[1].figures[0].at: [11.5, 10.0]: in contact with the enemy units[0].figures[1] {touch} (skirmish.2)",
     ]
     touching = [unit("A", "allies", fig(10, 10)), unit("G", "axis", fig(11, 10))]  # enemy bases touch: contact
     assert check_scenario(scenario(touching)) == [
-        f"units[1].figures[0].at: [11.0, 10.0]: in contact with the enemy units[0].figures[0] {touch}"
+        f"units[1].figures[0].at: [11.0, 10.0]: in contact with the enemy units[0].figures[0] {touch} (skirmish.2)"
     ]
 
 

@@ -203,3 +203,38 @@ def test_play_help_reads_in_an_80_column_terminal(ruleset: str) -> None:
         shown_as = f"{flag} | --no-{flag[2:]}" if spec.kind is bool else flag
         assert shown_as in text, spec.name
         assert spec.describe_values() in text or spec.kind is bool, spec.name
+
+
+def test_no_text_people_read_says_s_in_brackets() -> None:
+    """'1 roll(s)', 'bomb hit(s)', 'process(es)': every string of the program (docstrings and comments aside)
+    puts a count's noun in its number instead (core.words.counted)."""
+    import ast
+
+    import grognard
+
+    found = []
+    for path in sorted(Path(grognard.__file__).parent.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                if re.search(r"\w\((s|es)\)", node.value):
+                    found.append(f"{path.name}:{node.lineno}: {node.value!r}")
+    assert not found, found
+
+
+def test_a_side_whose_name_ends_in_s_owns_with_an_apostrophe() -> None:
+    """'took back Allies's move': a plural name takes the apostrophe alone (core.words.possessive)."""
+    from terminal_driver import run_cli
+
+    done = run_cli("play", "skirmish", "village_street", "--human", "allies", "--seed", "6",
+                   stdin="move A 11.26,15.95\nundo\nquit\n")  # fmt: skip
+    assert "took back Allies' move A 11.26,15.95" in done.stdout, done.stdout[-2000:]
+    assert "'s's" not in done.stdout and "Allies's" not in done.stdout

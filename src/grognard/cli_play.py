@@ -466,8 +466,9 @@ def run_play(
                 typed.waiting = [(p, s, list(v)) for p, s, v in resumed.typed]
                 rolls = "; ".join(f"{p}: {' '.join(map(str, v))}" for p, _, v in resumed.typed)
                 console.print(
-                    f"the action under way when the game stopped was not saved; the {len(resumed.typed)} roll(s) "
-                    f"typed for it are kept and used again as the game asks for them ({rolls})"
+                    f"the action under way when the game stopped was not saved; "
+                    f"{'the roll' if len(resumed.typed) == 1 else f'the {len(resumed.typed)} rolls'} typed for it "
+                    f"{'is' if len(resumed.typed) == 1 else 'are'} kept and used again as the game asks ({rolls})"
                 )
         else:
             on_events = printer.take

@@ -243,7 +243,7 @@ def simulate_command(
         shown = _shown(ruleset, plan.options)
         console.print(
             f"{ruleset.title}: {games} games, seed {seed}, "
-            f"{'Dask ' + scheduler if scheduler else f'{processes} process(es)'}, "
+            f"{'Dask ' + scheduler if scheduler else counted(processes, 'process', 'processes')}, "
             f"{'batch path' if batched(plan) else 'one game at a time'}"
         )
         console.print(f"  options: {shown}")

@@ -30,6 +30,7 @@ from grognard.core.numbers import is_count, read_int
 from grognard.core.record import RecordWriter, Replay, StepCounter, replay
 from grognard.core.ruleset import Bot, Ruleset
 from grognard.core.takeback import stands
+from grognard.core.words import possessive
 from grognard.render import write_picture
 
 QUIT_WORDS = {"quit", "exit"}
@@ -496,7 +497,7 @@ class Session:
         game = self.game
         if game.side_of(undone["seat"]) != game.side_of(asker):
             self.prompter.say(
-                f"nothing of yours to take back: the last order was {undone['seat']}'s"
+                f"nothing of yours to take back: the last order was {possessive(undone['seat'])}"
                 f" ({game.side_of(undone['seat'])}), and only that side may take it back",
                 style="red",
             )
@@ -517,7 +518,7 @@ class Session:
         bots = len(lines) - keep - 1
         after = f" and {bots} bot action{'' if bots == 1 else 's'} after it" if bots else ""
         self.taken_back += 1
-        self.prompter.say(f"took back {undone['seat']}'s {undone['action']}{after}; turn {game.turn} again")
+        self.prompter.say(f"took back {possessive(undone['seat'])} {undone['action']}{after}; turn {game.turn} again")
 
 
 def _truncate_lines(sink: IO[str], keep: int) -> None:

@@ -31,6 +31,7 @@ from grognard.core.dice import RecordedDice
 from grognard.core.engine import Event, Game, canonical_json
 from grognard.core.errors import GrognardError, RecordError, TornRecord
 from grognard.core.ruleset import Ruleset
+from grognard.core.words import counted
 
 FORMAT = "grognard-record/1"
 SYNC_GAP = 0.2  # seconds: lines are fsynced at most this often while bots play (each fsync costs milliseconds)
@@ -462,7 +463,8 @@ def replay(
         except GrognardError as exc:
             raise RecordError(f"diverges: {exc}", number) from None
         if dice.remaining:
-            raise RecordError(f"diverges: {dice.remaining} recorded roll(s) were not used", number)
+            unused = f"{counted(dice.remaining, 'recorded roll')} {'was' if dice.remaining == 1 else 'were'} not used"
+            raise RecordError(f"diverges: {unused}", number)
         if json.loads(json.dumps([e.to_json() for e in produced])) != events:
             raise RecordError("diverges: the events differ from the recorded ones", number)
         chain = _chain(chain, game.digest(), line)

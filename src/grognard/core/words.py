@@ -27,3 +27,13 @@ def percent(p: object) -> str:
     if value >= 99.5:
         return ">99%"
     return f"{value:.0f}%" if value >= 9.95 else f"{value:.1f}%"
+
+
+def possessive(name: str) -> str:
+    """``name`` owning something, as written: a plural in ``s`` takes an apostrophe alone, any other name ``'s``.
+
+    >>> possessive("Allies"), possessive("Germans"), possessive("Axis"), possessive("German 1"), possessive("A.3")
+    ("Allies'", "Germans'", "Axis's", "German 1's", "A.3's")
+    """
+    plural = name.endswith("s") and not name.endswith(("is", "us", "ss"))
+    return f"{name}'" if plural else f"{name}'s"

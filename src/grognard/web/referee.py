@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from grognard.core.dice import check_values
 from grognard.core.engine import Event
 from grognard.core.errors import DiceError
+from grognard.core.words import possessive
 from grognard.web.protocol import Refused
 
 
@@ -184,4 +185,4 @@ def describe(what: dict[str, Any] | None) -> str:
         return ""
     if what.get("setup"):
         return "the game's setup"
-    return f"{what.get('seat')}'s order"
+    return f"{possessive(str(what.get('seat')))} order"

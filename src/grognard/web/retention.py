@@ -15,6 +15,7 @@ import logging
 import time
 from typing import Any
 
+from grognard.core.words import counted
 from grognard.web.protocol import Refused
 from grognard.web.store import DAY
 
@@ -56,7 +57,7 @@ async def sweep(server: Any) -> list[str]:
         if room is not None:
             room.close("the game was deleted: its time on this server is over")
     if codes:
-        log.info("deleted %d game(s) past their retention", len(codes))
+        log.info("deleted %s past their retention", counted(len(codes), "game"))
     return codes
 
 

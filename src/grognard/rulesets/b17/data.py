@@ -23,6 +23,7 @@ import icepool
 
 from grognard.core.dice import DiceSource, Mechanic, TableRoll
 from grognard.core.options import OptionSpec
+from grognard.core.words import counted
 
 SIDES = ("american", "german")
 AMERICAN, GERMAN = "American", "German"  # the two seats
@@ -220,7 +221,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "flies_on",
         "RULINGS B4: a B-17 with all four engines damaged flies on and the next damage destroys it (flies_on), or "
         "the damage that takes its fourth engine destroys it (destroys); a fighter's one engine out never downs "
-        "it (a damaged fighter flies 2\" less, VI.C.1.c)",
+        'it (a damaged fighter flies 2" less, VI.C.1.c)',
         choices=("flies_on", "destroys"),
         rule="b17.39",
         quiet=True,
@@ -399,7 +400,7 @@ class BombLoad(Mechanic):
     @property
     def text(self) -> str:
         flak = "flak first, then " if self.flak else ""
-        return f"{self.bombers} bomber(s): {flak}4 bomb rolls each, hits summed"
+        return f"{counted(self.bombers, 'bomber')}: {flak}4 bomb rolls each, hits summed"
 
 
 @dataclass(frozen=True)

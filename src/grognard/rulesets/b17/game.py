@@ -20,6 +20,7 @@ from grognard.core.engine import Decision, FiniteSpace, Game, Result
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import snap
 from grognard.core.options import recorded
+from grognard.core.words import counted
 from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import rules as R
 from grognard.rulesets.b17.actions import Fly, Guns, PlaceBox
@@ -340,7 +341,7 @@ class B17Game(Game):
                 reason = "every bomber was shot down"
             else:
                 reason = (
-                    f"{s.hits} bomb hit(s) on the target, {HITS_TO_WIN} were needed; "
+                    f"{counted(s.hits, 'bomb hit')} on the target, {HITS_TO_WIN} were needed; "
                     f"{lost} of {len(s.bombers())} bombers shot down"
                 )
             self._finish(winner, reason)

@@ -12,6 +12,7 @@ from functools import cache
 
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most, distance_to_rect, snap
+from grognard.core.words import counted
 from grognard.rulesets.omaha.data import (
     BAND_END_Y,
     BEACH_MOVE,
@@ -220,7 +221,9 @@ def check_move(state: OmahaState, squad: Squad, x: float, y: float) -> None:
             )
         if count:
             raise IllegalAction(
-                f"move {squad.label}: {count} obstacle(s) in section O{section + 1} are in the way", "omaha.15"
+                f"move {squad.label}: {counted(count, 'obstacle')} in section O{section + 1} "
+                f"{'is' if count == 1 else 'are'} in the way",
+                "omaha.15",
             )
 
 

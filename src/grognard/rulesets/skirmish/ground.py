@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import unary_union
 
+from grognard.core.words import counted
 from grognard.rulesets.skirmish.schema import (
     HEAVY_IN_POND,
     HOUSES,
@@ -226,7 +227,7 @@ def boulder_shape(piece: TerrainPiece) -> Polygon | None:
 
 def check_polygon(where: str, points: list[XY], width: float, depth: float) -> Iterable[str]:
     if len(points) < 3:
-        yield f"{where}: {len(points)} point(s): a shape needs at least 3 corners"
+        yield f"{where}: {counted(len(points), 'point')}: a shape needs at least 3 corners"
         return
     polygon = _polygon(points)
     if not polygon.is_valid:

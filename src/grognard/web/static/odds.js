@@ -54,7 +54,7 @@ window.grognardOdds = (function () {
     const x0 = Math.min(...xs), x1 = Math.max(x0 + 1, ...xs);
     const X = (t) => L + (W - L - R) * (t - x0) / (x1 - x0), Y = (p) => T + (H - T - B) * (1 - p);
     const svg = svgEl("svg", { viewBox: "0 0 " + W + " " + H, class: "odds-line", role: "img",
-      "aria-label": a + "'s chance to win, turn by turn: " + curve.map((p, i) => (p.ended ? "end" : "turn " + p.turn) + " " + pct(p.sides[a].p)).join(", ") });
+      "aria-label": possessive(a) + " chance to win, turn by turn: " + curve.map((p, i) => (p.ended ? "end" : "turn " + p.turn) + " " + pct(p.sides[a].p)).join(", ") });
     for (const g of [0, 0.5, 1]) {
       svg.appendChild(svgEl("line", { x1: L, x2: W - R, y1: Y(g), y2: Y(g), stroke: "#999", "stroke-dasharray": g === 0.5 ? "6 4" : "" }));
       svg.appendChild(svgEl("text", { x: L - 6 * k, y: Y(g) + 0.3 * F, "text-anchor": "end", "font-size": F }, pct(g)));
@@ -137,3 +137,8 @@ window.grognardOdds = (function () {
   }
   return { draw: draw };
 })();
+
+// a side's name owning something, as core/words.py writes it: "Allies' chance", "Axis's chance"
+function possessive(name) {
+  return /s$/.test(name) && !/(is|us|ss)$/.test(name) ? name + "'" : name + "'s";
+}
