@@ -9,12 +9,19 @@ events (the ``events`` message of its record step), and prints p50 and p95 of th
 (target: p95 under 100 ms), of every page's state showing it (the projector's
 picture), and of the submitter's acknowledgement. It prints the bytes each page was
 sent per phase of the game (the JSON text, and that text through one zlib stream per
-page: about what permessage-deflate puts on the wire). Two runs, each on a fresh
+page: about what permessage-deflate puts on the wire), and the server's CPU time per order: the CPU time
+(user and system) its process spent while the games were played, divided by the orders it acknowledged,
+which does not depend on how loaded the machine is (the odds worker's, a child process at a lower
+priority, apart). Two runs, each on a fresh
 server and bounded in time (``--seconds``): the 24-player game alone, then with
 ``--games`` other games of 4 players each and ``--skirmish`` skirmish rooms (village_street, one person a
 side, each answering with a menu order drawn at random from its decision's choices: moves, shots, holds).
 
-    python bench/server_load.py [--seconds 40] [--games 10] [--skirmish 2] [--think 1.0]
+    python bench/server_load.py [--seconds 40] [--games 10] [--skirmish 2] [--think 1.0] [--profile PREFIX]
+
+``--profile PREFIX``: py-spy samples the server while the games are played (``PREFIX-alone.txt`` and
+``PREFIX-beside.txt``, its collapsed stacks) and the bench prints the functions it was found in most
+(``pip install py-spy``).
 """
 
 from __future__ import annotations
@@ -23,8 +30,10 @@ import argparse
 import asyncio
 import http.client
 import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -34,6 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+import psutil
 from websockets.asyncio.client import connect
 
 from grognard.web.patch import merge
@@ -77,7 +87,9 @@ class Player:
 
     async def play(self, url: str, token: str, stop: float, source: str) -> None:
         # from its game's own address, as the join was: one address trying a dozen codes at once is refused
-        async with connect(url, max_size=2**22, local_addr=(source, 0)) as ws:
+        # its token shown at the handshake, as a page does (web/doors.py)
+        protocols = ["grognard", f"grognard.t.{token}"]
+        async with connect(url, max_size=2**22, local_addr=(source, 0), subprotocols=protocols) as ws:
             self.ws = ws
             await ws.send(json.dumps({"type": "hello", "role": "player", "token": token}))
             while time.monotonic() < stop:
@@ -192,7 +204,8 @@ async def make_skirmish(server: ServerProcess, source: str) -> tuple[str, str, l
 
 
 async def start(server: ServerProcess, code: str, host_token: str, source: str) -> None:
-    async with connect(f"{server.ws_url}/ws/{code}", local_addr=(source, 0)) as ws:
+    protocols = ["grognard", f"grognard.t.{host_token}"]
+    async with connect(f"{server.ws_url}/ws/{code}", local_addr=(source, 0), subprotocols=protocols) as ws:
         await ws.send(json.dumps({"type": "hello", "role": "host", "token": host_token}))
         await ws.send(json.dumps({"type": "settings", "fill_bots": False}))
         await ws.send(json.dumps({"type": "start"}))
@@ -208,7 +221,50 @@ def quantiles(values: list[float]) -> str:
     return f"p50 {q[49]:.1f} ms, p95 {q[94]:.1f} ms, max {ms[-1]:.1f} ms ({len(ms)} actions)"
 
 
-async def run(seconds: float, extra: int, think: float, skirmish: int = 0) -> None:
+def cpu_seconds(process: psutil.Process) -> tuple[float, float]:
+    """CPU time (user and system) of the server's process and of its children (the odds worker) so far."""
+    own = process.cpu_times()
+    children = 0.0
+    for child in process.children(recursive=True):
+        try:
+            times = child.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        children += times.user + times.system
+    return own.user + own.system, children
+
+
+def profile_top(path: Path, count: int = 25) -> None:
+    """The functions py-spy found the server in most: their share of its samples, inclusive and their own."""
+    total = 0
+    inclusive: dict[str, int] = {}
+    own: dict[str, int] = {}
+    for line in path.read_text().splitlines():
+        stack, _, n = line.rpartition(" ")
+        if not stack:
+            continue
+        samples = int(n)
+        total += samples
+        frames = [f.split(" (")[0] + " (" + f.rsplit("/", 1)[-1] if " (" in f else f for f in stack.split(";")]
+        for frame in set(frames[1:]):  # the first frame is the thread
+            inclusive[frame] = inclusive.get(frame, 0) + samples
+        own[frames[-1]] = own.get(frames[-1], 0) + samples
+    print(f"profile ({total} samples of the server's threads while busy, {path}):")
+    for label, table in (("inclusive", inclusive), ("own", own)):
+        print(f"  top by {label} time:")
+        for frame, samples in sorted(table.items(), key=lambda kv: -kv[1])[:count]:
+            print(f"    {samples / max(1, total):6.1%}  {frame}")
+
+
+def start_profiler(pid: int, seconds: float, path: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        ["py-spy", "record", "-p", str(pid), "-d", str(int(seconds)), "-r", "200", "-f", "raw", "-o", str(path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+async def run(seconds: float, extra: int, think: float, skirmish: int = 0, profile: Path | None = None) -> None:
     folder = Path(tempfile.mkdtemp(prefix="grognard-load-"))
     rng = random.Random(1)
     refusals: list[str] = []
@@ -230,10 +286,17 @@ async def run(seconds: float, extra: int, think: float, skirmish: int = 0) -> No
             for token in tokens
         ]
         await asyncio.sleep(0.5)
+        assert server.proc is not None
+        process = psutil.Process(server.proc.pid)
+        cpu0 = cpu_seconds(process)
+        spy = start_profiler(process.pid, seconds, profile) if profile is not None else None
         await asyncio.gather(
             *(start(server, code, host, source) for (code, host, _), source in zip(made, sources, strict=True))
         )
         await asyncio.gather(*tasks)
+        cpu1 = cpu_seconds(process)
+        if spy is not None:
+            await asyncio.to_thread(spy.wait)
     print(
         f"{sum(g.clients for g in games)} players in {len(games)} games for {seconds:g} s on loopback, "
         f"think time 0-{2 * think:g} s"
@@ -255,15 +318,24 @@ async def run(seconds: float, extra: int, think: float, skirmish: int = 0) -> No
         f"the 24-player game: {big.sent / big.clients / phases / 1000:.1f} kB of JSON a page a phase "
         f"({big.wire / big.clients / phases / 1000:.1f} kB deflated), over {len(big.phases)} phases"
     )
+    orders = sum(len(g.ack) for g in games)
+    own, worker = (after - before for before, after in zip(cpu0, cpu1, strict=True))
+    print(
+        f"server CPU time per order: {own / max(1, orders) * 1000:.2f} ms ({own:.1f} s for {orders} orders); "
+        f"the odds worker besides: {worker / max(1, orders) * 1000:.2f} ms an order ({worker:.1f} s); "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
     print(f"refused actions (a page a moment old: a squad gone before the order came): {len(refusals)}")
+    if profile is not None:
+        profile_top(profile)
 
 
-async def main(seconds: float, extra: int, think: float, skirmish: int) -> None:
+async def main(seconds: float, extra: int, think: float, skirmish: int, profile: str | None) -> None:
     print("== the 24-player game alone")
-    await run(seconds, 0, think)
+    await run(seconds, 0, think, 0, Path(f"{profile}-alone.txt") if profile else None)
     if extra or skirmish:
         print(f"== the 24-player game beside {extra} other games and {skirmish} skirmish rooms")
-        await run(seconds, extra, think, skirmish)
+        await run(seconds, extra, think, skirmish, Path(f"{profile}-beside.txt") if profile else None)
 
 
 if __name__ == "__main__":
@@ -272,5 +344,6 @@ if __name__ == "__main__":
     parser.add_argument("--games", type=int, default=10, help="games besides the 24-player one")
     parser.add_argument("--skirmish", type=int, default=2, help="skirmish rooms (two people each) in the second run")
     parser.add_argument("--think", type=float, default=1.0, help="mean think time of a player, seconds")
+    parser.add_argument("--profile", help="sample the server with py-spy: PREFIX-alone.txt, PREFIX-beside.txt")
     args = parser.parse_args()
-    asyncio.run(main(args.seconds, args.games, args.think, args.skirmish))
+    asyncio.run(main(args.seconds, args.games, args.think, args.skirmish, args.profile))
