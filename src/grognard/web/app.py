@@ -29,7 +29,6 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from html import escape
 from importlib import resources
@@ -71,7 +70,7 @@ from grognard.web.protocol import (
     first_problem,
 )
 from grognard.web.room import Refused, Room
-from grognard.web.store import Store
+from grognard.web.store import InOrder, Store
 
 log = logging.getLogger("grognard.web")
 
@@ -89,7 +88,7 @@ class Server:
         self.retention = retention  # days a game is kept (retention.py); a host may choose fewer
         self.sweeper: asyncio.Task[None] | None = None
         self.rooms: dict[str, Room] = {}
-        self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grognard-db")
+        self.db = InOrder(self.store)  # one thread, in order; lines of several rooms committed together
         self.join_url = join_url
         # a classroom shares one address behind its router: 12 joins at once, then one a second (a class
         # of 28 joining together is in within 16 s, its pages retrying by themselves); one script filling
@@ -102,7 +101,7 @@ class Server:
         self.creates = Limits(rate=0.2, burst=30)
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
+        return await self.db.run(fn, *args)
 
     async def load(self) -> None:
         await retention_.sweep(self)  # the games past their time are deleted, never rebuilt
@@ -131,7 +130,7 @@ class Server:
             if room.task is not None:
                 room.task.cancel()
         odds.shutdown()
-        self.db.shutdown(wait=True)
+        self.db.close()
         self.store.close()
 
 

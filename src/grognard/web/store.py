@@ -6,13 +6,18 @@ one row each, appended as the game goes and committed before anyone is told.
 SQLite by default (WAL mode, synchronous FULL: a process killed at any moment,
 or a power cut, keeps every committed line); any SQLAlchemy URL works
 (PostgreSQL on a school server). A room and its lines are deleted once its
-retention has passed (``delete_expired``; docs/privacy.md).
+retention has passed (``delete_expired``; docs/privacy.md). The server runs
+every storage call on one thread, in order (``InOrder``); the lines several
+rooms append meanwhile are committed together.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +70,55 @@ def default_url() -> str:
     return f"sqlite:///{folder / 'games.sqlite3'}"
 
 
+class InOrder:
+    """The storage calls of every room, run in the order they are asked on one worker thread: lines appended
+    by several rooms while the thread was busy are committed in one transaction (one wait for the disk,
+    not one each), and each caller still waits for its line to be committed."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grognard-db")
+        self.waiting: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any]]] = []
+        self.draining: asyncio.Task[None] | None = None
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` on the database thread, after every call asked before it; its result."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        self.waiting.append((fn, args, future))
+        if self.draining is None:
+            self.draining = loop.create_task(self._drain())
+        return await future
+
+    async def _drain(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self.waiting:
+                batch, self.waiting = self.waiting, []
+                try:
+                    results = await loop.run_in_executor(
+                        self.thread, self.store.calls, [(fn, args) for fn, args, _ in batch]
+                    )
+                except asyncio.CancelledError:
+                    for _, _, future in batch:
+                        future.cancel()
+                    raise
+                except Exception as exc:  # the thread itself failed (shut down): every caller is told
+                    results = [(False, exc)] * len(batch)
+                for (_, _, future), (ok, value) in zip(batch, results, strict=True):
+                    if future.done():
+                        continue
+                    if ok:
+                        future.set_result(value)
+                    else:
+                        future.set_exception(value)
+        finally:
+            self.draining = None
+
+    def close(self) -> None:
+        self.thread.shutdown(wait=True)
+
+
 class Store:
     """Synchronous storage calls; the server runs them on one worker thread, in order."""
 
@@ -111,6 +165,41 @@ class Store:
             conn.execute(insert(lines).values(room_id=room_id, n=n, text=_dump(line)))
             if meta is not None:
                 conn.execute(update(rooms).where(rooms.c.id == room_id).values(meta=json.dumps(meta)))
+
+    def append_many(self, appends: list[tuple[Any, ...]]) -> None:
+        """Several ``append`` calls' lines (of any rooms) in one transaction: one commit, one wait for the disk."""
+        with self.engine.begin() as conn:
+            for room_id, n, line, *rest in appends:
+                conn.execute(insert(lines).values(room_id=room_id, n=n, text=_dump(line)))
+                meta = rest[0] if rest else None
+                if meta is not None:
+                    conn.execute(update(rooms).where(rooms.c.id == room_id).values(meta=json.dumps(meta)))
+
+    def calls(self, calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[tuple[bool, Any]]:
+        """Storage calls in order, each ``(True, its result)`` or ``(False, its exception)``; consecutive
+        ``append`` calls are committed together (``append_many``), or one by one if that fails (only the
+        line at fault fails then)."""
+        out: list[tuple[bool, Any]] = []
+        k = 0
+        while k < len(calls):
+            run = k
+            while run < len(calls) and calls[run][0] == self.append:
+                run += 1
+            if run - k > 1:
+                try:
+                    self.append_many([args for _, args in calls[k:run]])
+                    out += [(True, None)] * (run - k)
+                    k = run
+                    continue
+                except Exception:  # one line at fault: each alone, so that only it fails
+                    pass
+            fn, args = calls[k]
+            try:
+                out.append((True, fn(*args)))
+            except Exception as exc:
+                out.append((False, exc))
+            k += 1
+        return out
 
     def truncate(self, room_id: int, keep: int, meta: dict[str, Any] | None = None) -> None:
         """Keep only the first ``keep`` lines of the room's record (take back)."""
