@@ -13,13 +13,56 @@ transaction (a wait for the disk each); now the lines rooms append meanwhile are
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import event
 
+from grognard.web.patch import Sent, change, keep_same, merge
 from grognard.web.store import InOrder, Store
+
+
+def table(moved: float) -> dict[str, Any]:
+    terrain = [{"kind": "rect", "x": k, "y": 0, "w": 1, "h": 1} for k in range(50)]
+    units = [{"id": f"A{k}", "x": float(k), "y": moved if k == 3 else 1.0} for k in range(20)]
+    return {"layers": [{"name": "terrain", "shapes": terrain}, {"name": "units", "shapes": units}]}
+
+
+def test_what_did_not_change_stays_the_object_a_page_was_sent() -> None:
+    before, after = table(1.0), table(2.5)
+    kept = keep_same(after, before, strict=False)
+    assert kept == after
+    assert kept["layers"][0] is before["layers"][0]  # the terrain: the very object, found unchanged at once
+    units_before, units_after = before["layers"][1]["shapes"], kept["layers"][1]["shapes"]
+    assert [a is b for a, b in zip(units_after, units_before, strict=True)] == [k != 3 for k in range(20)]
+    # a list moved on by one (the events): the items both hold are kept as they are, none copied
+    events = [{"i": k, "text": f"event {k}"} for k in range(31)]
+    assert all(a is b for a, b in zip(keep_same(events[1:], events[:-1]), events[1:], strict=True))
+    # strict (what a page is sent): equal as JSON only
+    assert keep_same({"a": [1.0], "b": [True]}, {"a": [1], "b": [1]}) == {"a": [1.0], "b": [True]}
+    assert json.dumps(keep_same({"a": [1.0]}, {"a": [1]})) == '{"a": [1.0]}'
+
+
+def test_the_change_of_a_shared_part_is_worked_out_once_for_every_page() -> None:
+    """24 pages sent the same table: each is sent the same change of it, worked out once (the same
+    object), and each page merging it holds the new state."""
+    before = table(1.0)
+    after = keep_same(table(2.5), before, strict=False)  # as Room.memo gives it
+    pages = [Sent() for _ in range(24)]
+    states = [{"type": "state", "version": 1, "you": k, "scene": before} for k in range(24)]
+    for sent, state in zip(pages, states, strict=True):
+        sent.message(state)
+    patches = [sent.message({"type": "state", "version": 2, "you": k, "scene": after}) for k, sent in enumerate(pages)]
+    assert all(p is not None for p in patches)
+    ops = [p["change"]["scene"] for p in patches if p is not None]
+    assert all(op is ops[0] for op in ops)
+    assert change(before, after) is ops[0]
+    for k, p in enumerate(patches):
+        assert p is not None
+        assert merge(states[k], p) == {"type": "state", "version": 2, "you": k, "scene": after}
+    assert json.dumps(ops[0]).count('"x"') <= 2  # one unit moved: its change, not the table
 
 
 @pytest.fixture

@@ -239,7 +239,7 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
     seat = seats[0] if seats else None
     names = {pid: p["name"] for pid, p in meta["players"].items()}
     online = {c.player for c in room.conns if c.role == "player"}
-    pending = room.memo("pending", game.pending) if game is not None else []
+    pending = room.memo("pending", game.pending, keep=False) if game is not None else []
     owing = {d.seat for d in pending}
     shared = frozenset(mine)
     commands = room.memo("commands", lambda: faces.commands(ruleset, game)) if game is not None else {}
@@ -281,7 +281,12 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
             turn=game.turn,
             phase=room.memo("phase", lambda: faces.phase(ruleset, game)),
             sides=list(ruleset.sides),
-            tables=room.memo(("tables", shared, seat), lambda: faces.tables(ruleset, game, mine, seat)),
+            tables=room.memo_like(
+                ("tables", shared, seat),
+                lambda: faces.tables(ruleset, game, mine, seat),
+                ("tables", frozenset(), None),
+                lambda: faces.tables(ruleset, game, (), None),
+            ),
             figures=room.memo(
                 "figures", lambda: [[label, str(value)] for label, value in faces.figures(ruleset, game)]
             ),
@@ -292,7 +297,12 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
             odds_seat = seat if conn.role == "player" else None  # a seat's own estimate; others the public one
             out["odds"] = room.odds.for_page(odds_seat, with_curve=conn.role == "projector")
         if ruleset.face is not None:  # the page draws the table from the scene (static/table.js)
-            out["scene"] = room.memo(("scene", shared, seat), lambda: faces.scene(ruleset, game, mine, seat))
+            out["scene"] = room.memo_like(
+                ("scene", shared, seat),
+                lambda: faces.scene(ruleset, game, mine, seat),
+                ("scene", frozenset(), None),
+                lambda: faces.scene(ruleset, game, (), None),
+            )
         else:  # the server's picture of a rule set without a face
             out["svg"] = room.svg(seat)
         if meta["status"] in ("over", "ended") and ruleset.summary is not None:

@@ -20,7 +20,8 @@ A change is one of three shapes:
 
 A value is sent whole wherever its change would not be shorter. A patch that would
 change nothing is not sent. The runs are difflib's opcodes (``SequenceMatcher``) over the
-items' JSON text; ``merge`` here is the reference the page's ``connection.js`` follows.
+items (an item both lists hold found by its object, else by its JSON text); ``merge`` here is
+the reference the page's ``connection.js`` follows.
 
 >>> old = {"type": "state", "version": 1, "seats": [{"seat": "A1", "owes": True}, {"seat": "A2", "owes": False}]}
 >>> sent = Sent()
@@ -41,6 +42,7 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+from collections import OrderedDict
 from typing import Any
 
 LONG_TEXT = 2000  # characters: a text this long, of several lines, is changed by its lines
@@ -62,13 +64,107 @@ def _same(old: Any, new: Any) -> bool:
     if old is new:
         return True
     if isinstance(new, (dict, list)):
+        if type(old) is not type(new) or len(old) != len(new):
+            return False
+        if isinstance(new, list) and isinstance(old, list):
+            if all(a is b for a, b in zip(old, new, strict=True)):
+                return True
+        elif isinstance(new, dict) and isinstance(old, dict):
+            if all(old.get(key, _MISSING) is value for key, value in new.items()):
+                return True
         return bool(old == new) and _dumps(old) == _dumps(new)
     return type(old) is type(new) and bool(old == new)
 
 
-def _runs(old: list[str], new: list[str]) -> list[tuple[str, int, int, int, int]]:
+_MISSING = object()
+
+
+def keep_same(new: Any, old: Any, strict: bool = True) -> Any:
+    """``new``, each part of it equal to the part of ``old`` at the same place given as that very part of
+    ``old`` (``old`` itself when all is equal): what did not change stays the object a page was sent, and
+    the next change finds it the same at once (``is``). Nothing is copied or changed in place.
+
+    ``strict``: equal as JSON (``True`` and ``1`` are not, nor ``1`` and ``1.0``); else equal as Python
+    values, at C speed with no JSON text made, for a value made by one function of the game (``Room.memo``),
+    which gives each field one type.
+
+    >>> old = {"terrain": [{"x": 1}], "units": [{"id": "A1", "x": 2}, {"id": "A2", "x": 3}]}
+    >>> new = {"terrain": [{"x": 1}], "units": [{"id": "A1", "x": 2}, {"id": "A2", "x": 4}]}
+    >>> kept = keep_same(new, old)
+    >>> kept == new, kept["terrain"] is old["terrain"], kept["units"][0] is old["units"][0]
+    (True, True, True)
+    >>> keep_same({"a": [1.0]}, {"a": [1]})["a"][0], keep_same({"a": [1.0]}, {"a": [1]}, strict=False)["a"][0]
+    (1.0, 1)
+    """
+    if new is old or type(new) is not type(old):
+        return new
+    if isinstance(new, dict):
+        if _same(old, new) if strict else new == old:
+            return old
+        kept = {key: keep_same(value, old[key], strict) if key in old else value for key, value in new.items()}
+        return kept if any(kept[key] is not value for key, value in new.items()) else new
+    if isinstance(new, list):
+        if _same(old, new) if strict else new == old:
+            return old
+        if len(new) != len(old):
+            return new
+        # an item both hold (a list moved on by one: the events) is kept as it is; the others are
+        # matched by their place (a unit of the table that moved)
+        held = {id(x) for x in old} & {id(x) for x in new}
+        items = [
+            a if id(a) in held or id(b) in held else keep_same(a, b, strict) for a, b in zip(new, old, strict=True)
+        ]
+        return items if any(a is not b for a, b in zip(items, new, strict=True)) else new
+    return new
+
+
+def _longer(value: Any, limit: int) -> bool:
+    """Whether ``value``'s JSON text is longer than ``limit`` characters: counted from below, part by part,
+    and stopped as soon as it is (a large value next to a short change is never written out)."""
+    total = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            total += len(item) + 2
+        elif isinstance(item, dict):
+            total += 1 + len(item)  # the braces, the colons and commas at least
+            for key, sub in item.items():
+                total += len(key) + 2
+                stack.append(sub)
+        elif isinstance(item, (list, tuple)):
+            total += 1 + max(1, len(item))
+            stack.extend(item)
+        else:
+            total += 1
+        if total > limit:
+            return True
+    return len(_dumps(value)) > limit
+
+
+def _runs(old: list[Any], new: list[Any]) -> list[tuple[str, int, int, int, int]]:
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     return [op for op in matcher.get_opcodes() if op[0] != "equal"]
+
+
+def _item_runs(old: list[Any], new: list[Any]) -> list[tuple[str, int, int, int, int]]:
+    """The runs of a list's change: the items the same at both ends left out, then difflib over the
+    rest, an item found by its very object where both lists hold it, else by its JSON text."""
+    n, m = len(old), len(new)
+    lo = 0
+    while lo < n and lo < m and _same(old[lo], new[lo]):
+        lo += 1
+    hi = 0
+    while hi < n - lo and hi < m - lo and _same(old[n - 1 - hi], new[m - 1 - hi]):
+        hi += 1
+    middle_old, middle_new = old[lo : n - hi], new[lo : m - hi]
+    both = {id(x) for x in middle_old} & {id(x) for x in middle_new}
+
+    def key(item: Any) -> tuple[str, Any]:
+        return ("is", id(item)) if id(item) in both else ("json", _dumps(item))
+
+    runs = _runs([key(x) for x in middle_old], [key(x) for x in middle_new])
+    return [(tag, a + lo, b + lo, c + lo, d + lo) for tag, a, b, c, d in runs]
 
 
 @functools.lru_cache(maxsize=64)
@@ -80,8 +176,33 @@ def _lines(old: str, new: str) -> dict[str, Any] | _Whole:
     return op if len(_dumps(op)) < len(new) else WHOLE
 
 
+PAIRS_KEPT = 4096  # changes of lists and objects kept, by the identity of the two (the oldest forgotten first)
+_PAIRS: OrderedDict[tuple[int, int], tuple[Any, Any, Any]] = OrderedDict()
+
+
 def change(old: Any, new: Any) -> Any:
-    """The change turning ``old`` into ``new``: ``None`` (the same), ``WHOLE`` (send ``new``), or a change."""
+    """The change turning ``old`` into ``new``: ``None`` (the same), ``WHOLE`` (send ``new``), or a change.
+
+    The change of two lists or objects is worked out once for every page sent it (kept by the identity
+    of the two): the parts pages share (``Room.memo``) are the same objects for each page, and neither
+    is ever changed in place."""
+    if old is new:
+        return None
+    if not (isinstance(new, (dict, list)) and isinstance(old, (dict, list))):
+        return _change(old, new)
+    key = (id(old), id(new))
+    hit = _PAIRS.get(key)
+    if hit is not None and hit[0] is old and hit[1] is new:
+        _PAIRS.move_to_end(key)
+        return hit[2]
+    result = _change(old, new)
+    _PAIRS[key] = (old, new, result)  # both held: their ids cannot be another object's while kept
+    while len(_PAIRS) > PAIRS_KEPT:
+        _PAIRS.popitem(last=False)
+    return result
+
+
+def _change(old: Any, new: Any) -> Any:
     if _same(old, new):
         return None
     if isinstance(old, dict) and isinstance(new, dict):
@@ -92,7 +213,7 @@ def change(old: Any, new: Any) -> Any:
         return _lines(old, new)
     else:
         return WHOLE
-    return op if len(_dumps(op)) < len(_dumps(new)) else WHOLE
+    return op if _longer(new, len(_dumps(op))) else WHOLE
 
 
 def _object(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
@@ -118,7 +239,7 @@ def _object(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
 
 def _list(old: list[Any], new: list[Any]) -> dict[str, Any]:
     runs: list[list[Any]] = []
-    for tag, a, b, c, d in _runs([_dumps(x) for x in old], [_dumps(x) for x in new]):
+    for tag, a, b, c, d in _item_runs(old, new):
         if tag == "replace" and b - a == d - c:  # item for item: each changed in place where cheaper
             for i, j in zip(range(a, b), range(c, d), strict=True):
                 op = change(old[i], new[j])
@@ -145,9 +266,11 @@ class Sent:
         ``state`` is kept as it is, not copied: its values are fresh or never changed afterwards
         (the parts pages share are replaced when the game changes, not changed in place); a value
         kept and unchanged since is recognised at once (the same object)."""
-        old, self.state = self.state, state
+        old = self.state
         if old is None:
+            self.state = state
             return state
+        self.state = state = keep_same(state, old)  # what is equal is what the page holds: found at once
         op = _object(old, state)
         if not op:
             return None

@@ -42,6 +42,7 @@ from grognard.core.ruleset import Bot, Ruleset
 from grognard.core.takeback import stands
 from grognard.web import faces
 from grognard.web.odds import CLASS_FROM, CLASS_SHOWN, LiveOdds, odds_seed, shown_to
+from grognard.web.patch import keep_same
 from grognard.web.protocol import Refused as Refused  # where the pages and tests have always found it
 from grognard.web.referee import Referee, RefereeDice
 from grognard.web.retention import DEFAULT_DAYS, check_days
@@ -100,6 +101,7 @@ class Room:
         # decisions with their odds, tables, the picture of each view (see ``memo``)
         self.changes = 0
         self._memo: dict[Any, Any] = {}
+        self._memo_before: dict[Any, Any] = {}  # the memo before the game's last change (``memo``'s ``keep``)
         self._memo_at = -1
         self.closed = False
         self.debrief: dict[str, Any] | None = None
@@ -893,16 +895,31 @@ class Room:
         if self.game is not None and self.odds_shown("host"):
             self.odds.moved(self.game)
 
-    def memo(self, key: Any, make: Callable[[], Any]) -> Any:
+    def memo(self, key: Any, make: Callable[[], Any], keep: bool = True) -> Any:
         """``make()``, worked out once for every page until the game changes (``changes``): the parts
-        of the state that many pages share (a decision's menu and odds, the tables, a seat's picture)."""
+        of the state that many pages share (a decision's menu and odds, the tables, a seat's picture).
+
+        ``keep`` (a JSON value): what did not change since the value of ``key`` before the game's last
+        change is given as the very object it was then (``patch.keep_same``, equal as Python values: each
+        part is made by one function of the game, which gives a field one type): each page's next patch
+        finds it unchanged at once, and the change of what did change is worked out once for all."""
         if self._memo_at != self.changes:
+            self._memo_before = self._memo
             self._memo, self._memo_at = {}, self.changes
         try:
             return self._memo[key]
         except KeyError:
-            value = self._memo[key] = make()
+            value = make()
+            if keep and key in self._memo_before:
+                value = keep_same(value, self._memo_before[key], strict=False)
+            self._memo[key] = value
             return value
+
+    def memo_like(self, key: Any, make: Callable[[], Any], like: Any, make_like: Callable[[], Any]) -> Any:
+        """``memo(key, make)``, each part of it equal to the same part of ``memo(like, make_like)`` given as
+        that very object: one page's table and the spectators' share all but the rings of the page's own
+        units, so the change of what they share is worked out once for every page (``patch.change``)."""
+        return self.memo(key, lambda: keep_same(make(), self.memo(like, make_like), strict=False))
 
     def svg(self, seat: str | None) -> str:
         """The picture of what ``seat`` sees: drawn once for every seat whose view is the same
