@@ -159,6 +159,8 @@ def _item_runs(old: list[Any], new: list[Any]) -> list[tuple[str, int, int, int,
         hi += 1
     middle_old, middle_new = old[lo : n - hi], new[lo : m - hi]
     both = {id(x) for x in middle_old} & {id(x) for x in middle_new}
+    if not both and len(middle_old) == len(middle_new):  # changed in place (a unit that moved): item for item
+        return [("replace", lo, n - hi, lo, m - hi)] if middle_old else []
 
     def key(item: Any) -> tuple[str, Any]:
         return ("is", id(item)) if id(item) in both else ("json", _dumps(item))
