@@ -98,3 +98,17 @@ def test_lines_of_several_rooms_are_committed_together_and_a_bad_one_fails_alone
     # the first four appends were tried together (a commit that failed), then each alone; the meta alone;
     # the last three together: far fewer commits than the eight calls
     assert len(commits) <= 6
+
+
+def test_a_list_changed_in_place_around_an_equal_item_merges_back() -> None:
+    """Items changed in place between the same ends, one of them equal but not the same object: the
+    page is sent the changed ones only (none for the equal one), and merges back to the new list."""
+    long = "x" * 40
+    old = {"type": "state", "version": 1, "rows": [[long, 0], [long, 1], [long, 2], [long, 3], [long, 4]]}
+    new = {"type": "state", "version": 2, "rows": [old["rows"][0], [long, 9], [long, 2], [long, 8], old["rows"][4]]}
+    op = change(old["rows"], new["rows"])
+    assert op == {"runs": [[1, {"runs": [[1, 2, [9]]]}], [3, {"runs": [[1, 2, [8]]]}]]}
+    sent = Sent()
+    sent.message(old)
+    patch = sent.message(new)
+    assert patch is not None and merge(old, patch) == new

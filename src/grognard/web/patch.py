@@ -245,7 +245,8 @@ def _list(old: list[Any], new: list[Any]) -> dict[str, Any]:
         if tag == "replace" and b - a == d - c:  # item for item: each changed in place where cheaper
             for i, j in zip(range(a, b), range(c, d), strict=True):
                 op = change(old[i], new[j])
-                runs.append([i, i + 1, [new[j]]] if op is WHOLE else [i, op])
+                if op is not None:  # an item equal to the old one (changed in place around it) stays
+                    runs.append([i, i + 1, [new[j]]] if op is WHOLE else [i, op])
         else:
             runs.append([a, b, new[c:d]])
     return {"runs": runs}
