@@ -9,11 +9,13 @@ from terminal_driver import run_cli
 
 def test_draw_the_beach_at_an_omaha_prompt(tmp_path: Path) -> None:
     picture = tmp_path / "beach.svg"
-    answers = f"draw {picture}\ndraw\nquit\n"
+    answers = f"draw {picture}\ndraw\ndraw {picture}\ndraw --force {picture}\nquit\n"
     done = run_cli("play", "omaha", "--germans", "1", "--human", "german", "--seed", "3", stdin=answers)
     assert done.returncode == 0, done.stderr
-    assert f"drew the table to {picture} (nothing given yet)" in done.stdout
-    assert "draw FILE.svg [ORDER]: name the picture to write" in done.stdout
+    assert done.stdout.count(f"drew the table to {picture} (nothing given yet)") == 2  # the second with --force
+    assert "draw [--force] FILE.svg [ORDER]: name the picture to write" in done.stdout
+    # the picture already there is refused as every command's output is, --force replacing it
+    assert f"refused: draw '{picture}': the file is already there; --force writes over it" in done.stdout
     assert "Omaha Beach - turn" in picture.read_text(encoding="utf-8")
 
 

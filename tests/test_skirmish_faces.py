@@ -32,7 +32,7 @@ def test_play_a_scenario_by_name_to_a_result_then_render_and_replay(
     assert "<svg" in svg and "A.3" in svg and "MG wedge" in svg  # A.2 fell to the MG wedge in turn 1
     assert any(f"band {n}" in svg for n in (1, 2, 3)) or "out of range" in svg or "crest" in svg
     assert "the crest" in svg
-    assert main(["render", "skirmish", str(record), "--focus", "Z.9", "-o", str(picture)]) == 2
+    assert main(["render", "skirmish", str(record), "--focus", "Z.9", "-o", str(picture), "--force"]) == 2
     assert "no man Z.9" in capsys.readouterr().err
     assert main(["replay", str(record)]) == 0
 
