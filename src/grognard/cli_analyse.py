@@ -27,6 +27,7 @@ from grognard.analysis.winprob import DEFAULT_PLAYOUTS, WinProbability, win_prob
 from grognard.cli_common import FORCE_HELP, check_output, check_seed, whole_number
 from grognard.core.engine import Event, Game
 from grognard.core.errors import OptionError, RecordError, TornRecord
+from grognard.core.files import write_output
 from grognard.core.record import read_lines, replay
 from grognard.core.ruleset import Ruleset
 from grognard.terminal import one_seat
@@ -267,7 +268,7 @@ def draw_curve(curve: Curve, png: Path) -> None:
     axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
     figure.tight_layout()
     try:
-        figure.savefig(png)
+        write_output(png, lambda handle: figure.savefig(handle, format="png"))  # whole, or the old file kept
     except OSError as exc:
         raise OptionError(f"--png {str(png)!r}: {exc.strerror or exc}") from None
     finally:

@@ -340,7 +340,22 @@ def _open_record(path: Path, mode: str) -> IO[str]:
 INTERRUPTED = 130  # the exit code of a program stopped by Ctrl-C (128 + SIGINT)
 
 
-def run_play(
+def run_play(ruleset: Ruleset, given: dict[str, Any], **given_flags: Any) -> None:
+    """Play one game at the terminal (:func:`_run_play`); a record that cannot be written (a full disk) stops
+    the game with one line naming the file and the command that goes on with it."""
+    saved = given_flags.get("record") or given_flags.get("resume")
+    try:
+        _run_play(ruleset, given, **given_flags)
+    except OSError as exc:
+        if saved is None or exc.filename != str(saved):
+            raise
+        raise RecordError(
+            f"cannot write the record {saved} ({exc.strerror}); the game is saved up to its last whole line: "
+            f"make room, then continue with: grognard play {ruleset.name} --resume {saved}"
+        ) from None
+
+
+def _run_play(
     ruleset: Ruleset,
     given: dict[str, Any],
     *,
@@ -495,10 +510,16 @@ def run_play(
             on_events.wait()  # the turns' estimates still running off the game (--show-odds)
         game = session.game
         printer.flush()
-    finally:
+    except BaseException:
         if sink is not None:
+            _close_failing(sink)
+        raise
+    if sink is not None:
+        try:
             sync_file(sink)  # the last lines on the disk too (bots' lines are synced at most every 0.2 s)
             sink.close()
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, sink.name) from None
     if result is None:
         saved = record or resume
         where = (
@@ -513,6 +534,19 @@ def run_play(
     _print_result(ruleset, game, console, seed=seed, quiet=quiet)
     if record is not None:
         console.print(f"record written to {record}")
+
+
+def _close_failing(sink: IO[str]) -> None:
+    """The record's file closed while an error goes on its way: what can be put on the disk is, and a write
+    that fails again (the same full disk) does not hide the first error."""
+    try:
+        sync_file(sink)
+    except OSError:
+        pass
+    try:
+        sink.close()
+    except OSError:  # its buffer could not be written: the file is closed all the same
+        pass
 
 
 def _shown(ruleset: Ruleset, options: Mapping[str, Any]) -> str:

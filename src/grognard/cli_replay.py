@@ -14,6 +14,7 @@ from grognard.cli_common import FORCE_HELP, check_output, check_seed, whole_numb
 from grognard.cli_common import KNOWN as _KNOWN
 from grognard.cli_play import _print_result
 from grognard.core.errors import OptionError, RecordError, TornRecord
+from grognard.core.files import write_output
 from grognard.core.options import parse_assignments
 from grognard.core.record import (
     Replay,
@@ -80,8 +81,7 @@ def replay_command(
         reader = one_seat(seat, game)
         text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in readable_by(rebuilt.used, reader))
         try:
-            with out.open("w" if force else "x", encoding="utf-8") as handle:  # "x": never over a file there
-                handle.write(text)
+            write_output(out, text, replace=force)  # whole; without --force, never over a file already there
         except FileExistsError:
             raise OptionError(
                 f"--out {str(out)!r}: the file is already there; --force writes over it (nothing was written)"

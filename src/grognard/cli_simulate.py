@@ -207,9 +207,12 @@ def simulate_command(
         _run_with_progress(plan, processes, scheduler, writer, f"{ruleset.name}: {games} games", summary)
     except KeyboardInterrupt:  # Ctrl-C: the games of every chunk finished are kept, reported and written
         interrupted = True
-    finally:
+    except BaseException:  # a full disk, a failed run: the file there before is left as it was
         if writer is not None:
-            writer.close()
+            writer.discard()
+        raise
+    if writer is not None:
+        writer.close()
     if interrupted:
         print(
             f"interrupted after {counted(summary.games, 'game')} of {games}"

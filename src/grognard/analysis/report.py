@@ -9,6 +9,7 @@ from typing import Any
 
 from grognard.analysis.montecarlo import Plan, Summary
 from grognard.analysis.stats import mean, quantile, wilson
+from grognard.core.files import AtomicOutput, write_output
 from grognard.core.options import OptionSpec
 from grognard.core.ruleset import Metric
 
@@ -66,7 +67,7 @@ def write_outputs(out: Path, plan: Plan, summary: Summary, metrics: tuple[Metric
         "counts": summary.to_json(),
     }
     path = out / "summary.json"
-    path.write_text(json.dumps(data, indent=1, default=str), encoding="utf-8")
+    write_output(path, json.dumps(data, indent=1, default=str))
     written.append(path)
     import matplotlib
 
@@ -131,8 +132,10 @@ def _finish(figure: Any, axes: Any, path: Path, ylabel: str, title: str) -> Path
     axes.set_title(title)
     axes.legend(fontsize=8)
     figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    try:
+        write_output(path, lambda handle: figure.savefig(handle, format="png", dpi=110))
+    finally:
+        plt.close(figure)
     return path
 
 
@@ -140,6 +143,8 @@ class TableWriter:
     """Streams per-game rows to a Parquet file chunk by chunk (pyarrow), never holding them all.
 
     Columns: game, outcome, winner, turn, then each metric (integers; empty where a turn never came).
+    The rows go to a temporary file beside ``path``, put in its place by :meth:`close`: a run that fails
+    (a full disk) or is killed leaves the file there before, or none; :meth:`discard` drops the rows.
     """
 
     def __init__(self, path: Path, metrics: tuple[Metric, ...]) -> None:
@@ -149,15 +154,40 @@ class TableWriter:
         fields = [("game", pa.int64()), ("outcome", pa.string()), ("winner", pa.string()), ("turn", pa.int64())]
         fields += [(m.name, pa.int64()) for m in metrics]
         self.schema = pa.schema(fields)
-        self._writer = pq.ParquetWriter(path, self.schema)
+        self._output = AtomicOutput(path)
+        try:
+            self._writer = pq.ParquetWriter(self._output.handle, self.schema)
+        except BaseException:
+            self._output.discard()
+            raise
 
     def write(self, rows: list[dict[str, Any]]) -> None:
         import pyarrow as pa
 
-        self._writer.write_table(pa.Table.from_pylist(rows, schema=self.schema))
+        try:
+            self._writer.write_table(pa.Table.from_pylist(rows, schema=self.schema))
+        except OSError as exc:  # a full disk: named as the file asked for
+            raise self._output.failed(exc) from None
 
     def close(self) -> None:
-        self._writer.close()
+        """The rows written so far put in place of ``path`` (a whole Parquet file)."""
+        try:
+            self._writer.close()
+        except OSError as exc:
+            self._output.discard()
+            raise self._output.failed(exc) from None
+        except BaseException:
+            self._output.discard()
+            raise
+        self._output.commit()
+
+    def discard(self) -> None:
+        """Nothing written: ``path`` left as it was."""
+        try:
+            self._writer.close()
+        except (OSError, ValueError):  # the disk that failed the rows fails their footer too
+            pass
+        self._output.discard()
 
 
 def write_sweep(
@@ -172,9 +202,10 @@ def write_sweep(
     writes them (``unlimited``, ``on``), as on the command line."""
     axes = [spec.name for spec in specs]
     import csv
+    import io
 
     out.mkdir(parents=True, exist_ok=True)
-    with (out / "sweep.csv").open("w", newline="", encoding="utf-8") as handle:
+    with io.StringIO(newline="") as handle:  # the table made in memory, then written whole (write_output)
         writer = csv.writer(handle)
         head = [*axes]
         for key in outcomes:
@@ -193,6 +224,7 @@ def write_sweep(
                 value = data["metrics"].get(name, {}).get("mean")
                 line.append("" if value is None else f"{value:.6f}")
             writer.writerow(line)
+        write_output(out / "sweep.csv", handle.getvalue())
     import matplotlib
 
     matplotlib.use("Agg")
@@ -214,5 +246,7 @@ def write_sweep(
     axis.set_title(f"{ruleset}: sweep")
     axis.legend(fontsize=8)
     figure.tight_layout()
-    figure.savefig(out / "sweep.png", dpi=110)
-    plt.close(figure)
+    try:
+        write_output(out / "sweep.png", lambda handle: figure.savefig(handle, format="png", dpi=110))
+    finally:
+        plt.close(figure)

@@ -83,10 +83,19 @@ class RecordWriter:
 
     def _write(self, line: dict[str, Any]) -> None:
         self.lines.append(line)
-        if self.sink is not None:
+        self._put(line)
+
+    def _put(self, line: Mapping[str, Any], force: bool = False) -> None:
+        """``line`` on the file (flushed, synced as :meth:`_sync` says); a failed write (a full disk) raises
+        an ``OSError`` naming the file, which a face turns into the way to resume."""
+        if self.sink is None:
+            return
+        try:
             self.sink.write(json.dumps(line, separators=(",", ":")) + "\n")
             self.sink.flush()
-            self._sync()
+            self._sync(force)
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror or str(exc), getattr(self.sink, "name", None)) from None
 
     def _sync(self, force: bool = False) -> None:
         """The lines written so far on the disk: at once after a pause (a person's answer, a typed roll), and
@@ -105,11 +114,7 @@ class RecordWriter:
     def typed(self, purpose: str, sides: int, values: Sequence[int]) -> None:
         """A roll a referee typed for the action under way, on the disk at once (a ``typed`` line, outside
         the digest chain): if the program dies before the action's line is written, resume shows them."""
-        if self.sink is not None:
-            line = {"type": "typed", "purpose": purpose, "sides": sides, "values": list(values)}
-            self.sink.write(json.dumps(line, separators=(",", ":")) + "\n")
-            self.sink.flush()
-            self._sync(force=True)
+        self._put({"type": "typed", "purpose": purpose, "sides": sides, "values": list(values)}, force=True)
 
     def start(self, game: Game, events: Sequence[Event]) -> None:
         """The setup's events and the state it left."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from grognard.core.errors import OptionError
+from grognard.core.files import write_output
 
 
 def write_picture(svg: str, path: Path, flag: str = "-o") -> None:
@@ -13,14 +14,14 @@ def write_picture(svg: str, path: Path, flag: str = "-o") -> None:
     suffix = path.suffix.lower()
     try:
         if suffix == ".svg":
-            path.write_text(svg, encoding="utf-8")
+            write_output(path, svg)  # whole or not at all: a full disk leaves the picture there before
         elif suffix == ".png":
             try:
                 import cairosvg
             except (ImportError, OSError) as exc:  # OSError: the cairo library itself is missing
                 raise OptionError(f"{flag} {str(path)!r}: PNG needs CairoSVG and the cairo library ({exc})") from None
             png = cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=1.25)  # bytes: the file is written
-            path.write_bytes(png)  # by Python, so a failure says why (cairo's own says only a number)
+            write_output(path, png)  # by Python, so a failure says why (cairo's own says only a number)
         else:
             raise OptionError(f"{flag} {str(path)!r}: the picture must end in .svg or .png")
     except OSError as exc:

@@ -25,6 +25,7 @@ from reportlab.platypus import PageBreak, SimpleDocTemplate
 from reportlab.platypus.flowables import Flowable
 
 from grognard.core.errors import OptionError
+from grognard.core.files import write_output
 from grognard.core.ruleset import Ruleset
 
 PAGE = landscape(letter)  # points: 792 by 612
@@ -76,7 +77,7 @@ def write_sheet(ruleset: Ruleset, path: Path, given: Mapping[str, Any], seed: in
         canvas.drawRightString(PAGE[0] - MARGIN, MARGIN / 2, f"grognard sheet {ruleset.name} - page {pages[0]}")
         canvas.restoreState()
 
-    buffer = io.BytesIO()  # built in memory, written at the end: a failure leaves no half-written file
+    buffer = io.BytesIO()  # built in memory, written whole at the end: a failure leaves the file there before
     doc = SimpleDocTemplate(
         buffer,
         pagesize=PAGE,
@@ -89,7 +90,7 @@ def write_sheet(ruleset: Ruleset, path: Path, given: Mapping[str, Any], seed: in
     )
     doc.build(story, onFirstPage=count, onLaterPages=count)
     try:
-        path.write_bytes(buffer.getvalue())
+        write_output(path, buffer.getvalue())
     except OSError as exc:
         raise OptionError(f"-o {path}: cannot write it ({exc.strerror or exc})") from None
     return pages[0]
