@@ -384,7 +384,8 @@ def test_a_finished_games_record_reads_as_written_for_every_seat(name: str) -> N
     seat = lines[cut]["seat"]
     other = "Axis" if seat == "Allies" else "Allies"
     part = readable_by(lines[: cut + 1], other)
-    assert part[-1]["action"] == SEALED and part[-1]["digest"] == WITHHELD and part[:-1] == lines[:cut]
+    assert part[-1]["action"] == SEALED and part[-1]["digest"] == WITHHELD and part[1:-1] == lines[1:cut]
+    assert part[0] == {**lines[0], "view": {"seat": other}}  # the header says whose view it is: never resumed
 
 
 @pytest.mark.rule("skirmish.9", "skirmish.69")

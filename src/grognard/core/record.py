@@ -17,11 +17,13 @@ record, or a game not ended by its host) reads as before.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import platform
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -30,6 +32,7 @@ from grognard import __version__
 from grognard.core.dice import RecordedDice
 from grognard.core.engine import Event, Game, canonical_json
 from grognard.core.errors import GrognardError, RecordError, TornRecord
+from grognard.core.jsonl import numbered_lines
 from grognard.core.ruleset import Ruleset
 from grognard.core.words import counted
 
@@ -210,7 +213,9 @@ def readable_by(lines: Sequence[Mapping[str, Any]], seat: str | None) -> list[di
     a reader could test a guess against any of them: so from that line on every
     ``digest`` is ``"withheld until the reveal"``. The seat's own choices, and
     choices revealed by a later line, are shown as written. The full record (for replay
-    after the game) is the one to verify; this form is for reading.
+    after the game) is the one to verify; this form is for reading. When anything is
+    left out, sealed or withheld, the header says whose view it is (``"view": {"seat"}``,
+    outside the header's digest): a view is never resumed as though it were the record.
 
     >>> line = {"type": "action", "seat": "B", "action": "stay", "digest": "d1",
     ...         "events": [{"kind": "sealed", "decision": "x", "seat": "B", "action": "stay", "to": ["B"]}]}
@@ -228,6 +233,7 @@ def readable_by(lines: Sequence[Mapping[str, Any]], seat: str | None) -> list[di
                 shown.update(str(key) for key in event.get("choices", {}))
         revealed_at.append(shown)
     withhold_from = len(out)
+    hidden = False
     for index, line in enumerate(out):
         events = line.get("events", [])
         kept = []
@@ -243,10 +249,13 @@ def readable_by(lines: Sequence[Mapping[str, Any]], seat: str | None) -> list[di
             elif mine:
                 kept.append(event)
         if "events" in line:
+            hidden = hidden or len(kept) < len(events)
             line["events"] = kept
     for line in out[withhold_from:]:
         if "digest" in line:
             line["digest"] = WITHHELD
+    if hidden and out and out[0].get("type") == "header":
+        out[0]["view"] = {"seat": seat or "spectator"}
     return out
 
 
@@ -264,6 +273,8 @@ class Replay:
     referee typed after the last line replayed, for an action the program
     died before writing (``typed`` lines: outside the chain, ignored otherwise).
     ``ended`` is the record's ``end`` line when its host ended the game (:meth:`RecordWriter.ending`).
+    ``view`` is the header's mark of a seat's view (:func:`readable_by`: ``{"seat"}``, and ``"record"``,
+    the whole record's path, when ``grognard replay --seat`` wrote it), or None for a whole record.
     """
 
     game: Game
@@ -276,6 +287,7 @@ class Replay:
     sealed_at: int | None = None
     typed: list[tuple[str, int, list[int]]] = field(default_factory=list)
     ended: dict[str, Any] | None = None
+    view: dict[str, Any] | None = None
 
 
 def ended_words(end: Mapping[str, Any]) -> str:
@@ -293,71 +305,48 @@ def read_lines(source: Path | str | Iterable[str], *, drop_torn: bool = False) -
     """Parse a record (a path or lines of text); raises :class:`RecordError` naming a bad line.
 
     A last line cut short raises :class:`~grognard.core.errors.TornRecord`, or with ``drop_torn`` is left out.
+    Any file is read safely (:mod:`grognard.core.jsonl`: one bounded line at a time).
     """
-    return [line for _, line in _read_numbered(source, drop_torn=drop_torn)]
+    return [line for _, line in numbered_lines(source, drop_torn=drop_torn)]
 
 
 def drop_torn_line(path: Path | str) -> int:
     """Cut ``path`` back to its whole lines when its last line is cut short; the line number dropped, or 0.
 
-    Only a last line that does not parse, with nothing but blank lines after it, is ever dropped.
+    Only a last line that does not parse, with no newline after it, is ever dropped.
     """
     try:
-        _read_numbered(path)
+        for _ in numbered_lines(path):
+            pass
     except TornRecord as torn:
         os.truncate(path, torn.keep)
         return int(torn.line or 0)
     return 0
 
 
-def _no_constant(name: str) -> Any:
-    """Records are strict JSON (written with ``allow_nan=False``): NaN and Infinity are refused on reading."""
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _read_numbered(source: Path | str | Iterable[str], *, drop_torn: bool = False) -> list[tuple[int, dict[str, Any]]]:
-    """The record's lines with their 1-based line numbers in the text (blank lines skipped).
-
-    A file whose last line does not parse (cut short by a crash while it was written) raises
-    :class:`TornRecord`, or with ``drop_torn`` is read without that line.
-    """
-    whole = isinstance(source, (str, Path))
-    if whole:
-        try:
-            raw = Path(source).read_bytes()  # type: ignore[arg-type]
-        except OSError as exc:
-            raise RecordError(f"cannot read record {str(source)!r}: {exc.strerror}") from None
-        cut = raw.rfind(b"\n", 0, len(raw.rstrip())) + 1  # where the last line with text starts
-        last = raw[cut:].strip()
-        try:  # only the last line may be cut short mid-character; the rest must be UTF-8
-            text_lines: list[str] = [*raw[:cut].decode("utf-8").splitlines(), last.decode("utf-8", "replace")]
-        except UnicodeDecodeError:
-            raise RecordError(f"{str(source)!r} is not a game record (not UTF-8 text)") from None
-    else:
-        text_lines = list(source)  # type: ignore[arg-type]
-    if text_lines and text_lines[0].startswith("\ufeff"):  # an editor's byte order mark (the bytes' offsets kept)
-        text_lines[0] = text_lines[0][1:]
-    last_text = max((n for n, text in enumerate(text_lines, 1) if text.strip()), default=0)
-    out: list[tuple[int, dict[str, Any]]] = []
-    for number, text in enumerate(text_lines, 1):
-        if not text.strip():
-            continue
-        try:
-            line = json.loads(text, parse_constant=_no_constant)
-        except json.JSONDecodeError as exc:
-            if whole and number == last_text and number > 1:
-                if drop_torn:
-                    break
-                raise TornRecord(
-                    f"the last line is cut short (the game stopped while writing it: {exc.msg})", number, cut
-                ) from None
-            raise RecordError(f"not JSON ({exc.msg})", number) from None
-        except ValueError as exc:
-            raise RecordError(f"not JSON ({exc})", number) from None
-        if not isinstance(line, dict) or "type" not in line:
-            raise RecordError("not a record line (no 'type')", number)
-        out.append((number, line))
-    return out
+def _check_header(
+    first: tuple[int, dict[str, Any]] | None, lookup: Callable[[str], Ruleset]
+) -> tuple[dict[str, Any], Ruleset, dict[str, Any] | None, str]:
+    """The header line checked: (the header without its digest and view mark, the rule set, the view mark,
+    the chain's first digest)."""
+    if first is None:
+        raise RecordError("the file is empty: the record must start with a header line", 1)
+    number, line = first
+    if line.get("type") != "header":
+        raise RecordError("the record must start with a header line", number)
+    header = dict(line)
+    if header.get("format") != FORMAT:
+        raise RecordError(f"unknown record format {header.get('format')!r} (expected {FORMAT})", number)
+    claimed = header.pop("digest", None)
+    view = header.pop("view", None)  # a seat's view (:func:`readable_by`): outside the digest
+    chain = hashlib.sha256(canonical_json(header).encode()).hexdigest()
+    if claimed != chain:
+        raise RecordError("header digest does not match: the header was changed", number)
+    try:
+        ruleset = lookup(str(header.get("ruleset")))
+    except GrognardError as exc:
+        raise RecordError(str(exc), number) from None
+    return header, ruleset, view if isinstance(view, dict) else ({} if view is not None else None), chain
 
 
 def _check_end(line: Mapping[str, Any], game: Game, number: int) -> None:
@@ -371,6 +360,86 @@ def _check_end(line: Mapping[str, Any], game: Game, number: int) -> None:
         raise RecordError(f"the end line says turn {line.get('turn')!r}; the game stands at turn {game.turn}", number)
 
 
+class _Replayer:
+    """A record's lines after its header applied one at a time (:func:`replay`)."""
+
+    def __init__(self, header: dict[str, Any], first: dict[str, Any], ruleset: Ruleset, chain: str) -> None:
+        self.header, self.ruleset, self.chain = header, ruleset, chain
+        self.dice = RecordedDice()
+        self.game: Game | None = None
+        self.sealed_at: int | None = None
+        self.actions = 0
+        self.used: list[dict[str, Any]] = [first]
+        self.drawn: dict[int, int] = {}
+        self.typed: list[tuple[str, int, list[int]]] = []  # typed for an action whose line is not (yet) written
+        self.ended: dict[str, Any] | None = None
+
+    def take(self, number: int, line: dict[str, Any], until: Callable[[Game], bool] | None) -> bool:
+        """Apply line ``number``; False where the replay stops before it (``until``, or a sealed choice)."""
+        if self.ended is not None:
+            raise RecordError("a line after the game's end line (the host ended the game)", number)
+        if line.get("type") == "typed":
+            try:
+                self.typed.append((str(line["purpose"]), int(line["sides"]), [int(v) for v in line["values"]]))
+            except (KeyError, TypeError, ValueError):
+                raise RecordError("malformed typed roll", number) from None
+            return True
+        self.typed = []
+        events = line.get("events", [])
+        try:
+            self.dice.extend(dice_of(events))
+        except (KeyError, TypeError):
+            raise RecordError("malformed dice event", number) from None
+        try:
+            produced = self._apply(number, line, until)
+        except RecordError:
+            raise
+        except GrognardError as exc:
+            raise RecordError(f"diverges: {exc}", number) from None
+        if produced is None:
+            return False
+        game = self.game
+        assert game is not None
+        if self.dice.remaining:
+            left = self.dice.remaining
+            unused = f"{counted(left, 'recorded roll')} {'was' if left == 1 else 'were'} not used"
+            raise RecordError(f"diverges: {unused}", number)
+        if json.loads(json.dumps([e.to_json() for e in produced])) != events:
+            raise RecordError("diverges: the events differ from the recorded ones", number)
+        self.chain = _chain(self.chain, game.digest(), line)
+        if line.get("digest") != self.chain:
+            raise RecordError("digest does not match: the line or one before it was changed", number)
+        self.used.append(line)
+        for _, sides, values in dice_of(events):
+            self.drawn[sides] = self.drawn.get(sides, 0) + len(values)
+        return True
+
+    def _apply(self, number: int, line: dict[str, Any], until: Callable[[Game], bool] | None) -> list[Event] | None:
+        """The events of line ``number`` as the rules make them, or None to stop before it."""
+        kind = line.get("type")
+        if self.game is None:
+            if kind != "start":
+                raise RecordError("expected the start line", number)
+            self.game = self.ruleset.create(self.header.get("options", {}), self.dice, self.header.get("embedded"))
+            return self.game.take_events()
+        if kind not in ("action", "resign", "end"):
+            raise RecordError(f"unexpected line type {kind!r}", number)
+        if until is not None and until(self.game):
+            return None
+        if kind == "action" and line.get("action") == SEALED:  # a seat's view: another's secret
+            self.sealed_at = number
+            return None
+        if kind == "end":  # the host ended the game: nothing changes in it
+            _check_end(line, self.game, number)
+            self.ended = line
+            return []
+        if kind == "resign":
+            return self.game.resign(str(line.get("seat")))
+        action = self.ruleset.parse_action(str(line.get("action")))
+        self.actions += 1
+        return self.game.apply(str(line.get("seat")), action)
+
+
 def replay(
     source: Path | str | Iterable[str] | Sequence[dict[str, Any]],
     lookup: Callable[[str], Ruleset],
@@ -381,113 +450,43 @@ def replay(
     """Rebuild a game from its record, checking every digest.
 
     ``lookup`` finds a rule set by name. ``until(game)``, if given, stops the
-    replay before the first action line at which it returns True (``--to TURN``).
+    replay before the first action line at which it returns True (``--to TURN``);
+    the lines after it are still read (a line that is not JSON is named).
     Raises :class:`RecordError` naming the first line that is malformed,
     diverges from the rules or the recorded dice, or fails its digest; a
     record file whose last line was cut short raises :class:`TornRecord`, or
-    with ``drop_torn`` is replayed without that line.
+    with ``drop_torn`` is replayed without that line. A file is read one
+    line at a time (:mod:`grognard.core.jsonl`), and no further than its first bad line.
     """
-    numbered: list[tuple[int, dict[str, Any]]]
+    numbered: Iterator[tuple[int, dict[str, Any]]]
     if isinstance(source, Sequence) and source and isinstance(source[0], dict):
-        numbered = [(number, dict(line)) for number, line in enumerate(source, 1)]
+        numbered = ((number, dict(line)) for number, line in enumerate(source, 1))
     else:
-        numbered = _read_numbered(source, drop_torn=drop_torn)  # type: ignore[arg-type]
-    lines = [line for _, line in numbered]
-    if not lines:
-        raise RecordError("the file is empty: the record must start with a header line", 1)
-    if lines[0].get("type") != "header":
-        raise RecordError("the record must start with a header line", 1)
-    header = dict(lines[0])
-    if header.get("format") != FORMAT:
-        raise RecordError(f"unknown record format {header.get('format')!r} (expected {FORMAT})", 1)
-    claimed = header.pop("digest", None)
-    chain = hashlib.sha256(canonical_json(header).encode()).hexdigest()
-    if claimed != chain:
-        raise RecordError("header digest does not match: the header was changed", 1)
-    try:
-        ruleset = lookup(str(header.get("ruleset")))
-    except GrognardError as exc:
-        raise RecordError(str(exc), 1) from None
-    if len(lines) < 2:
-        raise RecordError("the record stops after its header: it has no start line", 2)
-    if lines[1].get("type") != "start":
-        raise RecordError("the second line must be the start line", numbered[1][0])
-    dice = RecordedDice()
-    game: Game | None = None
-    sealed_at: int | None = None
-    actions = 0
-    used: list[dict[str, Any]] = [lines[0]]
-    drawn: dict[int, int] = {}
-    typed: list[tuple[str, int, list[int]]] = []  # typed for an action whose line is not (yet) written
-    notes = 0
-    ended: dict[str, Any] | None = None
-    for index, (number, line) in enumerate(numbered[1:], 2):
-        if ended is not None:
-            raise RecordError("a line after the game's end line (the host ended the game)", number)
-        if line.get("type") == "typed":
-            notes += 1
-            try:
-                typed.append((str(line["purpose"]), int(line["sides"]), [int(v) for v in line["values"]]))
-            except (KeyError, TypeError, ValueError):
-                raise RecordError("malformed typed roll", number) from None
-            continue
-        typed = []
-        events = line.get("events", [])
-        try:
-            dice.extend(dice_of(events))
-        except (KeyError, TypeError):
-            raise RecordError("malformed dice event", number) from None
-        try:
-            if index == 2:
-                if line.get("type") != "start":
-                    raise RecordError("expected the start line", number)
-                game = ruleset.create(header.get("options", {}), dice, header.get("embedded"))
-                produced = game.take_events()
-            else:
-                assert game is not None
-                kind = line.get("type")
-                if kind not in ("action", "resign", "end"):
-                    raise RecordError(f"unexpected line type {kind!r}", number)
-                if until is not None and until(game):
-                    break
-                if kind == "action" and line.get("action") == SEALED:  # a seat's view: another's secret
-                    sealed_at = number
-                    break
-                if kind == "end":  # the host ended the game: nothing changes in it
-                    _check_end(line, game, number)
-                    ended = line
-                    produced = []
-                elif kind == "resign":
-                    produced = game.resign(str(line.get("seat")))
-                else:
-                    action = ruleset.parse_action(str(line.get("action")))
-                    produced = game.apply(str(line.get("seat")), action)
-                    actions += 1
-        except RecordError:
-            raise
-        except GrognardError as exc:
-            raise RecordError(f"diverges: {exc}", number) from None
-        if dice.remaining:
-            unused = f"{counted(dice.remaining, 'recorded roll')} {'was' if dice.remaining == 1 else 'were'} not used"
-            raise RecordError(f"diverges: {unused}", number)
-        if json.loads(json.dumps([e.to_json() for e in produced])) != events:
-            raise RecordError("diverges: the events differ from the recorded ones", number)
-        chain = _chain(chain, game.digest(), line)
-        if line.get("digest") != chain:
-            raise RecordError("digest does not match: the line or one before it was changed", number)
-        used.append(line)
-        for _, sides, values in dice_of(events):
-            drawn[sides] = drawn.get(sides, 0) + len(values)
-    assert game is not None
+        numbered = numbered_lines(source, drop_torn=drop_torn)  # type: ignore[arg-type]
+    with closing(numbered):  # type: ignore[type-var]
+        first = next(numbered, None)
+        header, ruleset, view, chain = _check_header(first, lookup)
+        assert first is not None
+        second = next(numbered, None)
+        if second is None:
+            raise RecordError("the record stops after its header: it has no start line", 2)
+        if second[1].get("type") != "start":
+            raise RecordError("the second line must be the start line", second[0])
+        run = _Replayer(header, first[1], ruleset, chain)
+        complete = all(run.take(number, line, until) for number, line in itertools.chain([second], numbered))
+        for _ in numbered:  # the lines not replayed: each still read (a torn last line named)
+            pass
+    assert run.game is not None
     return Replay(
-        game=game,
+        game=run.game,
         header=header,
-        lines=len(used),
-        actions=actions,
-        used=used,
-        dice_drawn=drawn,
-        complete=len(used) + notes == len(lines),
-        sealed_at=sealed_at,
-        typed=typed,
-        ended=ended,
+        lines=len(run.used),
+        actions=run.actions,
+        used=run.used,
+        dice_drawn=run.drawn,
+        complete=complete,
+        sealed_at=run.sealed_at,
+        typed=run.typed,
+        ended=run.ended,
+        view=view,
     )

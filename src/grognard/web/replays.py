@@ -32,6 +32,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from grognard import rulesets
 from grognard.core.engine import Event, Game
 from grognard.core.errors import GrognardError, RecordError
+from grognard.core.jsonl import decode_lines
 from grognard.core.record import SEALED, ended_words, read_lines, readable_by, replay
 from grognard.core.ruleset import Ruleset
 from grognard.web import faces, pages
@@ -217,14 +218,8 @@ class Shelf:
         wrong, with its line number where it has one) for anything that is not a record that replays."""
         if not raw.strip():
             raise RecordError("the file is empty: choose a game record (.jsonl)")
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise RecordError("the file is not a game record (not UTF-8 text)") from None
-        if text.lstrip().startswith("\ufeff"):
-            text = text.lstrip().lstrip("\ufeff")
-        try:
-            book = read(text.splitlines(), f"the file {name}" if name else "an uploaded record")
+        try:  # read as the command reads a file: line by line, each line bounded (core.jsonl)
+            book = read(decode_lines(raw), f"the file {name}" if name else "an uploaded record")
         except GrognardError as exc:
             raise RecordError(str(exc)) from None
         except (KeyError, TypeError, ValueError, AttributeError) as exc:  # a line of the wrong shape
