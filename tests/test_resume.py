@@ -170,3 +170,43 @@ def test_a_new_game_never_writes_over_a_saved_one(played: dict[str, Path], tmp_p
     empty = tmp_path / "empty.jsonl"
     empty.write_text("", encoding="utf-8")  # an empty file holds no game: it may be written
     assert run_cli("play", "omaha", "--germans", "1", "--seed", "5", "-q", "--record", str(empty)).returncode == 0
+
+
+# ---------------------------------------------------------------------- a seat's view is not the record
+VILLAGE = Path(__file__).parent / "golden" / "skirmish-village-street-seed6.jsonl"
+
+
+@pytest.mark.parametrize("reader", ["the other seat", "spectator"])
+def test_a_seats_view_is_never_resumed(tmp_path: Path, reader: str) -> None:
+    """A view written by ``replay --seat`` holds another seat's choice as 'sealed': resumed, the game asked that
+    choice again and every line written after it was lost to the next resume. It is refused in one line naming
+    the whole record, and not a byte of it changes (an older view without the mark in its header, and one cut
+    by a crash, as well); the whole record it came from resumes to the very game recorded."""
+    lines = lines_of(VILLAGE)
+    cut_at = next(i for i, text in enumerate(lines) if '"kind":"sealed"' in text)
+    owner = json.loads(lines[cut_at])["seat"]
+    seat = ("Axis" if owner == "Allies" else "Allies") if reader == "the other seat" else "spectator"
+    part = tmp_path / "part.jsonl"  # the game as it stood just after a sealed choice, not yet revealed
+    part.write_text("".join(text + "\n" for text in lines[: cut_at + 1]), encoding="utf-8")
+    view = tmp_path / "view.jsonl"
+    done = run_cli("replay", str(part), "--seat", seat, "--out", str(view))
+    assert done.returncode == 0, done.stderr
+    header = json.loads(lines_of(view)[0])
+    old = tmp_path / "old_view.jsonl"  # a view written before views said so in their header
+    old.write_text(
+        "".join(text + "\n" for text in [json.dumps({k: v for k, v in header.items() if k != "view"})])
+        + "".join(text + "\n" for text in lines_of(view)[1:]),
+        encoding="utf-8",
+    )
+    torn = tmp_path / "torn_view.jsonl"
+    torn.write_bytes(view.read_bytes() + b'{"type":"action","seat":')
+    for path, names_the_record in [(view, True), (old, False), (torn, True)]:
+        before = path.read_bytes()
+        line = error_line(run_cli("play", "skirmish", "--resume", str(path), "-q", stdin="yes\n"))
+        assert "this file is a seat's view" in line and "not the whole record" in line, line
+        assert (str(part.resolve()) in line) == names_the_record, line
+        assert line.endswith("nothing was written"), line
+        assert path.read_bytes() == before  # neither appended to nor cut
+    done = run_cli("play", "skirmish", "--resume", str(part), "-q")
+    assert done.returncode == 0, done.stderr
+    assert lines_of(part) == lines

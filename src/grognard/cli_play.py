@@ -297,26 +297,53 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
 
 def _resume_replay(path: Path, prompter: Prompter) -> Replay | None:
     """The record at ``path`` replayed to go on with it; a last line cut short (a crash while it was written)
-    is offered to be dropped, and only with a yes is it (None: the person said no, nothing changed)."""
+    is offered to be dropped, and only with a yes is it (None: the person said no, nothing changed). A seat's
+    view of a game (``grognard replay --seat``) is refused: only the whole record is resumed."""
     try:
-        return replay(path, rulesets.get)
-    except TornRecord as torn:
-        prompter.say(
-            f"{path}: line {torn.line}, the last, is cut short: the game stopped while writing it, so the "
-            f"action on it was not saved whole. Drop that line and go on from the {torn.line - 1} lines before it?"
-        )
         try:
-            answer = prompter.ask("drop the cut line? (yes/no)> ").lower()
-        except Quit:
-            answer = "no"
-        if answer not in ("y", "yes"):
-            prompter.say(f"nothing changed: {path} is as it was")
-            return None
-        drop_torn_line(path)
-        prompter.say(f"dropped line {torn.line} of {path}; its action is played again")
-        return replay(path, rulesets.get)
+            rebuilt = replay(path, rulesets.get)
+        except TornRecord as torn:
+            kept = replay(path, rulesets.get, drop_torn=True)
+            _refuse_a_view(path, kept)
+            prompter.say(
+                f"{path}: line {torn.line}, the last, is cut short: the game stopped while writing it, so the "
+                f"action on it was not saved whole. Drop that line and go on from the {torn.line - 1} lines before "
+                "it?"
+            )
+            try:
+                answer = prompter.ask("drop the cut line? (yes/no)> ").lower()
+            except Quit:
+                answer = "no"
+            if answer not in ("y", "yes"):
+                prompter.say(f"nothing changed: {path} is as it was")
+                return None
+            drop_torn_line(path)
+            prompter.say(f"dropped line {torn.line} of {path}; its action is played again")
+            return kept
     except RecordError as exc:
         raise RecordError(f"--resume {str(path)!r}: {exc}") from None
+    _refuse_a_view(path, rebuilt)
+    return rebuilt
+
+
+def _refuse_a_view(path: Path, rebuilt: Replay) -> None:
+    """``OptionError`` when the record at ``path`` is a seat's view, not the whole record: resumed, it would ask
+    again for a choice it holds sealed, and a later resume would stop at that line, every move after it lost."""
+    if rebuilt.view is None and rebuilt.sealed_at is None:
+        return
+    view = rebuilt.view or {}
+    seat = view.get("seat")
+    whose = "a spectator" if seat == "spectator" else f"seat {seat}" if isinstance(seat, str) else "one seat"
+    whole = view.get("record")
+    where = (
+        f"resume the whole record, {whole}"
+        if isinstance(whole, str)
+        else "resume the whole record it was written from (the GAME.jsonl given to grognard replay --seat)"
+    )
+    raise OptionError(
+        f"--resume {str(path)!r}: this file is a seat's view (the game as {whose} may read it, written by grognard "
+        f"replay --seat), not the whole record: {where}; nothing was written"
+    )
 
 
 def _open_record(path: Path, mode: str) -> IO[str]:

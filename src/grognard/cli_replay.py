@@ -79,7 +79,11 @@ def replay_command(
     console = Console(highlight=False, soft_wrap=True)
     if seat is not None and out is not None:
         reader = one_seat(seat, game)
-        text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in readable_by(rebuilt.used, reader))
+        lines = readable_by(rebuilt.used, reader)
+        if "view" in lines[0]:  # a view says where the whole record is: it is never resumed in its place
+            whole = (rebuilt.view or {}).get("record") or str(record.resolve())
+            lines[0]["view"] = {**lines[0]["view"], "record": whole}
+        text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
         try:
             write_output(out, text, replace=force)  # whole; without --force, never over a file already there
         except FileExistsError:
@@ -94,10 +98,12 @@ def replay_command(
         f"{record}: {header.get('ruleset')} game, {seed}; {rebuilt.lines} lines replayed, "
         f"{rebuilt.actions} actions; every die and digest matches the record"
     )
+    whole = (rebuilt.view or {}).get("record")
     if rebuilt.sealed_at is not None:
         console.print(
             f"this record is one seat's view: replayed up to line {rebuilt.sealed_at}, which holds another seat's "
             f"choice still sealed (turn {game.turn}); the full record replays to the end"
+            + (f" (it is {whole})" if isinstance(whole, str) else "")
         )
     elif not rebuilt.complete:
         console.print(f"stopped at the start of turn {game.turn} as asked (--to {to})")
