@@ -1,6 +1,6 @@
-"""README's examples of `grognard odds` (a capped table, composites by --what, readings as options) and of
-`grognard sheet` run as shown: each `$ grognard ...` line of a text block gives the lines printed under it
-(a `…` line stands for rows left out), each sheet command writes its PDF."""
+"""The examples of README and of the guides in docs/ (`grognard odds`: a capped table, composites by --what,
+readings as options; `grognard sheet`) run as shown: each `$ grognard ...` line of a text block gives the lines
+printed under it (a `…` line stands for rows left out), each sheet command writes its PDF."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import pytest
 
 from terminal_driver import run_cli
 
-README = (Path(__file__).parent.parent / "README.md").read_text()
+ROOT = Path(__file__).parent.parent
+README = "\n".join(p.read_text(encoding="utf-8") for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
 
 
 def shown() -> list[tuple[list[str], list[str]]]:

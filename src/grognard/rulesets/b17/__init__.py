@@ -40,7 +40,7 @@ def render_svg(view: dict[str, Any]) -> str:
 
 # the "search" bot's levels: playouts per decision shared by successive halving; a playout runs to the end of
 # the turn, and a fighter's only until the Germans' next move (its own attack and the gunners' fire, the least
-# noise), before ``evaluate`` scores it (measured in the README: bench/search_bot.py b17)
+# noise), before ``evaluate`` scores it (measured in docs/designer.md: bench/search_bot.py b17)
 SEARCH_LEVELS = {
     name: Level(playouts, 1, allocation="halving", until_own=("german",))
     for name, playouts in (("easy", 16), ("normal", 64), ("hard", 256))

@@ -114,4 +114,4 @@ LOG_KEY = (
     "the American end, y across); `at 9 o'clock (above)` where an element of fighters enters and its "
     "altitude; attacks and gunners' fire name the shooter, the target and the outcome."
 )
-"""What the compact turn summary's abbreviations mean (``play --help`` and README)."""
+"""What the compact turn summary's abbreviations mean (``play --help`` and docs/solo.md)."""

@@ -156,4 +156,4 @@ LOG_KEY = (
     "German G1's artillery on A1; `lost 2: holds` the morale check after 2 losses; casualties per side "
     "for the turn."
 )
-"""What the compact turn summary's abbreviations mean (``play --help`` and README)."""
+"""What the compact turn summary's abbreviations mean (``play --help`` and docs/solo.md)."""

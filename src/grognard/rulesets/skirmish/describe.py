@@ -206,4 +206,4 @@ LOG_KEY = (
     "the units that moved (`+` came onto the table); `fire: A 1/5` unit A scored 1 hit with 5 dice "
     "(hits/dice); `killed`, `flesh wounds` the men hit; melee rounds and objectives follow."
 )
-"""What the compact turn summary's abbreviations mean (``play --help`` and README)."""
+"""What the compact turn summary's abbreviations mean (``play --help`` and docs/solo.md)."""
