@@ -104,8 +104,8 @@ function idleText(s) {
 function decisionForm(d, k) {
   const wrap = el("section", null, { class: "decision", "aria-labelledby": "d" + k + "-h" });
   wrap.appendChild(el("h3", d.seat + ": " + d.prompt, { id: "d" + k + "-h" }));
-  // the unit's own line above its menu; the rest of the situation (a bunker's list of every squad) below
-  // it: the menu in sight without scrolling on a Chromebook (the squad list pushed it below the fold)
+  // the unit's own line above its menu; the rest of the situation (a long list of every target) below
+  // it: the menu in sight without scrolling on a Chromebook (a long list pushed it below the fold)
   const [first, ...more] = d.situation.slice(1);
   if (first) wrap.appendChild(el("p", first, { class: "situation" }));
   // the menu
