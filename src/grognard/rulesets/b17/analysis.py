@@ -48,10 +48,7 @@ def odds_tables(options: Mapping[str, Any] | None = None) -> list[OddsTable]:
             "approach",
             "damaged: an engine out; destroyed when every engine already was (RULINGS B4)"
             if out == BOMBER_ENGINES
-            else (
-                f"damaged: an engine out; destroyed when {out} already were: "
-                f"the fourth engine's damage downs it {last}"
-            ),
+            else f"damaged: an engine out; destroyed when {out} were: the fourth engine's damage downs it {last}",
         ),
         OddsTable(
             "gunner",
