@@ -760,7 +760,17 @@ class Room:
             return
         decision, name = turn
         action = await self._choose(decision.seat, name, decision)
+        await self._bots_move(decision, name, action)
+
+    async def _bots_move(self, decision: Decision, name: str, action: Any) -> bool:
+        """Apply the action bot ``name`` chose for ``decision``, unless the seat changed hands while it chose
+        (a latecomer joined, the host gave it to a pupil or to another bot) or the game stopped: joins and
+        the host's seat changes do not wait for the actor, so the seat's question is then left to its new
+        player. Whether it was applied."""
+        if not self._can_play() or self.controller(decision.seat) != ("bot", name):
+            return False
         await self._step(decision.seat, action)
+        return True
 
     def _can_play(self) -> bool:
         return (
