@@ -16,6 +16,7 @@ import resource
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -135,3 +136,32 @@ def test_a_full_disk_during_play_record_names_the_file_and_the_way_on(tmp_path: 
     done = run_cli("play", "omaha", "--resume", str(game), "-q", stdin="yes\n")  # its cut line dropped, if any
     assert done.returncode == 0, done.stderr
     assert game.read_bytes() == whole.read_bytes()  # the very game, played to its end
+
+
+def test_force_over_a_link_replaces_the_file_it_leads_to_and_keeps_the_link(tmp_path: Path) -> None:
+    real = tmp_path / "real.svg"
+    real.write_text("yesterday's picture\n")
+    link = tmp_path / "latest.svg"
+    link.symlink_to(real.name)
+    done = run_cli("render", "omaha", str(GOLDEN), "-o", str(link), "--force")
+    assert done.returncode == 0, done.stderr
+    assert link.is_symlink() and os.readlink(link) == real.name  # the link kept (a rename put a file in its place)
+    assert real.read_text().startswith("<?xml") or "<svg" in real.read_text()  # the file it leads to is the new one
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["latest.svg", "real.svg"]
+
+
+def test_force_over_a_pipe_writes_into_it_and_leaves_the_pipe(tmp_path: Path) -> None:
+    """A device or a pipe (``-o /dev/stdout``, a FIFO) is written to; a rename would replace the device itself
+    with a file (root could put a picture in place of /dev/null)."""
+    pipe = tmp_path / "pipe.svg"
+    os.mkfifo(pipe)
+    command = [sys.executable, "-m", "grognard", "render", "omaha", str(GOLDEN), "-o", str(pipe), "--force"]
+    picture: list[bytes] = []
+    reader = threading.Thread(target=lambda: picture.append(pipe.read_bytes()), daemon=True)
+    reader.start()  # a reader of its own: when the pipe is renamed over, its open waits forever, not the test
+    done = subprocess.run(command, capture_output=True, text=True, timeout=HANG_GUARD, env=cli_env())
+    assert done.returncode == 0, done.stderr
+    assert pipe.is_fifo()  # not replaced by a file
+    reader.join(HANG_GUARD)
+    assert picture and b"<svg" in picture[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe.svg"]

@@ -37,29 +37,45 @@ class AtomicOutput:
     """
 
     def __init__(self, path: Path | str, *, replace: bool = True) -> None:
-        self.path = Path(path)
+        self.path = Path(path)  # the name a person gave, in every message
         self.replace = replace
-        folder = self.path.parent
-        self.temp = folder / f".{self.path.name}.{secrets.token_hex(4)}.part"
-        mode = 0o666  # as open() makes a new file: the umask applies
-        try:
-            mode = stat.S_IMODE(self.path.stat().st_mode)  # writing over a file: it keeps its permissions
-        except OSError:
-            pass
-        fd = os.open(self.temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), mode)
-        self.handle: IO[bytes] = os.fdopen(fd, "wb")
         self.done = False
+        # a symbolic link is kept: the file it leads to is the one replaced (a rename over the link itself
+        # would put a file in its place and leave the linked file as it was)
+        self.target = Path(os.path.realpath(self.path)) if replace else self.path
+        try:
+            status: os.stat_result | None = self.target.stat()
+        except OSError:
+            status = None
+        self.direct = status is not None and replace and not stat.S_ISREG(status.st_mode)
+        if self.direct:
+            # a device or a pipe (/dev/null, /dev/stdout, a FIFO) is written to as it is: a rename over it
+            # would replace the device itself with a file (root may rename over /dev/null); nothing to keep whole
+            self.temp = self.target
+            self.handle: IO[bytes] = open(self.target, "wb")  # closed by commit or discard
+            return
+        folder = self.target.parent
+        self.temp = folder / f".{self.target.name}.{secrets.token_hex(4)}.part"
+        mode = 0o666  # as open() makes a new file: the umask applies
+        if status is not None:
+            mode = stat.S_IMODE(status.st_mode)  # writing over a file: it keeps its permissions
+        fd = os.open(self.temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), mode)
+        self.handle = os.fdopen(fd, "wb")
 
     def commit(self) -> None:
         """The bytes written on the disk, then the temporary file renamed to ``path`` (the folder synced)."""
         if self.done:
             return
         try:
+            if self.direct:
+                self.handle.close()  # a device or a pipe: written as it goes, nothing to rename
+                self.done = True
+                return
             self.handle.flush()
             os.fsync(self.handle.fileno())
             self.handle.close()
             if self.replace:
-                os.replace(self.temp, self.path)
+                os.replace(self.temp, self.target)
             else:
                 os.link(self.temp, self.path)  # FileExistsError when a file is there: never over it
                 os.unlink(self.temp)
@@ -70,7 +86,7 @@ class AtomicOutput:
             self.discard()
             raise
         self.done = True
-        _sync_folder(self.path.parent)
+        _sync_folder(self.target.parent)
 
     def failed(self, exc: OSError) -> OSError:
         """``exc`` (a write that failed: a full disk...) naming ``path``, the file a person asked for, not the
@@ -84,6 +100,8 @@ class AtomicOutput:
             self.handle.close()
         except OSError:  # its last bytes could not be written either: they are thrown away
             pass
+        if self.direct:
+            return
         try:
             os.unlink(self.temp)
         except FileNotFoundError:
