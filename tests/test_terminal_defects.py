@@ -238,3 +238,20 @@ def test_a_side_whose_name_ends_in_s_owns_with_an_apostrophe() -> None:
                    stdin="move A 11.26,15.95\nundo\nquit\n")  # fmt: skip
     assert "took back Allies' move A 11.26,15.95" in done.stdout, done.stdout[-2000:]
     assert "'s's" not in done.stdout and "Allies's" not in done.stdout
+
+
+@pytest.mark.parametrize("odd", ["1_2", "٣", "+5", "1e1", "inf"])
+def test_serve_retention_reads_numbers_as_orders_do(
+    odd: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``serve --retention 1_2`` kept games 12 days and ``1e3`` a thousand (a float of Typer's own); ``٣`` was
+    refused with pydantic's 'Input should be a valid number'. No server is started either way."""
+    import grognard.web.serve
+
+    started: list[object] = []
+    monkeypatch.setattr(grognard.web.serve, "run", lambda *args, **kwargs: started.append(kwargs))
+    line = refused(capsys, "serve", "--retention", odd)
+    assert "--retention" in line and f"{odd!r} is not a number" in line, line
+    assert started == []
+    assert main(["serve", "--retention", "7.5"]) in (0, None)
+    assert started == [{"retention": 7.5}]

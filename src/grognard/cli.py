@@ -15,7 +15,7 @@ import typer
 from rich.table import Table
 
 from grognard import __version__, cli_analyse, cli_odds, cli_play, cli_replay, cli_simulate, rulesets
-from grognard.cli_common import whole_number
+from grognard.cli_common import decimal_number, whole_number
 from grognard.cli_common import wide_console as _wide_console
 from grognard.core.errors import GrognardError
 
@@ -69,6 +69,7 @@ def serve_command(
         float,
         typer.Option(
             metavar="DAYS",
+            parser=decimal_number,
             help="each game and its record are deleted this many days after it was made (a host may choose fewer)",
         ),
     ] = 30.0,

@@ -11,7 +11,7 @@ from rich.console import Console
 
 from grognard import rulesets
 from grognard.core.errors import OptionError
-from grognard.core.numbers import read_int
+from grognard.core.numbers import read_float, read_int
 
 KNOWN = ", ".join(rulesets.names())  # for the RULESET argument's help
 
@@ -36,6 +36,17 @@ def whole_number(text: str) -> int:
     number = read_int(str(text))
     if number is None:
         raise typer.BadParameter(f"{text!r} is not a whole number (ASCII digits and '-' only)")
+    return number
+
+
+def decimal_number(text: str) -> float:
+    """A number flag with a fraction (``serve --retention``), read as orders and options read one: ASCII
+    digits, one ``.`` and a leading ``-`` (a float of Typer's own took ``1_2``, ``1e3`` and ``inf``)."""
+    if isinstance(text, float | int):  # a default
+        return float(text)
+    number = read_float(str(text))
+    if number is None:
+        raise typer.BadParameter(f"{text!r} is not a number (ASCII digits, one '.' and a leading '-' only)")
     return number
 
 
