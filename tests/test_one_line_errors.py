@@ -406,3 +406,19 @@ def test_a_tables_file_with_field_and_cross_mistakes_lists_them_all() -> None:
         "men: needs an 'infantry' entry (ordinary men)",
         "artillery.heavy_artillery.burst: 'huge' is not a burst class (heavy, medium, light, small)",
     ]
+
+
+def test_a_scenario_nested_too_deep_is_not_toml_not_a_traceback(tmp_path: Path) -> None:
+    """``x = [[[[...`` 100,000 deep: ``grognard play skirmish FILE`` printed a RecursionError traceback (and
+    the web's scenario upload, 30,000 deep within its 64 KB, a 500)."""
+    from grognard.rulesets.skirmish.schema import ScenarioError
+    from grognard.rulesets.skirmish.upload import upload
+
+    deep = tmp_path / "deep.toml"
+    deep.write_text("x = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    done = run_cli("play", "skirmish", str(deep), "--seed", "1")
+    assert done.returncode == 2 and "Traceback" not in done.stderr and "RecursionError" not in done.stderr
+    assert done.stderr.startswith(f"error: {deep}: 1 problem:"), done.stderr
+    assert "(file): not TOML: nested too deep" in done.stderr
+    with pytest.raises(ScenarioError, match="not TOML: nested too deep"):
+        upload("deep.toml", "x = " + "[" * 30_000 + "]" * 30_000)

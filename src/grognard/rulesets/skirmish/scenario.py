@@ -48,7 +48,15 @@ from grognard.rulesets.skirmish.schema import (
     TableSize,
     TerrainPiece,
 )
-from grognard.rulesets.skirmish.tables import Tables, TablesError, check_tables, describe_error, load_tables, read_toml
+from grognard.rulesets.skirmish.tables import (
+    Tables,
+    TablesError,
+    check_tables,
+    describe_error,
+    load_tables,
+    loads_toml,
+    read_toml,
+)
 
 SCENARIOS_DIR = Path(__file__).parent / "scenarios"
 
@@ -381,10 +389,10 @@ def scenario_from_embedded(embedded: dict[str, Any] | Any, source: str) -> Scena
 
     kept = embedded["scenario"]
     try:
-        data = tomllib.loads(str(kept["toml"]))
+        data = loads_toml(str(kept["toml"]))
         tables = None
         if kept.get("tables"):
-            tables_data = tomllib.loads(str(kept["tables"]["toml"]))
+            tables_data = loads_toml(str(kept["tables"]["toml"]))
             problems = check_tables(tables_data)
             if problems:
                 raise ScenarioError(f"{source} (the record's copy of its tables)", problems)

@@ -655,10 +655,19 @@ def _cross_of_the_rest(data: dict[str, Any], faulty: set[str]) -> list[str]:
     return []
 
 
+def loads_toml(text: str) -> dict[str, Any]:
+    """``tomllib.loads``, with an array or table nested past Python's recursion limit (``x = [[[[...``, a
+    RecursionError traceback) refused as not TOML, as any other text that cannot be parsed is."""
+    try:
+        return tomllib.loads(text)
+    except RecursionError:
+        raise tomllib.TOMLDecodeError("nested too deep (arrays or tables inside each other)") from None
+
+
 def read_toml(path: Path) -> dict[str, Any]:
     """A TOML file as data; :class:`TablesError` if it cannot be read or parsed."""
     try:  # utf-8-sig: an editor's byte order mark (Notepad's) is not TOML's, and is left out
-        return tomllib.loads(path.read_bytes().decode("utf-8-sig"))
+        return loads_toml(path.read_bytes().decode("utf-8-sig"))
     except OSError as exc:
         raise TablesError(str(path), [f"(file): cannot read: {exc.strerror or exc}"]) from None
     except tomllib.TOMLDecodeError as exc:

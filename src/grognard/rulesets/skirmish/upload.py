@@ -12,7 +12,7 @@ import tomllib
 from typing import Any
 
 from grognard.rulesets.skirmish.scenario import ScenarioError, check_scenario
-from grognard.rulesets.skirmish.tables import load_tables
+from grognard.rulesets.skirmish.tables import load_tables, loads_toml
 
 MAX_TEXT = 64 * 1024  # characters of one uploaded scenario (the shipped ones are 4-7 KB)
 _NAME = re.compile(r"[^A-Za-z0-9_.\-]+")
@@ -36,7 +36,7 @@ def upload(name: str, text: str) -> tuple[dict[str, Any], dict[str, Any]]:
     if len(text) > MAX_TEXT:
         raise ScenarioError(name, [f"(file): {len(text)} characters; an uploaded scenario has at most {MAX_TEXT}"])
     try:
-        data = tomllib.loads(text)
+        data = loads_toml(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(name, [f"(file): not TOML: {exc}"]) from None
     problems: list[str] = []
