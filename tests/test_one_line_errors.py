@@ -422,3 +422,11 @@ def test_a_scenario_nested_too_deep_is_not_toml_not_a_traceback(tmp_path: Path) 
     assert "(file): not TOML: nested too deep" in done.stderr
     with pytest.raises(ScenarioError, match="not TOML: nested too deep"):
         upload("deep.toml", "x = " + "[" * 30_000 + "]" * 30_000)
+
+
+def test_a_scenario_that_is_a_device_is_named_so_not_missing() -> None:
+    """``grognard play skirmish /dev/zero`` said 'no shipped scenario of that name ... and no such file'."""
+    done = run_cli("play", "skirmish", "/dev/zero", "--seed", "1")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "'/dev/zero': a device or a pipe, not a scenario file" in done.stderr, done.stderr
+    assert "no such file" not in done.stderr

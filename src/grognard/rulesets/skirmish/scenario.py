@@ -308,6 +308,8 @@ def resolve_path(name: str) -> Path:
         return path
     if path.is_dir():
         raise ScenarioError(name, [f"scenario: {name!r}: a folder, not a scenario file (name its .toml)"])
+    if path.exists():  # /dev/zero, a FIFO: there, but read whole (or forever) it is no scenario
+        raise ScenarioError(name, [f"scenario: {name!r}: a device or a pipe, not a scenario file (name its .toml)"])
     names = ", ".join(n for n, _ in shipped())
     raise ScenarioError(name, [f"scenario: {name!r}: no shipped scenario of that name ({names}) and no such file"])
 
