@@ -42,7 +42,15 @@ def wait_said(page: object, start: str, timeout: float | None = None) -> None:
 def in_sight(page: object, selector: str) -> dict[str, float]:
     """The box of ``selector``'s first element, asserted wholly inside the page's viewport (in sight without
     scrolling: the page's own scroll is at its top)."""
-    found = page.locator(selector).first.bounding_box()  # type: ignore[attr-defined]
+    # found and measured in one evaluation in the page: a locator's bounding_box finds the element, then measures
+    # it in a second call, and an element drawn anew between the two (the line of the chances, at each estimate)
+    # read as not shown
+    found = page.evaluate(  # type: ignore[attr-defined]
+        "(s) => { const e = document.querySelector(s); if (!e) return null; const r = e.getBoundingClientRect();"
+        " if ((!r.width && !r.height) || getComputedStyle(e).visibility === 'hidden') return null;"
+        " return {x: r.left, y: r.top, width: r.width, height: r.height}; }",
+        selector,
+    )
     size = page.viewport_size  # type: ignore[attr-defined]
     assert found is not None, f"{selector} is not shown ({page.locator(selector).count()} in the page)"  # type: ignore[attr-defined]
     assert found["x"] >= 0 and found["x"] + found["width"] <= size["width"] + 0.5, (selector, found, size)
