@@ -144,7 +144,7 @@ def test_a_b17_record_given_as_omaha_is_refused_naming_both(tmp_path: Path) -> N
 
 def test_the_bots_line_leaves_out_the_side_people_fly() -> None:
     lines = run_cli("play", "b17", "--human", "german", "--seed", "2").stdout.splitlines()
-    assert "bots: american doctrine" in lines and "people: German (type 'help' at a prompt)" in lines
+    assert "bots: american book" in lines and "people: German (type 'help' at a prompt)" in lines
     lines = run_cli("play", "b17", "--human", "all", "--seed", "2").stdout.splitlines()
     assert "bots: none (people take every side)" in lines
 

@@ -94,13 +94,15 @@ def test_bots_take_a_list_and_refuse_a_side_given_twice() -> None:
     omaha = rulesets.get("omaha")
     assert parse_bots(omaha, ["american=random,german=search:easy"]) == {"american": "random", "german": "search:easy"}
     assert parse_bots(omaha, ["american=random", "german=random"]) == {"american": "random", "german": "random"}
-    assert parse_bots(omaha, [" German = Random "]) == {"american": "doctrine", "german": "random"}
+    assert parse_bots(omaha, [" German = Random "]) == {"american": "book", "german": "random"}
     for items in (["american=random", "american=doctrine"], ["american=random,american=doctrine"]):
         with pytest.raises(OptionError, match=r"^--bots: the american bot is given twice \(american=random and "):
             parse_bots(omaha, items)
     with pytest.raises(OptionError, match=r"^--bots 'american=random,,german=random': an empty SIDE=BOT"):
         parse_bots(omaha, ["american=random,,german=random"])
-    with pytest.raises(OptionError, match=r"^--bots 'german=nobody': unknown bot 'nobody'"):
+    with pytest.raises(
+        OptionError, match=r"^--bots 'german=nobody': no bot level 'nobody' in omaha; the levels, weakest first: "
+    ):
         parse_bots(omaha, ["american=random,german=nobody"])
 
 

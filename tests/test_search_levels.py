@@ -66,9 +66,9 @@ def test_the_cli_plays_a_level(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("bots", "said"),
     [
-        ("german=search:extreme", "search has no level 'extreme'; levels are: easy, normal, hard"),
-        ("german=doctrine:hard", "doctrine has no level 'hard'; levels are: none"),
-        ("german=cunning:hard", "unknown bot 'cunning:hard'"),
+        ("german=search:extreme", "no bot level 'search:extreme' in b17; the levels, weakest first: book, normal"),
+        ("german=doctrine:hard", "no bot level 'doctrine:hard' in b17; the levels, weakest first: book, normal"),
+        ("german=cunning:hard", "no bot level 'cunning:hard' in b17; the levels, weakest first: book, normal"),
     ],
 )
 def test_a_bad_level_is_one_clear_line(bots: str, said: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -527,7 +527,7 @@ def test_a_bot_for_a_side_names_what_is_wrong_and_changes_nothing(server: Server
     host.send({"type": "settings", "fill_bots": False, "timer": 30, "bot_names": bad})
     refused = host.until(lambda m: m["type"] == "refused")
     assert refused["code"] == "bad_bot" and refused["message"].startswith(
-        "bot_names: no bot 'nonsense'; bots: doctrine"
+        "bot_names: no bot level 'nonsense' in omaha; the levels, weakest first: book, normal, hard"
     )
     host.send({"type": "settings", "bot_names": {"martian": "doctrine"}})
     refused = host.until(lambda m: m["type"] == "refused")
@@ -535,7 +535,7 @@ def test_a_bot_for_a_side_names_what_is_wrong_and_changes_nothing(server: Server
     host.send({"type": "settings", "on_timeout": "bot"})  # a settings that changes nothing: the state as it stood
     host.until(lambda m: m["type"] == "ack" and m.get("op") == "settings")
     after = host.state_where(lambda s: "host" in s)
-    assert after["host"]["bot_names"] == before["host"]["bot_names"] == {"american": "doctrine", "german": "doctrine"}
+    assert after["host"]["bot_names"] == before["host"]["bot_names"] == {"american": "book", "german": "book"}
     assert after["timer"]["seconds"] == before["timer"]["seconds"] == 0
     assert after["host"]["fill_bots"] == before["host"]["fill_bots"]
     host.close()

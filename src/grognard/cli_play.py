@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from grognard import cli_analyse, rulesets
+from grognard.bots import ladder
 from grognard.cli_common import check_seed, whole_number
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.engine import Event, Game
@@ -80,12 +81,8 @@ def _one_bot(ruleset: Ruleset, item: str, shown: str) -> tuple[str, str]:
     side, name = side.strip().lower(), name.strip().lower()
     if not sep or side not in ruleset.sides:
         raise OptionError(f"--bots {shown!r}: expected SIDE=BOT with SIDE one of {', '.join(ruleset.sides)}")
-    bot, colon, level = name.partition(":")
-    if colon and name not in ruleset.bots and bot in ruleset.bots:
-        levels = [other.partition(":")[2] for other in ruleset.bots if other.startswith(bot + ":")]
-        raise OptionError(f"--bots {shown!r}: {bot} has no level {level!r}; levels are: {', '.join(levels) or 'none'}")
     if name not in ruleset.bots:
-        raise OptionError(f"--bots {shown!r}: unknown bot {name!r}; bots are: {', '.join(ruleset.bots)}")
+        raise OptionError(f"--bots {shown!r}: {ladder.unknown_bot(ruleset, name)}")
     return side, name
 
 
@@ -121,7 +118,15 @@ def _options_epilog(ruleset: Ruleset) -> str:
             shown += "" if own else f" ({spec.describe_values()})"
         lines.append(f"[bold]{escape(shown)}[/bold]: {escape(spec.help)}")
     head = "Rule options (the default shown; each also -o NAME=VALUE; grognard rules lists them as a table):"
-    return head + "\n\b\n" + "\n".join(lines)
+    return head + "\n\b\n" + "\n".join(lines) + "\n\n" + _levels_epilog(ruleset)
+
+
+def _levels_epilog(ruleset: Ruleset) -> str:
+    """The bots' levels, weakest first, each with its line; then the older names still taken."""
+    lines = [f"[bold]{name}[/bold]: {escape(ladder.note(ruleset, name))}" for name in ladder.levels(ruleset)]
+    rest = ladder.older(ruleset)
+    tail = f"\n\nOlder bot names, still taken: {', '.join(rest)}." if rest else ""
+    return "Bot levels (--bots SIDE=LEVEL), weakest first:\n\b\n" + "\n".join(lines) + tail
 
 
 def _seat_help(ruleset: Ruleset) -> str:
@@ -224,9 +229,9 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
             default=typer.Option(
                 None,
                 "--bots",
-                metavar="SIDE=BOT",
-                help=f"a side's bot: {', '.join(ruleset.bots)} (default: {ruleset.default_bot}); "
-                "several: SIDE=BOT,SIDE=BOT",
+                metavar="SIDE=LEVEL",
+                help=f"a side's bot, by level: {', '.join(ladder.levels(ruleset))}, weakest first (default: "
+                f"{ruleset.default_bot}; each described below); several: SIDE=LEVEL,SIDE=LEVEL",
                 rich_help_panel=GAME,
             ),
         ),

@@ -41,6 +41,10 @@ def _plan(
     return Plan(ruleset.name, ruleset.resolve(options), chosen, seed, games, engine)
 
 
+BOTS_HELP = (
+    "a side's bot by level, weakest first: beginner, book, normal, hard, as the rule set offers them (grognard "
+    "play RULESET --help describes each; default: book); several: SIDE=LEVEL,SIDE=LEVEL"
+)
 ENGINE_HELP = (
     "auto: the rule set's batch path when it plays these bots (the same games, faster); reference: one game at a time"
 )
@@ -178,7 +182,7 @@ def simulate_command(
     ] = None,
     bots: Annotated[
         list[str] | None,
-        typer.Option("--bots", metavar="SIDE=BOT", help="the bot of a side (several: SIDE=BOT,SIDE=BOT)"),
+        typer.Option("--bots", metavar="SIDE=LEVEL", help=BOTS_HELP),
     ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", file_okay=False, help="write games.parquet, summary.json and PNG plots here")
@@ -311,7 +315,7 @@ def sweep_command(
     ] = None,
     bots: Annotated[
         list[str] | None,
-        typer.Option("--bots", metavar="SIDE=BOT", help="the bot of a side (several: SIDE=BOT,SIDE=BOT)"),
+        typer.Option("--bots", metavar="SIDE=LEVEL", help=BOTS_HELP),
     ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", file_okay=False, help="write sweep.csv and sweep.png here")

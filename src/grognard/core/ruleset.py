@@ -58,7 +58,10 @@ class Ruleset:
     and checks them first. ``parse_action`` turns an action's text form back
     into the action (raising ``ParseError``). ``describe`` turns an event into a
     line for people, or ``None`` for events not worth a line. ``bots`` maps a
-    bot's name to a factory taking the bot's own random generator.
+    bot's name to a factory taking the bot's own random generator: the levels of
+    ``grognard.bots.ladder.LADDER`` it offers (weakest first), then older names;
+    ``bot_notes`` describes the rule set's bot at each level in one line a player
+    understands ("beginner: forgets cover, good for a first game").
     ``summarize_turn`` condenses a turn's events into a few lines and
     ``summary`` lists the figures of a finished game, for the CLI.
     ``action_from_json`` rebuilds an action from its ``to_json()`` form.
@@ -107,6 +110,7 @@ class Ruleset:
     describe: Callable[[Event], str | None]
     bots: Mapping[str, BotFactory] = field(default_factory=dict)
     default_bot: str = "random"
+    bot_notes: Mapping[str, str] = field(default_factory=dict)  # a level's bot in one line a player reads
     summarize_turn: Callable[[list[Event]], list[str]] | None = None
     log_key: str = ""  # what the compact turn summary's abbreviations mean
     sequence: tuple[str, ...] = ()  # the sequence of play in a few plain lines (the printed card)

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from grognard import rulesets
+from grognard.bots import ladder
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.engine import Decision, Event, Game, canonical_json
 from grognard.core.errors import GrognardError, IllegalAction
@@ -462,7 +463,7 @@ class Room:
             if seat not in seats:
                 raise Refused("bad_seat", f"no seat {seat!r} in this game")
             if bot is not None and bot not in self.ruleset.bots:
-                raise Refused("bad_bot", f"no bot {bot!r}; bots: {', '.join(self.ruleset.bots)}")
+                raise Refused("bad_bot", f"bot: {ladder.unknown_bot(self.ruleset, bot)}")
             seats[seat] = {"player": None, "bot": bot}
             self.bots.pop(seat, None)
         elif op == "rename":
@@ -502,7 +503,7 @@ class Room:
                 if side not in self.ruleset.sides:
                     raise Refused("bad_bot", f"bot_names: no side {side!r}; sides: {', '.join(self.ruleset.sides)}")
                 if name not in self.ruleset.bots:
-                    raise Refused("bad_bot", f"bot_names: no bot {name!r}; bots: {', '.join(self.ruleset.bots)}")
+                    raise Refused("bad_bot", f"bot_names: {ladder.unknown_bot(self.ruleset, name)}")
                 meta["bot_names"][side] = name
             self.bots = {}
             self._timer_key = None

@@ -5,19 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from grognard.bots.random_bot import RandomBot
-from grognard.bots.search import Level, search_bots
 from grognard.core.dice import DiceSource
 from grognard.core.ruleset import Ruleset
 from grognard.rulesets.b17 import face, faces
 from grognard.rulesets.b17.actions import USAGE, action_from_json, parse_action
 from grognard.rulesets.b17.analysis import METRICS, measure, odds_tables
-from grognard.rulesets.b17.bots import DoctrineBot
 from grognard.rulesets.b17.candidates import search_candidates
 from grognard.rulesets.b17.data import OPTIONS, SIDES
 from grognard.rulesets.b17.describe import LOG_KEY, SEQUENCE, describe, summarize_turn
 from grognard.rulesets.b17.evaluate import evaluate
 from grognard.rulesets.b17.game import B17Game
+from grognard.rulesets.b17.levels import BOTS, NOTES
+from grognard.rulesets.b17.levels import SEARCH_LEVELS as SEARCH_LEVELS  # bench/compare.py reads it here
 from grognard.rulesets.b17.menu import menu
 
 
@@ -38,15 +37,6 @@ def render_svg(view: dict[str, Any]) -> str:
     return render(view)
 
 
-# the "search" bot's levels: playouts per decision shared by successive halving; a playout runs to the end of
-# the turn, and a fighter's only until the Germans' next move (its own attack and the gunners' fire, the least
-# noise), before ``evaluate`` scores it (measured in docs/designer.md: bench/search_bot.py b17)
-SEARCH_LEVELS = {
-    name: Level(playouts, 1, allocation="halving", until_own=("german",))
-    for name, playouts in (("easy", 16), ("normal", 64), ("hard", 256))
-}
-
-
 RULESET = Ruleset(
     name="b17",
     title="B-17 raid",
@@ -56,8 +46,9 @@ RULESET = Ruleset(
     new_game=new_game,
     parse_action=parse_action,
     describe=describe,
-    bots={"doctrine": DoctrineBot, "random": RandomBot, **search_bots("b17", SEARCH_LEVELS)},
-    default_bot="doctrine",
+    bots=BOTS,
+    default_bot="book",
+    bot_notes=NOTES,
     summarize_turn=summarize_turn,
     log_key=LOG_KEY,
     sequence=SEQUENCE,

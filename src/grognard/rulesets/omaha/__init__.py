@@ -5,19 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from grognard.bots.random_bot import RandomBot
-from grognard.bots.search import Level, search_bots
 from grognard.core.dice import DiceSource
 from grognard.core.ruleset import BatchPath, Ruleset
 from grognard.rulesets.omaha import face, faces
 from grognard.rulesets.omaha.actions import USAGE, action_from_json, parse_action
 from grognard.rulesets.omaha.analysis import METRICS, measure, odds_tables
 from grognard.rulesets.omaha.batch import play_batch, supports
-from grognard.rulesets.omaha.bots import DoctrineBot
 from grognard.rulesets.omaha.data import OPTIONS, SIDES
 from grognard.rulesets.omaha.describe import LOG_KEY, SEQUENCE, describe, summarize_turn
 from grognard.rulesets.omaha.evaluate import evaluate
 from grognard.rulesets.omaha.game import OmahaGame
+from grognard.rulesets.omaha.levels import BOTS, NOTES
+from grognard.rulesets.omaha.levels import SEARCH_LEVELS as SEARCH_LEVELS  # bench/compare.py reads it here
 from grognard.rulesets.omaha.menu import menu
 
 
@@ -62,7 +61,6 @@ def render_svg(view: dict[str, Any]) -> str:
 
 
 # the "search" bot's levels: playouts per decision, and turns a playout runs before ``evaluate`` scores it
-SEARCH_LEVELS = {"easy": Level(8, 2), "normal": Level(32, 2), "hard": Level(128, 2)}
 
 
 RULESET = Ruleset(
@@ -74,8 +72,9 @@ RULESET = Ruleset(
     new_game=new_game,
     parse_action=parse_action,
     describe=describe,
-    bots={"doctrine": DoctrineBot, "random": RandomBot, **search_bots("omaha", SEARCH_LEVELS)},
-    default_bot="doctrine",
+    bots=BOTS,
+    default_bot="book",
+    bot_notes=NOTES,
     summarize_turn=summarize_turn,
     log_key=LOG_KEY,
     sequence=SEQUENCE,

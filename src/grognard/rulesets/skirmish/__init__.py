@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from grognard.bots.random_bot import RandomBot
-from grognard.bots.search import Level, search_bots
 from grognard.core.dice import DiceSource
 from grognard.core.face import Face
 from grognard.core.ruleset import Ruleset
@@ -14,11 +12,12 @@ from grognard.render.skirmish import render as render_svg
 from grognard.rulesets.skirmish import face, face_controls, faces
 from grognard.rulesets.skirmish.actions import USAGE, action_from_json, parse_action
 from grognard.rulesets.skirmish.analysis import METRICS, measure, scenario_odds_tables
-from grognard.rulesets.skirmish.bots import DoctrineBot
 from grognard.rulesets.skirmish.candidates import search_candidates
 from grognard.rulesets.skirmish.describe import LOG_KEY, SEQUENCE, describe, summarize_turn
 from grognard.rulesets.skirmish.evaluate import evaluate
 from grognard.rulesets.skirmish.game import SkirmishGame
+from grognard.rulesets.skirmish.levels import BOTS, NOTES
+from grognard.rulesets.skirmish.levels import SEARCH_LEVELS as SEARCH_LEVELS  # bench/compare.py reads it here
 from grognard.rulesets.skirmish.men import SIDES
 from grognard.rulesets.skirmish.options import OPTIONS
 from grognard.rulesets.skirmish.scenario import embed_files, scenario_from_embedded, shipped
@@ -51,7 +50,6 @@ def summary(game: SkirmishGame) -> list[tuple[str, Any]]:
 
 # the "search" bot's levels: playouts per decision, each to the end of the turn (its fire and melee) and
 # scored by ``evaluate``; the menu cut to 4 playouts a candidate (skirmish/candidates.py lists them)
-SEARCH_LEVELS = {"easy": Level(8, 1, None, 4), "normal": Level(16, 1, None, 4), "hard": Level(32, 1, None, 4)}
 
 
 RULESET = Ruleset(
@@ -69,8 +67,9 @@ RULESET = Ruleset(
     summarize_turn=summarize_turn,
     log_key=LOG_KEY,
     sequence=SEQUENCE,
-    bots={"doctrine": DoctrineBot, "random": RandomBot, **search_bots("skirmish", SEARCH_LEVELS)},
-    default_bot="doctrine",
+    bots=BOTS,
+    default_bot="book",
+    bot_notes=NOTES,
     evaluate=evaluate,
     search_candidates=search_candidates,  # type: ignore[arg-type]
     action_from_json=action_from_json,

@@ -44,8 +44,8 @@ __all__ = ["_Batch", "play_batch", "supports"]
 
 
 def supports(bots: Mapping[str, str]) -> bool:
-    """Whether the batch plays these bots: the doctrine on both sides."""
-    return set(bots.values()) == {"doctrine"} and set(bots) == {"american", "german"}
+    """Whether the batch plays these bots: the doctrine on both sides (the ``book`` level, or its older name)."""
+    return set(bots.values()) <= {"book", "doctrine"} and set(bots) == {"american", "german"}
 
 
 def play_batch(

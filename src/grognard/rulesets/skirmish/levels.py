@@ -1,0 +1,29 @@
+"""The skirmish's bot levels on the ladder (``grognard.bots.ladder``): the bot of each level and its one line.
+
+``book`` is the doctrine bot; ``normal`` and ``hard`` are the search bot at
+its ``normal`` and ``hard`` budgets. The older names (``doctrine``,
+``random``, ``search``, ``search:LEVEL``) stay, so every saved game plays on.
+"""
+
+from __future__ import annotations
+
+from grognard.bots.ladder import ordered
+from grognard.bots.random_bot import RandomBot
+from grognard.bots.search import Level, search_bots
+from grognard.core.ruleset import BotFactory
+from grognard.rulesets.skirmish.bots import DoctrineBot
+
+# the search bot's budgets: playouts a decision (at least 4 a candidate), each run one turn ahead
+SEARCH_LEVELS = {"easy": Level(8, 1, None, 4), "normal": Level(16, 1, None, 4), "hard": Level(32, 1, None, 4)}
+
+SEARCH = search_bots("skirmish", SEARCH_LEVELS)
+
+LEVELS: dict[str, BotFactory] = {"book": DoctrineBot, "normal": SEARCH["search:normal"], "hard": SEARCH["search:hard"]}
+
+NOTES = {  # each level's bot in one line a player reads (the host page, the solo page, play --help)
+    "book": "the rules' own tactics: moves from cover to cover, fires at the most valuable man in range",
+    "normal": "plays a few orders out 16 times each, a turn ahead; keeps the book's unless another wins more",
+    "hard": "as normal with 32 playouts an order: the longest thought, the surest choices",
+}
+
+BOTS = ordered(LEVELS, {"doctrine": DoctrineBot, "random": RandomBot, **SEARCH})
