@@ -25,8 +25,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from grognard import rulesets
-from grognard.web import app, faces
+from grognard.web import faces
+from grognard.web.conn import Conn
 from grognard.web.room import Room
+from grognard.web.state import state_message
 from grognard.web.store import Store
 
 
@@ -49,11 +51,11 @@ async def main(orders: int, seed: int) -> None:
     players = [await room.join(f"P{k}", None) for k in range(24)]
     await room.call(room.host_op, "settings", fill_bots=False)
     await room.call(room.host_op, "start")
-    pages = [app.Conn(Dropped(), room, "player", pid) for pid, _ in players]  # type: ignore[arg-type]
+    pages = [Conn(Dropped(), room, "player", pid) for pid, _ in players]  # type: ignore[arg-type]
 
     def send_states() -> None:
         for page in pages:
-            message = page.sent.message(app.state_message(room, page))
+            message = page.sent.message(state_message(room, page))
             if message is not None:
                 json.dumps(message, separators=(",", ":"))
 

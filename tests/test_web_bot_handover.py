@@ -8,8 +8,8 @@ import asyncio
 from pathlib import Path
 
 from grognard import rulesets
-from grognard.web.app import Server
 from grognard.web.room import Room
+from grognard.web.server import Server
 
 
 async def _room(tmp_path: Path) -> tuple[Server, Room]:

@@ -18,7 +18,6 @@ is refused with one line and nothing is kept.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import secrets
 from collections import OrderedDict
@@ -26,17 +25,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, JSONResponse
-
 from grognard import rulesets
 from grognard.core.engine import Event, Game
 from grognard.core.errors import GrognardError, RecordError
 from grognard.core.jsonl import decode_lines
 from grognard.core.record import SEALED, ended_words, read_lines, readable_by, replay
 from grognard.core.ruleset import Ruleset
-from grognard.web import faces, pages
-from grognard.web.guard import Limits
+from grognard.web import faces
 
 MAX_RECORD = 8 * 1024 * 1024  # bytes of an uploaded record (a 24-player game's record is some 250 KB)
 MAX_STEPS = 20000  # lines of an uploaded record
@@ -229,97 +224,7 @@ class Shelf:
         return key
 
 
-def _name(raw: str) -> str:
+def file_name(raw: str) -> str:
     """An uploaded file's name as the page shows it (its last part, no control characters, short)."""
     base = raw.replace("\\", "/").rsplit("/", 1)[-1]
     return "".join(ch for ch in base if ch.isprintable())[:80]
-
-
-def add_routes(app: FastAPI, server: Any) -> None:
-    """The replay viewer's routes on the web ``app`` (``server``: the rooms and the rate limits).
-
-    ``POST /api/replays?name=FILE`` (the record's text as the body, at most ``MAX_RECORD`` bytes):
-    ``{"id", "url"}`` or a refusal with one line; ``GET /api/replays/{id}`` and ``/api/rooms/{code}/replay``:
-    the outline; ``.../{n}``: step ``n``; the pages ``/replays/{id}`` and ``/replay/{code}``.
-    """
-    shelf = Shelf()
-    uploads = Limits(rate=0.2, burst=12)
-
-    def missing() -> JSONResponse:
-        message = "no replay has this address (an uploaded record is kept while the server runs: upload it again)"
-        return JSONResponse({"type": "refused", "code": "no_replay", "message": message}, status_code=404)
-
-    async def off_loop(fn: Any, *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
-
-    building: dict[str, asyncio.Future[Book]] = {}  # a room's record being replayed: asked once, awaited by all
-
-    async def room_book(code: str, step: int | None = None) -> Book:
-        """The room's record as it stands, replayed once for every page that asks (one book a room is kept:
-        its latest). A game going on is replayed again for a page that opens the replay (the outline) after
-        a new line, or asks for a ``step`` past the book's end; a step within the book kept is read from it
-        while the record still begins with the lines it was read from (a take-back since: read again)."""
-        room = server.room(code)
-        written = list(room.writer.lines) if room.writer is not None and room.game is not None else []
-        if len(written) < 2:
-            raise RecordError("the game has not begun: there is nothing to replay yet")
-        key = f"{len(written)}:{written[-1].get('digest')}"
-        book = shelf.get("r:" + room.code)
-        if book is not None and book.key == key:
-            return book
-        if book is not None and step is not None and step < book.steps:
-            length, digest = book.key.split(":", 1)
-            if len(written) >= int(length) and str(written[int(length) - 1].get("digest")) == digest:
-                return book  # the lines it was read from are still the record's first: the step is as it was
-        job = building.get(room.code + key)
-        if job is None:
-            job = asyncio.ensure_future(make(written, room.code, key))
-            building[room.code + key] = job
-            job.add_done_callback(lambda _: building.pop(room.code + key, None))
-        return await asyncio.shield(job)  # a page gone away does not stop the others' replay
-
-    async def make(written: list[dict[str, Any]], code: str, key: str) -> Book:
-        book: Book = await off_loop(read, written, f"room {code}")
-        book.key = key
-        shelf.put("r:" + code, book)
-        return book
-
-    @app.post("/api/replays")
-    async def upload(request: Request, name: str = "") -> Any:
-        who = request.client.host if request.client else "?"
-        if not uploads.take(who):
-            message = "too many records uploaded from this address: wait a minute"
-            return JSONResponse({"type": "refused", "code": "rate", "message": message}, status_code=429)
-        raw = await request.body()
-        key = await off_loop(shelf.upload, raw, _name(name))
-        return {"id": key, "url": f"/replays/{key}"}
-
-    @app.get("/api/replays/{key}")
-    async def uploaded_outline(key: str) -> Any:
-        book = shelf.get("u:" + key)
-        return missing() if book is None else outline(book)
-
-    @app.get("/api/replays/{key}/{n}")
-    async def uploaded_step(key: str, n: int) -> Any:
-        book = shelf.get("u:" + key)
-        return missing() if book is None else step(book, n)
-
-    @app.get("/api/rooms/{code}/replay")
-    async def room_outline(code: str) -> Any:
-        return outline(await room_book(code))
-
-    @app.get("/api/rooms/{code}/replay/{n}")
-    async def room_step(code: str, n: int) -> Any:
-        return step(await room_book(code, n), n)
-
-    @app.get("/replay/{code}", response_class=HTMLResponse)
-    async def room_page(code: str) -> Any:
-        room = server.room(code)
-        return pages.replay_page(room.ruleset.title, f"replay of room {room.code}", f"/api/rooms/{room.code}/replay")
-
-    @app.get("/replays/{key}", response_class=HTMLResponse)
-    async def uploaded_page(key: str) -> Any:
-        book = shelf.get("u:" + key)
-        if book is None:
-            return missing()
-        return pages.replay_page(book.ruleset.title, f"replay of {book.title}", f"/api/replays/{key}")

