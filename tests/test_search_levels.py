@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
 import numpy as np
 import pytest
 
-from browsers import needs_chromium
 from grognard.bots.search import LEVELS, Level, SearchBot, search_bots
 from grognard.cli import main
 from grognard.core.dice import SeededDice
 from grognard.rulesets import get
-from grognard.web.testing import ServerProcess
 
 SMALL = {"omaha": {"germans": 1, "fresh_squads": 2}, "b17": {}, "skirmish": {}}
 
@@ -76,27 +71,6 @@ def test_a_bad_level_is_one_clear_line(bots: str, said: str, capsys: pytest.Capt
     captured = capsys.readouterr()
     lines = [line for line in captured.err.splitlines() if line.strip()]
     assert len(lines) == 1 and said in lines[0] and "--bots" in lines[0], captured.err
-
-
-@needs_chromium
-def test_the_host_page_offers_the_levels(browser: Any, tmp_path: Path, shots: Path) -> None:
-    pytest.importorskip("playwright.sync_api")
-    with ServerProcess(tmp_path) as server:
-        context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
-        context.set_default_timeout(15000)
-        host = context.new_page()
-        host.goto(server.url + "/")
-        host.fill("#opt-omaha-germans", "1")
-        host.click("#create-form button[type=submit]")
-        host.wait_for_url("**/host/*")
-        host.wait_for_selector("#bot-german option", state="attached")
-        offered = host.eval_on_selector_all("#bot-german option", "els => els.map(e => e.value)")
-        assert {"search:easy", "search:normal", "search:hard"} <= set(offered)
-        host.select_option("#bot-german", "search:hard")
-        host.screenshot(path=str(shots / "host-levels-1280.png"), full_page=True)
-        host.set_viewport_size({"width": 1366, "height": 768})
-        host.screenshot(path=str(shots / "host-levels-1366.png"), full_page=True)
-        context.close()
 
 
 def test_skirmish_evaluation_favours_the_side_ahead_in_men() -> None:

@@ -564,3 +564,41 @@ def test_an_order_for_a_seat_that_is_not_ones_own_names_the_seat(server: ServerP
     al.send({"type": "act", "action": "hold A1", "seat": "American 1", "n": 2})
     assert al.until(lambda m: m["type"] in ("ack", "refused"))["type"] == "ack"
     al.close()
+
+
+def test_a_solo_game_is_made_at_the_level_asked_and_an_unknown_level_is_one_line(server: ServerProcess) -> None:
+    """``level`` with a new game puts every side's bots at that ladder level (the host may change it); an
+    unknown level is refused naming the levels, before any room is made; /api/rulesets lists each rule
+    set's levels with their lines (issue 29, items 1 and 5)."""
+    from grognard.bots import ladder
+
+    omaha = rulesets.get("omaha")
+    status, refused = call(
+        server.url + "/api/rooms",
+        {"ruleset": "omaha", "options": {"germans": 1}, "solo": {"name": "Ann", "side": "american"}, "level": "x"},
+    )
+    assert status == 400 and refused["code"] == "bad_bot", refused
+    assert refused["message"] == f"level: {ladder.unknown_bot(omaha, 'x')}"
+    assert refused["message"].startswith("level: no bot level 'x' in omaha; the levels, weakest first: book, normal")
+    made = make_room(server, solo={"name": "Ann", "side": "american"}, level="hard")
+    host = Client(server, made["code"], "host", made["host_token"])
+    state = host.state_where(lambda s: "host" in s)
+    assert state["host"]["bot_names"] == {"american": "hard", "german": "hard"}
+    assert state["host"]["bots"] == ["book", "normal", "hard"]
+    assert state["host"]["bot_notes"]["hard"] == omaha.bot_notes["hard"]
+    assert state["host"]["bot_notes"]["doctrine"] == ladder.OLDER_NOTES["doctrine"]
+    for level in ("book", "normal", "search:hard"):  # every level and older name a seat's bot may be
+        host.send({"type": "bot", "seat": "German 1", "bot": level})
+        host.until(lambda m: m["type"] == "ack" and m.get("op") == "bot")
+    host.send({"type": "bot", "seat": "German 1", "bot": "grandmaster"})
+    refused = host.until(lambda m: m["type"] == "refused")
+    assert refused["message"] == f"bot: {ladder.unknown_bot(omaha, 'grandmaster')}"
+    host.send({"type": "end"})  # no bot thinks on in the server after the test
+    host.until(lambda m: m["type"] == "ack" and m.get("op") == "end")
+    host.close()
+    status, listed = call(server.url + "/api/rulesets")
+    assert status == 200
+    levels = {r["name"]: r["levels"] for r in listed}
+    assert levels["b17"] == [
+        {"name": n, "note": ladder.note(rulesets.get("b17"), n)} for n in ladder.levels(rulesets.get("b17"))
+    ]

@@ -410,3 +410,48 @@ def test_a_join_told_to_wait_tries_again_by_itself(browser: Any, tmp_path: Path)
         pupil.wait_for_url(f"**/play/{code}")
         pupil.wait_for_function("document.getElementById('you').textContent.startsWith('Zoe')")
         pupil.context.close()
+
+
+def test_the_solo_and_host_pages_offer_the_levels_with_their_lines(
+    browser: Any, server: ServerProcess, shots: Path
+) -> None:
+    """The home page's solo game offers the rule set's levels, weakest first, the line of the one chosen
+    beside it; the game is made with its bots at that level; the host page offers the same levels for
+    each side and seat, each side's line shown (issue 29, items 1 and 5)."""
+    from grognard.bots import ladder
+    from grognard.rulesets import get
+
+    home = page(browser)
+    home.goto(server.url + "/")
+    for name in ("b17", "omaha"):
+        home.select_option("#ruleset", name)
+        offered = home.eval_on_selector_all("#solo-level option", "els => els.map(e => e.value)")
+        assert offered == list(ladder.levels(get(name)))
+        assert home.input_value("#solo-level") == "book"
+        assert home.inner_text("#solo-level-note") == "book: " + ladder.note(get(name), "book")
+    omaha = get("omaha")
+    home.select_option("#solo-level", "normal")
+    assert home.inner_text("#solo-level-note") == "normal: " + ladder.note(omaha, "normal")
+    for width, height in ((1366, 768), (1920, 1080)):
+        home.set_viewport_size({"width": width, "height": height})
+        home.screenshot(path=str(shots / f"solo-levels-{width}.png"))
+    home.fill("#opt-omaha-germans", "1")
+    home.fill("#solo-name", "Ann")
+    home.select_option("#solo-side", "american")
+    home.click("#solo-start")
+    home.wait_for_url("**/play/*")
+    code = home.url.rsplit("/", 1)[1]
+    home.goto(f"{server.url}/host/{code}")  # the solo player is the host too (the page keeps the token)
+    home.wait_for_selector("#bot-german option", state="attached")
+    assert home.input_value("#bot-german") == home.input_value("#bot-american") == "normal"
+    assert home.eval_on_selector_all("#bot-german option", "els => els.map(e => e.value)") == ["book", "normal", "hard"]
+    assert home.inner_text("#bot-german-note") == ladder.note(omaha, "normal")
+    home.select_option("#bot-german", "hard")
+    assert home.inner_text("#bot-german-note") == ladder.note(omaha, "hard")
+    seat = home.locator("#seat-rows select[id^=seat-bot-]").first
+    assert seat.evaluate("s => [...s.options].map(o => o.value)") == ["", "book", "normal", "hard"]
+    for width, height in ((1366, 768), (1920, 1080)):
+        home.set_viewport_size({"width": width, "height": height})
+        home.locator("#bot-names").scroll_into_view_if_needed()
+        home.screenshot(path=str(shots / f"host-levels-{width}.png"))
+    home.context.close()

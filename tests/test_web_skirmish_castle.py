@@ -240,8 +240,8 @@ def test_castle_storm_ladder_push_and_climb_by_one_context_against_the_bots(
                     order.split()[-1],
                 )
                 done.append("push")
-                # the host gives Ann the Americans and the doctrine the Germans
-                host.select_option("#seat-bot-Axis", "doctrine")
+                # the host gives Ann the Americans and the book (the doctrine) the Germans
+                host.select_option("#seat-bot-Axis", "book")
                 player = host.eval_on_selector(
                     "#seat-player-Allies", "s => Array.from(s.options).find(o => o.textContent === 'Ann').value"
                 )

@@ -7,10 +7,12 @@ through the WebSocket and are written with ``textContent``.
 from __future__ import annotations
 
 import io
+import json
 from html import escape
 from typing import Any
 from urllib.parse import urlsplit
 
+from grognard.bots import ladder
 from grognard.core.ruleset import Ruleset
 
 
@@ -40,7 +42,9 @@ def _page(
 def index(rulesets: list[tuple[str, Ruleset]]) -> str:
     """The home page: make a game (the host) or join one (a player)."""
     choices = "".join(
-        f'<option value="{escape(n)}" data-sides="{escape(" ".join(r.sides))}">{escape(r.title)}</option>'
+        f'<option value="{escape(n)}" data-sides="{escape(" ".join(r.sides))}" '
+        f'data-levels="{escape(json.dumps([[v, ladder.note(r, v)] for v in ladder.levels(r)]))}" '
+        f'data-level="{escape(r.default_bot)}">{escape(r.title)}</option>'
         for n, r in rulesets
     )
     options = "\n".join(_options(n, r, first=k == 0) for k, (n, r) in enumerate(rulesets))
@@ -56,8 +60,11 @@ def index(rulesets: list[tuple[str, Ruleset]]) -> str:
 <p><label for="solo-name">Your name</label>
 <input id="solo-name" name="solo_name" autocomplete="off" maxlength="32">
 <label for="solo-side">your side</label>
-<select id="solo-side" name="solo_side"></select>
+<select id="solo-side" name="solo_side"></select></p>
+<p><label for="solo-level">your opponents' level</label>
+<select id="solo-level" name="solo_level" aria-describedby="solo-level-note"></select>
 <button type="button" id="solo-start">Play solo</button></p>
+<p id="solo-level-note" class="hint"></p>
 </fieldset>
 {options}
 <fieldset><legend>Dice</legend>

@@ -232,7 +232,8 @@ class Upload(BaseModel):
 
 class CreateRoom(BaseModel):
     """A new game; with ``solo`` (a name and a side) the maker also plays it: seated on that side, the
-    bots on every other seat, the game started at once (computer's dice only). ``upload``: a file of
+    bots on every other seat, the game started at once (computer's dice only). ``level``: the bots' level
+    on every side (``grognard.bots.ladder``; default: the rule set's default bot). ``upload``: a file of
     one's own standing for the rule set's ``upload_option`` (checked whole: a bad file makes no room)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -241,6 +242,7 @@ class CreateRoom(BaseModel):
     dice: Literal["seeded", "manual"] = "seeded"
     solo: Join | None = None
     upload: Upload | None = None
+    level: Annotated[str, Field(min_length=1, max_length=32)] | None = None  # every side's bots (a ladder level)
 
 
 def first_problem(exc: ValidationError | RequestValidationError) -> str:

@@ -12,6 +12,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
+from grognard.bots import ladder
 from grognard.core.engine import Game
 from grognard.web import faces
 from grognard.web import retention as retention_
@@ -151,7 +152,8 @@ def _host_part(room: Room, conn: Conn, online: set[str | None]) -> dict[str, Any
         ],
         # copies: the page's last state is kept (grognard.web.patch) and these change in place
         "dice_request": json.loads(json.dumps(room.dice_request)),
-        "bots": list(ruleset.bots),
+        "bots": list(ladder.levels(ruleset)),  # offered, weakest first; a room's older name is kept as chosen
+        "bot_notes": {name: ladder.note(ruleset, name) for name in ruleset.bots},
         "sides": list(ruleset.sides),
         "bot_names": dict(meta["bot_names"]),
         "fill_bots": meta["fill_bots"],

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from grognard import rulesets
+from grognard.bots import ladder
 from grognard.core.options import check_offered
 from grognard.core.record import readable_by
 from grognard.web.deps import RoomDep, ServerDep, host_only
@@ -34,6 +35,7 @@ async def list_rulesets() -> Any:
                 "title": r.title,
                 "sides": list(r.sides),
                 "bots": list(r.bots),
+                "levels": [{"name": name, "note": ladder.note(r, name)} for name in ladder.levels(r)],
                 "options": [
                     {
                         "name": s.name,
@@ -74,12 +76,16 @@ async def create_room(request: Request, server: ServerDep) -> Any:
             return refusal("bad_side", f"{what} pick a side: {', '.join(ruleset.sides)}")
         if body.dice != "seeded":
             return refusal("solo_dice", "dice: a solo game rolls the computer's dice (referee mode needs a host)")
+    if body.level is not None and body.level not in ruleset.bots:
+        return refusal("bad_bot", f"level: {ladder.unknown_bot(ruleset, body.level)}")
     host_token = secrets.token_urlsafe(24)
     room = await Room.create(server.store, ruleset, given, body.dice, host_token, server.run, embedded)
     room.retention_most = server.retention
     server.rooms[room.code] = room
     server.codes.note(client_address(request), room.code)  # the host's own pages never count as codes tried
     made: dict[str, Any] = {"code": room.code, "host_token": host_token, "host_url": f"/host/{room.code}#{host_token}"}
+    if body.level is not None:  # every side's bots at this level (the host may change a side's or a seat's)
+        await room.call(room.host_op, "settings", bot_names={side: body.level for side in ruleset.sides})
     if solo is not None:  # seated on the side picked, bots on the rest (fill_bots), started
         room.meta.update(odds_shown=SOLO_SHOWN, odds_from=SOLO_FROM)  # who is winning: the player's own
         player, token = await room.join(solo.name, solo.side)

@@ -12,9 +12,26 @@ export function home() {
     side.textContent = "";
     for (const name of (chosen.dataset.sides || "").split(" ").filter((x) => x)) side.appendChild(el("option", name.charAt(0).toUpperCase() + name.slice(1), { value: name }));
   };
-  $("ruleset").addEventListener("change", () => { showOptions(); showSides(); });
+  const showLevel = () => {  // the line a player reads about the level chosen
+    const sel = $("solo-level");
+    const chosen = sel && sel.selectedOptions[0];
+    if (sel) $("solo-level-note").textContent = chosen ? chosen.value + ": " + chosen.dataset.note : "";
+  };
+  const showLevels = () => {  // the solo game's opponents: the levels of the rule set chosen, weakest first
+    const chosen = $("ruleset").selectedOptions[0];
+    const sel = $("solo-level");
+    if (!sel || !chosen) return;
+    sel.textContent = "";
+    for (const [name, note] of JSON.parse(chosen.dataset.levels || "[]")) {
+      sel.appendChild(el("option", name, { value: name, "data-note": note, selected: name === chosen.dataset.level }));
+    }
+    showLevel();
+  };
+  $("ruleset").addEventListener("change", () => { showOptions(); showSides(); showLevels(); });
+  if ($("solo-level")) $("solo-level").addEventListener("change", showLevel);
   showOptions();
   showSides();
+  showLevels();
   const optionsOf = (f) => {
     const options = {};
     const box = document.querySelector('fieldset.options[data-ruleset="' + f.ruleset.value + '"]');
@@ -46,7 +63,8 @@ export function home() {
     const name = $("solo-name").value.trim() || "Solo player";
     try {
       const made = await post("/api/rooms", {
-        ruleset: f.ruleset.value, options: optionsOf(f), dice: "seeded", solo: { name, side: $("solo-side").value }, upload: await uploadOf(f),
+        ruleset: f.ruleset.value, options: optionsOf(f), dice: "seeded", solo: { name, side: $("solo-side").value },
+        level: $("solo-level").value || undefined, upload: await uploadOf(f),
       });
       store.set("grognard:host:" + made.code, made.host_token);
       store.set("grognard:player:" + made.code, made.token);

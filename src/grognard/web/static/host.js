@@ -62,6 +62,15 @@ export function hostControls() {
   });
 }
 
+// a bot select's options: the levels offered, weakest first, each with its line as a tooltip; a room's older
+// bot name (doctrine, search:hard...) stays offered while it is the one chosen
+function levelOptions(sel, h, chosen) {
+  const names = h.bots.includes(chosen) || !chosen ? h.bots : h.bots.concat([chosen]);
+  for (const b of names) {
+    sel.appendChild(el("option", b, { value: b, title: h.bot_notes[b] || "", selected: b === chosen }));
+  }
+}
+
 export function drawHost(s) {
   const h = s.host;
   $("lock").textContent = s.locked ? "Unlock the room (let new players join)" : "Lock the room (no new players)";
@@ -100,9 +109,16 @@ export function drawHost(s) {
       const id = "bot-" + side;
       const p = el("p");
       p.appendChild(el("label", "bot for the " + side + " side", { for: id }));
-      const sel = el("select", null, { id, name: side });
-      for (const b of h.bots) { const o = el("option", b, { value: b }); if (b === h.bot_names[side]) o.selected = true; sel.appendChild(o); }
+      p.appendChild(document.createTextNode(" "));
+      const sel = el("select", null, { id, name: side, "aria-describedby": id + "-note" });
+      levelOptions(sel, h, h.bot_names[side]);
       p.appendChild(sel);
+      const note = el("span", null, { id: id + "-note", class: "hint" });
+      const show = () => { note.textContent = h.bot_notes[sel.value] || ""; };
+      sel.addEventListener("change", show);
+      show();
+      p.appendChild(el("br"));
+      p.appendChild(note);
       box.appendChild(p);
     }
   }
@@ -147,11 +163,7 @@ export function drawHost(s) {
     const bid = "seat-bot-" + seat.seat.replace(/\W+/g, "-");
     const bsel = el("select", null, { id: bid, "aria-label": "bot for " + seat.seat });
     bsel.appendChild(el("option", seat.player_id ? "(a person)" : "(default)", { value: "" }));
-    for (const b of h.bots) {
-      const o = el("option", b, { value: b });
-      if (!seat.player_id && seat.bot === b) o.selected = true;
-      bsel.appendChild(o);
-    }
+    levelOptions(bsel, h, seat.player_id ? null : seat.bot);
     bsel.addEventListener("change", () => send({ type: "bot", seat: seat.seat, bot: bsel.value || null }));
     btd.appendChild(bsel);
     tr.appendChild(btd);
