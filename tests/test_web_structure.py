@@ -52,3 +52,28 @@ def lookups_params(route: APIRoute) -> list[object]:
         out.extend(dependant.header_params)
         stack.extend(dependant.dependencies)
     return out
+
+
+def _sources() -> list[Path]:
+    return sorted(WEB.rglob("*.py"))
+
+
+def test_no_web_module_over_500_lines() -> None:
+    """``Room`` is split by concern (seats and players, acting on the game, keeping it on disk, clock and bots)."""
+    from grognard.web.room import Room
+    from grognard.web.room.acting import Acting
+    from grognard.web.room.clock import Clock
+    from grognard.web.room.disk import Disk
+    from grognard.web.room.seats import Seats
+
+    assert {Acting, Clock, Disk, Seats} <= set(Room.__mro__)
+    long = {str(p.relative_to(WEB)): n for p in _sources() if (n := len(p.read_text().splitlines())) > 500}
+    assert not long, long
+
+
+def test_the_web_reads_views_not_the_game_state() -> None:
+    """The web reads a seat's view and the rule set's data: never ``game.state`` (the phase of the timer and of a
+    page without a face come from the spectators' view)."""
+    for path in _sources():
+        text = path.read_text()
+        assert "game.state" not in text and '"state", None' not in text, path.relative_to(WEB)

@@ -32,6 +32,7 @@ import numpy as np
 
 from grognard.core.dice import DiceSource
 from grognard.core.errors import IllegalAction
+from grognard.core.lookup import find_decision
 
 __all__ = [
     "Action",
@@ -378,40 +379,14 @@ class Game(ABC):
         return None
 
     def find_decision(self, seat: Seat, action: Any) -> Decision:
-        """The pending decision of ``seat`` that ``action`` answers.
+        """The pending decision of ``seat`` that ``action`` answers (``core.lookup.find_decision``, the one
+        lookup the web server shares).
 
         Raises :class:`IllegalAction` if ``seat`` owes nothing, the decision the
         action answers is not owed now or is owed by another seat, or the
         action is not in its space (quoting the space's refusal).
         """
-        pending = self.pending()
-        if self.is_over:
-            raise IllegalAction(f"{action}: the game is over")
-        key = self.decision_id(action)
-        if key is not None:
-            for decision in pending:
-                if decision.id == key:
-                    if decision.seat != seat:
-                        raise IllegalAction(f"{action}: {key!r} is owed by {decision.seat}, not {seat}")
-                    decision.space.check(action)
-                    return decision
-            if (absent := self.missing(action)) is not None:
-                raise IllegalAction(absent)
-            owed = ", ".join(d.id for d in pending if d.seat == seat) or "nothing"
-            raise IllegalAction(f"{action}: {key!r} is not owed now; {seat} owes {owed}")
-        mine = [d for d in pending if d.seat == seat]
-        if not mine:
-            waiting = ", ".join(sorted({d.seat for d in pending}))
-            raise IllegalAction(f"{action}: {seat!r} owes no decision now (waiting for {waiting})")
-        problem: IllegalAction | None = None
-        for decision in mine:
-            try:
-                decision.space.check(action)
-                return decision
-            except IllegalAction as exc:
-                problem = problem or exc
-        assert problem is not None
-        raise problem
+        return find_decision(self, (seat,), action)
 
     def apply(self, seat: Seat, action: Any, *, checked: bool = True, decision: Decision | None = None) -> list[Event]:
         """Apply ``action`` for ``seat``; returns the events it caused.

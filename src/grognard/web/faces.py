@@ -128,7 +128,7 @@ def tables(ruleset: Ruleset, game: Game, mine: Collection[str], seat: str | None
 def phase(ruleset: Ruleset, game: Game) -> str:
     if ruleset.face is not None:
         return ruleset.face.phase(_view(game, None))
-    return str(getattr(getattr(game, "state", None), "phase", ""))
+    return str(_view(game, None).get("phase", ""))
 
 
 def commands(ruleset: Ruleset, game: Game) -> dict[str, str]:
