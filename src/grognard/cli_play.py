@@ -9,10 +9,12 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+import click
 import numpy as np
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer.core import TyperGroup
 
 from grognard import cli_analyse, rulesets
 from grognard.bots import ladder
@@ -652,9 +654,25 @@ class _TurnPrinter:
             self.console.print(f"  {escape(line)}")
 
 
-play_app = typer.Typer(help="Play a rule set: bots on every seat, turn by turn, to the result.", no_args_is_help=True)
-for _name in rulesets.names():
-    play_app.command(_name, epilog=_options_epilog(rulesets.get(_name)))(_play_command(rulesets.get(_name)))
+class _PlayGroup(TyperGroup):
+    """``grognard play RULESET``: a rule set's command is built when it is named, so ``grognard play omaha``
+    imports Omaha alone (each rule set takes a few tenths of a second of CPU to import)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return rulesets.names()
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in rulesets.names():
+            return None
+        ruleset = rulesets.get(cmd_name)
+        one = typer.Typer()
+        one.command(cmd_name, epilog=_options_epilog(ruleset))(_play_command(ruleset))
+        return typer.main.get_command(one)
+
+
+play_app = typer.Typer(
+    cls=_PlayGroup, help="Play a rule set: bots on every seat, turn by turn, to the result.", no_args_is_help=True
+)
 
 
 def register(app: typer.Typer) -> None:
