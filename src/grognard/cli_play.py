@@ -9,12 +9,11 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-import click
 import numpy as np
 import typer
 from rich.console import Console
 from rich.markup import escape
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from grognard import cli_analyse, rulesets
 from grognard.bots import ladder
@@ -658,16 +657,18 @@ class _PlayGroup(TyperGroup):
     """``grognard play RULESET``: a rule set's command is built when it is named, so ``grognard play omaha``
     imports Omaha alone (each rule set takes a few tenths of a second of CPU to import)."""
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
+    def list_commands(self, ctx: Any) -> list[str]:  # Any: typer vendors click; its Context is private
         return rulesets.names()
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+    def get_command(self, ctx: Any, cmd_name: str) -> TyperCommand | None:
         if cmd_name not in rulesets.names():
             return None
         ruleset = rulesets.get(cmd_name)
         one = typer.Typer()
         one.command(cmd_name, epilog=_options_epilog(ruleset))(_play_command(ruleset))
-        return typer.main.get_command(one)
+        command = typer.main.get_command(one)
+        assert isinstance(command, TyperCommand)  # one command, no callback: the command itself
+        return command
 
 
 play_app = typer.Typer(
