@@ -33,7 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from grognard.analysis.stats import mcnemar, paired_difference, wilson
+from grognard.analysis.ladder import compare
+from grognard.analysis.stats import wilson
 from grognard.bots.search import SearchBot
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.play import play_out
@@ -64,7 +65,7 @@ def play_one(args: tuple[Any, ...]) -> tuple[str | None, int, float, int]:
     ruleset = get(name)
     game = ruleset.create(options, SeededDice(stream(seed, index, DICE)))
     rng = np.random.default_rng(stream(seed, index, BOTS))
-    doctrine = ruleset.bots["doctrine"](rng)
+    doctrine = ruleset.bots["book"](rng)
     search = (
         SearchBot(
             rng,
@@ -216,9 +217,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                     pool, args.ruleset, options, games, args.seed, side, search
                 )
                 # the same dice seed in both matches: which games did the search turn, either way
-                gained = sum(1 for a, b in zip(base, won, strict=True) if a != side and b == side)
-                lost = sum(1 for a, b in zip(base, won, strict=True) if a == side and b != side)
-                diff, low, high = paired_difference(gained, lost, games)
+                paired = compare(base, won, side)
+                gained, lost, _ = paired.counts()
+                diff, low, high = paired.difference
                 print(
                     line(
                         f"search ({playouts}) vs doctrine",
@@ -230,7 +231,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 )
                 print(
                     f"  {'':<34} {'':<9} paired: +{gained} -{lost} vs baseline, difference {diff:+6.1%} "
-                    f"[{low:+6.1%}, {high:+6.1%}], McNemar p = {mcnemar(gained, lost):.3g}"
+                    f"[{low:+6.1%}, {high:+6.1%}], McNemar p = {paired.p:.3g}"
                 )
 
 
