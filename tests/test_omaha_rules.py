@@ -923,6 +923,26 @@ def test_german_bot_concentrates_on_the_squad_furthest_up_the_beach() -> None:
     assert german_target(game, artillery=False) == "A2"
 
 
+@pytest.mark.rule("omaha.27")
+def test_german_bot_keeps_its_squad_for_the_turn_when_two_are_level() -> None:
+    """Two squads level on the beach: the first bunker's hits do not turn the rest of the turn's fire to the
+    other (the book spread its fire that way: the squad hit had fewer figures left, so the next weapon
+    ranked the other first)."""
+    game = new_game(obstacles=(1, 1, 1, 1))
+    put(game, "A1", 4, 12)
+    put(game, "A2", 12, 12)
+    put(game, "A3", 20, 6)
+    hold_rest(game)
+    bot = DoctrineBot(np.random.default_rng(0))
+    first = decision(game, "fire B1")
+    assert bot.choose(game, first) == BunkerFire("B1", "A1")  # level on y and figures: the lower number
+    script(game, 5, 6, 6, 1)  # B1 kills 3 of A1
+    game.apply(first.seat, BunkerFire("B1", "A1"))
+    assert player(game, "A1").squad.figures == 9
+    assert bot.choose(game, decision(game, "fire B2")) == BunkerFire("B2", "A1")
+    assert bot.choose(game, decision(game, "artillery G1")) == Artillery("G1", "A1")
+
+
 def _bot_orders(game: OmahaGame, label: str) -> Any:
     return DoctrineBot(np.random.default_rng(0)).choose(game, decision(game, f"orders {label}"))
 

@@ -49,23 +49,27 @@ class DoctrineBot:
 
 
 def threat(squad: Squad) -> tuple[float, int, int]:
-    """How the Germans rank a squad: furthest up the beach, then most figures, then lowest number."""
-    return (squad.y, squad.figures, -int(squad.label[1:]))
+    """How the Germans rank a squad: furthest up the beach, then most figures at the start of the turn's
+    fire (its figures and those it lost this turn), then lowest number: a rank the turn's fire never
+    changes, so every weapon of the turn picks the same squad (omaha.27)."""
+    return (squad.y, squad.figures + squad.lost, -int(squad.label[1:]))
 
 
 def german_target(game: OmahaGame, *, artillery: bool) -> str | None:
     """The squad every German weapon concentrates on now (omaha.27)."""
     # max(squads, key=threat) in one pass: the players are in label order (A1, A2, ...), so of squads level
-    # on (y, figures) the first met has the lowest number, the one threat() ranks first
+    # on (y, figures + lost) the first met has the lowest number, the one threat() ranks first
     best: Squad | None = None
+    best_figures = 0
     # RULINGS O10: the bunkers fire anywhere, unless the option bars them past the wall as it bars artillery
     barred = artillery or game.state.options.get("bunker_targets", "anywhere") == "not_past_wall"
     for player in game.state.americans:
         squad = player.squad
         if squad is None or (barred and squad.y > R.PAST_WALL_Y):
             continue
-        if best is None or squad.y > best.y or (squad.y == best.y and squad.figures > best.figures):
-            best = squad
+        figures = squad.figures + squad.lost
+        if best is None or squad.y > best.y or (squad.y == best.y and figures > best_figures):
+            best, best_figures = squad, figures
     return None if best is None else best.label
 
 

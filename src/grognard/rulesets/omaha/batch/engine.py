@@ -339,13 +339,15 @@ class _Batch(Doctrine):
 
         Each weapon fires at the squad of highest threat it may target: ``anywhere`` and ``spared`` (squads
         not past the wall) hold every squad's threat (``_threat_rank`` and its figures; -1 for no squad or
-        one not a target), kept up to date as the fire takes figures away."""
+        one not a target). A squad's rank counts its figures at the start of the turn's fire (those left and
+        those lost this turn, drowned included) and stays for the turn, unless the squad is wiped out."""
         live = live[~self.done[live]]
         if not len(live):
             return
         fires = self.status[live] == ACTIVE  # the German phase's decisions are owed by bunkers active now
         y = self.y[:, live].T
-        threat = (self._threat_rank(y) + self.fig[:, live].T * 100).astype(np.int32)  # no squad moves in this phase
+        # no squad moves in this phase; a squad's figures at the start of the fire (left and lost this turn)
+        threat = (self._threat_rank(y) + (self.fig[:, live] + self.lost[:, live]).T * 100).astype(np.int32)
         has = self.has[:, live].T
         anywhere = np.where(has, threat, -1)
         spared = np.where(has & ~(y > WALL_Y + TOLERANCE), threat, -1)  # the artillery's (omaha.23-24)
@@ -358,10 +360,10 @@ class _Batch(Doctrine):
             return r[some], live[r[some]], p[some]
 
         def lose(r: np.ndarray, g: np.ndarray, p: np.ndarray, kills: np.ndarray) -> None:
-            removed, wiped = self._lose_each(g, p, kills)
-            for scores in (anywhere, spared):
+            _removed, wiped = self._lose_each(g, p, kills)
+            for scores in (anywhere, spared):  # a squad keeps its rank for the turn (``bots.threat``) unless gone
                 kept = scores[r, p]
-                scores[r, p] = np.where(wiped | (kept < 0), -1, kept - removed * 100)
+                scores[r, p] = np.where(wiped, -1, kept)
 
         for b in range(self.B):
             r, g, p = fire(np.nonzero(fires[:, b])[0], bunker_targets)
