@@ -30,13 +30,18 @@ from grognard.core.errors import GrognardError
 from grognard.web import replays
 from grognard.web import retention as retention_
 from grognard.web.guard import CodeGate, Guard
-from grognard.web.messages import refusal
+from grognard.web.messages import RefusalCode, refusal, refusal_code
 from grognard.web.protocol import MAX_BODY, MAX_UPLOAD, Refused, first_problem
 from grognard.web.routes import pages, play, rooms
 from grognard.web.routes import replays as replay_routes
 from grognard.web.server import Server
 
-REFUSED_STATUS = {"no_room": 404, "host_only": 403, "bad_token": 403, "locked": 403}  # any other refusal: 409
+REFUSED_STATUS = {
+    RefusalCode.NO_ROOM: 404,
+    RefusalCode.HOST_ONLY: 403,
+    RefusalCode.BAD_TOKEN: 403,
+    RefusalCode.LOCKED: 403,
+}
 
 
 def create_app(
@@ -80,8 +85,9 @@ async def refused_answer(_request: Request, exc: Exception) -> JSONResponse:
     """A request refused by the room (``Refused``), the rules (``GrognardError``), or for its shape (a message
     or a path part, a step or a plot's name, not as typed: ``malformed``): its code and one line."""
     if isinstance(exc, ValidationError | RequestValidationError):
-        return refusal("malformed", first_problem(exc), 422)
+        return refusal(RefusalCode.MALFORMED, first_problem(exc), 422)
     if isinstance(exc, Refused):
-        return refusal(exc.code, str(exc), REFUSED_STATUS.get(exc.code, 409))
+        code = refusal_code(exc.code)
+        return refusal(code, str(exc), REFUSED_STATUS.get(code, 409))  # any other refusal of the room: 409
     assert isinstance(exc, GrognardError)
-    return refusal(exc.code, str(exc), 400)
+    return refusal(refusal_code(exc.code), str(exc), 400)

@@ -17,6 +17,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from grognard.core.engine import Event
 from grognard.web.guard import Bucket
+from grognard.web.messages import Bye, EventItem, Events, Outbound
 from grognard.web.patch import Sent
 from grognard.web.state import state_message
 
@@ -38,7 +39,7 @@ class Conn:
         self.ws, self.room, self.role, self.player = ws, room, role, player
         self.who = who or f"{role}:{player or ''}"  # whose page: "host:", "player:p3", "projector:" or "spectator:"
         self.opened = time.monotonic()
-        self.out: list[dict[str, Any]] = []
+        self.out: list[dict[str, Any]] = []  # the JSON objects of the messages queued (``Outbound.out``)
         self._dirty = True
         self.wake = asyncio.Event()
         self.closing: str | None = None
@@ -52,20 +53,20 @@ class Conn:
         self.sent.reset()
         self.dirty()
 
-    def send(self, message: dict[str, Any]) -> None:
-        self.out.append(message)
+    def send(self, message: Outbound) -> None:
+        self.out.append(message.out())
         self.wake.set()
 
-    def tell_events(self, items: list[dict[str, Any]], step: int) -> None:
+    def tell_events(self, items: list[EventItem], step: int) -> None:
         """The events of record line ``step`` this page may see (sent even when none: the step is news)."""
-        self.send({"type": "events", "step": step, "events": items})
+        self.send(Events(step=step, events=items))
 
     def dirty(self) -> None:
         self._dirty = True
         self.wake.set()
 
     def kick(self, reason: str) -> None:
-        self.send({"type": "bye", "message": reason})
+        self.send(Bye(message=reason))
         self.closing = reason
         self.wake.set()
 

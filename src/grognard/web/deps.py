@@ -13,6 +13,7 @@ from typing import Annotated
 from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
+from grognard.web.messages import RefusalCode
 from grognard.web.protocol import Refused
 from grognard.web.room import Room
 from grognard.web.server import Server
@@ -40,7 +41,7 @@ def host_only(what: str) -> Callable[..., Awaitable[Room]]:
 
     async def hosted(room: RoomDep, x_host_token: Annotated[str, Header()] = "") -> Room:
         if not x_host_token or not room.is_host(x_host_token):
-            raise Refused("host_only", f"only the host may {what}")
+            raise Refused(RefusalCode.HOST_ONLY, f"only the host may {what}")
         return room
 
     return hosted

@@ -29,7 +29,8 @@ from collections import Counter
 from collections.abc import Callable
 
 from fastapi import WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse
+
+from grognard.web.messages import RefusalCode, refusal
 
 SUBPROTOCOL = "grognard"  # what the server answers a page that offers it
 TOKEN_PREFIX = "grognard.t."  # the offered subprotocol carrying the page's token
@@ -130,10 +131,8 @@ async def first_message(ws: WebSocket, ticket: Waiting) -> str | None:
 
 async def refuse(ws: WebSocket, why: str) -> None:
     """Refuse a socket at the handshake: HTTP 429 with ``Retry-After`` where the server can say it, else a close."""
-    body = {"type": "refused", "code": "rate", "message": why, "retry": int(ANONYMOUS_WAIT) + 1}
     if "websocket.http.response" in ws.scope.get("extensions", {}):
-        headers = {"Retry-After": str(body["retry"])}
-        await ws.send_denial_response(JSONResponse(body, status_code=429, headers=headers))
+        await ws.send_denial_response(refusal(RefusalCode.RATE, why, 429, retry=int(ANONYMOUS_WAIT) + 1))
     else:
         await ws.close(code=1008, reason=why)
 

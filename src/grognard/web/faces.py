@@ -19,6 +19,7 @@ from typing import Any
 from grognard.core.dice import SeededDice
 from grognard.core.engine import Decision, Event, Game
 from grognard.core.ruleset import Ruleset
+from grognard.web.messages import EventItem
 
 MENU = 12  # candidates listed per decision of a continuous space without a rule set menu
 FINITE = 60  # at most this many choices of a finite space are listed
@@ -142,7 +143,7 @@ def figures(ruleset: Ruleset, game: Game) -> list[tuple[str, Any]]:
     return ruleset.summary(game) if ruleset.summary is not None else []
 
 
-def event_json(ruleset: Ruleset, event: Event, index: int) -> dict[str, Any] | None:
+def event_json(ruleset: Ruleset, event: Event, index: int) -> EventItem | None:
     """An event as the pages show it: a line of text, or dice as dice; ``None`` for bookkeeping."""
     if event.kind == "dice":
         d = event.data

@@ -26,6 +26,7 @@ import time
 from collections import OrderedDict
 from typing import Any
 
+from grognard.web.messages import Refusal, RefusalCode
 from grognard.web.protocol import MAX_BODY
 
 Scope = dict[str, Any]
@@ -153,9 +154,8 @@ class Guard:
             await self._refuse(send, limit)
 
     async def _refuse(self, send: Any, limit: int) -> None:
-        body = json.dumps(
-            {"type": "refused", "code": "too_big", "message": f"a request body has at most {limit} bytes"}
-        ).encode()
+        refused = Refusal(code=RefusalCode.TOO_BIG, message=f"a request body has at most {limit} bytes")
+        body = json.dumps(refused.out()).encode()
         await send(
             {
                 "type": "http.response.start",
@@ -244,13 +244,8 @@ class CodeGate:
             await self.app(scope, receive, send)
             return
         wait = self.codes.wait(address, browser)
-        body = json.dumps(
-            {
-                "type": "refused",
-                "code": "rate",
-                "message": "too many different room codes tried from here: wait a minute and check the code",
-            }
-        ).encode()
+        why = "too many different room codes tried from here: wait a minute and check the code"
+        body = json.dumps(Refusal(code=RefusalCode.RATE, message=why).out()).encode()
         headers = [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),

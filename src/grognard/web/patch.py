@@ -43,7 +43,9 @@ import difflib
 import functools
 import json
 from collections import OrderedDict
-from typing import Any
+from typing import Any, cast
+
+from grognard.web.messages import Patch, State
 
 LONG_TEXT = 2000  # characters: a text this long, of several lines, is changed by its lines
 
@@ -256,13 +258,13 @@ class Sent:
     """The state one page was last sent, to send it only what changed next."""
 
     def __init__(self) -> None:
-        self.state: dict[str, Any] | None = None
+        self.state: State | None = None
 
     def reset(self) -> None:
         """The page gets the whole state next (a reconnect, or the page asked)."""
         self.state = None
 
-    def message(self, state: dict[str, Any]) -> dict[str, Any] | None:
+    def message(self, state: State) -> State | Patch | None:
         """The message that brings the page from what it was sent to ``state``: the whole ``state``
         the first time, else a ``patch`` (``None`` when nothing changed).
 
@@ -274,10 +276,15 @@ class Sent:
             self.state = state
             return state
         self.state = state = keep_same(state, old)  # what is equal is what the page holds: found at once
-        op = _object(old, state)
+        op = _object(cast(dict[str, Any], old), cast(dict[str, Any], state))
         if not op:
             return None
-        return {"type": "patch", "base": old.get("version"), "set": {}, **op}
+        patch: Patch = {"type": "patch", "base": old["version"], "set": op.get("set", {})}
+        if "unset" in op:
+            patch["unset"] = op["unset"]
+        if "change" in op:
+            patch["change"] = op["change"]
+        return patch
 
 
 def _apply(old: Any, op: dict[str, Any]) -> Any:

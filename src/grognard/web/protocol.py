@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 
 from grognard import rulesets
 from grognard.core.errors import GrognardError
+from grognard.web.messages import RefusalCode
 
 MAX_MESSAGE = 4096  # characters of one WebSocket message
 MAX_BODY = 16384  # bytes of one HTTP request body
@@ -24,9 +25,9 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u20
 
 
 class Refused(GrognardError):
-    """A request the room refuses: ``code`` from a fixed list, the message for the page."""
+    """A request the room refuses: ``code`` from the fixed list (``messages.RefusalCode``), the message for the page."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: RefusalCode, message: str) -> None:
         super().__init__(message)
         self.code = code
 

@@ -19,6 +19,7 @@ from grognard.core.dice import check_values
 from grognard.core.engine import Event
 from grognard.core.errors import DiceError
 from grognard.core.words import possessive
+from grognard.web.messages import RefusalCode
 from grognard.web.protocol import Refused
 
 
@@ -145,12 +146,12 @@ class Referee:
         """
         request, future, meta = self.request, self._future, self.room.meta
         if request is None or future is None or future.done() or self._taking:
-            raise Refused("no_roll", "no roll is being asked for now")
+            raise Refused(RefusalCode.NO_ROLL, "no roll is being asked for now")
         problem = check_values(values, request["n"], request["sides"])
         if problem is not None:
             request["problem"] = problem
             self.room.touch()
-            raise Refused("dice", f"{problem}; type the roll again")  # the page says "Refused: "
+            raise Refused(RefusalCode.DICE, f"{problem}; type the roll again")  # the page says "Refused: "
         before = meta.get("typed")
         roll = {"purpose": request["purpose"], "sides": request["sides"], "values": list(values)}
         meta["typed"] = {"what": self._typing, "rolls": [*self.typed_so_far(), roll]}
@@ -167,7 +168,7 @@ class Referee:
         if not future.done():
             future.set_result(list(values))
 
-    def stop(self, code: str, reason: str) -> None:
+    def stop(self, code: RefusalCode, reason: str) -> None:
         """The roll asked for is asked no more (the host ended the game): the order waiting for it is refused
         with ``reason``, its typed rolls dropped, and the actor goes on."""
         if self._future is not None and not self._future.done():

@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 from grognard.core.words import counted
+from grognard.web.messages import RefusalCode
 from grognard.web.protocol import Refused
 from grognard.web.store import DAY
 
@@ -44,7 +45,7 @@ def check_days(days: int, most: float) -> None:
     """A host's choice of days: at most the server's (``Refused`` naming the setting otherwise)."""
     if days > most:
         raise Refused(
-            "retention",
+            RefusalCode.RETENTION,
             f"retention_days {days}: this server keeps a game at most {most:g} days (grognard serve --retention)",
         )
 

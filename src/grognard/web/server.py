@@ -18,6 +18,7 @@ from grognard.core.errors import GrognardError
 from grognard.web import doors, odds
 from grognard.web import retention as retention_
 from grognard.web.guard import Codes, Limits
+from grognard.web.messages import RefusalCode
 from grognard.web.protocol import Refused
 from grognard.web.room import Room
 from grognard.web.store import InOrder, Store
@@ -65,7 +66,7 @@ class Server:
     def room(self, code: str) -> Room:
         room = self.find(code)
         if room is None:
-            raise Refused("no_room", "no game has this room code")
+            raise Refused(RefusalCode.NO_ROOM, "no game has this room code")
         return room
 
     def find(self, code: str) -> Room | None:

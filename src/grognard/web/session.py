@@ -28,6 +28,18 @@ from grognard.core.errors import GrognardError
 from grognard.terminal import parse_dice
 from grognard.web import doors
 from grognard.web.conn import Conn, quietly
+from grognard.web.messages import (
+    Acked,
+    Bye,
+    DiceTaken,
+    OpDone,
+    Outbound,
+    Pong,
+    PreviewAnswer,
+    Refusal,
+    RefusalCode,
+    refusal_code,
+)
 from grognard.web.protocol import (
     HOST_OPS,
     MAX_MESSAGE,
@@ -75,7 +87,7 @@ class Session:
                     break
                 text = frame.get("text")
                 if text is None:
-                    refuse(conn, "malformed", "messages are JSON text, not binary", None)
+                    refuse(conn, RefusalCode.MALFORMED, "messages are JSON text, not binary", None)
                 else:
                     await self.handle(conn, text)
                 if sender.done():
@@ -130,38 +142,38 @@ class Session:
         n = None
         try:
             if not conn.bucket.take():
-                raise Refused("rate", "too many messages: slow down")
+                raise Refused(RefusalCode.RATE, "too many messages: slow down")
             if len(text) > MAX_MESSAGE:
-                raise Refused("too_big", f"a message has at most {MAX_MESSAGE} characters")
+                raise Refused(RefusalCode.TOO_BIG, f"a message has at most {MAX_MESSAGE} characters")
             message = client_message.validate_json(text)
             n = getattr(message, "n", None)
             await self._dispatch(conn, message, n)
             conn.refusals = 0
         except ValidationError as exc:
-            refuse(conn, "malformed", first_problem(exc), n)
+            refuse(conn, RefusalCode.MALFORMED, first_problem(exc), n)
         except Refused as exc:
             # an order refused for the rate names its client id: the page keeps it and sends it again
-            refuse(conn, exc.code, str(exc), n, _client_id(text) if exc.code == "rate" else None)
+            refuse(conn, exc.code, str(exc), n, _client_id(text) if exc.code == RefusalCode.RATE else None)
         except GrognardError as exc:
             refuse(conn, exc.code, str(exc), n)
         except Exception:
             log.exception("room %s: a message failed", conn.room.code)
-            refuse(conn, "server_error", "the server could not do that", n)
+            refuse(conn, RefusalCode.SERVER_ERROR, "the server could not do that", n)
 
     async def _dispatch(self, conn: Conn, message: ClientMessage, n: Any) -> None:
         room, kind = conn.room, message.type
         if kind == "ping":
-            conn.send({"type": "pong"})
+            conn.send(Pong())
             return
         if isinstance(message, Resync):
             conn.resync()
             return
         if kind in HOST_OPS and conn.role != "host":
-            raise Refused("host_only", "only the host may do that")
+            raise Refused(RefusalCode.HOST_ONLY, "only the host may do that")
         if kind in PLAYER_OPS and conn.role != "player":
-            raise Refused("players_only", "only a player may do that")
+            raise Refused(RefusalCode.PLAYERS_ONLY, "only a player may do that")
         if isinstance(message, Hello):
-            raise Refused("again", "already said hello")
+            raise Refused(RefusalCode.AGAIN, "already said hello")
         if isinstance(message, Act):
             assert conn.player is not None
             action, client = message.action, message.client
@@ -170,24 +182,24 @@ class Session:
                 conn,
                 future,
                 n,
-                lambda step: {"type": "ack", "n": n, "action": action, "step": step, "client": client},
+                lambda step: Acked(n=n, action=action, step=step, client=client),
                 client,
             )
         elif isinstance(message, Preview):
             assert conn.player is not None
-            conn.send({"type": "preview", "n": n, **room.preview(conn.player, message.action)})
+            conn.send(PreviewAnswer(n=n, **room.preview(conn.player, message.action)))
         elif isinstance(message, Dice):
             request = room.dice_request
             values = parse_dice(message.values, request["sides"] if request else 6)
             await room.supply_dice(values)  # outside the queue (the actor waits for it); stored before the ack
-            conn.send({"type": "ack", "n": None, "dice": values})
+            conn.send(DiceTaken(n=None, dice=values))
         elif kind in GAME_OPS:  # they change the game: in the actor's order
             future = room.submit(room.host_op, kind, **message.model_dump(exclude={"type"}))
-            answer(conn, future, None, lambda _: {"type": "ack", "n": None, "op": kind})
+            answer(conn, future, None, lambda _: OpDone(n=None, op=kind))
         else:  # seats, players, settings: at once, even while the actor waits for the referee's dice
             await room.host_op(kind, **message.model_dump(exclude={"type"}))
             room.kick()
-            conn.send({"type": "ack", "n": None, "op": kind})
+            conn.send(OpDone(n=None, op=kind))
 
 
 def admit(room: Room, hello: Hello) -> tuple[str | None, str | None, str]:
@@ -221,7 +233,7 @@ def admit(room: Room, hello: Hello) -> tuple[str | None, str | None, str]:
 
 
 def answer(
-    conn: Conn, future: asyncio.Future[Any], n: Any, ok: Callable[[Any], dict[str, Any]], client: Any = None
+    conn: Conn, future: asyncio.Future[Any], n: int | None, ok: Callable[[Any], Outbound], client: str | None = None
 ) -> None:
     """Answer a queued request when the actor has done it; the connection reads on meanwhile
     (the host's next message may be the very roll the actor waits for). A refusal of an
@@ -238,20 +250,20 @@ def answer(
             raise
         except Exception:
             log.exception("room %s: a request failed", conn.room.code)
-            refuse(conn, "server_error", "the server could not do that", n, client)
+            refuse(conn, RefusalCode.SERVER_ERROR, "the server could not do that", n, client)
 
     task = asyncio.get_running_loop().create_task(wait())
     conn.waiting.add(task)
     task.add_done_callback(conn.waiting.discard)
 
 
-def refuse(conn: Conn, code: str, message: str, n: Any, client: Any = None) -> None:
+def refuse(conn: Conn, code: str, message: str, n: int | None, client: str | None = None) -> None:
     """Tell the page its message was refused (``code``, one line); too many in a row close it."""
     conn.refusals += 1
-    refusal = {"type": "refused", "code": code, "message": message, "n": n}
-    if client is not None:
-        refusal["client"] = client
-    conn.send(refusal)
+    if client is None:
+        conn.send(Refusal(code=refusal_code(code), message=message, n=n))
+    else:
+        conn.send(Refusal(code=refusal_code(code), message=message, n=n, client=client))
     if conn.refusals > MAX_REFUSED:
         conn.kick("too many refused messages")
 
@@ -259,7 +271,7 @@ def refuse(conn: Conn, code: str, message: str, n: Any, client: Any = None) -> N
 async def close(ws: WebSocket, reason: str) -> None:
     """Say goodbye (``bye``, the reason) and close a page let in no further."""
     if ws.client_state == WebSocketState.CONNECTED:
-        await ws.send_text(json.dumps({"type": "bye", "message": reason}))
+        await ws.send_text(json.dumps(Bye(message=reason).out()))
         await ws.close(code=1008, reason=reason)
 
 

@@ -16,6 +16,7 @@ from grognard.bots import ladder
 from grognard.core.engine import Game
 from grognard.web import faces
 from grognard.web import retention as retention_
+from grognard.web.messages import HostPart, SeatLine, State
 from grognard.web.odds import CLASS_FROM, CLASS_SHOWN
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from grognard.web.room import Room
 
 
-def state_message(room: Room, conn: Conn) -> dict[str, Any]:
+def state_message(room: Room, conn: Conn) -> State:
     """Everything a page shows, for its role and seats: never what the rules hide from them, nor the seed."""
     game = room.game
     seats = conn.seats() if conn.role == "player" else []
@@ -32,15 +33,14 @@ def state_message(room: Room, conn: Conn) -> dict[str, Any]:
     online = {c.player for c in room.conns if c.role == "player"}
     out = _room_part(room, conn, mine, online)
     if game is not None:
-        out.update(_game_part(room, conn, game, mine, seat))
+        _add_game(out, room, conn, game, mine, seat)
     elif room.ruleset.face is not None and room.writer is not None:  # the referee types the setup: its ground
         embedded = room.writer.lines[0].get("embedded")
         ruleset, options = room.ruleset, room.meta["options"]
-        out.update(
-            sides=list(ruleset.sides), scene=room.memo("ground", lambda: faces.ground(ruleset, options, embedded))
-        )
+        out["sides"] = list(ruleset.sides)
+        out["scene"] = room.memo("ground", lambda: faces.ground(ruleset, options, embedded))
     if conn.role == "player":
-        out.update(_player_part(room, conn, mine, seats))
+        _add_player(out, room, conn, mine, seats)
     if conn.role == "host":
         out["host"] = _host_part(room, conn, online)
     return out
@@ -50,12 +50,13 @@ def _pending(room: Room) -> Any:
     return room.memo("pending", room.game.pending, keep=False) if room.game is not None else []
 
 
-def _room_part(room: Room, conn: Conn, mine: set[str], online: set[str | None]) -> dict[str, Any]:
+def _room_part(room: Room, conn: Conn, mine: set[str], online: set[str | None]) -> State:
     """What every page is sent, a game begun or not: the room, its timer, its seats, the recent events."""
     ruleset, game, meta = room.ruleset, room.game, room.meta
     names = {pid: p["name"] for pid, p in meta["players"].items()}
     owing = {d.seat for d in _pending(room)}
     commands = room.memo("commands", lambda: faces.commands(ruleset, game)) if game is not None else {}
+    seats = meta["seats"].items()
     return {
         "type": "state",
         "version": room.version,
@@ -73,41 +74,56 @@ def _room_part(room: Room, conn: Conn, mine: set[str], online: set[str | None]) 
             "on_timeout": meta["on_timeout"],
             "left": max(0.0, room.deadline - time.time()) if room.deadline else None,
         },
-        "seats": [
-            {
-                "seat": s,
-                "side": room.side_of(s),
-                "player": names.get(entry["player"]) if entry["player"] else None,
-                "player_id": entry["player"] if conn.role == "host" else None,
-                "bot": (lambda c: c[1] if c[0] == "bot" else None)(room.controller(s)),
-                "online": entry["player"] in online,
-                "owes": s in owing,
-                "yours": s in mine,
-                **({"commands": commands[s]} if s in commands else {}),
-            }
-            for s, entry in meta["seats"].items()
-        ],
+        "seats": [_seat_line(room, conn, s, entry, names, online, owing, mine, commands) for s, entry in seats],
         "events": [item for event, item in list(room.recent)[-30:] if conn.may_see(event)],
     }
 
 
-def _game_part(room: Room, conn: Conn, game: Game, mine: set[str], seat: str | None) -> dict[str, Any]:
+def _seat_line(
+    room: Room,
+    conn: Conn,
+    seat: str,
+    entry: dict[str, Any],
+    names: dict[str, str],
+    online: set[str | None],
+    owing: set[str],
+    mine: set[str],
+    commands: dict[str, str],
+) -> SeatLine:
+    """A seat as the pages list it: its side, who plays it (a player, a bot), whether it owes a decision."""
+    kind, who = room.controller(seat)
+    line: SeatLine = {
+        "seat": seat,
+        "side": room.side_of(seat),
+        "player": names.get(entry["player"]) if entry["player"] else None,
+        "player_id": entry["player"] if conn.role == "host" else None,
+        "bot": who if kind == "bot" else None,
+        "online": entry["player"] in online,
+        "owes": seat in owing,
+        "yours": seat in mine,
+    }
+    if seat in commands:
+        line["commands"] = commands[seat]
+    return line
+
+
+def _add_game(out: State, room: Room, conn: Conn, game: Game, mine: set[str], seat: str | None) -> None:
     """The game as the page's seat sees it: turn, phase, tables, figures, result, who is winning, the table."""
     ruleset, meta = room.ruleset, room.meta
     shared = frozenset(mine)
-    out: dict[str, Any] = dict(
-        turn=game.turn,
-        phase=room.memo("phase", lambda: faces.phase(ruleset, game)),
-        sides=list(ruleset.sides),
-        tables=room.memo_like(
-            ("tables", shared, seat),
-            lambda: faces.tables(ruleset, game, mine, seat),
-            ("tables", frozenset(), None),
-            lambda: faces.tables(ruleset, game, (), None),
-        ),
-        figures=room.memo("figures", lambda: [[label, str(value)] for label, value in faces.figures(ruleset, game)]),
-        result=game.result.to_json() if game.result is not None else None,
+    out["turn"] = game.turn
+    out["phase"] = room.memo("phase", lambda: faces.phase(ruleset, game))
+    out["sides"] = list(ruleset.sides)
+    out["tables"] = room.memo_like(
+        ("tables", shared, seat),
+        lambda: faces.tables(ruleset, game, mine, seat),
+        ("tables", frozenset(), None),
+        lambda: faces.tables(ruleset, game, (), None),
     )
+    out["figures"] = room.memo(
+        "figures", lambda: [[label, str(value)] for label, value in faces.figures(ruleset, game)]
+    )
+    out["result"] = game.result.to_json() if game.result is not None else None
     room.odds_moved()  # at a new turn (or a game just loaded) its estimate begins, off the actor
     if room.odds_shown(conn.who.split(":")[0]):  # the host's choice: a page not shown it is sent none
         odds_seat = seat if conn.role == "player" else None  # a seat's own estimate; others the public one
@@ -124,10 +140,9 @@ def _game_part(room: Room, conn: Conn, game: Game, mine: set[str], seat: str | N
     if meta["status"] in ("over", "ended") and ruleset.summary is not None:
         summary = ruleset.summary
         out["summary"] = room.memo("summary", lambda: [[label, str(value)] for label, value in summary(game)])
-    return out
 
 
-def _player_part(room: Room, conn: Conn, mine: set[str], seats: list[str]) -> dict[str, Any]:
+def _add_player(out: State, room: Room, conn: Conn, mine: set[str], seats: list[str]) -> None:
     """A player's page: who it is, and the decisions its seats owe now (with their menus)."""
     ruleset, game, meta = room.ruleset, room.game, room.meta
     name = meta["players"].get(conn.player or "", {}).get("name", "")
@@ -138,10 +153,11 @@ def _player_part(room: Room, conn: Conn, mine: set[str], seats: list[str]) -> di
             for d in _pending(room)
             if d.seat in mine
         ]
-    return {"you": {"id": conn.player, "name": name, "seats": seats}, "decisions": decisions}
+    out["you"] = {"id": conn.player, "name": name, "seats": seats}
+    out["decisions"] = decisions
 
 
-def _host_part(room: Room, conn: Conn, online: set[str | None]) -> dict[str, Any]:
+def _host_part(room: Room, conn: Conn, online: set[str | None]) -> HostPart:
     """The host page's own part: the players, the roll asked of the referee, the settings, the take-back."""
     ruleset, game, meta = room.ruleset, room.game, room.meta
     server = conn.ws.app.state.server

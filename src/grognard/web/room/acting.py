@@ -19,6 +19,7 @@ from grognard.core.lookup import NotOwed, find_decision, owed
 from grognard.core.record import RecordWriter, dice_of
 from grognard.core.takeback import stands
 from grognard.web import faces
+from grognard.web.messages import RefusalCode
 from grognard.web.protocol import Refused
 from grognard.web.referee import RefereeDice
 from grognard.web.room.base import copy_meta, dice_stream
@@ -41,19 +42,19 @@ class Acting(Seats):
                 return int(done)
         game = self.game
         if game is None:
-            raise Refused("not_ready", "the game is still being set up")
+            raise Refused(RefusalCode.NOT_READY, "the game is still being set up")
         if self.meta["status"] == "lobby":
-            raise Refused("not_started", "the game has not started yet")
+            raise Refused(RefusalCode.NOT_STARTED, "the game has not started yet")
         if self.meta["status"] != "playing" or game.is_over:
-            raise Refused("over", "the game is over")
+            raise Refused(RefusalCode.OVER, "the game is over")
         if self.meta["paused"]:
-            raise Refused("paused", "the game is paused by the host")
+            raise Refused(RefusalCode.PAUSED, "the game is paused by the host")
         mine = [s for s in self.seats_of(player) if self.controller(s) == ("player", player)]
         if not mine:
-            raise Refused("no_seat", "you have no seat in this game")
+            raise Refused(RefusalCode.NO_SEAT, "you have no seat in this game")
         action = self.ruleset.parse_action(text)  # ParseError: refused as it stands
         if seat is not None and seat not in mine:
-            raise Refused("not_yours", f"{action}: the seat {seat!r} is not yours (yours: {', '.join(mine)})")
+            raise Refused(RefusalCode.NOT_YOURS, f"{action}: the seat {seat!r} is not yours (yours: {', '.join(mine)})")
         decision = self._answered(game, mine, [seat] if seat is not None else mine, action)
         await self._step(decision.seat, action, player=player, client=client)
         return self._step_number()
@@ -71,9 +72,9 @@ class Acting(Seats):
                     game.find_decision(seats[0], action)
                 except IllegalAction as words:
                     why = str(words)
-                raise Refused("not_yours", why) from None
+                raise Refused(RefusalCode.NOT_YOURS, why) from None
             if not any(d.seat in seats for d in game.pending()):
-                raise Refused("not_owed", f"{action}: you owe no decision now") from None
+                raise Refused(RefusalCode.NOT_OWED, f"{action}: you owe no decision now") from None
             # the game's own refusal for the seat of the decision tried first: its words name more (a commander)
             first = next(d.seat for d in game.pending() if d.seat in seats)
             if not isinstance(exc, NotOwed):
@@ -85,7 +86,7 @@ class Acting(Seats):
         """What ``text`` would do: legal or why not, a note and the exact odds (nothing changes)."""
         game = self.game
         if game is None:
-            raise Refused("not_ready", "the game is still being set up")
+            raise Refused(RefusalCode.NOT_READY, "the game is still being set up")
         action = self.ruleset.parse_action(text)
         try:
             decision = find_decision(game, self.seats_of(player), action)
@@ -117,9 +118,9 @@ class Acting(Seats):
 
         def attempt() -> list[Event]:
             if self.meta["status"] == "ended":  # ended while a bot chose or the referee rolled: nothing applied
-                raise Refused("over", "the host ended the game")
+                raise Refused(RefusalCode.OVER, "the host ended the game")
             if self.closed:  # deleted meanwhile: nothing of it is stored again
-                raise Refused("gone", "this game was deleted")
+                raise Refused(RefusalCode.GONE, "this game was deleted")
             applied = game.apply(seat, action)
             self.committing = True  # in the same step of the event loop as the change itself
             self.changes += 1
@@ -139,9 +140,9 @@ class Acting(Seats):
         assert self.writer is not None
         lines = self.writer.lines
         if self.game is None or len(lines) <= 2:
-            raise Refused("nothing", "there is no action to take back")
+            raise Refused(RefusalCode.NOTHING, "there is no action to take back")
         if (why := self.stands()) is not None:
-            raise Refused("stands", f"that action stands: {why}")
+            raise Refused(RefusalCode.STANDS, f"that action stands: {why}")
         keep = lines[:-1]
         self._rebuild(keep)
         if self.meta["status"] == "over":
@@ -230,10 +231,10 @@ class Acting(Seats):
         being stored now)."""
         before = self.meta["status"]
         if before in ("over", "ended"):
-            raise Refused("over", "the game is already over")
+            raise Refused(RefusalCode.OVER, "the game is already over")
         self.meta["status"] = "ended"
         self._cancel_timer()
-        self.asking.stop("ended", "the host ended the game")
+        self.asking.stop(RefusalCode.ENDED, "the host ended the game")
         try:
             await self.call(self._write_end)
         except Exception:

@@ -26,6 +26,7 @@ from grognard.core.engine import Event, Game, canonical_json
 from grognard.core.record import RecordWriter
 from grognard.core.ruleset import Bot, Ruleset
 from grognard.web import faces
+from grognard.web.messages import EventItem, RefusalCode
 from grognard.web.odds import CLASS_FROM, CLASS_SHOWN, LiveOdds, odds_seed, shown_to
 from grognard.web.patch import keep_same
 from grognard.web.protocol import Refused
@@ -69,7 +70,7 @@ class RoomBase(ABC):
         self.game: Game | None = None
         self.writer: RecordWriter | None = None
         self.referee: RefereeDice | None = RefereeDice() if meta["dice"] == "manual" else None
-        self.recent: deque[tuple[Event, dict[str, Any]]] = deque(maxlen=RECENT)
+        self.recent: deque[tuple[Event, EventItem]] = deque(maxlen=RECENT)
         self.version = 0
         self.conns: set[Any] = set()
         # True from the moment an action changes the game until its record line is stored: no page
@@ -101,7 +102,7 @@ class RoomBase(ABC):
     def submit(self, fn: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> asyncio.Future[Any]:
         """Queue ``fn(*args, **kwargs)`` for the actor; the future of its result, in order of submission."""
         if self.closed:
-            raise Refused("gone", "this game was deleted")
+            raise Refused(RefusalCode.GONE, "this game was deleted")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.queue.put_nowait((functools.partial(fn, *args, **kwargs), (), future))
         return future
@@ -114,7 +115,7 @@ class RoomBase(ABC):
     async def call(self, fn: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> Any:
         """Queue ``fn(*args, **kwargs)`` for the actor and wait for its result (or its exception)."""
         if self.closed:
-            raise Refused("gone", "this game was deleted")
+            raise Refused(RefusalCode.GONE, "this game was deleted")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         await self.queue.put((functools.partial(fn, *args, **kwargs), (), future))
         return await future
@@ -122,7 +123,7 @@ class RoomBase(ABC):
     async def _noop(self) -> None:
         return None
 
-    def _note_events(self, game: Game, events: list[Event]) -> list[tuple[Event, dict[str, Any]]]:
+    def _note_events(self, game: Game, events: list[Event]) -> list[tuple[Event, EventItem]]:
         out = []
         for event in events:
             shown = faces.event_json(self.ruleset, event, self.version)

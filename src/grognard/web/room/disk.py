@@ -18,6 +18,7 @@ from grognard import rulesets
 from grognard.core.dice import SeededDice
 from grognard.core.engine import Event, Game
 from grognard.core.record import RecordWriter, replay
+from grognard.web.messages import RefusalCode
 from grognard.web.protocol import Refused
 from grognard.web.referee import RefereeDice
 from grognard.web.room.base import RECENT, RoomBase, copy_meta, dice_stream, log
@@ -57,7 +58,7 @@ class Disk(RoomBase):
     async def _persist(self, line: dict[str, Any], meta: dict[str, Any] | None = None) -> None:
         assert self.writer is not None
         if self.closed:  # deleted (by its host, or its time was over): nothing of it is stored again
-            raise Refused("gone", "this game was deleted")
+            raise Refused(RefusalCode.GONE, "this game was deleted")
         await self.run_db(self.store.append, self.id, len(self.writer.lines) - 1, line, meta)
 
     async def _save_meta(self) -> None:

@@ -18,6 +18,7 @@ from grognard.core.engine import Event
 from grognard.core.errors import GrognardError
 from grognard.core.record import RecordWriter, make_header
 from grognard.core.ruleset import Ruleset
+from grognard.web.messages import RefusalCode
 from grognard.web.odds import CLASS_FROM, CLASS_SHOWN
 from grognard.web.protocol import Refused
 from grognard.web.retention import check_days
@@ -152,41 +153,41 @@ class Room(Clock):
         if op == "assign":
             seat, player = args["seat"], args.get("player")
             if seat not in seats:
-                raise Refused("bad_seat", f"no seat {seat!r} in this game")
+                raise Refused(RefusalCode.BAD_SEAT, f"no seat {seat!r} in this game")
             if player is not None and player not in meta["players"]:
-                raise Refused("bad_player", "no such player")
+                raise Refused(RefusalCode.BAD_PLAYER, "no such player")
             seats[seat] = {"player": player, "bot": None}
         elif op == "bot":
             seat, bot = args["seat"], args.get("bot")
             if seat not in seats:
-                raise Refused("bad_seat", f"no seat {seat!r} in this game")
+                raise Refused(RefusalCode.BAD_SEAT, f"no seat {seat!r} in this game")
             if bot is not None and bot not in self.ruleset.bots:
-                raise Refused("bad_bot", f"bot: {ladder.unknown_bot(self.ruleset, bot)}")
+                raise Refused(RefusalCode.BAD_BOT, f"bot: {ladder.unknown_bot(self.ruleset, bot)}")
             seats[seat] = {"player": None, "bot": bot}
             self.bots.pop(seat, None)
         elif op == "rename":
             player = meta["players"].get(args["player"])
             if player is None:
-                raise Refused("bad_player", "no such player")
+                raise Refused(RefusalCode.BAD_PLAYER, "no such player")
             self._name_free(args["name"], but=args["player"])
             player["name"] = args["name"]
         elif op in ("remove", "remove_many"):
             pids = args["players"] if op == "remove_many" else [args["player"]]
             unknown = [pid for pid in pids if pid not in meta["players"]]
             if unknown:  # checked first: a refused removal removes nobody
-                raise Refused("bad_player", f"no such player: {', '.join(unknown[:5])}")
+                raise Refused(RefusalCode.BAD_PLAYER, f"no such player: {', '.join(unknown[:5])}")
             for pid in pids:
                 self._remove(pid)
         elif op == "lock":
             meta["locked"] = bool(args["locked"])
         elif op == "start":
             if meta["status"] != "lobby":
-                raise Refused("started", "the game has already started")
+                raise Refused(RefusalCode.STARTED, "the game has already started")
             meta["status"] = "playing"
             meta["paused"] = False
         elif op == "pause":
             if meta["status"] != "playing":
-                raise Refused("not_playing", "the game is not being played")
+                raise Refused(RefusalCode.NOT_PLAYING, "the game is not being played")
             meta["paused"] = bool(args["paused"])
             if meta["paused"]:
                 self._cancel_timer()
@@ -199,26 +200,30 @@ class Room(Clock):
                     meta[key] = args[key]
             for side, name in (args.get("bot_names") or {}).items():
                 if side not in self.ruleset.sides:
-                    raise Refused("bad_bot", f"bot_names: no side {side!r}; sides: {', '.join(self.ruleset.sides)}")
+                    raise Refused(
+                        RefusalCode.BAD_BOT, f"bot_names: no side {side!r}; sides: {', '.join(self.ruleset.sides)}"
+                    )
                 if name not in self.ruleset.bots:
-                    raise Refused("bad_bot", f"bot_names: {ladder.unknown_bot(self.ruleset, name)}")
+                    raise Refused(RefusalCode.BAD_BOT, f"bot_names: {ladder.unknown_bot(self.ruleset, name)}")
                 meta["bot_names"][side] = name
             self.bots = {}
             self._timer_key = None
         elif op == "dice_mode":
             if self.game is None:
-                raise Refused("not_ready", "type the setup's dice first")
+                raise Refused(RefusalCode.NOT_READY, "type the setup's dice first")
             self._switch_dice(args["mode"])
         elif op == "undo":
             if meta["status"] == "ended":
-                raise Refused("ended", "the host ended the game: its record is closed, nothing can be taken back")
+                raise Refused(
+                    RefusalCode.ENDED, "the host ended the game: its record is closed, nothing can be taken back"
+                )
             await self._undo()
             return
         elif op == "end":
             await self._end()
             return
         else:  # pragma: no cover - the message models list every op
-            raise Refused("bad_op", f"unknown host command {op!r}")
+            raise Refused(RefusalCode.BAD_OP, f"unknown host command {op!r}")
         await self._save_meta()
         self.touch()
 

@@ -8,6 +8,7 @@ import hmac
 import secrets
 
 from grognard.core.errors import GrognardError
+from grognard.web.messages import RefusalCode
 from grognard.web.protocol import Refused
 from grognard.web.room.base import token_hash
 from grognard.web.room.disk import Disk
@@ -70,11 +71,11 @@ class Seats(Disk):
     async def join(self, name: str, side: str | None) -> tuple[str, str]:
         """A new player: (player id, token); takes the first free seat of ``side`` (any side: None)."""
         if self.meta["status"] in ("over", "ended"):
-            raise Refused("over", "this game is over")
+            raise Refused(RefusalCode.OVER, "this game is over")
         if self.meta.get("locked"):
-            raise Refused("locked", "the host has locked this room: nobody new may join (ask the host)")
+            raise Refused(RefusalCode.LOCKED, "the host has locked this room: nobody new may join (ask the host)")
         if len(self.meta["players"]) >= 4 * max(1, len(self.meta["seats"])):
-            raise Refused("full", "this room has too many players")
+            raise Refused(RefusalCode.FULL, "this room has too many players")
         self._name_free(name)
         token = secrets.token_urlsafe(24)
         pid = f"p{self.meta['next_player']}"
@@ -94,7 +95,7 @@ class Seats(Disk):
         taken = name.casefold()
         if any(pid != but and entry["name"].casefold() == taken for pid, entry in self.meta["players"].items()):
             raise Refused(
-                "name_taken",
+                RefusalCode.NAME_TAKEN,
                 f"the name {name!r} is taken in this game: add an initial or a number "
                 "(if it was you on another device, the host can remove the old one)",
             )

@@ -18,7 +18,7 @@ from grognard.core.errors import RecordError
 from grognard.web import pages
 from grognard.web.deps import RoomDep
 from grognard.web.guard import Limits
-from grognard.web.messages import refusal
+from grognard.web.messages import RefusalCode, refusal
 from grognard.web.replays import Book, Shelf, file_name, outline, read, step
 from grognard.web.room import Room
 from grognard.web.server import client_address
@@ -78,13 +78,13 @@ ReplaysDep = Annotated[Replays, Depends(replays_of)]
 
 def _missing() -> JSONResponse:
     message = "no replay has this address (an uploaded record is kept while the server runs: upload it again)"
-    return refusal("no_replay", message, 404)
+    return refusal(RefusalCode.NO_REPLAY, message, 404)
 
 
 @router.post("/api/replays")
 async def upload(request: Request, replays: ReplaysDep, name: str = "") -> Any:
     if not replays.uploads.take(client_address(request)):
-        return refusal("rate", "too many records uploaded from this address: wait a minute", 429)
+        return refusal(RefusalCode.RATE, "too many records uploaded from this address: wait a minute", 429)
     raw = await request.body()
     key = await _off_loop(replays.shelf.upload, raw, file_name(name))
     return {"id": key, "url": f"/replays/{key}"}

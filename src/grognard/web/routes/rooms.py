@@ -15,7 +15,7 @@ from grognard.bots import ladder
 from grognard.core.options import check_offered
 from grognard.core.record import readable_by
 from grognard.web.deps import RoomDep, ServerDep, host_only
-from grognard.web.messages import refusal
+from grognard.web.messages import RefusalCode, refusal
 from grognard.web.odds import SOLO_FROM, SOLO_SHOWN
 from grognard.web.protocol import CreateRoom, Join, Refused
 from grognard.web.room import Room
@@ -55,14 +55,14 @@ async def list_rulesets() -> Any:
 @router.post("/api/rooms")
 async def create_room(request: Request, server: ServerDep) -> Any:
     if not server.creates.take(client_address(request)):
-        return refusal("rate", "too many games made from this address; wait a minute", 429)
+        return refusal(RefusalCode.RATE, "too many games made from this address; wait a minute", 429)
     body = CreateRoom.model_validate_json(await request.body())
     ruleset = rulesets.get(body.ruleset)
     given: dict[str, Any] = dict(body.options)
     embedded = None
     if body.upload is not None:  # one's own file, checked whole before anything is made
         if ruleset.upload is None:
-            return refusal("no_upload", f"upload: the {ruleset.name} rules take no file of one's own")
+            return refusal(RefusalCode.NO_UPLOAD, f"upload: the {ruleset.name} rules take no file of one's own")
         given.pop(ruleset.upload_option, None)
         check_offered(ruleset.options, given)
         uploaded, embedded = ruleset.upload(body.upload.name, body.upload.text)
@@ -73,11 +73,13 @@ async def create_room(request: Request, server: ServerDep) -> Any:
     if solo is not None:  # checked before anything is made: a refused solo game leaves no room behind
         if solo.side is None or solo.side not in ruleset.sides:
             what = "solo.side: none given;" if solo.side is None else f"solo.side {solo.side!r}:"
-            return refusal("bad_side", f"{what} pick a side: {', '.join(ruleset.sides)}")
+            return refusal(RefusalCode.BAD_SIDE, f"{what} pick a side: {', '.join(ruleset.sides)}")
         if body.dice != "seeded":
-            return refusal("solo_dice", "dice: a solo game rolls the computer's dice (referee mode needs a host)")
+            return refusal(
+                RefusalCode.SOLO_DICE, "dice: a solo game rolls the computer's dice (referee mode needs a host)"
+            )
     if body.level is not None and body.level not in ruleset.bots:
-        return refusal("bad_bot", f"level: {ladder.unknown_bot(ruleset, body.level)}")
+        return refusal(RefusalCode.BAD_BOT, f"level: {ladder.unknown_bot(ruleset, body.level)}")
     host_token = secrets.token_urlsafe(24)
     room = await Room.create(server.store, ruleset, given, body.dice, host_token, server.run, embedded)
     room.retention_most = server.retention
@@ -100,10 +102,10 @@ async def join(room: RoomDep, request: Request, server: ServerDep) -> Any:
     who = client_address(request)
     if not server.joins.take(who):
         wait = server.joins.wait(who)
-        return refusal("rate", "many are joining at once: wait a moment", 429, retry=wait)
+        return refusal(RefusalCode.RATE, "many are joining at once: wait a moment", 429, retry=wait)
     body = Join.model_validate_json(await request.body())
     if body.side is not None and body.side not in room.ruleset.sides:
-        return refusal("bad_side", f"no side {body.side!r}; sides: {', '.join(room.ruleset.sides)}")
+        return refusal(RefusalCode.BAD_SIDE, f"no side {body.side!r}; sides: {', '.join(room.ruleset.sides)}")
     player, token = await room.join(body.name, body.side)  # not queued: a join never waits for dice
     return {"player": player, "token": token, "seats": room.seats_of(player), "play_url": f"/play/{room.code}"}
 
@@ -111,7 +113,7 @@ async def join(room: RoomDep, request: Request, server: ServerDep) -> Any:
 @router.get("/api/rooms/{code}/record")
 async def record(room: Annotated[Room, Depends(host_only("download the record"))]) -> Any:
     if room.meta["status"] not in ("over", "ended"):
-        raise Refused("not_over", "the record (with its dice seed) is given once the game is over")
+        raise Refused(RefusalCode.NOT_OVER, "the record (with its dice seed) is given once the game is over")
     assert room.writer is not None
     # the host reads as a spectator: a secret choice never revealed (a game ended during one) stays sealed
     lines = readable_by(room.writer.lines, None)
@@ -127,7 +129,7 @@ async def record(room: Annotated[Room, Depends(host_only("download the record"))
 async def debrief(room: RoomDep) -> Any:
     """After the end: the game's figures beside a Monte Carlo run of its options, with the analysis plots."""
     if room.meta["status"] not in ("over", "ended"):
-        raise Refused("not_over", "the debrief comes once the game is over")
+        raise Refused(RefusalCode.NOT_OVER, "the debrief comes once the game is over")
     from grognard.web.debrief import PLOTS
     from grognard.web.debrief import debrief as make
 
@@ -146,7 +148,7 @@ async def debrief(room: RoomDep) -> Any:
 @router.get("/api/rooms/{code}/debrief/{name}.png")
 async def debrief_plot(room: RoomDep, name: str) -> Any:
     if room.debrief is None or name not in room.debrief["plots"]:
-        raise Refused("no_plot", "no such plot")
+        raise Refused(RefusalCode.NO_PLOT, "no such plot")
     return Response(room.debrief["plots"][name], media_type="image/png")
 
 
