@@ -4,6 +4,7 @@ the web reading a seat's view and the rule set's data, never a game's full state
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 from fastapi.routing import APIRoute, APIWebSocketRoute
@@ -77,3 +78,15 @@ def test_the_web_reads_views_not_the_game_state() -> None:
     for path in _sources():
         text = path.read_text()
         assert "game.state" not in text and '"state", None' not in text, path.relative_to(WEB)
+
+
+def test_no_web_function_over_80_lines() -> None:
+    """create_app was one 391-line function, Room.host_op and pages.room_page over 80 lines each."""
+    long = []
+    for path in _sources():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > 80:
+                    long.append(f"{path.relative_to(WEB)}:{node.lineno} {node.name}: {length} lines")
+    assert not long, long

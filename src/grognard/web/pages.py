@@ -162,6 +162,47 @@ def room_page(role: str, room: Any, join_base: str = "") -> str:
     code = escape(room.code)
     title = escape(room.ruleset.title)
     heading = {"host": "Host", "player": "Player", "projector": "Projector"}[role]
+    parts = _room_parts(code)
+    status, toggle, message, odds_line = parts["status"], parts["toggle"], parts["message"], parts["odds_line"]
+    board, debrief, tables, figures, events, odds = (
+        parts[name] for name in ("board", "debrief", "tables", "figures", "events", "odds")
+    )
+    if role == "host":
+        side = _host_panel(code)
+        body = f"""<header class="room-head"><h1>{title}: {heading}, room {code}</h1>{status}{toggle}</header>
+{message}
+<main id="main" class="columns room">
+<div class="left">{board}{debrief}</div>
+<div class="right" id="side">{odds}{side}{tables}{figures}{events}</div>
+</main>"""
+    elif role == "player":
+        side = _player_panel(room)
+        body = f"""<header class="room-head"><h1>{title}: {heading}, room {code}</h1>{status}{toggle}</header>
+{message}
+<main id="main" class="columns room">
+<div class="left keep" tabindex="0" role="region" aria-label="the table and its units">{board}{debrief}</div>
+<div class="right" id="side">{odds}{side}{tables}{figures}{events}</div>
+</main>"""
+    else:
+        # one screen, as the host's and a player's (main.room): the table, and beside it (below a long one)
+        # the debrief (at the end: the news first), who is winning, the count and the news; the room code
+        # stays in sight in the header
+        body = f"""<header class="projector-head"><h1><span class="head-title">{title},</span>
+<span class="head-code">room <span class="code">{code}</span></span></h1>{status}
+<button type="button" id="join-toggle" aria-controls="join-info" aria-expanded="true"
+ aria-keyshortcuts="J">Hide how to join (J)</button></header>
+{message}
+<main id="main" class="columns projector room">
+{_join_info(room.code, join_base)}
+<div class="left">{board}</div>
+<div class="right">{debrief}{odds_line}{figures}{events}{tables}</div>
+</main>"""
+    return _page(f"{room.ruleset.title} - {heading} - {room.code}", body, role, room.code)
+
+
+def _room_parts(code: str) -> dict[str, str]:
+    """The parts every room page is made of: the status line, the table, its text tables, the side panel's
+    toggle, the news, the count, who is winning (and its line, for the projector), the debrief, the message."""
     status = """<div class="status" role="status" aria-live="polite">
 <span id="turn">Connecting...</span> <span id="phase"></span> <span id="state"></span> <span id="clock"></span>
 <div id="waiting" class="waiting"></div>
@@ -198,9 +239,25 @@ every die shown</p>
 <div id="debrief-extra"></div>
 </section>"""
     message = '<div id="message" role="alert" class="message"></div>'
-    if role == "host":
-        # referee mode: the roll asked for comes first, where the referee's eyes are all game
-        side = f"""<section id="dice-panel" hidden aria-labelledby="dice-h">
+    return dict(
+        status=status,
+        board=board,
+        tables=tables,
+        toggle=toggle,
+        events=events,
+        figures=figures,
+        odds=odds,
+        odds_line=odds_line,
+        debrief=debrief,
+        message=message,
+    )
+
+
+def _host_panel(code: str) -> str:
+    """The host page's side panel: the referee's roll, the room and its join links, the game's controls and
+    settings, the seats and the players."""
+    # referee mode: the roll asked for comes first, where the referee's eyes are all game
+    return f"""<section id="dice-panel" hidden aria-labelledby="dice-h">
 <h2 id="dice-h">Referee: roll the dice</h2>
 <p id="dice-purpose"></p>
 <form id="dice-form">
@@ -268,24 +325,21 @@ title="Take back works until a die is rolled or a secret revealed: an action who
 <thead><tr><th scope="col">tick</th><th scope="col">name</th><th scope="col">seats</th><th scope="col">online</th>
 <th scope="col">rename</th><th scope="col">remove</th></tr></thead><tbody id="player-rows"></tbody></table>
 </section>"""
-        body = f"""<header class="room-head"><h1>{title}: {heading}, room {code}</h1>{status}{toggle}</header>
-{message}
-<main id="main" class="columns room">
-<div class="left">{board}{debrief}</div>
-<div class="right" id="side">{odds}{side}{tables}{figures}{events}</div>
-</main>"""
-    elif role == "player":
-        sides = "".join(f'<option value="{escape(x)}">{escape(x)}</option>' for x in room.ruleset.sides)
-        side = (
-            """<section id="join-panel" hidden aria-labelledby="pjoin-h">
+
+
+def _player_panel(room: Any) -> str:
+    """A player's side panel: joining (a page opened without a token), who you are, your orders."""
+    sides = "".join(f'<option value="{escape(x)}">{escape(x)}</option>' for x in room.ruleset.sides)
+    return (
+        """<section id="join-panel" hidden aria-labelledby="pjoin-h">
 <h2 id="pjoin-h">Join this game</h2>
 <form id="player-join">
 <p><label for="pname">Your name (first name or a nickname)</label>
 <input id="pname" name="name" autocomplete="off" maxlength="32" required></p>
 <p><label for="pside">Side</label>
 <select id="pside" name="side"><option value="">any free seat</option>"""
-            + sides
-            + """</select></p>
+        + sides
+        + """</select></p>
 <p><button type="submit">Join</button></p>
 </form>
 </section>
@@ -299,28 +353,7 @@ title="Take back works until a die is rolled or a secret revealed: an action who
 <div id="decisions"></div>
 <div id="preview" class="preview" aria-live="polite"></div>
 </section>"""
-        )
-        body = f"""<header class="room-head"><h1>{title}: {heading}, room {code}</h1>{status}{toggle}</header>
-{message}
-<main id="main" class="columns room">
-<div class="left keep" tabindex="0" role="region" aria-label="the table and its units">{board}{debrief}</div>
-<div class="right" id="side">{odds}{side}{tables}{figures}{events}</div>
-</main>"""
-    else:
-        # one screen, as the host's and a player's (main.room): the table, and beside it (below a long one)
-        # the debrief (at the end: the news first), who is winning, the count and the news; the room code
-        # stays in sight in the header
-        body = f"""<header class="projector-head"><h1><span class="head-title">{title},</span>
-<span class="head-code">room <span class="code">{code}</span></span></h1>{status}
-<button type="button" id="join-toggle" aria-controls="join-info" aria-expanded="true"
- aria-keyshortcuts="J">Hide how to join (J)</button></header>
-{message}
-<main id="main" class="columns projector room">
-{_join_info(room.code, join_base)}
-<div class="left">{board}</div>
-<div class="right">{debrief}{odds_line}{figures}{events}{tables}</div>
-</main>"""
-    return _page(f"{room.ruleset.title} - {heading} - {room.code}", body, role, room.code)
+    )
 
 
 def _join_info(code: str, base: str) -> str:

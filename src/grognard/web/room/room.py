@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from grognard.bots import ladder
@@ -147,85 +148,74 @@ class Room(Clock):
             self._keep_timer()
 
     async def host_op(self, op: str, **args: Any) -> None:
-        """A host's command (already validated for shape); refuses what cannot be done now."""
-        meta = self.meta
-        seats = meta["seats"]
-        if op == "assign":
-            seat, player = args["seat"], args.get("player")
-            if seat not in seats:
-                raise Refused(RefusalCode.BAD_SEAT, f"no seat {seat!r} in this game")
-            if player is not None and player not in meta["players"]:
-                raise Refused(RefusalCode.BAD_PLAYER, "no such player")
-            seats[seat] = {"player": player, "bot": None}
-        elif op == "bot":
-            seat, bot = args["seat"], args.get("bot")
-            if seat not in seats:
-                raise Refused(RefusalCode.BAD_SEAT, f"no seat {seat!r} in this game")
-            if bot is not None and bot not in self.ruleset.bots:
-                raise Refused(RefusalCode.BAD_BOT, f"bot: {ladder.unknown_bot(self.ruleset, bot)}")
-            seats[seat] = {"player": None, "bot": bot}
-            self.bots.pop(seat, None)
-        elif op == "rename":
-            player = meta["players"].get(args["player"])
-            if player is None:
-                raise Refused(RefusalCode.BAD_PLAYER, "no such player")
-            self._name_free(args["name"], but=args["player"])
-            player["name"] = args["name"]
-        elif op in ("remove", "remove_many"):
-            pids = args["players"] if op == "remove_many" else [args["player"]]
-            unknown = [pid for pid in pids if pid not in meta["players"]]
-            if unknown:  # checked first: a refused removal removes nobody
-                raise Refused(RefusalCode.BAD_PLAYER, f"no such player: {', '.join(unknown[:5])}")
-            for pid in pids:
-                self._remove(pid)
-        elif op == "lock":
-            meta["locked"] = bool(args["locked"])
-        elif op == "start":
-            if meta["status"] != "lobby":
-                raise Refused(RefusalCode.STARTED, "the game has already started")
-            meta["status"] = "playing"
-            meta["paused"] = False
-        elif op == "pause":
-            if meta["status"] != "playing":
-                raise Refused(RefusalCode.NOT_PLAYING, "the game is not being played")
-            meta["paused"] = bool(args["paused"])
-            if meta["paused"]:
-                self._cancel_timer()
-            self._timer_key = None
-        elif op == "settings":
-            if args.get("retention_days") is not None:
-                check_days(args["retention_days"], self.retention_most)
-            for key in ("fill_bots", "timer", "on_timeout", "odds_shown", "odds_from", "retention_days"):
-                if args.get(key) is not None:
-                    meta[key] = args[key]
-            for side, name in (args.get("bot_names") or {}).items():
-                if side not in self.ruleset.sides:
-                    raise Refused(
-                        RefusalCode.BAD_BOT, f"bot_names: no side {side!r}; sides: {', '.join(self.ruleset.sides)}"
-                    )
-                if name not in self.ruleset.bots:
-                    raise Refused(RefusalCode.BAD_BOT, f"bot_names: {ladder.unknown_bot(self.ruleset, name)}")
-                meta["bot_names"][side] = name
-            self.bots = {}
-            self._timer_key = None
-        elif op == "dice_mode":
-            if self.game is None:
-                raise Refused(RefusalCode.NOT_READY, "type the setup's dice first")
-            self._switch_dice(args["mode"])
-        elif op == "undo":
-            if meta["status"] == "ended":
-                raise Refused(
-                    RefusalCode.ENDED, "the host ended the game: its record is closed, nothing can be taken back"
-                )
+        """A host's command (already validated for shape); refuses what cannot be done now (nothing changed)."""
+        if op == "undo":
+            if self.meta["status"] == "ended":
+                why = "the host ended the game: its record is closed, nothing can be taken back"
+                raise Refused(RefusalCode.ENDED, why)
             await self._undo()
             return
-        elif op == "end":
+        if op == "end":
             await self._end()
             return
-        else:  # pragma: no cover - the message models list every op
+        commands: dict[str, Callable[[dict[str, Any]], None]] = {
+            "assign": self._assign,
+            "bot": self._set_bot,
+            "rename": self._rename,
+            "remove": self._remove_players,
+            "remove_many": self._remove_players,
+            "lock": self._lock,
+            "start": self._start,
+            "pause": self._pause,
+            "settings": self._settings,
+            "dice_mode": self._dice_mode,
+        }
+        command = commands.get(op)
+        if command is None:  # pragma: no cover - the message models list every op
             raise Refused(RefusalCode.BAD_OP, f"unknown host command {op!r}")
+        command(args)
         await self._save_meta()
         self.touch()
+
+    def _lock(self, args: dict[str, Any]) -> None:
+        self.meta["locked"] = bool(args["locked"])
+
+    def _start(self, args: dict[str, Any]) -> None:
+        if self.meta["status"] != "lobby":
+            raise Refused(RefusalCode.STARTED, "the game has already started")
+        self.meta["status"] = "playing"
+        self.meta["paused"] = False
+
+    def _pause(self, args: dict[str, Any]) -> None:
+        meta = self.meta
+        if meta["status"] != "playing":
+            raise Refused(RefusalCode.NOT_PLAYING, "the game is not being played")
+        meta["paused"] = bool(args["paused"])
+        if meta["paused"]:
+            self._cancel_timer()
+        self._timer_key = None
+
+    def _settings(self, args: dict[str, Any]) -> None:
+        meta = self.meta
+        if args.get("retention_days") is not None:
+            check_days(args["retention_days"], self.retention_most)
+        for key in ("fill_bots", "timer", "on_timeout", "odds_shown", "odds_from", "retention_days"):
+            if args.get(key) is not None:
+                meta[key] = args[key]
+        for side, name in (args.get("bot_names") or {}).items():
+            if side not in self.ruleset.sides:
+                sides = ", ".join(self.ruleset.sides)
+                raise Refused(RefusalCode.BAD_BOT, f"bot_names: no side {side!r}; sides: {sides}")
+            if name not in self.ruleset.bots:
+                raise Refused(RefusalCode.BAD_BOT, f"bot_names: {ladder.unknown_bot(self.ruleset, name)}")
+            meta["bot_names"][side] = name
+        self.bots = {}
+        self._timer_key = None
+
+    def _dice_mode(self, args: dict[str, Any]) -> None:
+        if self.game is None:
+            raise Refused(RefusalCode.NOT_READY, "type the setup's dice first")
+        self._switch_dice(args["mode"])
 
     def close(self, reason: str = "the game was deleted") -> None:
         self.closed = True

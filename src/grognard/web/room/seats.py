@@ -6,7 +6,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from typing import Any
 
+from grognard.bots import ladder
 from grognard.core.errors import GrognardError
 from grognard.web.messages import RefusalCode
 from grognard.web.protocol import Refused
@@ -109,3 +111,37 @@ class Seats(Disk):
         for conn in list(self.conns):
             if conn.player == pid:
                 conn.kick("removed by the host")
+
+    # ------------------------------------------------------------------ the host's commands on seats and players
+    def _assign(self, args: dict[str, Any]) -> None:
+        seat, player = args["seat"], args.get("player")
+        if seat not in self.meta["seats"]:
+            raise Refused(RefusalCode.BAD_SEAT, f"no seat {seat!r} in this game")
+        if player is not None and player not in self.meta["players"]:
+            raise Refused(RefusalCode.BAD_PLAYER, "no such player")
+        self.meta["seats"][seat] = {"player": player, "bot": None}
+
+    def _set_bot(self, args: dict[str, Any]) -> None:
+        seat, bot = args["seat"], args.get("bot")
+        if seat not in self.meta["seats"]:
+            raise Refused(RefusalCode.BAD_SEAT, f"no seat {seat!r} in this game")
+        if bot is not None and bot not in self.ruleset.bots:
+            raise Refused(RefusalCode.BAD_BOT, f"bot: {ladder.unknown_bot(self.ruleset, bot)}")
+        self.meta["seats"][seat] = {"player": None, "bot": bot}
+        self.bots.pop(seat, None)
+
+    def _rename(self, args: dict[str, Any]) -> None:
+        player = self.meta["players"].get(args["player"])
+        if player is None:
+            raise Refused(RefusalCode.BAD_PLAYER, "no such player")
+        self._name_free(args["name"], but=args["player"])
+        player["name"] = args["name"]
+
+    def _remove_players(self, args: dict[str, Any]) -> None:
+        """``remove`` (one ``player``) or ``remove_many`` (``players``): all known, or nobody is removed."""
+        pids = args["players"] if "players" in args else [args["player"]]
+        unknown = [pid for pid in pids if pid not in self.meta["players"]]
+        if unknown:  # checked first: a refused removal removes nobody
+            raise Refused(RefusalCode.BAD_PLAYER, f"no such player: {', '.join(unknown[:5])}")
+        for pid in pids:
+            self._remove(pid)
