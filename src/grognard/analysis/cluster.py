@@ -14,8 +14,9 @@ from grognard.core.errors import OptionError
 WINDOW = 256  # chunks submitted to the cluster ahead of the one being read
 
 
-def dask_rows(plan: Any, ranges: Iterable[tuple[int, int]], scheduler: str) -> Iterator[list[dict[str, Any]]]:
-    """Each chunk's rows from the cluster at ``scheduler``, in order; OptionError if it cannot be reached."""
+def dask_rows(tasks: Iterable[tuple[Any, int, int]], scheduler: str) -> Iterator[list[dict[str, Any]]]:
+    """Each task's rows (games ``start`` to ``stop - 1`` of a plan) from the cluster at ``scheduler``, in order;
+    OptionError if it cannot be reached."""
     try:
         from dask.distributed import Client
     except ImportError as exc:  # pragma: no cover - dask is a dependency
@@ -28,7 +29,7 @@ def dask_rows(plan: Any, ranges: Iterable[tuple[int, int]], scheduler: str) -> I
         raise OptionError(f"--scheduler {scheduler!r}: cannot reach the Dask scheduler ({exc})") from None
     try:
         waiting: deque[Any] = deque()
-        for start, stop in ranges:  # at most WINDOW chunks in flight: memory does not grow with the games
+        for plan, start, stop in tasks:  # at most WINDOW chunks in flight: memory does not grow with the games
             waiting.append(client.submit(play_chunk, plan, start, stop, pure=False))
             if len(waiting) >= WINDOW:
                 yield waiting.popleft().result()

@@ -45,12 +45,13 @@ class Plan:
     seed: int
     games: int
     engine: str = "auto"
+    embedded: Mapping[str, Any] | None = None  # a scenario of one's own as data (``Ruleset.restore``), not a file
 
 
 def batched(plan: Plan) -> bool:
     """Whether ``plan`` runs on its rule set's batch path."""
     batch = rulesets.get(plan.ruleset).batch
-    return plan.engine == "auto" and batch is not None and batch.supports(plan.bots)
+    return plan.engine == "auto" and batch is not None and plan.embedded is None and batch.supports(plan.bots)
 
 
 def game_seed(seed: int, index: int) -> np.random.SeedSequence:
@@ -59,10 +60,20 @@ def game_seed(seed: int, index: int) -> np.random.SeedSequence:
 
 
 def play_one(
-    ruleset: Ruleset, options: Mapping[str, Any], bots: Mapping[str, str], seed: int, index: int
+    ruleset: Ruleset,
+    options: Mapping[str, Any],
+    bots: Mapping[str, str],
+    seed: int,
+    index: int,
+    embedded: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Play game ``index`` bot against bot on the fast path; its row of results and metrics."""
-    game = ruleset.new_game(options, SeededDice(stream(seed, index, DICE)))
+    """Play game ``index`` bot against bot on the fast path; its row of results and metrics. ``embedded``: the
+    scenario's files as data (a record header's ``embedded``), played instead of the file ``options`` name."""
+    dice = SeededDice(stream(seed, index, DICE))
+    if embedded is not None and ruleset.restore is not None:
+        game = ruleset.restore(options, dice, embedded)
+    else:
+        game = ruleset.new_game(options, dice)
     rng = np.random.default_rng(stream(seed, index, BOTS))
     made = {side: ruleset.bots[name](rng) for side, name in bots.items()}
     result = play_out(game, lambda seat: made[game.side_of(seat)], checked=False)
@@ -83,7 +94,7 @@ def play_chunk(plan: Plan, start: int, stop: int) -> list[dict[str, Any]]:
     if batched(plan):
         assert ruleset.batch is not None
         return ruleset.batch.play(plan.options, plan.bots, plan.seed, start, stop)
-    return [play_one(ruleset, plan.options, plan.bots, plan.seed, i) for i in range(start, stop)]
+    return [play_one(ruleset, plan.options, plan.bots, plan.seed, i, plan.embedded) for i in range(start, stop)]
 
 
 def chunks(games: int, size: int = CHUNK, first: int | None = None) -> Iterator[tuple[int, int]]:
@@ -139,30 +150,43 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+Task = tuple[Plan, int, int]  # games ``start`` to ``stop - 1`` of a plan: what one worker plays at a time
+
+
 def run_rows(plan: Plan, jobs: int = 1, scheduler: str | None = None) -> Iterator[list[dict[str, Any]]]:
     """The rows of every game, chunk by chunk in game-index order: locally in ``jobs`` processes,
     or on the Dask cluster at ``scheduler``."""
     # a game's row does not depend on its chunk, so the chunks may suit the path and the processes
     size = min(BATCH_CHUNK, max(CHUNK, -(-plan.games // max(jobs, 1)))) if batched(plan) else CHUNK
     ranges = chunks(plan.games, size, None if batched(plan) else FIRST_CHUNK)
+    tasks = ((plan, start, stop) for start, stop in ranges)
+    yield from run_tasks(tasks, -(-plan.games // size), jobs, scheduler)
+
+
+def run_tasks(
+    tasks: Iterable[Task], count: int, jobs: int = 1, scheduler: str | None = None
+) -> Iterator[list[dict[str, Any]]]:
+    """The rows of each task (games of one plan or of several, as ``grognard balance`` mixes its pairings),
+    in the order of ``tasks``: locally in ``jobs`` processes (at most one a task: ``count`` of them), or on
+    the Dask cluster at ``scheduler``. ``tasks`` may be a generator: it is read only as workers take them."""
     if scheduler is not None:
         from grognard.analysis.cluster import dask_rows
 
-        yield from dask_rows(plan, ranges, scheduler)
+        yield from dask_rows(tasks, scheduler)
         return
-    if jobs <= 1 or plan.games <= size:
-        for start, stop in ranges:
-            yield play_chunk(plan, start, stop)
+    if jobs <= 1 or count <= 1:
+        for task in tasks:
+            yield play_chunk(*task)
         return
     import multiprocessing
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     # no process without a chunk; Ctrl-C is the parent's to handle (it stops the pool), not every worker's traceback
     with _ctrl_c_held():  # the workers and the pool's threads are born deaf to Ctrl-C; the main thread hears it
-        pool = context.Pool(processes=min(jobs, -(-plan.games // size)), initializer=_ignore_interrupts)
+        pool = context.Pool(processes=min(jobs, count), initializer=_ignore_interrupts)
     with pool:
         # a generator, not a list: the pool's feeder takes tasks only as fast as the pipe to the workers drains
-        yield from pool.imap(_play_range, ((plan, start, stop) for start, stop in ranges), chunksize=1)
+        yield from pool.imap(_play_range, tasks, chunksize=1)
 
 
 @contextlib.contextmanager
@@ -192,7 +216,7 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _play_range(task: tuple[Plan, int, int]) -> list[dict[str, Any]]:
+def _play_range(task: Task) -> list[dict[str, Any]]:
     return play_chunk(*task)
 
 
