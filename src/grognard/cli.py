@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from grognard import __version__, cli_analyse, cli_odds, cli_play, cli_replay, cli_simulate, rulesets
+from grognard import __version__, cli_analyse, cli_balance, cli_odds, cli_play, cli_replay, cli_simulate, rulesets
 from grognard.cli_common import decimal_number, whole_number
 from grognard.cli_common import wide_console as _wide_console
 from grognard.core.errors import GrognardError
@@ -49,6 +49,7 @@ def version() -> None:
 cli_replay.register(app)  # replay, render, sheet
 cli_odds.register(app)
 cli_simulate.register(app)  # simulate, sweep
+cli_balance.register(app)
 cli_play.register(app)
 cli_analyse.register(app)  # grognard analyse GAME.jsonl
 

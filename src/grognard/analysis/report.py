@@ -250,3 +250,81 @@ def write_sweep(
         write_output(out / "sweep.png", lambda handle: figure.savefig(handle, format="png", dpi=110))
     finally:
         plt.close(figure)
+
+
+def write_balance(out: Path, data: dict[str, Any], book: Summary) -> list[Path]:
+    """``grognard balance --out``: balance.json (the figures), pairings.png (the first side's win rate in each
+    pairing, with its interval), turns.png (the length of the book's games) and, after a sweep, sweep.png
+    (the first side's score at each turn limit tried, with the 45-55% band); returns the files written."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out.mkdir(parents=True, exist_ok=True)
+    written = [out / "balance.json"]
+    write_output(written[0], json.dumps(data, indent=1, default=str))
+    side = next(iter(data["pairings"][0]["levels"]))
+    labels, shares, lows, highs = [], [], [], []
+    for item in data["pairings"]:
+        a, b = item["levels"].values()
+        won = item["outcomes"].get(f"{side} win", {"share": 0.0, "low95": 0.0, "high95": wilson(0, item["games"])[1]})
+        labels.append(f"{a} v {b} ({item['games']})")
+        shares.append(won["share"])
+        lows.append(won["share"] - won["low95"])
+        highs.append(won["high95"] - won["share"])
+    figure, axis = plt.subplots(figsize=(8, 1.2 + 0.45 * len(labels)))
+    ys = list(range(len(labels)))[::-1]
+    axis.barh(ys, shares, xerr=[lows, highs], color="#0072B2", capsize=3)
+    axis.axvline(0.5, color="#555555", linestyle=":")
+    axis.set_yticks(ys, labels, fontsize=8)
+    axis.set_xlim(0, 1)
+    axis.set_xlabel(f"{side} win rate (95% interval); {side} level v the other side's (games)")
+    axis.set_title(f"{data['plan']['ruleset']}: who wins, by pairing")
+    written.append(_save(figure, out / "pairings.png"))
+    figure, axis = plt.subplots(figsize=(8, 4))
+    histogram = book.histograms.get("turn", Counter())
+    xs = sorted(histogram)
+    axis.bar(xs, [histogram[x] / book.games for x in xs], color="#009E73")
+    axis.set_xlabel("turn the game ended")
+    axis.set_ylabel("share of games")
+    axis.set_title(f"{data['plan']['ruleset']}: length of the book v book games ({book.games})")
+    written.append(_save(figure, out / "turns.png"))
+    sweep = data.get("sweep")
+    if sweep:
+        written.append(_sweep_plot(out / "sweep.png", data["plan"]["ruleset"], sweep))
+    return written
+
+
+def _save(figure: Any, path: Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    figure.tight_layout()
+    try:
+        write_output(path, lambda handle: figure.savefig(handle, format="png", dpi=110))
+    finally:
+        plt.close(figure)
+    return path
+
+
+def _sweep_plot(path: Path, ruleset: str, sweep: dict[str, Any]) -> Path:
+    """A panel per field swept: the first side's score at each value tried (95%), the 45-55% band."""
+    import matplotlib.pyplot as plt
+
+    figure, panels = plt.subplots(len(sweep["sweeps"]), 1, figsize=(8, 1 + 2.6 * len(sweep["sweeps"])), squeeze=False)
+    for axis, item in zip(panels[:, 0], sweep["sweeps"], strict=True):
+        values = [float(value) for value in item["tried"]]
+        scores = [point["score"] for point in item["tried"].values()]
+        below = [score - point["interval"][0] for score, point in zip(scores, item["tried"].values(), strict=True)]
+        above = [point["interval"][1] - score for score, point in zip(scores, item["tried"].values(), strict=True)]
+        axis.axhspan(0.45, 0.55, color="#cccccc", alpha=0.5, label="50% ± 5")
+        axis.errorbar(values, scores, yerr=[below, above], fmt="o", color="#D55E00", capsize=3)
+        axis.axvline(item["own"], color="#555555", linestyle=":", label=f"the scenario's own: {item['own']:g}")
+        axis.axvline(item["best"], color="#D55E00", linestyle="--", label=f"nearest 50%: {item['best']:g}")
+        whose = f" ({item['side_of_field']})" if "side_of_field" in item else ""
+        axis.set_xlabel(f"{item['field']}{whose}")
+        axis.set_ylim(0, 1)
+        axis.set_ylabel(f"{sweep['side']} score")
+        axis.legend(fontsize=7, loc="best")
+    panels[0, 0].set_title(f"{ruleset}: the field that evens the game (score: wins and half the draws, 95%)")
+    return _save(figure, path)

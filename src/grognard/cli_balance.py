@@ -1,0 +1,426 @@
+"""grognard balance: a scenario designer's questions, answered from bot games on the same dice.
+
+Who wins under the book's play (each side's win rate with its interval), how often the game is drawn or
+runs to its turn limit, how long it lasts, how much skill matters (the skilled bot against the book's, each
+way round, paired on the same dice), and, for a scenario with a turn limit, the limit that brings the book
+against the book to 50% (within 5 points). The games are ``simulate``'s: the same plans, workers, seeds and
+Dask backend (``analysis.balance``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from grognard import rulesets
+from grognard.analysis import balance, evening
+from grognard.analysis.balance import Played
+from grognard.analysis.montecarlo import Plan
+from grognard.analysis.stats import wilson
+from grognard.bots.ladder import levels as ladder_levels
+from grognard.bots.ladder import note, unknown_bot
+from grognard.cli_common import FORCE_HELP, check_outputs_in, whole_number
+from grognard.cli_common import KNOWN as _KNOWN
+from grognard.cli_common import wide_console as _wide_console
+from grognard.cli_play import _shown
+from grognard.cli_simulate import _check_run, _duration
+from grognard.core.dice import SeededDice
+from grognard.core.errors import GrognardError, OptionError
+from grognard.core.options import parse_assignments
+from grognard.core.ruleset import Ruleset
+from grognard.core.words import counted
+
+# games of the book against the book, and of each other pairing, when -n and --skill-games are not given:
+# each rule set's default run takes at most 2 minutes on 2 cores (docs/balance.md has the measurements)
+DEFAULT_GAMES = {"omaha": 1000, "b17": 1000, "skirmish": 200}
+DEFAULT_SKILL_GAMES = {"omaha": 2, "b17": 20, "skirmish": 20}
+OUTPUTS = ["balance.json", "pairings.png", "turns.png", "sweep.png", "balanced.toml"]
+
+
+def bot_of(ruleset: Ruleset, level: str, flag: str) -> str:
+    """``level`` if ``ruleset`` has a bot of that name (a ladder's level or an older name); OptionError otherwise."""
+    if level not in ruleset.bots:
+        raise OptionError(f"{flag} {level!r}: {unknown_bot(ruleset, level)}")
+    return level
+
+
+def _game_facts(ruleset: Ruleset, options: dict[str, Any]) -> int | None:
+    """Make one game (so a bad scenario is refused before any is played); its turn limit, if it has one."""
+    try:
+        game = ruleset.new_game(options, SeededDice(0))
+    except GrognardError as exc:
+        problems = getattr(exc, "problems", None)
+        if isinstance(problems, list) and len(problems) == 1:  # one problem: one line, as every bad input
+            raise OptionError(str(problems[0])) from None
+        raise
+    limit = game.view(None).get("stats", {}).get("turn_limit")
+    return int(limit) if isinstance(limit, int) else None
+
+
+def _pairings(ruleset: Ruleset, book: str, skilled: str, every: bool) -> list[tuple[str, str]]:
+    """The (first side's level, second side's level) pairings to play, the book against the book first."""
+    first = [(book, book)]
+    if every:
+        levels = ladder_levels(ruleset)
+        return first + [(a, b) for a in levels for b in levels if (a, b) != (book, book)]
+    return first + ([(skilled, book), (book, skilled)] if skilled != book else [])
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+        disable=not sys.stderr.isatty(),
+        console=Console(stderr=True),
+    )
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _plan_of(ruleset: Ruleset, options: dict[str, Any], pair: tuple[str, str], seed: int, games: int) -> Plan:
+    levels = {side: bot_of(ruleset, level, "--levels") for side, level in zip(ruleset.sides, pair, strict=True)}
+    return Plan(ruleset.name, options, levels, seed, games)
+
+
+def _run(
+    ruleset: Ruleset, plans: list[Plan], jobs: int, scheduler: str | None, label: str, quiet: bool
+) -> list[Played]:
+    """Game 0 of each plan played here first (its time makes the estimate said before the rest), then the rest
+    side by side behind a progress bar."""
+    first = []
+    seconds = 0.0
+    for plan in plans:
+        played, took = balance.play_first(plan, ruleset)
+        first.append(played)
+        seconds += took * plan.games
+    total = sum(plan.games for plan in plans)
+    where = f"the Dask cluster at {scheduler}" if scheduler else counted(jobs, "process", "processes")
+    workers = 1 if scheduler else max(1, jobs)
+    if not quiet:
+        _say(
+            f"{label}: {total:,} games; about {_duration(seconds / workers)} on {where} "
+            f"({_duration(seconds)} of CPU, from each pairing's first game; Ctrl-C stops)"
+        )
+    with _progress() as progress:
+        task = progress.add_task(label, total=total, completed=len(plans))
+        return balance.play(
+            plans, ruleset, jobs, scheduler, lambda _, n: progress.advance(task, n), played=first, first=1
+        )
+
+
+def _player(ruleset: Ruleset, jobs: int, scheduler: str | None) -> evening.Player:
+    """Plays one plan behind its own progress bar (a sweep's value)."""
+
+    def player(plan: Plan, label: str) -> Played:
+        with _progress() as progress:
+            task = progress.add_task(label, total=plan.games)
+            (played,) = balance.play([plan], ruleset, jobs, scheduler, lambda _, n: progress.advance(task, n))
+        return played
+
+    return player
+
+
+def _pct(share: float) -> str:
+    return f"{100 * share:.1f}%"
+
+
+def _interval(low: float, high: float) -> str:
+    return f"[{_pct(low)}, {_pct(high)}]"
+
+
+def _half_width(games: int) -> float:
+    """The half width of a 95% interval around 50% with ``games`` games: how precisely a win rate is known."""
+    low, high = wilson(games // 2, games)
+    return (high - low) / 2
+
+
+def _print(console: Console, data: dict[str, Any], ruleset: Ruleset) -> None:
+    plan = data["plan"]
+    first, second = ruleset.sides
+    console.print(f"{ruleset.title}: seed {plan['seed']}")
+    console.print(f"  options: {plan['shown']}")
+    for level, words in plan["levels"].items():
+        console.print(f"  {level}: {words}")
+    book = data["pairings"][0]
+    console.print(f"[bold]Book v book[/bold], {book['games']} games (95% intervals):")
+    for key, item in book["outcomes"].items():
+        console.print(
+            f"  {key:<14} {item['games']:>6}  {_pct(item['share']):>6}  {_interval(item['low95'], item['high95'])}"
+        )
+    limit = book["to_the_limit"]
+    where = f"to the turn limit ({limit['limit']})" if limit["limit"] else "to a turn cap or a class period"
+    console.print(
+        f"  ran {where}: {limit['games']} games, {_pct(limit['share'])} {_interval(limit['low95'], limit['high95'])}"
+    )
+    turns = book["turns"]
+    console.print(
+        f"  length in turns: median {turns['median']:g}, quartiles {turns['q1']:g}-{turns['q3']:g}, "
+        f"range {turns['min']}-{turns['max']}"
+    )
+    if data["skill"]:
+        games, skilled, book_name = data["skill"][0]["games"], plan["skilled"], plan["book"]
+        console.print(
+            f"[bold]Skill[/bold]: {skilled} against {book_name}, {games} games each way, on the dice of the first "
+            f"{games} above (each side's win rate as {skilled} and as {book_name}, and the difference):"
+        )
+    for item in data["skill"]:
+        console.print(
+            f"  {item['side']:<9} {_pct(item['skilled']['share']):>6} {_interval(*item['skilled']['interval'])} as "
+            f"{plan['skilled']}, {_pct(item['book']['share']):>6} {_interval(*item['book']['interval'])} as "
+            f"{plan['book']}: skill is worth {100 * item['difference']:+.1f} points "
+            f"[{100 * item['low95']:+.1f}, {100 * item['high95']:+.1f}] (McNemar p = {item['mcnemar_p']:.3g})"
+        )
+    if data.get("matrix"):
+        _print_matrix(console, data, first, second)
+    sweep = data.get("sweep")
+    if sweep:
+        _print_sweep(console, sweep, plan)
+    widths = sorted({plan["games"], *(p["games"] for p in data["pairings"][1:])}, reverse=True)
+    console.print(
+        "Intervals are 95%: "
+        + "; ".join(
+            f"at {n} games a win rate near 50% is known to about ±{100 * _half_width(n):.0f} points" for n in widths
+        )
+        + " (4 times the games halve it)."
+    )
+
+
+def _print_matrix(console: Console, data: dict[str, Any], first: str, second: str) -> None:
+    levels = data["matrix"]["levels"]
+    table = Table(
+        title=f"The {first}' win rate, {first} level (row) against {second} level (column)", title_justify="left"
+    )
+    table.add_column(f"{first} \\ {second}")
+    for level in levels:
+        table.add_column(level, justify="right")
+    for a in levels:
+        cells = []
+        for b in levels:
+            item = data["matrix"]["cells"][f"{a} v {b}"]
+            cells.append(f"{_pct(item['share'])} {_interval(item['low95'], item['high95'])}")
+        table.add_row(a, *cells)
+    _wide_console().print(table)
+
+
+def _print_sweep(console: Console, sweep: dict[str, Any], plan: dict[str, Any]) -> None:
+    side = sweep["side"]
+    console.print(
+        f"[bold]Evening the game[/bold] (the {side}' score: wins and half the draws; book v book, {plan['games']} "
+        f"games a value, the same dice; the turn limit first, then how many men a side loses before it breaks):"
+    )
+    for item in sweep["sweeps"]:
+        tried = ", ".join(f"{value}: {_pct(point['score'])}" for value, point in item["tried"].items())
+        whose = f" ({item['side_of_field']})" if "side_of_field" in item else ""
+        verdict = "within 5 points of 50%" if item["balanced"] else "the nearest found, not within 5 points"
+        console.print(
+            f"  {item['field']}{whose}={item['best']:g} gives {_pct(item['score'])} "
+            f"{_interval(item['low95'], item['high95'])}: {verdict} "
+            f"(the scenario's own: {item['own']:g}; tried {tried})"
+        )
+    best = sweep["recommended"]
+    console.print(
+        f"  recommended: {best['field']}={best['best']:g}" + ("" if best["balanced"] else " (not within 5 points)")
+    )
+    console.print(f"  check it: {best['check']}")
+
+
+def _sweep_data(
+    found: list[dict[str, Any]],
+    ruleset: Ruleset,
+    options: dict[str, Any],
+    given: dict[str, str],
+    n: int,
+    seed: int,
+    out: Path | None,
+) -> dict[str, Any]:
+    """The sweeps as data, the recommended value and the command that checks it (with --out, the edited
+    scenario written there as balanced.toml)."""
+    from grognard.core.files import write_output
+
+    best = next((item for item in found if item["balanced"]), None)
+    best = best or min(found, key=lambda item: abs(item["score"] - 0.5))
+    shown = {**given, "scenario": str(options["scenario"])}
+    for item in found:
+        plan = item.pop("plan")
+        if item is not best:
+            continue
+        if item["field"] == "turn_limit":
+            shown["turn_limit"] = f"{item['best']:g}"
+        elif out is not None:
+            write_output(out / "balanced.toml", str(plan.embedded["scenario"]["toml"]))
+            shown["scenario"] = str(out / "balanced.toml")
+        else:
+            shown["scenario"] = f"YOURS.toml (set {item['field']} = {item['best']:g}; --out writes it: balanced.toml)"
+    command = " ".join(f"-o {k}={v}" for k, v in shown.items())
+    best["check"] = f"grognard simulate {ruleset.name} {command} --bots {_both_book(ruleset)} -n {n} --seed {seed}"
+    return {"side": ruleset.sides[0], "sweeps": found, "recommended": best}
+
+
+def _both_book(ruleset: Ruleset) -> str:
+    return ",".join(f"{side}=book" for side in ruleset.sides)
+
+
+def balance_command(
+    ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help=f"the rule set ({_KNOWN})")],
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help="a scenario option")
+    ] = None,
+    scenario: Annotated[
+        str | None, typer.Option("--scenario", metavar="S", help="the scenario (a shipped name or a TOML file)")
+    ] = None,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "-n", "--games", help="games of the book against the book (default: the rule set's)", parser=whole_number
+        ),
+    ] = None,
+    skill_games: Annotated[
+        int | None,
+        typer.Option(
+            "--skill-games", help="games of each other pairing (0: none; default: the rule set's)", parser=whole_number
+        ),
+    ] = None,
+    skilled: Annotated[
+        str, typer.Option("--skilled", metavar="LEVEL", help="the level played against the book")
+    ] = "hard",
+    every: Annotated[
+        bool, typer.Option("--levels", help="every pairing of the ladder's levels, not only hard and book")
+    ] = False,
+    sweep: Annotated[
+        bool, typer.Option("--sweep/--no-sweep", help="look for the turn limit that evens the game")
+    ] = True,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the run: game i's dice", parser=whole_number)] = 1,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", help="processes (default: every core)", parser=whole_number)
+    ] = None,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", metavar="ADDRESS", help="a Dask cluster (tcp://host:port)")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
+    out: Annotated[
+        Path | None, typer.Option("--out", file_okay=False, help="write balance.json and PNG plots here")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+) -> None:
+    """Who wins a scenario under the book's play, how long it lasts, how much skill matters, and the turn limit
+    that evens it: from bot games on the same dice."""
+    ruleset = rulesets.get(ruleset_name)
+    given = parse_assignments(option or ())
+    if scenario is not None:
+        if not any(spec.name == "scenario" for spec in ruleset.options):
+            raise OptionError(f"--scenario {scenario!r}: {ruleset.name} has no scenarios (its options: -o NAME=VALUE)")
+        if "scenario" in given:
+            raise OptionError(
+                f"--scenario {scenario!r}: the scenario is given twice (and -o scenario={given['scenario']})"
+            )
+        given["scenario"] = scenario
+    n = DEFAULT_GAMES.get(ruleset.name, 200) if games is None else games
+    m = min(n, DEFAULT_SKILL_GAMES.get(ruleset.name, 20)) if skill_games is None else skill_games
+    processes = _check_run(n, jobs, seed)
+    if m < 0 or m > n:
+        raise OptionError(f"--skill-games {m}: from 0 to -n ({n}): the pairings are paired with the book's first games")
+    options = ruleset.resolve(given)
+    bot_of(ruleset, "book", "--levels"), bot_of(ruleset, skilled, "--skilled")  # both named, before any game
+    limit = _game_facts(ruleset, options)
+    if out is not None:
+        check_outputs_in(out, OUTPUTS, force, "--out")
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OptionError(f"--out {str(out)!r}: {exc.strerror}") from None
+    if scheduler is not None:  # reached (or refused in one line) before the first game is played here
+        from grognard.analysis.cluster import dask_rows
+
+        list(dask_rows([], scheduler))
+    pairs = _pairings(ruleset, "book", skilled, every) if m else [("book", "book")]
+    plans = [_plan_of(ruleset, options, pair, seed, n if i == 0 else m) for i, pair in enumerate(pairs)]
+    played = _run(ruleset, plans, processes, scheduler, f"{ruleset.name} balance", as_json)
+    data = _figures(ruleset, options, pairs, plans, played, limit, seed, skilled, every)
+    if sweep and limit is not None and any(spec.name == "turn_limit" for spec in ruleset.options):
+        found = evening.sweeps(ruleset, options, played[0], limit, _player(ruleset, processes, scheduler))
+        data["sweep"] = _sweep_data(found, ruleset, options, given, n, seed, out)
+    if as_json:
+        print(json.dumps(data, indent=1))
+    else:
+        _print(Console(highlight=False, soft_wrap=True), data, ruleset)
+    if out is not None:
+        from grognard.analysis.report import write_balance
+
+        written = write_balance(out, data, played[0].summary)
+        if not as_json:
+            print("wrote " + ", ".join(str(p) for p in written))
+
+
+def _figures(
+    ruleset: Ruleset,
+    options: dict[str, Any],
+    pairs: Sequence[tuple[str, str]],
+    plans: Sequence[Plan],
+    played: Sequence[Played],
+    limit: int | None,
+    seed: int,
+    skilled: str,
+    every: bool,
+) -> dict[str, Any]:
+    """The run's figures as data (what --json prints and the text shows)."""
+    first, second = ruleset.sides
+    by_pair = dict(zip(pairs, played, strict=True))
+    pairings = []
+    for pair, item in zip(pairs, played, strict=True):
+        figures = balance.outcome_figures(item, limit)
+        figures["levels"] = dict(zip(ruleset.sides, pair, strict=True))
+        pairings.append(figures)
+    skill = []
+    if (skilled, "book") in by_pair and (skilled, "book") != ("book", "book"):
+        m = plans[pairs.index((skilled, "book"))].games
+        skill.append(balance.skill(by_pair[(skilled, "book")], by_pair[("book", skilled)], first, m))
+        skill.append(balance.skill(by_pair[("book", skilled)], by_pair[(skilled, "book")], second, m))
+    data: dict[str, Any] = {
+        "plan": {
+            "ruleset": ruleset.name,
+            "options": {k: v for k, v in options.items()},
+            "shown": _shown(ruleset, options),
+            "seed": seed,
+            "games": plans[0].games,
+            "skill_games": plans[1].games if len(plans) > 1 else 0,
+            "book": "book",
+            "skilled": skilled,
+            "levels": {level: note(ruleset, level) for level in dict.fromkeys(a for pair in pairs for a in pair)},
+        },
+        "pairings": pairings,
+        "skill": skill,
+    }
+    if every:
+        levels = sorted({a for a, _ in pairs}, key=[a for a, _ in pairs].index)
+        cells = {}
+        for (a, b), item in by_pair.items():
+            wins = item.summary.outcomes.get(f"{first} win", 0)
+            low, high = wilson(wins, item.summary.games)
+            cells[f"{a} v {b}"] = {
+                "games": item.summary.games,
+                "wins": wins,
+                "share": wins / item.summary.games,
+                "low95": low,
+                "high95": high,
+            }
+        data["matrix"] = {"side": first, "levels": levels, "cells": cells}
+    return data
+
+
+def register(app: typer.Typer) -> None:
+    """Add balance to ``app``."""
+    app.command("balance")(balance_command)
