@@ -43,7 +43,8 @@ def test_the_same_figures_on_one_process_two_and_a_dask_cluster(capsys: pytest.C
         {"allies": "book", "axis": "random"},
     ]
     assert [p["games"] for p in one["pairings"]] == [10, 3, 3]
-    assert [s["side"] for s in one["skill"]] == ["allies", "axis"] and one["skill"][0]["games"] == 3
+    assert one["skill"]["swing"]["side"] == "allies" and one["skill"]["swing"]["games"] == 3
+    assert [gain["side"] for gain in one["skill"]["gains"]] == ["allies", "axis"]
     book = one["pairings"][0]
     assert sum(item["games"] for item in book["outcomes"].values()) == 10
     assert book["to_the_limit"]["limit"] == 2 and book["turns"]["max"] <= 2
@@ -118,7 +119,8 @@ def test_the_text_report_names_every_figure(capsys: pytest.CaptureFixture[str]) 
         "Book v book, 10 games",
         "ran to the turn limit (2)",
         "length in turns: median",
-        "Skill: random",
+        "Skill (random against book",
+        "a swing of",
         "Evening the game",
         "check it: grognard simulate skirmish",
         "at 10 games a win rate near 50%",

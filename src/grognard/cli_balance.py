@@ -97,16 +97,16 @@ def _plan_of(ruleset: Ruleset, options: dict[str, Any], pair: tuple[str, str], s
 
 
 def _run(
-    ruleset: Ruleset, plans: list[Plan], jobs: int, scheduler: str | None, label: str, quiet: bool
+    ruleset: Ruleset, plans: list[Plan], jobs: int, scheduler: str | None, label: str, quiet: bool, sweep: int
 ) -> list[Played]:
     """Game 0 of each plan played here first (its time makes the estimate said before the rest), then the rest
     side by side behind a progress bar."""
-    first = []
-    seconds = 0.0
+    first, took = [], []
     for plan in plans:
-        played, took = balance.play_first(plan, ruleset)
+        played, spent = balance.play_first(plan, ruleset)
         first.append(played)
-        seconds += took * plan.games
+        took.append(spent)
+    seconds = sum(spent * plan.games for spent, plan in zip(took, plans, strict=True))
     total = sum(plan.games for plan in plans)
     where = f"the Dask cluster at {scheduler}" if scheduler else counted(jobs, "process", "processes")
     workers = 1 if scheduler else max(1, jobs)
@@ -115,6 +115,12 @@ def _run(
             f"{label}: {total:,} games; about {_duration(seconds / workers)} on {where} "
             f"({_duration(seconds)} of CPU, from each pairing's first game; Ctrl-C stops)"
         )
+        if sweep:
+            each = took[0] * plans[0].games
+            _say(
+                f"then the sweep: up to {sweep} values of {plans[0].games:,} games (at most "
+                f"{sweep * plans[0].games:,} games, about {_duration(sweep * each / workers)} at the book's pace)"
+            )
     with _progress() as progress:
         task = progress.add_task(label, total=total, completed=len(plans))
         return balance.play(
@@ -172,18 +178,7 @@ def _print(console: Console, data: dict[str, Any], ruleset: Ruleset) -> None:
         f"range {turns['min']}-{turns['max']}"
     )
     if data["skill"]:
-        games, skilled, book_name = data["skill"][0]["games"], plan["skilled"], plan["book"]
-        console.print(
-            f"[bold]Skill[/bold]: {skilled} against {book_name}, {games} games each way, on the dice of the first "
-            f"{games} above (each side's win rate as {skilled} and as {book_name}, and the difference):"
-        )
-    for item in data["skill"]:
-        console.print(
-            f"  {item['side']:<9} {_pct(item['skilled']['share']):>6} {_interval(*item['skilled']['interval'])} as "
-            f"{plan['skilled']}, {_pct(item['book']['share']):>6} {_interval(*item['book']['interval'])} as "
-            f"{plan['book']}: skill is worth {100 * item['difference']:+.1f} points "
-            f"[{100 * item['low95']:+.1f}, {100 * item['high95']:+.1f}] (McNemar p = {item['mcnemar_p']:.3g})"
-        )
+        _print_skill(console, data["skill"], plan["skilled"])
     if data.get("matrix"):
         _print_matrix(console, data, first, second)
     sweep = data.get("sweep")
@@ -196,6 +191,31 @@ def _print(console: Console, data: dict[str, Any], ruleset: Ruleset) -> None:
             f"at {n} games a win rate near 50% is known to about ±{100 * _half_width(n):.0f} points" for n in widths
         )
         + " (4 times the games halve it)."
+    )
+
+
+def _print_skill(console: Console, skill: dict[str, Any], skilled: str) -> None:
+    swing = skill["swing"]
+    games, side = swing["games"], swing["side"]
+    console.print(
+        f"[bold]Skill[/bold] ({skilled} against book, {games} games each way, on the dice of the first {games} above):"
+    )
+    console.print(
+        f"  how much it matters: the {side} win {_pct(swing['one']['share'])} as {skilled} v book, "
+        f"{_pct(swing['other']['share'])} as book v {skilled}: a swing of {_points(swing)}"
+    )
+    for gain in skill["gains"]:
+        console.print(
+            f"  {skilled} to the {gain['side']}: {_pct(gain['one']['share'])} against book, "
+            f"{_pct(gain['other']['share'])} in book v book on the same games: {_points(gain)}"
+        )
+
+
+def _points(item: dict[str, Any]) -> str:
+    """A paired difference as points with its interval and McNemar's p."""
+    return (
+        f"{100 * item['difference']:+.1f} points [{100 * item['low95']:+.1f}, {100 * item['high95']:+.1f}] "
+        f"(McNemar p = {item['mcnemar_p']:.3g})"
     )
 
 
@@ -274,6 +294,35 @@ def _both_book(ruleset: Ruleset) -> str:
     return ",".join(f"{side}=book" for side in ruleset.sides)
 
 
+def _given(ruleset: Ruleset, option: list[str] | None, scenario: str | None) -> dict[str, str]:
+    """The options given (``-o``), with ``--scenario`` among them; OptionError for a scenario given twice or
+    to a rule set without scenarios."""
+    given = parse_assignments(option or ())
+    if scenario is not None:
+        if not any(spec.name == "scenario" for spec in ruleset.options):
+            raise OptionError(f"--scenario {scenario!r}: {ruleset.name} has no scenarios (its options: -o NAME=VALUE)")
+        if "scenario" in given:
+            raise OptionError(
+                f"--scenario {scenario!r}: the scenario is given twice (and -o scenario={given['scenario']})"
+            )
+        given["scenario"] = scenario
+    return given
+
+
+def _check_places(out: Path | None, force: bool, scheduler: str | None) -> None:
+    """The folder to write in and the cluster, checked (and the folder made) before any game is played."""
+    if out is not None:
+        check_outputs_in(out, OUTPUTS, force, "--out")
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OptionError(f"--out {str(out)!r}: {exc.strerror}") from None
+    if scheduler is not None:
+        from grognard.analysis.cluster import dask_rows
+
+        list(dask_rows([], scheduler))  # reached, or refused in one line
+
+
 def balance_command(
     ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help=f"the rule set ({_KNOWN})")],
     option: Annotated[
@@ -319,15 +368,7 @@ def balance_command(
     """Who wins a scenario under the book's play, how long it lasts, how much skill matters, and the turn limit
     that evens it: from bot games on the same dice."""
     ruleset = rulesets.get(ruleset_name)
-    given = parse_assignments(option or ())
-    if scenario is not None:
-        if not any(spec.name == "scenario" for spec in ruleset.options):
-            raise OptionError(f"--scenario {scenario!r}: {ruleset.name} has no scenarios (its options: -o NAME=VALUE)")
-        if "scenario" in given:
-            raise OptionError(
-                f"--scenario {scenario!r}: the scenario is given twice (and -o scenario={given['scenario']})"
-            )
-        given["scenario"] = scenario
+    given = _given(ruleset, option, scenario)
     n = DEFAULT_GAMES.get(ruleset.name, 200) if games is None else games
     m = min(n, DEFAULT_SKILL_GAMES.get(ruleset.name, 20)) if skill_games is None else skill_games
     processes = _check_run(n, jobs, seed)
@@ -336,21 +377,14 @@ def balance_command(
     options = ruleset.resolve(given)
     bot_of(ruleset, "book", "--levels"), bot_of(ruleset, skilled, "--skilled")  # both named, before any game
     limit = _game_facts(ruleset, options)
-    if out is not None:
-        check_outputs_in(out, OUTPUTS, force, "--out")
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise OptionError(f"--out {str(out)!r}: {exc.strerror}") from None
-    if scheduler is not None:  # reached (or refused in one line) before the first game is played here
-        from grognard.analysis.cluster import dask_rows
-
-        list(dask_rows([], scheduler))
+    _check_places(out, force, scheduler)
     pairs = _pairings(ruleset, "book", skilled, every) if m else [("book", "book")]
     plans = [_plan_of(ruleset, options, pair, seed, n if i == 0 else m) for i, pair in enumerate(pairs)]
-    played = _run(ruleset, plans, processes, scheduler, f"{ruleset.name} balance", as_json)
+    sweeping = sweep and limit is not None and any(spec.name == "turn_limit" for spec in ruleset.options)
+    values = evening.most_values(ruleset, limit) if sweeping and limit is not None else 0
+    played = _run(ruleset, plans, processes, scheduler, f"{ruleset.name} balance", as_json, values)
     data = _figures(ruleset, options, pairs, plans, played, limit, seed, skilled, every)
-    if sweep and limit is not None and any(spec.name == "turn_limit" for spec in ruleset.options):
+    if sweeping and limit is not None:
         found = evening.sweeps(ruleset, options, played[0], limit, _player(ruleset, processes, scheduler))
         data["sweep"] = _sweep_data(found, ruleset, options, given, n, seed, out)
     if as_json:
@@ -384,11 +418,14 @@ def _figures(
         figures = balance.outcome_figures(item, limit)
         figures["levels"] = dict(zip(ruleset.sides, pair, strict=True))
         pairings.append(figures)
-    skill = []
-    if (skilled, "book") in by_pair and (skilled, "book") != ("book", "book"):
+    skill: dict[str, Any] = {}
+    if (skilled, "book") in by_pair and skilled != "book":
         m = plans[pairs.index((skilled, "book"))].games
-        skill.append(balance.skill(by_pair[(skilled, "book")], by_pair[("book", skilled)], first, m))
-        skill.append(balance.skill(by_pair[("book", skilled)], by_pair[(skilled, "book")], second, m))
+        ahead, behind, book = by_pair[(skilled, "book")], by_pair[("book", skilled)], by_pair[("book", "book")]
+        skill = {
+            "swing": balance.compare(ahead, behind, first, m),
+            "gains": [balance.compare(ahead, book, first, m), balance.compare(behind, book, second, m)],
+        }
     data: dict[str, Any] = {
         "plan": {
             "ruleset": ruleset.name,

@@ -159,12 +159,14 @@ def outcome_figures(played: Played, limit: int | None) -> dict[str, Any]:
     }
 
 
-def skill(skilled_first: Played, skilled_second: Played, side: str, games: int) -> dict[str, Any]:
-    """How much skill is worth to ``side``: its win rate with the skilled bot against the book's, minus
-    its win rate with the book's against the skilled one, on the same ``games`` games (paired), with the
-    95% interval of the difference and McNemar's p."""
-    ahead = skilled_first.won(side, games)
-    behind = skilled_second.won(side, games)
+def compare(one: Played, other: Played, side: str, games: int) -> dict[str, Any]:
+    """``side``'s win rate in pairing ``one`` minus its win rate in ``other``, on the same first ``games`` games
+    (paired: game i rolled the same dice in both), with the 95% interval of the difference and McNemar's p.
+
+    Skill's *swing* is the first side's win rate as hard against the book minus as the book against hard
+    (without draws, the second side's swing is the same number); a side's *gain* is its win rate with the
+    skilled bot against the book minus its win rate in the book against the book."""
+    ahead, behind = one.won(side, games), other.won(side, games)
     gained = sum(1 for a, b in zip(ahead, behind, strict=True) if a and not b)
     lost = sum(1 for a, b in zip(ahead, behind, strict=True) if b and not a)
     diff, low, high = paired_difference(gained, lost, games)
@@ -172,8 +174,8 @@ def skill(skilled_first: Played, skilled_second: Played, side: str, games: int) 
     return {
         "side": side,
         "games": games,
-        "skilled": {"wins": wins_ahead, "share": wins_ahead / games, "interval": wilson(wins_ahead, games)},
-        "book": {"wins": wins_behind, "share": wins_behind / games, "interval": wilson(wins_behind, games)},
+        "one": {"bots": dict(one.plan.bots), "wins": wins_ahead, "share": wins_ahead / games},
+        "other": {"bots": dict(other.plan.bots), "wins": wins_behind, "share": wins_behind / games},
         "difference": diff,
         "low95": low,
         "high95": high,

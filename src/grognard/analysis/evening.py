@@ -11,6 +11,7 @@ scenario), so a Dask worker elsewhere plays it too.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -33,6 +34,23 @@ def scenario_files(options: Mapping[str, Any]) -> tuple[str, str, dict[str, Any]
     return name, _text(resolve_path(name), name), None
 
 
+def turn_span(ruleset: Ruleset, limit: int) -> tuple[int, int]:
+    """The turn limits a sweep looks between: 1 to twice the scenario's own (at least 6 more), within the option's
+    range."""
+    maximum = max((spec.maximum or 1000) for spec in ruleset.options if spec.name == "turn_limit")
+    return 1, int(min(maximum, max(2 * limit, limit + 6)))
+
+
+BREAKS_SPAN = (5, 100)  # a side's breaks_at, in hundredths: from 5% of its men lost to every man
+
+
+def most_values(ruleset: Ruleset, limit: int) -> int:
+    """The most values the sweeps may play (the turn limit's and both sides' breaks_at, each halved down to one
+    step, its two ends tried), for the time said before the games."""
+    low, high = turn_span(ruleset, limit)
+    return sum(2 + math.ceil(math.log2(max(2, b - a))) for a, b in ((low, high), BREAKS_SPAN, BREAKS_SPAN))
+
+
 def sweeps(
     ruleset: Ruleset, options: Mapping[str, Any], book: Played, limit: int, play: Player
 ) -> list[dict[str, Any]]:
@@ -42,12 +60,11 @@ def sweeps(
 
     side = ruleset.sides[0]
     plan = book.plan
-    maximum = max((spec.maximum or 1000) for spec in ruleset.options if spec.name == "turn_limit")
     found = [
         _sweep(
             "turn_limit",
             limit,
-            (1, int(min(maximum, max(2 * limit, limit + 6)))),
+            turn_span(ruleset, limit),
             lambda k: Plan(plan.ruleset, {**options, "turn_limit": k}, plan.bots, plan.seed, plan.games),
             book,
             side,
@@ -67,7 +84,7 @@ def sweeps(
             embedded = {"scenario": {"file": name, "toml": edited, "tables": tables}}
             return Plan(plan.ruleset, dict(options), plan.bots, plan.seed, plan.games, embedded=embedded)
 
-        found.append(_sweep(f"sides[{index}].breaks_at", own, (5, 100), variant, book, side, play))
+        found.append(_sweep(f"sides[{index}].breaks_at", own, BREAKS_SPAN, variant, book, side, play))
         found[-1]["side_of_field"] = str(entry.get("id", index))
         if found[-1]["balanced"]:
             break
