@@ -65,7 +65,7 @@ def stored_room(store: Store, code: str, seed: int, seat: str, until: Any) -> tu
         "players": {"p1": {"name": "Pat", "token": token_hash(token)}},
         "seats": seats,
         "seat_sides": {s: game.side_of(s) for s in game.seats()},
-        "fill_bots": True,
+        "fill_bots": False,  # the game stays as stored: no bot on another seat fires first (its squads gone)
         "bot_names": {side: ruleset.default_bot for side in ruleset.sides},
         "timer": 0,
         "on_timeout": "bot",

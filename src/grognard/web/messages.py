@@ -66,8 +66,8 @@ class RefusalCode(StrEnum):
     DICE = "dice"  # dice that cannot be (a typed roll off the die, a wrong count)
     RECORD = "record"
     TORN_RECORD = "torn_record"
-    TABLES = "tables"  # a skirmish table file
-    SCENARIO = "scenario"  # a skirmish scenario
+    TABLES = "tables"  # a rule set's table file
+    SCENARIO = "scenario"  # a rule set's scenario file
 
 
 def refusal_code(code: str) -> RefusalCode:
