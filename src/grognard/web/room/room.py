@@ -196,19 +196,20 @@ class Room(Clock):
         self._timer_key = None
 
     def _settings(self, args: dict[str, Any]) -> None:
-        meta = self.meta
+        """The host's settings, each checked before any is applied: one refused changes nothing."""
+        meta, names = self.meta, args.get("bot_names") or {}
         if args.get("retention_days") is not None:
             check_days(args["retention_days"], self.retention_most)
-        for key in ("fill_bots", "timer", "on_timeout", "odds_shown", "odds_from", "retention_days"):
-            if args.get(key) is not None:
-                meta[key] = args[key]
-        for side, name in (args.get("bot_names") or {}).items():
+        for side, name in names.items():
             if side not in self.ruleset.sides:
                 sides = ", ".join(self.ruleset.sides)
                 raise Refused(RefusalCode.BAD_BOT, f"bot_names: no side {side!r}; sides: {sides}")
             if name not in self.ruleset.bots:
                 raise Refused(RefusalCode.BAD_BOT, f"bot_names: {ladder.unknown_bot(self.ruleset, name)}")
-            meta["bot_names"][side] = name
+        for key in ("fill_bots", "timer", "on_timeout", "odds_shown", "odds_from", "retention_days"):
+            if args.get(key) is not None:
+                meta[key] = args[key]
+        meta["bot_names"].update(names)
         self.bots = {}
         self._timer_key = None
 
