@@ -41,7 +41,7 @@ from grognard.core.words import counted
 # games of the book against the book, and of each other pairing, when -n and --skill-games are not given:
 # each rule set's default run takes at most 2 minutes on 2 cores (docs/balance.md has the measurements)
 DEFAULT_GAMES = {"omaha": 1000, "b17": 1000, "skirmish": 200}
-DEFAULT_SKILL_GAMES = {"omaha": 2, "b17": 20, "skirmish": 20}
+DEFAULT_SKILL_GAMES = {"omaha": 0, "b17": 20, "skirmish": 20}  # Omaha: a hard game of 24 seats is minutes
 OUTPUTS = ["balance.json", "pairings.png", "turns.png", "sweep.png", "balanced.toml"]
 
 
@@ -179,6 +179,11 @@ def _print(console: Console, data: dict[str, Any], ruleset: Ruleset) -> None:
     )
     if data["skill"]:
         _print_skill(console, data["skill"], plan["skilled"])
+    elif not data.get("matrix"):
+        console.print(
+            f"Skill: not played (--skill-games 0{'' if plan['skill_games_given'] else ', the default here'}); "
+            f"--skill-games N plays N games of {plan['skilled']} v book and of book v {plan['skilled']}"
+        )
     if data.get("matrix"):
         _print_matrix(console, data, first, second)
     sweep = data.get("sweep")
@@ -383,7 +388,7 @@ def balance_command(
     sweeping = sweep and limit is not None and any(spec.name == "turn_limit" for spec in ruleset.options)
     values = evening.most_values(ruleset, limit) if sweeping and limit is not None else 0
     played = _run(ruleset, plans, processes, scheduler, f"{ruleset.name} balance", as_json, values)
-    data = _figures(ruleset, options, pairs, plans, played, limit, seed, skilled, every)
+    data = _figures(ruleset, options, pairs, plans, played, limit, seed, skilled, every, skill_games is not None)
     if sweeping and limit is not None:
         found = evening.sweeps(ruleset, options, played[0], limit, _player(ruleset, processes, scheduler))
         data["sweep"] = _sweep_data(found, ruleset, options, given, n, seed, out)
@@ -409,6 +414,7 @@ def _figures(
     seed: int,
     skilled: str,
     every: bool,
+    given_skill: bool,
 ) -> dict[str, Any]:
     """The run's figures as data (what --json prints and the text shows)."""
     first, second = ruleset.sides
@@ -434,6 +440,7 @@ def _figures(
             "seed": seed,
             "games": plans[0].games,
             "skill_games": plans[1].games if len(plans) > 1 else 0,
+            "skill_games_given": given_skill,
             "book": "book",
             "skilled": skilled,
             "levels": {level: note(ruleset, level) for level in dict.fromkeys(a for pair in pairs for a in pair)},
