@@ -113,7 +113,7 @@ def _run(
     if not quiet:
         _say(
             f"{label}: {total:,} games; about {_duration(seconds / workers)} on {where} "
-            f"({_duration(seconds)} of CPU, from each pairing's first game; Ctrl-C stops)"
+            f"({_duration(seconds)} of CPU, from each pairing's first games; Ctrl-C stops)"
         )
         if sweep:
             each = took[0] * plans[0].games
@@ -122,10 +122,8 @@ def _run(
                 f"{sweep * plans[0].games:,} games, about {_duration(sweep * each / workers)} at the book's pace)"
             )
     with _progress() as progress:
-        task = progress.add_task(label, total=total, completed=len(plans))
-        return balance.play(
-            plans, ruleset, jobs, scheduler, lambda _, n: progress.advance(task, n), played=first, first=1
-        )
+        task = progress.add_task(label, total=total, completed=sum(item.summary.games for item in first))
+        return balance.play(plans, ruleset, jobs, scheduler, lambda _, n: progress.advance(task, n), played=first)
 
 
 def _player(ruleset: Ruleset, jobs: int, scheduler: str | None) -> evening.Player:

@@ -50,11 +50,13 @@ class Played:
         return [self.results[i][0] == f"{side} win" for i in range(games)]
 
 
-def tasks_of(plans: Sequence[Plan], jobs: int, first: int = 0) -> list[tuple[int, Task]]:
-    """Each plan's games from ``first`` on, in chunks small enough that every process has work to the end
-    (a hard bot's game may take a minute), as ``(plan's index, task)``: the plans one after the other."""
+def tasks_of(plans: Sequence[Plan], jobs: int, starts: Sequence[int] | None = None) -> list[tuple[int, Task]]:
+    """Each plan's games from its start on (``starts``, 0 by default), in chunks small enough that every process
+    has work to the end (a hard bot's game may take a minute), as ``(plan's index, task)``: one plan after
+    the other."""
     out = []
     for index, plan in enumerate(plans):
+        first = starts[index] if starts is not None else 0
         left = plan.games - first
         if left <= 0:
             continue
@@ -73,13 +75,12 @@ def play(
     scheduler: str | None,
     on_rows: Callable[[int, int], None] | None = None,
     played: Sequence[Played] | None = None,
-    first: int = 0,
 ) -> list[Played]:
-    """Play every plan's games from ``first`` on (``played``: the games before, already counted there),
-    their chunks side by side in ``jobs`` processes or on the cluster at ``scheduler``; ``on_rows(plan's
-    index, games)`` after each chunk (a progress bar)."""
+    """Play every plan's games (``played``: each plan's first games, already counted there: the rest are
+    played), their chunks side by side in ``jobs`` processes or on the cluster at ``scheduler``;
+    ``on_rows(plan's index, games)`` after each chunk (a progress bar)."""
     out = list(played) if played is not None else [Played(plan) for plan in plans]
-    tasks = tasks_of(plans, jobs, first)
+    tasks = tasks_of(plans, jobs, [item.summary.games for item in out])
     for (index, _), rows in zip(
         tasks, run_tasks((task for _, task in tasks), len(tasks), jobs, scheduler), strict=True
     ):
@@ -90,15 +91,17 @@ def play(
 
 
 def play_first(plan: Plan, ruleset: Ruleset) -> tuple[Played, float]:
-    """Game 0 of ``plan`` played here, and the CPU seconds it took (the run's time estimate comes from it)."""
+    """The first games of ``plan`` played here (one; a chunk of the batch path, whose games cost less side by
+    side than alone) and the CPU seconds a game took: the run's time estimate comes from it."""
     import time
 
+    games = min(plan.games, CHUNK) if batched(plan) else 1
     started = time.process_time()
-    rows = play_chunk(plan, 0, 1)
+    rows = play_chunk(plan, 0, games)
     seconds = time.process_time() - started
     played = Played(plan)
     played.add(rows, ruleset)
-    return played, seconds
+    return played, seconds / games
 
 
 def score(outcomes: Mapping[str, int], side: str) -> float:
