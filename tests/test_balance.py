@@ -97,8 +97,28 @@ def test_each_value_a_sweep_found_plays_as_balance_reported(tmp_path: Path, caps
     assert (out / "balance.json").is_file() and (out / "sweep.png").read_bytes()[:4] == b"\x89PNG"
 
 
+def test_a_breaks_at_recommended_is_written_as_a_scenario_that_plays_as_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--sweep breaks_at: the side's field in an edited copy of the scenario (balanced.toml, one line changed),
+    which the printed check command plays to the outcomes balance reported."""
+    args = ["skirmish", "--scenario", FIRE_RANGE, "-n", "12", "--skill-games", "0", "--seed", "3", "--jobs", "1"]
+    data = _balance([*args, "--sweep", "breaks_at", "--out", str(tmp_path)], capsys)
+    best = data["sweep"]["recommended"]
+    assert best["field"].endswith("].breaks_at") and all(s["field"] != "turn_limit" for s in data["sweep"]["sweeps"])
+    written = (tmp_path / "balanced.toml").read_text().splitlines()
+    added = [line for line in written if line.startswith(f"breaks_at = {best['best']}  # grognard balance: was ")]
+    assert len(added) == 1  # this scenario's sides name no breaks_at: the line is added under its [[sides]]
+    assert [line for line in written if line not in added] == Path(FIRE_RANGE).read_text().splitlines()
+    check = shlex.split(best["check"])
+    assert f"scenario={tmp_path / 'balanced.toml'}" in check
+    assert main([*check[1:], "--jobs", "1", "--json"]) == 0
+    played = json.loads(capsys.readouterr().out)["figures"]["outcomes"]
+    assert {key: value["games"] for key, value in played.items()} == best["outcomes"]
+
+
 def test_levels_plays_every_pairing_of_the_ladder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["skirmish", "--scenario", FIRE_RANGE, "-n", "1", "--skill-games", "1", "--levels", "--no-sweep"]
+    args = ["skirmish", "--scenario", FIRE_RANGE, "-n", "1", "--skill-games", "1", "--levels", "--sweep", "none"]
     assert main(["balance", *args, "--jobs", "1", "--out", str(tmp_path)]) == 0
     assert "win rate, allies level (row) against axis level (column)" in capsys.readouterr().out
     data = json.loads((tmp_path / "balance.json").read_text())  # the figures the table shows
@@ -159,6 +179,7 @@ def test_with_value_edits_one_line_of_the_scenario() -> None:
         (["balance", "b17", "-n", "5", "--skill-games", "6"], "--skill-games 6"),
         (["balance", "b17", "--skilled", "grandmaster"], "'grandmaster'"),
         (["balance", "b17", "--jobs", "0"], "--jobs 0"),
+        (["balance", "skirmish", "--sweep", "morale"], "--sweep 'morale'"),
         (["balance", "skirmish", "--scenario", "hill_assault", "-o", "scenario=village_street"], "given twice"),
         (["balance", "b17", "-n", "2", "--scheduler", "tcp://127.0.0.1:9"], "--scheduler"),
     ],

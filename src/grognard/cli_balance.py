@@ -353,8 +353,13 @@ def balance_command(
         bool, typer.Option("--levels", help="every pairing of the ladder's levels, not only hard and book")
     ] = False,
     sweep: Annotated[
-        bool, typer.Option("--sweep/--no-sweep", help="look for the turn limit that evens the game")
-    ] = True,
+        str,
+        typer.Option(
+            "--sweep",
+            metavar="|".join(evening.FIELDS),
+            help="the field to even the game with: the turn limit, else each side's breaks_at (auto); one; none",
+        ),
+    ] = "auto",
     seed: Annotated[int, typer.Option("--seed", help="seed of the run: game i's dice", parser=whole_number)] = 1,
     jobs: Annotated[
         int | None, typer.Option("--jobs", help="processes (default: every core)", parser=whole_number)
@@ -383,12 +388,14 @@ def balance_command(
     _check_places(out, force, scheduler)
     pairs = _pairings(ruleset, "book", skilled, every) if m else [("book", "book")]
     plans = [_plan_of(ruleset, options, pair, seed, n if i == 0 else m) for i, pair in enumerate(pairs)]
-    sweeping = sweep and limit is not None and any(spec.name == "turn_limit" for spec in ruleset.options)
-    values = evening.most_values(ruleset, limit) if sweeping and limit is not None else 0
+    if sweep not in evening.FIELDS:
+        raise OptionError(f"--sweep {sweep!r}: choose one of {', '.join(evening.FIELDS)}")
+    sweeping = sweep != "none" and limit is not None and any(spec.name == "turn_limit" for spec in ruleset.options)
+    values = evening.most_values(ruleset, limit, sweep) if sweeping and limit is not None else 0
     played = _run(ruleset, plans, processes, scheduler, f"{ruleset.name} balance", as_json, values)
     data = _figures(ruleset, options, pairs, plans, played, limit, seed, skilled, every, skill_games is not None)
     if sweeping and limit is not None:
-        found = evening.sweeps(ruleset, options, played[0], limit, _player(ruleset, processes, scheduler))
+        found = evening.sweeps(ruleset, options, played[0], limit, _player(ruleset, processes, scheduler), sweep)
         data["sweep"] = _sweep_data(found, ruleset, options, given, n, seed, out)
     if as_json:
         print(json.dumps(data, indent=1))

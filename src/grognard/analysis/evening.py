@@ -44,35 +44,42 @@ def turn_span(ruleset: Ruleset, limit: int) -> tuple[int, int]:
 BREAKS_SPAN = (5, 100)  # a side's breaks_at, in hundredths: from 5% of its men lost to every man
 
 
-def most_values(ruleset: Ruleset, limit: int) -> int:
-    """The most values the sweeps may play (the turn limit's and both sides' breaks_at, each halved down to one
-    step, its two ends tried), for the time said before the games."""
-    low, high = turn_span(ruleset, limit)
-    return sum(2 + math.ceil(math.log2(max(2, b - a))) for a, b in ((low, high), BREAKS_SPAN, BREAKS_SPAN))
+def most_values(ruleset: Ruleset, limit: int, fields: str = "auto") -> int:
+    """The most values the sweeps of ``fields`` may play (the turn limit's and both sides' breaks_at, each
+    halved down to one step, its two ends tried), for the time said before the games."""
+    spans = [turn_span(ruleset, limit)] if fields in ("auto", "turn_limit") else []
+    spans += [BREAKS_SPAN, BREAKS_SPAN] if fields in ("auto", "breaks_at") else []
+    return sum(2 + math.ceil(math.log2(max(2, b - a))) for a, b in spans)
+
+
+FIELDS = ("auto", "turn_limit", "breaks_at", "none")  # grognard balance --sweep
 
 
 def sweeps(
-    ruleset: Ruleset, options: Mapping[str, Any], book: Played, limit: int, play: Player
+    ruleset: Ruleset, options: Mapping[str, Any], book: Played, limit: int, play: Player, fields: str = "auto"
 ) -> list[dict[str, Any]]:
     """The sweeps played, in order, until one brings the book against the book within 5 points of 50%:
-    the turn limit, then each side's ``breaks_at`` (``book``: the book's games at the scenario's own values)."""
+    the turn limit, then each side's ``breaks_at`` (``book``: the book's games at the scenario's own values);
+    ``fields``: ``turn_limit`` or ``breaks_at`` for that field alone."""
     from grognard.rulesets.skirmish.tables import loads_toml
 
     side = ruleset.sides[0]
     plan = book.plan
-    found = [
-        _sweep(
-            "turn_limit",
-            limit,
-            turn_span(ruleset, limit),
-            lambda k: Plan(plan.ruleset, {**options, "turn_limit": k}, plan.bots, plan.seed, plan.games),
-            book,
-            side,
-            play,
+    found: list[dict[str, Any]] = []
+    if fields in ("auto", "turn_limit"):
+        found.append(
+            _sweep(
+                "turn_limit",
+                limit,
+                turn_span(ruleset, limit),
+                lambda k: Plan(plan.ruleset, {**options, "turn_limit": k}, plan.bots, plan.seed, plan.games),
+                book,
+                side,
+                play,
+            )
         )
-    ]
-    if found[-1]["balanced"]:
-        return found
+        if found[-1]["balanced"] or fields == "turn_limit":
+            return found
     name, text, tables = scenario_files(options)
     for index, entry in enumerate(loads_toml(text).get("sides", [])):
         own = round(100 * float(entry.get("breaks_at", 1.0)))
