@@ -78,8 +78,8 @@ def test_two_people_on_one_side_each_order_their_own_unit(browser: Any, server: 
     assert host.is_visible("#seat-commands")  # what each seat commands, beside it
     assert rows.nth(0).locator("td").nth(1).inner_text() == "A, C"
     assert rows.nth(1).locator("td").nth(1).inner_text() == "B"
-    host.select_option("#seat-bot-Axis-2", "random")  # a bot of another kind on one commander's seat
-    host.wait_for_function("document.querySelector('#seat-bot-Axis-2').value === 'random'")
+    host.select_option("#seat-bot-Axis-2", "normal")  # a bot of another level on one commander's seat
+    host.wait_for_function("document.querySelector('#seat-bot-Axis-2').value === 'normal'")
     host.locator("#seat-rows").scroll_into_view_if_needed()
     snap(host, shots, "commanders-host")
     _axe_clean(host)
