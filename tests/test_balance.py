@@ -180,6 +180,7 @@ def test_with_value_edits_one_line_of_the_scenario() -> None:
         (["balance", "b17", "--skilled", "grandmaster"], "'grandmaster'"),
         (["balance", "b17", "--jobs", "0"], "--jobs 0"),
         (["balance", "skirmish", "--sweep", "morale"], "--sweep 'morale'"),
+        (["balance", "b17", "--skilled", "book"], "--skilled 'book'"),
         (["balance", "skirmish", "--scenario", "hill_assault", "-o", "scenario=village_street"], "given twice"),
         (["balance", "b17", "-n", "2", "--scheduler", "tcp://127.0.0.1:9"], "--scheduler"),
     ],

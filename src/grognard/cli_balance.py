@@ -108,12 +108,16 @@ def _run(
         took.append(spent)
     seconds = sum(spent * plan.games for spent, plan in zip(took, plans, strict=True))
     total = sum(plan.games for plan in plans)
-    where = f"the Dask cluster at {scheduler}" if scheduler else counted(jobs, "process", "processes")
     workers = 1 if scheduler else max(1, jobs)
     if not quiet:
+        where = (
+            f"shared by the workers of the Dask cluster at {scheduler}"
+            if scheduler
+            else f"about {_duration(seconds / workers)} on {counted(jobs, 'process', 'processes')}"
+        )
         _say(
-            f"{label}: {total:,} games; about {_duration(seconds / workers)} on {where} "
-            f"({_duration(seconds)} of CPU, from each pairing's first games; Ctrl-C stops)"
+            f"{label}: {total:,} games; {_duration(seconds)} of CPU, {where} (from each pairing's first games; "
+            f"Ctrl-C stops)"
         )
         if sweep:
             each = took[0] * plans[0].games
@@ -384,6 +388,8 @@ def balance_command(
         raise OptionError(f"--skill-games {m}: from 0 to -n ({n}): the pairings are paired with the book's first games")
     options = ruleset.resolve(given)
     bot_of(ruleset, "book", "--levels"), bot_of(ruleset, skilled, "--skilled")  # both named, before any game
+    if skilled == "book":
+        raise OptionError("--skilled 'book': the level played against the book is another (hard, normal, beginner)")
     limit = _game_facts(ruleset, options)
     _check_places(out, force, scheduler)
     pairs = _pairings(ruleset, "book", skilled, every) if m else [("book", "book")]
