@@ -10,6 +10,7 @@ Dask backend (``analysis.balance``).
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -150,6 +151,11 @@ def _interval(low: float, high: float) -> str:
     return f"[{_pct(low)}, {_pct(high)}]"
 
 
+def _games_for(half: float) -> int:
+    """The games that make a 95% interval around 50% this narrow (each side of it): (1.96 / 2 / half)^2."""
+    return math.ceil((balance.Z95 / 2 / half) ** 2)
+
+
 def _half_width(games: int) -> float:
     """The half width of a 95% interval around 50% with ``games`` games: how precisely a win rate is known."""
     low, high = wilson(games // 2, games)
@@ -262,6 +268,11 @@ def _print_sweep(console: Console, sweep: dict[str, Any], plan: dict[str, Any]) 
     console.print(
         f"  recommended: {best['field']}={best['best']:g}" + ("" if best["balanced"] else " (not within 5 points)")
     )
+    if best["high95"] - best["low95"] > 2 * balance.TARGET:
+        console.print(
+            f"  its interval is wider than the ±5 points asked: about {_games_for(balance.TARGET)} games (-n) "
+            f"narrow it to that"
+        )
     console.print(f"  check it: {best['check']}")
 
 

@@ -27,6 +27,22 @@ from grognard.analysis.montecarlo import BATCH_CHUNK, CHUNK, Plan, Summary, Task
 from grognard.analysis.stats import Z95, mcnemar, paired_difference, wilson
 from grognard.core.ruleset import Ruleset
 
+__all__ = [
+    "TARGET",
+    "Z95",
+    "Played",
+    "bisect_limit",
+    "compare",
+    "nearest",
+    "outcome_figures",
+    "play",
+    "play_first",
+    "score",
+    "score_interval",
+    "tasks_of",
+    "with_value",
+]
+
 TARGET = 0.05  # a balanced game: the first side's score within 5 points of 50%
 
 
