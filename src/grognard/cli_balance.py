@@ -352,13 +352,22 @@ def balance_command(
     games: Annotated[
         int | None,
         typer.Option(
-            "-n", "--games", help="games of the book against the book (default: the rule set's)", parser=whole_number
+            "-n",
+            "--games",
+            help="games of the book against the book (default: "
+            + ", ".join(f"{k} {v}" for k, v in DEFAULT_GAMES.items())
+            + ")",
+            parser=whole_number,
         ),
     ] = None,
     skill_games: Annotated[
         int | None,
         typer.Option(
-            "--skill-games", help="games of each other pairing (0: none; default: the rule set's)", parser=whole_number
+            "--skill-games",
+            help="games of each other pairing, on the book's first games' dice (default: "
+            + ", ".join(f"{k} {v}" for k, v in DEFAULT_SKILL_GAMES.items())
+            + ")",
+            parser=whole_number,
         ),
     ] = None,
     skilled: Annotated[
@@ -384,7 +393,12 @@ def balance_command(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
     out: Annotated[
-        Path | None, typer.Option("--out", file_okay=False, help="write balance.json and PNG plots here")
+        Path | None,
+        typer.Option(
+            "--out",
+            file_okay=False,
+            help="write balance.json, PNG plots (and a scenario evened by its breaks_at, balanced.toml) here",
+        ),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
