@@ -139,3 +139,12 @@ def test_the_book_by_its_new_name_keeps_omahas_fast_path() -> None:
     assert play_one(omaha, options, {"american": "book", "german": "book"}, 4, 0) == play_one(
         omaha, options, {"american": "doctrine", "german": "doctrine"}, 4, 0
     )
+
+
+def test_a_person_playing_is_told_what_the_bots_level_does() -> None:
+    from terminal_driver import run_cli
+
+    lines = run_cli("play", "b17", "--human", "american", "--bots", "german=hard", "--seed", "2").stdout.splitlines()
+    at = lines.index("bots: german hard")
+    assert lines[at + 1] == f"  hard: {get('b17').bot_notes['hard']}"
+    assert lines[at + 2].startswith("people: American")

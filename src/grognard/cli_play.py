@@ -472,6 +472,9 @@ def _run_play(
             taken = {part.strip().lower() for part in (human or "").split(",")}  # sides people take whole
             playing = [f"{side} {name}" for side, name in chosen.items() if side not in taken and "all" not in taken]
             console.print("bots: " + (", ".join(playing) or "none (people take every side)"))
+            if human is not None:  # a person plays them: what each level does, in its line
+                for name in dict.fromkeys(n for side, n in chosen.items() if f"{side} {n}" in playing):
+                    console.print(f"  {name}: {escape(ladder.note(ruleset, name))}", highlight=False)
         if dice == "manual" and not quiet:
             console.print("Manual dice: type each roll as the table rolls it (e.g. 5 2 6 or 526).")
         if isinstance(source, TypedDice):  # the setup's story (a scenario's banner) before its first roll
