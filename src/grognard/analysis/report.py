@@ -260,9 +260,13 @@ def write_balance(out: Path, data: dict[str, Any], book: Summary) -> list[Path]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     out.mkdir(parents=True, exist_ok=True)
     written = [out / "balance.json"]
+    name = data["plan"]["ruleset"] + (
+        f" {data['plan']['options']['scenario']}" if "scenario" in data["plan"]["options"] else ""
+    )
     write_output(written[0], json.dumps(data, indent=1, default=str))
     side = next(iter(data["pairings"][0]["levels"]))
     labels, shares, lows, highs = [], [], [], []
@@ -280,19 +284,21 @@ def write_balance(out: Path, data: dict[str, Any], book: Summary) -> list[Path]:
     axis.set_yticks(ys, labels, fontsize=8)
     axis.set_xlim(0, 1)
     axis.set_xlabel(f"{side} win rate (95% interval); {side} level v the other side's (games)")
-    axis.set_title(f"{data['plan']['ruleset']}: who wins, by pairing")
+    axis.set_title(f"{name}: who wins, by pairing")
     written.append(_save(figure, out / "pairings.png"))
     figure, axis = plt.subplots(figsize=(8, 4))
     histogram = book.histograms.get("turn", Counter())
     xs = sorted(histogram)
     axis.bar(xs, [histogram[x] / book.games for x in xs], color="#009E73")
     axis.set_xlabel("turn the game ended")
+    axis.set_xlim(min(xs, default=1) - 1, max(xs, default=1) + 1)
+    axis.xaxis.set_major_locator(MaxNLocator(integer=True))  # turns are whole: no tick at 1.6
     axis.set_ylabel("share of games")
-    axis.set_title(f"{data['plan']['ruleset']}: length of the book v book games ({book.games})")
+    axis.set_title(f"{name}: length of the book v book games ({book.games})")
     written.append(_save(figure, out / "turns.png"))
     sweep = data.get("sweep")
     if sweep:
-        written.append(_sweep_plot(out / "sweep.png", data["plan"]["ruleset"], sweep))
+        written.append(_sweep_plot(out / "sweep.png", name, sweep))
     return written
 
 
@@ -310,6 +316,7 @@ def _save(figure: Any, path: Path) -> Path:
 def _sweep_plot(path: Path, ruleset: str, sweep: dict[str, Any]) -> Path:
     """A panel per field swept: the first side's score at each value tried (95%), the 45-55% band."""
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     figure, panels = plt.subplots(len(sweep["sweeps"]), 1, figsize=(8, 1 + 2.6 * len(sweep["sweeps"])), squeeze=False)
     for axis, item in zip(panels[:, 0], sweep["sweeps"], strict=True):
@@ -323,6 +330,8 @@ def _sweep_plot(path: Path, ruleset: str, sweep: dict[str, Any]) -> Path:
         axis.axvline(item["best"], color="#D55E00", linestyle="--", label=f"nearest 50%: {item['best']:g}")
         whose = f" ({item['side_of_field']})" if "side_of_field" in item else ""
         axis.set_xlabel(f"{item['field']}{whose}")
+        if item["field"] == "turn_limit":
+            axis.xaxis.set_major_locator(MaxNLocator(integer=True))
         axis.set_ylim(0, 1)
         axis.set_ylabel(f"{sweep['side']} score")
         axis.legend(fontsize=7, loc="best")
