@@ -91,7 +91,7 @@ def test_an_unknown_level_is_one_line_naming_the_levels(command: str, capsys: py
     assert len(err) == 1, err
     assert err[0].startswith("error: --bots 'german=expert': no bot level 'expert' in b17; the levels, weakest first:")
     assert "book, normal, hard" in err[0] and "doctrine" in err[0]
-    with pytest.raises(OptionError, match="the levels, weakest first: book, normal, hard"):
+    with pytest.raises(OptionError, match="the levels, weakest first: beginner, book, normal, hard"):
         parse_bots(get("omaha"), ["german=search:extreme"])
 
 

@@ -527,7 +527,7 @@ def test_a_bot_for_a_side_names_what_is_wrong_and_changes_nothing(server: Server
     host.send({"type": "settings", "fill_bots": False, "timer": 30, "bot_names": bad})
     refused = host.until(lambda m: m["type"] == "refused")
     assert refused["code"] == "bad_bot" and refused["message"].startswith(
-        "bot_names: no bot level 'nonsense' in omaha; the levels, weakest first: book, normal, hard"
+        "bot_names: no bot level 'nonsense' in omaha; the levels, weakest first: beginner, book, normal, hard"
     )
     host.send({"type": "settings", "bot_names": {"martian": "doctrine"}})
     refused = host.until(lambda m: m["type"] == "refused")
@@ -579,12 +579,12 @@ def test_a_solo_game_is_made_at_the_level_asked_and_an_unknown_level_is_one_line
     )
     assert status == 400 and refused["code"] == "bad_bot", refused
     assert refused["message"] == f"level: {ladder.unknown_bot(omaha, 'x')}"
-    assert refused["message"].startswith("level: no bot level 'x' in omaha; the levels, weakest first: book, normal")
+    assert refused["message"].startswith("level: no bot level 'x' in omaha; the levels, weakest first: beginner, book")
     made = make_room(server, solo={"name": "Ann", "side": "american"}, level="hard")
     host = Client(server, made["code"], "host", made["host_token"])
     state = host.state_where(lambda s: "host" in s)
     assert state["host"]["bot_names"] == {"american": "hard", "german": "hard"}
-    assert state["host"]["bots"] == ["book", "normal", "hard"]
+    assert state["host"]["bots"] == ["beginner", "book", "normal", "hard"]
     assert state["host"]["bot_notes"]["hard"] == omaha.bot_notes["hard"]
     assert state["host"]["bot_notes"]["doctrine"] == ladder.OLDER_NOTES["doctrine"]
     for level in ("book", "normal", "search:hard"):  # every level and older name a seat's bot may be

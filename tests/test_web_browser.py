@@ -444,12 +444,17 @@ def test_the_solo_and_host_pages_offer_the_levels_with_their_lines(
     home.goto(f"{server.url}/host/{code}")  # the solo player is the host too (the page keeps the token)
     home.wait_for_selector("#bot-german option", state="attached")
     assert home.input_value("#bot-german") == home.input_value("#bot-american") == "normal"
-    assert home.eval_on_selector_all("#bot-german option", "els => els.map(e => e.value)") == ["book", "normal", "hard"]
+    assert home.eval_on_selector_all("#bot-german option", "els => els.map(e => e.value)") == [
+        "beginner",
+        "book",
+        "normal",
+        "hard",
+    ]
     assert home.inner_text("#bot-german-note") == ladder.note(omaha, "normal")
     home.select_option("#bot-german", "hard")
     assert home.inner_text("#bot-german-note") == ladder.note(omaha, "hard")
     seat = home.locator("#seat-rows select[id^=seat-bot-]").first
-    assert seat.evaluate("s => [...s.options].map(o => o.value)") == ["", "book", "normal", "hard"]
+    assert seat.evaluate("s => [...s.options].map(o => o.value)") == ["", "beginner", "book", "normal", "hard"]
     for width, height in ((1366, 768), (1920, 1080)):
         home.set_viewport_size({"width": width, "height": height})
         home.locator("#bot-names").scroll_into_view_if_needed()
