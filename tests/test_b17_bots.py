@@ -23,23 +23,29 @@ from grognard.rulesets.b17.bots import (
     gun_choice,
     guns_met,
 )
+from grognard.rulesets.b17.ends import PLAIN
 from grognard.rulesets.b17.game import FlySpace
 from test_b17_rules import placed_game, scene
 
 
-def test_the_automaton_takes_the_bonus_attack_meeting_the_fewest_guns() -> None:
+def test_the_automaton_weighs_the_bonus_against_the_guns_it_meets() -> None:
+    """The closest bomber's attack of least cost: the gunners met (at the stop, the end and the bombers' next
+    reach) and ``ends.PLAIN`` more for an attack without the +1 (the doctrine's clause gunners)."""
     bombers = {"B1": (50.0, 30.0, 0.0), "B2": (44.0, 38.0, 0.0)}
     game = scene(bombers, {"F1": (64.0, 36.5, -135.0)})  # one turn puts it on B1's axis, facing it
     f1 = game.aircraft("F1")
     plan = fighter_plans(game, f1, 1)[0]
     assert plan.target == "B1"  # the closest
     space = FlySpace(game, "F1")
-    scores = [
-        s for p in _bonus_attacks(game, f1, game.aircraft("B1"), 14.0, 6.0) if (s := _score_attack(game, f1, p, space))
-    ]
+    b1 = game.aircraft("B1")
+    plans = _bonus_attacks(game, f1, b1, 14.0, 6.0) + _generic_attacks(game, f1, b1, 14.0, 6.0)
+    costs = [s[2] + PLAIN * s[1] for p in plans if (s := _score_attack(game, f1, p, space)) and not s[0]]
     chosen = _score_attack(game, f1, plan, space)
-    assert chosen is not None and chosen[1] is False  # it earns the +1
-    assert chosen[2] == min(s[2] for s in scores if not s[0] and not s[1])  # and meets the fewest gunners
+    assert chosen is not None and not chosen[0]
+    assert chosen[2] + PLAIN * chosen[1] == min(costs)  # the least cost of all of B1's attacks
+    # the book before weighed only the paths built for the +1 here, and took one meeting 5 gunners
+    bonus = [s for p in _bonus_attacks(game, f1, b1, 14.0, 6.0) if (s := _score_attack(game, f1, p, space))]
+    assert chosen[2] < min(s[2] for s in bonus if not s[0] and not s[1]) == 5
 
 
 def test_with_no_attack_in_reach_the_fighter_closes_for_next_turn() -> None:

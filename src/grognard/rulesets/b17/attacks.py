@@ -19,6 +19,7 @@ import numpy as np
 import shapely
 
 from grognard.core.geometry import ANGLE_TOLERANCE, TOLERANCE, angle_between, snap, snap_angle
+from grognard.rulesets.b17 import ends as E
 from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import reckoning as K
 from grognard.rulesets.b17 import rules as R
@@ -28,7 +29,8 @@ from grognard.rulesets.b17.game import B17Game
 from grognard.rulesets.b17.spaces import FlySpace
 from grognard.rulesets.b17.state import Aircraft
 
-Score = tuple[bool, bool, int, int, float]  # off the table, plain (no +1), gunners met in all, at the stop, the stop
+Score = tuple[bool, bool, int, int, float]  # off the table now or next move, plain (no +1), gunners met in all
+# (at the stop, the end and the bombers' next reach), at the stop, the stop
 Row = tuple[int, float, float, float, Aircraft]  # plan, straight, turn, stop, bomber
 
 
@@ -298,8 +300,10 @@ def _score_rows(
         at.append((x, y, h))
         at.append(end)
     met = _guns_met(game, f, at)
+    ends = at[1::2]
+    off, reach = _after(game, f, ends)
     for k, (i, p, stop) in enumerate(found):
-        out[i] = (False, p, met[2 * k] + met[2 * k + 1], met[2 * k], stop)
+        out[i] = (off[k], p, met[2 * k] + met[2 * k + 1] + reach[k], met[2 * k], stop)
     if again:
         left = [plans[r[0]] if plans is not None else Fly(f.label, r[1], r[2], r[4].label, r[3]) for r in again]
         for row, score in zip(again, _score_by_resolve(game, f, left, space), strict=True):
@@ -409,6 +413,13 @@ def _stops_and_ends(f: Aircraft, length: float, rows: list[Row]) -> dict[str, An
     }
 
 
+def _after(game: B17Game, f: Aircraft, ends: list[tuple[float, float, float]]) -> tuple[list[bool], list[int]]:
+    """For each end of a move: whether the next move's forced straight leaves the table, and the gunners of
+    the bombers' next reach (``ends``: the doctrine's clauses *edge* and *reach*)."""
+    xs, ys, hs = [e[0] for e in ends], [e[1] for e in ends], [e[2] for e in ends]
+    return E.forced_off(xs, ys, hs), E.in_reach(game, f, xs, ys)
+
+
 def _score_by_resolve(game: B17Game, f: Aircraft, plans: list[Fly], space: FlySpace) -> list[Score | None]:
     """:func:`_score_attacks` with every plan checked and measured by ``space.resolve`` and its Path."""
     found: list[tuple[Fly, bool, bool, float]] = []
@@ -430,6 +441,7 @@ def _score_by_resolve(game: B17Game, f: Aircraft, plans: list[Fly], space: FlySp
         at.append((x, y, h))
         at.append(path.snapped(path.length) if leave is None else (x, y, h))
     met = _guns_met(game, f, at)
+    off, reach = _after(game, f, at[1::2])
     out: list[Score | None] = []
     for index in keep:
         if index is None:
@@ -437,8 +449,8 @@ def _score_by_resolve(game: B17Game, f: Aircraft, plans: list[Fly], space: FlySp
             continue
         _, leaves, plain, stop = found[index]
         at_stop = met[2 * index]
-        at_end = 0 if leaves else met[2 * index + 1]
-        out.append((leaves, plain, at_stop + at_end, at_stop, stop))
+        at_end = 0 if leaves else met[2 * index + 1] + reach[index]
+        out.append((leaves or off[index], plain, at_stop + at_end, at_stop, stop))
     return out
 
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from grognard.core.engine import Decision
 from grognard.core.geometry import TOLERANCE, distance_to_rect, snap_angle
+from grognard.rulesets.b17 import ends as E
 from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import reckoning as K
 from grognard.rulesets.b17 import rules as R
@@ -48,10 +49,15 @@ TARGET_CENTRE = ((TARGET[0] + TARGET[2]) / 2, (TARGET[1] + TARGET[3]) / 2)
 FINAL_APPROACH = 30.0  # inches from the target's centre where a bomber leaves the box for its own run
 LOOKAHEAD = 25.0  # inches: within this a bomber looks one move ahead for a bomb run
 BOX_SLACK = 4.5  # the box the followers hold: the minimum spacing and half an inch
+VARY_ASIDE = 4.0  # inches an interception's spot may lie to the bomber's side (clause variety)
+VARY_LEAN = 6.0  # inches of handicap one interception's spot may carry against the other's (clause variety)
+WEAVE = 8.0  # inches the box leader's aim may lie to either side of the target's centre on the way in (variety)
+WEAVE_UNTIL = 60.0  # inches from the target's centre: nearer, the leader aims at the centre itself
 
 
 class DoctrineBot:
-    """Plays either side of the B-17 raid by the seed's doctrine; ``rng`` is kept for ties (none so far)."""
+    """Plays either side of the B-17 raid by the seed's doctrine; ``rng`` varies the plan (the doctrine's
+    clause *variety*): the box's lane, the leader's aim on the way in, the interceptions' approach."""
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
@@ -59,12 +65,13 @@ class DoctrineBot:
     def choose(self, game: B17Game, decision: Decision) -> Any:  # type: ignore[override]
         kind = decision.id.split(" ", 1)[0]
         if kind == "place":
-            return decision.space.candidates(1)[0]
+            lanes = decision.space.candidates(8)
+            return lanes[int(self.rng.integers(len(lanes)))]
         if kind == "guns":
             return gun_choice(game, decision)
         if kind == "move":
             a = game.aircraft(decision.id.split(" ", 1)[1])
-            plans = move_candidates(game, a, 1)
+            plans = move_candidates(game, a, 1, self.rng)
             if plans and decision.space.contains(plans[0]):
                 return plans[0]
         return decision.space.sample(self.rng)
@@ -83,9 +90,9 @@ def gun_choice(game: B17Game, decision: Decision) -> Guns:
     return max(options, key=lambda o: (guns(o), o.pair == "nose-tail"))
 
 
-def move_candidates(game: B17Game, a: Aircraft, k: int = 8) -> list[Fly]:
-    """The doctrine's moves for ``a``, best first (at most ``k``)."""
-    return fighter_plans(game, a, k) if not a.bomber else bomber_plans(game, a, k)
+def move_candidates(game: B17Game, a: Aircraft, k: int = 8, rng: np.random.Generator | None = None) -> list[Fly]:
+    """The doctrine's moves for ``a``, best first (at most ``k``); ``rng`` varies the plan (clause *variety*)."""
+    return fighter_plans(game, a, k, rng) if not a.bomber else bomber_plans(game, a, k, rng)
 
 
 # ----------------------------------------------------------------------------- paths, all at once
@@ -165,29 +172,43 @@ def _path_ends(a: Aircraft, length: float, minimum: float, turn_set: tuple[float
 
 
 def _intercept_moves(
-    game: B17Game, f: Aircraft, target: Aircraft | None, length: float, minimum: float, k: int | None = None
+    game: B17Game,
+    f: Aircraft,
+    target: Aircraft | None,
+    length: float,
+    minimum: float,
+    k: int | None = None,
+    rng: np.random.Generator | None = None,
 ) -> list[Fly]:
     """No attack in reach: fly to a spot ahead of the bomber's next position, facing it, off the guns (the
-    best ``k``, or all)."""
-    aims: list[tuple[tuple[float, float], float]] = []
+    best ``k``, or all); ``rng`` moves the spots and leans to one of them (clause *variety*)."""
+    aims: list[tuple[tuple[float, float], float, float]] = []  # the spot, the heading wanted there, a handicap
     if target is None:
-        aims.append(((54.0, 30.0), f.heading))
+        aims.append(((54.0, 30.0), f.heading, 0.0))
     else:
         bx, by = _unit(target.heading)
         step = R.allowance(target)
         nx, ny = target.x + bx * step, target.y + by * step  # where the bomber will be when the fighter next moves
-        aims.append(((nx + bx * 10.0, ny + by * 10.0), target.heading + 180.0))  # ahead of it, facing it: head-on
-        aims.append(((nx - bx * 10.0, ny - by * 10.0), target.heading))  # behind it, after it: from behind
-    aims = [((min(max(x, 3.0), 105.0), min(max(y, 3.0), 57.0)), h) for (x, y), h in aims]
+        for sign, want in ((1.0, target.heading + 180.0), (-1.0, target.heading)):  # head-on; from behind
+            ahead, aside, handicap = (10.0, 0.0, 0.0) if rng is None else _varied(rng)
+            x = nx + sign * bx * ahead - by * aside
+            y = ny + sign * by * ahead + bx * aside
+            aims.append(((x, y), want, handicap))
+    aims = [((min(max(x, 3.0), 105.0), min(max(y, 3.0), 57.0)), h, c) for (x, y), h, c in aims]
     ends = _path_ends(f, length, minimum, FIGHTER_TURNS)
     xs, ys, hs, leaves = ends["x"], ends["y"], ends["h"], ends["leaves"].tolist()
     bombers = game.flying_bombers()
     met = K.guns_met_many(game.state.options, f, bombers, xs, ys, hs)
+    # the doctrine's clauses edge and reach (ends.py): a move whose end dooms the next one is as bad as leaving
+    off = E.forced_off(xs, ys, hs)
+    leaves = [a or b for a, b in zip(leaves, off, strict=True)]
+    ends["leaves"] = np.array(leaves)
+    met = [m + r for m, r in zip(met, E.in_reach(game, f, xs, ys), strict=True)]
     dist, remainder = math.dist, math.remainder  # angle_between(h, want) is abs(remainder(h - want, 360))
 
     def score(i: int) -> tuple[bool, float]:
         x, y, h, leave = xs[i], ys[i], hs[i], leaves[i]
-        miss = min([dist((x, y), aim) + 0.05 * abs(remainder(h - want, 360.0)) for aim, want in aims])
+        miss = min([dist((x, y), aim) + 0.05 * abs(remainder(h - want, 360.0)) + c for aim, want, c in aims])
         return leave, miss + 6.0 * (0 if leave else met[i])
 
     if k == 1:  # the best only: the scores all at once, the exact sums for the few within 1e-7 of the least
@@ -200,23 +221,32 @@ def _intercept_moves(
 
 
 def _rough_intercept_scores(
-    ends: dict[str, Any], aims: list[tuple[tuple[float, float], float]], met: list[int]
+    ends: dict[str, Any], aims: list[tuple[tuple[float, float], float, float]], met: list[int]
 ) -> np.ndarray:
     """The interceptions' scores of :func:`_intercept_moves` with numpy (within 1e-9 of the exact sums), an
     interception that leaves the table scored above any other."""
     x, y, h = np.array(ends["x"]), np.array(ends["y"]), np.array(ends["h"])
     miss = np.full(len(x), np.inf)
-    for (ax, ay), want in aims:
+    for (ax, ay), want, handicap in aims:
         off = np.abs((h - want + 180.0) % 360.0 - 180.0)
-        miss = np.minimum(miss, np.hypot(x - ax, y - ay) + 0.05 * off)
+        miss = np.minimum(miss, np.hypot(x - ax, y - ay) + 0.05 * off + handicap)
     leaves = ends["leaves"]
     scores: np.ndarray = np.where(leaves, miss + 1e6, miss + 6.0 * np.array(met))
     return scores
 
 
-def fighter_plans(game: B17Game, f: Aircraft, k: int = 8) -> list[Fly]:
-    """The fighter automaton's moves, best first: bonus attacks, other attacks, then interceptions (the
-    interceptions only when fewer than ``k`` attacks are found)."""
+def _varied(rng: np.random.Generator) -> tuple[float, float, float]:
+    """An interception's spot varied (clause *variety*): inches ahead of (or behind) the bomber's next
+    position, inches to its side, and a handicap in inches that leans the fighter to the other spot."""
+    ahead, aside, handicap = rng.uniform((6.0, -VARY_ASIDE, 0.0), (14.0, VARY_ASIDE, VARY_LEAN))
+    return float(ahead), float(aside), float(handicap)
+
+
+def fighter_plans(game: B17Game, f: Aircraft, k: int = 8, rng: np.random.Generator | None = None) -> list[Fly]:
+    """The fighter automaton's moves, best first: the attacks on the closest bomber, directly head-on or from
+    behind and plain, by the gunners they meet (a plain attack counting ``ends.PLAIN`` more) and with the +1
+    first on a tie; then interceptions (only when fewer than ``k`` attacks are found). No move that leaves
+    the table now or next move (``ends.forced_off``) is an attack."""
     length = game.allowance(f)
     minimum = R.minimum_straight(f, length)
     closest = K.closest_bombers(game.state.options, f, game.flying_bombers())
@@ -228,15 +258,16 @@ def fighter_plans(game: B17Game, f: Aircraft, k: int = 8) -> list[Fly]:
         for plan, score in zip(bonus, _score_attacks(game, f, bonus, space), strict=True):
             if score is not None and not score[1]:
                 plans.append((score, plan))
-        if not plans:  # the grid's attacks, scored all at once: a move is made only of those returned
-            plans += generic_scored(game, f, target, length, minimum, space)
-    plans.sort(key=lambda item: item[0])
+        # the grid's attacks too, scored all at once (a move is made only of those returned): the +1 is
+        # weighed against the gunners met (the doctrine's clause gunners)
+        plans += generic_scored(game, f, target, length, minimum, space)
+    plans.sort(key=lambda item: (item[0][0], item[0][2] + E.PLAIN * item[0][1], item[0]))
     chosen = [plan for score, plan in plans if not score[0]][:k]
     aim = target.label if target else None
     good = [p if isinstance(p, Fly) else Fly(f.label, p[0], p[1], aim, p[2]) for p in chosen]
     if len(good) >= k:
         return good
-    return good + _intercept_moves(game, f, target, length, minimum, k - len(good))
+    return good + _intercept_moves(game, f, target, length, minimum, k - len(good), rng)
 
 
 # ----------------------------------------------------------------------------- bombers
@@ -312,16 +343,35 @@ def _box_leader(game: B17Game, a: Aircraft) -> Aircraft | None:
     return None
 
 
-def bomber_plans(game: B17Game, a: Aircraft, k: int = 8) -> list[Fly]:
-    """The bombers' doctrine for ``a``, best first: bomb now; else line up a run; else hold the box."""
+def bomber_plans(game: B17Game, a: Aircraft, k: int = 8, rng: np.random.Generator | None = None) -> list[Fly]:
+    """The bombers' doctrine for ``a``, best first: bomb now; else line up a run; else hold the box (the
+    leader flies for the target; ``rng`` moves its aim up to ``WEAVE`` to a side on the way in)."""
+    scored, _ = bomber_scored(game, a, rng)
+    best = [min(scored)] if k == 1 and scored else sorted(scored)[:k]
+    return [Fly(a.label, row[3], row[4]) for row in best]
+
+
+def bomber_scored(
+    game: B17Game,
+    a: Aircraft,
+    rng: np.random.Generator | None = None,
+    *,
+    lookahead: bool = True,
+    weave: tuple[float, float] = (WEAVE, WEAVE_UNTIL),
+) -> tuple[list[tuple[Any, ...]], dict[str, Any]]:
+    """The doctrine's bomber moves for ``a`` scored (:func:`bomber_plans`), unsorted: rows of (off the table,
+    aim: 0 bomb now, 1 line up a run, 2 hold the box, 3 fly for the target; inches from the aim, straight,
+    turn, the index of the end in ``ends``), and the ends (:func:`_path_ends`); without ``lookahead`` it
+    never looks a move ahead for its bomb run (it flies for the target's centre and bombs if it ends over it);
+    ``weave``: inches the leader's aim may lie to a side, and from how far off the target it may."""
     dims = game.dims(a)
     length = game.allowance(a)
     minimum = R.minimum_straight(a, length)
     ends = _path_ends(a, length, minimum, BOMBER_TURNS)
     straights, turns, gone = ends["straight"], ends["turn"], ends["leaves"].tolist()
     if a.bombed or a.broke_off:  # a bomber that broke off its run (option flak_damage) flies on likewise
-        ordered = sorted(range(len(turns)), key=lambda i: (gone[i], abs(turns[i]), -straights[i]))
-        return [Fly(a.label, straights[i], turns[i]) for i in ordered[:k]]
+        on = [(gone[i], 4, abs(turns[i]) - straights[i] / 100, straights[i], turns[i], i) for i in range(len(turns))]
+        return on, ends
     leader = _box_leader(game, a)
     slot_aim = None
     if leader is not None and leader is not a:
@@ -334,7 +384,7 @@ def bomber_plans(game: B17Game, a: Aircraft, k: int = 8) -> list[Fly]:
         lo = _slot_offset(leader.slot, dims)
         slot_aim = G.local_to_world(lx, ly, lh, ox - lo[0], oy - lo[1]), lh
     scored: list[tuple[Any, ...]] = []
-    runs: list[tuple[bool, float, float, float]] = []  # paths to look one move ahead from, all at once
+    runs: list[tuple[bool, float, float, float, int]] = []  # paths to look one move ahead from, all at once
     run_ends: list[tuple[float, float, float]] = []
     near = math.dist((a.x, a.y), TARGET_CENTRE) <= FINAL_APPROACH
     # a fuselage's corners are within half its diagonal of its centre, the centre within the move of the start
@@ -345,27 +395,32 @@ def bomber_plans(game: B17Game, a: Aircraft, k: int = 8) -> list[Fly]:
     # angle_between(h, want) is abs(remainder(h - want, 360)), G.bearing degrees(atan2(dy, dx)): written out
     dist, remainder, atan2, degrees = math.dist, math.remainder, math.atan2, math.degrees
     cx, cy = TARGET_CENTRE
+    far = math.dist((a.x, a.y), TARGET_CENTRE) > weave[1]
+    ax, ay = (cx, cy + float(rng.uniform(-weave[0], weave[0]))) if rng is not None and far else (cx, cy)
     hold = slot_aim is not None and not near
     (sx, sy), sh = slot_aim if slot_aim is not None else ((0.0, 0.0), 0.0)
-    for x, y, h, leaves, bombs_now, straight, turn in zip(
-        ends["x"], ends["y"], ends["h"], gone, over, straights, turns, strict=True
+    for i, (x, y, h, leaves, bombs_now, straight, turn) in enumerate(
+        zip(ends["x"], ends["y"], ends["h"], gone, over, straights, turns, strict=True)
     ):
         d_target = dist((x, y), TARGET_CENTRE)
         if bombs_now:
-            scored.append((leaves, 0, d_target, straight, turn))
+            scored.append((leaves, 0, d_target, straight, turn, i))
         elif hold:
-            scored.append((leaves, 2, dist((x, y), (sx, sy)) + 0.05 * abs(remainder(h - sh, 360.0)), straight, turn))
-        elif d_target <= LOOKAHEAD:
-            runs.append((leaves, d_target, straight, turn))
+            held = dist((x, y), (sx, sy)) + 0.05 * abs(remainder(h - sh, 360.0))
+            scored.append((leaves, 2, held, straight, turn, i))
+        elif d_target <= LOOKAHEAD and lookahead:
+            runs.append((leaves, d_target, straight, turn, i))
             run_ends.append((x, y, h))
         else:
-            want = degrees(atan2(cy - y, cx - x))
-            scored.append((leaves, 3, d_target + 0.02 * abs(remainder(h - want, 360.0)), straight, turn))
-    for (leaves, d_target, straight, turn), bombs in zip(
+            want = degrees(atan2(ay - y, ax - x))
+            d_aim = d_target if (ax, ay) == (cx, cy) else dist((x, y), (ax, ay))
+            scored.append((leaves, 3, d_aim + 0.02 * abs(remainder(h - want, 360.0)), straight, turn, i))
+    for (leaves, d_target, straight, turn, i), bombs in zip(
         runs, _bombs_next_moves(dims, run_ends, length, minimum), strict=True
     ):
         scored.append(
-            (leaves, 1, d_target, straight, turn) if bombs else (leaves, 3, abs(d_target - length), straight, turn)
+            (leaves, 1, d_target, straight, turn, i)
+            if bombs
+            else (leaves, 3, abs(d_target - length), straight, turn, i)
         )
-    best = [min(scored)] if k == 1 and scored else sorted(scored)[:k]
-    return [Fly(a.label, s, t) for _, _, _, s, t in best]
+    return scored, ends

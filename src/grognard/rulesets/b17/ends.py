@@ -1,0 +1,88 @@
+"""Where a fighter ends its move: what the doctrine weighs beyond the seed's "intercept the closest bombers".
+
+The seed binds the German fighters to intercept the closest bombers (b17.23, RULINGS B19); where a
+fighter ends its move is the player's to choose, and the doctrine chooses it as a careful pilot would
+(docs/rules/b17.md, the doctrine's clauses *edge* and *reach*):
+
+- **edge**: never end a move where the next move's forced 6" straight ahead (b17.25) takes the fighter's
+  centre off the table (b17.29, RULINGS B18): the table is convex, so the fighter can stay on it next
+  move exactly when the end of that straight is on it (turning about there brings it back over its track).
+- **reach**: the bombers move after the fighters and fire at every fighter within 4" of a gun at the end
+  of their move (b17.43, b17.46): a fighter that ends within a bomber's next reach can be fired on again
+  before it moves. A bomber's reach is measured over the ends of the doctrine's grid of its moves (3"
+  straight, half-way or the whole move, then each turn of 10 degrees, b17.27) that lie within
+  ``REACH_TURN`` of straight ahead (a box flies on; every turn up to 90 degrees counted, the fighters kept
+  so far off that they attacked less and won less: docs/rules/b17.md); a fighter is in it when its centre
+  lies within 4" and the bomber's and its own half-diagonals of one of those ends. Each bomber in reach
+  counts ``GUNS_A_BOMBER`` gunner, weighed with the gunners met for certain at the stop and the end.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from grognard.core.geometry import TOLERANCE
+from grognard.rulesets.b17 import geometry as G
+from grognard.rulesets.b17 import rules as R
+from grognard.rulesets.b17.data import ATTACK_RANGE, FIGHTER_STRAIGHT
+from grognard.rulesets.b17.game import B17Game
+from grognard.rulesets.b17.state import Aircraft
+
+GUNS_A_BOMBER = 1  # gunners counted for a bomber in reach: a pair may fire (b17.45), if the bomber flies there
+REACH_TURN = 15.0  # degrees: the bombers' next moves weighed, those within this of straight ahead (the box flies on)
+PLAIN = 1  # gunners a plain attack (no +1, b17.36) counts as against one directly head-on or from behind
+
+
+def forced_off(xs: Sequence[float], ys: Sequence[float], hs: Sequence[float]) -> list[bool]:
+    """For each end (x, y, heading): whether the next move's 6" straight ahead leaves the table (clause *edge*)."""
+    rad = np.radians(np.asarray(hs, dtype=float))
+    x = np.asarray(xs, dtype=float) + FIGHTER_STRAIGHT * np.cos(rad)
+    y = np.asarray(ys, dtype=float) + FIGHTER_STRAIGHT * np.sin(rad)
+    lo, hi_x, hi_y = -TOLERANCE, G.TABLE_LENGTH + TOLERANCE, G.TABLE_WIDTH + TOLERANCE
+    off: list[bool] = ((x < lo) | (x > hi_x) | (y < lo) | (y > hi_y)).tolist()
+    return off
+
+
+@lru_cache(maxsize=32)
+def _bomber_ends(length: float, minimum: float) -> np.ndarray:
+    """The bomber's next moves' ends weighed, in its frame: rows of (forward, left); the doctrine's grid
+    (3" straight, half-way or the whole move, then turns of 10 degrees) within ``REACH_TURN`` of ahead."""
+    rows = []
+    for straight in sorted({minimum, round((minimum + length) / 2, 2), length}):
+        turns = [0.0] if length - straight < 0.02 else [float(t) for t in range(-90, 91, 10)]
+        for turn in turns:
+            rad = math.radians(turn)
+            rest = length - straight
+            forward, left = straight + rest * math.cos(rad), rest * math.sin(rad)
+            if abs(math.degrees(math.atan2(left, forward))) <= REACH_TURN:
+                rows.append((forward, left))
+    return np.array(rows)
+
+
+def in_reach(game: B17Game, fighter: Aircraft, xs: Sequence[float], ys: Sequence[float]) -> list[int]:
+    """For each end (x, y) of ``fighter``: the gunners of the bombers whose next move may bring it within 4"
+    (clause *reach*): ``GUNS_A_BOMBER`` for each such bomber."""
+    n = len(xs)
+    if n == 0:
+        return []
+    x = np.asarray(xs, dtype=float)[:, None]
+    y = np.asarray(ys, dtype=float)[:, None]
+    fdims = game.dims(fighter)
+    count = np.zeros(n, dtype=np.int64)
+    for b in game.flying_bombers():
+        dims = game.dims(b)
+        length = R.allowance(b)
+        local = _bomber_ends(length, R.minimum_straight(b, length))
+        rad = math.radians(b.heading)
+        c, s = math.cos(rad), math.sin(rad)
+        ex = b.x + local[:, 0] * c - local[:, 1] * s
+        ey = b.y + local[:, 0] * s + local[:, 1] * c
+        limit = ATTACK_RANGE + (math.hypot(dims.length, dims.span) + math.hypot(fdims.length, fdims.span)) / 2
+        d2 = (x - ex[None, :]) ** 2 + (y - ey[None, :]) ** 2
+        count += GUNS_A_BOMBER * (d2.min(axis=1) <= limit * limit)
+    out: list[int] = count.tolist()
+    return out
