@@ -72,6 +72,11 @@ XY = tuple[float, float]
 STAND_OFF = 0.6  # inches behind a wall or boulder where a man takes cover
 LEAVE_AT = Fraction(1, 6)  # leave a building section when one shot (2d6) would bring it down this often or more
 BESIDE = 61.0  # degrees round an enemy between two men charging him (a chord of 1.015 bases: apart after rounding)
+WAYPOINT_SLACK = 1.5  # inches: cover spots this much farther from the aim than the best are as good a waypoint
+CHARGE_RATIO = 1.0  # charge when the first round's expected enemy dead are at least this times ours
+STAY_RATIO = 1.0  # stay in a melee when the next round's expected enemy dead are at least this times ours
+HOLD_SHARE = 0.5  # a defender holds while at least this share of his men have cover
+HOME = 2.0  # inches from the objective within which a counter-attack force has arrived and holds as a defender
 ODDS_CAP = 8  # men a side the doctrine's melee odds count (a bigger melee is valued as 8 against 8)
 
 
@@ -146,7 +151,7 @@ def charge_move(ctx: Context, space: MoveSpace) -> Move | None:
             if any(math.hypot(e.x - t.x, e.y - t.y) <= reach for t in foes if t.id in touched):
                 theirs.add(e.id)
     our_dead, their_dead = melee_odds(len(ours), len(theirs), first=True)
-    return chosen if their_dead >= our_dead else None
+    return chosen if their_dead >= CHARGE_RATIO * our_dead else None
 
 
 def friends_at(ctx: Context, side: str, leaving: set[str]) -> list[XY]:
@@ -392,7 +397,7 @@ def melee_choice(ctx: Context, group: str) -> Choice:
         our_dead, their_dead = melee_odds(ours, theirs, first=False)
     else:
         their_dead, our_dead = melee_odds(theirs, ours, first=False)
-    return Choice(group, "stay" if their_dead >= our_dead else "retreat")
+    return Choice(group, "stay" if their_dead >= STAY_RATIO * our_dead else "retreat")
 
 
 def cover_spots(ctx: Context, side: str) -> list[XY]:
@@ -439,10 +444,26 @@ def cover_spots(ctx: Context, side: str) -> list[XY]:
     return spots
 
 
-def aim_point(ctx: Context, side: str, leader: Figure) -> XY | None:
-    """Where an attacker heads: the nearest objective's centre, else the nearest enemy."""
+def counter_attacks(ctx: Context, label: str) -> bool:
+    """The unit is the defender's counter-attack force on its way (doctrine clause "counter-attack"): it came
+    on from its edge after the start (``enters`` >= 1) and its leader stands more than ``HOME`` inches from
+    the nearest objective of the scenario's victory."""
     spec = ctx.scenario.spec
-    if side == spec.victory.attacker and spec.victory.objectives:
+    unit = M.unit(ctx, label)
+    if unit.side == spec.victory.attacker or unit.enters < 1 or not spec.victory.objectives:
+        return False
+    men = [f for f in M.living(ctx, label) if f.on_table]
+    if not men:
+        return False
+    shapes = [Polygon(o.shape) for o in spec.objectives if o.id in spec.victory.objectives]
+    return min(shape.distance(Point(men[0].x, men[0].y)) for shape in shapes) > HOME
+
+
+def aim_point(ctx: Context, side: str, leader: Figure, *, objective: bool = False) -> XY | None:
+    """Where an attacker (or, with ``objective``, a counter-attack) heads: the nearest objective's centre,
+    else the nearest enemy."""
+    spec = ctx.scenario.spec
+    if (side == spec.victory.attacker or objective) and spec.victory.objectives:
         centres = []
         for objective in spec.objectives:
             if objective.id in spec.victory.objectives:
@@ -466,8 +487,8 @@ def covered_from_enemy(ctx: Context, x: float, y: float, side: str) -> bool:
     return SG.cover(terrain, ctx.sight_memo(terrain), (near.x, near.y), (x, y), "small_arms") is not None
 
 
-def move_order(ctx: Context, space: MoveSpace) -> Move:
-    """The doctrine's move for the unit of ``space``."""
+def move_order(ctx: Context, space: MoveSpace, rng: np.random.Generator | None = None) -> Move:
+    """The doctrine's move for the unit of ``space`` (``rng``: the bot's stream, to vary its waypoints)."""
     unit = M.unit(ctx, space.unit)
     men = M.living(ctx, space.unit)
     leader = men[0]
@@ -502,7 +523,7 @@ def move_order(ctx: Context, space: MoveSpace) -> Move:
     charge = charge_move(ctx, space)
     if charge is not None:
         return charge
-    return short_of_contact(ctx, space, _advance_order(ctx, space))
+    return short_of_contact(ctx, space, _advance_order(ctx, space, rng))
 
 
 def turn_order(ctx: Context, space: MoveSpace) -> Move | None:
@@ -555,17 +576,18 @@ def to_piece(ctx: Context, space: MoveSpace, piece: Any) -> Move | None:
     return move if orders and space.contains(move) else None
 
 
-def _advance_order(ctx: Context, space: MoveSpace) -> Move:
+def _advance_order(ctx: Context, space: MoveSpace, rng: np.random.Generator | None = None) -> Move:
     """The doctrine's move by way of cover (no charge): see the module's docstring."""
     men = M.living(ctx, space.unit)
     leader = men[0]
     side = leader.side
     reach = M.allowance(ctx, leader)
-    attacker = side == ctx.scenario.spec.victory.attacker
+    counter = counter_attacks(ctx, space.unit)
+    attacker = side == ctx.scenario.spec.victory.attacker or counter
     here = (leader.x, leader.y)
     if not attacker:
         covered = sum(1 for f in men if covered_from_enemy(ctx, f.x, f.y, side))
-        if not M.enemies(ctx, side) or 2 * covered >= len(men):
+        if not M.enemies(ctx, side) or covered >= HOLD_SHARE * len(men):
             return space.hold()
         spots = sorted(cover_spots(ctx, side), key=lambda p: math.hypot(p[0] - here[0], p[1] - here[1]))
         for spot in spots[:6]:
@@ -574,7 +596,7 @@ def _advance_order(ctx: Context, space: MoveSpace) -> Move:
                 if move is not None and move.path and _gain(move, here) > 0.5:
                     return move
         return space.hold()
-    aim = aim_point(ctx, side, leader)
+    aim = aim_point(ctx, side, leader, objective=counter)
     if aim is None:
         return space.hold()
     now = math.hypot(aim[0] - here[0], aim[1] - here[1])
@@ -583,7 +605,7 @@ def _advance_order(ctx: Context, space: MoveSpace) -> Move:
     ahead = [p for p in cover_spots(ctx, side) if math.hypot(aim[0] - p[0], aim[1] - p[1]) < now - 2.0]
     near = [p for p in ahead if math.hypot(p[0] - here[0], p[1] - here[1]) <= reach]
     if near:
-        goal = min(near, key=lambda p: math.hypot(aim[0] - p[0], aim[1] - p[1]))
+        goal = waypoint(near, aim, rng)
     elif ahead:
         goal = min(ahead, key=lambda p: math.hypot(p[0] - here[0], p[1] - here[1]))
     else:
@@ -601,13 +623,26 @@ def _advance_order(ctx: Context, space: MoveSpace) -> Move:
     return move
 
 
+def waypoint(near: list[XY], aim: XY, rng: np.random.Generator | None) -> XY:
+    """The cover spot an attacker makes for among ``near`` (those within his move, nearer the aim): the one
+    nearest the aim; with ``rng``, one drawn from those within ``WAYPOINT_SLACK`` inches as near (doctrine
+    clause "no fixed plan": a person does not take the very same spot every game)."""
+    gap = {p: math.hypot(aim[0] - p[0], aim[1] - p[1]) for p in near}
+    best = min(near, key=lambda p: (gap[p], p))
+    if rng is None:
+        return best
+    close = sorted(p for p in near if gap[p] <= gap[best] + WAYPOINT_SLACK)
+    return close[int(rng.integers(len(close)))] if len(close) > 1 else best
+
+
 def _gain(move: Move, here: XY) -> float:
     x, y = move.path[-1]
     return math.hypot(x - here[0], y - here[1])
 
 
 class DoctrineBot:
-    """Plays either side of a skirmish by the doctrine above; ``rng`` is kept for ties to come."""
+    """Plays either side of a skirmish by the doctrine above; ``rng`` (the bot's seeded stream) draws among
+    waypoints and burst placements as good as the best, so no two games follow one fixed plan."""
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
@@ -617,11 +652,11 @@ class DoctrineBot:
         space = decision.space
         ctx = game.ctx
         if isinstance(space, MoveSpace):
-            return move_order(ctx, space)
+            return move_order(ctx, space, self.rng)
         if isinstance(space, FireSpace):
             return fire_order(ctx, space.unit)
         if isinstance(space, BurstSpace):
-            return burst_order(ctx, space)
+            return burst_order(ctx, space, self.rng)
         if isinstance(space, DriveSpace):
             return drive_order(ctx, space)
         if decision.id.startswith("melee "):

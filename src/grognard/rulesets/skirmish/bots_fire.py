@@ -44,6 +44,7 @@ from grognard.rulesets.skirmish.fire import FireSpace
 from grognard.rulesets.skirmish.state import Figure, FireOrder
 
 WEAPON_VALUE = {"mg": 3.0, "smg": 1.5, "rifle": 1.0, "pistol": 0.8}  # the doctrine's "most valuable target"
+NEAR_BEST = 0.75  # a burst placement worth this share of the best is as good a choice (doctrine "no fixed plan")
 TYPE_VALUE = {"officer": 1.5, "cavalry": 1.2}
 
 
@@ -158,9 +159,11 @@ def _target_order(ctx: Context, unit: str) -> Fire:
     return Fire(unit, target)
 
 
-def burst_order(ctx: Context, space: BurstSpace) -> Burst:
+def burst_order(ctx: Context, space: BurstSpace, rng: np.random.Generator | None = None) -> Burst:
     """The doctrine's burst order: the legal placement with the most enemy value under the template and
-    none of its own men (see the module's docstring), or hold fire."""
+    none of its own men (see the module's docstring), or hold fire; with ``rng`` (the bot's stream), the
+    placements worth at least ``NEAR_BEST`` of the best are tried first in an order drawn from it (doctrine
+    clause "no fixed plan")."""
     s = ctx.state
     weapon = AR.burst_weapon(ctx, space.by)
     entry = ctx.tables.artillery[weapon]
@@ -196,7 +199,13 @@ def burst_order(ctx: Context, space: BurstSpace) -> Burst:
     boxes = shapely.bounds(laid)
     ours_under = _under(laid, boxes, our_points, touch).any(axis=1)
     theirs_under = _under(laid, boxes, their_points, touch)
-    for i in best_first(ours_under, theirs_under, [figure_value(e) for e in enemies]):
+    worths = [figure_value(e) for e in enemies]
+    order = best_first(ours_under, theirs_under, worths)
+    if rng is not None and order:
+        value = [sum(itertools.compress(worths, theirs_under[i].tolist())) for i in order]
+        near = sum(1 for v in value if v >= NEAR_BEST * value[0])
+        order = [order[j] for j in rng.permutation(near).tolist()] + order[near:]
+    for i in order:
         at, tid, angle = tries[i]
         burst = Burst(space.by, at, angle, tid)
         if space.contains(burst):
