@@ -35,11 +35,11 @@ class Variant:
     (constants of ``skirmish.bots``, ``bots_fire`` or ``levels``), for trying a change before making it."""
 
     def __init__(self, rng: Any, base: str, settings: dict[str, float]) -> None:
-        from grognard.rulesets.skirmish import bots, bots_fire, levels
+        from grognard.rulesets.skirmish import bots, bots_fire, bots_levels
 
         ruleset = get("skirmish")
         self.bot = ruleset.bots[bot_name(ruleset, base)](rng)
-        self.modules = [m for m in (bots, bots_fire, levels)]
+        self.modules = [m for m in (bots, bots_fire, bots_levels)]
         self.settings = settings
 
     def choose(self, game: Any, decision: Any) -> Any:

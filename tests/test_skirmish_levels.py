@@ -1,7 +1,8 @@
-"""The skirmish's levels: the book's counter-attack and its seeded variety."""
+"""The skirmish's levels: the book's counter-attack and its seeded variety, ``beginner`` and ``hard``."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -10,7 +11,7 @@ from grognard.core.dice import ScriptedDice
 from grognard.core.engine import Decision
 from grognard.rulesets.skirmish import RULESET
 from grognard.rulesets.skirmish import bots as B
-from grognard.rulesets.skirmish.actions import Fire
+from grognard.rulesets.skirmish.actions import Fire, Move
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.moving import MoveSpace
 from grognard.rulesets.skirmish.scenario import scenario_from_data
@@ -95,3 +96,120 @@ def test_the_book_draws_its_waypoints_and_first_mortar_shot_from_its_stream() ->
         game.apply(d.seat, book.choose(game, d), checked=False)
     assert max(moves) > 1 and bursts and bursts[0] > 1, (moves, bursts)
 
+
+def play_levels(seed: int, bots: dict[str, str], turns: int) -> tuple[SkirmishGame, list[Any]]:
+    """village_street, seed ``seed``: each side's bot (by level name) to the end of move ``turns``, every
+    action checked; the game and the actions played."""
+    from grognard.core.dice import BOTS, DICE, SeededDice, stream
+
+    game = RULESET.create({"scenario": "village_street"}, SeededDice(stream(seed, DICE)))
+    assert isinstance(game, SkirmishGame)
+    players = {s: RULESET.bots[bots[s]](np.random.default_rng(stream(seed, BOTS, k))) for k, s in enumerate(bots)}
+    played: list[Any] = []
+    while game.turn <= turns and game.result is None:
+        d = game.pending()[0]
+        action = players[game.side_of(d.seat)].choose(game, d)
+        game.apply(d.seat, action)  # checked: an illegal choice raises
+        played.append(action)
+    return game, played
+
+
+def test_beginner_and_hard_are_legal_and_the_same_for_a_seed() -> None:
+    for bots in ({"allies": "beginner", "axis": "hard"}, {"allies": "hard", "axis": "beginner"}):
+        game, played = play_levels(4, bots, 3)
+        again, replayed = play_levels(4, bots, 3)
+        assert played == replayed and game.state_json() == again.state_json()
+        assert len(played) > 20
+
+
+def test_the_beginner_forgets_cover_and_hesitates_where_the_book_would_not() -> None:
+    """Against the book's orders at the same decisions: some held, some straight on where the book took cover,
+    some fire at another unit; never a random order (each is the book's, a hold or a straight walk)."""
+    from grognard.rulesets.skirmish.bots_levels import BeginnerBot
+
+    game, _ = play_levels(5, {"allies": "doctrine", "axis": "doctrine"}, 1)
+    book_bot = B.DoctrineBot(np.random.default_rng(0))
+    while not (isinstance(game.pending()[0].space, MoveSpace) and game.side_of(game.pending()[0].seat) == "allies"):
+        d = game.pending()[0]
+        game.apply(d.seat, book_bot.choose(game, d))
+    held = straight = same = 0
+    for k in range(40):
+        for d in game.pending():
+            if not isinstance(d.space, MoveSpace) or game.side_of(d.seat) != "allies":
+                continue
+            book = B.move_order(game.ctx, d.space, np.random.default_rng(k))
+            mine = BeginnerBot(np.random.default_rng(k)).choose(game, d)
+            assert d.space.contains(mine)
+            if mine == book:
+                same += 1
+            elif not mine.path:
+                held += 1
+            else:
+                straight += 1
+    assert held and straight and same > held, (held, straight, same)
+
+
+def test_hard_aims_without_touching_the_game_or_its_dice_and_moves_as_the_book() -> None:
+    from grognard.rulesets.skirmish.bots_levels import HardBot
+    from grognard.rulesets.skirmish.fire import FireSpace
+
+    game, _ = play_levels(6, {"allies": "book", "axis": "book"}, 2)
+    hard, book = HardBot(np.random.default_rng(0)), B.DoctrineBot(np.random.default_rng(1))
+    twin = B.DoctrineBot(np.random.default_rng(0))  # the book on hard's stream: every order but fire alike
+    aimed = 0
+    while game.turn <= 4 and game.result is None:
+        decision = game.pending()[0]
+        before, dice = game.state_json(), copy.deepcopy(game.dice)
+        mine = hard.choose(game, decision)
+        assert game.state_json() == before
+        assert list(game.dice.roll(5, purpose="test")) == list(dice.roll(5, purpose="test"))  # no die drawn
+        if isinstance(decision.space, FireSpace):
+            assert decision.space.contains(mine)
+            aimed += bool(mine.orders)
+        else:
+            assert mine == twin.choose(game, decision)
+        game.dice = dice  # the dice as they were: the test's own rolls above are not the game's
+        game.apply(decision.seat, book.choose(game, decision))
+    assert aimed
+
+
+def test_hard_aims_each_man_at_the_enemy_in_the_open_before_the_one_in_cover() -> None:
+    """Aimed fire: two riflemen fire at a unit of two, one behind a wall; the book's order spreads its dice
+    over both (the engine shares a unit's fire out), hard puts both on the man in the open (a die there
+    kills 2/9 of the time, a second 0.19 more: more than the man behind the wall's 1/9)."""
+    from grognard.rulesets.skirmish import fire as FI
+    from grognard.rulesets.skirmish.bots_levels import HardBot
+    from grognard.rulesets.skirmish.fire import FireSpace
+
+    wall = {"kind": "stone_wall", "line": [[14, 17], [16, 17]]}
+    units = [
+        {"id": "A", "side": "allies", "figures": [{"at": [20, 10]}, {"at": [22, 10]}]},
+        {"id": "G", "side": "axis", "figures": [{"at": [15, 17.6]}, {"at": [26, 16]}]},
+    ]
+    data = {
+        "name": "aim",
+        "title": "aimed fire",
+        "first_mover": "allies",
+        "table": {"width": 48.0, "depth": 48.0},
+        "sides": [
+            {"id": "allies", "name": "Allies", "edge": "south"},
+            {"id": "axis", "name": "Axis", "edge": "north"},
+        ],
+        "terrain": [wall],
+        "units": units,
+        "objectives": [{"id": "top", "shape": [[20, 40], [28, 40], [28, 46], [20, 46]]}],
+        "victory": {"attacker": "allies", "objectives": ["top"], "turn_limit": 10},
+    }
+    game = SkirmishGame(RULESET.resolve({}), ScriptedDice([]), scenario=scenario_from_data(data, "aim"))
+    game.apply("Allies", Move("A"))
+    game.apply("Axis", Move("G"))
+    decision = next(d for d in game.pending() if d.id == "fire A")
+    assert isinstance(decision.space, FireSpace)
+    table = FI.shot_table(game.ctx)
+    covered, open_ = (table["A.1"][g] for g in ("G.1", "G.2"))
+    assert covered.shift < open_.shift or (covered.cover and not open_.cover)  # the wall covers G.1 only
+    book = B.DoctrineBot(np.random.default_rng(0)).choose(game, decision)
+    hard = HardBot(np.random.default_rng(0)).choose(game, decision)
+    assert decision.space.contains(hard)
+    assert {t for _, t in hard.orders} == {"G.2"}, hard
+    assert sorted(o.target for o in FI.plan_fire(game.ctx, book)) == ["G.1", "G.2"]
