@@ -3,8 +3,8 @@
 ``beginner`` plays the book's orders but as a person learning the game does
 (docs/rules/skirmish.md, doctrine clause "beginner"): now and then a unit
 hesitates and stays where it is (``HESITATE``); an attacker forgets cover and
-walks straight at his aim, a defender out of cover forgets to take it
-(``FORGET_COVER``); a unit spreads its fire over whichever enemy unit it sees
+walks straight at his aim, a defender steps out of his cover half a move
+toward the nearest enemy (``FORGET_COVER``); a unit spreads its fire over whichever enemy unit it sees
 first rather than the one its dice are worth most against, and a mortar or gun
 drops its bomb on the first enemy man it sees (``SPREAD``). Every draw comes
 from the bot's own seeded generator; everything else (melee, vehicles,
@@ -96,7 +96,7 @@ class BeginnerBot:
         men = M.living(ctx, space.unit)
         leader = men[0]
         if leader.side != ctx.scenario.spec.victory.attacker and not B.counter_attacks(ctx, space.unit):
-            return space.hold()  # a defender out of cover stays where he stands
+            return self.step_out(ctx, space)
         aim = B.aim_point(ctx, leader.side, leader, objective=True)
         if aim is None:
             return book
@@ -106,6 +106,18 @@ class BeginnerBot:
         t = min(1.0, M.allowance(ctx, leader) / d)
         straight = space.toward(leader.x + t * (aim[0] - leader.x), leader.y + t * (aim[1] - leader.y))
         return B.short_of_contact(ctx, space, straight) if straight is not None and straight.path else book
+
+    def step_out(self, ctx: Context, space: MoveSpace) -> Move:
+        """A defender who forgets cover steps out toward the nearest enemy, half a move (short of contact)."""
+        leader = M.living(ctx, space.unit)[0]
+        foes = M.enemies(ctx, leader.side)
+        if not foes:
+            return space.hold()
+        near = min(foes, key=lambda e: (math.dist((e.x, e.y), (leader.x, leader.y)), e.id))
+        d = math.dist((near.x, near.y), (leader.x, leader.y))
+        t = min(0.5, M.allowance(ctx, leader) / 2 / max(d, 1.0))
+        out = space.toward(leader.x + t * (near.x - leader.x), leader.y + t * (near.y - leader.y))
+        return B.short_of_contact(ctx, space, out) if out is not None and out.path else space.hold()
 
 
 def hit_chance(shot: FireOrder) -> float:
