@@ -13,6 +13,7 @@ for the axes).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from grognard.core.geometry import TOLERANCE
 from grognard.rulesets.omaha import rules as R
@@ -56,7 +57,7 @@ def way_to(state: OmahaState, x: float, y: float, goal: tuple[str, Bunker | floa
     return _via_band(state, x, y, lambda qx, qy: to_contact(qx, qy, where), back=False)
 
 
-def _via_band(state: OmahaState, x: float, y: float, rest: object, *, back: bool) -> float:
+def _via_band(state: OmahaState, x: float, y: float, rest: Callable[[float, float], float], *, back: bool) -> float:
     """The shortest way from (x, y) through one cleared section of the band, then ``rest(qx, qy)`` onward."""
     best = INF
     far_y = WALL_Y if back else BAND_END_Y
@@ -66,7 +67,7 @@ def _via_band(state: OmahaState, x: float, y: float, rest: object, *, back: bool
         entry_x = min(max(x, left), right)
         first = R.move_cost(x, y, entry_x, near_y) if not back or y >= BAND_END_Y else math.hypot(x - entry_x, 0)
         for qx in {left, right, entry_x, (left + right) / 2}:
-            cost = first + math.hypot(qx - entry_x, far_y - near_y) + rest(qx, far_y)  # type: ignore[operator]
+            cost = first + math.hypot(qx - entry_x, far_y - near_y) + rest(qx, far_y)
             best = min(best, cost)
     return best
 
