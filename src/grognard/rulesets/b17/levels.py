@@ -1,7 +1,8 @@
 """The B-17 raid's bot levels on the ladder (``grognard.bots.ladder``): the bot of each level and its one line.
 
-``book`` is the doctrine bot; ``normal`` and ``hard`` are the search bot at
-its ``normal`` and ``hard`` budgets. The older names (``doctrine``,
+``beginner`` is a learner (``beginner.BeginnerBot``); ``book`` is the doctrine
+bot; ``normal`` is the search bot at its ``normal`` budget; ``hard`` is
+``hard.HardBot`` (docs/rules/b17.md, The doctrine: the measured ladder). The older names (``doctrine``,
 ``random``, ``search``, ``search:LEVEL``) stay, so every saved game plays on.
 """
 
@@ -11,7 +12,9 @@ from grognard.bots.ladder import ordered
 from grognard.bots.random_bot import RandomBot
 from grognard.bots.search import Level, search_bots
 from grognard.core.ruleset import BotFactory
+from grognard.rulesets.b17.beginner import BeginnerBot
 from grognard.rulesets.b17.bots import DoctrineBot
+from grognard.rulesets.b17.hard import HardBot
 
 # the search bot's budgets: playouts per decision shared by successive halving; a playout runs to the end of
 # the turn, and a fighter's only until the Germans' next move (its own attack and the gunners' fire, the least
@@ -23,12 +26,18 @@ SEARCH_LEVELS = {
 
 SEARCH = search_bots("b17", SEARCH_LEVELS)
 
-LEVELS: dict[str, BotFactory] = {"book": DoctrineBot, "normal": SEARCH["search:normal"], "hard": SEARCH["search:hard"]}
+LEVELS: dict[str, BotFactory] = {
+    "beginner": BeginnerBot,
+    "book": DoctrineBot,
+    "normal": SEARCH["search:normal"],
+    "hard": HardBot,
+}
 
 NOTES = {  # each level's bot in one line a player reads (the host page, the solo page, play --help)
+    "beginner": "a learner: fighters forget the guns and the table's edge; bombers chase fighters, misjudge the run",
     "book": "the rules' own play: each fighter flies at the closest bomber, the bombers hold their box and fire back",
     "normal": "plays each sensible move out 64 times to the turn's end; keeps the book's unless another wins more",
-    "hard": "as normal with 256 playouts a move: the longest thought, the surest choices",
+    "hard": "flies freely: fighters finish damaged bombers, not only the closest; the box flies straight in",
 }
 
 BOTS = ordered(LEVELS, {"doctrine": DoctrineBot, "random": RandomBot, **SEARCH})

@@ -1,0 +1,91 @@
+"""B-17 levels against the book, paired on the same dice: the requirements of issue 29, item 1.
+
+For each level named and each side, plays ``--games`` games of the level on that side against the book
+on the other, and the same games (the same dice seeds: game i rolls ``stream(seed, i, DICE)``, its bots
+draw from ``stream(seed, i, BOTS)``) book against book; prints each side's win rate with its Wilson
+interval, the paired difference with its 95% interval and McNemar's exact p, and the CPU seconds of the
+level's decisions (process time, every decision it answered: median, 95th percentile, most). Nothing
+here is asserted by the tests.
+
+    python bench/b17_levels.py --levels beginner hard --games 400 --seed 29 --jobs 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from grognard.analysis.stats import mcnemar, paired_difference, wilson
+from grognard.core.dice import BOTS, DICE, SeededDice, stream
+from grognard.core.play import play_out
+from grognard.rulesets import get
+
+
+def play_one(args: tuple[str, str, int, int, dict[str, Any]]) -> tuple[str | None, list[float]]:
+    """Game ``index``: ``level`` on ``side`` (``""``: nobody), the book elsewhere; the winner, and the CPU
+    seconds of each of the level's decisions."""
+    level, side, seed, index, options = args
+    ruleset = get("b17")
+    game = ruleset.create(options, SeededDice(stream(seed, index, DICE)))
+    rng = np.random.default_rng(stream(seed, index, BOTS))
+    book = ruleset.bots["book"](rng)
+    tried = ruleset.bots[level](rng) if level else book
+    times: list[float] = []
+
+    class Clocked:
+        def choose(self, game: Any, decision: Any) -> Any:
+            start = time.process_time()
+            action = tried.choose(game, decision)
+            times.append(time.process_time() - start)
+            return action
+
+    clocked = Clocked()
+    result = play_out(game, lambda seat: clocked if game.side_of(seat) == side else book, checked=False)
+    return result.winner, times
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--levels", nargs="+", default=["beginner", "hard"])
+    parser.add_argument("--sides", nargs="+", default=["american", "german"])
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=29)
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args(argv)
+    games, seed = args.games, args.seed
+    print(f"B-17 raid, default options; {games} games a match; seed {seed}; {args.jobs} processes")
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        base = [w for w, _ in pool.map(play_one, [("", "", seed, i, {}) for i in range(games)], chunksize=4)]
+        for side in args.sides:
+            k = sum(1 for w in base if w == side)
+            low, high = wilson(k, games)
+            print(f"  book v book        {side:<9} wins {k:4d}/{games} = {k / games:6.1%} [{low:6.1%}, {high:6.1%}]")
+        for level in args.levels:
+            for side in args.sides:
+                tasks = [(level, side, seed, i, {}) for i in range(games)]
+                rows = list(pool.map(play_one, tasks, chunksize=4))
+                won = [w for w, _ in rows]
+                times = sorted(t for _, ts in rows for t in ts)
+                k = sum(1 for w in won if w == side)
+                low, high = wilson(k, games)
+                gained = sum(1 for a, b in zip(base, won, strict=True) if a != side and b == side)
+                lost = sum(1 for a, b in zip(base, won, strict=True) if a == side and b != side)
+                diff, dlow, dhigh = paired_difference(gained, lost, games)
+                p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
+                median = statistics.median(times) if times else 0.0
+                print(
+                    f"  {level:<8} v book    {side:<9} wins {k:4d}/{games} = {k / games:6.1%} [{low:6.1%}, "
+                    f"{high:6.1%}]; paired +{gained} -{lost}: {diff:+6.1%} [{dlow:+6.1%}, {dhigh:+6.1%}], "
+                    f"McNemar p = {mcnemar(gained, lost):.3g}; cpu a decision: median {median * 1e3:.1f} ms, "
+                    f"p95 {p95 * 1e3:.1f} ms, most {times[-1] * 1e3 if times else 0:.1f} ms ({len(times)})"
+                )
+
+
+if __name__ == "__main__":
+    main()
