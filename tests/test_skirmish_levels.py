@@ -166,7 +166,8 @@ def test_hard_aims_without_touching_the_game_or_its_dice_and_moves_as_the_book()
         if isinstance(decision.space, FireSpace):
             assert decision.space.contains(mine)
             aimed += bool(mine.orders)
-        else:
+        else:  # the book's order, at the charge odds hard gives its side (the defender's bolder)
+            twin.charge_ratio = hard.book.charge_ratio
             assert mine == twin.choose(game, decision)
         game.dice = dice  # the dice as they were: the test's own rolls above are not the game's
         game.apply(decision.seat, book.choose(game, decision))
@@ -213,3 +214,35 @@ def test_hard_aims_each_man_at_the_enemy_in_the_open_before_the_one_in_cover() -
     assert decision.space.contains(hard)
     assert {t for _, t in hard.orders} == {"G.2"}, hard
     assert sorted(o.target for o in FI.plan_fire(game.ctx, book)) == ["G.1", "G.2"]
+
+
+def test_hard_defender_charges_at_odds_the_book_declines() -> None:
+    """Bold defender: a German moving first can charge one of three Americans who may all join the melee:
+    the first round's expected dead are 0.5 of theirs to 0.67 of ours (0.75): the book (1.0) stays put,
+    hard's defender (0.6) charges; hard as the attacker would not."""
+    from grognard.rulesets.skirmish.bots_levels import HardBot
+
+    data = {
+        "name": "bold",
+        "title": "bold defender",
+        "first_mover": "axis",
+        "table": {"width": 48.0, "depth": 48.0},
+        "sides": [
+            {"id": "allies", "name": "Allies", "edge": "south"},
+            {"id": "axis", "name": "Axis", "edge": "north"},
+        ],
+        "terrain": [],
+        "units": [
+            {"id": "A", "side": "allies", "figures": [{"at": [24, 34]}, {"at": [26, 35]}, {"at": [22, 35]}]},
+            {"id": "G", "side": "axis", "figures": [{"at": [24, 30]}]},
+        ],
+        "objectives": [{"id": "top", "shape": [[20, 28], [28, 28], [28, 32], [20, 32]]}],
+        "victory": {"attacker": "allies", "objectives": ["top"], "turn_limit": 10},
+    }
+    game = SkirmishGame(RULESET.resolve({}), ScriptedDice([]), scenario=scenario_from_data(data, "bold"))
+    decision = game.pending()[0]
+    assert decision.id == "move G" and isinstance(decision.space, MoveSpace)
+    book = B.DoctrineBot(np.random.default_rng(0)).choose(game, decision)
+    hard = HardBot(np.random.default_rng(0)).choose(game, decision)
+    assert not B.touches(game.ctx, book)
+    assert decision.space.contains(hard) and B.touches(game.ctx, hard)

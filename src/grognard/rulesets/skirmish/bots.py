@@ -87,7 +87,7 @@ def melee_odds(attackers: int, defenders: int, *, first: bool) -> tuple[Fraction
     return MX.MeleeRound(min(attackers, cap), min(defenders, cap), first=first).expected()
 
 
-def charge_move(ctx: Context, space: MoveSpace) -> Move | None:
+def charge_move(ctx: Context, space: MoveSpace, ratio: float | None = None) -> Move | None:
     """A charge into the enemy within a move when the exact odds of the melee favour it; else None.
 
     Each man with an enemy within his move runs until his base touches one, clear of his friends' bases
@@ -151,7 +151,7 @@ def charge_move(ctx: Context, space: MoveSpace) -> Move | None:
             if any(math.hypot(e.x - t.x, e.y - t.y) <= reach for t in foes if t.id in touched):
                 theirs.add(e.id)
     our_dead, their_dead = melee_odds(len(ours), len(theirs), first=True)
-    return chosen if their_dead >= CHARGE_RATIO * our_dead else None
+    return chosen if their_dead >= (CHARGE_RATIO if ratio is None else ratio) * our_dead else None
 
 
 def friends_at(ctx: Context, side: str, leaving: set[str]) -> list[XY]:
@@ -487,8 +487,11 @@ def covered_from_enemy(ctx: Context, x: float, y: float, side: str) -> bool:
     return SG.cover(terrain, ctx.sight_memo(terrain), (near.x, near.y), (x, y), "small_arms") is not None
 
 
-def move_order(ctx: Context, space: MoveSpace, rng: np.random.Generator | None = None) -> Move:
-    """The doctrine's move for the unit of ``space`` (``rng``: the bot's stream, to vary its waypoints)."""
+def move_order(
+    ctx: Context, space: MoveSpace, rng: np.random.Generator | None = None, charge_ratio: float | None = None
+) -> Move:
+    """The doctrine's move for the unit of ``space`` (``rng``: the bot's stream, to vary its waypoints;
+    ``charge_ratio``: the odds it charges at, ``CHARGE_RATIO`` unless given)."""
     unit = M.unit(ctx, space.unit)
     men = M.living(ctx, space.unit)
     leader = men[0]
@@ -520,7 +523,7 @@ def move_order(ctx: Context, space: MoveSpace, rng: np.random.Generator | None =
     storm = storm_order(ctx, space)
     if storm is not None:
         return storm
-    charge = charge_move(ctx, space)
+    charge = charge_move(ctx, space, charge_ratio)
     if charge is not None:
         return charge
     return short_of_contact(ctx, space, _advance_order(ctx, space, rng))
@@ -644,15 +647,16 @@ class DoctrineBot:
     """Plays either side of a skirmish by the doctrine above; ``rng`` (the bot's seeded stream) draws among
     waypoints and burst placements as good as the best, so no two games follow one fixed plan."""
 
-    def __init__(self, rng: np.random.Generator) -> None:
+    def __init__(self, rng: np.random.Generator, charge_ratio: float | None = None) -> None:
         self.rng = rng
+        self.charge_ratio = charge_ratio  # None: CHARGE_RATIO, the book's
 
     def choose(self, game: Game, decision: Decision) -> Any:
         assert isinstance(game, SkirmishGame), f"the skirmish doctrine plays skirmish, not {game.ruleset}"
         space = decision.space
         ctx = game.ctx
         if isinstance(space, MoveSpace):
-            return move_order(ctx, space, self.rng)
+            return move_order(ctx, space, self.rng, self.charge_ratio)
         if isinstance(space, FireSpace):
             return fire_order(ctx, space.unit)
         if isinstance(space, BurstSpace):

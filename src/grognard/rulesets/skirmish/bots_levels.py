@@ -20,7 +20,9 @@ more dice than one behind a wall; a man within a move of the objective is worth
 up to twice as much (``NEAR_OBJECTIVE``: the attacker who would take it, the
 defender who denies it). The book's own fire shares a unit's dice out evenly
 over the men of the one enemy unit it picks, covered or not. Exact odds, no
-dice rolled: a decision takes a few milliseconds.
+dice rolled: a decision takes a few milliseconds. And the side that holds the
+objective charges at bolder odds than the book's (clause "bold defender",
+``DEFENDER_CHARGE``): the first round's advantage goes to whoever charges.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ HESITATE = 0.25  # beginner: the share of a unit's ordinary moves it holds inste
 FORGET_COVER = 0.5  # beginner: the share of its other ordinary moves made with no thought of cover
 SPREAD = 0.5  # beginner: the share of fire orders and bursts at the first enemy seen rather than the best
 
+DEFENDER_CHARGE = 0.6  # hard: the defender charges when the first round's enemy dead are this times ours
 NEAR_OBJECTIVE = 1.0  # hard: a man within a move of the objective is worth up to this much more, dead
 
 
@@ -193,7 +196,7 @@ def aimed_fire(ctx: Context, space: FireSpace, book: Fire) -> Fire:
 
 
 class HardBot:
-    """The book with aimed fire (the module's docstring)."""
+    """The book with aimed fire, its defender bolder in the charge (the module's docstring)."""
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
@@ -204,6 +207,8 @@ class HardBot:
         space = decision.space
         if isinstance(space, FireSpace):
             return aimed_fire(game.ctx, space, fire_order(game.ctx, space.unit))
+        defends = game.side_of(decision.seat) != game.ctx.scenario.spec.victory.attacker
+        self.book.charge_ratio = DEFENDER_CHARGE if defends else None
         return self.book.choose(game, decision)
 
 

@@ -32,7 +32,7 @@ NOTES = {  # each level's bot in one line a player reads (the host page, the sol
     "book": "the rules' own tactics: moves from cover to cover, fires at the most valuable man in range",
     "normal": "plays a few orders out 16 times each, a turn ahead; keeps the book's unless another wins more",
     "beginner": "forgets cover, hesitates, spreads its fire: good for a first game",
-    "hard": "the book, but every man aims at the enemy he is likeliest to kill where it matters most",
+    "hard": "the book, but every man aims at the enemy he is likeliest to kill, and defenders charge sooner",
 }
 
 BOTS = ordered(LEVELS, {"doctrine": DoctrineBot, "random": RandomBot, **SEARCH})
