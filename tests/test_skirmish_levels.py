@@ -246,3 +246,18 @@ def test_hard_defender_charges_at_odds_the_book_declines() -> None:
     hard = HardBot(np.random.default_rng(0)).choose(game, decision)
     assert not B.touches(game.ctx, book)
     assert decision.space.contains(hard) and B.touches(game.ctx, hard)
+
+
+def test_a_game_of_beginner_against_hard_replays_and_plays_again_alike(tmp_path: Any, capsys: Any) -> None:
+    """grognard play with the two new levels, recorded; grognard replay checks every die and digest; the
+    same command again writes the same record (each level deterministic for the game's seed)."""
+    from grognard.cli import main
+
+    args = ["play", "skirmish", "village_street", "--seed", "4", "--bots", "allies=beginner", "--bots", "axis=hard"]
+    first, second = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    assert main([*args, "--record", str(first), "-q"]) == 0
+    assert main([*args, "--record", str(second), "-q"]) == 0
+    assert first.read_text(encoding="utf-8") == second.read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert main(["replay", str(first)]) == 0
+    assert "every die and digest matches the record" in capsys.readouterr().out
