@@ -42,7 +42,7 @@ from grognard.core.words import counted
 # games of the book against the book, and of each other pairing, when -n and --skill-games are not given:
 # each rule set's default run takes at most 2 minutes on 2 cores (docs/balance.md has the measurements)
 DEFAULT_GAMES = {"omaha": 1000, "b17": 1000, "skirmish": 200}
-DEFAULT_SKILL_GAMES = {"omaha": 0, "b17": 20, "skirmish": 20}  # Omaha: a hard game of 24 seats is minutes
+DEFAULT_SKILL_GAMES = {"omaha": 200, "b17": 20, "skirmish": 200}  # B-17: its hard is the search, 2 to 6 s a game
 OUTPUTS = ["balance.json", "pairings.png", "turns.png", "sweep.png", "balanced.toml"]
 
 
