@@ -485,7 +485,7 @@ def _figures(
         "skill": skill,
     }
     if every:
-        levels = sorted({a for a, _ in pairs}, key=[a for a, _ in pairs].index)
+        levels = [level for level in ladder_levels(ruleset) if any(a == level for a, _ in pairs)]  # weakest first
         cells = {}
         for (a, b), item in by_pair.items():
             wins = item.summary.outcomes.get(f"{first} win", 0)
