@@ -97,7 +97,7 @@ def test_a_comparison_counts_only_the_games_that_differ() -> None:
     [
         (["--levels", "book", "grandmaster"], "error: --levels: no bot level 'grandmaster' in omaha; the levels, "),
         (["--scenario", "hill_assault"], "error: --scenario 'hill_assault': omaha has no scenarios"),
-        (["-o", "germans=9"], "error: "),
+        (["-o", "germans=99"], "error: option 'germans': 99 is above the maximum"),  # 9 is a beach: it played
     ],
 )
 def test_a_bad_level_or_option_is_one_line(args: list[str], said: str, capsys: pytest.CaptureFixture[str]) -> None:
