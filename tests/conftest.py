@@ -2,7 +2,8 @@
 tests' ``browser`` (Debian's Chromium, one per test module) and ``shots`` (where screenshots go:
 ``$GROGNARD_SHOTS`` or the module's tmp dir) fixtures; ``database``, the web's persistence tests' database,
 SQLite and PostgreSQL alike; ``no_process_left``, which fails the session when a
-process the suite started (a ``grognard serve``, a Chromium, a worker) is still alive at its end."""
+process the suite started (a ``grognard serve``, a Chromium, a worker) is still alive at its end; and the order
+the test files are handed to the workers in, the longest first (``tests/weights.json``)."""
 
 from __future__ import annotations
 
@@ -158,3 +159,29 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 def _reason(report: Any) -> str:
     longrepr = getattr(report, "longrepr", None)
     return str(longrepr[2]) if isinstance(longrepr, tuple) and len(longrepr) == 3 else ""
+
+
+# ---------------------------------------------------------------------- the order files are handed out
+WEIGHTS = Path(__file__).with_name("weights.json")
+"""Seconds each test file took in a whole run (``python tests/weigh.py`` writes it from a run's report)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The longest test files first. xdist hands out whole files (``--dist loadfile``) in this order
+    (``--no-loadscope-reorder``; by default it orders them by their count of tests), so a long browser file
+    handed out last no longer runs alone on one core while the other has nothing left to do. A file not
+    weighed yet counts as the median file; the tests of a file keep their own order."""
+    import json
+    import statistics
+
+    try:
+        weights: dict[str, float] = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if not weights:
+        return
+    unknown = statistics.median(weights.values())
+    first: dict[str, int] = {}
+    for index, item in enumerate(items):
+        first.setdefault(item.nodeid.split("::")[0], index)
+    items.sort(key=lambda item: (-weights.get(item.nodeid.split("::")[0], unknown), first[item.nodeid.split("::")[0]]))
