@@ -261,3 +261,19 @@ def test_a_game_of_beginner_against_hard_replays_and_plays_again_alike(tmp_path:
     capsys.readouterr()
     assert main(["replay", str(first)]) == 0
     assert "every die and digest matches the record" in capsys.readouterr().out
+
+
+def test_the_search_scores_the_counter_attack_nearer_the_objective_higher() -> None:
+    """The search's leaf score (evaluate) counts the defender's counter-attack on its way as it counts the
+    attacker's progress: the section across the river scores better for its side than on the far bank (the
+    search of village_street --seed 3 --bots axis=search:hard kept it on the far bank, firing)."""
+    from grognard.rulesets.skirmish.evaluate import evaluate
+
+    game = counter_attack()
+    play_turns(game, 1, B.DoctrineBot(np.random.default_rng(0)), {"R"})
+    far = evaluate(game, "axis")
+    for f in game.state.figures.values():
+        if f.unit == "R":
+            f.y = 35.0  # across the river, 1" from the square
+    assert evaluate(game, "axis") > far
+    assert evaluate(game, "allies") < 1 - far + 1e-9
