@@ -61,9 +61,18 @@ def test_the_cli_plays_a_level(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("bots", "said"),
     [
-        ("german=search:extreme", "no bot level 'search:extreme' in b17; the levels, weakest first: book, normal"),
-        ("german=doctrine:hard", "no bot level 'doctrine:hard' in b17; the levels, weakest first: book, normal"),
-        ("german=cunning:hard", "no bot level 'cunning:hard' in b17; the levels, weakest first: book, normal"),
+        (
+            "german=search:extreme",
+            "no bot level 'search:extreme' in b17; the levels, weakest first: beginner, book, normal, hard",
+        ),
+        (
+            "german=doctrine:hard",
+            "no bot level 'doctrine:hard' in b17; the levels, weakest first: beginner, book, normal, hard",
+        ),
+        (
+            "german=cunning:hard",
+            "no bot level 'cunning:hard' in b17; the levels, weakest first: beginner, book, normal, hard",
+        ),
     ],
 )
 def test_a_bad_level_is_one_clear_line(bots: str, said: str, capsys: pytest.CaptureFixture[str]) -> None:
