@@ -667,7 +667,7 @@ class _PlayGroup(TyperGroup):
         if cmd_name not in rulesets.names():
             return None
         ruleset = rulesets.get(cmd_name)
-        one = typer.Typer()
+        one = typer.Typer(add_completion=False)  # as the whole program: no --install-completion
         one.command(cmd_name, epilog=_options_epilog(ruleset))(_play_command(ruleset))
         command = typer.main.get_command(one)
         assert isinstance(command, TyperCommand)  # one command, no callback: the command itself
