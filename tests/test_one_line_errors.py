@@ -232,7 +232,7 @@ def test_a_seats_view_replays_and_renders_up_to_its_sealed_choice(tmp_path: Path
 
     from grognard.core.record import read_lines
 
-    lines = read_lines(Path(__file__).parent / "golden" / "skirmish-village-street-seed6.jsonl")
+    lines = read_lines(Path(__file__).parent / "golden" / "skirmish-hill-assault-seed7.jsonl")
     cut = next(i for i, line in enumerate(lines) if any(e["kind"] == "sealed" for e in line.get("events", [])))
     other = "Axis" if lines[cut]["seat"] == "Allies" else "Allies"
     part = tmp_path / "part.jsonl"  # the game as it stood just after a sealed choice, cut there

@@ -173,7 +173,7 @@ def test_a_new_game_never_writes_over_a_saved_one(played: dict[str, Path], tmp_p
 
 
 # ---------------------------------------------------------------------- a seat's view is not the record
-VILLAGE = Path(__file__).parent / "golden" / "skirmish-village-street-seed6.jsonl"
+SEALED_GAME = Path(__file__).parent / "golden" / "skirmish-hill-assault-seed7.jsonl"  # a game with a sealed melee choice
 
 
 @pytest.mark.parametrize("reader", ["the other seat", "spectator"])
@@ -182,7 +182,7 @@ def test_a_seats_view_is_never_resumed(tmp_path: Path, reader: str) -> None:
     choice again and every line written after it was lost to the next resume. It is refused in one line naming
     the whole record, and not a byte of it changes (an older view without the mark in its header, and one cut
     by a crash, as well); the whole record it came from resumes to the very game recorded."""
-    lines = lines_of(VILLAGE)
+    lines = lines_of(SEALED_GAME)
     cut_at = next(i for i, text in enumerate(lines) if '"kind":"sealed"' in text)
     owner = json.loads(lines[cut_at])["seat"]
     seat = ("Axis" if owner == "Allies" else "Allies") if reader == "the other seat" else "spectator"
