@@ -173,7 +173,7 @@ def test_a_new_game_never_writes_over_a_saved_one(played: dict[str, Path], tmp_p
 
 
 # ---------------------------------------------------------------------- a seat's view is not the record
-SEALED_GAME = Path(__file__).parent / "golden" / "skirmish-hill-assault-seed7.jsonl"  # a game with a sealed melee choice
+SEALED_GAME = Path(__file__).parent / "golden" / "skirmish-hill-assault-seed7.jsonl"  # with a sealed melee choice
 
 
 @pytest.mark.parametrize("reader", ["the other seat", "spectator"])

@@ -370,7 +370,7 @@ def test_two_men_striking_one_in_a_round_the_second_hit_kills_a_man_who_survived
     assert figure(game, "G.1").alive and figure(game, "G.1").wounds == 1
 
 
-@pytest.mark.parametrize("name", ["skirmish-hill-assault-seed7", "skirmish-landing-seed1"])  # games with a sealed choice
+@pytest.mark.parametrize("name", ["skirmish-hill-assault-seed7", "skirmish-landing-seed1"])  # with a sealed choice
 def test_a_finished_games_record_reads_as_written_for_every_seat(name: str) -> None:
     from pathlib import Path
 
