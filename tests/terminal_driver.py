@@ -89,8 +89,12 @@ def error_line(done: subprocess.CompletedProcess[str]) -> str:
     return lines[0]
 
 
-def _sigint_as_at_a_terminal() -> None:
+def sigint_as_at_a_terminal() -> None:
+    """A child's Ctrl-C as a shell gives it: the default action, not blocked, whatever the test's process has
+    (a worker of the suite may hold SIGINT ignored or blocked: a child inherits both, and Python left ignoring a
+    signal it was born ignoring keeps ignoring it)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 class Terminal:
@@ -105,7 +109,7 @@ class Terminal:
             env=cli_env(),
             cwd=cwd,
             # Ctrl-C live as at a real terminal, even when the tests run where SIGINT is ignored (a background job)
-            preexec_fn=_sigint_as_at_a_terminal,
+            preexec_fn=sigint_as_at_a_terminal,
         )
         self.out = ""  # everything the program has written to stdout so far
         self.seen = 0  # how much of ``out`` earlier expects have consumed

@@ -25,7 +25,7 @@ from grognard.rulesets.omaha import RULESET
 from grognard.rulesets.omaha.analysis import ARTILLERY_KILLS, ARTILLERY_LANDS, odds_tables
 from grognard.rulesets.omaha.data import bunker_fire, morale
 from odds_check import check
-from terminal_driver import cli_env
+from terminal_driver import cli_env, sigint_as_at_a_terminal
 
 DOCTRINE = {"american": "doctrine", "german": "doctrine"}
 
@@ -319,7 +319,7 @@ def interrupted_simulation(after: float) -> tuple[int | None, str]:
     exist: (its exit code, what it wrote on stderr); (None, ...) if it had not stopped 60 s later."""
     args = [sys.executable, "-m", "grognard", "simulate", "omaha", "-n", "10000000", "--jobs", "2"]
     run = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=cli_env(),
-                           start_new_session=True)  # fmt: skip
+                           start_new_session=True, preexec_fn=sigint_as_at_a_terminal)  # fmt: skip
     try:
         children = Path(f"/proc/{run.pid}/task/{run.pid}/children")
         deadline = time.monotonic() + 60
