@@ -192,7 +192,8 @@ def test_a_bunker_fires_by_a_tap_on_its_target_with_the_menus_odds(browser: Any,
     assert menu["odds"] in shown
     before = state(page)["version"]
     page.click(".table-tip .tip-commit")
-    wait_said(page, f"Done: {order}")
+    # the order is taken: the game moves on (the "Done" line can be cleared at once when the next bunker's fire is
+    # asked: a fresh-clone CI run waited 30 s for it in vain, the order taken)
     page.wait_for_function(f"() => window.grognardState().version > {before}")
     page.context.close()
 
