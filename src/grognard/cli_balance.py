@@ -18,7 +18,6 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from grognard import rulesets
@@ -28,7 +27,7 @@ from grognard.analysis.montecarlo import Plan
 from grognard.analysis.stats import wilson
 from grognard.bots.ladder import levels as ladder_levels
 from grognard.bots.ladder import note, unknown_bot
-from grognard.cli_common import FORCE_HELP, check_outputs_in, whole_number
+from grognard.cli_common import FORCE_HELP, check_outputs_in, progress_bar, whole_number
 from grognard.cli_common import KNOWN as _KNOWN
 from grognard.cli_common import wide_console as _wide_console
 from grognard.cli_play import _shown
@@ -75,19 +74,6 @@ def _pairings(ruleset: Ruleset, book: str, skilled: str, every: bool) -> list[tu
     return first + ([(skilled, book), (book, skilled)] if skilled != book else [])
 
 
-def _progress() -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        transient=True,
-        disable=not sys.stderr.isatty(),
-        console=Console(stderr=True),
-    )
-
-
 def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
@@ -126,7 +112,7 @@ def _run(
                 f"then the sweep: up to {sweep} values of {plans[0].games:,} games (at most "
                 f"{sweep * plans[0].games:,} games, about {_duration(sweep * each / workers)} at the book's pace)"
             )
-    with _progress() as progress:
+    with progress_bar() as progress:
         task = progress.add_task(label, total=total, completed=sum(item.summary.games for item in first))
         return balance.play(plans, ruleset, jobs, scheduler, lambda _, n: progress.advance(task, n), played=first)
 
@@ -135,7 +121,7 @@ def _player(ruleset: Ruleset, jobs: int, scheduler: str | None) -> evening.Playe
     """Plays one plan behind its own progress bar (a sweep's value)."""
 
     def player(plan: Plan, label: str) -> Played:
-        with _progress() as progress:
+        with progress_bar() as progress:
             task = progress.add_task(label, total=plan.games)
             (played,) = balance.play([plan], ruleset, jobs, scheduler, lambda _, n: progress.advance(task, n))
         return played

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from grognard import rulesets
 from grognard.core.errors import OptionError
@@ -80,3 +82,18 @@ def check_outputs_in(folder: Path, names: Sequence[str], force: bool, flag: str)
             f"{flag} {str(folder)!r}: {', '.join(there)} already there; --force writes over "
             f"{'them' if len(there) > 1 else 'it'} (nothing was written)"
         )
+
+
+def progress_bar() -> Progress:
+    """The bar of a long run (simulate, sweep, balance) on standard error: games done, time spent and left;
+    off when standard error is not a terminal, gone when the run ends."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+        disable=not sys.stderr.isatty(),
+        console=Console(stderr=True),
+    )

@@ -14,14 +14,13 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from grognard import rulesets
 from grognard.analysis.montecarlo import ENGINES, Plan, Summary, batched, default_jobs, simulate
 from grognard.analysis.report import TableWriter, figures, sparkline, write_outputs, write_sweep
 from grognard.analysis.stats import wilson
-from grognard.cli_common import FORCE_HELP, check_outputs_in, check_seed, whole_number
+from grognard.cli_common import FORCE_HELP, check_outputs_in, check_seed, progress_bar, whole_number
 from grognard.cli_common import KNOWN as _KNOWN
 from grognard.cli_common import wide_console as _wide_console
 from grognard.cli_odds import print_grid
@@ -74,16 +73,7 @@ def _check_run(games: int, jobs: int | None, seed: int) -> int:
 def _run_with_progress(
     plan: Plan, jobs: int, scheduler: str | None, writer: TableWriter | None, label: str, into: Summary | None = None
 ) -> Summary:
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        transient=True,
-        disable=not sys.stderr.isatty(),
-        console=Console(stderr=True),
-    ) as progress:
+    with progress_bar() as progress:
         task = progress.add_task(label, total=plan.games)
         started = time.monotonic()
         done = [0]
