@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -48,16 +49,25 @@ def run_cli(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.
     seconds. A fresh Python costs the program's whole start (numpy, the rule set) at every call: about
     0.7 s of CPU, a few minutes of the suite's."""
     if (args and args[0] in FRESH_PROCESS) or os.environ.get("GROGNARD_TEST_SUBPROCESS"):
-        return subprocess.run(
-            [sys.executable, "-m", "grognard", *args],
-            input=stdin,
-            capture_output=True,
-            text=True,
-            timeout=HANG_GUARD,
-            env=cli_env(),
-            cwd=cwd,
-        )
+        return run_fresh(*args, stdin=stdin, cwd=cwd)
     return _run_here(list(args), stdin, cwd)
+
+
+def run_fresh(
+    *args: str, stdin: str = "", cwd: Path | None = None, preexec_fn: Callable[[], None] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``python -m grognard ARGS`` in a fresh process (``preexec_fn`` run in it first, e.g. a resource limit);
+    a hang fails after HANG_GUARD seconds."""
+    return subprocess.run(
+        [sys.executable, "-m", "grognard", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD,
+        env=cli_env(),
+        cwd=cwd,
+        preexec_fn=preexec_fn,
+    )
 
 
 def _run_here(args: list[str], stdin: str, cwd: Path | None) -> subprocess.CompletedProcess[str]:

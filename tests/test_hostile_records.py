@@ -23,7 +23,7 @@ import pytest
 
 from grognard.core.jsonl import MAX_LINE
 from grognard.web.testing import ServerProcess, call
-from terminal_driver import HANG_GUARD, cli_env, error_line
+from terminal_driver import HANG_GUARD, cli_env, error_line, run_fresh
 
 GOLDEN = Path(__file__).parent / "golden" / "omaha-g1-seed1.jsonl"
 ADDRESS_SPACE = 1536 * 1024 * 1024  # bytes: grognard needs some 300 MB of address space; /dev/zero would take all
@@ -51,15 +51,7 @@ def _limited() -> None:
 
 def run_limited(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     """``grognard ARGS`` under the address-space limit."""
-    return subprocess.run(
-        [sys.executable, "-m", "grognard", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=HANG_GUARD,
-        env=cli_env(),
-        preexec_fn=_limited,
-    )
+    return run_fresh(*args, stdin=stdin, preexec_fn=_limited)
 
 
 @pytest.fixture(scope="module")
