@@ -26,9 +26,10 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Literal, NamedTuple, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, Protocol, Self
 
 import numpy as np
+from typing_extensions import TypeVar  # a default (PEP 696) before Python 3.13
 
 from grognard.core.dice import DiceSource
 from grognard.core.errors import IllegalAction
@@ -57,6 +58,8 @@ class Action(Protocol):
 
 
 A = TypeVar("A")
+# a game's state: each rule set's own class (``Game[OmahaState]``); a ``Game`` named bare is any rule set's game
+S = TypeVar("S", default=Any)
 
 
 class Event(NamedTuple):
@@ -232,21 +235,23 @@ def canonical_json(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
-class Game(ABC):
+class Game(ABC, Generic[S]):
     """Base of every rule set's game: the protocol, secrets, events and dice.
 
-    Subclasses set ``ruleset``, keep their state in ``self.state`` (deep-copyable)
-    and implement ``_decisions``, ``_apply``, ``state_json``, ``view``,
+    Generic in its state: a rule set's game is ``Game[ItsState]`` (``class OmahaGame(Game[OmahaState])``), so that
+    what reads ``game.state`` is type-checked; ``Game`` named bare (the engine's, the web's, a bot's) is any rule
+    set's game. Subclasses set ``ruleset``, keep their state in ``self.state`` (deep-copyable; set in their
+    ``__init__``) and implement ``_decisions``, ``_apply``, ``state_json``, ``view``,
     ``seats``, ``side_of`` and ``result``. Rolls go through :meth:`roll`,
     happenings through :meth:`emit`.
     """
 
     ruleset: ClassVar[str]
     sides: ClassVar[tuple[Side, ...]]
+    state: S  # the rule set's own, set by the subclass's ``__init__``
 
     def __init__(self, dice: DiceSource) -> None:
         self.dice = dice
-        self.state: Any = None
         self.sealed: dict[str, dict[str, tuple[Seat, Any]]] = {}
         self._events: list[Event] = []
         self._pending: tuple[Decision, ...] | None = None
@@ -455,7 +460,7 @@ class Game(ABC):
             }
         return out
 
-    def copy_state(self) -> Any:
+    def copy_state(self) -> S:
         """An independent copy of ``self.state`` (a deep copy; rule sets may do it faster)."""
         return copy.deepcopy(self.state)
 
@@ -464,7 +469,7 @@ class Game(ABC):
         full = {"state": self.state_json(), "sealed": self.sealed_json(None, everything=True)}
         return hashlib.sha256(canonical_json(full).encode()).hexdigest()
 
-    def clone(self) -> Game:
+    def clone(self) -> Self:
         """An independent copy sharing the dice source (for search and checks)."""
         other = copy.copy(self)
         other.state = self.copy_state()

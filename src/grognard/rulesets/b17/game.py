@@ -56,7 +56,7 @@ from grognard.rulesets.b17.state import Aircraft, B17State, Element
 ENGINE_ORDER = (1, 4, 2, 3)  # which engine smokes at each damage point: outboard first, alternating sides
 
 
-class B17Game(Game):
+class B17Game(Game[B17State]):
     """A B-17 raid (seed 003, sections I-VIII). ``options`` are resolved (see ``data.OPTIONS``).
 
     >>> from grognard.core.dice import ScriptedDice

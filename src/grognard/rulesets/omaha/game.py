@@ -54,7 +54,7 @@ def american_seat(k: int) -> str:
     return f"American {k}"
 
 
-class OmahaGame(Game):
+class OmahaGame(Game[OmahaState]):
     """An Omaha Beach game. ``options`` are resolved (see ``data.OPTIONS``)."""
 
     ruleset = "omaha"

@@ -48,7 +48,8 @@ from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.driving import DriveSpace
 from grognard.rulesets.skirmish.fire import FireSpace
 from grognard.rulesets.skirmish.moving import MoveSpace
-from grognard.rulesets.skirmish.scenario import Scenario, load_scenario
+from grognard.rulesets.skirmish.scenario import load_scenario
+from grognard.rulesets.skirmish.schema import Scenario
 from grognard.rulesets.skirmish.state import (
     FireOrder,
     SkirmishState,
@@ -57,7 +58,7 @@ from grognard.rulesets.skirmish.state import (
 SEATS = {"allies": "Allies", "axis": "Axis"}
 
 
-class SkirmishGame(Game):
+class SkirmishGame(Game[SkirmishState]):
     """A skirmish game. ``options`` are resolved (``scenario``, ``turn_limit``)."""
 
     ruleset = "skirmish"
@@ -117,10 +118,9 @@ class SkirmishGame(Game):
         return self.ctx.state
 
     @state.setter
-    def state(self, value: SkirmishState | None) -> None:
-        if value is not None:
-            self.ctx.state = value
-            self.ctx.shot_cache = None  # a state put back (a refused order, a take-back): work the shots out anew
+    def state(self, value: SkirmishState) -> None:
+        self.ctx.state = value
+        self.ctx.shot_cache = None  # a state put back (a refused order, a take-back): work the shots out anew
 
     def clone(self) -> SkirmishGame:
         """An independent copy sharing the dice source, with a context of its own."""
