@@ -1,5 +1,7 @@
-"""The core, the web server and the rule sets' games type-check under ``mypy --strict`` (the files ``[tool.mypy]`` in
-pyproject.toml names): the contracts between the core, the rule sets and the faces are typed, and stay so."""
+"""The whole package type-checks under ``mypy --strict`` (``[tool.mypy]`` in pyproject.toml names
+``src/grognard``): the contracts between the core, the rule sets and the faces are typed, and stay so. The
+modules not yet clean are listed there, under ``ignore_errors``, and leave the list as they are typed (issue 30);
+an ``ignore`` is allowed only at a third-party boundary, with its code and a reason."""
 
 from __future__ import annotations
 
@@ -11,9 +13,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_core_and_web_type_check_strictly(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_package_type_checks_strictly(monkeypatch: pytest.MonkeyPatch) -> None:
     """mypy's own cache (``.mypy_cache``, as ``mypy`` at the root keeps it): a run after a change checks again what
-    changed and what depends on it (a minute and a half of a loaded suite from a cache made afresh each time)."""
+    changed and what depends on it (from a cache made afresh, the whole package costs about 15 s of CPU)."""
     api = pytest.importorskip("mypy.api")
     monkeypatch.chdir(ROOT)  # the configuration and its files are read from the project's root
     out, err, status = api.run(["--no-error-summary"])

@@ -16,6 +16,7 @@ from rich.markup import escape
 from typer.core import TyperCommand, TyperGroup
 
 from grognard import cli_analyse, rulesets
+from grognard.analysis.winprob import DEFAULT_PLAYOUTS
 from grognard.bots import ladder
 from grognard.cli_common import check_seed, whole_number
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
@@ -401,7 +402,7 @@ def _run_play(
     verbose: bool,
     quiet: bool,
     show_odds: bool = False,
-    odds_playouts: int = cli_analyse.DEFAULT_PLAYOUTS,
+    odds_playouts: int = DEFAULT_PLAYOUTS,
 ) -> None:
     """Play one game at the terminal; raises GrognardError on bad input before anything is played."""
     cli_analyse.check_playouts(odds_playouts, "--odds-playouts")
@@ -412,7 +413,7 @@ def _run_play(
     if verbose and quiet:
         raise OptionError("--verbose and --quiet together: choose one (-v prints every event, -q only the result)")
     check_seed(seed)
-    resumed = None
+    resumed: Replay | None = None
     if resume is not None:
         if given:
             raise OptionError(f"--resume: the options come from the record, not the command line ({', '.join(given)})")
@@ -445,7 +446,10 @@ def _run_play(
     seeded = game_streams(seed)[0] if dice == "seeded" else None
     source: Any = seeded if seeded is not None else TypedDice(prompter)
     early: _TurnPrinter | None = None
-    if resumed is not None:
+    sink: IO[str] | None
+    writer: RecordWriter | StepCounter  # in memory too: 'undo' replays it
+    session: Session  # read by the odds and the typed dice's board once the game runs
+    if resume is not None and resumed is not None:
         game = resumed.game
         if seeded is not None:
             game.dice = SeededDice(seeded.seed_sequence, skip=resumed.dice_drawn)
@@ -493,7 +497,7 @@ def _run_play(
         humans = parse_humans(human, game)
         kept = {"embedded": embedded} if embedded else {}  # one's own scenario file travels with the record
         header = make_header(ruleset.name, ruleset.recorded(options), dice, seed, bots=chosen, humans=human, **kept)
-        writer: RecordWriter | StepCounter = RecordWriter(header, sink)  # in memory too: 'undo' replays it
+        writer = RecordWriter(header, sink)
         start_events = game.take_events()
         writer.start(game, start_events)
     try:
@@ -509,7 +513,7 @@ def _run_play(
         if isinstance(source, TypedDice) or isinstance(game.dice, TypedDice):
             typed = game.dice if isinstance(game.dice, TypedDice) else source
             if ruleset.board_text is not None:
-                typed.board = lambda: ruleset.board_text(session.game, None)  # type: ignore[misc]
+                typed.board = lambda: ruleset.board_text(session.game, None)
             game.listener = printer.take_one  # the story so far, before each roll is asked for
             on_events = _ignore
             typed.kept = writer.typed  # each roll on the disk as typed: a crash mid-action loses none

@@ -502,8 +502,8 @@ class Session:
                 style="red",
             )
             return
-        if (why := stands(lines[keep:])) is not None:
-            self.prompter.say(f"that order stands: {why}", style="red")
+        if (stand := stands(lines[keep:])) is not None:
+            self.prompter.say(f"that order stands: {stand}", style="red")
             return
         rebuilt = replay(lines[:keep], rulesets.get)
         game = rebuilt.game

@@ -24,7 +24,7 @@ def dask_rows(tasks: Iterable[tuple[Any, int, int]], scheduler: str) -> Iterator
     from grognard.analysis.montecarlo import play_chunk
 
     try:
-        client = Client(scheduler, timeout="3s")
+        client = Client(scheduler, timeout="3s")  # type: ignore[no-untyped-call]  # distributed: Client unannotated
     except (OSError, TimeoutError, ValueError) as exc:
         raise OptionError(f"--scheduler {scheduler!r}: cannot reach the Dask scheduler ({exc})") from None
     try:
@@ -36,4 +36,4 @@ def dask_rows(tasks: Iterable[tuple[Any, int, int]], scheduler: str) -> Iterator
         while waiting:
             yield waiting.popleft().result()
     finally:
-        client.close()
+        client.close()  # type: ignore[no-untyped-call]  # distributed: Client.close unannotated

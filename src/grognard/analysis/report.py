@@ -151,7 +151,12 @@ class TableWriter:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        fields = [("game", pa.int64()), ("outcome", pa.string()), ("winner", pa.string()), ("turn", pa.int64())]
+        fields: list[tuple[str, pa.DataType]] = [
+            ("game", pa.int64()),
+            ("outcome", pa.string()),
+            ("winner", pa.string()),
+            ("turn", pa.int64()),
+        ]
         fields += [(m.name, pa.int64()) for m in metrics]
         self.schema = pa.schema(fields)
         self._output = AtomicOutput(path)

@@ -68,6 +68,7 @@ class TornRecord(RecordError):
     """
 
     code = "torn_record"
+    line: int  # always known: the cut line
 
     def __init__(self, message: str, line: int, keep: int) -> None:
         super().__init__(message, line)

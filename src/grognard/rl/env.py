@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -50,14 +50,16 @@ __all__ = ["GrognardEnv"]
 DEFAULT_SLOTS = 32
 
 
-class GrognardEnv(AECEnv):
+class GrognardEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types: AECEnv is Any to mypy
     """The AEC environment of rule set ``ruleset`` with scenario ``options`` (text or values, as the CLI takes).
 
     ``slots``: the size of the action space (candidates beyond it are not offered).
     Raises ``grognard.core.errors.OptionError`` for bad options, ``KeyError`` for an unknown rule set.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"name": "grognard_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    # PettingZoo's own declaration (a plain attribute, read from the class); each instance puts its rule set's name
+    # in a copy of its own, never changing the class's
+    metadata: dict[str, Any] = {"name": "grognard_v0", "render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(
         self,
