@@ -301,9 +301,9 @@ def _score_rows(
         at.append(end)
     met = _guns_met(game, f, at)
     ends = at[1::2]
-    off, reach = _after(game, f, ends)
+    off, next_reach = _after(game, f, ends)
     for k, (i, p, stop) in enumerate(found):
-        out[i] = (off[k], p, met[2 * k] + met[2 * k + 1] + reach[k], met[2 * k], stop)
+        out[i] = (off[k], p, met[2 * k] + met[2 * k + 1] + next_reach[k], met[2 * k], stop)
     if again:
         left = [plans[r[0]] if plans is not None else Fly(f.label, r[1], r[2], r[4].label, r[3]) for r in again]
         for row, score in zip(again, _score_by_resolve(game, f, left, space), strict=True):
@@ -351,10 +351,10 @@ def _plain(rows: list[Row], w: dict[str, Any], tolerance: float) -> list[bool]:
         return out
     bx = np.array([rows[k][4].x for k in ask])
     by = np.array([rows[k][4].y for k in ask])
-    bh = np.array([rows[k][4].heading for k in ask])
+    bhs = np.array([rows[k][4].heading for k in ask])
     where = np.degrees(np.arctan2(w["ya"][ask] - by, w["xa"][ask] - bx))
-    off_ahead = np.abs((where - bh + 180.0) % 360.0 - 180.0)  # angle_between(where, bh)
-    off_behind = np.abs((where - bh + 360.0) % 360.0 - 180.0)  # angle_between(where, bh + 180)
+    off_ahead = np.abs((where - bhs + 180.0) % 360.0 - 180.0)  # angle_between(where, bh)
+    off_behind = np.abs((where - bhs + 360.0) % 360.0 - 180.0)  # angle_between(where, bh + 180)
     doubt = ((np.abs(off_ahead - limit) <= 1e-9) | (np.abs(off_behind - limit) <= 1e-9)).tolist()
     ahead_in, behind_in = (off_ahead <= limit).tolist(), (off_behind <= limit).tolist()
     for j, k in enumerate(ask):

@@ -31,7 +31,8 @@ from grognard.rulesets.b17 import reckoning as K
 from grognard.rulesets.b17 import rules as R
 from grognard.rulesets.b17.actions import Fly, Guns
 from grognard.rulesets.b17.attacks import _bonus_attacks, _score_attacks, generic_scored
-from grognard.rulesets.b17.game import B17Game, FlySpace
+from grognard.rulesets.b17.game import B17Game
+from grognard.rulesets.b17.spaces import FlySpace
 from grognard.rulesets.b17.state import Aircraft
 
 CHASE = 10.0  # inches of its place in the box (or of its way) a learner's bomber gives to turn on fighters
@@ -44,7 +45,7 @@ class BeginnerBot:
         self.rng = rng
         self.book = B.DoctrineBot(rng)
 
-    def choose(self, game: B17Game, decision: Decision) -> Any:  # type: ignore[override]
+    def choose(self, game: B17Game, decision: Decision) -> Any:
         kind, _, label = decision.id.partition(" ")
         if kind == "guns":
             first: list[Guns] = list(decision.space.candidates(4))

@@ -42,7 +42,8 @@ from grognard.rulesets.b17.attacks import (  # noqa: F401  (the search's candida
     guns_met,
 )
 from grognard.rulesets.b17.data import PAIRS, TARGET
-from grognard.rulesets.b17.game import B17Game, FlySpace
+from grognard.rulesets.b17.game import B17Game
+from grognard.rulesets.b17.spaces import FlySpace
 from grognard.rulesets.b17.state import Aircraft
 
 TARGET_CENTRE = ((TARGET[0] + TARGET[2]) / 2, (TARGET[1] + TARGET[3]) / 2)
@@ -62,7 +63,7 @@ class DoctrineBot:
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
 
-    def choose(self, game: B17Game, decision: Decision) -> Any:  # type: ignore[override]
+    def choose(self, game: B17Game, decision: Decision) -> Any:
         kind = decision.id.split(" ", 1)[0]
         if kind == "place":
             lanes = decision.space.candidates(8)

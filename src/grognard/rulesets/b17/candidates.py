@@ -15,10 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 from grognard.core.engine import Decision
+from grognard.rulesets.b17 import attacks as A
 from grognard.rulesets.b17 import bots as B
 from grognard.rulesets.b17 import rules as R
 from grognard.rulesets.b17.actions import Fly
-from grognard.rulesets.b17.game import B17Game, FlySpace
+from grognard.rulesets.b17.game import B17Game
+from grognard.rulesets.b17.spaces import FlySpace
 
 TARGETS = 3  # bombers a fighter's candidate attacks go for, nearest first
 BOMBER_MOVES = 4  # the doctrine's bomber moves weighed
@@ -53,12 +55,12 @@ def fighter_candidates(game: B17Game, space: FlySpace) -> list[Fly]:
         key=lambda b: (R.attack_range(game.state.options, f, f.x, f.y, f.heading, b), b.label),
     )
     for bomber in bombers[:TARGETS]:
-        bonus = B._bonus_attacks(game, f, bomber, length, minimum)
-        generic = B._generic_attacks(game, f, bomber, length, minimum)
+        bonus = A._bonus_attacks(game, f, bomber, length, minimum)
+        generic = A._generic_attacks(game, f, bomber, length, minimum)
         for plans, plain_ok in ((bonus, False), (generic, True)):
             scored = [
                 (score, plan)
-                for plan, score in zip(plans, B._score_attacks(game, f, plans, space), strict=True)
+                for plan, score in zip(plans, A._score_attacks(game, f, plans, space), strict=True)
                 if score is not None and not score[0] and (plain_ok or not score[1])
             ]
             if scored:

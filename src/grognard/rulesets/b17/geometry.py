@@ -128,7 +128,9 @@ def fuselage(dims: Dims, x: float, y: float, heading: float) -> Polygon:
 @lru_cache(maxsize=64)
 def _local_footprint(dims: Dims) -> Polygon:
     """The model's outline in local (forward, left) coordinates: the union of its rectangles."""
-    return shapely.union_all([Polygon(part) for part in _parts(dims)])
+    outline = shapely.union_all([Polygon(part) for part in _parts(dims)])
+    assert isinstance(outline, Polygon)  # the parts overlap: one outline
+    return outline
 
 
 def footprint(dims: Dims, x: float, y: float, heading: float) -> Polygon:

@@ -30,7 +30,8 @@ from grognard.rulesets.b17 import rules as R
 from grognard.rulesets.b17.actions import Fly
 from grognard.rulesets.b17.attacks import Score, _bonus_attacks, _score_attacks, generic_scored
 from grognard.rulesets.b17.data import ATTACK_RANGE
-from grognard.rulesets.b17.game import B17Game, FlySpace
+from grognard.rulesets.b17.game import B17Game
+from grognard.rulesets.b17.spaces import FlySpace
 from grognard.rulesets.b17.state import Aircraft
 
 TARGETS = 3  # bombers a hard fighter weighs, nearest its nose first
@@ -45,7 +46,7 @@ class HardBot:
         self.rng = rng
         self.book = B.DoctrineBot(rng)
 
-    def choose(self, game: B17Game, decision: Decision) -> Any:  # type: ignore[override]
+    def choose(self, game: B17Game, decision: Decision) -> Any:
         kind, _, label = decision.id.partition(" ")
         if kind == "move":
             a = game.aircraft(label)

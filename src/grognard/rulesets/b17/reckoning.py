@@ -48,11 +48,11 @@ def distance_to_footprint(
     dx, dy = px - x, py - y
     u = dx * c + dy * s  # forward, in the model's frame
     v = np.abs(-dx * s + dy * c)  # to the side
-    best = None
+    best: np.ndarray | None = None
     for back, front, half in _rectangles(dims):
         du = np.maximum(np.maximum(back - u, 0.0), u - front)
         dv = np.maximum(v - half, 0.0)
-        d = np.sqrt(du * du + dv * dv) if rough else np.hypot(du, dv)
+        d: np.ndarray = np.sqrt(du * du + dv * dv) if rough else np.hypot(du, dv)
         best = d if best is None else np.minimum(best, d)
     assert best is not None
     return best

@@ -162,7 +162,7 @@ def _guns_in_range(
     same two aircraft several times (the queue, the pair's choice, each gun's roll)."""
     shape = G.footprint(fdims, fx, fy, fh)
     guns = G.gun_positions(bdims, bx, by, bh)
-    distances = shapely.distance(shapely.points(np.array(list(guns.values()))), shape)
+    distances = np.asarray(shapely.distance(shapely.points(np.array(list(guns.values()))), shape))
     out: list[tuple[str, float]] = []
     for (gun, point), d in zip(guns.items(), distances, strict=True):
         if not at_most(float(d), ATTACK_RANGE):

@@ -155,9 +155,9 @@ class FlySpace(ActionSpace[Fly]):
                 )
             straight, turn = found
         else:
-            straight, turn = action.straight, action.turn
-            if straight is None or turn is None:
+            if action.straight is None or action.turn is None:
                 raise IllegalAction(f"{action}: give the straight inches and the turn, or a point to fly to", "b17.24")
+            straight, turn = action.straight, action.turn
         straight = min(max(straight, 0.0), length) if abs(straight - length) <= TOLERANCE else straight
         R.check_straight_and_turn(a, length, straight, turn)
         straight = min(straight, length)

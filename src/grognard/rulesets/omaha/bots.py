@@ -35,7 +35,7 @@ class DoctrineBot:
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
 
-    def choose(self, game: OmahaGame, decision: Decision) -> Any:  # type: ignore[override]
+    def choose(self, game: OmahaGame, decision: Decision) -> Any:
         kind, _, label = decision.id.partition(" ")
         if kind == "orders":
             return american_orders(game, game.squad(label))

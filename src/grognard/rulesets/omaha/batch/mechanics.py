@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from grognard.core.dice import AnySuccess, SuccessCount, SumAtLeast
 from grognard.rulesets.omaha import data as D
 
 # --- statuses and kinds of order ---------------------------------------------------------
@@ -39,7 +40,14 @@ class Mechanics:
         self.kill_dice, self.kill_at = D.ARTILLERY_KILLS.dice, D.ARTILLERY_KILLS.target
         self.obstacle_faces = np.array((0, *D.OBSTACLE_ROLL.table), dtype=np.int64)  # face -> obstacles
         self.sides = D.LANDING_ROLL.sides
-        used = (*fire, D.clearing(1), D.shooting(1), D.assault(1), D.deep_water(1), D.morale(1))
+        used: tuple[SuccessCount | AnySuccess | SumAtLeast, ...] = (
+            *fire,
+            D.clearing(1),
+            D.shooting(1),
+            D.assault(1),
+            D.deep_water(1),
+            D.morale(1),
+        )
         if not all(m.sides == self.sides for m in (*used, D.ARTILLERY_LANDS, D.ARTILLERY_KILLS)):
             raise ValueError("the Omaha batch path draws one die size per game; data.py mixes sizes")
         if len(D.OBSTACLE_ROLL.table) != self.sides or D.ARTILLERY_LANDS.dice != 1:

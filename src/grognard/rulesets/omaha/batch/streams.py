@@ -43,7 +43,8 @@ class DiceStreams:
         if need.any():
             self._refill(g[need])
             column = self.cursor[g] - self.base[g]
-        return g * self.width + column
+        start: np.ndarray = g * self.width + column
+        return start
 
     def roll(self, g: np.ndarray, counts: np.ndarray) -> np.ndarray:
         """The next ``counts[i]`` dice of game ``g[i]``, as a (len(g), most) array with zeros past each
@@ -52,7 +53,7 @@ class DiceStreams:
         self.cursor[g] += counts
         most = int(counts.max(initial=0))
         offsets = self.offsets[:most]
-        values = self.flat[start[:, None] + offsets]
+        values: np.ndarray = self.flat[start[:, None] + offsets]
         if len(counts) and counts.min() < most:
             values[offsets >= counts[:, None]] = 0
         return values
@@ -61,7 +62,8 @@ class DiceStreams:
         """The next die of each game ``g[i]``."""
         start = self._start(g, 1)
         self.cursor[g] += 1
-        return self.flat[start]
+        values: np.ndarray = self.flat[start]
+        return values
 
     def _refill(self, games: np.ndarray) -> None:
         """Keep the dice ``games`` have not rolled yet, then draw their next ``CHUNK``."""
