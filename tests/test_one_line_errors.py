@@ -69,7 +69,7 @@ def test_render_focus_on_a_unit_the_game_does_not_have(record: Path, tmp_path: P
     assert not (tmp_path / "b.svg").exists()
     done = run_cli("render", "omaha", str(record), "-o", str(tmp_path / "b.svg"), "--focus", "b2")
     assert done.returncode == 0, done.stderr
-    assert 'stroke-dasharray="5 3"' in (tmp_path / "b.svg").read_text(encoding="utf-8")  # the ring round B2
+    assert '<g class="t-focus"><rect' in (tmp_path / "b.svg").read_text(encoding="utf-8")  # the ring round B2
 
 
 # ---------------------------------------------------------------------- play

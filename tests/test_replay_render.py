@@ -21,12 +21,12 @@ import pytest
 
 from grognard.core.dice import SeededDice
 from grognard.core.record import replay
-from grognard.render.omaha import render
 from grognard.rulesets import get
 from grognard.rulesets.omaha.actions import PlaceBunkers
+from picture_check import SVG, ids, look, unit
+from picture_check import words as texts
 from terminal_driver import error_line, lines_of, records_of, run_cli
 
-SVG = "{http://www.w3.org/2000/svg}"
 SEED = "11"  # a one-German game that ends with one bunker silenced and the other destroyed
 OKABE_ITO = {"#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"}
 
@@ -39,10 +39,6 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     statuses = sorted(b.status for b in replay(path, get).game.state.bunkers.values())
     assert statuses == ["destroyed", "silenced"], f"seed {SEED} no longer ends with both; pick another seed"
     return path
-
-
-def texts(root: ET.Element) -> list[str]:
-    return [el.text or "" for el in root.iter(f"{SVG}text")]
 
 
 def draw(record: Path, out: Path, *extra: str) -> ET.Element:
@@ -204,36 +200,45 @@ def test_replay_of_a_record_that_stops_after_its_header(record: Path, tmp_path: 
 
 # ---------------------------------------------------------------------- render
 def test_render_draws_the_whole_table_at_the_end(record: Path, tmp_path: Path) -> None:
+    """The face's scene through the one painter: every bunker, squad, obstacle section and exit, the beach's
+    words, the heading's turn, figures and result."""
     game = replay(record, get).game
     view = game.view(None)
     root = draw(record, tmp_path / "end.svg")
-    assert root.tag == f"{SVG}svg" and float(root.get("width", 0)) >= 760
+    assert root.tag == f"{SVG}svg" and float(root.get("width", 0)) >= 600
     title = root.find(f"{SVG}title")
     assert title is not None and title.text == f"Omaha Beach - turn {game.turn}, Americans act"
     words = texts(root)
     assert title.text in words
     assert f"RESULT: american win on turn {game.turn} (every exit is open)" in words
+    drawn = ids(root)
     for bunker in view["bunkers"]:
         label = {"active": f"{bunker['label']} {bunker['defenders']}", "silenced": f"{bunker['label']} 0"}.get(
             bunker["status"], bunker["label"]
         )
-        assert label in words, label
+        assert label in words and f"t-bunker s-{bunker['status']} unit" == drawn[bunker["label"]], label
     squads = [p["squad"]["label"] for p in view["americans"] if p["squad"] is not None]
-    assert squads and all(label in words for label in squads)
-    for word in ("sea wall", "water line", "Legend:", "squad (figures)", "bunker (defenders)", "obstacle"):
-        assert word in words, word
-    for word in ("silenced", "destroyed", "crater", "casualty marker", "exit open"):
-        assert word in words, word
-    assert words.count("EXIT") == len(view["exits_open"]) == 2
+    assert squads and all(label in words and label in drawn for label in squads)
+    for word in ("sea wall", "water line", "exits open", "American casualties"):
+        assert any(word in w for w in words), word
+    assert words.count("▲ EXIT") == len(view["exits_open"]) == 2
     # obstacles: a cross for each one left, "clear" where none, "?" where not yet rolled, per section O1..
     counts = view["obstacles"]
-    assert [w for w in words if re.fullmatch(r"O\d+", w)] == [f"O{i + 1}" for i in range(len(counts))]
-    crosses = [
-        p for p in root.iter(f"{SVG}path") if re.fullmatch(r"M[\d.]+,[\d.]+ l10,10 m0,-10 l-10,10", p.get("d", ""))
-    ]
-    assert len(crosses) == sum(c or 0 for c in counts) + 1, "one cross per obstacle, and one in the legend"
+    assert [i for i in drawn if re.fullmatch(r"O\d+", i)] == [f"O{i + 1}" for i in range(len(counts))]
+    assert sum(w.count("✕") for w in words) == sum(c or 0 for c in counts)
     assert words.count("clear") == counts.count(0) and words.count("?") == counts.count(None)
     assert (tmp_path / "end.svg").read_text(encoding="utf-8").endswith("</svg>\n")
+
+
+def test_render_focus_rings_a_squad_or_a_bunker_and_names_the_labels_when_none(record: Path, tmp_path: Path) -> None:
+    root = draw(record, tmp_path / "f.svg", "--focus", "B2", "--turn", "2")
+    rings = [g for g in root.iter(f"{SVG}g") if g.get("class") == "t-focus"]
+    assert len(rings) == 1 and rings[0].find(f"{SVG}rect") is not None
+    line = error_line(run_cli("render", "omaha", str(record), "--focus", "Q9", "-o", str(tmp_path / "q.svg")))
+    assert (
+        line.startswith("error: --focus Q9: no squad or bunker Q9 in this game (squads A1 to ") and "bunkers B" in line
+    )
+    assert not (tmp_path / "q.svg").exists()
 
 
 def test_render_a_turn_and_a_seat(record: Path, tmp_path: Path) -> None:
@@ -259,7 +264,7 @@ def test_render_png_is_a_real_png(record: Path, tmp_path: Path) -> None:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert data[12:16] == b"IHDR"
     width, height = struct.unpack(">II", data[16:24])
-    svg = ET.fromstring(render(replay(record, get).game.view(None)))
+    svg = ET.fromstring(get("omaha").render(replay(record, get).game.view(None)))
     assert abs(width - 1.25 * float(svg.get("width", 0))) <= 1 and abs(height - 1.25 * float(svg.get("height", 0))) <= 1
     assert 10_000 < len(data) < 2_000_000
 
@@ -300,51 +305,42 @@ def _game_with_bunkers(statuses: dict[str, str]) -> Any:
     return game
 
 
-def _bunker_drawing(root: ET.Element, label: str, section: int) -> dict[str, Any]:
-    """How the bunker in ``section`` is drawn: its box, whether it is crossed out, the words on and above it."""
-    x0 = 84 + (section * 8 + 4 - 1.5) * 10
-    boxes = [r for r in root.iter(f"{SVG}rect") if r.get("width") == "30" and abs(float(r.get("x", -1)) - x0) < 0.01]
-    assert len(boxes) == 1, label
-    box = boxes[0]
-    y0, h = float(box.get("y", 0)), float(box.get("height", 0))
-    crossed = [p for p in root.iter(f"{SVG}path") if p.get("d", "").startswith(f"M{x0:.1f},{y0:.1f} ")]
-    centre = 84 + (section * 8 + 4) * 10
-    words = [
-        t.text
-        for t in root.iter(f"{SVG}text")
-        if abs(float(t.get("x", -1)) - centre) < 0.01 and y0 - 10 <= float(t.get("y", -1)) <= y0 + h
-    ]
+def _bunker_drawing(root: ET.Element, label: str) -> dict[str, Any]:
+    """How bunker ``label`` is drawn: its box's fill and dashes (as the style sheet gives them), the line
+    through its words, its words and its title."""
+    group = unit(root, label)
+    box = group.find(f"{SVG}rect")
+    inside = group.find(f"{SVG}text[@class='inside']")
+    assert box is not None and inside is not None
+    drawn, said = look(root, box), look(root, inside)
+    title = group.find(f"{SVG}title")
     return {
-        "fill": box.get("fill"),
-        "dashed": box.get("stroke-dasharray") is not None,
-        "crossed": [p.get("stroke") for p in crossed],
-        "words": words,
+        "fill": drawn.get("fill"),
+        "dashed": "stroke-dasharray" in drawn,
+        "crossed": said.get("text-decoration") == "line-through",
+        "words": [inside.text, (title.text or "").rsplit(", ", 1)[-1] if title is not None else ""],
     }
 
 
 def test_silenced_and_destroyed_bunkers_are_drawn_differently_by_shape_not_only_colour() -> None:
     game = _game_with_bunkers({"B2": "silenced", "B4": "destroyed"})
-    root = ET.fromstring(render(game.view(None)))
-    active = _bunker_drawing(root, "B1", 0)
-    silenced = _bunker_drawing(root, "B2", 1)
-    destroyed = _bunker_drawing(root, "B4", 3)
-    assert active == {"fill": "#4D4D4D", "dashed": False, "crossed": [], "words": ["B1 4"]}
-    assert silenced == {"fill": "white", "dashed": False, "crossed": [], "words": ["B2 0", "silenced"]}
-    assert destroyed["fill"] == "white" and destroyed["dashed"] and destroyed["crossed"] == ["#D55E00"]
-    assert destroyed["words"] == ["B4", "destroyed"]
-    # told apart without colour: solid box, hollow box, hollow dashed box crossed out; and each says what it is
-    shapes = {(d["fill"] == "white", d["dashed"], bool(d["crossed"])) for d in (active, silenced, destroyed)}
+    root = ET.fromstring(get("omaha").render(game.view(None)))
+    active, silenced, destroyed = (_bunker_drawing(root, label) for label in ("B1", "B2", "B4"))
+    assert active == {"fill": "#56B4E9", "dashed": False, "crossed": False, "words": ["B1 4", "active"]}
+    assert silenced == {"fill": "#fff", "dashed": False, "crossed": False, "words": ["B2 0", "silenced"]}
+    assert destroyed == {"fill": "#fff", "dashed": True, "crossed": True, "words": ["B4", "destroyed"]}
+    # told apart without colour: solid box, hollow box, hollow dashed box struck through; and each says what it is
+    shapes = {(d["fill"] == "#fff", d["dashed"], d["crossed"]) for d in (active, silenced, destroyed)}
     assert len(shapes) == 3
 
 
 def test_recorded_silenced_and_destroyed_bunkers_are_labelled(record: Path, tmp_path: Path) -> None:
     root = draw(record, tmp_path / "end.svg")
     state = replay(record, get).game.state
-    for section, bunker in state.bunkers.items():
-        drawn = _bunker_drawing(root, bunker.label, section)
+    for bunker in state.bunkers.values():
+        drawn = _bunker_drawing(root, bunker.label)
         assert bunker.status in drawn["words"]
-        assert drawn["dashed"] == (bunker.status == "destroyed")
-        assert bool(drawn["crossed"]) == (bunker.status == "destroyed")
+        assert drawn["dashed"] == drawn["crossed"] == (bunker.status == "destroyed")
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
@@ -368,27 +364,36 @@ def _colour_blind_safe(colour: str) -> bool:
     return False
 
 
-def test_colours_are_okabe_ito_tints_of_it_and_greys(record: Path, tmp_path: Path) -> None:
+def test_colours_are_the_pages_and_the_sides_okabe_ito(record: Path, tmp_path: Path) -> None:
+    """The picture has the browser table's look: every colour in it is one of the page's (style.css, table.js),
+    none typed a third time, and the sides are drawn in their Okabe-Ito colours (colour-blind safe)."""
+    static = Path(__file__).resolve().parents[1] / "src/grognard/web/static"
+    page = {
+        c.upper()
+        for name in ("style.css", "table.js")
+        for c in re.findall(r"#[0-9A-Fa-f]{6}\b|#[0-9A-Fa-f]{3}\b", (static / name).read_text())
+    }
     pictures = [
-        draw(record, tmp_path / "end.svg"),
-        draw(record, tmp_path / "t1.svg", "--turn", "1"),
-        ET.fromstring(render(_game_with_bunkers({"B1": "silenced", "B5": "destroyed"}).view("German 2"))),
+        (tmp_path / "end.svg", draw(record, tmp_path / "end.svg")),
+        (tmp_path / "t1.svg", draw(record, tmp_path / "t1.svg", "--turn", "1")),
     ]
     used = {
-        value
-        for root in pictures
-        for element in root.iter()
-        for key in ("fill", "stroke")
-        if (value := element.get(key)) is not None and value != "none"
+        c.upper() for path, _ in pictures for c in re.findall(r"#[0-9A-Fa-f]{6}\b|#[0-9A-Fa-f]{3}\b", path.read_text())
     }
-    assert len(used) > 8
-    assert [c for c in sorted(used) if not _colour_blind_safe(c)] == []
-    # and the palette is really used, not just greys
-    assert {"#E69F00", "#0072B2", "#009E73", "#D55E00"} <= {c.upper() for c in used}
+    assert len(used) > 8 and sorted(used - page) == []
+    sides = {
+        element.get("fill", "").upper()
+        for _, root in pictures
+        for g in root.iter(f"{SVG}g")
+        if g.get("data-id")
+        for element in g
+        if element.get("fill")
+    }
+    assert sides == {"#E69F00", "#56B4E9"} and all(_colour_blind_safe(c) for c in sides)
     assert _colour_blind_safe("#F3E9C6") is False, "the check itself tells a stray colour"
 
 
-@pytest.mark.parametrize("module", ["grognard.render.omaha", "grognard.render.b17"])
+@pytest.mark.parametrize("module", ["grognard.render.paint", "grognard.render.b17"])
 def test_a_renderer_imports_first_in_a_fresh_interpreter(module: str) -> None:
     """Importing a renderer before its rule set must not meet the rule set half-built (a circular import)."""
     done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, check=False)

@@ -25,7 +25,7 @@ Control = dict[str, Any]
 CLASSES = frozenset(
     "water wood hill road wall wire building door window bridge rail sand shingle sea obstacle bunker exit "
     "box target flak ground band divider label squad fighter bomber path ring ruler template sky gunring gone crater "
-    "casualty off aim scatter".split()
+    "casualty off aim scatter focus".split()
 )
 MARKERS = ("circle", "square", "triangle", "diamond")  # a side's shape, as well as its colour
 

@@ -22,9 +22,11 @@ def attrs(**kw: Any) -> str:
 
 def el(tag: str, text: str | None = None, **kw: Any) -> str:
     """One element; ``text`` is escaped."""
+    given = attrs(**kw)
+    head = f"{tag} {given}" if given else tag
     if text is None:
-        return f"<{tag} {attrs(**kw)}/>"
-    return f"<{tag} {attrs(**kw)}>{escape(text)}</{tag}>"
+        return f"<{head}/>"
+    return f"<{head}>{escape(text)}</{head.split()[0]}>"
 
 
 def document(

@@ -53,11 +53,10 @@ def summary(game: OmahaGame) -> list[tuple[str, Any]]:
 
 
 def render_svg(view: dict[str, Any]) -> str:
-    """The beach of a view as SVG (``grognard.render.omaha``, imported when first drawn: importing it first
-    must not find this package half-built)."""
-    from grognard.render.omaha import render
+    """The beach of a view as SVG: its face's scene through the one painter (``grognard.render.paint``)."""
+    from grognard.render.paint import picture
 
-    return render(view)
+    return picture(face.FACE, SIDES, "Omaha Beach", view)
 
 
 # the "search" bot's levels: playouts per decision, and turns a playout runs before ``evaluate`` scores it

@@ -12,6 +12,7 @@ from collections.abc import Collection
 from typing import Any
 
 from grognard.core.engine import Decision
+from grognard.core.errors import OptionError
 from grognard.core.face import Face, layer, number_field
 from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.data import (
@@ -181,7 +182,7 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
                 "title": f"squad {squad['label']}: {squad['figures']} figures, {where(squad['y'])}",
             }
         )
-    rings = [dict(m, kind="circle", cls="ring") for m in own(view, mine)]
+    rings = [dict(m, kind="circle", cls="ring") for m in own(view, mine)] + focus(view)
     return {
         "x0": 0.0,
         "y0": -water,
@@ -189,6 +190,31 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
         "height": water + back,
         "layers": [layer("terrain", terrain), layer("marks", marks), layer("units", units), layer("rings", rings)],
     }
+
+
+def focus(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """A bold ring (class ``focus``) round the squad or bunker ``view["focus"]`` names (``grognard render
+    --focus A3``); none when the squad is not on the beach. OptionError naming the squads and bunkers when the
+    game has no such label."""
+    label = view.get("focus")
+    if not label:
+        return []
+    squads = {p["label"]: p["squad"] for p in view["americans"]}
+    bunker = _bunker(view, label)
+    if label not in squads and bunker is None:
+        labels = list(squads)
+        shown = f"squads {labels[0]} to {labels[-1]}" if len(labels) > 2 else "squads " + ", ".join(labels)
+        if view["bunkers"]:
+            shown += "; bunkers " + ", ".join(sorted((b["label"] for b in view["bunkers"]), key=lambda b: int(b[1:])))
+        raise OptionError(f"--focus {label}: no squad or bunker {label} in this game ({shown})")
+    if bunker is not None:
+        x, y = bunker_centre(bunker)
+        w, h = BUNKER_WIDTH + 1.2, BUNKER_DEPTH + 1.2
+        return [{"kind": "rect", "x": x - w / 2, "y": y - h / 2, "w": w, "h": h, "cls": "focus", "title": label}]
+    squad = squads[label]
+    if squad is None:  # not on the beach now (still at sea, or out of the game)
+        return []
+    return [{"kind": "circle", "x": squad["x"], "y": squad["y"], "r": SQUAD_RING + 0.3, "cls": "focus", "title": label}]
 
 
 def own(view: dict[str, Any], mine: Collection[str]) -> list[dict[str, Any]]:
