@@ -4,8 +4,10 @@ replay and render."""
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from picture_check import SVG, words
 from terminal_driver import error_line, run_cli
 
 
@@ -21,13 +23,17 @@ def test_play_b17_flies_a_whole_raid_with_bots(tmp_path: Path) -> None:
     picture = tmp_path / "table.svg"
     drawn = run_cli("render", "b17", str(record), "--turn", "3", "-o", str(picture))
     assert drawn.returncode == 0, drawn.stderr
-    svg = picture.read_text(encoding="utf-8")
-    assert "TARGET" in svg and "flak range" in svg and "B-17 raid - turn 3" in svg
-    assert svg.count('r="32"') >= 4  # the 4" rings of a B-17's four gun positions (8 px to the inch)
+    root = ET.parse(picture).getroot()
+    said = words(root)
+    assert "TARGET" in said and "flak range (b17.53)" in picture.read_text() and "B-17 raid - turn 3" in said[0]
+    rings = [g.get("class") for g in root.iter(f"{SVG}g") if (g.get("class") or "").startswith("t-gunring")]
+    assert len(rings) >= 4 and set(rings) == {"t-gunring"}  # the 4" rings of every B-17's four gun positions
     focused = run_cli("render", "b17", str(record), "--turn", "3", "--focus", "b2", "-o", str(picture), "--force")
     assert focused.returncode == 0, focused.stderr
-    svg = picture.read_text(encoding="utf-8")
-    assert svg.count('r="32"') == 4 and ">left waist</text>" in svg  # B2's rings alone, each gun named
+    root = ET.parse(picture).getroot()
+    rings = [g.find(f"{SVG}title") for g in root.iter(f"{SVG}g") if (g.get("class") or "").startswith("t-gunring")]
+    assert [t.text.split()[0] for t in rings if t is not None] == ["B2"] * 4  # B2's rings alone, boldly
+    assert "left waist" in words(root)  # each gun named
     wrong = run_cli("render", "b17", str(record), "--focus", "B9", "-o", str(picture), "--force")
     assert wrong.returncode == 2 and "--focus B9: no aircraft B9" in wrong.stderr
 

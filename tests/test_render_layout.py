@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from grognard.core.dice import SeededDice
 from grognard.render.svg import overlaps, text_box
 from grognard.rulesets import get
+from picture_check import SVG, ids, words
 
 TEXT = re.compile(r'<text ([^>]*class="label"[^>]*)>([^<]*)</text>')
 
@@ -45,16 +47,24 @@ def played(ruleset: str, options: dict[str, object], seed: int, steps: int) -> o
 
 
 @pytest.mark.parametrize("focus", [None, "B4"])
-def test_b17_labels_never_overprint_and_the_heading_is_an_arrow_in_the_legend(focus: str | None) -> None:
+def test_b17_picture_shows_every_flying_aircraft_with_its_heading_and_the_focused_guns(focus: str | None) -> None:
+    """The B-17 picture (its face's scene through the one painter): each aircraft on the table by its id, named,
+    its heading a line; ``--focus B4`` rings B4's four guns alone, each named. (That no two words overlap is
+    the word-placement test's, on every scene.)"""
     game = played("b17", {}, 2, 14)
     view = game.view(None) | ({"focus": focus} if focus else {})
-    svg = get("b17").render(view)
-    boxes = label_boxes(svg)
-    assert len(boxes) >= 8 + (4 if focus else 0)
-    clashes = [(a, b) for i, (a, p) in enumerate(boxes) for b, q in boxes[i + 1 :] if overlaps(p, q)]
-    assert not clashes
-    assert svg.count('<g class="heading">') == 1 + sum(1 for a in view["aircraft"] if a["status"] == "flying")
-    assert ">heading</text>" in svg
+    root = ET.fromstring(get("b17").render(view))
+    flying = [a["label"] for a in view["aircraft"] if a["status"] == "flying"]
+    assert flying and [i for i in ids(root) if i in flying] == flying
+    assert len(root.findall(f".//{SVG}line[@class='heading']")) == len(flying)
+    said = words(root)
+    assert all(any(w.startswith(label) for w in said) for label in flying)
+    guns = [g for g in root.iter(f"{SVG}g") if (g.get("class") or "").startswith("t-gunring")]
+    if focus:
+        assert [g.get("class") for g in guns] == ["t-gunring s-focus"] * 4
+        assert {"nose", "tail", "left waist", "right waist"} <= set(said)
+    else:
+        assert len(guns) == 4 * sum(1 for a in view["aircraft"] if a["kind"] == "bomber" and a["label"] in flying)
 
 
 LEGEND = re.compile(r'<text ([^>]*class="legend"[^>]*)>([^<]*)</text>')

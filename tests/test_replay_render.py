@@ -393,7 +393,7 @@ def test_colours_are_the_pages_and_the_sides_okabe_ito(record: Path, tmp_path: P
     assert _colour_blind_safe("#F3E9C6") is False, "the check itself tells a stray colour"
 
 
-@pytest.mark.parametrize("module", ["grognard.render.paint", "grognard.render.b17"])
+@pytest.mark.parametrize("module", ["grognard.render.paint", "grognard.render.look"])
 def test_a_renderer_imports_first_in_a_fresh_interpreter(module: str) -> None:
     """Importing a renderer before its rule set must not meet the rule set half-built (a circular import)."""
     done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, check=False)

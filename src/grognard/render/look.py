@@ -14,7 +14,7 @@ from typing import Any
 import tinycss2
 
 # a rule of style.css is the table's when each of its selectors starts so (".svg svg.table" is the page's layout)
-_TABLE_SELECTORS = (".t-", ".p-", "svg.table")
+_TABLE_SELECTORS = (".t-", ".p-", "svg.table", ".key-swatch", "svg.key-swatch")
 
 # what a standalone picture needs beyond the page's rules: no viewer but a browser knows paint-order, so a
 # word's white halo is a copy of it drawn under it (class "halo"), and the page's own halo is taken away

@@ -245,7 +245,7 @@ class Painter:
                     "polygon",
                     points=f"{at + 1},{line + 1} {at + 35},{line + 1} {at + 35},{line + 23} {at + 1},{line + 23}",
                 )
-            out.append(f'<g class="{cls}">{look}</g>')
+            out.append(f'<g class="key-swatch"><g class="{cls}">{look}</g></g>')
             out.append(self.words(name, at + 42, line + 17, size, anchor="start"))
             at += wide
         return out, line + 34

@@ -31,10 +31,10 @@ def summary(game: B17Game) -> list[tuple[str, Any]]:
 
 
 def render_svg(view: dict[str, Any]) -> str:
-    """The table of a view as SVG (``grognard.render.b17``, imported when first drawn)."""
-    from grognard.render.b17 import render
+    """The table of a view as SVG: its face's scene through the one painter (``grognard.render.paint``)."""
+    from grognard.render.paint import picture
 
-    return render(view)
+    return picture(face.FACE, SIDES, "B-17 raid", view)
 
 
 RULESET = Ruleset(

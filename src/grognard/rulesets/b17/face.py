@@ -12,6 +12,7 @@ from collections.abc import Collection
 from typing import Any
 
 from grognard.core.engine import Decision
+from grognard.core.errors import OptionError
 from grognard.core.face import Face, layer, number_field
 from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import rules as R
@@ -89,6 +90,7 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
     ]
     marks: list[dict[str, Any]] = []
     units: list[dict[str, Any]] = []
+    focus = focused(view)
     for entry in view["aircraft"]:
         if entry["kind"] == "bomber" and entry["box"] not in view["placed"]:
             continue
@@ -109,18 +111,8 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
                 }
             )
             continue
-        if a.bomber:
-            for gun, (gx, gy) in G.gun_positions(dims, a.x, a.y, a.heading).items():
-                marks.append(
-                    {
-                        "kind": "circle",
-                        "x": gx,
-                        "y": gy,
-                        "r": ATTACK_RANGE,
-                        "cls": "gunring",
-                        "title": f"{a.label} {gun} gun: 4 inches",
-                    }
-                )
+        if a.bomber and focus in (None, a.label):
+            marks += gun_rings(a.label, G.gun_positions(dims, a.x, a.y, a.heading), focus is not None)
         outline = [
             [round(x, 3), round(y, 3)] for x, y in list(G.footprint(dims, a.x, a.y, a.heading).exterior.coords)[:-1]
         ]
@@ -148,6 +140,28 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
         "height": TABLE_WIDTH,
         "layers": [layer("terrain", terrain), layer("marks", marks), layer("units", units), layer("rings", rings)],
     }
+
+
+def focused(view: dict[str, Any]) -> str | None:
+    """The aircraft ``view["focus"]`` singles out (``grognard render --focus B2``: its gun rings alone, boldly,
+    each gun named), or None; OptionError naming the game's aircraft when it has no such one."""
+    focus = view.get("focus")
+    labels = {a["label"] for a in view["aircraft"]}
+    if focus is not None and focus not in labels:
+        raise OptionError(f"--focus {focus}: no aircraft {focus} in this game ({', '.join(sorted(labels))})")
+    return None if focus is None else str(focus)
+
+
+def gun_rings(label: str, guns: dict[str, tuple[float, float]], strong: bool) -> list[dict[str, Any]]:
+    """The 4" ring of each of a bomber's gun positions (b17.46); ``strong`` (the focused bomber's): bold, each
+    gun named at its position."""
+    out: list[dict[str, Any]] = []
+    for gun, (gx, gy) in guns.items():
+        ring = {"kind": "circle", "x": gx, "y": gy, "r": ATTACK_RANGE, "cls": "gunring"}
+        out.append(ring | {"title": f"{label} {gun} gun: 4 inches"} | ({"state": "focus"} if strong else {}))
+        if strong:
+            out.append({"kind": "text", "x": gx, "y": gy, "text": gun, "cls": "label", "size": 0.7})
+    return out
 
 
 def own(view: dict[str, Any], mine: Collection[str]) -> list[dict[str, Any]]:
