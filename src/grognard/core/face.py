@@ -25,9 +25,10 @@ Control = dict[str, Any]
 CLASSES = frozenset(
     "water wood hill road wall wire building door window bridge rail sand shingle sea obstacle bunker exit "
     "box target flak ground band divider label squad fighter bomber path ring ruler template sky gunring gone crater "
-    "casualty off aim scatter focus".split()
+    "casualty off aim scatter focus smoke gun engine element man hedgehog cotton".split()
 )
-MARKERS = ("circle", "square", "triangle", "diamond")  # a side's shape, as well as its colour
+# a side's shape, as well as its colour; and "man": a standing man (a figure of a group, drawn to scale)
+MARKERS = ("circle", "square", "triangle", "diamond", "man")
 
 
 def number_field(name: str, label: str, value: float, low: float, high: float, step: float) -> dict[str, Any]:

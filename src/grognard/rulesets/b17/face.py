@@ -15,6 +15,7 @@ from grognard.core.engine import Decision
 from grognard.core.errors import OptionError
 from grognard.core.face import Face, layer, number_field
 from grognard.rulesets.b17 import geometry as G
+from grognard.rulesets.b17 import picture as P
 from grognard.rulesets.b17 import rules as R
 from grognard.rulesets.b17.data import (
     AMERICAN,
@@ -22,7 +23,6 @@ from grognard.rulesets.b17.data import (
     GERMAN,
     TABLE_LENGTH,
     TABLE_WIDTH,
-    TARGET,
     damage_grade,
 )
 from grognard.rulesets.b17.describe import PHASES
@@ -67,7 +67,6 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
     """The table in inches: the target and its flak range, the bombers' gun rings, every aircraft's outline
     with its heading, the rings of ``mine``."""
     options = view["options"]
-    x0, y0, x1, y1 = TARGET
     terrain = [
         {"kind": "rect", "x": 0, "y": 0, "w": TABLE_LENGTH, "h": TABLE_WIDTH, "cls": "sky", "title": "the table"},
         {
@@ -76,8 +75,6 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
             "cls": "flak",
             "title": "flak range (b17.53)",
         },
-        {"kind": "rect", "x": x0, "y": y0, "w": x1 - x0, "h": y1 - y0, "cls": "target", "title": "the target"},
-        {"kind": "text", "x": x0 + 0.3, "y": y0 + 0.8, "text": "TARGET", "cls": "label", "anchor": "start"},
         {
             "kind": "text",
             "x": 1.0,
@@ -87,6 +84,7 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
             "anchor": "start",
             "rotate": -90,
         },
+        *P.target(),
     ]
     marks: list[dict[str, Any]] = []
     units: list[dict[str, Any]] = []
@@ -113,25 +111,26 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
             continue
         if a.bomber and focus in (None, a.label):
             marks += gun_rings(a.label, G.gun_positions(dims, a.x, a.y, a.heading), focus is not None)
-        outline = [
-            [round(x, 3), round(y, 3)] for x, y in list(G.footprint(dims, a.x, a.y, a.heading).exterior.coords)[:-1]
-        ]
+        under, over = P.aircraft_details(entry, dims)
+        marks.extend(under)
         damage = f", {len(a.damaged)} engines damaged" if a.damaged else ""
+        element = f" {a.element}" if a.element else ""
         units.append(
             {
                 "kind": "polygon",
-                "points": outline,
+                "points": P.outline(dims, a.x, a.y, a.heading),
                 "cls": "bomber" if a.bomber else "fighter",
                 "id": a.label,
                 "side": side,
-                "marker": "circle" if a.bomber else "triangle",
                 "x": a.x,
                 "y": a.y,
                 "heading": (90.0 - a.heading) % 360,
-                "label": a.label + (" bombed" if a.bombed else ""),
-                "title": f"{a.label} ({a.model}), heading {a.heading:g} degrees{damage}",
+                "label": a.label + element + (" bombed" if a.bombed else ""),
+                "title": f"{a.label} ({a.model}{', element' + element if element else ''}), heading {a.heading:g} "
+                f"degrees{damage}",
             }
         )
+        units.extend(over)
     rings = [dict(m, kind="circle", cls="ring") for m in own(view, mine)]
     return {
         "x0": 0.0,
@@ -139,6 +138,7 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
         "width": TABLE_LENGTH,
         "height": TABLE_WIDTH,
         "layers": [layer("terrain", terrain), layer("marks", marks), layer("units", units), layer("rings", rings)],
+        "key": P.KEY,
     }
 
 

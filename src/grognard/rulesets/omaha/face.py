@@ -14,6 +14,7 @@ from typing import Any
 from grognard.core.engine import Decision
 from grognard.core.errors import OptionError
 from grognard.core.face import Face, layer, number_field
+from grognard.rulesets.omaha import picture as P
 from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.data import (
     BAND_END_Y,
@@ -28,8 +29,7 @@ from grognard.rulesets.omaha.data import (
 )
 from grognard.rulesets.omaha.describe import PHASES, where
 
-SQUAD_RADIUS = 0.9  # inches: a squad's disc on the table (the seed gives no base; a marker's size)
-SQUAD_RING = 1.4  # inches: the ring round a squad the page may tap
+SQUAD_RING = 1.8  # inches: the ring round a squad the page may tap (its disc, P.SQUAD_DISC, and a margin)
 BUNKER_RING = 2.4
 
 
@@ -79,6 +79,7 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
             "title": "bunker ground",
         },
         {"kind": "polyline", "points": [[0, 0], [width, 0]], "cls": "water", "title": "the water line"},
+        *P.hedgehogs(width),
         {"kind": "polyline", "points": [[0, WALL_Y], [width, WALL_Y]], "cls": "wall", "title": "the sea wall"},
         {"kind": "text", "x": width, "y": 0.3, "text": "water line", "cls": "label", "anchor": "end"},
         {"kind": "text", "x": width, "y": WALL_Y - 1.2, "text": "sea wall", "cls": "label", "anchor": "end"},
@@ -105,17 +106,18 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
     for index, count in enumerate(view["obstacles"]):
         x0 = index * OBSTACLE_SECTION_WIDTH
         terrain.append({"kind": "polyline", "points": [[x0, WALL_Y], [x0, BAND_END_Y]], "cls": "divider"})
-        text = "?" if count is None else "clear" if count == 0 else " ".join("✕" * count)
-        said = "not yet rolled" if count is None else "cleared" if count == 0 else f"{count} obstacles"
+        if count:  # coils of wire on a card, the card tapped
+            marks.extend(P.obstacles(index, count, x0, OBSTACLE_SECTION_WIDTH, WALL_Y, BAND_END_Y))
+            continue
         marks.append(
             {
                 "kind": "text",
                 "x": x0 + OBSTACLE_SECTION_WIDTH / 2,
                 "y": (WALL_Y + BAND_END_Y) / 2 - 0.5,
-                "text": text,
+                "text": "?" if count is None else "clear",
                 "cls": "obstacle",
                 "id": f"O{index + 1}",
-                "title": f"O{index + 1}: {said}",
+                "title": f"O{index + 1}: " + ("not yet rolled" if count is None else "cleared"),
             }
         )
     exits = {e["bunker"]: e for e in view.get("exits", [])}
@@ -139,6 +141,10 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
                 "title": f"bunker {bunker['label']}: {bunker['defenders']} defenders, {status}",
             }
         )
+        marks.append(P.slit(cx, cy - BUNKER_DEPTH / 2, BUNKER_WIDTH))
+        marks.extend(P.defenders(bunker, cx, cy + BUNKER_DEPTH / 2))
+        if status == "destroyed":
+            marks.extend(P.cotton(cx, cy))
         exit_ = exits.get(bunker["label"])
         if exit_ and exit_["open"]:
             marks.append(
@@ -151,17 +157,7 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
                     "title": f"the exit behind {bunker['label']} is open",
                 }
             )
-    for marker in view.get("markers", []):
-        marks.append(
-            {
-                "kind": "circle",
-                "x": marker["x"],
-                "y": marker["y"],
-                "r": 0.5,
-                "cls": marker["kind"],
-                "title": marker["kind"],
-            }
-        )
+    marks.extend(P.markers(view.get("markers", []), 0.0, -water, width, back))
     units = []
     for player in view["americans"]:
         squad = player["squad"]
@@ -172,7 +168,7 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
                 "kind": "figure",
                 "x": squad["x"],
                 "y": squad["y"],
-                "r": SQUAD_RADIUS,
+                "r": P.SQUAD_DISC,
                 "id": squad["label"],
                 "side": "american",
                 "marker": "circle",
@@ -182,6 +178,7 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
                 "title": f"squad {squad['label']}: {squad['figures']} figures, {where(squad['y'])}",
             }
         )
+        units.extend(P.squad_men(squad, -water))
     rings = [dict(m, kind="circle", cls="ring") for m in own(view, mine)] + focus(view)
     return {
         "x0": 0.0,
@@ -189,6 +186,7 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
         "width": width,
         "height": water + back,
         "layers": [layer("terrain", terrain), layer("marks", marks), layer("units", units), layer("rings", rings)],
+        "key": P.KEY,
     }
 
 

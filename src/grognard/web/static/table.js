@@ -16,6 +16,14 @@
 
   // a marker's outline around (x, -y) of half-size r, in SVG units (y already flipped)
   function marker(kind, x, y, r, attrs) {
+    if (kind === "man") {  // a standing man, r his half-height: a head over shoulders and a body
+      const h = 0.3 * r, hy = y - 0.66 * r, f = (v) => fix(v);
+      const d = "M" + f(x - 0.55 * r) + " " + f(y + r) + " L" + f(x + 0.55 * r) + " " + f(y + r) + " L" + f(x + 0.55 * r) + " " + f(y - 0.1 * r) +
+        " Q" + f(x + 0.55 * r) + " " + f(y - 0.32 * r) + " " + f(x + 0.25 * r) + " " + f(y - 0.32 * r) + " L" + f(x - 0.25 * r) + " " + f(y - 0.32 * r) +
+        " Q" + f(x - 0.55 * r) + " " + f(y - 0.32 * r) + " " + f(x - 0.55 * r) + " " + f(y - 0.1 * r) + " Z M" + f(x - h) + " " + f(hy) +
+        " A" + f(h) + " " + f(h) + " 0 1 0 " + f(x + h) + " " + f(hy) + " A" + f(h) + " " + f(h) + " 0 1 0 " + f(x - h) + " " + f(hy) + " Z";
+      return node("path", Object.assign({ d: d }, attrs));
+    }
     if (kind === "square") return node("rect", Object.assign({ x: fix(x - r), y: fix(y - r), width: fix(2 * r), height: fix(2 * r) }, attrs));
     if (kind === "triangle") {
       const p = [[x, y - 1.15 * r], [x + r, y + 0.75 * r], [x - r, y + 0.75 * r]];
@@ -29,13 +37,20 @@
   }
 
   // the terrain's textures, in table inches (woods' trees, a hill's contours, water's ripples, the railway's
-  // sleepers, a road's verge, wire's barbs), so no two kinds of ground look alike even in grey
+  // sleepers, a road's verge, wire's barbs), so no two kinds of ground look alike even in grey; coiled wire on a yellow
+  // card (rings of wire, filled, not stroked, so as fine on paper as on screen, overlapping as a spiral of wire does)
   const PATTERNS = {
     wood: { size: 2, bg: "#7fb069", marks: [["circle", { cx: 0.5, cy: 0.5, r: 0.42 }], ["circle", { cx: 1.5, cy: 1.5, r: 0.42 }]], ink: "#2f6b22" },
     hill: { size: 1.2, bg: "#e3cf9c", marks: [["path", { d: "M0 1.2 L1.2 0" }]], ink: "#8c6d1f" },
     water: { size: 1.6, bg: "#9ccbea", marks: [["path", { d: "M0 0.8 Q0.4 0.4 0.8 0.8 T1.6 0.8" }]], ink: "#0b5f94" },
     rail: { size: 1, bg: "#c9c2b4", marks: [["path", { d: "M0.5 0 L0.5 1" }]], ink: "#4d4d4d" },
     obstacle: { size: 1, bg: "#b3b3b3", marks: [["circle", { cx: 0.5, cy: 0.5, r: 0.18 }]], ink: "#4d4d4d" },
+    coil: { size: 0.5, bg: "#e8c95a", ink: "#262626", marks: [
+      ["path", { d: "M0.55 0.25 A0.3 0.3 0 1 0 -0.05 0.25 A0.3 0.3 0 1 0 0.55 0.25 Z M0.5 0.25 A0.25 0.25 0 1 0 0 0.25 A0.25 0.25 0 1 0 0.5 0.25 Z", fill: "#262626", stroke: "none", "fill-rule": "evenodd" }],
+      ["path", { d: "M0.3 0 A0.3 0.3 0 1 0 -0.3 0 A0.3 0.3 0 1 0 0.3 0 Z M0.25 0 A0.25 0.25 0 1 0 -0.25 0 A0.25 0.25 0 1 0 0.25 0 Z", fill: "#262626", stroke: "none", "fill-rule": "evenodd" }],
+      ["path", { d: "M0.8 0 A0.3 0.3 0 1 0 0.2 0 A0.3 0.3 0 1 0 0.8 0 Z M0.75 0 A0.25 0.25 0 1 0 0.25 0 A0.25 0.25 0 1 0 0.75 0 Z", fill: "#262626", stroke: "none", "fill-rule": "evenodd" }],
+      ["path", { d: "M0.3 0.5 A0.3 0.3 0 1 0 -0.3 0.5 A0.3 0.3 0 1 0 0.3 0.5 Z M0.25 0.5 A0.25 0.25 0 1 0 -0.25 0.5 A0.25 0.25 0 1 0 0.25 0.5 Z", fill: "#262626", stroke: "none", "fill-rule": "evenodd" }],
+      ["path", { d: "M0.8 0.5 A0.3 0.3 0 1 0 0.2 0.5 A0.3 0.3 0 1 0 0.8 0.5 Z M0.75 0.5 A0.25 0.25 0 1 0 0.25 0.5 A0.25 0.25 0 1 0 0.75 0.5 Z", fill: "#262626", stroke: "none", "fill-rule": "evenodd" }]] },
   };
   function patterns(svg) {
     if (document.getElementById("gt-wood")) return;  // one set a page
@@ -233,7 +248,8 @@
       } else if (s.kind === "polygon" || s.kind === "polyline") {
         main = node(s.kind, Object.assign({ points: s.points.map((p) => fix(p[0]) + "," + fix(-p[1])).join(" ") }, style));
       } else if (s.kind === "figure") {
-        main = marker(s.marker || "circle", s.x, -s.y, Math.max(s.r, minMark * small), style);
+        // a unit's marker is never smaller than a few pixels; a figure that is no unit (a man of a group) is drawn true
+        main = marker(s.marker || "circle", s.x, -s.y, s.id ? Math.max(s.r, minMark * small) : s.r, style);
       } else if (s.kind === "text") {
         const anchor = s.anchor || "middle";
         main = node("text", { x: fix(s.x), y: fix(-s.y), "text-anchor": anchor, "font-size": fix(Math.max(unit * (s.size || 1), 0.9 * minText * small)),
