@@ -24,7 +24,7 @@ TABLES = [
     ("omaha", "omaha-g2-seed2-optional-rules.jsonl", 178),
 ]
 SIZES = [(1366, 768), (1920, 1080)]
-FOCUS = {"b17": ".layer-units .t-bomber", "omaha": ".layer-units .t-squad"}  # the close-up's middle: these units'
+FOCUS = {"b17": ".layer-units .t-bomber", "omaha": ".layer-marks .t-obstacle"}  # the close-up's middle: these units'
 ZOOM = {"b17": 3, "omaha": 2}  # wheel turns
 CENTRE = """(sel) => {
   const boxes = Array.from(document.querySelectorAll("#svg svg.table " + sel)).map((g) => g.getBoundingClientRect());

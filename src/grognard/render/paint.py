@@ -20,6 +20,10 @@ from grognard.render.look import patterns, side_colours, table_css
 from grognard.render.svg import el
 
 MIN_TEXT, MIN_MARK = 12.0, 9.0  # pixels: the least a word, a marker (table.js's minText, minMark)
+# a standing man (the marker ``man``) in half-heights about his middle, y down: body, then head (table.js's marker)
+_MAN: list[str | tuple[float, float]] = ["M", (-0.55, 1), "L", (0.55, 1), "L", (0.55, -0.1), "Q", (0.55, -0.32)]
+_MAN += [(0.25, -0.32), "L", (-0.25, -0.32), "Q", (-0.55, -0.32), (-0.55, -0.1), "Z", "M", (-0.3, -0.66)]
+_MAN += ["A", (0.3, -0.66), "A", (-0.3, -0.66), "Z"]  # "A": an arc of the head's radius, 0.3
 FONT = "DejaVu Sans, Arial, sans-serif"
 Scene = dict[str, Any]
 
@@ -103,8 +107,9 @@ class Painter:
             return el("circle", cx=self.X(s["x"]), cy=self.Y(s["y"]), r=self.px(r), fill=fill)
         if kind in ("polygon", "polyline"):
             return el(kind, points=self.points(s["points"]), fill=fill)
-        if kind == "figure":
-            r = max(float(s.get("r", 0.5)), MIN_MARK * self.least)
+        if kind == "figure":  # a unit's marker never under a few pixels; a man of a group (no id) to scale
+            r = float(s.get("r", 0.5))
+            r = max(r, MIN_MARK * self.least) if s.get("id") else r
             return self.marker(str(s.get("marker") or "circle"), s["x"], s["y"], self.px(r), fill=fill)
         if kind == "text":
             x, y, size = self.X(s["x"]), self.Y(s["y"]), self.text_size(float(s.get("size") or 1))
@@ -143,6 +148,15 @@ class Painter:
     def marker(self, kind: str, x: float, y: float, r: float, fill: str | None, cls: str | None = None) -> str:
         """A side's marker of half-size ``r`` pixels about table point (x, y) (table.js ``marker``)."""
         X, Y = self.X(x), self.Y(y)
+        if kind == "man":  # a standing man, r his half-height: a head over shoulders and a body (table.js's)
+            arc = f"A{_num(0.3 * r)} {_num(0.3 * r)} 0 1 0"
+            d = " ".join(
+                (arc if step == "A" else step)
+                if isinstance(step, str)
+                else f"{_num(X + step[0] * r)} {_num(Y + step[1] * r)}"
+                for step in _MAN
+            )
+            return el("path", class_=cls, d=d, fill=fill)
         if kind == "square":
             return el("rect", class_=cls, x=X - r, y=Y - r, width=2 * r, height=2 * r, fill=fill)
         corners: list[tuple[float, float]] | None = {
@@ -259,8 +273,14 @@ class Painter:
                 f'<pattern id="gt-{name}" patternUnits="userSpaceOnUse" width="{_num(side)}" height="{_num(side)}">'
             )
             out.append(el("rect", x=0, y=0, width=side, height=side, fill=p["bg"], stroke="none"))
-            marks = "".join(
-                el(tag, fill=p["ink"] if tag == "circle" else "none", stroke=p["ink"], stroke_width=0.13, **attrs)
+            marks = "".join(  # a mark's own attributes (a filled ring of coiled wire) over the texture's
+                el(
+                    tag,
+                    **(
+                        {"fill": p["ink"] if tag == "circle" else "none", "stroke": p["ink"], "stroke_width": 0.13}
+                        | attrs
+                    ),
+                )
                 for tag, attrs in p["marks"]
             )
             out.append(f'<g transform="scale({_num(self.k)})">{marks}</g></pattern>')

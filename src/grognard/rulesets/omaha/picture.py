@@ -4,9 +4,9 @@ inches, from a view's entries and ``data``.
 
 - A squad is its men, one small figure each, in a ring round the number of them (omaha.4: "a squad of 12
   men"; omaha.14: "the rest of the figures in a group around that figure"), on a disc that can be tapped.
-- A bunker is a concrete box with its firing slit towards the sea, its defenders standing in it (omaha.4:
-  "4 German soldiers"); a destroyed one is marked with cotton (omaha.18: "Cotton can be used to mark a
-  destroyed bunker").
+- A bunker is a box in the Germans' colour with its firing slit towards the sea, its defenders standing
+  behind it (omaha.4: "4 German soldiers"); a destroyed one is marked with cotton (omaha.18: "Cotton can
+  be used to mark a destroyed bunker").
 - Each obstacle of a section is a strip of card with coiled wire on it (the seed's "picture wire wound in a
   spiral and glued to cardboard", omaha.8; the page's ``coil`` texture); a section not yet rolled is a "?",
   a cleared one "clear".
@@ -62,9 +62,10 @@ def squad_men(squad: dict[str, Any], low: float = -math.inf) -> list[dict[str, A
 
 
 def defenders(bunker: dict[str, Any], cx: float, top: float) -> list[dict[str, Any]]:
-    """A bunker's defenders standing in a row on its back wall (``top``: the wall)."""
+    """A bunker's defenders standing in a row behind its back wall (``top``: the wall), where they are seen
+    against the ground rather than the bunker's own colour."""
     n = int(bunker["defenders"])
-    return [_man(cx + (k - (n - 1) / 2) * 0.62, top, "german", DEFENDER) for k in range(n)]
+    return [_man(cx + (k - (n - 1) / 2) * 0.62, top + DEFENDER + 0.05, "german", DEFENDER) for k in range(n)]
 
 
 def cotton(cx: float, cy: float) -> list[dict[str, Any]]:
