@@ -465,9 +465,9 @@ def aim_point(ctx: Context, side: str, leader: Figure, *, objective: bool = Fals
     spec = ctx.scenario.spec
     if (side == spec.victory.attacker or objective) and spec.victory.objectives:
         centres = []
-        for objective in spec.objectives:
-            if objective.id in spec.victory.objectives:
-                c = Polygon(objective.shape).centroid
+        for aim in spec.objectives:
+            if aim.id in spec.victory.objectives:
+                c = Polygon(aim.shape).centroid
                 centres.append((c.x, c.y))
         return min(centres, key=lambda p: math.hypot(p[0] - leader.x, p[1] - leader.y))
     enemies = M.enemies(ctx, side)

@@ -191,13 +191,13 @@ def burst_order(ctx: Context, space: BurstSpace, rng: np.random.Generator | None
     shapes = sorted(tid for tid, (cls, _) in ctx.templates.items() if cls == entry.burst)
     # rules.under_template for every man at once: the same distance, worked out over an array of points
     touch = base / 2 + TOLERANCE
-    our_points = shapely.points(np.array([(f.x, f.y) for f in ours], dtype=float).reshape(-1, 2))
-    their_points = shapely.points(np.array([(e.x, e.y) for e in enemies], dtype=float).reshape(-1, 2))
+    our_points = np.asarray(shapely.points(np.array([(f.x, f.y) for f in ours], dtype=float).reshape(-1, 2)))
+    their_points = np.asarray(shapely.points(np.array([(e.x, e.y) for e in enemies], dtype=float).reshape(-1, 2)))
     # every placement at once: the same shapes and distances, over arrays
     tries = [(at, tid, float(angle)) for at in aims for tid in shapes for angle in range(0, 360, 45)]
     laid = _laid(ctx, tries)
     boxes = shapely.bounds(laid)
-    ours_under = _under(laid, boxes, our_points, touch).any(axis=1)
+    ours_under = np.asarray(_under(laid, boxes, our_points, touch).any(axis=1))
     theirs_under = _under(laid, boxes, their_points, touch)
     worths = [figure_value(e) for e in enemies]
     order = best_first(ours_under, theirs_under, worths)

@@ -158,7 +158,8 @@ def aimed_fire(ctx: Context, space: FireSpace, book: Fire) -> Fire:
     table = FI.shot_table(ctx)
     s = ctx.state
     side = M.unit(ctx, space.unit).side
-    none, one = {}, {}  # per enemy man: the chance of no hit, of exactly one hit, so far
+    none: dict[str, float] = {}  # per enemy man: the chance of no hit, of exactly one hit, so far
+    one: dict[str, float] = {}  # per enemy man: the chance of no hit, of exactly one hit, so far
     for unit, shots in s.fire.items():
         if s.units[unit].side == side:
             for shot in shots:
@@ -171,11 +172,11 @@ def aimed_fire(ctx: Context, space: FireSpace, book: Fire) -> Fire:
         if f.id in gunners or ctx.tables.fires_wedge(M.weapon_of(ctx, f)):
             continue
         best: tuple[float, str] | None = None
-        for target, shot in sorted(table.get(f.id, {}).items()):
-            if not isinstance(shot, FireOrder):
+        for target, offered in sorted(table.get(f.id, {}).items()):
+            if not isinstance(offered, FireOrder):
                 continue
-            p = hit_chance(shot)
-            survive = sum(1 for face in range(1, 7) if face >= ctx.tables.survive_on(shot.attack)) / 6
+            p = hit_chance(offered)
+            survive = sum(1 for face in range(1, 7) if face >= ctx.tables.survive_on(offered.attack)) / 6
             n0, n1 = none.get(target, 1.0), one.get(target, 0.0)
             gain = worth(ctx, s.figures[target]) * (n0 * p + survive * (n1 - (n1 * (1 - p) + n0 * p)))
             if best is None or gain > best[0]:
@@ -183,9 +184,9 @@ def aimed_fire(ctx: Context, space: FireSpace, book: Fire) -> Fire:
         if best is None or best[0] <= 0:
             continue
         target = best[1]
-        shot = table[f.id][target]
-        assert isinstance(shot, FireOrder)
-        p = hit_chance(shot)
+        best_shot = table[f.id][target]
+        assert isinstance(best_shot, FireOrder)
+        p = hit_chance(best_shot)
         n0, n1 = none.get(target, 1.0), one.get(target, 0.0)
         none[target], one[target] = n0 * (1 - p), n1 * (1 - p) + n0 * p
         orders.append((f.id, target))

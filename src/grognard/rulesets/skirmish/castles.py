@@ -410,10 +410,10 @@ def castle_orders(ctx: Context, action: Move) -> None:
         else:
             pushes.setdefault(order.name or "", []).append(f.id)
     for name, men in sorted(pushes.items()):
-        ladder = s.ladders.get(name)
-        if ladder is None:
+        pushed = s.ladders.get(name)
+        if pushed is None:
             continue
-        ladder.pushed = s.turn
+        pushed.pushed = s.turn
         on = int(c.push_on.value)
         falls = MX.PushOff(len(men), on).roll(
             ctx,
@@ -421,7 +421,7 @@ def castle_orders(ctx: Context, action: Move) -> None:
         )
         ctx.emit("push_off", ladder=name, men=men, falls=falls)
         if falls:
-            ladder_falls(ctx, ladder, f"pushed off by {' and '.join(men)}")
+            ladder_falls(ctx, pushed, f"pushed off by {' and '.join(men)}")
 
 
 def ladder_falls(ctx: Context, ladder: Ladder, why: str) -> None:

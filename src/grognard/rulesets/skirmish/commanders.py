@@ -105,7 +105,7 @@ def of_vehicle(ctx: Context, cmd: Commanders, vehicle: str) -> str:
     if driver is not None:
         return cmd.units[driver.unit]
     crew = cmd.crews.get(vehicle)
-    return cmd.units[crew] if crew in cmd.units else cmd.first(v.side)
+    return cmd.units[crew] if crew is not None and crew in cmd.units else cmd.first(v.side)
 
 
 def of_burst(ctx: Context, cmd: Commanders, by: str, side: str) -> str:

@@ -231,7 +231,7 @@ class MeleeToEnd(Mechanic):
         if self.lasting:
             return self._lasting_ends()
         p_att, p_def, p_survive = self._probabilities()
-        zero_of: dict[tuple[int, int], Any] = {}
+        zero_of: dict[tuple[int, int], dict[str, Fraction]] = {}
         resolved: dict[Any, dict[str, Fraction]] = {}
 
         def label(end: tuple[str, int]) -> str:
@@ -322,8 +322,13 @@ class MeleeToEnd(Mechanic):
 
     def roll(self, source: DiceSource, purpose: str) -> str:
         state: Any = (True, (0,) * self.attackers, (0,) * self.defenders)
-        hit_att = lambda face: face + self.defender_shift >= self.hit_on  # noqa: E731
-        hit_def = lambda face: face + self.attacker_shift >= self.hit_on  # noqa: E731
+
+        def hit_att(face: int) -> bool:
+            return face + self.defender_shift >= self.hit_on
+
+        def hit_def(face: int) -> bool:
+            return face + self.attacker_shift >= self.hit_on
+
         while not isinstance(state[0], str):
             first, att, dfd = state
             a, d = list(att), list(dfd)

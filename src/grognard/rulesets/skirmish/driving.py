@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
-from shapely.geometry import Point
+from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from grognard.core.engine import ActionSpace
@@ -259,7 +259,7 @@ def vehicles_view(ctx: Context) -> dict[str, Any]:
         out["vehicle_shapes"] = items
     train = ctx.train_now()
     if train is not None:
-        out["train_shape"] = [[round(x, 2), round(y, 2)] for x, y in train.exterior.coords]
+        out["train_shape"] = [[round(x, 2), round(y, 2)] for x, y in cast(Polygon, train).exterior.coords]
     return out
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from shapely.geometry import LineString, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
@@ -129,7 +130,7 @@ def measure_sail(
             t: float, a: XY = here, d: XY = (b[0] - here[0], b[1] - here[1]), f: Polygon = first, h: float = head
         ) -> Polygon:
             p = (a[0] + t * d[0], a[1] + t * d[1])
-            return f.union(footprint(p, h, length, width)).convex_hull
+            return cast(Polygon, f.union(footprint(p, h, length, width)).convex_hull)
 
         if afloat(terrain, hull(1.0), width):
             ground.append(hull(1.0))

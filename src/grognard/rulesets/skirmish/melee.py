@@ -208,9 +208,9 @@ def _targets(ctx: Context, strikers: list[str], foes: set[str], adj: dict[str, s
     return out
 
 
-def _strike(ctx: Context, striker: str, foe: str) -> bool:
-    """One melee die of ``striker`` at ``foe``: hits on MELEE_HIT_ON+ with the foe's type's melee shift (the
-    tables' ``[men.*] melee``: cavalry and gun crews +1, skirmish.69-70)."""
+def _strike(ctx: Context, striker: str, foe: str) -> int:
+    """One melee die of ``striker`` at ``foe`` (its hits, 0 or 1): hits on MELEE_HIT_ON+ with the foe's type's
+    melee shift (the tables' ``[men.*] melee``: cavalry and gun crews +1, skirmish.69-70)."""
     target = ctx.state.figures[foe]
     shift = ctx.tables.men[target.type].melee
     hit = MX.Shots(1, MX.MELEE_HIT_ON, shift).roll(ctx, f"melee: {striker} strikes at {foe} ({MX.MELEE_HIT_ON}+)")

@@ -50,13 +50,13 @@ def plan_move(ctx: Context, action: Move) -> dict[str, list[XY]]:
     paths: dict[str, list[XY]] = {}
     for f in men:
         start = (f.x, f.y)
-        order = orders.get(f.id)
-        walk = CA.plan_castle_path(ctx, f, order)
+        given = orders.get(f.id)
+        walk = CA.plan_castle_path(ctx, f, given)
         if walk is not None:
             paths[f.id] = walk
-        elif order is not None:
-            if order.verb == "to":
-                paths[f.id] = [start, *((snap(x), snap(y)) for x, y in order.points)]
+        elif given is not None:
+            if given.verb == "to":
+                paths[f.id] = [start, *((snap(x), snap(y)) for x, y in given.points)]
             else:
                 paths[f.id] = [start]
         elif f.on_ladder is not None:
@@ -463,8 +463,8 @@ def move(ctx: Context, action: Move, checked: dict[str, tuple[list[XY], R.PathMe
             f.on_wall = CA.on_a_top(ctx, x, y) or f.on_wall
         s.walked[fid] = round(s.walked.get(fid, 0.0) + measure.cost, 2)
         f.river_paid = terrain.in_river(x, y) and (f.river_paid or entered_river)
-        for door in measure.doors:
-            s.doors[door].passed = s.turn
+        for door_id in measure.doors:
+            s.doors[door_id].passed = s.turn
         for bid in bridges_used(ctx, path):
             crossed = s.bridges[bid].crossed
             crossed[f.side] = crossed.get(f.side, 0) + 1

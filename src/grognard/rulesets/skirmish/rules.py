@@ -35,7 +35,7 @@ def burst_shape(points: Sequence[XY], at: XY, angle: float) -> Polygon:
     ``angle`` degrees counter-clockwise and moved so that (0, 0) lands on ``at`` (inches)."""
     offset = np.array([at[0], at[1]], dtype=float)
     # shapely's translate adds 1 * x + 0 * y + xoff: exactly x + xoff, as here
-    return cast(Polygon, shapely.transform(_turned(tuple(map(tuple, points)), angle), lambda c: c + offset))
+    return shapely.transform(_turned(tuple(map(tuple, points)), angle), lambda c: c + offset)
 
 
 def turned(points: Sequence[XY], angle: float) -> Polygon:
@@ -46,7 +46,7 @@ def turned(points: Sequence[XY], angle: float) -> Polygon:
 @functools.lru_cache(maxsize=4096)
 def _turned(points: tuple[tuple[float, float], ...], angle: float) -> Polygon:
     """A template's corners turned ``angle`` degrees about (0, 0) (kept: the doctrine tries the same turns)."""
-    return cast(Polygon, rotate(Polygon(points), angle, origin=(0.0, 0.0)))
+    return rotate(Polygon(points), angle, origin=(0.0, 0.0))
 
 
 def under_template(template: Polygon, at: XY, base: float) -> bool:
@@ -292,10 +292,10 @@ def hill_in_the_way(terrain: Terrain, line: LineString, a: XY, b: XY) -> str | N
     for hill in terrain.hills:
         if hill.height <= min(ha, hb) + TOLERANCE or not hill.shape.intersects(line):
             continue
-        spans = []
+        spans: list[list[float]] = []
         for piece in _pieces(line.intersection(hill.shape)):
             ends = shapely.points(shapely.get_coordinates(piece)[[0, -1]])
-            spans.append(shapely.line_locate_point(line, ends).tolist())
+            spans.append(np.asarray(shapely.line_locate_point(line, ends)).tolist())
         if crest_blocks(terrain, hill, line, a, b, (ha, hb, length), spans):
             return hill.id
     return None

@@ -223,7 +223,11 @@ def _checks_of_the_rest(data: Any, error: ValidationError, base: Path | None, ta
 
     def renumber(problem: str) -> str:
         for top, old in kept.items():
-            problem = re.sub(rf"\b{top}\[(\d+)\]", lambda m, old=old, top=top: f"{top}[{old[int(m[1])]}]", problem)
+
+            def index(m: re.Match[str], old: list[int] = old, top: str = top) -> str:
+                return f"{top}[{old[int(m[1])]}]"
+
+            problem = re.sub(rf"\b{top}\[(\d+)\]", index, problem)
         return problem
 
     out = []

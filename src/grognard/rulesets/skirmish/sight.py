@@ -85,7 +85,7 @@ def sight_many(terrain: Terrain, pairs: Sequence[tuple[XY, XY]], opened: Collect
     open_ = np.flatnonzero(apart)  # lines still unblocked (a zero-length line sees)
     if open_.size == 0:
         return out
-    lines = shapely.linestrings(ends)
+    lines: np.ndarray = np.asarray(shapely.linestrings(ends))
     for building in terrain.buildings:
         meets = open_[shapely.intersects(building.shape, lines[open_])]
         if meets.size == 0:
@@ -111,8 +111,8 @@ def sight_many(terrain: Terrain, pairs: Sequence[tuple[XY, XY]], opened: Collect
             if open_.size == 0:
                 return out
     reach = terrain.tables.sight.over_reach.value + TOLERANCE
-    starts = shapely.points(ends[:, 0])
-    stops = shapely.points(ends[:, 1])
+    starts: np.ndarray = np.asarray(shapely.points(ends[:, 0]))
+    stops: np.ndarray = np.asarray(shapely.points(ends[:, 1]))
     for feature in terrain.sight_blockers:
         meets = open_[shapely.intersects(feature.shape, lines[open_])]
         if meets.size == 0:

@@ -213,7 +213,8 @@ def wall_section_at(ctx: Context, x: float, y: float) -> str | None:
     if kept is None:
         ordered = sorted(wall_sections(ctx).items())
         kept = ctx.bot_cache["wall tops"] = ([sid for sid, _ in ordered], np.array([sec.shape for _, sec in ordered]))
-    ids, tops = kept
+    ids: list[str] = kept[0]
+    tops: np.ndarray = kept[1]
     # a top covers the point where it meets it (a point has no inside of its own to leave out)
     for sid, hit in zip(ids, shapely.intersects_xy(tops, x, y).tolist(), strict=True):
         if hit:

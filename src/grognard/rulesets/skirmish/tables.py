@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import ErrorDetails
 from shapely.geometry import Point, Polygon
 
 from grognard.core.errors import GrognardError
@@ -593,7 +594,7 @@ class Tables(_Model):
         return [row for row in self.cover if attack in row.against]
 
 
-def describe_error(error: dict[str, Any], prefix: str = "") -> str:
+def describe_error(error: ErrorDetails, prefix: str = "") -> str:
     """One pydantic error as ``field: value: why``."""
     where = "".join(
         f"[{p}]" if isinstance(p, int) else f".{p}"

@@ -366,7 +366,7 @@ class Terrain:
                 continue
             crossing = shapely.get_coordinates(line.intersection(hill.shape.boundary))  # its points, every end
             if len(crossing):
-                cuts.update(shapely.line_locate_point(line, shapely.points(crossing)).tolist())
+                cuts.update(np.asarray(shapely.line_locate_point(line, shapely.points(crossing))).tolist())
         spans = [(a, b) for a, b in itertools.pairwise(sorted(cuts)) if b - a > 1e-9]
         # the middle of each span, all at once (the same interpolation, over an array)
         mids = shapely.get_coordinates(shapely.line_interpolate_point(line, [(a + b) / 2 for a, b in spans]))
@@ -557,16 +557,14 @@ def _castle_wall(piece: TerrainPiece, feature: Feature, tables: Tables) -> Castl
                 spec.id, feature.id, line, top, Storey(*storey_thresholds(spec.storeys[0], tables, "castle_wall"))
             )
         )
-    return CastleWall(
-        feature.id, cast(LineString, feature.line), cast(Polygon, feature.shape), feature.height, own, out
-    )
+    return CastleWall(feature.id, feature.line, cast(Polygon, feature.shape), feature.height, own, out)
 
 
 def _sections(piece: TerrainPiece, feature: Feature, tables: Tables) -> list[Section]:
     specs = piece.sections or [SectionSpec(id=feature.id)]
     out = []
     for spec in specs:
-        shape = Polygon(spec.shape) if spec.shape is not None else feature.shape
+        shape = Polygon(spec.shape) if spec.shape is not None else cast(Polygon, feature.shape)
         storeys = tuple(Storey(*storey_thresholds(st, tables, piece.kind)) for st in spec.storeys)
         out.append(Section(spec.id, feature.id, shape, storeys))
     return out
@@ -654,6 +652,6 @@ def terrain_json(terrain: Terrain) -> dict[str, Any]:
         )
     for c in terrain.cliffs:
         out.append({"kind": "cliff", "id": c.id, "line": coords(c.shape), "height": c.height})
-    for w in terrain.wires:
-        out.append({"kind": "barbed_wire", "line": coords(w)})
+    for wire in terrain.wires:
+        out.append({"kind": "barbed_wire", "line": coords(wire)})
     return {"width": terrain.width, "depth": terrain.depth, "pieces": out}

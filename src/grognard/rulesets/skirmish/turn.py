@@ -27,8 +27,8 @@ def begin_turn(ctx: Context) -> None:
     s.turn += 1
     for f in s.figures.values():
         f.hits = 0
-    for b in s.bridges.values():
-        b.crossed, b.builders = {}, 0
+    for bridge in s.bridges.values():
+        bridge.crossed, bridge.builders = {}, 0
     s.walked = {}
     ctx.emit("turn", turn=s.turn)
     CA.ladders_up(ctx)

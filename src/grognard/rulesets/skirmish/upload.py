@@ -11,7 +11,8 @@ import re
 import tomllib
 from typing import Any
 
-from grognard.rulesets.skirmish.scenario import ScenarioError, check_scenario
+from grognard.rulesets.skirmish.scenario import check_scenario
+from grognard.rulesets.skirmish.schema import ScenarioError
 from grognard.rulesets.skirmish.tables import load_tables, loads_toml
 
 MAX_TEXT = 64 * 1024  # characters of one uploaded scenario (the shipped ones are 4-7 KB)

@@ -77,7 +77,9 @@ def swept(path: Sequence[XY], facing: float, length: float, width: float) -> tup
         for k in range(1, steps + 1):
             shapes.append(footprint(a, facing + turn * k / steps, length, width))
         facing = new
-        shapes.append(footprint(a, facing, length, width).union(footprint(b, facing, length, width)).convex_hull)
+        shapes.append(
+            cast(Polygon, footprint(a, facing, length, width).union(footprint(b, facing, length, width)).convex_hull)
+        )
     return unary_union(shapes), facing
 
 
@@ -395,7 +397,7 @@ def train_run(terrain: Terrain, railway: str, head: float, blockers: Iterable[Ba
 
 def _corners(geometry: BaseGeometry) -> list[XY]:
     if geometry.geom_type == "Polygon":
-        return list(cast(Polygon, geometry).exterior.coords)
+        return [(x, y) for x, y in cast(Polygon, geometry).exterior.coords]
     if geometry.geom_type == "Point":
         point = cast(Point, geometry)
         return [(point.x, point.y)]
