@@ -42,6 +42,7 @@ import numpy as np
 from grognard.core.dice import AnySuccess, DiceSource
 from grognard.core.engine import ActionSpace, Decision, Event, FiniteSpace, Game, Result
 from grognard.core.errors import IllegalAction, ParseError
+from grognard.core.events import EventKinds, kind
 from grognard.core.geometry import at_least, at_most, snap
 from grognard.core.options import OptionSpec
 from grognard.core.ruleset import Ruleset
@@ -208,11 +209,24 @@ class ToyState:
         }
 
 
+EVENTS = EventKinds(
+    kind("setup", "the track laid out", track=float, mark=float),
+    kind("round", "a round begins", round=int),
+    kind("lanes", "both lanes revealed", runner=str, sentry=str),
+    kind("dash", "the runner dashed", start=float, end=float, interrupted=bool),
+    kind("spotted", "the sentry spotted the runner at the mark", lane=str, rest=float),
+    kind("shot", "the sentry shot", hit=bool),
+    kind("held", "the sentry held his fire"),
+    kind("game_over", "the game ended", outcome=str, winner=str | None, turn=int, reason=str, scores=dict),
+)
+
+
 class SentryRun(Game):
     """The toy game. ``options`` are resolved (see ``OPTIONS``)."""
 
     ruleset = "toy"
     sides = SIDES
+    event_kinds = EVENTS
 
     def __init__(self, options: Mapping[str, Any], dice: DiceSource) -> None:
         super().__init__(dice)

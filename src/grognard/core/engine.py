@@ -33,6 +33,7 @@ from typing_extensions import TypeVar  # a default (PEP 696) before Python 3.13
 
 from grognard.core.dice import DiceSource
 from grognard.core.errors import IllegalAction
+from grognard.core.events import CORE_EVENTS, EventKinds
 from grognard.core.lookup import find_decision
 
 __all__ = [
@@ -243,11 +244,13 @@ class Game(ABC, Generic[S]):
     set's game. Subclasses set ``ruleset``, keep their state in ``self.state`` (deep-copyable; set in their
     ``__init__``) and implement ``_decisions``, ``_apply``, ``state_json``, ``view``,
     ``seats``, ``side_of`` and ``result``. Rolls go through :meth:`roll`,
-    happenings through :meth:`emit`.
+    happenings through :meth:`emit`, of the kinds the subclass declares in ``event_kinds``
+    (:mod:`grognard.core.events`; the engine's own kinds alone by default).
     """
 
     ruleset: ClassVar[str]
     sides: ClassVar[tuple[Side, ...]]
+    event_kinds: ClassVar[EventKinds] = CORE_EVENTS
     state: S  # the rule set's own, set by the subclass's ``__init__``
 
     def __init__(self, dice: DiceSource) -> None:
@@ -336,7 +339,9 @@ class Game(ABC, Generic[S]):
         return values
 
     def emit(self, kind: str, to: Iterable[Seat] | None = None, **data: Any) -> None:
-        """Record an event; ``to`` limits who sees it."""
+        """Record an event; ``to`` limits who sees it. Raises :class:`~grognard.core.errors.EventError` (the
+        state as it was, in a checked apply) for a kind the game does not declare or data without its fields."""
+        self.event_kinds.check(kind, data)
         event = Event(kind, data, frozenset(to) if to is not None else None)
         self._events.append(event)
         if self.listener is not None:

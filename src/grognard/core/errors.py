@@ -73,3 +73,9 @@ class TornRecord(RecordError):
     def __init__(self, message: str, line: int, keep: int) -> None:
         super().__init__(message, line)
         self.keep = keep
+
+
+class EventError(Exception):
+    """An event its game does not declare (:mod:`grognard.core.events`): an undeclared kind, a field missing or
+    not its kind's. A fault of the rule set's code, never of a person's input, so no :class:`GrognardError`: a
+    face shows it as the bug it is. A record naming such an event is refused as a :class:`RecordError`."""

@@ -31,7 +31,7 @@ from typing import IO, Any
 from grognard import __version__
 from grognard.core.dice import RecordedDice
 from grognard.core.engine import Event, Game, canonical_json
-from grognard.core.errors import GrognardError, RecordError, TornRecord
+from grognard.core.errors import EventError, GrognardError, RecordError, TornRecord
 from grognard.core.jsonl import numbered_lines
 from grognard.core.ruleset import Ruleset
 from grognard.core.words import counted
@@ -400,6 +400,7 @@ class _Replayer:
             return False
         game = self.game
         assert game is not None
+        _check_events(events, game, number)
         if self.dice.remaining:
             left = self.dice.remaining
             unused = f"{counted(left, 'recorded roll')} {'was' if left == 1 else 'were'} not used"
@@ -438,6 +439,22 @@ class _Replayer:
         action = self.ruleset.parse_action(str(line.get("action")))
         self.actions += 1
         return self.game.apply(str(line.get("seat")), action)
+
+
+def _check_events(events: Any, game: Game, number: int) -> None:
+    """Each recorded event of line ``number`` is of a kind ``game`` declares, with its fields and their types
+    (:mod:`grognard.core.events`); else a :class:`RecordError` naming the event and what is wrong."""
+    if not isinstance(events, list):
+        raise RecordError("malformed events: not a list", number)
+    kinds = game.event_kinds
+    for k, event in enumerate(events, 1):
+        if not isinstance(event, dict):
+            raise RecordError(f"malformed event {k}: not an object", number)
+        body = {key: value for key, value in event.items() if key not in ("kind", "to")}
+        try:
+            kinds.check_types(str(event.get("kind")), body)
+        except EventError as exc:
+            raise RecordError(f"event {k}: {exc}", number) from None
 
 
 def replay(

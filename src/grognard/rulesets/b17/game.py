@@ -50,6 +50,7 @@ from grognard.rulesets.b17.data import (
     damage_grade,
     mechanics,
 )
+from grognard.rulesets.b17.events import EVENTS
 from grognard.rulesets.b17.spaces import FlySpace, PlaceSpace
 from grognard.rulesets.b17.state import Aircraft, B17State, Element
 
@@ -74,6 +75,7 @@ class B17Game(Game[B17State]):
 
     ruleset = "b17"
     sides = SIDES
+    event_kinds = EVENTS
 
     def __init__(self, options: Mapping[str, Any], dice: DiceSource) -> None:
         super().__init__(dice)

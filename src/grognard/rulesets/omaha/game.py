@@ -42,6 +42,7 @@ from grognard.rulesets.omaha.data import (
     morale,
     shooting,
 )
+from grognard.rulesets.omaha.events import EVENTS
 from grognard.rulesets.omaha.spaces import OrdersSpace, TargetSpace
 from grognard.rulesets.omaha.state import American, Bunker, OmahaState, Squad
 
@@ -59,6 +60,7 @@ class OmahaGame(Game[OmahaState]):
 
     ruleset = "omaha"
     sides = SIDES
+    event_kinds = EVENTS
 
     def __init__(self, options: Mapping[str, Any], dice: DiceSource) -> None:
         super().__init__(dice)

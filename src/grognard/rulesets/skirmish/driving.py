@@ -625,7 +625,7 @@ def _hitch(ctx: Context, v: Vehicle, stop: Stop | None) -> None:
         piece.heading = snap_angle(v.heading + 180.0)
     else:
         piece.hitched = None
-    ctx.emit(f"{stop.verb}ed", vehicle=v.id, piece=piece.id, at=[piece.x, piece.y])
+    ctx.emit("hitched" if stop.verb == "hitch" else "unhitched", vehicle=v.id, piece=piece.id, at=[piece.x, piece.y])
 
 
 def _board(ctx: Context, v: Vehicle, stop: Stop | None, men: list[tuple[str, XY | None]]) -> None:

@@ -46,6 +46,7 @@ from grognard.rulesets.skirmish.actions import Burst, Choice, Drive, Fire, Move
 from grognard.rulesets.skirmish.artillery import BurstSpace
 from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.driving import DriveSpace
+from grognard.rulesets.skirmish.events import EVENTS
 from grognard.rulesets.skirmish.fire import FireSpace
 from grognard.rulesets.skirmish.moving import MoveSpace
 from grognard.rulesets.skirmish.scenario import load_scenario
@@ -63,6 +64,7 @@ class SkirmishGame(Game[SkirmishState]):
 
     ruleset = "skirmish"
     sides = M.SIDES
+    event_kinds = EVENTS
 
     def __init__(self, options: Mapping[str, Any], dice: DiceSource, scenario: Scenario | None = None) -> None:
         self.ctx = Context(scenario if scenario is not None else load_scenario(str(options["scenario"])), self)
