@@ -21,6 +21,7 @@ the target and the flak, in table inches, from the rules' own geometry (``geomet
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from grognard.rulesets.b17 import geometry as G
@@ -34,7 +35,7 @@ ELEMENT_RING = 1.35  # inches: the ring round a fighter that tells its element
 ELEMENT_LOOKS = 4  # e1..e4 (then again): each its own dashes (style.css)
 
 
-def _points(pairs: list[tuple[float, float]]) -> list[list[float]]:
+def _points(pairs: Sequence[Sequence[float]]) -> list[list[float]]:
     return [[round(x, 3), round(y, 3)] for x, y in pairs]
 
 
