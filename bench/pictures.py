@@ -2,13 +2,16 @@
 
 Each table is a golden record (tests/golden/) uploaded to a fresh ``grognard serve`` and opened in the replay
 viewer at an event in the middle of the game (the same scene a player's page draws, seen by a spectator),
-at 1366x768 (a Chromebook) and 1920x1080. The pictures are written to docs/pictures/ (or the folder given).
+at 1366x768 (a Chromebook) and 1920x1080, and close up (the wheel turned over the units); and the same table
+at the start of that turn as ``grognard render`` paints it to PNG (the one painter). The pictures are written to
+docs/pictures/ (or the folder given).
 
     python bench/pictures.py [FOLDER]
 """
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -18,10 +21,10 @@ from grognard.web.testing import ServerProcess, call
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
-# (picture name, golden record, event shown): a moment with aircraft damaged, squads on the beach
+# (picture name, golden record, event shown, its turn): a moment with aircraft damaged, squads on the beach
 TABLES = [
-    ("b17", "b17-seed2-enlarged-arcs.jsonl", 98),
-    ("omaha", "omaha-g2-seed2-optional-rules.jsonl", 178),
+    ("b17", "b17-seed2-enlarged-arcs.jsonl", 98, 7),
+    ("omaha", "omaha-g2-seed2-optional-rules.jsonl", 178, 16),
 ]
 SIZES = [(1366, 768), (1920, 1080)]
 FOCUS = {"b17": ".layer-units .t-bomber", "omaha": ".layer-marks .t-obstacle"}  # the close-up's middle: these units'
@@ -40,7 +43,7 @@ def shoot(folder: Path) -> list[Path]:
     made = []
     with tempfile.TemporaryDirectory() as tmp, ServerProcess(Path(tmp)) as server, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        for name, record, event in TABLES:
+        for name, record, event, _ in TABLES:
             raw = (ROOT / "tests" / "golden" / record).read_bytes()
             status, up = call(f"{server.url}/api/replays?name={record}", raw)
             assert status == 200, up
@@ -71,6 +74,19 @@ def shoot(folder: Path) -> list[Path]:
     return made
 
 
+def paint(folder: Path) -> list[Path]:
+    """``grognard render`` of each table at the start of its turn, to PNG."""
+    made = []
+    for name, record, _, turn in TABLES:
+        path = folder / f"{name}-render.png"
+        golden = ROOT / "tests" / "golden" / record
+        command = ["render", name, str(golden), "--turn", str(turn), "-o", str(path), "--force"]
+        subprocess.run([sys.executable, "-m", "grognard", *command], check=True, capture_output=True)
+        made.append(path)
+    return made
+
+
 if __name__ == "__main__":
-    for path in shoot(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "pictures"):
+    where = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "pictures"
+    for path in [*shoot(where), *paint(where)]:
         print(path)

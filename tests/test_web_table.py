@@ -124,6 +124,13 @@ def test_an_omaha_squad_moves_by_a_tap_and_a_refused_tap_changes_nothing(
     assert len(json.dumps(s["scene"])) < 60000
     squad = next(x for x in shapes(page, "A1") if x["kind"] == "figure")
     x, y = squad["x"], squad["y"]
+    # its men are drawn round it (issue 30, item 5), one per figure; a finger on a man finds the squad under him
+    units = next(layer["shapes"] for layer in s["scene"]["layers"] if layer["name"] == "units")
+    at, count = units.index(squad), int(squad["text"])
+    men = units[at + 1 : at + 1 + count]
+    assert count >= 1 and [m["marker"] for m in men] == ["man"] * count
+    found = "([x, y]) => { const g = document.elementFromPoint(x, y).closest('[data-id]'); return g && g.dataset.id; }"
+    assert page.evaluate(found, screen(page, men[0]["x"], men[0]["y"])) == "A1"
     # a tap on the squad itself says what the table can do with it, and gives nothing
     page.mouse.click(*screen(page, x, y))
     words = tip(page)
