@@ -103,3 +103,31 @@ def test_the_refusal_codes_are_one_enumeration() -> None:
                 if "code" in keys and "refused" in values:
                     loose.append(f"{path.name}:{node.lineno}")
     assert not loose, loose
+
+
+def test_a_state_s_players_roll_asked_and_result_are_typed_too(client: TestClient) -> None:
+    """The host's list of players, the roll asked of the referee and the game's result are typed fields of the
+    state (they were loose dictionaries, which took anything): a real host state, then each part made wrong."""
+    from pydantic import ValidationError
+
+    made = client.post("/api/rooms", json={"ruleset": "omaha", "options": {"germans": 1}, "dice": "manual"}).json()
+    joined = client.post(f"/api/rooms/{made['code']}/join", json={"name": "Ann"}).json()
+    seen: list[dict[str, Any]] = []
+    with client.websocket_connect(f"/ws/{made['code']}") as host:
+        host.send_json({"type": "hello", "role": "host", "token": made["host_token"]})
+        host.send_json({"type": "start"})  # manual dice: the setup's first roll is asked of the host
+        state = _until(host, lambda m: m["type"] == "state" and m["host"]["dice_request"] is not None, seen)
+    server_message.validate_python(state)
+    (ann,) = state["host"]["players"]
+    assert ann["id"] == joined["player"] and ann["name"] == "Ann" and ann["seats"] and ann["online"] is False
+    request = state["host"]["dice_request"]
+    assert set(request) == {"n", "sides", "purpose", "problem", "for", "kept"} and request["kept"] == []
+    wrong: list[dict[str, Any]] = [
+        {**state, "host": {**state["host"], "players": [{"id": "p1", "name": "Ann", "seats": []}]}},  # online?
+        {**state, "host": {**state["host"], "dice_request": {**request, "sides": "six"}}},
+        {**state, "host": {**state["host"], "dice_request": {**request, "asked_by": "Bob"}}},
+        {**state, "result": {"outcome": "won", "winner": None, "turn": 3, "reason": "", "scores": {}}},
+    ]
+    for message in wrong:
+        with pytest.raises(ValidationError):
+            server_message.validate_python(message)

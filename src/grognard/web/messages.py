@@ -17,6 +17,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, TypeAdapter, with_config
 from typing_extensions import TypedDict
 
+from grognard.core.engine import Result
+
 
 class RefusalCode(StrEnum):
     """Every code a refusal carries: the web's own, then the rules' (``GrognardError.code`` and its kinds)."""
@@ -199,6 +201,58 @@ class SeatLine(TypedDict):
     commands: NotRequired[str]
 
 
+@with_config(ConfigDict(extra="forbid"))
+class PlayerLine(TypedDict):
+    """A player of the room as the host's page lists it."""
+
+    id: str
+    name: str
+    seats: list[str]
+    online: bool
+
+
+@with_config(ConfigDict(extra="forbid"))
+class KeptRoll(TypedDict):
+    purpose: str
+    values: list[int]
+
+
+_For = TypedDict("_For", {"for": str})  # the action (or the setup) the roll is for: a keyword in Python
+
+
+@with_config(ConfigDict(extra="forbid"))
+class DiceRequest(_For):
+    """The roll asked of the referee (the host) now."""
+
+    n: int  # dice to type
+    sides: int
+    purpose: str
+    problem: str | None  # why the last roll typed was refused
+    kept: list[KeptRoll]  # the rolls of this attempt typed already
+
+
+@with_config(ConfigDict(extra="forbid"))
+class ResultLine(TypedDict):
+    """How the game ended (``core.engine.Result.to_json``)."""
+
+    outcome: Literal["win", "draw", "unfinished", "scored"]
+    winner: str | None
+    turn: int
+    reason: str
+    scores: dict[str, Any]
+
+
+def result_line(result: Result) -> ResultLine:
+    """A game's result as the pages are sent it."""
+    return {
+        "outcome": result.outcome,
+        "winner": result.winner,
+        "turn": result.turn,
+        "reason": result.reason,
+        "scores": dict(result.scores),
+    }
+
+
 class You(TypedDict):
     id: str | None
     name: str
@@ -207,8 +261,8 @@ class You(TypedDict):
 
 @with_config(ConfigDict(extra="forbid"))
 class HostPart(TypedDict):
-    players: list[dict[str, Any]]
-    dice_request: dict[str, Any] | None
+    players: list[PlayerLine]
+    dice_request: DiceRequest | None
     bots: list[str]
     sides: list[str]
     bot_notes: dict[str, str]
@@ -249,7 +303,7 @@ class State(TypedDict):
     sides: NotRequired[list[str]]
     tables: NotRequired[list[dict[str, Any]]]
     figures: NotRequired[list[list[str]]]
-    result: NotRequired[dict[str, Any] | None]
+    result: NotRequired[ResultLine | None]
     odds: NotRequired[dict[str, Any] | None]
     scene: NotRequired[dict[str, Any] | None]  # the table drawn by the page (a rule set with a face)
     svg: NotRequired[str]  # the server's picture (a rule set without a face)

@@ -27,6 +27,8 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u20
 class Refused(GrognardError):
     """A request the room refuses: ``code`` from the fixed list (``messages.RefusalCode``), the message for the page."""
 
+    code: RefusalCode
+
     def __init__(self, code: RefusalCode, message: str) -> None:
         super().__init__(message)
         self.code = code

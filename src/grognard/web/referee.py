@@ -19,7 +19,7 @@ from grognard.core.dice import check_values
 from grognard.core.engine import Event
 from grognard.core.errors import DiceError
 from grognard.core.words import possessive
-from grognard.web.messages import RefusalCode
+from grognard.web.messages import DiceRequest, KeptRoll, RefusalCode
 from grognard.web.protocol import Refused
 
 
@@ -66,7 +66,7 @@ class Referee:
 
     def __init__(self, room: _Room) -> None:
         self.room = room
-        self.request: dict[str, Any] | None = None
+        self.request: DiceRequest | None = None
         self._future: asyncio.Future[list[int]] | None = None
         self._typing: dict[str, Any] | None = None  # the attempt whose dice are being asked for
         self._taking = False  # a typed roll is being stored
@@ -120,7 +120,7 @@ class Referee:
 
     async def _ask(self, need: NeedDice) -> list[int]:
         self._future = asyncio.get_running_loop().create_future()
-        kept = [{"purpose": roll["purpose"], "values": roll["values"]} for roll in self.typed_so_far()]
+        kept: list[KeptRoll] = [{"purpose": roll["purpose"], "values": roll["values"]} for roll in self.typed_so_far()]
         self.request = {
             "n": need.n,
             "sides": need.sides,

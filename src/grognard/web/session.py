@@ -155,7 +155,7 @@ class Session:
             # an order refused for the rate names its client id: the page keeps it and sends it again
             refuse(conn, exc.code, str(exc), n, _client_id(text) if exc.code == RefusalCode.RATE else None)
         except GrognardError as exc:
-            refuse(conn, exc.code, str(exc), n)
+            refuse(conn, refusal_code(exc.code), str(exc), n)
         except Exception:
             log.exception("room %s: a message failed", conn.room.code)
             refuse(conn, RefusalCode.SERVER_ERROR, "the server could not do that", n)
@@ -245,7 +245,7 @@ def answer(
         except Refused as exc:
             refuse(conn, exc.code, str(exc), n, client)
         except GrognardError as exc:
-            refuse(conn, exc.code, str(exc), n, client)
+            refuse(conn, refusal_code(exc.code), str(exc), n, client)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -257,13 +257,13 @@ def answer(
     task.add_done_callback(conn.waiting.discard)
 
 
-def refuse(conn: Conn, code: str, message: str, n: int | None, client: str | None = None) -> None:
+def refuse(conn: Conn, code: RefusalCode, message: str, n: int | None, client: str | None = None) -> None:
     """Tell the page its message was refused (``code``, one line); too many in a row close it."""
     conn.refusals += 1
     if client is None:
-        conn.send(Refusal(code=refusal_code(code), message=message, n=n))
+        conn.send(Refusal(code=code, message=message, n=n))
     else:
-        conn.send(Refusal(code=refusal_code(code), message=message, n=n, client=client))
+        conn.send(Refusal(code=code, message=message, n=n, client=client))
     if conn.refusals > MAX_REFUSED:
         conn.kick("too many refused messages")
 

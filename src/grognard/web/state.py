@@ -8,7 +8,6 @@ once for all of them (``Room.memo``).
 from __future__ import annotations
 
 import functools
-import json
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +15,7 @@ from grognard.bots import ladder
 from grognard.core.engine import Game
 from grognard.web import faces
 from grognard.web import retention as retention_
-from grognard.web.messages import HostPart, SeatLine, State
+from grognard.web.messages import DiceRequest, HostPart, SeatLine, State, result_line
 from grognard.web.odds import CLASS_FROM, CLASS_SHOWN
 
 if TYPE_CHECKING:
@@ -123,7 +122,7 @@ def _add_game(out: State, room: Room, conn: Conn, game: Game, mine: set[str], se
     out["figures"] = room.memo(
         "figures", lambda: [[label, str(value)] for label, value in faces.figures(ruleset, game)]
     )
-    out["result"] = game.result.to_json() if game.result is not None else None
+    out["result"] = result_line(game.result) if game.result is not None else None
     room.odds_moved()  # at a new turn (or a game just loaded) its estimate begins, off the actor
     if room.odds_shown(conn.who.split(":")[0]):  # the host's choice: a page not shown it is sent none
         odds_seat = seat if conn.role == "player" else None  # a seat's own estimate; others the public one
@@ -157,6 +156,14 @@ def _add_player(out: State, room: Room, conn: Conn, mine: set[str], seats: list[
     out["decisions"] = decisions
 
 
+def _copy(request: DiceRequest | None) -> DiceRequest | None:
+    """A copy of the roll asked: the page's last state is kept (``grognard.web.patch``) and the request changes in
+    place."""
+    if request is None:
+        return None
+    return {**request, "kept": [{"purpose": k["purpose"], "values": list(k["values"])} for k in request["kept"]]}
+
+
 def _host_part(room: Room, conn: Conn, online: set[str | None]) -> HostPart:
     """The host page's own part: the players, the roll asked of the referee, the settings, the take-back."""
     ruleset, game, meta = room.ruleset, room.game, room.meta
@@ -166,8 +173,7 @@ def _host_part(room: Room, conn: Conn, online: set[str | None]) -> HostPart:
             {"id": pid, "name": p["name"], "seats": room.seats_of(pid), "online": pid in online}
             for pid, p in meta["players"].items()
         ],
-        # copies: the page's last state is kept (grognard.web.patch) and these change in place
-        "dice_request": json.loads(json.dumps(room.dice_request)),
+        "dice_request": _copy(room.dice_request),
         "bots": list(ladder.levels(ruleset)),  # offered, weakest first; a room's older name is kept as chosen
         "bot_notes": {name: ladder.note(ruleset, name) for name in ruleset.bots},
         "sides": list(ruleset.sides),

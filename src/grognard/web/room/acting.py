@@ -19,7 +19,7 @@ from grognard.core.lookup import NotOwed, find_decision, owed
 from grognard.core.record import RecordWriter, dice_of
 from grognard.core.takeback import stands
 from grognard.web import faces
-from grognard.web.messages import RefusalCode
+from grognard.web.messages import DiceRequest, RefusalCode
 from grognard.web.protocol import Refused
 from grognard.web.referee import RefereeDice
 from grognard.web.room.base import copy_meta, dice_stream
@@ -162,7 +162,7 @@ class Acting(Seats):
         return await self.asking.run(self.referee, attempt, what)
 
     @property
-    def dice_request(self) -> dict[str, Any] | None:
+    def dice_request(self) -> DiceRequest | None:
         """The roll asked of the host now: ``{"n", "sides", "purpose", "problem", "for", "kept"}``."""
         return self.asking.request
 
