@@ -1,7 +1,7 @@
 """Shared test setup: the `rule` marker ties a test to rule IDs in docs/rules/<ruleset>.md; the browser
-tests' ``browser`` (Debian's Chromium, one per test module) and ``shots`` (where screenshots go:
-``$GROGNARD_SHOTS`` or the module's tmp dir) fixtures; ``database``, the web's persistence tests' database,
-SQLite and PostgreSQL alike; ``no_process_left``, which fails the session when a
+tests' ``browser`` (Debian's Chromium, one per worker, started when a test first asks for it) and ``shots``
+(where screenshots go: ``$GROGNARD_SHOTS`` or the module's tmp dir) fixtures; ``database``, the web's
+persistence tests' database, SQLite and PostgreSQL alike; ``no_process_left``, which fails the session when a
 process the suite started (a ``grognard serve``, a Chromium, a worker) is still alive at its end; and the order
 the test files are handed to the workers in, the longest first (``tests/weights.json``)."""
 
@@ -117,9 +117,11 @@ def stored_lines(url: str) -> list[dict[str, Any]]:
     return [json.loads(row[0]) for row in rows]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    """A headless Chromium (``browsers.CHROMIUM``) for the test module; closed after it."""
+    """A headless Chromium (``browsers.CHROMIUM``) for the worker's session, started by the first test that asks
+    for it and closed after the last (each test opens its own context: nothing it does reaches the next). One per
+    module cost each of about 30 browser files a Playwright driver and a Chromium start."""
     from browsers import ARGS, CHROMIUM
 
     playwright_api = pytest.importorskip("playwright.sync_api")

@@ -4,9 +4,9 @@ choosing for a latecomer's seat used to play his first question for him."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
+import loops
 from grognard import rulesets
 from grognard.web.room import Room
 from grognard.web.server import Server
@@ -42,15 +42,15 @@ async def _chosen_then(tmp_path: Path, meanwhile: str) -> tuple[bool, int, int, 
 
 
 def test_a_bots_move_for_a_seat_a_latecomer_took_meanwhile_is_not_played(tmp_path: Path) -> None:
-    applied, before, after, owes = asyncio.run(_chosen_then(tmp_path, "join"))
+    applied, before, after, owes = loops.run(_chosen_then(tmp_path, "join"))
     assert not applied and after == before and owes
 
 
 def test_a_bots_move_for_a_seat_the_host_gave_another_bot_meanwhile_is_not_played(tmp_path: Path) -> None:
-    applied, before, after, owes = asyncio.run(_chosen_then(tmp_path, "assign"))
+    applied, before, after, owes = loops.run(_chosen_then(tmp_path, "assign"))
     assert not applied and after == before and owes
 
 
 def test_a_bots_move_for_a_seat_still_its_own_is_played(tmp_path: Path) -> None:
-    applied, before, after, _ = asyncio.run(_chosen_then(tmp_path, "nothing"))
+    applied, before, after, _ = loops.run(_chosen_then(tmp_path, "nothing"))
     assert applied and after == before + 1

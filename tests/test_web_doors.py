@@ -11,7 +11,6 @@ Chromium for the pages themselves).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
 import time
@@ -24,6 +23,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.protocol import State
 from websockets.sync.client import connect
 
+import loops
 from browsers import needs_chromium
 from grognard.web import doors
 from grognard.web.testing import ServerProcess, call, join, receive
@@ -195,7 +195,7 @@ def test_the_doors_bound_sockets_without_a_token_by_room_and_address() -> None:
         assert ("ROOMA", "player:p7") not in gate.by_page
         assert doors.ANONYMOUS_WAIT < doors.VOUCHED_WAIT <= 10
 
-    asyncio.run(check())
+    loops.run(check())
 
 
 @needs_chromium

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
+import loops
 from grognard.web.patch import Sent, change, keep_same, merge
 from grognard.web.store import InOrder, Store
 
@@ -87,7 +88,7 @@ def test_lines_of_several_rooms_are_committed_together_and_a_bad_one_fails_alone
         writer.close()
         return answers
 
-    answers = asyncio.run(play())
+    answers = loops.run(play())
     assert [isinstance(a, Exception) for a in answers] == [False] * 3 + [True] + [False] * 4
     loaded = {code: (meta, [line["type"] for line in record]) for _, code, _, meta, record in store.load()}
     assert loaded == {

@@ -4,13 +4,13 @@ seats, the timer, the bots of the sides named before the bad one) and then was r
 
 from __future__ import annotations
 
-import asyncio
 import copy
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import loops
 from grognard import rulesets
 from grognard.web.room import Refused, Room
 from grognard.web.server import Server
@@ -35,7 +35,7 @@ async def _refused_settings(tmp_path: Path, bot_names: dict[str, str]) -> tuple[
     ids=["no such side", "a good side, then no such level"],
 )
 def test_refused_settings_change_nothing(tmp_path: Path, bot_names: dict[str, str]) -> None:
-    message, before, after = asyncio.run(_refused_settings(tmp_path, bot_names))
+    message, before, after = loops.run(_refused_settings(tmp_path, bot_names))
     assert message.startswith("bot_names: ")
     assert after["now"] == before
     assert after["stored"]["fill_bots"] is True and after["stored"]["timer"] == 0
