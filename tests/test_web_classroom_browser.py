@@ -136,10 +136,10 @@ def test_the_hosts_done_does_not_linger(browser: Any, server: ServerProcess, sho
         page.click("#settings button[type=submit]")
         page.wait_for_function("document.getElementById('message').textContent === 'Settings saved.'")
         shoot(page, shots, "host-settings")
-        page.wait_for_function("document.getElementById('message').textContent === ''", timeout=15000)
+        page.wait_for_function("document.getElementById('message').textContent === ''")  # 5 s, then it goes
         page.click("#start")
         page.wait_for_function("document.getElementById('message').textContent === 'Started.'")
-        page.wait_for_function("document.getElementById('message').textContent === ''", timeout=15000)
+        page.wait_for_function("document.getElementById('message').textContent === ''")
     finally:
         page.context.close()
 
