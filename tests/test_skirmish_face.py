@@ -38,11 +38,19 @@ def plain(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_the_face_imports_nothing_of_the_game() -> None:
-    for name in ("face.py", "face_controls.py"):
+    for name in ("face.py", "face_controls.py", "face_silhouettes.py"):
         source = (Path(face.__file__).parent / name).read_text(encoding="utf-8")
         imported = [node.module or "" for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom)]
         assert all(
-            m in ("__future__", "collections.abc", "typing", "grognard.core.words", "grognard.rulesets.skirmish.face")
+            m
+            in (
+                "__future__",
+                "collections.abc",
+                "typing",
+                "grognard.core.words",
+                "grognard.rulesets.skirmish",  # face_silhouettes: vehicles and guns drawn from above
+                "grognard.rulesets.skirmish.face",
+            )
             for m in imported
         ), imported  # core.words: how a number is said, nothing of a game
         assert "state" not in imported and ".state" not in source
@@ -101,10 +109,11 @@ def test_terrain_to_scale_buildings_doors_windows_storeys() -> None:
 def test_sides_by_shape_and_headings_clockwise_from_north() -> None:
     view = plain(game("castle_storm").view(None))
     shapes = face.figure_shapes(view)
-    marker = {(s["side"], s["marker"]) for s in shapes if s.get("unit") and s["marker"] != "diamond"}
+    marker = {(s["side"], s["marker"]) for s in shapes if s.get("unit")}
     assert marker == {("allies", "circle"), ("axis", "square")}
-    tank = next(s for s in shapes if s.get("id") == "TANK" and s["kind"] == "figure")
-    assert tank["heading"] == 90.0  # the rules' 0 (east) is the scene's 90
+    barrel = next(s for s in shapes if s.get("id") == "TANK" and s["cls"] == "barrel")
+    (x0, y0), (x1, y1) = barrel["points"]
+    assert x1 > x0 and y1 == y0  # the rules' 0 is east: the gun points along +x
     assert face.rules_heading(face.scene_heading(37.5)) == pytest.approx(37.5)
 
 

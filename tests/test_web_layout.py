@@ -53,9 +53,10 @@ def test_the_skirmish_table_fills_a_chromebooks_screen(
     table = box(page, "#svg svg.table")
     assert table["y"] + table["height"] <= height and table["x"] + table["width"] <= width
     assert table["height"] >= height - 80  # the height left under the header
-    # the whole 48" table in sight at the start, at 13 px an inch or more (11 before)
+    # the whole 48" table in sight at the start, at 14 px an inch or more (11 before issue 17, 13.7 before the
+    # scenario's title went along the west edge: issue 30)
     per_inch = page.evaluate("window.grognardTable.perInch()")
-    assert per_inch >= 13, per_inch
+    assert per_inch >= 14, per_inch
     corners = [page.evaluate(f"window.grognardTable.screen({x}, {y})") for x, y in ((0, 0), (48, 48))]
     for x, y in corners:
         assert table["x"] <= x <= table["x"] + table["width"] and table["y"] <= y <= table["y"] + table["height"]

@@ -25,10 +25,35 @@ Control = dict[str, Any]
 CLASSES = frozenset(
     "water wood hill road wall wire building door window bridge rail sand shingle sea obstacle bunker exit "
     "box target flak ground band divider label squad fighter bomber path ring ruler template sky gunring gone crater "
-    "casualty off aim scatter focus smoke gun engine element man hedgehog cotton".split()
+    "casualty off aim scatter focus smoke gun engine element man hedgehog cotton hull top track barrel".split()
 )
 # a side's shape, as well as its colour; and "man": a standing man (a figure of a group, drawn to scale)
 MARKERS = ("circle", "square", "triangle", "diamond", "man")
+
+# a man's glyph (a figure's ``glyph``): what he carries or is, drawn on his round base. Each is an SVG path in a
+# box of -1..1 about the base's centre (y down, as SVG; the base's rim is the unit circle) and whether it is filled
+# (else stroked). web/static/table.js holds the same table (tests/test_skirmish_pictures.py compares them)
+GLYPHS: dict[str, dict[str, Any]] = {
+    "rifle": {"d": "M-0.72 0.62 L0.72 -0.62 M-0.72 0.62 L-0.4 0.74", "fill": False},
+    "smg": {"d": "M-0.55 0.45 L0.55 -0.45 M0 0 L0.32 0.34", "fill": False},
+    "pistol": {"d": "M-0.5 -0.3 H0.55 M-0.3 -0.3 L-0.45 0.45", "fill": False},
+    "mg": {"d": "M-0.78 -0.28 H0.8 M0.1 -0.28 L-0.35 0.65 M0.1 -0.28 L0.55 0.65", "fill": False},
+    "mortar": {"d": "M-0.7 0.62 H0.7 M-0.22 0.62 L0.35 -0.72 M0.3 0.62 L0.08 -0.1", "fill": False},
+    "bazooka": {"d": "M-0.85 -0.17 H0.5 L0.85 -0.34 V0.34 L0.5 0.17 H-0.85 Z", "fill": True},
+    "flame_thrower": {
+        "d": "M0.05 0.8 C-0.65 0.55 -0.45 -0.15 -0.05 -0.8 C0 -0.35 0.55 -0.15 0.45 0.35 "
+        "C0.4 0.62 0.25 0.78 0.05 0.8 Z",
+        "fill": True,
+    },
+    "crew": {"d": "M-0.6 0 A0.6 0.6 0 1 0 0.6 0 A0.6 0.6 0 1 0 -0.6 0 M-0.6 0 H0.6 M0 -0.6 V0.6", "fill": False},
+    "officer": {
+        "d": "M0 -0.76 L0.2 -0.22 L0.78 -0.19 L0.32 0.17 L0.48 0.72 L0 0.4 L-0.48 0.72 L-0.32 0.17 L-0.78 -0.19 "
+        "L-0.2 -0.22 Z",
+        "fill": True,
+    },
+    "cavalry": {"d": "M-0.5 0.65 L-0.55 0 A0.55 0.55 0 0 1 0.55 0 L0.5 0.65", "fill": False},
+    "engineer": {"d": "M0 -0.8 V0.15 M-0.35 0.15 H0.35 L0.25 0.72 H-0.25 Z", "fill": False},
+}
 
 
 def number_field(name: str, label: str, value: float, low: float, high: float, step: float) -> dict[str, Any]:

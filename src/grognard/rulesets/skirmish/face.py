@@ -6,8 +6,9 @@ figures, vehicles, pieces, ladders, wedges and templates are already in table in
 Headings in the view are degrees counter-clockwise from east (the rules' convention, skirmish.16, 55); a
 scene's ``heading`` is degrees clockwise from north (+y), so ``scene = 90 - rules``.
 
-Sides are told by shape as well as colour: the allies' men are circles, the axis' squares (a MG or
-mortar man a diamond, his side's colour), artillery pieces triangles.
+A man is a round base of his true size (1" across, skirmish.2) in his side's colour with a glyph of what he
+carries or is (``glyph``) and his id under it ("G.1"); sides are told by the base's rim as well as colour (the
+axis' bases have a thick rim: their marker is the square), artillery pieces are triangles.
 """
 
 from __future__ import annotations
@@ -16,10 +17,15 @@ import math
 from collections.abc import Collection, Iterable
 from typing import Any
 
-TITLE_ROOM = 2.5  # inches above the north edge for the scenario's title
+from grognard.rulesets.skirmish import face_silhouettes as FS
+
+TITLE_ROOM = 1.6  # inches beside the west edge for the scenario's title (along it: the table's depth is what
+# limits it on a screen, and a 48" table is drawn at 14 px an inch or more at 1366x768)
 BASE = 0.5  # inches: a 25mm man's base radius (a 1" base: skirmish.2)
-MARKER = {"allies": "circle", "axis": "square"}
-HEAVY = ("mg", "mortar", "flame_thrower")  # men drawn as diamonds: what they carry is worth a look
+MARKER = {"allies": "circle", "axis": "square"}  # a side's marker: on a man's round base, its rim (FACE-CONTRACT)
+HEAVY = ("mg", "mortar", "bazooka", "flame_thrower")  # what a man carries shows before what he is
+TYPES = ("officer", "cavalry", "crew", "engineer")  # then what he is; else his small arm (rifle, smg, pistol)
+TAG = 0.7  # times u: a man's id under his base ("G.1")
 CLS = {
     "hill": "hill",
     "pond": "water",
@@ -178,14 +184,16 @@ def terrain_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
         if kind == "hill" and rings:
             x, y = _centre(rings[0][:-1])
             out.append({"kind": "text", "x": x, "y": y, "text": f'{piece.get("height", 0):g}"', "cls": "label"})
-    out.append(  # the scenario's title above the north edge, from its west end (men waiting to come on stand mid-edge)
+    out.append(  # the scenario's title along the west edge, read upwards from its south end
         {
             "kind": "text",
-            "x": 0.0,
-            "y": depth + TITLE_ROOM / 2,
+            "x": -TITLE_ROOM / 2,
+            "y": 0.0,
             "text": view["scenario"]["title"],
             "cls": "label",
             "anchor": "start",
+            "rotate": -90,
+            "size": 0.8,
         }
     )
     for objective in view["scenario"].get("objectives", []):
@@ -367,56 +375,45 @@ def chute_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def figure_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every man (on the table and waiting off it), vehicle and piece: side by colour and by shape."""
-    units = {u["id"]: u for u in view.get("units", [])}
+def machine_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Vehicles and field pieces from above, turned to their facing (``face_silhouettes``), each named under it."""
     out: list[dict[str, Any]] = []
-    for v in view.get("vehicle_shapes", []) or []:
-        out.append(
-            {
-                "kind": "polygon",
-                "points": v["shape"],
-                "cls": "box",
-                "side": v.get("side"),
-                "id": v["id"],
-                "title": f"{_name(v.get('kind', 'vehicle'))} {v['id']}: driver {v.get('driver') or '-'}, "
-                f"gunner {v.get('gunner') or '-'}, aboard {', '.join(v.get('aboard', [])) or 'nobody'}",
-            }
-        )
+    outlines = {v["id"]: v for v in view.get("vehicle_shapes", []) or []}
     for v in view.get("vehicles", []) or []:
-        out.append(
-            {
-                "kind": "figure",
-                "x": v["x"],
-                "y": v["y"],
-                "r": 0.6,
-                "heading": scene_heading(float(v.get("heading", 90.0))),
-                "id": v["id"],
-                "text": v["id"][:3],
-                "side": v.get("side"),
-                "marker": "diamond",
-                "title": f"{v.get('name', v['id'])} ({_name(v.get('kind', ''))}), facing {v.get('heading', 0):g} deg",
-            }
+        shape = outlines.get(v["id"])
+        crew = (
+            f": driver {shape.get('driver') or '-'}, gunner {shape.get('gunner') or '-'}, "
+            f"aboard {', '.join(shape.get('aboard', [])) or 'nobody'}"
+            if shape
+            else ""
         )
+        title = f"{v.get('name', v['id'])} ({_name(v.get('kind', ''))}) {v['id']}, facing {v.get('heading', 0):g} deg"
+        out += _named(FS.vehicle(v, shape, title + crew), v["id"])
     crews = {u["id"]: u["side"] for u in view.get("units", [])}
     for p in view.get("pieces", []) or []:
-        side = crews.get(p.get("crew") or "")
-        out.append(
-            {
-                "kind": "figure",
-                "x": p["x"],
-                "y": p["y"],
-                "r": 0.6,
-                "heading": scene_heading(float(p.get("heading", 90.0))),
-                "id": p["id"],
-                "text": p["id"][:3],
-                "side": side,
-                "marker": "triangle",
-                "title": f"{_name(p['weapon'])} {p['id']}, crew {p.get('crew') or 'none'}, "
-                f"arc {p.get('arc', 0):g} deg either side"
-                + (f", hitched to {p['hitched']}" if p.get("hitched") else ""),
-            }
+        title = (
+            f"{_name(p['weapon'])} {p['id']}, crew {p.get('crew') or 'none'}, facing {p.get('heading', 0):g} deg, "
+            f"arc {p.get('arc', 0):g} deg either side" + (f", hitched to {p['hitched']}" if p.get("hitched") else "")
         )
+        out += _named(FS.gun(p, crews.get(p.get("crew") or ""), title), p["id"])
+    return out
+
+
+def _named(parts: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    """A vehicle's or piece's parts and its name under them."""
+    points = [pt for part in parts for pt in part["points"]]
+    if not points:
+        return parts
+    x = (min(p[0] for p in points) + max(p[0] for p in points)) / 2
+    y = min(p[1] for p in points) - 0.8
+    return [*parts, {"kind": "text", "x": round(x, 2), "y": round(y, 2), "text": name, "cls": "label", "size": TAG}]
+
+
+def figure_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every man (on the table and waiting off it) on his base, vehicle and piece from above."""
+    units = {u["id"]: u for u in view.get("units", [])}
+    out: list[dict[str, Any]] = []
+    out += machine_shapes(view)
     for f in view["figures"]:
         if f.get("aboard"):
             continue  # drawn with his vehicle (its title names him)
@@ -444,14 +441,32 @@ def figure_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
                 "r": BASE,
                 "id": f["id"],
                 "unit": f["unit"],
-                "text": f["id"].rsplit(".", 1)[-1],
+                "text": f["id"],
+                "size": TAG,
+                "glyph": glyph(f),
                 "side": f["side"],
-                "marker": "diamond" if f["weapon"] in HEAVY else MARKER.get(f["side"], "circle"),
+                "marker": MARKER.get(f["side"], "circle"),
                 "title": title + (f": {', '.join(extra)}" if extra else ""),
                 **({"cls": "off"} if not f["on_table"] else {}),
             }
         )
     return out
+
+
+def glyph(figure: dict[str, Any]) -> str:
+    """The glyph (``core.face.GLYPHS``) on a man's base: his heavy weapon, else what he is, else his small arm.
+
+    >>> glyph({"type": "officer", "weapon": "smg"}), glyph({"type": "crew", "weapon": "mg"})
+    ('officer', 'mg')
+    >>> glyph({"type": "infantry", "weapon": "rifle"}), glyph({"type": "infantry", "weapon": "pistol"})
+    ('rifle', 'pistol')
+    """
+    weapon, kind = str(figure.get("weapon", "")), str(figure.get("type", ""))
+    if weapon in HEAVY:
+        return weapon
+    if kind in TYPES:
+        return kind
+    return weapon if weapon in ("smg", "pistol") else "rifle"
 
 
 def unit_place(view: dict[str, Any], unit: str) -> dict[str, Any] | None:
@@ -507,8 +522,8 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
     width, depth = float(terrain["width"]), float(terrain["depth"])
     xs = [float(f["x"]) for f in view["figures"]] or [0.0]
     ys = [float(f["y"]) for f in view["figures"]] or [0.0]
-    x0, y0 = min(0.0, min(xs) - 1.0), min(0.0, min(ys) - 1.0)  # men waiting off the table are in sight too
-    x1, y1 = max(width, max(xs) + 1.0), max(depth + TITLE_ROOM, max(ys) + 1.0)
+    x0, y0 = min(-TITLE_ROOM, min(xs) - 1.0), min(0.0, min(ys) - 1.0)  # men waiting off the table are in sight too
+    x1, y1 = max(width, max(xs) + 1.0), max(depth, max(ys) + 1.0)
     return {
         "x0": x0,
         "y0": y0,

@@ -36,6 +36,20 @@
     return node("circle", Object.assign({ cx: fix(x), cy: fix(y), r: fix(r) }, attrs));
   }
 
+  // a man's glyph on his round base (a figure's glyph): an SVG path in a box of -1..1 about the base's centre, y down,
+  // filled or stroked; the same table as core.face.GLYPHS (tests/test_skirmish_pictures.py compares them)
+  const GLYPHS = {"rifle": {"d": "M-0.72 0.62 L0.72 -0.62 M-0.72 0.62 L-0.4 0.74", "fill": false}, "smg": {"d": "M-0.55 0.45 L0.55 -0.45 M0 0 L0.32 0.34", "fill": false}, "pistol": {"d": "M-0.5 -0.3 H0.55 M-0.3 -0.3 L-0.45 0.45", "fill": false}, "mg": {"d": "M-0.78 -0.28 H0.8 M0.1 -0.28 L-0.35 0.65 M0.1 -0.28 L0.55 0.65", "fill": false}, "mortar": {"d": "M-0.7 0.62 H0.7 M-0.22 0.62 L0.35 -0.72 M0.3 0.62 L0.08 -0.1", "fill": false}, "bazooka": {"d": "M-0.85 -0.17 H0.5 L0.85 -0.34 V0.34 L0.5 0.17 H-0.85 Z", "fill": true}, "flame_thrower": {"d": "M0.05 0.8 C-0.65 0.55 -0.45 -0.15 -0.05 -0.8 C0 -0.35 0.55 -0.15 0.45 0.35 C0.4 0.62 0.25 0.78 0.05 0.8 Z", "fill": true}, "crew": {"d": "M-0.6 0 A0.6 0.6 0 1 0 0.6 0 A0.6 0.6 0 1 0 -0.6 0 M-0.6 0 H0.6 M0 -0.6 V0.6", "fill": false}, "officer": {"d": "M0 -0.76 L0.2 -0.22 L0.78 -0.19 L0.32 0.17 L0.48 0.72 L0 0.4 L-0.48 0.72 L-0.32 0.17 L-0.78 -0.19 L-0.2 -0.22 Z", "fill": true}, "cavalry": {"d": "M-0.5 0.65 L-0.55 0 A0.55 0.55 0 0 1 0.55 0 L0.5 0.65", "fill": false}, "engineer": {"d": "M0 -0.8 V0.15 M-0.35 0.15 H0.35 L0.25 0.72 H-0.25 Z", "fill": false}};
+  // a man: a round base of its true size (never under 5 pixels across) in the side's colour, its rim thick for a
+  // side whose marker is not the circle, the glyph on it, and its words (its id) as a tag under it
+  function base(s, style, small) {
+    const g = [], r = Math.max(s.r, 2.5 * small), x = s.x, y = -s.y;
+    const rimmed = s.marker && s.marker !== "circle";
+    g.push(node("circle", Object.assign({ class: rimmed ? "base rimmed" : "base", cx: fix(x), cy: fix(y), r: fix(r) }, style)));
+    const glyph = GLYPHS[s.glyph];
+    if (glyph) g.push(node("path", { class: glyph.fill ? "glyph-mark filled" : "glyph-mark", d: glyph.d, transform: "translate(" + fix(x) + " " + fix(y) + ") scale(" + fix(r * 0.8) + ")" }));
+    return { parts: g, r: r };
+  }
+
   // the terrain's textures, in table inches (woods' trees, a hill's contours, water's ripples, the railway's
   // sleepers, a road's verge, wire's barbs), so no two kinds of ground look alike even in grey; coiled wire on a yellow
   // card (rings of wire, filled, not stroked, so as fine on paper as on screen, overlapping as a spiral of wire does)
@@ -247,6 +261,13 @@
         main = node("circle", Object.assign({ cx: fix(s.x), cy: fix(-s.y), r: fix(r) }, style));
       } else if (s.kind === "polygon" || s.kind === "polyline") {
         main = node(s.kind, Object.assign({ points: s.points.map((p) => fix(p[0]) + "," + fix(-p[1])).join(" ") }, style));
+      } else if (s.kind === "figure" && s.glyph) {
+        const b = base(s, style, small);
+        for (const part of b.parts) g.appendChild(part);
+        if (s.text) {
+          const size = Math.max(unit * (s.size || 1), 0.8 * minText * small);
+          g.appendChild(node("text", { class: "tag", x: fix(s.x), y: fix(-s.y + b.r + 0.8 * size), "text-anchor": "middle", "font-size": fix(size) }, s.text));
+        }
       } else if (s.kind === "figure") {
         // a unit's marker is never smaller than a few pixels; a figure that is no unit (a man of a group) is drawn true
         main = marker(s.marker || "circle", s.x, -s.y, s.id ? Math.max(s.r, minMark * small) : s.r, style);
@@ -267,7 +288,7 @@
         const a = (s.heading * Math.PI) / 180, len = (s.r || unit) + unit * 1.6;
         g.appendChild(node("line", { class: "heading", x1: fix(s.x), y1: fix(-s.y), x2: fix(s.x + Math.sin(a) * len), y2: fix(-(s.y + Math.cos(a) * len)) }));
       }
-      if (s.text && s.kind !== "text") {
+      if (s.text && s.kind !== "text" && !s.glyph) {
         const r = Math.max(s.r || 0, minMark * small);
         const size = Math.max(s.kind === "rect" ? Math.min(unit, (0.9 * s.w) / (0.62 * s.text.length)) : Math.min(unit, 1.3 * r), minText * small);
         g.appendChild(node("text", { class: "inside", x: fix(cx), y: fix(-cy + 0.36 * size), "text-anchor": "middle", "font-size": fix(size) }, s.text));

@@ -1,0 +1,121 @@
+"""The skirmish's pictures (issue 30, item 5): men as round bases of their true size with a glyph per kind and a
+label of their own ("G.1", never a bare "1" that G.1 and H.1 share), vehicles and guns as top-down silhouettes
+turned to their facing, terrain told apart in grey. Read from the scene of a JSON view, as the page gets it."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from grognard.core.dice import SeededDice
+from grognard.core.face import GLYPHS
+from grognard.rulesets import get
+from grognard.rulesets.skirmish import face
+
+SKIRMISH = get("skirmish")
+SCENARIOS = [name for name, _ in SKIRMISH.scenarios()] if SKIRMISH.scenarios else []
+TABLE_JS = Path(face.__file__).parents[2] / "web" / "static" / "table.js"
+
+
+def opening(scenario: str) -> dict[str, Any]:
+    """The spectators' view of ``scenario``'s opening, through JSON (what the page holds)."""
+    view = SKIRMISH.create({"scenario": scenario}, SeededDice(1)).view(None)
+    return dict(json.loads(json.dumps(view)))
+
+
+def shapes(scene: dict[str, Any]) -> list[dict[str, Any]]:
+    return [s for layer in scene["layers"] for s in layer["shapes"]]
+
+
+def men(scene: dict[str, Any]) -> list[dict[str, Any]]:
+    return [s for s in shapes(scene) if s["kind"] == "figure" and s.get("unit")]
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_every_man_of_every_shipped_scenario_has_a_label_of_his_own(scenario: str) -> None:
+    view = opening(scenario)
+    drawn = men(face.scene(view, set()))
+    labels = Counter(s["text"] for s in drawn)
+    assert [label for label, n in labels.items() if n > 1] == [], scenario
+    assert all(s["text"] == s["id"] and s["text"].startswith(s["unit"] + ".") for s in drawn)
+    assert len(drawn) == sum(1 for f in view["figures"] if f["alive"] and not f.get("aboard"))
+
+
+def test_men_stand_on_round_bases_of_their_true_size_with_their_sides_rim() -> None:
+    drawn = men(face.scene(opening("castle_storm"), set()))
+    assert {s["r"] for s in drawn} == {0.5}  # a 1" base (skirmish.2)
+    assert {(s["side"], s["marker"]) for s in drawn} == {("allies", "circle"), ("axis", "square")}
+
+
+def test_a_glyph_for_each_kind_of_man_from_what_he_carries_or_is() -> None:
+    seen: dict[str, set[tuple[str, str]]] = {}
+    for scenario in SCENARIOS:
+        view = opening(scenario)
+        kinds = {f["id"]: (f["type"], f["weapon"]) for f in view["figures"]}
+        for s in men(face.scene(view, set())):
+            seen.setdefault(s["glyph"], set()).add(kinds[s["id"]])
+    # no shipped scenario has a flame thrower: one man of village_street given one, as a view can hold
+    view = opening("village_street")
+    view["figures"][0]["weapon"] = "flame_thrower"
+    burner = next(s for s in men(face.scene(view, set())) if s["id"] == view["figures"][0]["id"])
+    seen.setdefault(burner["glyph"], set()).add(("infantry", "flame_thrower"))
+    wanted = {"rifle", "mg", "mortar", "bazooka", "flame_thrower", "crew", "officer", "cavalry"}
+    assert wanted <= set(seen) <= set(GLYPHS), sorted(seen)
+    # a heavy weapon shows before what a man is, what he is before his small arm
+    assert all(weapon == glyph for glyph in ("mg", "mortar", "bazooka") for _, weapon in seen[glyph])
+    assert all(kind == glyph for glyph in ("crew", "officer", "cavalry", "engineer") for kind, _ in seen[glyph])
+    assert seen["rifle"] == {("infantry", "rifle")}
+
+
+def test_the_page_draws_the_same_glyphs_as_the_scene_names() -> None:
+    found = re.search(r"const GLYPHS = (\{.*?\});\n", TABLE_JS.read_text(encoding="utf-8"))
+    assert found is not None, "table.js holds no GLYPHS table"
+    assert json.loads(found.group(1)) == GLYPHS
+
+
+def along(points: list[list[float]]) -> float:
+    """The direction of a line from its first point to its last, degrees counter-clockwise from east."""
+    (x0, y0), (x1, y1) = points[0], points[-1]
+    return math.degrees(math.atan2(y1 - y0, x1 - x0)) % 360.0
+
+
+@pytest.mark.parametrize("scenario", ["castle_storm", "gun_line_armour"])
+def test_vehicles_and_guns_from_above_over_their_footprint_turned_to_their_facing(scenario: str) -> None:
+    view = opening(scenario)
+    drawn = shapes(face.scene(view, set()))
+    vehicles = {v["id"]: v for v in view["vehicles"]}
+    outlines = {v["id"]: v["shape"] for v in view["vehicle_shapes"]}
+    machines = [*vehicles, *(p["id"] for p in view["pieces"])]
+    assert vehicles and view["pieces"]
+    for name in machines:
+        parts = [s for s in drawn if s.get("id") == name]
+        assert all(s["kind"] in ("polygon", "polyline") for s in parts) and not any(
+            s["kind"] == "figure" for s in parts
+        )
+        assert all(s.get("title") for s in parts)  # a tap or a hover on any part of it names it
+        assert any(s["kind"] == "text" and s["text"] == name for s in drawn)  # named under it
+        kinds = {s["cls"] for s in parts}
+        heading = (
+            vehicles[name]["heading"]
+            if name in vehicles
+            else next(p for p in view["pieces"] if p["id"] == name)["heading"]
+        )
+        if name in vehicles:
+            footprint = next(s for s in parts if s.get("state") == "footprint")
+            assert footprint["points"] == outlines[name]  # what the rules measure is what is drawn
+            assert footprint["cls"] == "hull" and footprint["side"] == vehicles[name]["side"]
+        if name in vehicles and vehicles[name]["kind"] == "jeep":
+            assert {"hull", "track"} <= kinds  # four wheels and the body
+            continue
+        barrel = next(s for s in parts if s["cls"] == "barrel")
+        assert along(barrel["points"]) == pytest.approx(heading % 360.0, abs=0.5), name  # pointing its way
+        if name in vehicles and vehicles[name]["kind"] == "tank":
+            assert {"hull", "track", "top", "barrel"} <= kinds  # tracks, hull, turret and gun
+        if name not in vehicles:
+            assert {"hull", "track", "barrel"} <= kinds  # shield, wheels and trail, barrel
