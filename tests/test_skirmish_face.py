@@ -38,7 +38,7 @@ def plain(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_the_face_imports_nothing_of_the_game() -> None:
-    for name in ("face.py", "face_controls.py", "face_silhouettes.py"):
+    for name in ("face.py", "face_controls.py", "face_silhouettes.py", "face_terrain.py"):
         source = (Path(face.__file__).parent / name).read_text(encoding="utf-8")
         imported = [node.module or "" for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom)]
         assert all(
@@ -50,6 +50,7 @@ def test_the_face_imports_nothing_of_the_game() -> None:
                 "grognard.core.words",
                 "grognard.rulesets.skirmish",  # face_silhouettes: vehicles and guns drawn from above
                 "grognard.rulesets.skirmish.face",
+                "grognard.rulesets.skirmish.face_terrain",
             )
             for m in imported
         ), imported  # core.words: how a number is said, nothing of a game
