@@ -17,6 +17,7 @@ from grognard.core.dice import SeededDice
 from grognard.core.face import GLYPHS
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import face
+from grognard.rulesets.skirmish import face_terrain as FT
 
 SKIRMISH = get("skirmish")
 SCENARIOS = [name for name, _ in SKIRMISH.scenarios()] if SKIRMISH.scenarios else []
@@ -119,3 +120,49 @@ def test_vehicles_and_guns_from_above_over_their_footprint_turned_to_their_facin
             assert {"hull", "track", "top", "barrel"} <= kinds  # tracks, hull, turret and gun
         if name not in vehicles:
             assert {"hull", "track", "barrel"} <= kinds  # shield, wheels and trail, barrel
+
+
+def test_terrain_drawn_as_what_it_is_contours_coils_battlements_storeys_and_points() -> None:
+    hill_view, town, castle = opening("hill_assault"), opening("river_town"), opening("castle_storm")
+    hills = [p for p in hill_view["terrain"]["pieces"] if p["kind"] == "hill"]
+    drawn = shapes(face.scene(hill_view, set()))
+    contours = [s for s in drawn if s.get("cls") == "hill" and s.get("state") == "contour"]
+    assert hills and len(contours) >= len(hills)  # a contour line inside every hill's foot, closed
+    assert all(s["kind"] == "polyline" and s["points"][0] == s["points"][-1] for s in contours)
+    wire = next(p for p in hill_view["terrain"]["pieces"] if p["kind"] == "barbed_wire")
+    coil = next(s for s in drawn if s.get("cls") == "wire" and s.get("state") == "coil")
+    assert len(coil["points"]) > 2 * len(wire["line"])  # a zigzag along it, not its line again
+    # the castle: its court paved, its walls lines with battlements, never its footprint filled over the court
+    drawn = shapes(face.scene(castle, set()))
+    assert any(s.get("cls") == "court" and s["kind"] == "polygon" for s in drawn)
+    walls = [s for s in drawn if s.get("cls") == "wall"]
+    assert walls and all(s["kind"] == "polyline" for s in walls)
+    assert {s["id"] for s in walls if s.get("state") == "battlement"} >= {"S.w", "S.e", "E", "N", "Wst"}
+    # a building's storeys (an outline inside for each above the ground floor) and points in words
+    drawn = shapes(face.scene(town, set()))
+    sections = town["structures"]["sections"]
+    words = [s["text"] for s in drawn if s["kind"] == "text"]
+    for sid, info in sections.items():
+        points = "/".join(str(p) for p in info["points"])
+        assert f"{points} pts" in words, (sid, words)
+        if len(info["points"]) > 1:
+            assert f"{sid} ({len(info['points'])} storeys)" in words
+    assert any(s.get("cls") == "building" and s.get("state") == "storey" for s in drawn)
+
+
+STYLE = TABLE_JS.with_name("style.css")
+
+
+def test_every_kind_of_area_has_a_texture_so_it_reads_in_grey() -> None:
+    """Each kind of ground the skirmish draws as an area is filled with a texture of table.js's (trees, contour
+    hatching, ripples, sleepers, stones, tiles, courses, gravel, planks, flagstones), not a colour alone."""
+    css, js = STYLE.read_text(encoding="utf-8"), TABLE_JS.read_text(encoding="utf-8")
+    areas = {FT.CLS[kind] for kind in FT.CLS if kind not in FT.LINES}
+    for cls in sorted(areas):
+        rule = re.search(rf"\.t-{cls} polygon[^{{]*\{{([^}}]*)\}}", css)
+        assert rule is not None, cls
+        texture = re.search(r"url\(#gt-([\w-]+)\)", rule.group(1))
+        assert texture is not None, (cls, rule.group(1))
+        assert re.search(rf"\n\s+{texture.group(1)}: \{{ size:", js), (cls, texture.group(1))
+    tall = re.search(r"\.t-building\.s-tall polygon \{([^}]*)\}", css)
+    assert tall is not None and "url(#gt-tall)" in tall.group(1)  # a taller building: darker, crossed tiles

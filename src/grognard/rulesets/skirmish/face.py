@@ -19,7 +19,7 @@ from collections.abc import Collection
 from typing import Any
 
 from grognard.rulesets.skirmish import face_silhouettes as FS
-from grognard.rulesets.skirmish.face_terrain import TITLE_ROOM, _centre, _name, terrain_key, terrain_shapes
+from grognard.rulesets.skirmish.face_terrain import TITLE_ROOM, _centre, _name, coil, terrain_key, terrain_shapes
 
 BASE = 0.5  # inches: a 25mm man's base radius (a 1" base: skirmish.2)
 MARKER = {"allies": "circle", "axis": "square"}  # a side's marker: on a man's round base, its rim (FACE-CONTRACT)
@@ -54,6 +54,7 @@ def marks_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for wire in view.get("wires", []):
         out.append({"kind": "polyline", "points": wire, "cls": "wire", "title": "barbed wire laid"})
+        out.append(coil(wire, "barbed wire laid"))
     for trap in view.get("traps", []):
         out.append({"kind": "circle", "x": trap[0], "y": trap[1], "r": 0.3, "cls": "obstacle", "title": "tank trap"})
     for lad in view.get("ladders", []):

@@ -7,6 +7,8 @@ grey as well as in colour (web/static/table.js's patterns, style.css's classes).
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -31,7 +33,7 @@ CLS = {
     "tank_trap": "obstacle",
     "building": "building",
     "tower": "building",
-    "castle": "ground",
+    "castle": "court",
     "bridge": "bridge",
 }
 LINES = ("barbed_wire", "cliff")  # drawn as lines, not areas
@@ -107,6 +109,8 @@ def terrain_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
         if kind in LINES:
             height = f', {piece["height"]:g}" high' if piece.get("height") else ""
             out.append({"kind": "polyline", "points": piece["line"], "cls": cls, "title": f"{_name(kind)}{height}"})
+            if kind == "barbed_wire":
+                out.append(coil(piece["line"], f"{_name(kind)}{height}"))
             continue
         if kind == "castle_wall" and "sections" in piece:
             for sec in piece["sections"]:
@@ -121,8 +125,15 @@ def terrain_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
                         "title": f'castle wall {sec["id"]}, {piece.get("height", 3):g}" high: {points} points, {state}',
                     }
                 )
+                out.append({**out[-1], "state": "battlement"})  # its crenels along the top
             for opening in piece.get("openings", []):
                 out.append(_opening(view, opening))
+            continue
+        if kind == "castle_wall":  # its footprint (a band round the court, sent as its outside) is not drawn filled
+            if "line" in piece and not any(q.get("sections") and q.get("id") == pid for q in pieces):
+                title = f'castle wall {pid}, {piece.get("height", 3):g}" high'
+                out.append({"kind": "polyline", "points": piece["line"], "cls": "wall", "title": title})
+                out.append({**out[-1], "state": "battlement"})
             continue
         if kind == "bridge":
             info = bridges.get(pid, {})
@@ -148,6 +159,7 @@ def terrain_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
                 title = f'hill {pid}, {piece.get("height", 0):g}" high'
             out.append({"kind": "polygon", "points": ring, "cls": cls, "title": title})
         if kind == "hill" and rings:
+            out += contours(rings[0], float(piece.get("height", 0)), f'hill {pid}, {piece.get("height", 0):g}" high')
             x, y = _centre(rings[0][:-1])
             out.append({"kind": "text", "x": x, "y": y, "text": f'{piece.get("height", 0):g}"', "cls": "label"})
     out.append(  # the scenario's title along the west edge, read upwards from its south end
@@ -211,12 +223,51 @@ def _building(view: dict[str, Any], piece: dict[str, Any], states: dict[str, Any
             )
         ring = _flat(sec.get("shape"))
         if ring:
+            for k in range(1, min(storeys, 3)):  # each storey above the ground floor: an outline inside the last
+                points_in = [[round(a, 2), round(b, 2)] for a, b in _scaled(ring[0], 1 - 0.16 * k)]
+                out.append({"kind": "polyline", "points": points_in, "cls": "building", "state": "storey"})
             x, y = _centre(ring[0][:-1])
-            label = f"{sec['id']} {storeys}st" if storeys > 1 else sec["id"]
-            out.append({"kind": "text", "x": x, "y": y, "text": label, "cls": "label"})
+            label = f"{sec['id']} ({storeys} storeys)" if storeys > 1 else sec["id"]
+            out.append({"kind": "text", "x": x, "y": y + 0.3, "text": label, "cls": "label", "size": 0.8})
+            out.append({"kind": "text", "x": x, "y": y - 0.7, "text": f"{points} pts", "cls": "label", "size": 0.7})
     for opening in piece.get("openings", []):
         out.append(_opening(view, opening))
     return out
+
+
+def _scaled(ring: list[list[float]], k: float) -> list[tuple[float, float]]:
+    """``ring`` shrunk by ``k`` about its centre."""
+    cx, cy = _centre(ring[:-1] if len(ring) > 3 and ring[0] == ring[-1] else ring)
+    return [(cx + (float(x) - cx) * k, cy + (float(y) - cy) * k) for x, y in ring]
+
+
+def contours(ring: list[list[float]], height: float, title: str) -> list[dict[str, Any]]:
+    """A hill's contour lines inside its foot, one for each inch of height above the first (at most three), closed.
+
+    >>> [len(c["points"]) for c in contours([[0, 0], [4, 0], [4, 4], [0, 4], [0, 0]], 2.0, "hill")]
+    [5]
+    """
+    n = max(0, min(3, round(height) - 1)) if height >= 1.5 else 1
+    out = []
+    for k in range(1, n + 1):
+        points = [[round(x, 2), round(y, 2)] for x, y in _scaled(ring, 1 - k / (n + 1))]
+        out.append({"kind": "polyline", "points": points, "cls": "hill", "state": "contour", "title": title})
+    return out
+
+
+def coil(line: list[list[float]], title: str) -> dict[str, Any]:
+    """Barbed wire's coil along ``line``: a zigzag 0.25" either side of it, a turn every half inch."""
+    points: list[list[float]] = []
+    for (x0, y0), (x1, y1) in itertools.pairwise(line):
+        length = math.hypot(x1 - x0, y1 - y0)
+        if length == 0:
+            continue
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        steps = max(1, round(length / 0.25))
+        for k in range(1 if points else 0, steps + 1):  # a segment starts where the last ended
+            t, side = length * k / steps, 0.25 if len(points) % 2 else -0.25
+            points.append([round(x0 + ux * t - uy * side, 2), round(y0 + uy * t + ux * side, 2)])
+    return {"kind": "polyline", "points": points, "cls": "wire", "state": "coil", "title": title}
 
 
 def terrain_key(view: dict[str, Any]) -> list[dict[str, str]]:

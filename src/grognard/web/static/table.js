@@ -65,6 +65,12 @@
       ["path", { d: "M0.8 0 A0.3 0.3 0 1 0 0.2 0 A0.3 0.3 0 1 0 0.8 0 Z M0.75 0 A0.25 0.25 0 1 0 0.25 0 A0.25 0.25 0 1 0 0.75 0 Z", fill: "#262626", stroke: "none", "fill-rule": "evenodd" }],
       ["path", { d: "M0.3 0.5 A0.3 0.3 0 1 0 -0.3 0.5 A0.3 0.3 0 1 0 0.3 0.5 Z M0.25 0.5 A0.25 0.25 0 1 0 -0.25 0.5 A0.25 0.25 0 1 0 0.25 0.5 Z", fill: "#262626", stroke: "none", "fill-rule": "evenodd" }],
       ["path", { d: "M0.8 0.5 A0.3 0.3 0 1 0 0.2 0.5 A0.3 0.3 0 1 0 0.8 0.5 Z M0.75 0.5 A0.25 0.25 0 1 0 0.25 0.5 A0.25 0.25 0 1 0 0.75 0.5 Z", fill: "#262626", stroke: "none", "fill-rule": "evenodd" }]] },
+    building: { size: 0.7, bg: "#e0b28f", marks: [["path", { d: "M0 0.35 H0.7" }]], ink: "#7a4a2a", w: 0.09 },
+    tall: { size: 0.7, bg: "#b9805a", marks: [["path", { d: "M0 0.35 H0.7 M0.35 0 V0.35" }]], ink: "#4a2a14", w: 0.09 },
+    wall: { size: 0.45, bg: "#8a8a8a", marks: [["path", { d: "M0.03 0 V0.45" }]], ink: "#2e2e2e", w: 0.07 },
+    road: { size: 0.8, bg: "#d8d2c4", marks: [["circle", { cx: 0.2, cy: 0.2, r: 0.05 }], ["circle", { cx: 0.6, cy: 0.55, r: 0.04 }]], ink: "#8f8570" },
+    bridge: { size: 0.4, bg: "#b08a5a", marks: [["path", { d: "M0 0.2 H0.4" }]], ink: "#5e4424", w: 0.05 },
+    court: { size: 1.5, bg: "#dcd6c8", marks: [["path", { d: "M0 0.02 H1.5 M0 0.77 H1.5 M0.02 0 V0.75 M0.77 0.75 V1.5" }]], ink: "#9a9383", w: 0.06 },
   };
   function patterns(svg) {
     if (document.getElementById("gt-wood")) return;  // one set a page
@@ -73,7 +79,7 @@
       const pat = node("pattern", { id: "gt-" + name, patternUnits: "userSpaceOnUse", width: p.size, height: p.size });
       pat.appendChild(node("rect", { x: 0, y: 0, width: p.size, height: p.size, fill: p.bg, stroke: "none" }));
       for (const [tag, attrs] of p.marks) {
-        pat.appendChild(node(tag, Object.assign({ fill: tag === "circle" ? p.ink : "none", stroke: p.ink, "stroke-width": 0.13, "vector-effect": "none" }, attrs)));
+        pat.appendChild(node(tag, Object.assign({ fill: tag === "circle" ? p.ink : "none", stroke: p.ink, "stroke-width": p.w || 0.13, "vector-effect": "none" }, attrs)));
       }
       defs.appendChild(pat);
     }
