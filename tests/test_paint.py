@@ -133,7 +133,8 @@ def test_every_kind_key_and_preview_part_is_painted_with_the_pages_look(tmp_path
     bunker = unit(root, "B7").find(f"{SVG}rect")
     assert bunker is not None and look(root, bunker)["fill"] == "#fff"
     tall = [g for g in root.iter(f"{SVG}g") if g.get("class") == "t-building s-tall"]
-    assert len(tall) == 2 and all(look(root, g[0])["fill"] == "#b9805a" for g in tall)  # the table's and the key's
+    # the table's and the key's: the darker roof's texture over its colour
+    assert len(tall) == 2 and all(look(root, g[0])["fill"] == "url(#gt-tall) #b9805a" for g in tall)
     assert root.find(f".//{SVG}g[@class='t-wire']/{SVG}polyline") is not None
     # the preview: path with its words, stop, rings (one boldly under), trails, lines, shapes, the caption
     for cls in ("p-path", "p-end", "p-stop", "p-ring", "p-ring under", "p-trail", "p-line blocked", "p-shape"):

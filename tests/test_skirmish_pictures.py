@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ import pytest
 
 from grognard.core.dice import SeededDice
 from grognard.core.face import GLYPHS
+from grognard.render.paint import paint
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import face
 from grognard.rulesets.skirmish import face_terrain as FT
@@ -166,3 +168,22 @@ def test_every_kind_of_area_has_a_texture_so_it_reads_in_grey() -> None:
         assert re.search(rf"\n\s+{texture.group(1)}: \{{ size:", js), (cls, texture.group(1))
     tall = re.search(r"\.t-building\.s-tall polygon \{([^}]*)\}", css)
     assert tall is not None and "url(#gt-tall)" in tall.group(1)  # a taller building: darker, crossed tiles
+
+
+def test_the_painter_draws_each_man_on_his_base_with_his_glyph_and_label() -> None:
+    """The picture of paper (render.paint) draws the scene's men as the page does: a round base of his true size
+    in his side's colour (thick-rimmed for the axis), his glyph's path on it, his own label under it."""
+    view = opening("castle_storm")
+    scene = face.scene(view, set())
+    svg = paint(scene, SKIRMISH.sides, scale=20.0)
+    root = ET.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    groups = {g.get("data-id"): g for g in root.iter(f"{ns}g") if g.get("class", "").startswith("t-figure")}
+    for man in men(scene):
+        g = groups[man["id"]]
+        base = g.find(f"{ns}circle")
+        assert base is not None and float(base.get("r", 0)) == pytest.approx(0.5 * 20.0)  # 1" across at 20 px
+        assert base.get("class") == ("base rimmed" if man["side"] == "axis" else "base")
+        mark = g.find(f"{ns}path")
+        assert mark is not None and mark.get("d") == GLYPHS[man["glyph"]]["d"]
+        assert man["id"] in [t.text for t in g.iter(f"{ns}text")]

@@ -16,6 +16,7 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from grognard.core.face import GLYPHS
 from grognard.render.look import patterns, side_colours, table_css
 from grognard.render.svg import el
 
@@ -107,6 +108,8 @@ class Painter:
             return el("circle", cx=self.X(s["x"]), cy=self.Y(s["y"]), r=self.px(r), fill=fill)
         if kind in ("polygon", "polyline"):
             return el(kind, points=self.points(s["points"]), fill=fill)
+        if kind == "figure" and s.get("glyph"):
+            return self.base(s)
         if kind == "figure":  # a unit's marker never under a few pixels; a man of a group (no id) to scale
             r = float(s.get("r", 0.5))
             r = max(r, MIN_MARK * self.least) if s.get("id") else r
@@ -134,7 +137,11 @@ class Painter:
             x, y = float(s["x"]), float(s["y"])
             end = (x + math.sin(a) * reach, y + math.cos(a) * reach)
             out.append(el("line", class_="heading", x1=self.X(x), y1=self.Y(y), x2=self.X(end[0]), y2=self.Y(end[1])))
-        if s.get("text") and kind != "text" and at:
+        if s.get("text") and kind == "figure" and s.get("glyph"):  # a man's id, under his base
+            size = max(self.px(self.unit * float(s.get("size") or 1)), 0.8 * MIN_TEXT)
+            below = self.Y(cy) + self.px(self.base_r(s)) + 0.8 * size
+            out.append(self.words(str(s["text"]), self.X(cx), below, size, cls="tag"))
+        elif s.get("text") and kind != "text" and at:
             r = max(float(s.get("r") or 0), MIN_MARK * self.least)
             words = str(s["text"])
             fit = 0.9 * float(s["w"]) / (0.62 * len(words)) if rect else 1.3 * r
@@ -143,6 +150,30 @@ class Painter:
         if s.get("label") and at:
             r, size = max(float(s.get("r") or self.unit), MIN_MARK * self.least), max(self.px(self.unit), MIN_TEXT)
             out.append(self.words(str(s["label"]), self.X(cx), self.Y(cy) - self.px(r) - 0.3 * size, size, cls="name"))
+        return out
+
+    def base_r(self, s: dict[str, Any]) -> float:
+        """Inches: a man's base's radius as drawn, his true size, never under 5 pixels across."""
+        return max(float(s.get("r", 0.5)), 2.5 * self.least)
+
+    def base(self, s: dict[str, Any]) -> str:
+        """A man on his round base (table.js ``base``): the base in his side's colour, thick-rimmed for a side
+        whose marker is not the circle, his glyph (``core.face.GLYPHS``) on it. The glyph's box is scaled to the
+        base, its stroke kept at the page's pixels (no viewer but a browser keeps a stroke unscaled)."""
+        X, Y, r = self.X(s["x"]), self.Y(s["y"]), self.px(self.base_r(s))
+        rimmed = s.get("marker") not in (None, "circle")
+        out = el("circle", class_="base rimmed" if rimmed else "base", cx=X, cy=Y, r=r, fill=self.colour(s.get("side")))
+        glyph = GLYPHS.get(str(s["glyph"]))
+        if glyph:
+            k = 0.8 * r
+            width = (0.6 if glyph["fill"] else 1.6) / k
+            out += el(
+                "path",
+                class_="glyph-mark filled" if glyph["fill"] else "glyph-mark",
+                d=glyph["d"],
+                transform=f"translate({_num(X)} {_num(Y)}) scale({_num(k)})",
+                style=f"stroke-width: {width:.4f}px; vector-effect: none",
+            )
         return out
 
     def marker(self, kind: str, x: float, y: float, r: float, fill: str | None, cls: str | None = None) -> str:
@@ -277,7 +308,11 @@ class Painter:
                 el(
                     tag,
                     **(
-                        {"fill": p["ink"] if tag == "circle" else "none", "stroke": p["ink"], "stroke_width": 0.13}
+                        {
+                            "fill": p["ink"] if tag == "circle" else "none",
+                            "stroke": p["ink"],
+                            "stroke_width": p.get("w", 0.13),
+                        }
                         | attrs
                     ),
                 )

@@ -53,6 +53,8 @@
   // the terrain's textures, in table inches (woods' trees, a hill's contours, water's ripples, the railway's
   // sleepers, a road's verge, wire's barbs), so no two kinds of ground look alike even in grey; coiled wire on a yellow
   // card (rings of wire, filled, not stroked, so as fine on paper as on screen, overlapping as a spiral of wire does)
+  // a roof's rows of tiles (a taller building's crossed and darker), a wall's stones, a road's gravel, a bridge's
+  // planks, a castle court's flagstones; w: the marks' stroke in inches (0.13 without it)
   const PATTERNS = {
     wood: { size: 2, bg: "#7fb069", marks: [["circle", { cx: 0.5, cy: 0.5, r: 0.42 }], ["circle", { cx: 1.5, cy: 1.5, r: 0.42 }]], ink: "#2f6b22" },
     hill: { size: 1.2, bg: "#e3cf9c", marks: [["path", { d: "M0 1.2 L1.2 0" }]], ink: "#8c6d1f" },
