@@ -221,12 +221,12 @@ def _building(view: dict[str, Any], piece: dict[str, Any], states: dict[str, Any
                     f"{points} points, {state}",
                 }
             )
-        ring = _flat(sec.get("shape"))
-        if ring:
+        outlines = _flat(sec.get("shape"))
+        if outlines:
             for k in range(1, min(storeys, 3)):  # each storey above the ground floor: an outline inside the last
-                points_in = [[round(a, 2), round(b, 2)] for a, b in _scaled(ring[0], 1 - 0.16 * k)]
+                points_in = [[round(a, 2), round(b, 2)] for a, b in _scaled(outlines[0], 1 - 0.16 * k)]
                 out.append({"kind": "polyline", "points": points_in, "cls": "building", "state": "storey"})
-            x, y = _centre(ring[0][:-1])
+            x, y = _centre(outlines[0][:-1])
             label = f"{sec['id']} ({storeys} storeys)" if storeys > 1 else sec["id"]
             out.append({"kind": "text", "x": x, "y": y + 0.3, "text": label, "cls": "label", "size": 0.8})
             out.append({"kind": "text", "x": x, "y": y - 0.7, "text": f"{points} pts", "cls": "label", "size": 0.7})
