@@ -58,10 +58,11 @@ def reference(ruleset: str, options: dict[str, Any] | None = None) -> Callable[[
 def batch(ruleset: str, options: dict[str, Any] | None = None) -> Callable[[int], Any]:
     """Play ``n`` games side by side on the rule set's batch path (``grognard simulate``)."""
     r = rulesets.get(ruleset)
-    assert r.batch is not None
+    path = r.batch
+    assert path is not None
     resolved = r.resolve(options or {})
     bots = {side: "doctrine" for side in r.sides}
-    return lambda n: r.batch.play(resolved, bots, 1, 0, n)  # type: ignore[union-attr]
+    return lambda n: path.play(resolved, bots, 1, 0, n)
 
 
 def skirmish_rows() -> list[Row]:

@@ -31,7 +31,7 @@ def decisions(name: str, seed: int, steps: int):
 def test_omaha_menus_are_legal_complete_and_in_words(seed: int) -> None:
     seen = {"orders": 0, "fire": 0, "artillery": 0, "wall": 0}
     for ruleset, game, decision in decisions("omaha", seed, 900):
-        menu = ruleset.menu(game, decision)
+        menu = ruleset.adviser.menu(game, decision)
         actions = [action for action, _ in menu]
         assert all(decision.space.contains(a) for a in actions), decision.id
         assert len(set(map(str, actions))) == len(actions), decision.id
@@ -61,7 +61,7 @@ def test_omaha_menus_are_legal_complete_and_in_words(seed: int) -> None:
 def test_b17_menus_are_the_candidates_in_words() -> None:
     count = 0
     for ruleset, game, decision in decisions("b17", 4, 300):
-        menu = ruleset.menu(game, decision)
+        menu = ruleset.adviser.menu(game, decision)
         assert [a for a, _ in menu] == decision.space.candidates(12)  # the terminal's numbers stay the same
         assert all(words and words != str(a) for a, words in menu)
         count += 1

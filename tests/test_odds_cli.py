@@ -150,6 +150,8 @@ def test_the_odds_help_lists_every_option_value_that_changes_the_odds(ruleset: s
 
     r = rulesets.get(ruleset)
     specs = {spec.name: spec for spec in r.options}
-    found = {f"{option}={specs[option].describe(value)}" for option, value, _ in option_cases(r, r.odds_tables)}
+    found = {
+        f"{option}={specs[option].describe(value)}" for option, value, _ in option_cases(r, r.analysis.odds_tables)
+    }
     assert set(ODDS_OPTIONS[ruleset]) == found
     assert all(value in " ".join(OPTION_HELP.split()) for value in found)

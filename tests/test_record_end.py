@@ -36,8 +36,7 @@ def ended_record(steps: int = 25, seed: int = 4) -> tuple[Any, list[dict[str, An
         action = bot.choose(game, decision)
         writer.action(game, decision.seat, action, game.apply(decision.seat, action))
     assert not game.is_over and game.turn >= 1
-    assert OMAHA.summary is not None
-    writer.ending(game, "host", OMAHA.summary(game), at=1714646469.0)
+    writer.ending(game, "host", OMAHA.rules.summary(game), at=1714646469.0)
     return game, writer.lines
 
 

@@ -34,9 +34,13 @@ def game_at(seed: int, prefix: str, skip: int = 0) -> tuple[B17Game, Decision]:
 
 
 def test_the_rule_set_gives_the_search_its_candidates_and_its_score() -> None:
-    assert B17.search_candidates is search_candidates and B17.evaluate is evaluate
     bot = B17.bots["search"](np.random.default_rng(0))
-    assert isinstance(bot, SearchBot) and bot.candidates is search_candidates and bot.depth == 1
+    assert isinstance(bot, SearchBot) and bot.depth == 1
+    assert bot.candidates == B17.analysis.search_candidates and bot.evaluate == B17.analysis.evaluate
+    game = B17.create({}, SeededDice(3))
+    decision = game.pending()[0]
+    assert B17.analysis.search_candidates(game, decision, 8) == search_candidates(game, decision, 8)
+    assert B17.analysis.evaluate(game, "american") == evaluate(game, "american")
     assert bot.allocation == "halving" and bot.until_own == ("german",)
 
 

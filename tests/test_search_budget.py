@@ -76,12 +76,12 @@ def test_until_own_stops_each_playout_at_the_seats_next_decision() -> None:
     game = b17.create({}, SeededDice(3))
     doctrine = b17.bots["doctrine"](np.random.default_rng(3))
     seen = 0
-    assert b17.search_candidates is not None
+    assert b17.analysis.search_candidates is not None
     while True:  # from the 8th fighter's move of the game (the fighters are in among the bombers by then), the
         decision = game.pending()[0]  # first with more than one path to weigh (the book's are often one alone)
         if decision.id.startswith("move F"):
             seen += 1
-            if seen >= 8 and len(b17.search_candidates(game, decision, 8)) > 1:
+            if seen >= 8 and len(b17.analysis.search_candidates(game, decision, 8)) > 1:
                 break
         game.apply(decision.seat, doctrine.choose(game, decision))
     leaves: list[tuple[str | None, int]] = []

@@ -85,8 +85,11 @@ def test_a_bad_level_is_one_clear_line(bots: str, said: str, capsys: pytest.Capt
 def test_skirmish_evaluation_favours_the_side_ahead_in_men() -> None:
     ruleset = get("skirmish")
     game = ruleset.create({}, SeededDice(3))
-    assert ruleset.evaluate is not None
-    even = ruleset.evaluate(game, "allies")
-    assert even == pytest.approx(1 - ruleset.evaluate(game, "axis"))
+    assert ruleset.analysis.evaluate is not None
+    even = ruleset.analysis.evaluate(game, "allies")
+    assert even == pytest.approx(1 - ruleset.analysis.evaluate(game, "axis"))
     game.state.stats["losses"]["axis"] += 2
-    assert ruleset.evaluate(game, "allies") > even + 0.1 and ruleset.evaluate(game, "axis") < 1 - even - 0.1
+    assert (
+        ruleset.analysis.evaluate(game, "allies") > even + 0.1
+        and ruleset.analysis.evaluate(game, "axis") < 1 - even - 0.1
+    )

@@ -38,9 +38,8 @@ def first_decision(seed: int, space: type, side: str) -> tuple[SkirmishGame, Dec
 
 
 def test_the_rule_set_gives_the_search_its_candidates_and_a_cut_menu() -> None:
-    assert SKIRMISH.search_candidates is search_candidates
     bot = SKIRMISH.bots["search"](np.random.default_rng(0))
-    assert isinstance(bot, SearchBot) and bot.candidates is search_candidates
+    assert isinstance(bot, SearchBot) and bot.candidates == SKIRMISH.analysis.search_candidates
     assert bot.depth == 1 and bot.per_candidate is not None
 
 

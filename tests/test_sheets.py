@@ -74,7 +74,7 @@ def test_hidden_obstacles_are_printed_as_rolled_at_the_wall(tmp_path: Path) -> N
 
 def _row_percents(ruleset: str, name: str, options: dict[str, str]) -> list[str]:
     r = get(ruleset)
-    table = table_json(next(t for t in r.odds_tables(r.resolve(options)) if t.name == name))
+    table = table_json(next(t for t in r.analysis.odds_tables(r.resolve(options)) if t.name == name))
     from fractions import Fraction
 
     return [percent(Fraction(o["probability"])) for o in table["rows"][0]["outcomes"]]
@@ -87,7 +87,7 @@ def test_the_card_prints_each_table_as_the_options_read_it(tmp_path: Path, optio
     text = "\n".join(pages)
     assert "Sequence of play" in pages[0] and "Options in force" in pages[0]
     r = get("b17")
-    for table in r.odds_tables(r.resolve(dict(o.split("=") for o in options[1:]))):
+    for table in r.analysis.odds_tables(r.resolve(dict(o.split("=") for o in options[1:]))):
         assert f"{table.title} ({table.rule})" in text.replace("\n", " "), table.title
     bomb = "Hits of one bomb roll (bomber d6 against target d6) (b17.57)"
     after = text.replace("\n", " ").split(bomb, 1)[1]

@@ -403,7 +403,7 @@ def test_the_ladder_push_odds_follow_the_option() -> None:
     from grognard.analysis.odds import distribution_rows
 
     def table(options: dict[str, str]) -> dict[object, dict[object, Fraction]]:
-        found = next(t for t in RULESET.odds_tables(RULESET.resolve(options)) if t.name == "ladder_push")
+        found = next(t for t in RULESET.analysis.odds_tables(RULESET.resolve(options)) if t.name == "ladder_push")
         return {men: dict(distribution_rows(mechanic)) for men, mechanic in found.rows}
 
     assert table({}) == {2: {False: Fraction(4, 9), True: Fraction(5, 9)}}  # two men, a die each (S9)

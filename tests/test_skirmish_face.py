@@ -23,7 +23,7 @@ from grognard.rulesets.skirmish import face
 from grognard.rulesets.skirmish import face_controls as FC
 
 SKIRMISH = get("skirmish")
-SCENARIOS = [name for name, _ in SKIRMISH.scenarios()] if SKIRMISH.scenarios else []
+SCENARIOS = [name for name, _ in SKIRMISH.files.shipped()] if SKIRMISH.files else []
 KINDS = {"polygon", "polyline", "circle", "rect", "text", "figure"}
 WORDS = CLASSES
 
@@ -149,12 +149,12 @@ def test_an_aimed_shot_previews_the_odds_the_odds_command_prints() -> None:
     aim = next(c for c in FC.controls(view, d) if c["verb"] == "aim")
     target = next(t for t in aim["targets"] if not t.startswith(("R.", "K.")))
     order = aim["template"].replace("{target}", target)
-    drawn = plain(SKIRMISH.preview(g, d.seat, SKIRMISH.parse_action(order)))["preview"]
+    drawn = plain(SKIRMISH.adviser.preview(g, d.seat, SKIRMISH.parse_action(order)))["preview"]
     [shot] = drawn["shots"]
     assert drawn["lines"][0]["title"].endswith(f"({shot['dead']})")
     man = next(f for f in view["figures"] if f["id"] == shot["shooter"])
     assert Fraction(shot["dead"]) == odds_row(man["weapon"], shot["band_text"], shot["cover_text"])
-    assert "1 die" in SKIRMISH.odds(g, SKIRMISH.parse_action(order))
+    assert "1 die" in SKIRMISH.adviser.odds(g, SKIRMISH.parse_action(order))
 
 
 def test_a_drag_previews_path_length_cost_and_what_is_left() -> None:
@@ -164,13 +164,13 @@ def test_a_drag_previews_path_length_cost_and_what_is_left() -> None:
     drag = next(c for c in FC.controls(view, d) if c["verb"] == "move")
     start = next(f for f in view["figures"] if f["unit"] == drag["unit"] and f["alive"])
     order = drag["template"].format(x=f"{start['x']:g}", y=f"{start['y'] - 3:g}")
-    drawn = plain(SKIRMISH.preview(g, d.seat, SKIRMISH.parse_action(order)))["preview"]
+    drawn = plain(SKIRMISH.adviser.preview(g, d.seat, SKIRMISH.parse_action(order)))["preview"]
     assert drawn["length"] == pytest.approx(3.0) and drawn["cost"] >= 3.0
     assert drawn["left"] == pytest.approx(max(0.0, 6.0 - drawn["cost"]), abs=0.01)
     assert drawn["path"][0] == [start["x"], start["y"]]
     too_far = drag["template"].format(x=f"{start['x']:g}", y=f"{start['y'] - 20:g}")
     with pytest.raises(IllegalAction, match=r"skirmish\.\d+"):
-        SKIRMISH.preview(g, d.seat, SKIRMISH.parse_action(too_far))
+        SKIRMISH.adviser.preview(g, d.seat, SKIRMISH.parse_action(too_far))
 
 
 def test_melee_is_a_secret_choice_and_castle_orders_where_they_apply() -> None:
@@ -186,7 +186,7 @@ def test_melee_is_a_secret_choice_and_castle_orders_where_they_apply() -> None:
     melee = FC.controls({"figures": []}, type("D", (), {"id": "melee M1"})())
     assert [c["template"] for c in melee] == ["melee M1 stay", "melee M1 retreat"] and all(c["secret"] for c in melee)
     with pytest.raises(GrognardError):
-        SKIRMISH.preview(g, d.seat, SKIRMISH.parse_action(ladder["template"].format(x="0", y="0")))
+        SKIRMISH.adviser.preview(g, d.seat, SKIRMISH.parse_action(ladder["template"].format(x="0", y="0")))
 
 
 def range_game() -> tuple[Any, dict[str, Any]]:
@@ -220,7 +220,7 @@ def test_a_wedge_and_a_template_preview_each_man_under_them_with_the_odds_comman
     wedge = next(c for c in FC.controls(plain(g.view(fire.seat)), fire) if c["verb"] == "wedge")
     assert wedge["unit"] == "A.2" and wedge["from"] == [18.0, 8.0]  # the gunner: a drag starts on him
     order = wedge["template"].format(x="18", y="22")
-    drawn = plain(SKIRMISH.preview(g, fire.seat, SKIRMISH.parse_action(order)))["preview"]
+    drawn = plain(SKIRMISH.adviser.preview(g, fire.seat, SKIRMISH.parse_action(order)))["preview"]
     assert (
         {r["id"] for r in drawn["rings"]} == set(drawn["under"]) == {o["id"] for o in drawn["odds"]} >= {"G.1", "G.4"}
     )
@@ -230,7 +230,7 @@ def test_a_wedge_and_a_template_preview_each_man_under_them_with_the_odds_comman
         assert Fraction(o["dead"]) == odds_dead("wedge_mg", f"{o['band_text']} {o['cover_text']}")
     lay = next(c for c in FC.controls(plain(g.view(burst.seat)), burst) if c["verb"] == "burst")
     assert lay["from"] == [10.0, 6.0] and [f["name"] for f in lay["fields"]] == ["x", "y", "angle"]
-    drawn = plain(SKIRMISH.preview(g, burst.seat, SKIRMISH.parse_action("burst M.1 18,22 15")))["preview"]
+    drawn = plain(SKIRMISH.adviser.preview(g, burst.seat, SKIRMISH.parse_action("burst M.1 18,22 15")))["preview"]
     [t] = drawn["templates"]
     assert t["under"] and [e["id"] for e in t["each"]] == t["under"] and drawn["stop"] == [18.0, 22.0]
     assert drawn["lands"].startswith("the ranging shot lands on 3 or less: 50% (1/2)")
@@ -290,7 +290,7 @@ def test_two_men_at_an_enemy_ladders_top_push_it_together_with_the_odds_commands
     assert push["men"] == ["G.1", "G.2"] and push["template"] == "move G / G.1 push L1 / G.2 push L1"
     g, _ = range_game()
     action = SKIRMISH.parse_action(push["template"])
-    assert SKIRMISH.odds(g, action).startswith("ladder L1 falls 56% (5/9: 2d6, any 2 or less)")
+    assert SKIRMISH.adviser.odds(g, action).startswith("ladder L1 falls 56% (5/9: 2d6, any 2 or less)")
     assert odds_dead_row("ladder_push", 2) == Fraction(5, 9)
 
 

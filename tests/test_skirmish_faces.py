@@ -104,15 +104,15 @@ def test_preview_draws_an_order_not_given_and_refuses_an_illegal_one() -> None:
         d = game.pending()[0]
         game.apply(d.seat, Move(d.id.split()[1]))
     before = game.digest()
-    assert RULESET.preview is not None
-    view = RULESET.preview(game, "Allies", Move("A", ((8.0, 5.0),)))
+    assert RULESET.adviser is not None
+    view = RULESET.adviser.preview(game, "Allies", Move("A", ((8.0, 5.0),)))
     assert game.digest() == before  # nothing given
     paths = view["preview"]["paths"]
     assert len(paths) == 8 and paths[0]["figure"] == "A.1" and paths[0]["path"][-1] == [8.0, 5.0]
     assert paths[0]["cost"] == 6.0
     assert "preview (not given): move A 8,5" in render(view)
     with pytest.raises(IllegalAction):
-        RULESET.preview(game, "Allies", Move("A", ((8.0, 9.0),)))
+        RULESET.adviser.preview(game, "Allies", Move("A", ((8.0, 9.0),)))
 
 
 @pytest.mark.parametrize(("lost", "broken"), [(13, False), (14, True)])

@@ -38,3 +38,60 @@ def test_each_rule_sets_game_is_generic_in_its_own_state() -> None:
         (state_class,) = get_args(base)
         assert state_class is not Any and isinstance(game.state, state_class), name
         assert state_class.__name__.lower().startswith(name), (name, state_class)
+
+
+def _bare_any(hint: Any) -> list[str]:
+    """Where ``Any`` stands as a callable's parameter or result anywhere in ``hint`` (a ``dict[str, Any]`` of data
+    is JSON, not a loose callable)."""
+    import collections.abc
+    import typing
+
+    found: list[str] = []
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is collections.abc.Callable and args:
+        params, result = args[0], args[-1]
+        loose = (
+            params is Ellipsis or result is Any or any(p is Any for p in (params if isinstance(params, list) else []))
+        )
+        if loose:
+            found.append(str(hint))
+    for arg in args:
+        found += _bare_any(arg) if not isinstance(arg, list) else [x for a in arg for x in _bare_any(a)]
+    return found
+
+
+def test_ruleset_is_data_and_typed_parts_with_no_any_callable() -> None:
+    """``Ruleset`` is facts as data and a few typed parts (issue 30, item 2): no field is ``Any``, no field is a
+    callable taking or giving ``Any`` (it had 21 callables, 18 of them so), and the parts' protocols type every
+    parameter and result of their methods, none of them ``Any``. Each shipped rule set's parts are instances of
+    its protocols, whole."""
+    import dataclasses
+    import inspect
+    import typing
+
+    from grognard import rulesets
+    from grognard.analysis.odds import OddsTable
+    from grognard.core import ruleset as core
+
+    hints = typing.get_type_hints(core.Ruleset, vars(core) | {"OddsTable": OddsTable})
+    fields = [f.name for f in dataclasses.fields(core.Ruleset)]
+    assert not [name for name in fields if hints[name] is Any], "a field typed Any"
+    assert not {name: _bare_any(hints[name]) for name in fields if _bare_any(hints[name])}
+    callables = [name for name in fields if "Callable" in str(hints[name]) and name not in ("bots", "render")]
+    assert not callables, f"loose callables on Ruleset: {callables}"
+    parts = {"rules": core.Rules, "adviser": core.Adviser, "analysis": core.Analysis, "files": core.ScenarioFiles}
+    for protocol in (*parts.values(), core.Batch):
+        for name, method in inspect.getmembers(protocol, inspect.isfunction):
+            if name.startswith("_"):
+                continue
+            signature = typing.get_type_hints(method, vars(core) | {"OddsTable": OddsTable})
+            assert "return" in signature and all(v is not Any for v in signature.values()), (protocol, name)
+            assert set(inspect.signature(method).parameters) - {"self"} <= set(signature), (protocol, name)
+    for name in rulesets.names():
+        ruleset = rulesets.get(name)
+        for part, protocol in parts.items():
+            value = getattr(ruleset, part)
+            if value is not None:
+                missing = [m for m, _ in inspect.getmembers(protocol, inspect.isfunction) if not m.startswith("_")]
+                assert all(callable(getattr(value, m, None)) for m in missing), (name, part)
+        assert ruleset.adviser is not None and ruleset.analysis is not None, name

@@ -47,15 +47,15 @@ def test_fighter_controls_and_an_attack_preview() -> None:
         attack = candidate
         break
     assert attack is not None
-    odds = ruleset.odds(game, attack)
+    odds = ruleset.adviser.odds(game, attack)
     assert odds is not None and odds.startswith("damages ") and "destroys" in odds
-    assert "head-on +1" in ruleset.note(game, attack)
-    picture = ruleset.render(ruleset.preview(game, "German", attack))
+    assert "head-on +1" in ruleset.adviser.note(game, attack)
+    picture = ruleset.render(ruleset.adviser.preview(game, "German", attack))
     assert "attacks B1" in picture and "preview (not given)" in picture
     assert 'r="32' in picture  # a 4" ring (8 px to the inch) around a gun that answers
     # a stop the fighter cannot reach: refused, naming the rule
     try:
-        ruleset.preview(game, "German", Fly(label, length, 0.0, "B1", 0.0))
+        ruleset.adviser.preview(game, "German", Fly(label, length, 0.0, "B1", 0.0))
     except IllegalAction as exc:
         assert "b17." in str(exc)
     else:

@@ -33,7 +33,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -375,16 +375,35 @@ def _random_bot(rng: np.random.Generator) -> Any:
     return RandomBot(rng)
 
 
-RULESET = Ruleset(
+class ToyRules:
+    """The sentry run's game factory (``core.ruleset.Rules``): no summary of its own, every event a line."""
+
+    def new_game(self, options: Mapping[str, Any], dice: DiceSource) -> SentryRun:
+        return new_game(options, dice)
+
+    def parse_action(self, text: str) -> ToyAction:
+        return parse_action(text)
+
+    def action_from_json(self, data: Mapping[str, Any]) -> ToyAction:
+        return action_from_json(data)
+
+    def describe(self, event: Event) -> str | None:
+        return describe(event)
+
+    def summarize_turn(self, events: Sequence[Event]) -> list[str]:
+        return [line for e in events if e.kind != "game_over" and (line := describe(e))]
+
+    def summary(self, game: SentryRun) -> list[tuple[str, object]]:
+        return []
+
+
+RULESET: Ruleset[SentryRun, ToyAction] = Ruleset(
     name="toy",
     title="Sentry run (a test game)",
     seed_file="",
     sides=SIDES,
     options=OPTIONS,
-    new_game=new_game,
-    parse_action=parse_action,
-    describe=describe,
+    rules=ToyRules(),
     bots={"random": _random_bot},
     default_bot="random",
-    action_from_json=action_from_json,
 )

@@ -220,10 +220,7 @@ def _happened(ruleset: Ruleset, lines: Sequence[dict[str, Any]], seat: str | Non
             turns.setdefault(turn, []).append(event)
     out: dict[int, list[str]] = {}
     for number, events in turns.items():
-        if ruleset.summarize_turn is not None:
-            out[number] = ruleset.summarize_turn(events)
-        else:
-            out[number] = [text for e in events if (text := ruleset.describe(e))]
+        out[number] = ruleset.rules.summarize_turn(events)
     return out
 
 

@@ -54,10 +54,10 @@ def odds_command(
     """The exact odds of every dice mechanic of a rule set, and the composites a designer asks for, from the
     same objects play rolls, as the options read them (``-o bomb_tie=hit``)."""
     ruleset = rulesets.get(ruleset_name)
-    if ruleset.odds_tables is None:
+    if ruleset.analysis is None:
         raise OptionError(f"{ruleset.name} declares no dice mechanics yet")
     options = ruleset.resolve(parse_assignments(option or ()))
-    tables = [table_json(t) for t in ruleset.odds_tables(options)]
+    tables = [table_json(t) for t in ruleset.analysis.odds_tables(options)]
     if what is not None:
         by_name = {t["name"]: t for t in tables}
         every = odds_figures(tables)

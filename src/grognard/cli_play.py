@@ -147,16 +147,17 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
 
     def command(**params: Any) -> None:
         named = None  # the SCENARIO argument, for the rule sets that play scenario files
-        if ruleset.scenarios is not None:  # [SCENARIO] and --list: the rule set plays scenario files
+        files = ruleset.files
+        if files is not None:  # [SCENARIO] and --list: the rule set plays scenario files
             if params.pop("list_scenarios"):
-                for name, title in ruleset.scenarios():
+                for name, title in files.shipped():
                     print(f"{name:<20} {title}")
                 return
             named = params.pop("scenario_name")
             if named is not None:
                 if params.get("scenario") is not None:
                     raise OptionError("the scenario is given twice (as SCENARIO and --scenario)")
-                shipped = {name for name, _ in ruleset.scenarios()}
+                shipped = {name for name, _ in files.shipped()}
                 if named not in shipped and Path(named).is_file():
                     named = str(Path(named).resolve())  # the record replays from any folder
                 params["scenario"] = named
@@ -275,7 +276,7 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
         ),
         *cli_analyse.play_parameters(),
     ]
-    if ruleset.scenarios is not None:
+    if ruleset.files is not None:
         common = [
             inspect.Parameter(
                 "scenario_name",
@@ -469,7 +470,7 @@ def _run_play(
         if human is not None:  # the seats checked on a probe game before the banner, the record, a referee's dice
             probe = ruleset.new_game(options, SeededDice(0))
             check_bots_and_people(ruleset, bots or (), parse_humans(human, probe), probe)
-        embedded = ruleset.embed(options) if ruleset.embed is not None else None  # read once: played and kept
+        embedded = ruleset.files.embed(options) if ruleset.files is not None else None  # read once: played and kept
         sink = _open_record(record, "w") if record is not None else None  # a bad path fails before anything
         if not quiet:
             console.print(f"[bold]{ruleset.title}[/bold]  seed {seed}  ({_shown(ruleset, options)})")
@@ -512,8 +513,9 @@ def _run_play(
                 printer.take(start_events)
         if isinstance(source, TypedDice) or isinstance(game.dice, TypedDice):
             typed = game.dice if isinstance(game.dice, TypedDice) else source
-            if ruleset.board_text is not None:
-                typed.board = lambda: ruleset.board_text(session.game, None)
+            adviser = ruleset.adviser
+            if adviser is not None:
+                typed.board = lambda: adviser.board(session.game, None)
             game.listener = printer.take_one  # the story so far, before each roll is asked for
             on_events = _ignore
             typed.kept = writer.typed  # each roll on the disk as typed: a crash mid-action loses none
@@ -610,9 +612,8 @@ def _print_result(
     console.print(f"[bold]Result: {outcome}[/bold] on turn {result.turn}: {result.reason}")
     if seed is not None and quiet:
         console.print(f"  {'seed (play it again with --seed)':<32} {seed}")
-    if ruleset.summary is not None:
-        for label, value in ruleset.summary(game):
-            console.print(f"  {label:<32} {value}")
+    for label, value in ruleset.rules.summary(game):
+        console.print(f"  {label:<32} {value}")
     if result.outcome == "scored":
         console.print("  score: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in result.scores.items()))
 
@@ -649,11 +650,8 @@ class _TurnPrinter:
         events, self.buffer = self.buffer, []
         if self.quiet or not events:
             return
-        if self.ruleset.summarize_turn is None:
-            lines = [line for e in events if (line := self.ruleset.describe(e))]
-        else:
-            lines = self.ruleset.summarize_turn(events)
-            lines += [line for e in events if e.kind == "game_over" and (line := self.ruleset.describe(e))]
+        lines = self.ruleset.rules.summarize_turn(events)
+        lines += [line for e in events if e.kind == "game_over" and (line := self.ruleset.describe(e))]
         title = f"Turn {self.turn}" if self.turn is not None else "Setup"
         self.console.print(f"[bold]{title}[/bold]")
         for line in lines:

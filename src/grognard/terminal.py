@@ -195,20 +195,24 @@ class HumanPlayer:
 
     def show(self, game: Game, decision: Decision, menu: list[Any]) -> None:
         say = self.prompter.say
-        if self.ruleset.situation is not None:
-            lines = self.ruleset.situation(game, decision)
+        adviser = self.ruleset.adviser
+        if adviser is not None:
+            lines = adviser.situation(game, decision)
             say(lines[0], style="bold")
             for line in lines[1:]:
                 say(f"  {line}")
         else:
             say(f"{decision.seat}: {decision.prompt}", style="bold")
         for number, action in enumerate(menu, 1):
-            extra = []
-            if self.ruleset.note is not None and (text := self.ruleset.note(game, action)):
-                extra.append(text)
-            if self.ruleset.odds is not None and (odds := self.ruleset.odds(game, action)):
-                extra.append(odds)
+            extra = self.advice(game, action)
             say(f"  {number:>2}  {action!s:<28} {' - '.join(extra)}")
+
+    def advice(self, game: Game, action: Any) -> list[str]:
+        """The adviser's note and dice odds of ``action``, those it has."""
+        adviser = self.ruleset.adviser
+        if adviser is None:
+            return []
+        return [text for text in (adviser.note(game, action), adviser.odds(game, action)) if text]
 
     def preview(self, game: Game, decision: Decision, text: str) -> None:
         """What the order ``text`` would do (the rule set's note and odds), or why it is refused; nothing is given."""
@@ -218,11 +222,7 @@ class HumanPlayer:
         except GrognardError as exc:
             self.prompter.say(f"refused: {exc}", style="red")
             return
-        extra = []
-        if self.ruleset.note is not None and (note := self.ruleset.note(game, action)):
-            extra.append(note)
-        if self.ruleset.odds is not None and (odds := self.ruleset.odds(game, action)):
-            extra.append(odds)
+        extra = self.advice(game, action)
         self.prompter.say(f"  preview {action}: {' - '.join(extra) or 'legal'} (not given: type the order to give it)")
 
     def draw(self, game: Game, decision: Decision, text: str) -> None:
@@ -241,13 +241,13 @@ class HumanPlayer:
             if order.strip():
                 action = self.ruleset.parse_action(order)
                 decision.space.check(action)
-                if self.ruleset.preview is not None:
-                    view = self.ruleset.preview(game, decision.seat, action)
+                if self.ruleset.adviser is not None:
+                    view = self.ruleset.adviser.preview(game, decision.seat, action)
             write_picture(self.ruleset.render(view), Path(path), "draw")
         except GrognardError as exc:
             self.prompter.say(f"refused: {exc}", style="red")
             return
-        drawn = f" with {order.strip()} drawn in" if order.strip() and self.ruleset.preview is not None else ""
+        drawn = f" with {order.strip()} drawn in" if order.strip() and self.ruleset.adviser is not None else ""
         self.prompter.say(f"  drew the table{drawn} to {path} (nothing given yet)")
 
     def confirm_resign(self, game: Game, seat: str) -> bool:
@@ -266,8 +266,8 @@ class HumanPlayer:
 
         A secret choice (``decision.secret_group``) is typed without echo at a terminal.
         """
-        if self.ruleset.menu is not None:  # the rule set's own: useful first, every legal target
-            menu = [action for action, _ in self.ruleset.menu(game, decision)]
+        if self.ruleset.adviser is not None:  # the rule set's own: useful first, every legal target
+            menu = [action for action, _ in self.ruleset.adviser.menu(game, decision)]
         else:
             menu = decision.space.candidates(12)
         self.show(game, decision, menu)
@@ -278,12 +278,12 @@ class HumanPlayer:
             if not answer:
                 continue
             if word in ("help", "?", "h"):
-                usage = "; ".join(getattr(self.ruleset, "usage", ()) or ()) or "see the choices"
+                usage = "; ".join(self.ruleset.usage) or "see the choices"
                 self.prompter.say(HELP.format(usage=usage))
                 continue
             if word in ("board", "b"):
-                if self.ruleset.board_text is not None:
-                    self.prompter.say(self.ruleset.board_text(game, decision.seat))
+                if self.ruleset.adviser is not None:
+                    self.prompter.say(self.ruleset.adviser.board(game, decision.seat))
                 continue
             if word in ("choices", "c", "list"):
                 self.show(game, decision, menu)

@@ -45,7 +45,7 @@ class Plan:
     seed: int
     games: int
     engine: str = "auto"
-    embedded: Mapping[str, Any] | None = None  # a scenario of one's own as data (``Ruleset.restore``), not a file
+    embedded: Mapping[str, Any] | None = None  # a scenario of one's own as data (``ScenarioFiles.restore``), not a file
 
 
 def batched(plan: Plan) -> bool:
@@ -70,8 +70,8 @@ def play_one(
     """Play game ``index`` bot against bot on the fast path; its row of results and metrics. ``embedded``: the
     scenario's files as data (a record header's ``embedded``), played instead of the file ``options`` name."""
     dice = SeededDice(stream(seed, index, DICE))
-    if embedded is not None and ruleset.restore is not None:
-        game = ruleset.restore(options, dice, embedded)
+    if embedded is not None and ruleset.files is not None:
+        game = ruleset.files.restore(options, dice, embedded)
     else:
         game = ruleset.new_game(options, dice)
     rng = np.random.default_rng(stream(seed, index, BOTS))
@@ -83,8 +83,8 @@ def play_one(
         "winner": result.winner or "",
         "turn": result.turn,
     }
-    if ruleset.measure is not None:
-        row.update(ruleset.measure(game))
+    if ruleset.analysis is not None:
+        row.update(ruleset.analysis.measure(game))
     return row
 
 

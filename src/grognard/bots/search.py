@@ -1,7 +1,7 @@
 """A search bot for any rule set: Monte Carlo playouts of each candidate, through the protocol alone.
 
 For the decision it owes, the bot takes the rule set's search candidates
-(``ruleset.search_candidates(game, decision, k)``, else the decision space's
+(``ruleset.analysis.search_candidates(game, decision, k)``, else the decision space's
 menu ``space.candidates(k)``), adds the rollout policy's own choice in front (when
 legal and not already there), and plays each candidate out: it clones the
 game, gives the clone fresh seeded dice, applies the candidate, then lets the
@@ -11,7 +11,7 @@ rollout policy (by default the rule set's ``"doctrine"`` bot, else
 decisions have been answered after the candidate, or (``until_own``, for the
 sides it names) until the seat owes its next decision. A finished playout scores 1
 if the seat's side won, 0 if another side did; a draw, or a game cut short or
-ended without a winner, scores ``ruleset.evaluate(game, side)`` when the rule
+ended without a winner, scores ``ruleset.analysis.evaluate(game, side)`` when the rule
 set offers it, else 0.5. The candidate with the best mean score is played
 (ties: more playouts, then the earlier candidate), except that the policy's
 own choice stands unless the best beats it by ``confidence`` standard errors
@@ -99,7 +99,7 @@ class SearchBot:
     ``per_candidate``: playouts each candidate should get (the menu is cut to fit);
     ``rollout``: the name of the bot in ``ruleset.bots`` that plays the
     playouts (default ``"doctrine"`` if the rule set has one, else ``"random"``);
-    ``evaluate``: the leaf score (default ``ruleset.evaluate``, else 0.5);
+    ``evaluate``: the leaf score (default ``ruleset.analysis.evaluate``, else 0.5);
     ``until_own``: the sides (or ``True``: every side) whose playouts also stop
     when the seat owes its next decision (the candidate's own consequences, the
     other seats' answers to it, and no more: the least noise, the most trust in
@@ -152,8 +152,9 @@ class SearchBot:
             raise ValueError(f"rollout bot {name!r} is not a bot of {ruleset.name}; bots: {', '.join(ruleset.bots)}")
         self.rollout_name = name
         self.policy: BotFactory = ruleset.bots[name]
-        self.evaluate = evaluate if evaluate is not None else ruleset.evaluate
-        self.candidates = ruleset.search_candidates
+        analysis = ruleset.analysis
+        self.evaluate = evaluate if evaluate is not None else (analysis.evaluate if analysis is not None else None)
+        self.candidates = analysis.search_candidates if analysis is not None else None
         self.last: list[CandidateStats] = []  # the statistics of the latest search (empty if none was needed)
 
     # ------------------------------------------------------------------ the bot

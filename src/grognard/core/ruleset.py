@@ -1,26 +1,54 @@
-"""What a rule set declares to the faces: its facts as data, and how to make a game."""
+"""What a rule set declares: its facts as data, and a few typed parts that the faces need whole or not at all.
+
+A :class:`Ruleset` is data (its name, sides, options, bots, the words of its help) and five parts, each a small
+typed protocol the rule set implements in its own package:
+
+- :class:`Rules` (required): the game factory; it makes a game, reads an action's text and JSON forms back, and
+  tells events in words;
+- ``face`` (:class:`grognard.core.face.Face`): what the web pages draw and offer, from a seat's view only;
+- :class:`Adviser`: the few words for people that need more than the view: the menu of a decision, the
+  situation it is taken in, a note and the dice odds of a choice, a preview of an order, the table as text;
+- :class:`Analysis`: what Monte Carlo runs, sweeps, the odds cards and the search bots ask of a game;
+- :class:`ScenarioFiles`: the files of one's own a rule set plays (shipped, embedded in a record, uploaded),
+  and :class:`Batch`, a fast path for Monte Carlo runs.
+
+``Ruleset`` is generic in its game and its actions (``Ruleset[OmahaGame, OmahaAction]``) so that mypy checks each
+rule set's parts against the protocols; a ``Ruleset`` named bare (the web's, the CLI's) is any rule set's.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol
 
 import numpy as np
+from typing_extensions import TypeVar  # a default (PEP 696) before Python 3.13
 
 from grognard.core.dice import DiceSource
 from grognard.core.engine import Decision, Event, Game
-from grognard.core.face import Face
+from grognard.core.face import Face, View
 from grognard.core.options import OptionSpec, recorded, resolve_options
 
+if TYPE_CHECKING:
+    from grognard.analysis.odds import OddsTable
 
-class Bot(Protocol):
-    """A player program: given the game and a decision it owes, an action of that decision's space."""
+# a rule set's game and action types; bare, any rule set's
+G = TypeVar("G", bound=Game, default=Any)
+A = TypeVar("A", default=Any)
+G_contra = TypeVar("G_contra", bound=Game, contravariant=True, default=Any)
+G_co = TypeVar("G_co", bound=Game, covariant=True, default=Any)
+A_co = TypeVar("A_co", covariant=True, default=Any)
 
-    def choose(self, game: Game, decision: Decision) -> Any: ...
+
+class Bot(Protocol[G_contra]):
+    """A player program: given the game and a decision it owes, an action of that decision's space (``Bot``
+    named bare plays any rule set's game; ``Bot[OmahaGame]`` Omaha's)."""
+
+    def choose(self, game: G_contra, decision: Decision) -> Any: ...
 
 
-BotFactory = Callable[[np.random.Generator], Bot]
+BotFactory = Callable[[np.random.Generator], Bot[G_contra]]  # a bot made with its own random generator
 
 
 @dataclass(frozen=True)
@@ -36,68 +64,130 @@ class Metric:
     kind: str = "count"
 
 
-@dataclass(frozen=True)
-class BatchPath:
+class Rules(Protocol[G, A_co]):
+    """The game factory: how a rule set makes a game, reads actions and tells what happened."""
+
+    def new_game(self, options: Mapping[str, Any], dice: DiceSource) -> G:
+        """A new game from resolved options (:meth:`Ruleset.create` resolves and checks them first)."""
+        ...
+
+    def parse_action(self, text: str) -> A_co:
+        """An action from its text form (``str(action)``); raises ``ParseError`` naming what is wrong."""
+        ...
+
+    def action_from_json(self, data: Mapping[str, Any]) -> A_co:
+        """An action rebuilt from its ``to_json()`` form."""
+        ...
+
+    def describe(self, event: Event) -> str | None:
+        """An event as a line for people; ``None`` for events not worth a line."""
+        ...
+
+    def summarize_turn(self, events: Sequence[Event]) -> list[str]:
+        """A turn's events condensed into a few lines (the CLI's compact log)."""
+        ...
+
+    def summary(self, game: G) -> list[tuple[str, object]]:
+        """The figures of a finished game, ``(label, value)``, for its final report."""
+        ...
+
+
+class Adviser(Protocol[G_contra, A]):
+    """The words for people that need more than the seat's view: what a person is offered and told of a choice.
+
+    ``menu``: ``decision``'s choices for a person, useful first, each ``(action, words)``, every one legal
+    ("Move up to the sea wall"). ``situation``: the lines on a decision (the unit in question and what is around
+    it). ``note`` and ``odds``: a few words and the dice odds of a choice (``None``: no dice). ``preview``:
+    ``seat``'s view with a legal action not yet given drawn in (``view["preview"]``: a path, where it stops
+    and ends, what it meets), for a picture before a person commits. ``board``: the whole table as text, as
+    ``seat`` may see it (``None``: a spectator).
+    """
+
+    def menu(self, game: G_contra, decision: Decision) -> list[tuple[A, str]]: ...
+
+    def situation(self, game: G_contra, decision: Decision) -> list[str]: ...
+
+    def note(self, game: G_contra, action: A) -> str: ...
+
+    def odds(self, game: G_contra, action: A) -> str | None: ...
+
+    def preview(self, game: G_contra, seat: str, action: A) -> View: ...
+
+    def board(self, game: G_contra, seat: str | None) -> str: ...
+
+
+class Analysis(Protocol[G_contra, A]):
+    """What the analysis code and the search bots ask of a rule set.
+
+    ``odds_tables(options)``: its dice mechanics (``analysis.odds.OddsTable``) as a game's resolved ``options``
+    read them (``None``: the defaults). ``measure(game)``: the numbers of ``Ruleset.metrics`` for a finished
+    game. ``evaluate(game, side)``: a game not yet over scored from ``side``'s point of view in [0, 1] (roughly
+    its chance to win), so that a playout cut short can be scored. ``search_candidates(game, decision, k)``: at
+    most ``k`` legal actions the search bot weighs at ``decision``.
+    """
+
+    def odds_tables(self, options: Mapping[str, Any] | None = None) -> list[OddsTable]: ...
+
+    def measure(self, game: G_contra) -> dict[str, int | None]: ...
+
+    def evaluate(self, game: G_contra, side: str) -> float: ...
+
+    def search_candidates(self, game: G_contra, decision: Decision, k: int) -> list[A]: ...
+
+
+class ScenarioFiles(Protocol[G_co]):
+    """The scenario files a rule set plays (the ``upload_option`` option names one).
+
+    ``shipped()``: the shipped scenarios, ``(name, title)``. ``embed(options)``: the files of one's own that
+    resolved options name (a scenario TOML and its tables) as JSON-safe data for a record's header, or
+    ``None`` when they name only what ships with grognard. ``restore(options, dice, embedded)``: the game made
+    from that data, so that a record replays after the files are edited, moved or gone. ``upload(name,
+    text)``: a file of one's own sent to a server, checked without reading the server's disk, as ``(options,
+    embedded)``: the options it sets and the data ``restore`` makes the game from; raises a
+    :class:`~grognard.core.errors.GrognardError` listing every problem.
+    """
+
+    def shipped(self) -> list[tuple[str, str]]: ...
+
+    def embed(self, options: Mapping[str, Any]) -> dict[str, Any] | None: ...
+
+    def restore(self, options: Mapping[str, Any], dice: DiceSource, embedded: Mapping[str, Any]) -> G_co: ...
+
+    def upload(self, name: str, text: str) -> tuple[dict[str, Any], dict[str, Any]]: ...
+
+
+class Batch(Protocol):
     """A rule set's fast path for Monte Carlo runs: many games side by side.
 
-    ``supports(bots)`` says whether it plays these bots (side -> bot name);
-    ``play(options, bots, seed, start, stop)`` returns the rows of games
-    ``start`` to ``stop - 1`` of a run seeded ``seed``, each equal to the row
+    ``supports(bots)`` says whether it plays these bots (side -> bot name); ``play(options, bots, seed, start,
+    stop)`` returns the rows of games ``start`` to ``stop - 1`` of a run seeded ``seed``, each equal to the row
     the one-game-at-a-time engine gives for that game (``analysis.montecarlo.play_one``).
     """
 
-    supports: Callable[[Mapping[str, str]], bool]
-    play: Callable[[Mapping[str, Any], Mapping[str, str], int, int, int], list[dict[str, Any]]]
+    def supports(self, bots: Mapping[str, str]) -> bool: ...
+
+    def play(
+        self, options: Mapping[str, Any], bots: Mapping[str, str], seed: int, start: int, stop: int
+    ) -> list[dict[str, Any]]: ...
 
 
 @dataclass(frozen=True)
-class Ruleset:
-    """A rule set's declaration.
+class Ruleset(Generic[G, A]):
+    """A rule set's declaration: facts as data, and its parts (see the module's docstring).
 
-    ``new_game(options, dice)`` takes resolved options; :meth:`create` resolves
-    and checks them first. ``parse_action`` turns an action's text form back
-    into the action (raising ``ParseError``). ``describe`` turns an event into a
-    line for people, or ``None`` for events not worth a line. ``bots`` maps a
-    bot's name to a factory taking the bot's own random generator: the levels of
-    ``grognard.bots.ladder.LADDER`` it offers (weakest first), then older names;
-    ``bot_notes`` describes the rule set's bot at each level in one line a player
-    understands ("beginner: forgets cover, good for a first game").
-    ``summarize_turn`` condenses a turn's events into a few lines and
-    ``summary`` lists the figures of a finished game, for the CLI.
-    ``action_from_json`` rebuilds an action from its ``to_json()`` form.
-    For people at the terminal: ``usage`` (the action syntax), ``situation``
-    (lines on a decision), ``note`` and ``odds`` (a few words and the dice
-    odds of a choice) and ``board_text`` (the whole table as text); ``menu(game,
-    decision)`` lists the choices offered a person, useful first, as ``(action,
-    words)`` pairs, every one legal ("Move up to the sea wall"; ``None``: the
-    space's ``candidates``, as their text forms);
-    ``render`` draws a seat's view as an SVG document. For the analysis code:
-    ``odds_tables(options=None)`` lists the rule set's dice mechanics (``analysis.odds.OddsTable``) as a
-    game's resolved ``options`` read them (the readings of RULINGS that are options);
-    ``metrics`` declares the numbers ``measure(game)`` reports for a finished game.
-    For search bots: ``evaluate(game, side)`` scores a game not yet over from
-    ``side``'s point of view, in [0, 1] (roughly its chance to win), so that a
-    playout cut short can be scored; ``None``: such a game counts as a draw (0.5).
-    ``search_candidates(game, decision, k)`` lists at most ``k`` legal actions the
-    search bot weighs at ``decision`` (``None``: the space's ``candidates(k)``).
-    For speed: ``batch`` (a :class:`BatchPath`) plays many games of a Monte
-    Carlo run side by side. ``preview(game, seat, action)`` is ``seat``'s view
-    with a legal action not yet given drawn in (a path, where it stops and
-    ends, what it meets), for ``render`` to picture before a person commits.
-    ``scenarios`` lists the shipped scenarios (name, title) of a rule set
-    whose ``scenario`` option names one. ``embed(options)`` gives the files
-    of one's own that resolved options name (a scenario TOML and its tables)
-    as JSON-safe data for the record's header, or ``None`` when the options
-    name only what ships with grognard; ``restore(options, dice, embedded)``
-    makes the game from that data, so that a record replays after the files
-    are edited, moved or gone. ``upload(name, text)`` checks a file of one's
-    own sent to a server (a scenario TOML, by its file name and text) without
-    reading anything on the server's disk, and gives ``(options, embedded)``:
-    the options it sets and the data ``restore`` makes the game from; it raises
-    a :class:`~grognard.core.errors.GrognardError` listing every problem.
-    ``upload_option`` names the option such a file stands for ("scenario").
-    ``face`` (a :class:`grognard.core.face.Face`) is what the web pages draw and
-    offer of a game, from a seat's view; ``None``: the menu, a typed order and ``board_text``.
+    The facts: ``name``, ``title``, ``seed_file`` (the rules' seed text), ``sides``, ``options``; ``bots`` maps
+    a bot's name to a factory taking the bot's own random generator: the levels of
+    ``grognard.bots.ladder.LADDER`` it offers (weakest first), then older names; ``default_bot``; ``bot_notes``
+    describes the rule set's bot at each level in one line a player understands ("beginner: forgets cover,
+    good for a first game"). ``log_key``: what the compact turn summary's abbreviations mean; ``sequence``:
+    the sequence of play in a few plain lines (the printed card); ``usage``: the action syntax; ``metrics``:
+    the numbers ``analysis.measure`` reports for a finished game; ``upload_option``: the option a file of
+    one's own stands for ("scenario").
+
+    The parts: ``rules`` (:class:`Rules`), ``face`` (:class:`~grognard.core.face.Face`; ``None``: the pages
+    show the menu, a typed order and the adviser's board), ``adviser`` (:class:`Adviser`; ``None``: the
+    decision's prompt and its space's candidates), ``analysis`` (:class:`Analysis`), ``files``
+    (:class:`ScenarioFiles`), ``batch`` (:class:`Batch`), and ``render``, a seat's view drawn as an SVG document.
     """
 
     name: str
@@ -105,37 +195,21 @@ class Ruleset:
     seed_file: str
     sides: tuple[str, ...]
     options: tuple[OptionSpec, ...]
-    new_game: Callable[[Mapping[str, Any], DiceSource], Game]
-    parse_action: Callable[[str], Any]
-    describe: Callable[[Event], str | None]
+    rules: Rules[G, A]
     bots: Mapping[str, BotFactory] = field(default_factory=dict)
     default_bot: str = "random"
     bot_notes: Mapping[str, str] = field(default_factory=dict)  # a level's bot in one line a player reads
-    summarize_turn: Callable[[list[Event]], list[str]] | None = None
-    log_key: str = ""  # what the compact turn summary's abbreviations mean
-    sequence: tuple[str, ...] = ()  # the sequence of play in a few plain lines (the printed card)
-    summary: Callable[[Game], list[tuple[str, Any]]] | None = None
-    action_from_json: Callable[[dict[str, Any]], Any] | None = None
+    log_key: str = ""
+    sequence: tuple[str, ...] = ()
     usage: tuple[str, ...] = ()
-    situation: Callable[[Any, Decision], list[str]] | None = None
-    note: Callable[[Any, Any], str] | None = None
-    odds: Callable[[Any, Any], str | None] | None = None
-    board_text: Callable[[Any, str | None], str] | None = None
-    menu: Callable[[Any, Decision], list[tuple[Any, str]]] | None = None
-    render: Callable[[dict[str, Any]], str] | None = None
-    odds_tables: Callable[..., list[Any]] | None = None
-    evaluate: Callable[[Any, str], float] | None = None
-    search_candidates: Callable[[Any, Decision, int], list[Any]] | None = None
     metrics: tuple[Metric, ...] = ()
-    measure: Callable[[Any], dict[str, int | None]] | None = None
-    batch: BatchPath | None = None
-    preview: Callable[[Any, str, Any], dict[str, Any]] | None = None
-    scenarios: Callable[[], list[tuple[str, str]]] | None = None
-    embed: Callable[[Mapping[str, Any]], dict[str, Any] | None] | None = None
-    restore: Callable[[Mapping[str, Any], DiceSource, Mapping[str, Any]], Game] | None = None
-    upload: Callable[[str, str], tuple[dict[str, Any], dict[str, Any]]] | None = None
     upload_option: str = ""
     face: Face | None = None
+    adviser: Adviser[G, A] | None = None
+    analysis: Analysis[G, A] | None = None
+    files: ScenarioFiles[G] | None = None
+    batch: Batch | None = None
+    render: Callable[[View], str] | None = None
 
     def resolve(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with ``given``, checked (``OptionError`` names the field)."""
@@ -145,10 +219,22 @@ class Ruleset:
         """Resolved ``options`` as a record's header keeps them (quiet options at their default left out)."""
         return recorded(self.options, options)
 
-    def create(self, given: Mapping[str, Any], dice: DiceSource, embedded: Mapping[str, Any] | None = None) -> Game:
+    def new_game(self, options: Mapping[str, Any], dice: DiceSource) -> G:
+        """A new game from resolved options (``rules.new_game``)."""
+        return self.rules.new_game(options, dice)
+
+    def parse_action(self, text: str) -> A:
+        """An action from its text form (``rules.parse_action``; raises ``ParseError``)."""
+        return self.rules.parse_action(text)
+
+    def describe(self, event: Event) -> str | None:
+        """An event as a line for people, or ``None`` (``rules.describe``)."""
+        return self.rules.describe(event)
+
+    def create(self, given: Mapping[str, Any], dice: DiceSource, embedded: Mapping[str, Any] | None = None) -> G:
         """A new game with ``given`` options (text or values) and ``dice``; from ``embedded`` files when given
-        (a record header's ``embedded``, see ``embed``) and the rule set can ``restore`` from them."""
+        (a record header's ``embedded``, see ``ScenarioFiles.embed``) and the rule set plays files of its own."""
         options = self.resolve(given)
-        if embedded and self.restore is not None:
-            return self.restore(options, dice, embedded)
-        return self.new_game(options, dice)
+        if embedded and self.files is not None:
+            return self.files.restore(options, dice, embedded)
+        return self.rules.new_game(options, dice)

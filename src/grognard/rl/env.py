@@ -3,8 +3,8 @@
 Each step the selected agent is the seat owing the first pending decision
 (``game.pending()[0]``); several decisions owed at once are answered one
 after another in that order, as ``play_out`` does. The decision's finite
-candidate set is the rule set's menu (``ruleset.menu``: the choices offered a
-person, useful first, every one legal) or, for a rule set without one, the
+candidate set is the rule set's menu (``ruleset.adviser.menu``: the choices offered a
+person, useful first, every one legal) or, for a rule set without an adviser, the
 space's ``candidates(slots)``; its first ``slots`` entries fill the slots of
 the ``Discrete(slots)`` action space, and ``action_mask`` marks the filled
 slots (``1``), the rest ``0``. ``infos[agent]["actions"]`` names the filled
@@ -144,8 +144,8 @@ class GrognardEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types: A
         """The table as text (``ansi``), from the selected agent's view; ``None`` without a render mode."""
         if self.render_mode is None:
             return None
-        if self.rules.board_text is not None:
-            return self.rules.board_text(self.game, self.agent_selection)
+        if self.rules.adviser is not None:
+            return self.rules.adviser.board(self.game, self.agent_selection)
         return str(self.game.view(self.agent_selection))
 
     def close(self) -> None:
@@ -177,8 +177,8 @@ class GrognardEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types: A
 
     def choices(self, decision: Decision) -> list[Any]:
         """The candidates of ``decision``, at most ``slots``: the rule set's menu, else the space's candidates."""
-        if self.rules.menu is not None:
-            listed = [action for action, _ in self.rules.menu(self.game, decision)]
+        if self.rules.adviser is not None:
+            listed = [action for action, _ in self.rules.adviser.menu(self.game, decision)]
         else:
             listed = list(decision.space.candidates(self.slots))
         return listed[: self.slots]

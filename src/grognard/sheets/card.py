@@ -196,7 +196,7 @@ def card(ruleset: Ruleset, options: Mapping[str, Any], seed: int) -> list[Flowab
         story += [Paragraph(_esc(line), TEXT) for line in ruleset.sequence]
     if ruleset.options:
         story += [Paragraph("Options in force", HEAD), options_in_force(ruleset, options)]
-    if ruleset.odds_tables is not None:
+    if ruleset.analysis is not None:
         story += [
             CondPageBreak(120),
             Paragraph("The dice: the chance of each result", HEAD),
@@ -207,7 +207,7 @@ def card(ruleset: Ruleset, options: Mapping[str, Any], seed: int) -> list[Flowab
                 SMALL,
             ),
         ]
-        for table in (table_json(t) for t in ruleset.odds_tables(options)):
+        for table in (table_json(t) for t in ruleset.analysis.odds_tables(options)):
             title = f"{table['title']} ({table['rule']})"
             grids = odds_grids(table)
             for k, grid in enumerate(grids):

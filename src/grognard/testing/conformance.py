@@ -79,9 +79,8 @@ def random_playout(
         assert decision.space.contains(action), f"{ruleset.name}: sampled {action} is not in its own space"
         text = str(action)
         assert ruleset.parse_action(text) == action, f"{ruleset.name}: {text!r} does not parse back to {action!r}"
-        if ruleset.action_from_json is not None:
-            data = json.loads(json.dumps(action.to_json()))
-            assert ruleset.action_from_json(data) == action, f"{ruleset.name}: {data} does not rebuild {action!r}"
+        data = json.loads(json.dumps(action.to_json()))
+        assert ruleset.rules.action_from_json(data) == action, f"{ruleset.name}: {data} does not rebuild {action!r}"
         for candidate in decision.space.candidates(8):
             assert decision.space.contains(candidate), f"{ruleset.name}: candidate {candidate} is not legal"
         if before is not None:

@@ -1,13 +1,13 @@
 """What the pages show of a game, through the Ruleset record and its face (``Ruleset.face``).
 
 Generic: a decision's prompt, situation lines, a menu of candidates with a note
-and the exact odds of each (``ruleset.note``/``ruleset.odds``, the same as the
+and the exact odds of each (the rule set's adviser, ``Ruleset.adviser``, the same as the
 terminal), events as lines (``ruleset.describe``) with dice kept as dice.
 The rule set's face (``grognard.core.face.Face``, from ``game.view(seat)`` only)
 gives the controls of a decision, the scene of the table in inches (drawn by the
 page's ``static/table.js``), the text tables, the phase's name and the projector's
 figures. A rule set without a face gets its server picture, the menu, a typed
-order and ``board_text`` in a ``<pre>``.
+order and the adviser's ``board`` in a ``<pre>``.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 
 from grognard.core.dice import SeededDice
 from grognard.core.engine import Decision, Event, Game
+from grognard.core.face import Face
 from grognard.core.ruleset import Ruleset
 from grognard.web.messages import EventItem
 
@@ -29,7 +30,7 @@ def _view(game: Game, seat: str | None) -> dict[str, Any]:
     return game.view(seat)
 
 
-def _controls(face: Any, view: dict[str, Any], decision: Decision) -> list[dict[str, Any]]:
+def _controls(face: Face | None, view: dict[str, Any], decision: Decision) -> list[dict[str, Any]]:
     return face.controls(view, decision) if face is not None else []
 
 
@@ -70,24 +71,26 @@ def decision_json(ruleset: Ruleset, game: Game, decision: Decision) -> dict[str,
     """A decision for the player page: prompt, situation, a menu with words, notes and odds, form controls,
     and the typed grammar of this decision's orders only (``usage``, with an ``example`` from the menu).
 
-    The menu is the rule set's (``Ruleset.menu``: useful first, in words, every legal target of a finite
-    choice); without one, every action of a finite space (at most ``FINITE``) or ``candidates(MENU)``.
+    The menu is the rule set's (``Adviser.menu``: useful first, in words, every legal target of a finite
+    choice); without an adviser, every action of a finite space (at most ``FINITE``) or ``candidates(MENU)``.
     Each choice: ``text`` (the order sent), ``label`` (its words, or the text), ``note``, ``odds``.
     ``controls``: the face's controls of the decision (docs/FACE-CONTRACT.md), ``forms`` those with fields;
     ``unit``: the unit the decision is about on the table (``{id, x, y, r}``, inches), so that a tap on it
     picks this decision; ``None`` when the decision is about no one unit.
     """
-    situation = ruleset.situation(game, decision) if ruleset.situation is not None else [decision.prompt]
-    if ruleset.menu is not None:
-        offered = ruleset.menu(game, decision)
+    adviser = ruleset.adviser
+    if adviser is not None:
+        situation = adviser.situation(game, decision)
+        offered = adviser.menu(game, decision)
     else:
+        situation = [decision.prompt]
         finite = getattr(decision.space, "actions", None)
         actions = list(finite[:FINITE]) if finite is not None else decision.space.candidates(MENU)
         offered = [(a, "") for a in actions]
     choices = []
     for action, words in offered:
-        note = ruleset.note(game, action) if ruleset.note is not None else ""
-        odds = ruleset.odds(game, action) if ruleset.odds is not None else None
+        note = adviser.note(game, action) if adviser is not None else ""
+        odds = adviser.odds(game, action) if adviser is not None else None
         choices.append({"text": str(action), "label": words or str(action), "note": note or "", "odds": odds or ""})
     face = ruleset.face
     view = _view(game, decision.seat) if face is not None else {}
@@ -121,8 +124,8 @@ def tables(ruleset: Ruleset, game: Game, mine: Collection[str], seat: str | None
     """Text tables of the units (beside every picture), of ``seat``'s view."""
     if ruleset.face is not None:
         return ruleset.face.tables(_view(game, seat), mine)
-    if ruleset.board_text is not None:
-        return [{"caption": "The table", "pre": ruleset.board_text(game, seat)}]
+    if ruleset.adviser is not None:
+        return [{"caption": "The table", "pre": ruleset.adviser.board(game, seat)}]
     return []
 
 
@@ -140,7 +143,7 @@ def commands(ruleset: Ruleset, game: Game) -> dict[str, str]:
 def figures(ruleset: Ruleset, game: Game) -> list[tuple[str, Any]]:
     if ruleset.face is not None:
         return ruleset.face.figures(_view(game, None))
-    return ruleset.summary(game) if ruleset.summary is not None else []
+    return [(label, value) for label, value in ruleset.rules.summary(game)]
 
 
 def event_json(ruleset: Ruleset, event: Event, index: int) -> EventItem | None:

@@ -118,7 +118,7 @@ def _options(name: str, ruleset: Ruleset, first: bool) -> str:
                 for v, words in pairs
             )
             rows.append(f'<p>{label}<br><select id="{key}" {data}>{items}</select></p>')
-            if ruleset.upload is not None and spec.name == ruleset.upload_option:  # or a file of one's own
+            if ruleset.files is not None and spec.name == ruleset.upload_option:  # or a file of one's own
                 rows.append(
                     f'<p><label for="{key}-file">or your own {escape(spec.name)} file (TOML): it replaces the '
                     f'choice above</label><br><input type="file" id="{key}-file" accept=".toml,text/plain" '

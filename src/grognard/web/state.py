@@ -136,8 +136,8 @@ def _add_game(out: State, room: Room, conn: Conn, game: Game, mine: set[str], se
         )
     else:  # the server's picture of a rule set without a face
         out["svg"] = room.svg(seat)
-    if meta["status"] in ("over", "ended") and ruleset.summary is not None:
-        summary = ruleset.summary
+    if meta["status"] in ("over", "ended"):
+        summary = ruleset.rules.summary
         out["summary"] = room.memo("summary", lambda: [[label, str(value)] for label, value in summary(game)])
 
 

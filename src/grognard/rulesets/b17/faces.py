@@ -14,7 +14,7 @@ from grognard.core.errors import GrognardError
 from grognard.core.words import percent
 from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import rules as R
-from grognard.rulesets.b17.actions import Fly, Guns, PlaceBox
+from grognard.rulesets.b17.actions import B17Action, Fly, Guns, PlaceBox
 from grognard.rulesets.b17.data import (
     ATTACK_RANGE,
     DAMAGED,
@@ -28,7 +28,8 @@ from grognard.rulesets.b17.data import (
     mechanics,
 )
 from grognard.rulesets.b17.describe import PHASES
-from grognard.rulesets.b17.game import B17Game, FlySpace
+from grognard.rulesets.b17.game import B17Game
+from grognard.rulesets.b17.spaces import FlySpace
 from grognard.rulesets.b17.state import Aircraft
 
 
@@ -84,7 +85,7 @@ def situation(game: B17Game, decision: Decision) -> list[str]:
     return lines
 
 
-def note(game: B17Game, action: Any) -> str:
+def note(game: B17Game, action: B17Action) -> str:
     """A preview of a menu choice: where a move ends and what it meets."""
     if isinstance(action, Fly):
         space = FlySpace(game, action.aircraft)
@@ -99,7 +100,7 @@ def note(game: B17Game, action: Any) -> str:
             x, y, h = path.snapped(stop)
             b = game.aircraft(target)
             how = R.head_on_or_behind(b, x, y, h, float(game.state.options["head_on_tolerance"]))
-            from grognard.rulesets.b17.bots import guns_met
+            from grognard.rulesets.b17.attacks import guns_met
 
             parts.append(
                 f"attack {target} at ({x:g}, {y:g}){' ' + how + ' +1' if how else ''}, "
@@ -111,7 +112,7 @@ def note(game: B17Game, action: Any) -> str:
         else:
             x, y, h = path.snapped(path.length)
             if not a.bomber:
-                from grognard.rulesets.b17.bots import guns_met
+                from grognard.rulesets.b17.attacks import guns_met
 
                 parts.append(f"ends at ({x:g}, {y:g}) heading {h:g}, {guns_met(game, a, x, y, h)} gunners there")
             else:
@@ -130,7 +131,7 @@ def note(game: B17Game, action: Any) -> str:
     return ""
 
 
-def odds(game: B17Game, action: Any) -> str | None:
+def odds(game: B17Game, action: B17Action) -> str | None:
     """The dice odds of a choice, from the mechanics' exact distributions (None: no dice)."""
     if isinstance(action, Fly) and action.target is not None:
         space = FlySpace(game, action.aircraft)
@@ -176,7 +177,7 @@ def board(game: B17Game, seat: str | None = None) -> str:
     return "\n".join(out)
 
 
-def preview(game: B17Game, seat: str, action: Any) -> dict[str, Any]:
+def preview(game: B17Game, seat: str, action: B17Action) -> dict[str, Any]:
     """``seat``'s view with a legal move drawn in: its path (start, turn point, end or exit), where it stops to
     attack, and every gun position that would fire at the stop and at the end (for ``render``).
 

@@ -40,4 +40,5 @@ NOTES = {  # each level's bot in one line a player reads (the host page, the sol
     "hard": "flies freely: fighters finish damaged bombers, not only the closest; the box flies straight in",
 }
 
-BOTS = ordered(LEVELS, {"doctrine": DoctrineBot, "random": RandomBot, **SEARCH})
+OLDER: dict[str, BotFactory] = {"doctrine": DoctrineBot, "random": RandomBot, **SEARCH}
+BOTS = ordered(LEVELS, OLDER)

@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from grognard.core.engine import Decision
-from grognard.rulesets.b17.actions import Fly, Guns, PlaceBox
+from grognard.rulesets.b17.actions import B17Action, Fly, Guns, PlaceBox
 from grognard.rulesets.b17.data import PAIRS
+from grognard.rulesets.b17.game import B17Game
 
 MENU = 12  # choices listed per decision, as at the terminal
 
 
-def menu(game: Any, decision: Decision) -> list[tuple[Any, str]]:
+def menu(game: B17Game, decision: Decision) -> list[tuple[B17Action, str]]:
     """``decision``'s candidates, each ``(action, words)``."""
     return [(action, words(action)) for action in decision.space.candidates(MENU)]
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from grognard.analysis.odds import OddsTable
 from grognard.core.dice import DiceSource
-from grognard.core.ruleset import BatchPath, Ruleset
-from grognard.rulesets.omaha import face, faces
-from grognard.rulesets.omaha.actions import USAGE, action_from_json, parse_action
+from grognard.core.engine import Decision, Event
+from grognard.core.ruleset import Ruleset
+from grognard.rulesets.omaha import face
+from grognard.rulesets.omaha.actions import USAGE, OmahaAction, action_from_json, parse_action
+from grognard.rulesets.omaha.advice import Advice
 from grognard.rulesets.omaha.analysis import METRICS, measure, odds_tables
 from grognard.rulesets.omaha.batch import play_batch, supports
 from grognard.rulesets.omaha.data import OPTIONS, SIDES
@@ -17,12 +20,6 @@ from grognard.rulesets.omaha.evaluate import evaluate
 from grognard.rulesets.omaha.game import OmahaGame
 from grognard.rulesets.omaha.levels import BOTS, NOTES
 from grognard.rulesets.omaha.levels import SEARCH_LEVELS as SEARCH_LEVELS  # bench/compare.py reads it here
-from grognard.rulesets.omaha.menu import menu
-
-
-def new_game(options: Mapping[str, Any], dice: DiceSource) -> OmahaGame:
-    """A new Omaha game from resolved options."""
-    return OmahaGame(options, dice)
 
 
 def summary(game: OmahaGame) -> list[tuple[str, Any]]:
@@ -59,40 +56,77 @@ def render_svg(view: dict[str, Any]) -> str:
     return picture(face.FACE, SIDES, "Omaha Beach", view)
 
 
-# the "search" bot's levels: playouts per decision, and turns a playout runs before ``evaluate`` scores it
+class OmahaRules:
+    """Omaha's game factory (:class:`grognard.core.ruleset.Rules`)."""
+
+    def new_game(self, options: Mapping[str, Any], dice: DiceSource) -> OmahaGame:
+        """A new Omaha game from resolved options."""
+        return OmahaGame(options, dice)
+
+    def parse_action(self, text: str) -> OmahaAction:
+        return parse_action(text)
+
+    def action_from_json(self, data: Mapping[str, Any]) -> OmahaAction:
+        return action_from_json(dict(data))
+
+    def describe(self, event: Event) -> str | None:
+        return describe(event)
+
+    def summarize_turn(self, events: Sequence[Event]) -> list[str]:
+        return summarize_turn(list(events))
+
+    def summary(self, game: OmahaGame) -> list[tuple[str, object]]:
+        return summary(game)
 
 
-RULESET = Ruleset(
+class OmahaAnalysis:
+    """Omaha for the analysis code and the search bots (:class:`grognard.core.ruleset.Analysis`)."""
+
+    def odds_tables(self, options: Mapping[str, Any] | None = None) -> list[OddsTable]:
+        return odds_tables(options)
+
+    def measure(self, game: OmahaGame) -> dict[str, int | None]:
+        return measure(game)
+
+    def evaluate(self, game: OmahaGame, side: str) -> float:
+        return evaluate(game, side)
+
+    def search_candidates(self, game: OmahaGame, decision: Decision, k: int) -> list[OmahaAction]:
+        """The decision space's own candidates: Omaha's menu is small enough to weigh whole."""
+        return list(decision.space.candidates(k))
+
+
+class OmahaBatch:
+    """Many doctrine games side by side (:class:`grognard.core.ruleset.Batch`, ``rulesets/omaha/batch``)."""
+
+    def supports(self, bots: Mapping[str, str]) -> bool:
+        return supports(bots)
+
+    def play(
+        self, options: Mapping[str, Any], bots: Mapping[str, str], seed: int, start: int, stop: int
+    ) -> list[dict[str, Any]]:
+        return play_batch(options, bots, seed, start, stop)
+
+
+RULESET: Ruleset[OmahaGame, OmahaAction] = Ruleset(
     name="omaha",
     title="Omaha Beach landing",
     seed_file="000_4fc63ac4eb89fd14.txt",
     sides=SIDES,
     options=OPTIONS,
-    new_game=new_game,
-    parse_action=parse_action,
-    describe=describe,
+    rules=OmahaRules(),
     bots=BOTS,
     default_bot="book",
     bot_notes=NOTES,
-    summarize_turn=summarize_turn,
     log_key=LOG_KEY,
     sequence=SEQUENCE,
-    summary=lambda game: summary(game),  # type: ignore[arg-type]
-    action_from_json=action_from_json,
     usage=tuple(USAGE.values()),
-    situation=faces.situation,  # type: ignore[arg-type]
-    note=faces.note,  # type: ignore[arg-type]
-    odds=faces.odds,  # type: ignore[arg-type]
-    board_text=faces.board,  # type: ignore[arg-type]
-    menu=menu,  # type: ignore[arg-type]
-    render=render_svg,
-    odds_tables=odds_tables,
-    evaluate=evaluate,
     metrics=METRICS,
-    measure=measure,
-    batch=BatchPath(supports, play_batch),
-    preview=faces.preview,  # type: ignore[arg-type]
     face=face.FACE,
+    adviser=Advice(),
+    analysis=OmahaAnalysis(),
+    batch=OmahaBatch(),
+    render=render_svg,
 )
 
 __all__ = ["RULESET", "OmahaGame"]

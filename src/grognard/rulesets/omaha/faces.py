@@ -7,13 +7,14 @@ the same objects play rolls.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from grognard.core.engine import Decision
 from grognard.core.words import counted, percent
 from grognard.rulesets.omaha import rules as R
-from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, PlaceBunkers
+from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, OmahaAction, PlaceBunkers
 from grognard.rulesets.omaha.data import (
     ARTILLERY_KILLS,
     ARTILLERY_LANDS,
@@ -82,7 +83,7 @@ def _distribution(mechanic: Any) -> Any:
     return mechanic.distribution()
 
 
-def odds(game: OmahaGame, action: Any) -> str | None:
+def odds(game: OmahaGame, action: OmahaAction) -> str | None:
     """The dice odds of ``action``, from the mechanics' exact distributions (None: no dice)."""
     s = game.state
     if isinstance(action, Fight):
@@ -117,7 +118,7 @@ def odds(game: OmahaGame, action: Any) -> str | None:
     return None
 
 
-def note(game: OmahaGame, action: Any) -> str:
+def note(game: OmahaGame, action: OmahaAction) -> str:
     """A few words on what a menu choice does."""
     if isinstance(action, Move):
         squad = game.squad(action.squad)
@@ -135,7 +136,7 @@ def note(game: OmahaGame, action: Any) -> str:
     return ""
 
 
-def preview(game: OmahaGame, seat: str, action: Any) -> dict[str, Any]:
+def preview(game: OmahaGame, seat: str, action: OmahaAction) -> dict[str, Any]:
     """``seat``'s view with a legal order not yet given drawn in (``view["preview"]``, inches): a move's
     straight path (omaha.14), a fight's line to the bunker in front (omaha.17, omaha.18), a bunker's or an
     artillery strike's line to its target squad (omaha.19, omaha.23)."""
@@ -181,7 +182,7 @@ def board(game: OmahaGame, seat: str | None = None) -> str:
         line[start] = "|"
     rows.append("obstacles |" + "".join(line) + "|")
     squads = [a.squad for a in s.americans if a.squad is not None]
-    bands = [
+    bands: list[tuple[str, Callable[[float], bool], str]] = [
         ("past wall", lambda y: R.past_wall(y), " "),
         ("at wall", R.at_wall, "="),
         ("beach 16+", lambda y: 16.0 <= y and R.below_wall(y), " "),

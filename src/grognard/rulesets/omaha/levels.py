@@ -39,4 +39,5 @@ NOTES = {  # each level's bot in one line a player reads (the host page, the sol
     "hard": "the book's plan played sharper: bunkers set wide apart, squads take the shortest way to the bunkers",
 }
 
-BOTS = ordered(LEVELS, {"doctrine": DoctrineBot, "random": RandomBot, **SEARCH})
+OLDER: dict[str, BotFactory] = {"doctrine": DoctrineBot, "random": RandomBot, **SEARCH}
+BOTS = ordered(LEVELS, OLDER)

@@ -15,13 +15,13 @@ from typing import Any
 
 from grognard.core.engine import Decision
 from grognard.rulesets.omaha import rules as R
-from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, PlaceBunkers
+from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, OmahaAction, PlaceBunkers
 from grognard.rulesets.omaha.data import OBSTACLE_SECTION_WIDTH, WALL_Y
 from grognard.rulesets.omaha.game import OmahaGame
 from grognard.rulesets.omaha.spaces import OrdersSpace, TargetSpace
 from grognard.rulesets.omaha.state import Squad
 
-Choice = tuple[Any, str]
+Choice = tuple[OmahaAction, str]
 
 
 def menu(game: OmahaGame, decision: Decision) -> list[Choice]:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from grognard.analysis.odds import OddsTable
 from grognard.core.dice import DiceSource
+from grognard.core.engine import Decision, Event
 from grognard.core.face import Face
 from grognard.core.ruleset import Ruleset
 from grognard.render.skirmish import render as render_svg
-from grognard.rulesets.skirmish import face, face_controls, faces
-from grognard.rulesets.skirmish.actions import USAGE, action_from_json, parse_action
+from grognard.rulesets.skirmish import face, face_controls
+from grognard.rulesets.skirmish.actions import USAGE, SkirmishAction, action_from_json, parse_action
+from grognard.rulesets.skirmish.advice import Advice
 from grognard.rulesets.skirmish.analysis import METRICS, measure, scenario_odds_tables
 from grognard.rulesets.skirmish.candidates import search_candidates
 from grognard.rulesets.skirmish.describe import LOG_KEY, SEQUENCE, describe, summarize_turn
@@ -24,20 +27,10 @@ from grognard.rulesets.skirmish.scenario import embed_files, scenario_from_embed
 from grognard.rulesets.skirmish.upload import upload
 
 
-def new_game(options: Mapping[str, Any], dice: DiceSource) -> SkirmishGame:
-    """A new skirmish game from resolved options."""
-    return SkirmishGame(options, dice)
-
-
-def restore(options: Mapping[str, Any], dice: DiceSource, embedded: Mapping[str, Any]) -> SkirmishGame:
-    """A game on the scenario (and tables) a record's header keeps, not the files, which may have changed."""
-    return SkirmishGame(options, dice, scenario=scenario_from_embedded(embedded, str(options["scenario"])))
-
-
-def summary(game: SkirmishGame) -> list[tuple[str, Any]]:
+def summary(game: SkirmishGame) -> list[tuple[str, object]]:
     """The figures of a finished game for its final report."""
     s = game.state
-    out: list[tuple[str, Any]] = [("scenario", f"{game.ctx.scenario.spec.title} ({game.ctx.scenario.source})")]
+    out: list[tuple[str, object]] = [("scenario", f"{game.ctx.scenario.spec.title} ({game.ctx.scenario.source})")]
     for side in SIDES:
         total = sum(1 for f in s.figures.values() if f.side == side)
         out.append((f"{side} men lost", f"{s.stats['losses'][side]} of {total}"))
@@ -48,11 +41,64 @@ def summary(game: SkirmishGame) -> list[tuple[str, Any]]:
     return out
 
 
-# the "search" bot's levels: playouts per decision, each to the end of the turn (its fire and melee) and
-# scored by ``evaluate``; the menu cut to 4 playouts a candidate (skirmish/candidates.py lists them)
+class SkirmishRules:
+    """The skirmish's game factory (:class:`grognard.core.ruleset.Rules`)."""
+
+    def new_game(self, options: Mapping[str, Any], dice: DiceSource) -> SkirmishGame:
+        """A new skirmish game from resolved options."""
+        return SkirmishGame(options, dice)
+
+    def parse_action(self, text: str) -> SkirmishAction:
+        return parse_action(text)
+
+    def action_from_json(self, data: Mapping[str, Any]) -> SkirmishAction:
+        return action_from_json(dict(data))
+
+    def describe(self, event: Event) -> str | None:
+        return describe(event)
+
+    def summarize_turn(self, events: Sequence[Event]) -> list[str]:
+        return summarize_turn(list(events))
+
+    def summary(self, game: SkirmishGame) -> list[tuple[str, object]]:
+        return summary(game)
 
 
-RULESET = Ruleset(
+class SkirmishAnalysis:
+    """The skirmish for the analysis code and the search bots (:class:`grognard.core.ruleset.Analysis`)."""
+
+    def odds_tables(self, options: Mapping[str, Any] | None = None) -> list[OddsTable]:
+        """The tables of the scenario ``options`` name (its own tables, if it has them)."""
+        return scenario_odds_tables(options)
+
+    def measure(self, game: SkirmishGame) -> dict[str, int | None]:
+        return measure(game)
+
+    def evaluate(self, game: SkirmishGame, side: str) -> float:
+        return evaluate(game, side)
+
+    def search_candidates(self, game: SkirmishGame, decision: Decision, k: int) -> list[SkirmishAction]:
+        return search_candidates(game, decision, k)
+
+
+class SkirmishFiles:
+    """The scenario files the skirmish plays (:class:`grognard.core.ruleset.ScenarioFiles`)."""
+
+    def shipped(self) -> list[tuple[str, str]]:
+        return shipped()
+
+    def embed(self, options: Mapping[str, Any]) -> dict[str, Any] | None:
+        return embed_files(options)
+
+    def restore(self, options: Mapping[str, Any], dice: DiceSource, embedded: Mapping[str, Any]) -> SkirmishGame:
+        """A game on the scenario (and tables) a record's header keeps, not the files, which may have changed."""
+        return SkirmishGame(options, dice, scenario=scenario_from_embedded(embedded, str(options["scenario"])))
+
+    def upload(self, name: str, text: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        return upload(name, text)
+
+
+RULESET: Ruleset[SkirmishGame, SkirmishAction] = Ruleset(
     name="skirmish",
     title=(
         "WWII skirmish (moving, fire, cover, melee, artillery, wedges, buildings, bridges, vehicles, "
@@ -61,28 +107,15 @@ RULESET = Ruleset(
     seed_file="001_10caca1a67345982.txt",
     sides=SIDES,
     options=OPTIONS,
-    new_game=new_game,
-    parse_action=parse_action,
-    describe=describe,
-    summarize_turn=summarize_turn,
-    log_key=LOG_KEY,
-    sequence=SEQUENCE,
+    rules=SkirmishRules(),
     bots=BOTS,
     default_bot="book",
     bot_notes=NOTES,
-    evaluate=evaluate,
-    search_candidates=search_candidates,  # type: ignore[arg-type]
-    action_from_json=action_from_json,
+    log_key=LOG_KEY,
+    sequence=SEQUENCE,
     usage=tuple(USAGE.values()),
-    situation=faces.situation,
-    note=faces.note,
-    odds=faces.odds,
-    board_text=faces.board,
-    preview=faces.preview,
-    scenarios=shipped,
-    embed=embed_files,
-    restore=restore,
-    upload=upload,
+    metrics=METRICS,
+    upload_option="scenario",
     face=Face(
         scene=face.scene,
         phase=face.phase,
@@ -93,12 +126,10 @@ RULESET = Ruleset(
         marks=face.marks,
         commands=face.commands,
     ),
-    upload_option="scenario",
+    adviser=Advice(),
+    analysis=SkirmishAnalysis(),
+    files=SkirmishFiles(),
     render=render_svg,
-    odds_tables=scenario_odds_tables,
-    metrics=METRICS,
-    measure=measure,
-    summary=lambda game: summary(game),
 )
 
 __all__ = ["RULESET", "SkirmishGame"]

@@ -23,7 +23,7 @@ from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import moving as MV
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import view as VW
-from grognard.rulesets.skirmish.actions import Burst, Drive, Fire, Move
+from grognard.rulesets.skirmish.actions import Burst, Drive, Fire, Move, SkirmishAction
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.state import Figure, FireOrder
 
@@ -235,10 +235,10 @@ def board(game: SkirmishGame, seat: str | None) -> str:
         lines.append(f"  barbed wire (laid): {_where(None, list(wire), None, None)}")
     for trap in s.traps:
         lines.append(f"  tank trap (set): {_where(None, None, trap, None)}")
-    for piece in sorted(s.pieces.values(), key=lambda p: p.id):
+    for gun in sorted(s.pieces.values(), key=lambda p: p.id):
         lines.append(
-            f"  piece {piece.id} ({piece.weapon.replace('_', ' ')}) at ({piece.x:g}, {piece.y:g}), "
-            f"crew {piece.crew or 'none (abandoned)'}"
+            f"  piece {gun.id} ({gun.weapon.replace('_', ' ')}) at ({gun.x:g}, {gun.y:g}), "
+            f"crew {gun.crew or 'none (abandoned)'}"
         )
     for objective in spec.objectives:
         lines.append(
@@ -259,7 +259,7 @@ def _where(shape: Any, line: Any, at: Any, radius: Any) -> str:
     return "?"
 
 
-def note(game: SkirmishGame, action: Any) -> str:
+def note(game: SkirmishGame, action: SkirmishAction) -> str:
     """A few words on a choice: where a move goes and what it costs, what a fire order aims at."""
     if isinstance(action, Move):
         if action.turn is not None:
@@ -311,7 +311,7 @@ def note(game: SkirmishGame, action: Any) -> str:
     return ""
 
 
-def odds(game: SkirmishGame, action: Any) -> str | None:
+def odds(game: SkirmishGame, action: SkirmishAction) -> str | None:
     """Expected kills of a fire order, from the rules' own mechanics."""
     if isinstance(action, Burst):
         return _burst_odds(game, action)
@@ -450,7 +450,7 @@ def _under_json(game: SkirmishGame, order: Any, f: Figure) -> dict[str, Any]:
     }
 
 
-def preview(game: SkirmishGame, seat: str, action: Any) -> dict[str, Any]:
+def preview(game: SkirmishGame, seat: str, action: SkirmishAction) -> dict[str, Any]:
     """``seat``'s view with an order not yet given drawn in (for ``render``).
 
     A move: every man's path (inches, start first) and its cost; a fire order:

@@ -35,4 +35,5 @@ NOTES = {  # each level's bot in one line a player reads (the host page, the sol
     "hard": "the book, but every man aims at the enemy he is likeliest to kill, and defenders charge sooner",
 }
 
-BOTS = ordered(LEVELS, {"doctrine": DoctrineBot, "random": RandomBot, **SEARCH})
+OLDER: dict[str, BotFactory] = {"doctrine": DoctrineBot, "random": RandomBot, **SEARCH}
+BOTS = ordered(LEVELS, OLDER)

@@ -18,7 +18,6 @@ from grognard.core.errors import GrognardError, IllegalAction
 from grognard.core.lookup import NotOwed, find_decision, owed
 from grognard.core.record import RecordWriter, dice_of
 from grognard.core.takeback import stands
-from grognard.web import faces
 from grognard.web.messages import DiceRequest, RefusalCode
 from grognard.web.protocol import Refused
 from grognard.web.referee import RefereeDice
@@ -94,14 +93,15 @@ class Acting(Seats):
             return {"action": str(action), "legal": False, "problem": "you owe no decision this action answers"}
         except IllegalAction as exc:
             return {"action": str(action), "legal": False, "problem": str(exc)}
-        note = self.ruleset.note(game, action) if self.ruleset.note is not None else ""
-        odds = self.ruleset.odds(game, action) if self.ruleset.odds is not None else None
+        adviser = self.ruleset.adviser
+        note = adviser.note(game, action) if adviser is not None else ""
+        odds = adviser.odds(game, action) if adviser is not None else None
         out = {"action": str(action), "legal": True, "note": note or "", "odds": odds or "no dice"}
-        if self.ruleset.preview is not None and (self.ruleset.face is not None or self.ruleset.render is not None):
+        if adviser is not None and (self.ruleset.face is not None or self.ruleset.render is not None):
             # the order drawn in (its path, where it ends, what it meets): in inches for the page's table,
             # or the server's picture of a rule set without a face
             try:
-                view = self.ruleset.preview(game, decision.seat, action)
+                view = adviser.preview(game, decision.seat, action)
             except IllegalAction as exc:
                 return {"action": str(action), "legal": False, "problem": str(exc)}
             if self.ruleset.face is not None:
@@ -252,9 +252,7 @@ class Acting(Seats):
             await self._save_meta()
             self.touch()
             return
-        summary = self.ruleset.summary
-        standing = summary(game) if summary is not None else faces.figures(self.ruleset, game)
-        writer.ending(game, "host", standing)
+        writer.ending(game, "host", self.ruleset.rules.summary(game))
         try:
             await self._persist(writer.lines[-1], copy_meta(self.meta))
         except Exception:

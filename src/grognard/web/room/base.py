@@ -200,10 +200,11 @@ class RoomBase(ABC):
         return str(self.memo(("svg", seat), lambda: self._draw(seat)))
 
     def _draw(self, seat: str | None) -> str:
-        assert self.game is not None and self.ruleset.render is not None
+        render = self.ruleset.render
+        assert self.game is not None and render is not None
         view = dict(self.game.view(seat), seat=None, side=None)
         key = ("picture", canonical_json(view))
-        return str(self.memo(key, lambda: self.ruleset.render(view)))  # type: ignore[misc]
+        return str(self.memo(key, lambda: render(view)))
 
     @abstractmethod
     async def _save_meta(self) -> None:

@@ -61,11 +61,11 @@ async def create_room(request: Request, server: ServerDep) -> Any:
     given: dict[str, Any] = dict(body.options)
     embedded = None
     if body.upload is not None:  # one's own file, checked whole before anything is made
-        if ruleset.upload is None:
+        if ruleset.files is None:
             return refusal(RefusalCode.NO_UPLOAD, f"upload: the {ruleset.name} rules take no file of one's own")
         given.pop(ruleset.upload_option, None)
         check_offered(ruleset.options, given)
-        uploaded, embedded = ruleset.upload(body.upload.name, body.upload.text)
+        uploaded, embedded = ruleset.files.upload(body.upload.name, body.upload.text)
         given.update(uploaded)
     else:
         check_offered(ruleset.options, given)  # a scenario shipped, never a file on the server named
