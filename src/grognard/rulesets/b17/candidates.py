@@ -1,4 +1,4 @@
-"""The moves the search bot weighs at a B-17 decision (``Ruleset.search_candidates``): few and different.
+"""The moves the search bot weighs at a B-17 decision (``Analysis.search_candidates``): few and different.
 
 A fighter: the doctrine's own best plan; then for each of the ``TARGETS``
 bombers nearest its nose (not only the closest, which binds the doctrine,

@@ -113,7 +113,7 @@ def american_chance(game: OmahaGame) -> float:
 
 
 def evaluate(game: OmahaGame, side: str) -> float:
-    """``side``'s score of the position in [0, 1]: about its chance to win (``Ruleset.evaluate``)."""
+    """``side``'s score of the position in [0, 1]: about its chance to win (``Analysis.evaluate``)."""
     result = game.result
     if result is not None:
         if result.winner is None:

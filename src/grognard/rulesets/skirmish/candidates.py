@@ -1,4 +1,4 @@
-"""The orders the search bot weighs at a skirmish decision (``Ruleset.search_candidates``): few and different.
+"""The orders the search bot weighs at a skirmish decision (``Analysis.search_candidates``): few and different.
 
 A unit's move: hold; a charge when one is open (``bots.charge_move``, whatever
 its odds); the moves to the ``COVER_SPOTS`` cover spots within a move that

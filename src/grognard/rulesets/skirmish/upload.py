@@ -1,4 +1,4 @@
-"""A scenario TOML of one's own, sent to a server (``Ruleset.upload``): checked whole, kept in the record.
+"""A scenario TOML of one's own, sent to a server (``ScenarioFiles.upload``): checked whole, kept in the record.
 
 Nothing on the server's disk is read for it: the file is its text alone, played on the default tables
 (a ``tables`` path would name a file of the server's), and the record's header keeps that text

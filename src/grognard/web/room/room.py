@@ -46,7 +46,7 @@ class Room(Clock):
         embedded: dict[str, Any] | None = None,
     ) -> Room:
         """A new room; ``embedded``: the files of one's own the game is made from (an uploaded scenario,
-        ``Ruleset.upload``), kept in the record's header so that it replays and resumes from them."""
+        ``ScenarioFiles.upload``), kept in the record's header so that it replays and resumes from them."""
         options = ruleset.resolve(given)
         probe = ruleset.create(options, SeededDice(0), embedded)
         seats = [[seat, probe.side_of(seat)] for seat in probe.seats()]
