@@ -115,6 +115,29 @@ def test_fighters_elements_and_the_target_are_told_apart() -> None:
     assert {k["cls"] for k in picture["key"]} >= {"bomber", "fighter", "smoke", "gun", "element", "target"}
 
 
+@pytest.mark.rule("b17.21")
+def test_the_coin_beside_an_element_above_or_below_until_its_first_move() -> None:
+    game = b17_scene({"B1": (50.0, 30.0, 0.0)}, {"F1": (70.0, 36.0, 180.0), "F3": (70.0, 20.0, 180.0)})
+    altitude = {"E1": "above", "E2": "below"}
+    for element in game.state.elements:
+        element.altitude = altitude.get(element.label, "level")
+    for label in ("F1", "F3"):
+        game.aircraft(label).moves = 0
+    game.changed()
+    face = rulesets.get("b17").face
+
+    def coins() -> dict[str, dict[str, Any]]:
+        view = json.loads(json.dumps(game.view("American")))
+        return {s["title"].split()[0]: s for s in _shapes(face.scene(view, set())) if s.get("cls") == "coin"}
+
+    shown = coins()
+    assert {k: (v["state"], v["text"]) for k, v in shown.items()} == {"E1": ("heads", "H"), "E2": ("tails", "T")}
+    assert math.dist((shown["E1"]["x"], shown["E1"]["y"]), (70.0, 36.0)) < 3.5  # beside the element's fighter
+    game.aircraft("F1").moves = 1  # E1 has flown its first move: its altitude no longer counts
+    game.changed()
+    assert set(coins()) == {"E2"}
+
+
 @pytest.fixture(scope="module")
 def omaha_picture() -> tuple[dict[str, Any], dict[str, Any]]:
     """Omaha's two-German golden game (craters and red markers on) at record line 180 (turn 16: a bunker active,

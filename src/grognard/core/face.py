@@ -25,7 +25,8 @@ Control = dict[str, Any]
 CLASSES = frozenset(
     "water wood hill road wall wire building door window bridge rail sand shingle sea obstacle bunker exit "
     "box target flak ground band divider label squad fighter bomber path ring ruler template sky gunring gone crater "
-    "casualty off aim scatter focus smoke gun engine element man hedgehog cotton hull top track barrel court".split()
+    "casualty off aim scatter focus smoke gun engine element man hedgehog cotton coin hull top track barrel "
+    "court".split()
 )
 # a side's shape, as well as its colour; and "man": a standing man (a figure of a group, drawn to scale)
 MARKERS = ("circle", "square", "triangle", "diamond", "man")

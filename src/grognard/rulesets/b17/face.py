@@ -131,6 +131,7 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
             }
         )
         units.extend(over)
+    marks += P.coins(view)
     rings = [dict(m, kind="circle", cls="ring") for m in own(view, mine)]
     return {
         "x0": 0.0,

@@ -8,6 +8,7 @@ the target and the flak, in table inches, from the rules' own geometry (``geomet
   "cut into lengths of 2 inches or less ... to represent smoke trailing from each damaged engine").
 - A fighter's element (b17.16) is told by a ring round it, each element's ring its own dashes (``e1``-``e4``,
   in turn), and by the element's name after the fighter's.
+- An element above or below the bombers has its coin beside it, heads or tails, until its first move (b17.21).
 - The target is a target (a bullseye on the 11" by 8" paper rectangle, b17.11); the flak's 6" reach round it
   (b17.53) is the face's dashed outline.
 
@@ -25,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from grognard.rulesets.b17 import geometry as G
-from grognard.rulesets.b17.data import TARGET
+from grognard.rulesets.b17.data import TABLE_LENGTH, TABLE_WIDTH, TARGET
 
 SMOKE_LENGTH = 2.0  # inches: a pipe cleaner "2 inches or less" (b17.3)
 SMOKE_WIDTH = (0.12, 0.55)  # inches across the plume, at the engine and at its end
@@ -33,6 +34,8 @@ GUN_DOT = 0.16  # inches: a gun position's dot
 ENGINE = (0.07, 0.05)  # a nacelle's half-length and half-width, in the model's lengths
 ELEMENT_RING = 1.35  # inches: the ring round a fighter that tells its element
 ELEMENT_LOOKS = 4  # e1..e4 (then again): each its own dashes (style.css)
+COIN = 0.9  # inches: the coin beside an element above or below the bombers (larger than a coin: its letter is read)
+COIN_AWAY = 2.2  # inches right of and below its first fighter
 
 
 def _points(pairs: Sequence[Sequence[float]]) -> list[list[float]]:
@@ -114,6 +117,37 @@ def aircraft_details(entry: dict[str, Any], dims: G.Dims) -> tuple[list[dict[str
     return under, over
 
 
+def coins(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The coin beside an element above or below the bombers (b17.21: heads above, tails below), while its first
+    move, the one its altitude changes (a dive +6", a climb -6", b17.22), is still to fly: beside its first
+    fighter on the table."""
+    out: list[dict[str, Any]] = []
+    for element in view["elements"]:
+        if element["altitude"] not in ("above", "below"):
+            continue
+        fighters = [e for e in view["aircraft"] if e["label"] in element["fighters"] and e["status"] == "flying"]
+        first = next((e for e in fighters if e["moves"] == 0), None)
+        if first is None:
+            continue
+        heads = element["altitude"] == "above"
+        x = min(max(first["x"] + COIN_AWAY, COIN), TABLE_LENGTH - COIN)
+        y = min(max(first["y"] - COIN_AWAY, COIN), TABLE_WIDTH - COIN)
+        out.append(
+            {
+                "kind": "circle",
+                "x": round(x, 2),
+                "y": round(y, 2),
+                "r": COIN,
+                "cls": "coin",
+                "state": "heads" if heads else "tails",
+                "text": "H" if heads else "T",
+                "title": f"{element['label']} is {element['altitude']} the bombers: "
+                + ('heads (its first move dives 6" further)' if heads else 'tails (its first move climbs, 6" shorter)'),
+            }
+        )
+    return out
+
+
 def element_look(element: str) -> str:
     """The look (``e1``...``e4``) of an element's rings: E1's is e1, E5's e1 again.
 
@@ -159,6 +193,7 @@ KEY = [
     {"cls": "gunring", "name": "a gun's 4\" reach"},
     {"cls": "smoke", "name": "smoke: an engine damaged"},
     {"cls": "element", "name": "ring: the fighter's element"},
+    {"cls": "coin", "name": "coin: above (H) or below (T)"},
     {"cls": "flak", "name": "flak range"},
     {"cls": "target", "name": "target"},
 ]
