@@ -95,3 +95,22 @@ def test_ruleset_is_data_and_typed_parts_with_no_any_callable() -> None:
                 missing = [m for m, _ in inspect.getmembers(protocol, inspect.isfunction) if not m.startswith("_")]
                 assert all(callable(getattr(value, m, None)) for m in missing), (name, part)
         assert ruleset.adviser is not None and ruleset.analysis is not None, name
+
+
+def test_the_rule_sets_declarations_are_never_excused_from_mypy() -> None:
+    """What mypy must check whole: the core's ``Ruleset`` and its protocols, and each rule set's declaration and
+    parts (``__init__``, ``advice``, ``faces``, ``menu``, ``levels``, ``game``), so that a rule set's parts are
+    checked against the protocols; none of them may go back on pyproject's ``ignore_errors`` list."""
+    import fnmatch
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    excused = [m for o in config.get("overrides", []) if o.get("ignore_errors") for m in o["module"]]
+    names = ["grognard.core.ruleset", "grognard.core.engine", "grognard.core.face"]
+    for rs in ("omaha", "b17", "skirmish"):
+        names += [f"grognard.rulesets.{rs}"] + [
+            f"grognard.rulesets.{rs}.{m}" for m in ("advice", "faces", "levels", "game")
+        ]
+    names += ["grognard.rulesets.omaha.menu", "grognard.rulesets.b17.menu"]
+    assert not [n for n in names if any(fnmatch.fnmatchcase(n, pattern) for pattern in excused)]
+    assert config["files"] == ["src/grognard"]
