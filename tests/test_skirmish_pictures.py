@@ -22,7 +22,7 @@ from grognard.rulesets.skirmish import face
 from grognard.rulesets.skirmish import face_terrain as FT
 
 SKIRMISH = get("skirmish")
-SCENARIOS = [name for name, _ in SKIRMISH.scenarios()] if SKIRMISH.scenarios else []
+SCENARIOS = [name for name, _ in SKIRMISH.files.shipped()] if SKIRMISH.files else []
 TABLE_JS = Path(face.__file__).parents[2] / "web" / "static" / "table.js"
 
 
