@@ -59,7 +59,7 @@ def _grids(rows: list[list[str]], first_col: bool = True) -> list[Table]:
 
 def _grid(rows: list[list[str]], head_rows: int = 1, first_col: bool = True) -> Table:
     table = Table(rows, repeatRows=head_rows, hAlign="LEFT")
-    style = [
+    style: list[tuple[Any, ...]] = [
         ("FONT", (0, 0), (-1, -1), "Helvetica", 8.5),
         ("FONT", (0, 0), (-1, head_rows - 1), "Helvetica-Bold", 8.5),
         ("BACKGROUND", (0, 0), (-1, head_rows - 1), colors.HexColor("#E4E4E4")),

@@ -9,7 +9,9 @@ the Americans' (circle markers), fighters the Germans' (triangles).
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
+from typing import Any, cast
+
+from shapely.geometry import Polygon
 
 from grognard.core.engine import Decision
 from grognard.core.errors import OptionError
@@ -29,12 +31,13 @@ from grognard.rulesets.b17.describe import PHASES
 from grognard.rulesets.b17.state import Aircraft
 
 RING = 2.25  # inches: the ring round an aircraft the page may tap
-FLAK_ON_TABLE = G.FLAK_AREA.intersection(G.TABLE_BOX).simplify(0.05)
+FLAK_ON_TABLE = cast(Polygon, G.FLAK_AREA.intersection(G.TABLE_BOX).simplify(0.05))  # a disc cut by a box
 
 
 def aircraft(entry: dict[str, Any]) -> Aircraft:
     """An aircraft of a view (its ``to_json`` form)."""
-    return Aircraft(**{k: (list(v) if k == "damaged" else v) for k, v in entry.items()})
+    fields: dict[str, Any] = {k: (list(v) if k == "damaged" else v) for k, v in entry.items()}
+    return Aircraft(**fields)
 
 
 def _altitude(view: dict[str, Any], a: Aircraft) -> str | None:
@@ -67,7 +70,7 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
     """The table in inches: the target and its flak range, the bombers' gun rings, every aircraft's outline
     with its heading, the rings of ``mine``."""
     options = view["options"]
-    terrain = [
+    terrain: list[dict[str, Any]] = [
         {"kind": "rect", "x": 0, "y": 0, "w": TABLE_LENGTH, "h": TABLE_WIDTH, "cls": "sky", "title": "the table"},
         {
             "kind": "polygon",  # the AA's reach on the table: 6" round the target (b17.53), cut at the table's edge
@@ -132,7 +135,7 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
         )
         units.extend(over)
     marks += P.coins(view)
-    rings = [dict(m, kind="circle", cls="ring") for m in own(view, mine)]
+    rings: list[dict[str, Any]] = [dict(m, kind="circle", cls="ring") for m in own(view, mine)]
     return {
         "x0": 0.0,
         "y0": 0.0,

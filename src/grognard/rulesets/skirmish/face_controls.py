@@ -15,7 +15,8 @@ import math
 from typing import Any
 
 from grognard.core.words import percent
-from grognard.rulesets.skirmish.face import _centre, unit_place
+from grognard.rulesets.skirmish.face import unit_place
+from grognard.rulesets.skirmish.face_terrain import _centre
 
 PUSHERS = 2  # the men who push a ladder off together (skirmish.83, the seed's "2 men"; RULINGS S9)
 
@@ -193,7 +194,7 @@ def _building_controls(view: dict[str, Any], unit: str, men: list[dict[str, Any]
         if b.get("standing"):
             continue
         points = b.get("points") or []
-        line = next((p.get("line", []) for p in view["terrain"]["pieces"] if p.get("id") == bid), [])
+        line: list[list[float]] = next((p.get("line", []) for p in view["terrain"]["pieces"] if p.get("id") == bid), [])
         near = [f for f in men if f["on_table"] and any(_near((f["x"], f["y"]), pt, 6.0) for pt in line)]
         if near or not line:
             who = (near or men)[0]
