@@ -292,6 +292,7 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
                 default=typer.Option(False, "--list", help="name the shipped scenarios and stop", rich_help_panel=GAME),
             ),
         ]
+    # Typer reads the options from the function's __signature__, which typeshed gives no function: its boundary
     command.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         common + [_option_parameter(s) for s in ruleset.options]
     )

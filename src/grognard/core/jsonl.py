@@ -21,7 +21,7 @@ grognard.core.errors.RecordError: line 1: not a record line: nested deeper than 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +74,7 @@ def parse_line(text: str, number: int) -> dict[str, Any]:
 
 def numbered_lines(
     source: Path | str | Iterable[str], *, drop_torn: bool = False
-) -> Iterator[tuple[int, dict[str, Any]]]:
+) -> Generator[tuple[int, dict[str, Any]]]:
     """The record's lines with their 1-based line numbers (blank lines skipped), read one at a time.
 
     ``source`` is a file's path, or lines of text (an upload, already in memory: no line there is cut short).

@@ -103,13 +103,13 @@ class OptionSpec:
             value = float(value)
         if not isinstance(value, self.kind) or (self.kind is int and isinstance(value, bool)):
             raise OptionError(f"option {self.name!r}: {value!r} is not {self.describe_values()}")
-        if self.kind is float and not math.isfinite(value):  # type: ignore[arg-type]
+        if isinstance(value, float) and not math.isfinite(value):  # the kind is float (an int became one)
             raise OptionError(f"option {self.name!r}: {value!r} is not a finite number")
         if self.choices and value not in self.choices:
             raise OptionError(f"option {self.name!r}: {value!r} is not one of {', '.join(self.choices)}")
-        if self.minimum is not None and value < self.minimum:  # type: ignore[operator]
+        if self.minimum is not None and isinstance(value, int | float) and value < self.minimum:
             raise OptionError(f"option {self.name!r}: {value} is below the minimum {self.minimum:g}")
-        if self.maximum is not None and value > self.maximum:  # type: ignore[operator]
+        if self.maximum is not None and isinstance(value, int | float) and value > self.maximum:
             raise OptionError(f"option {self.name!r}: {value} is above the maximum {self.maximum:g}")
         return value
 

@@ -22,11 +22,13 @@ import json
 import os
 import platform
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
+
+from typing_extensions import TypeIs
 
 from grognard import __version__
 from grognard.core.dice import RecordedDice
@@ -457,6 +459,11 @@ def _check_events(events: Any, game: Game, number: int) -> None:
             raise RecordError(f"event {k}: {exc}", number) from None
 
 
+def _parsed(source: Path | str | Iterable[str] | Sequence[dict[str, Any]]) -> TypeIs[Sequence[dict[str, Any]]]:
+    """Whether ``source`` is a record's lines already parsed (a sequence of objects), not text to read."""
+    return isinstance(source, Sequence) and bool(source) and isinstance(source[0], dict)
+
+
 def replay(
     source: Path | str | Iterable[str] | Sequence[dict[str, Any]],
     lookup: Callable[[str], Ruleset],
@@ -475,12 +482,12 @@ def replay(
     with ``drop_torn`` is replayed without that line. A file is read one
     line at a time (:mod:`grognard.core.jsonl`), and no further than its first bad line.
     """
-    numbered: Iterator[tuple[int, dict[str, Any]]]
-    if isinstance(source, Sequence) and source and isinstance(source[0], dict):
+    numbered: Generator[tuple[int, dict[str, Any]]]
+    if _parsed(source):
         numbered = ((number, dict(line)) for number, line in enumerate(source, 1))
     else:
-        numbered = numbered_lines(source, drop_torn=drop_torn)  # type: ignore[arg-type]
-    with closing(numbered):  # type: ignore[type-var]
+        numbered = numbered_lines(source, drop_torn=drop_torn)
+    with closing(numbered):
         first = next(numbered, None)
         header, ruleset, view, chain = _check_header(first, lookup)
         assert first is not None

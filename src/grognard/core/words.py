@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import SupportsFloat
+
 
 def counted(n: int, singular: str, plural: str | None = None) -> str:
     """``n`` followed by ``singular`` when ``n`` is one, else by ``plural`` (default: ``singular + 's'``).
@@ -12,14 +14,14 @@ def counted(n: int, singular: str, plural: str | None = None) -> str:
     return f"{n} {singular if n == 1 else (plural if plural is not None else singular + 's')}"
 
 
-def percent(p: object) -> str:
+def percent(p: SupportsFloat) -> str:
     """A chance ``p`` (0 to 1: a float or a ``Fraction``) as a person reads it: whole per cent from 10 %, one
     decimal below it, "<0.1%" for a chance that small but not nothing, ">99%" for one short of certain.
 
     >>> percent(1 / 9), percent(0.5), percent(0.0123), percent(0), percent(0.0001), percent(0.996), percent(1)
     ('11%', '50%', '1.2%', '0%', '<0.1%', '>99%', '100%')
     """
-    value = float(p) * 100  # type: ignore[arg-type]
+    value = float(p) * 100
     if value in (0, 100):
         return f"{value:.0f}%"
     if value < 0.05:

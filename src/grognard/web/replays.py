@@ -82,14 +82,13 @@ def read(lines: Sequence[dict[str, Any]] | Sequence[str], title: str) -> Book:
         turns.append(game.turn)
         return False
 
-    if lines and isinstance(lines[0], str):
-        parsed = read_lines(list(lines))  # type: ignore[arg-type]
+    texts = [line for line in lines if isinstance(line, str)]
+    if texts:
+        parsed = read_lines(texts)
         # each line's number in the file: a referee's typed rolls (outside the game) and blank lines between
-        numbers = [
-            k for k, text in enumerate(lines, 1) if str(text).strip() and json.loads(str(text))["type"] != "typed"
-        ]
+        numbers = [k for k, text in enumerate(texts, 1) if text.strip() and json.loads(text)["type"] != "typed"]
     else:
-        parsed = [dict(line) for line in lines]  # type: ignore[arg-type]
+        parsed = [dict(line) for line in lines if isinstance(line, dict)]
         numbers = [k for k, line in enumerate(parsed, 1) if line.get("type") != "typed"]
     parsed = readable_by(parsed, None)  # a spectator's reading: a choice never revealed stays sealed
     if len(parsed) - 1 > MAX_STEPS:

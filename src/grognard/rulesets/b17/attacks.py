@@ -215,7 +215,8 @@ def _legs_near(
         turn_x + (rest + half) * cos_turn,
         turn_y + (rest + half) * sin_turn,
     )
-    return np.minimum(first, second) - spread <= ATTACK_RANGE + 2 * TOLERANCE  # type: ignore[no-any-return]
+    near: np.ndarray = np.minimum(first, second) - spread <= ATTACK_RANGE + 2 * TOLERANCE
+    return near
 
 
 def _score_attack(game: B17Game, f: Aircraft, plan: Fly, space: FlySpace) -> Score | None:
@@ -322,13 +323,13 @@ def _quick_reach(game: B17Game, f: Aircraft, rows: list[Row], w: dict[str, Any],
     units = {b.label: _unit(b.heading) for b in {r[4].label: r[4] for r in rows}.values()}
     c = np.array([units[r[4].label][0] for r in rows])
     s = np.array([units[r[4].label][1] for r in rows])
-    reach = K.footprint_distance_many(bdims, nx, ny, bx, by, c, s).tolist()
+    reach: list[float] = K.footprint_distance_many(bdims, nx, ny, bx, by, c, s).tolist()
     limit = ATTACK_RANGE + TOLERANCE
     options = game.state.options
     for k, d in enumerate(reach):
         if abs(d - limit) <= 2 * K.EDGE:
             reach[k] = R.attack_range(options, f, w["x"][k], w["y"][k], w["h"][k], rows[k][4])
-    return reach  # type: ignore[no-any-return]
+    return reach
 
 
 def _plain(rows: list[Row], w: dict[str, Any], tolerance: float) -> list[bool]:

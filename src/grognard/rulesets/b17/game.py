@@ -13,7 +13,7 @@ Seats: ``American`` (the boxes, the bombers, their gunners) and ``German`` (the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from grognard.core.dice import DiceSource
 from grognard.core.engine import Decision, FiniteSpace, Game, Result
@@ -358,8 +358,8 @@ class B17Game(Game[B17State]):
             "bombers_lost": s.stats["bombers_lost"],
             "fighters_lost": s.stats["fighters_lost"],
         }
-        outcome = "win" if winner is not None else "unfinished"
-        s.outcome = Result(outcome, winner, s.turn, reason, scores)  # type: ignore[arg-type]
+        outcome: Literal["win", "unfinished"] = "win" if winner is not None else "unfinished"
+        s.outcome = Result(outcome, winner, s.turn, reason, scores)
         s.phase, s.to_move, s.fire, s.flight = "over", [], [], None
         self.emit("game_over", outcome=outcome, winner=winner, reason=reason, turn=s.turn, **scores)
 

@@ -25,7 +25,7 @@ Conventions (stated once, for the whole rule set):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 import numpy as np
@@ -208,6 +208,8 @@ class Path:
     straight: float
     turn: float
     length: float
+    # cos, sin of the heading; the heading after the turn, its cos and sin (worked out in __post_init__)
+    _legs: tuple[float, float, float, float, float] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # the trigonometry of both legs, once per path (a bot weighs dozens of paths a decision); the
@@ -221,13 +223,13 @@ class Path:
 
     @property
     def new_heading(self) -> float:
-        return self._legs[2]  # type: ignore[attr-defined, no-any-return]
+        return self._legs[2]
 
     def at(self, d: float) -> tuple[float, float, float]:
         """(x, y, heading) ``d`` inches along the path; a point exactly at the turn is before it."""
         d = max(0.0, min(d, self.length))
         first = min(d, self.straight)
-        c, s, heading, c1, s1 = self._legs  # type: ignore[attr-defined]
+        c, s, heading, c1, s1 = self._legs
         x = self.x + first * c - 0.0 * s + 0.0
         y = self.y + first * s + 0.0 * c + 0.0
         if d <= self.straight:

@@ -69,7 +69,8 @@ def snap_many(values: np.ndarray) -> list[float]:
     doubt = np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6
     for i in np.nonzero(doubt)[0].tolist():
         out[i] = round(float(values[i]), 2) + 0.0
-    return out.tolist()  # type: ignore[no-any-return]
+    snapped: list[float] = out.tolist()
+    return snapped
 
 
 def footprint_distance(dims: G.Dims, px: float, py: float, x: float, y: float, h: float) -> float:
