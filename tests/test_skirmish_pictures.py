@@ -187,3 +187,24 @@ def test_the_painter_draws_each_man_on_his_base_with_his_glyph_and_label() -> No
         mark = g.find(f"{ns}path")
         assert mark is not None and mark.get("d") == GLYPHS[man["glyph"]]["d"]
         assert man["id"] in [t.text for t in g.iter(f"{ns}text")]
+
+
+def test_the_key_shows_each_sides_base_and_each_glyph_on_the_table() -> None:
+    """A 13-year-old reads the star as an officer from the key beside the table: one swatch a side (its colour
+    and rim) and one a glyph the scenario's men carry, named; the painter draws the same swatches."""
+    view = opening("hill_assault")
+    scene = face.scene(view, set())
+    men_items = [k for k in scene["key"] if k["cls"] == "figure"]
+    sides = [(k["side"], k["marker"]) for k in men_items if "side" in k]
+    assert sides == [("allies", "circle"), ("axis", "square")]
+    glyphs = [k["glyph"] for k in men_items if "glyph" in k]
+    assert glyphs and set(glyphs) == {s["glyph"] for s in men(scene)}
+    assert len(glyphs) == len(set(glyphs)) and all(k["name"] for k in men_items)
+    assert {"officer": "officer", "mg": "machine gun"}.items() <= {
+        k["glyph"]: k["name"] for k in men_items if "glyph" in k
+    }.items()
+    root = ET.fromstring(paint(scene, SKIRMISH.sides, scale=20.0))
+    ns = "{http://www.w3.org/2000/svg}"
+    swatches = [g for g in root.iter(f"{ns}g") if g.get("class") == "key-swatch"]
+    drawn = [p.get("d") for g in swatches for p in g.iter(f"{ns}path")]
+    assert [GLYPHS[g]["d"] for g in glyphs] == drawn

@@ -176,6 +176,25 @@ class Painter:
             )
         return out
 
+    def key_man(self, item: dict[str, Any], x: float, y: float) -> str:
+        """A key's man at pixel (x, y): a base 21 pixels across in his side's colour (grey for a glyph alone)."""
+        rimmed = item.get("marker") not in (None, "circle")
+        fill = self.colour(item.get("side")) or "#e6e6e6"
+        out = el("circle", class_="base rimmed" if rimmed else "base", cx=x, cy=y, r=10.8, fill=fill)
+        glyph = GLYPHS.get(str(item.get("glyph")))
+        if glyph:
+            width = (0.6 if glyph["fill"] else 1.6) / 8.6
+            cls = "glyph-mark filled" if glyph["fill"] else "glyph-mark"
+            turn = f"translate({_num(x)} {_num(y)}) scale(8.6)"
+            out += el(
+                "path",
+                class_=cls,
+                d=glyph["d"],
+                transform=turn,
+                style=f"stroke-width: {width:.4f}px; vector-effect: none",
+            )
+        return out
+
     def marker(self, kind: str, x: float, y: float, r: float, fill: str | None, cls: str | None = None) -> str:
         """A side's marker of half-size ``r`` pixels about table point (x, y) (table.js ``marker``)."""
         X, Y = self.X(x), self.Y(y)
@@ -281,7 +300,10 @@ class Painter:
                 at, line = x + 4.2 * size, line + 30
             cls = "t-" + str(item["cls"]) + (f" s-{item['state']}" if item.get("state") else "")
             out.append(el("rect", class_="key-box", x=at, y=line, width=36, height=24))
-            if item["cls"] == "wire":
+            if item.get("glyph") or item.get("marker"):  # a man: his base, its rim, his glyph (table.js keyMan)
+                look = self.key_man(item, at + 18, line + 12)
+                cls = "t-figure"
+            elif item["cls"] == "wire":
                 look = el("polyline", points=f"{at + 2},{line + 12} {at + 34},{line + 12}")
             elif item["cls"] == "ground":
                 look = el("rect", x=at + 1, y=line + 1, width=34, height=22)

@@ -248,6 +248,31 @@ def figure_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+GLYPH_NAMES = {
+    "rifle": "rifleman",
+    "smg": "submachine gun",
+    "pistol": "pistol",
+    "mg": "machine gun",
+    "mortar": "mortar",
+    "bazooka": "bazooka",
+    "flame_thrower": "flame thrower",
+    "crew": "gun crew",
+    "officer": "officer",
+    "cavalry": "cavalry",
+    "engineer": "engineer",
+}
+
+
+def men_key(view: dict[str, Any]) -> list[dict[str, str]]:
+    """The key's men: each side's base (its colour and rim), then each glyph the scenario's men have, in
+    ``GLYPH_NAMES``' order: ``{"cls": "figure", "side", "marker", "name"}``, ``{"cls": "figure", "glyph", "name"}``."""
+    sides = [side for side in MARKER if any(f["side"] == side for f in view["figures"])]
+    glyphs = {glyph(f) for f in view["figures"]}
+    rims = {"circle": "thin rim", "square": "thick rim"}
+    out = [{"cls": "figure", "side": s, "marker": MARKER[s], "name": f"{s} ({rims[MARKER[s]]})"} for s in sides]
+    return out + [{"cls": "figure", "glyph": g, "name": name} for g, name in GLYPH_NAMES.items() if g in glyphs]
+
+
 def glyph(figure: dict[str, Any]) -> str:
     """The glyph (``core.face.GLYPHS``) on a man's base: his heavy weapon, else what he is, else his small arm.
 
@@ -330,7 +355,7 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
             {"name": "units", "shapes": figure_shapes(view)},
             {"name": "shells", "shapes": shell_shapes(view)},  # over the men: who is under a shell shows
         ],
-        "key": terrain_key(view),
+        "key": terrain_key(view) + men_key(view),
     }
 
 

@@ -88,7 +88,16 @@
     svg.insertBefore(defs, svg.firstChild);
   }
   // the key under the table: a swatch drawn with the table's own classes and a name, for each look it has
-  function drawKey(keyBox, key) {
+  // a man's swatch in the key (an item with a glyph or a marker): his base, its rim, his glyph, in a 3 x 2 box
+  function keyMan(item, colour) {
+    const g = node("g", { class: "t-figure" }), fill = (item.side && colour(item.side)) || "#e6e6e6";
+    const rimmed = item.marker && item.marker !== "circle";
+    g.appendChild(node("circle", { class: rimmed ? "base rimmed" : "base", cx: 1.5, cy: 1, r: 0.9, fill: fill }));
+    const glyph = GLYPHS[item.glyph];
+    if (glyph) g.appendChild(node("path", { class: glyph.fill ? "glyph-mark filled" : "glyph-mark", d: glyph.d, transform: "translate(1.5 1) scale(0.72)" }));
+    return g;
+  }
+  function drawKey(keyBox, key, colour) {
     keyBox.textContent = "";
     keyBox.hidden = !(key && key.length);
     if (keyBox.hidden) return;
@@ -100,8 +109,9 @@
       li.className = "key-item";
       li.dataset.cls = item.cls;
       const sw = node("svg", { class: "key-swatch", viewBox: "0 0 3 2", width: 36, height: 24, "aria-hidden": "true" });
-      const g = node("g", { class: "t-" + item.cls + (item.state ? " s-" + item.state : "") });
-      if (item.cls === "wire") g.appendChild(node("polyline", { points: "0.2,1 2.8,1" }));
+      const g = item.glyph || item.marker ? keyMan(item, colour) : node("g", { class: "t-" + item.cls + (item.state ? " s-" + item.state : "") });
+      if (item.glyph || item.marker) { /* drawn */ }
+      else if (item.cls === "wire") g.appendChild(node("polyline", { points: "0.2,1 2.8,1" }));
       else g.appendChild(node(item.cls === "ground" ? "rect" : "polygon", item.cls === "ground"
         ? { x: 0.1, y: 0.1, width: 2.8, height: 1.8 } : { points: "0.1,0.1 2.9,0.1 2.9,1.9 0.1,1.9" }));
       sw.appendChild(g);
@@ -336,7 +346,7 @@
           setBox({ x: x, y: whole.y, w: w, h: whole.h });
         }
       }
-      drawKey(keyBox, next.key);
+      drawKey(keyBox, next.key, colour);
       paint();
     };
     function paint() {
