@@ -46,7 +46,8 @@ def placed_view(ruleset: Ruleset, options: Mapping[str, Any], seed: int) -> dict
     for decision in list(game.pending()):
         if decision.id.startswith("place"):
             game.apply(decision.seat, decision.space.candidates(1)[0])
-    return game.view(None)
+    view: dict[str, Any] = game.view(None)
+    return view
 
 
 class TableLayout(Flowable):
