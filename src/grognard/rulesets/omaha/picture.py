@@ -69,10 +69,10 @@ def defenders(bunker: dict[str, Any], cx: float, top: float) -> list[dict[str, A
 
 
 def cotton(cx: float, cy: float) -> list[dict[str, Any]]:
-    """Tufts of cotton over a destroyed bunker."""
-    spots = ((-0.8, 0.2), (-0.25, 0.45), (0.35, 0.3), (0.85, 0.05), (0.0, -0.3), (-0.5, -0.35), (0.55, -0.4))
+    """Tufts of cotton at both ends of a destroyed bunker, its name between them still read."""
+    spots = ((-1.05, 0.5), (-1.2, -0.1), (-0.95, -0.6), (1.05, 0.5), (1.2, -0.1), (0.95, -0.6))
     return [
-        {"kind": "circle", "x": cx + dx, "y": cy + dy, "r": 0.42, "cls": "cotton", "title": "destroyed (cotton)"}
+        {"kind": "circle", "x": cx + dx, "y": cy + dy, "r": 0.38, "cls": "cotton", "title": "destroyed (cotton)"}
         for dx, dy in spots
     ]
 
