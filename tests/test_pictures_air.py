@@ -177,6 +177,11 @@ def test_bunkers_obstacles_and_markers_as_the_seed_makes_them(
     destroyed = [b for b in view["bunkers"] if b["status"] == "destroyed"]
     cotton = [s for s in marks if s.get("cls") == "cotton"]
     assert destroyed and len(cotton) == len(destroyed) * len(OP.cotton(0, 0))
+    for b in destroyed:  # the cotton at the bunker's two ends: its name, in the middle, is still read
+        box = next(s for s in marks if s.get("id") == b["label"])
+        mid = box["x"] + box["w"] / 2
+        near = [c for c in cotton if abs(c["x"] - mid) < box["w"]]
+        assert len(near) == len(OP.cotton(0, 0)) and all(abs(c["x"] - mid) - c["r"] >= 0.55 for c in near)
     cards = [s for s in marks if s.get("cls") == "obstacle" and s.get("state") == "card"]
     assert len(cards) == sum(c or 0 for c in view["obstacles"]) > 0  # a card of coiled wire per obstacle
     assert {s["id"] for s in cards if "id" in s} == {f"O{k + 1}" for k, c in enumerate(view["obstacles"]) if c}
