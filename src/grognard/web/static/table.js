@@ -58,7 +58,7 @@
   const PATTERNS = {
     wood: { size: 2, bg: "#7fb069", marks: [["circle", { cx: 0.5, cy: 0.5, r: 0.42 }], ["circle", { cx: 1.5, cy: 1.5, r: 0.42 }]], ink: "#2f6b22" },
     hill: { size: 1.2, bg: "#e3cf9c", marks: [["path", { d: "M0 1.2 L1.2 0" }]], ink: "#8c6d1f" },
-    water: { size: 1.6, bg: "#9ccbea", marks: [["path", { d: "M0 0.8 Q0.4 0.4 0.8 0.8 T1.6 0.8" }]], ink: "#0b5f94" },
+    water: { size: 1.6, bg: "#9ccbea", marks: [["path", { d: "M0 0.8 Q0.4 0.4 0.8 0.8 T1.6 0.8" }]], ink: "#0b5f94", w: 0.18 },
     rail: { size: 1, bg: "#c9c2b4", marks: [["path", { d: "M0.5 0 L0.5 1" }]], ink: "#4d4d4d" },
     obstacle: { size: 1, bg: "#b3b3b3", marks: [["circle", { cx: 0.5, cy: 0.5, r: 0.18 }]], ink: "#4d4d4d" },
     coil: { size: 0.5, bg: "#e8c95a", ink: "#262626", marks: [
@@ -71,7 +71,7 @@
     tall: { size: 0.7, bg: "#b9805a", marks: [["path", { d: "M0 0.35 H0.7 M0.35 0 V0.35" }]], ink: "#4a2a14", w: 0.09 },
     wall: { size: 0.45, bg: "#8a8a8a", marks: [["path", { d: "M0.03 0 V0.45" }]], ink: "#2e2e2e", w: 0.07 },
     road: { size: 0.8, bg: "#d8d2c4", marks: [["circle", { cx: 0.2, cy: 0.2, r: 0.05 }], ["circle", { cx: 0.6, cy: 0.55, r: 0.04 }]], ink: "#8f8570" },
-    bridge: { size: 0.4, bg: "#b08a5a", marks: [["path", { d: "M0 0.2 H0.4" }]], ink: "#5e4424", w: 0.05 },
+    bridge: { size: 0.5, bg: "#b08a5a", marks: [["path", { d: "M0 0.25 H0.5" }]], ink: "#3f2a12", w: 0.1 },
     court: { size: 1.5, bg: "#dcd6c8", marks: [["path", { d: "M0 0.02 H1.5 M0 0.77 H1.5 M0.02 0 V0.75 M0.77 0.75 V1.5" }]], ink: "#7d7562", w: 0.09 },
   };
   function patterns(svg) {
