@@ -133,9 +133,14 @@ class FiniteSpace(ActionSpace[A]):
     def __init__(self, actions: Sequence[A], rule: str | None = None, what: str = "choice") -> None:
         if not actions:
             raise ValueError("a finite space needs at least one action")
-        self.actions = tuple(actions)
+        self._actions = tuple(actions)
         self.rule = rule
         self.what = what
+
+    @property
+    def actions(self) -> tuple[A, ...]:
+        """The actions, in order (a subclass may work them out when asked)."""
+        return self._actions
 
     def check(self, action: Any) -> None:
         if action not in self.actions:

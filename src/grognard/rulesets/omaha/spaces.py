@@ -194,7 +194,7 @@ class TargetSpace(FiniteSpace[OmahaAction]):
         return self._work_out()[1]
 
     @property
-    def actions(self) -> tuple[OmahaAction, ...]:  # type: ignore[override]
+    def actions(self) -> tuple[OmahaAction, ...]:
         """Fire (or strike) at each target, then pass."""
         return self._work_out()[2]
 
