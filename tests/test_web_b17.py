@@ -50,9 +50,12 @@ def test_fighter_controls_and_an_attack_preview() -> None:
     odds = ruleset.adviser.odds(game, attack)
     assert odds is not None and odds.startswith("damages ") and "destroys" in odds
     assert "head-on +1" in ruleset.adviser.note(game, attack)
-    picture = ruleset.render(ruleset.adviser.preview(game, "German", attack))
+    shown_preview = ruleset.adviser.preview(game, "German", attack)
+    rings = shown_preview["preview"]["rings"]
+    assert rings and {ring["r"] for ring in rings} == {4.0}  # a 4" ring around each gun that answers (b17.46)
+    picture = ruleset.render(shown_preview)
     assert "attacks B1" in picture and "preview (not given)" in picture
-    assert 'r="32' in picture  # a 4" ring (8 px to the inch) around a gun that answers
+    assert picture.count('<g class="p-ring">') == len(rings)  # each drawn
     # a stop the fighter cannot reach: refused, naming the rule
     try:
         ruleset.adviser.preview(game, "German", Fly(label, length, 0.0, "B1", 0.0))
