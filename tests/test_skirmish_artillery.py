@@ -472,7 +472,7 @@ def test_the_doctrine_lays_its_template_on_the_most_enemies_and_never_on_its_own
 
 
 def test_bots_play_the_gun_line_to_a_result_and_the_picture_shows_pieces_and_templates() -> None:
-    from grognard.render.skirmish import render
+    from grognard.rulesets.skirmish import render_svg as render
 
     game = RULESET.create({"scenario": "gun_line"}, SeededDice(7))
     rng = np.random.default_rng(7)
@@ -531,7 +531,7 @@ def test_gun_line_breaks_the_attack_at_two_thirds_of_the_americans_down_as_it_sa
 
 
 def test_a_burst_order_can_be_previewed_and_drawn_before_it_is_given() -> None:
-    from grognard.render.skirmish import render
+    from grognard.rulesets.skirmish import render_svg as render
     from grognard.rulesets.skirmish.faces import odds, preview
 
     game = gun_scene((10, 25), (11.75, 25))

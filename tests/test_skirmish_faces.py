@@ -95,8 +95,8 @@ def test_a_record_keeps_its_scenario_file_so_a_changed_file_changes_nothing_and_
 def test_preview_draws_an_order_not_given_and_refuses_an_illegal_one() -> None:
     from grognard.core.dice import SeededDice
     from grognard.core.errors import IllegalAction
-    from grognard.render.skirmish import render
     from grognard.rulesets.skirmish import RULESET
+    from grognard.rulesets.skirmish import render_svg as render
     from grognard.rulesets.skirmish.actions import Move
 
     game = RULESET.create({"scenario": "hill_assault"}, SeededDice(5))

@@ -233,15 +233,15 @@ def test_the_doctrine_unhitches_turns_and_fires_in_the_gun_line_and_the_picture_
 
     from grognard.core.dice import SeededDice
     from grognard.core.play import play_out
-    from grognard.render.skirmish import render
     from grognard.rulesets.skirmish import RULESET
+    from grognard.rulesets.skirmish import render_svg as render
     from grognard.rulesets.skirmish.bots import DoctrineBot
 
     game = RULESET.create({"scenario": "gun_line_armour"}, SeededDice(1))
     start = render(game.view(None))
-    assert "ATG light artillery (crew U), hitched to JEEP" in start
-    assert start.count('stroke-dasharray="3 2"') == 2  # PAK's two arc edges; the hitched ATG shows none
-    assert "edges of its firing arc" in start
+    assert "light artillery ATG, crew U, arc 45 deg either side, hitched to JEEP" in start
+    assert start.count("<title>PAK&#x27;s firing arc</title>") == 2  # PAK's two arc edges
+    assert "ATG&#x27;s firing arc" not in start  # the hitched ATG shows none
     piece = game.state.pieces["ATG"]
     assert (piece.x, piece.y, piece.heading) == (40.0, 2.1, -90.0)  # 1" behind the jeep's rear
     # seed 2: the mortar spares the jeep and its crew (at seed 1 since men keep their bases apart, issue 21,

@@ -250,21 +250,21 @@ def test_the_landing_plays_to_a_result_with_doctrine_and_random_bots() -> None:
 
 
 def test_the_picture_draws_craft_afloat_or_grounded_drop_zones_and_scatter() -> None:
-    from grognard.render.skirmish import render
+    from grognard.rulesets.skirmish import render_svg as render
 
     game = drop_game(fig(30, 10), fig(33, 28), move=2, terrain=[WOODS])
     svg = render(game.view(None))
-    assert "P drops on move 2" in svg and svg.count('stroke-dasharray="2 2"') >= 2  # each man's aim, ringed
+    assert ">P drops on move 2</text>" in svg and svg.count("<title>P drops on move 2</title>") >= 2  # each aim
     script(game, 2, 3, 3, 12, 1)  # P.1 2" east; P.2 into the trees, killed
     next_turn(game)
     view = game.view(None)
     assert "drop_zones" not in view and [c["fate"] for c in view["chutes"]] == ["landed", "killed in a hard landing"]
     svg = render(view)
-    assert "P.2 killed in a hard landing" in svg and "P drops" not in svg
+    assert ": killed in a hard landing</title>" in svg and "P.2 aimed at" in svg and "P drops" not in svg
     game = afloat_game()
-    assert "LC (landing craft, afloat): C.1 D" in render(game.view(None))
+    assert "landing craft LC (afloat): driver C.1, " in render(game.view(None))
     drive(game, "drive LC 17,24")
-    assert "LC (landing craft, grounded)" in render(game.view(None))
+    assert "landing craft LC (grounded): " in render(game.view(None))
 
 
 def test_the_turn_log_tells_each_paratroopers_drop() -> None:

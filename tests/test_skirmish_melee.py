@@ -207,8 +207,8 @@ def test_the_melee_choice_reads_and_writes_back() -> None:
 def seen_by(game: SkirmishGame, seat: str, events: list[Any], record: RecordWriter | None = None) -> str:
     """Everything ``seat`` may read: its view, the picture drawn of it, the events (as the web pages get them),
     the terminal's log lines, and the record as the seat may read it."""
-    from grognard.render.skirmish import render
     from grognard.rulesets import get
+    from grognard.rulesets.skirmish import render_svg as render
     from grognard.rulesets.skirmish.describe import describe
     from grognard.web.faces import event_json
 

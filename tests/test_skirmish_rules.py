@@ -1124,7 +1124,7 @@ def test_a_door_open_at_the_start_is_open_and_an_unnamed_door_takes_its_building
 # ---------------------------------------------------------------------------------- pictures
 @pytest.mark.rule("skirmish.11", "skirmish.47")
 def test_a_focus_picture_says_when_the_man_cannot_fire_and_turns_labels_along_their_lines(tmp_path: Path) -> None:
-    from grognard.render.skirmish import render
+    from grognard.rulesets.skirmish import render_svg as render
 
     data = scenario(
         [

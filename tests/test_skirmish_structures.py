@@ -512,8 +512,8 @@ def test_river_town_plays_to_a_result_with_the_engineers_at_work_and_is_drawn_by
 
     from grognard.core.dice import SeededDice
     from grognard.core.play import play_out
-    from grognard.render.skirmish import render
     from grognard.rulesets.skirmish import RULESET
+    from grognard.rulesets.skirmish import render_svg as render
 
     game = RULESET.create({"scenario": "river_town"}, SeededDice(1))
     bots = {seat: RULESET.bots["doctrine"](np.random.default_rng(1)) for seat in game.seats()}
@@ -539,7 +539,8 @@ def test_river_town_plays_to_a_result_with_the_engineers_at_work_and_is_drawn_by
     game.state.bridges["BR1"].points = 12
     game.ctx.structures_changed()
     svg = render(game.view("Allies"))
-    assert "INN.w 30/20: full points" in svg and "INN.e 0: all dead" in svg
+    assert "building INN.w: 2 storeys, 30/20 points, full points" in svg
+    assert "building INN.e: 1 storey, 0 points, all dead" in svg
     assert "BR1 (large, 12 points: men 4 abreast and unarmoured vehicles)" in svg
     assert "FB1 (foot, being built: " in svg
 

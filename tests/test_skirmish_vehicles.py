@@ -264,7 +264,7 @@ def test_men_aboard_a_truck_have_cover_from_a_mg_wedge_and_tank_riders_none() ->
 
 def test_a_vehicle_gunner_is_described_and_drawn_firing_the_mg(tmp_path: Path) -> None:
     from grognard.core.dice import ScriptedDice
-    from grognard.render.skirmish import render
+    from grognard.rulesets.skirmish import render_svg as render
     from grognard.rulesets.skirmish.faces import preview, situation
 
     data = scenario([crew(3, ident="A", weapon="pistol"), unit("H", "axis", fig(10, 30)), *FAR])
@@ -444,7 +444,7 @@ def test_random_drives_are_legal_and_load_the_men_beside_a_vehicle() -> None:
 
 
 def test_a_drive_is_noted_previewed_and_drawn_with_its_crew() -> None:
-    from grognard.render.skirmish import render
+    from grognard.rulesets.skirmish import render_svg as render
     from grognard.rulesets.skirmish.faces import note, preview
 
     game = train_table([crew(2, 10, 10)], [vehicle("J", "jeep", (10, 10), "A", weapons=["mg"])])
@@ -453,7 +453,7 @@ def test_a_drive_is_noted_previewed_and_drawn_with_its_crew() -> None:
     view = preview(game, "Allies", action)
     assert [p["figure"] for p in view["preview"]["paths"]] == ["J", "A.2"]
     svg = render(view)
-    assert "J (jeep): A.1 D, A.2 G" in svg and ">train<" in svg
+    assert "jeep J: driver A.1, gunner A.2, aboard " in svg and ">train<" in svg
     with pytest.raises(IllegalAction) as info:
         preview(game, "Allies", parse_action("drive J 28.5,10"))  # 18.5": beyond a jeep's 18"
     assert info.value.rule == "skirmish.23"

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from grognard.core.errors import ParseError
-from grognard.render.skirmish import render
 from grognard.rulesets.skirmish import fire as FI
+from grognard.rulesets.skirmish import render_svg as render
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Fire, WedgeOrder, action_from_json, parse_action
 from grognard.rulesets.skirmish.analysis import odds_tables
@@ -302,7 +302,7 @@ def test_wedges_are_drawn_and_previewed_and_their_odds_are_tabled() -> None:
     view = preview(game, "Allies", Fire("A", None, (), (WedgeOrder("A.1", 0.0),)))
     assert view["preview"]["wedges"][0]["men"] == ["G.1"] and view["preview"]["shots"] == []
     svg = render(view)
-    assert 'stroke-dasharray="6 3"' in svg and "A.1 MG wedge, turn 1, 0\u00b0: G.1" in svg
+    assert '<g class="p-shape"><polygon' in svg and "<title>A.1 MG wedge, turn 1, 0\u00b0: G.1</title>" in svg
     script(game, 6, 6)
     fire(game, Fire("A", None, (), (WedgeOrder("A.1", 0.0),)))
     view = game.view("Axis")

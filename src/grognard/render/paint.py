@@ -425,12 +425,15 @@ def _heading(
     return out, y + 10
 
 
-def picture(face: Any, sides: Sequence[str], title: str, view: dict[str, Any]) -> str:
+def picture(
+    face: Any, sides: Sequence[str], title: str, view: dict[str, Any], more: Sequence[dict[str, Any]] = ()
+) -> str:
     """A seat's view (``game.view(seat)``, its ``preview`` drawn in if it has one) as an SVG: the face's scene
     of it with the seat's own units ringed, headed by ``title``, the turn, the face's phase line, its figures
-    and the result once there is one."""
+    and the result once there is one; ``more``: layers drawn over the scene's (skirmish's ``--focus`` lines)."""
     seat = view.get("seat")
     scene = face.scene(view, {seat} if seat else set())
+    scene["layers"] = [*scene["layers"], *more]
     turn = f" - turn {view['turn']}" if view.get("turn") is not None else ""
     phase = face.phase(view)
     head = [f"{title}{turn}" + (f", {phase}" if phase else "") + (f" - view of {seat}" if seat else "")]

@@ -10,7 +10,6 @@ from grognard.core.dice import DiceSource
 from grognard.core.engine import Decision, Event
 from grognard.core.face import Face
 from grognard.core.ruleset import Ruleset
-from grognard.render.skirmish import render as render_svg
 from grognard.rulesets.skirmish import face, face_controls
 from grognard.rulesets.skirmish.actions import USAGE, SkirmishAction, action_from_json, parse_action
 from grognard.rulesets.skirmish.advice import Advice
@@ -98,6 +97,28 @@ class SkirmishFiles:
         return upload(name, text)
 
 
+FACE = Face(
+    scene=face.scene,
+    phase=face.phase,
+    tables=face.tables,
+    figures=face.figures,
+    controls=face_controls.controls,
+    unit=face_controls.unit,
+    marks=face.marks,
+    commands=face.commands,
+)
+
+
+def render_svg(view: dict[str, Any]) -> str:
+    """The table of a view as SVG: its face's scene through the one painter (``grognard.render.paint``), with
+    ``view["focus"]``'s lines of fire (``focus.focus_layer``) over it."""
+    from grognard.render.paint import picture
+    from grognard.rulesets.skirmish.focus import focus_layer
+
+    more = [layer for layer in [focus_layer(view)] if layer is not None]
+    return picture(FACE, SIDES, str(view["scenario"]["title"]), view, more)
+
+
 RULESET: Ruleset[SkirmishGame, SkirmishAction] = Ruleset(
     name="skirmish",
     title=(
@@ -116,16 +137,7 @@ RULESET: Ruleset[SkirmishGame, SkirmishAction] = Ruleset(
     usage=tuple(USAGE.values()),
     metrics=METRICS,
     upload_option="scenario",
-    face=Face(
-        scene=face.scene,
-        phase=face.phase,
-        tables=face.tables,
-        figures=face.figures,
-        controls=face_controls.controls,
-        unit=face_controls.unit,
-        marks=face.marks,
-        commands=face.commands,
-    ),
+    face=FACE,
     adviser=Advice(),
     analysis=SkirmishAnalysis(),
     files=SkirmishFiles(),

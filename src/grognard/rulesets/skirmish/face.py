@@ -75,11 +75,19 @@ def marks_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
                 "kind": "polygon",
                 "points": wedge.get("outline", []),
                 "cls": "template",
-                "title": f"{wedge.get('gunner', '')}'s wedge",
+                "title": wedge_words(wedge),
             }
         )
     out += chute_shapes(view)
     for zone in view.get("drop_zones", []) or []:
+        for x, y in zone.get("aims", []) if isinstance(zone, dict) else []:  # each man's aim (skirmish.26)
+            words = f"{zone.get('unit', '')} drops on move {zone.get('move', '?')}"
+            out.append({"kind": "circle", "x": x, "y": y, "r": 0.35, "cls": "target", "side": zone.get("side"),
+                        "title": words})  # fmt: skip
+        if isinstance(zone, dict) and zone.get("aims"):
+            (x, y), words = zone["aims"][0], f"{zone.get('unit', '')} drops on move {zone.get('move', '?')}"
+            out.append({"kind": "text", "x": x + 0.6, "y": y + 0.6, "text": words, "cls": "label", "anchor": "start",
+                        "size": 0.6})  # fmt: skip
         if isinstance(zone, dict) and "at" in zone:
             out.append(
                 {
@@ -92,6 +100,14 @@ def marks_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
                 }
             )
     return out
+
+
+def wedge_words(wedge: dict[str, Any]) -> str:
+    """A wedge (skirmish.16) in words: its gunner, weapon, turn, heading and the men under it."""
+    weapon = "MG" if wedge.get("weapon") == "mg" else str(wedge.get("weapon", "")).replace("_", " ")
+    men = ", ".join(wedge.get("men") or []) or "nobody"
+    heading = f", {float(wedge['heading']):g}\u00b0" if wedge.get("heading") is not None else ""
+    return f"{wedge.get('gunner', '')} {weapon} wedge, turn {wedge.get('turn', '?')}{heading}: {men}"
 
 
 def _cross(at: Any, side: str | None, title: str) -> dict[str, Any]:
@@ -174,10 +190,20 @@ def machine_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
     """Vehicles and field pieces from above, turned to their facing (``face_silhouettes``), each named under it."""
     out: list[dict[str, Any]] = []
     outlines = {v["id"]: v for v in view.get("vehicle_shapes", []) or []}
+    train = view.get("train_shape")
+    if train:  # the train: dark, named
+        x = _centre(train)[0]
+        out.append({"kind": "polygon", "points": train, "cls": "wall", "title": "the train"})
+        out.append({"kind": "text", "x": x, "y": max(p[1] for p in train) + 0.4, "text": "train", "cls": "label"})
     for v in view.get("vehicles", []) or []:
         shape = outlines.get(v["id"])
+        afloat = (
+            {True: " (grounded)", False: " (afloat)"}.get(shape["grounded"], "")
+            if shape and "grounded" in shape
+            else ""
+        )
         crew = (
-            f": driver {shape.get('driver') or '-'}, gunner {shape.get('gunner') or '-'}, "
+            f"{afloat}: driver {shape.get('driver') or '-'}, gunner {shape.get('gunner') or '-'}, "
             f"aboard {', '.join(shape.get('aboard', [])) or 'nobody'}"
             if shape
             else ""
@@ -191,6 +217,12 @@ def machine_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
             f"arc {p.get('arc', 0):g} deg either side" + (f", hitched to {p['hitched']}" if p.get("hitched") else "")
         )
         out += _named(FS.gun(p, crews.get(p.get("crew") or ""), title), p["id"])
+        if p.get("arc") and not p.get("hitched"):  # its firing arc's edges, 4" long (skirmish.55)
+            for edge in (float(p["heading"]) - float(p["arc"]), float(p["heading"]) + float(p["arc"])):
+                end = [p["x"] + 4 * math.cos(math.radians(edge)), p["y"] + 4 * math.sin(math.radians(edge))]
+                out.append({"kind": "polyline", "points": [[p["x"], p["y"]], [round(end[0], 2), round(end[1], 2)]],
+                            "cls": "scatter", "side": crews.get(p.get("crew") or ""),
+                            "title": f"{p['id']}'s firing arc"})  # fmt: skip
     return out
 
 

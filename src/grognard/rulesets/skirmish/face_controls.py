@@ -15,7 +15,7 @@ import math
 from typing import Any
 
 from grognard.core.words import percent
-from grognard.rulesets.skirmish.face import unit_place
+from grognard.rulesets.skirmish.face import unit_place, wedge_words
 from grognard.rulesets.skirmish.face_terrain import _centre
 
 PUSHERS = 2  # the men who push a ladder off together (skirmish.83, the seed's "2 men"; RULINGS S9)
@@ -391,7 +391,7 @@ def drawn(view: dict[str, Any]) -> dict[str, Any]:
     odds: list[dict[str, Any]] = []
     for w in drawn.get("wedges") or []:
         under += [str(t) for t in w.get("men", [])]
-        shapes.append({"points": w.get("outline", []), "title": f"{w.get('gunner', '')}'s wedge"})
+        shapes.append({"points": w.get("outline", []), "title": wedge_words(w)})
         for o in w.get("odds") or []:
             words = f"{o['band_text']} {o['cover_text']}: dead {percent(o['dead_decimal'])} ({o['dead']})"
             each[o["target"]] = words
