@@ -107,6 +107,20 @@ def test_the_b17_sheet_draws_the_table_layout(tmp_path: Path) -> None:
     assert "Gauges" in pages[-1] and '4" attack and gun range (1:1)' in pages[-1]
 
 
+def test_the_sheets_paint_each_faces_scene_in_words_a_reader_can_search(tmp_path: Path) -> None:
+    """The beach and the B-17 table on the page are the faces' scenes through the one painter, in vectors: the
+    scene's words (the water line, the sea wall, the landing zones; the entry end, the bombers) are on the page
+    as text, with the sheet's own (bunker places and their exits, the entry zone, the clock hours)."""
+    omaha, _ = sheet(tmp_path, "omaha", "--option", "germans=2", name="omaha.pdf")
+    setup = next(p for p in omaha if "Setting up the beach" in p)
+    assert all(word in setup for word in ("water line", "sea wall", "Z1", "Z6", "S1", "S6", "clear"))
+    detail = next(p for p in omaha if 'The beach from 0" to 48"' in p)
+    assert "G1, exit O1" in detail and "G2, exit O8" in detail and "(die " in detail
+    b17, _ = sheet(tmp_path, "b17", name="b17.pdf")
+    layout = next(p for p in b17 if "Setting up the table" in p)
+    assert all(word in layout for word in ("American entry end", "entry zone", "B1", "B4", "TARGET", "12"))
+
+
 @pytest.mark.rule("skirmish.83")
 def test_the_skirmish_card_has_no_setup_pages_and_follows_the_ladder_option(tmp_path: Path) -> None:
     pages, _ = sheet(tmp_path, "skirmish", "--option", "ladder_push=one_die")

@@ -3,9 +3,8 @@ a diamond box placed in it, the target and its flak ring, the gun positions' 4" 
 where the fighters enter, and 1:1 gauges of 4" and 6" (seed II, V, VI.D.5, VII; RULINGS B10, B13).
 
 The box is the one the program places at the start (the placement's first candidate, a legal box); the
-drawing reads the game's ``view`` and the rule set's measures (``rulesets/b17/data.py``, the gun positions
-of ``geometry.gun_positions``). Table coordinates: x along the length from the American entry end, y
-across, the bombers' right at y = 0; the drawing has the entry end on the left.
+table is the face's scene of the game's ``view`` (``rulesets/b17/face.py``) through the one painter, drawn in
+vectors on the page (``sheets/picture.py``), the sheet's entry zone and clock hours over it.
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from reportlab.platypus.flowables import Flowable
 
 from grognard.core.dice import DICE, SeededDice, stream
 from grognard.core.ruleset import Ruleset
-from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import rules as R
 from grognard.rulesets.b17.data import (
     ATTACK_RANGE,
@@ -33,11 +31,11 @@ from grognard.rulesets.b17.data import (
     TARGET,
 )
 from grognard.sheets.card import HEAD, SMALL, TEXT
+from grognard.sheets.picture import scene_picture
 
 POINTS = 72.0
 SCALE = 12  # 1" of paper is 12" of table: the table is 9" by 5" on the page
-ORANGE, SKY, VERMILLION, BLUE = (colors.HexColor(c) for c in ("#E69F00", "#56B4E9", "#D55E00", "#0072B2"))
-INK, FAINT = colors.HexColor("#222222"), colors.HexColor("#777777")
+INK = colors.HexColor("#222222")
 
 
 def placed_view(ruleset: Ruleset, options: Mapping[str, Any], seed: int) -> dict[str, Any]:
@@ -50,106 +48,37 @@ def placed_view(ruleset: Ruleset, options: Mapping[str, Any], seed: int) -> dict
     return view
 
 
-class TableLayout(Flowable):
-    """The table at 1 : ``SCALE`` with everything placed on it at the start."""
+def _setup_layer() -> dict[str, Any]:
+    """What the layout sheet adds to the table's scene: the entry zone (6" to 18" from the entry end, 6" from
+    the flanks), the flak ring's words and the clock hours (2d6) where an element enters, heading for the
+    centre."""
+    x0, y0, x1, y1 = TARGET
+    shapes: list[dict[str, Any]] = [
+        {"kind": "rect", "x": ENTRY_NEAREST, "y": FLANK_MARGIN, "w": ENTRY_FARTHEST - ENTRY_NEAREST,
+         "h": TABLE_WIDTH - 2 * FLANK_MARGIN, "cls": "box", "title": "the entry zone"},
+        {"kind": "text", "x": (ENTRY_NEAREST + ENTRY_FARTHEST) / 2, "y": FLANK_MARGIN + 1, "text": "entry zone",
+         "cls": "label", "size": 0.5},
+        {"kind": "text", "x": x0 - FLAK_RANGE, "y": y1 + FLAK_RANGE + 1, "text": 'flak ring: 6" from the target',
+         "cls": "label", "anchor": "end", "size": 0.5},
+        {"kind": "text", "x": (x0 + x1) / 2, "y": (y0 + y1) / 2 - 1.5, "text": '11" x 8"', "cls": "label",
+         "size": 0.5},
+    ]  # fmt: skip
+    for hour in range(2, 13):
+        ex, ey, _ = R.entry_point(hour)
+        dx = -2.0 if ex >= TABLE_LENGTH else 2.0 if ex <= 0 else 0.0
+        dy = -2.0 if ey >= TABLE_WIDTH else 2.0 if ey <= 0 else 0.0
+        shapes.append({"kind": "circle", "x": ex, "y": ey, "r": 0.4, "cls": "casualty", "title": f"{hour} o'clock"})
+        shapes.append({"kind": "text", "x": ex + dx, "y": ey + dy - 0.4, "text": str(hour), "cls": "label"})
+    return {"name": "setup", "shapes": shapes}
 
-    def __init__(self, view: dict[str, Any]) -> None:
-        super().__init__()
-        self.view = view
-        self.width = TABLE_LENGTH / SCALE * POINTS + 80
-        self.height = TABLE_WIDTH / SCALE * POINTS + 70
 
-    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
-        return self.width, self.height
-
-    def p(self, x: float, y: float) -> tuple[float, float]:
-        return 40 + x / SCALE * POINTS, 40 + y / SCALE * POINTS
-
-    def draw(self) -> None:
-        c: Canvas = self.canv
-        u = POINTS / SCALE  # points per inch of table
-        c.setLineWidth(0.6)
-        # the entry zone: 6" to 18" from the entry edge, 6" from the flanks
-        c.setFillColor(colors.HexColor("#DCEFFB"))
-        x, y = self.p(ENTRY_NEAREST, FLANK_MARGIN)
-        c.rect(x, y, (ENTRY_FARTHEST - ENTRY_NEAREST) * u, (TABLE_WIDTH - 2 * FLANK_MARGIN) * u, fill=1, stroke=0)
-        # the flak ring: 6" beyond the target's edge (rounded at the corners), then the target
-        x0, y0, x1, y1 = TARGET
-        c.saveState()
-        table = c.beginPath()
-        table.rect(*self.p(0, 0), TABLE_LENGTH * u, TABLE_WIDTH * u)
-        c.clipPath(table, stroke=0, fill=0)
-        c.setStrokeColor(VERMILLION)
-        c.setDash(4, 3)
-        fx, fy = self.p(x0 - FLAK_RANGE, y0 - FLAK_RANGE)
-        c.roundRect(fx, fy, (x1 - x0 + 2 * FLAK_RANGE) * u, (y1 - y0 + 2 * FLAK_RANGE) * u, FLAK_RANGE * u)
-        c.restoreState()
-        c.setFillColor(colors.HexColor("#F6D0B8"))
-        tx, ty = self.p(x0, y0)
-        c.rect(tx, ty, (x1 - x0) * u, (y1 - y0) * u, fill=1, stroke=1)
-        c.setFillColor(INK)
-        c.setFont("Helvetica-Bold", 7)
-        c.drawCentredString(tx + (x1 - x0) * u / 2, ty + (y1 - y0) * u / 2 - 2, "TARGET")
-        c.setFont("Helvetica", 6)
-        c.drawCentredString(tx + (x1 - x0) * u / 2, ty + (y1 - y0) * u / 2 - 10, '11" x 8"')
-        c.setFillColor(VERMILLION)
-        c.drawRightString(fx + 2, fy + (y1 - y0 + 2 * FLAK_RANGE) * u + 3, 'flak ring: 6" from the target')
-        # the table itself
-        c.setStrokeColor(INK)
-        c.setLineWidth(1.2)
-        c.rect(*self.p(0, 0), TABLE_LENGTH * u, TABLE_WIDTH * u, fill=0, stroke=1)
-        c.setLineWidth(0.6)
-        # the bombers, their gun positions and each gun's 4" ring
-        options = self.view["options"]
-        for a in self.view["aircraft"]:
-            if a["kind"] != "bomber":
-                continue
-            dims = R.dims_of(options, a["model"])
-            c.setStrokeColor(BLUE)
-            c.setDash(2, 2)
-            c.setLineWidth(0.4)
-            for gx, gy in G.gun_positions(dims, a["x"], a["y"], a["heading"]).values():
-                c.circle(*self.p(gx, gy), ATTACK_RANGE * u, stroke=1, fill=0)
-            c.setDash()
-            c.setLineWidth(0.6)
-            c.setFillColor(BLUE)
-            outline = list(G.footprint(dims, a["x"], a["y"], a["heading"]).exterior.coords)
-            path = c.beginPath()
-            path.moveTo(*self.p(*outline[0]))
-            for point in outline[1:]:
-                path.lineTo(*self.p(*point))
-            path.close()
-            c.drawPath(path, fill=1, stroke=0)
-            for gx, gy in G.gun_positions(dims, a["x"], a["y"], a["heading"]).values():
-                c.setFillColor(ORANGE)
-                c.circle(*self.p(gx, gy), 1.3, stroke=0, fill=1)
-            c.setFillColor(INK)
-            c.setFont("Helvetica-Bold", 6)
-            bx, by = self.p(a["x"], a["y"])
-            c.drawString(bx + 5, by + 5, a["label"])
-        # the clock hours (2d6): where an element enters, heading for the centre
-        c.setFont("Helvetica-Bold", 7)
-        for hour in range(2, 13):
-            ex, ey, _ = R.entry_point(hour)
-            px, py = self.p(ex, ey)
-            dx = -10 if ex >= TABLE_LENGTH else 10 if ex <= 0 else 0
-            dy = -10 if ey >= TABLE_WIDTH else 10 if ey <= 0 else 0
-            c.setFillColor(VERMILLION)
-            c.circle(px, py, 2, stroke=0, fill=1)
-            c.setFillColor(INK)
-            c.drawCentredString(px - dx * 1.3, py - dy * 1.3 - 2.5, str(hour))
-        # measures along the edges
-        c.setFont("Helvetica", 6.5)
-        for inch in range(0, int(TABLE_LENGTH) + 1, 12):
-            px, py = self.p(inch, 0)
-            c.line(px, py, px, py - 3)
-            c.drawCentredString(px, py - 24, f'{inch}"')
-        for inch in range(0, int(TABLE_WIDTH) + 1, 12):
-            px, py = self.p(0, inch)
-            c.line(px, py, px - 3, py)
-            c.drawRightString(px - 14, py - 2, f'{inch}"')
-        c.setFont("Helvetica-Bold", 7)
-        c.drawString(*self.p(0.5, TABLE_WIDTH / 2 + 2.5), "entry end")
+def table_layout(ruleset: Ruleset, view: dict[str, Any]) -> Flowable:
+    """The table at 1 : ``SCALE`` with everything placed on it at the start: the face's scene through the one
+    painter, the entry zone and the clock hours over it."""
+    assert ruleset.face is not None
+    scene = ruleset.face.scene(view, ())
+    scene["layers"] = [*scene["layers"], _setup_layer()]
+    return scene_picture(scene, ruleset.sides, SCALE)
 
 
 class Gauges(Flowable):
@@ -191,7 +120,7 @@ def pages(ruleset: Ruleset, options: Mapping[str, Any], seed: int) -> list[Flowa
             TEXT,
         ),
         Spacer(1, 4),
-        TableLayout(view),
+        table_layout(ruleset, view),
         PageBreak(),
         Paragraph("Gauges", HEAD),
         Paragraph('Gauges to cut out (print this page at "actual size", not "fit to page"):', SMALL),
