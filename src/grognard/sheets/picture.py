@@ -9,6 +9,7 @@ its ground colour.
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
@@ -69,6 +70,47 @@ def _colour(value: str | None) -> Any:
 def _number(value: str | None, default: float = 0.0) -> float:
     found = re.match(r"-?[\d.]+", value or "")
     return float(found[0]) if found else default
+
+
+def _path(c: Canvas, d: str) -> Any:
+    """An SVG path's M, L, Q, A (a half circle, as the painter's man's head) and Z, as reportlab's path."""
+    tokens = re.findall(r"[MLQAZ]|-?[\d.]+", d)
+    path, at, start, k = c.beginPath(), (0.0, 0.0), (0.0, 0.0), 0
+    command = "M"
+
+    def take(n: int) -> list[float]:
+        nonlocal k
+        values = [float(v) for v in tokens[k : k + n]]
+        k += n
+        return values
+
+    while k < len(tokens):
+        if tokens[k] in "MLQAZ":
+            command, k = tokens[k], k + 1
+            if command == "Z":
+                path.close()
+                at = start
+                continue
+        if command == "M":
+            at = start = (x, y) = tuple(take(2))  # type: ignore[assignment]
+            path.moveTo(x, y)
+            command = "L"
+        elif command == "L":
+            x, y = take(2)
+            path.lineTo(x, y)
+            at = (x, y)
+        elif command == "Q":
+            qx, qy, x, y = take(4)
+            path.curveTo(at[0] + 2 / 3 * (qx - at[0]), at[1] + 2 / 3 * (qy - at[1]), x + 2 / 3 * (qx - x),
+                         y + 2 / 3 * (qy - y), x, y)  # fmt: skip
+            at = (x, y)
+        else:  # A rx ry turn large sweep x y: a half circle from where the pen is to (x, y)
+            _rx, _ry, _turn, _large, sweep, x, y = take(7)
+            cx, cy, r = (at[0] + x) / 2, (at[1] + y) / 2, math.dist(at, (x, y)) / 2
+            begin = math.degrees(math.atan2(at[1] - cy, at[0] - cx))
+            path.arcTo(cx - r, cy - r, cx + r, cy + r, begin, 180 if sweep else -180)
+            at = (x, y)
+    return path
 
 
 def _looks(root: ET.Element) -> dict[ET.Element, dict[str, str]]:
@@ -162,6 +204,8 @@ class ScenePicture(Flowable):
         elif tag == "line":
             if stroke:
                 c.line(a.get("x1", 0), a.get("y1", 0), a.get("x2", 0), a.get("y2", 0))
+        elif tag == "path":
+            c.drawPath(_path(c, e.get("d", "")), stroke=stroke, fill=fill)
         elif tag in ("polygon", "polyline"):
             numbers = [float(n) for n in re.findall(r"-?[\d.]+", e.get("points", ""))]
             if len(numbers) < 4:
