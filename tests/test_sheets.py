@@ -121,6 +121,22 @@ def test_the_sheets_paint_each_faces_scene_in_words_a_reader_can_search(tmp_path
     assert all(word in layout for word in ("American entry end", "entry zone", "B1", "B4", "TARGET", "12"))
 
 
+def test_the_page_draws_the_painters_paths_and_words(tmp_path: Path) -> None:
+    """A man (the painter's ``man`` marker: a path of lines, curves and a round head) and a word on a page."""
+    from reportlab.platypus import SimpleDocTemplate
+
+    from grognard.sheets.picture import scene_picture
+
+    man = {"kind": "figure", "x": 3, "y": 3, "r": 0.5, "marker": "man", "side": "allies"}
+    scene = {"width": 10, "height": 6, "layers": [{"name": "units", "shapes": [man, {"kind": "text", "x": 6,
+             "y": 3, "text": "a lone man"}]}]}  # fmt: skip
+    out = tmp_path / "man.pdf"
+    SimpleDocTemplate(str(out)).build([scene_picture(scene, ("allies", "axis"), 2)])
+    page = PdfReader(str(out)).pages[0]
+    drawn = page.get_contents().get_data().decode("latin-1")  # type: ignore[union-attr]
+    assert "a lone man" in page.extract_text() and " c h " in drawn  # curves closed: his shoulders, his head
+
+
 @pytest.mark.rule("skirmish.83")
 def test_the_skirmish_card_has_no_setup_pages_and_follows_the_ladder_option(tmp_path: Path) -> None:
     pages, _ = sheet(tmp_path, "skirmish", "--option", "ladder_push=one_die")

@@ -239,7 +239,7 @@ def test_the_doctrine_unhitches_turns_and_fires_in_the_gun_line_and_the_picture_
 
     game = RULESET.create({"scenario": "gun_line_armour"}, SeededDice(1))
     start = render(game.view(None))
-    assert "light artillery ATG, crew U, arc 45 deg either side, hitched to JEEP" in start
+    assert "light artillery ATG, crew U, facing -90 deg, arc 45 deg either side, hitched to JEEP" in start
     assert start.count("<title>PAK&#x27;s firing arc</title>") == 2  # PAK's two arc edges
     assert "ATG&#x27;s firing arc" not in start  # the hitched ATG shows none
     piece = game.state.pieces["ATG"]

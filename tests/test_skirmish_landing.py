@@ -262,9 +262,9 @@ def test_the_picture_draws_craft_afloat_or_grounded_drop_zones_and_scatter() -> 
     svg = render(view)
     assert ": killed in a hard landing</title>" in svg and "P.2 aimed at" in svg and "P drops" not in svg
     game = afloat_game()
-    assert "landing craft LC (afloat): driver C.1, " in render(game.view(None))
+    assert "(landing craft) LC, facing 0 deg (afloat): driver C.1, " in render(game.view(None))
     drive(game, "drive LC 17,24")
-    assert "landing craft LC (grounded): " in render(game.view(None))
+    assert " (grounded): driver " in render(game.view(None))
 
 
 def test_the_turn_log_tells_each_paratroopers_drop() -> None:

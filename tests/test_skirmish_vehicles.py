@@ -453,7 +453,7 @@ def test_a_drive_is_noted_previewed_and_drawn_with_its_crew() -> None:
     view = preview(game, "Allies", action)
     assert [p["figure"] for p in view["preview"]["paths"]] == ["J", "A.2"]
     svg = render(view)
-    assert "jeep J: driver A.1, gunner A.2, aboard " in svg and ">train<" in svg
+    assert "(jeep) J, facing 90 deg: driver A.1, gunner A.2, aboard A.1, A.2" in svg and ">train<" in svg
     with pytest.raises(IllegalAction) as info:
         preview(game, "Allies", parse_action("drive J 28.5,10"))  # 18.5": beyond a jeep's 18"
     assert info.value.rule == "skirmish.23"
