@@ -108,7 +108,7 @@ def _path(c: Canvas, d: str) -> Any:
             _rx, _ry, _turn, _large, sweep, x, y = take(7)
             cx, cy, r = (at[0] + x) / 2, (at[1] + y) / 2, math.dist(at, (x, y)) / 2
             begin = math.degrees(math.atan2(at[1] - cy, at[0] - cx))
-            path.arcTo(cx - r, cy - r, cx + r, cy + r, begin, 180 if sweep else -180)
+            path.arcTo(cx - r, cy - r, cx + r, cy + r, round(begin), 180 if sweep else -180)  # degrees, whole
             at = (x, y)
     return path
 
