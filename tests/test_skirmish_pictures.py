@@ -208,3 +208,17 @@ def test_the_key_shows_each_sides_base_and_each_glyph_on_the_table() -> None:
     swatches = [g for g in root.iter(f"{ns}g") if g.get("class") == "key-swatch"]
     drawn = [p.get("d") for g in swatches for p in g.iter(f"{ns}path")]
     assert [GLYPHS[g]["d"] for g in glyphs] == drawn
+
+
+def test_a_dead_man_is_his_empty_base_where_he_fell_under_the_living() -> None:
+    view = opening("castle_storm")
+    dead = view["figures"][0]
+    dead["alive"] = False
+    units = next(layer["shapes"] for layer in face.scene(view, set())["layers"] if layer["name"] == "units")
+    fallen = [s for s in units if s.get("cls") == "gone"]
+    assert [(s["kind"], s["x"], s["y"], s["r"], s["text"]) for s in fallen] == [
+        ("circle", dead["x"], dead["y"], 0.5, "x")
+    ]
+    assert "id" not in fallen[0] and fallen[0]["title"].endswith(": dead")  # not picked: he is no target
+    assert dead["id"] not in {s.get("id") for s in units}
+    assert units.index(fallen[0]) < min(k for k, s in enumerate(units) if s["kind"] == "figure")  # the living over it

@@ -237,20 +237,32 @@ def _named(parts: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
 
 
 def figure_shapes(view: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every man (on the table and waiting off it) on his base, vehicle and piece from above."""
+    """Every man (on the table and waiting off it) on his base, vehicle and piece from above: the dead first, the
+    living over the vehicles and pieces."""
     units = {u["id"]: u for u in view.get("units", [])}
-    out: list[dict[str, Any]] = []
+    named = {
+        f["id"]: f"{f['id']} {f['type']}, {_name(f.get('fires', f['weapon']))} "
+        f"({units.get(f['unit'], {}).get('name', f['unit'])})"
+        for f in view["figures"]
+    }
+    out: list[dict[str, Any]] = [  # where each dead man fell: his empty base, dashed and crossed (not picked)
+        {
+            "kind": "circle",
+            "x": f["x"],
+            "y": f["y"],
+            "r": BASE,
+            "text": "x",
+            "cls": "gone",
+            "title": named[f["id"]] + ": dead",
+        }
+        for f in view["figures"]
+        if not f["alive"] and not f.get("aboard")
+    ]
     out += machine_shapes(view)
     for f in view["figures"]:
-        if f.get("aboard"):
-            continue  # drawn with his vehicle (its title names him)
-        unit = units.get(f["unit"], {})
-        title = f"{f['id']} {f['type']}, {_name(f.get('fires', f['weapon']))} ({unit.get('name', f['unit'])})"
-        if not f["alive"]:
-            out.append(
-                {"kind": "text", "x": f["x"], "y": f["y"], "text": "x", "cls": "label", "title": title + ": dead"}
-            )
-            continue
+        if f.get("aboard") or not f["alive"]:
+            continue  # one aboard is drawn with his vehicle (its title names him)
+        title = named[f["id"]]
         extra = []
         if f.get("wounds"):
             extra.append(f"{f['wounds']} flesh wound{'s' if f['wounds'] > 1 else ''}")
