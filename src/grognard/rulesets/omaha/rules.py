@@ -8,7 +8,9 @@ one mapping from a position along the beach to the section in front of it is
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from functools import cache
+from typing import Any, Protocol
 
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most, distance_to_rect, snap
@@ -29,6 +31,38 @@ from grognard.rulesets.omaha.data import (
 from grognard.rulesets.omaha.state import Bunker, OmahaState, Squad
 
 
+class Beach(Protocol):
+    """What the movement rules read of a game's state: an :class:`OmahaState`, or the batch path's beach of one
+    of its games (``batch.geometry``)."""
+
+    @property
+    def options(self) -> Mapping[str, Any]: ...
+    @property
+    def germans(self) -> int: ...
+    @property
+    def width(self) -> float: ...
+    @property
+    def obstacles(self) -> Sequence[int | None]: ...
+
+
+class Standing(Protocol):
+    """What the movement rules read of a squad: where it stands and its label (for the refusals' words)."""
+
+    @property
+    def x(self) -> float: ...
+    @property
+    def y(self) -> float: ...
+    @property
+    def label(self) -> str: ...
+
+
+class Sited(Protocol):
+    """What a bunker's distance reads of it: its section."""
+
+    @property
+    def section(self) -> int: ...
+
+
 def zone_centre(zone: int) -> float:
     """x of the centre of landing zone ``zone`` (0-based), where its squads land (omaha.6, O3)."""
     return zone * ZONE_WIDTH + ZONE_WIDTH / 2
@@ -44,12 +78,12 @@ def section_at(x: float, width: float, count: int) -> int:
     return section if section < count else count - 1
 
 
-def obstacle_section_at(state: OmahaState, x: float) -> int:
+def obstacle_section_at(state: Beach, x: float) -> int:
     """The obstacle section in front of a squad at ``x`` (O3)."""
     return section_at(x, OBSTACLE_SECTION_WIDTH, len(state.obstacles))
 
 
-def bunker_section_at(state: OmahaState, x: float) -> int:
+def bunker_section_at(state: Beach, x: float) -> int:
     """The bunker section in front of a squad at ``x`` (O3)."""
     return section_at(x, BUNKER_SECTION_WIDTH, 3 * state.germans)
 
@@ -78,7 +112,7 @@ def footprint(section: int) -> tuple[float, float, float, float]:
     return cx - half, BUNKER_FRONT_Y, cx + half, BUNKER_FRONT_Y + BUNKER_DEPTH
 
 
-def bunker_distance(x: float, y: float, bunker: Bunker) -> float:
+def bunker_distance(x: float, y: float, bunker: Sited) -> float:
     """Inches from a squad at (x, y) to the bunker's footprint."""
     return distance_to_rect(x, y, *footprint(bunker.section))
 
@@ -165,7 +199,7 @@ def allowance_limit(y0: float, dy: float, length: float) -> float:
     return budget / WATER_COST if wet else budget
 
 
-def band_sections(state: OmahaState, x0: float, y0: float, x1: float, y1: float) -> range:
+def band_sections(state: Beach, x0: float, y0: float, x1: float, y1: float) -> range:
     """The obstacle sections a straight path crosses inside the obstacle band (empty if none).
 
     The band is entered when the path reaches past the wall and short of the
@@ -186,12 +220,12 @@ def band_sections(state: OmahaState, x0: float, y0: float, x1: float, y1: float)
     return range(first, last + 1)
 
 
-def table_bounds(state: OmahaState) -> tuple[float, float, float, float]:
+def table_bounds(state: Beach) -> tuple[float, float, float, float]:
     """(left, bottom, right, top) of the table in inches."""
     return 0.0, -float(state.options["water"]), state.width, BAND_END_Y + float(state.options["ground"])
 
 
-def check_move(state: OmahaState, squad: Squad, x: float, y: float) -> None:
+def check_move(state: Beach, squad: Standing, x: float, y: float) -> None:
     """Raise :class:`IllegalAction` unless ``squad`` may move straight to (x, y) this turn.
 
     omaha.5 (on the table), omaha.14 (6" with water double, O7), omaha.15
@@ -234,7 +268,7 @@ at the zones' centres and wade up the same lines game after game, so most moves 
 REACHED_KEPT = 1 << 16  # at most this many are kept (the dict is emptied when full)
 
 
-def reach(state: OmahaState, squad: Squad, tx: float, ty: float) -> tuple[float, float]:
+def reach(state: Beach, squad: Standing, tx: float, ty: float) -> tuple[float, float]:
     """The legal point furthest along the straight line toward (tx, ty), never beyond it (bots, menus).
 
     Limits: the allowance (water double), the table's edge, the wall for a
@@ -255,7 +289,7 @@ def reach(state: OmahaState, squad: Squad, tx: float, ty: float) -> tuple[float,
     return point
 
 
-def _reach(state: OmahaState, squad: Squad, tx: float, ty: float) -> tuple[float, float]:
+def _reach(state: Beach, squad: Standing, tx: float, ty: float) -> tuple[float, float]:
     """:func:`reach`, worked out."""
     x0, y0 = squad.x, squad.y
     dx, dy = tx - x0, ty - y0
@@ -345,7 +379,7 @@ def _tie_distance(value: float) -> float:
     return abs((value * 100.0) % 1.0 - 0.5) / 100.0
 
 
-def _legal(state: OmahaState, squad: Squad, x: float, y: float) -> bool:
+def _legal(state: Beach, squad: Standing, x: float, y: float) -> bool:
     try:
         check_move(state, squad, x, y)
     except IllegalAction:

@@ -9,7 +9,8 @@ allowance or the obstacles cut short by bisection.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -52,6 +53,32 @@ def _hypot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``np.hypot``: it may miss ``math.hypot`` by a last bit, so comparisons near a threshold are
     measured again by the reference functions (see ``_cost``, ``_nearest``, ``_contact``)."""
     return np.asarray(np.hypot(a, b))
+
+
+@dataclass(frozen=True)
+class _Beach:
+    """What ``rules`` reads of one game's state (``rules.Beach``): the options, the width, the obstacles."""
+
+    options: Mapping[str, Any]
+    germans: int
+    width: float
+    obstacles: list[int | None]
+
+
+@dataclass(frozen=True)
+class _Standing:
+    """A squad where the reference's reach starts (``rules.Standing``)."""
+
+    x: float
+    y: float
+    label: str = "batch"
+
+
+@dataclass(frozen=True)
+class _Sited:
+    """A bunker's section (``rules.Sited``)."""
+
+    section: int
 
 
 class Geometry:
@@ -158,8 +185,8 @@ class Geometry:
         hard = ~still & (np.where(over, tie, plain_tie) | ~self._legal(g, x0, y0, px, py))
         for i in np.nonzero(hard)[0]:
             # a bisection (a point cut short, or a rounding tie) or a cost on the last bit: the reference's own reach
-            squad = SimpleNamespace(x=float(x0[i]), y=float(y0[i]), label="batch")
-            px[i], py[i] = R.reach(self._beach(int(g[i])), squad, float(tx[i]), float(ty[i]))  # type: ignore[arg-type]
+            squad = _Standing(float(x0[i]), float(y0[i]))
+            px[i], py[i] = R.reach(self._beach(int(g[i])), squad, float(tx[i]), float(ty[i]))
         return px, py
 
     def _reach_clear(
@@ -220,10 +247,10 @@ class Geometry:
         """Whether the straight line from y ``y0`` to ``y1`` stays out of the band (``rules.band_sections``)."""
         return np.asarray((np.maximum(y0, y1) <= WALL_Y + TOLERANCE) | (np.minimum(y0, y1) >= BAND_END_Y - TOLERANCE))
 
-    def _beach(self, k: int) -> SimpleNamespace:
+    def _beach(self, k: int) -> _Beach:
         """What ``rules`` reads of game ``k``'s state: the options, the width, the obstacles."""
         obstacles = [None if count == UNKNOWN else int(count) for count in self.obs[k]]
-        return SimpleNamespace(options=self.options, width=self.width, obstacles=obstacles, germans=self.germans)
+        return _Beach(self.options, self.germans, self.width, obstacles)
 
     @staticmethod
     def _allowance_limit(y0: np.ndarray, dy: np.ndarray, length: np.ndarray) -> np.ndarray:
@@ -265,4 +292,4 @@ class Geometry:
     @staticmethod
     def _exact_distance(x: float, y: float, section: int) -> float:
         """``rules.bunker_distance`` itself (``math.hypot``, which ``np.hypot`` may miss by a last bit)."""
-        return R.bunker_distance(float(x), float(y), SimpleNamespace(section=int(section)))  # type: ignore[arg-type]
+        return R.bunker_distance(float(x), float(y), _Sited(int(section)))
