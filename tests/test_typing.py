@@ -1,7 +1,6 @@
 """The whole package type-checks under ``mypy --strict`` (``[tool.mypy]`` in pyproject.toml names
-``src/grognard``): the contracts between the core, the rule sets and the faces are typed, and stay so. The
-modules not yet clean are listed there, under ``ignore_errors``, and leave the list as they are typed (issue 30);
-an ``ignore`` is allowed only at a third-party boundary, with its code and a reason."""
+``src/grognard``, every module of it, none excepted): the contracts between the core, the rule sets and the faces
+are typed, and stay so. A ``type: ignore`` stands only at a third-party boundary, with its code and a reason."""
 
 from __future__ import annotations
 

@@ -279,6 +279,7 @@ class Mechanic(ABC):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "distribution" in cls.__dict__:
+            # the subclass's own method put in place of its memoised form: mypy refuses assigning to a method
             cls.distribution = _remembered(cls.__dict__["distribution"])  # type: ignore[method-assign,assignment]
 
     @abstractmethod
