@@ -58,7 +58,7 @@
   const PATTERNS = {
     wood: { size: 2, bg: "#7fb069", marks: [["circle", { cx: 0.5, cy: 0.5, r: 0.42 }], ["circle", { cx: 1.5, cy: 1.5, r: 0.42 }]], ink: "#2f6b22" },
     hill: { size: 1.2, bg: "#e3cf9c", marks: [["path", { d: "M0 1.2 L1.2 0" }]], ink: "#8c6d1f" },
-    water: { size: 1.6, bg: "#9ccbea", marks: [["path", { d: "M0 0.8 Q0.4 0.4 0.8 0.8 T1.6 0.8" }]], ink: "#0b5f94", w: 0.18 },
+    water: { size: 1.6, bg: "#9ccbea", marks: [["path", { d: "M0 0.8 Q0.4 0.4 0.8 0.8 T1.6 0.8" }]], ink: "#0b5f94" },
     rail: { size: 1, bg: "#c9c2b4", marks: [["path", { d: "M0.5 0 L0.5 1" }]], ink: "#4d4d4d" },
     obstacle: { size: 1, bg: "#b3b3b3", marks: [["circle", { cx: 0.5, cy: 0.5, r: 0.18 }]], ink: "#4d4d4d" },
     coil: { size: 0.5, bg: "#e8c95a", ink: "#262626", marks: [
