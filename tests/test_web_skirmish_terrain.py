@@ -76,6 +76,12 @@ def test_every_kind_of_ground_has_its_own_look_and_a_key(
             assert any(pattern in s for s in looks[cls]), (cls, looks[cls])
             assert page.locator(f"svg.table defs pattern#{pattern}").count() == 1
     assert any("url(" in s and "gt-wood" in s for s in looks["t-wood"])
+    # a texture's marks are inches of the table (a ripple 0.13" wide), not hairlines of 0.13 px: it reads in grey
+    marks = page.evaluate(
+        "() => [...document.querySelectorAll('svg.table pattern > :not(rect)')]"
+        ".map((m) => getComputedStyle(m).vectorEffect)"
+    )
+    assert marks and set(marks) == {"none"}, marks
     # the key: one swatch for each look drawn, with its name, in the same classes as the table
     keyed = page.evaluate(
         "() => [...document.querySelectorAll('.table-key .key-item')].map((k) => [k.dataset.cls, k.innerText.trim(),"
