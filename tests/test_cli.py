@@ -88,7 +88,7 @@ def test_bots_take_a_list_and_refuse_a_side_given_twice() -> None:
     """``--bots american=random,german=random`` is two sides' bots (it was read as american's bot
     'random,german=random'); a side given twice, in one list or two --bots, is refused, not the last one kept."""
     from grognard import rulesets
-    from grognard.cli_play import parse_bots
+    from grognard.cli_bots import parse_bots
     from grognard.core.errors import OptionError
 
     omaha = rulesets.get("omaha")

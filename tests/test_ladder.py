@@ -15,7 +15,7 @@ import pytest
 
 from grognard.bots import ladder
 from grognard.cli import main
-from grognard.cli_play import parse_bots
+from grognard.cli_bots import parse_bots
 from grognard.core.errors import OptionError
 from grognard.rulesets import get
 from terminal_driver import lines_of

@@ -27,10 +27,9 @@ from grognard.analysis.montecarlo import Plan
 from grognard.analysis.stats import wilson
 from grognard.bots.ladder import levels as ladder_levels
 from grognard.bots.ladder import note, unknown_bot
-from grognard.cli_common import FORCE_HELP, check_outputs_in, progress_bar, whole_number
+from grognard.cli_common import FORCE_HELP, check_outputs_in, progress_bar, shown_options, whole_number
 from grognard.cli_common import KNOWN as _KNOWN
 from grognard.cli_common import wide_console as _wide_console
-from grognard.cli_play import _shown
 from grognard.cli_simulate import _check_run, _duration
 from grognard.core.dice import SeededDice
 from grognard.core.errors import GrognardError, OptionError
@@ -458,7 +457,7 @@ def _figures(
         "plan": {
             "ruleset": ruleset.name,
             "options": {k: v for k, v in options.items()},
-            "shown": _shown(ruleset, options),
+            "shown": shown_options(ruleset, options),
             "seed": seed,
             "games": plans[0].games,
             "skill_games": plans[1].games if len(plans) > 1 else 0,

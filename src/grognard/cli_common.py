@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -14,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from grognard import rulesets
 from grognard.core.errors import OptionError
 from grognard.core.numbers import read_float, read_int
+from grognard.core.ruleset import Ruleset
 
 KNOWN = ", ".join(rulesets.names())  # for the RULESET argument's help
 
@@ -97,3 +99,9 @@ def progress_bar() -> Progress:
         disable=not sys.stderr.isatty(),
         console=Console(stderr=True),
     )
+
+
+def shown_options(ruleset: Ruleset, options: Mapping[str, Any]) -> str:
+    """Options as a person writes them (on/off, unlimited): ``"germans=6, fresh_squads=unlimited"``."""
+    specs = {spec.name: spec for spec in ruleset.options}
+    return ", ".join(f"{k}={specs[k].describe(v)}" if k in specs else f"{k}={v}" for k, v in options.items())

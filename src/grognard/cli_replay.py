@@ -12,7 +12,7 @@ from rich.console import Console
 from grognard import rulesets
 from grognard.cli_common import FORCE_HELP, check_output, check_seed, whole_number
 from grognard.cli_common import KNOWN as _KNOWN
-from grognard.cli_play import _print_result
+from grognard.cli_game import print_result
 from grognard.core.errors import OptionError, RecordError, TornRecord
 from grognard.core.files import write_output
 from grognard.core.options import parse_assignments
@@ -114,7 +114,7 @@ def replay_command(
         console.print(f"the game is not over: it stands at turn {game.turn} (continue it with --resume)")
     ruleset = rulesets.get(str(header.get("ruleset")))
     if game.result is not None:
-        _print_result(ruleset, game, console)
+        print_result(ruleset, game, console)
 
 
 def render_command(

@@ -20,11 +20,12 @@ from grognard import rulesets
 from grognard.analysis.montecarlo import ENGINES, Plan, Summary, batched, default_jobs, simulate
 from grognard.analysis.report import TableWriter, figures, sparkline, write_outputs, write_sweep
 from grognard.analysis.stats import wilson
-from grognard.cli_common import FORCE_HELP, check_outputs_in, check_seed, progress_bar, whole_number
+from grognard.cli_bots import parse_bots
+from grognard.cli_common import FORCE_HELP, check_outputs_in, check_seed, progress_bar, shown_options, whole_number
 from grognard.cli_common import KNOWN as _KNOWN
 from grognard.cli_common import wide_console as _wide_console
+from grognard.cli_game import INTERRUPTED
 from grognard.cli_odds import print_grid
-from grognard.cli_play import INTERRUPTED, _shown, parse_bots
 from grognard.core.errors import OptionError
 from grognard.core.options import OptionSpec, parse_assignments
 from grognard.core.ruleset import Ruleset
@@ -237,7 +238,7 @@ def simulate_command(
         )
     else:
         console = Console(highlight=False, soft_wrap=True)
-        shown = _shown(ruleset, plan.options)
+        shown = shown_options(ruleset, plan.options)
         console.print(
             f"{ruleset.title}: {games} games, seed {seed}, "
             f"{'Dask ' + scheduler if scheduler else counted(processes, 'process', 'processes')}, "
