@@ -28,6 +28,17 @@ def unit(root: ET.Element, name: str) -> ET.Element:
     return found[0]
 
 
+def words_of(root: ET.Element, name: str) -> ET.Element:
+    """The group that draws unit ``name``'s inner words (``data-of``: placed as a word of its own)."""
+    found = [
+        g
+        for g in root.iter(f"{SVG}g")
+        if g.get("data-of") == name and g.find(f"{SVG}text[@class='inside']") is not None
+    ]
+    assert len(found) == 1, f"{name}: {len(found)} inner words"
+    return found[0]
+
+
 def look(root: ET.Element, element: ET.Element) -> dict[str, str]:
     """The declarations the picture's style sheet gives ``element``, later and more specific rules winning,
     over its own attributes (``fill``...), as a browser applies them."""

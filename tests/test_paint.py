@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from grognard.core.dice import SeededDice
+from grognard.core.placement import place
 from grognard.render import write_picture
 from grognard.render.look import side_colours, table_css
 from grognard.render.paint import paint, picture
@@ -113,11 +114,14 @@ def scene_words(scene: dict[str, Any]) -> tuple[set[str], list[str]]:
 
 
 def test_every_kind_key_and_preview_part_is_painted_with_the_pages_look(tmp_path: Path) -> None:
-    svg = paint(EVERY, ("allies", "axis"), drawn=DRAWN, heading=["A test table - turn 1", "figures"])
+    svg = paint(place(EVERY), ("allies", "axis"), drawn=DRAWN, heading=["A test table - turn 1", "figures"])
     root = ET.fromstring(svg)
     shown, wanted = set(ids(root)), scene_words(EVERY)
     assert shown == wanted[0] and sorted(w for w in wanted[1] if w not in words(root)) == []
     assert ids(root)["G.1"] == "t-ring mine unit"  # the ring comes last: it is the one kept by id
+    # a label and an inner word are painted where the placement put them, as the words of their shape
+    name = root.find(f".//{SVG}g[@data-of='A.3']/{SVG}text[@class='name']")
+    assert name is not None and name.text == "A.3"
     officer = [g.get("class") for g in root.iter(f"{SVG}g") if g.get("data-id") == "G.1"]
     assert (
         officer == ["t-figure unit", "t-ring mine unit"]
@@ -190,3 +194,16 @@ def test_every_rule_sets_scene_painted_parses_and_holds_every_id_and_word(
     assert wanted_ids and wanted_ids <= set(ids(root))
     said = words(root)
     assert wanted_words and [w for w in wanted_words if w not in said] == []
+
+
+def test_a_word_moved_off_its_mark_is_painted_with_its_leader() -> None:
+    """Twelve squads on one spot: the names the placement moved further off are painted with their leader line
+    back to their squad, and no name is painted twice."""
+    squads = [
+        {"kind": "figure", "x": 10 + 0.1 * k, "y": 5, "r": 0.9, "id": f"A{k}", "label": f"A{k}"} for k in range(12)
+    ]
+    placed = place({"x0": 0, "y0": 0, "width": 48, "height": 24, "layers": [{"name": "units", "shapes": squads}]})
+    root = ET.fromstring(paint(placed, ("allies",)))
+    leaders = [s for s in placed["layers"][0]["shapes"] if s.get("leader")]
+    assert leaders and len(root.findall(f".//{SVG}line[@class='leader']")) == len(leaders)
+    assert sorted(w for w in words(root) if w.startswith("A")) == sorted(f"A{k}" for k in range(12))

@@ -104,7 +104,7 @@ def test_fighters_elements_and_the_target_are_told_apart() -> None:
     elements = {e["label"]: e["element"] for e in view["aircraft"] if e["kind"] == "fighter"}
     assert set(rings) == {"F1", "F3"} and elements["F1"] != elements["F3"]
     assert rings["F1"]["state"] != rings["F3"]["state"]  # each element its own ring
-    labels = {s["id"]: s["label"] for s in _shapes(picture, "units") if s.get("id")}
+    labels = {s["of"]: s["text"] for s in _shapes(picture, "units") if s.get("word") == "name"}  # placed names
     assert labels["F1"] == f"F1 {elements['F1']}" and labels["F3"] == f"F3 {elements['F3']}"
     x0, y0, x1, y1 = TARGET
     bull = [s for s in _shapes(picture, "terrain") if s.get("cls") == "target" and s["kind"] == "circle"]
@@ -128,7 +128,12 @@ def test_the_coin_beside_an_element_above_or_below_until_its_first_move() -> Non
 
     def coins() -> dict[str, dict[str, Any]]:
         view = json.loads(json.dumps(game.view("American")))
-        return {s["title"].split()[0]: s for s in _shapes(face.scene(view, set())) if s.get("cls") == "coin"}
+        drawn = _shapes(face.scene(view, set()))  # a coin's letter is the word placed right after it
+        return {
+            s["title"].split()[0]: dict(s, text=drawn[k + 1]["text"])
+            for k, s in enumerate(drawn)
+            if s.get("cls") == "coin"
+        }
 
     shown = coins()
     assert {k: (v["state"], v["text"]) for k, v in shown.items()} == {"E1": ("heads", "H"), "E2": ("tails", "T")}
@@ -156,11 +161,13 @@ def test_a_squad_is_a_figure_per_man_round_its_number(omaha_picture: tuple[dict[
     starts = [k for k, s in enumerate(units) if s.get("cls") == "squad"]
     for k, end in zip(starts, [*starts[1:], len(units)], strict=True):
         squad = squads[units[k]["id"]]
-        men = units[k + 1 : end]
+        men = [s for s in units[k + 1 : end] if s["kind"] != "text"]  # its words are placed after it
         assert len(men) == squad["figures"]
         assert all(m["cls"] == "man" and m["marker"] == "man" and m["side"] == "american" for m in men)
         assert all("id" not in m for m in men)  # a man is drawn to scale, never tapped: the squad's disc is
-        assert units[k]["text"] == str(squad["figures"])  # and the number, in the middle of them
+        number = next(s for s in units[k + 1 : end] if s.get("word") == "inside")
+        assert number["text"] == str(squad["figures"]) and number["of"] == units[k]["id"]  # and the number...
+        assert (number["x"], number["y"]) == pytest.approx((squad["x"], squad["y"]), abs=0.6)  # ...in their middle
         for m in men:  # each round the squad's point, on its disc, clear of the number
             assert 0.6 <= math.dist((m["x"], m["y"]), (squad["x"], squad["y"])) <= units[k]["r"] - m["r"]
     assert len(starts) == len(squads)

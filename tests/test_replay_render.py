@@ -23,7 +23,7 @@ from grognard.core.dice import SeededDice
 from grognard.core.record import replay
 from grognard.rulesets import get
 from grognard.rulesets.omaha.actions import PlaceBunkers
-from picture_check import SVG, ids, look, unit
+from picture_check import SVG, ids, look, unit, words_of
 from picture_check import words as texts
 from terminal_driver import error_line, lines_of, records_of, run_cli
 
@@ -310,7 +310,7 @@ def _bunker_drawing(root: ET.Element, label: str) -> dict[str, Any]:
     through its words, its words and its title."""
     group = unit(root, label)
     box = group.find(f"{SVG}rect")
-    inside = group.find(f"{SVG}text[@class='inside']")
+    inside = words_of(root, label).find(f"{SVG}text[@class='inside']")  # its words, placed on it
     assert box is not None and inside is not None
     drawn, said = look(root, box), look(root, inside)
     title = group.find(f"{SVG}title")

@@ -48,12 +48,13 @@ def test_the_face_imports_nothing_of_the_game() -> None:
                 "collections.abc",
                 "typing",
                 "grognard.core.words",
+                "grognard.core.placement",
                 "grognard.rulesets.skirmish",  # face_silhouettes: vehicles and guns drawn from above
                 "grognard.rulesets.skirmish.face",
                 "grognard.rulesets.skirmish.face_terrain",
             )
             for m in imported
-        ), imported  # core.words: how a number is said, nothing of a game
+        ), imported  # core.words: how a number is said; core.placement: where words go; nothing of a game
         assert "state" not in imported and ".state" not in source
 
 

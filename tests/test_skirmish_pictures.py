@@ -43,10 +43,13 @@ def men(scene: dict[str, Any]) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_every_man_of_every_shipped_scenario_has_a_label_of_his_own(scenario: str) -> None:
     view = opening(scenario)
-    drawn = men(face.scene(view, set()))
-    labels = Counter(s["text"] for s in drawn)
+    scene = face.scene(view, set())
+    drawn = men(scene)
+    tags = [s for s in shapes(scene) if s.get("word") == "tag"]  # each man's id, placed under him as a word
+    labels = Counter(s["text"] for s in tags)
     assert [label for label, n in labels.items() if n > 1] == [], scenario
-    assert all(s["text"] == s["id"] and s["text"].startswith(s["unit"] + ".") for s in drawn)
+    said = {s["of"]: s["text"] for s in tags}
+    assert all(said[s["id"]] == s["id"] and s["id"].startswith(s["unit"] + ".") for s in drawn)
     assert len(drawn) == sum(1 for f in view["figures"] if f["alive"] and not f.get("aboard"))
 
 
@@ -186,7 +189,8 @@ def test_the_painter_draws_each_man_on_his_base_with_his_glyph_and_label() -> No
         assert base.get("class") == ("base rimmed" if man["side"] == "axis" else "base")
         mark = g.find(f"{ns}path")
         assert mark is not None and mark.get("d") == GLYPHS[man["glyph"]]["d"]
-        assert man["id"] in [t.text for t in g.iter(f"{ns}text")]
+        tag = [t.text for w in root.iter(f"{ns}g") if w.get("data-of") == man["id"] for t in w.iter(f"{ns}text")]
+        assert man["id"] in tag  # his id, a word of its own (placed under his base)
 
 
 def test_the_key_shows_each_sides_base_and_each_glyph_on_the_table() -> None:

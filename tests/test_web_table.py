@@ -107,8 +107,9 @@ def test_an_omaha_squad_moves_by_a_tap_and_a_refused_tap_changes_nothing(
     x, y = squad["x"], squad["y"]
     # its men are drawn round it (issue 30, item 5), one per figure; a finger on a man finds the squad under him
     units = next(layer["shapes"] for layer in s["scene"]["layers"] if layer["name"] == "units")
-    at, count = units.index(squad), int(squad["text"])
-    men = units[at + 1 : at + 1 + count]
+    at = units.index(squad)
+    count = int(next(w["text"] for w in units[at + 1 :] if w.get("of") == "A1" and w.get("word") == "inside"))
+    men = [m for m in units[at + 1 :] if m["kind"] != "text"][:count]  # its words are placed after it
     assert count >= 1 and [m["marker"] for m in men] == ["man"] * count
     found = "([x, y]) => { const g = document.elementFromPoint(x, y).closest('[data-id]'); return g && g.dataset.id; }"
     assert page.evaluate(found, screen(page, men[0]["x"], men[0]["y"])) == "A1"

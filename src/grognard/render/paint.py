@@ -3,10 +3,11 @@ like the browser's table (``web/static/table.js`` draws the same scene; the look
 ``render/look.py``). ``grognard render``, ``replay --draw``, the terminal's ``draw``, the web's fallback picture
 and the printed sheets all draw through it.
 
-It paints each word where the scene puts it and places nothing. What is about paper, not the table, is
-its own: a heading (the rule set, the turn, the phase, the figures), the key as a row of swatches above the
-table, a preview's caption, and the margins. The picture is in pixels (``scale`` a table inch; strokes in
-pixels as the page's are), so any SVG viewer and CairoSVG (the PNG) draw it alike.
+It paints each word where the scene puts it (``core.placement`` placed them when the face built the scene), at
+the scene's size, and places nothing; a scene's marks are painted at their size too, as the page does. What is
+about paper, not the table, is its own: a heading (the rule set, the turn, the phase, the figures), the key as a
+row of swatches above the table, a preview's caption, and the margins. The picture is in pixels (``scale`` a
+table inch; strokes in pixels as the page's are), so any SVG viewer and CairoSVG (the PNG) draw it alike.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from grognard.core.face import GLYPHS
 from grognard.render.look import patterns, side_colours, table_css
 from grognard.render.svg import el
 
-MIN_TEXT, MIN_MARK = 12.0, 9.0  # pixels: the least a word, a marker (table.js's minText, minMark)
+MIN_TEXT, MIN_MARK = 12.0, 9.0  # pixels: the least a preview's word, a ring (table.js's minText, minMark)
 # a standing man (the marker ``man``) in half-heights about his middle, y down: body, then head (table.js's marker)
 _MAN: list[str | tuple[float, float]] = ["M", (-0.55, 1), "L", (0.55, 1), "L", (0.55, -0.1), "Q", (0.55, -0.32)]
 _MAN += [(0.25, -0.32), "L", (-0.25, -0.32), "Q", (-0.55, -0.32), (-0.55, -0.1), "Z", "M", (-0.3, -0.66)]
@@ -49,7 +50,7 @@ class Painter:
         self.x0, self.y0 = float(scene.get("x0", 0.0)), float(scene.get("y0", 0.0))
         self.width, self.height = float(scene["width"]), float(scene["height"])
         self.k = scale
-        self.unit = math.sqrt(self.width * self.height) / 50  # inches: words' and marks' size (the page's u)
+        self.unit = float(scene.get("unit") or math.sqrt(self.width * self.height) / 50)  # inches: the words' u
         self.least = 1 / scale  # inches: one pixel
         self.pad = self.unit * 1.2 * scale  # pixels: a margin for the words at the table's edges
         self.top = top
@@ -75,7 +76,7 @@ class Painter:
         return colours[self.sides.index(side) % len(colours)]
 
     def text_size(self, size: float = 1.0) -> float:
-        """Pixels: a word of ``size`` times the unit, never under the least the page draws."""
+        """Pixels: a preview's word of ``size`` times the unit, never under the least the page draws it."""
         return max(self.px(self.unit * size), 0.9 * MIN_TEXT)
 
     # --- what: one shape, as shapeNode draws it
@@ -83,23 +84,19 @@ class Painter:
         classes = "t-" + str(s.get("cls") or s["kind"])
         classes += f" s-{s['state']}" if s.get("state") else ""
         classes += " mine" if s.get("cls") == "ring" else ""
-        classes += " unit" if s.get("id") else ""
-        parts = [self.main(s)]
+        classes += " unit" if s.get("id") or s.get("of") else ""
+        parts = [self.leader(s), self.main(s)]
         if s.get("title"):
             parts.append(el("title", str(s["title"])))
         parts += self.extras(s)
-        head = f'<g class="{classes}"' + (f' data-id="{_attr(s["id"])}"' if s.get("id") else "") + ">"
+        head = f'<g class="{classes}"' + (f' data-id="{_attr(s["id"])}"' if s.get("id") else "")
+        head += (f' data-of="{_attr(s["of"])}"' if s.get("of") else "") + ">"
         return head + "".join(p for p in parts if p) + "</g>"
 
     def main(self, s: dict[str, Any]) -> str:
         kind, fill = s["kind"], self.colour(s.get("side"))
         if kind == "rect":
-            w, h = float(s["w"]), float(s["h"])
-            if s.get("id") and s.get("text"):  # a unit's box is never smaller than its words
-                size = max(min(self.unit, 0.9 * w / (0.62 * len(str(s["text"])))), MIN_TEXT * self.least)
-                w = max(w, 0.62 * len(str(s["text"])) * size + 0.5 * size)
-                h = max(h, 1.35 * size)
-            x, y = float(s["x"]) + float(s["w"]) / 2 - w / 2, float(s["y"]) + float(s["h"]) / 2 - h / 2
+            x, y, w, h = float(s["x"]), float(s["y"]), float(s["w"]), float(s["h"])
             rx = self.px(s["rx"]) if s.get("rx") else None
             return el("rect", x=self.X(x), y=self.Y(y + h), width=self.px(w), height=self.px(h), rx=rx, fill=fill)
         if kind == "circle":
@@ -110,47 +107,37 @@ class Painter:
             return el(kind, points=self.points(s["points"]), fill=fill)
         if kind == "figure" and s.get("glyph"):
             return self.base(s)
-        if kind == "figure":  # a unit's marker never under a few pixels; a man of a group (no id) to scale
+        if kind == "figure":  # at its size, a unit's as a man of a group's (the placement measured it so)
             r = float(s.get("r", 0.5))
-            r = max(r, MIN_MARK * self.least) if s.get("id") else r
             return self.marker(str(s.get("marker") or "circle"), s["x"], s["y"], self.px(r), fill=fill)
         if kind == "text":
-            x, y, size = self.X(s["x"]), self.Y(s["y"]), self.text_size(float(s.get("size") or 1))
+            x, y, size = self.X(s["x"]), self.Y(s["y"]), self.px(self.unit * float(s.get("size") or 1))
             turn = f"rotate({_num(float(s['rotate']))} {_num(x)} {_num(y)})" if s.get("rotate") else None
-            anchor = s.get("anchor") or "middle"
-            return self.words(str(s.get("text", "")), x, y, size, anchor=anchor, transform=turn)
+            anchor, inside = s.get("anchor") or "middle", s.get("word") == "inside"
+            return self.words(str(s.get("text", "")), x, y, size, anchor, s.get("word"), not inside, turn)
         return ""
 
     def extras(self, s: dict[str, Any]) -> list[str]:
-        """A polygon's side glyph, a heading's line, the words inside a shape and its name above it."""
+        """A polygon's side glyph and a heading's line (a shape's label and inner words are ``text`` shapes of
+        their own once placed)."""
         out: list[str] = []
         kind = s["kind"]
-        rect = kind == "rect"
-        at = s.get("x") is not None and s.get("y") is not None
-        cx = float(s["x"]) + float(s.get("w", 0)) / 2 * rect if at else 0.0
-        cy = float(s["y"]) + float(s.get("h", 0)) / 2 * rect if at else 0.0
         if kind == "polygon" and s.get("marker") and s.get("x") is not None:
-            r = max(self.px(self.unit * 0.4), 0.8 * MIN_MARK)
+            r = self.px(self.unit * 0.4)
             out.append(self.marker(str(s["marker"]), s["x"], s["y"], r, fill=self.colour(s.get("side")), cls="glyph"))
         if s.get("heading") is not None and s.get("x") is not None:
             a, reach = math.radians(float(s["heading"])), float(s.get("r") or self.unit) + self.unit * 1.6
             x, y = float(s["x"]), float(s["y"])
             end = (x + math.sin(a) * reach, y + math.cos(a) * reach)
             out.append(el("line", class_="heading", x1=self.X(x), y1=self.Y(y), x2=self.X(end[0]), y2=self.Y(end[1])))
-        if s.get("text") and kind == "figure" and s.get("glyph"):  # a man's id, under his base
-            size = max(self.px(self.unit * float(s.get("size") or 1)), 0.8 * MIN_TEXT)
-            below = self.Y(cy) + self.px(self.base_r(s)) + 0.8 * size
-            out.append(self.words(str(s["text"]), self.X(cx), below, size, cls="tag"))
-        elif s.get("text") and kind != "text" and at:
-            r = max(float(s.get("r") or 0), MIN_MARK * self.least)
-            words = str(s["text"])
-            fit = 0.9 * float(s["w"]) / (0.62 * len(words)) if rect else 1.3 * r
-            size = max(self.px(min(self.unit, fit)), MIN_TEXT)
-            out.append(self.words(words, self.X(cx), self.Y(cy) + 0.36 * size, size, cls="inside", halo=False))
-        if s.get("label") and at:
-            r, size = max(float(s.get("r") or self.unit), MIN_MARK * self.least), max(self.px(self.unit), MIN_TEXT)
-            out.append(self.words(str(s["label"]), self.X(cx), self.Y(cy) - self.px(r) - 0.3 * size, size, cls="name"))
         return out
+
+    def leader(self, s: dict[str, Any]) -> str:
+        """The thin line from the mark or place a word was moved off to the word (``leader``), or nothing."""
+        if s["kind"] != "text" or not s.get("leader"):
+            return ""
+        (x1, y1), (x2, y2) = s["leader"]
+        return el("line", class_="leader", x1=self.X(x1), y1=self.Y(y1), x2=self.X(x2), y2=self.Y(y2))
 
     def base_r(self, s: dict[str, Any]) -> float:
         """Inches: a man's base's radius as drawn, his true size, never under 5 pixels across."""

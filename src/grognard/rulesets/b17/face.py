@@ -16,6 +16,7 @@ from shapely.geometry import Polygon
 from grognard.core.engine import Decision
 from grognard.core.errors import OptionError
 from grognard.core.face import Face, layer, number_field
+from grognard.core.placement import place
 from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import picture as P
 from grognard.rulesets.b17 import rules as R
@@ -136,14 +137,16 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
         units.extend(over)
     marks += P.coins(view)
     rings: list[dict[str, Any]] = [dict(m, kind="circle", cls="ring") for m in own(view, mine)]
-    return {
-        "x0": 0.0,
-        "y0": 0.0,
-        "width": TABLE_LENGTH,
-        "height": TABLE_WIDTH,
-        "layers": [layer("terrain", terrain), layer("marks", marks), layer("units", units), layer("rings", rings)],
-        "key": P.KEY,
-    }
+    return place(
+        {
+            "x0": 0.0,
+            "y0": 0.0,
+            "width": TABLE_LENGTH,
+            "height": TABLE_WIDTH,
+            "layers": [layer("terrain", terrain), layer("marks", marks), layer("units", units), layer("rings", rings)],
+            "key": P.KEY,
+        }
+    )
 
 
 def focused(view: dict[str, Any]) -> str | None:

@@ -14,6 +14,7 @@ from typing import Any
 from grognard.core.engine import Decision
 from grognard.core.errors import OptionError
 from grognard.core.face import Face, layer, number_field
+from grognard.core.placement import place
 from grognard.rulesets.omaha import picture as P
 from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.data import (
@@ -180,14 +181,16 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
         )
         units.extend(P.squad_men(squad, -water))
     rings = [dict(m, kind="circle", cls="ring") for m in own(view, mine)] + focus(view)
-    return {
-        "x0": 0.0,
-        "y0": -water,
-        "width": width,
-        "height": water + back,
-        "layers": [layer("terrain", terrain), layer("marks", marks), layer("units", units), layer("rings", rings)],
-        "key": P.KEY,
-    }
+    return place(
+        {
+            "x0": 0.0,
+            "y0": -water,
+            "width": width,
+            "height": water + back,
+            "layers": [layer("terrain", terrain), layer("marks", marks), layer("units", units), layer("rings", rings)],
+            "key": P.KEY,
+        }
+    )
 
 
 def focus(view: dict[str, Any]) -> list[dict[str, Any]]:

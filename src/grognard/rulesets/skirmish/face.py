@@ -18,6 +18,7 @@ import math
 from collections.abc import Collection
 from typing import Any
 
+from grognard.core.placement import place
 from grognard.rulesets.skirmish import face_silhouettes as FS
 from grognard.rulesets.skirmish.face_terrain import TITLE_ROOM, _centre, _name, coil, terrain_key, terrain_shapes
 
@@ -388,19 +389,21 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
     ys = [float(f["y"]) for f in view["figures"]] or [0.0]
     x0, y0 = min(-TITLE_ROOM, min(xs) - 1.0), min(0.0, min(ys) - 1.0)  # men waiting off the table are in sight too
     x1, y1 = max(width, max(xs) + 1.0), max(depth, max(ys) + 1.0)
-    return {
-        "x0": x0,
-        "y0": y0,
-        "width": x1 - x0,
-        "height": y1 - y0,
-        "layers": [
-            {"name": "terrain", "shapes": terrain_shapes(view)},
-            {"name": "marks", "shapes": marks_shapes(view) + rings},
-            {"name": "units", "shapes": figure_shapes(view)},
-            {"name": "shells", "shapes": shell_shapes(view)},  # over the men: who is under a shell shows
-        ],
-        "key": terrain_key(view) + men_key(view),
-    }
+    return place(
+        {
+            "x0": x0,
+            "y0": y0,
+            "width": x1 - x0,
+            "height": y1 - y0,
+            "layers": [
+                {"name": "terrain", "shapes": terrain_shapes(view)},
+                {"name": "marks", "shapes": marks_shapes(view) + rings},
+                {"name": "units", "shapes": figure_shapes(view)},
+                {"name": "shells", "shapes": shell_shapes(view)},  # over the men: who is under a shell shows
+            ],
+            "key": terrain_key(view) + men_key(view),
+        }
+    )
 
 
 # ------------------------------------------------------------------------------------------ words

@@ -40,7 +40,7 @@
   // filled or stroked; the same table as core.face.GLYPHS (tests/test_skirmish_pictures.py compares them)
   const GLYPHS = {"rifle": {"d": "M-0.72 0.62 L0.72 -0.62 M-0.72 0.62 L-0.4 0.74", "fill": false}, "smg": {"d": "M-0.55 0.45 L0.55 -0.45 M0 0 L0.32 0.34", "fill": false}, "pistol": {"d": "M-0.5 -0.3 H0.55 M-0.3 -0.3 L-0.45 0.45", "fill": false}, "mg": {"d": "M-0.78 -0.28 H0.8 M0.1 -0.28 L-0.35 0.65 M0.1 -0.28 L0.55 0.65", "fill": false}, "mortar": {"d": "M-0.7 0.62 H0.7 M-0.22 0.62 L0.35 -0.72 M0.3 0.62 L0.08 -0.1", "fill": false}, "bazooka": {"d": "M-0.85 -0.17 H0.5 L0.85 -0.34 V0.34 L0.5 0.17 H-0.85 Z", "fill": true}, "flame_thrower": {"d": "M0.05 0.8 C-0.65 0.55 -0.45 -0.15 -0.05 -0.8 C0 -0.35 0.55 -0.15 0.45 0.35 C0.4 0.62 0.25 0.78 0.05 0.8 Z", "fill": true}, "crew": {"d": "M-0.6 0 A0.6 0.6 0 1 0 0.6 0 A0.6 0.6 0 1 0 -0.6 0 M-0.6 0 H0.6 M0 -0.6 V0.6", "fill": false}, "officer": {"d": "M0 -0.76 L0.2 -0.22 L0.78 -0.19 L0.32 0.17 L0.48 0.72 L0 0.4 L-0.48 0.72 L-0.32 0.17 L-0.78 -0.19 L-0.2 -0.22 Z", "fill": true}, "cavalry": {"d": "M-0.5 0.65 L-0.55 0 A0.55 0.55 0 0 1 0.55 0 L0.5 0.65", "fill": false}, "engineer": {"d": "M0 -0.8 V0.15 M-0.35 0.15 H0.35 L0.25 0.72 H-0.25 Z", "fill": false}};
   // a man: a round base of its true size (never under 5 pixels across) in the side's colour, its rim thick for a
-  // side whose marker is not the circle, the glyph on it, and its words (its id) as a tag under it
+  // side whose marker is not the circle, the glyph on it (its id, a tag, is a word the placement put under or beside it)
   function base(s, style, small) {
     const g = [], r = Math.max(s.r, 2.5 * small), x = s.x, y = -s.y;
     const rimmed = s.marker && s.marker !== "circle";
@@ -172,7 +172,8 @@
     let unit = 1;       // text and mark size, inches
     const api = {};
 
-    // screen pixels per inch at the zoom shown: marks and words are never drawn smaller than a few pixels
+    // screen pixels per inch at the zoom shown: the page's own drawings (previews, rings) are never drawn smaller
+    // than a few pixels (the scene's words and marks are drawn at their size)
     let drawnAt = 0;
     function perInch() {
       if (!shown) return 1;
@@ -249,7 +250,7 @@
       let c = "t-" + (s.cls || s.kind);
       if (s.state) c += " s-" + s.state;
       if (s.cls === "ring") c += " mine";
-      if (s.id) c += " unit";
+      if (s.id || s.of) c += " unit";
       return c;
     }
     function colour(side) {
@@ -257,63 +258,45 @@
       return k >= 0 ? SIDE_COLOURS[k % SIDE_COLOURS.length] : null;
     }
     let least = 0.1;  // inches: the size of 1 screen pixel at the zoom drawn
-    const minText = opts.minText || 12, minMark = opts.minMark || 9;  // pixels: the least a word, a marker
+    // pixels: the least the page's own words and rings are drawn (a preview's, a drag's, the viewer's rings; never
+    // the scene's words and marks, drawn at their size where the placement put them)
+    const minText = opts.minText || 12, minMark = opts.minMark || 9;
+    // a shape of the scene, drawn as the scene says: its words where the scene placed them (core/placement.py),
+    // at size * unit, and its marks at their size; nothing here moves or enlarges them (docs/FACE-CONTRACT.md)
     function shapeNode(s) {
-      const g = node("g", { class: classOf(s), "data-id": s.id });
-      const small = least;
+      const g = node("g", { class: classOf(s), "data-id": s.id, "data-of": s.of });
       const fill = colour(s.side);
       const style = fill ? { fill: fill } : {};
       let main = null;
       if (s.kind === "rect") {
-        // a unit's box is never drawn smaller than its words (a small emplacement on a long table)
-        let w = s.w, h = s.h;
-        if (s.id && s.text) {
-          const size = Math.max(Math.min(unit, (0.9 * s.w) / (0.62 * s.text.length)), minText * small);
-          w = Math.max(w, 0.62 * s.text.length * size + 0.5 * size);
-          h = Math.max(h, 1.35 * size);
-        }
-        const x = s.x + s.w / 2 - w / 2, y = s.y + s.h / 2 - h / 2;
-        main = node("rect", Object.assign({ x: fix(x), y: fix(-(y + h)), width: fix(w), height: fix(h), rx: s.rx, ry: s.rx }, style));
+        main = node("rect", Object.assign({ x: fix(s.x), y: fix(-(s.y + s.h)), width: fix(s.w), height: fix(s.h), rx: s.rx, ry: s.rx }, style));
       } else if (s.kind === "circle") {
-        const r = s.cls === "ring" ? Math.max(s.r, (minMark + 5) * small) : s.r;
+        const r = s.cls === "ring" ? Math.max(s.r, (minMark + 5) * least) : s.r;
         main = node("circle", Object.assign({ cx: fix(s.x), cy: fix(-s.y), r: fix(r) }, style));
       } else if (s.kind === "polygon" || s.kind === "polyline") {
         main = node(s.kind, Object.assign({ points: s.points.map((p) => fix(p[0]) + "," + fix(-p[1])).join(" ") }, style));
-      } else if (s.kind === "figure" && s.glyph) {
-        const b = base(s, style, small);
-        for (const part of b.parts) g.appendChild(part);
-        if (s.text) {
-          const size = Math.max(unit * (s.size || 1), 0.8 * minText * small);
-          g.appendChild(node("text", { class: "tag", x: fix(s.x), y: fix(-s.y + b.r + 0.8 * size), "text-anchor": "middle", "font-size": fix(size) }, s.text));
-        }
+      } else if (s.kind === "figure" && s.glyph) {  // his id is a word of its own, placed under or beside him
+        for (const part of base(s, style, least).parts) g.appendChild(part);
       } else if (s.kind === "figure") {
-        // a unit's marker is never smaller than a few pixels; a figure that is no unit (a man of a group) is drawn true
-        main = marker(s.marker || "circle", s.x, -s.y, s.id ? Math.max(s.r, minMark * small) : s.r, style);
+        // drawn at its size, a unit's as a man of a group's (the placement measured it so: docs/FACE-CONTRACT.md)
+        main = marker(s.marker || "circle", s.x, -s.y, s.r, style);
       } else if (s.kind === "text") {
-        const anchor = s.anchor || "middle";
-        main = node("text", { x: fix(s.x), y: fix(-s.y), "text-anchor": anchor, "font-size": fix(Math.max(unit * (s.size || 1), 0.9 * minText * small)),
+        if (s.leader) {
+          const [a, b] = s.leader;
+          g.appendChild(node("line", { class: "leader", x1: fix(a[0]), y1: fix(-a[1]), x2: fix(b[0]), y2: fix(-b[1]) }));
+        }
+        main = node("text", { class: s.word, x: fix(s.x), y: fix(-s.y), "text-anchor": s.anchor || "middle", "font-size": fix(unit * (s.size || 1)),
           transform: s.rotate ? "rotate(" + s.rotate + " " + fix(s.x) + " " + fix(-s.y) + ")" : undefined }, s.text);
       }
       if (main) g.appendChild(main);
       if (s.title) g.appendChild(node("title", {}, s.title));
-      // inside words (a unit's strength or name), a polygon's side marker, a unit's name beside it
-      const cx = s.kind === "rect" ? s.x + s.w / 2 : s.x;
-      const cy = s.kind === "rect" ? s.y + s.h / 2 : s.y;
+      // a polygon's side marker (0.4 unit), a heading's line
       if (s.kind === "polygon" && s.marker && s.x !== undefined) {
-        g.appendChild(marker(s.marker, s.x, -s.y, Math.max(unit * 0.4, 0.8 * minMark * small), Object.assign({ class: "glyph" }, style)));
+        g.appendChild(marker(s.marker, s.x, -s.y, unit * 0.4, Object.assign({ class: "glyph" }, style)));
       }
       if (s.heading !== undefined && s.x !== undefined) {
         const a = (s.heading * Math.PI) / 180, len = (s.r || unit) + unit * 1.6;
         g.appendChild(node("line", { class: "heading", x1: fix(s.x), y1: fix(-s.y), x2: fix(s.x + Math.sin(a) * len), y2: fix(-(s.y + Math.cos(a) * len)) }));
-      }
-      if (s.text && s.kind !== "text" && !s.glyph) {
-        const r = Math.max(s.r || 0, minMark * small);
-        const size = Math.max(s.kind === "rect" ? Math.min(unit, (0.9 * s.w) / (0.62 * s.text.length)) : Math.min(unit, 1.3 * r), minText * small);
-        g.appendChild(node("text", { class: "inside", x: fix(cx), y: fix(-cy + 0.36 * size), "text-anchor": "middle", "font-size": fix(size) }, s.text));
-      }
-      if (s.label) {
-        const r = Math.max(s.r || unit, minMark * small), size = Math.max(unit, minText * small);
-        g.appendChild(node("text", { class: "name", x: fix(cx), y: fix(-cy - r - 0.3 * size), "text-anchor": "middle", "font-size": fix(size) }, s.label));
       }
       return g;
     }
@@ -322,7 +305,7 @@
       if (sideNames) sides = sideNames;
       const first = !scene || scene.width !== next.width || scene.height !== next.height || scene.x0 !== next.x0 || scene.y0 !== next.y0;
       scene = next;
-      unit = Math.sqrt(next.width * next.height) / 50;
+      unit = next.unit || Math.sqrt(next.width * next.height) / 50;
       svg.style.setProperty("--unit", String(unit));
       const pad = unit * 1.2;  // the whole table as large as it fits, a margin for the words at its edges
       whole = { x: next.x0 - pad, y: -(next.y0 + next.height) - pad, w: next.width + 2 * pad, h: next.height + 2 * pad };
@@ -360,38 +343,7 @@
       }
       layersRef.replaceWith(fresh);
       layersRef = fresh;
-      declutter(fresh);
     }
-    // the words on the table never run past its edge nor lie on one another: each word laid on the table (a
-    // wreck's "x B4 destroyed", a place's name), in the scene's order, is moved in from the edge and then down
-    // a line at a time until clear of the words placed before it (its title keeps the exact place); then each
-    // unit's name, in from the edge and up a line at a time (at most 3: it stays over its unit) until clear of
-    // the words and the names before it
-    function declutter(root) {
-      if (!whole) return;
-      const placed = [];
-      const meets = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-      const right = whole.x + whole.w;
-      const lay = (t, step, tries) => {
-        if (t.hasAttribute("transform")) return true;  // a turned word (an edge's name) stands along its edge
-        let b;
-        try { b = t.getBBox(); } catch (e) { return false; }  // not laid out (a hidden page): nothing to measure
-        if (!b.width) return true;
-        const dx = b.x < whole.x ? whole.x - b.x : b.x + b.width > right ? right - b.x - b.width : 0;
-        let dy = 0;
-        const at = () => ({ x: b.x + dx, y: b.y + dy, width: b.width, height: b.height });
-        for (let k = 0; k < tries && placed.some((q) => meets(at(), q)); k++) dy += step * b.height;
-        if (dx || dy) {
-          t.setAttribute("x", fix(Number(t.getAttribute("x")) + dx));
-          t.setAttribute("y", fix(Number(t.getAttribute("y")) + dy));
-        }
-        placed.push(at());
-        return true;
-      };
-      for (const t of root.querySelectorAll("g > text:first-child")) if (!lay(t, 1, 8)) return;
-      for (const t of root.querySelectorAll("text.name")) if (!lay(t, -1, 3)) return;
-    }
-
     // whether words beside point x (inches) run to its right: they would not fit in sight to its left (an
     // estimate of their length at font size ``size``), and there is more room to its right
     function rightward(x, words, size) {
@@ -530,8 +482,8 @@
       zoomAt(Math.pow(1.0015, -e.deltaY), p.x, p.y);
     }, { passive: false });
     const hitOf = (e) => {
-      const g = e.target && e.target.closest ? e.target.closest("[data-id]") : null;
-      return g ? g.getAttribute("data-id") : null;
+      const g = e.target && e.target.closest ? e.target.closest("[data-id],[data-of]") : null;  // a mark, or its words
+      return g ? g.getAttribute("data-id") || g.getAttribute("data-of") : null;
     };
     svg.addEventListener("pointerdown", (e) => {
       if (e.pointerType === "mouse" && e.button !== 0) return;
