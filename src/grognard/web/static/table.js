@@ -72,7 +72,7 @@
     wall: { size: 0.45, bg: "#8a8a8a", marks: [["path", { d: "M0.03 0 V0.45" }]], ink: "#2e2e2e", w: 0.07 },
     road: { size: 0.8, bg: "#d8d2c4", marks: [["circle", { cx: 0.2, cy: 0.2, r: 0.05 }], ["circle", { cx: 0.6, cy: 0.55, r: 0.04 }]], ink: "#8f8570" },
     bridge: { size: 0.5, bg: "#b08a5a", marks: [["path", { d: "M0 0.25 H0.5" }]], ink: "#3f2a12", w: 0.1 },
-    court: { size: 1.5, bg: "#dcd6c8", marks: [["path", { d: "M0 0.02 H1.5 M0 0.77 H1.5 M0.02 0 V0.75 M0.77 0.75 V1.5" }]], ink: "#7d7562", w: 0.09 },
+    court: { size: 1.2, bg: "#dcd6c8", marks: [["path", { d: "M0 0.03 H1.2 M0.03 0 V1.2" }]], ink: "#9a9280", w: 0.06 },
   };
   function patterns(svg) {
     if (document.getElementById("gt-wood")) return;  // one set a page
