@@ -2,12 +2,14 @@
 
 For each level named and each side, plays ``--games`` games of the level on that side against the book
 on the other, and the same games (the same dice seeds: game i rolls ``stream(seed, i, DICE)``, its bots
-draw from ``stream(seed, i, BOTS)``) book against book; prints each side's win rate with its Wilson
+draw from ``stream(seed, i, BOTS)``, or with ``--apart`` each side's bot from its own
+``stream(seed, i, BOTS, k)``, k the side's index, so the book across the table draws the same variety
+whatever the level draws) book against book; prints each side's win rate with its Wilson
 interval, the paired difference with its 95% interval and McNemar's exact p, and the CPU seconds of the
 level's decisions (process time, every decision it answered: median, 95th percentile, most). Nothing
 here is asserted by the tests.
 
-    python bench/b17_levels.py --levels beginner hard --games 400 --seed 29 --jobs 1
+    python bench/b17_levels.py --levels beginner hard --games 400 --seed 29 --jobs 1 [--apart]
 """
 
 from __future__ import annotations
@@ -27,15 +29,23 @@ from grognard.core.play import play_out
 from grognard.rulesets import get
 
 
-def play_one(args: tuple[str, str, int, int, dict[str, Any]]) -> tuple[str | None, list[float]]:
+def play_one(args: tuple[str, str, int, int, dict[str, Any], bool]) -> tuple[str | None, list[float]]:
     """Game ``index``: ``level`` on ``side`` (``""``: nobody), the book elsewhere; the winner, and the CPU
-    seconds of each of the level's decisions."""
-    level, side, seed, index, options = args
+    seconds of each of the level's decisions. ``apart``: each side's bot draws from its own stream."""
+    level, side, seed, index, options, apart = args
     ruleset = get("b17")
     game = ruleset.create(options, SeededDice(stream(seed, index, DICE)))
-    rng = np.random.default_rng(stream(seed, index, BOTS))
-    book = ruleset.bots["book"](rng)
-    tried = ruleset.bots[level](rng) if level else book
+    if apart:
+        rngs = [np.random.default_rng(stream(seed, index, BOTS, k)) for k in range(len(ruleset.sides))]
+        books = {s: ruleset.bots["book"](rngs[k]) for k, s in enumerate(ruleset.sides)}
+        if level:
+            books[side] = ruleset.bots[level](rngs[ruleset.sides.index(side)])
+        tried = books.get(side)
+    else:
+        rng = np.random.default_rng(stream(seed, index, BOTS))
+        book = ruleset.bots["book"](rng)
+        tried = ruleset.bots[level](rng) if level else book
+        books = {s: book for s in ruleset.sides}
     times: list[float] = []
 
     class Clocked:
@@ -46,7 +56,9 @@ def play_one(args: tuple[str, str, int, int, dict[str, Any]]) -> tuple[str | Non
             return action
 
     clocked = Clocked()
-    result = play_out(game, lambda seat: clocked if game.side_of(seat) == side else book, checked=False)
+    result = play_out(
+        game, lambda seat: clocked if game.side_of(seat) == side else books[game.side_of(seat)], checked=False
+    )
     return result.winner, times
 
 
@@ -57,18 +69,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--apart", action="store_true", help="each side's bot draws from its own stream")
     args = parser.parse_args(argv)
-    games, seed = args.games, args.seed
-    print(f"B-17 raid, default options; {games} games a match; seed {seed}; {args.jobs} processes")
+    games, seed, apart = args.games, args.seed, args.apart
+    streams = "a stream a side" if apart else "one stream"
+    print(f"B-17 raid, default options; {games} games a match; seed {seed}; {streams}; {args.jobs} processes")
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        base = [w for w, _ in pool.map(play_one, [("", "", seed, i, {}) for i in range(games)], chunksize=4)]
+        base = [w for w, _ in pool.map(play_one, [("", "", seed, i, {}, apart) for i in range(games)], chunksize=4)]
         for side in args.sides:
             k = sum(1 for w in base if w == side)
             low, high = wilson(k, games)
             print(f"  book v book        {side:<9} wins {k:4d}/{games} = {k / games:6.1%} [{low:6.1%}, {high:6.1%}]")
         for level in args.levels:
             for side in args.sides:
-                tasks = [(level, side, seed, i, {}) for i in range(games)]
+                tasks = [(level, side, seed, i, {}, apart) for i in range(games)]
                 rows = list(pool.map(play_one, tasks, chunksize=4))
                 won = [w for w, _ in rows]
                 times = sorted(t for _, ts in rows for t in ts)
