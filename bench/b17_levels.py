@@ -6,8 +6,9 @@ draw from ``stream(seed, i, BOTS)``, or with ``--apart`` each side's bot from it
 ``stream(seed, i, BOTS, k)``, k the side's index, so the book across the table draws the same variety
 whatever the level draws) book against book; prints each side's win rate with its Wilson
 interval, the paired difference with its 95% interval and McNemar's exact p, and the CPU seconds of the
-level's decisions (process time, every decision it answered: median, 95th percentile, most). Nothing
-here is asserted by the tests.
+level's decisions (process time, every decision it answered: median, 95th percentile, most). A level is
+one of the rule set's bots or a variant of ``bench/b17_variants.py`` (docs/rules/b17.md, the levels).
+Nothing here is asserted by the tests.
 
     python bench/b17_levels.py --levels beginner hard --games 400 --seed 29 --jobs 1 [--apart]
 """
@@ -15,10 +16,12 @@ here is asserted by the tests.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import statistics
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -29,22 +32,35 @@ from grognard.core.play import play_out
 from grognard.rulesets import get
 
 
+def _variants() -> dict[str, Any]:
+    """``bench/b17_variants.py``'s ``VARIANTS`` (loaded from its file: this one may be loaded from a test)."""
+    spec = importlib.util.spec_from_file_location("b17_variants", Path(__file__).with_name("b17_variants.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return dict(module.VARIANTS)
+
+
+VARIANTS = _variants()
+
+
 def play_one(args: tuple[str, str, int, int, dict[str, Any], bool]) -> tuple[str | None, list[float]]:
     """Game ``index``: ``level`` on ``side`` (``""``: nobody), the book elsewhere; the winner, and the CPU
     seconds of each of the level's decisions. ``apart``: each side's bot draws from its own stream."""
     level, side, seed, index, options, apart = args
     ruleset = get("b17")
     game = ruleset.create(options, SeededDice(stream(seed, index, DICE)))
+    bots = {**ruleset.bots, **VARIANTS}
     if apart:
         rngs = [np.random.default_rng(stream(seed, index, BOTS, k)) for k in range(len(ruleset.sides))]
         books = {s: ruleset.bots["book"](rngs[k]) for k, s in enumerate(ruleset.sides)}
         if level:
-            books[side] = ruleset.bots[level](rngs[ruleset.sides.index(side)])
+            books[side] = bots[level](rngs[ruleset.sides.index(side)])
         tried = books.get(side)
     else:
         rng = np.random.default_rng(stream(seed, index, BOTS))
         book = ruleset.bots["book"](rng)
-        tried = ruleset.bots[level](rng) if level else book
+        tried = bots[level](rng) if level else book
         books = {s: book for s in ruleset.sides}
     times: list[float] = []
 
@@ -64,7 +80,9 @@ def play_one(args: tuple[str, str, int, int, dict[str, Any], bool]) -> tuple[str
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--levels", nargs="+", default=["beginner", "hard"])
+    parser.add_argument(
+        "--levels", nargs="+", default=["beginner", "hard"], help="the B-17 bots, or variants of bench/b17_variants.py"
+    )
     parser.add_argument("--sides", nargs="+", default=["american", "german"])
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=29)

@@ -337,11 +337,13 @@ def _slot_offset(slot: str, dims: G.Dims) -> tuple[float, float]:
     return {"leader": (0.0, 0.0), "left": (-back, side), "right": (-back, -side), "last": (-2 * back, 0.0)}[slot]
 
 
-def _box_leader(game: B17Game, a: Aircraft) -> Aircraft | None:
-    for b in game.state.bombers():
-        if b.box == a.box and b.flying and not b.bombed and not b.broke_off:
-            return b
-    return None
+def _box_leader(game: B17Game, a: Aircraft, fastest: bool = False) -> Aircraft | None:
+    """The bomber ``a``'s box holds to: its first still on the way in (the book), or with ``fastest`` the one
+    of them with the longest move, the first on a tie (a variant measured in docs/rules/b17.md, not the book)."""
+    way_in = [b for b in game.state.bombers() if b.box == a.box and b.flying and not b.bombed and not b.broke_off]
+    if not way_in:
+        return None
+    return max(way_in, key=lambda b: (R.allowance(b), -way_in.index(b))) if fastest else way_in[0]
 
 
 def bomber_plans(game: B17Game, a: Aircraft, k: int = 8, rng: np.random.Generator | None = None) -> list[Fly]:
@@ -359,12 +361,14 @@ def bomber_scored(
     *,
     lookahead: bool = True,
     weave: tuple[float, float] = (WEAVE, WEAVE_UNTIL),
+    fastest: bool = False,
 ) -> tuple[list[tuple[Any, ...]], dict[str, Any]]:
     """The doctrine's bomber moves for ``a`` scored (:func:`bomber_plans`), unsorted: rows of (off the table,
     aim: 0 bomb now, 1 line up a run, 2 hold the box, 3 fly for the target; inches from the aim, straight,
     turn, the index of the end in ``ends``), and the ends (:func:`_path_ends`); without ``lookahead`` it
     never looks a move ahead for its bomb run (it flies for the target's centre and bombs if it ends over it);
-    ``weave``: inches the leader's aim may lie to a side, and from how far off the target it may."""
+    ``weave``: inches the leader's aim may lie to a side, and from how far off the target it may; ``fastest``:
+    the box holds to its fastest bomber (:func:`_box_leader`)."""
     dims = game.dims(a)
     length = game.allowance(a)
     minimum = R.minimum_straight(a, length)
@@ -373,7 +377,7 @@ def bomber_scored(
     if a.bombed or a.broke_off:  # a bomber that broke off its run (option flak_damage) flies on likewise
         on = [(gone[i], 4, abs(turns[i]) - straights[i] / 100, straights[i], turns[i], i) for i in range(len(turns))]
         return on, ends
-    leader = _box_leader(game, a)
+    leader = _box_leader(game, a, fastest)
     slot_aim = None
     if leader is not None and leader is not a:
         lx, ly, lh = leader.x, leader.y, leader.heading
