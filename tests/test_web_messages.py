@@ -131,3 +131,24 @@ def test_a_state_s_players_roll_asked_and_result_are_typed_too(client: TestClien
     for message in wrong:
         with pytest.raises(ValidationError):
             server_message.validate_python(message)
+
+
+def test_a_player_s_decisions_are_typed_too(client: TestClient) -> None:
+    """The decisions a player's page is sent are typed (``DecisionLine``, each choice a ``Choice``; they were
+    loose dictionaries): a real solo game's state validates, a choice without its words or a decision with a field
+    it lacks does not."""
+    from pydantic import ValidationError
+
+    solo = {"name": "Ann", "side": "american"}
+    made = client.post("/api/rooms", json={"ruleset": "omaha", "options": {"germans": 1}, "solo": solo}).json()
+    seen: list[dict[str, Any]] = []
+    with client.websocket_connect(f"/ws/{made['code']}") as page:
+        page.send_json({"type": "hello", "role": "player", "token": made["token"]})
+        state = _until(page, lambda m: m["type"] == "state" and m["decisions"], seen)
+    server_message.validate_python(state)
+    decision = state["decisions"][0]
+    assert decision["choices"] and set(decision["choices"][0]) == {"text", "label", "note", "odds"}
+    unlabelled = [{k: v for k, v in c.items() if k != "label"} for c in decision["choices"]]
+    for wrong in ({**decision, "choices": unlabelled}, {**decision, "hint": "go left"}):
+        with pytest.raises(ValidationError):
+            server_message.validate_python({**state, "decisions": [wrong]})

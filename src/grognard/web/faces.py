@@ -20,7 +20,7 @@ from grognard.core.dice import SeededDice
 from grognard.core.engine import Decision, Event, Game
 from grognard.core.face import Face
 from grognard.core.ruleset import Ruleset
-from grognard.web.messages import EventItem
+from grognard.web.messages import Choice, DecisionLine, EventItem
 
 MENU = 12  # candidates listed per decision of a continuous space without a rule set menu
 FINITE = 60  # at most this many choices of a finite space are listed
@@ -67,7 +67,7 @@ def ground(ruleset: Ruleset, options: dict[str, Any], embedded: dict[str, Any] |
 
 
 # ---------------------------------------------------------------------------------------------- generic
-def decision_json(ruleset: Ruleset, game: Game, decision: Decision) -> dict[str, Any]:
+def decision_json(ruleset: Ruleset, game: Game, decision: Decision) -> DecisionLine:
     """A decision for the player page: prompt, situation, a menu with words, notes and odds, form controls,
     and the typed grammar of this decision's orders only (``usage``, with an ``example`` from the menu).
 
@@ -87,7 +87,7 @@ def decision_json(ruleset: Ruleset, game: Game, decision: Decision) -> dict[str,
         finite = getattr(decision.space, "actions", None)
         actions = list(finite[:FINITE]) if finite is not None else decision.space.candidates(MENU)
         offered = [(a, "") for a in actions]
-    choices = []
+    choices: list[Choice] = []
     for action, words in offered:
         note = adviser.note(game, action) if adviser is not None else ""
         odds = adviser.odds(game, action) if adviser is not None else None

@@ -253,6 +253,33 @@ def result_line(result: Result) -> ResultLine:
     }
 
 
+@with_config(ConfigDict(extra="forbid"))
+class Choice(TypedDict):
+    """One order of a decision's menu: the text sent, its words, a note and the odds (empty when none)."""
+
+    text: str
+    label: str
+    note: str
+    odds: str
+
+
+@with_config(ConfigDict(extra="forbid"))
+class DecisionLine(TypedDict):
+    """A decision a player's seat owes, as the page shows it (``web.faces.decision_json``): the face's
+    ``controls`` and ``unit`` are shaped by docs/FACE-CONTRACT.md."""
+
+    id: str
+    seat: str
+    prompt: str
+    situation: list[str]
+    choices: list[Choice]
+    forms: list[dict[str, Any]]
+    controls: list[dict[str, Any]]
+    unit: dict[str, Any] | None
+    usage: list[str]
+    example: str
+
+
 class You(TypedDict):
     id: str | None
     name: str
@@ -309,7 +336,7 @@ class State(TypedDict):
     svg: NotRequired[str]  # the server's picture (a rule set without a face)
     summary: NotRequired[list[list[str]]]
     you: NotRequired[You]
-    decisions: NotRequired[list[dict[str, Any]]]
+    decisions: NotRequired[list[DecisionLine]]
     host: NotRequired[HostPart]
 
 

@@ -15,7 +15,7 @@ from grognard.bots import ladder
 from grognard.core.engine import Game
 from grognard.web import faces
 from grognard.web import retention as retention_
-from grognard.web.messages import DiceRequest, HostPart, SeatLine, State, result_line
+from grognard.web.messages import DecisionLine, DiceRequest, HostPart, SeatLine, State, result_line
 from grognard.web.odds import CLASS_FROM, CLASS_SHOWN
 
 if TYPE_CHECKING:
@@ -145,7 +145,7 @@ def _add_player(out: State, room: Room, conn: Conn, mine: set[str], seats: list[
     """A player's page: who it is, and the decisions its seats owe now (with their menus)."""
     ruleset, game, meta = room.ruleset, room.game, room.meta
     name = meta["players"].get(conn.player or "", {}).get("name", "")
-    decisions = []
+    decisions: list[DecisionLine] = []
     if game is not None and meta["status"] == "playing" and not meta["paused"]:
         decisions = [
             room.memo(("decision", d.seat, d.id), functools.partial(faces.decision_json, ruleset, game, d))
