@@ -220,9 +220,9 @@ def test_a_dead_man_is_his_empty_base_where_he_fell_under_the_living() -> None:
     dead["alive"] = False
     units = next(layer["shapes"] for layer in face.scene(view, set())["layers"] if layer["name"] == "units")
     fallen = [s for s in units if s.get("cls") == "gone"]
-    assert [(s["kind"], s["x"], s["y"], s["r"], s["text"]) for s in fallen] == [
-        ("circle", dead["x"], dead["y"], 0.5, "x")
-    ]
+    assert [(s["kind"], s["x"], s["y"], s["r"]) for s in fallen] == [("circle", dead["x"], dead["y"], 0.5)]
+    cross = units[units.index(fallen[0]) + 1]  # its "x", a word placed on it
+    assert (cross["text"], cross["word"], cross["x"]) == ("x", "inside", dead["x"])
     assert "id" not in fallen[0] and fallen[0]["title"].endswith(": dead")  # not picked: he is no target
     assert dead["id"] not in {s.get("id") for s in units}
     assert units.index(fallen[0]) < min(k for k, s in enumerate(units) if s["kind"] == "figure")  # the living over it

@@ -263,7 +263,8 @@ def _settle(word: _Word, taken: _Taken, frame: Box, u: float) -> None:
                 first = (x, y, anchor, size, words)
             if not _inside(box, frame) or (word.role != "inside" and word.near and meets(box, word.near)):
                 continue
-            if taken.free(box, GAP * s, word.owner):
+            on_mark = word.role == "inside" and word.near is not None and meets(box, word.near)
+            if taken.free(box, 0.0 if on_mark else GAP * s, word.owner):  # on its mark, framed by it: no gap kept
                 _commit(word, taken, (x, y, anchor, size, words), box, u)
                 if words != text:
                     shape.setdefault("title", text)
