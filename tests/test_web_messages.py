@@ -135,8 +135,8 @@ def test_a_state_s_players_roll_asked_and_result_are_typed_too(client: TestClien
 
 def test_a_player_s_decisions_are_typed_too(client: TestClient) -> None:
     """The decisions a player's page is sent are typed (``DecisionLine``, each choice a ``Choice``; they were
-    loose dictionaries): a real solo game's state validates, a choice without its words or a decision with a field
-    it lacks does not."""
+    loose dictionaries), and so are a preview's odds and drawing (they were Any): a real solo game's state
+    validates, a choice without its words, a decision with a field it lacks, odds as a number do not."""
     from pydantic import ValidationError
 
     solo = {"name": "Ann", "side": "american"}
@@ -152,3 +152,8 @@ def test_a_player_s_decisions_are_typed_too(client: TestClient) -> None:
     for wrong in ({**decision, "choices": unlabelled}, {**decision, "hint": "go left"}):
         with pytest.raises(ValidationError):
             server_message.validate_python({**state, "decisions": [wrong]})
+    preview = {"type": "preview", "n": 1, "action": "x", "legal": True, "note": "", "odds": "50%", "drawn": {}}
+    server_message.validate_python(preview)
+    for wrong_preview in ({**preview, "odds": 0.5}, {**preview, "drawn": [[1, 2]]}):  # the odds in words, a drawing
+        with pytest.raises(ValidationError):
+            server_message.validate_python(wrong_preview)

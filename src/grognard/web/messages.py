@@ -156,8 +156,8 @@ class PreviewAnswer(Outbound):
     legal: bool
     problem: str | None = None
     note: str | None = None
-    odds: Any = None
-    drawn: Any = None  # the order drawn on the page's table, in inches (a rule set with a face)
+    odds: str | None = None  # the exact odds in words ("no dice" when none are rolled)
+    drawn: dict[str, Any] | None = None  # the order drawn on the page's table, in inches (the face's preview)
     svg: str | None = None  # the server's picture (a rule set without a face)
 
 
