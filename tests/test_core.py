@@ -301,10 +301,10 @@ class TestOptions:
     def test_parse_and_validate_an_int(self) -> None:
         assert self.GERMANS.parse(" 4 ") == 4
         for text, why in [
-            ("x", "'x' is not int 1..12"),
+            ("x", "'x' is not a whole number from 1 to 12"),
             ("0", "0 is below the minimum 1"),
             ("13", "13 is above the maximum 12"),
-            ("2.5", "'2.5' is not int 1..12"),
+            ("2.5", "'2.5' is not a whole number from 1 to 12"),
         ]:
             with pytest.raises(OptionError) as info:
                 self.GERMANS.parse(text)
@@ -318,6 +318,9 @@ class TestOptions:
         water = OptionSpec("water", float, 6.0, "inches", minimum=6.0, maximum=24.0)
         assert water.validate(7) == 7.0 and isinstance(water.validate(7), float)
         assert water.parse("6.5") == 6.5
+        with pytest.raises(OptionError) as info:  # a player's words, not Python's type names ("float 6..24")
+            water.parse("abc")
+        assert str(info.value) == "option 'water': 'abc' is not a number from 6 to 24"
         with pytest.raises(OptionError, match=r"'water': 5\.0 is below the minimum 6"):
             water.parse("5")
         flag = OptionSpec("deep_water", bool, False, "optional rule")

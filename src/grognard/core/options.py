@@ -74,6 +74,27 @@ class OptionSpec:
         high = "" if self.maximum is None else f"{self.maximum:g}"
         return f"{self.kind.__name__} {low}..{high}{word}"
 
+    def describe_in_words(self) -> str:
+        """The values this option takes, as an error message says them to a player.
+
+        >>> OptionSpec("germans", int, 6, "German players", minimum=1, maximum=12).describe_in_words()
+        'a whole number from 1 to 12'
+        >>> OptionSpec("fresh", int, None, "squads", minimum=0, none_word="unlimited").describe_in_words()
+        'a whole number 0 or more, or unlimited'
+        """
+        if self.choices or self.kind is bool or self.kind is str:
+            return self.describe_values()
+        noun = "a whole number" if self.kind is int else "a number"
+        low = None if self.minimum is None else f"{self.minimum:g}"
+        high = None if self.maximum is None else f"{self.maximum:g}"
+        if low is not None and high is not None:
+            noun += f" from {low} to {high}"
+        elif low is not None:
+            noun += f" {low} or more"
+        elif high is not None:
+            noun += f" {high} or less"
+        return noun + (f", or {self.none_word}" if self.none_word else "")
+
     def parse(self, text: str) -> Any:
         """The value ``text`` names, checked; raises :class:`OptionError`."""
         raw = text.strip()
@@ -90,7 +111,7 @@ class OptionSpec:
         else:
             value = read_int(raw) if self.kind is int else read_float(raw) if self.kind is float else None
             if value is None:
-                raise OptionError(f"option {self.name!r}: {text!r} is not {self.describe_values()}")
+                raise OptionError(f"option {self.name!r}: {text!r} is not {self.describe_in_words()}")
         return self.validate(value)
 
     def validate(self, value: Any) -> Any:
@@ -102,7 +123,7 @@ class OptionSpec:
         if self.kind is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if not isinstance(value, self.kind) or (self.kind is int and isinstance(value, bool)):
-            raise OptionError(f"option {self.name!r}: {value!r} is not {self.describe_values()}")
+            raise OptionError(f"option {self.name!r}: {value!r} is not {self.describe_in_words()}")
         if isinstance(value, float) and not math.isfinite(value):  # the kind is float (an int became one)
             raise OptionError(f"option {self.name!r}: {value!r} is not a finite number")
         if self.choices and value not in self.choices:
