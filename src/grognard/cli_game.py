@@ -333,9 +333,8 @@ def _listen(
     typed = game.dice if isinstance(game.dice, TypedDice) else source
     if not isinstance(typed, TypedDice):
         return printer.take
-    adviser = ruleset.adviser
-    if adviser is not None:
-        typed.board = lambda: adviser.board(game_now(), None)
+    if ruleset.adviser is not None or (ruleset.face is not None and ruleset.face.board is not None):
+        typed.board = lambda: ruleset.board(game_now(), None) or ""
     game.listener = printer.take_one
     typed.kept = opened.writer.typed  # each roll on the disk as typed: a crash mid-action loses none
     resumed = setup.resumed

@@ -195,9 +195,8 @@ class HumanPlayer:
 
     def show(self, game: Game, decision: Decision, menu: list[Any]) -> None:
         say = self.prompter.say
-        adviser = self.ruleset.adviser
-        if adviser is not None:
-            lines = adviser.situation(game, decision)
+        lines = self.ruleset.situation(game, decision)
+        if lines:
             say(lines[0], style="bold")
             for line in lines[1:]:
                 say(f"  {line}")
@@ -282,8 +281,9 @@ class HumanPlayer:
                 self.prompter.say(HELP.format(usage=usage))
                 continue
             if word in ("board", "b"):
-                if self.ruleset.adviser is not None:
-                    self.prompter.say(self.ruleset.adviser.board(game, decision.seat))
+                board = self.ruleset.board(game, decision.seat)
+                if board is not None:
+                    self.prompter.say(board)
                 continue
             if word in ("choices", "c", "list"):
                 self.show(game, decision, menu)

@@ -93,6 +93,9 @@ class Face:
     the viewer's own units, ringed. ``commands(view)``: ``{seat: words}``, what each seat commands where a
     side has several seats that each command part of it (the host's seat table and a player's "you play"
     line show the words); ``{}``: nothing to say (a side is one seat, or the seats say it themselves).
+    ``situation(view, decision)``: the lines a person reads on ``decision`` (the unit in question and what is
+    around it), from the view of the decision's seat; ``None``: the decision's prompt. ``board(view)``: the
+    whole table as text, as the view's seat may see it (the terminal's ``board``); ``None``: no such text.
     """
 
     scene: Callable[[View, Collection[str]], dict[str, Any]]
@@ -103,3 +106,5 @@ class Face:
     unit: Callable[[View, Decision], dict[str, Any] | None] = _nothing
     marks: Callable[[View, Collection[str]], list[dict[str, Any]]] = _no_marks
     commands: Callable[[View], dict[str, str]] = _no_commands
+    situation: Callable[[View, Decision], list[str]] | None = None
+    board: Callable[[View], str] | None = None

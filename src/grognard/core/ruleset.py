@@ -238,3 +238,20 @@ class Ruleset(Generic[G, A]):
         if embedded and self.files is not None:
             return self.files.restore(options, dice, embedded)
         return self.rules.new_game(options, dice)
+
+    def situation(self, game: G, decision: Decision, view: View | None = None) -> list[str] | None:
+        """The lines a person reads on ``decision`` (``Face.situation`` of the view of its seat, ``view`` when
+        the caller has it already); ``None``: the face says nothing more than the decision's prompt."""
+        if self.face is not None and self.face.situation is not None:
+            return self.face.situation(game.view(decision.seat) if view is None else view, decision)
+        if self.adviser is not None:
+            return self.adviser.situation(game, decision)
+        return None
+
+    def board(self, game: G, seat: str | None) -> str | None:
+        """The whole table as text, as ``seat`` may see it (``Face.board`` of its view); ``None``: no such text."""
+        if self.face is not None and self.face.board is not None:
+            return self.face.board(game.view(seat))
+        if self.adviser is not None:
+            return self.adviser.board(game, seat)
+        return None

@@ -144,9 +144,8 @@ class GrognardEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types: A
         """The table as text (``ansi``), from the selected agent's view; ``None`` without a render mode."""
         if self.render_mode is None:
             return None
-        if self.rules.adviser is not None:
-            return self.rules.adviser.board(self.game, self.agent_selection)
-        return str(self.game.view(self.agent_selection))
+        board = self.rules.board(self.game, self.agent_selection)
+        return board if board is not None else str(self.game.view(self.agent_selection))
 
     def close(self) -> None:
         pass

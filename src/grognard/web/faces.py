@@ -79,11 +79,12 @@ def decision_json(ruleset: Ruleset, game: Game, decision: Decision) -> DecisionL
     picks this decision; ``None`` when the decision is about no one unit.
     """
     adviser = ruleset.adviser
+    face = ruleset.face
+    view = _view(game, decision.seat) if face is not None else {}
+    situation = ruleset.situation(game, decision, view if face is not None else None) or [decision.prompt]
     if adviser is not None:
-        situation = adviser.situation(game, decision)
         offered = adviser.menu(game, decision)
     else:
-        situation = [decision.prompt]
         finite = getattr(decision.space, "actions", None)
         actions = list(finite[:FINITE]) if finite is not None else decision.space.candidates(MENU)
         offered = [(a, "") for a in actions]
@@ -92,8 +93,6 @@ def decision_json(ruleset: Ruleset, game: Game, decision: Decision) -> DecisionL
         note = adviser.note(game, action) if adviser is not None else ""
         odds = adviser.odds(game, action) if adviser is not None else None
         choices.append({"text": str(action), "label": words or str(action), "note": note or "", "odds": odds or ""})
-    face = ruleset.face
-    view = _view(game, decision.seat) if face is not None else {}
     controls = _controls(face, view, decision)
     return {
         "id": decision.id,
@@ -124,9 +123,8 @@ def tables(ruleset: Ruleset, game: Game, mine: Collection[str], seat: str | None
     """Text tables of the units (beside every picture), of ``seat``'s view."""
     if ruleset.face is not None:
         return ruleset.face.tables(_view(game, seat), mine)
-    if ruleset.adviser is not None:
-        return [{"caption": "The table", "pre": ruleset.adviser.board(game, seat)}]
-    return []
+    board = ruleset.board(game, seat)
+    return [{"caption": "The table", "pre": board}] if board is not None else []
 
 
 def phase(ruleset: Ruleset, game: Game) -> str:

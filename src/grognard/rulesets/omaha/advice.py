@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from grognard.core.engine import Decision
-from grognard.rulesets.omaha import faces
+from grognard.rulesets.omaha import faces, view_words
 from grognard.rulesets.omaha.actions import OmahaAction
 from grognard.rulesets.omaha.game import OmahaGame
 from grognard.rulesets.omaha.menu import menu
@@ -19,7 +19,7 @@ class Advice:
         return menu(game, decision)
 
     def situation(self, game: OmahaGame, decision: Decision) -> list[str]:
-        return faces.situation(game, decision)
+        return view_words.situation(game.view(decision.seat), decision)
 
     def note(self, game: OmahaGame, action: OmahaAction) -> str:
         return faces.note(game, action)
@@ -31,4 +31,4 @@ class Advice:
         return faces.preview(game, seat, action)
 
     def board(self, game: OmahaGame, seat: str | None) -> str:
-        return faces.board(game, seat)
+        return view_words.board(game.view(seat))

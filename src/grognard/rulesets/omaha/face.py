@@ -29,6 +29,7 @@ from grognard.rulesets.omaha.data import (
     ZONE_WIDTH,
 )
 from grognard.rulesets.omaha.describe import PHASES, where
+from grognard.rulesets.omaha.view_words import board, situation
 
 SQUAD_RING = 1.8  # inches: the ring round a squad the page may tap (its disc, P.SQUAD_DISC, and a margin)
 BUNKER_RING = 2.4
@@ -386,4 +387,4 @@ def figures(view: dict[str, Any]) -> list[tuple[str, Any]]:
     ]
 
 
-FACE = Face(scene, phase, tables, figures, controls, unit, own)
+FACE = Face(scene, phase, tables, figures, controls, unit, own, situation=situation, board=board)

@@ -45,6 +45,7 @@ from grognard.rulesets.omaha.data import (
 from grognard.rulesets.omaha.events import EVENTS
 from grognard.rulesets.omaha.spaces import OrdersSpace, TargetSpace
 from grognard.rulesets.omaha.state import American, Bunker, OmahaState, Squad
+from grognard.rulesets.omaha.view import view_of
 
 
 def german_seat(k: int) -> str:
@@ -142,21 +143,7 @@ class OmahaGame(Game[OmahaState]):
 
     def view(self, seat: str | None) -> dict[str, Any]:
         """Omaha hides nothing: every seat sees the whole beach (unrolled obstacles are unknown to all)."""
-        full = self.state.to_json()
-        full.pop("done")
-        full["seat"] = seat
-        full["side"] = self.state.seat_side.get(seat) if seat else None
-        full["pending"] = [{"id": d.id, "seat": d.seat, "prompt": d.prompt} for d in self.pending()]
-        full["exits"] = [
-            {
-                "bunker": b.label,
-                "section": section,
-                "obstacle_section": R.exit_section(section, self.state),
-                "open": section in self.state.exits_open,
-            }
-            for section, b in sorted(self.state.bunkers.items())
-        ]
-        return full
+        return view_of(self, seat)
 
     def calls_artillery(self, german: str) -> bool:
         """Whether German player ``german`` calls a strike this turn: always (RULINGS O11), or with the option
