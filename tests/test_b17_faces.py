@@ -10,7 +10,8 @@ from grognard.core.dice import ScriptedDice
 from grognard.core.errors import IllegalAction
 from grognard.rulesets.b17 import RULESET, B17Game
 from grognard.rulesets.b17.actions import USAGE, Fly, Guns, parse_action
-from grognard.rulesets.b17.faces import board, note, odds, preview, situation
+from grognard.rulesets.b17.faces import note, odds, preview
+from grognard.rulesets.b17.view_words import board, situation
 from test_b17_rules import scene
 
 
@@ -41,14 +42,14 @@ def test_notes_odds_situation_and_board() -> None:
     attack = Fly("F1", 14.0, 0.0, "B1", 3.0)
     assert note(game, attack).startswith("attack B1 at (47, 33), 2 gunners answer")
     assert odds(game, attack) == "damages 36%, destroys 5.6%"
-    lines = situation(game, game.pending()[0])
+    lines = situation(game.view("German"), game.pending()[0])
     assert lines[0].startswith('Turn 1, fighters move - German: F1 (Me-109) flies 14"')
     assert 'at least 6" straight' in lines[2]
     game.apply("German", attack)
     decision = game.pending()[0]
-    assert "guns in range: " in situation(game, decision)[-1]
+    assert "guns in range: " in situation(game.view(decision.seat), decision)[-1]
     assert odds(game, Guns("B1", "F1", "waists")) == "each gun damages 22%, destroys 5.6%"
-    text = board(game)
+    text = board(game.view(None))
     assert '1 character = 4"' in text and "F1 Me-109 at (47, 33)" in text
 
 

@@ -53,14 +53,18 @@ def words(ruleset: str, game: Game) -> list[dict[str, Any]]:
 
 
 def sampled(name: str, every: int) -> list[dict[str, Any]]:
-    """The words at every ``every``-th action of golden record ``name`` (the first included)."""
+    """The words at every ``every``-th action of golden record ``name`` (the first included), and at the first
+    action where a kind of decision is owed that no step taken so far owed (a bomber's guns, a melee)."""
     ruleset = name.split("-")[0]
     taken: list[dict[str, Any]] = []
     count = [0]
+    kinds: set[str] = set()
 
     def at(game: Game) -> bool:
-        if count[0] % every == 0:
+        owed = {d.id.split(" ")[0] for d in game.pending()}
+        if count[0] % every == 0 or not owed <= kinds:
             taken.append({"action": count[0], "words": words(ruleset, game)})
+            kinds.update(owed)
         count[0] += 1
         return False
 

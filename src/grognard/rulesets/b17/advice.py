@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from grognard.core.engine import Decision
-from grognard.rulesets.b17 import faces
+from grognard.rulesets.b17 import faces, view_words
 from grognard.rulesets.b17.actions import B17Action
 from grognard.rulesets.b17.game import B17Game
 from grognard.rulesets.b17.menu import menu
@@ -19,7 +19,7 @@ class Advice:
         return menu(game, decision)
 
     def situation(self, game: B17Game, decision: Decision) -> list[str]:
-        return faces.situation(game, decision)
+        return view_words.situation(game.view(decision.seat), decision)
 
     def note(self, game: B17Game, action: B17Action) -> str:
         return faces.note(game, action)
@@ -31,4 +31,4 @@ class Advice:
         return faces.preview(game, seat, action)
 
     def board(self, game: B17Game, seat: str | None) -> str:
-        return faces.board(game, seat)
+        return view_words.board(game.view(seat))

@@ -30,6 +30,7 @@ from grognard.rulesets.b17.data import (
 )
 from grognard.rulesets.b17.describe import PHASES
 from grognard.rulesets.b17.state import Aircraft
+from grognard.rulesets.b17.view_words import board, situation
 
 RING = 2.25  # inches: the ring round an aircraft the page may tap
 FLAK_ON_TABLE = cast(Polygon, G.FLAK_AREA.intersection(G.TABLE_BOX).simplify(0.05))  # a disc cut by a box
@@ -336,4 +337,4 @@ def figures(view: dict[str, Any]) -> list[tuple[str, Any]]:
     ]
 
 
-FACE = Face(scene, phase, tables, figures, controls, unit, own)
+FACE = Face(scene, phase, tables, figures, controls, unit, own, situation=situation, board=board)

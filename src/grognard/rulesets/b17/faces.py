@@ -1,4 +1,5 @@
-"""What a person at the terminal sees of the B-17 raid: the situation, the board, what a move would do.
+"""What a person is told of a B-17 choice that needs the game: what a move would do (its note, odds, preview).
+The situation of a decision and the table as text read a seat's view alone: ``view_words``.
 
 A move's note is its preview: where the path ends (or where it leaves the table), the approach and the
 odds of an attack, and how many gunners it meets at the stop and at the end, measured as play measures
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from grognard.core.engine import Decision
 from grognard.core.errors import GrognardError
 from grognard.core.words import percent
 from grognard.rulesets.b17 import geometry as G
@@ -20,69 +20,11 @@ from grognard.rulesets.b17.data import (
     DAMAGED,
     DESTROYED,
     PAIRS,
-    TABLE_LENGTH,
-    TABLE_WIDTH,
-    TARGET,
     attack_mechanic,
-    damage_grade,
     mechanics,
 )
-from grognard.rulesets.b17.describe import PHASES
 from grognard.rulesets.b17.game import B17Game
 from grognard.rulesets.b17.spaces import FlySpace
-from grognard.rulesets.b17.state import Aircraft
-
-
-def aircraft_line(game: B17Game, a: Aircraft) -> str:
-    """One aircraft: where it is, its heading, its damage, its move."""
-    damage = f", {a.damage} damage (engines {', '.join(map(str, a.damaged))} smoking)" if a.damage else ""
-    if game.state.unplaced(a):
-        return f"{a.label} {a.model}: not yet placed (box {a.box})"
-    if a.status != "flying":
-        return f"{a.label} {a.model}: {a.status}"
-    extra = " (has bombed)" if a.bombed else ""
-    alt = game.altitude(a)
-    altitude = f", {alt} the bombers (first move)" if alt and a.moves == 0 and not a.bomber else ""
-    return (
-        f"{a.label} {a.model} at ({a.x:g}, {a.y:g}) heading {a.heading:g}{damage}; "
-        f'moves {game.allowance(a):g}"{altitude}{extra}'
-    )
-
-
-def situation(game: B17Game, decision: Decision) -> list[str]:
-    """The lines a person needs for ``decision``."""
-    s = game.state
-    head = f"Turn {s.turn}, {PHASES.get(s.phase, s.phase)} - {decision.seat}: {decision.prompt}"
-    kind, _, rest = decision.id.partition(" ")
-    lines = [head]
-    if kind == "move":
-        a = game.aircraft(rest)
-        length = game.allowance(a)
-        lines.append(aircraft_line(game, a))
-        lines.append(
-            f'path: at least {R.minimum_straight(a, length):g}" straight, then one turn of up to '
-            f'{R.max_turn(a):g} degrees (+ left, - right), {length:g}" in all'
-        )
-        enemies = game.flying_fighters() if a.bomber else game.flying_bombers()
-        for e in enemies:
-            if a.bomber:
-                reach = R.attack_range(s.options, e, e.x, e.y, e.heading, a)
-            else:
-                reach = R.attack_range(s.options, a, a.x, a.y, a.heading, e)
-            lines.append(f"  {aircraft_line(game, e)}; {reach:.1f}\" from the fighter's nose")
-    elif kind == "guns":
-        bomber, fighter = rest.split()
-        b, f = game.aircraft(bomber), game.aircraft(fighter)
-        in_range = R.guns_in_range(s.options, b, f)
-        lines.append(aircraft_line(game, b))
-        lines.append(aircraft_line(game, f))
-        lines.append("guns in range: " + ", ".join(f'{g} {d:.1f}"' for g, d in in_range.items()))
-    elif kind == "place":
-        lines.append(  # one line, one sentence: a page shows each line as its own paragraph
-            "give four centres: leader, left, right, last; 4\" at least between the leader's tail and the last "
-            'bomber\'s nose and between the left and right wingtips; 6-18" from the entry end, 6" from the flanks'
-        )
-    return lines
 
 
 def note(game: B17Game, action: B17Action) -> str:
@@ -148,33 +90,6 @@ def odds(game: B17Game, action: B17Action) -> str | None:
         dist = mechanics(game.state.options).gunner.distribution()
         return f"each gun damages {percent(dist.probability(DAMAGED))}, destroys {percent(dist.probability(DESTROYED))}"
     return None
-
-
-def board(game: B17Game, seat: str | None = None) -> str:
-    """The table as text: a map (1 character = 4"; entry end on the left, target on the right) and a list."""
-    s = game.state
-    cols, rows = int(TABLE_LENGTH // 4) + 1, int(TABLE_WIDTH // 4) + 1
-    grid = [["." for _ in range(cols)] for _ in range(rows)]
-    x0, y0, x1, y1 = TARGET
-    for r in range(rows):
-        for c in range(cols):
-            if x0 <= c * 4 <= x1 and y0 <= (rows - 1 - r) * 4 + 2 <= y1 + 2:
-                grid[r][c] = "#"
-    for a in s.aircraft.values():
-        if a.flying and not s.unplaced(a):
-            c, r = min(int(a.x // 4), cols - 1), rows - 1 - min(int(a.y // 4), rows - 1)
-            number = int(a.label[1:])
-            grid[r][c] = str(number % 10) if a.bomber else chr(ord("a") + number - 1)
-    out = [f"Turn {s.turn}, {PHASES.get(s.phase, s.phase)}; bomb hits {s.hits} ({damage_grade(s.hits)})"]
-    out += ["  " + "".join(row) for row in grid]
-    out.append('  (1 character = 4"; entry end left, target # right; bombers by number, fighters a=F1, b=F2, ...)')
-    for a in s.aircraft.values():
-        if a.status != "waiting":
-            out.append("  " + aircraft_line(game, a))
-    waiting = [e.label for e in s.elements if e.entered is None]
-    if waiting:
-        out.append("elements not yet arrived: " + ", ".join(waiting))
-    return "\n".join(out)
 
 
 def preview(game: B17Game, seat: str, action: B17Action) -> dict[str, Any]:

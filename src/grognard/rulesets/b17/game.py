@@ -53,6 +53,7 @@ from grognard.rulesets.b17.data import (
 from grognard.rulesets.b17.events import EVENTS
 from grognard.rulesets.b17.spaces import FlySpace, PlaceSpace
 from grognard.rulesets.b17.state import Aircraft, B17State, Element
+from grognard.rulesets.b17.view import seen
 
 ENGINE_ORDER = (1, 4, 2, 3)  # which engine smokes at each damage point: outboard first, alternating sides
 
@@ -145,7 +146,7 @@ class B17Game(Game[B17State]):
         full["side"] = self.side_of(seat) if seat in (AMERICAN, GERMAN) else None
         full["pending"] = [{"id": d.id, "seat": d.seat, "prompt": d.prompt} for d in self.pending()]
         full["grade"] = damage_grade(self.state.hits)
-        return full
+        return seen(self, full)
 
     def _resign(self, seat: str) -> None:
         side = self.side_of(seat)
