@@ -133,10 +133,10 @@ def test_hill_assault_breaks_the_attack_at_two_thirds_of_the_americans_down_as_i
 def test_the_board_at_the_terminal_lists_the_terrain_doors_and_objectives() -> None:
     from grognard.core.dice import SeededDice
     from grognard.rulesets.skirmish import RULESET
-    from grognard.rulesets.skirmish.faces import board
+    from grognard.rulesets.skirmish.view_words import board
 
     game = RULESET.create({"scenario": "proving_ground"}, SeededDice(5))
-    text = board(game, None)
+    text = board(game.view(None))
     for line in (
         '  hill H1, 2" high: x 26-36, y 31.5-36',
         '  river R1, 4" wide: (0, 14) to (36, 14)',

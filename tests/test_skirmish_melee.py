@@ -333,11 +333,11 @@ def test_bots_play_melee_to_a_result() -> None:
 
 def test_a_person_sees_the_melee_choice_and_the_log_tells_the_melee() -> None:
     from grognard.rulesets.skirmish.describe import describe
-    from grognard.rulesets.skirmish.faces import situation
+    from grognard.rulesets.skirmish.view_words import situation
 
     game, events = charge(3, 3)
     decision = next(d for d in game.pending() if d.id == "melee M1")
-    text = "\n".join(situation(game, decision))
+    text = "\n".join(situation(game.view(decision.seat), decision))
     assert "A.1" in text and "touching G.1" in text and "retreat" in text
     lines = [describe(e) for e in events]
     assert "A.1 strikes at G.1: miss" in lines

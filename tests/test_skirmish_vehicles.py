@@ -265,14 +265,15 @@ def test_men_aboard_a_truck_have_cover_from_a_mg_wedge_and_tank_riders_none() ->
 def test_a_vehicle_gunner_is_described_and_drawn_firing_the_mg(tmp_path: Path) -> None:
     from grognard.core.dice import ScriptedDice
     from grognard.rulesets.skirmish import render_svg as render
-    from grognard.rulesets.skirmish.faces import preview, situation
+    from grognard.rulesets.skirmish.faces import preview
+    from grognard.rulesets.skirmish.view_words import situation
 
     data = scenario([crew(3, ident="A", weapon="pistol"), unit("H", "axis", fig(10, 30)), *FAR])
     data["vehicles"] = [vehicle("J", "jeep", (10, 10), "A", weapons=["mg"])]
     _write_toml(tmp_path / "s.toml", data)  # the picture reads the scenario's file
     game = SkirmishGame(RULESET.resolve({"scenario": str(tmp_path / "s.toml")}), ScriptedDice([]))
     hold_moves(game)
-    text = "\n".join(situation(game, game.pending()[0]))
+    text = "\n".join(situation(game.view(game.pending()[0].seat), game.pending()[0]))
     assert "A.2 infantry pistol, manning J's MG" in text and "A.1 infantry pistol at" in text
     view = preview(game, "Allies", Fire("A", None, wedges=(WedgeOrder("A.2", 90.0),)))
     assert view["preview"]["shots"] == [] and [w["gunner"] for w in view["preview"]["wedges"]] == ["A.2"]
@@ -460,14 +461,14 @@ def test_a_drive_is_noted_previewed_and_drawn_with_its_crew() -> None:
 
 
 def test_a_person_at_the_terminal_sees_the_vehicle_its_crew_and_the_train() -> None:
-    from grognard.rulesets.skirmish.faces import board, situation
+    from grognard.rulesets.skirmish.view_words import board, situation
 
     game = train_table([crew(3, 10, 10)], [vehicle("J", "jeep", (10, 10), "A", weapons=["mg"])])
     decision = next(d for d in game.pending() if d.id == "drive J")
-    text = "\n".join(situation(game, decision))
+    text = "\n".join(situation(game.view(decision.seat), decision))
     assert "driver A.1, MG A.2; riders: A.3 (3 of 4 aboard)" in text and 'drive up to 18"' in text
-    assert "A.1 at (10, 10) aboard J" in board(game, "Allies")
-    assert 'the train: its head 12" along railway line' in board(game, "Allies")
+    assert "A.1 at (10, 10) aboard J" in board(game.view("Allies"))
+    assert 'the train: its head 12" along railway line' in board(game.view("Allies"))
 
 
 @pytest.mark.rule("skirmish.23", "skirmish.58")

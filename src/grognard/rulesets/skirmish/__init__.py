@@ -10,7 +10,7 @@ from grognard.core.dice import DiceSource
 from grognard.core.engine import Decision, Event
 from grognard.core.face import Face
 from grognard.core.ruleset import Ruleset
-from grognard.rulesets.skirmish import face, face_controls
+from grognard.rulesets.skirmish import face, face_controls, view_words
 from grognard.rulesets.skirmish.actions import USAGE, SkirmishAction, action_from_json, parse_action
 from grognard.rulesets.skirmish.advice import Advice
 from grognard.rulesets.skirmish.analysis import METRICS, measure, scenario_odds_tables
@@ -106,6 +106,8 @@ FACE = Face(
     unit=face_controls.unit,
     marks=face.marks,
     commands=face.commands,
+    situation=view_words.situation,
+    board=view_words.board,
 )
 
 

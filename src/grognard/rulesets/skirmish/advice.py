@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from grognard.core.engine import Decision
-from grognard.rulesets.skirmish import faces
+from grognard.rulesets.skirmish import faces, view_words
 from grognard.rulesets.skirmish.actions import SkirmishAction
 from grognard.rulesets.skirmish.game import SkirmishGame
 
@@ -25,7 +25,7 @@ class Advice:
         return [(action, str(action)) for action in actions]
 
     def situation(self, game: SkirmishGame, decision: Decision) -> list[str]:
-        return faces.situation(game, decision)
+        return view_words.situation(game.view(decision.seat), decision)
 
     def note(self, game: SkirmishGame, action: SkirmishAction) -> str:
         return faces.note(game, action)
@@ -37,4 +37,4 @@ class Advice:
         return faces.preview(game, seat, action)
 
     def board(self, game: SkirmishGame, seat: str | None) -> str:
-        return faces.board(game, seat)
+        return view_words.board(game.view(seat))

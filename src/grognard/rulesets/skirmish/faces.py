@@ -1,7 +1,8 @@
-"""What a person at the terminal sees of a skirmish: the situation, the table as text, the odds of a choice.
+"""What a person is told of a skirmish choice that needs the game: its note, its odds, its preview.
 
-Everything here reads the game through its state and the rules' own
-functions; the odds come from the mechanics the game rolls.
+Everything here reads the game through its state and the rules' own functions; the odds come from the
+mechanics the game rolls. The situation of a decision and the table as text read a seat's view alone:
+``view_words``.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ import itertools
 import math
 from typing import Any
 
-from grognard.core.engine import Decision
 from grognard.core.errors import IllegalAction
 from grognard.core.words import counted, percent
 from grognard.rulesets.skirmish import artillery as AR
@@ -18,7 +18,6 @@ from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish import face_controls as FC
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import mechanics as MX
-from grognard.rulesets.skirmish import melee as ME
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import moving as MV
 from grognard.rulesets.skirmish import rules as R
@@ -26,237 +25,6 @@ from grognard.rulesets.skirmish import view as VW
 from grognard.rulesets.skirmish.actions import Burst, Drive, Fire, Move, SkirmishAction
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.state import Figure, FireOrder
-
-
-def where(game: SkirmishGame, f: Figure) -> str:
-    """A man's place in words: position, height, what he stands in."""
-    if not f.on_table:
-        return f"({f.x:g}, {f.y:g}), off the table"
-    if f.aboard is not None:
-        return f"({f.x:g}, {f.y:g}) aboard {f.aboard}"
-    t = game.ctx.terrain
-    parts = [f"({f.x:g}, {f.y:g})"]
-    height = t.height(f.x, f.y)
-    if height:
-        parts.append(f'{height:g}" up')
-    for kind in ("woods", "bushes", "small_rocks"):
-        if t.inside(kind, f.x, f.y):
-            parts.append(f"in {kind.replace('_', ' ')}")
-    if t.in_river(f.x, f.y):
-        parts.append("in the river")
-    if t.in_pond(f.x, f.y):
-        parts.append("swimming")
-    building = t.building_at(f.x, f.y)
-    if building is not None:
-        parts.append(f"in building {building.id}")
-    return " ".join(parts)
-
-
-def arms(game: SkirmishGame, f: Figure) -> str:
-    """The man's weapon in words, and the one he fires when it is another (``weapon_of``: a vehicle's MG)."""
-    fires = M.weapon_of(game.ctx, f)
-    if fires == f.weapon:
-        return f.weapon
-    return f"{f.weapon}, manning {f.aboard}'s {'MG' if fires == 'mg' else fires.replace('_', ' ')}"
-
-
-def unit_line(game: SkirmishGame, label: str) -> str:
-    unit = game.state.units[label]
-    men = M.living(game.ctx, label)
-    lost = len(unit.figures) - len(men)
-    head = f"{label} ({unit.side}{', ' + unit.name if unit.name else ''}): {counted(len(men), 'man', 'men')}"
-    if lost:
-        head += f", {lost} lost"
-    if not men:
-        return head
-    weapons: dict[str, int] = {}
-    for f in men:
-        weapons[f.weapon] = weapons.get(f.weapon, 0) + 1
-    head += " (" + ", ".join(f"{n} {w}" for w, n in weapons.items()) + ")"
-    return f"{head}; {men[0].id} at {where(game, men[0])}"
-
-
-def vehicle_lines(game: SkirmishGame, label: str) -> list[str]:
-    """A vehicle in words: where it stands and faces, who drives, mans its MG and rides, what it may do."""
-    v = game.state.vehicles[label]
-    entry = game.ctx.tables.vehicles.kind(v.kind)
-    driver, gunner = M.driver(game.ctx, v), M.gunner(game.ctx, v)
-    riders = [f.id for f in M.riders(game.ctx, v) if f not in (driver, gunner)]
-    lines = [
-        f"{v.id} ({v.side} {v.kind.replace('_', ' ')}{', ' + v.name if v.name else ''}) at ({v.x:g}, {v.y:g}) "
-        f"facing {v.heading:g} degrees" + (", in the river" if game.ctx.base_terrain.in_river(v.x, v.y) else ""),
-        f"  driver {driver.id if driver else 'none'}"
-        + (f", MG {gunner.id if gunner else 'unmanned'}" if "mg" in v.weapons else "")
-        + f"; riders: {', '.join(riders) or 'none'} ({len(M.riders(game.ctx, v))} of {entry.carries} aboard)",
-        f'drive up to {entry.move:g}" (a road inch costs {game.ctx.tables.vehicles.road_cost.value:g}); '
-        "load or unload takes half of it, before or after: drive V [load|unload MEN then] X,Y [then unload MEN]",
-    ]
-    gun = M.tank_gun(game.ctx, v)
-    if gun is not None:
-        layer = M.manned(game.ctx, v).get(gun)
-        lines.insert(2, f"  {gun.replace('_', ' ')}: laid by {layer.id if layer else 'nobody (silent)'}")
-    towed = [p.id for p in game.state.pieces.values() if p.hitched == v.id]
-    if towed:
-        lines.append(f"tows {towed[0]}: drive V X,Y then unhitch {towed[0]} [CREW] (half the move)")
-    elif entry.tows:
-        lines.append(f"tows {', '.join(entry.tows)}: drive V hitch PIECE [CREW] then X,Y (half the move)")
-    return lines
-
-
-def situation(game: SkirmishGame, decision: Decision) -> list[str]:
-    """The lines a person needs for ``decision``: the unit, its men, what they can fire at."""
-    kind, _, label = decision.id.partition(" ")
-    s = game.state
-    head = f"Turn {s.turn}, {s.phase} - {decision.seat}: {decision.prompt}"
-    if kind == "melee":
-        lines = [head]
-        contacts = ME.contacts(game.ctx)
-        for fid in s.groups.get(label, []):
-            f = s.figures[fid]
-            foes = ", ".join(sorted(contacts.get(fid, ()))) or "nobody"
-            lines.append(f"  {fid} {f.type} {f.weapon} at {where(game, f)}, touching {foes}")
-        lines.append("both sides missed: stay (the melee goes on next turn) or retreat (a full move away)")
-        return lines
-    if kind == "burst":
-        return [head, *_burst_lines(game, label)]
-    if kind == "drive":
-        return [head, *vehicle_lines(game, label)]
-    lines = [head, unit_line(game, label)]
-    for f in M.living(game.ctx, label)[:10]:
-        extra = f" (hit {f.hits} this turn)" if f.hits else ""
-        lines.append(f"  {f.id} {f.type} {arms(game, f)} at {where(game, f)}{extra}")
-    if kind == "move":
-        reach = M.allowance(game.ctx, M.living(game.ctx, label)[0])
-        lines.append(f'move up to {reach:g}" (a path: at most two waypoints, then the end point)')
-        for piece in s.pieces.values():
-            if piece.crew == label and piece.hitched is None:
-                lines.append(
-                    f"or turn piece {piece.id} (facing {piece.heading:g}): turn {label} {piece.id} HEADING|X,Y "
-                    "(your whole move; it cannot fire this turn)"
-                )
-        enemies = sorted(M.enemies(game.ctx, s.units[label].side), key=lambda e: e.id)
-        if enemies:
-            lines.append("enemy: " + "; ".join(unit_line(game, u) for u in sorted({e.unit for e in enemies})))
-    elif kind == "fire":
-        table = FI.shot_table(game.ctx)
-        for f in M.living(game.ctx, label)[:10]:
-            shots = [o for o in table.get(f.id, {}).values() if isinstance(o, FireOrder)]
-            if shots:
-                text = ", ".join(
-                    f'{o.target} {o.range:g}" {o.hit_on}+{" cover" if o.cover else ""}'
-                    for o in sorted(shots, key=lambda o: o.range)[:4]
-                )
-                lines.append(f"  {f.id} can fire at {text}")
-    return lines
-
-
-def _burst_lines(game: SkirmishGame, by: str) -> list[str]:
-    """A piece's or a mortar or bazooka man's burst decision: where it stands, its bands, the enemy in reach."""
-    s = game.state
-    weapon = AR.burst_weapon(game.ctx, by)
-    entry = game.ctx.tables.artillery[weapon]
-    if by in s.pieces:
-        piece = s.pieces[by]
-        origin = (piece.x, piece.y)
-        crew = ", ".join(f.id for f in M.crew_men(game.ctx, piece))
-        lines = [f"  piece {by} ({weapon.replace('_', ' ')}) at ({piece.x:g}, {piece.y:g}), served by {crew}"]
-        if entry.arc is not None:
-            lines.append(
-                f"  facing {piece.heading:g} degrees: it fires {entry.arc:g} degrees either side of that "
-                "(turning it is its crew's move: turn CREW PIECE HEADING|X,Y, and it cannot fire that turn)"
-            )
-        side = s.units[piece.crew or ""].side
-    elif by in s.vehicles:
-        v = s.vehicles[by]
-        origin = (v.x, v.y)
-        layer = M.manned(game.ctx, v).get(weapon)
-        lines = [
-            f"  {by}'s {weapon.replace('_', ' ')} at ({v.x:g}, {v.y:g}), laid by {layer.id if layer else 'nobody'}"
-        ]
-        side = v.side
-    else:
-        f = s.figures[by]
-        origin = (f.x, f.y)
-        lines = [f"  {by} {f.type} with a {weapon} at {where(game, f)}"]
-        side = f.side
-    low = 0.0
-    bands = []
-    for band in entry.bands:
-        bands.append(f'{low:g}-{band.to:g}": ranging {band.ranging} or less, then {band.hit_on}+ each man under it')
-        low = band.to
-    lines.append("  " + "; ".join(bands))
-    lines.append(
-        f'  template: {entry.burst} ({game.ctx.tables.burst[entry.burst].across:g}" across; shapes '
-        + ", ".join(sorted(t for t, (c, _) in game.ctx.templates.items() if c == entry.burst))
-        + ("); indirect fire: any man of the side must see the aim point" if entry.indirect else "); direct fire")
-    )
-    enemies = sorted(
-        M.enemies(game.ctx, side), key=lambda e: (R.effective_range(game.ctx.terrain, origin, (e.x, e.y)), e.id)
-    )
-    near = [
-        f'{e.id} {R.effective_range(game.ctx.terrain, origin, (e.x, e.y)):.1f}"'
-        for e in enemies[:6]
-        if game.ctx.tables.burst_band(weapon, R.effective_range(game.ctx.terrain, origin, (e.x, e.y))) is not None
-    ]
-    lines.append("  enemy in range: " + (", ".join(near) or "none"))
-    lines.append("  order: burst BY X,Y [ANGLE [TEMPLATE]], or burst BY hold")
-    return lines
-
-
-def board(game: SkirmishGame, seat: str | None) -> str:
-    """The whole table as text: every unit, its men and where they stand."""
-    s = game.state
-    lines = [f"{game.ctx.scenario.spec.title}: turn {s.turn}, {s.phase}"]
-    for label in sorted(s.units):
-        lines.append(unit_line(game, label))
-    for label in sorted(s.vehicles):
-        lines += vehicle_lines(game, label)[:2]
-    if s.train is not None:
-        lines.append(f'the train: its head {s.train:g}" along railway {game.ctx.railway}')
-    lines.append("terrain (inches; x east, y north from the south-west corner):")
-    spec = game.ctx.scenario.spec
-    for k, piece in enumerate(spec.terrain):
-        name = f"{piece.kind.replace('_', ' ')} {piece.id or f'#{k + 1}'}"
-        if piece.height is not None:
-            name += f', {piece.height:g}" high'
-        if piece.width is not None:
-            name += f', {piece.width:g}" wide'
-        lines.append(f"  {name}: {_where(piece.shape, piece.line, piece.at, piece.radius)}")
-    for door in sorted(s.doors.values(), key=lambda d: d.id):
-        lines.append(f"  door {door.id}: {'blown off' if door.blown else 'open' if door.open else 'closed'}")
-    from grognard.rulesets.skirmish import structures as ST
-
-    for sid, points in sorted(s.sections.items()):
-        storeys = " / ".join(str(p) for p in points)
-        lines.append(f"  section {sid}: {storeys} points (first storey first): {ST.state_of(game.ctx, sid)}")
-    for bid in sorted(s.bridges):
-        lines.append(f"  bridge {ST.describe_bridge(game.ctx, bid)}")
-    for wire in s.wires:
-        lines.append(f"  barbed wire (laid): {_where(None, list(wire), None, None)}")
-    for trap in s.traps:
-        lines.append(f"  tank trap (set): {_where(None, None, trap, None)}")
-    for gun in sorted(s.pieces.values(), key=lambda p: p.id):
-        lines.append(
-            f"  piece {gun.id} ({gun.weapon.replace('_', ' ')}) at ({gun.x:g}, {gun.y:g}), "
-            f"crew {gun.crew or 'none (abandoned)'}"
-        )
-    for objective in spec.objectives:
-        lines.append(
-            f"objective {objective.id} ({objective.name or objective.id}): {_where(objective.shape, None, None, None)}"
-        )
-    return "\n".join(lines)
-
-
-def _where(shape: Any, line: Any, at: Any, radius: Any) -> str:
-    """Where a piece lies, in a few words: a shape's extent, a line's points, or a point."""
-    if shape:
-        xs, ys = [p[0] for p in shape], [p[1] for p in shape]
-        return f"x {min(xs):g}-{max(xs):g}, y {min(ys):g}-{max(ys):g}"
-    if line:
-        return " to ".join(f"({x:g}, {y:g})" for x, y in line)
-    if at is not None:
-        return f"at ({at[0]:g}, {at[1]:g})" + (f', radius {radius:g}"' if radius else "")
-    return "?"
 
 
 def note(game: SkirmishGame, action: SkirmishAction) -> str:

@@ -17,6 +17,7 @@ from grognard.rulesets.skirmish import drops as DP
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
+from grognard.rulesets.skirmish import view_facts as VF
 from grognard.rulesets.skirmish.commanders import Commanders
 from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.terrain import terrain_json
@@ -84,6 +85,7 @@ def view(
     zones = DP.drop_zones(ctx)
     if zones:
         full["drop_zones"] = zones
+    full.update(VF.facts(ctx, pending))  # the figures of the words a person reads (view_words)
     return full
 
 
