@@ -157,6 +157,9 @@ def test_bad_input_gets_one_line_and_writes_nothing(tmp_path: Path) -> None:
         ),
         (("omaha", "-o", str(tmp_path / "a.svg")), "a sheet is a PDF; name the file FILE.pdf"),
         (("b17", "-o", str(tmp_path / "a.pdf"), "--option", "bomb_tie=maybe"), "error: option 'bomb_tie'"),
+        # a seed read as play reads it: Python's int took 1_2 as 12 and said "Input should be a valid integer"
+        (("omaha", "-o", str(tmp_path / "a.pdf"), "--seed", "1_2"), "'1_2' is not a whole number"),
+        (("omaha", "-o", str(tmp_path / "a.pdf"), "--seed", "abc"), "'abc' is not a whole number"),
     ]
     for args, words in cases:
         done = run_cli("sheet", *args)

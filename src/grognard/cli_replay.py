@@ -172,7 +172,10 @@ def sheet_command(
     ruleset_name: Annotated[str, typer.Argument(metavar="RULESET", help=f"the rule set ({_KNOWN})")],
     output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE.pdf", help="the PDF to write")],
     seed: Annotated[
-        int, typer.Option("--seed", help="the dice of the setup: the same board as grognard play --seed")
+        int,
+        typer.Option(
+            "--seed", help="the dice of the setup: the same board as grognard play --seed", parser=whole_number
+        ),
     ] = 1,
     option: Annotated[
         list[str] | None,
