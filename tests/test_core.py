@@ -321,7 +321,10 @@ class TestOptions:
         with pytest.raises(OptionError) as info:  # a player's words, not Python's type names ("float 6..24")
             water.parse("abc")
         assert str(info.value) == "option 'water': 'abc' is not a number from 6 to 24"
-        with pytest.raises(OptionError, match=r"'water': 5\.0 is below the minimum 6"):
+        with pytest.raises(OptionError) as info:  # the number as it was typed, not Python's 500.0
+            water.parse("500")
+        assert str(info.value) == "option 'water': 500 is above the maximum 24"
+        with pytest.raises(OptionError, match=r"'water': 5 is below the minimum 6"):
             water.parse("5")
         flag = OptionSpec("deep_water", bool, False, "optional rule")
         words = ("on", "YES", "true", "1", "off", "no", "False", "0")

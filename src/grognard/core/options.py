@@ -129,9 +129,9 @@ class OptionSpec:
         if self.choices and value not in self.choices:
             raise OptionError(f"option {self.name!r}: {value!r} is not one of {', '.join(self.choices)}")
         if self.minimum is not None and isinstance(value, int | float) and value < self.minimum:
-            raise OptionError(f"option {self.name!r}: {value} is below the minimum {self.minimum:g}")
+            raise OptionError(f"option {self.name!r}: {self.describe(value)} is below the minimum {self.minimum:g}")
         if self.maximum is not None and isinstance(value, int | float) and value > self.maximum:
-            raise OptionError(f"option {self.name!r}: {value} is above the maximum {self.maximum:g}")
+            raise OptionError(f"option {self.name!r}: {self.describe(value)} is above the maximum {self.maximum:g}")
         return value
 
 
