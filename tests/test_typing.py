@@ -114,3 +114,27 @@ def test_the_rule_sets_declarations_are_never_excused_from_mypy() -> None:
     names += ["grognard.rulesets.omaha.menu", "grognard.rulesets.b17.menu"]
     assert not [n for n in names if any(fnmatch.fnmatchcase(n, pattern) for pattern in excused)]
     assert config["files"] == ["src/grognard"]
+
+
+def test_the_adviser_keeps_what_needs_the_game_and_the_face_reads_the_rest_from_the_view() -> None:
+    """The adviser is the menu, a note, the odds and a preview, which need the game (issue 30, item 2); the
+    situation of a decision and the board as text are each rule set's face's, given the seat's view, and the
+    modules that word them import nothing of the game or its state."""
+    import ast
+    import inspect
+    from pathlib import Path
+
+    from grognard import rulesets
+    from grognard.core import ruleset as core
+
+    methods = {name for name, _ in inspect.getmembers(core.Adviser, inspect.isfunction) if not name.startswith("_")}
+    assert methods == {"menu", "note", "odds", "preview"}
+    for name in rulesets.names():
+        ruleset = rulesets.get(name)
+        assert ruleset.face is not None and ruleset.face.situation is not None and ruleset.face.board is not None
+        assert not hasattr(ruleset.adviser, "situation") and not hasattr(ruleset.adviser, "board"), name
+        module = inspect.getmodule(ruleset.face.board)
+        assert module is not None and module is inspect.getmodule(ruleset.face.situation), name
+        tree = ast.parse(Path(inspect.getfile(module)).read_text(encoding="utf-8"))
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        assert not {m for m in imported if m.rsplit(".", 1)[-1] in ("game", "state")}, (name, imported)

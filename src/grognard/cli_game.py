@@ -333,7 +333,7 @@ def _listen(
     typed = game.dice if isinstance(game.dice, TypedDice) else source
     if not isinstance(typed, TypedDice):
         return printer.take
-    if ruleset.adviser is not None or (ruleset.face is not None and ruleset.face.board is not None):
+    if ruleset.face is not None and ruleset.face.board is not None:
         typed.board = lambda: ruleset.board(game_now(), None) or ""
     game.listener = printer.take_one
     typed.kept = opened.writer.typed  # each roll on the disk as typed: a crash mid-action loses none

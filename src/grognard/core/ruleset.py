@@ -6,8 +6,9 @@ typed protocol the rule set implements in its own package:
 - :class:`Rules` (required): the game factory; it makes a game, reads an action's text and JSON forms back, and
   tells events in words;
 - ``face`` (:class:`grognard.core.face.Face`): what the web pages draw and offer, from a seat's view only;
-- :class:`Adviser`: the few words for people that need more than the view: the menu of a decision, the
-  situation it is taken in, a note and the dice odds of a choice, a preview of an order, the table as text;
+- :class:`Adviser`: the few things for people that need more than the view: the menu of a decision, a note
+  and the dice odds of a choice, a preview of an order (the situation of a decision and the table as text read
+  the view: ``Face.situation``, ``Face.board``);
 - :class:`Analysis`: what Monte Carlo runs, sweeps, the odds cards and the search bots ask of a game;
 - :class:`ScenarioFiles`: the files of one's own a rule set plays (shipped, embedded in a record, uploaded),
   and :class:`Batch`, a fast path for Monte Carlo runs.
@@ -93,27 +94,22 @@ class Rules(Protocol[G, A_co]):
 
 
 class Adviser(Protocol[G_contra, A]):
-    """The words for people that need more than the seat's view: what a person is offered and told of a choice.
+    """What needs more than the seat's view: what a person is offered and told of a choice.
 
     ``menu``: ``decision``'s choices for a person, useful first, each ``(action, words)``, every one legal
-    ("Move up to the sea wall"). ``situation``: the lines on a decision (the unit in question and what is around
-    it). ``note`` and ``odds``: a few words and the dice odds of a choice (``None``: no dice). ``preview``:
-    ``seat``'s view with a legal action not yet given drawn in (``view["preview"]``: a path, where it stops
-    and ends, what it meets), for a picture before a person commits. ``board``: the whole table as text, as
-    ``seat`` may see it (``None``: a spectator).
+    ("Move up to the sea wall"). ``note`` and ``odds``: a few words and the dice odds of a choice (``None``: no
+    dice). ``preview``: ``seat``'s view with a legal action not yet given drawn in (``view["preview"]``: a path,
+    where it stops and ends, what it meets), for a picture before a person commits. The situation of a decision
+    and the table as text are the face's, from the view (``Face.situation``, ``Face.board``).
     """
 
     def menu(self, game: G_contra, decision: Decision) -> list[tuple[A, str]]: ...
-
-    def situation(self, game: G_contra, decision: Decision) -> list[str]: ...
 
     def note(self, game: G_contra, action: A) -> str: ...
 
     def odds(self, game: G_contra, action: A) -> str | None: ...
 
     def preview(self, game: G_contra, seat: str, action: A) -> View: ...
-
-    def board(self, game: G_contra, seat: str | None) -> str: ...
 
 
 class Analysis(Protocol[G_contra, A]):
@@ -185,7 +181,7 @@ class Ruleset(Generic[G, A]):
     one's own stands for ("scenario").
 
     The parts: ``rules`` (:class:`Rules`), ``face`` (:class:`~grognard.core.face.Face`; ``None``: the pages
-    show the menu, a typed order and the adviser's board), ``adviser`` (:class:`Adviser`; ``None``: the
+    show the menu and a typed order), ``adviser`` (:class:`Adviser`; ``None``: the
     decision's prompt and its space's candidates), ``analysis`` (:class:`Analysis`), ``files``
     (:class:`ScenarioFiles`), ``batch`` (:class:`Batch`), and ``render``, a seat's view drawn as an SVG document.
     """
@@ -242,16 +238,12 @@ class Ruleset(Generic[G, A]):
     def situation(self, game: G, decision: Decision, view: View | None = None) -> list[str] | None:
         """The lines a person reads on ``decision`` (``Face.situation`` of the view of its seat, ``view`` when
         the caller has it already); ``None``: the face says nothing more than the decision's prompt."""
-        if self.face is not None and self.face.situation is not None:
-            return self.face.situation(game.view(decision.seat) if view is None else view, decision)
-        if self.adviser is not None:
-            return self.adviser.situation(game, decision)
-        return None
+        if self.face is None or self.face.situation is None:
+            return None
+        return self.face.situation(game.view(decision.seat) if view is None else view, decision)
 
     def board(self, game: G, seat: str | None) -> str | None:
         """The whole table as text, as ``seat`` may see it (``Face.board`` of its view); ``None``: no such text."""
-        if self.face is not None and self.face.board is not None:
-            return self.face.board(game.view(seat))
-        if self.adviser is not None:
-            return self.adviser.board(game, seat)
-        return None
+        if self.face is None or self.face.board is None:
+            return None
+        return self.face.board(game.view(seat))

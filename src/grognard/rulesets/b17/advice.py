@@ -1,12 +1,13 @@
 """The B-17 raid's adviser (:class:`grognard.core.ruleset.Adviser`): what a person is offered and told of a
-decision, for the web pages and the terminal alike (the words themselves: ``faces`` and ``menu``)."""
+decision that needs the game (the words themselves: ``faces`` and ``menu``; the situation and the board
+are the face's, from the view: ``view_words``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from grognard.core.engine import Decision
-from grognard.rulesets.b17 import faces, view_words
+from grognard.rulesets.b17 import faces
 from grognard.rulesets.b17.actions import B17Action
 from grognard.rulesets.b17.game import B17Game
 from grognard.rulesets.b17.menu import menu
@@ -18,9 +19,6 @@ class Advice:
     def menu(self, game: B17Game, decision: Decision) -> list[tuple[B17Action, str]]:
         return menu(game, decision)
 
-    def situation(self, game: B17Game, decision: Decision) -> list[str]:
-        return view_words.situation(game.view(decision.seat), decision)
-
     def note(self, game: B17Game, action: B17Action) -> str:
         return faces.note(game, action)
 
@@ -29,6 +27,3 @@ class Advice:
 
     def preview(self, game: B17Game, seat: str, action: B17Action) -> dict[str, Any]:
         return faces.preview(game, seat, action)
-
-    def board(self, game: B17Game, seat: str | None) -> str:
-        return view_words.board(game.view(seat))

@@ -1,12 +1,13 @@
 """Omaha's adviser (:class:`grognard.core.ruleset.Adviser`): what a person is offered and told of a
-decision, for the web pages and the terminal alike (the words themselves: ``faces`` and ``menu``)."""
+decision that needs the game (the words themselves: ``faces`` and ``menu``; the situation and the board
+are the face's, from the view: ``view_words``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from grognard.core.engine import Decision
-from grognard.rulesets.omaha import faces, view_words
+from grognard.rulesets.omaha import faces
 from grognard.rulesets.omaha.actions import OmahaAction
 from grognard.rulesets.omaha.game import OmahaGame
 from grognard.rulesets.omaha.menu import menu
@@ -18,9 +19,6 @@ class Advice:
     def menu(self, game: OmahaGame, decision: Decision) -> list[tuple[OmahaAction, str]]:
         return menu(game, decision)
 
-    def situation(self, game: OmahaGame, decision: Decision) -> list[str]:
-        return view_words.situation(game.view(decision.seat), decision)
-
     def note(self, game: OmahaGame, action: OmahaAction) -> str:
         return faces.note(game, action)
 
@@ -29,6 +27,3 @@ class Advice:
 
     def preview(self, game: OmahaGame, seat: str, action: OmahaAction) -> dict[str, Any]:
         return faces.preview(game, seat, action)
-
-    def board(self, game: OmahaGame, seat: str | None) -> str:
-        return view_words.board(game.view(seat))

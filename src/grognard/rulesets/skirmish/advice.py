@@ -1,12 +1,13 @@
 """The skirmish's adviser (:class:`grognard.core.ruleset.Adviser`): what a person is offered and told of a
-decision, for the web pages and the terminal alike (the words themselves: ``faces``)."""
+decision that needs the game (the words themselves: ``faces``; the situation and the board are the face's,
+from the view: ``view_words``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from grognard.core.engine import Decision
-from grognard.rulesets.skirmish import faces, view_words
+from grognard.rulesets.skirmish import faces
 from grognard.rulesets.skirmish.actions import SkirmishAction
 from grognard.rulesets.skirmish.game import SkirmishGame
 
@@ -24,9 +25,6 @@ class Advice:
         actions = list(finite[:FINITE]) if finite is not None else decision.space.candidates(MENU)
         return [(action, str(action)) for action in actions]
 
-    def situation(self, game: SkirmishGame, decision: Decision) -> list[str]:
-        return view_words.situation(game.view(decision.seat), decision)
-
     def note(self, game: SkirmishGame, action: SkirmishAction) -> str:
         return faces.note(game, action)
 
@@ -35,6 +33,3 @@ class Advice:
 
     def preview(self, game: SkirmishGame, seat: str, action: SkirmishAction) -> dict[str, Any]:
         return faces.preview(game, seat, action)
-
-    def board(self, game: SkirmishGame, seat: str | None) -> str:
-        return view_words.board(game.view(seat))
