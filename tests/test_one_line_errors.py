@@ -73,6 +73,18 @@ def test_render_focus_on_a_unit_the_game_does_not_have(record: Path, tmp_path: P
 
 
 # ---------------------------------------------------------------------- play
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (("play", "chess"), "error: No such command 'chess': grognard play takes one of omaha, b17, skirmish"),
+        (("chess",), "error: No such command 'chess': grognard takes one of "),
+    ],
+)
+def test_a_command_or_rule_set_that_is_not_there_names_those_that_are(args: tuple[str, ...], expected: str) -> None:
+    line = error_line(run_cli(*args))  # it said "No such command 'chess'." and no more
+    assert line.startswith(expected) and "play" in line, line
+
+
 @pytest.mark.parametrize("dice", ["seeded", "manual"])
 def test_play_refuses_a_seat_it_lacks_before_anything_is_printed_or_written(dice: str, tmp_path: Path) -> None:
     """A bad --human is refused before the banner and before the record is made: no empty file is left behind

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -81,6 +81,16 @@ def serve_command(
     run(host, port, lan, db, retention=retention)
 
 
+def _with_the_commands(exc: Exception, message: str) -> str:
+    """Click's "No such command 'chess'." with the commands there are (``grognard play``'s rule sets)."""
+    ctx: Any = getattr(exc, "ctx", None)
+    group: Any = getattr(ctx, "command", None)
+    if ctx is None or not message.startswith("No such command") or not hasattr(group, "list_commands"):
+        return message
+    names = ", ".join(group.list_commands(ctx))
+    return f"{message.rstrip('.')}: {ctx.command_path} takes one of {names}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: run the command; bad input is one ``error:`` line and exit code 2."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -93,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = exc.format_message()
         if not message.strip():  # a group called without its command: its help was printed
             return 0
-        print(f"error: {message}", file=sys.stderr)
+        print(f"error: {_with_the_commands(exc, message)}", file=sys.stderr)
         return int(getattr(exc, "exit_code", 2)) or 2
     except BrokenPipeError:  # output piped into a program that stopped reading (head)
         sys.stderr.close()
