@@ -5,6 +5,7 @@ rate: the games are few, and the figures are compared with other runs of the sam
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from pathlib import Path
 from typing import Any
@@ -115,6 +116,23 @@ def test_a_breaks_at_recommended_is_written_as_a_scenario_that_plays_as_reported
     assert main([*check[1:], "--jobs", "1", "--json"]) == 0
     played = json.loads(capsys.readouterr().out)["figures"]["outcomes"]
     assert {key: value["games"] for key, value in played.items()} == best["outcomes"]
+
+
+def test_the_check_command_of_a_breaks_at_recommended_without_out_can_be_pasted(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Without --out the check said '-o scenario=YOURS.toml (set sides[1].breaks_at = 0.2; --out writes it:
+    balanced.toml) --bots ...': the words to edit the file sat inside the command, which did not run as pasted."""
+    args = ["skirmish", "--scenario", FIRE_RANGE, "-n", "12", "--skill-games", "0", "--seed", "3", "--jobs", "1"]
+    assert main(["balance", *args, "--sweep", "breaks_at"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    said = next(i for i, line in enumerate(lines) if line.strip().startswith("check it"))
+    assert "].breaks_at = " in lines[said] and "balanced.toml" in lines[said], lines[said]
+    check = shlex.split(lines[said + 1])
+    assert check[:3] == ["grognard", "simulate", "skirmish"] and "scenario=YOURS.toml" in check
+    assert not any("(" in word or ";" in word for word in check), check
+    options = [check[i + 1] for i, word in enumerate(check) if word == "-o"]
+    assert all(re.fullmatch(r"\w+=\S+", option) for option in options), options
 
 
 def test_levels_plays_every_pairing_of_the_ladder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -258,7 +258,11 @@ def _print_sweep(console: Console, sweep: dict[str, Any], plan: dict[str, Any]) 
             f"  its interval is wider than the ±5 points asked: about {_games_for(balance.TARGET)} games (-n) "
             f"narrow it to that"
         )
-    console.print(f"  check it: {best['check']}")
+    if "edit" in best:
+        console.print(f"  check it, with {best['edit']}:")
+        console.print(f"    {best['check']}", soft_wrap=True)
+    else:
+        console.print(f"  check it: {best['check']}")
 
 
 def _sweep_data(
@@ -287,7 +291,11 @@ def _sweep_data(
             write_output(out / "balanced.toml", str(plan.embedded["scenario"]["toml"]))
             shown["scenario"] = str(out / "balanced.toml")
         else:
-            shown["scenario"] = f"YOURS.toml (set {item['field']} = {item['best']:g}; --out writes it: balanced.toml)"
+            shown["scenario"] = "YOURS.toml"  # the command stays one a person can paste; what to edit is said apart
+            best["edit"] = (
+                f"YOURS.toml a copy of the scenario with {item['field']} = {item['best']:g} "
+                "(--out DIR writes it: balanced.toml)"
+            )
     command = " ".join(f"-o {k}={v}" for k, v in shown.items())
     best["check"] = f"grognard simulate {ruleset.name} {command} --bots {_both_book(ruleset)} -n {n} --seed {seed}"
     return {"side": ruleset.sides[0], "sweeps": found, "recommended": best}
