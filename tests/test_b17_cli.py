@@ -36,6 +36,12 @@ def test_play_b17_flies_a_whole_raid_with_bots(tmp_path: Path) -> None:
     assert "left waist" in words(root)  # each gun named
     wrong = run_cli("render", "b17", str(record), "--focus", "B9", "-o", str(picture), "--force")
     assert wrong.returncode == 2 and "--focus B9: no aircraft B9" in wrong.stderr
+    fighter = run_cli("render", "b17", str(record), "--focus", "F1", "-o", str(picture), "--force")
+    assert fighter.returncode == 2, fighter.stdout  # it drew the table with no rings at all and F1 as any other
+    assert (
+        fighter.stderr.strip()
+        == "error: --focus F1: a fighter; --focus singles out a bomber's gun rings (B1, B2, B3, B4)"
+    )
 
 
 def test_a_person_flies_the_fighters_and_a_forbidden_move_is_refused_naming_the_rule() -> None:

@@ -157,6 +157,11 @@ def focused(view: dict[str, Any]) -> str | None:
     labels = {a["label"] for a in view["aircraft"]}
     if focus is not None and focus not in labels:
         raise OptionError(f"--focus {focus}: no aircraft {focus} in this game ({', '.join(sorted(labels))})")
+    bombers = sorted(a["label"] for a in view["aircraft"] if a["kind"] == "bomber")
+    if focus is not None and focus not in bombers:  # a fighter has no gun rings: every ring went, nothing shown
+        raise OptionError(
+            f"--focus {focus}: a fighter; --focus singles out a bomber's gun rings ({', '.join(bombers)})"
+        )
     return None if focus is None else str(focus)
 
 
