@@ -34,6 +34,9 @@ def test_play_a_scenario_by_name_to_a_result_then_render_and_replay(
     assert "the crest" in svg
     assert main(["render", "skirmish", str(record), "--focus", "Z.9", "-o", str(picture), "--force"]) == 2
     assert "no man Z.9" in capsys.readouterr().err
+    assert main(["render", "skirmish", str(record), "--focus", "A", "-o", str(picture), "--force"]) == 2
+    said = capsys.readouterr().err  # it said "no man A in this game", as if there were no A
+    assert said.strip().startswith("error: --focus A: a unit; --focus names one of its men (A.1, A.2, "), said
     assert main(["replay", str(record)]) == 0
 
 

@@ -55,6 +55,12 @@ def _words_along(a: tuple[float, float], b: tuple[float, float], text: str) -> d
             "rotate": round(angle, 1), "anchor": "middle"}  # fmt: skip
 
 
+def _man_order(man: str) -> tuple[str, int]:
+    """A man's id in his unit's order (A.2 before A.10)."""
+    unit, _, number = man.rpartition(".")
+    return unit, int(number) if number.isdigit() else 0
+
+
 def focus_layer(view: dict[str, Any]) -> dict[str, Any] | None:
     """The ``focus`` layer of ``view["focus"]``'s man, or None without a focus; OptionError when the game has
     no such man."""
@@ -64,6 +70,9 @@ def focus_layer(view: dict[str, Any]) -> dict[str, Any] | None:
     figures = {f["id"]: f for f in view["figures"]}
     me = figures.get(focus)
     if me is None:
+        men = sorted((f["id"] for f in view["figures"] if f["id"].startswith(f"{focus}.")), key=_man_order)
+        if men:  # a unit's name: say whose men they are
+            raise OptionError(f"--focus {focus}: a unit; --focus names one of its men ({', '.join(men)})")
         raise OptionError(f"--focus {focus}: no man {focus} in this game (men are named like A.3)")
     if not me["alive"] or not me["on_table"]:
         return {"name": "focus", "shapes": []}
