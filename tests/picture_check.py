@@ -29,11 +29,13 @@ def unit(root: ET.Element, name: str) -> ET.Element:
 
 
 def words_of(root: ET.Element, name: str) -> ET.Element:
-    """The group that draws unit ``name``'s inner words (``data-of``: placed as a word of its own)."""
+    """The group that draws unit ``name``'s own words, inside it or beside it as its name (``data-of``: placed as
+    a word of its own)."""
     found = [
         g
         for g in root.iter(f"{SVG}g")
-        if g.get("data-of") == name and g.find(f"{SVG}text[@class='inside']") is not None
+        if g.get("data-of") == name
+        and (g.find(f"{SVG}text[@class='inside']") is not None or g.find(f"{SVG}text[@class='name']") is not None)
     ]
     assert len(found) == 1, f"{name}: {len(found)} inner words"
     return found[0]

@@ -310,7 +310,8 @@ def _bunker_drawing(root: ET.Element, label: str) -> dict[str, Any]:
     through its words, its words and its title."""
     group = unit(root, label)
     box = group.find(f"{SVG}rect")
-    inside = words_of(root, label).find(f"{SVG}text[@class='inside']")  # its words, placed on it
+    words = words_of(root, label)  # its words, placed beside it (its name: on its 3" it was too small to read)
+    inside = words.find(f"{SVG}text[@class='name']")
     assert box is not None and inside is not None
     drawn, said = look(root, box), look(root, inside)
     title = group.find(f"{SVG}title")

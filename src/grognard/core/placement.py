@@ -221,7 +221,14 @@ def _pulled(shape: Shape, mark: Box | None, u: float, words: list[_Word]) -> lis
         out.append({k: v for k, v in word.items() if v is not None})
         words.append(_Word(out[-1], "inside", own, box, fit))
     if label not in (None, "") and box is not None:
-        name = {"kind": "text", "text": str(label), "word": "name", "cls": "label", "of": own}
+        name = {
+            "kind": "text",
+            "text": str(label),
+            "word": "name",
+            "cls": "label",
+            "of": own,
+            "state": shape.get("state"),
+        }
         out.append({k: v for k, v in name.items() if v is not None})
         words.append(_Word(out[-1], "name", own, box))
     return out

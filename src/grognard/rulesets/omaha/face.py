@@ -139,7 +139,7 @@ def scene(view: dict[str, Any], mine: Collection[str]) -> dict[str, Any]:
                 "id": bunker["label"],
                 "side": "german",
                 "marker": "square",
-                "text": text,
+                "label": text,  # beside it at full size: inside its 3" footprint it was 8 px on a class's projector
                 "title": f"bunker {bunker['label']}: {bunker['defenders']} defenders, {status}",
             }
         )
