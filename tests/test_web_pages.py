@@ -274,12 +274,13 @@ def _axe_clean(p: Any) -> None:
 
 def _label_heights(p: Any, pattern: str) -> list[float]:
     return list(
-        p.evaluate(
+        round(height, 2)
+        for height in p.evaluate(
             "(re) => Array.from(document.querySelectorAll('#svg svg text'))"
             ".filter(t => new RegExp(re).test(t.textContent)).map(t => t.getBoundingClientRect().height)",
             pattern,
         )
-    )
+    )  # to the hundredth of a pixel: a 14 px word measured 13.99997 once (the browser's float, not a smaller word)
 
 
 def test_board_readable_from_the_back_row_with_28_seats(browser: Any, server: ServerProcess) -> None:
