@@ -221,6 +221,11 @@ def test_a_b17_fighter_is_steered_by_a_drag_and_offered_its_attacks_by_a_tap(
     page.mouse.up()
     # the point is set at the drop; the tip may still show an answer asked on the way (the drag asks as it
     # goes), so the wait is for the answer about the point dropped on
+    page.wait_for_function(  # the form is filled as the drop is handled (read at once, it was 0 once, loaded)
+        "([x, y]) => Math.abs(parseFloat(document.getElementById('d0f1x').value) - x) < 0.3"
+        " && Math.abs(parseFloat(document.getElementById('d0f1y').value) - y) < 0.3",
+        arg=[tx, ty],
+    )
     x, y = float(page.input_value("#d0f1x")), float(page.input_value("#d0f1y"))
     assert abs(x - tx) < 0.3 and abs(y - ty) < 0.3
     page.wait_for_function(
