@@ -152,3 +152,21 @@ def test_a_word_at_the_edge_is_moved_in_and_a_word_too_long_for_the_room_is_shor
     assert scene_words(placed)[0].box[2] <= 2.0 and river["text"] == "river"
     assert long["text"].endswith("…") and long["title"] == "a name far too long for a table this small"
     assert overlaps(scene_words(placed), []) == [] and u > 0
+
+
+def test_the_words_of_a_skirmish_focus_lie_on_no_other_word_nor_on_a_mark() -> None:
+    """``grognard render skirmish --focus A.3``: the words along the man's lines of fire (focus.py) are placed
+    with the scene's; drawn where focus.py put them, they stacked on each other along nearly parallel lines."""
+    from grognard.render.paint import scene_with
+    from grognard.rulesets.skirmish.focus import focus_layer
+
+    ruleset = rulesets.get("skirmish")
+    game = ruleset.new_game(ruleset.resolve({"scenario": "village_street"}), SeededDice(6))
+    view = dict(game.view(None), focus="A.3")
+    more = [layer for layer in [focus_layer(view)] if layer is not None]
+    assert more and any(s["kind"] == "text" for s in more[0]["shapes"])
+    scene = scene_with(ruleset.face, view, more)
+    assert overlaps(scene_words(scene), scene_marks(scene)) == []
+    unplaced = ruleset.face.scene(view, set())
+    unplaced["layers"] = [*unplaced["layers"], *more]
+    assert overlaps(scene_words(unplaced), scene_marks(unplaced))  # as they were drawn before

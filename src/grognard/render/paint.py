@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from grognard.core.face import GLYPHS
+from grognard.core.placement import place
 from grognard.render.look import patterns, side_colours, table_css
 from grognard.render.svg import el
 
@@ -412,6 +413,14 @@ def _heading(
     return out, y + 10
 
 
+def scene_with(face: Any, view: dict[str, Any], more: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """The face's scene of ``view`` with the seat's own units ringed, ``more`` layers drawn over it (skirmish's
+    ``--focus`` lines), their words placed with the scene's so that none lies on another or on a mark."""
+    seat = view.get("seat")
+    scene = face.scene(view, {seat} if seat else set())
+    return place({**scene, "layers": [*scene["layers"], *more]}) if more else scene
+
+
 def picture(
     face: Any, sides: Sequence[str], title: str, view: dict[str, Any], more: Sequence[dict[str, Any]] = ()
 ) -> str:
@@ -419,8 +428,7 @@ def picture(
     of it with the seat's own units ringed, headed by ``title``, the turn, the face's phase line, its figures
     and the result once there is one; ``more``: layers drawn over the scene's (skirmish's ``--focus`` lines)."""
     seat = view.get("seat")
-    scene = face.scene(view, {seat} if seat else set())
-    scene["layers"] = [*scene["layers"], *more]
+    scene = scene_with(face, view, more)
     turn = f" - turn {view['turn']}" if view.get("turn") is not None else ""
     phase = face.phase(view)
     head = [f"{title}{turn}" + (f", {phase}" if phase else "") + (f" - view of {seat}" if seat else "")]
