@@ -1,12 +1,18 @@
 """Reading a picture of the one painter (``grognard.render.paint``) back: its words, its units and the look
-its style sheet gives a shape (the page's rules of web/static/style.css, as a browser applies them)."""
+its style sheet gives a shape (the page's rules of web/static/style.css, as a browser applies them); and
+``played``, a book game to draw."""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from typing import Any
 
 import cssselect2
+import numpy as np
 import tinycss2
+
+from grognard.core.dice import SeededDice
+from grognard.rulesets import get
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -61,3 +67,16 @@ def look(root: ET.Element, element: ET.Element) -> dict[str, str]:
                 out.update(declared)
             return out
     raise AssertionError("the element is not in the picture")
+
+
+def played(ruleset: str, options: dict[str, Any], seed: int, steps: int) -> Any:
+    """A game of ``ruleset`` with ``options`` after ``steps`` decisions of its book bots, on ``seed``'s dice."""
+    rules = get(ruleset)
+    game = rules.create(options, SeededDice(seed))
+    bot = rules.bots["doctrine"](np.random.default_rng(seed))
+    for _ in range(steps):
+        if game.is_over:
+            break
+        decision = game.pending()[0]
+        game.apply(decision.seat, bot.choose(game, decision))
+    return game

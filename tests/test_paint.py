@@ -8,16 +8,14 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
-from grognard.core.dice import SeededDice
 from grognard.core.placement import place
 from grognard.render import write_picture
 from grognard.render.look import side_colours, table_css
 from grognard.render.paint import paint, picture
 from grognard.rulesets import get
-from picture_check import SVG, ids, look, unit, words
+from picture_check import SVG, ids, look, played, unit, words
 
 STATIC = Path(__file__).resolve().parents[1] / "src/grognard/web/static"
 
@@ -159,18 +157,6 @@ def test_the_look_is_read_from_the_pages_files_not_copied() -> None:
     assert re.search(r"SIDE_COLOURS = \[([^\]]*)\]", (STATIC / "table.js").read_text())[1].count("#") == len(  # type: ignore[index]
         side_colours()
     )
-
-
-def played(name: str, options: dict[str, Any], seed: int, steps: int) -> Any:
-    rules = get(name)
-    game = rules.create(options, SeededDice(seed))
-    bot = rules.bots["doctrine"](np.random.default_rng(seed))
-    for _ in range(steps):
-        if game.is_over:
-            break
-        decision = game.pending()[0]
-        game.apply(decision.seat, bot.choose(game, decision))
-    return game
 
 
 @pytest.mark.parametrize(

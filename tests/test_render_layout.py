@@ -5,24 +5,10 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-import numpy as np
 import pytest
 
-from grognard.core.dice import SeededDice
 from grognard.rulesets import get
-from picture_check import SVG, ids, words
-
-
-def played(ruleset: str, options: dict[str, object], seed: int, steps: int) -> object:
-    rules = get(ruleset)
-    game = rules.create(options, SeededDice(seed))
-    bot = rules.bots["doctrine"](np.random.default_rng(seed))
-    for _ in range(steps):
-        if game.is_over:
-            break
-        decision = game.pending()[0]
-        game.apply(decision.seat, bot.choose(game, decision))
-    return game
+from picture_check import SVG, ids, played, words
 
 
 @pytest.mark.parametrize("focus", [None, "B4"])
