@@ -2,17 +2,21 @@
 
 For each row of ``ROWS`` (a rule set, an engine, how to play ``n`` seeded doctrine games on one core)
 prints the games per second, and the time per game over the *dice floor*: numpy drawing as many dice
-as one game of that rule set rolls (measured on the reference engine), in one call. With
-``--peer PATH`` it also runs the outside script ``PATH`` (``python PATH``; its last number printed is
-its games per second) and prints each row's speed over the peer's. With ``--search`` it times the
+as one game of that rule set rolls (measured on the reference engine), in one call. Beside each row of a
+rule set that has a plain script of its rules and doctrine in ``bench/peers/`` (``PEERS``: Omaha, B-17) it
+prints that peer's games per second and ours over the peer's: the peer is run once per rule set
+(``python bench/peers/RULESET.py --games N``) and times itself by its own CPU time, start-up not counted
+(the last number it prints), as the rows time ours. ``--peer RULESET=PATH`` runs another script for a rule
+set (the same way: ``--games N``, its games per second last); ``--no-peers`` runs none. With ``--search`` it times the
 search bot's decision at 256 playouts, with playouts cut at the depth the rule set's search levels play
 (``SEARCH_LEVELS``: what a player of ``search:LEVEL`` waits for) and with playouts run to the game's end.
 
 Times are the CPU time of this process (``time.process_time``), so other work on the machine slows
-the figures less than a wall clock would; the peer times itself. Nothing here is asserted by the
-tests (they check that the engines play the same games).
+the figures less than a wall clock would; each peer times its own CPU the same way. Nothing here is
+asserted by the tests (they check that the engines play the same games and that this script and the peers
+run: tests/test_bench_peers.py).
 
-    python bench/compare.py [--scale 1.0] [--peer /tmp/peer.py] [--search] [--only omaha] [--only skirmish]
+    python bench/compare.py [--scale 1.0] [--peer omaha=/tmp/peer.py] [--no-peers] [--search] [--only omaha]
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -86,6 +91,12 @@ ROWS: list[Row] = [
 ]
 
 
+# The plain scripts of a rule set's rules and doctrine, and how many games each plays at --scale 1.
+PEERS: dict[str, tuple[Path, int]] = {
+    "omaha": (Path(__file__).parent / "peers" / "omaha.py", 300),
+}
+
+
 def dice_per_game(ruleset: str, options: dict[str, Any], games: int = 10) -> float:
     """The dice (of every size) one doctrine game rolls, on average over ``games`` games (of seed 2: not the
     timed games of seed 1, so that no cache the engine keeps has seen them before they are timed)."""
@@ -118,13 +129,33 @@ def timed(play: Callable[[int], Any], games: int) -> float:
     return time.process_time() - start
 
 
-def peer_speed(path: str) -> float:
-    """Run the outside script and read its games per second: the last number it prints."""
-    done = subprocess.run([sys.executable, path], capture_output=True, text=True, check=True, timeout=600)
+def peer_speed(path: str | Path, games: int) -> float:
+    """Run a peer script for ``games`` games and read its games per second of its own CPU: the last number
+    it prints."""
+    command = [sys.executable, str(path), "--games", str(games)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=1800)
+    if done.returncode:
+        raise SystemExit(f"error: peer {path} failed (exit {done.returncode}): {done.stderr.strip()[-300:]}")
     numbers = re.findall(r"[-+]?\d[\d,]*(?:\.\d+)?", done.stdout)
     if not numbers:
-        raise SystemExit(f"--peer {path}: printed no number (its games per second) on standard output")
+        raise SystemExit(f"error: peer {path} printed no number (its games per second) on standard output")
     return float(numbers[-1].replace(",", ""))
+
+
+def peers(chosen: list[str], overrides: list[str], scale: float) -> dict[str, float]:
+    """Games per second of CPU of the peer of each rule set in ``chosen`` that has one."""
+    paths = {name: path for name, (path, _) in PEERS.items()}
+    for text in overrides:
+        name, sep, path = text.partition("=")
+        if not sep or not path:
+            raise SystemExit(f"error: --peer {text}: expected RULESET=PATH (e.g. omaha=/tmp/peer.py)")
+        paths[name] = Path(path)
+    out = {}
+    for name, path in paths.items():
+        if name in chosen:
+            games = max(1, round(PEERS.get(name, (path, 100))[1] * scale))
+            out[name] = peer_speed(path, games)
+    return out
 
 
 def search_decision(ruleset: str, depth: int | None, playouts: int = 256, decisions: int = 3) -> float:
@@ -156,15 +187,21 @@ def search_decision(ruleset: str, depth: int | None, playouts: int = 256, decisi
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every row's number of games")
-    parser.add_argument("--peer", help="an outside script that prints its games per second")
+    parser.add_argument(
+        "--peer", action="append", default=[], metavar="RULESET=PATH", help="another peer script for a rule set"
+    )
+    parser.add_argument("--no-peers", action="store_true", help="run no peer script")
     parser.add_argument("--only", action="append", help="rows of this rule set only (repeatable)")
     parser.add_argument("--search", action="store_true", help="also time the search bot's decision")
     args = parser.parse_args()
     rows = [row for row in ROWS if not args.only or row.ruleset in args.only]
-    peer = peer_speed(args.peer) if args.peer else None
+    chosen = sorted({row.ruleset for row in rows})
+    speeds = {} if args.no_peers else peers(chosen, args.peer, args.scale)
     floors: dict[str, tuple[float, float]] = {}
-    print("doctrine v doctrine, one core, CPU seconds of this process; floor = numpy drawing a game's dice in one call")
-    print(f"{'rule set':26} {'engine':10} {'games':>7} {'games/s':>10} {'x floor':>9}" + ("  x peer" if peer else ""))
+    print("doctrine v doctrine, one core, games a second of CPU (each process its own, start-up not counted);")
+    print("floor = numpy drawing a game's dice in one call; peer = bench/peers/RULESET.py, a plain script")
+    heading = f"{'rule set':26} {'engine':10} {'games':>7} {'games/s':>10} {'x floor':>9}"
+    print(heading + (f" {'peer/s':>9} {'x peer':>7}" if speeds else ""))
     for row in rows:
         games = max(1, round(row.games * args.scale))
         if row.name not in floors:
@@ -174,13 +211,12 @@ def main() -> None:
         seconds = timed(row.play, games)
         speed = games / seconds
         line = f"{row.name:26} {row.engine:10} {games:7} {speed:10,.1f} {seconds / games / floor:9,.0f}"
+        peer = speeds.get(row.ruleset)
         if peer:
-            line += f"  {speed / peer:6.2f}"
+            line += f" {peer:9,.1f} {speed / peer:7.2f}"
         print(line, flush=True)
     for name, (count, floor) in floors.items():
         print(f"  {name}: {count:,.0f} dice a game; the floor draws them in {floor * 1e6:.1f} us")
-    if peer:
-        print(f"  peer {args.peer}: {peer:,.1f} games/s (as it printed)")
     if args.search:
         for name in ("omaha", "b17"):
             depth = importlib.import_module(f"grognard.rulesets.{name}").SEARCH_LEVELS["normal"].depth

@@ -1,0 +1,62 @@
+"""bench/peers/ and bench/compare.py: the plain scripts of the rules, timed by their own CPU (issue 33, item 7).
+
+No speed is asserted (the machine is shared): only that compare.py runs each rule set's peer for the games it
+asks and reads the peer's own games per second of CPU, that a peer plays whole games to a result, and that a
+peer which fails or prints no figure is one clear line.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def _load(name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(f"bench_{name.replace('/', '_')}", BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+COMPARE = _load("compare")
+
+
+def test_compare_runs_each_rule_sets_peer_and_reads_its_cpu_speed() -> None:
+    assert set(COMPARE.PEERS) >= {"omaha"}
+    speeds = COMPARE.peers(["omaha"], [], 0.01)  # 3 games
+    assert set(speeds) == {"omaha"} and speeds["omaha"] > 0
+    done = subprocess.run(
+        [sys.executable, str(COMPARE.PEERS["omaha"][0]), "--games", "3"], capture_output=True, text=True, check=True
+    )
+    assert "3 games in" in done.stdout and "of CPU" in done.stdout
+
+
+def test_the_omaha_peer_plays_whole_games_by_the_rules() -> None:
+    peer = _load("peers/omaha")
+    import random
+
+    for seed in range(3):
+        beach = peer.Beach(random.Random(seed))
+        assert len(beach.bunkers) == 12 and all(b == [4, 1] for b in beach.bunkers.values())
+        assert beach.play() in ("american", "unfinished")
+        assert 1 <= beach.turn <= 100 and beach.stats["american_losses"] > 0
+        if beach.won():  # every exit open: each bunker knocked out, the section in front of it empty
+            assert all(not b[1] and beach.obstacles[beach.exits[s]] == 0 for s, b in beach.bunkers.items())
+
+
+def test_a_peer_that_fails_or_prints_no_figure_is_one_clear_line(tmp_path: Path) -> None:
+    silent = tmp_path / "silent.py"
+    silent.write_text("print('no figure here')\n")
+    with pytest.raises(SystemExit, match=r"^error: peer .*silent.py printed no number"):
+        COMPARE.peer_speed(silent, 1)
+    with pytest.raises(SystemExit, match=r"^error: --peer omaha: expected RULESET=PATH"):
+        COMPARE.peers(["omaha"], ["omaha"], 1.0)
