@@ -308,10 +308,26 @@ def analyse_command(
     seed: Annotated[int, typer.Option("--seed", help="seed of the playouts", parser=whole_number)] = 0,
     png: Annotated[Path | None, typer.Option("--png", metavar="FILE", help="draw the curve to this PNG")] = None,
     force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+    coach: Annotated[
+        bool,
+        typer.Option(
+            "--coach",
+            help="each decision of --seat's seats (or the record's people) beside the hard bot's, with what it "
+            "cost; --playouts: pairs per decision",
+        ),
+    ] = False,
 ) -> None:
     """Who was winning, turn by turn: each side's chance (doctrine playouts) through a saved game, with its
-    turning points."""
+    turning points; with --coach, what each decision a person made cost beside the hard bot's."""
     check_playouts(playouts, "--playouts")
+    if coach:
+        if png is not None:
+            raise OptionError("--png draws the curve; --coach prints a table: use one or the other")
+        check_seed(seed)
+        from grognard.cli_coach import coach_command
+
+        coach_command(record, seat, playouts, seed)
+        return
     check_png(png)
     if png is not None:
         check_output(png, force, "--png")
