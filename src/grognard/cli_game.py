@@ -103,6 +103,7 @@ def _run_play(
     quiet: bool,
     show_odds: bool = False,
     odds_playouts: int = DEFAULT_PLAYOUTS,
+    explain: bool = False,
 ) -> None:
     """Play one game at the terminal; raises GrognardError on bad input before anything is played."""
     cli_analyse.check_playouts(odds_playouts, "--odds-playouts")
@@ -126,7 +127,7 @@ def _run_play(
         return
     try:
         game, result, interrupted = _play(
-            ruleset, setup, opened, source, prompter, console, verbose, quiet, show_odds, odds_playouts
+            ruleset, setup, opened, source, prompter, console, verbose, quiet, show_odds, odds_playouts, explain
         )
     except BaseException:
         if opened.sink is not None:
@@ -276,6 +277,7 @@ def _play(
     quiet: bool,
     show_odds: bool,
     odds_playouts: int,
+    explain: bool = False,
 ) -> tuple[Game, Any, bool]:
     """The game run to its end or its stop: (the game as it stands, its result or None, whether Ctrl-C stopped
     it). Events are printed as they come (every one when people play or the dice are typed)."""
@@ -305,7 +307,9 @@ def _play(
     if show_odds:  # each turn's chances, as the people (or a spectator) may see the game
         seat = cli_analyse.seat_for_odds(game, humans)
         on_events = cli_analyse.OddsEachTurn(on_events, game_now, console, seat, odds_playouts, setup.seed)
-    session = Session(ruleset, game, opened.writer, setup.chosen, humans, prompter, setup.seed, on_events, dice_after)
+    session = Session(
+        ruleset, game, opened.writer, setup.chosen, humans, prompter, setup.seed, on_events, dice_after, explain=explain
+    )
     interrupted = False
     try:
         result = session.run()

@@ -206,6 +206,17 @@ def _play_command(ruleset: Ruleset) -> Callable[..., None]:
             annotation=bool,
             default=typer.Option(False, "--quiet", "-q", help="only the result", rich_help_panel=OUTPUT),
         ),
+        inspect.Parameter(
+            "explain",
+            keyword,
+            annotation=bool,
+            default=typer.Option(
+                False,
+                "--explain",
+                help="each bot move's reason: the rule it followed (docs/rules), in a line; kept in the record",
+                rich_help_panel=OUTPUT,
+            ),
+        ),
         *cli_analyse.play_parameters(),
     ]
     if ruleset.files is not None:

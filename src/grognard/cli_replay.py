@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from grognard import rulesets
 from grognard.cli_common import FORCE_HELP, check_output, check_seed, whole_number
@@ -16,6 +17,7 @@ from grognard.cli_game import print_result
 from grognard.core.errors import OptionError, RecordError, TornRecord
 from grognard.core.files import write_output
 from grognard.core.options import parse_assignments
+from grognard.core.reasons import Reason
 from grognard.core.record import (
     Replay,
     ended_words,
@@ -65,9 +67,16 @@ def replay_command(
         Path | None, typer.Option("--out", dir_okay=False, help="write the readable record (--seat) to this file")
     ] = None,
     force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain",
+            help="print each bot move's reason kept in the record (as --seat may read it; default: a spectator)",
+        ),
+    ] = False,
 ) -> None:
     """Rebuild a game from its record, checking every die and digest; name the first line that diverges."""
-    if (seat is None) != (out is None):
+    if (seat is None) != (out is None) and not (explain and out is None):
         raise OptionError("--seat and --out go together: --seat SEAT --out FILE writes the record as SEAT may read it")
     if out is not None:
         if out.resolve() == record.resolve():
@@ -93,6 +102,8 @@ def replay_command(
         except OSError as exc:
             raise OptionError(f"--out {str(out)!r}: {exc.strerror}") from None
         console.print(f"wrote the record as {reader or 'a spectator'} may read it to {out}")
+    if explain:
+        print_reasons(rebuilt, one_seat(seat, game) if seat is not None else None, console)
     seed = f"seed {header.get('seed')}" if header.get("dice") == "seeded" else f"{header.get('dice')} dice"
     console.print(
         f"{record}: {header.get('ruleset')} game, {seed}; {rebuilt.lines} lines replayed, "
@@ -115,6 +126,25 @@ def replay_command(
     ruleset = rulesets.get(str(header.get("ruleset")))
     if game.result is not None:
         print_result(ruleset, game, console)
+
+
+def print_reasons(rebuilt: Replay, reader: str | None, console: Console) -> None:
+    """Each bot move's reason kept in the record, as ``reader`` may read it (a secret choice's, once revealed)."""
+    told = 0
+    for number, line in enumerate(readable_by(rebuilt.used, reader), 1):
+        reason = line.get("reason")
+        if line.get("type") != "action" or not isinstance(reason, dict):
+            continue
+        first, *rest = Reason.from_json(reason).lines()
+        console.print(escape(f"line {number}, {line.get('seat')}: {first}"))
+        for more in rest:
+            console.print(escape(more))
+        told += 1
+    if not told:
+        console.print(
+            "no reasons in this record: a game keeps its bots' reasons when played with --explain, "
+            "with a person at the keyboard, or in the browser"
+        )
 
 
 def render_command(

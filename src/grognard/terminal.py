@@ -12,7 +12,7 @@ from __future__ import annotations
 import getpass
 import re
 import sys
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -27,6 +27,7 @@ from grognard.core.dice import BOTS, DiceSource, ManualDice, stream
 from grognard.core.engine import Decision, Event, Game, Result
 from grognard.core.errors import GrognardError, OptionError
 from grognard.core.numbers import is_count, read_int
+from grognard.core.reasons import Reason, reason_for, reason_json
 from grognard.core.record import RecordWriter, Replay, StepCounter, replay
 from grognard.core.ruleset import Bot, Ruleset
 from grognard.core.takeback import stands
@@ -178,20 +179,23 @@ A point is X,Y or X Y (inches), in every rule set.
 Other words: 'preview ORDER' tells what an order would do without giving it,
 'draw FILE.svg [ORDER]' draws the table (with the order's path, if given) to a picture,
 'board' shows the whole table, 'choices' lists the choices again,
+'why' tells why the bots made their last moves (the rule they followed, what else they weighed),
 'undo' takes back the last order a person gave (and what the bots did since)
 until a die is rolled or a secret revealed: an order whose dice were rolled stands,
 'help' shows this, 'resign' gives up the game for your side (asked again to be sure), 'quit' stops here
 (with --record the game is saved and --resume continues it)."""
 
 RESIGN_WORDS = {"yes", "y"}
+WHY_KEPT = 6  # the bot moves whose reasons 'why' shows, the latest last
 
 
 class HumanPlayer:
     """A person at the keyboard answering the decisions of one or more seats."""
 
-    def __init__(self, ruleset: Ruleset, prompter: Prompter) -> None:
+    def __init__(self, ruleset: Ruleset, prompter: Prompter, why: Callable[[], list[str]] | None = None) -> None:
         self.ruleset = ruleset
         self.prompter = prompter
+        self.why = why  # the last bot moves' reasons ('why')
 
     def show(self, game: Game, decision: Decision, menu: list[Any]) -> None:
         say = self.prompter.say
@@ -284,6 +288,10 @@ class HumanPlayer:
                 board = self.ruleset.board(game, decision.seat)
                 if board is not None:
                     self.prompter.say(board)
+                continue
+            if word in ("why", "w"):
+                for line in self.why() if self.why is not None else ["no bot plays in this game"]:
+                    self.prompter.say(line)
                 continue
             if word in ("choices", "c", "list"):
                 self.show(game, decision, menu)
@@ -407,13 +415,18 @@ class Session:
         bot_seed: int,
         on_events: Callable[[list[Event]], None],
         dice_after: Callable[[Replay], DiceSource] | None = None,
+        explain: bool = False,
     ) -> None:
         self.ruleset, self.game, self.writer = ruleset, game, writer
+        # a bot's reasons are built when someone reads them: --explain prints each, 'why' at a person's prompt
+        # shows the last ones; a game of bots alone without --explain builds none (and its record is as before)
+        self.explain = explain
+        self.reasons: deque[tuple[str, Reason]] = deque(maxlen=WHY_KEPT)
         self.dice_after = dice_after  # the dice a game rebuilt by 'undo' rolls on with (None: no undo)
         self.taken_back = 0  # orders 'undo' has taken back
         self.bot_for_side = bot_for_side
         self.humans = humans
-        self.human = HumanPlayer(ruleset, prompter)
+        self.human = HumanPlayer(ruleset, prompter, self.why)
         self.prompter = prompter
         self.bot_seed = bot_seed
         self.bot_rng = np.random.default_rng(0)
@@ -447,8 +460,11 @@ class Session:
                     if hidden:
                         self.hand_over(decision.seat)
                     action = self.human.choose(game, decision)
+                    reason = None
                 else:
-                    action = self.bot(decision.seat).choose(game, decision)
+                    bot = self.bot(decision.seat)
+                    action = bot.choose(game, decision)
+                    reason = self.reason(bot, decision, action)
                 events = game.apply(decision.seat, action)
             except Resign as resign:
                 events = game.resign(resign.seat)
@@ -460,12 +476,36 @@ class Session:
                 continue
             except Quit:
                 return None
-            self.writer.action(game, decision.seat, action, events)
+            self.writer.action(game, decision.seat, action, events, reason)
             if hidden:  # hot seat: the next person must not read this seat's screen
                 self.prompter.clear()
                 self.prompter.say(f"{decision.seat}: chosen, sealed until every side has chosen")
             self.on_events(events)
         return self.game.result
+
+    def reason(self, bot: Bot, decision: Decision, action: Any) -> dict[str, Any] | None:
+        """``bot``'s reason for ``action`` when someone will read it (``--explain``, or people at the keyboard),
+        kept for 'why' and printed with ``--explain``; its JSON form for the record (None: not built)."""
+        if not (self.explain or self.humans):
+            return None
+        reason = reason_for(bot, self.game, decision, action)
+        if reason is None:
+            return None
+        if decision.secret_group is None:  # a secret choice's reason is not shown: the record keeps it for its seat
+            self.reasons.append((decision.seat, reason))
+            if self.explain:
+                self.prompter.say(f"  {decision.seat}: {reason.line} ({reason.clause})", style="dim")
+        return reason_json(self.game, decision, reason)
+
+    def why(self) -> list[str]:
+        """The last bot moves' reasons, with the candidates each weighed ('why' at a prompt)."""
+        if not self.reasons:
+            return ["no bot has moved yet"]
+        out = []
+        for seat, reason in self.reasons:
+            first, *rest = reason.lines()
+            out += [f"{seat}: {first}", *rest]
+        return out
 
     def hand_over(self, seat: str) -> None:
         """Before a secret choice in hot seat: clear the screen and, at a terminal, wait for ``seat``."""

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from grognard.core.engine import Decision, Game
+from grognard.core.reasons import Reason
 
 
 class RandomBot:
@@ -17,3 +18,7 @@ class RandomBot:
 
     def choose(self, game: Game, decision: Decision) -> Any:
         return decision.space.sample(self.rng)
+
+    def explain(self, game: Game, decision: Decision, action: Any) -> Reason:
+        """Why ``action``: none but chance (the rule set's clause ``RULESET.random``)."""
+        return Reason(f"{game.ruleset}.random", f"{action}: drawn at random among the legal orders")

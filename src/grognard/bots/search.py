@@ -63,6 +63,7 @@ import numpy as np
 
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.engine import Decision, Game
+from grognard.core.reasons import Reason, Weighed, interval, reason_for
 from grognard.core.ruleset import Bot, BotFactory, Ruleset
 
 __all__ = ["CandidateStats", "SearchBot"]
@@ -156,12 +157,14 @@ class SearchBot:
         self.evaluate = evaluate if evaluate is not None else (analysis.evaluate if analysis is not None else None)
         self.candidates = analysis.search_candidates if analysis is not None else None
         self.last: list[CandidateStats] = []  # the statistics of the latest search (empty if none was needed)
+        self.policy_first = False  # whether the latest search's first candidate was the policy's own choice
 
     # ------------------------------------------------------------------ the bot
     def choose(self, game: Game, decision: Decision) -> Any:
         entropy = int(self.rng.integers(2**63))
         options, policy_first = self.menu(game, decision, entropy)
         self.last = []
+        self.policy_first = policy_first
         if len(options) == 1:
             return options[0]
         room = self.playouts if self.per_candidate is None else max(2, self.playouts // self.per_candidate)
@@ -176,6 +179,37 @@ class SearchBot:
             stat.scores.append(self.playout(game, decision, stat.action, side, seed))
         self.last = stats
         return stats[self.pick(stats, policy_first)].action
+
+    def explain(self, game: Game, decision: Decision, action: Any) -> Reason:
+        """Why ``action``, just chosen by :meth:`choose` for ``decision``: the policy's clause when the search
+        kept the policy's choice, else ``RULESET.search``; the candidates weighed with their playouts' mean and
+        95% interval (the best three, the chosen and the policy's among them)."""
+        own = reason_for(self.policy(np.random.default_rng(0)), game, decision, action)
+        stats = self.last
+        if not stats or not any(s.action == action for s in stats):
+            if own is not None:
+                return own
+            return Reason(f"{game.ruleset}.search", f"{action}: the only order worth weighing")
+        chosen = next(i for i, s in enumerate(stats) if s.action == action)
+        ranked = sorted(range(len(stats)), key=lambda i: (-stats[i].mean, i))
+        shown = sorted({*ranked[:3], chosen, 0}, key=ranked.index)[:4]
+        weighed = tuple(self._weighed(stats[i], i == chosen, i == 0 and self.policy_first) for i in shown)
+        mean, low, high = interval(stats[chosen].scores)
+        figures = f"{stats[chosen].playouts} playouts, mean {mean:.2f} [{low:.2f}, {high:.2f}]"
+        if chosen == 0 and self.policy_first and own is not None:
+            return Reason(own.clause, f"{own.line}; the search kept it ({figures}: no order did better)", weighed)
+        policy = f"the {self.rollout_name}'s {stats[0].action}" if self.policy_first else "the others"
+        return Reason(
+            f"{game.ruleset}.search",
+            f"{action}: won more of its playouts than {policy} on the same dice ({figures})",
+            weighed,
+        )
+
+    @staticmethod
+    def _weighed(stat: CandidateStats, chosen: bool, policy: bool) -> Weighed:
+        mean, low, high = interval(stat.scores)
+        own = ", the policy's own" if policy else ""
+        return Weighed(str(stat.action), f"mean {mean:.2f} [{low:.2f}, {high:.2f}] of {stat.playouts}{own}", chosen)
 
     def pick(self, stats: Sequence[CandidateStats], policy_first: bool) -> int:
         """The index of the candidate to play: the best mean, unless the policy's own choice must stand.

@@ -42,8 +42,11 @@ FORMAT = "grognard-record/1"
 SYNC_GAP = 0.2  # seconds: lines are fsynced at most this often while bots play (each fsync costs milliseconds)
 
 
+OUTSIDE_CHAIN = ("digest", "reason")  # a line's digest, and a bot's reason for its action (commentary, not the game)
+
+
 def _chain(previous: str, state_digest: str, line: Mapping[str, Any]) -> str:
-    body = canonical_json({key: value for key, value in line.items() if key != "digest"})
+    body = canonical_json({key: value for key, value in line.items() if key not in OUTSIDE_CHAIN})
     return hashlib.sha256((previous + state_digest + body).encode()).hexdigest()
 
 
@@ -127,13 +130,17 @@ class RecordWriter:
         self.chain = _chain(self.chain, game.digest(), line)
         self._write({**line, "digest": self.chain})
 
-    def action(self, game: Game, seat: str, action: Any, events: Sequence[Event]) -> None:
-        """One applied action, its events and the chained digest after it."""
+    def action(
+        self, game: Game, seat: str, action: Any, events: Sequence[Event], reason: Mapping[str, Any] | None = None
+    ) -> None:
+        """One applied action, its events and the chained digest after it; with ``reason`` (a bot's,
+        ``core.reasons.reason_json``), the reason too, kept outside the chain: no digest changes with it."""
         line = _as_read(
             {"type": "action", "seat": seat, "action": str(action), "events": [e.to_json() for e in events]}
         )
         self.chain = _chain(self.chain, game.digest(), line)
-        self._write({**line, "digest": self.chain})
+        kept = {"reason": _as_read(reason)} if reason is not None else {}
+        self._write({**line, **kept, "digest": self.chain})
 
     def resignation(self, game: Game, seat: str, events: Sequence[Event]) -> None:
         """``seat`` resigned: the line that ends the game."""
@@ -182,7 +189,9 @@ class StepCounter:
     def start(self, game: Game, events: Sequence[Event]) -> None:
         """Nothing to keep."""
 
-    def action(self, game: Game, seat: str, action: Any, events: Sequence[Event]) -> None:
+    def action(
+        self, game: Game, seat: str, action: Any, events: Sequence[Event], reason: Mapping[str, Any] | None = None
+    ) -> None:
         self.steps += 1
 
     def resignation(self, game: Game, seat: str, events: Sequence[Event]) -> None:
@@ -214,7 +223,8 @@ def readable_by(lines: Sequence[Mapping[str, Any]], seat: str | None) -> list[di
     after it (the sealed choice included) and chains into every later digest,
     a reader could test a guess against any of them: so from that line on every
     ``digest`` is ``"withheld until the reveal"``. The seat's own choices, and
-    choices revealed by a later line, are shown as written. The full record (for replay
+    choices revealed by a later line, are shown as written; so is a bot's reason (``reason``), but for the
+    reason of another seat's secret choice not yet revealed, left out with it. The full record (for replay
     after the game) is the one to verify; this form is for reading. When anything is
     left out, sealed or withheld, the header says whose view it is (``"view": {"seat"}``,
     outside the header's digest): a view is never resumed as though it were the record.
@@ -237,6 +247,10 @@ def readable_by(lines: Sequence[Mapping[str, Any]], seat: str | None) -> list[di
     withhold_from = len(out)
     hidden = False
     for index, line in enumerate(out):
+        reason = line.get("reason")
+        if isinstance(reason, dict) and reason.get("to") is not None and (seat is None or seat not in reason["to"]):
+            if not any(str(reason.get("decision")) in revealed_at[j] for j in range(index, len(out))):
+                line.pop("reason")  # a secret choice's reason: its seats' alone until the reveal
         events = line.get("events", [])
         kept = []
         for event in events:
@@ -247,6 +261,7 @@ def readable_by(lines: Sequence[Mapping[str, Any]], seat: str | None) -> list[di
                     kept.append(event)  # revealed since: no secret any more (and the record replays)
                     continue
                 line["action"] = SEALED
+                line.pop("reason", None)
                 withhold_from = min(withhold_from, index)
             elif mine:
                 kept.append(event)

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from grognard.core.engine import Decision
+from grognard.core.reasons import Reason
 from grognard.rulesets.b17 import bots as B
 from grognard.rulesets.b17 import hard as H
 from grognard.rulesets.b17 import reckoning as K
@@ -57,6 +58,12 @@ class BeginnerBot:
             if plan is not None and decision.space.contains(plan):
                 return plan
         return self.book.choose(game, decision)
+
+    def explain(self, game: B17Game, decision: Decision, action: Any) -> Reason:
+        """Why ``action`` (chosen for ``decision``, not yet applied): clause ``beginner`` (``reasons``)."""
+        from grognard.rulesets.b17.reasons import beginner_reason
+
+        return beginner_reason(game, decision, action)
 
 
 def fighter_move(game: B17Game, f: Aircraft) -> Fly | None:

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from grognard.core.engine import Decision
+from grognard.core.reasons import Reason
 from grognard.rulesets.omaha import bots as book
 from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move
@@ -50,6 +51,12 @@ class BeginnerBot:
             options = list(decision.space.candidates(3))
             return options[int(self.rng.integers(len(options)))]
         return decision.space.sample(self.rng)
+
+    def explain(self, game: OmahaGame, decision: Decision, action: Any) -> Reason:
+        """Why ``action``: its ``beginner.*`` clause where it leaves the book, else the book's (``reasons``)."""
+        from grognard.rulesets.omaha.reasons import beginner_reason
+
+        return beginner_reason(game, decision, action)
 
 
 def nearest_squad(game: OmahaGame, bunker_label: str) -> str | None:

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from grognard.core.engine import Decision
+from grognard.core.reasons import Reason
 from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, PlaceBunkers
 from grognard.rulesets.omaha.data import BAND_END_Y, OBSTACLE_SECTION_WIDTH, WALL_Y
@@ -46,6 +47,12 @@ class DoctrineBot:
         if kind == "place":
             return place_bunkers(game, decision, self.rng)
         return decision.space.sample(self.rng)
+
+    def explain(self, game: OmahaGame, decision: Decision, action: Any) -> Reason:
+        """Why ``action`` (not yet applied): the clause of omaha.27 or omaha.28 that chose it (``reasons``)."""
+        from grognard.rulesets.omaha.reasons import book_reason
+
+        return book_reason(game, decision, action)
 
 
 def threat(squad: Squad) -> tuple[float, int, int]:

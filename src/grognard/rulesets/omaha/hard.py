@@ -24,6 +24,7 @@ from typing import Any
 
 from grognard.core.engine import Decision
 from grognard.core.geometry import TOLERANCE
+from grognard.core.reasons import Reason
 from grognard.rulesets.omaha import bots as book
 from grognard.rulesets.omaha import routes
 from grognard.rulesets.omaha import rules as R
@@ -46,6 +47,12 @@ class HardBot(book.DoctrineBot):
             options = list(decision.space.candidates(3))
             return options[1]  # the outer two of the German's three sections (the space lists 1-2, 1-3, 2-3)
         return super().choose(game, decision)
+
+    def explain(self, game: OmahaGame, decision: Decision, action: Any) -> Reason:
+        """Why ``action``: its ``hard.*`` clause where it leaves the book, else the book's (``reasons``)."""
+        from grognard.rulesets.omaha.reasons import hard_reason
+
+        return hard_reason(game, decision, action)
 
 
 def orders(game: OmahaGame, squad: Squad) -> Move | Fight:

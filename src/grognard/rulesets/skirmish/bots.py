@@ -49,6 +49,7 @@ from shapely.geometry import Point, Polygon
 
 from grognard.core.engine import Decision, Game
 from grognard.core.geometry import TOLERANCE, snap
+from grognard.core.reasons import Reason
 from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish import melee as ME
@@ -666,3 +667,10 @@ class DoctrineBot:
         if decision.id.startswith("melee "):
             return melee_choice(ctx, decision.id.split()[1])
         return space.sample(self.rng)
+
+    def explain(self, game: Game, decision: Decision, action: Any) -> Reason:
+        """Why ``action`` (chosen for ``decision``, not yet applied): the doctrine's clause (``reasons``)."""
+        from grognard.rulesets.skirmish.reasons import book_reason
+
+        assert isinstance(game, SkirmishGame)
+        return book_reason(game, decision, action)

@@ -142,6 +142,16 @@ def fire_order(ctx: Context, unit: str) -> Fire:
 
 def _target_order(ctx: Context, unit: str) -> Fire:
     """The enemy unit the unit's dice are worth most against, or hold."""
+    worth = target_worth(ctx, unit)
+    if not worth:
+        return Fire(unit, None)
+    target = max(sorted(worth), key=lambda u: worth[u])
+    return Fire(unit, target)
+
+
+def target_worth(ctx: Context, unit: str) -> dict[str, float]:
+    """What ``unit``'s dice are worth against each enemy unit it may fire at: for each of its men, his best
+    shot's kill chance times the target man's value (``figure_value``), summed over the men."""
     table = FI.shot_table(ctx)
     worth: dict[str, float] = {}
     for f in M.living(ctx, unit):
@@ -153,10 +163,7 @@ def _target_order(ctx: Context, unit: str) -> Fire:
                 best[aim.unit] = max(best.get(aim.unit, 0.0), value)
         for target_unit, value in best.items():
             worth[target_unit] = worth.get(target_unit, 0.0) + value
-    if not worth:
-        return Fire(unit, None)
-    target = max(sorted(worth), key=lambda u: worth[u])
-    return Fire(unit, target)
+    return worth
 
 
 def burst_order(ctx: Context, space: BurstSpace, rng: np.random.Generator | None = None) -> Burst:

@@ -34,6 +34,7 @@ import numpy as np
 from shapely.geometry import Point, Polygon
 
 from grognard.core.engine import Decision, Game
+from grognard.core.reasons import Reason
 from grognard.rulesets.skirmish import bots as B
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import men as M
@@ -89,6 +90,13 @@ class BeginnerBot:
             if aims:
                 return aims[0]
         return self.book.choose(game, decision)
+
+    def explain(self, game: Game, decision: Decision, action: Any) -> Reason:
+        """Why ``action`` (chosen for ``decision``, not yet applied): its level's clause or the book's (``reasons``)."""
+        from grognard.rulesets.skirmish.reasons import beginner_reason
+
+        assert isinstance(game, SkirmishGame)
+        return beginner_reason(game, decision, action)
 
     def move(self, ctx: Context, space: MoveSpace) -> Move:
         book = B.move_order(ctx, space, self.rng)
@@ -211,6 +219,13 @@ class HardBot:
         defends = game.side_of(decision.seat) != game.ctx.scenario.spec.victory.attacker
         self.book.charge_ratio = DEFENDER_CHARGE if defends else None
         return self.book.choose(game, decision)
+
+    def explain(self, game: Game, decision: Decision, action: Any) -> Reason:
+        """Why ``action`` (chosen for ``decision``, not yet applied): its level's clause or the book's (``reasons``)."""
+        from grognard.rulesets.skirmish.reasons import hard_reason
+
+        assert isinstance(game, SkirmishGame)
+        return hard_reason(game, decision, action)
 
 
 __all__ = ["BeginnerBot", "HardBot"]
