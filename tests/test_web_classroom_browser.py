@@ -285,3 +285,128 @@ def _record_of(server: ServerProcess, made: dict[str, Any]) -> list[str]:
     status, text = call(server.url + f"/api/rooms/{made['code']}/record", headers={"X-Host-Token": made["host_token"]})
     assert status == 200, text
     return [line for line in text.splitlines() if line.strip()]
+
+
+def _play_as(page: Page, name: str, stop: Any) -> int:
+    """The player answers every decision owed him with its first choice until ``stop(state)``: his orders."""
+    given = 0
+    while True:
+        state = page.wait(lambda s: stop(s) or bool(s.get("decisions")), timeout=60)
+        if stop(state):
+            return given
+        decision = state["decisions"][0]
+        given += 1
+        page.send({"type": "act", "action": decision["choices"][0]["text"], "n": given})
+        page.wait(lambda s, d=decision: (s.get("decisions") or [None])[0] != d or stop(s), timeout=60)
+
+
+def _reports(server: ServerProcess, code: str, token: str) -> tuple[dict[str, bytes], str]:
+    import io
+    import urllib.request
+    import zipfile
+
+    asked = urllib.request.Request(f"{server.url}/api/rooms/{code}/reports", headers={"X-Host-Token": token})
+    with urllib.request.urlopen(asked, timeout=60) as answer:
+        coach = answer.headers["X-Coach"]
+        data = answer.read()
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}, coach
+
+
+def _pdf_text(data: bytes) -> tuple[int, str]:
+    import io
+
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(data))
+    return len(reader.pages), " ".join((page.extract_text() or "") for page in reader.pages)
+
+
+def test_a_pupils_after_action_report_and_coach_are_his_own_orders(
+    browser: Any, server: ServerProcess, shots: Path
+) -> None:
+    """Gerda plays the Germans of a small beach against the bots to the end; the host's zip holds her one-page
+    report (her story, her orders' odds and dice, the playtest line) and the class CSV (her orders counted),
+    without the coach at first and with it once it is ready; her debrief shows the coach's key decisions."""
+    import csv
+
+    status, made = call(server.url + "/api/rooms", {"ruleset": "omaha", "options": {"germans": 1, "fresh_squads": 0}})
+    assert status == 200, made
+    code = made["code"]
+    gerda = call(f"{server.url}/api/rooms/{code}/join", {"name": "Gerda", "side": "german"})[1]
+    host = Page(server, code, "host", made["host_token"])
+    player = Page(server, code, "player", gerda["token"])
+    try:
+        host.wait(lambda s: "host" in s and s["ready"])
+        host.send({"type": "start"})
+        orders = _play_as(player, "Gerda", lambda s: s["status"] == "over")
+    finally:
+        host.close()
+        player.close()
+    files, coach = _reports(server, code, made["host_token"])
+    assert sorted(files) == ["01-Gerda.pdf", "class.csv"]
+    pages, text = _pdf_text(files["01-Gerda.pdf"])
+    assert pages == 1
+    for said in ("After-action report: Gerda", "German 1", "Your unit's story", "The odds you faced", "playtest"):
+        assert said in text, (said, text)
+    rows = list(csv.reader(files["class.csv"].decode().splitlines()))
+    assert rows[0][:6] == ["name", "side", "seats", "orders", "losses inflicted", "losses taken"]
+    assert rows[1][:4] == ["Gerda", "german", "German 1", str(orders)]
+    deadline = time.monotonic() + 120
+    while (answer := call(f"{server.url}/api/rooms/{code}/coach"))[1]["ready"] is False:
+        assert time.monotonic() < deadline, answer
+        assert answer[1]["total"] == orders
+        time.sleep(0.5)
+    mine = answer[1]["players"][0]
+    assert (mine["name"], mine["decisions"]) == ("Gerda", orders) and len(mine["key"]) <= 3
+    files, coach = _reports(server, code, made["host_token"])
+    assert coach == "ready" and "played both out" in _pdf_text(files["01-Gerda.pdf"])[1]
+    page = as_player(browser, server, code, gerda["token"])
+    try:
+        page.wait_for_selector("#coach-body p")
+        page.wait_for_function(
+            "!document.getElementById('coach-body').textContent.includes('of')"
+            " || document.getElementById('coach-body').textContent.includes('decisions,')"
+        )
+        said = page.inner_text("#coach-body")
+        assert said.startswith(f"You: {orders} decisions,"), said
+        page.locator("#coach").scroll_into_view_if_needed()
+        shoot(page, shots, "debrief-coach")
+    finally:
+        page.context.close()
+
+
+def test_the_host_downloads_the_reports_from_the_host_page(browser: Any, server: ServerProcess) -> None:
+    """A game the host ended after Ann's first order: the host page offers the reports, and they download as a
+    zip with Ann's page and the class CSV, saying the coach is still at work or done."""
+    status, made = call(server.url + "/api/rooms", {"ruleset": "omaha", "options": {"germans": 1}})
+    assert status == 200, made
+    code = made["code"]
+    ann = call(f"{server.url}/api/rooms/{code}/join", {"name": "Ann", "side": "american"})[1]
+    host = Page(server, code, "host", made["host_token"])
+    player = Page(server, code, "player", ann["token"])
+    try:
+        host.wait(lambda s: "host" in s and s["ready"])
+        host.send({"type": "start"})
+        _play_as(player, "Ann", lambda s: s["step"] >= 5)
+        host.send({"type": "end"})
+        host.wait(lambda s: s["status"] == "ended")
+    finally:
+        host.close()
+        player.close()
+    page = new_page(browser)
+    try:
+        page.goto(f"{server.url}{made['host_url']}")
+        page.wait_for_selector("#reports:not([hidden])")
+        with page.expect_download() as download:
+            page.click("#reports")
+        saved = download.value.path()
+        page.wait_for_function("document.getElementById('reports-note').textContent.startsWith('Downloaded')")
+        import zipfile
+
+        with zipfile.ZipFile(saved) as archive:
+            assert sorted(archive.namelist()) == ["01-Ann.pdf", "class.csv"]
+            assert _pdf_text(archive.read("01-Ann.pdf"))[0] == 1
+        assert download.value.suggested_filename == f"grognard-{code}-reports.zip"
+    finally:
+        page.context.close()

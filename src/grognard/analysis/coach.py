@@ -25,7 +25,7 @@ time it is run.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,15 +111,18 @@ class Weighed:
         return self.suggested_wins / self.playouts if self.playouts else 0.0
 
     def verdict(self) -> str:
-        """In a few words: ``cost 22 points [8, 36]``, ``gained ...``, ``as the hard bot``, ``no difference``."""
+        """In a few words: ``cost 22 points ... [+8, +36]``, ``gained ...`` (beyond the interval), ``no clear
+        difference: +4 points [-4, +12], within chance``, ``as the hard bot would``."""
         if self.agreed:
             return "as the hard bot would"
         diff, low, high = self.difference()
         span = f"[{100 * low:+.0f}, {100 * high:+.0f}]"
-        if diff > 0:
+        if self.beyond and diff > 0:
             return f"cost {100 * diff:.0f} points of the chance to win {span}"
-        if diff < 0:
+        if self.beyond:
             return f"gained {-100 * diff:.0f} points over the hard bot's {span}"
+        if diff:
+            return f"no clear difference: {100 * diff:+.0f} points {span}, within chance"
         later = self.turns()
         if later:
             when = "sooner" if later < 0 else "later"
@@ -161,10 +164,15 @@ class Coaching:
         wanted = set(seats)
         return [w for w in self.weighed if w.seat in wanted]
 
-    def key(self, seats: Iterable[str] | None = None, count: int = KEY_DECISIONS) -> list[Weighed]:
+    def key(
+        self, seats: Iterable[str] | None = None, count: int = KEY_DECISIONS, lines: Collection[int] | None = None
+    ) -> list[Weighed]:
         """The ``count`` decisions that gained or cost the most (the size of the difference, then of the
-        turns it moved the end), largest first; a choice the hard bot would make is never one."""
+        turns it moved the end), largest first; a choice the hard bot would make is never one. ``seats`` or
+        ``lines`` (record lines) keep the decisions of one player."""
         pool = [w for w in (self.weighed if seats is None else self.of(seats)) if not w.agreed]
+        if lines is not None:
+            pool = [w for w in pool if w.line in lines]
         ranked = sorted(pool, key=lambda w: (-abs(w.difference()[0]), -abs(w.turns()), w.line))
         return [w for w in ranked if w.difference()[0] or w.turns()][:count]
 

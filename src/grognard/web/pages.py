@@ -236,6 +236,8 @@ Hide the side panel</button>"""
 <table><caption>The game in figures</caption><tbody id="summary"></tbody></table>
 <p><a id="replay-link" href="/replay/{code}">Watch the replay</a>: step through the game turn by turn,
 every die shown</p>
+<section id="coach" aria-labelledby="coach-h" aria-live="polite"><h3 id="coach-h">The coach</h3>
+<div id="coach-body"></div></section>
 <div id="debrief-extra"></div>
 </section>"""
     message = '<div id="message" role="alert" class="message"></div>'
@@ -287,6 +289,8 @@ title="Take back works until a die is rolled or a secret revealed: an action who
 <button type="button" id="end">End the game</button>
 <button type="button" id="delete">Delete the game</button>
 <a id="record" hidden>Download the record</a>
+<a id="reports" hidden>Download the after-action reports (a PDF a player, the class CSV: zip)</a>
+<span id="reports-note" class="hint" role="status"></span>
 </p>
 <form id="settings">
 <p><input type="checkbox" id="fill-bots" name="fill_bots">

@@ -9,6 +9,7 @@ dice is finished with the rolls stored, asking only for the rest (``_resume_type
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -145,6 +146,8 @@ class Acting(Seats):
             raise Refused(RefusalCode.STANDS, f"that action stands: {why}")
         keep = lines[:-1]
         self._rebuild(keep)
+        self.meta["orders"] = [order for order in self.meta.get("orders", []) if order[0] <= len(keep)]
+        self.after = None  # the game goes on: its coach, if begun, gives up (web/reports.py)
         if self.meta["status"] == "over":
             self.meta["status"] = "playing"
         if self.meta["status"] == "playing":
@@ -233,6 +236,7 @@ class Acting(Seats):
         if before in ("over", "ended"):
             raise Refused(RefusalCode.OVER, "the game is already over")
         self.meta["status"] = "ended"
+        self.meta["over_at"] = time.time()
         self._cancel_timer()
         self.asking.stop(RefusalCode.ENDED, "the host ended the game")
         try:

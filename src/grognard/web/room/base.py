@@ -95,6 +95,7 @@ class RoomBase(ABC):
         self._memo_at = -1
         self.closed = False
         self.debrief: dict[str, Any] | None = None
+        self.after: Any = None  # the coach and reports of the game once over (web/reports.AfterAction)
         self.retention_most = DEFAULT_DAYS  # the server's days (retention.py): a host may choose fewer
         self.odds = LiveOdds(odds_seed(code))  # who is winning, off the actor (odds.py)
         self.odds.on_ready = self.touch

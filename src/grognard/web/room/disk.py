@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from typing import Any
 
 from grognard import rulesets
@@ -85,7 +86,11 @@ class Disk(RoomBase):
         changed = self.meta.pop("typed", None) is not None  # the rolls are in the line now
         if game.is_over:
             self.meta["status"] = "over"
+            self.meta["over_at"] = time.time()
             self._cancel_timer()
+            changed = True
+        if player is not None:  # whose order each line was: the coach and the reports are a person's
+            self.meta.setdefault("orders", []).append([len(self.writer.lines), player])
             changed = True
         sent: dict[str, int] | None = None
         if player is not None and client is not None:
@@ -101,6 +106,8 @@ class Disk(RoomBase):
             log.exception("room %s: could not store a line; taking it back", self.code)
             if sent is not None and client is not None:
                 sent.pop(client, None)
+            if player is not None:
+                self.meta["orders"].pop()
             self._rebuild(self.writer.lines[:-1])
             self.committing = False
             self.touch()

@@ -185,6 +185,7 @@ class Room(Clock):
             raise Refused(RefusalCode.STARTED, "the game has already started")
         self.meta["status"] = "playing"
         self.meta["paused"] = False
+        self.meta["started_at"] = time.time()  # the after-action reports say how long the game was played
 
     def _pause(self, args: dict[str, Any]) -> None:
         meta = self.meta

@@ -18,7 +18,9 @@ from grognard.web.deps import RoomDep, ServerDep, host_only
 from grognard.web.messages import RefusalCode, refusal
 from grognard.web.odds import SOLO_FROM, SOLO_SHOWN
 from grognard.web.protocol import CreateRoom, Join, Refused
+from grognard.web.reports import AfterAction
 from grognard.web.room import Room
+from grognard.web.room.base import copy_meta
 from grognard.web.server import client_address
 
 router = APIRouter()
@@ -133,6 +135,7 @@ async def debrief(room: RoomDep) -> Any:
     from grognard.web.debrief import PLOTS
     from grognard.web.debrief import debrief as make
 
+    _after(room)  # the coach begins at the end: every page asks for the debrief then
     if room.debrief is None:
         room.debrief = await asyncio.get_running_loop().run_in_executor(
             None, make, room.ruleset.name, room.meta["options"], int(room.meta["bot_seed"])
@@ -150,6 +153,38 @@ async def debrief_plot(room: RoomDep, name: str) -> Any:
     if room.debrief is None or name not in room.debrief["plots"]:
         raise Refused(RefusalCode.NO_PLOT, "no such plot")
     return Response(room.debrief["plots"][name], media_type="image/png")
+
+
+def _after(room: Room) -> AfterAction:
+    """The finished game's coach and reports, the coach begun in the background (web/reports.py)."""
+    if room.meta["status"] not in ("over", "ended") or room.writer is None:
+        raise Refused(RefusalCode.NOT_OVER, "the coach and the reports come once the game is over")
+    if room.after is None:
+        room.after = AfterAction(list(room.writer.lines), copy_meta(room.meta), room.ruleset.title)
+    after: AfterAction = room.after
+    after.start(lambda: room.closed or room.after is not after)
+    return after
+
+
+@router.get("/api/rooms/{code}/coach")
+async def coach(room: RoomDep) -> Any:
+    """After the end: each person's key decisions beside the hard bot's, or how far the coach has got."""
+    return _after(room).coach_json()
+
+
+@router.get("/api/rooms/{code}/reports")
+async def reports(room: Annotated[Room, Depends(host_only("download the reports"))]) -> Any:
+    """After the end: a zip of a PDF report a player and the class CSV (the coach's view once it is ready)."""
+    after = _after(room)
+    data, _, _ = await asyncio.get_running_loop().run_in_executor(None, after.reports)
+    return Response(
+        data,
+        media_type="application/zip",
+        headers={
+            "Content-Disposition": f'attachment; filename="grognard-{room.code}-reports.zip"',
+            "X-Coach": "ready" if after.coaching is not None else f"working {after.done}/{after.total}",
+        },
+    )
 
 
 @router.delete("/api/rooms/{code}")

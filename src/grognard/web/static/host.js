@@ -43,6 +43,18 @@ export function hostControls() {
     const a = el("a", null, { href: url, download: "grognard-" + code + ".jsonl" });
     document.body.appendChild(a); a.click(); a.remove();
   });
+  $("reports").addEventListener("click", async (e) => {
+    e.preventDefault();
+    $("reports-note").textContent = "Making the reports...";
+    const r = await fetch("/api/rooms/" + code + "/reports", { headers: { "X-Host-Token": S.token } });
+    if (!r.ok) { $("reports-note").textContent = ""; say((await r.json()).message, "error"); return; }
+    const coach = r.headers.get("X-Coach") || "";
+    $("reports-note").textContent = coach === "ready" ? "Downloaded, with the coach's view."
+      : "Downloaded. The coach is still weighing the players' decisions (" + coach.replace("working ", "") + "): download again in a few minutes for its view.";
+    const url = URL.createObjectURL(await r.blob());
+    const a = el("a", null, { href: url, download: "grognard-" + code + "-reports.zip" });
+    document.body.appendChild(a); a.click(); a.remove();
+  });
   $("settings").addEventListener("submit", (e) => {
     e.preventDefault();
     const f = e.target;
@@ -94,6 +106,8 @@ export function drawHost(s) {
     " (" + (+h.retention_days.toFixed(4)) + " days after it was made), or when you delete it." : "";
   $("record").hidden = !(s.status === "over" || s.status === "ended");
   $("record").setAttribute("href", "#");
+  $("reports").hidden = $("record").hidden;
+  $("reports").setAttribute("href", "#");
   if (!settingsDrawn) {
     settingsDrawn = true;
     const f = $("settings");

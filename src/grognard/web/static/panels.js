@@ -1,7 +1,7 @@
 // grognard room pages: what is shown beside the table: the status line and its clock, the face's tables,
 // the count, what just happened, who is winning, the debrief, and the projector's "how to join"
 import { $, el, eventItem, foldedTable, resultWords } from "./page.js";
-import { role, code } from "./state.js";
+import { role, code, S } from "./state.js";
 
 let deadline = null;  // when the phase's timer runs out (ms), or null
 
@@ -47,7 +47,7 @@ export function drawPanels(s) {
   if (over) {
     const r = s.result;
     $("result").textContent = r ? resultWords(r) : "The host ended the game on turn " + s.turn + ".";
-    if (!debriefAsked) { debriefAsked = true; loadDebrief(); }
+    if (!debriefAsked) { debriefAsked = true; loadDebrief(); loadCoach(); }
     const sum = $("summary"); sum.textContent = "";
     for (const [label, value] of s.summary || []) {
       const tr = el("tr"); tr.appendChild(el("th", label, { scope: "row" })); tr.appendChild(el("td", value)); sum.appendChild(tr);
@@ -74,6 +74,37 @@ async function loadDebrief() {
       box.appendChild(fig);
     }
   } catch (err) { box.textContent = "The debrief could not be made: " + err.message; }
+}
+
+// the coach: each person's key decisions beside the hard bot's (a player's page: his own), asked again
+// every few seconds while the server is still weighing them
+async function loadCoach() {
+  const box = $("coach-body");
+  try {
+    const r = await fetch("/api/rooms/" + code + "/coach");
+    const d = await r.json();
+    if (!r.ok) { box.textContent = d.message; return; }
+    box.textContent = "";
+    if (!d.ready) {
+      box.appendChild(el("p", "The coach is setting each of your decisions beside the " + d.level + " bot's and playing both out: " + d.done + " of " + d.total + " done."));
+      setTimeout(loadCoach, 4000);
+      return;
+    }
+    const me = S.last && S.last.you ? S.last.you.id : null;
+    const players = me ? d.players.filter((p) => p.id === me) : d.players;
+    if (!players.length) box.appendChild(el("p", "You gave no orders in this game: nothing to coach."));
+    for (const p of players) drawCoach(box, p, d.level, !me);
+  } catch (err) { box.textContent = "The coach could not be asked: " + err.message; }
+}
+function drawCoach(box, p, level, named) {
+  const who = named ? p.name + " (" + p.seats.join(", ") + "): " : "You: ";
+  box.appendChild(el("p", who + p.decisions + " decisions, " + p.as_hard + " as the " + level + " bot would have chosen."));
+  if (!p.key.length) { box.appendChild(el("p", "No decision gained or cost anything the playouts could tell.")); return; }
+  const list = el("ol", null, { class: "coach-key" });
+  for (const w of p.key) {
+    list.appendChild(el("li", "Turn " + w.turn + ": you chose \u201c" + w.made + "\u201d; the " + level + " bot \u201c" + w.suggested + "\u201d: " + w.verdict + "."));
+  }
+  box.appendChild(list);
 }
 
 function tick() {
