@@ -4,7 +4,8 @@ A player's units are those his orders named (the word after an order's verb: ``m
 ``fire B1 A1`` -> ``B1``, ``fly F2 ...`` -> ``F2``); an event is about him when one of its fields names one
 of them (a man ``A.3`` belongs to unit ``A``). His losses inflicted are the losses (each rule set's
 ``LOSSES``: the events that cost a side men, aircraft or engines) his own orders caused to units not his;
-his losses taken, those of his units, whoever caused them. The odds of each of his orders that rolled dice
+a player who plays his whole side (a solo game, a skirmish's side) inflicted every loss not his. His
+losses taken are those of his units, whoever caused them. The odds of each of his orders that rolled dice
 are the rule set's adviser's, at the position before it (what the page showed him before he committed).
 """
 
@@ -70,8 +71,9 @@ class Facts:
 
 
 def _unit(text: str) -> str | None:
+    """The unit an order names (its second word), if it names one (``place 1 ...`` names a box, no unit)."""
     words = text.split()
-    return words[1] if len(words) > 1 else None
+    return words[1] if len(words) > 1 and any(c.isalpha() for c in words[1]) else None
 
 
 def _names(value: Any, units: set[str]) -> bool:
@@ -121,12 +123,15 @@ def facts_of(
     for who, facts in out.items():
         facts.side = game.side_of(facts.seats[0]) if facts.seats else ""
         facts.ended = ended
-        _read_events(lines, ruleset.name, facts, {n for n, w in owners.items() if w == who})
+        alone = bool(facts.seats) and {s for s in game.seats() if game.side_of(s) == facts.side} <= set(facts.seats)
+        _read_events(lines, ruleset.name, facts, {n for n, w in owners.items() if w == who}, alone)
     return out
 
 
-def _read_events(lines: Sequence[dict[str, Any]], name: str, facts: Facts, own: set[int]) -> None:
-    """The turns' words about the player, his losses, and each of his orders' dice and outcome."""
+def _read_events(lines: Sequence[dict[str, Any]], name: str, facts: Facts, own: set[int], alone: bool) -> None:
+    """The turns' words about the player, his losses, and each of his orders' dice and outcome. ``alone``:
+    he plays his whole side, so every loss not his is one he inflicted (a fire answered in the other side's
+    line, a melee's round, included)."""
     ruleset = rulesets.get(name)
     losses = LOSSES.get(name, {})
     orders = {order.line: order for order in facts.orders}
@@ -147,7 +152,7 @@ def _read_events(lines: Sequence[dict[str, Any]], name: str, facts: Facts, own: 
                 lost = int(data.get(how_many, 0)) if how_many is not None else 1
                 if _names(data.get(who), facts.units):
                     facts.taken += lost
-                elif number in own:
+                elif alone or number in own:
                     facts.inflicted += lost
             if not (_about(data, facts.units) or number in own):
                 continue
