@@ -74,6 +74,7 @@ def play_one(
         game = ruleset.files.restore(options, dice, embedded)
     else:
         game = ruleset.new_game(options, dice)
+    game.unobserved()  # nobody reads a Monte Carlo game's events: none are built
     rng = np.random.default_rng(stream(seed, index, BOTS))
     made = {side: ruleset.bots[name](rng) for side, name in bots.items()}
     result = play_out(game, lambda seat: made[game.side_of(seat)], checked=False)

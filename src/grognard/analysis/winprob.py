@@ -122,7 +122,7 @@ def sample_hidden(game: Game, seat: str | None, seed: np.random.SeedSequence) ->
     The dice are new (``SeededDice`` of ``seed``); every sealed choice but those ``seat`` sees is forgotten, so its
     decision is owed again. The real game is not touched.
     """
-    sim = game.clone()
+    sim = game.clone().unobserved()  # a playout's events are read by nobody
     dice = SeededDice(seed)
     dice.BLOCK = PLAYOUT_DICE_BLOCK  # this source only: an instance override of the class block size
     sim.dice = dice

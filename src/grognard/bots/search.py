@@ -271,7 +271,7 @@ class SearchBot:
         return bot.choose(sim, mine)
 
     def _clone(self, game: Game, seat: str, seed: np.random.SeedSequence) -> Game:
-        sim = game.clone()
+        sim = game.clone().unobserved()  # a playout's events are read by nobody
         dice = SeededDice(stream(seed, DICE))
         dice.BLOCK = PLAYOUT_DICE_BLOCK  # this source only: an instance override of the class block size
         sim.dice = dice

@@ -263,6 +263,9 @@ class Game(ABC, Generic[S]):
         self.sealed: dict[str, dict[str, tuple[Seat, Any]]] = {}
         self._events: list[Event] = []
         self._pending: tuple[Decision, ...] | None = None
+        # whether anyone reads this game's events (a face, a record, a listener): when not (Monte Carlo, a search
+        # playout, a PettingZoo rollout) none are built, ``apply`` returns []; per game, never per process
+        self.observed = True
         # told of each event as it happens (live display); typed dice bring theirs, so the setup's story
         # is shown before its rolls are asked for
         self.listener: Callable[[Event], None] | None = getattr(dice, "listener", None)
@@ -337,6 +340,8 @@ class Game(ABC, Generic[S]):
     def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]:
         """Roll ``n`` dice through the game's source and log them as a ``dice`` event."""
         values = self.dice.roll(n, sides, purpose)
+        if not self.observed:
+            return values
         event = Event("dice", {"purpose": purpose, "sides": sides, "values": values})
         self._events.append(event)
         if self.listener is not None:
@@ -345,12 +350,27 @@ class Game(ABC, Generic[S]):
 
     def emit(self, kind: str, to: Iterable[Seat] | None = None, **data: Any) -> None:
         """Record an event; ``to`` limits who sees it. Raises :class:`~grognard.core.errors.EventError` (the
-        state as it was, in a checked apply) for a kind the game does not declare or data without its fields."""
+        state as it was, in a checked apply) for a kind the game does not declare or data without its fields.
+        An unobserved game (:meth:`unobserved`) builds nothing: a rule set may skip working out an event's data
+        when ``self.observed`` is false."""
+        if not self.observed:
+            return
         self.event_kinds.check(kind, data)
         event = Event(kind, data, frozenset(to) if to is not None else None)
         self._events.append(event)
         if self.listener is not None:
             self.listener(event)
+
+    def unobserved(self) -> Self:
+        """This game, building no events from now on (those not yet taken are dropped): for Monte Carlo, search
+        playouts and rollouts, which read none. Play is the same game for game; ``apply`` returns ``[]``, and a
+        record refuses the game (:class:`~grognard.core.record.RecordWriter`). Raises ``ValueError`` for a game
+        with a listener (a live display reads its events)."""
+        if self.listener is not None:
+            raise ValueError(f"this {self.ruleset} game has a listener: its events are read, they cannot be left out")
+        self.observed = False
+        self._events = []
+        return self
 
     def take_events(self) -> list[Event]:
         """The events emitted since the last call (setup's, before the first action)."""
@@ -411,7 +431,10 @@ class Game(ABC, Generic[S]):
         as it was; an error raised while carrying it out (dice refused, say)
         also restores the state. ``checked=False`` is the fast path for bots
         whose actions came from ``legal_actions``: pass the ``decision`` they
-        answered to skip the search.
+        answered to skip the search. It skips what a person's action needs (finding
+        the decision from the action, a copy of the state to put back) but still
+        refuses, the state untouched, an action its decision's space does not take,
+        a decision not owed now or owed by another seat.
         """
         self._events = []
         if checked:
@@ -425,10 +448,24 @@ class Game(ABC, Generic[S]):
                 self._pending = None
                 raise
         else:
+            self._dispatch(self._owed_decision(seat, decision, action), seat, action)
+        events, self._events = self._events, []
+        return events
+
+    def _owed_decision(self, seat: Seat, decision: Decision | None, action: Any) -> Decision:
+        """The fast path's checks: ``decision`` (else ``seat``'s first) is owed now by ``seat`` and its space
+        takes ``action``; :class:`IllegalAction` otherwise, before anything changes."""
+        pending = self.pending()
+        if decision is None:
+            decision = next((d for d in pending if d.seat == seat), None)
             if decision is None:
-                decision = next(d for d in self.pending() if d.seat == seat)
-            self._dispatch(decision, seat, action)
-        return self.take_events()
+                raise IllegalAction(f"{action}: {seat!r} owes no decision now")
+        elif decision not in pending:
+            raise IllegalAction(f"{action}: {decision.id!r} is not owed now")
+        if decision.seat != seat:
+            raise IllegalAction(f"{action}: {decision.id!r} is owed by {decision.seat}, not {seat}")
+        decision.space.check(action)
+        return decision
 
     def _dispatch(self, decision: Decision, seat: Seat, action: Any) -> None:
         self._pending = None

@@ -126,6 +126,7 @@ class RecordWriter:
 
     def start(self, game: Game, events: Sequence[Event]) -> None:
         """The setup's events and the state it left."""
+        _observed(game)
         line = _as_read({"type": "start", "events": [e.to_json() for e in events]})
         self.chain = _chain(self.chain, game.digest(), line)
         self._write({**line, "digest": self.chain})
@@ -135,6 +136,7 @@ class RecordWriter:
     ) -> None:
         """One applied action, its events and the chained digest after it; with ``reason`` (a bot's,
         ``core.reasons.reason_json``), the reason too, kept outside the chain: no digest changes with it."""
+        _observed(game)
         line = _as_read(
             {"type": "action", "seat": seat, "action": str(action), "events": [e.to_json() for e in events]}
         )
@@ -165,6 +167,12 @@ class RecordWriter:
         writer.lines = [dict(line) for line in lines]
         writer.chain = str(lines[-1]["digest"])
         return writer
+
+
+def _observed(game: Game) -> None:
+    """A record is made of a game's events: refuse a game that builds none (``Game.unobserved``)."""
+    if not game.observed:
+        raise ValueError(f"this {game.ruleset} game builds no events (unobserved): it cannot be recorded")
 
 
 def sync_file(sink: IO[str]) -> None:

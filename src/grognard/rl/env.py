@@ -68,6 +68,7 @@ class GrognardEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types: A
         *,
         slots: int = DEFAULT_SLOTS,
         render_mode: str | None = None,
+        observed: bool = False,
     ) -> None:
         super().__init__()
         if slots < 1:
@@ -78,6 +79,7 @@ class GrognardEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types: A
         self.options = self.rules.resolve(dict(options or {}))
         self.slots = slots
         self.render_mode = render_mode
+        self.observed = observed  # whether each game builds its events (a rollout reads none: by default not)
         self.metadata = {**self.metadata, "name": f"grognard_{self.rules.name}_v0"}
         first = self.rules.new_game(self.options, SeededDice(0))
         self.possible_agents = list(first.seats())
@@ -103,6 +105,8 @@ class GrognardEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types: A
         if seed is not None and not 0 <= seed < 2**63:
             raise ValueError(f"seed {seed}: between 0 and 2^63-1")
         self.game = self.rules.new_game(self.options, SeededDice(stream(seed if seed is not None else _fresh(), DICE)))
+        if not self.observed:
+            self.game.unobserved()
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

@@ -12,7 +12,9 @@ plays random legal games through the protocol alone and raises
 - :func:`check_fast_path`: the unchecked path gives the same events and state;
 - :func:`check_illegal_unchanged`: illegal actions (another seat's, a stale
   one, the rule set's own probes) raise ``IllegalAction`` and leave the full
-  state digest as it was;
+  state digest as it was, on the checked path and on the bots' fast path;
+- :func:`check_unobserved`: a game that builds no events (Monte Carlo's) plays
+  the same game as one recorded, action for action, to the same state;
 - :func:`check_views_hide`: a committed secret choice changes nothing another
   seat can see (its view and its events) until the reveal.
 """
@@ -27,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from grognard.core.dice import SeededDice
+from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.engine import Decision, Event, Game
 from grognard.core.errors import GrognardError, IllegalAction, RecordError
 from grognard.core.record import RecordWriter, make_header, replay
@@ -144,6 +146,45 @@ def check_fast_path(ruleset: Ruleset, options: Mapping[str, Any], seed: int) -> 
     assert game.digest() == playout.game.digest()
 
 
+def check_unobserved(ruleset: Ruleset, options: Mapping[str, Any], seed: int, bot: str = "doctrine") -> int:
+    """A game that builds no events (``Game.unobserved``, as Monte Carlo, playouts and rollouts play) plays, on
+    the same dice and bots' seeds, the game a recorded one plays: the same actions, the same final state
+    (digest), the same result; it builds no event at all, and the record replays. Returns the steps played."""
+    games: list[Game] = []
+    played: list[list[tuple[str, str]]] = []  # (seat, action) of each step
+    writer = RecordWriter(make_header(ruleset.name, ruleset.recorded(ruleset.resolve(options)), "seeded", seed))
+    for observed in (True, False):
+        game = ruleset.create(options, SeededDice(stream(seed, 0, DICE)))
+        rng = np.random.default_rng(stream(seed, 0, BOTS))
+        bots = {side: ruleset.bots[bot](rng) for side in ruleset.sides}
+        steps: list[tuple[str, str]] = []
+        if observed:
+            writer.start(game, game.take_events())
+        else:
+            game.unobserved()
+        while game.result is None:
+            decision = game.pending()[0]
+            action = bots[game.side_of(decision.seat)].choose(game, decision)
+            events = game.apply(decision.seat, action, checked=False, decision=decision)
+            if observed:
+                writer.action(game, decision.seat, action, events)
+            else:
+                assert events == [], f"{ruleset.name} seed {seed}: an unobserved game built {events[0].kind!r}"
+            steps.append((decision.seat, str(action)))
+        if not observed:
+            assert game.take_events() == [], f"{ruleset.name} seed {seed}: an unobserved game kept events"
+        games.append(game)
+        played.append(steps)
+    for number, (seen, unseen) in enumerate(zip(*played, strict=False)):
+        assert seen == unseen, f"{ruleset.name} seed {seed}: step {number} differs unobserved: {seen} / {unseen}"
+    assert len(played[0]) == len(played[1]), f"{ruleset.name} seed {seed}: the games' lengths differ"
+    assert games[0].result == games[1].result
+    assert games[0].digest() == games[1].digest(), f"{ruleset.name} seed {seed}: the final states differ"
+    rebuilt = replay(writer.lines, lambda name: ruleset)
+    assert rebuilt.game.digest() == games[1].digest(), f"{ruleset.name} seed {seed}: the record replays elsewhere"
+    return len(played[0])
+
+
 def check_illegal_unchanged(
     ruleset: Ruleset, options: Mapping[str, Any], seed: int, *, probes: Probe | None = None, every: int = 3
 ) -> int:
@@ -174,17 +215,22 @@ def check_illegal_unchanged(
         for seat, bad in attempts:
             if any(d.seat == seat and d.space.contains(bad) for d in game.pending()):
                 continue  # happens to be legal for that seat after all
-            try:
-                game.apply(seat, bad)
-            except IllegalAction:
-                pass
-            except GrognardError as exc:
-                raise AssertionError(f"{bad} by {seat}: raised {type(exc).__name__}, not IllegalAction") from exc
-            else:
-                raise AssertionError(f"{bad} by {seat} was accepted though illegal")
-            tried += 1
-            assert game.digest() == digest, f"illegal {bad} by {seat} changed the state"
-            assert [d.id for d in game.pending()] == owed, f"illegal {bad} by {seat} changed what is owed"
+            # checked (a person's), then the fast path answering the decision owed (a bot's, as Monte Carlo plays)
+            for path, fast in (("checked", None), ("fast path", decision)):
+                try:
+                    if fast is None:
+                        game.apply(seat, bad)
+                    else:
+                        game.apply(seat, bad, checked=False, decision=fast)
+                except IllegalAction:
+                    pass
+                except GrognardError as exc:
+                    raise AssertionError(f"{bad} by {seat} ({path}): raised {type(exc).__name__}") from exc
+                else:
+                    raise AssertionError(f"{bad} by {seat} was accepted though illegal ({path})")
+                tried += 1
+                assert game.digest() == digest, f"illegal {bad} by {seat} changed the state ({path})"
+                assert [d.id for d in game.pending()] == owed, f"illegal {bad} by {seat} changed what is owed ({path})"
         stale.append(action)
 
     random_playout(ruleset, options, seed, before=before)

@@ -56,15 +56,16 @@ class PlaceSpace(ActionSpace[PlaceBox]):
             error.rule = problems[0][0]
             raise error
 
-    def _lanes(self) -> list[float]:
+    def _lanes(self, others: list[tuple[float, float]] | None = None) -> list[float]:
         """y of the leader for each box: the table's middle, or, in the enlarged game, one lane each side of it
-        with the boxes' wingtips an inch or less from the flank limits (the boxes' own width decides)."""
+        with the boxes' wingtips an inch or less from the flank limits (the boxes' own width decides).
+        ``others``: the bombers already placed (default: the game's)."""
         if self.game.state.boxes == 1:
             return [TABLE_WIDTH / 2]
         half = self.dims.span + 2.01  # half a box's width at the spacing minimum and 0.02"
         margin = max(0.0, min(1.0, (TABLE_WIDTH - 2 * FLANK_MARGIN - 4 * half) / 4))
         lanes = [FLANK_MARGIN + half + margin, TABLE_WIDTH - FLANK_MARGIN - half - margin]
-        others = self.others()
+        others = self.others() if others is None else others
         if not others:
             return lanes
         return [lanes[1]] if min(y for _, y in others) < TABLE_WIDTH / 2 else [lanes[0]]
@@ -73,22 +74,36 @@ class PlaceSpace(ActionSpace[PlaceBox]):
         return PlaceBox(self.box, R.standard_box(self.dims, lx, ly, gap, wing))
 
     def candidates(self, k: int = 16) -> list[PlaceBox]:
-        """Boxes at the spacing minimums (with 0.02" to spare when the 12" band allows), centred in the band."""
+        """Boxes at the spacing minimums (with 0.02" to spare when the 12" band allows), centred in the band;
+        the first of two boxes only where the second still has a place of its menu (big models)."""
+        others = self.others()
+        out = self._menu(others)
+        if self.game.state.boxes == 2 and not others:
+            out = [a for a in out if self._menu(list(a.positions))] or out
+        if not out:
+            dims = self.dims
+            gap = min(4.02, max(4.0, 12.0 - 2 * dims.length))
+            out.append(self._make(self._leader_x(gap), 30.0, gap, 4.0))
+        return out[:k]
+
+    def _leader_x(self, gap: float) -> float:
+        depth = 2 * self.dims.length + gap
+        return math.floor((12.0 + depth / 2 - self.dims.length / 2) * 100) / 100  # the box's middle on the 12" line
+
+    def _menu(self, others: list[tuple[float, float]]) -> list[PlaceBox]:
+        """The legal boxes of the menu, the bombers ``others`` placed."""
         dims = self.dims
         gap = min(4.02, max(4.0, 12.0 - 2 * dims.length))
-        depth = 2 * dims.length + gap
-        lx = math.floor((12.0 + depth / 2 - dims.length / 2) * 100) / 100  # the box's middle on the 12" line
+        lx = self._leader_x(gap)
         out = []
-        for ly in self._lanes():
+        for ly in self._lanes(others):
             for dy in (0.0, -6.0, 6.0):
                 for wing in (4.02, 4.0):
                     action = self._make(lx, ly + dy, gap, wing)
-                    if self.contains(action):
+                    if not R.box_problems(dims, action.positions, others):
                         out.append(action)
                         break
-        if not out:
-            out.append(self._make(lx, 30.0, gap, 4.0))
-        return out[:k]
+        return out
 
     def sample(self, rng: np.random.Generator) -> PlaceBox:
         dims = self.dims

@@ -198,8 +198,27 @@ class TargetSpace(FiniteSpace[OmahaAction]):
         """Fire (or strike) at each target, then pass."""
         return self._work_out()[2]
 
+    def _takes(self, action: Any) -> bool:
+        """Whether ``action`` is one of :attr:`actions`, read off the game without building them (the fast
+        path asks for every bot's fire and strike)."""
+        if self.artillery:
+            if type(action) is not Artillery or action.german != self.who:
+                return False
+        elif type(action) is not BunkerFire or action.bunker != self.who:
+            return False
+        target = action.target
+        if target is None:
+            return True
+        players = self.game.state.americans
+        index = int(target[1:]) - 1 if target[:1] == "A" and is_count(target[1:]) else -1
+        squad = players[index].squad if 0 <= index < len(players) else None
+        if squad is None or squad.label != target:
+            return False
+        barred = self.artillery or self.game.state.options.get("bunker_targets", "anywhere") == "not_past_wall"
+        return not barred or squad.y <= R.PAST_WALL_Y
+
     def check(self, action: Any) -> None:
-        if action in self.actions:
+        if self._takes(action):
             return
         target = getattr(action, "target", None)
         if target is not None and target not in self.targets:
