@@ -317,6 +317,9 @@ def test_host_controls_and_delete(server: ServerProcess) -> None:
     assert steps >= 2 and rebuilt.complete and rebuilt.actions == steps - (stands is None)
     status, debrief = call(server.url + f"/api/rooms/{code}/debrief")  # the analysis code's plots
     assert status == 200 and "win" in " ".join(debrief["lines"]) and len(debrief["plots"]) == 2
+    # the bots' reasons: kept with the room's record (its digests checked above), told in the debrief
+    assert any(line.get("reason", {}).get("clause", "").startswith("omaha.") for line in rebuilt.used)
+    assert " followed omaha." in " ".join(debrief["reasons"]), debrief["reasons"]
     with urllib.request.urlopen(server.url + debrief["plots"][0]["url"]) as answer:
         assert answer.read(8) == b"\x89PNG\r\n\x1a\n"
     status, _ = call(server.url + f"/api/rooms/{code}", method="DELETE", headers={"X-Host-Token": made["host_token"]})

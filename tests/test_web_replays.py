@@ -16,10 +16,11 @@ from grognard.web.replays import read, step
 @pytest.fixture(scope="module")
 def record(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """A short Omaha game's record as written by ``grognard play``, with a referee's typed roll and a blank
-    line put in after its start line (outside the digest chain, as ``RecordWriter.typed`` writes them)."""
+    line put in after its start line (outside the digest chain, as ``RecordWriter.typed`` writes them); played with
+    ``--explain``, so that each action line keeps its bot's reason."""
     path = tmp_path_factory.mktemp("replays") / "game.jsonl"
     command = [sys.executable, "-m", "grognard.cli", "play", "omaha", "--germans", "1", "--turn-cap", "3"]
-    subprocess.run([*command, "--seed", "4", "--record", str(path)], check=True, capture_output=True)
+    subprocess.run([*command, "--seed", "4", "--explain", "--record", str(path)], check=True, capture_output=True)
     lines = path.read_text(encoding="utf-8").splitlines()
     typed = json.dumps({"type": "typed", "purpose": "landing A1 (inches out)", "sides": 6, "values": [3]})
     return [lines[0], lines[1], typed, "", *lines[2:]]
@@ -36,6 +37,8 @@ def test_steps_name_the_files_lines_and_carry_the_recorded_dice(record: list[str
         rolled = [[e["values"], e["sides"], e["purpose"]] for e in line["events"] if e["kind"] == "dice"]
         assert [[e["dice"], e["sides"], e["purpose"]] for e in shown["events"] if "dice" in e] == rolled
         assert (shown["order"] or {}).get("text") == line.get("action")
+        if line["type"] == "action":  # the bot's reason, for the viewer's "why?"
+            assert shown["why"]["action"] == line["action"] and shown["why"]["clause"].startswith("omaha.")
     assert step(book, 1)["line"] == 5  # header, start, typed roll, blank line, then the first action
 
 

@@ -3,7 +3,7 @@
 A :class:`Reason` names the clause of the rule set's doctrine that chose the action (a clause id written
 in bold in ``docs/rules/<ruleset>.md``: ``omaha.doctrine.concentrate``, ``hard.shortest-way``), the few
 candidates it weighed with their figures (the doctrine's ranking keys, or the search's mean and interval),
-and one line in plain words ("fire B2 A3: A3 is furthest up the beach, 9 men; the seed's advice to
+and one line in plain words ("fire B2 A3: A3 is furthest up the beach, 9 men; the rules' advice to
 concentrate on one squad").
 
 A bot says why through its ``explain(game, decision, action)``, asked *after* its ``choose`` and before the
@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from grognard.core.engine import Decision, Game
 
-__all__ = ["Explains", "Reason", "Weighed", "interval", "reason_for", "reason_json"]
+__all__ = ["Explains", "Reason", "Weighed", "acting", "interval", "reason_for", "reason_json", "shown_why", "tally"]
 
 
 @dataclass(frozen=True)
@@ -57,9 +57,11 @@ class Reason:
     clause: str
     line: str
     weighed: tuple[Weighed, ...] = ()
+    piece: str = ""  # the label of the piece that acts (a squad, a bunker, an aircraft, a unit), where it has one
 
     def to_json(self) -> dict[str, Any]:
-        return {"clause": self.clause, "line": self.line, "weighed": [w.to_json() for w in self.weighed]}
+        out = {"clause": self.clause, "line": self.line, "weighed": [w.to_json() for w in self.weighed]}
+        return {**out, "piece": self.piece} if self.piece else out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Reason:
@@ -68,6 +70,7 @@ class Reason:
             str(data.get("clause", "")),
             str(data.get("line", "")),
             tuple(Weighed.from_json(w) for w in weighed if isinstance(w, Mapping)),
+            str(data.get("piece", "")),
         )
 
     def lines(self) -> list[str]:
@@ -94,6 +97,11 @@ def reason_for(bot: Any, game: Game, decision: Decision, action: Any) -> Reason 
     return reason
 
 
+def acting(reason: Reason, piece: str | None) -> Reason:
+    """``reason`` naming the piece that acts (``piece``; None or empty: none), for a tap on it in the browser."""
+    return replace(reason, piece=piece) if piece else reason
+
+
 def reason_json(game: Game, decision: Decision, reason: Reason) -> dict[str, Any]:
     """``reason`` as a record line and a room's feed keep it: a secret choice's is for the seats that share it
     (``to``) until its reveal (``decision``: the key the ``revealed`` event names)."""
@@ -102,6 +110,41 @@ def reason_json(game: Game, decision: Decision, reason: Reason) -> dict[str, Any
         out["to"] = sorted(game.shares_secrets_with(decision.seat))
         out["decision"] = decision.id
     return out
+
+
+def shown_why(seat: str, action: str, reason: Any) -> dict[str, Any] | None:
+    """A bot's reason kept in a record line (``reason_json``) as the pages show it: ``seat``, ``action`` and the
+    reason's fields; None for no reason, or a secret choice's (``to``), which only its seats' record shows.
+
+    >>> shown_why("German 1", "fire B1 A3", {"clause": "c", "line": "l", "weighed": []})["seat"]
+    'German 1'
+    >>> shown_why("Axis 1", "melee g1 stay", {"clause": "c", "line": "l", "to": ["Axis 1"]}) is None
+    True
+    """
+    if not isinstance(reason, Mapping) or reason.get("to") is not None:
+        return None
+    return {"seat": seat, "action": action, **reason}
+
+
+def tally(lines: Sequence[Mapping[str, Any]], most: int = 6) -> list[str]:
+    """The bots' reasons of a record (its lines, as a spectator reads them) for a debrief: each seat's clauses,
+    the most followed first, with how many orders followed each and one of them in words.
+
+    >>> line = {"type": "action", "seat": "German 1", "action": "fire B1 A3",
+    ...         "reason": {"clause": "omaha.doctrine.concentrate", "line": "fire B1 A3: A3 is nearest"}}
+    >>> tally([line, line])
+    ['German 1 followed omaha.doctrine.concentrate in 2 orders, such as fire B1 A3: A3 is nearest']
+    """
+    counts: dict[tuple[str, str], list[str]] = {}
+    for line in lines:
+        why = shown_why(str(line.get("seat")), str(line.get("action")), line.get("reason"))
+        if line.get("type") == "action" and why is not None:
+            counts.setdefault((why["seat"], str(why.get("clause"))), []).append(str(why.get("line")))
+    ranked = sorted(counts.items(), key=lambda item: (-len(item[1]), item[0]))[:most]
+    return [
+        f"{seat} followed {clause} in {len(said)} order{'' if len(said) == 1 else 's'}, such as {said[-1]}"
+        for (seat, clause), said in ranked
+    ]
 
 
 def interval(scores: Sequence[float]) -> tuple[float, float, float]:

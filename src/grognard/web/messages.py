@@ -37,7 +37,6 @@ class RefusalCode(StrEnum):
     LOCKED = "locked"  # the host locked the room: nobody new may join
     MALFORMED = "malformed"  # a message or request that does not fit its model
     NAME_TAKEN = "name_taken"  # another player of the room goes by that name
-    NO_EDITOR = "no_editor"  # the rule set has no table editor
     NO_PLOT = "no_plot"  # no such debrief plot
     NO_REPLAY = "no_replay"  # no replay has this address
     NO_ROLL = "no_roll"  # no roll is being asked of the referee
@@ -112,6 +111,7 @@ class EventItem(TypedDict, total=False):
     dice: list[int]
     sides: int
     purpose: str
+    why: dict[str, Any]  # a bot's reason for the order these events came of (``core.reasons``; room/base.shown_why)
 
 
 class Events(Outbound):
@@ -326,6 +326,7 @@ class State(TypedDict):
     timer: Timer
     seats: list[SeatLine]
     events: list[EventItem]
+    whys: NotRequired[dict[str, dict[str, Any]]]  # each piece's latest bot reason, by its label (a tap shows it)
     turn: NotRequired[int]
     phase: NotRequired[str]
     sides: NotRequired[list[str]]

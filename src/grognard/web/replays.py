@@ -29,6 +29,7 @@ from grognard import rulesets
 from grognard.core.engine import Event, Game
 from grognard.core.errors import GrognardError, RecordError
 from grognard.core.jsonl import decode_lines
+from grognard.core.reasons import shown_why
 from grognard.core.record import SEALED, ended_words, read_lines, readable_by, replay
 from grognard.core.ruleset import Ruleset
 from grognard.web import faces
@@ -142,7 +143,8 @@ def outline(book: Book) -> dict[str, Any]:
 
 def step(book: Book, n: int) -> dict[str, Any]:
     """Step ``n`` (0: the setup) as the page shows it: ``{"step", "line" (its line in the record, 1-based),
-    "turn", "phase", "order" ({"seat", "text"} or None), "events" (as ``faces.event_json``: a text line or
+    "turn", "phase", "order" ({"seat", "text"} or None), "why" (a bot's reason, ``core.reasons.shown_why``, or
+    None), "events" (as ``faces.event_json``: a text line or
     ``{"dice": [values], "sides", "purpose"}``), "scene" (the face's, inches) or "svg", "tables", "figures",
     "result" (on the last step of a finished game)}``. ``RecordError`` for a step out of range."""
     if not 0 <= n < book.steps:
@@ -171,6 +173,9 @@ def step(book: Book, n: int) -> dict[str, Any]:
         "turn": book.turns[n],
         "order": order,
         "events": events,
+        "why": shown_why(str(line.get("seat")), str(line.get("action")), line.get("reason"))
+        if kind == "action" and not book.sealed[n]
+        else None,
         "result": book.result if n == book.steps - 1 else None,
         "ended": book.ended if n == book.steps - 1 else "",
     }

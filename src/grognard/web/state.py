@@ -111,6 +111,7 @@ def _add_game(out: State, room: Room, conn: Conn, game: Game, mine: set[str], se
     ruleset, meta = room.ruleset, room.meta
     shared = frozenset(mine)
     out["turn"] = game.turn
+    out["whys"] = dict(room.whys)
     out["phase"] = room.memo("phase", lambda: faces.phase(ruleset, game))
     out["sides"] = list(ruleset.sides)
     out["tables"] = room.memo_like(

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from grognard.core.engine import Decision
-from grognard.core.reasons import Reason
+from grognard.core.reasons import Reason, acting
 from grognard.rulesets.b17 import bots as B
 from grognard.rulesets.b17 import hard as H
 from grognard.rulesets.b17 import reckoning as K
@@ -61,9 +61,9 @@ class BeginnerBot:
 
     def explain(self, game: B17Game, decision: Decision, action: Any) -> Reason:
         """Why ``action`` (chosen for ``decision``, not yet applied): clause ``beginner`` (``reasons``)."""
-        from grognard.rulesets.b17.reasons import beginner_reason
+        from grognard.rulesets.b17.reasons import beginner_reason, piece
 
-        return beginner_reason(game, decision, action)
+        return acting(beginner_reason(game, decision, action), piece(action))
 
 
 def fighter_move(game: B17Game, f: Aircraft) -> Fly | None:

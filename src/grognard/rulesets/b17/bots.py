@@ -24,7 +24,7 @@ import numpy as np
 
 from grognard.core.engine import Decision
 from grognard.core.geometry import TOLERANCE, distance_to_rect, snap_angle
-from grognard.core.reasons import Reason
+from grognard.core.reasons import Reason, acting
 from grognard.rulesets.b17 import ends as E
 from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import reckoning as K
@@ -80,9 +80,9 @@ class DoctrineBot:
 
     def explain(self, game: B17Game, decision: Decision, action: Any) -> Reason:
         """Why ``action`` (chosen for ``decision``, not yet applied): the book's clause (``reasons``)."""
-        from grognard.rulesets.b17.reasons import book_reason
+        from grognard.rulesets.b17.reasons import book_reason, piece
 
-        return book_reason(game, decision, action)
+        return acting(book_reason(game, decision, action), piece(action))
 
 
 def gun_choice(game: B17Game, decision: Decision) -> Guns:

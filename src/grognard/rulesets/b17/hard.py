@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from grognard.core.engine import Decision
-from grognard.core.reasons import Reason
+from grognard.core.reasons import Reason, acting
 from grognard.rulesets.b17 import bots as B
 from grognard.rulesets.b17 import ends as E
 from grognard.rulesets.b17 import rules as R
@@ -58,9 +58,9 @@ class HardBot:
 
     def explain(self, game: B17Game, decision: Decision, action: Any) -> Reason:
         """Why ``action`` (not yet applied): clause ``hard`` where it flies freely, else the book's (``reasons``)."""
-        from grognard.rulesets.b17.reasons import hard_reason
+        from grognard.rulesets.b17.reasons import hard_reason, piece
 
-        return hard_reason(game, decision, action)
+        return acting(hard_reason(game, decision, action), piece(action))
 
 
 def fighter_move(game: B17Game, f: Aircraft, rng: np.random.Generator | None = None) -> Fly | None:

@@ -133,3 +133,12 @@ def beginner_reason(game: B17Game, decision: Decision, action: Any) -> Reason:
             words="the closest bomber, the first attack it finds, whatever the gunners",
         )
     return book_reason(game, decision, action)
+
+
+def piece(action: Any) -> str | None:
+    """The aircraft that flies, or the bomber whose gunners fire."""
+    if isinstance(action, Fly):
+        return action.aircraft
+    if isinstance(action, Guns):
+        return action.bomber
+    return None

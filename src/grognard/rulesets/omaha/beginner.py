@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from grognard.core.engine import Decision
-from grognard.core.reasons import Reason
+from grognard.core.reasons import Reason, acting
 from grognard.rulesets.omaha import bots as book
 from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move
@@ -54,9 +54,9 @@ class BeginnerBot:
 
     def explain(self, game: OmahaGame, decision: Decision, action: Any) -> Reason:
         """Why ``action``: its ``beginner.*`` clause where it leaves the book, else the book's (``reasons``)."""
-        from grognard.rulesets.omaha.reasons import beginner_reason
+        from grognard.rulesets.omaha.reasons import beginner_reason, piece
 
-        return beginner_reason(game, decision, action)
+        return acting(beginner_reason(game, decision, action), piece(action))
 
 
 def nearest_squad(game: OmahaGame, bunker_label: str) -> str | None:

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from grognard.core.engine import Decision
-from grognard.core.reasons import Reason
+from grognard.core.reasons import Reason, acting
 from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, PlaceBunkers
 from grognard.rulesets.omaha.data import BAND_END_Y, OBSTACLE_SECTION_WIDTH, WALL_Y
@@ -50,9 +50,9 @@ class DoctrineBot:
 
     def explain(self, game: OmahaGame, decision: Decision, action: Any) -> Reason:
         """Why ``action`` (not yet applied): the clause of omaha.27 or omaha.28 that chose it (``reasons``)."""
-        from grognard.rulesets.omaha.reasons import book_reason
+        from grognard.rulesets.omaha.reasons import book_reason, piece
 
-        return book_reason(game, decision, action)
+        return acting(book_reason(game, decision, action), piece(action))
 
 
 def threat(squad: Squad) -> tuple[float, int, int]:

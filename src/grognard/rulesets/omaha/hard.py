@@ -24,7 +24,7 @@ from typing import Any
 
 from grognard.core.engine import Decision
 from grognard.core.geometry import TOLERANCE
-from grognard.core.reasons import Reason
+from grognard.core.reasons import Reason, acting
 from grognard.rulesets.omaha import bots as book
 from grognard.rulesets.omaha import routes
 from grognard.rulesets.omaha import rules as R
@@ -50,9 +50,9 @@ class HardBot(book.DoctrineBot):
 
     def explain(self, game: OmahaGame, decision: Decision, action: Any) -> Reason:
         """Why ``action``: its ``hard.*`` clause where it leaves the book, else the book's (``reasons``)."""
-        from grognard.rulesets.omaha.reasons import hard_reason
+        from grognard.rulesets.omaha.reasons import hard_reason, piece
 
-        return hard_reason(game, decision, action)
+        return acting(hard_reason(game, decision, action), piece(action))
 
 
 def orders(game: OmahaGame, squad: Squad) -> Move | Fight:

@@ -21,7 +21,7 @@ from grognard.rulesets.omaha.data import WALL_Y
 from grognard.rulesets.omaha.game import OmahaGame
 from grognard.rulesets.omaha.state import Squad
 
-CONCENTRATE = "the seed's advice to concentrate on one squad, the one nearest the sea wall"
+CONCENTRATE = "the rules' advice to concentrate on one squad, the one nearest the sea wall"
 
 
 def _where(squad: Squad) -> str:
@@ -46,7 +46,12 @@ def concentrate(game: OmahaGame, decision: Decision, action: BunkerFire | Artill
         reverse=True,
     )
     weighed = tuple(
-        Weighed(s.label, f"y {s.y:.1f}, {_where(s)}, {_men(s.figures + s.lost)}", s.label == action.target)
+        Weighed(
+            s.label,
+            f"y {s.y:.1f}, {_where(s)}, {_men(s.figures)}"
+            + (f" ({s.figures + s.lost} before this turn's fire)" if s.lost else ""),
+            s.label == action.target,
+        )
         for s in squads[:3]
     )
     if action.target is None:
@@ -86,7 +91,7 @@ def american(game: OmahaGame, decision: Decision, action: Move | Fight) -> Reaso
             if action.x != squad.x:
                 return Reason(
                     "omaha.doctrine.follow-up",
-                    f"{action}: to the wall by the cleared section near it {here}; the seed's advice to follow up "
+                    f"{action}: to the wall by the cleared section near it {here}; the rules' advice to follow up "
                     "where another broke through",
                 )
             return Reason("omaha.doctrine.rush", f"{action}: to the sea wall as fast as it can {here}")
@@ -192,3 +197,12 @@ def beginner_reason(game: OmahaGame, decision: Decision, action: Any) -> Reason:
             return Reason("beginner.half-clears", f"{action}: half the squad clears, the rest keep their heads down")
         return american(game, decision, action)
     return book_reason(game, decision, action)
+
+
+def piece(action: Any) -> str | None:
+    """The squad or bunker that acts (a placement names a German player, no piece)."""
+    if isinstance(action, (Move, Fight)):
+        return action.squad
+    if isinstance(action, BunkerFire):
+        return action.bunker
+    return None

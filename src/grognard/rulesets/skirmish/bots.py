@@ -49,7 +49,7 @@ from shapely.geometry import Point, Polygon
 
 from grognard.core.engine import Decision, Game
 from grognard.core.geometry import TOLERANCE, snap
-from grognard.core.reasons import Reason
+from grognard.core.reasons import Reason, acting
 from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish import melee as ME
@@ -654,11 +654,8 @@ class DoctrineBot:
 
     def choose(self, game: Game, decision: Decision) -> Any:
         assert isinstance(game, SkirmishGame), f"the skirmish doctrine plays skirmish, not {game.ruleset}"
-        with game.ctx.still():  # the doctrine probes legality, changing nothing: the table now is worked out once
-            return self._choose(game.ctx, decision)
-
-    def _choose(self, ctx: Context, decision: Decision) -> Any:
         space = decision.space
+        ctx = game.ctx
         if isinstance(space, MoveSpace):
             return move_order(ctx, space, self.rng, self.charge_ratio)
         if isinstance(space, FireSpace):
@@ -673,7 +670,7 @@ class DoctrineBot:
 
     def explain(self, game: Game, decision: Decision, action: Any) -> Reason:
         """Why ``action`` (chosen for ``decision``, not yet applied): the doctrine's clause (``reasons``)."""
-        from grognard.rulesets.skirmish.reasons import book_reason
+        from grognard.rulesets.skirmish.reasons import book_reason, piece
 
         assert isinstance(game, SkirmishGame)
-        return book_reason(game, decision, action)
+        return acting(book_reason(game, decision, action), piece(action))

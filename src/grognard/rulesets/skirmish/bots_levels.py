@@ -34,7 +34,7 @@ import numpy as np
 from shapely.geometry import Point, Polygon
 
 from grognard.core.engine import Decision, Game
-from grognard.core.reasons import Reason
+from grognard.core.reasons import Reason, acting
 from grognard.rulesets.skirmish import bots as B
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import men as M
@@ -93,10 +93,10 @@ class BeginnerBot:
 
     def explain(self, game: Game, decision: Decision, action: Any) -> Reason:
         """Why ``action`` (chosen for ``decision``, not yet applied): its level's clause or the book's (``reasons``)."""
-        from grognard.rulesets.skirmish.reasons import beginner_reason
+        from grognard.rulesets.skirmish.reasons import beginner_reason, piece
 
         assert isinstance(game, SkirmishGame)
-        return beginner_reason(game, decision, action)
+        return acting(beginner_reason(game, decision, action), piece(action))
 
     def move(self, ctx: Context, space: MoveSpace) -> Move:
         book = B.move_order(ctx, space, self.rng)
@@ -215,18 +215,17 @@ class HardBot:
         assert isinstance(game, SkirmishGame), f"the skirmish hard bot plays skirmish, not {game.ruleset}"
         space = decision.space
         if isinstance(space, FireSpace):
-            with game.ctx.still():  # its probes change nothing: the table now is worked out once (bots.DoctrineBot)
-                return aimed_fire(game.ctx, space, fire_order(game.ctx, space.unit))
+            return aimed_fire(game.ctx, space, fire_order(game.ctx, space.unit))
         defends = game.side_of(decision.seat) != game.ctx.scenario.spec.victory.attacker
         self.book.charge_ratio = DEFENDER_CHARGE if defends else None
         return self.book.choose(game, decision)
 
     def explain(self, game: Game, decision: Decision, action: Any) -> Reason:
         """Why ``action`` (chosen for ``decision``, not yet applied): its level's clause or the book's (``reasons``)."""
-        from grognard.rulesets.skirmish.reasons import hard_reason
+        from grognard.rulesets.skirmish.reasons import hard_reason, piece
 
         assert isinstance(game, SkirmishGame)
-        return hard_reason(game, decision, action)
+        return acting(hard_reason(game, decision, action), piece(action))
 
 
 __all__ = ["BeginnerBot", "HardBot"]

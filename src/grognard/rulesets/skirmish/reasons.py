@@ -160,3 +160,15 @@ def beginner_reason(game: SkirmishGame, decision: Decision, action: Any) -> Reas
         if not B.covered_from_enemy(ctx, end[0], end[1], M.unit(ctx, action.unit).side):
             return Reason("beginner", f"{action}: out of its cover toward the enemy, no thought of cover")
     return book
+
+
+def piece(action: Any) -> str | None:
+    """The unit that moves or fires, the man or piece that lays a burst, the vehicle that drives (a melee
+    group names no piece on the table)."""
+    if isinstance(action, (Move, Fire)):
+        return action.unit
+    if isinstance(action, Burst):
+        return action.by
+    if isinstance(action, Drive):
+        return action.vehicle
+    return None

@@ -17,6 +17,7 @@ from grognard.core.dice import SeededDice
 from grognard.core.engine import Decision, Event, Game
 from grognard.core.errors import GrognardError, IllegalAction
 from grognard.core.lookup import NotOwed, find_decision, owed
+from grognard.core.reasons import shown_why
 from grognard.core.record import RecordWriter, dice_of
 from grognard.core.takeback import stands
 from grognard.web.messages import DiceRequest, RefusalCode
@@ -111,8 +112,16 @@ class Acting(Seats):
                 out["svg"] = self.ruleset.render(view)
         return out
 
-    async def _step(self, seat: str, action: Any, player: str | None = None, client: str | None = None) -> None:
-        """Apply ``action`` for ``seat`` (its dice asked of the referee if need be), store it, tell everyone."""
+    async def _step(
+        self,
+        seat: str,
+        action: Any,
+        player: str | None = None,
+        client: str | None = None,
+        reason: dict[str, Any] | None = None,
+    ) -> None:
+        """Apply ``action`` for ``seat`` (its dice asked of the referee if need be), store it (with a bot's
+        ``reason``), tell everyone."""
         game, writer = self.game, self.writer
         assert game is not None and writer is not None
         what = {"at": len(writer.lines), "seat": seat, "action": str(action), "player": player, "client": client}
@@ -128,8 +137,8 @@ class Acting(Seats):
             return applied
 
         events: list[Event] = await self._with_dice(attempt, what)
-        writer.action(game, seat, action, events)
-        await self._commit_step(game, events, player, client)
+        writer.action(game, seat, action, events, reason)
+        await self._commit_step(game, events, player, client, shown_why(seat, str(action), reason))
 
     def stands(self) -> str | None:
         """Why the last action may not be taken back (``its dice were rolled (fire B1 A1 by German 1: 4 dice)``),

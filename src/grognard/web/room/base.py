@@ -71,6 +71,7 @@ class RoomBase(ABC):
         self.writer: RecordWriter | None = None
         self.referee: RefereeDice | None = RefereeDice() if meta["dice"] == "manual" else None
         self.recent: deque[tuple[Event, EventItem]] = deque(maxlen=RECENT)
+        self.whys: dict[str, dict[str, Any]] = {}  # each piece's latest bot reason (a tap on it shows it)
         self.version = 0
         self.conns: set[Any] = set()
         # True from the moment an action changes the game until its record line is stored: no page
@@ -124,18 +125,30 @@ class RoomBase(ABC):
     async def _noop(self) -> None:
         return None
 
-    def _note_events(self, game: Game, events: list[Event]) -> list[tuple[Event, EventItem]]:
+    def _note_events(
+        self, game: Game, events: list[Event], why: dict[str, Any] | None = None
+    ) -> list[tuple[Event, EventItem]]:
+        """The events the pages show, kept among the recent; a bot's reason (``why``, :func:`shown_why`) goes
+        with its first line every page sees (a line of its own when none), and is kept as its piece's latest."""
         out = []
         for event in events:
             shown = faces.event_json(self.ruleset, event, self.version)
             if shown is not None:
                 out.append((event, shown))
+        if why is not None:
+            first = next((item for event, item in out if event.to is None), None)
+            if first is None:
+                first = {"i": self.version, "text": f"{why['seat']}: {why['action']}", "kind": "bot_order"}
+                out.append((Event("bot_order", {}), first))
+            first["why"] = why
+            if why.get("piece"):
+                self.whys[str(why["piece"])] = why
         self.recent.extend(out)
         return out
 
-    def _publish(self, game: Game, events: list[Event]) -> None:
-        """Tell every page the new events it may see, and that its state changed."""
-        shown = self._note_events(game, events)
+    def _publish(self, game: Game, events: list[Event], why: dict[str, Any] | None = None) -> None:
+        """Tell every page the new events it may see (a bot's reason with them), and that its state changed."""
+        shown = self._note_events(game, events, why)
         self.version += 1
         self.odds_moved()
         for conn in list(self.conns):

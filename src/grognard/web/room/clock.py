@@ -11,6 +11,7 @@ import numpy as np
 
 from grognard.core.dice import BOTS, stream
 from grognard.core.engine import Decision, Event
+from grognard.core.reasons import reason_for, reason_json
 from grognard.core.ruleset import Bot
 from grognard.web.room.acting import Acting
 
@@ -24,11 +25,19 @@ class Clock(Acting):
         bot = self.ruleset.bots[name](rng)
         return bot
 
-    async def _choose(self, seat: str, name: str, decision: Decision) -> Any:
+    async def _choose(self, seat: str, name: str, decision: Decision) -> tuple[Any, dict[str, Any] | None]:
+        """The bot's action for ``decision`` and its reason (``core.reasons``: kept in the record, shown on
+        the pages), both worked out on a worker thread."""
         game = self.game
         assert game is not None
         bot = self._bot(seat, name)
-        return await asyncio.get_running_loop().run_in_executor(None, bot.choose, game, decision)
+
+        def run() -> tuple[Any, dict[str, Any] | None]:
+            action = bot.choose(game, decision)
+            reason = reason_for(bot, game, decision, action)
+            return action, reason_json(game, decision, reason) if reason is not None else None
+
+        return await asyncio.get_running_loop().run_in_executor(None, run)
 
     def _bot_turn(self) -> tuple[Decision, str] | None:
         """The first decision owed now by a bot's seat, and the bot's name (None: no bot owes one)."""
@@ -46,17 +55,19 @@ class Clock(Acting):
         if turn is None:
             return
         decision, name = turn
-        action = await self._choose(decision.seat, name, decision)
-        await self._bots_move(decision, name, action)
+        action, reason = await self._choose(decision.seat, name, decision)
+        await self._bots_move(decision, name, action, reason)
 
-    async def _bots_move(self, decision: Decision, name: str, action: Any) -> bool:
+    async def _bots_move(
+        self, decision: Decision, name: str, action: Any, reason: dict[str, Any] | None = None
+    ) -> bool:
         """Apply the action bot ``name`` chose for ``decision``, unless the seat changed hands while it chose
         (a latecomer joined, the host gave it to a pupil or to another bot) or the game stopped: joins and
         the host's seat changes do not wait for the actor, so the seat's question is then left to its new
         player. Whether it was applied."""
         if not self._can_play() or self.controller(decision.seat) != ("bot", name):
             return False
-        await self._step(decision.seat, action)
+        await self._step(decision.seat, action, reason=reason)
         return True
 
     def _can_play(self) -> bool:
@@ -127,12 +138,10 @@ class Clock(Acting):
             decision = owed[0]
             side = self.side_of(decision.seat)
             bot = self.meta["bot_names"].get(side, self.ruleset.default_bot)
-            if self.meta["on_timeout"] == "hold":
-                action = hold_action(decision) or await self._choose(decision.seat, bot, decision)
-            else:
-                action = await self._choose(decision.seat, bot, decision)
+            held = hold_action(decision) if self.meta["on_timeout"] == "hold" else None
+            action, reason = (held, None) if held is not None else await self._choose(decision.seat, bot, decision)
             self.recent.append((Event("timeout", {}), {"i": -1, "text": f"time ran out for {decision.seat}: {action}"}))
-            await self._step(decision.seat, action)
+            await self._step(decision.seat, action, reason=reason)
         self._timer_key = None
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from grognard import rulesets
 from grognard.core.dice import SeededDice
 from grognard.core.engine import Event, Game
+from grognard.core.reasons import shown_why
 from grognard.core.record import RecordWriter, replay
 from grognard.web.messages import RefusalCode
 from grognard.web.protocol import Refused
@@ -41,10 +42,12 @@ class Disk(RoomBase):
         self.game = game
         self.writer = RecordWriter.resume(rebuilt.used)
         self.recent.clear()
+        self.whys.clear()
         for index, line in enumerate(rebuilt.used[1:], 1):
             if index < len(rebuilt.used) - RECENT:
                 continue
-            self._note_events(game, [Event.from_json(e) for e in line.get("events", [])])
+            why = shown_why(str(line.get("seat")), str(line.get("action")), line.get("reason"))
+            self._note_events(game, [Event.from_json(e) for e in line.get("events", [])], why)
         self.bots = {}
         self.version += 1
         self.changes += 1
@@ -79,7 +82,12 @@ class Disk(RoomBase):
         task.add_done_callback(self._saves.discard)
 
     async def _commit_step(
-        self, game: Game, events: list[Event], player: str | None = None, client: str | None = None
+        self,
+        game: Game,
+        events: list[Event],
+        player: str | None = None,
+        client: str | None = None,
+        why: dict[str, Any] | None = None,
     ) -> None:
         """Store the line just written (with the meta it changes, in one transaction), then publish."""
         assert self.writer is not None
@@ -114,4 +122,4 @@ class Disk(RoomBase):
             raise
         finally:
             self.committing = False
-        self._publish(game, events)
+        self._publish(game, events, why)

@@ -7,7 +7,7 @@ import json
 import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from grognard import rulesets
@@ -132,6 +132,8 @@ async def debrief(room: RoomDep) -> Any:
     """After the end: the game's figures beside a Monte Carlo run of its options, with the analysis plots."""
     if room.meta["status"] not in ("over", "ended"):
         raise Refused(RefusalCode.NOT_OVER, "the debrief comes once the game is over")
+    from grognard.core.reasons import tally
+    from grognard.core.record import readable_by
     from grognard.web.debrief import PLOTS
     from grognard.web.debrief import debrief as make
 
@@ -142,6 +144,7 @@ async def debrief(room: RoomDep) -> Any:
         )
     return {
         "lines": room.debrief["lines"],
+        "reasons": tally(readable_by(room.writer.lines, None)) if room.writer is not None else [],
         "plots": [
             {"url": f"/api/rooms/{room.code}/debrief/{name}.png", "alt": PLOTS[name]} for name in room.debrief["plots"]
         ],
@@ -167,15 +170,9 @@ def _after(room: Room) -> AfterAction:
 
 
 @router.get("/api/rooms/{code}/coach")
-async def coach(room: RoomDep, x_token: Annotated[str, Header()] = "") -> Any:
-    """After the end: how far the coach has got and, once it is ready, the key decisions beside the hard
-    bot's of the pupil whose token is shown (``X-Token``), or of every pupil for the host; a page with no
-    such token (the projector, anyone with the code) is told how far the coach has got and no one's."""
-    whose = room.whose_token(x_token) if x_token else None
-    if whose == "host:":
-        return _after(room).coach_json()
-    mine = whose.partition(":")[2] if whose is not None and whose.startswith("player:") else None
-    return _after(room).coach_json(only=mine or "")
+async def coach(room: RoomDep) -> Any:
+    """After the end: each person's key decisions beside the hard bot's, or how far the coach has got."""
+    return _after(room).coach_json()
 
 
 @router.get("/api/rooms/{code}/reports")

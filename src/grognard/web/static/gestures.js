@@ -1,5 +1,5 @@
 // grognard room pages: the player's hands on the table (a rule set with a face, drawn by static/table.js).
-import { $, el } from "./page.js";
+import { $, el, whyWords } from "./page.js";
 import { role, keyOf, S } from "./state.js";
 import { send, act } from "./connection.js";
 import { choose } from "./orders.js";
@@ -165,8 +165,21 @@ function tipCancel() {
   b.addEventListener("click", clearTip);
   return b;
 }
+// a tap on a bot's piece (its mark, or one of its men): the reason of its latest order, beside the pointer
+function whyTap(phase, hit, e) {
+  if (phase !== "down" || !hit || !S.last || !S.last.whys) return false;
+  const why = S.last.whys[hit] || S.last.whys[hit.split(".")[0]];
+  if (!why) return false;
+  gesture = { kind: "chosen" };
+  S.tableView.tip(e.clientX, e.clientY, (tip) => {
+    tip.appendChild(el("p", "why " + (why.piece || hit) + " did this", { class: "tip-head" }));
+    tip.appendChild(whyWords(why));
+    tip.appendChild(tipCancel());
+  });
+  return true;
+}
 function onTable(phase, at, hit, e) {
-  if (role !== "player") return false;
+  if (role !== "player") return whyTap(phase, hit, e);
   const d = shownDecision();
   if (phase === "cancel") { gesture = null; S.tableView.dropGhost(); clearTip(); return false; }
   if (phase === "down") {
@@ -178,7 +191,7 @@ function onTable(phase, at, hit, e) {
     }
     const other = unitNear(at, hit);
     if (other) { clearTip(); unpick(); choose(other); gesture = { kind: "chosen" }; return true; }
-    if (!d) return false;
+    if (!d) return whyTap(phase, hit, e);
     const k = S.shownDecisions.indexOf(d);
     const target = (d.controls || []).find((c) => c.kind === "pick-target" && hit && (c.targets || []).includes(hit));
     const man = manAt(d, at, hit);
@@ -210,7 +223,7 @@ function onTable(phase, at, hit, e) {
       return true;
     }
     if (own) { gesture = { kind: "own", d: d }; return true; }
-    return false;
+    return whyTap(phase, hit, e);
   }
   if (!gesture) return false;
   if (phase === "move" && at && gesture.x !== undefined) {

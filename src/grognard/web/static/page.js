@@ -83,7 +83,35 @@ export function eventItem(e) {
   } else {
     li.textContent = e.text;
   }
+  if (e.why) li.appendChild(whyBox(e.why));
   return li;
+}
+
+// a bot's reason (core/reasons.py): folded under "why?" beside its line; open, its line in words, the
+// rule it followed and the candidates it weighed with their figures
+// (the feed is drawn anew with each state: a reason opened stays open, by its order's words)
+const openWhys = new Set();
+export function whyBox(why) {
+  const key = why.seat + "|" + why.action;
+  const box = el("details", null, { class: "why", open: openWhys.has(key) });
+  box.appendChild(el("summary", "why?", { "aria-label": "why " + why.seat + " did this" }));
+  box.appendChild(whyWords(why));
+  box.addEventListener("toggle", () => { if (box.open) openWhys.add(key); else openWhys.delete(key); });
+  return box;
+}
+
+export function whyWords(why) {
+  const words = el("div", null, { class: "why-words" });
+  words.appendChild(el("p", why.seat + ": " + why.line));
+  words.appendChild(el("p", "rule: " + why.clause, { class: "why-clause" }));
+  if (why.weighed && why.weighed.length) {
+    const list = el("ul", null, { class: "why-weighed", "aria-label": "what it weighed" });
+    for (const w of why.weighed) {
+      list.appendChild(el("li", w.action + ": " + w.figures + (w.chosen ? " (chosen)" : ""), { class: w.chosen ? "chosen" : null }));
+    }
+    words.appendChild(list);
+  }
+  return words;
 }
 
 // a face's table ({caption, columns, rows} or {caption, pre}) folded under its caption; a row whose

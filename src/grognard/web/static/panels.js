@@ -67,6 +67,12 @@ async function loadDebrief() {
     box.textContent = "";
     if (!r.ok) { box.appendChild(el("p", d.message)); return; }
     for (const line of d.lines) box.appendChild(el("p", line));
+    if (d.reasons && d.reasons.length) {  // the bots' reasons: the rules they followed most (core/reasons.py tally)
+      box.appendChild(el("h3", "Why the bots played as they did"));
+      const list = el("ul", null, { class: "why-tally" });
+      for (const line of d.reasons) list.appendChild(el("li", line));
+      box.appendChild(list);
+    }
     for (const plot of d.plots) {
       const fig = el("figure");
       fig.appendChild(el("img", null, { src: plot.url, alt: plot.alt, class: "plot" }));
@@ -81,7 +87,7 @@ async function loadDebrief() {
 async function loadCoach() {
   const box = $("coach-body");
   try {
-    const r = await fetch("/api/rooms/" + code + "/coach", { headers: S.token ? { "X-Token": S.token } : {} });
+    const r = await fetch("/api/rooms/" + code + "/coach");
     const d = await r.json();
     if (!r.ok) { box.textContent = d.message; return; }
     box.textContent = "";
@@ -90,10 +96,10 @@ async function loadCoach() {
       setTimeout(loadCoach, 4000);
       return;
     }
-    const me = S.last && S.last.you ? S.last.you.id : null;  // a pupil is sent his own; the host everyone's
-    if (!d.players.length) box.appendChild(el("p", role === "player" ? "You gave no orders in this game: nothing to coach."
-      : "Each pupil sees the coach's view of his own decisions on his page; the host's reports hold every pupil's."));
-    for (const p of d.players) drawCoach(box, p, d.level, !me);
+    const me = S.last && S.last.you ? S.last.you.id : null;
+    const players = me ? d.players.filter((p) => p.id === me) : d.players;
+    if (!players.length) box.appendChild(el("p", "You gave no orders in this game: nothing to coach."));
+    for (const p of players) drawCoach(box, p, d.level, !me);
   } catch (err) { box.textContent = "The coach could not be asked: " + err.message; }
 }
 function drawCoach(box, p, level, named) {
@@ -102,8 +108,7 @@ function drawCoach(box, p, level, named) {
   if (!p.key.length) { box.appendChild(el("p", "No decision gained or cost anything the playouts could tell.")); return; }
   const list = el("ol", null, { class: "coach-key" });
   for (const w of p.key) {
-    const why = w.why && w.why.startsWith(w.suggested + ": ") ? w.why.slice(w.suggested.length + 2) : w.why;
-    list.appendChild(el("li", (w.turn ? "Turn " + w.turn : "At the set-up") + ": you chose \u201c" + w.made + "\u201d; the " + level + " bot \u201c" + w.suggested + "\u201d" + (why ? " (" + why + ")" : "") + ": " + w.verdict + "."));
+    list.appendChild(el("li", "Turn " + w.turn + ": you chose \u201c" + w.made + "\u201d; the " + level + " bot \u201c" + w.suggested + "\u201d: " + w.verdict + "."));
   }
   box.appendChild(list);
 }

@@ -2,7 +2,7 @@
 // at a time on the browser's table (static/table.js), with the dice of each event. The page asks for the
 // outline once (the turn after each event), then for each event's scene as it is shown, keeping those
 // it has seen. No build step (an ES module); every text from the server is written with textContent.
-import { $, el, say, eventItem, foldedTable, resultWords } from "./page.js";
+import { $, el, say, eventItem, foldedTable, resultWords, whyBox } from "./page.js";
 
 const main = $("main");
 const api = main.dataset.api;
@@ -72,6 +72,7 @@ function draw(s) {
   if (s.order) {
     order.appendChild(el("strong", s.order.seat + ": "));
     order.appendChild(document.createTextNode(s.order.text));
+    if (s.why) order.appendChild(whyBox(s.why));
   } else order.textContent = s.step === 0 ? "The game is set up." : "";
   const list = $("events");
   list.textContent = "";
