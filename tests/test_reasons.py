@@ -199,3 +199,14 @@ def test_a_secret_choice_s_reason_is_its_side_s_alone_until_the_reveal() -> None
     assert readable_by(lines, other)[sealed_at]["reason"] == reason  # revealed: no secret any more
     # and the record replays, its digests untouched by the reasons
     assert replay(lines, get).complete
+
+
+def test_a_game_nobody_reads_builds_no_reasons() -> None:
+    """A Monte Carlo game or a playout (``Game.unobserved``) builds no reasons, as it builds no events."""
+    ruleset = get("omaha")
+    game = ruleset.create({"germans": 1}, SeededDice(2))
+    bot = ruleset.bots["book"](np.random.default_rng(0))
+    decision = game.pending()[0]
+    action = bot.choose(game, decision)
+    assert reason_for(bot, game, decision, action) is not None
+    assert reason_for(bot, game.unobserved(), decision, action) is None

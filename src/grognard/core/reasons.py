@@ -89,9 +89,11 @@ class Explains(Protocol):
 
 
 def reason_for(bot: Any, game: Game, decision: Decision, action: Any) -> Reason | None:
-    """``bot``'s reason for ``action`` (asked before it is applied), or None for a bot that gives none."""
+    """``bot``'s reason for ``action`` (asked before it is applied), or None for a bot that gives none and in a
+    game nobody reads (``Game.unobserved``: Monte Carlo's, a playout's), which builds no reasons as it builds no
+    events."""
     explain = getattr(bot, "explain", None)
-    if explain is None:
+    if explain is None or not game.observed:
         return None
     reason: Reason = explain(game, decision, action)
     return reason
