@@ -164,9 +164,17 @@ def test_step_through_a_finished_game(
         p.goto(f"{server.url}/replay/{code}")
     check(p, 0, want)
     assert p.is_disabled("#prev") and p.is_disabled("#first")
+    told = 0
     for n in range(1, 5):  # forward an event at a time, with the button
         p.click("#next")
         check(p, n, want)
+        line = want.lines[n]
+        if line["type"] == "action" and line.get("reason") and "to" not in line["reason"]:
+            # a bot's order: its reason under the order's "why?" (issue 31, item 2)
+            p.locator("#order details.why > summary").click()
+            assert f"rule: {line['reason']['clause']}" in p.inner_text("#order .why-words")
+            told += 1
+    assert told, "no bot's reason among the first steps"
     p.click("#prev")
     check(p, 3, want)
     p.click("#next-turn")
