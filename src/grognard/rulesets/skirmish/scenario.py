@@ -26,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 
 from grognard.rulesets.skirmish.forces import (
     check_bases,
@@ -45,8 +45,10 @@ from grognard.rulesets.skirmish.schema import (
     Scenario,
     ScenarioError,
     ScenarioSpec,
+    SideSpec,
     TableSize,
     TerrainPiece,
+    UnitSpec,
 )
 from grognard.rulesets.skirmish.tables import (
     Tables,
@@ -184,6 +186,7 @@ def _checks_of_the_rest(data: Any, error: ValidationError, base: Path | None, ta
     dropped: dict[str, set[int]] = {}
     gone: set[str] = set()
     unknown: set[str] = set()  # the table's width or depth, when it does not check
+    stood_in: list[str] = []  # fields that do not check, checked with a stand-in: nothing more is said of them
     for item in error.errors():
         loc = item["loc"]
         if not loc:
@@ -201,9 +204,18 @@ def _checks_of_the_rest(data: Any, error: ValidationError, base: Path | None, ta
         elif len(loc) >= 2 and isinstance(rest.get(top), dict):
             model = field.annotation
             inner = getattr(model, "model_fields", {}).get(str(loc[1]))
-            if inner is None or inner.is_required():
+            if inner is None:
                 return []
-            rest[top] = {k: v for k, v in rest[top].items() if k != loc[1]}
+            if inner.is_required():  # a stand-in (victory.turn_limit: 1000), and nothing said of it
+                if str(loc[1]) not in _STAND_INS:
+                    return []
+                rest[top] = {**rest[top], str(loc[1]): _stand_in(str(loc[1]), data)}
+                stood_in.append(f"{top}.{loc[1]}")
+            else:
+                rest[top] = {k: v for k, v in rest[top].items() if k != loc[1]}
+        elif len(loc) == 1 and field.annotation is str:  # the title or name not a text: a stand-in
+            rest[top] = ""
+            stood_in.append(top)
         else:
             return []
     if unknown:
@@ -216,10 +228,12 @@ def _checks_of_the_rest(data: Any, error: ValidationError, base: Path | None, ta
             entry = data[top][i]
             if isinstance(entry, dict):
                 gone.update(str(entry[key]) for key in ("id", "unit") if isinstance(entry.get(key), str))
+                if top == "units" and isinstance(entry.get("side"), str):  # its side is not left without units
+                    gone.add(entry["side"])
     try:
-        spec = ScenarioSpec.model_validate(rest)
+        spec: ScenarioSpec = _Rest.model_validate(rest)  # as few sides and units as are left
     except ValidationError:
-        return []  # what is left does not stand alone (two sides, two units): the field problems first
+        return []  # what is left does not stand alone: the field problems first
 
     def renumber(problem: str) -> str:
         for top, old in kept.items():
@@ -234,6 +248,8 @@ def _checks_of_the_rest(data: Any, error: ValidationError, base: Path | None, ta
     for problem in _checks(spec, base, tables):
         if any(f"'{name}'" in problem or f"'{name}." in problem or f" {name}." in problem for name in gone):
             continue
+        if any(problem.startswith(field) for field in stood_in):
+            continue
         if unknown:  # measured against the stand-in: say so
             sizes = {"width": spec.table.width, "depth": spec.table.depth}
             why = "; ".join(
@@ -242,6 +258,26 @@ def _checks_of_the_rest(data: Any, error: ValidationError, base: Path | None, ta
             problem = re.sub(r'off the (\S+" x \S+" )?table', f"off the table ({why})", problem)
         out.append(renumber(problem))
     return out
+
+
+class _Rest(ScenarioSpec):
+    """A scenario's fields as the cross-checks of what is left read them: a side or a unit with a field problem
+    is set aside, so as few as one of each may be left (the check says what is missing apart)."""
+
+    sides: list[SideSpec] = Field(min_length=1, max_length=2)
+    units: list[UnitSpec] = Field(default_factory=list)
+
+
+_STAND_INS = ("attacker", "turn_limit")
+
+
+def _stand_in(field: str, data: dict[str, Any]) -> Any:
+    """What a required field of the victory that does not check is taken to be while the rest is checked."""
+    if field == "turn_limit":
+        return 1000
+    sides = data.get("sides")
+    first = sides[0] if isinstance(sides, list) and sides and isinstance(sides[0], dict) else {}
+    return str(first.get("id", SIDE_IDS[0]))
 
 
 def _stand_in_table(data: dict[str, Any], unknown: set[str]) -> dict[str, Any]:
