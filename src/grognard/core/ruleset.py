@@ -152,6 +152,35 @@ class ScenarioFiles(Protocol[G_co]):
     def upload(self, name: str, text: str) -> tuple[dict[str, Any], dict[str, Any]]: ...
 
 
+class Editor(Protocol):
+    """A rule set's table editor (the ``/editor`` page): a scenario as JSON-safe data (its file's TOML parsed)
+    drawn, checked and written back, so that the page names no rule set.
+
+    ``palette()``: what may be drawn and filled in: the kinds with their geometry and fields, the form's
+    fields, the men's kinds and weapons from the tables (JSON-safe; the page reads it as data). ``blank()``: a
+    new table's data. ``check(data)``: every problem of ``data`` at once, each ``{"field", "rule", "text",
+    "at"}`` (``at``: ``[x, y]`` where to draw it, or ``None``). ``scene(data)``: the table as the game's
+    face draws it (``Face.scene``'s shape), drawn from data with problems too. ``write(data)``: the
+    scenario file's text (what ``grognard play`` reads); ``read(text)``: data from a file's text (never a
+    path; raises a :class:`~grognard.core.errors.GrognardError` in one line for what is no scenario file).
+    ``shipped(name)``: a shipped scenario's data.
+    """
+
+    def palette(self) -> dict[str, Any]: ...
+
+    def blank(self) -> dict[str, Any]: ...
+
+    def check(self, data: Any) -> list[dict[str, Any]]: ...
+
+    def scene(self, data: Any) -> dict[str, Any]: ...
+
+    def write(self, data: Any) -> str: ...
+
+    def read(self, text: str) -> dict[str, Any]: ...
+
+    def shipped(self, name: str) -> dict[str, Any]: ...
+
+
 class Batch(Protocol):
     """A rule set's fast path for Monte Carlo runs: many games side by side.
 
@@ -183,7 +212,8 @@ class Ruleset(Generic[G, A]):
     The parts: ``rules`` (:class:`Rules`), ``face`` (:class:`~grognard.core.face.Face`; ``None``: the pages
     show the menu and a typed order), ``adviser`` (:class:`Adviser`; ``None``: the
     decision's prompt and its space's candidates), ``analysis`` (:class:`Analysis`), ``files``
-    (:class:`ScenarioFiles`), ``batch`` (:class:`Batch`), and ``render``, a seat's view drawn as an SVG document.
+    (:class:`ScenarioFiles`), ``batch`` (:class:`Batch`), ``editor`` (:class:`Editor`: the table editor's palette,
+    check and files), and ``render``, a seat's view drawn as an SVG document.
     """
 
     name: str
@@ -205,6 +235,7 @@ class Ruleset(Generic[G, A]):
     analysis: Analysis[G, A] | None = None
     files: ScenarioFiles[G] | None = None
     batch: Batch | None = None
+    editor: Editor | None = None
     render: Callable[[View], str] | None = None
 
     def resolve(self, given: Mapping[str, Any]) -> dict[str, Any]:

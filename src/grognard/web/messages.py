@@ -37,6 +37,7 @@ class RefusalCode(StrEnum):
     LOCKED = "locked"  # the host locked the room: nobody new may join
     MALFORMED = "malformed"  # a message or request that does not fit its model
     NAME_TAKEN = "name_taken"  # another player of the room goes by that name
+    NO_EDITOR = "no_editor"  # the rule set has no table editor
     NO_PLOT = "no_plot"  # no such debrief plot
     NO_REPLAY = "no_replay"  # no replay has this address
     NO_ROLL = "no_roll"  # no roll is being asked of the referee

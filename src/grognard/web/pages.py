@@ -87,6 +87,11 @@ def index(rulesets: list[tuple[str, Ruleset]]) -> str:
 <p><button type="submit">Join</button></p>
 </form>
 </section>
+<section aria-labelledby="editor-h">
+<h2 id="editor-h">Draw your own table</h2>
+<p><a href="/editor" id="editor-link">The table editor</a>: draw a table of your own, see at once what the rules
+say about it, save it as a scenario file.</p>
+</section>
 <section aria-labelledby="replay-h">
 <h2 id="replay-h">Watch a replay</h2>
 <form id="replay-form">

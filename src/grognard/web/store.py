@@ -60,6 +60,15 @@ lines = Table(
     Column("text", Text, nullable=False),
 )
 
+drafts = Table(  # the editor's tables being drawn: one a browser (the SHA-256 of its cookie) and rule set
+    "grognard_drafts",
+    metadata,
+    Column("browser", String(64), primary_key=True),
+    Column("ruleset", String(32), primary_key=True),
+    Column("updated", Float, nullable=False),
+    Column("data", Text, nullable=False),
+)
+
 
 def default_url() -> str:
     """An SQLite file in the user's data folder (platformdirs)."""
@@ -236,6 +245,7 @@ class Store:
                 conn.execute(delete(lines).where(lines.c.room_id.in_(ids)))
                 conn.execute(delete(rooms).where(rooms.c.id.in_(ids)))
             conn.execute(delete(lines).where(lines.c.room_id.not_in(select(rooms.c.id))))
+            conn.execute(delete(drafts).where(drafts.c.updated + default_days * DAY <= now))  # tables left alone
         return [code for _, code in gone]
 
     def load(self) -> list[tuple[int, str, str, dict[str, Any], list[dict[str, Any]]]]:
@@ -251,6 +261,23 @@ class Store:
                 ]
                 out.append((row.id, row.code, row.ruleset, json.loads(row.meta), record))
         return out
+
+    def save_draft(self, browser: str, ruleset: str, data: str) -> None:
+        """The table ``browser`` is drawing in ``ruleset``'s editor (JSON text), kept in place of the last."""
+        with self.engine.begin() as conn:
+            where = (drafts.c.browser == browser) & (drafts.c.ruleset == ruleset)
+            if conn.execute(select(drafts.c.browser).where(where)).first() is None:
+                conn.execute(insert(drafts).values(browser=browser, ruleset=ruleset, updated=time.time(), data=data))
+            else:
+                conn.execute(update(drafts).where(where).values(updated=time.time(), data=data))
+
+    def draft(self, browser: str, ruleset: str) -> str | None:
+        """The table ``browser`` last kept in ``ruleset``'s editor (JSON text), or ``None``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(drafts.c.data).where((drafts.c.browser == browser) & (drafts.c.ruleset == ruleset))
+            ).first()
+        return None if row is None else str(row[0])
 
     def close(self) -> None:
         self.engine.dispose()

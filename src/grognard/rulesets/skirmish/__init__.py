@@ -16,6 +16,7 @@ from grognard.rulesets.skirmish.advice import Advice
 from grognard.rulesets.skirmish.analysis import METRICS, measure, scenario_odds_tables
 from grognard.rulesets.skirmish.candidates import search_candidates
 from grognard.rulesets.skirmish.describe import LOG_KEY, SEQUENCE, describe, summarize_turn
+from grognard.rulesets.skirmish.editor import SkirmishEditor
 from grognard.rulesets.skirmish.evaluate import evaluate
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.levels import BOTS, NOTES
@@ -143,6 +144,7 @@ RULESET: Ruleset[SkirmishGame, SkirmishAction] = Ruleset(
     adviser=Advice(),
     analysis=SkirmishAnalysis(),
     files=SkirmishFiles(),
+    editor=SkirmishEditor(),
     render=render_svg,
 )
 

@@ -1,0 +1,112 @@
+// the table editor's forms: the scenario's fields (the palette's "form": a path into the data, a type) and the
+// panel of what is picked (its id and the fields of its kind). Every change goes through edit(), so it can be
+// undone. Every text is written with textContent or as an input's value.
+import { el } from "./page.js";
+
+export const getPath = (data, path) => path.reduce((v, k) => (v === undefined || v === null ? undefined : v[k]), data);
+export function setPath(data, path, value) {
+  let v = data;
+  for (let k = 0; k < path.length - 1; k++) {
+    if (v[path[k]] === undefined || v[path[k]] === null || typeof v[path[k]] !== "object") v[path[k]] = typeof path[k + 1] === "number" ? [] : {};
+    v = v[path[k]];
+  }
+  v[path[path.length - 1]] = value;
+}
+
+function input(field, value, onChange, id) {
+  let box;
+  if (field.type === "choice") {
+    box = el("select", null, { id: id });
+    for (const c of field.choices) box.appendChild(el("option", c, { value: c, selected: String(value) === c }));
+  } else if (field.type === "bool") {
+    box = el("input", null, { id: id, type: "checkbox", checked: value !== false });
+  } else if (field.type === "textarea") {
+    box = el("textarea", null, { id: id, rows: 3, maxlength: field.max || 4000 });
+    box.value = value === undefined || value === null ? "" : String(value);
+  } else {
+    const numeric = field.type === "number" || field.type === "int";
+    box = el("input", null, {
+      id: id, type: numeric ? "number" : "text", min: field.min, max: field.max && numeric ? field.max : null,
+      step: field.type === "int" ? 1 : field.step || "any", maxlength: numeric ? null : field.max || 80,
+    });
+    box.value = value === undefined || value === null ? "" : Array.isArray(value) ? value.join(", ") : String(value);
+  }
+  box.addEventListener("change", () => {
+    let v = box.value;
+    if (field.type === "bool") v = box.checked;
+    else if (field.type === "number") v = v === "" ? null : Number(v);
+    else if (field.type === "int") v = v === "" ? null : Math.round(Number(v));
+    else if (field.type === "ids") v = v.split(",").map((s) => s.trim()).filter(Boolean);
+    onChange(v);
+  });
+  return box;
+}
+
+function row(label, box) {
+  const p = el("p", null, { class: "ed-field" });
+  p.appendChild(el("label", label, { for: box.id }));
+  p.appendChild(box);
+  return p;
+}
+
+// the scenario's own fields
+export function drawForm(form, fields, data, edit) {
+  form.textContent = "";
+  fields.forEach((field, k) => {
+    const box = input(field, getPath(data, field.path), (v) => edit((d) => setPath(d, field.path, v), field.label), "ed-f-" + k);
+    form.appendChild(row(field.label, box));
+  });
+}
+
+// the picked entry's panel: what it is, its id, its kind's fields; for men, the unit's side, name, when it
+// enters, and the kind and weapon of the man picked (or all the unit's men); the buttons that act on it
+export function drawPicked(box, ctx) {
+  const { data, palette, picked, edit, act } = ctx;
+  box.textContent = "";
+  if (!picked) {
+    box.appendChild(el("p", "Nothing picked: tap something on the table, or press N on the table.", { class: "hint" }));
+    return;
+  }
+  const entry = (data[picked.list] || [])[picked.index];
+  if (!entry) return;
+  const change = (key, words) => (v) => edit((d) => { const e = d[picked.list][picked.index]; if (v === null || v === "") delete e[key]; else e[key] = v; }, words);
+  const kind = palette.kinds.find((k) => k.kind === entry.kind);
+  const machine = palette.machines.find((m) => m.list === picked.list);
+  let what = kind ? kind.label : machine ? machine.label : picked.list === palette.men.list ? "unit of men" : "objective";
+  if (picked.fig !== undefined && picked.fig !== null) what = "man " + (entry.id || "?") + "." + (picked.fig + 1) + " of a unit";
+  if (picked.opening) what = picked.opening[0].replace(/s$/, "") + " " + (picked.opening[1] + 1) + " of " + (entry.id || "a " + entry.kind);
+  box.appendChild(el("p", what, { class: "ed-what" }));
+  box.appendChild(row("id", input({ type: "text", max: 24 }, entry.id, change("id", "id"), "ed-p-id")));
+  for (const field of (kind && kind.fields) || []) {
+    box.appendChild(row(field.label, input(field, entry[field.key] === undefined && field.type === "bool" ? true : entry[field.key], change(field.key, field.label), "ed-p-" + field.key)));
+  }
+  if (machine) {
+    box.appendChild(row(machine.label, input({ type: "choice", choices: machine.choices }, entry[machine.key], change(machine.key, machine.label), "ed-p-kind")));
+    box.appendChild(row("side", input({ type: "choice", choices: palette.sides }, entry.side, change("side", "side"), "ed-p-side")));
+    box.appendChild(row("heading (degrees)", input({ type: "number", min: 0, max: 359, step: 15 }, entry.heading, change("heading", "heading"), "ed-p-heading")));
+  }
+  if (picked.list === palette.men.list) {
+    box.appendChild(row("side", input({ type: "choice", choices: palette.sides }, entry.side, change("side", "side"), "ed-p-side")));
+    box.appendChild(row("name", input({ type: "text", max: 60 }, entry.name, change("name", "name"), "ed-p-name")));
+    box.appendChild(row("enters on move (0: on the table)", input({ type: "int", min: 0, max: 100 }, entry.enters || 0, change("enters", "enters"), "ed-p-enters")));
+    const figs = entry.figures || [];
+    const one = picked.fig !== undefined && picked.fig !== null ? [picked.fig] : figs.map((_, k) => k);
+    const first = figs[one[0]] || {};
+    const men = (key) => (v) => edit((d) => { for (const k of one) d[picked.list][picked.index].figures[k][key] = v; }, key);
+    const whose = one.length > 1 ? " (all its men)" : "";
+    box.appendChild(row("kind" + whose, input({ type: "choice", choices: palette.men.types }, first.type || palette.men.types[0], men("type"), "ed-p-type")));
+    box.appendChild(row("weapon" + whose, input({ type: "choice", choices: palette.men.weapons }, first.weapon || palette.men.weapons[0], men("weapon"), "ed-p-weapon")));
+  }
+  const buttons = el("p", null, { class: "ed-row" });
+  const button = (text, fn, id) => { const b = el("button", text, { type: "button", id: id }); b.addEventListener("click", fn); buttons.appendChild(b); };
+  for (const key of (kind && kind.openings) || []) button("Add a " + key.replace(/s$/, ""), () => act("opening:" + key), "ed-add-" + key);
+  if (picked.list === palette.men.list && picked.fig === undefined) button("Add a man", () => act("add-man"), "ed-add-man");
+  button("Turn \u21ba", () => act("turn", 15), "ed-turn-left");
+  button("Turn \u21bb", () => act("turn", -15), "ed-turn-right");
+  if (picked.corner !== undefined && picked.corner !== null) {
+    button("Add a corner after it", () => act("add-corner"), "ed-add-corner");
+    button("Remove this corner", () => act("remove-corner"), "ed-remove-corner");
+  }
+  button("Delete", () => act("delete"), "ed-delete");
+  box.appendChild(buttons);
+}

@@ -1,0 +1,135 @@
+"""The table editor in a real headless Chromium (issue 32, items 1-3): a small table drawn from nothing by clicks
+and drags (a building with a door, a wall, a river with a bridge, two units a side), a problem seen and mended,
+the file saved and read back by the game; markup typed shown as text; a file too large refused in one line."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browsers import needs_chromium
+from grognard.rulesets.skirmish.scenario import load_scenario
+from grognard.web.testing import ServerProcess
+
+pytestmark = needs_chromium
+pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with ServerProcess(tmp_path_factory.mktemp("editor-browser")) as srv:
+        yield srv
+
+
+def editor(browser: Any, server: ServerProcess, width: int = 1366, height: int = 768, touch: bool = False) -> Any:
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=touch, accept_downloads=True, bypass_csp=True
+    )
+    context.set_default_timeout(20000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.goto(server.url + "/editor")
+    page.wait_for_selector("main[data-checked]")
+    return page
+
+
+def at(page: Any, x: float, y: float) -> tuple[float, float]:
+    """The screen point of table point (x, y) inches."""
+    sx, sy = page.evaluate(f"window.grognardEditor.screen({x}, {y})")
+    return float(sx), float(sy)
+
+
+def settled(page: Any) -> list[dict[str, Any]]:
+    """The problems once the check of the last edit is drawn."""
+    page.wait_for_function("String(window.grognardEditor.checked()) === document.querySelector('main').dataset.checked")
+    page.wait_for_timeout(300)  # the debounce: an edit just made is asked after it
+    page.wait_for_function("String(window.grognardEditor.checked()) === document.querySelector('main').dataset.checked")
+    return list(page.evaluate("window.grognardEditor.problems()"))
+
+
+def drag(page: Any, a: tuple[float, float], b: tuple[float, float]) -> None:
+    page.mouse.move(*at(page, *a))
+    page.mouse.down()
+    for k in range(1, 6):
+        page.mouse.move(*at(page, a[0] + (b[0] - a[0]) * k / 5, a[1] + (b[1] - a[1]) * k / 5))
+    page.mouse.up()
+
+
+def click(page: Any, x: float, y: float) -> None:
+    page.mouse.click(*at(page, x, y))
+
+
+def test_a_table_drawn_from_nothing_is_checked_mended_and_saved(
+    browser: Any, server: ServerProcess, tmp_path: Path
+) -> None:
+    page = editor(browser, server)
+    assert [p["field"] for p in settled(page)] == ["units"]  # a blank table: no units yet
+    page.click("[data-tool=building]")
+    drag(page, (8, 28), (16, 36))
+    page.click("#ed-add-doors")
+    click(page, 12, 28.2)  # the door goes on the wall nearest the tap
+    page.click("[data-tool=stone_wall]")
+    click(page, 22, 30)
+    click(page, 32, 30)
+    click(page, 32, 30)  # the last point again: the wall is done
+    page.click("[data-tool=river]")
+    drag(page, (0, 20), (48, 20))
+    page.click("[data-tool=bridge]")
+    drag(page, (40, 8), (40, 13))  # a bridge short of the river
+    page.click("[data-tool=men]")
+    page.fill("#ed-men-count", "3")
+    for x, y, side in ((6, 6, "allies"), (26, 6, "allies"), (6, 42, "axis"), (26, 42, "axis")):
+        page.select_option("#ed-men-side", side)
+        click(page, x, y)
+    problems = settled(page)
+    assert [p["field"] for p in problems] == ["terrain[3].line"], problems
+    assert "meets none" in problems[0]["text"] and page.locator("#ed-problems li").count() == 1
+    assert page.locator(".ed-over .ed-problem").count() == 1  # drawn where it lies
+    page.click("[data-tool=pick]")
+    drag(page, (40, 10.5), (40, 20))  # the bridge moved onto the river: mended
+    assert settled(page) == []
+    assert page.inner_text("#ed-status") == "checked: no problems, it can be played"
+    data = page.evaluate("window.grognardEditor.data()")
+    kinds = [t["kind"] for t in data["terrain"]]
+    assert kinds == ["building", "stone_wall", "river", "bridge"]
+    assert len(data["terrain"][0]["doors"]) == 1 and len(data["units"]) == 4
+    page.keyboard.press("Control+z")  # undone: the bridge back where it was drawn, its problem again
+    assert [p["field"] for p in settled(page)] == ["terrain[3].line"]
+    page.keyboard.press("Control+y")
+    assert settled(page) == []
+    with page.expect_download() as got:
+        page.click("#ed-download")
+    path = tmp_path / "drawn.toml"
+    got.value.save_as(path)
+    scenario = load_scenario(str(path))  # what grognard play skirmish FILE.toml reads
+    assert [p.kind for p in scenario.spec.terrain] == kinds and len(scenario.spec.units) == 4
+    page.reload()  # the draft is the server's: back as it was
+    page.wait_for_selector("main[data-checked]")
+    assert page.evaluate("window.grognardEditor.data()") == data
+    assert page.errors == []
+    page.context.close()
+
+
+def test_markup_is_text_and_a_file_too_large_is_refused_in_one_line(browser: Any, server: ServerProcess) -> None:
+    page = editor(browser, server, 1280, 800, touch=True)
+    page.fill("#ed-f-0", "<b>Bold</b><img src=x onerror=\"document.title='owned'\">")
+    page.press("#ed-f-0", "Tab")
+    settled(page)
+    assert page.inner_text("#ed-title") == "<b>Bold</b><img src=x onerror=\"document.title='owned'\">"
+    assert page.locator("header b, header img").count() == 0 and page.title() != "owned"
+    page.click("[data-tool=men]")
+    page.touchscreen.tap(*at(page, 10, 10))  # a finger places men as a mouse does
+    before = page.evaluate("window.grognardEditor.data()")
+    assert len(before["units"]) == 1
+    big = {"name": "big.toml", "mimeType": "text/plain", "buffer": b"#" * 1_000_000}
+    page.set_input_files("#ed-file", files=[big])
+    page.wait_for_selector("#message.error")
+    message = page.inner_text("#message")
+    assert message.startswith("error: big.toml: 1000000 bytes; a scenario file has at most") and "\n" not in message
+    assert page.evaluate("window.grognardEditor.data()") == before
+    page.context.close()
