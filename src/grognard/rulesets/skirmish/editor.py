@@ -16,8 +16,6 @@ import re
 import tomllib
 from typing import Any
 
-import tomli_w
-
 from grognard.rulesets.skirmish.editor_scene import editor_scene
 from grognard.rulesets.skirmish.scenario import SCENARIOS_DIR, check_scenario, shipped
 from grognard.rulesets.skirmish.schema import (
@@ -273,6 +271,8 @@ def scene(data: Any) -> dict[str, Any]:
 
 def write(data: Any) -> str:
     """The scenario file's text (``Editor.write``): TOML that reads back to ``data``."""
+    import tomli_w  # here, not at the top: a rule set that only plays never needs it
+
     refused = too_large(data)
     if refused is not None:
         raise ScenarioError("scenario", [refused])
