@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import json
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -131,10 +132,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 
 def browser_client(server: ServerProcess) -> httpx.Client:
-    """A client that opened /editor (its cookie names the browser's draft)."""
-    client = httpx.Client(base_url=server.url, timeout=30)
+    """A client as the editor's page is: a random number of its own names its draft (X-Editor)."""
+    client = httpx.Client(base_url=server.url, timeout=30, headers={"X-Editor": secrets.token_hex(12)})
     assert client.get("/editor").status_code == 200
-    assert client.cookies.get("grognard_editor")
     return client
 
 
@@ -163,7 +163,7 @@ def test_a_draft_survives_a_restart_and_bad_input_loses_none(server: ServerProce
     not_toml = bob.post("/api/editor/skirmish/open", json={"text": "<script>alert(1)</script>"})
     assert not_toml.status_code == 400 and "not TOML" in not_toml.json()["message"]
     nobody = httpx.post(server.url + "/api/editor/skirmish/check", json={"data": bobs})
-    assert nobody.json()["code"] == "malformed" and "cookie" in nobody.json()["message"]
+    assert nobody.json()["code"] == "malformed" and "X-Editor" in nobody.json()["message"]
     if server.proc:
         assert psutil.Process(server.proc.pid).memory_info().rss - rss < 64 * 2**20
 
@@ -172,9 +172,8 @@ def test_a_draft_survives_a_restart_and_bad_input_loses_none(server: ServerProce
     start = ann.get("/api/editor/skirmish").json()
     assert start["draft"] == json.loads(json.dumps(mine))  # the markup kept as text, as typed
     assert bob.get("/api/editor/skirmish").json()["draft"] == bobs
-    stranger = httpx.Client(base_url=server.url)
-    stranger.get("/editor")
-    assert stranger.get("/api/editor/skirmish").json()["draft"] is None
+    assert browser_client(server).get("/api/editor/skirmish").json()["draft"] is None  # another browser's
+    assert 'href="/editor"' in httpx.get(server.url + "/").text  # the home page links the editor
     assert {"kinds", "men", "machines", "form"} <= set(start["palette"])
     assert ["castle_storm", CASTLE["title"]] in start["shipped"]
 

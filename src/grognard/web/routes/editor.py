@@ -2,7 +2,8 @@
 
 The page draws a scenario's data with the rule set's face (``Editor.scene``) and lists its problems
 (``Editor.check``) after each edit; the server keeps the table being drawn as that browser's draft in its
-database (a cookie names the browser; only its SHA-256 is stored), so it survives a reload and a restart. A
+database (a random number the page keeps in the browser's local storage names it, sent as ``X-Editor``; only
+its SHA-256 is stored: no cookie), so it survives a reload and a restart. A
 file is opened from its text only (``Editor.read``: parsed, never run, never a path) and downloaded as the
 text ``Editor.write`` makes. Checks run on a worker thread: a slow one never holds up the rooms' games.
 """
@@ -11,10 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Header, Query
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
@@ -27,7 +27,6 @@ from grognard.web.messages import RefusalCode
 from grognard.web.protocol import Refused
 
 router = APIRouter()
-COOKIE = "grognard_editor"
 MAX_DRAFT = 512 * 1024  # bytes of a table's data sent to be checked or kept (a shipped one is 10-30 KB)
 MAX_FILE = 300 * 1024  # bytes of a file's text sent to be opened (Editor.read refuses past 256 K characters)
 
@@ -58,12 +57,14 @@ def editor_of(name: str) -> tuple[Ruleset, Editor]:
     return ruleset, ruleset.editor
 
 
-def browser_of(request: Request) -> str:
-    """The SHA-256 of this browser's editor cookie (set by the page); refused without one."""
-    token = request.cookies.get(COOKIE, "")
-    if not token or len(token) > 64:
-        raise Refused(RefusalCode.MALFORMED, "no editor cookie: open /editor again (it sets one)")
-    return hashlib.sha256(token.encode()).hexdigest()
+def browser_of(x_editor: str) -> str:
+    """The SHA-256 of the number naming this browser's editor (its local storage); refused without one."""
+    if not 16 <= len(x_editor) <= 64:
+        raise Refused(RefusalCode.MALFORMED, "no X-Editor header naming this browser's editor: open /editor again")
+    return hashlib.sha256(x_editor.encode()).hexdigest()
+
+
+EditorId = Annotated[str, Header()]
 
 
 class Drawn(BaseModel):
@@ -80,21 +81,18 @@ class Opened(BaseModel):
 
 
 @router.get("/editor", response_class=HTMLResponse)
-async def editor_page(request: Request, ruleset: Annotated[str, Query(max_length=32)] = "") -> Any:
+async def editor_page(ruleset: Annotated[str, Query(max_length=32)] = "") -> Any:
     names = with_editor()
     chosen = ruleset or (names[0] if names else "")
     editor_of(chosen)
-    page = HTMLResponse(editor_html(chosen, [(n, rulesets.get(n).title) for n in names]))
-    if not request.cookies.get(COOKIE):
-        page.set_cookie(COOKIE, secrets.token_urlsafe(24), max_age=400 * 86400, httponly=True, samesite="strict")
-    return page
+    return HTMLResponse(editor_html(chosen, [(n, rulesets.get(n).title) for n in names]))
 
 
 @router.get("/api/editor/{name}")
-async def editor_start(name: str, request: Request, server: ServerDep) -> Any:
+async def editor_start(name: str, server: ServerDep, x_editor: EditorId = "") -> Any:
     """What the page starts from: the palette, the shipped scenarios, a blank table, this browser's draft."""
     ruleset, editor = editor_of(name)
-    draft = await server.run(server.store.draft, browser_of(request), name)
+    draft = await server.run(server.store.draft, browser_of(x_editor), name)
     files = ruleset.files.shipped() if ruleset.files is not None else []
     return {
         "palette": editor.palette(),
@@ -105,10 +103,10 @@ async def editor_start(name: str, request: Request, server: ServerDep) -> Any:
 
 
 @router.post("/api/editor/{name}/check")
-async def check(name: str, drawn: Drawn, request: Request, server: ServerDep) -> Any:
+async def check(name: str, drawn: Drawn, server: ServerDep, x_editor: EditorId = "") -> Any:
     """The table's problems and its picture; kept as this browser's draft (problems and all)."""
     _, editor = editor_of(name)
-    browser = browser_of(request)
+    browser = browser_of(x_editor)
 
     def work() -> tuple[list[dict[str, Any]], dict[str, Any]]:
         return editor.check(drawn.data), editor.scene(drawn.data)

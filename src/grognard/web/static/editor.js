@@ -2,7 +2,7 @@
 // table.js), checked by the server after each edit (debounced), its problems listed and marked where they lie;
 // every edit undone and redone; the draft kept by the server for this browser. No rule set is named here: what
 // may be drawn comes from the palette (/api/editor/NAME).
-import { $, el, say } from "./page.js";
+import { $, el, say, store, randomId } from "./page.js";
 import { geometryOf, centre, hitAt, moveEntry, turnEntry, nearestOnOutline, overlay } from "./editor_draw.js";
 import { drawForm, drawPicked } from "./editor_form.js";
 
@@ -13,8 +13,12 @@ let P = null, data = null, table = null, over = null;
 let past = [], future = [];
 let tool = "pick", picked = null, drawing = null, cursor = null, problems = [], grab = null;
 
+// the number naming this browser's draft on the server (kept here, in local storage: no cookie)
+const browser = store.get("grognard-editor") || (store.set("grognard-editor", randomId()), store.get("grognard-editor")) || randomId();
 async function call(path, body) {
-  const r = await fetch(api(path), body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const headers = { "X-Editor": browser };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const r = await fetch(api(path), body === undefined ? { headers } : { method: "POST", headers, body: JSON.stringify(body) });
   const type = r.headers.get("content-type") || "";
   const out = type.includes("json") ? await r.json() : await r.text();
   if (!r.ok) throw new Error((out && out.message) || "refused (" + r.status + ")");
