@@ -133,3 +133,63 @@ def test_markup_is_text_and_a_file_too_large_is_refused_in_one_line(browser: Any
     assert message.startswith("error: big.toml: 1000000 bytes; a scenario file has at most") and "\n" not in message
     assert page.evaluate("window.grognardEditor.data()") == before
     page.context.close()
+
+
+def tap(page: Any, x: float, y: float) -> None:
+    page.touchscreen.tap(*at(page, x, y))
+
+
+def test_keys_alone_draw_and_a_finger_places_the_scenarios_parts(browser: Any, server: ServerProcess) -> None:
+    page = editor(browser, server, 1280, 800, touch=True)
+    page.click("#ed-new")
+    page.click("[data-tool=woods]")
+    page.focus("svg.table")
+    for key in ["ArrowRight"] * 8 + ["Space"] + ["ArrowUp"] * 8 + ["Space"] + ["ArrowLeft"] * 8 + ["Space", "Enter"]:
+        page.keyboard.press(key)
+    woods = page.evaluate("window.grognardEditor.data().terrain[0]")
+    (x0, y0), (x1, y1), (x2, y2) = woods["shape"]
+    assert woods["kind"] == "woods" and (x1 - x0, y1 - y0, x2 - x1, y2 - y1) == (0, 4, -4, 0), woods
+    page.keyboard.press("Escape")  # back to picking
+    page.keyboard.press("n")  # the woods picked
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("window.grognardEditor.data().terrain[0].shape[0]") == [x0 + 0.5, y0]
+    page.keyboard.press("r")
+    turned = page.evaluate("window.grognardEditor.data().terrain[0].shape")
+    assert turned[0] != [x0 + 0.5, y0]
+    page.keyboard.press("Control+z")
+    assert page.evaluate("window.grognardEditor.data().terrain[0].shape[0]") == [x0 + 0.5, y0]
+
+    page.click("[data-tool=building]")
+    drag(page, (30, 30), (38, 34))
+    page.select_option("#ed-p-storeys", "2")
+    page.fill("#ed-p-points", "12")
+    page.press("#ed-p-points", "Tab")
+    house = page.evaluate("window.grognardEditor.data().terrain[1]")
+    assert house["sections"][0]["storeys"] == [{"points": 12}, {"points": 12}]
+    page.click("#ed-split")
+    assert len(page.evaluate("window.grognardEditor.data().terrain[1].sections")) == 2
+
+    page.select_option("#ed-men-side", "allies")
+    page.click("[data-tool='machine:vehicles']")
+    tap(page, 20, 8)
+    page.click("[data-tool=men]")
+    page.fill("#ed-men-count", "2")  # with its crew of two, as many as a jeep carries
+    tap(page, 4, 4)
+    page.select_option("#ed-p-rides", "V1")
+    page.click("[data-tool=railway]")
+    drag(page, (0, 44), (48, 44))
+    page.fill("#ed-p-train", "2")
+    page.press("#ed-p-train", "Tab")
+    page.select_option("#ed-men-side", "axis")
+    page.click("[data-tool=men]")
+    tap(page, 10, 30)
+    page.fill("#ed-p-drop", "1")
+    page.press("#ed-p-drop", "Tab")
+    data = page.evaluate("window.grognardEditor.data()")
+    assert data["vehicles"][0]["passengers"] == ["B"] and data["train"] == {"railway": "RA1", "enters": 2}
+    assert data["drops"] == [{"unit": "C", "move": 1}]
+    assert all(f["at"] == data["vehicles"][0]["at"] for f in data["units"][1]["figures"])  # aboard: at the vehicle
+    problems = settled(page)
+    assert problems == [], problems
+    assert page.errors == []
+    page.context.close()

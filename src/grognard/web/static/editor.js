@@ -79,6 +79,7 @@ function showProblems() {
     list.appendChild(li);
   });
   $("ed-count").textContent = problems.length ? "(" + problems.length + ")" : "";
+  if (!problems.length) list.appendChild(el("li", "none: the rules find nothing wrong with this table", { class: "ok ed-none" }));
   const sound = !problems.length;
   document.querySelector("main").dataset.sound = String(sound);
   for (const id of ["ed-play", "ed-test", "ed-balance"]) $(id).disabled = !sound;
@@ -204,6 +205,13 @@ function act(what, arg) {
   }, "moved");
   else if (what === "add-corner") edit((d) => { const g = geometryOf(d[pk.list][pk.index]), k = pk.corner, n = g.points.length, a = g.points[k], b = g.points[(k + 1) % n]; g.points.splice(k + 1, 0, [snap((a[0] + b[0]) / 2), snap((a[1] + b[1]) / 2)]); }, "added a corner");
   else if (what === "remove-corner") { edit((d) => { const g = geometryOf(d[pk.list][pk.index]); if (g.points.length > (g.key === "shape" ? 3 : 2)) g.points.splice(pk.corner, 1); }, "removed a corner"); picked.corner = null; }
+  else if (what === "split") edit((d) => {  // two sections, each half of the building along its longer side
+    const e = d[pk.list][pk.index], [a, b, c, q] = e.shape;
+    const long = Math.hypot(b[0] - a[0], b[1] - a[1]) >= Math.hypot(c[0] - b[0], c[1] - b[1]);
+    const mid = (u, v) => [Math.round(((u[0] + v[0]) / 2) * 100) / 100, Math.round(((u[1] + v[1]) / 2) * 100) / 100];
+    const halves = long ? [[a, mid(a, b), mid(q, c), q], [mid(a, b), b, c, mid(q, c)]] : [[a, b, mid(b, c), mid(a, q)], [mid(a, q), mid(b, c), c, q]];
+    e.sections = halves.map((h, k) => ({ id: (e.id || "B") + "." + "ab"[k], shape: h.map((p) => p.slice()), storeys: [{}] }));
+  }, "split in two sections");
   else if (what === "add-man") edit((d) => { const f = d[pk.list][pk.index].figures, last = f[f.length - 1]; f.push(Object.assign({}, last, { at: [last.at[0] + Math.max(1.5, step()), last.at[1]] })); }, "added a man");
   else if (what === "delete") {
     edit((d) => {

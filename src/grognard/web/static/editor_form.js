@@ -42,6 +42,8 @@ function input(field, value, onChange, id) {
   return box;
 }
 
+const geometryPoints = (e) => (Array.isArray(e.shape) ? e.shape.length : 0);
+
 function row(label, box) {
   const p = el("p", null, { class: "ed-field" });
   p.appendChild(el("label", label, { for: box.id }));
@@ -85,6 +87,42 @@ export function drawPicked(box, ctx) {
     box.appendChild(row("side", input({ type: "choice", choices: palette.sides }, entry.side, change("side", "side"), "ed-p-side")));
     box.appendChild(row("heading (degrees)", input({ type: "number", min: 0, max: 359, step: 15 }, entry.heading, change("heading", "heading"), "ed-p-heading")));
   }
+  if (entry.kind === "railway") {  // the train runs along this railway, coming on at its first point
+    const train = data.train && (!data.train.railway || data.train.railway === entry.id) ? data.train.enters || 1 : null;
+    box.appendChild(row("the train comes on at move (empty: no train)", input({ type: "int", min: 1, max: 100 }, train, (v) => edit((d) => {
+      if (v) d.train = { railway: d[picked.list][picked.index].id, enters: v }; else delete d.train;
+    }, "the train"), "ed-p-train")));
+  }
+  if (kind && kind.sections && !(entry.sections && entry.sections.length > 1)) {  // one roof: its storeys and points
+    const sec = (entry.sections && entry.sections[0]) || { storeys: [{}] };
+    const setStoreys = (n, points) => edit((d) => {
+      const e = d[picked.list][picked.index];
+      const id = (e.sections && e.sections[0] && e.sections[0].id) || (e.id || "B") + ".a";
+      e.sections = [{ id: id, storeys: Array.from({ length: n }, () => (points ? { points: points } : {})) }];
+    }, "storeys");
+    const points = (sec.storeys[0] || {}).points || null;
+    box.appendChild(row("storeys", input({ type: "choice", choices: ["1", "2"] }, String(sec.storeys.length), (v) => setStoreys(Number(v), points), "ed-p-storeys")));
+    box.appendChild(row("points a storey (empty: the tables')", input({ type: "int", min: 1, max: 1000 }, points, (v) => setStoreys(sec.storeys.length, v), "ed-p-points")));
+  }
+  if (picked.list === palette.men.list && picked.fig === undefined) {  // by air, or aboard a vehicle
+    const dropped = (data.drops || []).find((x) => x.unit === entry.id);
+    box.appendChild(row("dropped by air on move (empty: not)", input({ type: "int", min: 1, max: 100 }, dropped ? dropped.move : null, (v) => edit((d) => {
+      d.drops = (d.drops || []).filter((x) => x.unit !== entry.id);
+      if (v) d.drops.push({ unit: entry.id, move: v });
+      if (!d.drops.length) delete d.drops;
+    }, "drop"), "ed-p-drop")));
+    const vehicles = (data.vehicles || []).filter((v) => v && v.id);
+    if (vehicles.length) {
+      const rides = vehicles.find((v) => (v.passengers || []).includes(entry.id));
+      box.appendChild(row("rides in", input({ type: "choice", choices: ["(none)", ...vehicles.map((v) => v.id)] }, rides ? rides.id : "(none)", (v) => edit((d) => {
+        for (const x of d.vehicles || []) if (x.passengers) { x.passengers = x.passengers.filter((u) => u !== entry.id); if (!x.passengers.length) delete x.passengers; }
+        const x = (d.vehicles || []).find((y) => y.id === v);
+        if (!x) return;
+        (x.passengers = x.passengers || []).push(entry.id);
+        for (const f of d[picked.list][picked.index].figures) f.at = [x.at[0], x.at[1]];  // aboard: at the vehicle
+      }, "aboard"), "ed-p-rides")));
+    }
+  }
   if (picked.list === palette.men.list) {
     box.appendChild(row("side", input({ type: "choice", choices: palette.sides }, entry.side, change("side", "side"), "ed-p-side")));
     box.appendChild(row("name", input({ type: "text", max: 60 }, entry.name, change("name", "name"), "ed-p-name")));
@@ -99,6 +137,7 @@ export function drawPicked(box, ctx) {
   }
   const buttons = el("p", null, { class: "ed-row" });
   const button = (text, fn, id) => { const b = el("button", text, { type: "button", id: id }); b.addEventListener("click", fn); buttons.appendChild(b); };
+  if (kind && kind.sections && geometryPoints(entry) === 4 && !(entry.sections && entry.sections.length > 1)) button("Split in two sections", () => act("split"), "ed-split");
   for (const key of (kind && kind.openings) || []) button("Add a " + key.replace(/s$/, ""), () => act("opening:" + key), "ed-add-" + key);
   if (picked.list === palette.men.list && picked.fig === undefined) button("Add a man", () => act("add-man"), "ed-add-man");
   button("Turn \u21ba", () => act("turn", 15), "ed-turn-left");
