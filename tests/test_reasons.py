@@ -102,6 +102,8 @@ def test_the_levels_reasons_name_their_own_clauses() -> None:
     assert {"hard", "beginner"} <= b17
     skirmish = _levels_game("skirmish", {"allies": "hard", "axis": "beginner"}, {"scenario": "hill_assault"}, 40)
     assert "aimed fire" in skirmish
+    conformance = _levels_game("skirmish", {"allies": "random", "axis": "book"}, {"scenario": "hill_assault"}, 20)
+    assert "skirmish.random" in conformance  # the conformance suite's player
 
 
 def test_the_search_gives_its_candidates_means_and_intervals() -> None:
@@ -210,3 +212,15 @@ def test_a_game_nobody_reads_builds_no_reasons() -> None:
     action = bot.choose(game, decision)
     assert reason_for(bot, game, decision, action) is not None
     assert reason_for(bot, game.unobserved(), decision, action) is None
+
+
+def test_why_at_a_referee_s_dice_prompt_tells_the_move_being_rolled() -> None:
+    """With the table's dice typed, 'why' at a dice prompt tells the bots' last reasons: at the bunker's roll,
+    the bunker's own (its fire at the squad furthest up the beach)."""
+    typed = "why\n" + "3\n" * 8 + "why\nquit\n"  # the setup's and landings' single dice, then the bunker's 4
+    done = run_cli("play", "omaha", "--germans", "1", "--dice", "manual", stdin=typed)
+    assert done.returncode == 0, done.stderr
+    first, _, rest = done.stdout.partition("no bot has moved yet")
+    assert first and rest, done.stdout  # the first 'why', before any bot moved
+    at_fire = rest.split("fires at A", 1)[1]
+    assert "German 1: fire B" in at_fire and "why: omaha.doctrine.concentrate" in at_fire, at_fire

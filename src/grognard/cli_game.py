@@ -310,6 +310,8 @@ def _play(
     session = Session(
         ruleset, game, opened.writer, setup.chosen, humans, prompter, setup.seed, on_events, dice_after, explain=explain
     )
+    if isinstance(source, TypedDice):
+        source.why = session.why  # 'why' at a dice prompt too
     interrupted = False
     try:
         result = session.run()

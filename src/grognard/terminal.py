@@ -128,6 +128,7 @@ class TypedDice(ManualDice):
     def __init__(self, prompter: Prompter) -> None:
         self.prompter = prompter
         self.board: Callable[[], str] | None = None  # set once the game exists: 'board' at a dice prompt
+        self.why: Callable[[], list[str]] | None = None  # the session's: 'why' at a dice prompt
         self.listener: Callable[[Event], None] | None = None  # the live display, for the game it rolls for
 
         def ask(n: int, sides: int, purpose: str, problem: str | None) -> Sequence[int]:
@@ -141,6 +142,9 @@ class TypedDice(ManualDice):
                     prompter.say(DICE_HELP.format(count=count))
                 elif word in ("board", "b"):
                     prompter.say(self.board() if self.board is not None else "the table is still being set up")
+                elif word in ("why", "w"):
+                    for line in self.why() if self.why is not None else ["no bot has moved yet"]:
+                        prompter.say(line)
                 elif word == "resign":
                     prompter.say("finish this roll first: a side resigns at one of its decisions")
                 else:
@@ -171,7 +175,7 @@ class TypedDice(ManualDice):
 
 
 DICE_HELP = """Roll {count} at the table and type what they show: 5 2 6 1, 5,2,6,1 or 5261.
-'board' shows the table, 'quit' stops here (with --record the game so far is saved)."""
+'board' shows the table, 'why' the bots' last reasons, 'quit' stops here (with --record the game so far is saved)."""
 
 
 HELP = """Answer with the number of a choice, or type an order in full ({usage}).
@@ -486,8 +490,8 @@ class Session:
     def reason(self, bot: Bot, decision: Decision, action: Any) -> dict[str, Any] | None:
         """``bot``'s reason for ``action`` when someone will read it (``--explain``, or people at the keyboard),
         kept for 'why' and printed with ``--explain``; its JSON form for the record (None: not built)."""
-        if not (self.explain or self.humans):
-            return None
+        if not (self.explain or self.humans or isinstance(self.game.dice, TypedDice)):
+            return None  # no one reads it: not --explain, no person at a prompt, no referee typing the dice
         reason = reason_for(bot, self.game, decision, action)
         if reason is None:
             return None

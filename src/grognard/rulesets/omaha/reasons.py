@@ -86,7 +86,7 @@ def american(game: OmahaGame, decision: Decision, action: Move | Fight) -> Reaso
     shoot_ok = bunker is not None and bunker.active
     whole = f"{_men(squad.figures)} ({'' if squad.figures >= book.MOSTLY_WHOLE else 'not '}mostly whole: 7 or more)"
     if isinstance(action, Move):
-        here = f"({_where(squad)})"
+        here = f"(it stood {_where(squad)})"
         if R.below_wall(squad.y):
             if action.x != squad.x:
                 return Reason(
