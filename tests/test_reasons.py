@@ -20,7 +20,7 @@ import pytest
 
 from grognard.core.dice import RecordedDice, SeededDice
 from grognard.core.engine import Game
-from grognard.core.reasons import Reason, reason_for, reason_json
+from grognard.core.reasons import Reason, reason_for, reason_json, shown_why, tally
 from grognard.core.record import RecordWriter, dice_of, make_header, read_lines, readable_by, replay
 from grognard.rulesets import get
 from terminal_driver import run_cli
@@ -199,6 +199,9 @@ def test_a_secret_choice_s_reason_is_its_side_s_alone_until_the_reveal() -> None
     assert line["action"] not in json.dumps(readable_by(before, other)[sealed_at])  # 'melee X stay' nowhere
     assert readable_by(before, line["seat"])[sealed_at]["reason"] == reason
     assert readable_by(lines, other)[sealed_at]["reason"] == reason  # revealed: no secret any more
+    # no page shows it (the feed, a tap, the replay viewer, the debrief's tally read shown_why)
+    assert shown_why(line["seat"], line["action"], reason) is None
+    assert not any("melee-choice" in said for said in tally(lines))
     # and the record replays, its digests untouched by the reasons
     assert replay(lines, get).complete
 
