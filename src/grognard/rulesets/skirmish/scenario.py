@@ -182,42 +182,11 @@ def _checks_of_the_rest(data: Any, error: ValidationError, base: Path | None, ta
     """
     if not isinstance(data, dict):
         return []
-    rest = dict(data)
-    dropped: dict[str, set[int]] = {}
+    aside = _set_aside(data, error)
+    if aside is None:
+        return []
+    rest, dropped, unknown, stood_in = aside
     gone: set[str] = set()
-    unknown: set[str] = set()  # the table's width or depth, when it does not check
-    stood_in: list[str] = []  # fields that do not check, checked with a stand-in: nothing more is said of them
-    for item in error.errors():
-        loc = item["loc"]
-        if not loc:
-            return []
-        top = str(loc[0])
-        field = ScenarioSpec.model_fields.get(top)
-        if field is None:  # a key the file should not have: leave it out
-            rest.pop(top, None)
-        elif len(loc) >= 2 and isinstance(loc[1], int) and isinstance(data.get(top), list):
-            dropped.setdefault(top, set()).add(loc[1])
-        elif not field.is_required():
-            rest.pop(top, None)
-        elif top == "table" and len(loc) == 2 and loc[1] in ("width", "depth") and isinstance(rest.get(top), dict):
-            unknown.add(str(loc[1]))  # the rest is checked against a stand-in: see _stand_in_table
-        elif len(loc) >= 2 and isinstance(rest.get(top), dict):
-            model = field.annotation
-            inner = getattr(model, "model_fields", {}).get(str(loc[1]))
-            if inner is None:
-                return []
-            if inner.is_required():  # a stand-in (victory.turn_limit: 1000), and nothing said of it
-                if str(loc[1]) not in _STAND_INS:
-                    return []
-                rest[top] = {**rest[top], str(loc[1]): _stand_in(str(loc[1]), data)}
-                stood_in.append(f"{top}.{loc[1]}")
-            else:
-                rest[top] = {k: v for k, v in rest[top].items() if k != loc[1]}
-        elif len(loc) == 1 and field.annotation is str:  # the title or name not a text: a stand-in
-            rest[top] = ""
-            stood_in.append(top)
-        else:
-            return []
     if unknown:
         rest["table"] = _stand_in_table(data, unknown)
     kept: dict[str, list[int]] = {}
@@ -258,6 +227,47 @@ def _checks_of_the_rest(data: Any, error: ValidationError, base: Path | None, ta
             problem = re.sub(r'off the (\S+" x \S+" )?table', f"off the table ({why})", problem)
         out.append(renumber(problem))
     return out
+
+
+def _set_aside(
+    data: dict[str, Any], error: ValidationError
+) -> tuple[dict[str, Any], dict[str, set[int]], set[str], list[str]] | None:
+    """What of ``data`` the cross-checks read, its field problems (``error``) set aside: ``(rest, dropped,
+    unknown, stood_in)``: the data left, the entries of each list left out, the table's sizes that do not
+    check, the fields read as a stand-in (nothing more is said of them); ``None`` when nothing can be checked."""
+    rest = dict(data)
+    dropped: dict[str, set[int]] = {}
+    unknown: set[str] = set()  # the table's width or depth, when it does not check
+    stood_in: list[str] = []
+    for item in error.errors():
+        loc = item["loc"]
+        if not loc:
+            return None
+        top = str(loc[0])
+        field = ScenarioSpec.model_fields.get(top)
+        if field is None:  # a key the file should not have: leave it out
+            rest.pop(top, None)
+        elif len(loc) >= 2 and isinstance(loc[1], int) and isinstance(data.get(top), list):
+            dropped.setdefault(top, set()).add(loc[1])
+        elif not field.is_required():
+            rest.pop(top, None)
+        elif top == "table" and len(loc) == 2 and loc[1] in ("width", "depth") and isinstance(rest.get(top), dict):
+            unknown.add(str(loc[1]))  # the rest is checked against a stand-in: see _stand_in_table
+        elif len(loc) >= 2 and isinstance(rest.get(top), dict):
+            inner = getattr(field.annotation, "model_fields", {}).get(str(loc[1]))
+            if inner is None or (inner.is_required() and str(loc[1]) not in _STAND_INS):
+                return None
+            if inner.is_required():  # a stand-in (victory.turn_limit: 1000), and nothing said of it
+                rest[top] = {**rest[top], str(loc[1]): _stand_in(str(loc[1]), data)}
+                stood_in.append(f"{top}.{loc[1]}")
+            else:
+                rest[top] = {k: v for k, v in rest[top].items() if k != loc[1]}
+        elif len(loc) == 1 and field.annotation is str:  # the title or name not a text: a stand-in
+            rest[top] = ""
+            stood_in.append(top)
+        else:
+            return None
+    return rest, dropped, unknown, stood_in
 
 
 class _Rest(ScenarioSpec):

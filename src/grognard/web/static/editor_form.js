@@ -87,6 +87,38 @@ export function drawPicked(box, ctx) {
     box.appendChild(row("side", input({ type: "choice", choices: palette.sides }, entry.side, change("side", "side"), "ed-p-side")));
     box.appendChild(row("heading (degrees)", input({ type: "number", min: 0, max: 359, step: 15 }, entry.heading, change("heading", "heading"), "ed-p-heading")));
   }
+  parts(box, ctx, entry, kind);
+  if (picked.list === palette.men.list) {
+    box.appendChild(row("side", input({ type: "choice", choices: palette.sides }, entry.side, change("side", "side"), "ed-p-side")));
+    box.appendChild(row("name", input({ type: "text", max: 60 }, entry.name, change("name", "name"), "ed-p-name")));
+    box.appendChild(row("enters on move (0: on the table)", input({ type: "int", min: 0, max: 100 }, entry.enters || 0, change("enters", "enters"), "ed-p-enters")));
+    const figs = entry.figures || [];
+    const one = picked.fig !== undefined && picked.fig !== null ? [picked.fig] : figs.map((_, k) => k);
+    const first = figs[one[0]] || {};
+    const men = (key) => (v) => edit((d) => { for (const k of one) d[picked.list][picked.index].figures[k][key] = v; }, key);
+    const whose = one.length > 1 ? " (all its men)" : "";
+    box.appendChild(row("kind" + whose, input({ type: "choice", choices: palette.men.types }, first.type || palette.men.types[0], men("type"), "ed-p-type")));
+    box.appendChild(row("weapon" + whose, input({ type: "choice", choices: palette.men.weapons }, first.weapon || palette.men.weapons[0], men("weapon"), "ed-p-weapon")));
+  }
+  const buttons = el("p", null, { class: "ed-row" });
+  const button = (text, fn, id) => { const b = el("button", text, { type: "button", id: id }); b.addEventListener("click", fn); buttons.appendChild(b); };
+  if (kind && kind.sections && geometryPoints(entry) === 4 && !(entry.sections && entry.sections.length > 1)) button("Split in two sections", () => act("split"), "ed-split");
+  for (const key of (kind && kind.openings) || []) button("Add a " + key.replace(/s$/, ""), () => act("opening:" + key), "ed-add-" + key);
+  if (picked.list === palette.men.list && picked.fig === undefined) button("Add a man", () => act("add-man"), "ed-add-man");
+  button("Turn \u21ba", () => act("turn", 15), "ed-turn-left");
+  button("Turn \u21bb", () => act("turn", -15), "ed-turn-right");
+  if (picked.corner !== undefined && picked.corner !== null) {
+    button("Add a corner after it", () => act("add-corner"), "ed-add-corner");
+    button("Remove this corner", () => act("remove-corner"), "ed-remove-corner");
+  }
+  button("Delete", () => act("delete"), "ed-delete");
+  box.appendChild(buttons);
+}
+
+// the parts of a scenario that hang on the picked entry: a railway's train, a building's storeys (one roof), a
+// unit's drop by air or its ride in a vehicle
+function parts(box, ctx, entry, kind) {
+  const { data, palette, picked, edit } = ctx;
   if (entry.kind === "railway") {  // the train runs along this railway, coming on at its first point
     const train = data.train && (!data.train.railway || data.train.railway === entry.id) ? data.train.enters || 1 : null;
     box.appendChild(row("the train comes on at move (empty: no train)", input({ type: "int", min: 1, max: 100 }, train, (v) => edit((d) => {
@@ -123,29 +155,4 @@ export function drawPicked(box, ctx) {
       }, "aboard"), "ed-p-rides")));
     }
   }
-  if (picked.list === palette.men.list) {
-    box.appendChild(row("side", input({ type: "choice", choices: palette.sides }, entry.side, change("side", "side"), "ed-p-side")));
-    box.appendChild(row("name", input({ type: "text", max: 60 }, entry.name, change("name", "name"), "ed-p-name")));
-    box.appendChild(row("enters on move (0: on the table)", input({ type: "int", min: 0, max: 100 }, entry.enters || 0, change("enters", "enters"), "ed-p-enters")));
-    const figs = entry.figures || [];
-    const one = picked.fig !== undefined && picked.fig !== null ? [picked.fig] : figs.map((_, k) => k);
-    const first = figs[one[0]] || {};
-    const men = (key) => (v) => edit((d) => { for (const k of one) d[picked.list][picked.index].figures[k][key] = v; }, key);
-    const whose = one.length > 1 ? " (all its men)" : "";
-    box.appendChild(row("kind" + whose, input({ type: "choice", choices: palette.men.types }, first.type || palette.men.types[0], men("type"), "ed-p-type")));
-    box.appendChild(row("weapon" + whose, input({ type: "choice", choices: palette.men.weapons }, first.weapon || palette.men.weapons[0], men("weapon"), "ed-p-weapon")));
-  }
-  const buttons = el("p", null, { class: "ed-row" });
-  const button = (text, fn, id) => { const b = el("button", text, { type: "button", id: id }); b.addEventListener("click", fn); buttons.appendChild(b); };
-  if (kind && kind.sections && geometryPoints(entry) === 4 && !(entry.sections && entry.sections.length > 1)) button("Split in two sections", () => act("split"), "ed-split");
-  for (const key of (kind && kind.openings) || []) button("Add a " + key.replace(/s$/, ""), () => act("opening:" + key), "ed-add-" + key);
-  if (picked.list === palette.men.list && picked.fig === undefined) button("Add a man", () => act("add-man"), "ed-add-man");
-  button("Turn \u21ba", () => act("turn", 15), "ed-turn-left");
-  button("Turn \u21bb", () => act("turn", -15), "ed-turn-right");
-  if (picked.corner !== undefined && picked.corner !== null) {
-    button("Add a corner after it", () => act("add-corner"), "ed-add-corner");
-    button("Remove this corner", () => act("remove-corner"), "ed-remove-corner");
-  }
-  button("Delete", () => act("delete"), "ed-delete");
-  box.appendChild(buttons);
 }
