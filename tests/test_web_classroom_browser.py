@@ -376,7 +376,7 @@ def test_a_pupils_after_action_report_and_coach_are_his_own_orders(
         page.context.close()
 
 
-def test_the_host_downloads_the_reports_from_the_host_page(browser: Any, server: ServerProcess) -> None:
+def test_the_host_downloads_the_reports_from_the_host_page(browser: Any, server: ServerProcess, shots: Path) -> None:
     """A game the host ended after Ann's first order: the host page offers the reports, and they download as a
     zip with Ann's page and the class CSV, saying the coach is still at work or done."""
     status, made = call(server.url + "/api/rooms", {"ruleset": "omaha", "options": {"germans": 1}})
@@ -402,6 +402,8 @@ def test_the_host_downloads_the_reports_from_the_host_page(browser: Any, server:
             page.click("#reports")
         saved = download.value.path()
         page.wait_for_function("document.getElementById('reports-note').textContent.startsWith('Downloaded')")
+        page.locator("#reports").scroll_into_view_if_needed()
+        shoot(page, shots, "host-reports")
         import zipfile
 
         with zipfile.ZipFile(saved) as archive:

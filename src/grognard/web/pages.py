@@ -294,9 +294,9 @@ title="Take back works until a die is rolled or a secret revealed: an action who
 <button type="button" id="end">End the game</button>
 <button type="button" id="delete">Delete the game</button>
 <a id="record" hidden>Download the record</a>
-<a id="reports" hidden>Download the after-action reports (a PDF a player, the class CSV: zip)</a>
-<span id="reports-note" class="hint" role="status"></span>
+<a id="reports" hidden title="a PDF page a player and the class CSV, in one zip">Download the after-action reports</a>
 </p>
+<p id="reports-note" class="hint" role="status"></p>
 <form id="settings">
 <p><input type="checkbox" id="fill-bots" name="fill_bots">
 <label for="fill-bots">bots play the empty seats</label></p>
