@@ -4,7 +4,8 @@ The people are the room's players; the record lines of each one's orders are kep
 they are given (``meta["orders"]``: ``[line, player id]``; an order a bot gave for a seat is no one's).
 The coach (every person's decision beside the hard bot's, ``analysis.coach``) takes a class game minutes,
 so it runs in the background from the first time it is asked for after the end (the debrief asks at
-once), one decision at a time, telling how far it has got; the reports are made at once from the record
+once), in a worker process a part at a time (the server answers the pages meanwhile), telling how far it
+has got; the reports are made at once from the record
 (within a second or two for a class), with the coach's view once it is ready and, until then, a line on
 each page saying it is still being worked out.
 """
@@ -12,14 +13,20 @@ each page saying it is still being worked out.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import os
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from grognard.analysis.coach import COACH_LEVEL, COACH_PLAYOUTS, Coaching, coach_lines
+from grognard.analysis.coach import COACH_LEVEL, COACH_PLAYOUTS, Coaching, Weighed, coach_lines
 from grognard.reports import Player, Reports, class_reports
 
-__all__ = ["AfterAction", "people_of"]
+__all__ = ["AfterAction", "people_of", "weigh_part"]
+
+PART, PARTS = 40, 8  # the decisions a worker weighs at a time: at least PART, in about PARTS parts
 
 
 def people_of(meta: dict[str, Any]) -> list[Player]:
@@ -33,6 +40,23 @@ def people_of(meta: dict[str, Any]) -> list[Player]:
         if pid in lines or seats:
             out.append(Player(str(player["name"]), tuple(seats), frozenset(lines.get(pid, set()))))
     return out
+
+
+def _watch_parent(parent: int) -> None:
+    """In a coach worker: exit when the server that started it is gone (a worker is never left behind)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="parent watch").start()
+
+
+def weigh_part(lines: list[dict[str, Any]], part: frozenset[int], seed: int) -> list[Weighed]:
+    """The decisions of the record lines ``part``, weighed (in a worker process: ``AfterAction._coach``).
+    Each decision's playouts are seeded by its line, so the parts add up to the coach of them all at once."""
+    return list(coach_lines(lines, lambda line, _seat: line in part, playouts=COACH_PLAYOUTS, seed=seed).weighed)
 
 
 class AfterAction:
@@ -58,21 +82,26 @@ class AfterAction:
             self.task = asyncio.get_running_loop().run_in_executor(None, self._coach, stop)
 
     def _coach(self, stop: Callable[[], bool]) -> None:
-        wanted = {line for player in self.people for line in player.lines}
-
-        def told(done: int, total: int) -> None:
-            self.done, self.total = done, total
-
+        """The coach, a part at a time in a worker process (the server's own process stays free to answer
+        the pages), how far it has got said between parts; given up when ``stop()`` says so."""
+        wanted = sorted(line for player in self.people for line in player.lines)
+        size = max(PART, -(-len(wanted) // PARTS))
+        parts = [frozenset(wanted[i : i + size]) for i in range(0, len(wanted), size)]
+        weighed: list[Weighed] = []
         try:
-            coaching = coach_lines(
-                self.lines, lambda line, _seat: line in wanted, playouts=COACH_PLAYOUTS, seed=self.seed,
-                progress=told, stop=stop,
-            )  # fmt: skip
+            context = multiprocessing.get_context("spawn")  # no fork of a threaded server
+            with ProcessPoolExecutor(1, context, initializer=_watch_parent, initargs=(os.getpid(),)) as pool:
+                for part in parts:
+                    if stop():
+                        pool.shutdown(cancel_futures=True)
+                        return
+                    weighed += pool.submit(weigh_part, self.lines, part, self.seed).result()
+                    self.done = len(weighed)
         except Exception as exc:  # a bug must not leave the pages waiting for ever: they say it failed
             self.failed = f"the coach failed: {exc}"
             raise
         if not stop():
-            self.coaching = coaching
+            self.coaching = Coaching(str(self.lines[0]["ruleset"]), COACH_PLAYOUTS, self.seed, tuple(weighed))
 
     def note(self) -> str:
         """Where the coach is, in a line for a report page or the debrief."""
