@@ -25,6 +25,7 @@ from grognard.analysis.winprob import DEFAULT_PLAYOUTS
 from grognard.bots import ladder
 from grognard.cli_bots import check_bots_and_people, parse_bots
 from grognard.cli_common import check_seed, shown_options
+from grognard.core import plans
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.engine import Event, Game
 from grognard.core.errors import OptionError, RecordError, TornRecord
@@ -74,6 +75,7 @@ class _Setup:
     chosen: dict[str, str]  # {side: bot name}
     human: str | None  # the sides or seats people play, as given
     resumed: Replay | None
+    plan: str | None = None  # -o plan=random|NAME[,NAME]: the bots' plans (grognard.core.plans)
 
 
 @dataclass
@@ -87,6 +89,7 @@ class _Opened:
     humans: set[str]
     early: _TurnPrinter | None
     start_events: list[Event]
+    plans: dict[str, plans.Plan]  # side -> the plan its bots follow (kept secret until the reveal)
 
 
 def _run_play(
@@ -153,9 +156,11 @@ def _settle(
     where a flag may only agree with it (``OptionError`` naming the flag). None: a resumed record's cut last
     line was not to be dropped, so nothing is played."""
     if resume is None:
+        given = dict(given)
+        plan = given.pop("plan", None)  # the bots', not the game's: never in the header (it is a secret)
         options = ruleset.resolve(given)
         chosen = parse_bots(ruleset, bots or ())
-        return _Setup(options, secrets.randbits(32) if seed is None else seed, dice, chosen, human, None)
+        return _Setup(options, secrets.randbits(32) if seed is None else seed, dice, chosen, human, None, plan)
     if given:
         raise OptionError(f"--resume: the options come from the record, not the command line ({', '.join(given)})")
     if record is not None:
@@ -203,9 +208,10 @@ def _reopen(
         return None
     sink = _open_record(resume, "a")
     writer = RecordWriter.resume(resumed.used, sink)
+    followed = plans.rearm(ruleset, game, writer, resumed.plans, setup.seed)
     if not quiet:
         console.print(f"resumed {resume} at turn {game.turn}: {resumed.actions} actions replayed, digests match")
-    return _Opened(game, writer, sink, humans, None, [])
+    return _Opened(game, writer, sink, humans, None, [], followed)
 
 
 def _begin(
@@ -220,10 +226,14 @@ def _begin(
     """A fresh game: its seats checked, its banner, its record's file and header (None: typed dice of the setup
     abandoned, nothing saved)."""
     options, human = setup.options, setup.human
-    if human is not None:  # the seats checked on a probe game before the banner, the record, a referee's dice
-        probe = ruleset.new_game(options, SeededDice(0))
-        check_bots_and_people(ruleset, bots, parse_humans(human, probe), probe)
     embedded = ruleset.files.embed(options) if ruleset.files is not None else None  # read once: played and kept
+    chosen_plans: dict[str, str] = {}
+    if human is not None or setup.plan is not None:
+        # the seats and plans checked on a probe game before the banner, the record, a referee's dice
+        probe = ruleset.create(options, SeededDice(0), embedded)
+        probe_humans = parse_humans(human, probe)
+        check_bots_and_people(ruleset, bots, probe_humans, probe)
+        chosen_plans = _chosen_plans(ruleset, setup, probe, probe_humans)
     sink = _open_record(record, "w") if record is not None else None  # a bad path fails before anything
     if not quiet:
         _banner(ruleset, setup, console)
@@ -249,7 +259,18 @@ def _begin(
     writer = RecordWriter(header, sink)
     start_events = game.take_events()
     writer.start(game, start_events)
-    return _Opened(game, writer, sink, humans, early, start_events)
+    followed = plans.arm(ruleset, game, writer, chosen_plans, setup.seed)
+    return _Opened(game, writer, sink, humans, early, start_events, followed)
+
+
+def _chosen_plans(ruleset: Ruleset, setup: _Setup, game: Game, humans: set[str]) -> dict[str, str]:
+    """``-o plan=`` read against the game's plans and the sides bots play: side -> random or a plan's name;
+    a level that follows no plan is refused (``OptionError``, one line)."""
+    bot_sides = [s for s in ruleset.sides if any(game.side_of(t) == s and t not in humans for t in game.seats())]
+    chosen = plans.choose(setup.plan, plans.offered(ruleset, game), bot_sides)
+    for side in chosen:
+        plans.check_followed(ruleset, side, setup.chosen[side])
+    return chosen
 
 
 def _banner(ruleset: Ruleset, setup: _Setup, console: Console) -> None:
@@ -312,6 +333,7 @@ def _play(
     )
     if isinstance(source, TypedDice):
         source.why = session.why  # 'why' at a dice prompt too
+    session.plans = opened.plans
     interrupted = False
     try:
         result = session.run()

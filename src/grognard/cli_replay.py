@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -14,6 +14,8 @@ from grognard import rulesets
 from grognard.cli_common import FORCE_HELP, check_output, check_seed, whole_number
 from grognard.cli_common import KNOWN as _KNOWN
 from grognard.cli_game import print_result
+from grognard.core import plans
+from grognard.core.engine import Game
 from grognard.core.errors import OptionError, RecordError, TornRecord
 from grognard.core.files import write_output
 from grognard.core.options import parse_assignments
@@ -24,6 +26,7 @@ from grognard.core.record import (
     readable_by,
     replay,
 )
+from grognard.core.ruleset import Ruleset
 from grognard.render import write_picture
 from grognard.terminal import one_seat
 
@@ -124,6 +127,8 @@ def replay_command(
     elif game.result is None:
         console.print(f"the game is not over: it stands at turn {game.turn} (continue it with --resume)")
     ruleset = rulesets.get(str(header.get("ruleset")))
+    for line in plan_lines(ruleset, game, rebuilt.plans):
+        console.print(line)
     if game.result is not None:
         print_result(ruleset, game, console)
 
@@ -145,6 +150,23 @@ def print_reasons(rebuilt: Replay, reader: str | None, console: Console) -> None
             "no reasons in this record: a game keeps its bots' reasons when played with --explain, "
             "with a person at the keyboard, or in the browser"
         )
+
+
+def plan_lines(ruleset: Ruleset, game: Game, committed: dict[str, dict[str, Any]]) -> list[str]:
+    """What a record's plan lines prove, a line a side: the plan revealed and checked, or still sealed."""
+    offered = plans.offered(ruleset, game)
+    out = []
+    for side, kept in sorted(committed.items()):
+        if kept["revealed"] is None:
+            out.append(f"the {side} bots' plan: committed at line {kept['line']}, sealed until the game's end")
+            continue
+        name = kept["plan"]
+        told = next((p.description for p in offered.get(side, ()) if p.name == name), "")
+        out.append(
+            f"the {side} bots' plan: {name}" + (f" ({told})" if told else "") + f"; revealed at line "
+            f"{kept['revealed']}, it matches the commitment of line {kept['line']}"
+        )
+    return out
 
 
 def render_command(

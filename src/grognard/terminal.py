@@ -27,6 +27,7 @@ from grognard.core.dice import BOTS, DiceSource, ManualDice, stream
 from grognard.core.engine import Decision, Event, Game, Result
 from grognard.core.errors import GrognardError, OptionError
 from grognard.core.numbers import is_count, read_int
+from grognard.core.plans import Plan
 from grognard.core.reasons import Reason, reason_for, reason_json
 from grognard.core.record import RecordWriter, Replay, StepCounter, replay
 from grognard.core.ruleset import Bot, Ruleset
@@ -436,6 +437,7 @@ class Session:
         self.bot_rng = np.random.default_rng(0)
         self.bots: dict[str, Bot] = {}
         self.on_events = on_events
+        self.plans: dict[str, Plan] = {}  # side -> the plan its bots follow (grognard.core.plans)
 
     @property
     def step(self) -> int:
@@ -445,7 +447,10 @@ class Session:
     def bot(self, seat: str) -> Bot:
         bot = self.bots.get(seat)
         if bot is None:
-            bot = self.bots[seat] = self.ruleset.bots[self.bot_for_side[self.game.side_of(seat)]](self.bot_rng)
+            side = self.game.side_of(seat)
+            bot = self.bots[seat] = self.ruleset.bots[self.bot_for_side[side]](self.bot_rng)
+            if side in self.plans:
+                bot.follow(self.plans[side])  # type: ignore[attr-defined]  # checked: plans.check_followed
         key = stream(self.bot_seed, BOTS, self.step)
         self.bot_rng.bit_generator.state = np.random.PCG64(key).state
         return bot
@@ -557,6 +562,7 @@ class Session:
         if writer.sink is not None:
             _truncate_lines(writer.sink, keep)
         self.writer = RecordWriter.resume(rebuilt.used, writer.sink)
+        self.writer.plans = dict(writer.plans)  # the plans committed at set-up, still to be revealed
         self.game = game
         self.bots = {}
         bots = len(lines) - keep - 1

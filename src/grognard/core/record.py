@@ -35,6 +35,7 @@ from grognard.core.dice import RecordedDice
 from grognard.core.engine import Event, Game, canonical_json
 from grognard.core.errors import EventError, GrognardError, RecordError, TornRecord
 from grognard.core.jsonl import numbered_lines
+from grognard.core.plans import check_line, commitment
 from grognard.core.ruleset import Ruleset
 from grognard.core.words import counted
 
@@ -79,6 +80,8 @@ class RecordWriter:
     def __init__(self, header: Mapping[str, Any], sink: IO[str] | None = None) -> None:
         self.sink = sink
         self.lines: list[dict[str, Any]] = []
+        self.plans: dict[str, tuple[str, str]] = {}  # side -> (plan, salt): committed, not yet revealed
+        self.planned = 0  # plan and reveal lines written (they are no steps)
         head = dict(header)
         head.pop("digest", None)
         self.chain = hashlib.sha256(canonical_json(head).encode()).hexdigest()
@@ -87,7 +90,7 @@ class RecordWriter:
     @property
     def steps(self) -> int:
         """Action and resignation lines written so far."""
-        return len(self.lines) - 2
+        return len(self.lines) - 2 - self.planned
 
     def _write(self, line: dict[str, Any]) -> None:
         self.lines.append(line)
@@ -131,6 +134,27 @@ class RecordWriter:
         self.chain = _chain(self.chain, game.digest(), line)
         self._write({**line, "digest": self.chain})
 
+    def commit(self, game: Game, side: str, plan: str, salt: str) -> None:
+        """``side``'s bot follows ``plan``: a ``plan`` line with its salted digest (:mod:`grognard.core.plans`),
+        written after the start line; the plan and salt are kept for the reveal at the game's end."""
+        line = {"type": "plan", "side": side, "commitment": commitment(plan, salt)}
+        self.chain = _chain(self.chain, game.digest(), line)
+        self.planned += 1
+        self.plans[side] = (plan, salt)
+        self._write({**line, "digest": self.chain})
+
+    def reveal(self, game: Game, *, ended: bool = False) -> None:
+        """The plans committed, revealed (a ``reveal`` line a side) once ``game`` is over or its host ``ended``
+        it; else nothing."""
+        if not self.plans or not (game.is_over or ended):
+            return
+        for side, (plan, salt) in sorted(self.plans.items()):
+            line = {"type": "reveal", "side": side, "plan": plan, "salt": salt}
+            self.chain = _chain(self.chain, game.digest(), line)
+            self.planned += 1
+            self._write({**line, "digest": self.chain})
+        self.plans = {}
+
     def action(
         self, game: Game, seat: str, action: Any, events: Sequence[Event], reason: Mapping[str, Any] | None = None
     ) -> None:
@@ -143,12 +167,14 @@ class RecordWriter:
         self.chain = _chain(self.chain, game.digest(), line)
         kept = {"reason": _as_read(reason)} if reason is not None else {}
         self._write({**line, **kept, "digest": self.chain})
+        self.reveal(game)
 
     def resignation(self, game: Game, seat: str, events: Sequence[Event]) -> None:
         """``seat`` resigned: the line that ends the game."""
         line = _as_read({"type": "resign", "seat": seat, "events": [e.to_json() for e in events]})
         self.chain = _chain(self.chain, game.digest(), line)
         self._write({**line, "digest": self.chain})
+        self.reveal(game)
 
     def ending(self, game: Game, by: str, standing: Sequence[Sequence[Any]], at: float | None = None) -> None:
         """``by`` (``"host"``) ended the game before its rules did: the last line, with when (``at``, seconds
@@ -158,6 +184,7 @@ class RecordWriter:
         line = _as_read({"type": "end", "by": by, "at": when, "turn": game.turn, "standing": figures})
         self.chain = _chain(self.chain, game.digest(), line)
         self._write({**line, "digest": self.chain})
+        self.reveal(game, ended=True)  # the game ends here: the plans are no secret any more
 
     @classmethod
     def resume(cls, lines: Sequence[dict[str, Any]], sink: IO[str] | None = None) -> RecordWriter:
@@ -166,6 +193,8 @@ class RecordWriter:
         writer.sink = sink
         writer.lines = [dict(line) for line in lines]
         writer.chain = str(lines[-1]["digest"])
+        writer.plans = {}  # the player re-arms them (grognard.core.plans.recover)
+        writer.planned = sum(1 for line in lines if line.get("type") in ("plan", "reveal"))
         return writer
 
 
@@ -206,6 +235,9 @@ class StepCounter:
         self.steps += 1
 
     def ending(self, game: Game, by: str, standing: Sequence[Sequence[Any]], at: float | None = None) -> None:
+        """Nothing to keep."""
+
+    def commit(self, game: Game, side: str, plan: str, salt: str) -> None:
         """Nothing to keep."""
 
 
@@ -298,6 +330,8 @@ class Replay:
     referee typed after the last line replayed, for an action the program
     died before writing (``typed`` lines: outside the chain, ignored otherwise).
     ``ended`` is the record's ``end`` line when its host ended the game (:meth:`RecordWriter.ending`).
+    ``plans``: the bots' plans the record commits to (:mod:`grognard.core.plans`), side -> ``{"line": the
+    plan line, "commitment", "revealed": the reveal line or None, "plan": its name once revealed}``.
     ``view`` is the header's mark of a seat's view (:func:`readable_by`: ``{"seat"}``, and ``"record"``,
     the whole record's path, when ``grognard replay --seat`` wrote it), or None for a whole record.
     """
@@ -313,6 +347,7 @@ class Replay:
     typed: list[tuple[str, int, list[int]]] = field(default_factory=list)
     ended: dict[str, Any] | None = None
     view: dict[str, Any] | None = None
+    plans: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def ended_words(end: Mapping[str, Any]) -> str:
@@ -398,11 +433,14 @@ class _Replayer:
         self.drawn: dict[int, int] = {}
         self.typed: list[tuple[str, int, list[int]]] = []  # typed for an action whose line is not (yet) written
         self.ended: dict[str, Any] | None = None
+        self.plans: dict[str, dict[str, Any]] = {}
 
     def take(self, number: int, line: dict[str, Any], until: Callable[[Game], bool] | None) -> bool:
         """Apply line ``number``; False where the replay stops before it (``until``, or a sealed choice)."""
-        if self.ended is not None:
+        if self.ended is not None and line.get("type") != "reveal":
             raise RecordError("a line after the game's end line (the host ended the game)", number)
+        if line.get("type") in ("plan", "reveal"):
+            return self._plan(number, line)
         if line.get("type") == "typed":
             try:
                 self.typed.append((str(line["purpose"]), int(line["sides"]), [int(v) for v in line["values"]]))
@@ -438,6 +476,20 @@ class _Replayer:
         self.used.append(line)
         for _, sides, values in dice_of(events):
             self.drawn[sides] = self.drawn.get(sides, 0) + len(values)
+        return True
+
+    def _plan(self, number: int, line: dict[str, Any]) -> bool:
+        """A bot's plan committed (at set-up) or revealed (at the end), checked and chained."""
+        game = self.game
+        if game is None:
+            raise RecordError("a plan line before the start line", number)
+        if line.get("type") == "plan" and any(u.get("type") in ("action", "resign", "end") for u in self.used):
+            raise RecordError("a plan is committed at set-up, before the first action", number)
+        check_line(line, number, self.plans, game.is_over or self.ended is not None)
+        self.chain = _chain(self.chain, game.digest(), line)
+        if line.get("digest") != self.chain:
+            raise RecordError("digest does not match: the line or one before it was changed", number)
+        self.used.append(line)
         return True
 
     def _apply(self, number: int, line: dict[str, Any], until: Callable[[Game], bool] | None) -> list[Event] | None:
@@ -536,4 +588,5 @@ def replay(
         typed=run.typed,
         ended=run.ended,
         view=view,
+        plans=run.plans,
     )

@@ -30,6 +30,7 @@ from grognard.core.dice import DiceSource
 from grognard.core.engine import Decision, Event, Game
 from grognard.core.face import Face, View
 from grognard.core.options import OptionSpec, recorded, resolve_options
+from grognard.core.plans import Plan
 
 if TYPE_CHECKING:
     from grognard.analysis.odds import OddsTable
@@ -213,7 +214,8 @@ class Ruleset(Generic[G, A]):
     show the menu and a typed order), ``adviser`` (:class:`Adviser`; ``None``: the
     decision's prompt and its space's candidates), ``analysis`` (:class:`Analysis`), ``files``
     (:class:`ScenarioFiles`), ``batch`` (:class:`Batch`), ``editor`` (:class:`Editor`: the table editor's palette,
-    check and files), and ``render``, a seat's view drawn as an SVG document.
+    check and files), ``render``, a seat's view drawn as an SVG document, and ``plans``, the plans each side's
+    bot may follow in a game (:mod:`grognard.core.plans`; ``None``: none).
     """
 
     name: str
@@ -237,6 +239,7 @@ class Ruleset(Generic[G, A]):
     batch: Batch | None = None
     editor: Editor | None = None
     render: Callable[[View], str] | None = None
+    plans: Callable[[G], Mapping[str, Sequence[Plan]]] | None = None
 
     def resolve(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with ``given``, checked (``OptionError`` names the field)."""

@@ -106,6 +106,7 @@ def read(lines: Sequence[dict[str, Any]] | Sequence[str], title: str) -> Book:
     if len(views) < len(used):  # the last line's view (the replay ran to the end)
         views.append(_snapshot(game))
         turns.append(game.turn)
+    views, turns = _aligned(used, views, turns)
     del views[len(used) :], turns[len(used) :]
     stopped = ""
     if rebuilt.sealed_at is not None:
@@ -124,6 +125,25 @@ def read(lines: Sequence[dict[str, Any]] | Sequence[str], title: str) -> Book:
         ended = ended_words(rebuilt.ended).capitalize() + (f". As it stood: {standing}" if standing else ".")
     numbered = numbers[1 : len(used) + 1]
     return Book(ruleset, used, views, turns, result, title, stopped, sealed, numbers=numbered, ended=ended)
+
+
+def _aligned(used: list[dict[str, Any]], views: list[Any], turns: list[int]) -> tuple[list[Any], list[int]]:
+    """The views and turns one a line of ``used``: a bot's plan committed or revealed (``core.plans``) changes
+    nothing in the game, so its step shows the view of the line before it."""
+    if not any(line.get("type") in ("plan", "reveal") for line in used):
+        return views, turns
+    out_views: list[Any] = []
+    out_turns: list[int] = []
+    k = 0
+    for line in used:
+        if line.get("type") in ("plan", "reveal") and out_views:
+            out_views.append(out_views[-1])
+            out_turns.append(out_turns[-1])
+        elif k < len(views):
+            out_views.append(views[k])
+            out_turns.append(turns[k])
+            k += 1
+    return out_views, out_turns
 
 
 def outline(book: Book) -> dict[str, Any]:
@@ -159,6 +179,10 @@ def step(book: Book, n: int) -> dict[str, Any]:
         order = {"seat": line.get("seat"), "text": "resigns"}
     elif kind == "end":
         order = {"seat": f"the {line.get('by', 'host')}", "text": "ends the game"}
+    elif kind == "plan":
+        order = {"seat": f"the {line.get('side')} bots", "text": "commit to a plan, sealed until the game's end"}
+    elif kind == "reveal":
+        order = {"seat": f"the {line.get('side')} bots", "text": f"followed the plan {line.get('plan')}"}
     events = []
     for index, data in enumerate(line.get("events", [])):
         if data.get("to") is not None:  # one seat's own news (a sealed choice): not a spectator's

@@ -24,6 +24,7 @@ import numpy as np
 
 from grognard.core.engine import Decision
 from grognard.core.geometry import TOLERANCE, distance_to_rect, snap_angle
+from grognard.core.plans import Plan
 from grognard.core.reasons import Reason, acting
 from grognard.rulesets.b17 import ends as E
 from grognard.rulesets.b17 import geometry as G
@@ -63,6 +64,11 @@ class DoctrineBot:
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
+        self.plan: Plan | None = None  # the fighters' plan (plans.toml), when the game has them follow one
+
+    def follow(self, plan: Plan) -> None:
+        """Fly the fighters by ``plan``'s priorities (``plain_cost``, ``approach``) for the rest of the raid."""
+        self.plan = plan
 
     def choose(self, game: B17Game, decision: Decision) -> Any:
         kind = decision.id.split(" ", 1)[0]
@@ -73,7 +79,7 @@ class DoctrineBot:
             return gun_choice(game, decision)
         if kind == "move":
             a = game.aircraft(decision.id.split(" ", 1)[1])
-            plans = move_candidates(game, a, 1, self.rng)
+            plans = move_candidates(game, a, 1, self.rng, self.plan)
             if plans and decision.space.contains(plans[0]):
                 return plans[0]
         return decision.space.sample(self.rng)
@@ -98,9 +104,12 @@ def gun_choice(game: B17Game, decision: Decision) -> Guns:
     return max(options, key=lambda o: (guns(o), o.pair == "nose-tail"))
 
 
-def move_candidates(game: B17Game, a: Aircraft, k: int = 8, rng: np.random.Generator | None = None) -> list[Fly]:
-    """The doctrine's moves for ``a``, best first (at most ``k``); ``rng`` varies the plan (clause *variety*)."""
-    return fighter_plans(game, a, k, rng) if not a.bomber else bomber_plans(game, a, k, rng)
+def move_candidates(
+    game: B17Game, a: Aircraft, k: int = 8, rng: np.random.Generator | None = None, plan: Plan | None = None
+) -> list[Fly]:
+    """The doctrine's moves for ``a``, best first (at most ``k``); ``rng`` varies the plan (clause *variety*);
+    ``plan``: the fighters' plan, if they follow one."""
+    return fighter_plans(game, a, k, rng, plan) if not a.bomber else bomber_plans(game, a, k, rng)
 
 
 # ----------------------------------------------------------------------------- paths, all at once
@@ -187,9 +196,11 @@ def _intercept_moves(
     minimum: float,
     k: int | None = None,
     rng: np.random.Generator | None = None,
+    approach: str = "either",
 ) -> list[Fly]:
     """No attack in reach: fly to a spot ahead of the bomber's next position, facing it, off the guns (the
-    best ``k``, or all); ``rng`` moves the spots and leans to one of them (clause *variety*)."""
+    best ``k``, or all); ``rng`` moves the spots and leans to one of them (clause *variety*); ``approach``
+    (a plan's): ``head-on`` or ``behind`` keeps that spot alone, ``either`` both."""
     aims: list[tuple[tuple[float, float], float, float]] = []  # the spot, the heading wanted there, a handicap
     if target is None:
         aims.append(((54.0, 30.0), f.heading, 0.0))
@@ -198,6 +209,8 @@ def _intercept_moves(
         step = R.allowance(target)
         nx, ny = target.x + bx * step, target.y + by * step  # where the bomber will be when the fighter next moves
         for sign, want in ((1.0, target.heading + 180.0), (-1.0, target.heading)):  # head-on; from behind
+            if approach != "either" and (sign > 0) != (approach == "head-on"):
+                continue
             ahead, aside, handicap = (10.0, 0.0, 0.0) if rng is None else _varied(rng)
             x = nx + sign * bx * ahead - by * aside
             y = ny + sign * by * ahead + bx * aside
@@ -250,11 +263,16 @@ def _varied(rng: np.random.Generator) -> tuple[float, float, float]:
     return float(ahead), float(aside), float(handicap)
 
 
-def fighter_plans(game: B17Game, f: Aircraft, k: int = 8, rng: np.random.Generator | None = None) -> list[Fly]:
+def fighter_plans(
+    game: B17Game, f: Aircraft, k: int = 8, rng: np.random.Generator | None = None, side_plan: Plan | None = None
+) -> list[Fly]:
     """The fighter automaton's moves, best first: the attacks on the closest bomber, directly head-on or from
     behind and plain, by the gunners they meet (a plain attack counting ``ends.PLAIN`` more) and with the +1
     first on a tie; then interceptions (only when fewer than ``k`` attacks are found). No move that leaves
-    the table now or next move (``ends.forced_off``) is an attack."""
+    the table now or next move (``ends.forced_off``) is an attack. The German ``side_plan`` (a plan of
+    ``plans.toml``) sets the gunners a plain attack counts (``plain_cost``) and the interceptions' ``approach``."""
+    plain = E.PLAIN if side_plan is None else side_plan.priorities.get("plain_cost", E.PLAIN)
+    approach = "either" if side_plan is None else side_plan.priorities.get("approach", "either")
     length = game.allowance(f)
     minimum = R.minimum_straight(f, length)
     closest = K.closest_bombers(game.state.options, f, game.flying_bombers())
@@ -269,13 +287,13 @@ def fighter_plans(game: B17Game, f: Aircraft, k: int = 8, rng: np.random.Generat
         # the grid's attacks too, scored all at once (a move is made only of those returned): the +1 is
         # weighed against the gunners met (the doctrine's clause gunners)
         plans += generic_scored(game, f, target, length, minimum, space)
-    plans.sort(key=lambda item: (item[0][0], item[0][2] + E.PLAIN * item[0][1], item[0]))
+    plans.sort(key=lambda item: (item[0][0], item[0][2] + plain * item[0][1], item[0]))
     chosen = [plan for score, plan in plans if not score[0]][:k]
     aim = target.label if target else None
     good = [p if isinstance(p, Fly) else Fly(f.label, p[0], p[1], aim, p[2]) for p in chosen]
     if len(good) >= k:
         return good
-    return good + _intercept_moves(game, f, target, length, minimum, k - len(good), rng)
+    return good + _intercept_moves(game, f, target, length, minimum, k - len(good), rng, approach)
 
 
 # ----------------------------------------------------------------------------- bombers

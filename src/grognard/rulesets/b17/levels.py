@@ -8,9 +8,12 @@ bot; ``normal`` is the search bot at its ``normal`` budget; ``hard`` is
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from grognard.bots.ladder import ordered
 from grognard.bots.random_bot import RandomBot
 from grognard.bots.search import Level, search_bots
+from grognard.core.plans import Plan, load
 from grognard.core.ruleset import BotFactory
 from grognard.rulesets.b17.beginner import BeginnerBot
 from grognard.rulesets.b17.bots import DoctrineBot
@@ -42,3 +45,10 @@ NOTES = {  # each level's bot in one line a player reads (the host page, the sol
 
 OLDER: dict[str, BotFactory] = {"doctrine": DoctrineBot, "random": RandomBot, **SEARCH}
 BOTS = ordered(LEVELS, OLDER)
+
+PLANS = load(Path(__file__).with_name("plans.toml"))  # the fighters' plans (grognard.core.plans)
+
+
+def plans(game: object) -> dict[str, tuple[Plan, ...]]:
+    """The plans of each side of a raid: the Germans', whatever the options."""
+    return PLANS

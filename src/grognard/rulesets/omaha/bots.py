@@ -14,11 +14,13 @@ The bots read the state directly: Omaha hides nothing, so this equals the view.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from grognard.core.engine import Decision
+from grognard.core.plans import Plan
 from grognard.core.reasons import Reason, acting
 from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, PlaceBunkers
@@ -35,14 +37,23 @@ class DoctrineBot:
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
+        self.plan: Plan | None = None  # the Germans' plan (plans.toml), when the game has them follow one
+
+    def follow(self, plan: Plan) -> None:
+        """Rank the squads by ``plan``'s priorities (``bunkers``, ``artillery``) for the rest of the game."""
+        self.plan = plan
 
     def choose(self, game: OmahaGame, decision: Decision) -> Any:
         kind, _, label = decision.id.partition(" ")
         if kind == "orders":
             return american_orders(game, game.squad(label))
         if kind == "fire":
+            if self.plan is not None:
+                return BunkerFire(label, planned_target(game, self.plan.priorities["bunkers"], artillery=False))
             return BunkerFire(label, german_target(game, artillery=False))
         if kind == "artillery":
+            if self.plan is not None:
+                return Artillery(label, planned_target(game, self.plan.priorities["artillery"], artillery=True))
             return Artillery(label, german_target(game, artillery=True))
         if kind == "place":
             return place_bunkers(game, decision, self.rng)
@@ -78,6 +89,29 @@ def german_target(game: OmahaGame, *, artillery: bool) -> str | None:
         if best is None or squad.y > best.y or (squad.y == best.y and figures > best_figures):
             best, best_figures = squad, figures
     return None if best is None else best.label
+
+
+RANK_KEYS: dict[str, Callable[[Squad], float]] = {  # a plan's ranking keys (plans.toml): higher ranks first
+    "furthest_up": lambda squad: squad.y,
+    "lowest_up": lambda squad: -squad.y,
+    "at_wall": lambda squad: not R.below_wall(squad.y),
+    "most_figures": lambda squad: squad.figures + squad.lost,
+}
+
+
+def planned_target(game: OmahaGame, keys: list[str], *, artillery: bool) -> str | None:
+    """The squad a plan's weapons concentrate on now: the first by ``keys`` (``RANK_KEYS``), then the lowest
+    number; squads a weapon may not reach are left out as :func:`german_target` leaves them. The keys are
+    fixed through the turn's fire (``most_figures`` counts those lost this turn), so every weapon of a kind
+    picks the same squad."""
+    barred = artillery or game.state.options.get("bunker_targets", "anywhere") == "not_past_wall"
+    squads = [
+        p.squad for p in game.state.americans if p.squad is not None and not (barred and p.squad.y > R.PAST_WALL_Y)
+    ]
+    if not squads:
+        return None
+    best = max(squads, key=lambda s: (*(RANK_KEYS[k](s) for k in keys), -int(s.label[1:])))
+    return best.label
 
 
 def place_bunkers(game: OmahaGame, decision: Decision, rng: np.random.Generator) -> PlaceBunkers:

@@ -12,9 +12,12 @@ game plays on.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from grognard.bots.ladder import ordered
 from grognard.bots.random_bot import RandomBot
 from grognard.bots.search import Level, search_bots
+from grognard.core.plans import Plan, load
 from grognard.core.ruleset import BotFactory
 from grognard.rulesets.omaha.beginner import BeginnerBot
 from grognard.rulesets.omaha.bots import DoctrineBot
@@ -41,3 +44,10 @@ NOTES = {  # each level's bot in one line a player reads (the host page, the sol
 
 OLDER: dict[str, BotFactory] = {"doctrine": DoctrineBot, "random": RandomBot, **SEARCH}
 BOTS = ordered(LEVELS, OLDER)
+
+PLANS = load(Path(__file__).with_name("plans.toml"))  # the Germans' plans (grognard.core.plans)
+
+
+def plans(game: object) -> dict[str, tuple[Plan, ...]]:
+    """The plans of each side of an Omaha game: the Germans', whatever the options."""
+    return PLANS

@@ -49,12 +49,14 @@ from shapely.geometry import Point, Polygon
 
 from grognard.core.engine import Decision, Game
 from grognard.core.geometry import TOLERANCE, snap
+from grognard.core.plans import Plan
 from grognard.core.reasons import Reason, acting
 from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish import melee as ME
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import moving as MV
+from grognard.rulesets.skirmish import plans as PL
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import sight as SG
 from grognard.rulesets.skirmish import structures as ST
@@ -460,11 +462,11 @@ def counter_attacks(ctx: Context, label: str) -> bool:
     return min(shape.distance(Point(men[0].x, men[0].y)) for shape in shapes) > HOME
 
 
-def aim_point(ctx: Context, side: str, leader: Figure, *, objective: bool = False) -> XY | None:
+def aim_point(ctx: Context, side: str, leader: Figure, *, objective: bool = False, enemy: bool = False) -> XY | None:
     """Where an attacker (or, with ``objective``, a counter-attack) heads: the nearest objective's centre,
-    else the nearest enemy."""
+    else (or with ``enemy``, a plan's task) the nearest enemy."""
     spec = ctx.scenario.spec
-    if (side == spec.victory.attacker or objective) and spec.victory.objectives:
+    if (side == spec.victory.attacker or objective) and spec.victory.objectives and not enemy:
         centres = []
         for aim in spec.objectives:
             if aim.id in spec.victory.objectives:
@@ -489,10 +491,15 @@ def covered_from_enemy(ctx: Context, x: float, y: float, side: str) -> bool:
 
 
 def move_order(
-    ctx: Context, space: MoveSpace, rng: np.random.Generator | None = None, charge_ratio: float | None = None
+    ctx: Context,
+    space: MoveSpace,
+    rng: np.random.Generator | None = None,
+    charge_ratio: float | None = None,
+    plan: Plan | None = None,
 ) -> Move:
     """The doctrine's move for the unit of ``space`` (``rng``: the bot's stream, to vary its waypoints;
-    ``charge_ratio``: the odds it charges at, ``CHARGE_RATIO`` unless given)."""
+    ``charge_ratio``: the odds it charges at, ``CHARGE_RATIO`` unless given; ``plan``: the side's plan, whose
+    task for the unit sets where it goes, ``plans.py``)."""
     unit = M.unit(ctx, space.unit)
     men = M.living(ctx, space.unit)
     leader = men[0]
@@ -527,7 +534,7 @@ def move_order(
     charge = charge_move(ctx, space, charge_ratio)
     if charge is not None:
         return charge
-    return short_of_contact(ctx, space, _advance_order(ctx, space, rng))
+    return short_of_contact(ctx, space, _advance_order(ctx, space, rng, plan))
 
 
 def turn_order(ctx: Context, space: MoveSpace) -> Move | None:
@@ -580,14 +587,20 @@ def to_piece(ctx: Context, space: MoveSpace, piece: Any) -> Move | None:
     return move if orders and space.contains(move) else None
 
 
-def _advance_order(ctx: Context, space: MoveSpace, rng: np.random.Generator | None = None) -> Move:
-    """The doctrine's move by way of cover (no charge): see the module's docstring."""
+def _advance_order(
+    ctx: Context, space: MoveSpace, rng: np.random.Generator | None = None, plan: Plan | None = None
+) -> Move:
+    """The doctrine's move by way of cover (no charge): see the module's docstring; a ``plan``'s task for the
+    unit (``plans.py``) says whether it holds or goes, for what and by which flank."""
     men = M.living(ctx, space.unit)
     leader = men[0]
     side = leader.side
     reach = M.allowance(ctx, leader)
-    counter = counter_attacks(ctx, space.unit)
+    task = PL.task_of(plan, space.unit)
+    counter = counter_attacks(ctx, space.unit) if task is None else task.task == "objective"
     attacker = side == ctx.scenario.spec.victory.attacker or counter
+    if task is not None:
+        attacker = task.task != "hold"
     here = (leader.x, leader.y)
     if not attacker:
         covered = sum(1 for f in men if covered_from_enemy(ctx, f.x, f.y, side))
@@ -600,9 +613,11 @@ def _advance_order(ctx: Context, space: MoveSpace, rng: np.random.Generator | No
                 if move is not None and move.path and _gain(move, here) > 0.5:
                     return move
         return space.hold()
-    aim = aim_point(ctx, side, leader, objective=counter)
+    aim = aim_point(ctx, side, leader, objective=counter, enemy=task is not None and task.task == "enemy")
     if aim is None:
         return space.hold()
+    if task is not None:
+        aim = PL.flank_aim(ctx.scenario.spec, here, aim, task.flank)
     now = math.hypot(aim[0] - here[0], aim[1] - here[1])
     if now <= 1.0:
         return space.hold()
@@ -651,13 +666,18 @@ class DoctrineBot:
     def __init__(self, rng: np.random.Generator, charge_ratio: float | None = None) -> None:
         self.rng = rng
         self.charge_ratio = charge_ratio  # None: CHARGE_RATIO, the book's
+        self.plan: Plan | None = None  # the side's plan (the scenario's [[plans]]), when it follows one
+
+    def follow(self, plan: Plan) -> None:
+        """Give the side's units the tasks of ``plan`` (``plans.py``) for the rest of the game."""
+        self.plan = plan
 
     def choose(self, game: Game, decision: Decision) -> Any:
         assert isinstance(game, SkirmishGame), f"the skirmish doctrine plays skirmish, not {game.ruleset}"
         space = decision.space
         ctx = game.ctx
         if isinstance(space, MoveSpace):
-            return move_order(ctx, space, self.rng, self.charge_ratio)
+            return move_order(ctx, space, self.rng, self.charge_ratio, self.plan)
         if isinstance(space, FireSpace):
             return fire_order(ctx, space.unit)
         if isinstance(space, BurstSpace):

@@ -34,6 +34,7 @@ import numpy as np
 from shapely.geometry import Point, Polygon
 
 from grognard.core.engine import Decision, Game
+from grognard.core.plans import Plan
 from grognard.core.reasons import Reason, acting
 from grognard.rulesets.skirmish import bots as B
 from grognard.rulesets.skirmish import fire as FI
@@ -210,6 +211,10 @@ class HardBot:
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
         self.book = B.DoctrineBot(rng)
+
+    def follow(self, plan: Plan) -> None:
+        """Move the side's units by ``plan``'s tasks, as the book does (``plans.py``)."""
+        self.book.follow(plan)
 
     def choose(self, game: Game, decision: Decision) -> Any:
         assert isinstance(game, SkirmishGame), f"the skirmish hard bot plays skirmish, not {game.ruleset}"

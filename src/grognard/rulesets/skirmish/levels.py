@@ -12,9 +12,12 @@ from __future__ import annotations
 from grognard.bots.ladder import ordered
 from grognard.bots.random_bot import RandomBot
 from grognard.bots.search import Level, search_bots
+from grognard.core.plans import Plan
 from grognard.core.ruleset import BotFactory
 from grognard.rulesets.skirmish.bots import DoctrineBot
 from grognard.rulesets.skirmish.bots_levels import BeginnerBot, HardBot
+from grognard.rulesets.skirmish.game import SkirmishGame
+from grognard.rulesets.skirmish.plans import side_plans
 
 # the search bot's budgets: playouts a decision (at least 4 a candidate), each run one turn ahead
 SEARCH_LEVELS = {"easy": Level(8, 1, None, 4), "normal": Level(16, 1, None, 4), "hard": Level(32, 1, None, 4)}
@@ -37,3 +40,8 @@ NOTES = {  # each level's bot in one line a player reads (the host page, the sol
 
 OLDER: dict[str, BotFactory] = {"doctrine": DoctrineBot, "random": RandomBot, **SEARCH}
 BOTS = ordered(LEVELS, OLDER)
+
+
+def plans(game: SkirmishGame) -> dict[str, tuple[Plan, ...]]:
+    """The plans of each side of a skirmish: its scenario file's ``[[plans]]`` (``plans.py``)."""
+    return side_plans(game.ctx.scenario.spec)

@@ -39,6 +39,7 @@ from grognard.rulesets.skirmish.forces import (
     men_aboard,
 )
 from grognard.rulesets.skirmish.ground import check_overlaps, check_piece, check_polygon, check_structure
+from grognard.rulesets.skirmish.plans import check_plans
 from grognard.rulesets.skirmish.schema import (
     EDGES,
     SIDE_IDS,
@@ -111,6 +112,7 @@ def _semantic(spec: ScenarioSpec, tables: Tables | None) -> Iterable[str]:
     yield from check_bases(spec, tables, set(aboard) | {f"{u}.{n}" for u in dropped for n in range(1, 61)})
     yield from check_pieces(spec, tables)
     yield from check_sides_manned(spec)
+    yield from check_plans(spec)
 
 
 def check_scenario(data: Any, base: Path | None = None, tables: Tables | None = None) -> list[str]:

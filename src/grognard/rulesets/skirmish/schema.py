@@ -224,6 +224,27 @@ class DropSpec(_Model):
     move: int = Field(default=1, ge=1, le=100)
 
 
+class PlanGroup(_Model):
+    """Units of one side given one task by a plan (``rulesets/skirmish/plans.py``): ``hold`` (hold where they
+    have cover, else take the nearest), ``objective`` (go for the nearest objective of the victory) or ``enemy``
+    (go for the nearest enemy), by way of the ``flank`` (``west`` or ``east``) when given."""
+
+    units: list[str] = Field(min_length=1, max_length=40)
+    task: Literal["hold", "objective", "enemy"]
+    flank: Literal["west", "east"] | None = None
+
+
+class PlanSpec(_Model):
+    """A side's plan (``grognard.core.plans``): a ``name`` (a slug), the ``side`` that follows it, a one-line
+    ``description``, the doctrine ``clauses`` it sets, and its ``groups`` (the units not named play the book)."""
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9\-]*$", max_length=40)
+    side: str
+    description: str = Field(min_length=1, max_length=160, pattern=r"^[^\n]*$")
+    clauses: list[str] = []
+    groups: list[PlanGroup] = Field(min_length=1, max_length=20)
+
+
 class ScenarioSpec(_Model):
     """A whole scenario file (see the module's conventions)."""
 
@@ -243,6 +264,7 @@ class ScenarioSpec(_Model):
     vehicles: list[VehicleSpec] = []
     train: TrainSpec | None = None
     drops: list[DropSpec] = []
+    plans: list[PlanSpec] = []
 
 
 @dataclass(frozen=True)
@@ -260,6 +282,8 @@ class Scenario:
 
     @property
     def digest(self) -> str:
-        """SHA-256 of the scenario's data and its tables' (a record names the exact files it was played on)."""
-        body = json.dumps({"scenario": self.data, "tables": self.tables.model_dump()}, sort_keys=True, default=str)
+        """SHA-256 of the scenario's data and its tables' (a record names the exact files it was played on); the
+        bots' ``plans`` are left out (they change no rule, and a record's states stay as without them)."""
+        data = {key: value for key, value in self.data.items() if key != "plans"}  # the bots', not the game's
+        body = json.dumps({"scenario": data, "tables": self.tables.model_dump()}, sort_keys=True, default=str)
         return hashlib.sha256(body.encode()).hexdigest()
