@@ -223,3 +223,18 @@ def test_every_shipped_scenario_gives_each_side_at_least_two_plans_and_its_state
         assert all(len(side_plans) >= 2 for side_plans in by_side.values()), name
         bare = {key: value for key, value in scenario.data.items() if key != "plans"}
         assert scenario.digest == type(scenario)(scenario.spec, scenario.tables, scenario.source, bare).digest
+
+
+def test_the_replay_viewer_shows_the_plan_lines_as_steps_of_their_own(played: dict[str, Path]) -> None:
+    """The web's replay viewer (``web.replays``): a step a line, the plan's commitment and its reveal among them
+    with the view of the line before (they change nothing in the game), each said in words."""
+    from grognard.web.replays import read, step
+
+    lines = records(played["skirmish"])
+    book = read(lines, "plans")
+    assert book.steps == len(lines) - 1
+    shown = [step(book, n) for n in range(book.steps)]
+    assert shown[1]["order"] == {"seat": "the allies bots", "text": "commit to a plan, sealed until the game's end"}
+    assert shown[1]["turn"] == shown[0]["turn"]
+    assert shown[-1]["order"] == {"seat": "the axis bots", "text": f"followed the plan {lines[-1]['plan']}"}
+    assert [s["line"] for s in shown] == list(range(2, len(lines) + 1))

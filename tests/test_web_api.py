@@ -605,3 +605,39 @@ def test_a_solo_game_is_made_at_the_level_asked_and_an_unknown_level_is_one_line
     assert levels["b17"] == [
         {"name": n, "note": ladder.note(rulesets.get("b17"), n)} for n in ladder.levels(rulesets.get("b17"))
     ]
+
+
+def test_a_room_s_bots_commit_to_a_plan_and_reveal_it_when_the_host_ends_the_game(server: ServerProcess) -> None:
+    """The host's plan option (issue 31, item 1): the record gets the plan line after the start line and the
+    reveal after the host's end line; a player's messages before the end never say the plan; an unknown plan
+    is refused in one line listing the plans, before any room is made."""
+    from grognard.core import plans
+
+    status, refused = call(server.url + "/api/rooms", {"ruleset": "omaha", "options": {"germans": 1, "plan": "x"}})
+    assert status == 400, refused
+    assert refused["message"] == ("plan=x: no plan 'x'; the plans: german: concentrate, wall-and-landings (or random)")
+    with urllib.request.urlopen(server.url + "/") as page:  # the host's choice on the home page, a rule set each
+        assert page.read().decode().count('data-option="plan"') == 3
+    made = make_room(server, options={"germans": 1, "plan": "random"})
+    code = made["code"]
+    pj = join(server, code, "Ann", "american")
+    player = Client(server, code, "player", pj["token"])
+    host = Client(server, code, "host", made["host_token"])
+    host.send({"type": "start"})
+    player.until(lambda m: m["type"] == "events" and m["step"] >= 2, timeout=30)
+    host.send({"type": "end"})
+    host.state_where(lambda s: s["status"] == "ended")
+    heard = json.dumps(player.messages)
+    player.close()
+    host.close()
+    status, text = call(server.url + f"/api/rooms/{code}/record", headers={"X-Host-Token": made["host_token"]})
+    assert status == 200
+    lines = [json.loads(line) for line in text.splitlines()]
+    assert lines[2]["type"] == "plan" and lines[2]["side"] == "german"
+    assert [line["type"] for line in lines[-2:]] == ["end", "reveal"]
+    rebuilt = replay(lines, rulesets.get)
+    assert rebuilt.plans["german"]["revealed"] == len(lines)
+    plan = next(p for p in plans.offered(rulesets.get("omaha"), rebuilt.game)["german"] if p.name == lines[-1]["plan"])
+    for secret in (plan.name, plan.description, lines[-1]["salt"]):
+        assert secret not in heard
+        assert secret not in json.dumps(lines[:-1])

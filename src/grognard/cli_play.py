@@ -60,6 +60,11 @@ def _levels_epilog(ruleset: Ruleset) -> str:
     lines = [f"[bold]{name}[/bold]: {escape(ladder.note(ruleset, name))}" for name in ladder.levels(ruleset)]
     rest = ladder.older(ruleset)
     tail = f"\n\nOlder bot names, still taken: {', '.join(rest)}." if rest else ""
+    if ruleset.plans is not None:
+        tail += (
+            "\n\nPlans: -o plan=random has each side a bot plays follow a secret plan, committed in the record "
+            "and revealed at the end (grognard replay checks it); -o plan=NAME fixes one (docs/plans.md)."
+        )
     return "Bot levels (--bots SIDE=LEVEL), weakest first:\n\b\n" + "\n".join(lines) + tail
 
 

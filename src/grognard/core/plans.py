@@ -89,16 +89,18 @@ def listed(plans: Mapping[str, Sequence[Plan]]) -> str:
     return "; ".join(f"{side}: {', '.join(p.name for p in side_plans)}" for side, side_plans in plans.items())
 
 
-def choose(given: str | None, plans: Mapping[str, Sequence[Plan]], bot_sides: Iterable[str]) -> dict[str, str]:
+def choose(
+    given: str | None, plans: Mapping[str, Sequence[Plan]], bot_sides: Iterable[str], flag: str = "-o plan"
+) -> dict[str, str]:
     """The plan option (``random``, or plan names, comma-separated) read against the plans of each side:
     ``{side: "random" | name}`` for the sides bots play. Raises :class:`OptionError` in one line naming
-    the plan at fault and listing the plans."""
+    the plan at fault (as ``flag`` names the option) and listing the plans."""
     if given is None:
         return {}
     bots = [side for side in bot_sides if plans.get(side)]
     offered = {side: side_plans for side, side_plans in plans.items() if side_plans}
     if not offered:
-        raise OptionError(f"-o plan={given}: no side of this game has plans to follow")
+        raise OptionError(f"{flag}={given}: no side of this game has plans to follow")
     names = [name.strip() for name in str(given).split(",")]
     out: dict[str, str] = {}
     for name in names:
@@ -107,12 +109,12 @@ def choose(given: str | None, plans: Mapping[str, Sequence[Plan]], bot_sides: It
             continue
         side = next((s for s, side_plans in offered.items() if any(p.name == name for p in side_plans)), None)
         if side is None:
-            raise OptionError(f"-o plan={given}: no plan {name!r}; the plans: {listed(offered)} (or random)")
+            raise OptionError(f"{flag}={given}: no plan {name!r}; the plans: {listed(offered)} (or random)")
         if side not in bots:
-            raise OptionError(f"-o plan={given}: {name} is a plan of the {side} side, which no bot plays")
+            raise OptionError(f"{flag}={given}: {name} is a plan of the {side} side, which no bot plays")
         out[side] = name
     if not out:
-        raise OptionError(f"-o plan={given}: no bot plays a side with plans ({listed(offered)})")
+        raise OptionError(f"{flag}={given}: no bot plays a side with plans ({listed(offered)})")
     return out
 
 
@@ -159,7 +161,7 @@ def offered(ruleset: Ruleset, game: Game) -> dict[str, tuple[Plan, ...]]:
     """The plans of each side of ``game`` (none where the rule set has none)."""
     if ruleset.plans is None:
         return {}
-    return {side: tuple(side_plans) for side, side_plans in ruleset.plans(game).items() if side_plans}
+    return {side: tuple(side_plans) for side, side_plans in ruleset.plans.of(game).items() if side_plans}
 
 
 def arm(

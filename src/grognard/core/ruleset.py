@@ -197,6 +197,13 @@ class Batch(Protocol):
     ) -> list[dict[str, Any]]: ...
 
 
+class Plans(Protocol[G_contra]):
+    """The plans each side's bot may follow in a game (:mod:`grognard.core.plans`): side -> its plans (a side
+    without plans left out). ``of(game)``: a game's, as its options and files make them (a scenario's own)."""
+
+    def of(self, game: G_contra) -> Mapping[str, Sequence[Plan]]: ...
+
+
 @dataclass(frozen=True)
 class Ruleset(Generic[G, A]):
     """A rule set's declaration: facts as data, and its parts (see the module's docstring).
@@ -214,8 +221,8 @@ class Ruleset(Generic[G, A]):
     show the menu and a typed order), ``adviser`` (:class:`Adviser`; ``None``: the
     decision's prompt and its space's candidates), ``analysis`` (:class:`Analysis`), ``files``
     (:class:`ScenarioFiles`), ``batch`` (:class:`Batch`), ``editor`` (:class:`Editor`: the table editor's palette,
-    check and files), ``render``, a seat's view drawn as an SVG document, and ``plans``, the plans each side's
-    bot may follow in a game (:mod:`grognard.core.plans`; ``None``: none).
+    check and files), ``render``, a seat's view drawn as an SVG document, and ``plans`` (:class:`Plans`), the
+    plans each side's bot may follow in a game (``None``: none).
     """
 
     name: str
@@ -239,7 +246,7 @@ class Ruleset(Generic[G, A]):
     batch: Batch | None = None
     editor: Editor | None = None
     render: Callable[[View], str] | None = None
-    plans: Callable[[G], Mapping[str, Sequence[Plan]]] | None = None
+    plans: Plans[G] | None = None
 
     def resolve(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with ``given``, checked (``OptionError`` names the field)."""

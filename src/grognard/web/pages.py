@@ -151,6 +151,13 @@ def _options(name: str, ruleset: Ruleset, first: bool) -> str:
                 f'<p>{label}<br><input id="{key}" {data} type="number" step="{step}"{low}{high} '
                 f'value="{escape(spec.describe_default())}" inputmode="{mode}"></p>'
             )
+    if ruleset.plans is not None:  # the bots' plan: a secret the record proves at the end (core.plans)
+        key = f"opt-{name}-plan"
+        rows.append(
+            f'<p><label for="{key}">the bots\' plan (kept secret, proved by the record at the end)</label><br>'
+            f'<select id="{key}" data-option="plan"><option value="" selected>none: the book, alike every game'
+            '</option><option value="random">a secret plan for each side, drawn for this game</option></select></p>'
+        )
     hidden = "" if first else " hidden"
     return (
         f'<fieldset class="options" data-ruleset="{escape(name)}"{hidden}>'

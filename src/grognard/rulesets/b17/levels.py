@@ -17,6 +17,7 @@ from grognard.core.plans import Plan, load
 from grognard.core.ruleset import BotFactory
 from grognard.rulesets.b17.beginner import BeginnerBot
 from grognard.rulesets.b17.bots import DoctrineBot
+from grognard.rulesets.b17.game import B17Game
 from grognard.rulesets.b17.hard import HardBot
 
 # the search bot's budgets: playouts per decision shared by successive halving; a playout runs to the end of
@@ -49,6 +50,11 @@ BOTS = ordered(LEVELS, OLDER)
 PLANS = load(Path(__file__).with_name("plans.toml"))  # the fighters' plans (grognard.core.plans)
 
 
-def plans(game: object) -> dict[str, tuple[Plan, ...]]:
-    """The plans of each side of a raid: the Germans', whatever the options."""
-    return PLANS
+class B17Plans:
+    """The plans of each side of a game (``Ruleset.plans``): the Germans', whatever the options."""
+
+    def of(self, game: B17Game) -> dict[str, tuple[Plan, ...]]:
+        return PLANS
+
+
+plans = B17Plans()

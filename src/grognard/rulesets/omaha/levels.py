@@ -21,6 +21,7 @@ from grognard.core.plans import Plan, load
 from grognard.core.ruleset import BotFactory
 from grognard.rulesets.omaha.beginner import BeginnerBot
 from grognard.rulesets.omaha.bots import DoctrineBot
+from grognard.rulesets.omaha.game import OmahaGame
 from grognard.rulesets.omaha.hard import HardBot
 
 # the search bot's budgets: playouts a decision, each run two turns ahead before ``evaluate`` scores it
@@ -48,6 +49,11 @@ BOTS = ordered(LEVELS, OLDER)
 PLANS = load(Path(__file__).with_name("plans.toml"))  # the Germans' plans (grognard.core.plans)
 
 
-def plans(game: object) -> dict[str, tuple[Plan, ...]]:
-    """The plans of each side of an Omaha game: the Germans', whatever the options."""
-    return PLANS
+class OmahaPlans:
+    """The plans of each side of a game (``Ruleset.plans``): the Germans', whatever the options."""
+
+    def of(self, game: OmahaGame) -> dict[str, tuple[Plan, ...]]:
+        return PLANS
+
+
+plans = OmahaPlans()

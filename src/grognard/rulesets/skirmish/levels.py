@@ -42,6 +42,11 @@ OLDER: dict[str, BotFactory] = {"doctrine": DoctrineBot, "random": RandomBot, **
 BOTS = ordered(LEVELS, OLDER)
 
 
-def plans(game: SkirmishGame) -> dict[str, tuple[Plan, ...]]:
-    """The plans of each side of a skirmish: its scenario file's ``[[plans]]`` (``plans.py``)."""
-    return side_plans(game.ctx.scenario.spec)
+class SkirmishPlans:
+    """The plans of each side of a skirmish (``Ruleset.plans``): its scenario file's ``[[plans]]`` (``plans.py``)."""
+
+    def of(self, game: SkirmishGame) -> dict[str, tuple[Plan, ...]]:
+        return side_plans(game.ctx.scenario.spec)
+
+
+plans = SkirmishPlans()

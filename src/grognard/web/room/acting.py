@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from grognard.core import plans
 from grognard.core.dice import SeededDice
 from grognard.core.engine import Decision, Event, Game
 from grognard.core.errors import GrognardError, IllegalAction
@@ -214,8 +215,10 @@ class Acting(Seats):
         game: Game = await self._with_dice(lambda: self.ruleset.create(options, referee, embedded), what)
         events = game.take_events()
         self.writer.start(game, events)
+        chosen = self.meta.get("plans_chosen") or {}
+        self.plans = plans.arm(self.ruleset, game, self.writer, chosen, self.meta["bot_seed"])
         meta = copy_meta(self.meta) if self.meta.pop("typed", None) is not None else None
-        await self._persist(self.writer.lines[-1], meta)
+        await self._persist_fresh(1 + len(chosen), meta)
         self.game = game
         self.changes += 1
         self._publish(game, events)
@@ -265,11 +268,14 @@ class Acting(Seats):
             await self._save_meta()
             self.touch()
             return
-        writer.ending(game, "host", self.ruleset.rules.summary(game))
+        kept = dict(writer.plans)
+        writer.ending(game, "host", self.ruleset.rules.summary(game))  # the plans revealed after it
+        fresh = 1 + len(kept)
         try:
-            await self._persist(writer.lines[-1], copy_meta(self.meta))
+            await self._persist_fresh(fresh, copy_meta(self.meta))
         except Exception:
-            self.writer = RecordWriter.resume(writer.lines[:-1])
+            self.writer = RecordWriter.resume(writer.lines[:-fresh])
+            self.writer.plans = kept
             raise
         self.recent.append((Event("ended", {}), {"i": -1, "text": f"the host ended the game on turn {game.turn}"}))
         self.changes += 1

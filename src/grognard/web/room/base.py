@@ -23,6 +23,7 @@ import numpy as np
 
 from grognard.core.dice import DICE, stream
 from grognard.core.engine import Event, Game, canonical_json
+from grognard.core.plans import Plan
 from grognard.core.record import RecordWriter
 from grognard.core.ruleset import Bot, Ruleset
 from grognard.web import faces
@@ -82,6 +83,7 @@ class RoomBase(ABC):
         )
         self.task: asyncio.Task[None] | None = None
         self.bots: dict[str, Bot] = {}
+        self.plans: dict[str, Plan] = {}  # side -> the plan its bots follow (core.plans), secret until the end
         self.asking = Referee(self)  # the roll asked of the host now, and the rolls typed (referee.py)
         self.deadline: float | None = None
         self._restored_deadline: dict[str, Any] | None = None  # the stored phase timer, until the actor resumes it

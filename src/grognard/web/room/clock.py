@@ -23,6 +23,10 @@ class Clock(Acting):
         step = self.writer.steps if self.writer is not None else 0
         rng = np.random.default_rng(stream(self.meta["bot_seed"], BOTS, step))
         bot = self.ruleset.bots[name](rng)
+        plan = self.plans.get(self.game.side_of(seat)) if self.game is not None else None
+        follow = getattr(bot, "follow", None)
+        if plan is not None and callable(follow):  # a level that follows no plan plays as it does
+            follow(plan)
         return bot
 
     async def _choose(self, seat: str, name: str, decision: Decision) -> tuple[Any, dict[str, Any] | None]:

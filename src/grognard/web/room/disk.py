@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 from grognard import rulesets
+from grognard.core import plans
 from grognard.core.dice import SeededDice
 from grognard.core.engine import Event, Game
 from grognard.core.reasons import shown_why
@@ -41,6 +42,7 @@ class Disk(RoomBase):
             game.dice = self.referee
         self.game = game
         self.writer = RecordWriter.resume(rebuilt.used)
+        self.plans = plans.rearm(self.ruleset, game, self.writer, rebuilt.plans, self.meta["bot_seed"])
         self.recent.clear()
         self.whys.clear()
         for index, line in enumerate(rebuilt.used[1:], 1):
@@ -59,11 +61,28 @@ class Disk(RoomBase):
             seed = self.meta["seed"] = secrets.randbits(63)
         return int(seed)
 
-    async def _persist(self, line: dict[str, Any], meta: dict[str, Any] | None = None) -> None:
+    async def _persist(self, line: dict[str, Any], meta: dict[str, Any] | None = None, n: int | None = None) -> None:
+        """Line ``n`` of the record (the last by default) stored, with ``meta`` when given."""
         assert self.writer is not None
         if self.closed:  # deleted (by its host, or its time was over): nothing of it is stored again
             raise Refused(RefusalCode.GONE, "this game was deleted")
-        await self.run_db(self.store.append, self.id, len(self.writer.lines) - 1, line, meta)
+        at = len(self.writer.lines) - 1 if n is None else n
+        await self.run_db(self.store.append, self.id, at, line, meta)
+
+    def _fresh(self) -> int:
+        """The lines the last step wrote: its own, and the plans revealed after it when it ended the game."""
+        assert self.writer is not None
+        lines, k = self.writer.lines, 1
+        while k < len(lines) - 1 and lines[-k].get("type") == "reveal":
+            k += 1
+        return k
+
+    async def _persist_fresh(self, count: int, meta: dict[str, Any] | None = None) -> None:
+        """The last ``count`` lines stored, in order, ``meta`` with the last."""
+        assert self.writer is not None
+        lines = self.writer.lines
+        for n in range(len(lines) - count, len(lines)):
+            await self._persist(lines[n], meta if n == len(lines) - 1 else None, n)
 
     async def _save_meta(self) -> None:
         await self.run_db(self.store.save_meta, self.id, copy_meta(self.meta))
@@ -97,8 +116,9 @@ class Disk(RoomBase):
             self.meta["over_at"] = time.time()
             self._cancel_timer()
             changed = True
+        fresh = self._fresh()  # the step's line, and the plans revealed after it if it ended the game
         if player is not None:  # whose order each line was: the coach and the reports are a person's
-            self.meta.setdefault("orders", []).append([len(self.writer.lines), player])
+            self.meta.setdefault("orders", []).append([len(self.writer.lines) - fresh + 1, player])
             changed = True
         sent: dict[str, int] | None = None
         if player is not None and client is not None:
@@ -109,14 +129,14 @@ class Disk(RoomBase):
             changed = True
         meta = copy_meta(self.meta) if changed else None
         try:
-            await self._persist(self.writer.lines[-1], meta)
+            await self._persist_fresh(fresh, meta)
         except Exception:
             log.exception("room %s: could not store a line; taking it back", self.code)
             if sent is not None and client is not None:
                 sent.pop(client, None)
             if player is not None:
                 self.meta["orders"].pop()
-            self._rebuild(self.writer.lines[:-1])
+            self._rebuild(self.writer.lines[:-fresh])
             self.committing = False
             self.touch()
             raise

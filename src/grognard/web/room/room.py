@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from grognard.bots import ladder
+from grognard.core import plans
 from grognard.core.dice import SeededDice
 from grognard.core.engine import Event
 from grognard.core.errors import GrognardError
@@ -47,9 +48,13 @@ class Room(Clock):
     ) -> Room:
         """A new room; ``embedded``: the files of one's own the game is made from (an uploaded scenario,
         ``ScenarioFiles.upload``), kept in the record's header so that it replays and resumes from them."""
+        given = dict(given)
+        plan = given.pop("plan", None)  # the bots', not the game's: never in the header (it is a secret)
         options = ruleset.resolve(given)
         probe = ruleset.create(options, SeededDice(0), embedded)
         seats = [[seat, probe.side_of(seat)] for seat in probe.seats()]
+        # any side may be the bots' in a room: each side the option names commits to a plan (people ignore it)
+        chosen = plans.choose(plan or None, plans.offered(ruleset, probe), ruleset.sides, flag="plan")
         seed = secrets.randbits(63) if dice == "seeded" else None
         meta: dict[str, Any] = {
             "status": "lobby",
@@ -70,21 +75,24 @@ class Room(Clock):
             "odds_from": CLASS_FROM,
             "next_player": 1,
             "created": time.time(),  # its retention counts from now (retention.py)
+            "plans_chosen": chosen,  # side -> random or a plan's name, drawn at the setup (server only)
         }
         kept = {"embedded": embedded} if embedded else {}
         header = make_header(ruleset.name, ruleset.recorded(options), dice, seed, server="grognard serve", **kept)
         writer = RecordWriter(header)
         game = None
+        followed: dict[str, plans.Plan] = {}
         if seed is not None:
             game = ruleset.create(options, SeededDice(dice_stream(seed)), embedded)
             writer.start(game, game.take_events())
+            followed = plans.arm(ruleset, game, writer, chosen, meta["bot_seed"])
         while True:
             code = "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
             if not await run(store.code_taken, code):
                 break
         room_id = await run(store.create_room, code, ruleset.name, meta, writer.lines)
         room = cls(store, run, room_id, code, ruleset, meta)
-        room.game, room.writer = game, writer
+        room.game, room.writer, room.plans = game, writer, followed
         if game is not None:
             room._note_events(game, [Event.from_json(e) for e in writer.lines[1]["events"]])
         room.start()
