@@ -35,7 +35,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = {}
     for name, args in GAMES.items():
         path = tmp_path_factory.mktemp("plans") / f"{name}.jsonl"
-        done = run_cli("play", *args, "--record", str(path), "-q")
+        done = run_cli("play", *args, "--record", str(path), "-q", "--explain")  # the reasons kept too
         assert done.returncode == 0, done.stderr
         out[name] = path
     return out
@@ -129,6 +129,8 @@ def test_nothing_before_the_reveal_says_the_plan(played: dict[str, Path], name: 
 
     for number, line in enumerate(before, 1):
         clean(json.dumps(line), f"line {number}")
+    said = {line["reason"]["clause"] for line in before if "reason" in line}
+    assert plans.SEALED_CLAUSE in said  # the decisions a plan made say only that a plan did
     for seat in seats:
         clean(json.dumps(readable_by(before, seat)), f"the record as {seat} reads it")
     seen = {"views": 0}
@@ -149,7 +151,7 @@ def test_a_resumed_game_reveals_the_plan_it_committed_to(played: dict[str, Path]
     whole = records(played["omaha"])
     cut = tmp_path / "cut.jsonl"
     cut.write_text("".join(json.dumps(line) + "\n" for line in whole[:40]), encoding="utf-8")
-    done = run_cli("play", "omaha", "--resume", str(cut), "-q")
+    done = run_cli("play", "omaha", "--resume", str(cut), "-q", "--explain")
     assert done.returncode == 0, done.stderr
     assert records(cut) == whole
 

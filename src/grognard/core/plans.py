@@ -32,6 +32,7 @@ import numpy as np
 from grognard.core.dice import stream
 from grognard.core.engine import canonical_json
 from grognard.core.errors import OptionError, RecordError
+from grognard.core.reasons import Reason
 
 if TYPE_CHECKING:
     from grognard.core.engine import Game
@@ -155,6 +156,17 @@ def check_line(line: Mapping[str, Any], number: int, committed: dict[str, dict[s
     if not isinstance(name, str) or not isinstance(salt, str) or commitment(name, salt) != kept["commitment"]:
         raise RecordError(f"the revealed plan does not match the commitment of line {kept['line']}", number)
     kept["revealed"], kept["plan"] = number, name
+
+
+SEALED_CLAUSE = "plan.sealed"
+
+
+def sealed_reason(action: Any) -> Reason:
+    """The reason of a decision a plan made, as it is kept and shown before the reveal: that the side's plan
+    chose it, and nothing of which plan (no clause of it, no candidates: their ranking would tell it). A bot
+    following a plan gives it for every decision of the kinds a plan of its side may change, whichever plan,
+    so that which decisions say it tells nothing either."""
+    return Reason(SEALED_CLAUSE, f"{action}: by the side's plan, sealed until the game's end")
 
 
 def offered(ruleset: Ruleset, game: Game) -> dict[str, tuple[Plan, ...]]:

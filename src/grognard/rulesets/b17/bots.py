@@ -24,7 +24,7 @@ import numpy as np
 
 from grognard.core.engine import Decision
 from grognard.core.geometry import TOLERANCE, distance_to_rect, snap_angle
-from grognard.core.plans import Plan
+from grognard.core.plans import Plan, sealed_reason
 from grognard.core.reasons import Reason, acting
 from grognard.rulesets.b17 import ends as E
 from grognard.rulesets.b17 import geometry as G
@@ -88,6 +88,9 @@ class DoctrineBot:
         """Why ``action`` (chosen for ``decision``, not yet applied): the book's clause (``reasons``)."""
         from grognard.rulesets.b17.reasons import book_reason, piece
 
+        kind, _, label = decision.id.partition(" ")
+        if self.plan is not None and kind == "move" and not game.aircraft(label).bomber:
+            return acting(sealed_reason(action), piece(action))  # a fighter under a plan (core.plans)
         return acting(book_reason(game, decision, action), piece(action))
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from grognard.core.engine import Decision
-from grognard.core.plans import Plan
+from grognard.core.plans import Plan, sealed_reason
 from grognard.core.reasons import Reason, acting
 from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, PlaceBunkers
@@ -60,10 +60,17 @@ class DoctrineBot:
         return decision.space.sample(self.rng)
 
     def explain(self, game: OmahaGame, decision: Decision, action: Any) -> Reason:
-        """Why ``action`` (not yet applied): the clause of omaha.27 or omaha.28 that chose it (``reasons``)."""
+        """Why ``action`` (not yet applied): the clause of omaha.27 or omaha.28 that chose it (``reasons``); a
+        German weapon's under a plan, the plan's sealed reason (``core.plans.sealed_reason``)."""
         from grognard.rulesets.omaha.reasons import book_reason, piece
 
+        if self.planned(decision):
+            return acting(sealed_reason(action), piece(action))
         return acting(book_reason(game, decision, action), piece(action))
+
+    def planned(self, decision: Decision) -> bool:
+        """Whether ``decision`` is one a plan chooses (a bunker's fire or a strike, the bot following a plan)."""
+        return self.plan is not None and decision.id.partition(" ")[0] in ("fire", "artillery")
 
 
 def threat(squad: Squad) -> tuple[float, int, int]:

@@ -24,6 +24,7 @@ from typing import Any
 
 from grognard.core.engine import Decision
 from grognard.core.geometry import TOLERANCE
+from grognard.core.plans import sealed_reason
 from grognard.core.reasons import Reason, acting
 from grognard.rulesets.omaha import bots as book
 from grognard.rulesets.omaha import routes
@@ -52,6 +53,8 @@ class HardBot(book.DoctrineBot):
         """Why ``action``: its ``hard.*`` clause where it leaves the book, else the book's (``reasons``)."""
         from grognard.rulesets.omaha.reasons import hard_reason, piece
 
+        if self.planned(decision):
+            return acting(sealed_reason(action), piece(action))
         return acting(hard_reason(game, decision, action), piece(action))
 
 

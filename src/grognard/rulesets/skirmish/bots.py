@@ -49,7 +49,7 @@ from shapely.geometry import Point, Polygon
 
 from grognard.core.engine import Decision, Game
 from grognard.core.geometry import TOLERANCE, snap
-from grognard.core.plans import Plan
+from grognard.core.plans import Plan, sealed_reason
 from grognard.core.reasons import Reason, acting
 from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import mechanics as MX
@@ -693,4 +693,6 @@ class DoctrineBot:
         from grognard.rulesets.skirmish.reasons import book_reason, piece
 
         assert isinstance(game, SkirmishGame)
+        if self.plan is not None and isinstance(decision.space, MoveSpace):
+            return acting(sealed_reason(action), piece(action))  # a move under a plan (core.plans)
         return acting(book_reason(game, decision, action), piece(action))

@@ -34,7 +34,7 @@ import numpy as np
 from shapely.geometry import Point, Polygon
 
 from grognard.core.engine import Decision, Game
-from grognard.core.plans import Plan
+from grognard.core.plans import Plan, sealed_reason
 from grognard.core.reasons import Reason, acting
 from grognard.rulesets.skirmish import bots as B
 from grognard.rulesets.skirmish import fire as FI
@@ -230,6 +230,8 @@ class HardBot:
         from grognard.rulesets.skirmish.reasons import hard_reason, piece
 
         assert isinstance(game, SkirmishGame)
+        if self.book.plan is not None and isinstance(decision.space, MoveSpace):
+            return acting(sealed_reason(action), piece(action))  # a move under a plan (core.plans)
         return acting(hard_reason(game, decision, action), piece(action))
 
 
