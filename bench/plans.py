@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 from typing import Any
 
 import numpy as np
@@ -58,9 +57,7 @@ def main() -> None:
     names = [p.name for p in plans.offered(ruleset, probe)[args.side]]
     rows: dict[str, list[dict[str, Any]]] = {}
     for plan in names:
-        started = time.process_time()
         rows[plan] = [play(args.ruleset, options, args.side, args.level, plan, args.seed, i) for i in range(args.games)]
-        cpu = time.process_time() - started
         wins = sum(r["won"] for r in rows[plan])
         low, high = wilson(wins, args.games)
         figures = {
@@ -70,7 +67,7 @@ def main() -> None:
         }
         shown = ", ".join(f"{k} {v:.1f}" for k, v in figures.items())
         print(f"{plan}: {args.side} wins {wins}/{args.games} = {wins / args.games:.1%} [{low:.1%}, {high:.1%}]")
-        print(f"    means: {shown}  ({cpu:.1f} s CPU)")
+        print(f"    means: {shown}")
     first = names[0]
     for plan in names[1:]:
         gained = sum(1 for a, b in zip(rows[first], rows[plan], strict=True) if b["won"] and not a["won"])
