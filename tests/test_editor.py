@@ -23,7 +23,7 @@ from grognard import rulesets
 from grognard.core.dice import SeededDice
 from grognard.rulesets.skirmish import editor as E
 from grognard.rulesets.skirmish.scenario import SCENARIOS_DIR, load_scenario, shipped
-from grognard.rulesets.skirmish.schema import ScenarioError
+from grognard.rulesets.skirmish.schema import TERRAIN_KINDS, ScenarioError
 from grognard.rulesets.skirmish.tables import read_toml
 from grognard.web.testing import ServerProcess
 from test_scenario_check import mistakes
@@ -93,6 +93,16 @@ def test_the_editor_draws_the_table_the_game_draws() -> None:
         if name != "landing":
             men = [s for s in shapes(theirs, "units") if s[0] == "figure"]
             assert [s for s in shapes(ours, "units") if s[0] == "figure"] == men, name
+
+
+def test_the_palette_offers_every_terrain_kind_and_a_blank_table_says_what_it_wants() -> None:
+    palette = E.palette()
+    assert sorted(k["kind"] for k in palette["kinds"]) == sorted(TERRAIN_KINDS)
+    assert {k["geometry"] for k in palette["kinds"]} == {"shape", "line", "at"}
+    assert palette["men"]["weapons"] == ["rifle", "smg", "pistol", "mg", "bazooka", "mortar", "flame_thrower"]
+    assert "landing_craft" in palette["machines"][0]["choices"]
+    (wanted,) = E.check(E.blank())
+    assert wanted["text"] == "units: 0 drawn: a table needs units, at least one a side (skirmish.2)"
 
 
 def test_opened_text_is_toml_only_never_a_path_nor_run() -> None:

@@ -208,6 +208,9 @@ def check(data: Any) -> list[dict[str, Any]]:
             0, f'tables: {tables!r}: a table drawn here plays on the default tables; write "default" (skirmish.2)'
         )
     for text in texts:
+        if text.startswith("units: [") and "at least 2 items" in text:  # pydantic's words for a new table's first want
+            count = len(data["units"]) if isinstance(data.get("units"), list) else 0
+            text = f"units: {count} drawn: a table needs units, at least one a side (skirmish.2)"
         found = _FIELD.match(text)
         field = found[1] if found else ""
         rule = re.findall(r"skirmish\.\d+", text)
