@@ -354,10 +354,11 @@ def test_referee_dice(server: ServerProcess) -> None:
 
 def test_restart_after_sigkill_loses_nothing(tmp_path: Path, database: str) -> None:
     """On SQLite and PostgreSQL alike: an order acknowledged survives a SIGKILL, the game plays on, and the record
-    the host downloads after it replays, every die and digest checked."""
+    the host downloads after it replays, every die and digest checked; the bots' plan committed before the kill
+    is revealed at the end (issue 31, item 1)."""
     srv = ServerProcess(tmp_path, db=database).start()
     try:
-        made = make_room(srv)
+        made = make_room(srv, options={"germans": 1, "plan": "wall-and-landings"})  # the bots' plan, kept too
         code = made["code"]
         p = join(srv, code, "Dana", "american")
         host = Client(srv, code, "host", made["host_token"])
@@ -389,6 +390,8 @@ def test_restart_after_sigkill_loses_nothing(tmp_path: Path, database: str) -> N
         assert status == 200, text
         rebuilt = replay(text.splitlines(), rulesets.get)  # as grognard replay reads it
         assert rebuilt.actions >= 3 and any(line.get("action") == move for line in map(json.loads, text.splitlines()))
+        # the plan committed before the kill is found again from the room's bot seed and revealed at the end
+        assert rebuilt.plans["german"]["plan"] == "wall-and-landings" and rebuilt.plans["german"]["line"] == 3
     finally:
         srv.stop()
 
