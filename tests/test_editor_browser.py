@@ -168,6 +168,8 @@ def test_keys_alone_draw_and_a_finger_places_the_scenarios_parts(browser: Any, s
     assert house["sections"][0]["storeys"] == [{"points": 12}, {"points": 12}]
     page.click("#ed-split")
     assert len(page.evaluate("window.grognardEditor.data().terrain[1].sections")) == 2
+    page.select_option("#ed-p-storeys-1", "2")  # the second roof over two storeys
+    assert len(page.evaluate("window.grognardEditor.data().terrain[1].sections[1].storeys")) == 2
 
     page.select_option("#ed-men-side", "allies")
     page.click("[data-tool='machine:vehicles']")

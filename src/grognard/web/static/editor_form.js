@@ -136,6 +136,14 @@ function parts(box, ctx, entry, kind) {
     box.appendChild(row("storeys", input({ type: "choice", choices: ["1", "2"] }, String(sec.storeys.length), (v) => setStoreys(Number(v), points), "ed-p-storeys")));
     box.appendChild(row("points a storey (empty: the tables')", input({ type: "int", min: 1, max: 1000 }, points, (v) => setStoreys(sec.storeys.length, v), "ed-p-points")));
   }
+  if (kind && kind.sections && entry.sections && entry.sections.length > 1) {  // each roof: its storeys and points
+    entry.sections.forEach((sec, k) => {
+      const points = ((sec.storeys || [])[0] || {}).points || null, n = (sec.storeys || [{}]).length;
+      const set = (count, p) => edit((d) => { d[picked.list][picked.index].sections[k].storeys = Array.from({ length: count }, () => (p ? { points: p } : {})); }, "storeys");
+      box.appendChild(row("section " + sec.id + ": storeys", input({ type: "choice", choices: ["1", "2"] }, String(n), (v) => set(Number(v), points), "ed-p-storeys-" + k)));
+      box.appendChild(row("points a storey", input({ type: "int", min: 1, max: 1000 }, points, (v) => set(n, v), "ed-p-points-" + k)));
+    });
+  }
   if (picked.list === palette.men.list && picked.fig === undefined) {  // by air, or aboard a vehicle
     const dropped = (data.drops || []).find((x) => x.unit === entry.id);
     box.appendChild(row("dropped by air on move (empty: not)", input({ type: "int", min: 1, max: 100 }, dropped ? dropped.move : null, (v) => edit((d) => {
