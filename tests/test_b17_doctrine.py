@@ -14,6 +14,8 @@ from grognard.core.dice import SeededDice
 from grognard.core.play import play_out
 from grognard.rulesets.b17 import RULESET
 from grognard.rulesets.b17 import ends as E
+from grognard.rulesets.b17 import geometry as G
+from grognard.rulesets.b17 import rules as R
 from grognard.rulesets.b17.attacks import guns_met
 from grognard.rulesets.b17.bots import DoctrineBot, fighter_plans
 from grognard.rulesets.b17.game import FlySpace
@@ -98,3 +100,29 @@ def test_the_book_varies_its_plan_from_its_stream_and_replays_it() -> None:
     rng = np.random.default_rng(7)
     result = play_out(game, lambda seat: DoctrineBot(rng))
     assert result.outcome in ("win", "unfinished")
+
+
+@pytest.mark.rule("b17.23")
+def test_the_reach_clause_in_one_pass_counts_as_bomber_by_bomber() -> None:
+    """Issue 33, item 3: every bomber's next ends are measured in one pass over one array; each count is the
+    plain measure bomber by bomber (4" and the half-diagonals from the nearest end within 15 degrees of ahead),
+    bombers of different headings and moves (one damaged) alike, fighters' ends near and far."""
+    box = {"B1": (50.0, 30.0, 0.0), "B2": (45.0, 34.0, 20.0), "B3": (45.0, 26.0, -35.0), "B4": (40.0, 30.0, 170.0)}
+    game = scene(box, {"F1": (80.0, 30.0, 180.0)})
+    game.aircraft("B3").damaged.append(1)  # a 8" move: other ends
+    f = game.aircraft("F1")
+    rng = np.random.default_rng(33)
+    xs, ys = rng.uniform(25.0, 70.0, 400).tolist(), rng.uniform(10.0, 50.0, 400).tolist()
+    fd = game.dims(f)
+    plain = [0] * len(xs)
+    for b in game.flying_bombers():
+        bd, length = game.dims(b), R.allowance(b)
+        limit = 4.0 + (math.hypot(bd.length, bd.span) + math.hypot(fd.length, fd.span)) / 2
+        ends = [
+            G.local_to_world(b.x, b.y, b.heading, forward, left)
+            for forward, left in E._bomber_ends(length, R.minimum_straight(b, length)).tolist()
+        ]
+        for i, (x, y) in enumerate(zip(xs, ys, strict=True)):
+            plain[i] += any(math.dist((x, y), end) <= limit for end in ends)
+    counted = E.in_reach(game, f, xs, ys)
+    assert counted == plain and 0 < sum(counted) and max(counted) >= 2 and min(counted) == 0

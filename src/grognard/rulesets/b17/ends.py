@@ -65,24 +65,40 @@ def _bomber_ends(length: float, minimum: float) -> np.ndarray:
 
 def in_reach(game: B17Game, fighter: Aircraft, xs: Sequence[float], ys: Sequence[float]) -> list[int]:
     """For each end (x, y) of ``fighter``: the gunners of the bombers whose next move may bring it within 4"
-    (clause *reach*): ``GUNS_A_BOMBER`` for each such bomber."""
+    (clause *reach*): ``GUNS_A_BOMBER`` for each such bomber. Every bomber's ends are measured in one pass."""
     n = len(xs)
     if n == 0:
         return []
+    bombers = tuple(
+        (game.dims(b), b.x, b.y, b.heading, R.allowance(b), R.minimum_straight(b, R.allowance(b)))
+        for b in game.flying_bombers()
+    )
+    if not bombers:
+        return [0] * n
+    ex, ey, starts, limits = _reach_table(game.dims(fighter), bombers)
     x = np.asarray(xs, dtype=float)[:, None]
     y = np.asarray(ys, dtype=float)[:, None]
-    fdims = game.dims(fighter)
-    count = np.zeros(n, dtype=np.int64)
-    for b in game.flying_bombers():
-        dims = game.dims(b)
-        length = R.allowance(b)
-        local = _bomber_ends(length, R.minimum_straight(b, length))
-        rad = math.radians(b.heading)
-        c, s = math.cos(rad), math.sin(rad)
-        ex = b.x + local[:, 0] * c - local[:, 1] * s
-        ey = b.y + local[:, 0] * s + local[:, 1] * c
-        limit = ATTACK_RANGE + (math.hypot(dims.length, dims.span) + math.hypot(fdims.length, fdims.span)) / 2
-        d2 = (x - ex[None, :]) ** 2 + (y - ey[None, :]) ** 2
-        count += GUNS_A_BOMBER * (d2.min(axis=1) <= limit * limit)
-    out: list[int] = count.tolist()
+    d2 = (x - ex[None, :]) ** 2 + (y - ey[None, :]) ** 2
+    near = np.minimum.reduceat(d2, starts, axis=1) <= limits  # (ends, bombers): the nearest of each bomber's
+    out: list[int] = (GUNS_A_BOMBER * near.sum(axis=1)).tolist()
     return out
+
+
+@lru_cache(maxsize=64)
+def _reach_table(
+    fdims: G.Dims, bombers: tuple[tuple[G.Dims, float, float, float, float, float], ...]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For bombers standing so (dims, x, y, heading, move, straight each): the ends of their next moves weighed
+    (``_bomber_ends``) on the table, all in a row (x, y), where each bomber's begin, and each bomber's limit
+    squared (4" and the two half-diagonals); kept: the bombers stand still while the fighters move."""
+    xs, ys, starts, limits = [], [], [], []
+    for dims, bx, by, heading, length, minimum in bombers:
+        local = _bomber_ends(length, minimum)
+        rad = math.radians(heading)
+        c, s = math.cos(rad), math.sin(rad)
+        starts.append(sum(len(part) for part in xs))
+        xs.append(bx + local[:, 0] * c - local[:, 1] * s)
+        ys.append(by + local[:, 0] * s + local[:, 1] * c)
+        limit = ATTACK_RANGE + (math.hypot(dims.length, dims.span) + math.hypot(fdims.length, fdims.span)) / 2
+        limits.append(limit * limit)
+    return np.concatenate(xs), np.concatenate(ys), np.array(starts), np.array(limits)
