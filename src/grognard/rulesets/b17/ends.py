@@ -91,12 +91,17 @@ def _reach_table(
     """For bombers standing so (dims, x, y, heading, move, straight each): the ends of their next moves weighed
     (``_bomber_ends``) on the table, all in a row (x, y), where each bomber's begin, and each bomber's limit
     squared (4" and the two half-diagonals); kept: the bombers stand still while the fighters move."""
-    xs, ys, starts, limits = [], [], [], []
+    xs: list[np.ndarray] = []
+    ys: list[np.ndarray] = []
+    starts: list[int] = []
+    limits: list[float] = []
+    begin = 0
     for dims, bx, by, heading, length, minimum in bombers:
         local = _bomber_ends(length, minimum)
         rad = math.radians(heading)
         c, s = math.cos(rad), math.sin(rad)
-        starts.append(sum(len(part) for part in xs))
+        starts.append(begin)
+        begin += len(local)
         xs.append(bx + local[:, 0] * c - local[:, 1] * s)
         ys.append(by + local[:, 0] * s + local[:, 1] * c)
         limit = ATTACK_RANGE + (math.hypot(dims.length, dims.span) + math.hypot(fdims.length, fdims.span)) / 2
