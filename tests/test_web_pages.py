@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+import conftest
 from browsers import at_chromebook_sizes, font_px, in_sight, needs_chromium, one_line, one_screen
 from grognard.rulesets.skirmish.scenario import shipped
 from grognard.web.testing import ServerProcess, call
@@ -174,11 +175,16 @@ def test_home_hosts_any_shipped_scenario_and_fits_1280(browser: Any, server: Ser
     assert offered == [name for name, _ in shipped()]
     assert scenario.input_value() == "hill_assault"  # the rule set's default, selected
     home.select_option("#opt-skirmish-scenario", "village_street")
+    assert home.locator("#opt-skirmish-plan").input_value() == ""  # the bots' plan: none unless asked
+    home.select_option("#opt-skirmish-plan", "random")
     home.click("#create-form button[type=submit]")
     home.wait_for_url("**/host/*")
     home.wait_for_selector("#svg svg")
     title = dict(shipped())["village_street"]
     assert title in home.inner_text("#svg")
+    # the host's choice reached the room: each side's plan committed after the start line (issue 31, item 1)
+    committed = [line for line in conftest.stored_lines(server.db) if line.get("type") == "plan"]
+    assert sorted(line["side"] for line in committed) == ["allies", "axis"]
 
 
 def test_a_scenario_not_shipped_is_refused(server: ServerProcess) -> None:
