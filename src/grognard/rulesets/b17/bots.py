@@ -128,7 +128,7 @@ def _turned(heading: float, turns: tuple[float, ...]) -> tuple[np.ndarray, np.nd
     return np.array([math.cos(r) for r in rads]), np.array([math.sin(r) for r in rads]), headings
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)  # some 6 kB an entry; 2,000 raids ask about 200 headings (issue 33, item 6)
 def _fan(heading: float, length: float, minimum: float, turn_set: tuple[float, ...]) -> tuple[Any, ...]:
     """What :func:`_path_ends` needs of the paths from a heading, wherever they start (kept: a box's bombers
     share headings, turn after turn): the straights, turns and end headings (tuples); the ends' cosines and
