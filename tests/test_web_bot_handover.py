@@ -29,13 +29,13 @@ async def _chosen_then(tmp_path: Path, meanwhile: str) -> tuple[bool, int, int, 
     decision = room.game.pending()[0]  # the game's first question, a bot's (nobody has joined)
     kind, name = room.controller(decision.seat)
     assert kind == "bot" and name is not None
-    action = await room._choose(decision.seat, name, decision)
+    action, reason = await room._choose(decision.seat, name, decision)  # the bot's order and its reason
     lines = len(room.writer.lines)
     if meanwhile == "join":
         await room.join("Ben", room.side_of(decision.seat))
     elif meanwhile == "assign":
         await room.host_op("bot", seat=decision.seat, bot="random")
-    applied = await room._bots_move(decision, name, action)
+    applied = await room._bots_move(decision, name, action, reason)
     owing = [d.seat for d in room.game.pending()]
     server.db.close()
     return applied, lines, len(room.writer.lines), decision.seat in owing
