@@ -11,6 +11,7 @@ import copy
 import importlib.util
 import json
 import secrets
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 import httpx
 import psutil
 import pytest
+from sqlalchemy import text
 
 from grognard import rulesets
 from grognard.core.dice import SeededDice
@@ -204,3 +206,21 @@ def test_every_shipped_scenario_opens_and_saves_back_to_a_file_that_plays_identi
         shipped_hash, _ = fp.fingerprint("skirmish", {"scenario": name}, 1, 3, 1)
         saved_hash, _ = fp.fingerprint("skirmish", {"scenario": str(path)}, 1, 3, 1)
         assert saved_hash == shipped_hash, name
+
+
+def test_a_draft_left_alone_is_deleted_as_a_game_is(tmp_path: Path) -> None:
+    """docs/privacy.md: a draft is deleted the server's retention days after its last edit, as a game is."""
+    from grognard.web.store import DAY, Store
+
+    store = Store(f"sqlite:///{tmp_path / 'drafts.sqlite3'}")
+    try:
+        store.save_draft("old", "skirmish", "{}")
+        store.save_draft("new", "skirmish", '{"title": "kept"}')
+        now = time.time()
+        with store.engine.begin() as conn:
+            conn.execute(text("update grognard_drafts set updated = updated - 120 where browser = 'old'"))
+        store.delete_expired(now + 30 * DAY - 60, 30)  # the old one's 30 days are up, the new one's not yet
+        assert store.draft("old", "skirmish") is None
+        assert store.draft("new", "skirmish") == '{"title": "kept"}'
+    finally:
+        store.close()
