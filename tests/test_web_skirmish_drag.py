@@ -20,7 +20,7 @@ import pytest
 from browsers import needs_chromium
 from grognard.core.words import percent
 from grognard.web.testing import ServerProcess
-from test_web_skirmish_browser import centre, commit_menu, drag, seated, snap, tip
+from test_web_skirmish_browser import centre, commit_menu, drag, new_page, seated, snap, tip
 from test_web_table import axe_clean
 
 pytestmark = needs_chromium
@@ -302,3 +302,160 @@ def test_a_wedge_and_a_template_turned_by_dragging_their_handle(
     axe_clean(ann)  # the handle drawn, the box open
     ann.keyboard.press("]")  # the keys still turn it, 15 degrees a press
     tip_with(ann, "burst M.1 18,22 75", "Commit")
+
+
+# a rifle section B spread round the MG team A: every man of A stands inside B's ring (the browser trial's crowd)
+CROWDED_TITLE = "Crowded range: a rifle section round the MG team"
+CROWDED = RANGE.replace(
+    'title = "Fire range: a MG and a mortar against a section in the open"', f'title = "{CROWDED_TITLE}"'
+) + (
+    '\n[[units]]\nid = "B"\nside = "allies"\nname = "rifle section"\nenters = 0\nfigures = [\n'
+    '  { weapon = "rifle", at = [14.0, 11.0] },\n  { weapon = "rifle", at = [22.0, 11.0] },\n'
+    '  { weapon = "rifle", at = [18.0, 13.0] },\n]\n'
+)
+
+
+def inside_ring(page: Any, unit: str, man: str) -> bool:
+    """Whether man ``man`` stands inside unit ``unit``'s ring (``face.unit_place``: the ring a tap in chooses
+    the unit by), every man where the page draws him."""
+    from grognard.rulesets.skirmish.face import unit_place
+
+    ids = page.eval_on_selector_all("svg.table .layer-units g.t-figure[data-id]", "l => l.map(g => g.dataset.id)")
+    figures = [
+        {"id": i, "unit": i.split(".")[0], "alive": True, "x": centre(page, i)[0], "y": centre(page, i)[1]} for i in ids
+    ]
+    ring = unit_place({"figures": figures}, unit)
+    assert ring is not None, unit
+    x, y = centre(page, man)
+    return bool((x - ring["x"]) ** 2 + (y - ring["y"]) ** 2 <= ring["r"] ** 2)
+
+
+def slow_drag(page: Any, start: tuple[float, float], end: tuple[float, float], *words: str) -> str:
+    """A mouse drag held at its end until the tape beside the pointer says every one of ``words``; the tape's
+    words and where it starts (its ``data-from``), then the button let go."""
+    a = page.evaluate(f"window.grognardTable.screen({start[0]}, {start[1]})")
+    b = page.evaluate(f"window.grognardTable.screen({end[0]}, {end[1]})")
+    page.mouse.move(a[0], a[1])
+    page.mouse.down()
+    for k in range(1, 9):
+        page.mouse.move(a[0] + (b[0] - a[0]) * k / 8, a[1] + (b[1] - a[1]) * k / 8)
+    said = ""
+    for _ in range(60):  # a move now and then asks the preview again where the pointer is
+        page.wait_for_timeout(250)
+        page.mouse.move(b[0] + 0.01, b[1])
+        page.mouse.move(b[0], b[1])
+        said = page.evaluate(
+            "() => { const g = document.querySelector('svg.table .d-ghost');"
+            " return g ? g.dataset.from + '|' + g.querySelector('.d-label').textContent : ''; }"
+        )
+        if all(w in said for w in words):
+            break
+    page.mouse.up()
+    return str(said)
+
+
+def test_a_man_in_another_units_ring_is_his_units_and_a_units_drag_is_held_by_him(
+    browser: Any, server: ServerProcess, shots: Path
+) -> None:
+    """Every man of the MG team A stands inside the ring of rifle section B. With A's move shown, a tap on A.3
+    picks him (it chose B's move before: the man could not be dragged); a drag of A from A.3 (let go first)
+    runs its tape from A.3 and reads his path's cost, and A.3 ends where the pointer did (the order names
+    A.1's point, 4" west of him). A tap on a man of B chooses B."""
+    game = seated(browser, server, {"upload": {"name": "crowded.toml", "text": CROWDED}})
+    ann = game["allies"]
+    show(ann, "move A")
+    a1, a3 = centre(ann, "A.1"), centre(ann, "A.3")
+    assert inside_ring(ann, "B", "A.3") and inside_ring(ann, "B", "A.1")
+    tap(ann, a3)
+    tip(ann, "A.3 is picked")
+    assert ann.get_attribute("svg.table", "data-shown") == "move A"
+    tap(ann, a3)  # let go
+    ann.wait_for_function("() => !document.querySelector('svg.table .d-picked')")
+    end = (a3[0] + 1, a3[1] - 3)
+    said = slow_drag(ann, a3, end, "costs")
+    assert said.startswith(f"{a3[0]:g},{a3[1]:g}|A.3: "), said  # from the man grabbed, his path's cost
+    found = re.search(r'A\.3: ([0-9.]+)" walked, costs ([0-9.]+)", ([0-9.]+)" left', said)
+    assert found and float(found.group(1)) == pytest.approx(10**0.5, abs=0.06), said
+    assert float(found.group(3)) == pytest.approx(6 - float(found.group(2)), abs=0.06)
+    lead = (a1[0] + 1, a1[1] - 3)
+    words = tip_with(ann, f"move A {lead[0]:g},{lead[1]:g}", "A.3's path", "Commit")
+    assert re.search(r'A\.3\'s path 3\.2", costs 3\.2" of his move, 2\.8" left', words), words
+    snap(ann, shots, "skirmish-unit-held-by-a-man")
+    ann.locator(".table-tip .tip-commit").click()
+    ann.wait_for_function(
+        "y => { const g = document.querySelector('svg.table .layer-units g[data-id=\"A.3\"] circle');"
+        " return g && Math.abs(-g.getAttribute('cy') - y) < 0.05; }",
+        arg=end[1],
+    )
+    assert centre(ann, "A.3") == pytest.approx(end, abs=0.01)
+    assert centre(ann, "A.1") == pytest.approx(lead, abs=0.01)
+    # a tap on a man of B (his unit owes its move): B's move is shown
+    show(ann, "move M")
+    tap(ann, centre(ann, "B.2"))
+    ann.wait_for_function("() => document.querySelector('svg.table').dataset.shown === 'move B'")
+
+
+def test_a_wedge_aimed_from_a_man_in_another_units_ring_says_its_own_men_under_it(
+    browser: Any, server: ServerProcess, shots: Path
+) -> None:
+    """The fire phase: the MG gunner A.2 stands in B's ring; a drag from him (with A's fire shown) aims his
+    wedge (it chose B's fire before); the wedge covers B.3, one of Ann's own: the box says so first, with his
+    name and exact chance of death, before Commit, and rings him apart from the enemy."""
+    game = seated(browser, server, {"upload": {"name": "crowded.toml", "text": CROWDED}})
+    ann, axel = game["allies"], game["axis"]
+    for unit in ("A", "M", "B"):  # each held by its shown decision's menu
+        show(ann, f"move {unit}")
+        box = ann.locator(".decision:not([hidden])")
+        box.locator(f"input[type=radio][value='hold {unit}']").check()
+        box.get_by_role("button", name="Commit the chosen order").click()
+        ann.wait_for_function("u => !document.querySelector(`.decision input[value='hold ${u}']`)", arg=unit)
+    axel.wait_for_selector(".decision input[value='hold G']")
+    commit_menu(axel, "hold G", wait=False)
+    show(ann, "fire A")
+    gunner = centre(ann, "A.2")
+    assert inside_ring(ann, "B", "A.2")
+    drag(ann, gunner, (18.0, 22.0))
+    words = tip_with(ann, "fire A hold / A.2 wedge 18,22", "Your own man is under it", "Commit")
+    assert ann.get_attribute("svg.table", "data-shown") == "fire A"
+    own = re.search(r"Your own man is under it: B\.3 \((\S+ \S+: dead \S+ \(\S+\))\)", words)
+    assert own, words
+    assert float(exact(own.group(1))) > 0
+    assert words.index("Your own man") < words.index("Under it")  # said first
+    assert "B.3 (yours): " in words
+    ann.wait_for_selector("svg.table .p-ring.under.own[data-under='B.3']", state="attached")
+    assert set(ann.eval_on_selector_all("svg.table .p-ring.under.own", "l => l.map(c => c.dataset.under)")) == {"B.3"}
+    snap(ann, shots, "skirmish-wedge-own-men")
+
+
+def test_the_header_and_the_tab_say_the_scenarios_title(browser: Any, server: ServerProcess, shots: Path) -> None:
+    """A solo game on a scenario of one's own: the player page's header and its tab's title name the scenario
+    (they said "Skirmish: Player, room ..." alone), the room code still in sight."""
+    from grognard.web.testing import call
+
+    status, made = call(
+        server.url + "/api/rooms",
+        {
+            "ruleset": "skirmish",
+            "upload": {"name": "crowded.toml", "text": CROWDED},
+            "solo": {"name": "Sol", "side": "axis"},
+        },
+    )
+    assert status == 200, made
+    page = new_page(browser)
+    page.add_init_script(f"localStorage.setItem('grognard:player:{made['code']}', '{made['token']}')")
+    page.goto(server.url + made["play_url"])
+    page.wait_for_function("t => document.title.startsWith(t + ' - ')", arg=CROWDED_TITLE)
+    head = page.inner_text("header h1")
+    assert CROWDED_TITLE in head and f"room {made['code']}" in head, head
+    # said in the rule set's long title's place, cut short before the room's words are: both in sight
+    h1, game, room = page.evaluate(
+        "() => ['header h1', '#head-game', '.head-room'].map(q => { const r = document.querySelector(q)"
+        ".getBoundingClientRect(); return [r.left, r.right]; })"
+    )
+    assert h1[0] <= game[0] and game[1] - game[0] > 100 and game[1] <= room[0] + 1 and room[1] <= h1[1] + 1, (
+        h1,
+        game,
+        room,
+    )
+    snap(page, shots, "skirmish-heading")
+    page.context.close()

@@ -78,6 +78,10 @@ def _no_commands(view: View) -> dict[str, str]:
     return {}
 
 
+def _no_heading(view: View) -> str:
+    return ""
+
+
 @dataclass(frozen=True)
 class Face:
     """How the pages show one rule set.
@@ -96,6 +100,8 @@ class Face:
     ``situation(view, decision)``: the lines a person reads on ``decision`` (the unit in question and what is
     around it), from the view of the decision's seat; ``None``: the decision's prompt. ``board(view)``: the
     whole table as text, as the view's seat may see it (the terminal's ``board``); ``None``: no such text.
+    ``heading(view)``: the game's own name (a scenario's title), shown in the page's header and its tab's
+    title after the rule set's; ``""``: none.
     """
 
     scene: Callable[[View, Collection[str]], dict[str, Any]]
@@ -108,3 +114,4 @@ class Face:
     commands: Callable[[View], dict[str, str]] = _no_commands
     situation: Callable[[View, Decision], list[str]] | None = None
     board: Callable[[View], str] | None = None
+    heading: Callable[[View], str] = _no_heading

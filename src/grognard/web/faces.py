@@ -133,6 +133,11 @@ def phase(ruleset: Ruleset, game: Game) -> str:
     return str(_view(game, None).get("phase", ""))
 
 
+def heading(ruleset: Ruleset, game: Game) -> str:
+    """The game's own name (``Face.heading`` of the spectators' view: a scenario's title); ``""`` without one."""
+    return ruleset.face.heading(_view(game, None)) if ruleset.face is not None else ""
+
+
 def commands(ruleset: Ruleset, game: Game) -> dict[str, str]:
     """What each seat commands, in words (``Face.commands`` of the spectators' view); ``{}`` without a face."""
     return ruleset.face.commands(_view(game, None)) if ruleset.face is not None else {}

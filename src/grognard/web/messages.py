@@ -330,6 +330,7 @@ class State(TypedDict):
     whys: NotRequired[dict[str, dict[str, Any]]]  # each piece's latest bot reason, by its label (a tap shows it)
     turn: NotRequired[int]
     phase: NotRequired[str]
+    heading: NotRequired[str]  # the game's own name (a scenario's title: Face.heading), or ""
     sides: NotRequired[list[str]]
     tables: NotRequired[list[dict[str, Any]]]
     figures: NotRequired[list[list[str]]]

@@ -174,6 +174,10 @@ def room_page(role: str, room: Any, join_base: str = "") -> str:
     code = escape(room.code)
     title = escape(room.ruleset.title)
     heading = {"host": "Host", "player": "Player", "projector": "Projector"}[role]
+    # the game's own name (a scenario's title: the state's heading), said instead of the rule set's long title
+    game = '<span class="head-game" id="head-game" hidden></span>'
+    room_words = f'<span class="head-room">: {heading}, room {code}</span>'
+    h1 = f'<h1><span class="head-title">{title}</span>{game}{room_words}</h1>'
     parts = _room_parts(code)
     status, toggle, message, odds_line = parts["status"], parts["toggle"], parts["message"], parts["odds_line"]
     board, debrief, tables, figures, events, odds = (
@@ -181,7 +185,7 @@ def room_page(role: str, room: Any, join_base: str = "") -> str:
     )
     if role == "host":
         side = _host_panel(code)
-        body = f"""<header class="room-head"><h1>{title}: {heading}, room {code}</h1>{status}{toggle}</header>
+        body = f"""<header class="room-head">{h1}{status}{toggle}</header>
 {message}
 <main id="main" class="columns room">
 <div class="left">{board}{debrief}</div>
@@ -189,7 +193,7 @@ def room_page(role: str, room: Any, join_base: str = "") -> str:
 </main>"""
     elif role == "player":
         side = _player_panel(room)
-        body = f"""<header class="room-head"><h1>{title}: {heading}, room {code}</h1>{status}{toggle}</header>
+        body = f"""<header class="room-head">{h1}{status}{toggle}</header>
 {message}
 <main id="main" class="columns room">
 <div class="left keep" tabindex="0" role="region" aria-label="the table and its units">{board}{debrief}</div>
@@ -199,7 +203,7 @@ def room_page(role: str, room: Any, join_base: str = "") -> str:
         # one screen, as the host's and a player's (main.room): the table, and beside it (below a long one)
         # the debrief (at the end: the news first), who is winning, the count and the news; the room code
         # stays in sight in the header
-        body = f"""<header class="projector-head"><h1><span class="head-title">{title},</span>
+        body = f"""<header class="projector-head"><h1><span class="head-title">{title},</span>{game}
 <span class="head-code">room <span class="code">{code}</span></span></h1>{status}
 <button type="button" id="join-toggle" aria-controls="join-info" aria-expanded="true"
  aria-keyshortcuts="J">Hide how to join (J)</button></header>

@@ -113,6 +113,9 @@ def _add_game(out: State, room: Room, conn: Conn, game: Game, mine: set[str], se
     out["turn"] = game.turn
     out["whys"] = dict(room.whys)
     out["phase"] = room.memo("phase", lambda: faces.phase(ruleset, game))
+    if room.heading is None:  # the scenario's title: the same all game long
+        room.heading = faces.heading(ruleset, game)
+    out["heading"] = room.heading
     out["sides"] = list(ruleset.sides)
     out["tables"] = room.memo_like(
         ("tables", shared, seat),

@@ -109,6 +109,7 @@ FACE = Face(
     commands=face.commands,
     situation=view_words.situation,
     board=view_words.board,
+    heading=face.heading,
 )
 
 

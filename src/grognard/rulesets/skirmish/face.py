@@ -334,6 +334,11 @@ def glyph(figure: dict[str, Any]) -> str:
     return weapon if weapon in ("smg", "pistol") else "rifle"
 
 
+def heading(view: dict[str, Any]) -> str:
+    """The scenario's title, for the page's header and tab ("Village street: ...")."""
+    return str((view.get("scenario") or {}).get("title") or "")
+
+
 def unit_place(view: dict[str, Any], unit: str) -> dict[str, Any] | None:
     """A unit's living men on the table: ``{"id", "x", "y", "r"}``, their centre and the circle round them."""
     men = [f for f in view["figures"] if f["unit"] == unit and f["alive"] and not f.get("aboard")]

@@ -369,6 +369,11 @@ def drawn(view: dict[str, Any]) -> dict[str, Any]:
             cost=first.get("cost"),
             left=first.get("left"),
             trails=[p["path"] for p in paths[1:]],
+            # each man's own: the page's drag of a unit by one of its men reads that man's path and cost
+            moves=[
+                {k: p.get(k) for k in ("path", "length", "cost", "left", "allowance")} | {"id": p["figure"]}
+                for p in paths
+            ],
         )
     lines = []
     for s in drawn.get("shots") or []:
@@ -387,6 +392,7 @@ def drawn(view: dict[str, Any]) -> dict[str, Any]:
         out["lines"] = lines
     under: list[str] = []
     shapes = []
+    sides = _sides(view)
     each: dict[str, str] = {}  # a man under a wedge or template: his exact chance of dying of it, in words
     odds: list[dict[str, Any]] = []
     for w in drawn.get("wedges") or []:
@@ -395,7 +401,10 @@ def drawn(view: dict[str, Any]) -> dict[str, Any]:
         for o in w.get("odds") or []:
             words = f"{o['band_text']} {o['cover_text']}: dead {percent(o['dead_decimal'])} ({o['dead']})"
             each[o["target"]] = words
-            odds.append({"id": o["target"], "by": w.get("gunner", ""), "words": words, "dead": o["dead_decimal"]})
+            odds.append(
+                {"id": o["target"], "by": w.get("gunner", ""), "words": words, "dead": o["dead_decimal"]}
+                | _own(sides, w.get("gunner", ""), o["target"])
+            )
     for t in drawn.get("templates") or []:
         under += [str(i) for i in t.get("under", [])]
         shapes.append({"points": t.get("shape", []), "title": f"{t.get('by', '')}'s template: {t.get('odds', '')}"})
@@ -409,11 +418,16 @@ def drawn(view: dict[str, Any]) -> dict[str, Any]:
         for o in t.get("each") or []:
             words = f"{o['cover_text']}: dead {percent(o['dead_decimal'])} ({o['dead']})"
             each[o["id"]] = words
-            odds.append({"id": o["id"], "by": t.get("by", ""), "words": words, "dead": o["dead_decimal"]})
+            odds.append(
+                {"id": o["id"], "by": t.get("by", ""), "words": words, "dead": o["dead_decimal"]}
+                | _own(sides, t.get("by", ""), o["id"])
+            )
     if shapes:
         out["shapes"] = shapes
         out["under"] = under
-        out["odds"] = odds
+        # the firer's own men first: a wedge or a template fires on friend and foe alike (skirmish.16, 12)
+        out["odds"] = sorted(odds, key=lambda o: not o.get("own"))
+        owners = {o["id"]: o["by"] for o in odds}
         out["rings"] = [
             {
                 "x": figures[i]["x"],
@@ -422,7 +436,25 @@ def drawn(view: dict[str, Any]) -> dict[str, Any]:
                 "id": i,
                 "title": f"{i} is under it" + (f": {each[i]}" if i in each else ""),
             }
+            | _own(sides, owners.get(i, ""), i)
             for i in under
             if i in figures
         ]
     return out
+
+
+def _sides(view: dict[str, Any]) -> dict[str, str]:
+    """The side of each man, piece and vehicle of the view, by id (a piece's and a vehicle's: its crew's)."""
+    units = {u["id"]: u["side"] for u in view.get("units", [])}
+    out = {f["id"]: str(f["side"]) for f in view["figures"]}
+    for thing in [*(view.get("pieces") or []), *(view.get("vehicles") or [])]:
+        side = thing.get("side") or units.get(str(thing.get("crew") or ""))
+        if side:
+            out[str(thing["id"])] = str(side)
+    return out
+
+
+def _own(sides: dict[str, str], firer: str, man: str) -> dict[str, bool]:
+    """``{"own": True}`` when ``man`` is of the firer's side (the preview says so before the order is given)."""
+    side = sides.get(firer)
+    return {"own": True} if side is not None and sides.get(man) == side else {}

@@ -99,6 +99,7 @@ class RoomBase(ABC):
         self.closed = False
         self.debrief: dict[str, Any] | None = None
         self.after: Any = None  # the coach and reports of the game once over (web/reports.AfterAction)
+        self.heading: str | None = None  # the game's own name (Face.heading), worked out once
         self.retention_most = DEFAULT_DAYS  # the server's days (retention.py): a host may choose fewer
         self.odds = LiveOdds(odds_seed(code))  # who is winning, off the actor (odds.py)
         self.odds.on_ready = self.touch

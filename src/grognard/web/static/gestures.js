@@ -34,6 +34,24 @@ function unitNear(at, hit) {  // another decision's unit under the pointer (its 
   }
   return best && best.id;
 }
+function unitOf(hit) {  // the unit of the mark under the pointer (a man's: the scene's "unit"), or null
+  if (!hit || !S.tableView) return null;
+  const g = S.tableView.element.querySelector('[data-id="' + CSS.escape(hit) + '"]');
+  return (g && g.getAttribute("data-unit")) || null;
+}
+function about(d, hit) {  // whether the mark under the pointer is decision d's own: its unit, or one of its men
+  if (!d || !hit) return false;
+  if (d.unit && (d.unit.id === hit || d.unit.id === unitOf(hit))) return true;
+  return (d.controls || []).some((c) => c.unit === hit && (c.from || c.kind === "choice"));
+}
+function manOwner(hit) {  // the decision owed about the man under the pointer: his own, else his unit's
+  if (!hit) return null;
+  const own = S.shownDecisions.find((d) => d.unit && d.unit.id === hit);
+  if (own) return own.id;
+  const unit = unitOf(hit);
+  const his = unit && S.shownDecisions.find((d) => d.unit && d.unit.id === unit);
+  return his ? his.id : null;
+}
 function teammateOf(hit) {  // the seat of the player's side that commands the unit (or man) under the pointer, not theirs
   if (!hit || !S.last) return null;
   const unit = hit.split(".")[0];
@@ -42,10 +60,10 @@ function teammateOf(hit) {  // the seat of the player's side that commands the u
   const owner = seats.find((x) => !x.yours && sides.has(x.side) && x.commands && x.commands.split(", ").includes(unit));
   return owner ? owner.seat : null;
 }
-function askAt(text, d, e, at, via) {
+function askAt(text, d, e, at, via, grab) {  // grab: the man a unit's drag holds it by (grabbed)
   if (!text || !text.trim()) return;
   S.tipFor = keyOf(d);
-  S.asked = { text: text.trim(), d: d, x: e.clientX, y: e.clientY, at: at, via: via || null, n: ++S.seq };
+  S.asked = { text: text.trim(), d: d, x: e.clientX, y: e.clientY, at: at, via: via || null, grab: grab || null, n: ++S.seq };
   send({ type: "preview", action: text.trim(), n: S.asked.n });
 }
 // One man acting alone (a man's own move, his ladder, a gunner's wedge) or a template laid: the shown
@@ -180,7 +198,6 @@ function whyTap(phase, hit, e) {
 }
 function onTable(phase, at, hit, e) {
   if (role !== "player") return whyTap(phase, hit, e);
-  const d = shownDecision();
   if (phase === "cancel") { gesture = null; S.tableView.dropGhost(); clearTip(); return false; }
   if (phase === "down") {
     gesture = null;
@@ -189,79 +206,120 @@ function onTable(phase, at, hit, e) {
       gesture = { kind: "turn", a: handle.a, x: e.clientX, y: e.clientY, moved: false };
       return true;
     }
-    const other = unitNear(at, hit);
-    if (other) { clearTip(); unpick(); choose(other); gesture = { kind: "chosen" }; return true; }
-    if (!d) return whyTap(phase, hit, e);
-    const k = S.shownDecisions.indexOf(d);
-    const target = (d.controls || []).find((c) => c.kind === "pick-target" && hit && (c.targets || []).includes(hit));
-    const man = manAt(d, at, hit);
-    const start = { x: e.clientX, y: e.clientY, moved: false };
-    if (S.picked && S.picked.key === keyOf(d) && !(man && man !== S.picked.id) && !target) {
-      // the picked man's point: a drag from him or a press elsewhere (a tap on him again lets him go)
-      gesture = Object.assign({ kind: "solo", c: S.picked.c, d: d, from: S.picked.c.from, onMan: man === S.picked.id }, start);
-      return true;
+    // a man under the pointer is his own unit's, whatever ring he stands in: a man of the unit shown stays
+    // its; one of another unit owing an order chooses that unit, and a drag goes on with it (its path from
+    // him, his wedge). Off any man, a press in another unit's ring chooses that unit.
+    const d = shownDecision();
+    const target = !!d && (d.controls || []).some((c) => c.kind === "pick-target" && hit && (c.targets || []).includes(hit));
+    if (!about(d, hit) && !target) {
+      const owner = manOwner(hit);
+      if (owner && owner !== S.shownId) { clearTip(); unpick(); choose(owner); return pressed(shownDecision(), at, hit, e, true); }
+      const other = !unitOf(hit) && !(d && manAt(d, at, hit)) && unitNear(at, hit);
+      if (other) { clearTip(); unpick(); choose(other); gesture = { kind: "chosen" }; return true; }
     }
-    if (target) { gesture = { kind: "target", c: target, id: hit, d: d }; return true; }
-    const mate = teammateOf(hit);
-    if (mate && !man) {  // a friend's unit: his to order, not a place for the shown decision's point
-      gesture = { kind: "chosen" };
-      S.tableView.tip(e.clientX, e.clientY, (tip) => {
-        tip.appendChild(el("p", "unit " + hit.split(".")[0] + " is commanded by " + mate + ": only that seat orders it", { class: "tip-head" }));
-      });
-      return true;
-    }
-    // on the unit itself: a drag from it is its path; a tap on it says what a tap elsewhere does
-    // (within its ring, or 14 px of it when the table is shown small; not its name, which is beside it)
-    const px = S.tableView.perInch();
-    const own = !!(d.unit && Math.hypot(at.x - d.unit.x, at.y - d.unit.y) * px <= Math.max(d.unit.r * px, 14));
-    if (man) { gesture = Object.assign({ kind: "candidate", man: man, k: k, d: d }, start); return true; }
-    const lay = placeControl(d);
-    if (lay && !own) { gesture = Object.assign({ kind: "solo", c: lay, d: d, from: lay.from, onMan: false }, start); return true; }
-    if (S.pickers[k]) {
-      gesture = Object.assign({ kind: "point", k: k, d: d, own: own }, start);
-      if (!own) S.pickers[k](at.x, at.y);
-      return true;
-    }
-    if (own) { gesture = { kind: "own", d: d }; return true; }
-    return whyTap(phase, hit, e);
+    return pressed(d, at, hit, e, false);
   }
   if (!gesture) return false;
-  if (phase === "move" && at && gesture.x !== undefined) {
-    if (!gesture.moved && Math.hypot(e.clientX - gesture.x, e.clientY - gesture.y) < 6) return true;
-    if (gesture.kind === "candidate") {  // a drag from a man not picked: his unit's path, or his wedge's aim
-      const c = soloControls(gesture.d).find((x) => x.unit === gesture.man);
-      const g = gesture;
-      if (S.pickers[g.k] && !(c && c.kind === "template")) gesture = { kind: "point", k: g.k, d: g.d, own: true, x: g.x, y: g.y };
-      else if (c) gesture = { kind: "solo", c: c, d: g.d, from: c.from, x: g.x, y: g.y };
-      else { gesture = { kind: "chosen" }; return true; }
-    }
-    gesture.moved = true;
-    if (gesture.kind === "turn") { turnTo(gesture.a, at, false); return true; }
-    if (gesture.kind === "solo") { place(gesture, at, e, false); return true; }
-    if (gesture.kind === "point") {
-      const text = S.pickers[gesture.k](at.x, at.y);
-      if (gesture.d.unit) S.tableView.drag(gesture.d.unit, at);
-      const now = Date.now();
-      if (now - lastAsk > 300) { lastAsk = now; askAt(text, gesture.d, e, at); }
-    }
+  if (phase === "move" && at && gesture.x !== undefined) return dragged(at, e);
+  if (phase === "up") return released(at, e);
+  return true;
+}
+// a press on the table with decision d shown (chosen: d was chosen by this press, on one of its men)
+function pressed(d, at, hit, e, chosen) {
+  if (!d) return whyTap("down", hit, e);
+  const k = S.shownDecisions.indexOf(d);
+  const target = (d.controls || []).find((c) => c.kind === "pick-target" && hit && (c.targets || []).includes(hit));
+  const man = manAt(d, at, hit);
+  const start = { x: e.clientX, y: e.clientY, moved: false };
+  if (S.picked && S.picked.key === keyOf(d) && !(man && man !== S.picked.id) && !target) {
+    // the picked man's point: a drag from him or a press elsewhere (a tap on him again lets him go)
+    gesture = Object.assign({ kind: "solo", c: S.picked.c, d: d, from: S.picked.c.from, onMan: man === S.picked.id }, start);
     return true;
   }
-  if (phase === "up") {
-    const g = gesture; gesture = null;
-    if (g.kind === "turn") { if (g.moved && at) turnTo(g.a, at, true); return true; }
-    if (g.kind === "candidate") { pickMan(g.d, g.man, e); return true; }  // a tap on a man: he is picked
-    if (g.kind === "solo") {
-      if (!g.moved && g.onMan) { unpick(); clearTip(); return true; }
-      if (at) place(g, at, e, true);
-      return true;
-    }
-    if ((g.kind === "point" && g.own && !g.moved) || g.kind === "own") hint(g.d, e);
-    else if (g.kind === "point" && at) askAt(S.pickers[g.k](at.x, at.y), g.d, e, at);
-    if (g.kind === "target") {
-      if (g.c.offer) offer(g.c, g.id, g.d, e);
-      else askAt(g.c.template.replace("{target}", g.id), g.d, e, null);
-    }
+  if (target) { gesture = { kind: "target", c: target, id: hit, d: d }; return true; }
+  const mate = teammateOf(hit);
+  if (mate && !man) {  // a friend's unit: his to order, not a place for the shown decision's point
+    gesture = { kind: "chosen" };
+    S.tableView.tip(e.clientX, e.clientY, (tip) => {
+      tip.appendChild(el("p", "unit " + hit.split(".")[0] + " is commanded by " + mate + ": only that seat orders it", { class: "tip-head" }));
+    });
     return true;
+  }
+  // on the unit itself: a drag from it is its path; a tap on it says what a tap elsewhere does
+  // (within its ring, or 14 px of it when the table is shown small; not its name, which is beside it)
+  const px = S.tableView.perInch();
+  const own = !!(d.unit && Math.hypot(at.x - d.unit.x, at.y - d.unit.y) * px <= Math.max(d.unit.r * px, 14));
+  if (man) { gesture = Object.assign({ kind: "candidate", man: man, k: k, d: d, chosen: chosen }, start); return true; }
+  const lay = placeControl(d);
+  if (lay && !own) { gesture = Object.assign({ kind: "solo", c: lay, d: d, from: lay.from, onMan: false }, start); return true; }
+  if (S.pickers[k]) {
+    gesture = Object.assign({ kind: "point", k: k, d: d, own: own, grab: grabbed(d, null) }, start);
+    if (!own) S.pickers[k](at.x, at.y);
+    return true;
+  }
+  if (own) { gesture = { kind: "own", d: d }; return true; }
+  return whyTap("down", hit, e);
+}
+// A unit's drag is held by one of its men: the man pressed on, else its first man (whose point the order
+// names): he ends where the pointer does, the others keep their places about him, and the tape runs from
+// him and reads his path's cost once the preview comes ({id, from: [x, y], by: [dx, dy] from the first man})
+function grabbed(d, man) {
+  const move = (d.controls || []).find((c) => c.kind === "drag-path" && d.unit && c.unit === d.unit.id);
+  const f = move && (move.fields || []);
+  const x = f && f.find((q) => q.name === "x"), y = f && f.find((q) => q.name === "y");
+  if (!x || !y) return null;
+  const lead = [Number(x.value), Number(y.value)];
+  const men = soloControls(d).filter((c) => c.kind === "drag-path");
+  const his = men.find((c) => c.unit === man) || men.find((c) => Math.hypot(c.from[0] - lead[0], c.from[1] - lead[1]) < 0.01);
+  if (!his) return null;
+  return { id: his.unit, from: his.from, by: [his.from[0] - lead[0], his.from[1] - lead[1]] };
+}
+const heldAt = (g, at) => (g.grab ? { x: at.x - g.grab.by[0], y: at.y - g.grab.by[1] } : at);  // the first man's point
+function tapeWords(grab, dr) {  // what the grabbed man's path costs, from the preview's answer
+  const mine = grab && dr && (dr.moves || []).find((w) => w.id === grab.id);
+  if (!mine || mine.length === undefined || mine.length === null) return null;
+  return grab.id + ": " + Number(mine.length).toFixed(1) + '" walked, costs ' + Number(mine.cost).toFixed(1) + '", ' + Number(mine.left).toFixed(1) + '" left';
+}
+function dragged(at, e) {
+  if (!gesture.moved && Math.hypot(e.clientX - gesture.x, e.clientY - gesture.y) < 6) return true;
+  if (gesture.kind === "candidate") {  // a drag from a man not picked: his unit's path, or his wedge's aim
+    const c = soloControls(gesture.d).find((x) => x.unit === gesture.man);
+    const g = gesture;
+    if (S.pickers[g.k] && !(c && c.kind === "template")) gesture = { kind: "point", k: g.k, d: g.d, own: true, x: g.x, y: g.y, grab: grabbed(g.d, g.man) };
+    else if (c) gesture = { kind: "solo", c: c, d: g.d, from: c.from, x: g.x, y: g.y };
+    else { gesture = { kind: "chosen" }; return true; }
+  }
+  gesture.moved = true;
+  if (gesture.kind === "turn") { turnTo(gesture.a, at, false); return true; }
+  if (gesture.kind === "solo") { place(gesture, at, e, false); return true; }
+  if (gesture.kind === "point") {
+    const p = heldAt(gesture, at);
+    const text = S.pickers[gesture.k](p.x, p.y);
+    gesture.at = at;
+    const from = gesture.grab ? { x: gesture.grab.from[0], y: gesture.grab.from[1] } : gesture.d.unit;
+    if (from) S.tableView.drag(from, at, gesture.tape || null);
+    const now = Date.now();
+    if (now - lastAsk > 300) { lastAsk = now; askAt(text, gesture.d, e, at, null, gesture.grab); }
+  }
+  return true;
+}
+function released(at, e) {
+  const g = gesture; gesture = null;
+  if (g.kind === "turn") { if (g.moved && at) turnTo(g.a, at, true); return true; }
+  if (g.kind === "candidate") {  // a tap on a man: he is picked (a tap that chose his unit: no more)
+    if (!g.chosen) pickMan(g.d, g.man, e);
+    return true;
+  }
+  if (g.kind === "solo") {
+    if (!g.moved && g.onMan) { unpick(); clearTip(); return true; }
+    if (at) place(g, at, e, true);
+    return true;
+  }
+  if ((g.kind === "point" && g.own && !g.moved) || g.kind === "own") hint(g.d, e);
+  else if (g.kind === "point" && at) { const p = heldAt(g, at); askAt(S.pickers[g.k](p.x, p.y), g.d, e, at, null, g.grab); }
+  if (g.kind === "target") {
+    if (g.c.offer) offer(g.c, g.id, g.d, e);
+    else askAt(g.c.template.replace("{target}", g.id), g.d, e, null);
   }
   return true;
 }
@@ -328,14 +386,25 @@ document.addEventListener("keydown", (e) => {
   e.preventDefault();
   turnBy(a, e.key === "[" ? 15 : -15);
 });
+function heldPath(dr, id) {  // a unit's preview drawn from the man its drag held: his path first, the others' as trails
+  const mine = (dr.moves || []).find((w) => w.id === id);
+  if (!mine || !mine.path) return dr;
+  const trails = (dr.moves || []).filter((w) => w !== mine && w.path).map((w) => w.path);
+  return Object.assign({}, dr, { path: mine.path, length: mine.length, cost: mine.cost, left: mine.left, trails: trails });
+}
 export function tableAnswer(m) {  // a preview asked from the table: drawn on it, and said beside the pointer
   if (!S.tableView || !S.asked) return;
   const a = S.asked;
   const d = S.shownDecisions.find((x) => x === a.d) || a.d;
-  const from = a.via ? { x: a.via.from[0], y: a.via.from[1] } : d.unit;
+  const from = a.via ? { x: a.via.from[0], y: a.via.from[1] } : a.grab ? { x: a.grab.from[0], y: a.grab.from[1] } : d.unit;
   const pointed = a.via && a.via.c.kind === "pick-point" && a.at && from;  // a ladder's top: the line to it
-  if (m.legal && pointed && !(m.drawn && m.drawn.path)) S.tableView.preview(Object.assign({ ok: true, path: [[from.x, from.y], [a.at.x, a.at.y]] }, m.drawn || {}));
-  else if (m.legal && m.drawn) S.tableView.preview(Object.assign({ ok: true }, m.drawn));
+  const drawn = m.drawn && a.grab ? heldPath(m.drawn, a.grab.id) : m.drawn;
+  if (m.legal && gesture && gesture.kind === "point" && gesture.grab && a.grab && gesture.at) {  // the tape reads the cost
+    gesture.tape = tapeWords(a.grab, m.drawn);
+    S.tableView.drag(from, gesture.at, gesture.tape);
+  }
+  if (m.legal && pointed && !(drawn && drawn.path)) S.tableView.preview(Object.assign({ ok: true, path: [[from.x, from.y], [a.at.x, a.at.y]] }, drawn || {}));
+  else if (m.legal && drawn) S.tableView.preview(Object.assign({ ok: true }, drawn));
   else if (!m.legal && a.at && from) S.tableView.preview({ ok: false, path: [[from.x, from.y], [a.at.x, a.at.y]] });
   else S.tableView.preview(null);
   if (!gesture) { if (m.legal) S.tableView.dropGhost(); else S.tableView.snapBack(); }  // a refused path snaps back
@@ -344,16 +413,19 @@ export function tableAnswer(m) {  // a preview asked from the table: drawn on it
   S.tableView.tip(a.x, a.y, (tip) => {
     tip.appendChild(el("p", m.legal ? m.action : "Not allowed: " + m.problem, { class: m.legal ? "ok tip-head" : "problem tip-head" }));
     if (m.legal) {
-      const dr = m.drawn || {};
-      if (dr.length !== undefined && dr.length !== null && a.via) {
-        tip.appendChild(el("p", "Path " + Number(dr.length).toFixed(1) + '", costs ' + Number(dr.cost).toFixed(1) + '" of his move, ' + Number(dr.left).toFixed(1) + '" left', { class: "tip-path" }));
+      const dr = drawn || {};
+      if (dr.length !== undefined && dr.length !== null && (a.via || a.grab)) {
+        const whose = a.grab ? a.grab.id + "'s path " : "Path ";
+        tip.appendChild(el("p", whose + Number(dr.length).toFixed(1) + '", costs ' + Number(dr.cost).toFixed(1) + '" of his move, ' + Number(dr.left).toFixed(1) + '" left', { class: "tip-path" }));
       }
       if (m.note) tip.appendChild(el("p", m.note));
       if (dr.lands) tip.appendChild(el("p", "Exact: " + dr.lands, { class: "odds" }));
       if (dr.shapes) {  // a wedge or template: each man under it and his exact chance of dying of it
         const list = dr.odds || [];
+        const own = list.filter((o) => o.own);  // it fires on friend and foe: one's own men said first
+        if (own.length) tip.appendChild(el("p", "Your own " + (own.length === 1 ? "man is" : own.length + " men are") + " under it: " + own.map((o) => o.id + " (" + o.words + ")").join("; "), { class: "problem tip-own" }));
         tip.appendChild(el("p", list.length ? "Under it (exact chance of death):" : "Nobody under it.", { class: "tip-under-head" }));
-        for (const o of list.slice(0, 10)) tip.appendChild(el("p", o.id + ": " + o.words, { class: "odds tip-under", "data-id": o.id }));
+        for (const o of list.slice(0, 10)) tip.appendChild(el("p", o.id + (o.own ? " (yours)" : "") + ": " + o.words, { class: "odds tip-under" + (o.own ? " own" : ""), "data-id": o.id }));
         if (list.length > 10) tip.appendChild(el("p", "and " + (list.length - 10) + " more (ringed on the table)"));
       }
       tip.appendChild(el("p", "Exact odds: " + m.odds, { class: "odds" }));

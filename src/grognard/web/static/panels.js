@@ -4,6 +4,7 @@ import { $, el, eventItem, foldedTable, resultWords } from "./page.js";
 import { role, code, S } from "./state.js";
 
 let deadline = null;  // when the phase's timer runs out (ms), or null
+const pageTitle = document.title;  // "Rule set - Player - CODE": the game's own name goes before it
 
 export function addEvents(events) {
   const list = $("events");
@@ -23,6 +24,12 @@ const folded = {};
 // the status line, the tables, the count, the events, the odds and the debrief of state s
 export function drawPanels(s) {
   const over = s.status === "over" || s.status === "ended";
+  const game = $("head-game");  // the game's own name (a scenario's title) in the header and the tab's title
+  if (game && s.heading !== undefined && game.textContent !== s.heading) {
+    game.textContent = s.heading || "";
+    game.hidden = !s.heading;
+    document.title = (s.heading ? s.heading + " - " : "") + pageTitle;
+  }
   $("turn").textContent = s.ready ? "Turn " + s.turn : (s.dice === "manual" ? "Waiting for the referee's dice" : "Setting up");
   $("phase").textContent = s.phase ? "- " + s.phase : "";
   const words = { lobby: "waiting to start", playing: s.paused ? "paused" : "playing", over: "game over", ended: "ended by the host" };

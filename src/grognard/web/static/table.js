@@ -264,7 +264,7 @@
     // a shape of the scene, drawn as the scene says: its words where the scene placed them (core/placement.py),
     // at size * unit, and its marks at their size; nothing here moves or enlarges them (docs/FACE-CONTRACT.md)
     function shapeNode(s) {
-      const g = node("g", { class: classOf(s), "data-id": s.id, "data-of": s.of });
+      const g = node("g", { class: classOf(s), "data-id": s.id, "data-of": s.of, "data-unit": s.unit });
       const fill = colour(s.side);
       const style = fill ? { fill: fill } : {};
       let main = null;
@@ -359,7 +359,7 @@
       for (const ring of drawn.rings || []) {
         // a man under a wedge or template (ring.id): ringed boldly, never smaller than a marker
         const r = ring.id ? Math.max(ring.r, (minMark + 4) * least) : ring.r;
-        const c = node("circle", { class: ring.id ? "p-ring under" : "p-ring", cx: fix(ring.x), cy: fix(-ring.y), r: fix(r), "data-under": ring.id });
+        const c = node("circle", { class: ring.id ? "p-ring under" + (ring.own ? " own" : "") : "p-ring", cx: fix(ring.x), cy: fix(-ring.y), r: fix(r), "data-under": ring.id });
         if (ring.title) c.appendChild(node("title", {}, ring.title));
         over.appendChild(c);
       }
