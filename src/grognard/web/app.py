@@ -32,7 +32,7 @@ from grognard.web import retention as retention_
 from grognard.web.guard import CodeGate, Guard
 from grognard.web.messages import RefusalCode, refusal, refusal_code
 from grognard.web.protocol import MAX_BODY, MAX_UPLOAD, Refused, first_problem
-from grognard.web.routes import editor, pages, play, rooms
+from grognard.web.routes import editor, pages, play, rooms, trials
 from grognard.web.routes import replays as replay_routes
 from grognard.web.server import Server
 
@@ -41,6 +41,9 @@ REFUSED_STATUS = {
     RefusalCode.HOST_ONLY: 403,
     RefusalCode.BAD_TOKEN: 403,
     RefusalCode.LOCKED: 403,
+    RefusalCode.NO_RUN: 404,
+    RefusalCode.NO_UPLOAD: 400,
+    RefusalCode.RATE: 429,
 }
 
 
@@ -71,14 +74,13 @@ def create_app(
 
     app.add_middleware(CodeGate, codes=server.codes)
     # every route: the bytes actually read (an uploaded game record may be larger), the security headers
+    with_file = {path: MAX_BODY + 4 * MAX_UPLOAD for path in ("/api/rooms", *trials.PATHS)}
     app.add_middleware(
-        Guard,
-        limit=MAX_BODY,
-        wider={"/api/replays": replays.MAX_RECORD, "/api/rooms": MAX_BODY + 4 * MAX_UPLOAD, **editor.wide_paths()},
+        Guard, limit=MAX_BODY, wider={"/api/replays": replays.MAX_RECORD, **with_file, **editor.wide_paths()}
     )
     for refused in (Refused, GrognardError, ValidationError, RequestValidationError):
         app.add_exception_handler(refused, refused_answer)
-    for router in (rooms.router, replay_routes.router, pages.router, play.router, editor.router):
+    for router in (rooms.router, replay_routes.router, trials.router, pages.router, play.router, editor.router):
         app.include_router(router)
     return app
 

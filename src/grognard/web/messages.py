@@ -30,6 +30,7 @@ class RefusalCode(StrEnum):
     BAD_SEAT = "bad_seat"  # no such seat in this game
     BAD_SIDE = "bad_side"  # no such side (joining, a solo game)
     BAD_TOKEN = "bad_token"  # a token that opens nothing here
+    BUSY = "busy"  # a balance run going on already (this browser's, or as many as the server plays at once)
     ENDED = "ended"  # the host ended the game: its record is closed
     FULL = "full"  # the room has too many players
     GONE = "gone"  # the game was deleted
@@ -42,6 +43,7 @@ class RefusalCode(StrEnum):
     NO_REPLAY = "no_replay"  # no replay has this address
     NO_ROLL = "no_roll"  # no roll is being asked of the referee
     NO_ROOM = "no_room"  # no game has this room code
+    NO_RUN = "no_run"  # no balance run has this id
     NO_SEAT = "no_seat"  # the player has no seat
     NO_UPLOAD = "no_upload"  # the rule set takes no file of one's own
     NOT_OVER = "not_over"  # the record and the debrief come once the game is over

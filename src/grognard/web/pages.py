@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from grognard.bots import ladder
 from grognard.core.ruleset import Ruleset
+from grognard.web.trials import MAX_GAMES
 
 
 def _page(
@@ -106,6 +107,18 @@ say about it, save it as a scenario file.</p>
     return _page("grognard", body, "index")
 
 
+def _trial_row(key: str) -> str:
+    """Beside a file of one's own: test it (one game of the book against the book, its replay) or balance it
+    (games in the background, each side's chance): ``static/trials.js``."""
+    return (
+        f'<p class="trial-row"><button type="button" id="{key}-test" data-trial="test">Test it</button> '
+        f'<button type="button" id="{key}-balance" data-trial="balance">Balance it</button> '
+        f'<label for="{key}-games">over</label> <input type="number" id="{key}-games" data-trial="games" min="1" '
+        f'max="{MAX_GAMES}" value="100" inputmode="numeric"> games of the book against the book</p>'
+        f'<div class="trial-box" id="{key}-trial" data-trial="box" aria-live="polite"></div>'
+    )
+
+
 def _options(name: str, ruleset: Ruleset, first: bool) -> str:
     """The rule set's options as form controls, from its data (``Ruleset.options``)."""
     rows = []
@@ -127,7 +140,7 @@ def _options(name: str, ruleset: Ruleset, first: bool) -> str:
                 rows.append(
                     f'<p><label for="{key}-file">or your own {escape(spec.name)} file (TOML): it replaces the '
                     f'choice above</label><br><input type="file" id="{key}-file" accept=".toml,text/plain" '
-                    f'data-upload="{escape(spec.name)}"></p>'
+                    f'data-upload="{escape(spec.name)}"></p>' + _trial_row(key)
                 )
         elif spec.none_word is not None:
             low = "" if spec.minimum is None else f" from {spec.minimum:g}"

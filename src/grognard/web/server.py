@@ -22,6 +22,7 @@ from grognard.web.messages import RefusalCode
 from grognard.web.protocol import Refused
 from grognard.web.room import Room
 from grognard.web.store import InOrder, Store
+from grognard.web.trials import Trials
 
 log = logging.getLogger("grognard.web")
 
@@ -45,6 +46,8 @@ class Server:
         # out that browser only), and a looser ceiling by address behind it (a script making up browser ids)
         self.codes = Codes(by_address=Limits(rate=1.0, burst=60), by_browser=Limits(rate=0.2, burst=12))
         self.creates = Limits(rate=0.2, burst=30)
+        self.trials = Trials()  # a scenario of one's own tested and balanced, in a worker process (trials.py)
+        self.trial_asks = Limits(rate=0.2, burst=12)
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self.db.run(fn, *args)
@@ -81,6 +84,7 @@ class Server:
             if room.task is not None:
                 room.task.cancel()
         odds.shutdown()
+        self.trials.close()
         self.db.close()
         self.store.close()
 

@@ -1,5 +1,6 @@
 // grognard's home page: make a game (the host), play solo, join one, or watch a saved game's replay
 import { $, el, say, store, post } from "./page.js";
+import { wireTrials } from "./trials.js";
 
 export function home() {
   const showOptions = () => {
@@ -48,6 +49,15 @@ export function home() {
     const file = input && input.files && input.files[0];
     return file ? { name: file.name, text: await file.text() } : null;
   };
+  // a file of one's own tested or balanced before it is played (static/trials.js)
+  for (const box of document.querySelectorAll("fieldset.options")) {
+    const part = (what) => box.querySelector('[data-trial="' + what + '"]');
+    if (!part("box")) continue;
+    wireTrials({
+      ruleset: () => box.dataset.ruleset, test: part("test"), balance: part("balance"), games: part("games"), box: part("box"),
+      source: () => uploadOf({ ruleset: { value: box.dataset.ruleset } }),
+    });
+  }
   $("create-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = e.target;
