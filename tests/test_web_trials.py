@@ -215,3 +215,37 @@ def snap(page: Any, shots: Path, name: str) -> None:
     page.wait_for_timeout(150)
     page.screenshot(path=str(shots / f"{name}-1920x1080.png"), full_page=False)
     page.set_viewport_size({"width": 1366, "height": 768})
+
+
+@needs_chromium
+def test_the_editors_buttons_test_balance_and_play_its_table(
+    browser: Any, server: ServerProcess, shots: Path, tmp_path: Path
+) -> None:
+    """The table editor's Test it, Balance it and Play take the table as it stands (its file, as the editor
+    writes it): one game's end and its replay's link, a small run's figures, then a room hosted on it."""
+    pytest.importorskip("playwright.sync_api")
+    mine = tmp_path / "range.toml"
+    mine.write_text(RANGE, encoding="utf-8")
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.set_default_timeout(30000)
+    page = context.new_page()
+    page.goto(server.url + "/editor")
+    page.wait_for_selector("main[data-checked]")
+    page.set_input_files("#ed-file", str(mine))
+    page.wait_for_function("() => document.getElementById('ed-status').textContent.startsWith('checked: no problems')")
+    page.click("#ed-test")
+    page.wait_for_selector("#ed-run a.trial-replay")
+    assert "One game, the book against the book (seed " in page.inner_text("#ed-run")
+    page.fill("#ed-games", "6")
+    page.click("#ed-balance")
+    page.wait_for_selector("#ed-run[data-run='done']")
+    words = page.inner_text("#ed-run")
+    assert "6 of 6 games (done)" in words and "95% interval" in words and "Game length: " in words, words
+    page.screenshot(path=str(shots / "trial-editor-balance-1366x768.png"))
+    page.click("#ed-play")
+    page.wait_for_url("**/host/*")
+    page.wait_for_function(
+        "t => document.querySelector('header h1').innerText.includes(t)",
+        arg="Fire range: a MG and a mortar against a section in the open",
+    )
+    context.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from html import escape
 
 from grognard.web.pages import _page
+from grognard.web.trials import MAX_GAMES
 
 
 def editor_page(ruleset: str, offered: list[tuple[str, str]]) -> str:
@@ -62,7 +63,9 @@ N picks the next thing (Shift+N the one before).</p>
 <input type="file" id="ed-file" accept=".toml,text/plain"></p>
 <p class="ed-row ed-play"><button type="button" id="ed-play" disabled>Play</button>
 <button type="button" id="ed-test" disabled>Test it</button>
-<button type="button" id="ed-balance" disabled>Balance it</button></p>
+<button type="button" id="ed-balance" disabled>Balance it</button>
+<label for="ed-games">over</label> <input type="number" id="ed-games" min="1" max="{MAX_GAMES}" value="100"
+ inputmode="numeric"> games</p>
 <p class="hint" id="ed-play-note">A table with problems is kept as a draft (here, on this server) but cannot be
 played.</p>
 <div id="ed-run" aria-live="polite"></div>

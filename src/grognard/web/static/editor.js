@@ -5,6 +5,7 @@
 import { $, el, say, store, randomId } from "./page.js";
 import { geometryOf, centre, hitAt, moveEntry, turnEntry, nearestOnOutline, overlay } from "./editor_draw.js";
 import { drawForm, drawPicked } from "./editor_form.js";
+import { wireTrials } from "./trials.js";
 
 const ruleset = document.querySelector("main").dataset.ruleset;
 const api = (path) => "/api/editor/" + encodeURIComponent(ruleset) + (path || "");
@@ -397,6 +398,12 @@ async function start() {
   // for the buttons another part of the page wires (Play, Test it, Balance it) and for tests: the table's data,
   // its problems, its file's text, and where a table point is on the screen
   window.grognardEditor = { data: () => data, problems: () => problems, file: () => call("/file", { data: data, keep: false }), ruleset: ruleset, screen: (x, y) => table.screen(x, y), checked: () => asked };
+  // Play, Test it, Balance it: the file as it stands, played or tried on the server (static/trials.js)
+  const fileName = () => (String(data.name || "table").replace(/[^\w-]/g, "_") || "table") + (P.extension || ".txt");
+  wireTrials({
+    ruleset: () => ruleset, source: async () => ({ name: fileName(), text: await call("/file", { data: data, keep: false }) }),
+    play: $("ed-play"), test: $("ed-test"), balance: $("ed-balance"), games: $("ed-games"), box: $("ed-run"),
+  });
   changed(s.draft ? "your draft" : "a new table");
 }
 start().catch((e) => say(String(e.message || e), "error"));

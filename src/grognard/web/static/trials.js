@@ -41,6 +41,7 @@ function figures(run) {
 
 export function wireTrials(o) {
   const box = o.box;
+  box.classList.add("trial-box");
   const busy = (on) => { for (const b of [o.play, o.test, o.balance]) if (b) b.dataset.busy = on ? "1" : ""; };
   const file = async () => {
     const f = await o.source();
