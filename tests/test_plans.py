@@ -240,3 +240,59 @@ def test_the_replay_viewer_shows_the_plan_lines_as_steps_of_their_own(played: di
     assert shown[1]["turn"] == shown[0]["turn"]
     assert shown[-1]["order"] == {"seat": "the axis bots", "text": f"followed the plan {lines[-1]['plan']}"}
     assert [s["line"] for s in shown] == list(range(2, len(lines) + 1))
+
+
+def test_the_omaha_plans_put_the_german_fire_on_other_squads() -> None:
+    """A scripted beach (as tests/test_omaha_levels.py sets one): A1 past the sea wall with 3 men, A2 at it with
+    10, A3 just landed. ``concentrate`` (the book, the seed's advice) puts the bunkers on the squad furthest up
+    and the strike on the furthest up it may reach (not past the wall); ``wall-and-landings`` the bunkers on the
+    biggest squad at the wall and the strike on the landing. ``hard`` fires as the book under either plan."""
+    import numpy as np
+
+    from grognard.rulesets.omaha.actions import Artillery, BunkerFire
+    from grognard.rulesets.omaha.bots import DoctrineBot
+    from grognard.rulesets.omaha.hard import HardBot
+    from test_omaha_rules import hold_rest, new_game, put
+
+    game = new_game(obstacles=(1, 1, 1, 1), place=(1, 3))
+    put(game, "A1", 4, 26, figures=3)
+    put(game, "A2", 12, 24, figures=10)
+    put(game, "A3", 20, 2)
+    hold_rest(game)
+    chosen: dict[str, dict[str, Any]] = {}
+    for plan in plans.offered(rulesets.get("omaha"), game)["german"]:
+        for bot in (DoctrineBot(np.random.default_rng(0)), HardBot(np.random.default_rng(0))):
+            bot.follow(plan)
+            picks = {d.id: bot.choose(game, d) for d in game.pending()}
+            assert chosen.setdefault(plan.name, picks) == picks
+    book = DoctrineBot(np.random.default_rng(0))
+    assert chosen["concentrate"] == {d.id: book.choose(game, d) for d in game.pending()}
+    assert chosen["concentrate"] == {
+        "fire B1": BunkerFire("B1", "A1"),
+        "fire B3": BunkerFire("B3", "A1"),
+        "artillery G1": Artillery("G1", "A2"),
+    }
+    assert chosen["wall-and-landings"] == {
+        "fire B1": BunkerFire("B1", "A2"),
+        "fire B3": BunkerFire("B3", "A2"),
+        "artillery G1": Artillery("G1", "A3"),
+    }
+
+
+def test_a_skirmish_plan_s_flank_swings_a_quarter_table_aside_then_turns_on_the_aim() -> None:
+    """plans.py: the task a plan gives a unit, and the flank point a unit makes for until it is no farther from
+    the aim than that point (village_street, 48" wide: 12" to a side)."""
+    import grognard.rulesets.skirmish.plans as PL
+    from grognard.rulesets.skirmish.scenario import load_scenario
+
+    spec = load_scenario("village_street").spec
+    refuse = next(p for p in PL.side_plans(spec)["allies"] if p.name == "refuse-the-left")
+    held, swung = PL.task_of(refuse, "A"), PL.task_of(refuse, "C")
+    assert held is not None and held.task == "hold" and held.flank is None
+    assert swung is not None and swung.task == "objective" and swung.flank == "east"
+    assert PL.task_of(refuse, "G") is None and PL.task_of(None, "A") is None  # not named: the book's
+    aim = (20.0, 28.0)
+    assert PL.flank_aim(spec, (24.0, 9.0), aim, "east") == (32.0, 28.0)  # far off: by the east flank
+    assert PL.flank_aim(spec, (31.0, 27.0), aim, "east") == aim  # at the flank point: on the aim
+    assert PL.flank_aim(spec, (24.0, 9.0), aim, "west") == (8.0, 28.0)
+    assert PL.flank_aim(spec, (24.0, 9.0), aim, None) == aim

@@ -18,7 +18,7 @@ from grognard.rulesets.b17.data import OPTIONS, SIDES
 from grognard.rulesets.b17.describe import LOG_KEY, SEQUENCE, describe, summarize_turn
 from grognard.rulesets.b17.evaluate import evaluate
 from grognard.rulesets.b17.game import B17Game
-from grognard.rulesets.b17.levels import BOTS, NOTES, plans
+from grognard.rulesets.b17.levels import BOTS, NOTES, SIDE_PLANS
 from grognard.rulesets.b17.levels import SEARCH_LEVELS as SEARCH_LEVELS  # bench/compare.py reads it here
 
 
@@ -91,7 +91,7 @@ RULESET: Ruleset[B17Game, B17Action] = Ruleset(
     adviser=Advice(),
     analysis=B17Analysis(),
     render=render_svg,
-    plans=plans,
+    plans=SIDE_PLANS,
 )
 
 __all__ = ["RULESET", "B17Game"]

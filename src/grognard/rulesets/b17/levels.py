@@ -57,4 +57,4 @@ class B17Plans:
         return PLANS
 
 
-plans = B17Plans()
+SIDE_PLANS = B17Plans()

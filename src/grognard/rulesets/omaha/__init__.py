@@ -18,7 +18,7 @@ from grognard.rulesets.omaha.data import OPTIONS, SIDES
 from grognard.rulesets.omaha.describe import LOG_KEY, SEQUENCE, describe, summarize_turn
 from grognard.rulesets.omaha.evaluate import evaluate
 from grognard.rulesets.omaha.game import OmahaGame
-from grognard.rulesets.omaha.levels import BOTS, NOTES, plans
+from grognard.rulesets.omaha.levels import BOTS, NOTES, SIDE_PLANS
 from grognard.rulesets.omaha.levels import SEARCH_LEVELS as SEARCH_LEVELS  # bench/compare.py reads it here
 
 
@@ -127,7 +127,7 @@ RULESET: Ruleset[OmahaGame, OmahaAction] = Ruleset(
     analysis=OmahaAnalysis(),
     batch=OmahaBatch(),
     render=render_svg,
-    plans=plans,
+    plans=SIDE_PLANS,
 )
 
 __all__ = ["RULESET", "OmahaGame"]

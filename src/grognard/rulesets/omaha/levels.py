@@ -56,4 +56,4 @@ class OmahaPlans:
         return PLANS
 
 
-plans = OmahaPlans()
+SIDE_PLANS = OmahaPlans()

@@ -19,7 +19,7 @@ from grognard.rulesets.skirmish.describe import LOG_KEY, SEQUENCE, describe, sum
 from grognard.rulesets.skirmish.editor import SkirmishEditor
 from grognard.rulesets.skirmish.evaluate import evaluate
 from grognard.rulesets.skirmish.game import SkirmishGame
-from grognard.rulesets.skirmish.levels import BOTS, NOTES, plans
+from grognard.rulesets.skirmish.levels import BOTS, NOTES, SIDE_PLANS
 from grognard.rulesets.skirmish.levels import SEARCH_LEVELS as SEARCH_LEVELS  # bench/compare.py reads it here
 from grognard.rulesets.skirmish.men import SIDES
 from grognard.rulesets.skirmish.options import OPTIONS
@@ -147,7 +147,7 @@ RULESET: Ruleset[SkirmishGame, SkirmishAction] = Ruleset(
     files=SkirmishFiles(),
     editor=SkirmishEditor(),
     render=render_svg,
-    plans=plans,
+    plans=SIDE_PLANS,
 )
 
 __all__ = ["RULESET", "SkirmishGame"]

@@ -49,4 +49,4 @@ class SkirmishPlans:
         return side_plans(game.ctx.scenario.spec)
 
 
-plans = SkirmishPlans()
+SIDE_PLANS = SkirmishPlans()
