@@ -65,7 +65,11 @@ def bomber(game: B17Game, action: Fly, clause_box: str) -> Reason:
             (Weighed(a.label, f"{short(away)} to the target (its run from {short(B.FINAL_APPROACH)})", True),),
         )
     where = "leads the box" if a.slot == "leader" else f"holds its place ({a.slot}) in the box"
-    return Reason(clause_box, f"{action}: {where}, {short(away)} from the target", ())
+    weighed = (
+        Weighed("the box", f"{short(away)} from the target's centre", True),
+        Weighed("its own bomb run", f"from {short(B.FINAL_APPROACH)} of the centre"),
+    )
+    return Reason(clause_box, f"{action}: {where}, {short(away)} from the target", weighed)
 
 
 def guns(game: B17Game, decision: Decision, action: Guns, clause: str, words: str) -> Reason:

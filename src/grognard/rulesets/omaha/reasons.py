@@ -94,7 +94,12 @@ def american(game: OmahaGame, decision: Decision, action: Move | Fight) -> Reaso
                     f"{action}: to the wall by the cleared section near it {here}; the rules' advice to follow up "
                     "where another broke through",
                 )
-            return Reason("omaha.doctrine.rush", f"{action}: to the sea wall as fast as it can {here}")
+            follow = "no bunker holds" if not game.active_bunkers() else 'no cleared section within 8" aside'
+            ways = (
+                Weighed("straight to the wall", f"{short(WALL_Y - squad.y)} to go", True),
+                Weighed("by a cleared section", follow),
+            )
+            return Reason("omaha.doctrine.rush", f"{action}: to the sea wall as fast as it can {here}", ways)
         active = game.active_bunkers()
         if active:
             nearest = R.nearest_bunker(squad.x, squad.y, active)
@@ -119,7 +124,11 @@ def american(game: OmahaGame, decision: Decision, action: Move | Fight) -> Reaso
     if action.assault:
         target = game.bunker_in_contact(squad)
         name = target.label if target is not None else "the bunker"
-        return Reason("omaha.doctrine.assault", f"{action}: in contact with {name}: everyone assaults")
+        weighed = (
+            Weighed(f"assault={squad.figures}", f"in contact with {name}: every man", True),
+            Weighed("shoot or clear", "in contact, the advice is to assault"),
+        )
+        return Reason("omaha.doctrine.assault", f"{action}: in contact with {name}: everyone assaults", weighed)
     options = (
         Weighed(
             f"shoot={squad.figures}",

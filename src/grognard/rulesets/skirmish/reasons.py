@@ -97,9 +97,15 @@ def move(ctx: Context, space: MoveSpace, action: Move, *, bold: bool = False) ->
         return Reason(clause, f"{action}: toward {goal} by way of cover, {short(now)} to {short(then)}", weighed)
     covered = sum(1 for f in men if B.covered_from_enemy(ctx, f.x, f.y, side))
     share = f"{covered} of {len(men)} men in cover from the nearest enemy"
+    weighed = (
+        Weighed(
+            "hold", f"while {math.ceil(B.HOLD_SHARE * len(men))} of {len(men)} or more have cover", not action.path
+        ),
+        Weighed("to the nearest cover", f"{covered} of {len(men)} have it now", bool(action.path)),
+    )
     if not action.path:
-        return Reason("skirmish.doctrine.defender-holds", f"{action}: holds: {share}")
-    return Reason("skirmish.doctrine.take-cover", f"{action}: to the nearest cover: only {share}")
+        return Reason("skirmish.doctrine.defender-holds", f"{action}: holds: {share}", weighed)
+    return Reason("skirmish.doctrine.take-cover", f"{action}: to the nearest cover: only {share}", weighed)
 
 
 def book_reason(game: SkirmishGame, decision: Decision, action: Any) -> Reason:
