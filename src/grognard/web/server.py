@@ -47,7 +47,7 @@ class Server:
         self.codes = Codes(by_address=Limits(rate=1.0, burst=60), by_browser=Limits(rate=0.2, burst=12))
         self.creates = Limits(rate=0.2, burst=30)
         self.trials = Trials()  # a scenario of one's own tested and balanced, in a worker process (trials.py)
-        self.trial_asks = Limits(rate=0.2, burst=12)
+        self.trial_asks = Limits(rate=0.5, burst=30)  # a class behind one address, each trying its own table
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self.db.run(fn, *args)
