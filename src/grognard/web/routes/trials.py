@@ -1,8 +1,8 @@
 """A scenario of one's own tried from its text (``web/trials.py``): the table editor's "Test it" and "Balance it"
 ("Play" is ``POST /api/rooms`` with the same ``upload``: the usual host page).
 
-``POST /api/trials/test`` ``{"ruleset", "upload": {"name", "text"}, "seed"?}``: one game of the book against the
-book, played at once: ``{"url" (its replay), "result", "steps", "turn", "seed", "cpu_seconds"}``.
+``POST /api/trials/test`` ``{"ruleset", "upload": {"name", "text"}, "options"?, "seed"?}``: one game of the book
+against the book, played at once: ``{"url" (its replay), "result", "steps", "turn", "seed", "cpu_seconds"}``.
 ``POST /api/trials/balance`` (the same, and ``"games"``): games played in the background, the run as it stands
 (``Run.to_json``) and its ``url``; ``GET`` that url: how it stands now; ``DELETE``: cancelled. A bad file is
 refused as a new game's is (every problem listed); past a bound, one line.
@@ -20,11 +20,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from grognard import rulesets
 from grognard.analysis.montecarlo import Plan
 from grognard.core.dice import SeededDice
+from grognard.core.options import check_offered
 from grognard.web import faces
 from grognard.web.deps import ServerDep
 from grognard.web.guard import CodeGate
 from grognard.web.messages import RefusalCode
-from grognard.web.protocol import Refused, Upload
+from grognard.web.protocol import OptionValue, Refused, Upload
 from grognard.web.replays import read
 from grognard.web.server import client_address
 from grognard.web.trials import MAX_GAMES, book_of, turn_limit
@@ -34,12 +35,14 @@ PATHS = ("/api/trials/test", "/api/trials/balance")  # the bodies with a file in
 
 
 class Trial(BaseModel):
-    """A scenario of one's own to try: the rule set, the file (as a new game's ``upload``), the dice's seed
-    (a random one when left out: the answer names it, so the same games can be played again)."""
+    """A scenario of one's own to try: the rule set, the file (as a new game's ``upload``), the rule set's other
+    options (as a new game's), the dice's seed (a random one when left out: the answer names it, so the same
+    games can be played again)."""
 
     model_config = ConfigDict(extra="forbid")
     ruleset: Annotated[str, Field(min_length=1, max_length=32)]
     upload: Upload
+    options: Annotated[dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=40)] = {}
     seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
 
 
@@ -53,7 +56,11 @@ def _plan(body: Trial, games: int) -> tuple[Plan, str, int | None]:
     ruleset = rulesets.get(body.ruleset)
     if ruleset.files is None:
         raise Refused(RefusalCode.NO_UPLOAD, f"upload: the {ruleset.name} rules take no file of one's own")
-    given, embedded = ruleset.files.upload(body.upload.name, body.upload.text)
+    given: dict[str, Any] = dict(body.options)
+    given.pop(ruleset.upload_option, None)  # the file stands for it
+    check_offered(ruleset.options, given)
+    uploaded, embedded = ruleset.files.upload(body.upload.name, body.upload.text)
+    given.update(uploaded)
     options = ruleset.resolve(given)
     bot = book_of(ruleset)
     seed = body.seed if body.seed is not None else secrets.randbits(63)

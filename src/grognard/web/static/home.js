@@ -55,7 +55,7 @@ export function home() {
     if (!part("box")) continue;
     wireTrials({
       ruleset: () => box.dataset.ruleset, test: part("test"), balance: part("balance"), games: part("games"), box: part("box"),
-      source: () => uploadOf({ ruleset: { value: box.dataset.ruleset } }),
+      source: () => uploadOf({ ruleset: { value: box.dataset.ruleset } }), options: () => optionsOf($("create-form")),
     });
   }
   $("create-form").addEventListener("submit", async (e) => {

@@ -1,5 +1,6 @@
 // grognard: a scenario of one's own played, tested and balanced from its text (the server's web/trials.py).
-// wireTrials({ruleset, source, play, test, balance, box}): source() gives {name, text} (the file as it stands);
+// wireTrials({ruleset, source, options?, play, test, balance, games, box}): source() gives {name, text} (the file
+// as it stands), options() the rule set's other options ({name: value}, as a new game's);
 // "Play" makes a room of it and opens its host page; "Test it" plays one game of the book against the book and
 // links its replay; "Balance it" plays games in the background: a progress bar, a Cancel button, then each
 // side's chance with its 95% interval and how long the game lasts. Every text from the server: textContent.
@@ -46,7 +47,7 @@ export function wireTrials(o) {
   const file = async () => {
     const f = await o.source();
     if (!f || !f.text) throw new Error("no scenario to try: draw one, or choose its file");
-    return { ruleset: o.ruleset(), upload: { name: f.name || "table.toml", text: f.text } };
+    return { ruleset: o.ruleset(), upload: { name: f.name || "table.toml", text: f.text }, options: o.options ? o.options() : {} };
   };
   if (o.play) o.play.addEventListener("click", async () => {
     try {
