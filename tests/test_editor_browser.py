@@ -102,12 +102,27 @@ def test_a_table_drawn_from_nothing_is_checked_mended_and_saved(
     assert [p["field"] for p in settled(page)] == ["terrain[3].line"]
     page.keyboard.press("Control+y")
     assert settled(page) == []
+    page.click("text=Add a plan")  # the bots' plan for the allies: A and B go for the objective
+    page.fill("#ed-form input[id$='-groups-0-units']", "A, B")
+    page.press("#ed-form input[id$='-groups-0-units']", "Tab")
+    assert [p["field"] for p in settled(page)] == ["plans"]  # one plan alone: the bot would have no choice
+    page.click("text=Add a plan")  # a second: A holds
+    page.fill("#ed-form input[id$='-1-name']", "a-holds")
+    page.press("#ed-form input[id$='-1-name']", "Tab")
+    page.fill("#ed-form input[id$='-1-groups-0-units']", "A")
+    page.press("#ed-form input[id$='-1-groups-0-units']", "Tab")
+    page.select_option("#ed-form select[id$='-1-groups-0-task']", "hold")
+    assert settled(page) == []
+    data = page.evaluate("window.grognardEditor.data()")
+    assert data["plans"][0]["groups"] == [{"units": ["A", "B"], "task": "objective"}]
+    assert data["plans"][1]["groups"] == [{"units": ["A"], "task": "hold"}]
     with page.expect_download() as got:
         page.click("#ed-download")
     path = tmp_path / "drawn.toml"
     got.value.save_as(path)
     scenario = load_scenario(str(path))  # what grognard play skirmish FILE.toml reads
     assert [p.kind for p in scenario.spec.terrain] == kinds and len(scenario.spec.units) == 4
+    assert [p.name for p in scenario.spec.plans] == ["plan", "a-holds"]
     page.reload()  # the draft is the server's: back as it was
     page.wait_for_selector("main[data-checked]")
     assert page.evaluate("window.grognardEditor.data()") == data

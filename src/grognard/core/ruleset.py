@@ -11,7 +11,9 @@ typed protocol the rule set implements in its own package:
   the view: ``Face.situation``, ``Face.board``);
 - :class:`Analysis`: what Monte Carlo runs, sweeps, the odds cards and the search bots ask of a game;
 - :class:`ScenarioFiles`: the files of one's own a rule set plays (shipped, embedded in a record, uploaded),
-  and :class:`Batch`, a fast path for Monte Carlo runs.
+  and :class:`Batch`, a fast path for Monte Carlo runs;
+- :class:`Editor`: the table editor's palette, check, picture and files (the ``/editor`` page, which names no
+  rule set).
 
 ``Ruleset`` is generic in its game and its actions (``Ruleset[OmahaGame, OmahaAction]``) so that mypy checks each
 rule set's parts against the protocols; a ``Ruleset`` named bare (the web's, the CLI's) is any rule set's.

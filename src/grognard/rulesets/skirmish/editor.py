@@ -138,7 +138,27 @@ def _form() -> list[dict[str, Any]]:
         {"path": ["victory", "at_limit"], "type": "choice", "choices": ["defender", "draw", "unfinished"],
          "label": "at the turn limit"},
         {"path": ["victory", "objectives"], "type": "ids", "of": "objectives", "label": "objectives to take"},
+        _PLANS,
     ]  # fmt: skip
+
+
+_PLANS = {  # the bots' plans (schema.PlanSpec, docs/rules/skirmish.md "The plans"): each a side's groups and tasks
+    "path": ["plans"], "type": "records", "item": "plan", "label": "the bots' plans",
+    "defaults": {"name": "plan", "side": SIDE_IDS[0], "description": "what the plan does, in a line",
+                 "groups": [{"units": [], "task": "objective"}]},
+    "fields": [
+        {"key": "name", "type": "text", "label": "name (a-z, 0-9, -)", "max": 40},
+        {"key": "side", "type": "choice", "choices": list(SIDE_IDS), "label": "side"},
+        {"key": "description", "type": "text", "label": "in a line", "max": 160},
+        {"key": "groups", "type": "records", "item": "group", "label": "its groups",
+         "defaults": {"units": [], "task": "objective"},
+         "fields": [
+             {"key": "units", "type": "ids", "label": "units (A, B)"},
+             {"key": "task", "type": "choice", "choices": ["hold", "objective", "enemy"], "label": "task"},
+             {"key": "flank", "type": "choice", "choices": ["", "west", "east"], "label": "by the flank"},
+         ]},
+    ],
+}  # fmt: skip
 
 
 def blank() -> dict[str, Any]:

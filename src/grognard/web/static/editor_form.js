@@ -13,7 +13,37 @@ export function setPath(data, path, value) {
   v[path[path.length - 1]] = value;
 }
 
+const clone = (v) => JSON.parse(JSON.stringify(v === undefined ? null : v));
+
+// a list of records (a scenario's plans, a plan's groups): each a fieldset of its fields, a button to remove
+// it, one to add another; any change gives the whole list again
+function records(field, value, onChange, id) {
+  const list = Array.isArray(value) ? value : [];
+  const box = el("div", null, { class: "ed-records", id: id });
+  list.forEach((rec, k) => {
+    const set = el("fieldset", null, { class: "ed-record" });
+    set.appendChild(el("legend", field.item + " " + (k + 1)));
+    for (const f of field.fields) {
+      const sub = input(f, rec && rec[f.key], (v) => {
+        const next = clone(list);
+        if (v === null || v === "") delete next[k][f.key]; else next[k][f.key] = v;
+        onChange(next);
+      }, id + "-" + k + "-" + f.key);
+      set.appendChild(row(f.label, sub));
+    }
+    const remove = el("button", "Remove this " + field.item, { type: "button", id: id + "-" + k + "-remove" });
+    remove.addEventListener("click", () => { const next = clone(list); next.splice(k, 1); onChange(next); });
+    set.appendChild(remove);
+    box.appendChild(set);
+  });
+  const add = el("button", "Add a " + field.item, { type: "button", id: id + "-add" });
+  add.addEventListener("click", () => onChange(clone(list).concat([clone(field.defaults)])));
+  box.appendChild(add);
+  return box;
+}
+
 function input(field, value, onChange, id) {
+  if (field.type === "records") return records(field, value, onChange, id);
   let box;
   if (field.type === "choice") {
     box = el("select", null, { id: id });
