@@ -94,6 +94,7 @@ ROWS: list[Row] = [
 # The plain scripts of a rule set's rules and doctrine, and how many games each plays at --scale 1.
 PEERS: dict[str, tuple[Path, int]] = {
     "omaha": (Path(__file__).parent / "peers" / "omaha.py", 300),
+    "b17": (Path(__file__).parent / "peers" / "b17.py", 100),
 }
 
 

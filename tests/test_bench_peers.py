@@ -31,7 +31,7 @@ COMPARE = _load("compare")
 
 
 def test_compare_runs_each_rule_sets_peer_and_reads_its_cpu_speed() -> None:
-    assert set(COMPARE.PEERS) >= {"omaha"}
+    assert set(COMPARE.PEERS) >= {"omaha", "b17"}
     speeds = COMPARE.peers(["omaha"], [], 0.01)  # 3 games
     assert set(speeds) == {"omaha"} and speeds["omaha"] > 0
     done = subprocess.run(
@@ -51,6 +51,20 @@ def test_the_omaha_peer_plays_whole_games_by_the_rules() -> None:
         assert 1 <= beach.turn <= 100 and beach.stats["american_losses"] > 0
         if beach.won():  # every exit open: each bunker knocked out, the section in front of it empty
             assert all(not b[1] and beach.obstacles[beach.exits[s]] == 0 for s, b in beach.bunkers.items())
+
+
+def test_the_b17_peer_plays_whole_raids_by_the_rules() -> None:
+    peer = _load("peers/b17")
+    import random
+
+    for seed in range(2):
+        raid = peer.Raid(random.Random(seed))
+        winner = raid.play()
+        assert winner in ("american", "german", None) and 1 <= raid.turn <= 40
+        bombed = [b for b in raid.bombers if b.bombed]
+        assert (winner == "american") == (raid.hits >= 3) or winner is None
+        assert raid.hits <= 8 * len(bombed)  # four bomb rolls a bomber that bombed, two hits at most each
+        assert all(f.damage <= 1 and b.damage <= 4 for f in raid.fighters for b in raid.bombers)
 
 
 def test_a_peer_that_fails_or_prints_no_figure_is_one_clear_line(tmp_path: Path) -> None:
