@@ -58,19 +58,24 @@ def test_every_bot_decision_of_a_golden_game_has_a_reason_whose_clause_is_in_the
     game = replay(lines[:2], get).game
     dice = RecordedDice()  # each action's dice from its line
     game.dice = dice
-    told = 0
+    told = weighed = 0
     for number, line in enumerate(lines[2:], 3):
         if line["type"] != "action":
             continue
         action = ruleset.parse_action(line["action"])
         decision = game.find_decision(line["seat"], action)
         bot = bots[game.side_of(line["seat"])]
-        check(ruleset.name, reason_for(bot, game, decision, action), f"{name} line {number} ({line['action']})")
+        reason = reason_for(bot, game, decision, action)
+        check(ruleset.name, reason, f"{name} line {number} ({line['action']})")
+        assert reason is not None
         told += 1
+        weighed += len(reason.weighed) >= 2 and sum(w.chosen for w in reason.weighed) <= 1
         dice.extend(dice_of(line["events"]))
         game.apply(line["seat"], action)
     assert game.digest() == replay(lines, get).game.digest()
     assert told > 10
+    if "random" not in header["bots"].values():
+        assert weighed > told / 5, f"{weighed} of {told} reasons weigh two candidates or more"
 
 
 def _levels_game(ruleset_name: str, bots: dict[str, str], options: dict[str, Any], steps: int) -> set[str]:
