@@ -23,7 +23,13 @@ Obstacle = tuple[str, BaseGeometry, tuple[float, float, float, float], float | N
 
 def obstacles(ctx: Context) -> list[Obstacle]:
     """What a man on foot may not walk into, in the order ``walks_into`` tries them: the train (``TRAIN``, its
-    ground, its bounds, None) and each vehicle (its id, footprint, bounds and shorter side, inches)."""
+    ground, its bounds, None) and each vehicle (its id, footprint, bounds and shorter side, inches); made once
+    while the state stands still (``Context.still``)."""
+    found: list[Obstacle] = ctx.keep("obstacles", lambda: _obstacles(ctx))
+    return found
+
+
+def _obstacles(ctx: Context) -> list[Obstacle]:
     out: list[Obstacle] = []
     train = ctx.train_now()
     if train is not None:
@@ -39,9 +45,20 @@ def walks_into(ctx: Context, path: list[XY], found: list[Obstacle] | None = None
     """What a man on foot walking ``path`` (start first, inches) would walk into of ``found`` (``obstacles``,
     made when not given): ``TRAIN`` (skirmish.44), the id of the first vehicle he would walk through
     (skirmish.61), or None."""
-    found = obstacles(ctx) if found is None else found
-    if not found:
+    shapes = obstacles(ctx) if found is None else found
+    if not shapes:
         return None  # nothing on the table he could walk into
+    kept = ctx.kept
+    if kept is not None and shapes is kept.get("obstacles"):  # the state stands still: each path is tried once
+        walks: dict[tuple[XY, ...], str | None] = kept.setdefault("walks", {})
+        key = tuple(path)
+        if key not in walks:
+            walks[key] = _walks_into(ctx, path, shapes)
+        return walks[key]
+    return _walks_into(ctx, path, shapes)
+
+
+def _walks_into(ctx: Context, path: list[XY], found: list[Obstacle]) -> str | None:
     half = ctx.tables.sight.base.value / 2
     # the body swept lies within the path's box grown by half a base: a shape whose box is apart meets none of it
     reach = half + 1e-9

@@ -263,9 +263,12 @@ def _aimed(ctx: Context, side: str, action: Burst, origin: XY) -> BurstOrder:
             f'{action}: the aim point is {distance:.2f}" away, beyond the {weapon}\'s {entry.bands[-1].to:g}"',
             "skirmish.29",
         )
-    opened = frozenset(M.open_doors(ctx))
+    opened: frozenset[str] = ctx.keep("open doors", lambda: frozenset(M.open_doors(ctx)))
     if entry.indirect:
-        eyes = [(g.x, g.y) for g in s.figures.values() if g.side == side and g.alive and g.on_table]
+        eyes: list[XY] = ctx.keep(
+            f"eyes {side}",
+            lambda: [(g.x, g.y) for g in s.figures.values() if g.side == side and g.alive and g.on_table],
+        )
         if not SG.seen(terrain, memo, eyes, [at], opened)[0]:
             raise IllegalAction(
                 f"{action}: no man of the {side} sees ({at[0]:g}, {at[1]:g}): indirect fire needs an observer",
@@ -279,7 +282,10 @@ def _aimed(ctx: Context, side: str, action: Burst, origin: XY) -> BurstOrder:
                 f"{action}: {by} cannot see ({at[0]:g}, {at[1]:g}): {blocked} is in the way (direct fire)",
                 "skirmish.11",
             )
-    _check_clear(ctx, action, origin, distance, R.burst_shape(shape[1], at, action.angle))
+    if _may_touch_own(ctx, by, at, shape[1]):
+        _check_clear(ctx, action, origin, distance, R.burst_shape(shape[1], at, action.angle))
+    else:  # no part of its own position lies within the template's reach of the aim point: only the range
+        _check_min_range(action, distance, burst_min_range(ctx.state.options))
     index, numbers = band
     return BurstOrder(
         by,
@@ -313,6 +319,29 @@ def own_position(ctx: Context, by: str, template: Polygon) -> list[str]:
     return [by] if R.under_template(template, (f.x, f.y), base) else []
 
 
+def _may_touch_own(ctx: Context, by: str, at: XY, corners: tuple[XY, ...]) -> bool:
+    """Some part of ``by``'s own position (``own_position``'s men, piece or tank) lies near enough ``at`` that
+    a template of ``corners`` (about (0, 0), turned any way) laid there could touch it: every point of the
+    template lies within its farthest corner's reach of ``at``, so a man whose centre is farther from ``at``
+    than that reach and his touch (half a base and the tolerance), or a tank whose centre is farther than
+    that reach, its half diagonal and the tolerance (by more than rounding), is surely not touched."""
+    s = ctx.state
+    reach = max(math.hypot(x, y) for x, y in corners) + 1e-6
+    man = ctx.tables.sight.base.value / 2 + TOLERANCE
+    if by in s.pieces:
+        piece = s.pieces[by]
+        spots = [(piece.x, piece.y), *((f.x, f.y) for f in M.crew_men(ctx, piece))]
+    elif by in s.vehicles:
+        v = s.vehicles[by]
+        entry = ctx.tables.vehicles.kind(v.kind)
+        man = math.hypot(entry.length, entry.width) / 2 + TOLERANCE
+        spots = [(v.x, v.y)]
+    else:
+        f = s.figures[by]
+        spots = [(f.x, f.y)]
+    return any(math.hypot(x - at[0], y - at[1]) <= reach + man for x, y in spots)
+
+
 def _check_clear(ctx: Context, action: Burst, origin: XY, distance: float, template: Polygon) -> None:
     """Refuse a template laid on the firer's own position (``own_position``) or, with the option
     ``burst_min_range``, nearer than that many inches (skirmish.12); raises IllegalAction."""
@@ -323,7 +352,10 @@ def _check_clear(ctx: Context, action: Burst, origin: XY, distance: float, templ
             "or man never lays its burst on itself or its crew",
             "skirmish.12",
         )
-    least = burst_min_range(ctx.state.options)
+    _check_min_range(action, distance, burst_min_range(ctx.state.options))
+
+
+def _check_min_range(action: Burst, distance: float, least: float) -> None:
     if distance < least - TOLERANCE:
         raise IllegalAction(
             f'{action}: the aim point is {distance:.2f}" away, nearer than the minimum range of {least:g}" '

@@ -674,8 +674,11 @@ class DoctrineBot:
 
     def choose(self, game: Game, decision: Decision) -> Any:
         assert isinstance(game, SkirmishGame), f"the skirmish doctrine plays skirmish, not {game.ruleset}"
+        with game.ctx.still():  # the doctrine probes legality, changing nothing: the table now is worked out once
+            return self._choose(game.ctx, decision)
+
+    def _choose(self, ctx: Context, decision: Decision) -> Any:
         space = decision.space
-        ctx = game.ctx
         if isinstance(space, MoveSpace):
             return move_order(ctx, space, self.rng, self.charge_ratio, self.plan)
         if isinstance(space, FireSpace):

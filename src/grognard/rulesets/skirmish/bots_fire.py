@@ -201,15 +201,17 @@ def burst_order(ctx: Context, space: BurstSpace, rng: np.random.Generator | None
     our_points = np.asarray(shapely.points(np.array([(f.x, f.y) for f in ours], dtype=float).reshape(-1, 2)))
     their_points = np.asarray(shapely.points(np.array([(e.x, e.y) for e in enemies], dtype=float).reshape(-1, 2)))
     # every placement at once: the same shapes and distances, over arrays
-    tries = [(at, tid, float(angle)) for at in aims for tid in shapes for angle in range(0, 360, 45)]
-    laid = _laid(ctx, tries)
+    turns = [float(angle) for angle in range(0, 360, 45)]
+    tries = [(at, tid, angle) for at in aims for tid in shapes for angle in turns]
+    laid = _laid_grid(ctx, aims, shapes, turns)
     boxes = shapely.bounds(laid)
     ours_under = np.asarray(_under(laid, boxes, our_points, touch).any(axis=1))
     theirs_under = _under(laid, boxes, their_points, touch)
     worths = [figure_value(e) for e in enemies]
-    order = best_first(ours_under, theirs_under, worths)
+    under_worth = _worth_under(theirs_under, worths)
+    order = best_first(ours_under, theirs_under, worths, under_worth)
     if rng is not None and order:
-        value = [sum(itertools.compress(worths, theirs_under[i].tolist())) for i in order]
+        value = under_worth[order].tolist()
         near = sum(1 for v in value if v >= NEAR_BEST * value[0])
         order = [order[j] for j in rng.permutation(near).tolist()] + order[near:]
     for i in order:
@@ -220,17 +222,25 @@ def burst_order(ctx: Context, space: BurstSpace, rng: np.random.Generator | None
     return space.hold()
 
 
-def best_first(ours: np.ndarray, theirs: np.ndarray, worth: list[float]) -> list[int]:
+def best_first(ours: np.ndarray, theirs: np.ndarray, worth: list[float], under: np.ndarray | None = None) -> list[int]:
     """The placements worth trying, best first: those with none of our men under them (``ours``, one bool a
     placement) and enemy worth under them (``theirs``, placements x enemies; ``worth``, each enemy's), by
-    that worth (added in the enemies' order) from the most, the first found first on a tie."""
-    scored: list[tuple[float, int]] = []
-    # in order, the placements with none of ours and an enemy under them (every other one is spoilt or worth 0)
-    for i in np.flatnonzero(~ours & theirs.any(axis=1)).tolist():
-        value = sum(itertools.compress(worth, theirs[i].tolist()))  # the worths under it, added in order
-        if value > 0:
-            scored.append((value, i))
-    return [i for _, i in sorted(scored, key=lambda item: -item[0])]  # a stable sort: found first on a tie
+    that worth (added in the enemies' order: ``_worth_under``, or ``under`` when given) from the most, the
+    first found first on a tie."""
+    value = _worth_under(theirs, worth) if under is None else under
+    # in order, the placements with none of ours and worth under them (every other one is spoilt or worth 0)
+    kept = np.flatnonzero(~ours & (value > 0))
+    best: list[int] = kept[np.argsort(-value[kept], kind="stable")].tolist()  # stable: found first on a tie
+    return best
+
+
+def _worth_under(theirs: np.ndarray, worth: list[float]) -> np.ndarray:
+    """Each placement's enemy worth under it (``theirs``, placements x enemies), added in the enemies' order
+    as ``sum`` adds them: a running sum left to right (``np.cumsum`` adds in order; a 0.0 for each man not
+    under it changes no sum), its last column."""
+    if theirs.size == 0:
+        return np.zeros(len(theirs), dtype=float)
+    return np.cumsum(np.where(theirs, np.asarray(worth, dtype=float), 0.0), axis=1)[:, -1]
 
 
 def _under(shapes: np.ndarray, boxes: np.ndarray, points: np.ndarray, touch: float) -> np.ndarray:
@@ -248,20 +258,21 @@ def _under(shapes: np.ndarray, boxes: np.ndarray, points: np.ndarray, touch: flo
     return out
 
 
-def _laid(ctx: Context, tries: list[tuple[XY, str, float]]) -> np.ndarray:
-    """``rules.burst_shape`` of each (landing point, template, turn), as an array: each turned template's
-    corners plus the landing point (the sum ``burst_shape`` makes, over an array), one polygon each."""
-    out = np.empty(len(tries), dtype=object)
-    groups: dict[tuple[str, float], list[int]] = {}
-    for i, (_, tid, angle) in enumerate(tries):
-        groups.setdefault((tid, angle), []).append(i)
-    for (tid, angle), where in groups.items():
+def _laid_grid(ctx: Context, aims: list[XY], shapes: list[str], turns: list[float]) -> np.ndarray:
+    """``rules.burst_shape`` of every (landing point, template, turn), aims outermost and turns innermost, as
+    ``burst_order`` lists its tries, as an array: each turned template's corners plus the landing point (the
+    sum ``burst_shape`` makes, over an array), one polygon each; each (template, turn) is a column of the
+    grid, laid at every aim in one call."""
+    width = len(shapes) * len(turns)
+    out = np.empty(len(aims) * width, dtype=object)
+    if not len(out):
+        return out
+    ats = np.array(aims, dtype=float).reshape(-1, 2)
+    for j, (tid, angle) in enumerate((tid, angle) for tid in shapes for angle in turns):
         turned = R.turned(ctx.templates[tid][1], angle)
         if turned.interiors:
-            for i in where:
-                out[i] = R.burst_shape(ctx.templates[tid][1], tries[i][0], angle)
+            out[j::width] = [R.burst_shape(ctx.templates[tid][1], at, angle) for at in aims]
             continue
         ring = shapely.get_coordinates(turned)
-        ats = np.array([tries[i][0] for i in where], dtype=float)
-        out[where] = shapely.polygons(ring[np.newaxis, :, :] + ats[:, np.newaxis, :])
+        out[j::width] = shapely.polygons(ring[np.newaxis, :, :] + ats[:, np.newaxis, :])
     return out

@@ -220,7 +220,8 @@ class HardBot:
         assert isinstance(game, SkirmishGame), f"the skirmish hard bot plays skirmish, not {game.ruleset}"
         space = decision.space
         if isinstance(space, FireSpace):
-            return aimed_fire(game.ctx, space, fire_order(game.ctx, space.unit))
+            with game.ctx.still():  # its probes change nothing: the table now is worked out once (bots.DoctrineBot)
+                return aimed_fire(game.ctx, space, fire_order(game.ctx, space.unit))
         defends = game.side_of(decision.seat) != game.ctx.scenario.spec.victory.attacker
         self.book.charge_ratio = DEFENDER_CHARGE if defends else None
         return self.book.choose(game, decision)

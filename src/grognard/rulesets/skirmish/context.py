@@ -17,11 +17,13 @@ kept across all the scenario's games (:class:`Shared`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol, cast
 
 from shapely.geometry.base import BaseGeometry
 
+from grognard.core.errors import IllegalAction
 from grognard.rulesets.skirmish import vehicles as V
 from grognard.rulesets.skirmish.schema import Scenario
 from grognard.rulesets.skirmish.state import FireOrder, SkirmishState, Vehicle
@@ -72,6 +74,8 @@ class Context:
         self.terrain_json: dict[str, Any] | None = None
         self.train_kept: tuple[tuple[str, float], BaseGeometry | None] | None = None  # train_now's last
         self.bot_cache: dict[str, Any] = self.shared.bot_cache  # the bots' lookups of the table (cover spots)
+        # what was worked out while the state stands still (``still``): the terrain now, the shots, ... by name
+        self.kept: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ the engine's
     def emit(self, kind: str, to: Iterable[str] | None = None, **data: Any) -> None:
@@ -92,6 +96,7 @@ class Context:
         other = object.__new__(Context)
         other.__dict__.update(self.__dict__)
         other.engine, other.state = engine, state
+        other.kept = None
         return other
 
     def __getstate__(self) -> dict[str, Any]:
@@ -100,6 +105,7 @@ class Context:
         fields["sight_cache"] = None
         fields["shared"] = None  # what the scenario's games share stays with this process's games
         fields["bot_cache"] = {}
+        fields["kept"] = None
         return fields
 
     def __setstate__(self, fields: dict[str, Any]) -> None:
@@ -115,11 +121,63 @@ class Context:
             self.sight_cache = (terrain, self.shared.memo(terrain))
         return self.sight_cache[1]
 
+    # ------------------------------------------------------------------ the state standing still
+    @contextmanager
+    def still(self) -> Iterator[None]:
+        """While the state stands still (a bot weighing its choice: it probes legality, it changes nothing),
+        what is worked out from the state alone is worked out once (``keep``): the terrain now, every man's
+        shots, what a man on foot may walk into. Nested, the outer one keeps; afterwards nothing is kept."""
+        if self.kept is not None:
+            yield
+            return
+        self.kept = {}
+        try:
+            yield
+        finally:
+            self.kept = None
+
+    def keep(self, name: str, make: Callable[[], Any]) -> Any:
+        """``make()``, once while the state stands still (``still``); every time otherwise."""
+        kept = self.kept
+        if kept is None:
+            return make()
+        found = kept.get(name, kept)
+        if found is kept:
+            found = kept[name] = make()
+        return found
+
+    def keep_for(self, name: str, key: Any, make: Callable[[], Any]) -> Any:
+        """``make()``, once for each ``key`` while the state stands still (``still``); every time otherwise.
+        What it raises (an illegal action) is kept too, and raised again each time."""
+        kept = self.kept
+        if kept is None:
+            return make()
+        found: dict[Any, Any] = kept.setdefault(name, {})
+        known = found.get(key, found)
+        if known is found:
+            try:
+                known = found[key] = make()
+            except IllegalAction as exc:
+                found[key] = exc
+                raise
+        if isinstance(known, IllegalAction):
+            raise known
+        return known
+
     # ------------------------------------------------------------------ the table now
     @property
     def terrain(self) -> Terrain:
         """The table's terrain with the wire and tank traps laid so far, its structures as they stand now,
         and the vehicles and the train where they stand."""
+        kept = self.kept
+        if kept is not None:
+            found = kept.get("terrain")
+            if found is None:
+                found = kept["terrain"] = self._terrain_now()
+            return cast(Terrain, found)
+        return self._terrain_now()
+
+    def _terrain_now(self) -> Terrain:
         s = self.state
         # what the terrain is made from, read cheaply (the structures by their points); only when it differs
         # from the last reading are the structures' states worked out, and the terrain rebuilt if they differ

@@ -180,7 +180,16 @@ def surely_refused(ctx: Context, vehicle: str, action: Any) -> bool:
         entry = ctx.tables.vehicles.kind(v.kind)
         drive = V.ground_of(tuple(path), v.heading, entry.length, entry.width)
         radius = ctx.tables.sight.base.value / 2 - TOLERANCE
-        men = (f for f in ctx.state.figures.values() if f.alive and f.on_table and f.aboard is None)
+        x0, y0, x1, y1 = drive.box
+        grow = radius + 1e-6  # a disc's box lies within its centre's box grown by its radius (and rounding)
+        men = (
+            f
+            for f in ctx.state.figures.values()
+            if f.alive
+            and f.on_table
+            and f.aboard is None  # Ground.apart of the disc's box, first, by its centre
+            and not (f.x + grow < x0 or x1 < f.x - grow or f.y + grow < y0 or y1 < f.y - grow)
+        )
         return any(drive.overlaps(V.disc((f.x, f.y), radius)) for f in men)
     except Exception:
         return False

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -26,7 +26,7 @@ from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import sight as SG
 from grognard.rulesets.skirmish.actions import Fire, WedgeOrder
-from grognard.rulesets.skirmish.context import XY, Context
+from grognard.rulesets.skirmish.context import XY, Context, ShotTable
 from grognard.rulesets.skirmish.options import six_hits_in_cover, wounds_last
 from grognard.rulesets.skirmish.state import Figure, FireOrder, WedgeFire
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, TEMPLATE_ATTACKS, WEDGE_ATTACKS
@@ -169,7 +169,12 @@ def _shot(
 
 
 def shot_table(ctx: Context) -> dict[str, dict[str, FireOrder | tuple[str, str]]]:
-    """Every man's possible shots now: shooter -> target -> FireOrder or (rule, why). Cached until a change."""
+    """Every man's possible shots now: shooter -> target -> FireOrder or (rule, why). Cached until a change
+    (and read once while the state stands still, ``Context.still``)."""
+    return cast(ShotTable, ctx.keep("shots", lambda: _shot_table(ctx)))
+
+
+def _shot_table(ctx: Context) -> ShotTable:
     s = ctx.state
     key = (
         s.turn,

@@ -32,7 +32,14 @@ CHARGE_SHARE = 0.25  # how often a sampled move (the random bot's) is a charge i
 
 
 def plan_move(ctx: Context, action: Move) -> dict[str, list[XY]]:
-    """Each living figure's path (start first) under ``action``; raises IllegalAction (skirmish.21, 45)."""
+    """Each living figure's path (start first) under ``action``; raises IllegalAction (skirmish.21, 45).
+    Worked out once for each move while the state stands still (``Context.still``: the doctrine's probes
+    plan a move for its cheap test and again for its check); each caller gets its own lists."""
+    found: dict[str, list[XY]] = ctx.keep_for("plans", action, lambda: _plan_move(ctx, action))
+    return {fid: list(path) for fid, path in found.items()}
+
+
+def _plan_move(ctx: Context, action: Move) -> dict[str, list[XY]]:
     s = ctx.state
     unit = M.unit(ctx, action.unit)
     men = M.living(ctx, action.unit)

@@ -52,7 +52,13 @@ def _turned(points: tuple[tuple[float, float], ...], angle: float) -> Polygon:
 def under_template(template: Polygon, at: XY, base: float) -> bool:
     """A man standing at ``at`` is under ``template`` when his base (``base`` inches across) touches it,
     within the tolerance (skirmish.14): his centre at most half a base from the shape."""
-    return bool(template.distance(Point(at)) <= base / 2 + TOLERANCE)
+    return bool(template.distance(point(at)) <= base / 2 + TOLERANCE)
+
+
+@functools.lru_cache(maxsize=8192)  # kept: the doctrine lays many templates over the same men
+def point(at: XY) -> Point:
+    """The shapely point at ``at`` (an immutable shape, made once)."""
+    return Point(at)
 
 
 # ------------------------------------------------------------------------------ movement
