@@ -325,21 +325,25 @@ def _may_touch_own(ctx: Context, by: str, at: XY, corners: tuple[XY, ...]) -> bo
     template lies within its farthest corner's reach of ``at``, so a man whose centre is farther from ``at``
     than that reach and his touch (half a base and the tolerance), or a tank whose centre is farther than
     that reach, its half diagonal and the tolerance (by more than rounding), is surely not touched."""
-    s = ctx.state
     reach = max(math.hypot(x, y) for x, y in corners) + 1e-6
-    man = ctx.tables.sight.base.value / 2 + TOLERANCE
+    spots, touch = ctx.keep(f"own position {by}", lambda: _own_spots(ctx, by))
+    return any(math.hypot(x - at[0], y - at[1]) <= reach + touch for x, y in spots)
+
+
+def _own_spots(ctx: Context, by: str) -> tuple[list[XY], float]:
+    """The centres of ``by``'s own position (``own_position``'s) and how near a template reaches to touch one."""
+    s = ctx.state
     if by in s.pieces:
         piece = s.pieces[by]
         spots = [(piece.x, piece.y), *((f.x, f.y) for f in M.crew_men(ctx, piece))]
     elif by in s.vehicles:
         v = s.vehicles[by]
         entry = ctx.tables.vehicles.kind(v.kind)
-        man = math.hypot(entry.length, entry.width) / 2 + TOLERANCE
-        spots = [(v.x, v.y)]
+        return [(v.x, v.y)], math.hypot(entry.length, entry.width) / 2 + TOLERANCE
     else:
         f = s.figures[by]
         spots = [(f.x, f.y)]
-    return any(math.hypot(x - at[0], y - at[1]) <= reach + man for x, y in spots)
+    return spots, ctx.tables.sight.base.value / 2 + TOLERANCE
 
 
 def _check_clear(ctx: Context, action: Burst, origin: XY, distance: float, template: Polygon) -> None:

@@ -86,8 +86,7 @@ ODDS_CAP = 8  # men a side the doctrine's melee odds count (a bigger melee is va
 def melee_odds(attackers: int, defenders: int, *, first: bool) -> tuple[Fraction, Fraction]:
     """Exact expected (attackers dead, defenders dead) of a melee round (``rules.MeleeRound``, icepool);
     groups over ``ODDS_CAP`` men a side are counted as ``ODDS_CAP`` (the odds of a big melee, roughly)."""
-    cap = ODDS_CAP
-    return MX.MeleeRound(min(attackers, cap), min(defenders, cap), first=first).expected()
+    return MX.MeleeRound(min(attackers, ODDS_CAP), min(defenders, ODDS_CAP), first=first).expected()
 
 
 def charge_move(ctx: Context, space: MoveSpace, ratio: float | None = None) -> Move | None:
@@ -655,8 +654,7 @@ def waypoint(near: list[XY], aim: XY, rng: np.random.Generator | None) -> XY:
 
 
 def _gain(move: Move, here: XY) -> float:
-    x, y = move.path[-1]
-    return math.hypot(x - here[0], y - here[1])
+    return math.hypot(move.path[-1][0] - here[0], move.path[-1][1] - here[1])
 
 
 class DoctrineBot:

@@ -182,15 +182,14 @@ def surely_refused(ctx: Context, vehicle: str, action: Any) -> bool:
         radius = ctx.tables.sight.base.value / 2 - TOLERANCE
         x0, y0, x1, y1 = drive.box
         grow = radius + 1e-6  # a disc's box lies within its centre's box grown by its radius (and rounding)
-        men = (
-            f
-            for f in ctx.state.figures.values()
-            if f.alive
-            and f.on_table
-            and f.aboard is None  # Ground.apart of the disc's box, first, by its centre
-            and not (f.x + grow < x0 or x1 < f.x - grow or f.y + grow < y0 or y1 < f.y - grow)
+        afoot: list[XY] = ctx.keep(
+            "men afoot",
+            lambda: [(f.x, f.y) for f in ctx.state.figures.values() if f.alive and f.on_table and f.aboard is None],
         )
-        return any(drive.overlaps(V.disc((f.x, f.y), radius)) for f in men)
+        men = (  # Ground.apart of each disc's box, first, by its centre
+            at for at in afoot if not (at[0] + grow < x0 or x1 < at[0] - grow or at[1] + grow < y0 or y1 < at[1] - grow)
+        )
+        return any(drive.overlaps(V.disc(at, radius)) for at in men)
     except Exception:
         return False
 
