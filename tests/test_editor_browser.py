@@ -102,6 +102,9 @@ def test_a_table_drawn_from_nothing_is_checked_mended_and_saved(
     assert [p["field"] for p in settled(page)] == ["terrain[3].line"]
     page.keyboard.press("Control+y")
     assert settled(page) == []
+    page.click("[data-tool=objective]")  # the square north of the river, to be taken
+    drag(page, (20, 36), (28, 44))
+    assert page.evaluate("window.grognardEditor.data().victory.objectives") == ["obj1"]
     page.click("text=Add a plan")  # the bots' plan for the allies: A and B go for the objective
     page.fill("#ed-form input[id$='-groups-0-units']", "A, B")
     page.press("#ed-form input[id$='-groups-0-units']", "Tab")

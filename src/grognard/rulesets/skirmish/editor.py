@@ -107,7 +107,7 @@ def palette() -> dict[str, Any]:
             {"list": "vehicles", "label": "vehicle", "choices": list(VEHICLE_KINDS), "key": "kind", "crew": True},
             {"list": "pieces", "label": "gun", "choices": list(tables.artillery), "key": "weapon", "crew": True},
         ],
-        "objective": {"list": "objectives", "geometry": "shape"},
+        "objective": {"list": "objectives", "geometry": "shape", "taken": ["victory", "objectives"]},
         "form": _form(),
     }
 

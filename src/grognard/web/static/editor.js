@@ -4,7 +4,7 @@
 // may be drawn comes from the palette (/api/editor/NAME).
 import { $, el, say, store, randomId } from "./page.js";
 import { geometryOf, centre, hitAt, moveEntry, turnEntry, nearestOnOutline, overlay } from "./editor_draw.js";
-import { drawForm, drawPicked } from "./editor_form.js";
+import { drawForm, drawPicked, getPath, setPath } from "./editor_form.js";
 import { wireTrials } from "./trials.js";
 
 const ruleset = document.querySelector("main").dataset.ruleset;
@@ -173,7 +173,16 @@ function finish() {  // the line or outline being drawn becomes an entry
   if (!drawing) return;
   const pts = drawing.points, kind = drawing.kind;
   drawing = null;
-  if (tool === "objective") { if (pts.length >= 3) addEntry(P.objective.list, { id: freeId(P.objective.list, "obj"), name: "", shape: pts }, "drew an objective"); }
+  if (tool === "objective") {  // an objective drawn is one to take (the palette's "taken": the list of those)
+    if (pts.length < 3) return drawOver();
+    const id = freeId(P.objective.list, "obj"), list = P.objective.list;
+    edit((d) => {
+      (d[list] = d[list] || []).push({ id: id, name: "", shape: pts });
+      if (P.objective.taken) { const taken = getPath(d, P.objective.taken); if (Array.isArray(taken)) taken.push(id); else setPath(d, P.objective.taken, [id]); }
+    }, "drew an objective");
+    picked = { list: list, index: data[list].length - 1 };
+    showPicked();
+  }
   else if (kind && pts.length >= (kind.geometry === "shape" ? 3 : 2)) {
     addEntry("terrain", Object.assign({}, kind.defaults, { id: freeId("terrain", kind.kind.slice(0, 2).toUpperCase()), [kind.geometry]: pts }), "drew a " + kind.label);
   }
