@@ -33,8 +33,11 @@ CHARGE_SHARE = 0.25  # how often a sampled move (the random bot's) is a charge i
 
 def plan_move(ctx: Context, action: Move) -> dict[str, list[XY]]:
     """Each living figure's path (start first) under ``action``; raises IllegalAction (skirmish.21, 45).
-    Worked out once for each move while the state stands still (``Context.still``: the doctrine's probes
-    plan a move for its cheap test and again for its check); each caller gets its own lists."""
+    Worked out once for each move while the state stands still (``Context.still``) on a table with vehicles
+    or a train, where a probe plans a move for its cheap test (``surely_refused``) and again for its check;
+    each caller gets its own lists."""
+    if ctx.railway is None and not ctx.state.vehicles:
+        return _plan_move(ctx, action)  # planned once a probe: keeping it would cost more than it saves
     found: dict[str, list[XY]] = ctx.keep_for("plans", action, lambda: _plan_move(ctx, action))
     return {fid: list(path) for fid, path in found.items()}
 
