@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from grognard.core.dice import SeededDice, spawn_seeds
+from grognard.core.errors import IllegalAction
 from grognard.core.geometry import snap
 from grognard.core.play import play_out
 from grognard.rulesets.omaha import RULESET, OmahaGame
@@ -180,6 +181,38 @@ def test_a_move_below_the_wall_remembered_is_the_plain_one_whatever_the_obstacle
         squad = Squad(rng.choice(["A1", "A7"]), 12, x, y)
         assert R.reach(state, squad, tx, ty) == plain_reach(state, squad, tx, ty)
     assert hits >= 600  # the second and third asking of each move were remembered
+
+
+def _verdict(check: Any, *args: Any) -> str | None:
+    try:
+        check(*args)
+    except IllegalAction as exc:
+        return f"{exc.rule}: {exc}"
+    return None
+
+
+def test_a_move_below_the_wall_remembered_legal_is_the_plain_verdict_whatever_the_obstacles() -> None:
+    """``check_move`` remembers the legal moves of squads below the wall by table and ends alone (issue 33: the
+    fast path checks every bot's move): asked again on beaches with other obstacles, each gets the plain verdict."""
+    rng = random.Random(11)
+    R.LEGAL_BELOW_WALL.clear()
+    asked = []
+    for _ in range(300):
+        state = random_beach(rng)
+        x, y = (
+            snap(rng.uniform(0, state.width)),
+            float(-rng.randint(0, 6)) if rng.random() < 0.5 else snap(rng.uniform(-6, 23.9)),
+        )
+        tx, ty = rng.choice([(x, 24.0), (x, snap(y + rng.uniform(0, 8))), (snap(x + rng.uniform(-6, 6)), y), (x, 27.0)])
+        asked.append((state, x, y, tx, ty))
+    remembered = 0
+    for state, x, y, tx, ty in asked * 3:
+        state.obstacles = [rng.choice([None, 0, 1, 2]) for _ in state.obstacles]
+        remembered += (R.table_bounds(state), x, y, tx, ty) in R.LEGAL_BELOW_WALL
+        squad = Squad(rng.choice(["A1", "A7"]), 12, x, y)
+        plain = _verdict(R._check_move, state, squad, tx, ty, R.table_bounds(state))
+        assert _verdict(R.check_move, state, squad, tx, ty) == plain
+    assert remembered >= 200  # the legal ones, asked a second and a third time
 
 
 def test_section_at_clamps_as_min_of_max() -> None:

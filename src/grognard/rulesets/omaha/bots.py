@@ -81,7 +81,21 @@ def threat(squad: Squad) -> tuple[float, int, int]:
 
 
 def german_target(game: OmahaGame, *, artillery: bool) -> str | None:
-    """The squad every German weapon concentrates on now (omaha.27)."""
+    """The squad every German weapon concentrates on now (omaha.27).
+
+    Kept with the game until a squad lands, moves, leaves or has its losses cleared (``squads_version``): a
+    squad's losses to the turn's fire leave its rank as it was (:func:`threat`)."""
+    memo = game.target_memo
+    state = game.state
+    if memo is not None and memo[0] is state and memo[1] == game.squads_version and memo[2] is artillery:
+        return memo[3]
+    label = _german_target(game, artillery=artillery)
+    game.target_memo = (state, game.squads_version, artillery, label)
+    return label
+
+
+def _german_target(game: OmahaGame, *, artillery: bool) -> str | None:
+    """:func:`german_target`, worked out."""
     # max(squads, key=threat) in one pass: the players are in label order (A1, A2, ...), so of squads level
     # on (y, figures + lost) the first met has the lowest number, the one threat() ranks first
     best: Squad | None = None
@@ -244,11 +258,14 @@ def _cleared_section_near(game: OmahaGame, squad: Squad) -> float | None:
 def _blocked_exit(game: OmahaGame, squad: Squad) -> float | None:
     """x in front of the nearest knocked-out bunker whose exit section still holds obstacles."""
     state = game.state
+    obstacles = state.obstacles
     best: tuple[float, float] | None = None
     for section, bunker in state.bunkers.items():
-        if bunker.active or game.exit_open(bunker):
+        if bunker.status == "active":
             continue
         exit_index = R.exit_section(section, state)
+        if obstacles[exit_index] == 0:
+            continue  # its exit is open (O17: game.exit_open)
         middle = exit_index * OBSTACLE_SECTION_WIDTH + OBSTACLE_SECTION_WIDTH / 2
         gap = abs(middle - squad.x)
         if best is None or gap < best[0]:

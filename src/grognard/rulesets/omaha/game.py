@@ -70,6 +70,11 @@ class OmahaGame(Game[OmahaState]):
         self._made: dict[str, tuple[Any, Decision]] = {}  # label -> (what it was made from, decision): see _orders
         self._active: tuple[OmahaState, list[Bunker]] | None = None  # see active_bunkers
         self.actions_applied = 0  # and calls of changed(): spaces work out afresh what depends on the state
+        # bumped when a squad lands, moves, leaves, has its losses cleared (or changed()): what the Germans'
+        # ranking of the squads reads (bots.german_target keeps its answer until then)
+        self.squads_version = 0
+        self.target_memo: tuple[OmahaState, int, bool, str | None] | None = None
+        self._exits: dict[int, int] = {}  # bunker section -> the obstacle section of its exit (O17), once known
         germans = int(options["germans"])
         width = germans * AMERICANS_PER_GERMAN * ZONE_WIDTH
         americans = [American(f"A{i + 1}", american_seat(i + 1), zone=i) for i in range(germans * AMERICANS_PER_GERMAN)]
@@ -323,11 +328,13 @@ class OmahaGame(Game[OmahaState]):
         fields["_owed"] = fields["_last"] = None
         fields["_made"] = {}
         fields["_active"] = None
+        fields["target_memo"] = None
         return fields
 
     def changed(self) -> None:
         super().changed()
         self.actions_applied += 1
+        self.squads_version += 1
         self._owed = self._active = None
 
     def _apply(self, decision: Decision, action: Any) -> None:
@@ -389,7 +396,12 @@ class OmahaGame(Game[OmahaState]):
 
     def exit_open(self, bunker: Bunker) -> bool:
         """An exit is open when its bunker is knocked out and the obstacle section in front is clear (O17)."""
-        return not bunker.active and self.state.obstacles[R.exit_section(bunker.section, self.state)] == 0
+        if bunker.active:
+            return False
+        section = self._exits.get(bunker.section)
+        if section is None:
+            section = self._exits[bunker.section] = R.exit_section(bunker.section, self.state)
+        return self.state.obstacles[section] == 0
 
     # ------------------------------------------------------------------ phases
     def _advance(self) -> None:
@@ -471,7 +483,7 @@ class OmahaGame(Game[OmahaState]):
         """Victory is checked after every phase (O20); exits opening are recorded (O17)."""
         s = self.state
         for section, bunker in sorted(s.bunkers.items()):
-            if section not in s.exits_open and self.exit_open(bunker):
+            if bunker.status != "active" and section not in s.exits_open and self.exit_open(bunker):
                 s.exits_open.append(section)
                 if s.stats["breakthrough_turn"] is None:
                     s.stats["breakthrough_turn"] = s.turn
@@ -499,6 +511,7 @@ class OmahaGame(Game[OmahaState]):
     def _land(self) -> None:
         """Beach landings (omaha.11): a d6 per landing craft, inches seaward of the water line (O4)."""
         s = self.state
+        self.squads_version += 1
         for player in s.americans:
             if player.out or player.squad is not None:
                 continue
@@ -534,6 +547,7 @@ class OmahaGame(Game[OmahaState]):
         for player in s.americans:
             if player.squad is not None:
                 player.squad.lost = 0
+        self.squads_version += 1
 
     # ------------------------------------------------------------------ losses
     def _lose(self, player: American, n: int) -> int:
@@ -559,6 +573,7 @@ class OmahaGame(Game[OmahaState]):
                 {"kind": "casualty", "x": squad.x, "y": squad.y, "turn": s.turn, "squad": player.label},
             )
         player.squad = None
+        self.squads_version += 1
         self._owed = None  # the decisions owed for the squad, or naming it as a target, are gone
         self.emit("squad_lost", squad=player.label, why=why, figures=squad.figures, x=squad.x, y=squad.y)
         limit = s.options["fresh_squads"]
@@ -590,6 +605,7 @@ class OmahaGame(Game[OmahaState]):
             y = WALL_Y
         self.emit("moved", squad=squad.label, x0=squad.x, y0=squad.y, x=x, y=y)
         squad.x, squad.y = x, y
+        self.squads_version += 1
         if at_wall:
             section = R.obstacle_section_at(s, x)
             if s.obstacles[section] is None:

@@ -230,8 +230,31 @@ def check_move(state: Beach, squad: Standing, x: float, y: float) -> None:
 
     omaha.5 (on the table), omaha.14 (6" with water double, O7), omaha.15
     (stop at the sea wall; cross later only through cleared sections, O14).
+
+    A move from below the wall not past it crosses no obstacle: its legality hangs on the table and its ends
+    alone, and those found legal are remembered (:data:`LEGAL_BELOW_WALL`).
     """
-    left, bottom, right, top = table_bounds(state)
+    bounds = table_bounds(state)
+    key = None
+    if squad.y < WALL_Y - TOLERANCE and y <= PAST_WALL_Y:
+        key = (bounds, squad.x, squad.y, x, y)
+        if key in LEGAL_BELOW_WALL:
+            return
+    _check_move(state, squad, x, y, bounds)
+    if key is not None:
+        if len(LEGAL_BELOW_WALL) >= REACHED_KEPT:
+            LEGAL_BELOW_WALL.clear()
+        LEGAL_BELOW_WALL.add(key)
+
+
+LEGAL_BELOW_WALL: set[tuple[tuple[float, float, float, float], float, float, float, float]] = set()
+"""Moves :func:`check_move` found legal from below the wall to no further than it, by (table bounds, x0, y0,
+x, y): the squads wade up the same lines game after game (bounded as :data:`REACHED_BELOW_WALL`)."""
+
+
+def _check_move(state: Beach, squad: Standing, x: float, y: float, bounds: tuple[float, float, float, float]) -> None:
+    """:func:`check_move`, worked out."""
+    left, bottom, right, top = bounds
     if not (left - TOLERANCE <= x <= right + TOLERANCE and bottom - TOLERANCE <= y <= top + TOLERANCE):
         raise IllegalAction(
             f"move {squad.label} to ({x:g}, {y:g}) leaves the table ({left:g}..{right:g} by {bottom:g}..{top:g})",
