@@ -355,12 +355,14 @@ class OmahaGame(Game[OmahaState]):
             if action.target is not None:
                 self._bunker_fire(s.bunkers[int(action.bunker[1:]) - 1], action.target)
             else:
-                self.emit("holds_fire", bunker=action.bunker)
+                if self.observed:
+                    self.emit("holds_fire", bunker=action.bunker)
         elif isinstance(action, Artillery):
             if action.target is not None:
                 self._artillery(action.german, action.target)
             else:
-                self.emit("no_artillery", german=action.german)
+                if self.observed:
+                    self.emit("no_artillery", german=action.german)
         elif isinstance(action, PlaceBunkers):
             s.placed[action.german] = action.sections
             self.emit("placed", german=action.german, sections=list(action.sections))
@@ -540,7 +542,8 @@ class OmahaGame(Game[OmahaState]):
             if squad is None or squad.lost == 0:
                 continue
             failed = morale(squad.lost).roll(self, f"morale {player.label}, {squad.lost} lost (fails on 12+)")
-            self.emit("morale", squad=player.label, lost=squad.lost, failed=failed)
+            if self.observed:
+                self.emit("morale", squad=player.label, lost=squad.lost, failed=failed)
             if failed:
                 s.stats["sent_back"] += 1
                 self._remove_squad(player, "failed morale")
@@ -603,7 +606,8 @@ class OmahaGame(Game[OmahaState]):
         at_wall = R.at_wall(y)
         if at_wall:
             y = WALL_Y
-        self.emit("moved", squad=squad.label, x0=squad.x, y0=squad.y, x=x, y=y)
+        if self.observed:  # an event's data is not worked out for nobody
+            self.emit("moved", squad=squad.label, x0=squad.x, y0=squad.y, x=x, y=y)
         squad.x, squad.y = x, y
         self.squads_version += 1
         if at_wall:
@@ -626,7 +630,10 @@ class OmahaGame(Game[OmahaState]):
             sixes = clearing(action.clear).roll(self, f"{squad.label} clears O{section + 1} (clears on 6)")
             cleared = min(sixes, present)
             s.obstacles[section] = present - cleared
-            self.emit("cleared", squad=squad.label, section=f"O{section + 1}", cleared=cleared, left=present - cleared)
+            if self.observed:
+                self.emit(
+                    "cleared", squad=squad.label, section=f"O{section + 1}", cleared=cleared, left=present - cleared
+                )
         bunker = self.bunker_in_front(squad)
         # the assault's target is the bunker in contact when the order is given (FightSpace checked it)
         target = self.bunker_in_contact(squad) if action.assault else None
@@ -659,17 +666,18 @@ class OmahaGame(Game[OmahaState]):
                 target.status = "destroyed"
             self.emit("assault", squad=squad.label, bunker=target.label, success=success, killed=killed)
         if not (action.clear or action.shoot or action.assault):
-            self.emit("holds", squad=squad.label)
+            if self.observed:
+                self.emit("holds", squad=squad.label)
 
     def bunker_in_contact(self, squad: Squad) -> Bunker | None:
         """The bunker ``squad`` is in contact with and may assault, if any (omaha.18; O3b)."""
         if squad.y < R.CONTACT_FROM_Y:
             return None  # too far from every bunker's front
         bunker = self.bunker_in_front(squad)
-        candidates = [bunker] if bunker is not None else []
-        candidates += [b for b in self.state.bunkers.values() if b is not bunker]
-        for b in candidates:
-            if b.active and R.in_contact(squad, b):
+        if bunker is not None and bunker.status == "active" and R.in_contact(squad, bunker):
+            return bunker  # the one in front first, then the others in the order the game keeps them
+        for b in self.state.bunkers.values():
+            if b is not bunker and b.status == "active" and R.in_contact(squad, b):
                 return b
         return None
 
@@ -680,7 +688,8 @@ class OmahaGame(Game[OmahaState]):
         dice = bunker_fire(bunker.defenders)
         kills = dice.roll(self, f"bunker {bunker.label} fires at {target} (kills on 5-6)")
         removed = self._lose(player, kills)
-        self.emit("bunker_fire", bunker=bunker.label, target=target, dice=dice.dice, hits=kills, killed=removed)
+        if self.observed:
+            self.emit("bunker_fire", bunker=bunker.label, target=target, dice=dice.dice, hits=kills, killed=removed)
 
     def _artillery(self, german: str, target: str) -> None:
         """One d6: 5-6 lands; then 4d6, each 4-6 removes a figure (omaha.24)."""
@@ -690,10 +699,12 @@ class OmahaGame(Game[OmahaState]):
         assert squad is not None
         landed = ARTILLERY_LANDS.roll(self, f"artillery {german} on {target}: lands on 5-6") == 1
         if not landed:
-            self.emit("artillery", german=german, target=target, landed=False, killed=0)
+            if self.observed:
+                self.emit("artillery", german=german, target=target, landed=False, killed=0)
             return
         if s.options["markers"]:
             s.markers = (*s.markers, {"kind": "crater", "x": squad.x, "y": squad.y, "turn": s.turn})
         kills = ARTILLERY_KILLS.roll(self, f"artillery {german} on {target}: kills on 4-6")
         removed = self._lose(player, kills)
-        self.emit("artillery", german=german, target=target, landed=True, hits=kills, killed=removed)
+        if self.observed:
+            self.emit("artillery", german=german, target=target, landed=True, hits=kills, killed=removed)
