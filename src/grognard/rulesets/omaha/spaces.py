@@ -65,6 +65,9 @@ class MoveSpace(ActionSpace[Move]):
         return out
 
 
+FIGHT_RULES = {"shoot": "omaha.17", "clear": "omaha.16", "assault": "omaha.18"}  # the rule of each kind of fight
+
+
 class FightSpace(ActionSpace[Fight]):
     """How a squad that does not move splits its figures among shoot, clear and assault (omaha.13, 16-18).
 
@@ -123,7 +126,7 @@ class FightSpace(ActionSpace[Fight]):
             raise IllegalAction(f"{action} is not a fight order", "omaha.13")
         if action.squad != self.squad.label:
             raise IllegalAction(f"{action}: this decision is for squad {self.squad.label}", "omaha.13")
-        rules = {"shoot": "omaha.17", "clear": "omaha.16", "assault": "omaha.18"}
+        rules = FIGHT_RULES
         total = 0
         for kind in ("shoot", "clear", "assault"):
             n = getattr(action, kind)
@@ -165,6 +168,16 @@ class OrdersSpace(UnionSpace):
         self.move = MoveSpace(game, squad)
         self.fight = FightSpace(game, squad)
         super().__init__(self.move, self.fight, kinds=(Move, Fight))
+
+    def check(self, action: Any) -> None:
+        # the union's check, the two kinds asked straight (every bot order passes here on the fast path)
+        kind = type(action)
+        if kind is Move:
+            self.move.check(action)
+        elif kind is Fight:
+            self.fight.check(action)
+        else:
+            super().check(action)
 
 
 class TargetSpace(FiniteSpace[OmahaAction]):
