@@ -47,6 +47,7 @@ def test_a_squad_at_the_wall_that_shoots_instead_of_crossing_is_told_to_cross() 
     assert game.digest() == before  # the real game is not played on
     suggested = OMAHA.parse_action(shot.suggested)
     assert isinstance(suggested, Move) and suggested.y > 24  # the hard bot crosses the wall, toward B3
+    assert "shortest way" in shot.why  # and says why (its clause hard.shortest-way, core.reasons)
     diff, low, high = shot.difference()
     assert 0 < low < diff < high  # crossing is worth more, beyond the interval
     assert shot.beyond and shot.verdict().startswith("cost ")

@@ -86,6 +86,8 @@ def print_coaching(coaching: Coaching, seats: list[str], console: Console) -> No
         for w in key:
             said = f"you chose '{w.made}', the {COACH_LEVEL} bot '{w.suggested}'"
             console.print(f"  turn {w.turn}, line {w.line}: {said}: {w.verdict()}")
+            if w.why:
+                console.print(f"    the {COACH_LEVEL} bot's reason: {w.why}")
 
 
 def coach_command(record: Path, seat: str | None, playouts: int, seed: int) -> None:

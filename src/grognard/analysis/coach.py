@@ -38,6 +38,7 @@ from grognard.core.dice import BOTS, DICE, stream
 from grognard.core.engine import Game
 from grognard.core.errors import RecordError
 from grognard.core.play import play_out
+from grognard.core.reasons import reason_for
 from grognard.core.record import replay
 from grognard.core.ruleset import Bot
 
@@ -82,6 +83,7 @@ class Weighed:
     lost: int = 0
     made_turns: int = 0
     suggested_turns: int = 0
+    why: str = ""  # the hard bot's reason for its choice (core.reasons: its doctrine clause, in words)
 
     @property
     def agreed(self) -> bool:
@@ -148,6 +150,7 @@ class Weighed:
             "beyond": self.beyond,
             "turns_later": self.turns(),
             "verdict": self.verdict(),
+            "why": self.why,
         }
 
 
@@ -206,9 +209,10 @@ def _play(sim: Game, name: str, seed: np.random.SeedSequence) -> tuple[str | Non
     return result.winner, result.turn
 
 
-def suggestion(game: Game, seat: str, decision_id: str, seed: np.random.SeedSequence) -> Any:
+def suggestion(game: Game, seat: str, decision_id: str, seed: np.random.SeedSequence) -> tuple[Any, str]:
     """What the hard bot chooses for ``decision_id`` from what ``seat`` sees (a sampled clone: it reads no
-    die to come and no sealed choice of another). ``KeyError`` when the decision is not owed."""
+    die to come and no sealed choice of another), and its reason in words (``core.reasons``; "" for a bot
+    that gives none). ``KeyError`` when the decision is not owed."""
     ruleset = rulesets.get(game.ruleset)
     level = COACH_LEVEL if COACH_LEVEL in ruleset.bots else ruleset.default_bot
     seen = sample_hidden(game, seat, stream(seed, HARD_STREAM))
@@ -216,7 +220,9 @@ def suggestion(game: Game, seat: str, decision_id: str, seed: np.random.SeedSequ
     if decision is None:
         raise KeyError(f"{seat} owes no decision {decision_id!r} here")
     bot = ruleset.bots[level](np.random.default_rng(stream(seed, HARD_STREAM, BOTS)))
-    return bot.choose(seen, decision)
+    action = bot.choose(seen, decision)
+    reason = reason_for(bot, seen, decision, action)
+    return action, reason.line if reason is not None else ""
 
 
 def weigh(
@@ -230,9 +236,9 @@ def weigh(
     if playouts < 1:
         raise ValueError(f"playouts {playouts}: at least 1")
     base = stream(seed, line)
-    suggested = suggestion(game, seat, decision_id, base)
+    suggested, why = suggestion(game, seat, decision_id, base)
     side = game.side_of(seat)
-    out = Weighed(line, game.turn, seat, side, decision_id, str(made), str(suggested))
+    out = Weighed(line, game.turn, seat, side, decision_id, str(made), str(suggested), why=why)
     if out.agreed:
         return out
     bot = _playout_bot(game.ruleset)
@@ -252,7 +258,7 @@ def weigh(
         lost += won[0] and not won[1]
     return Weighed(
         line, game.turn, seat, side, decision_id, str(made), str(suggested),
-        playouts, wins[0], wins[1], gained, lost, turns[0], turns[1],
+        playouts, wins[0], wins[1], gained, lost, turns[0], turns[1], why,
     )  # fmt: skip
 
 

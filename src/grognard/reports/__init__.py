@@ -106,7 +106,7 @@ def class_reports(
             )
         flowables = page(heading, player.name, mine, playtest, key, note)
         pages[_file_name(index, player.name)] = pdf(flowables, f"After-action report: {player.name}")
-        costly = "; ".join(f"turn {w.turn} {w.made} ({w.verdict()})" for w in (key or []))
+        costly = "; ".join(f"turn {w.turn} {w.made} ({w.verdict()})" for w in (key or [])) or "none"
         rows.append(
             [
                 player.name,

@@ -46,16 +46,29 @@ def _grid(rows: list[list[str]], widths: list[float]) -> Table:
     return table
 
 
+def _why(w: Weighed) -> str:
+    """The hard bot's choice, and its reason when it differs from the bare order."""
+    reason = w.why.partition(": ")[2] if w.why.startswith(w.suggested) else w.why
+    return f"{w.suggested} ({reason})" if reason else w.suggested
+
+
 def story_lines(facts: Facts) -> list[str]:
     """The unit's story: a line of counts, then a line a turn (the first and last turns when there are many)."""
     verbs = ", ".join(f"{n} {verb}" for verb, n in facts.verbs().most_common())
     out = [f"Your orders: {verbs or 'none'}. Losses you inflicted: {facts.inflicted}; losses you took: {facts.taken}."]
     turns = sorted(facts.turns)
-    shown = turns if len(turns) <= STORY_TURNS else turns[: STORY_TURNS // 2] + turns[-STORY_TURNS // 2 :]
+    shown = turns
+    if len(turns) > STORY_TURNS:  # the first and last turns, and between them those where more than moving happened
+        busy = [t for t in turns[1:-1] if t not in facts.quiet][: STORY_TURNS - 2]
+        quiet = [t for t in turns[1:-1] if t in facts.quiet][: STORY_TURNS - 2 - len(busy)]
+        shown = sorted({turns[0], turns[-1], *busy, *quiet})
     for k, turn in enumerate(shown):
-        if k and turn - shown[k - 1] > 1 and len(turns) > STORY_TURNS:
-            skipped = [t for t in turns if shown[k - 1] < t < turn]
-            out.append(f"Turns {skipped[0]}-{skipped[-1]}: {sum(len(facts.turns[t]) for t in skipped)} more events.")
+        skipped = [t for t in turns if k and shown[k - 1] < t < turn]
+        if skipped:
+            count = sum(len(facts.turns[t]) for t in skipped)
+            span = f"Turn {skipped[0]}" if len(skipped) == 1 else f"Turns {skipped[0]}-{skipped[-1]}"
+            what = " (moving)" if all(t in facts.quiet for t in skipped) else " (see the replay)"
+            out.append(f"{span}: {count} more {'event' if count == 1 else 'events'}{what}.")
         texts = facts.turns[turn]
         more = f" (and {len(texts) - EVENTS_A_TURN} more)" if len(texts) > EVENTS_A_TURN else ""
         out.append(f"Turn {turn}: " + "; ".join(texts[:EVENTS_A_TURN]) + more + ".")
@@ -89,7 +102,7 @@ def page(
         story.append(Paragraph("No decision of yours gained or cost anything the coach's playouts could tell.", TEXT))
     else:
         rows = [["turn", "you chose", f"the {COACH_LEVEL} bot", "the coach's view (chance to win, 95% interval)"]]
-        rows += [[str(w.turn), w.made, w.suggested, w.verdict()] for w in key]
+        rows += [[str(w.turn), w.made, _why(w), w.verdict()] for w in key]
         story.append(_grid(rows, [0.07 * width, 0.25 * width, 0.25 * width, 0.43 * width]))
         story.append(Paragraph(_esc(coach_note), SMALL))
     story.append(Paragraph("The odds you faced and what the dice did", HEAD))

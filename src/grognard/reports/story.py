@@ -34,6 +34,8 @@ LOSSES: dict[str, dict[str, tuple[str, str | None]]] = {
     "b17": {"engine_damaged": ("aircraft", None), "destroyed": ("aircraft", None)},
     "skirmish": {"killed": ("figure", None), "wounded": ("figure", None)},
 }
+# the events of a quiet turn: moving or holding (Omaha, the skirmish; the B-17's flights below)
+QUIET = {"moved", "holds", "holds_fire", "no_artillery", "waits", "drove", "parks", "entered", "stops"}
 STORY_TURNS = 12  # turns told one by one on a page; the rest are counted
 EVENTS_A_TURN = 4  # events told in a turn's line
 
@@ -61,6 +63,7 @@ class Facts:
     units: set[str] = field(default_factory=set)
     orders: list[Order] = field(default_factory=list)
     turns: dict[int, list[str]] = field(default_factory=dict)
+    quiet: set[int] = field(default_factory=set)  # turns in which his units only moved or held
     kinds: Counter[str] = field(default_factory=Counter)
     inflicted: int = 0
     taken: int = 0
@@ -160,6 +163,10 @@ def _read_events(lines: Sequence[dict[str, Any]], name: str, facts: Facts, own: 
             if not text:
                 continue
             facts.kinds[kind] += 1
+            if turn not in facts.turns:
+                facts.quiet.add(turn)
+            if kind not in QUIET:
+                facts.quiet.discard(turn)
             facts.turns.setdefault(turn, []).append(text.strip())
             if order is not None:
                 order.happened.append(text.strip())

@@ -115,7 +115,8 @@ function drawCoach(box, p, level, named) {
   if (!p.key.length) { box.appendChild(el("p", "No decision gained or cost anything the playouts could tell.")); return; }
   const list = el("ol", null, { class: "coach-key" });
   for (const w of p.key) {
-    list.appendChild(el("li", "Turn " + w.turn + ": you chose \u201c" + w.made + "\u201d; the " + level + " bot \u201c" + w.suggested + "\u201d: " + w.verdict + "."));
+    const why = w.why && w.why.startsWith(w.suggested + ": ") ? w.why.slice(w.suggested.length + 2) : w.why;
+    list.appendChild(el("li", (w.turn ? "Turn " + w.turn : "At the set-up") + ": you chose \u201c" + w.made + "\u201d; the " + level + " bot \u201c" + w.suggested + "\u201d" + (why ? " (" + why + ")" : "") + ": " + w.verdict + "."));
   }
   box.appendChild(list);
 }
