@@ -353,12 +353,15 @@ def test_a_pupils_after_action_report_and_coach_are_his_own_orders(
     assert rows[0][:6] == ["name", "side", "seats", "orders", "losses inflicted", "losses taken"]
     assert rows[1][:4] == ["Gerda", "german", "German 1", str(orders)]
     deadline = time.monotonic() + 120
-    while (answer := call(f"{server.url}/api/rooms/{code}/coach"))[1]["ready"] is False:
+    asked = f"{server.url}/api/rooms/{code}/coach"
+    while (answer := call(asked, headers={"X-Token": gerda["token"]}))[1]["ready"] is False:
         assert time.monotonic() < deadline, answer
         assert answer[1]["total"] == orders
         time.sleep(0.5)
-    mine = answer[1]["players"][0]
-    assert (mine["name"], mine["decisions"]) == ("Gerda", orders) and len(mine["key"]) <= 3
+    mine = answer[1]["players"]
+    assert [(p["name"], p["decisions"]) for p in mine] == [("Gerda", orders)] and len(mine[0]["key"]) <= 3
+    assert call(asked)[1]["players"] == []  # anyone with the room code: how far the coach got, no one's view
+    assert [p["name"] for p in call(asked, headers={"X-Token": made["host_token"]})[1]["players"]] == ["Gerda"]
     files, coach = _reports(server, code, made["host_token"])
     assert coach == "ready" and "played both out" in _pdf_text(files["01-Gerda.pdf"])[1]
     page = as_player(browser, server, code, gerda["token"])

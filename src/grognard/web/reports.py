@@ -114,8 +114,9 @@ class AfterAction:
             f"({self.done} of {self.total} done): download the reports again in a few minutes for its view."
         )
 
-    def coach_json(self) -> dict[str, Any]:
-        """Each person's key decisions (once the coach is ready), or how far it has got."""
+    def coach_json(self, only: str | None = None) -> dict[str, Any]:
+        """Each person's key decisions (once the coach is ready), or how far it has got; ``only``: the one
+        player's (his id; "" for nobody's: a page that is no player's)."""
         out: dict[str, Any] = {
             "ready": self.coaching is not None,
             "done": self.done,
@@ -134,6 +135,7 @@ class AfterAction:
                     "key": [w.to_json() for w in self.coaching.key(lines=player.lines)],
                 }
                 for player in self.people
+                if only is None or self.ids.get(player.name) == only
             ]
         return out
 

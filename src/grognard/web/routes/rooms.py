@@ -7,7 +7,7 @@ import json
 import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from grognard import rulesets
@@ -170,9 +170,15 @@ def _after(room: Room) -> AfterAction:
 
 
 @router.get("/api/rooms/{code}/coach")
-async def coach(room: RoomDep) -> Any:
-    """After the end: each person's key decisions beside the hard bot's, or how far the coach has got."""
-    return _after(room).coach_json()
+async def coach(room: RoomDep, x_token: Annotated[str, Header()] = "") -> Any:
+    """After the end: how far the coach has got and, once it is ready, the key decisions beside the hard
+    bot's of the pupil whose token is shown (``X-Token``), or of every pupil for the host; a page with no
+    such token (the projector, anyone with the code) is told how far the coach has got and no one's."""
+    whose = room.whose_token(x_token) if x_token else None
+    if whose == "host:":
+        return _after(room).coach_json()
+    mine = whose.partition(":")[2] if whose is not None and whose.startswith("player:") else None
+    return _after(room).coach_json(only=mine or "")
 
 
 @router.get("/api/rooms/{code}/reports")

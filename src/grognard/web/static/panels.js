@@ -94,7 +94,7 @@ async function loadDebrief() {
 async function loadCoach() {
   const box = $("coach-body");
   try {
-    const r = await fetch("/api/rooms/" + code + "/coach");
+    const r = await fetch("/api/rooms/" + code + "/coach", { headers: S.token ? { "X-Token": S.token } : {} });
     const d = await r.json();
     if (!r.ok) { box.textContent = d.message; return; }
     box.textContent = "";
@@ -103,10 +103,10 @@ async function loadCoach() {
       setTimeout(loadCoach, 4000);
       return;
     }
-    const me = S.last && S.last.you ? S.last.you.id : null;
-    const players = me ? d.players.filter((p) => p.id === me) : d.players;
-    if (!players.length) box.appendChild(el("p", "You gave no orders in this game: nothing to coach."));
-    for (const p of players) drawCoach(box, p, d.level, !me);
+    const me = S.last && S.last.you ? S.last.you.id : null;  // a pupil is sent his own; the host everyone's
+    if (!d.players.length) box.appendChild(el("p", role === "player" ? "You gave no orders in this game: nothing to coach."
+      : "Each pupil sees the coach's view of his own decisions on his page; the host's reports hold every pupil's."));
+    for (const p of d.players) drawCoach(box, p, d.level, !me);
   } catch (err) { box.textContent = "The coach could not be asked: " + err.message; }
 }
 function drawCoach(box, p, level, named) {
