@@ -221,7 +221,7 @@ def suggestion(game: Game, seat: str, decision_id: str, seed: np.random.SeedSequ
         raise KeyError(f"{seat} owes no decision {decision_id!r} here")
     bot = ruleset.bots[level](np.random.default_rng(stream(seed, HARD_STREAM, BOTS)))
     action = bot.choose(seen, decision)
-    reason = reason_for(bot, seen, decision, action)
+    reason = reason_for(bot, seen, decision, action, read=True)  # read here, though ``seen`` builds no events
     return action, reason.line if reason is not None else ""
 
 

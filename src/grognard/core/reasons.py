@@ -88,12 +88,13 @@ class Explains(Protocol):
     def explain(self, game: Any, decision: Decision, action: Any) -> Reason: ...
 
 
-def reason_for(bot: Any, game: Game, decision: Decision, action: Any) -> Reason | None:
+def reason_for(bot: Any, game: Game, decision: Decision, action: Any, *, read: bool = False) -> Reason | None:
     """``bot``'s reason for ``action`` (asked before it is applied), or None for a bot that gives none and in a
     game nobody reads (``Game.unobserved``: Monte Carlo's, a playout's), which builds no reasons as it builds no
-    events."""
+    events; ``read``: the caller reads it, whatever the game's switch (the coach, on a sampled copy of the
+    game)."""
     explain = getattr(bot, "explain", None)
-    if explain is None or not game.observed:
+    if explain is None or not (game.observed or read):
         return None
     reason: Reason = explain(game, decision, action)
     return reason
