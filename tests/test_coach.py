@@ -126,3 +126,12 @@ def test_analyse_coach_without_the_people_named_asks_for_seat(
     assert len(err) == 1 and err[0].startswith("error: --coach:") and "--seat" in err[0]
     assert main(["analyse", str(golden), "--coach", "--seat", "Z9", "--playouts", "2"]) == 2
     assert capsys.readouterr().err.startswith("error: --seat 'Z9'")
+
+
+def test_analyse_coach_reads_a_skirmish_record(capsys: pytest.CaptureFixture[str]) -> None:
+    """A skirmish's side coached (its seats read from a game made with seeded dice: ones for every roll
+    looped the set-up for ever, and the command never answered)."""
+    golden = Path(__file__).parent / "golden" / "skirmish-hill-assault-seed7.jsonl"
+    assert main(["analyse", str(golden), "--coach", "--seat", "axis", "--playouts", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "Axis: 41 decisions beside the hard bot's" in out and "Axis's key decisions" in out

@@ -18,6 +18,7 @@ from rich.table import Table
 
 from grognard import rulesets
 from grognard.analysis.coach import COACH_LEVEL, Coaching, Weighed, coach_lines
+from grognard.core.dice import SeededDice
 from grognard.core.errors import OptionError, RecordError, TornRecord
 from grognard.core.record import read_lines, replay
 from grognard.terminal import parse_humans
@@ -28,7 +29,8 @@ __all__ = ["coach_command", "coached_seats", "print_coaching"]
 def coached_seats(lines: list[dict[str, Any]], seat: str | None) -> list[str]:
     """The seats ``--seat`` names, or the people's the header names; ``OptionError`` when neither says."""
     ruleset = rulesets.get(str(lines[0].get("ruleset")))
-    game = ruleset.create(dict(lines[0].get("options") or {}), _NoDice())
+    # a game made only to read its seats: any dice will do (ones for every roll could loop a set-up for ever)
+    game = ruleset.create(dict(lines[0].get("options") or {}), SeededDice(0), lines[0].get("embedded"))
     if seat is not None:
         return sorted(parse_humans(seat, game, flag="--seat"), key=game.seats().index)
     humans = lines[0].get("humans")
@@ -38,13 +40,6 @@ def coached_seats(lines: list[dict[str, Any]], seat: str | None) -> list[str]:
         "--coach: the record does not say which seats people played (a web game's, or bots only); "
         f"name them with --seat (e.g. --seat {game.seats()[0].split()[0].lower()} or --seat '{game.seats()[0]}')"
     )
-
-
-class _NoDice:
-    """Dice for a game made only to read its seats: a roll is answered with ones."""
-
-    def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]:
-        return [1] * n
 
 
 def _row(w: Weighed) -> list[str]:
