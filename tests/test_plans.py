@@ -296,3 +296,21 @@ def test_a_skirmish_plan_s_flank_swings_a_quarter_table_aside_then_turns_on_the_
     assert PL.flank_aim(spec, (31.0, 27.0), aim, "east") == aim  # at the flank point: on the aim
     assert PL.flank_aim(spec, (24.0, 9.0), aim, "west") == (8.0, 28.0)
     assert PL.flank_aim(spec, (24.0, 9.0), aim, None) == aim
+
+
+def test_a_finished_game_whose_reveal_was_cut_out_is_refused_by_line(played: dict[str, Path], tmp_path: Path) -> None:
+    """A record of a finished game with its reveal lines taken away (the bots never proving their plan) was
+    replayed as good, saying the plan 'sealed until the game's end' after the end; now replay names it."""
+    lines = [line for line in records(played["omaha"]) if line["type"] != "reveal"]
+    committed = next(n for n, line in enumerate(lines, 1) if line["type"] == "plan")
+    assert replay(lines, rulesets.get).game.is_over
+    path = tmp_path / "unrevealed.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    done = run_cli("replay", str(path))
+    assert done.returncode == 2
+    assert error_line(done) == (
+        f"error: {path}: line {len(lines)}: the game is over but the german plan committed at line "
+        f"{committed} is never revealed"
+    )
+    cut = run_cli("replay", str(path), "--to", "1")  # stopped before the end as asked: nothing owed yet
+    assert cut.returncode == 0, cut.stderr

@@ -87,6 +87,13 @@ def replay_command(
         check_output(out, force, "--out")
     rebuilt = _replay_to(record, to, "--to")
     game = rebuilt.game
+    if rebuilt.complete and rebuilt.sealed_at is None and (game.is_over or rebuilt.ended is not None):
+        for side, kept in sorted(rebuilt.plans.items()):  # a finished game's bots must prove their plan
+            if kept["revealed"] is None:
+                raise RecordError(
+                    f"{record}: line {rebuilt.lines}: the game is over but the {side} plan committed at line "
+                    f"{kept['line']} is never revealed"
+                )
     header = rebuilt.header
     console = Console(highlight=False, soft_wrap=True)
     if seat is not None and out is not None:
