@@ -64,7 +64,7 @@ def click(page: Any, x: float, y: float) -> None:
     page.mouse.click(*at(page, x, y))
 
 
-def test_a_table_drawn_from_nothing_is_checked_mended_and_saved(
+def test_a_table_drawn_from_nothing_is_checked_mended_saved_played_and_balanced(
     browser: Any, server: ServerProcess, tmp_path: Path
 ) -> None:
     page = editor(browser, server)
@@ -129,6 +129,16 @@ def test_a_table_drawn_from_nothing_is_checked_mended_and_saved(
     page.reload()  # the draft is the server's: back as it was
     page.wait_for_selector("main[data-checked]")
     assert page.evaluate("window.grognardEditor.data()") == data
+    # the table drawn, played: one game of the book against the book to its end (its replay linked), then a
+    # small balance run with each side's chance
+    page.click("#ed-test")
+    page.wait_for_selector("#ed-run a.trial-replay", timeout=120000)
+    assert "One game, the book against the book (seed " in page.inner_text("#ed-run")
+    page.fill("#ed-games", "4")
+    page.click("#ed-balance")
+    page.wait_for_selector("#ed-run[data-run='done']", timeout=120000)
+    words = page.inner_text("#ed-run")
+    assert "4 of 4 games (done)" in words and "95% interval" in words, words
     assert page.errors == []
     page.context.close()
 
