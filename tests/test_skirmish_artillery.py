@@ -29,7 +29,7 @@ from grognard.rulesets.skirmish import turn as TU
 from grognard.rulesets.skirmish.actions import Burst, Fire, Move, action_from_json, parse_action
 from grognard.rulesets.skirmish.analysis import odds_tables
 from grognard.rulesets.skirmish.artillery import BurstSpace
-from grognard.rulesets.skirmish.bots import DoctrineBot
+from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.bots_fire import burst_order
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.scenario import check_scenario, load_scenario

@@ -9,7 +9,7 @@ import numpy as np
 from grognard.core.dice import ScriptedDice
 from grognard.rulesets.skirmish import RULESET
 from grognard.rulesets.skirmish.actions import Fire, Move
-from grognard.rulesets.skirmish.bots import DoctrineBot
+from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.scenario import scenario_from_data
 

@@ -380,7 +380,7 @@ def test_the_castle_storm_plays_to_a_result_and_the_doctrine_raises_and_climbs_l
     from grognard.core.dice import SeededDice
     from grognard.core.play import play_out
     from grognard.rulesets.skirmish import RULESET
-    from grognard.rulesets.skirmish.bots import DoctrineBot
+    from grognard.rulesets.skirmish.book import DoctrineBot
 
     for seed, bot_kind in ((1, DoctrineBot), (2, RandomBot)):
         game = RULESET.create({"scenario": "castle_storm"}, SeededDice(seed))

@@ -235,7 +235,7 @@ def test_the_doctrine_unhitches_turns_and_fires_in_the_gun_line_and_the_picture_
     from grognard.core.play import play_out
     from grognard.rulesets.skirmish import RULESET
     from grognard.rulesets.skirmish import render_svg as render
-    from grognard.rulesets.skirmish.bots import DoctrineBot
+    from grognard.rulesets.skirmish.book import DoctrineBot
 
     game = RULESET.create({"scenario": "gun_line_armour"}, SeededDice(1))
     start = render(game.view(None))

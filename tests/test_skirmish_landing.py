@@ -15,7 +15,7 @@ from grognard.rulesets.skirmish import landing as L
 from grognard.rulesets.skirmish import melee as ME
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Drive, Fire, Move, Stop, parse_action
-from grognard.rulesets.skirmish.bots import DoctrineBot
+from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.scenario import check_scenario, load_scenario
 from test_skirmish_rules import fig, figure, make, refusal, scenario, script, unit

@@ -12,6 +12,7 @@ from grognard.core.engine import Decision
 from grognard.rulesets.skirmish import RULESET
 from grognard.rulesets.skirmish import bots as B
 from grognard.rulesets.skirmish.actions import Fire, Move
+from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.moving import MoveSpace
 from grognard.rulesets.skirmish.scenario import scenario_from_data
@@ -63,7 +64,7 @@ def play_turns(game: SkirmishGame, turns: int, bot: Any, units: set[str]) -> Non
 
 def test_the_counter_attack_section_crosses_the_river_to_the_objective() -> None:
     game = counter_attack()
-    play_turns(game, 3, B.DoctrineBot(np.random.default_rng(0)), {"R"})
+    play_turns(game, 3, DoctrineBot(np.random.default_rng(0)), {"R"})
     men = [f for f in game.state.figures.values() if f.unit == "R"]
     assert all(f.on_table for f in men)
     assert all(f.y < 38.0 for f in men), [(f.x, f.y) for f in men]  # over the river, south of its bank
@@ -78,7 +79,7 @@ def test_the_book_draws_its_waypoints_and_first_mortar_shot_from_its_stream() ->
     from grognard.rulesets.skirmish.bots_fire import burst_order
 
     game = RULESET.create({"scenario": "hill_assault"}, SeededDice(stream(1, 0, DICE)))
-    book = B.DoctrineBot(np.random.default_rng(0))
+    book = DoctrineBot(np.random.default_rng(0))
     moves: list[int] = []
     bursts: list[int] = []
     while game.turn <= 3:
@@ -128,7 +129,7 @@ def test_the_beginner_forgets_cover_and_hesitates_where_the_book_would_not() -> 
     from grognard.rulesets.skirmish.bots_levels import BeginnerBot
 
     game, _ = play_levels(5, {"allies": "doctrine", "axis": "doctrine"}, 1)
-    book_bot = B.DoctrineBot(np.random.default_rng(0))
+    book_bot = DoctrineBot(np.random.default_rng(0))
     while not (isinstance(game.pending()[0].space, MoveSpace) and game.side_of(game.pending()[0].seat) == "allies"):
         d = game.pending()[0]
         game.apply(d.seat, book_bot.choose(game, d))
@@ -154,8 +155,8 @@ def test_hard_aims_without_touching_the_game_or_its_dice_and_moves_as_the_book()
     from grognard.rulesets.skirmish.fire import FireSpace
 
     game, _ = play_levels(6, {"allies": "book", "axis": "book"}, 2)
-    hard, book = HardBot(np.random.default_rng(0)), B.DoctrineBot(np.random.default_rng(1))
-    twin = B.DoctrineBot(np.random.default_rng(0))  # the book on hard's stream: every order but fire alike
+    hard, book = HardBot(np.random.default_rng(0)), DoctrineBot(np.random.default_rng(1))
+    twin = DoctrineBot(np.random.default_rng(0))  # the book on hard's stream: every order but fire alike
     aimed = 0
     while game.turn <= 4 and game.result is None:
         decision = game.pending()[0]
@@ -209,7 +210,7 @@ def test_hard_aims_each_man_at_the_enemy_in_the_open_before_the_one_in_cover() -
     table = FI.shot_table(game.ctx)
     covered, open_ = (table["A.1"][g] for g in ("G.1", "G.2"))
     assert covered.shift < open_.shift or (covered.cover and not open_.cover)  # the wall covers G.1 only
-    book = B.DoctrineBot(np.random.default_rng(0)).choose(game, decision)
+    book = DoctrineBot(np.random.default_rng(0)).choose(game, decision)
     hard = HardBot(np.random.default_rng(0)).choose(game, decision)
     assert decision.space.contains(hard)
     assert {t for _, t in hard.orders} == {"G.2"}, hard
@@ -242,7 +243,7 @@ def test_hard_defender_charges_at_odds_the_book_declines() -> None:
     game = SkirmishGame(RULESET.resolve({}), ScriptedDice([]), scenario=scenario_from_data(data, "bold"))
     decision = game.pending()[0]
     assert decision.id == "move G" and isinstance(decision.space, MoveSpace)
-    book = B.DoctrineBot(np.random.default_rng(0)).choose(game, decision)
+    book = DoctrineBot(np.random.default_rng(0)).choose(game, decision)
     hard = HardBot(np.random.default_rng(0)).choose(game, decision)
     assert not B.touches(game.ctx, book)
     assert decision.space.contains(hard) and B.touches(game.ctx, hard)
@@ -270,7 +271,7 @@ def test_the_search_scores_the_counter_attack_nearer_the_objective_higher() -> N
     from grognard.rulesets.skirmish.evaluate import evaluate
 
     game = counter_attack()
-    play_turns(game, 1, B.DoctrineBot(np.random.default_rng(0)), {"R"})
+    play_turns(game, 1, DoctrineBot(np.random.default_rng(0)), {"R"})
     far = evaluate(game, "axis")
     for f in game.state.figures.values():
         if f.unit == "R":

@@ -16,7 +16,7 @@ from grognard.core.record import SEALED, WITHHELD, RecordWriter, make_header, re
 from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish import melee as ME
 from grognard.rulesets.skirmish.actions import Choice, Fire, Move, action_from_json, parse_action
-from grognard.rulesets.skirmish.bots import DoctrineBot
+from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.game import SkirmishGame
 from test_skirmish_rules import fig, figure, fire, make, refusal, scenario, script, unit
 

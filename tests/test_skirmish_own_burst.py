@@ -13,7 +13,7 @@ from shapely.geometry import Point
 from grognard.rulesets.skirmish import artillery as AR
 from grognard.rulesets.skirmish.actions import Burst, Fire, Move
 from grognard.rulesets.skirmish.artillery import BurstSpace
-from grognard.rulesets.skirmish.bots import DoctrineBot
+from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.bots_fire import burst_order
 from test_skirmish_artillery import GUN, crew
 from test_skirmish_guns import tank

@@ -21,7 +21,7 @@ from grognard.core.play import play_out
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import artillery as AR
 from grognard.rulesets.skirmish import rules as R
-from grognard.rulesets.skirmish.bots import DoctrineBot
+from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.bots_fire import TYPE_VALUE, WEAPON_VALUE, _worth_under, best_first
 from grognard.rulesets.skirmish.game import SkirmishGame
 

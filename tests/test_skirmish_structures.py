@@ -480,7 +480,8 @@ def test_a_shell_on_a_section_uses_the_scripted_dice_purpose() -> None:
 def test_the_doctrine_leaves_a_section_that_one_shot_would_likely_bring_down() -> None:
     import numpy as np
 
-    from grognard.rulesets.skirmish.bots import DoctrineBot, in_danger
+    from grognard.rulesets.skirmish.book import DoctrineBot
+    from grognard.rulesets.skirmish.bots import in_danger
 
     house = {**HOUSE, "doors": [{"id": "D", "at": [22, 20], "open": True}]}
     game = town(fig(22, 21.5), fig(5, 5), terrain=[house])

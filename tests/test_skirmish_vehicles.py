@@ -25,7 +25,7 @@ from grognard.rulesets.skirmish.actions import (
     action_from_json,
     parse_action,
 )
-from grognard.rulesets.skirmish.bots import DoctrineBot
+from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.fire import FireSpace
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.scenario import check_scenario, load_scenario

@@ -21,7 +21,7 @@ from grognard.rulesets.skirmish import render_svg as render
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Fire, WedgeOrder, action_from_json, parse_action
 from grognard.rulesets.skirmish.analysis import odds_tables
-from grognard.rulesets.skirmish.bots import DoctrineBot
+from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.bots_fire import wedge_heading
 from grognard.rulesets.skirmish.describe import describe
 from grognard.rulesets.skirmish.faces import preview

@@ -1,4 +1,4 @@
-"""The skirmish's levels beside the book (``bots.DoctrineBot``): ``beginner`` below it, ``hard`` above it.
+"""The skirmish's levels beside the book (``book.DoctrineBot``): ``beginner`` below it, ``hard`` above it.
 
 ``beginner`` plays the book's orders but as a person learning the game does
 (docs/rules/skirmish.md, doctrine clause "beginner"): now and then a unit
@@ -41,6 +41,7 @@ from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish.actions import Fire, Move
 from grognard.rulesets.skirmish.artillery import BurstSpace
+from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.bots_fire import figure_value, fire_order
 from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.fire import FireSpace
@@ -74,7 +75,7 @@ class BeginnerBot:
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
-        self.book = B.DoctrineBot(rng)
+        self.book = DoctrineBot(rng)
 
     def choose(self, game: Game, decision: Decision) -> Any:
         assert isinstance(game, SkirmishGame), f"the skirmish beginner plays skirmish, not {game.ruleset}"
@@ -210,7 +211,7 @@ class HardBot:
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
-        self.book = B.DoctrineBot(rng)
+        self.book = DoctrineBot(rng)
 
     def follow(self, plan: Plan) -> None:
         """Move the side's units by ``plan``'s tasks, as the book does (``plans.py``)."""
@@ -220,7 +221,7 @@ class HardBot:
         assert isinstance(game, SkirmishGame), f"the skirmish hard bot plays skirmish, not {game.ruleset}"
         space = decision.space
         if isinstance(space, FireSpace):
-            with game.ctx.still():  # its probes change nothing: the table now is worked out once (bots.DoctrineBot)
+            with game.ctx.still():  # its probes change nothing: the table now is worked out once (book.DoctrineBot)
                 return aimed_fire(game.ctx, space, fire_order(game.ctx, space.unit))
         defends = game.side_of(decision.seat) != game.ctx.scenario.spec.victory.attacker
         self.book.charge_ratio = DEFENDER_CHARGE if defends else None

@@ -14,7 +14,7 @@ from grognard.bots.random_bot import RandomBot
 from grognard.bots.search import Level, search_bots
 from grognard.core.plans import Plan
 from grognard.core.ruleset import BotFactory
-from grognard.rulesets.skirmish.bots import DoctrineBot
+from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.bots_levels import BeginnerBot, HardBot
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.plans import side_plans

@@ -109,7 +109,7 @@ def move(ctx: Context, space: MoveSpace, action: Move, *, bold: bool = False) ->
 
 
 def book_reason(game: SkirmishGame, decision: Decision, action: Any) -> Reason:
-    """The book's reason for ``action`` (``bots.DoctrineBot``)."""
+    """The book's reason for ``action`` (``book.DoctrineBot``)."""
     ctx = game.ctx
     if isinstance(action, Move) and isinstance(decision.space, MoveSpace):
         return move(ctx, decision.space, action)
