@@ -318,7 +318,8 @@ def _tidy(data: dict[str, Any]) -> dict[str, Any]:
     first = ["name", "title", "description", "tables", "first_mover", "table", "sides", "victory"]
     ordered = {k: data[k] for k in first if k in data}
     ordered.update({k: v for k, v in data.items() if k not in ordered})
-    return clean(ordered)  # type: ignore[no-any-return]
+    tidy: dict[str, Any] = clean(ordered)
+    return tidy
 
 
 def read(text: str) -> dict[str, Any]:

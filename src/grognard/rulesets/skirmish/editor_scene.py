@@ -9,6 +9,7 @@ import math
 from typing import Any
 
 from pydantic import ValidationError
+from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from grognard.rulesets.skirmish.face import scene
@@ -29,8 +30,8 @@ BRIDGE_WIDTH = 2.0  # a bridge's deck drawn this wide when it gives no width
 
 
 def _coords(geometry: BaseGeometry) -> Any:
-    if geometry.geom_type == "Polygon":
-        return [[round(x, 2), round(y, 2)] for x, y in geometry.exterior.coords]  # type: ignore[attr-defined]
+    if isinstance(geometry, Polygon):
+        return [[round(x, 2), round(y, 2)] for x, y in geometry.exterior.coords]
     if geometry.geom_type in ("LineString", "LinearRing"):
         return [[round(x, 2), round(y, 2)] for x, y in geometry.coords]
     return [_coords(g) for g in getattr(geometry, "geoms", [])]
