@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,13 @@ from typing import Any
 import pytest
 
 os.environ.setdefault("COLUMNS", "120")
+# Python compiles each module it imports; with PYTHONDONTWRITEBYTECODE set (as on this project's machines) it keeps
+# nothing, so every server, fresh CLI and worker the suite starts compiled grognard's 44,000 lines again (about
+# 0.25 s of CPU each, over a hundred times a run). The suite writes them, as Python does by default, in the
+# __pycache__ folders beside the sources (git ignores them), for itself and every process it starts.
+if sys.flags.dont_write_bytecode or os.environ.get("PYTHONDONTWRITEBYTECODE"):
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
 # the servers the tests start play their live odds at their own priority: on a machine shared with other work, at
 # nice 10 an estimate waited minutes behind everyone else's (test_web_odds checks the default, 10, on its own)
 os.environ.setdefault("GROGNARD_ODDS_NICE", "0")
