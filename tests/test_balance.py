@@ -209,3 +209,21 @@ def test_bad_input_is_one_line_exit_2(args: list[str], field: str, capsys: pytes
     assert "Book v book" not in out, "refused before any game is played"
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: ") and field in lines[0], err
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [("a = \n", "(file): not TOML"), ("width = 36.0", "table.width: -30.0: Input should be greater than 0")],
+)
+def test_a_scenario_file_with_one_problem_is_named_in_its_line(
+    text: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One problem in one's own file said 'error: (file): not TOML: ...' without the file (play names it)."""
+    path = tmp_path / "mine.toml"
+    if text.startswith("width"):  # a shipped scenario with one field wrong
+        shipped = SCENARIOS_DIR / "proving_ground.toml"
+        text = shipped.read_text(encoding="utf-8").replace(text, "width = -30.0", 1)
+    path.write_text(text, encoding="utf-8")
+    assert main(["balance", "skirmish", "--scenario", str(path), "-n", "2"]) == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith(f"error: {path}: ") and said in lines[0], lines

@@ -58,7 +58,8 @@ def _game_facts(ruleset: Ruleset, options: dict[str, Any]) -> int | None:
     except GrognardError as exc:
         problems = getattr(exc, "problems", None)
         if isinstance(problems, list) and len(problems) == 1:  # one problem: one line, as every bad input
-            raise OptionError(str(problems[0])) from None
+            where, problem = str(getattr(exc, "where", "")), str(problems[0])
+            raise OptionError(problem if where in problem else f"{where}: {problem}") from None  # the file named
         raise
     limit = game.view(None).get("stats", {}).get("turn_limit")
     return int(limit) if isinstance(limit, int) else None

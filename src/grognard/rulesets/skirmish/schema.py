@@ -45,6 +45,7 @@ class ScenarioError(GrognardError):
 
     def __init__(self, where: str, problems: list[str]) -> None:
         self.problems = problems
+        self.where = where
         super().__init__(f"{where}: {counted(len(problems), 'problem')}:\n  " + "\n  ".join(problems))
 
 

@@ -68,6 +68,7 @@ class TablesError(GrognardError):
 
     def __init__(self, where: str, problems: list[str]) -> None:
         self.problems = problems
+        self.where = where
         super().__init__(f"{where}: {counted(len(problems), 'problem')}:\n  " + "\n  ".join(problems))
 
 
