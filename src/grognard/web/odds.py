@@ -41,7 +41,18 @@ from typing import Any
 from grognard.analysis.winprob import WinProbability, win_probabilities
 from grognard.core.engine import Game
 
-__all__ = ["NICE", "PLAYOUTS", "SHOWN", "LiveOdds", "odds_json", "odds_seed", "shown_to", "shutdown", "worker"]
+__all__ = [
+    "NICE",
+    "PLAYOUTS",
+    "SHOWN",
+    "LiveOdds",
+    "odds_json",
+    "odds_seed",
+    "shown_to",
+    "shutdown",
+    "stop_at_once",
+    "worker",
+]
 
 log = logging.getLogger(__name__)
 
@@ -108,15 +119,20 @@ def shutdown() -> None:
     global _pool
     with _pool_lock:
         pool, _pool = _pool, None
-    if pool is None:
-        return
+    if pool is not None:
+        stop_at_once(pool)
+
+
+def stop_at_once(pool: ProcessPoolExecutor) -> None:
+    """``pool``'s work cancelled and its processes ended now (terminated, not waited for to finish their task),
+    its queues closed too (none left for the resource tracker to warn of). Also the trials' worker's end."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
     for process in processes:
         process.join(5)
-    pool.shutdown(wait=True)  # its queues closed too (none left for the resource tracker to warn of)
+    pool.shutdown(wait=True)
 
 
 def _estimate(game: Game, seats: list[str | None], playouts: int, seed: int) -> dict[str | None, WinProbability]:

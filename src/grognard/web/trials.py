@@ -36,6 +36,7 @@ from grognard.bots.ladder import levels
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.ruleset import Ruleset
 from grognard.web.messages import RefusalCode
+from grognard.web.odds import stop_at_once
 from grognard.web.protocol import Refused
 from grognard.web.replays import MAX_STEPS
 
@@ -268,12 +269,5 @@ class Trials:
             if run.task is not None:
                 run.task.cancel()
         pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            process.join(5)
-        pool.shutdown(wait=True)
+        if pool is not None:
+            stop_at_once(pool)
