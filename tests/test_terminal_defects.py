@@ -255,3 +255,40 @@ def test_serve_retention_reads_numbers_as_orders_do(
     assert started == []
     assert main(["serve", "--retention", "7.5"]) in (0, None)
     assert started == [{"retention": 7.5}]
+
+
+def test_ctrl_c_during_balance_says_interrupted_and_writes_no_figures(tmp_path: Path) -> None:
+    """Ctrl-C during grognard balance ('Ctrl-C stops', it says) ended it with exit 130 and not a word: Typer
+    turns a Ctrl-C no command catches into its Exit(130), past the program's 'interrupted' line."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from grognard.cli_balance import OUTPUTS
+    from terminal_driver import HANG_GUARD, cli_env
+
+    out = tmp_path / "run"
+    args = [sys.executable, "-m", "grognard", "balance", "b17", "-n", "1000000", "--skill-games", "0"]
+    run = subprocess.Popen(
+        [*args, "--jobs", "1", "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=cli_env(),
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # Ctrl-C live, as at a terminal
+    )
+    try:
+        assert run.stderr is not None
+        first = run.stderr.readline()  # the estimate, said once each pairing's first game is played
+        assert "Ctrl-C stops" in first, first
+        os.killpg(run.pid, signal.SIGINT)
+        shown, err = run.communicate(timeout=HANG_GUARD)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    assert run.returncode == 130, err
+    assert [line for line in err.splitlines() if line.strip()] == ["interrupted"], err
+    assert "Book v book" not in shown and not any((out / name).exists() for name in OUTPUTS)

@@ -13,16 +13,31 @@ from typing import Annotated, Any
 
 import typer
 from rich.table import Table
+from typer.core import TyperGroup
 
 from grognard import __version__, cli_analyse, cli_balance, cli_odds, cli_play, cli_replay, cli_simulate, rulesets
 from grognard.cli_common import decimal_number, whole_number
 from grognard.cli_common import wide_console as _wide_console
 from grognard.core.errors import GrognardError
 
+
+class _Commands(TyperGroup):
+    """The commands; a Ctrl-C no command answers itself says 'interrupted' (exit 130), where Typer ended the
+    program with 130 and not a word (balance, sweep, odds, analyse ...)."""
+
+    def invoke(self, ctx: Any) -> Any:  # click.Context, which Typer now vendors (typer._click)
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            raise typer.Exit(130) from None
+
+
 app = typer.Typer(
     name="grognard",
     help="WWII miniature wargames played exactly as written (Omaha Beach, the B-17 raid, WWII skirmish).",
     add_completion=False,
+    cls=_Commands,
 )
 
 
