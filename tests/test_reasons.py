@@ -232,3 +232,14 @@ def test_why_at_a_referee_s_dice_prompt_tells_the_move_being_rolled() -> None:
     assert first and rest, done.stdout  # the first 'why', before any bot moved
     at_fire = rest.split("fires at A", 1)[1]
     assert "German 1: fire B" in at_fire and "why: omaha.doctrine.concentrate" in at_fire, at_fire
+
+
+def test_why_with_words_after_it_is_refused_as_why_not_as_an_unknown_action() -> None:
+    """'why nosuch' at a prompt said "unknown action 'why'; one of: move, fight, ..." (read as an order)."""
+    done = run_cli(
+        "play", "omaha", "--germans", "1", "--seed", "4", "--human", "american", stdin="why 3\nboard x\nquit\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "refused: 'why 3': 'why' takes nothing after it; type why" in done.stdout
+    assert "refused: 'board x': 'board' takes nothing after it; type board" in done.stdout
+    assert "unknown action" not in done.stdout

@@ -123,6 +123,9 @@ def parse_dice(text: str, sides: int) -> list[Any]:
     return [number if (number := read_int(t)) is not None else t for t in tokens]
 
 
+_WORDS = {"help", "board", "why"}  # words of the prompt itself, said alone (no action begins with one)
+
+
 class TypedDice(ManualDice):
     """A referee types what the table rolled; the prompt says what, how many dice and for whom."""
 
@@ -284,6 +287,10 @@ class HumanPlayer:
             answer = self.prompter.ask(f"{decision.seat}> ", secret=secret)
             word = answer.lower()
             if not answer:
+                continue
+            head, *rest = word.split() or [""]
+            if rest and head in _WORDS:  # 'why 3' read as an action said "unknown action 'why'"
+                self.prompter.say(f"refused: {answer!r}: '{head}' takes nothing after it; type {head}", style="red")
                 continue
             if word in ("help", "?", "h"):
                 usage = "; ".join(self.ruleset.usage) or "see the choices"
