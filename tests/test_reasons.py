@@ -23,7 +23,7 @@ from grognard.core.engine import Game
 from grognard.core.reasons import Reason, reason_for, reason_json, shown_why, tally
 from grognard.core.record import RecordWriter, dice_of, make_header, read_lines, readable_by, replay
 from grognard.rulesets import get
-from terminal_driver import run_cli
+from terminal_driver import error_line, run_cli
 from test_golden import play_arguments
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -243,3 +243,40 @@ def test_why_with_words_after_it_is_refused_as_why_not_as_an_unknown_action() ->
     assert "refused: 'why 3': 'why' takes nothing after it; type why" in done.stdout
     assert "refused: 'board x': 'board' takes nothing after it; type board" in done.stdout
     assert "unknown action" not in done.stdout
+
+
+@pytest.fixture(scope="module")
+def explained(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A short Omaha game played with --explain: its record keeps the bots' reasons."""
+    kept = tmp_path_factory.mktemp("explained") / "kept.jsonl"
+    done = run_cli("play", "omaha", "--germans", "1", "--seed", "4", "-q", "--explain", "--record", str(kept))
+    assert done.returncode == 0, done.stderr
+    return kept
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        (lambda reason: "plain words", "reason: str, not an object with clause, line and weighed"),
+        (lambda reason: {**reason, "clause": 42}, "reason.clause: 42: not text"),
+        (lambda reason: {k: v for k, v in reason.items() if k != "line"}, "reason.line: None: not text"),
+        (lambda reason: {**reason, "weighed": "x"}, "reason.weighed: 'x': not a list"),
+        (lambda reason: {**reason, "weighed": [{"nope": 1}]}, "reason.weighed[0]: {'nope': 1}: not a candidate"),
+    ],
+)
+def test_a_reason_edited_by_hand_is_named_by_line_by_replay_explain(
+    edit: Any, said: str, explained: Path, tmp_path: Path
+) -> None:
+    """Reasons are kept outside the digests: one edited by hand was shown blank or dropped without a word by
+    replay --explain (a clause 42, a reason without its line); now one line names the line and the field, and
+    nothing is printed or written (--seat/--out) before it."""
+    lines = [json.loads(line) for line in explained.read_text(encoding="utf-8").splitlines()]
+    number = next(n for n, line in enumerate(lines, 1) if "reason" in line)
+    lines[number - 1]["reason"] = edit(lines[number - 1]["reason"])
+    path = tmp_path / "edited.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    out = tmp_path / "view.jsonl"
+    told = run_cli("replay", str(path), "--explain", "--seat", "German 1", "--out", str(out))
+    assert told.returncode == 2 and told.stdout == "" and not out.exists()
+    assert error_line(told).startswith(f"error: {path}: line {number}: {said}"), told.stderr
+    assert run_cli("replay", str(path)).returncode == 0  # the moves and dice replay without the reasons

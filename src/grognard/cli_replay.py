@@ -86,6 +86,8 @@ def replay_command(
             raise OptionError(f"--out {str(out)!r}: the record itself; give a new file (nothing was written)")
         check_output(out, force, "--out")
     rebuilt = _replay_to(record, to, "--to")
+    if explain:
+        check_reasons(record, rebuilt)
     game = rebuilt.game
     if rebuilt.complete and rebuilt.sealed_at is None and (game.is_over or rebuilt.ended is not None):
         for side, kept in sorted(rebuilt.plans.items()):  # a finished game's bots must prove their plan
@@ -138,6 +140,15 @@ def replay_command(
         console.print(line)
     if game.result is not None:
         print_result(ruleset, game, console)
+
+
+def check_reasons(record: Path, rebuilt: Replay) -> None:
+    """Each reason kept in the record read as one, before anything is printed or written: they are kept outside
+    the digests, so a reason edited by hand is named by line (the moves replay without them)."""
+    for number, line in enumerate(rebuilt.used, 1):
+        wrong = Reason.problem(line["reason"]) if line.get("type") == "action" and "reason" in line else None
+        if wrong is not None:
+            raise RecordError(f"{record}: line {number}: {wrong} (edited by hand? no digest covers a reason)")
 
 
 def print_reasons(rebuilt: Replay, reader: str | None, console: Console) -> None:

@@ -73,6 +73,30 @@ class Reason:
             str(data.get("piece", "")),
         )
 
+    @staticmethod
+    def problem(data: Any) -> str | None:
+        """What is wrong with ``data`` read as a reason (a record's, which no digest covers), naming the field;
+        None when it reads as one."""
+        if not isinstance(data, Mapping):
+            return f"reason: {type(data).__name__}, not an object with clause, line and weighed"
+        for key in ("clause", "line"):
+            if not isinstance(data.get(key), str):
+                return f"reason.{key}: {data.get(key)!r}: not text"
+        if not isinstance(data.get("piece", ""), str):
+            return f"reason.piece: {data['piece']!r}: not text"
+        weighed = data.get("weighed", [])
+        if not isinstance(weighed, list):
+            return f"reason.weighed: {weighed!r}: not a list"
+        for i, w in enumerate(weighed):
+            if not (
+                isinstance(w, Mapping)
+                and isinstance(w.get("action"), str)
+                and isinstance(w.get("figures"), str)
+                and isinstance(w.get("chosen"), bool)
+            ):
+                return f"reason.weighed[{i}]: {w!r}: not a candidate (action, figures, chosen)"
+        return None
+
     def lines(self) -> list[str]:
         """The reason as a person reads it: its line, its clause, then each candidate weighed."""
         out = [self.line, f"  why: {self.clause}"]
