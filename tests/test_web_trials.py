@@ -264,3 +264,34 @@ def test_the_editors_buttons_test_balance_and_play_its_table(
         arg="Fire range: a MG and a mortar against a section in the open",
     )
     context.close()
+
+
+def test_a_number_of_games_out_of_reach_is_said_in_words_and_asks_nothing(
+    browser: Any, server: ServerProcess, shots: Path, tmp_path: Path
+) -> None:
+    """The editor's Balance it over 10000 games said 'Not balanced: malformed message: games: Input should be
+    less than or equal to 200' (the server's validation, in its words); now the page says the number typed and
+    the reach, and starts no run."""
+    pytest.importorskip("playwright.sync_api")
+    mine = tmp_path / "range.toml"
+    mine.write_text(RANGE, encoding="utf-8")
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.set_default_timeout(30000)
+    page = context.new_page()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if "/api/trials/" in request.url else None)
+    page.goto(server.url + "/editor")
+    page.wait_for_selector("main[data-checked]")
+    page.set_input_files("#ed-file", str(mine))
+    page.wait_for_function("() => document.getElementById('ed-status').textContent.startsWith('checked: no problems')")
+    for typed in ("10000", "0", "2.5"):
+        page.fill("#ed-games", typed)
+        page.click("#ed-balance")
+        said = page.inner_text("#ed-run")
+        assert said == (
+            f"Not balanced: games: {typed}: a whole number from 1 to 200 here (grognard balance at a terminal "
+            "plays more)"
+        ), said
+    page.screenshot(path=str(shots / "trial-editor-games-out-of-reach-1366x768.png"))
+    assert asked == []
+    context.close()

@@ -75,7 +75,14 @@ export function wireTrials(o) {
   });
   if (o.balance) o.balance.addEventListener("click", async () => {
     box.textContent = "";
-    const games = Number(o.games ? o.games.value : 100) || 100;
+    // the number typed, said back in words when out of reach (was "malformed message: games: Input should be ...")
+    const typed = o.games ? o.games.value.trim() : "100";
+    const most = o.games && o.games.max ? Number(o.games.max) : 200;
+    const games = Number(typed);
+    if (!/^[0-9]+$/.test(typed) || games < 1 || games > most) {
+      box.appendChild(el("p", "Not balanced: games: " + (typed || "nothing typed") + ": a whole number from 1 to " + most + " here (grognard balance at a terminal plays more)", { class: "problem" }));
+      return;
+    }
     let run;
     try {
       run = await post("/api/trials/balance", Object.assign(await file(), { games: games }));
