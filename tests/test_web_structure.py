@@ -19,10 +19,10 @@ def _sources() -> list[Path]:
 def test_every_route_is_in_a_router_by_area(tmp_path: Path) -> None:
     from grognard.web.app import create_app
     from grognard.web.deps import room_of
-    from grognard.web.routes import pages, play, replays, rooms
+    from grognard.web.routes import editor, pages, play, replays, rooms, trials
 
     app = create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}")
-    areas = (rooms.router, pages.router, replays.router, play.router)
+    areas = (rooms.router, pages.router, replays.router, play.router, editor.router, trials.router)
     included = [getattr(route, "original_router", None) for route in app.routes]
     loose = [route for route in app.routes if isinstance(route, APIRoute | APIWebSocketRoute)]
     assert not loose and {id(r) for r in included if r is not None} == {id(r) for r in areas}  # and /static
