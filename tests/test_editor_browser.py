@@ -148,7 +148,8 @@ def test_markup_is_text_and_a_file_too_large_is_refused_in_one_line(browser: Any
     page.fill("#ed-f-0", "<b>Bold</b><img src=x onerror=\"document.title='owned'\">")
     page.press("#ed-f-0", "Tab")
     settled(page)
-    assert page.inner_text("#ed-title") == "<b>Bold</b><img src=x onerror=\"document.title='owned'\">"
+    assert page.inner_text("#ed-title") == "\u2014 <b>Bold</b><img src=x onerror=\"document.title='owned'\">"
+    assert page.inner_text("header h1").startswith("Table editor \u2014 <b>Bold</b>")  # not run together
     assert page.locator("header b, header img").count() == 0 and page.title() != "owned"
     page.click("[data-tool=men]")
     page.touchscreen.tap(*at(page, 10, 10))  # a finger places men as a mouse does

@@ -47,7 +47,8 @@ function undoRedo(from, to, words) {
   changed(words);
 }
 function changed(words) {
-  $("ed-title").textContent = typeof data.title === "string" ? data.title : "";
+  // "Table editor — My table" (it read "Table editor My table", the two run together)
+  $("ed-title").textContent = typeof data.title === "string" && data.title ? "\u2014 " + data.title : "";
   drawForm($("ed-form"), P.form, data, edit);
   showPicked();
   drawOver();
