@@ -433,3 +433,16 @@ def test_the_projector_of_a_finished_game_shows_the_result_first(
 
     _axe_clean(p)  # the debrief first, its plots and the estimate after it
     p.context.close()
+
+
+def test_the_replay_header_names_the_rule_set_shortly_before_the_game() -> None:
+    """A skirmish replay's header read 'WWII skirmish (moving, fire, cover, …' cut off, the game's own name
+    (a trial's 'replay of a test of Fire range ...') pushed out; now 'WWII skirmish:' then the game's name,
+    in the header and the tab."""
+    from grognard.rulesets.skirmish import RULESET as SKIRMISH
+    from grognard.web.pages import replay_page
+
+    assert SKIRMISH.title.startswith("WWII skirmish (")
+    html = replay_page(SKIRMISH.title, "replay of a test of Fire range", "/api/replays/x")
+    assert '<span class="head-title">WWII skirmish:</span>' in html and "(moving" not in html
+    assert "<title>WWII skirmish: replay of a test of Fire range" in html
