@@ -100,13 +100,11 @@ def test_under_wedge_short_cut_agrees_with_the_sector_test(scenario: str) -> Non
 def test_burst_placements_are_burst_shapes_exactly(scenario: str) -> None:
     ctx = game(scenario).ctx
     rng = np.random.default_rng(7)
-    tries = [
-        ((round(float(rng.uniform(0, 48)), 2), round(float(rng.uniform(0, 48)), 2)), tid, float(angle))
-        for tid in sorted(ctx.templates)
-        for angle in range(0, 360, 45)
-        for _ in range(3)
-    ]
-    laid = BF._laid(ctx, tries)
+    aims = [(round(float(rng.uniform(0, 48)), 2), round(float(rng.uniform(0, 48)), 2)) for _ in range(3)]
+    shapes = sorted(ctx.templates)
+    turns = [float(angle) for angle in range(0, 360, 45)]
+    tries = [(at, tid, angle) for at in aims for tid in shapes for angle in turns]  # burst_order's order
+    laid = BF._laid_grid(ctx, aims, shapes, turns)
     assert len(laid) == len(tries) > 0
     for shape, (at, tid, angle) in zip(laid, tries, strict=True):
         plain = R.burst_shape(ctx.templates[tid][1], at, angle)
