@@ -441,7 +441,7 @@ def replay_page(title: str, subject: str, api: str) -> str:
     """The replay viewer of ``subject`` ("replay of room AB12CD") in rule set ``title`` (filled in by
     ``static/replay.js`` from ``api``: the outline, then one step at a time). One screen, as a room's
     pages (main.room): the table, and the controls, the event and the count beside it (below a long one)."""
-    title = title.split(" (")[0]  # "WWII skirmish", not its list of parts cut off before the game's own name
+    title = title.split(" (")[0]  # the rule set's short title, not its list of parts cut off before the game's name
     body = f"""<header class="replay-head"><h1><span class="head-title">{escape(title)}:</span>
 <span class="head-code">{escape(subject)}</span></h1>
 <div class="status" role="status" aria-live="polite"><span id="turn">Reading the record...</span>
