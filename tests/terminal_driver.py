@@ -253,6 +253,31 @@ def records_of(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines_of(path)]
 
 
+def ctrl_c_after(args: list[str], first: str) -> tuple[int, str, str]:
+    """``python -m grognard ARGS`` in a fresh process with Ctrl-C live (as at a terminal), sent once its first
+    line on stderr is written; that line must contain ``first``. Its exit code, stdout and the rest of stderr."""
+    run = subprocess.Popen(
+        [sys.executable, "-m", "grognard", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=cli_env(),
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        assert run.stderr is not None
+        said = run.stderr.readline()
+        assert first in said, said
+        os.killpg(run.pid, signal.SIGINT)
+        shown, err = run.communicate(timeout=HANG_GUARD)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    return run.returncode, shown, err
+
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 

@@ -137,37 +137,16 @@ def test_sweep_heads_no_two_columns_alike(capsys: pytest.CaptureFixture[str]) ->
 def test_ctrl_c_during_simulate_reports_and_keeps_the_games_played(tmp_path: Path) -> None:
     """Ctrl-C once a chunk of games is done: the figures of the games played so far are printed, saying how
     many of how many, and --out keeps them (games.parquet, summary.json); exit 130. It said 'interrupted'."""
-    import os
-    import signal
-    import subprocess
-    import sys
-
     import pyarrow.parquet as pq
 
-    from terminal_driver import HANG_GUARD, cli_env
+    from terminal_driver import ctrl_c_after
 
     out = tmp_path / "run"
-    args = [sys.executable, "-m", "grognard", "simulate", "omaha", "-n", "10000000", "--jobs", "1", "--out", str(out)]
-    run = subprocess.Popen(
-        args,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=cli_env(),
-        start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # Ctrl-C live, as at a terminal
+    # Ctrl-C after the estimate, said once the first chunk of games is done
+    code, shown, err = ctrl_c_after(
+        ["simulate", "omaha", "-n", "10000000", "--jobs", "1", "--out", str(out)], "games took"
     )
-    try:
-        assert run.stderr is not None
-        first = run.stderr.readline()  # the estimate, said once the first chunk of games is done
-        assert "games took" in first, first
-        os.killpg(run.pid, signal.SIGINT)
-        shown, err = run.communicate(timeout=HANG_GUARD)
-    finally:
-        if run.poll() is None:
-            os.killpg(run.pid, signal.SIGKILL)
-            run.wait()
-    assert run.returncode == 130, err
+    assert code == 130, err
     said = re.search(r"interrupted after (\d+) games of 10000000: the figures below are of the first \1", err)
     assert said is not None and "Traceback" not in err, err
     played = int(said[1])
@@ -260,35 +239,13 @@ def test_serve_retention_reads_numbers_as_orders_do(
 def test_ctrl_c_during_balance_says_interrupted_and_writes_no_figures(tmp_path: Path) -> None:
     """Ctrl-C during grognard balance ('Ctrl-C stops', it says) ended it with exit 130 and not a word: Typer
     turns a Ctrl-C no command catches into its Exit(130), past the program's 'interrupted' line."""
-    import os
-    import signal
-    import subprocess
-    import sys
-
     from grognard.cli_balance import OUTPUTS
-    from terminal_driver import HANG_GUARD, cli_env
+    from terminal_driver import ctrl_c_after
 
     out = tmp_path / "run"
-    args = [sys.executable, "-m", "grognard", "balance", "b17", "-n", "1000000", "--skill-games", "0"]
-    run = subprocess.Popen(
-        [*args, "--jobs", "1", "--out", str(out)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=cli_env(),
-        start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # Ctrl-C live, as at a terminal
-    )
-    try:
-        assert run.stderr is not None
-        first = run.stderr.readline()  # the estimate, said once each pairing's first game is played
-        assert "Ctrl-C stops" in first, first
-        os.killpg(run.pid, signal.SIGINT)
-        shown, err = run.communicate(timeout=HANG_GUARD)
-    finally:
-        if run.poll() is None:
-            os.killpg(run.pid, signal.SIGKILL)
-            run.wait()
-    assert run.returncode == 130, err
+    # Ctrl-C after the estimate, said once each pairing's first game is played
+    args = ["balance", "b17", "-n", "1000000", "--skill-games", "0", "--jobs", "1", "--out", str(out)]
+    code, shown, err = ctrl_c_after(args, "Ctrl-C stops")
+    assert code == 130, err
     assert [line for line in err.splitlines() if line.strip()] == ["interrupted"], err
     assert "Book v book" not in shown and not any((out / name).exists() for name in OUTPUTS)
