@@ -224,3 +224,36 @@ def test_keys_alone_draw_and_a_finger_places_the_scenarios_parts(browser: Any, s
     assert problems == [], problems
     assert page.errors == []
     page.context.close()
+
+
+def test_every_shipped_scenario_opened_in_the_page_saves_back_to_the_same_scenario(
+    browser: Any, server: ServerProcess, tmp_path: Path
+) -> None:
+    """Each shipped scenario opened by the page's own "Open a shipped one" and saved by "Download the file": the
+    file reads back to the shipped file's data and plays as the shipped one (bench/fingerprint.py's hash of a
+    doctrine game on the same dice). Its digest may differ: the page's numbers are JavaScript's (24.0 is 24)."""
+    from grognard.rulesets.skirmish import editor as E
+    from grognard.rulesets.skirmish.scenario import SCENARIOS_DIR, shipped
+    from grognard.rulesets.skirmish.tables import read_toml
+    from test_editor import fingerprint_module
+
+    fp = fingerprint_module()
+    page = editor(browser, server)
+    for name, _ in shipped():
+        page.select_option("#ed-shipped", name)
+        page.click("#ed-open-shipped")
+        page.wait_for_function(
+            "n => window.grognardEditor.data().name === n && document.getElementById('ed-status')"
+            ".textContent.startsWith('checked: no problems')",
+            arg=name,
+        )
+        with page.expect_download() as got:
+            page.click("#ed-download")
+        path = tmp_path / f"{name}.toml"
+        got.value.save_as(path)
+        assert E.read(path.read_text(encoding="utf-8")) == read_toml(SCENARIOS_DIR / f"{name}.toml"), name
+        shipped_hash, _ = fp.fingerprint("skirmish", {"scenario": name}, 1, 3, 1)
+        saved_hash, _ = fp.fingerprint("skirmish", {"scenario": str(path)}, 1, 3, 1)
+        assert saved_hash == shipped_hash, name
+    assert page.errors == []
+    page.context.close()
