@@ -1,0 +1,239 @@
+"""Omaha's actions carried out: the squads' moves and fights, the bunkers' fire and the strikes, the losses.
+
+The part of :class:`~grognard.rulesets.omaha.game.OmahaGame` that changes the beach for an order (omaha.13-24),
+with the lookups those orders and the bots read (the squad of a player, the bunker in front, the bunkers still in
+action). The turn's sequence is :mod:`~grognard.rulesets.omaha.turns`'s, the decisions the game's own.
+"""
+
+from __future__ import annotations
+
+from grognard.core.engine import Decision, Game
+from grognard.core.geometry import snap
+from grognard.rulesets.omaha import rules as R
+from grognard.rulesets.omaha.actions import Fight, Move
+from grognard.rulesets.omaha.data import (
+    ARTILLERY_KILLS,
+    ARTILLERY_LANDS,
+    OBSTACLE_ROLL,
+    WALL_Y,
+    assault,
+    bunker_fire,
+    clearing,
+    shooting,
+)
+from grognard.rulesets.omaha.state import American, Bunker, OmahaState, Squad
+
+
+def german_seat(k: int) -> str:
+    return f"German {k}"
+
+
+class OmahaCombat(Game[OmahaState]):
+    """The orders of an Omaha game carried out, and the lookups they read (the game's fields: ``OmahaGame``)."""
+
+    # the phase's unanswered decisions (OmahaGame._owed_now): a squad leaving the table drops them
+    _owed: tuple[OmahaState, list[Decision]] | None
+    _active: tuple[OmahaState, list[Bunker]] | None  # see active_bunkers
+    _exits: dict[int, int]  # bunker section -> the obstacle section of its exit (O17), once known
+    # bumped when a squad lands, moves, leaves, has its losses cleared (or changed()): what the Germans'
+    # ranking of the squads reads (bots.german_target keeps its answer until then)
+    squads_version: int
+
+    # ------------------------------------------------------------------ lookups
+    def player(self, squad_label: str) -> American:
+        """The American player whose squad is ``squad_label`` ("A7")."""
+        return self.state.americans[int(squad_label[1:]) - 1]
+
+    def squad(self, label: str) -> Squad:
+        squad = self.player(label).squad
+        assert squad is not None
+        return squad
+
+    def bunker_in_front(self, squad: Squad) -> Bunker | None:
+        """The bunker in the section in front of ``squad``, if any (O3)."""
+        return self.state.bunkers.get(R.bunker_section_at(self.state, squad.x))
+
+    def obstacles_in_front(self, squad: Squad) -> int | None:
+        """Obstacles left in the section in front of ``squad`` (None: not yet rolled)."""
+        return self.state.obstacles[R.obstacle_section_at(self.state, squad.x)]
+
+    def active_bunkers(self) -> list[Bunker]:
+        """The bunkers still in action, in section order (not to be changed by the caller).
+
+        Kept with the state until a bunker's status may have changed: a fight, ``changed()``.
+        """
+        s = self.state
+        if self._active is None or self._active[0] is not s:
+            self._active = (s, [bunker for _section, bunker in sorted(s.bunkers.items()) if bunker.active])
+        return self._active[1]
+
+    def exit_open(self, bunker: Bunker) -> bool:
+        """An exit is open when its bunker is knocked out and the obstacle section in front is clear (O17)."""
+        if bunker.active:
+            return False
+        section = self._exits.get(bunker.section)
+        if section is None:
+            section = self._exits[bunker.section] = R.exit_section(bunker.section, self.state)
+        return self.state.obstacles[section] == 0
+
+    def _roll_obstacles(self, section: int) -> None:
+        count = OBSTACLE_ROLL.roll(self, f"obstacles O{section + 1}")
+        self.state.obstacles[section] = count
+        self.emit("obstacles", section=f"O{section + 1}", count=count)
+
+    # ------------------------------------------------------------------ losses
+    def _lose(self, player: American, n: int) -> int:
+        """Remove up to ``n`` figures (surplus wasted, O2); a squad with none left is wiped out (O13)."""
+        squad = player.squad
+        assert squad is not None
+        removed = min(n, squad.figures)
+        squad.figures -= removed
+        squad.lost += removed
+        self.state.stats["american_losses"] += removed
+        if squad.figures == 0:
+            self.state.stats["wiped_out"] += 1
+            self._remove_squad(player, "wiped out")
+        return removed
+
+    def _remove_squad(self, player: American, why: str) -> None:
+        s = self.state
+        squad = player.squad
+        assert squad is not None
+        if s.options["markers"]:
+            s.markers = (
+                *s.markers,
+                {"kind": "casualty", "x": squad.x, "y": squad.y, "turn": s.turn, "squad": player.label},
+            )
+        player.squad = None
+        self.squads_version += 1
+        self._owed = None  # the decisions owed for the squad, or naming it as a target, are gone
+        self.emit("squad_lost", squad=player.label, why=why, figures=squad.figures, x=squad.x, y=squad.y)
+        limit = s.options["fresh_squads"]
+        if limit is not None and player.fresh_used >= limit:
+            player.out = True
+            self.emit("out_of_squads", player=player.label)
+            if s.options["out_joins_germans"]:
+                self._join_germans(player)
+
+    def _join_germans(self, player: American) -> None:
+        """Optional rule 5: the player takes over a German bunker still held by its owner (omaha.33)."""
+        s = self.state
+        for _, bunker in sorted(s.bunkers.items()):
+            if bunker.active and bunker.commander == german_seat(int(bunker.owner[1:])):
+                bunker.commander = player.seat
+                s.seat_side[player.seat] = "german"
+                self.emit("joins_germans", player=player.label, bunker=bunker.label)
+                return
+
+    # ------------------------------------------------------------------ American actions
+    def _move(self, action: Move) -> None:
+        s = self.state
+        player = self.player(action.squad)
+        squad = player.squad
+        assert squad is not None
+        x, y = snap(action.x), snap(action.y)
+        at_wall = R.at_wall(y)
+        if at_wall:
+            y = WALL_Y
+        if self.observed:  # an event's data is not worked out for nobody
+            self.emit("moved", squad=squad.label, x0=squad.x, y0=squad.y, x=x, y=y)
+        squad.x, squad.y = x, y
+        self.squads_version += 1
+        if at_wall:
+            section = R.obstacle_section_at(s, x)
+            if s.obstacles[section] is None:
+                self._roll_obstacles(section)
+        if R.past_wall(y) and s.stats["first_past_wall_turn"] is None:
+            s.stats["first_past_wall_turn"] = s.turn
+            s.stats["first_past_wall"] = squad.label
+            self.emit("past_wall", squad=squad.label, turn=s.turn, first=True)
+
+    def _fight(self, action: Fight) -> None:
+        """Clear, then shoot, then assault, each die rolled for its figure (omaha.16-18)."""
+        s = self.state
+        self._active = None  # a bunker may be silenced or destroyed
+        squad = self.squad(action.squad)
+        if action.clear:
+            section = R.obstacle_section_at(s, squad.x)
+            present = s.obstacles[section] or 0
+            sixes = clearing(action.clear).roll(self, f"{squad.label} clears O{section + 1} (clears on 6)")
+            cleared = min(sixes, present)
+            s.obstacles[section] = present - cleared
+            if self.observed:
+                self.emit(
+                    "cleared", squad=squad.label, section=f"O{section + 1}", cleared=cleared, left=present - cleared
+                )
+        bunker = self.bunker_in_front(squad)
+        # the assault's target is the bunker in contact when the order is given (FightSpace checked it)
+        target = self.bunker_in_contact(squad) if action.assault else None
+        if action.shoot:
+            assert bunker is not None
+            sixes = shooting(action.shoot).roll(self, f"{squad.label} shoots at {bunker.label} (kills on 6)")
+            killed = min(sixes, bunker.defenders)
+            bunker.defenders -= killed
+            s.stats["german_losses"] += killed
+            if bunker.defenders == 0 and bunker.active:
+                bunker.status = "silenced"
+            self.emit(
+                "shot",
+                squad=squad.label,
+                bunker=bunker.label,
+                killed=killed,
+                left=bunker.defenders,
+                status=bunker.status,
+            )
+        if action.assault and target is not None and not target.active:
+            # the squad's own shooting emptied it first: nothing left to assault, no dice
+            self.emit("assault_moot", squad=squad.label, bunker=target.label, status=target.status)
+        elif action.assault:
+            assert target is not None
+            success = assault(action.assault).roll(self, f"{squad.label} assaults {target.label} (any 6 destroys)")
+            killed = target.defenders if success else 0
+            if success:
+                s.stats["german_losses"] += killed
+                target.defenders = 0
+                target.status = "destroyed"
+            self.emit("assault", squad=squad.label, bunker=target.label, success=success, killed=killed)
+        if not (action.clear or action.shoot or action.assault):
+            if self.observed:
+                self.emit("holds", squad=squad.label)
+
+    def bunker_in_contact(self, squad: Squad) -> Bunker | None:
+        """The bunker ``squad`` is in contact with and may assault, if any (omaha.18; O3b)."""
+        if squad.y < R.CONTACT_FROM_Y:
+            return None  # too far from every bunker's front
+        bunker = self.bunker_in_front(squad)
+        if bunker is not None and bunker.status == "active" and R.in_contact(squad, bunker):
+            return bunker  # the one in front first, then the others in the order the game keeps them
+        for b in self.state.bunkers.values():
+            if b is not bunker and b.status == "active" and R.in_contact(squad, b):
+                return b
+        return None
+
+    # ------------------------------------------------------------------ German actions
+    def _bunker_fire(self, bunker: Bunker, target: str) -> None:
+        """4d6, 2d6 with one defender left; each 5-6 removes a figure (omaha.19-20)."""
+        player = self.player(target)
+        dice = bunker_fire(bunker.defenders)
+        kills = dice.roll(self, f"bunker {bunker.label} fires at {target} (kills on 5-6)")
+        removed = self._lose(player, kills)
+        if self.observed:
+            self.emit("bunker_fire", bunker=bunker.label, target=target, dice=dice.dice, hits=kills, killed=removed)
+
+    def _artillery(self, german: str, target: str) -> None:
+        """One d6: 5-6 lands; then 4d6, each 4-6 removes a figure (omaha.24)."""
+        s = self.state
+        player = self.player(target)
+        squad = player.squad
+        assert squad is not None
+        landed = ARTILLERY_LANDS.roll(self, f"artillery {german} on {target}: lands on 5-6") == 1
+        if not landed:
+            if self.observed:
+                self.emit("artillery", german=german, target=target, landed=False, killed=0)
+            return
+        if s.options["markers"]:
+            s.markers = (*s.markers, {"kind": "crater", "x": squad.x, "y": squad.y, "turn": s.turn})
+        kills = ARTILLERY_KILLS.roll(self, f"artillery {german} on {target}: kills on 4-6")
+        removed = self._lose(player, kills)
+        if self.observed:
+            self.emit("artillery", german=german, target=target, landed=True, hits=kills, killed=removed)
