@@ -28,6 +28,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache, wraps
+from itertools import repeat
+from operator import le
 from typing import Any, Protocol
 
 import icepool
@@ -320,8 +322,8 @@ class SuccessCount(Mechanic):
     sides: int = 6
 
     def roll(self, source: DiceSource, purpose: str) -> int:
-        target = self.target
-        return sum(1 for value in source.roll(self.dice, self.sides, purpose) if value >= target)
+        # the dice showing the target or more, counted in C (``target <= value`` for each value)
+        return sum(map(le, repeat(self.target), source.roll(self.dice, self.sides, purpose)))
 
     def distribution(self) -> icepool.Die:
         one = (icepool.d(self.sides) >= self.target).map({False: 0, True: 1})
@@ -341,8 +343,7 @@ class AnySuccess(Mechanic):
     sides: int = 6
 
     def roll(self, source: DiceSource, purpose: str) -> bool:
-        target = self.target
-        return any(value >= target for value in source.roll(self.dice, self.sides, purpose))
+        return any(map(le, repeat(self.target), source.roll(self.dice, self.sides, purpose)))
 
     @cached_property
     def _distribution(self) -> icepool.Die:

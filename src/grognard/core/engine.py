@@ -276,8 +276,12 @@ class Game(ABC, Generic[S]):
         """Every decision owed now, sealed secret ones included."""
 
     @abstractmethod
-    def _apply(self, decision: Decision, action: Any) -> None:
-        """Carry out ``action`` for ``decision`` (already checked), then run chance phases."""
+    def _apply(self, decision: Decision, action: Any) -> tuple[Decision, ...] | None:
+        """Carry out ``action`` for ``decision`` (already checked), then run chance phases.
+
+        May return the decisions owed now when the rule set knows them without working them out (the rest of a
+        phase's, say): ``pending`` gives them as they are (no secret is sealed then, and the game is not over).
+        ``None``: ``pending`` asks :meth:`_decisions`."""
 
     def resolve_secret(self, group: str, choices: Mapping[str, tuple[Seat, Any]]) -> None:
         """Act on a secret group once every choice is in (decision id -> (seat, action))."""
@@ -448,7 +452,21 @@ class Game(ABC, Generic[S]):
                 self._pending = None
                 raise
         else:
-            self._dispatch(self._owed_decision(seat, decision, action), seat, action)
+            pending = self._pending
+            if pending is None:
+                pending = self.pending()
+            if decision is None or not pending or decision is not pending[0] or decision.seat != seat:
+                decision = self._owed_decision(seat, decision, action)
+            else:  # the first decision owed, by this seat (a bot answering pending()[0]): its space's check alone
+                decision.space.check(action)
+            if decision.secret_group is not None:
+                self._dispatch(decision, seat, action)
+            else:
+                self._pending = None
+                owed = self._apply(decision, action)
+                self._pending = owed if owed is not None and not self.sealed else None
+            if not self.observed:
+                return []
         events, self._events = self._events, []
         return events
 
@@ -471,8 +489,8 @@ class Game(ABC, Generic[S]):
         self._pending = None
         group = decision.secret_group
         if group is None:
-            self._apply(decision, action)
-            self._pending = None
+            owed = self._apply(decision, action)
+            self._pending = owed if owed is not None and not self.sealed else None
             return
         self.sealed.setdefault(group, {})[decision.id] = (seat, action)
         shared = sorted(self.shares_secrets_with(seat))

@@ -257,17 +257,14 @@ def _cleared_section_near(game: OmahaGame, squad: Squad) -> float | None:
 
 def _blocked_exit(game: OmahaGame, squad: Squad) -> float | None:
     """x in front of the nearest knocked-out bunker whose exit section still holds obstacles."""
-    state = game.state
-    obstacles = state.obstacles
-    best: tuple[float, float] | None = None
-    for section, bunker in state.bunkers.items():
-        if bunker.status == "active":
-            continue
-        exit_index = R.exit_section(section, state)
-        if obstacles[exit_index] == 0:
-            continue  # its exit is open (O17: game.exit_open)
-        middle = exit_index * OBSTACLE_SECTION_WIDTH + OBSTACLE_SECTION_WIDTH / 2
-        gap = abs(middle - squad.x)
-        if best is None or gap < best[0]:
-            best = (gap, middle)
-    return None if best is None else best[1]
+    obstacles = game.state.obstacles
+    x = squad.x
+    best_gap = math.inf
+    best: float | None = None
+    for bunker, exit_index, middle in game.exits():
+        if bunker.status == "active" or obstacles[exit_index] == 0:
+            continue  # in action, or its exit is open (O17: game.exit_open)
+        gap = abs(middle - x)
+        if gap < best_gap:
+            best_gap, best = gap, middle
+    return best

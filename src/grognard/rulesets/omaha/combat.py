@@ -15,6 +15,7 @@ from grognard.rulesets.omaha.data import (
     ARTILLERY_KILLS,
     ARTILLERY_LANDS,
     OBSTACLE_ROLL,
+    OBSTACLE_SECTION_WIDTH,
     WALL_Y,
     assault,
     bunker_fire,
@@ -32,9 +33,10 @@ class OmahaCombat(Game[OmahaState]):
     """The orders of an Omaha game carried out, and the lookups they read (the game's fields: ``OmahaGame``)."""
 
     # the phase's unanswered decisions (OmahaGame._owed_now): a squad leaving the table drops them
-    _owed: tuple[OmahaState, list[Decision]] | None
+    _owed: tuple[OmahaState, tuple[Decision, ...]] | None
     _active: tuple[OmahaState, list[Bunker]] | None  # see active_bunkers
     _exits: dict[int, int]  # bunker section -> the obstacle section of its exit (O17), once known
+    _exit_list: tuple[OmahaState, list[tuple[Bunker, int, float]]] | None  # see exits
     # bumped when a squad lands, moves, leaves, has its losses cleared (or changed()): what the Germans'
     # ranking of the squads reads (bots.german_target keeps its answer until then)
     squads_version: int
@@ -75,6 +77,19 @@ class OmahaCombat(Game[OmahaState]):
         if section is None:
             section = self._exits[bunker.section] = R.exit_section(bunker.section, self.state)
         return self.state.obstacles[section] == 0
+
+    def exits(self) -> list[tuple[Bunker, int, float]]:
+        """Each bunker, in the game's order of them, with the obstacle section of its exit (O17) and that section's
+        middle x: kept with the state (its bunkers are placed once; their status changes in place)."""
+        s = self.state
+        kept = self._exit_list
+        if kept is None or kept[0] is not s or len(kept[1]) != len(s.bunkers):
+            listed = []
+            for section, bunker in s.bunkers.items():
+                exit_index = R.exit_section(section, s)
+                listed.append((bunker, exit_index, exit_index * OBSTACLE_SECTION_WIDTH + OBSTACLE_SECTION_WIDTH / 2))
+            kept = self._exit_list = (s, listed)
+        return kept[1]
 
     def _roll_obstacles(self, section: int) -> None:
         count = OBSTACLE_ROLL.roll(self, f"obstacles O{section + 1}")

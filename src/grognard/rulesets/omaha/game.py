@@ -55,6 +55,7 @@ class OmahaGame(OmahaTurns):
         self.squads_version = 0
         self.target_memo: tuple[OmahaState, int, bool, str | None] | None = None
         self._exits = {}
+        self._exit_list = None
         germans = int(options["germans"])
         width = germans * AMERICANS_PER_GERMAN * ZONE_WIDTH
         americans = [American(f"A{i + 1}", american_seat(i + 1), zone=i) for i in range(germans * AMERICANS_PER_GERMAN)]
@@ -208,8 +209,8 @@ class OmahaGame(OmahaTurns):
             return ()
         if self._owed is None or self._owed[0] is not s:
             done = s.done
-            self._owed = (s, [d for d in self._build() if d.id not in done])
-        return tuple(self._owed[1])
+            self._owed = (s, tuple(d for d in self._build() if d.id not in done))
+        return self._owed[1]
 
     def _build(self) -> list[Decision]:
         """The decisions of the American or German phase, answered ones included."""
@@ -301,7 +302,7 @@ class OmahaGame(OmahaTurns):
         fields = self.__dict__.copy()
         fields["_owed"] = fields["_last"] = None
         fields["_made"] = {}
-        fields["_active"] = None
+        fields["_active"] = fields["_exit_list"] = None
         fields["target_memo"] = None
         return fields
 
@@ -311,16 +312,19 @@ class OmahaGame(OmahaTurns):
         self.squads_version += 1
         self._owed = self._active = None
 
-    def _apply(self, decision: Decision, action: Any) -> None:
+    def _apply(self, decision: Decision, action: Any) -> tuple[Decision, ...] | None:
+        """Carry out ``action``; returns what is still owed of the phase, the phase going on (else ``None``: the
+        automatic phases run, ``_advance``, and ``pending`` finds what is owed then)."""
         s = self.state
         self.actions_applied += 1
         s.done.add(decision.id)
-        if self._owed is not None and self._owed[0] is s:
-            unanswered = self._owed[1]
-            for i, owed in enumerate(unanswered):
-                if owed.id == decision.id:
-                    del unanswered[i]
-                    break
+        owed = self._owed
+        if owed is not None and owed[0] is s:
+            unanswered = owed[1]
+            if unanswered and unanswered[0] is decision:  # the first owed, as the bots answer them
+                self._owed = (s, unanswered[1:])
+            else:
+                self._owed = (s, tuple(d for d in unanswered if d.id != decision.id))
         if isinstance(action, Move):
             self._move(action)
         elif isinstance(action, Fight):
@@ -340,4 +344,8 @@ class OmahaGame(OmahaTurns):
         elif isinstance(action, PlaceBunkers):
             s.placed[action.german] = action.sections
             self.emit("placed", german=action.german, sections=list(action.sections))
+        owed = self._owed  # None once a squad has left (its decisions, or those naming it, are gone)
+        if owed is not None and owed[1] and owed[0] is s and s.outcome is None:
+            return owed[1]  # the phase goes on: nothing automatic runs before its next decision
         self._advance()
+        return None
