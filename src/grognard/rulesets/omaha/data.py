@@ -6,8 +6,6 @@ ruling in RULINGS.md (O1-O20); the rule ID says which.
 
 from __future__ import annotations
 
-from functools import cache
-
 from grognard.core.dice import AnySuccess, DieRoll, SuccessCount, SumAtLeast, TableRoll
 from grognard.core.options import OptionSpec
 
@@ -167,37 +165,31 @@ ARTILLERY_LANDS = SuccessCount(dice=1, target=5)  # omaha.24: 5-6 lands
 ARTILLERY_KILLS = SuccessCount(dice=4, target=4)  # omaha.24: 4d6, each 4-6 kills
 
 
-@cache  # a mechanic is a frozen value: one per count, made once
 def bunker_fire(defenders: int) -> SuccessCount:
     """A bunker's fire with ``defenders`` left: 4d6 (2d6 with one man), each 5-6 kills (omaha.19, omaha.20, O1)."""
     return SuccessCount(dice=BUNKER_DICE_LAST_MAN if defenders == 1 else BUNKER_DICE, target=BUNKER_FIRE_TARGET)
 
 
-@cache  # a mechanic is a frozen value: one per count, made once
 def shooting(figures: int) -> SuccessCount:
     """American shooting: a d6 per figure, each 6 kills a defender (omaha.17)."""
     return SuccessCount(dice=figures, target=SHOOT_TARGET)
 
 
-@cache  # a mechanic is a frozen value: one per count, made once
 def clearing(figures: int) -> SuccessCount:
     """Clearing obstacles: a d6 per figure, each 6 clears one (omaha.16)."""
     return SuccessCount(dice=figures, target=CLEAR_TARGET)
 
 
-@cache  # a mechanic is a frozen value: one per count, made once
 def assault(figures: int) -> AnySuccess:
     """Assault: a d6 per figure, any 6 destroys the bunker (omaha.18)."""
     return AnySuccess(dice=figures, target=ASSAULT_TARGET)
 
 
-@cache  # a mechanic is a frozen value: one per count, made once
 def deep_water(figures: int) -> SuccessCount:
     """Deep water: a d6 per man, each 6 drowns one (omaha.12)."""
     return SuccessCount(dice=figures, target=DROWN_TARGET)
 
 
-@cache  # a mechanic is a frozen value: one per count, made once
 def morale(lost: int) -> SumAtLeast:
     """Morale check: a d6 per figure lost this turn; a total of 12 or more fails (omaha.25)."""
     return SumAtLeast(dice=lost, target=MORALE_TARGET)
