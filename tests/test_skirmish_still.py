@@ -11,16 +11,22 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from typing import Any
 
 import numpy as np
 import pytest
 
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
+from grognard.core.errors import IllegalAction
 from grognard.core.play import play_out
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import artillery as AR
+from grognard.rulesets.skirmish import driving as DV
+from grognard.rulesets.skirmish import fire as FI
+from grognard.rulesets.skirmish import moving as MV
 from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish.actions import Move
 from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.bots_fire import TYPE_VALUE, WEAPON_VALUE, _worth_under, best_first
 from grognard.rulesets.skirmish.game import SkirmishGame
@@ -111,3 +117,92 @@ def test_a_template_said_far_from_its_firer_touches_none_of_his_own_position() -
                 skipped += not near
                 assert near or not own, (by, tid, at, turn, own)
     assert touched > 50 and skipped > 500  # both sides of the short cut were met
+
+
+def game_of(scenario: str, index: int) -> SkirmishGame:
+    ruleset = get("skirmish")
+    game = ruleset.new_game(ruleset.resolve({"scenario": scenario}), SeededDice(stream(33, index, DICE)))
+    assert isinstance(game, SkirmishGame)
+    return game.unobserved()
+
+
+def doctrine_game(game: SkirmishGame, index: int) -> None:
+    """``game`` played to its end on the fast path, doctrine against doctrine (play_one's way)."""
+    rng = np.random.default_rng(stream(33, index, BOTS))
+    made = {side: DoctrineBot(rng) for side in get("skirmish").sides}
+    play_out(game, lambda seat: made[game.side_of(seat)], checked=False)
+
+
+@pytest.mark.parametrize(("scenario", "index"), [("convoy", 1), ("gun_line_armour", 3)])
+def test_a_bots_chosen_order_is_checked_once_and_carried_out_as_checked(
+    monkeypatch: pytest.MonkeyPatch, scenario: str, index: int
+) -> None:
+    """The fast path takes a bot's chosen move, drive, fire or burst order as its check passed it while the bot
+    weighed it: no check passes one order twice on one state (before, each was checked three times: the bot's
+    probe, the fast path's check, and again to carry it out)."""
+    game = game_of(scenario, index)
+    passed: dict[str, list[tuple[Any, ...]]] = {}
+
+    def counted(module: Any, name: str) -> None:
+        check = getattr(module, name)
+
+        def counting(*args: Any) -> Any:
+            found = check(*args)
+            s = game.state
+            passed.setdefault(name, []).append((id(s), s.turn, s.phase, len(s.done), repr(args[-1])))
+            return found
+
+        monkeypatch.setattr(module, name, counting)
+
+    counted(MV, "check_move")
+    counted(DV, "check_drive")
+    counted(FI, "plan_fire_and_wedges")
+    counted(AR, "plan_burst")
+    doctrine_game(game, index)
+    assert game.result is not None
+    assert {"check_move", "plan_fire_and_wedges"} <= set(passed)
+    assert "check_drive" in passed or "plan_burst" in passed
+    for name, keys in passed.items():
+        twice = [key for key, n in Counter(keys).items() if n > 1]
+        assert not twice, (name, twice[:3])
+
+
+def test_the_decisions_owed_are_worked_out_once_an_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A unit's move decision is built once for each state it is owed on (before: once as the game looked for
+    the decisions owed after an action, once again as it listed them)."""
+    game = game_of("village_street", 2)
+    built: list[tuple[Any, ...]] = []
+    make = MV.MoveSpace.__init__
+
+    def counting(space: Any, ctx: Any, unit: str) -> None:
+        make(space, ctx, unit)
+        s = ctx.state
+        built.append((id(s), s.turn, s.phase, len(s.done), unit))
+
+    monkeypatch.setattr(MV.MoveSpace, "__init__", counting)
+    doctrine_game(game, 2)
+    assert len(built) > 50
+    assert max(Counter(built).values()) == 1
+
+
+def test_an_order_that_passed_is_checked_again_once_the_state_changed_outside_apply() -> None:
+    """A move the bot's probe passed is not taken as passed once the state changed (``changed``): here its
+    leader is put 20" back, out of the move's reach, and the fast path refuses the move, the state untouched."""
+    game = game_of("village_street", 0)
+    bot = DoctrineBot(np.random.default_rng(0))
+    for _ in range(60):
+        decision = game.pending()[0]
+        action = bot.choose(game, decision)
+        if isinstance(action, Move) and action.path and not action.orders:
+            break
+        game.apply(decision.seat, action, checked=False, decision=decision)
+    else:
+        pytest.fail("the doctrine made no plain move in 60 decisions")
+    assert decision.space.contains(action)
+    leader = game.state.living(action.unit)[0]
+    leader.y += 20.0 if leader.y < game.ctx.scenario.spec.table.depth / 2 else -20.0
+    game.changed()
+    before = game.copy_state()
+    with pytest.raises(IllegalAction):
+        game.apply(decision.seat, action, checked=False, decision=game.pending()[0])
+    assert game.state == before

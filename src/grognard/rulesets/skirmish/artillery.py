@@ -13,7 +13,7 @@ structures). Conventions as the rule set's: inches, origin south-west; angles in
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from shapely.geometry import Polygon
@@ -28,7 +28,7 @@ from grognard.rulesets.skirmish import shelling as SH
 from grognard.rulesets.skirmish import sight as SG
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import XY, Burst
-from grognard.rulesets.skirmish.context import Context
+from grognard.rulesets.skirmish.context import Context, Passed
 from grognard.rulesets.skirmish.options import burst_min_range, six_hits_in_cover
 from grognard.rulesets.skirmish.state import BurstOrder, Figure
 
@@ -55,7 +55,14 @@ class BurstSpace(ActionSpace[Burst]):
             raise IllegalAction(f"{action} is not a burst order", "skirmish.12")
         if action.by != self.by:
             raise IllegalAction(f"{action}: this decision is for {self.by}", "skirmish.12")
-        plan_burst(self.ctx, self.side, action)
+        if self.ctx.passed.get(self.ctx, action) is Passed:  # passed already at this moment: nothing to check again
+            self.ctx.passed.put(self.ctx, action, (plan_burst(self.ctx, self.side, action),))
+
+    def passed(self, action: Burst) -> tuple[BurstOrder | None] | None:
+        """``(order,)``, the order ``plan_burst`` gave for ``action`` (None: it holds fire), when it was checked here
+        and passed, on the state as it still is; else None."""
+        found = self.ctx.passed.get(self.ctx, action)
+        return None if found is Passed else cast(tuple[BurstOrder | None], found)
 
     def hold(self) -> Burst:
         return Burst(self.by, None)
@@ -401,8 +408,10 @@ def under(ctx: Context, template: Polygon) -> list[Figure]:
     ]
 
 
-def burst_order(ctx: Context, action: Burst, side: str) -> None:
-    order = plan_burst(ctx, side, action)
+def burst_order(ctx: Context, action: Burst, side: str, checked: tuple[BurstOrder | None] | None = None) -> None:
+    """Record ``action``'s burst order for ``side``; ``checked``: ``(order,)``, what ``plan_burst`` gave for it on
+    this very state (else it is worked out)."""
+    order = plan_burst(ctx, side, action) if checked is None else checked[0]
     if order is None:
         ctx.emit("holds_fire", unit=action.by)
         return

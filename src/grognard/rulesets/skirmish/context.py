@@ -76,6 +76,9 @@ class Context:
         self.bot_cache: dict[str, Any] = self.shared.bot_cache  # the bots' lookups of the table (cover spots)
         # what was worked out while the state stands still (``still``): the terrain now, the shots, ... by name
         self.kept: dict[str, Any] | None = None
+        self.version = 0  # counts the game's changes to the state (``moment``)
+        self.passed = Passed()  # the actions the decisions' spaces passed at this moment, with what they found
+        self.firing: tuple[ShotTable, frozenset[str]] | None = None  # a shot table -> the men with a shot in it
 
     # ------------------------------------------------------------------ the engine's
     def emit(self, kind: str, to: Iterable[str] | None = None, **data: Any) -> None:
@@ -97,6 +100,7 @@ class Context:
         other.__dict__.update(self.__dict__)
         other.engine, other.state = engine, state
         other.kept = None
+        other.passed = Passed()
         return other
 
     def __getstate__(self) -> dict[str, Any]:
@@ -106,6 +110,8 @@ class Context:
         fields["shared"] = None  # what the scenario's games share stays with this process's games
         fields["bot_cache"] = {}
         fields["kept"] = None
+        fields["firing"] = None
+        fields["passed"] = Passed()
         return fields
 
     def __setstate__(self, fields: dict[str, Any]) -> None:
@@ -122,6 +128,12 @@ class Context:
         return self.sight_cache[1]
 
     # ------------------------------------------------------------------ the state standing still
+    def moment(self) -> tuple[Any, ...]:
+        """Which state, and how far on in it: a new moment after every change the game makes (``version``, which
+        the game counts on: an action carried out, a secret choice resolved, a state put back, ``changed``)."""
+        s = self.state
+        return (self.version, id(s), s.turn, s.phase, len(s.done))
+
     @contextmanager
     def still(self) -> Iterator[None]:
         """While the state stands still (a bot weighing its choice: it probes legality, it changes nothing),
@@ -246,6 +258,39 @@ class Context:
         """``terrain`` with the train and the vehicles where they are now."""
         feats = [Feature(v.kind, v.id, self.vehicle_shape(v)) for v in self.state.vehicles.values()]
         return terrain.with_moving(self.train_now(), feats)
+
+
+class Passed:
+    """The actions the decisions' spaces passed at this moment of the game (``Context.moment``), each with what
+    its check found (an action names its unit, vehicle or firer, so it answers one decision): the bot's chosen
+    action, checked once while the bot weighed it, is not checked again when the fast path applies it, and
+    what the check worked out (paths, a drive's plan, shots) is carried out."""
+
+    __slots__ = ("found", "moment")
+
+    def __init__(self) -> None:
+        self.moment: tuple[Any, ...] | None = None
+        self.found: dict[Any, Any] = {}
+
+    def get(self, ctx: Context, action: Any) -> Any:
+        """What the check found for ``action`` at this moment, or ``Passed`` itself when it was not passed now."""
+        if self.moment != ctx.moment():
+            return Passed
+        try:
+            return self.found.get(action, Passed)
+        except TypeError:  # an action that cannot be a key (a hand-made one with a list inside)
+            return Passed
+
+    def put(self, ctx: Context, action: Any, found: Any) -> Any:
+        """Remember that ``action`` passed now, with ``found``; returns ``found``."""
+        moment = ctx.moment()
+        if self.moment != moment:
+            self.moment, self.found = moment, {}
+        try:
+            self.found[action] = found
+        except TypeError:
+            pass
+        return found
 
 
 class Shared:

@@ -35,7 +35,7 @@ from grognard.rulesets.skirmish import landing as L
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import vehicles as V
 from grognard.rulesets.skirmish.actions import Drive, Stop
-from grognard.rulesets.skirmish.context import Context
+from grognard.rulesets.skirmish.context import Context, Passed
 from grognard.rulesets.skirmish.state import Figure, Vehicle
 from grognard.rulesets.skirmish.terrain import line_of
 
@@ -66,7 +66,14 @@ class DriveSpace(ActionSpace[Drive]):
             raise IllegalAction(f"{action} is not a drive", "skirmish.23")
         if action.vehicle != self.vehicle:
             raise IllegalAction(f"{action}: this decision is for vehicle {self.vehicle}", "skirmish.23")
-        check_drive(self.ctx, action)
+        if self.ctx.passed.get(self.ctx, action) is Passed:  # passed already at this moment: nothing to check again
+            self.ctx.passed.put(self.ctx, action, check_drive(self.ctx, action))
+
+    def passed(self, action: Drive) -> DrivePlan | None:
+        """The plan ``check_drive`` gave for ``action`` when it was checked here and passed, on the state as it
+        still is (the drive the bot chose, carried out as checked); else None."""
+        found = self.ctx.passed.get(self.ctx, action)
+        return None if found is Passed else cast(DrivePlan, found)
 
     def contains(self, action: Any) -> bool:
         """``check``'s yes or no; a drive ``surely_refused`` is refused without the rest of the check."""
@@ -592,9 +599,11 @@ def check_drive(ctx: Context, action: Drive) -> DrivePlan:
     return plan
 
 
-def drive(ctx: Context, action: Drive) -> None:
+def drive(ctx: Context, action: Drive, checked: DrivePlan | None = None) -> None:
+    """Carry out ``action``; ``checked``: the plan ``check_drive`` gave for it on this very state (else it is
+    checked)."""
     s = ctx.state
-    plan = check_drive(ctx, action)
+    plan = check_drive(ctx, action) if checked is None else checked
     v = s.vehicles[action.vehicle]
     _hitch(ctx, v, action.before)
     _board(ctx, v, action.before, plan.before)

@@ -26,7 +26,7 @@ from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import sight as SG
 from grognard.rulesets.skirmish.actions import Fire, WedgeOrder
-from grognard.rulesets.skirmish.context import XY, Context, ShotTable
+from grognard.rulesets.skirmish.context import XY, Context, Passed, ShotTable
 from grognard.rulesets.skirmish.options import six_hits_in_cover, wounds_last
 from grognard.rulesets.skirmish.state import Figure, FireOrder, WedgeFire
 from grognard.rulesets.skirmish.tables import FIRES_IN_PART_1, TEMPLATE_ATTACKS, WEDGE_ATTACKS
@@ -45,7 +45,14 @@ class FireSpace(ActionSpace[Fire]):
             raise IllegalAction(f"{action} is not a fire order", "skirmish.30")
         if action.unit != self.unit:
             raise IllegalAction(f"{action}: this decision is for unit {self.unit}", "skirmish.30")
-        plan_fire(self.ctx, action)
+        if self.ctx.passed.get(self.ctx, action) is Passed:  # passed already at this moment: nothing to check again
+            self.ctx.passed.put(self.ctx, action, plan_fire_and_wedges(self.ctx, action))
+
+    def passed(self, action: Fire) -> tuple[list[FireOrder], list[WedgeFire]] | None:
+        """What ``plan_fire_and_wedges`` gave for ``action`` when it was checked here and passed, on the state as
+        it still is; else None."""
+        found = self.ctx.passed.get(self.ctx, action)
+        return None if found is Passed else cast(tuple[list[FireOrder], list[WedgeFire]], found)
 
     def targets(self) -> list[str]:
         """The enemy units some man of this unit can fire at."""
@@ -172,6 +179,16 @@ def shot_table(ctx: Context) -> dict[str, dict[str, FireOrder | tuple[str, str]]
     """Every man's possible shots now: shooter -> target -> FireOrder or (rule, why). Cached until a change
     (and read once while the state stands still, ``Context.still``)."""
     return cast(ShotTable, ctx.keep("shots", lambda: _shot_table(ctx)))
+
+
+def shooters(ctx: Context) -> frozenset[str]:
+    """The men with a shot at someone in ``shot_table`` now (worked out once for each table)."""
+    table = shot_table(ctx)
+    firing = ctx.firing
+    if firing is None or firing[0] is not table:
+        men = frozenset(f for f, row in table.items() if any(isinstance(o, FireOrder) for o in row.values()))
+        firing = ctx.firing = (table, men)
+    return firing[1]
 
 
 def _shot_table(ctx: Context) -> ShotTable:
@@ -451,8 +468,10 @@ def plan_fire_and_wedges(ctx: Context, action: Fire) -> tuple[list[FireOrder], l
     return shots, wedges
 
 
-def fire_order(ctx: Context, action: Fire) -> None:
-    shots, wedges = plan_fire_and_wedges(ctx, action)
+def fire_order(ctx: Context, action: Fire, checked: tuple[list[FireOrder], list[WedgeFire]] | None = None) -> None:
+    """Record ``action``'s shots and wedges; ``checked``: what ``plan_fire_and_wedges`` gave for it on this very
+    state (else it is worked out)."""
+    shots, wedges = plan_fire_and_wedges(ctx, action) if checked is None else checked
     s = ctx.state
     s.fire[action.unit] = shots
     s.wedges.extend(wedges)

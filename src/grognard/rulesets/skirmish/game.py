@@ -52,7 +52,6 @@ from grognard.rulesets.skirmish.moving import MoveSpace
 from grognard.rulesets.skirmish.scenario import load_scenario
 from grognard.rulesets.skirmish.schema import Scenario
 from grognard.rulesets.skirmish.state import (
-    FireOrder,
     SkirmishState,
 )
 
@@ -69,6 +68,7 @@ class SkirmishGame(Game[SkirmishState]):
     def __init__(self, options: Mapping[str, Any], dice: DiceSource, scenario: Scenario | None = None) -> None:
         self.ctx = Context(scenario if scenario is not None else load_scenario(str(options["scenario"])), self)
         super().__init__(dice)
+        self._owed: tuple[tuple[Any, ...], tuple[Decision, ...], SkirmishState] | None = None  # ``_decisions``
         self.commanders = CM.deal(self.ctx.scenario.spec, int(options.get("commanders") or 1))
         SU.set_up(self.ctx, options)
         TU.begin_turn(self.ctx)
@@ -106,6 +106,7 @@ class SkirmishGame(Game[SkirmishState]):
 
     def _resign(self, seat: str) -> None:
         side = self.side_of(seat)
+        self.ctx.version += 1
         self.emit("resigned", seat=seat, side=side)
         TU.finish(self.ctx, Result("win", M.other(side), self.state.turn, f"{seat} resigned", TU.scores(self.ctx)))
 
@@ -122,12 +123,14 @@ class SkirmishGame(Game[SkirmishState]):
     @state.setter
     def state(self, value: SkirmishState) -> None:
         self.ctx.state = value
+        self.ctx.version += 1
         self.ctx.shot_cache = None  # a state put back (a refused order, a take-back): work the shots out anew
 
     def clone(self) -> SkirmishGame:
         """An independent copy sharing the dice source, with a context of its own."""
         other = copy.copy(self)
         other.ctx = self.ctx.bind(other, self.copy_state())
+        other._owed = None
         other.sealed = copy.deepcopy(self.sealed)
         other._events = []
         other._pending = None
@@ -176,6 +179,17 @@ class SkirmishGame(Game[SkirmishState]):
 
     # ------------------------------------------------------------------ decisions
     def _decisions(self) -> tuple[Decision, ...]:
+        """The decisions owed now: worked out once a moment (``Context.moment``), as ``_advance`` looks for them
+        and as ``pending`` lists them after it."""
+        moment = self.ctx.moment()
+        owed = self._owed
+        if owed is not None and owed[0] == moment and owed[2] is self.state:
+            return owed[1]
+        decisions = self._owed_now()
+        self._owed = (moment, decisions, self.state)
+        return decisions
+
+    def _owed_now(self) -> tuple[Decision, ...]:
         s = self.state
         cmd = self.commanders
         out: list[Decision] = []
@@ -216,11 +230,11 @@ class SkirmishGame(Game[SkirmishState]):
                     )
                 )
         elif s.phase == "fire":
-            shots = FI.shot_table(self.ctx)
+            shooting = FI.shooters(self.ctx)
             for label, unit in sorted(s.units.items()):
                 if f"fire {label}" in s.done:
                     continue
-                if any(isinstance(o, FireOrder) for f in unit.figures for o in shots.get(f, {}).values()):
+                if any(f in shooting for f in unit.figures):
                     out.append(
                         Decision(
                             f"fire {label}",
@@ -245,21 +259,29 @@ class SkirmishGame(Game[SkirmishState]):
 
     def _apply(self, decision: Decision, action: Any) -> None:
         s = self.state
-        space = decision.space  # what it found checking the move (on this state, before it is marked done)
-        passed = space.passed(action) if isinstance(space, MoveSpace) and isinstance(action, Move) else None
+        space = decision.space
+        # what its check found when it passed (on this state, before anything changes): carried out as checked
+        found: Any = space.passed(action) if isinstance(space, (MoveSpace, DriveSpace, FireSpace, BurstSpace)) else None
+        self.ctx.version += 1  # a new moment (``Context.moment``): nothing passed on the state as it was counts now
         s.done.add(decision.id)
         if isinstance(action, Move):
-            MV.move(self.ctx, action, passed)
+            MV.move(self.ctx, action, found)
             ME.note_charges(self.ctx, action.unit)
         elif isinstance(action, Drive):
-            DV.drive(self.ctx, action)
+            DV.drive(self.ctx, action, found)
         elif isinstance(action, Fire):
-            FI.fire_order(self.ctx, action)
+            FI.fire_order(self.ctx, action, found)
         elif isinstance(action, Burst):
-            AR.burst_order(self.ctx, action, self.side_of(decision.seat))
+            AR.burst_order(self.ctx, action, self.side_of(decision.seat), found)
         if not isinstance(action, (Fire, Burst)):  # an order to fire only records shots: the table stands
             self.ctx.shot_cache = None
         self._advance()
+
+    def changed(self) -> None:
+        """Forget cached decisions (and what was worked out on the state as it was): the state changed outside
+        ``apply``."""
+        self.ctx.version += 1
+        super().changed()
 
     # ------------------------------------------------------------------ the turn
     def _advance(self) -> None:
@@ -292,5 +314,6 @@ class SkirmishGame(Game[SkirmishState]):
     # ------------------------------------------------------------------ melee (skirmish.66-70)
     def resolve_secret(self, group: str, choices: Mapping[str, tuple[str, Any]]) -> None:
         """The stay/retreat choices, shown together (``melee.resolve_choices``); then the turn goes on."""
+        self.ctx.version += 1
         ME.resolve_choices(self.ctx, choices)
         self._advance()

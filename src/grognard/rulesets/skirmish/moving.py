@@ -10,7 +10,7 @@ centre of its 1" base; headings in degrees, 0 east, counter-clockwise.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from shapely.geometry import LineString, Point
@@ -25,7 +25,7 @@ from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import XY, Move, Order
-from grognard.rulesets.skirmish.context import Context
+from grognard.rulesets.skirmish.context import Context, Passed
 from grognard.rulesets.skirmish.state import Figure, Unit
 
 CHARGE_SHARE = 0.25  # how often a sampled move (the random bot's) is a charge into contact, when an enemy is in reach
@@ -526,19 +526,14 @@ class MoveSpace(ActionSpace[Move]):
     def __init__(self, ctx: Context, unit: str) -> None:
         self.ctx = ctx
         self.unit = unit
-        self._passed: tuple[Any, Move, dict[str, tuple[list[XY], R.PathMeasure]]] | None = None
-
-    def _moment(self) -> tuple[Any, ...]:
-        """Which state, and how far on in it (the space is asked again only while nothing was applied)."""
-        s = self.ctx.state
-        return (id(s), s.turn, s.phase, len(s.done))
 
     def check(self, action: Any) -> None:
         if not isinstance(action, Move):
             raise IllegalAction(f"{action} is not a move", "skirmish.21")
         if action.unit != self.unit:
             raise IllegalAction(f"{action}: this decision is for unit {self.unit}", "skirmish.21")
-        self._passed = (self._moment(), action, check_move(self.ctx, action))
+        if self.ctx.passed.get(self.ctx, action) is Passed:  # passed already at this moment: nothing to check again
+            self.ctx.passed.put(self.ctx, action, check_move(self.ctx, action))
 
     def contains(self, action: Any) -> bool:
         """``check``'s yes or no; a move ``surely_refused`` is refused without the rest of the check."""
@@ -547,12 +542,10 @@ class MoveSpace(ActionSpace[Move]):
         return super().contains(action)
 
     def passed(self, action: Move) -> dict[str, tuple[list[XY], R.PathMeasure]] | None:
-        """What ``check_move`` gave for ``action`` when it was last checked here and passed, on the state as it
+        """What ``check_move`` gave for ``action`` when it was checked here and passed, on the state as it
         still is (the move the bot chose, checked again when it is carried out); else None."""
-        known = self._passed
-        if known is None or known[1] != action or known[0] != self._moment():
-            return None
-        return known[2]
+        found = self.ctx.passed.get(self.ctx, action)
+        return None if found is Passed else cast(dict[str, tuple[list[XY], R.PathMeasure]], found)
 
     def toward(self, x: float, y: float, steps: int = 7) -> Move | None:
         """The furthest legal straight move of the whole unit toward (x, y) for its leader, if any."""
