@@ -96,6 +96,11 @@ def approach(ctx: Context, gunner: Figure) -> float:
 
 def wedge_heading(ctx: Context, gunner: Figure) -> float:
     """The doctrine's heading (degrees) for ``gunner``'s wedge: the most worth now, else the approach."""
+    return _heading_and_worth(ctx, gunner)[0]
+
+
+def _heading_and_worth(ctx: Context, gunner: Figure) -> tuple[float, float | None]:
+    """``wedge_heading`` and its wedge's worth (``wedge_worth``) when it was worked out on the way (else None)."""
     apex = (gunner.x, gunner.y)
     half = ctx.tables.wedge.angle.value / 2
     row = FI.shot_table(ctx).get(gunner.id, {})
@@ -118,8 +123,8 @@ def wedge_heading(ctx: Context, gunner: Figure) -> float:
         worth = {h: _worth(ctx, gunner, shots) for h, (_, shots) in zip(headings, fired, strict=True)}
         best = max(worth, key=lambda h: worth[h])
         if worth[best] > 0:
-            return best
-    return approach(ctx, gunner)
+            return best, worth[best]
+    return approach(ctx, gunner), None
 
 
 def fire_order(ctx: Context, unit: str) -> Fire:
@@ -129,8 +134,8 @@ def fire_order(ctx: Context, unit: str) -> Fire:
     wedges: list[WedgeOrder] = []
     holds: list[tuple[str, str]] = []
     for gunner in FireSpace(ctx, unit).gunners():
-        heading = wedge_heading(ctx, gunner)
-        if wedge_worth(ctx, gunner, heading) < 0:
+        heading, worth = _heading_and_worth(ctx, gunner)
+        if (wedge_worth(ctx, gunner, heading) if worth is None else worth) < 0:
             holds.append((gunner.id, "hold"))  # our own men stand under the approach
         else:
             wedges.append(WedgeOrder(gunner.id, heading))
