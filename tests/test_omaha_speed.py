@@ -8,7 +8,16 @@ from typing import Any
 
 import numpy as np
 
-from grognard.core.dice import BOTS, DICE, AnySuccess, ScriptedDice, SeededDice, SuccessCount, stream
+from grognard.core.dice import (
+    BOTS,
+    DICE,
+    AnySuccess,
+    ScriptedDice,
+    SeededDice,
+    SuccessCount,
+    game_dice_generator,
+    stream,
+)
 from grognard.core.engine import Game
 from grognard.rulesets import get
 
@@ -62,3 +71,25 @@ class _Fixed:
 
     def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[object]:
         return self.values[:n]
+
+
+def test_one_seed_sequence_makes_a_games_dice_as_two_do() -> None:
+    """The batch path's dice of game ``i`` (issue 33, item 5): one ``SeedSequence`` a game, the same dice as
+    ``SeededDice(stream(seed, i, DICE))`` draws."""
+    for seed, index in ((1, 0), (1, 19_999), (7, 3), (0, 0), (2**40, 9)):
+        made = game_dice_generator(seed, index, 6).integers(1, 7, size=64)
+        assert made.tolist() == SeededDice(stream(seed, index, DICE)).roll(64)
+
+
+def test_the_batch_keeps_the_moves_it_remembers_in_key_order() -> None:
+    """Moves found fresh are merged into those remembered (``geometry.REACHED``) by position: the keys stay sorted,
+    each once, and a batch played again from them plays the same games."""
+    from grognard.rulesets.omaha.batch import geometry, play_batch
+
+    options = get("omaha").resolve({"germans": 2})
+    doctrine = {"american": "doctrine", "german": "doctrine"}
+    geometry.REACHED.clear()
+    first = play_batch(options, doctrine, 3, 0, 24)
+    (known, kept_x, kept_y), *_ = geometry.REACHED.values()
+    assert len(known) > 50 and (np.diff(known) > 0).all() and len(kept_x) == len(kept_y) == len(known)
+    assert play_batch(options, doctrine, 3, 0, 24) == first

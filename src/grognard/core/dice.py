@@ -54,6 +54,7 @@ __all__ = [
     "SumAtLeast",
     "TableRoll",
     "dice_generator",
+    "game_dice_generator",
     "spawn_seeds",
     "stream",
 ]
@@ -91,6 +92,12 @@ def dice_generator(seed: int | np.random.SeedSequence, sides: int) -> np.random.
     """The generator :class:`SeededDice` seeded ``seed`` draws its ``sides``-sided dice from (``stream(seed, sides)``);
     a batch path drawing the same dice side by side takes it from here."""
     return np.random.Generator(np.random.PCG64(stream(seed, sides)))
+
+
+def game_dice_generator(seed: int, index: int, sides: int) -> np.random.Generator:
+    """``dice_generator(stream(seed, index, DICE), sides)``, game ``index``'s dice of a run seeded ``seed``, from one
+    ``SeedSequence`` where that makes two (a batch path makes one a game, thousands a run)."""
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(index, DICE, sides))))
 
 
 class DiceSource(Protocol):

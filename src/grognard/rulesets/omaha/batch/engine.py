@@ -260,8 +260,9 @@ class _Batch(Doctrine):
 
     def _americans(self, live: np.ndarray) -> None:
         """Each squad's orders in player order (``bots.american_orders``, then ``OmahaGame._move``/``_fight``)."""
+        has = self.has[:, live]  # no game ends in this phase (victory is checked after it): live stays live
         for p in range(self.P):
-            g = live[self.has[p][live] & ~self.done[live]]
+            g = live[has[p]]
             below = self.y[p][g] < WALL_Y - TOLERANCE  # the games' orders are their own: split, they are the same
             wading, rest = g[below], g[~below]
             if len(wading):

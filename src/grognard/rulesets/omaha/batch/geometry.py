@@ -236,10 +236,9 @@ class Geometry:
             if len(known) + len(fresh) > REACHED_KEPT:  # too many kept: start again from these
                 REACHED.clear()
                 known, kept_x, kept_y = NOTHING_REACHED
-            known = np.concatenate((known, fresh))
-            order = np.argsort(known, kind="stable")
-            kept_x, kept_y = np.concatenate((kept_x, fx))[order], np.concatenate((kept_y, fy))[order]
-            REACHED[self.bounds] = (known[order], kept_x, kept_y)
+            # fresh keys are sorted (np.unique) and none is known: merged in by position, the order a sort gives
+            at = np.searchsorted(known, fresh)
+            REACHED[self.bounds] = (np.insert(known, at, fresh), np.insert(kept_x, at, fx), np.insert(kept_y, at, fy))
         return px, py
 
     @staticmethod

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from grognard.core.dice import DICE, dice_generator, stream
+from grognard.core.dice import game_dice_generator
 
 CHUNK = 2560  # dice drawn for a game at a time: most games roll fewer (some 2,000 a game)
 
@@ -25,7 +25,7 @@ class DiceStreams:
     def __init__(self, seed: int, indices: Sequence[int], sides: int, window: int) -> None:
         self.sides, self.window = sides, window
         G = len(indices)
-        self.generators = [dice_generator(stream(seed, index, DICE), sides) for index in indices]
+        self.generators = [game_dice_generator(seed, index, sides) for index in indices]
         self.width = CHUNK + 2 * window  # a roll reads a whole window on from its first die
         self.values = np.zeros((G, self.width), dtype=np.int8)
         self.flat = self.values.reshape(-1)
