@@ -3,15 +3,18 @@
 A fighter's attack plans are a path (straight inches, a turn) and a stop within 4" of a bomber. The
 doctrine (``bots``) weighs dozens a decision: the paths that bring its nose onto a bomber's axis
 (:func:`_bonus_attacks`), a grid of paths and stops (:func:`_generic_stops`), and each plan's score
-(:func:`_score_rows`: off the table, not a bonus attack, gunners met at the stop and the end, at the
-stop, the stop). They are measured here with plain trigonometry on arrays (``reckoning``); wherever a
-quick measure lies within ``reckoning.EDGE`` of a limit the rules' own measure (shapely) decides, so
-the bots choose exactly as if every plan had gone through ``FlySpace.resolve``.
+(:func:`_scores`: off the table, not a bonus attack, gunners met at the stop and the end, at the stop, the
+stop), all of a decision's in one pass (:func:`weigh`, ``onepass``). They are measured with plain
+trigonometry on arrays (``reckoning``); wherever a quick measure lies within ``reckoning.EDGE`` of a limit
+the rules' own measure (shapely) decides, so the bots choose exactly as if every plan had gone through
+``FlySpace.resolve``.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -21,6 +24,7 @@ import shapely
 from grognard.core.geometry import ANGLE_TOLERANCE, TOLERANCE, angle_between, snap, snap_angle
 from grognard.rulesets.b17 import ends as E
 from grognard.rulesets.b17 import geometry as G
+from grognard.rulesets.b17 import onepass as P
 from grognard.rulesets.b17 import reckoning as K
 from grognard.rulesets.b17 import rules as R
 from grognard.rulesets.b17.actions import Fly
@@ -96,12 +100,27 @@ def _bonus_attacks(game: B17Game, f: Aircraft, target: Aircraft, length: float, 
 @lru_cache(maxsize=64)
 def _grid_paths(length: float, minimum: float) -> tuple[tuple[tuple[float, float], ...], np.ndarray, np.ndarray]:
     """The grid's paths (straight ``minimum``, half-way or all of ``length``; then each 15-degree turn, none
-    after a whole move straight) as (straight, turn) pairs, their straights and turns as arrays."""
-    plans: list[tuple[float, float]] = []
-    for straight in sorted({minimum, round((minimum + length) / 2, 2), length}):
-        turns = [0.0] if length - straight < 0.02 else [float(t) for t in range(-180, 180, 15) if t]
-        plans += [(straight, t) for t in turns]
-    return tuple(plans), np.array([p[0] for p in plans]), np.array([p[1] for p in plans])
+    after a whole move straight: ``onepass.path_grid``, the paths of the interceptions too) as (straight, turn)
+    pairs, their straights and turns as arrays."""
+    plans = P.path_grid(length, minimum, P.FIGHTER_TURNS)
+    return plans, np.array([p[0] for p in plans]), np.array([p[1] for p in plans])
+
+
+@lru_cache(maxsize=64)
+def _grid_checked(length: float, minimum: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For each grid path: the straight inches as ``FlySpace.resolve`` reads them (``_checked_path``; NaN where
+    the rules refuse the path) and its turn snapped; for each stop of the grid (every half inch), the stop as a
+    move keeps it (NaN where the rules refuse it) and the stop itself."""
+    plans, _, _ = _grid_paths(length, minimum)
+    checked = [_checked_path(length, minimum, snap(straight), snap(turn)) for straight, turn in plans]
+    stops = np.arange(0.0, length + 1e-9, 0.5)
+    kept = [snap(stop) for stop in stops.tolist()]
+    return (
+        np.array([math.nan if c is None else c for c in checked]),
+        np.array([snap(turn) for _, turn in plans]),
+        np.array([min(max(at, 0.0), length) if -TOLERANCE <= at <= length + TOLERANCE else math.nan for at in kept]),
+        stops,
+    )
 
 
 def _generic_attacks(game: B17Game, f: Aircraft, target: Aircraft, length: float, minimum: float) -> list[Fly]:
@@ -109,20 +128,30 @@ def _generic_attacks(game: B17Game, f: Aircraft, target: Aircraft, length: float
 
     Every path's stops are measured at once with numpy and shapely (the rules check the plans chosen).
     """
-    return [Fly(f.label, s, t, target.label, at) for s, t, at in _generic_stops(game, f, target, length, minimum)]
+    plans, _, _ = _grid_paths(length, minimum)
+    stops = _grid_checked(length, minimum)[3]
+    paths, at = _generic_stops(game, f, target, length, minimum)
+    return [
+        Fly(f.label, plans[p][0], plans[p][1], target.label, s)
+        for p, s in zip(paths.tolist(), stops[at].tolist(), strict=True)
+    ]
+
+
+NONE = np.zeros(0, dtype=np.int64)
 
 
 def _generic_stops(
     game: B17Game, f: Aircraft, target: Aircraft, length: float, minimum: float
-) -> list[tuple[float, float, float]]:
-    """:func:`_generic_attacks` as (straight, turn, stop) triples, in the same order."""
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_generic_attacks` as the grid paths' indices (``_grid_paths``) and their stops' (every half
+    inch: ``_grid_checked``), in the same order."""
     dims = game.dims(f)
     tdims = game.dims(target)
     spread = math.hypot(tdims.length, tdims.span) / 2  # no part of the bomber is farther from its centre
     if math.hypot(f.x - target.x, f.y - target.y) > length + dims.length / 2 + spread + ATTACK_RANGE + TOLERANCE:
-        return []  # no nose on any path comes within 4" of the bomber
-    plans, straights, turns = _grid_paths(length, minimum)
-    stops = np.arange(0.0, length + 1e-9, 0.5)
+        return NONE, NONE  # no nose on any path comes within 4" of the bomber
+    _, straights, turns = _grid_paths(length, minimum)
+    stops = _grid_checked(length, minimum)[3]
     straight = straights[:, None]
     turn = np.radians(f.heading + turns)[:, None]
     h0 = math.radians(f.heading)
@@ -130,7 +159,7 @@ def _generic_stops(
     # only the paths whose nose's two legs come within 4" of the bomber's outer circle are measured
     rows = np.nonzero(_legs_near(f, dims, straight[:, 0], cos_turn[:, 0], sin_turn[:, 0], length, target, spread))[0]
     if rows.size == 0:
-        return []
+        return NONE, NONE
     straight, turn, cos_turn, sin_turn = straight[rows], turn[rows], cos_turn[rows], sin_turn[rows]
     first_leg = np.minimum(stops[None, :], straight)
     second_leg = np.maximum(stops[None, :] - straight, 0.0)
@@ -164,23 +193,16 @@ def _generic_stops(
         points = shapely.points(np.stack([nx[again].ravel(), ny[again].ravel()], axis=1))
         exact = shapely.distance(points, shape).reshape(len(again), -1)
         reach[again] = np.where(gone[again], np.inf, exact)
-    near = np.nonzero(low <= ATTACK_RANGE + K.EDGE)[0]
-    if near.size == 0:
-        return []
-    reach = reach[near]
     inside = reach <= ATTACK_RANGE
-    firsts = stops[inside.argmax(axis=1)].tolist()
-    bests = stops[reach.argmin(axis=1)].tolist()
-    out: list[tuple[float, float, float]] = []
-    hits: list[bool] = np.any(inside, axis=1).tolist()
-    for row, any_in, first, best in zip(rows[near].tolist(), hits, firsts, bests, strict=True):
-        if not any_in:
-            continue
-        s_, t_ = plans[row]
-        out.append((s_, t_, first))
-        if best != first:
-            out.append((s_, t_, best))
-    return out
+    hits = inside.any(axis=1)  # (no stop in range: none, nor a near row whose every stop is out of it)
+    if not hits.any():
+        return NONE, NONE
+    inside, reach = inside[hits], reach[hits]
+    first, best = inside.argmax(axis=1), reach.argmin(axis=1)
+    two = best != first  # the closest stop too, when it is not the first in range
+    paths = np.repeat(rows[hits], 1 + two)
+    at = np.stack([first, best], axis=1)[np.stack([np.ones_like(two), two], axis=1)]
+    return paths, at
 
 
 def _legs_near(
@@ -224,7 +246,7 @@ def _score_attack(game: B17Game, f: Aircraft, plan: Fly, space: FlySpace) -> Sco
     return _score_attacks(game, f, [plan], space)[0]
 
 
-def _checked_path(f: Aircraft, length: float, minimum: float, straight: float, turn: float) -> float | None:
+def _checked_path(length: float, minimum: float, straight: float, turn: float) -> float | None:
     """The straight inches of a (straight, turn) path as ``FlySpace.resolve`` reads them, or None when the
     rules refuse the path (b17.25, b17.29: ``rules.check_straight_and_turn``)."""
     straight = min(max(straight, 0.0), length) if abs(straight - length) <= TOLERANCE else straight
@@ -235,24 +257,18 @@ def _checked_path(f: Aircraft, length: float, minimum: float, straight: float, t
     return min(straight, length)
 
 
-def _score_attacks(game: B17Game, f: Aircraft, plans: list[Fly], space: FlySpace) -> list[Score | None]:
-    """Each legal plan's score (off the table, not a bonus attack, gunners met at the stop and the end,
-    at the stop, the stop), None for a plan the rules refuse; the gunners counted for all plans at once.
-
-    A plain attack (straight, turn, a bomber and a stop) whose path stays on the table is checked here as
-    ``FlySpace.resolve`` checks it, its stop and end measured for all plans at once (:func:`_score_rows`)
-    and its range by ``reckoning``'s measure (shapely's verdict near the limit); any other plan goes
-    through ``space.resolve`` itself (:func:`_score_by_resolve`)."""
-    if not plans:
-        return []
+def _checked_rows(game: B17Game, f: Aircraft, plans: list[Fly]) -> list[Row] | None:
+    """The plans the rules allow, checked as ``FlySpace.resolve`` checks a plain attack (straight, turn, a
+    bomber and a stop): (plan, straight, turn, stop, bomber) rows; None when a plan is not a plain attack (a
+    bomber's move, a point to fly to: those go through ``space.resolve`` itself)."""
     if f.bomber or any(p.to is not None or p.straight is None or p.turn is None or p.target is None for p in plans):
-        return _score_by_resolve(game, f, plans, space)
+        return None
     length = game.allowance(f)
     minimum = R.minimum_straight(f, length)
     rows: list[Row] = []
     for i, plan in enumerate(plans):
         assert plan.straight is not None and plan.turn is not None
-        straight = _checked_path(f, length, minimum, plan.straight, plan.turn)
+        straight = _checked_path(length, minimum, plan.straight, plan.turn)
         if plan.aircraft != f.label or straight is None:
             continue
         bomber = game.state.aircraft.get(plan.target or "")
@@ -262,163 +278,76 @@ def _score_attacks(game: B17Game, f: Aircraft, plans: list[Fly], space: FlySpace
         if not (-TOLERANCE <= stop <= length + TOLERANCE):
             continue  # b17.30
         rows.append((i, straight, plan.turn, min(max(stop, 0.0), length), bomber))
-    return _score_rows(game, f, length, rows, plans, space)
+    return rows
 
 
-def _score_rows(
-    game: B17Game, f: Aircraft, length: float, rows: list[Row], plans: list[Fly] | None, space: FlySpace
-) -> list[Score | None]:
-    """The scores of :func:`_score_attacks` for its checked rows (a list as long as ``plans``, or as the
-    rows' largest plan index and one when ``plans`` is None; a plan whose path leaves the table is then
-    made from its row to go through ``space.resolve``)."""
-    size = len(plans) if plans is not None else max((r[0] for r in rows), default=-1) + 1
-    out: list[Score | None] = [None] * size
-    if not rows:
-        return out
+def _score_attacks(game: B17Game, f: Aircraft, plans: list[Fly], space: FlySpace) -> list[Score | None]:
+    """Each legal plan's score (off the table, not a bonus attack, gunners met at the stop and the end,
+    at the stop, the stop), None for a plan the rules refuse.
+
+    A plain attack (straight, turn, a bomber and a stop) whose path stays on the table is checked here as
+    ``FlySpace.resolve`` checks it (:func:`_checked_rows`) and measured with every other in one pass
+    (:func:`_scores`, ``onepass.measure``); any other plan goes through ``space.resolve`` itself
+    (:func:`_score_by_resolve`)."""
+    if not plans:
+        return []
+    found = _checked_rows(game, f, plans)
+    if found is None:
+        return _score_by_resolve(game, f, plans, space)
+    out: list[Score | None] = [None] * len(plans)
+    if found:
+        rows = P.rows_of(f, found)
+        scores, _ = _scores(game, f, game.allowance(f), rows, space, lambda k: plans[int(rows.plan[k])])
+        scores.into(out, rows.plan)
+    return out
+
+
+@dataclass(frozen=True)
+class Scores:
+    """The scores of rows of attacks (:data:`Score`, as arrays): ``valid`` where the rules allow the plan (a
+    row without is scored nothing), ``off``, ``plain``, ``met``, ``at_stop``, ``stop``."""
+
+    valid: np.ndarray
+    off: np.ndarray
+    plain: np.ndarray
+    met: np.ndarray
+    at_stop: np.ndarray
+    stop: np.ndarray
+
+    def into(self, out: list[Score | None], plan: np.ndarray) -> None:
+        """Set ``out[plan[k]]`` to row k's score, for every valid row."""
+        keep = self.valid
+        parts = (self.off[keep], self.plain[keep], self.met[keep], self.at_stop[keep], self.stop[keep])
+        for i, *score in zip(plan[keep].tolist(), *(part.tolist() for part in parts), strict=True):
+            out[i] = (score[0], score[1], score[2], score[3], score[4])
+
+
+def _scores(
+    game: B17Game,
+    f: Aircraft,
+    length: float,
+    rows: P.Rows,
+    space: FlySpace,
+    plan_of: Callable[[int], Fly],
+    fan: dict[str, Any] | None = None,
+) -> tuple[Scores, P.Measured]:
+    """The rows' scores (``onepass.measure``, with the paths' ends ``fan``): a row whose path leaves the table
+    is scored by ``space.resolve`` (``plan_of`` makes its plan: whether it leaves before the stop)."""
+    m = P.measure(game, f, length, rows, fan)
     options = game.state.options
-    closest = None  # the bombers a fighter must attack under the option auto_intercept (b17.23)
-    if options["auto_intercept"]:
+    valid = m.stays & (m.reach <= ATTACK_RANGE + TOLERANCE)  # b17.34
+    if options["auto_intercept"] and len(rows):  # b17.23: the fighters attack the closest bomber
         closest = space.closest if space.closest is not None else R.closest_bombers(options, f, game.flying_bombers())
-    w = _stops_and_ends(f, length, rows)
-    bdims = {game.dims(b) for b in {r[4].label: r[4] for r in rows}.values()}
-    if len(bdims) != 1:  # bombers of different models: measure each as the rules do (never in the shipped game)
-        where = zip(rows, w["x"], w["y"], w["h"], strict=True)
-        reach = [R.attack_range(options, f, x, y, h, r[4]) for r, x, y, h in where]
-    else:
-        reach = _quick_reach(game, f, rows, w, bdims.pop())
-    plain = _plain(rows, w, float(options["head_on_tolerance"]))
-    found: list[tuple[int, bool, float]] = []
-    at: list[tuple[float, float, float]] = []
-    again: list[Row] = []
-    stands = zip(rows, w["x"], w["y"], w["h"], zip(w["ex"], w["ey"], w["eh"], strict=True), strict=True)
-    for (row, x, y, h, end), stays, d, p in zip(stands, w["stays"], reach, plain, strict=True):
-        if not stays:  # the path leaves the table: resolve says whether before the stop
-            again.append(row)
-            continue
-        if d > ATTACK_RANGE + TOLERANCE or (closest is not None and row[4] not in closest):
-            continue  # b17.34, b17.23
-        found.append((row[0], p, row[3]))
-        at.append((x, y, h))
-        at.append(end)
-    met = _guns_met(game, f, at)
-    ends = at[1::2]
-    off, next_reach = _after(game, f, ends)
-    for k, (i, p, stop) in enumerate(found):
-        out[i] = (off[k], p, met[2 * k] + met[2 * k + 1] + next_reach[k], met[2 * k], stop)
+        valid &= np.array([b in closest for b in rows.bombers])
+    scores = Scores(valid, m.off, m.plain, m.at_stop + m.at_end + m.next_reach, m.at_stop, rows.stop)
+    again = np.nonzero(~m.stays)[0].tolist()
     if again:
-        left = [plans[r[0]] if plans is not None else Fly(f.label, r[1], r[2], r[4].label, r[3]) for r in again]
-        for row, score in zip(again, _score_by_resolve(game, f, left, space), strict=True):
-            out[row[0]] = score
-    return out
-
-
-def _quick_reach(game: B17Game, f: Aircraft, rows: list[Row], w: dict[str, Any], bdims: G.Dims) -> list[float]:
-    """Inches from the fighter's nose at each row's stop to its bomber (``rules.attack_range``), all at once;
-    shapely's measure where the quick one is within twice ``reckoning.EDGE`` of the attack range."""
-    half = game.dims(f).length / 2
-    nx = w["xa"] + half * w["cos"] - 0.0 * w["sin"] + 0.0
-    ny = w["ya"] + half * w["sin"] + 0.0 * w["cos"] + 0.0
-    bx = np.array([r[4].x for r in rows])
-    by = np.array([r[4].y for r in rows])
-    units = {b.label: _unit(b.heading) for b in {r[4].label: r[4] for r in rows}.values()}
-    c = np.array([units[r[4].label][0] for r in rows])
-    s = np.array([units[r[4].label][1] for r in rows])
-    reach: list[float] = K.footprint_distance_many(bdims, nx, ny, bx, by, c, s).tolist()
-    limit = ATTACK_RANGE + TOLERANCE
-    options = game.state.options
-    for k, d in enumerate(reach):
-        if abs(d - limit) <= 2 * K.EDGE:
-            reach[k] = R.attack_range(options, f, w["x"][k], w["y"][k], w["h"][k], rows[k][4])
-    return reach
-
-
-def _plain(rows: list[Row], w: dict[str, Any], tolerance: float) -> list[bool]:
-    """For each row: no +1 there (``rules.head_on_or_behind`` is None for the fighter at its stop). Both ways
-    to earn it need the fighter's heading within the tolerance of the bomber's axis (a row's heading is one of
-    a few: before or after its turn), and its position within it: the positions of the rows whose heading
-    passes are measured all at once, and the rules' own test decides any within 1e-9 degrees of the limit."""
-    limit = tolerance + ANGLE_TOLERANCE
-    aligned: dict[tuple[float, float], tuple[bool, bool]] = {}  # (head-on, from behind) by the headings alone
-    ways: list[tuple[bool, bool]] = []
-    for h, row in zip(w["h"], rows, strict=True):
-        bh = row[4].heading
-        way = aligned.get((h, bh))
-        if way is None:
-            way = aligned[h, bh] = (angle_between(h, bh + 180.0) <= limit, angle_between(h, bh) <= limit)
-        ways.append(way)
-    out = [True] * len(rows)
-    ask = [k for k, (ahead, behind) in enumerate(ways) if ahead or behind]
-    if not ask:
-        return out
-    bx = np.array([rows[k][4].x for k in ask])
-    by = np.array([rows[k][4].y for k in ask])
-    bhs = np.array([rows[k][4].heading for k in ask])
-    where = np.degrees(np.arctan2(w["ya"][ask] - by, w["xa"][ask] - bx))
-    off_ahead = np.abs((where - bhs + 180.0) % 360.0 - 180.0)  # angle_between(where, bh)
-    off_behind = np.abs((where - bhs + 360.0) % 360.0 - 180.0)  # angle_between(where, bh + 180)
-    doubt = ((np.abs(off_ahead - limit) <= 1e-9) | (np.abs(off_behind - limit) <= 1e-9)).tolist()
-    ahead_in, behind_in = (off_ahead <= limit).tolist(), (off_behind <= limit).tolist()
-    for j, k in enumerate(ask):
-        if doubt[j]:
-            row = rows[k]
-            out[k] = R.head_on_or_behind(row[4], w["x"][k], w["y"][k], w["h"][k], tolerance) is None
-        else:
-            out[k] = not ((ahead_in[j] and ways[k][0]) or (behind_in[j] and ways[k][1]))
-    return out
-
-
-def _stops_and_ends(f: Aircraft, length: float, rows: list[Row]) -> dict[str, Any]:
-    """For each (plan, straight, turn, stop, bomber) row: where the fighter stands at the stop as stored
-    (``Path.snapped``: ``x``, ``y``, ``h``, as lists, ``xa``, ``ya`` as arrays, and ``cos``, ``sin`` of the
-    heading), where it ends (``ex``, ``ey``, ``eh``), and whether its centre stays on the table (``stays``:
-    ``Path.leaves_table_at`` is None); Path's sums in its order."""
-    rad = math.radians(f.heading)
-    c, s = math.cos(rad), math.sin(rad)
-    turned: dict[float, tuple[float, float, float]] = {}
-    for turn in {r[2] for r in rows}:
-        new_heading = snap_angle(f.heading + snap_angle(turn))
-        r1 = math.radians(new_heading)
-        turned[turn] = (new_heading, math.cos(r1), math.sin(r1))
-    straight = np.array([r[1] for r in rows])
-    stop = np.array([r[3] for r in rows])
-    h1 = [turned[r[2]][0] for r in rows]
-    c1 = np.array([turned[r[2]][1] for r in rows])
-    s1 = np.array([turned[r[2]][2] for r in rows])
-    x1, y1 = f.x + straight * c, f.y + straight * s  # the turn
-    rest = length - straight
-    ex = np.where(rest > 0, x1 + rest * c1, x1)
-    ey = np.where(rest > 0, y1 + rest * s1, y1)
-    first = np.minimum(stop, straight)
-    past = stop - straight
-    sx = np.where(past > 0, (f.x + first * c) + past * c1, f.x + first * c)
-    sy = np.where(past > 0, (f.y + first * s) + past * s1, f.y + first * s)
-    lo, hi_x, hi_y = -TOLERANCE, G.TABLE_LENGTH + TOLERANCE, G.TABLE_WIDTH + TOLERANCE
-    stays = (
-        (x1 >= lo) & (x1 <= hi_x) & (y1 >= lo) & (y1 <= hi_y) & (ex >= lo) & (ex <= hi_x) & (ey >= lo) & (ey <= hi_y)
-    )
-    n = len(rows)
-    snapped = K.snap_many(np.concatenate([sx, sy, ex, ey]))
-    after = past > 0
-    return {
-        "x": snapped[:n],
-        "y": snapped[n : 2 * n],
-        "xa": np.array(snapped[:n]),
-        "ya": np.array(snapped[n : 2 * n]),
-        "h": [a if b else f.heading for a, b in zip(h1, after.tolist(), strict=True)],
-        "cos": np.where(after, c1, c),
-        "sin": np.where(after, s1, s),
-        "ex": snapped[2 * n : 3 * n],
-        "ey": snapped[3 * n :],
-        "eh": [a if b else f.heading for a, b in zip(h1, (rest > 0).tolist(), strict=True)],
-        "stays": stays.tolist(),
-    }
-
-
-def _after(game: B17Game, f: Aircraft, ends: list[tuple[float, float, float]]) -> tuple[list[bool], list[int]]:
-    """For each end of a move: whether the next move's forced straight leaves the table, and the gunners of
-    the bombers' next reach (``ends``: the doctrine's clauses *edge* and *reach*)."""
-    xs, ys, hs = [e[0] for e in ends], [e[1] for e in ends], [e[2] for e in ends]
-    return E.forced_off(xs, ys, hs), E.in_reach(game, f, xs, ys)
+        scores = Scores(valid, m.off.copy(), m.plain.copy(), scores.met, m.at_stop.copy(), rows.stop.copy())
+        for k, score in zip(again, _score_by_resolve(game, f, [plan_of(k) for k in again], space), strict=True):
+            scores.valid[k] = score is not None
+            if score is not None:
+                scores.off[k], scores.plain[k], scores.met[k], scores.at_stop[k], scores.stop[k] = score
+    return scores, m
 
 
 def _score_by_resolve(game: B17Game, f: Aircraft, plans: list[Fly], space: FlySpace) -> list[Score | None]:
@@ -442,7 +371,9 @@ def _score_by_resolve(game: B17Game, f: Aircraft, plans: list[Fly], space: FlySp
         at.append((x, y, h))
         at.append(path.snapped(path.length) if leave is None else (x, y, h))
     met = _guns_met(game, f, at)
-    off, reach = _after(game, f, at[1::2])
+    ends = at[1::2]
+    xs, ys, hs = [e[0] for e in ends], [e[1] for e in ends], [e[2] for e in ends]
+    off, reach = E.forced_off(xs, ys, hs), E.in_reach(game, f, xs, ys)  # the doctrine's clauses edge and reach
     out: list[Score | None] = []
     for index in keep:
         if index is None:
@@ -455,26 +386,103 @@ def _score_by_resolve(game: B17Game, f: Aircraft, plans: list[Fly], space: FlySp
     return out
 
 
+def _grid_rows(
+    game: B17Game, f: Aircraft, target: Aircraft, length: float, minimum: float
+) -> tuple[P.Rows, np.ndarray, np.ndarray]:
+    """The grid's attacks on ``target`` (:func:`_generic_stops`: the grid paths' and stops' indices), and those
+    the rules allow as rows (a row's plan: the index of its attack; its end: its path's, ``onepass.path_ends``
+    and the grid being the same paths)."""
+    paths, at = _generic_stops(game, f, target, length, minimum)
+    checked, turns, kept, _ = _grid_checked(length, minimum)
+    straight, stop = checked[paths], kept[at]
+    ok = np.nonzero(~(np.isnan(straight) | np.isnan(stop)))[0]
+    p = paths[ok]
+    heading, cos, sin = P.fan_legs(f.heading, length, minimum)
+    rows = P.Rows(ok, straight[ok], turns[p].tolist(), stop[ok], heading[p], cos[p], sin[p], (target,) * len(ok), p)
+    return rows, paths, at
+
+
+def _triple(length: float, minimum: float, path: int, at: int) -> tuple[float, float, float]:
+    """The grid's attack of path index ``path`` and stop index ``at`` as (straight, turn, stop)."""
+    straight, turn = _grid_paths(length, minimum)[0][path]
+    return straight, turn, float(_grid_checked(length, minimum)[3][at])
+
+
 def generic_scored(
     game: B17Game, f: Aircraft, target: Aircraft, length: float, minimum: float, space: FlySpace
 ) -> list[tuple[Score, tuple[float, float, float]]]:
     """The scored plans of ``_score_attacks(_generic_attacks(...))`` that the rules allow, as (score,
     (straight, turn, stop)) in the same order, without making a move of each (the doctrine makes only
     the one it flies)."""
-    triples = _generic_stops(game, f, target, length, minimum)
-    rows: list[Row] = []
-    paths: dict[tuple[float, float], tuple[float | None, float]] = {}  # checked straight, snapped turn
-    stops: dict[float, float | None] = {}  # the stop as the move keeps it and resolve reads it, or None
-    for i, (straight, turn, stop) in enumerate(triples):
-        path = paths.get((straight, turn))
-        if path is None:
-            path = paths[straight, turn] = (_checked_path(f, length, minimum, snap(straight), snap(turn)), snap(turn))
-        at = stops.get(stop, -1.0)  # (-1: not read yet; a kept stop is never below 0)
-        if at == -1.0:
-            at = snap(stop)
-            at = stops[stop] = min(max(at, 0.0), length) if -TOLERANCE <= at <= length + TOLERANCE else None
-        if path[0] is None or at is None:
-            continue
-        rows.append((i, path[0], path[1], at, target))
-    scores = _score_rows(game, f, length, rows, None, space)
-    return [(score, triples[i]) for i, score in enumerate(scores) if score is not None]
+    rows, paths, at = _grid_rows(game, f, target, length, minimum)
+    out: list[Score | None] = [None] * len(paths)
+    if len(rows):
+        scores, _ = _scores(game, f, length, rows, space, lambda k: _grid_plan(f, rows, k))
+        scores.into(out, rows.plan)
+    triples = [_triple(length, minimum, p, a) for p, a in zip(paths.tolist(), at.tolist(), strict=True)]
+    return [(score, triples[i]) for i, score in enumerate(out) if score is not None]
+
+
+def _grid_plan(f: Aircraft, rows: P.Rows, k: int) -> Fly:
+    """Row k's plan, made of the row (as the move keeps it)."""
+    straight, stop = float(rows.straight[k]), float(rows.stop[k])
+    return Fly(f.label, straight, rows.turn[k], rows.bombers[k].label, stop)
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """A fighter's decision measured in one pass (:func:`weigh`): its attacks as rows (the paths onto the
+    bomber's axis first, then the grid's) and their ``scores``, ``candidate`` where the doctrine weighs one (a
+    valid row; of the first kind, only with the +1); the paths' ends (``onepass.path_ends``) with what an
+    interception weighs at each: off the table now or next move (``leaves``), and the gunners met there and
+    in the bombers' next reach (``met``)."""
+
+    rows: P.Rows
+    scores: Scores
+    candidate: np.ndarray
+    first_grid: int  # the rows before it are the paths onto the axis
+    bonus: list[Fly]
+    grid: tuple[float, float, np.ndarray, np.ndarray]  # the grid's length, minimum, paths' and stops' indices
+    ends: dict[str, Any]
+    leaves: np.ndarray
+    met: np.ndarray
+
+    def plan(self, k: int, f: Aircraft) -> Fly:
+        """Row k's plan, as the doctrine makes it."""
+        if k < self.first_grid:
+            return self.bonus[int(self.rows.plan[k])]
+        length, minimum, paths, at = self.grid
+        i = int(self.rows.plan[k])
+        straight, turn, stop = _triple(length, minimum, int(paths[i]), int(at[i]))
+        return Fly(f.label, straight, turn, self.rows.bombers[k].label, stop)
+
+
+def weigh(
+    game: B17Game, f: Aircraft, length: float, minimum: float, target: Aircraft | None, space: FlySpace
+) -> Weighed:
+    """The fighter ``f``'s decision measured (:class:`Weighed`): every attack on ``target`` and every path's
+    end, the gunners, the edge and the reach each by one call for all."""
+    ends = P.path_ends(f, length, minimum, P.FIGHTER_TURNS)
+    bonus = _bonus_attacks(game, f, target, length, minimum) if target is not None else []
+    found = _checked_rows(game, f, bonus) if bonus else []
+    assert found is not None  # a fighter's attacks onto the axis: plain attacks
+    first = P.rows_of(f, found)
+    if target is not None:
+        rows, paths, at = _grid_rows(game, f, target, length, minimum)
+        rows = P.joined(first, rows)
+    else:
+        rows, paths, at = first, NONE, NONE
+    nb = len(first)
+
+    def plan_of(k: int) -> Fly:
+        return bonus[int(rows.plan[k])] if k < nb else _grid_plan(f, rows, k)
+
+    scores, m = _scores(game, f, length, rows, space, plan_of, ends)
+    candidate = scores.valid
+    if nb:
+        candidate = candidate.copy()
+        candidate[:nb] &= ~scores.plain[:nb]
+    leaves = ends["leaves"] | m.fan_off
+    return Weighed(
+        rows, scores, candidate, nb, bonus, (length, minimum, paths, at), ends, leaves, m.fan_met + m.fan_reach
+    )

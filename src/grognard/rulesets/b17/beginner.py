@@ -28,6 +28,7 @@ from grognard.core.engine import Decision
 from grognard.core.reasons import Reason, acting
 from grognard.rulesets.b17 import bots as B
 from grognard.rulesets.b17 import hard as H
+from grognard.rulesets.b17 import onepass as P
 from grognard.rulesets.b17 import reckoning as K
 from grognard.rulesets.b17 import rules as R
 from grognard.rulesets.b17.actions import Fly, Guns
@@ -104,7 +105,7 @@ def _leaves_now(game: B17Game, f: Aircraft, plan: Fly) -> bool:
 
 def _straight_at(game: B17Game, f: Aircraft, target: Aircraft, length: float, minimum: float) -> Fly:
     """The path whose end comes nearest the bomber as it is now (the book leads it), staying on the table."""
-    ends = B._path_ends(f, length, minimum, B.FIGHTER_TURNS)
+    ends = P.path_ends(f, length, minimum, P.FIGHTER_TURNS)
     leaves = ends["leaves"].tolist()
     best = min(
         range(len(ends["x"])),

@@ -23,9 +23,10 @@ from typing import Any
 import numpy as np
 
 from grognard.core.engine import Decision
-from grognard.core.geometry import TOLERANCE, distance_to_rect, snap_angle
+from grognard.core.geometry import TOLERANCE, distance_to_rect
 from grognard.core.plans import Plan, sealed_reason
 from grognard.core.reasons import Reason, acting
+from grognard.rulesets.b17 import attacks as A
 from grognard.rulesets.b17 import ends as E
 from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import reckoning as K
@@ -45,6 +46,7 @@ from grognard.rulesets.b17.attacks import (  # noqa: F401  (the search's candida
 )
 from grognard.rulesets.b17.data import PAIRS, TARGET
 from grognard.rulesets.b17.game import B17Game
+from grognard.rulesets.b17.onepass import path_ends as _path_ends
 from grognard.rulesets.b17.spaces import FlySpace
 from grognard.rulesets.b17.state import Aircraft
 
@@ -116,79 +118,7 @@ def move_candidates(
 
 
 # ----------------------------------------------------------------------------- paths, all at once
-FIGHTER_TURNS = tuple(float(t) for t in range(-180, 180, 15) if t)
 BOMBER_TURNS = tuple(float(t) for t in range(-90, 91, 10) if t)
-
-
-@lru_cache(maxsize=1024)
-def _turned(heading: float, turns: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray, tuple[float, ...]]:
-    """cos and sin of each heading after ``turns`` (``Path.new_heading``, measured as ``Path`` measures it)."""
-    headings = tuple(snap_angle(heading + snap_angle(t)) for t in turns)
-    rads = [math.radians(h) for h in headings]
-    return np.array([math.cos(r) for r in rads]), np.array([math.sin(r) for r in rads]), headings
-
-
-@lru_cache(maxsize=512)  # some 6 kB an entry; 2,000 raids ask about 200 headings (issue 33, item 6)
-def _fan(heading: float, length: float, minimum: float, turn_set: tuple[float, ...]) -> tuple[Any, ...]:
-    """What :func:`_path_ends` needs of the paths from a heading, wherever they start (kept: a box's bombers
-    share headings, turn after turn): the straights, turns and end headings (tuples); the ends' cosines and
-    sines, the straight leg and the rest as offsets along x and y, and which paths turn (arrays)."""
-    rad = math.radians(heading)
-    c, s = math.cos(rad), math.sin(rad)
-    c1, s1, headings = _turned(heading, turn_set)
-    straights: list[float] = []
-    turns: list[float] = []
-    cos_parts, sin_parts, h_parts = [], [], []
-    for straight in sorted({minimum, round((minimum + length) / 2, 2), length}):
-        if length - straight < 0.02:
-            straights.append(straight)
-            turns.append(0.0)
-            after = length > straight
-            h0 = snap_angle(heading + 0.0) if after else heading
-            r0 = math.radians(h0)
-            cos_parts.append(np.array([math.cos(r0) if after else c]))
-            sin_parts.append(np.array([math.sin(r0) if after else s]))
-            h_parts.append([h0])
-        else:
-            straights += [straight] * len(turn_set)
-            turns += list(turn_set)
-            cos_parts.append(c1)
-            sin_parts.append(s1)
-            h_parts.append(list(headings))
-    straight_arr = np.array(straights)
-    rest = length - straight_arr
-    ch, sh = np.concatenate(cos_parts), np.concatenate(sin_parts)
-    hs = tuple(h for part in h_parts for h in part)
-    offsets = (straight_arr * c, straight_arr * s, rest * ch, rest * sh)
-    return (tuple(straights), tuple(turns), hs, ch, sh, *offsets, rest > 0)
-
-
-def _path_ends(a: Aircraft, length: float, minimum: float, turn_set: tuple[float, ...]) -> dict[str, Any]:
-    """The doctrine's paths for ``a`` (straight ``minimum``, half-way or all of ``length``; then each turn of
-    ``turn_set``, none after a whole move straight) and where they end, all at once: ``straight``, ``turn``
-    (tuples), ``x``, ``y`` (the ends as stored, ``Path.snapped``), ``h`` (the end's heading), ``leaves`` (the
-    centre leaves the table on the way, ``Path.leaves_table_at``), ``cos``, ``sin`` (of ``h``); the same
-    floats as ``Path`` gives, bit for bit (the sums in its order; the rounding ``reckoning.snap_many``)."""
-    straights, turns, hs, ch, sh, along_x, along_y, rest_x, rest_y, turned = _fan(a.heading, length, minimum, turn_set)
-    x1 = a.x + along_x
-    y1 = a.y + along_y
-    x2 = np.where(turned, x1 + rest_x, x1)
-    y2 = np.where(turned, y1 + rest_y, y1)
-    lo, hi_x, hi_y = -TOLERANCE, G.TABLE_LENGTH + TOLERANCE, G.TABLE_WIDTH + TOLERANCE
-    on1 = (x1 >= lo) & (x1 <= hi_x) & (y1 >= lo) & (y1 <= hi_y)
-    on2 = (x2 >= lo) & (x2 <= hi_x) & (y2 >= lo) & (y2 <= hi_y)
-    n = len(straights)
-    snapped = K.snap_many(np.concatenate([x2, y2]))
-    return {
-        "straight": straights,
-        "turn": turns,
-        "x": snapped[:n],
-        "y": snapped[n:],
-        "h": hs,
-        "leaves": ~(on1 & on2),
-        "cos": ch,
-        "sin": sh,
-    }
 
 
 def _intercept_moves(
@@ -200,10 +130,12 @@ def _intercept_moves(
     k: int | None = None,
     rng: np.random.Generator | None = None,
     approach: str = "either",
+    weighed: A.Weighed | None = None,
 ) -> list[Fly]:
     """No attack in reach: fly to a spot ahead of the bomber's next position, facing it, off the guns (the
     best ``k``, or all); ``rng`` moves the spots and leans to one of them (clause *variety*); ``approach``
-    (a plan's): ``head-on`` or ``behind`` keeps that spot alone, ``either`` both."""
+    (a plan's): ``head-on`` or ``behind`` keeps that spot alone, ``either`` both. ``weighed``: the decision's
+    pass (``attacks.weigh``), which measured the paths' ends already."""
     aims: list[tuple[tuple[float, float], float, float]] = []  # the spot, the heading wanted there, a handicap
     if target is None:
         aims.append(((54.0, 30.0), f.heading, 0.0))
@@ -219,24 +151,20 @@ def _intercept_moves(
             y = ny + sign * by * ahead + bx * aside
             aims.append(((x, y), want, handicap))
     aims = [((min(max(x, 3.0), 105.0), min(max(y, 3.0), 57.0)), h, c) for (x, y), h, c in aims]
-    ends = _path_ends(f, length, minimum, FIGHTER_TURNS)
-    xs, ys, hs, leaves = ends["x"], ends["y"], ends["h"], ends["leaves"].tolist()
-    bombers = game.flying_bombers()
-    met = K.guns_met_many(game.state.options, f, bombers, xs, ys, hs)
+    if weighed is None:
+        weighed = A.weigh(game, f, length, minimum, None, FlySpace(game, f.label))
     # the doctrine's clauses edge and reach (ends.py): a move whose end dooms the next one is as bad as leaving
-    off = E.forced_off(xs, ys, hs)
-    leaves = [a or b for a, b in zip(leaves, off, strict=True)]
-    ends["leaves"] = np.array(leaves)
-    met = [m + r for m, r in zip(met, E.in_reach(game, f, xs, ys), strict=True)]
+    ends, leaves_all, met_all = weighed.ends, weighed.leaves, weighed.met
+    xs, ys, hs = ends["x"], ends["y"], ends["h"]
     dist, remainder = math.dist, math.remainder  # angle_between(h, want) is abs(remainder(h - want, 360))
 
     def score(i: int) -> tuple[bool, float]:
-        x, y, h, leave = xs[i], ys[i], hs[i], leaves[i]
+        x, y, h, leave = xs[i], ys[i], hs[i], bool(leaves_all[i])
         miss = min([dist((x, y), aim) + 0.05 * abs(remainder(h - want, 360.0)) + c for aim, want, c in aims])
-        return leave, miss + 6.0 * (0 if leave else met[i])
+        return leave, miss + 6.0 * (0 if leave else int(met_all[i]))
 
     if k == 1:  # the best only: the scores all at once, the exact sums for the few within 1e-7 of the least
-        rough = _rough_intercept_scores(ends, aims, met)
+        rough = _rough_intercept_scores(ends, aims, leaves_all, met_all)
         least = rough.min()
         best = min(np.nonzero(rough <= least + 1e-7)[0].tolist(), key=lambda i: (score(i), i))
         return [Fly(f.label, ends["straight"][best], ends["turn"][best])]
@@ -245,25 +173,30 @@ def _intercept_moves(
 
 
 def _rough_intercept_scores(
-    ends: dict[str, Any], aims: list[tuple[tuple[float, float], float, float]], met: list[int]
+    ends: dict[str, Any], aims: list[tuple[tuple[float, float], float, float]], leaves: np.ndarray, met: np.ndarray
 ) -> np.ndarray:
     """The interceptions' scores of :func:`_intercept_moves` with numpy (within 1e-9 of the exact sums), an
     interception that leaves the table scored above any other."""
-    x, y, h = np.array(ends["x"]), np.array(ends["y"]), np.array(ends["h"])
+    x, y, h = ends["xa"], ends["ya"], ends["ha"]
     miss = np.full(len(x), np.inf)
     for (ax, ay), want, handicap in aims:
         off = np.abs((h - want + 180.0) % 360.0 - 180.0)
         miss = np.minimum(miss, np.hypot(x - ax, y - ay) + 0.05 * off + handicap)
-    leaves = ends["leaves"]
-    scores: np.ndarray = np.where(leaves, miss + 1e6, miss + 6.0 * np.array(met))
+    scores: np.ndarray = np.where(leaves, miss + 1e6, miss + 6.0 * met)
     return scores
 
 
 def _varied(rng: np.random.Generator) -> tuple[float, float, float]:
     """An interception's spot varied (clause *variety*): inches ahead of (or behind) the bomber's next
-    position, inches to its side, and a handicap in inches that leans the fighter to the other spot."""
-    ahead, aside, handicap = rng.uniform((6.0, -VARY_ASIDE, 0.0), (14.0, VARY_ASIDE, VARY_LEAN))
-    return float(ahead), float(aside), float(handicap)
+    position, inches to its side, and a handicap in inches that leans the fighter to the other spot. Drawn as
+    ``rng.uniform((6, -VARY_ASIDE, 0), (14, VARY_ASIDE, VARY_LEAN))`` draws them (low + (high - low) x a
+    uniform number), from the same three numbers of the stream, without its arrays."""
+    ahead, aside, handicap = rng.random(3).tolist()
+    return (
+        6.0 + (14.0 - 6.0) * ahead,
+        -VARY_ASIDE + (VARY_ASIDE - -VARY_ASIDE) * aside,
+        0.0 + (VARY_LEAN - 0.0) * handicap,
+    )
 
 
 def fighter_plans(
@@ -273,7 +206,8 @@ def fighter_plans(
     behind and plain, by the gunners they meet (a plain attack counting ``ends.PLAIN`` more) and with the +1
     first on a tie; then interceptions (only when fewer than ``k`` attacks are found). No move that leaves
     the table now or next move (``ends.forced_off``) is an attack. The German ``side_plan`` (a plan of
-    ``plans.toml``) sets the gunners a plain attack counts (``plain_cost``) and the interceptions' ``approach``."""
+    ``plans.toml``) sets the gunners a plain attack counts (``plain_cost``) and the interceptions' ``approach``.
+    Every attack and every path's end is measured in one pass (``attacks.weigh``)."""
     plain = E.PLAIN if side_plan is None else side_plan.priorities.get("plain_cost", E.PLAIN)
     approach = "either" if side_plan is None else side_plan.priorities.get("approach", "either")
     length = game.allowance(f)
@@ -281,22 +215,17 @@ def fighter_plans(
     closest = K.closest_bombers(game.state.options, f, game.flying_bombers())
     space = FlySpace(game, f.label, closest)
     target = closest[0] if closest else None
-    plans: list[tuple[Score, Fly | tuple[float, float, float]]] = []
-    if target is not None:
-        bonus = _bonus_attacks(game, f, target, length, minimum)
-        for plan, score in zip(bonus, _score_attacks(game, f, bonus, space), strict=True):
-            if score is not None and not score[1]:
-                plans.append((score, plan))
-        # the grid's attacks too, scored all at once (a move is made only of those returned): the +1 is
-        # weighed against the gunners met (the doctrine's clause gunners)
-        plans += generic_scored(game, f, target, length, minimum, space)
-    plans.sort(key=lambda item: (item[0][0], item[0][2] + plain * item[0][1], item[0]))
-    chosen = [plan for score, plan in plans if not score[0]][:k]
-    aim = target.label if target else None
-    good = [p if isinstance(p, Fly) else Fly(f.label, p[0], p[1], aim, p[2]) for p in chosen]
+    weighed = A.weigh(game, f, length, minimum, target, space)
+    # the +1 is weighed against the gunners met (the doctrine's clause gunners): the least cost first, then
+    # off the table, no +1, the gunners, those at the stop, the stop, and the order found
+    s = weighed.scores
+    rows = np.nonzero(weighed.candidate)[0]
+    off, p, met = s.off[rows], s.plain[rows], s.met[rows]
+    order = np.lexsort((rows, s.stop[rows], s.at_stop[rows], met, p, met + plain * p, off))
+    good = [weighed.plan(int(rows[j]), f) for j in order[:k].tolist() if not off[j]]
     if len(good) >= k:
         return good
-    return good + _intercept_moves(game, f, target, length, minimum, k - len(good), rng, approach)
+    return good + _intercept_moves(game, f, target, length, minimum, k - len(good), rng, approach, weighed)
 
 
 # ----------------------------------------------------------------------------- bombers

@@ -39,11 +39,19 @@ PLAIN = 1  # gunners a plain attack (no +1, b17.36) counts as against one direct
 
 def forced_off(xs: Sequence[float], ys: Sequence[float], hs: Sequence[float]) -> list[bool]:
     """For each end (x, y, heading): whether the next move's 6" straight ahead leaves the table (clause *edge*)."""
+    off: list[bool] = forced_off_array(xs, ys, hs).tolist()
+    return off
+
+
+def forced_off_array(
+    xs: Sequence[float] | np.ndarray, ys: Sequence[float] | np.ndarray, hs: Sequence[float] | np.ndarray
+) -> np.ndarray:
+    """:func:`forced_off` as an array."""
     rad = np.radians(np.asarray(hs, dtype=float))
     x = np.asarray(xs, dtype=float) + FIGHTER_STRAIGHT * np.cos(rad)
     y = np.asarray(ys, dtype=float) + FIGHTER_STRAIGHT * np.sin(rad)
     lo, hi_x, hi_y = -TOLERANCE, G.TABLE_LENGTH + TOLERANCE, G.TABLE_WIDTH + TOLERANCE
-    off: list[bool] = ((x < lo) | (x > hi_x) | (y < lo) | (y > hi_y)).tolist()
+    off: np.ndarray = (x < lo) | (x > hi_x) | (y < lo) | (y > hi_y)
     return off
 
 
@@ -66,21 +74,34 @@ def _bomber_ends(length: float, minimum: float) -> np.ndarray:
 def in_reach(game: B17Game, fighter: Aircraft, xs: Sequence[float], ys: Sequence[float]) -> list[int]:
     """For each end (x, y) of ``fighter``: the gunners of the bombers whose next move may bring it within 4"
     (clause *reach*): ``GUNS_A_BOMBER`` for each such bomber. Every bomber's ends are measured in one pass."""
+    out: list[int] = in_reach_array(game, fighter, xs, ys).tolist()
+    return out
+
+
+def in_reach_array(
+    game: B17Game,
+    fighter: Aircraft,
+    xs: Sequence[float] | np.ndarray,
+    ys: Sequence[float] | np.ndarray,
+    flying: Sequence[Aircraft] | None = None,
+) -> np.ndarray:
+    """:func:`in_reach` as an array (``flying``: the flying bombers, when the caller has them)."""
     n = len(xs)
     if n == 0:
-        return []
+        return np.zeros(0, dtype=np.int64)
     bombers = tuple(
-        (game.dims(b), b.x, b.y, b.heading, R.allowance(b), R.minimum_straight(b, R.allowance(b)))
-        for b in game.flying_bombers()
+        (game.dims(b), b.x, b.y, b.heading, length, R.minimum_straight(b, length))
+        for b in (game.flying_bombers() if flying is None else flying)
+        for length in (R.allowance(b),)
     )
     if not bombers:
-        return [0] * n
+        return np.zeros(n, dtype=np.int64)
     ex, ey, starts, limits = _reach_table(game.dims(fighter), bombers)
     x = np.asarray(xs, dtype=float)[:, None]
     y = np.asarray(ys, dtype=float)[:, None]
     d2 = (x - ex[None, :]) ** 2 + (y - ey[None, :]) ** 2
     near = np.minimum.reduceat(d2, starts, axis=1) <= limits  # (ends, bombers): the nearest of each bomber's
-    out: list[int] = (GUNS_A_BOMBER * near.sum(axis=1)).tolist()
+    out: np.ndarray = GUNS_A_BOMBER * near.sum(axis=1)
     return out
 
 

@@ -48,29 +48,49 @@ def distance_to_footprint(
     dx, dy = px - x, py - y
     u = dx * c + dy * s  # forward, in the model's frame
     v = np.abs(-dx * s + dy * c)  # to the side
-    best: np.ndarray | None = None
-    for back, front, half in _rectangles(dims):
-        du = np.maximum(np.maximum(back - u, 0.0), u - front)
-        dv = np.maximum(v - half, 0.0)
-        d: np.ndarray = np.sqrt(du * du + dv * dv) if rough else np.hypot(du, dv)
-        best = d if best is None else np.minimum(best, d)
-    assert best is not None
-    return best
+    return _to_rectangles(dims, u, v, rough)
+
+
+def _to_rectangles(dims: G.Dims, u: np.ndarray, v: np.ndarray, rough: bool) -> np.ndarray:
+    """The least distance of points (``u`` forward, ``v`` aside, in the model's frame) to the model's
+    rectangles, all three at once (an axis of them before the points'); ``hypot``, or square roots when
+    ``rough``."""
+    back, front, half = _rectangle_axes(dims, np.ndim(u))
+    du = np.maximum(np.maximum(back - u, 0.0), u - front)
+    dv = np.maximum(v - half, 0.0)
+    d: np.ndarray = np.sqrt(du * du + dv * dv) if rough else np.hypot(du, dv)
+    least: np.ndarray = d.min(axis=0)
+    return least
+
+
+@lru_cache(maxsize=64)
+def _rectangle_axes(dims: G.Dims, ndim: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rectangles' backs, fronts and half widths (:func:`_rectangles`), each shaped to lie along an axis
+    before ``ndim`` axes of points."""
+    shape = (-1,) + (1,) * ndim
+    rects = _rectangles(dims)
+    return rects[:, 0].reshape(shape), rects[:, 1].reshape(shape), rects[:, 2].reshape(shape)
 
 
 EDGE = 1e-9  # inches: a quick measure this close to a limit is measured again with shapely (the truth)
 
 
 def snap_many(values: np.ndarray) -> list[float]:
+    """:func:`snap_array`, as a list."""
+    snapped: list[float] = snap_array(values).tolist()
+    return snapped
+
+
+def snap_array(values: np.ndarray) -> np.ndarray:
     """``core.geometry.snap`` (``round(v, 2) + 0.0``) of each value, exactly: numpy's ``rint(100 v) / 100``,
     and Python's ``round`` where ``100 v`` is within 1e-6 of a half (the only place the two may differ)."""
     scaled = values * 100.0
-    out = np.rint(scaled) / 100.0 + 0.0
+    out: np.ndarray = np.rint(scaled) / 100.0 + 0.0
     doubt = np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6
-    for i in np.nonzero(doubt)[0].tolist():
-        out[i] = round(float(values[i]), 2) + 0.0
-    snapped: list[float] = out.tolist()
-    return snapped
+    if doubt.any():
+        for i in np.nonzero(doubt)[0].tolist():
+            out[i] = round(float(values[i]), 2) + 0.0
+    return out
 
 
 def footprint_distance(dims: G.Dims, px: float, py: float, x: float, y: float, h: float) -> float:
@@ -88,18 +108,13 @@ def footprint_distance(dims: G.Dims, px: float, py: float, x: float, y: float, h
     return best
 
 
-def footprint_distance_many(
-    dims: G.Dims, px: np.ndarray, py: np.ndarray, x: np.ndarray, y: np.ndarray, c: np.ndarray, s: np.ndarray
-) -> np.ndarray:
+def footprint_distance_many(dims: G.Dims, px: np.ndarray, py: np.ndarray, x: Any, y: Any, c: Any, s: Any) -> np.ndarray:
     """:func:`footprint_distance` of many points, each from its own model at (x, y) whose heading has cosine
-    ``c`` and sine ``s`` (arrays of one shape): the same sums, with numpy's ``hypot``."""
+    ``c`` and sine ``s`` (arrays of one shape, or floats): the same sums, with numpy's ``hypot``."""
     dx, dy = px - x, py - y
     u = dx * c + dy * s
     v = np.abs(-dx * s + dy * c)
-    best = np.full(np.shape(u), np.inf)
-    for back, front, half in _rectangles_list(dims):
-        best = np.minimum(best, np.hypot(np.maximum(np.maximum(back - u, 0.0), u - front), np.maximum(v - half, 0.0)))
-    return best
+    return _to_rectangles(dims, u, v, False)
 
 
 def footprint_depth(dims: G.Dims, px: float, py: float, x: float, y: float, h: float) -> float:
@@ -153,14 +168,17 @@ def _guns_at(dims: G.Dims, x: float, y: float, h: float) -> tuple[tuple[float, f
 @lru_cache(maxsize=64)
 def _gun_table(
     fdims: G.Dims, bombers: tuple[tuple[G.Dims, float, float, float], ...]
-) -> tuple[np.ndarray, np.ndarray, float]:
-    """For bombers standing so (dims, x, y, heading each): their guns' x and y (rows of ``bombers * 4``, in
-    ``geometry.gun_positions``' order), their centres' x and y, and the farthest a gun and a part of a
-    fighter of ``fdims`` can be from their centres (kept: the bombers stand still while the fighters move)."""
-    guns = np.array([_guns_at(dims, x, y, h) for dims, x, y, h in bombers]).reshape(-1, 2).T.copy()
-    centres = np.array([(x, y) for _, x, y, _ in bombers]).T.copy()
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:
+    """For bombers standing so (dims, x, y, heading each): their guns' x and y (rows of the four guns of each,
+    in ``geometry.gun_positions``' order), their centres' x and y, and the square of the farthest a gun within
+    4" of a fighter of ``fdims`` can be from their centres (kept: the bombers stand still while the fighters
+    move)."""
+    guns = np.array([_guns_at(dims, x, y, h) for dims, x, y, h in bombers])  # (bombers, 4, 2)
     spread = math.hypot(fdims.length, fdims.span) / 2 + max(math.hypot(d.length, d.span) / 2 for d, *_ in bombers)
-    return guns, centres, spread
+    reach = ATTACK_RANGE + 2 * TOLERANCE + spread
+    cx = np.array([x for _, x, _, _ in bombers])
+    cy = np.array([y for _, _, y, _ in bombers])
+    return guns[:, :, 0].copy(), guns[:, :, 1].copy(), cx, cy, reach * reach
 
 
 def guns_met_many(
@@ -177,55 +195,51 @@ def guns_met_many(
     Counts the same guns as ``rules.guns_in_range`` would for a fighter standing there: within 4" of
     the fighter's nearest point, and with ``firing_arcs`` its centre within 60 degrees of the gun's axis.
     """
+    met: list[int] = guns_met_array(options, fighter, bombers, xs, ys, hs).tolist()
+    return met
+
+
+def guns_met_array(
+    options: Mapping[str, Any],
+    fighter: Aircraft,
+    bombers: Sequence[Aircraft],
+    xs: Sequence[float] | np.ndarray,
+    ys: Sequence[float] | np.ndarray,
+    hs: Sequence[float] | np.ndarray,
+) -> np.ndarray:
+    """:func:`guns_met_many` as an array of counts. Only the (position, bomber) pairs near enough for a gun
+    to reach are measured: a gun is within half the bomber's diagonal of its centre, the fighter's parts
+    within half its own of (x, y); the four guns of each such pair at once."""
     n = len(xs)
     if n == 0 or not bombers:
-        return [0] * n
+        return np.zeros(n, dtype=np.int64)
     fdims = R.dims_of(options, fighter.model)
     key = tuple((R.dims_of(options, b.model), b.x, b.y, b.heading) for b in bombers)
-    guns, centres, spread = _gun_table(fdims, key)
-    x = np.asarray(xs, dtype=float)[:, None]
-    y = np.asarray(ys, dtype=float)[:, None]
-    # a gun is within half the bomber's diagonal of its centre, the fighter's parts within half its own of
-    # (x, y): the pairs surely apart count no gun; only the positions near a bomber are measured (all of its
-    # pairs at once: one pass over every pair of them is quicker)
-    dx, dy = x - centres[0], y - centres[1]
-    close = np.sqrt(dx * dx + dy * dy) <= ATTACK_RANGE + 2 * TOLERANCE + spread  # (n, bombers)
-    rows = np.nonzero(close.any(axis=1))[0]
-    if rows.size == 0:
-        return [0] * n
-    x, y = x[rows], y[rows]
-    rad = np.radians(np.asarray(hs, dtype=float)[rows])[:, None]
+    gx, gy, cx, cy, reach2 = _gun_table(fdims, key)
+    x = np.asarray(xs, dtype=float)
+    y = np.asarray(ys, dtype=float)
+    dx, dy = x[:, None] - cx, y[:, None] - cy
+    at, bomber = np.nonzero(dx * dx + dy * dy <= reach2)  # the pairs near enough
+    if at.size == 0:
+        return np.zeros(n, dtype=np.int64)
+    rad = np.radians(np.asarray(hs, dtype=float)[at])[:, None]
     c, s = np.cos(rad), np.sin(rad)
-    near = np.repeat(close[rows], 4, axis=1)  # (rows, bombers * 4)
-    dx, dy = guns[0] - x, guns[1] - y  # (rows, bombers * 4): the sums of distance_to_footprint
+    dx, dy = gx[bomber] - x[at][:, None], gy[bomber] - y[at][:, None]  # (pairs, 4): distance_to_footprint's sums
     u = dx * c + dy * s
     v = np.abs(-dx * s + dy * c)
-    legs = [
-        (np.maximum(np.maximum(back - u, 0.0), u - front), np.maximum(v - half, 0.0))
-        for back, front, half in _rectangles(fdims)
-    ]
     # square roots, quicker than hypot; hypot's own verdict where a distance is within EDGE of the range
-    best = np.full(u.shape, np.inf)
-    for du, dv in legs:
-        best = np.minimum(best, np.sqrt(du * du + dv * dv))
+    best = _to_rectangles(fdims, u, v, True)
     limit = ATTACK_RANGE + TOLERANCE
     doubt = np.abs(best - limit) <= EDGE
     if doubt.any():
-        exact = np.full(int(doubt.sum()), np.inf)
-        for du, dv in legs:
-            exact = np.minimum(exact, np.hypot(du[doubt], dv[doubt]))
-        best[doubt] = exact
-    inside = ((best <= limit) & near).reshape(len(rows), len(bombers), 4)
+        best[doubt] = _to_rectangles(fdims, u[doubt], v[doubt], False)
+    inside = best <= limit
     if options["firing_arcs"]:
-        for r, j, k in zip(*np.nonzero(inside), strict=True):
-            i = int(rows[r])
-            gx, gy = guns[0, 4 * j + k], guns[1, 4 * j + k]
+        for p, k in zip(*np.nonzero(inside), strict=True):
+            i, j = int(at[p]), int(bomber[p])
             axis = bombers[j].heading + GUN_AXIS[GUNS[k]]
-            if angle_between(G.bearing(gx, gy, xs[i], ys[i]), axis) > ARC_HALF_WIDTH + ANGLE_TOLERANCE:
-                inside[r, j, k] = False
+            if angle_between(G.bearing(gx[j, k], gy[j, k], x[i], y[i]), axis) > ARC_HALF_WIDTH + ANGLE_TOLERANCE:
+                inside[p, k] = False
     count = inside.astype(np.int64)
-    pairs = np.maximum(count[:, :, 0] + count[:, :, 3], count[:, :, 1] + count[:, :, 2])
-    out = [0] * n
-    for i, met in zip(rows.tolist(), pairs.sum(axis=1).tolist(), strict=True):
-        out[i] = met
-    return out
+    pairs = np.maximum(count[:, 0] + count[:, 3], count[:, 1] + count[:, 2])  # the better pair (b17.45)
+    return np.bincount(at, weights=pairs, minlength=n).astype(np.int64)
