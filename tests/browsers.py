@@ -22,7 +22,7 @@ ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-]
+] + [a for a in os.environ.get("X_ARGS", "").split() if a]
 
 needs_chromium = pytest.mark.skipif(
     not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} (.ci/run installs it)"

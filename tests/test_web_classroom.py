@@ -262,3 +262,18 @@ def test_serve_refuses_a_retention_that_keeps_nothing_or_for_ever(tmp_path: Path
             assert said.startswith("error: Invalid value for '--retention': 'nan' is not a number"), done.stderr
         else:
             assert said.startswith(f"error: --retention {days}: the days"), done.stderr
+
+
+def test_serve_refuses_odds_playouts_of_none_or_too_many(tmp_path: Path) -> None:
+    """``serve --odds-playouts N`` (or $GROGNARD_ODDS_PLAYOUTS): 1 to MAX_PLAYOUTS, else one line, exit 2."""
+    from grognard.web.odds import MAX_PLAYOUTS
+    from terminal_driver import error_line, run_cli
+
+    db = f"sqlite:///{tmp_path / 'g.sqlite3'}"
+    for n in ("0", str(MAX_PLAYOUTS + 1)):
+        done = run_cli("serve", "--odds-playouts", n, "--db", db)
+        assert done.returncode == 2 and error_line(done) == (
+            f"error: --odds-playouts {n}: the games played out for each estimate of who is winning, 1 to {MAX_PLAYOUTS}"
+        ), done.stderr
+    done = run_cli("serve", "--odds-playouts", "many", "--db", db)
+    assert done.returncode == 2 and error_line(done).startswith("error: Invalid value for '--odds-playouts'")

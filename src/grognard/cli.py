@@ -89,11 +89,20 @@ def serve_command(
             help="each game and its record are deleted this many days after it was made (a host may choose fewer)",
         ),
     ] = 30.0,
+    odds_playouts: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            parser=whole_number,
+            envvar="GROGNARD_ODDS_PLAYOUTS",
+            help="playouts of each seat's estimate of who is winning, each turn (fewer: less CPU, a rougher bar)",
+        ),
+    ] = 16,
 ) -> None:
     """Serve games in the browser: a host makes a game, players join with its room code, bots fill the rest."""
     from grognard.web.serve import run
 
-    run(host, port, lan, db, retention=retention)
+    run(host, port, lan, db, retention=retention, odds_playouts=odds_playouts)
 
 
 def _with_the_commands(exc: Exception, message: str) -> str:

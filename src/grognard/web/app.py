@@ -31,6 +31,7 @@ from grognard.web import replays
 from grognard.web import retention as retention_
 from grognard.web.guard import CodeGate, Guard
 from grognard.web.messages import RefusalCode, refusal, refusal_code
+from grognard.web.odds import PLAYOUTS
 from grognard.web.protocol import MAX_BODY, MAX_UPLOAD, Refused, first_problem
 from grognard.web.routes import editor, pages, play, rooms, trials
 from grognard.web.routes import replays as replay_routes
@@ -53,9 +54,11 @@ def create_app(
     join_url: str | None = None,
     allowed_origins: tuple[str, ...] = (),
     retention: float = retention_.DEFAULT_DAYS,
+    odds_playouts: int = PLAYOUTS,
 ) -> FastAPI:
-    """The grognard web application over the database at ``db_url``; games kept ``retention`` days."""
-    server = Server(db_url, join_url, retention)
+    """The grognard web application over the database at ``db_url``; games kept ``retention`` days, each
+    estimate of who is winning ``odds_playouts`` games a seat."""
+    server = Server(db_url, join_url, retention, odds_playouts)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

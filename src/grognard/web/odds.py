@@ -56,7 +56,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-PLAYOUTS = 16  # a seat-view's budget: a bar to a few tens of percent, refreshed each turn
+PLAYOUTS = 16  # a seat-view's budget: a bar to a few tens of percent, refreshed each turn (serve --odds-playouts)
+MAX_PLAYOUTS = 1000  # the most ``serve --odds-playouts`` takes: a seat's estimate a few seconds of a core
 NICE = 10  # the worker's priority below the server's (os.nice); $GROGNARD_ODDS_NICE sets another
 
 _pool: ProcessPoolExecutor | None = None

@@ -6,6 +6,7 @@ import socket
 from pathlib import Path
 
 from grognard.core.errors import OptionError
+from grognard.web.odds import MAX_PLAYOUTS, PLAYOUTS
 from grognard.web.protocol import MAX_BODY
 
 WS_MAX_SIZE = MAX_BODY  # bytes of one WebSocket message (16 KiB, as an HTTP body); larger ones close the page (1009)
@@ -114,9 +115,27 @@ def check_retention(days: float) -> None:
         )
 
 
-def run(host: str, port: int, lan: bool, db: str | None, log_level: str = "info", retention: float = 30.0) -> None:
+def check_odds_playouts(playouts: int) -> None:
+    """``--odds-playouts N``: 1 to ``MAX_PLAYOUTS`` (each a whole game played out, every seat, every turn)."""
+    if not 1 <= playouts <= MAX_PLAYOUTS:
+        raise OptionError(
+            f"--odds-playouts {playouts}: the games played out for each estimate of who is winning, 1 to {MAX_PLAYOUTS}"
+        )
+
+
+def run(
+    host: str,
+    port: int,
+    lan: bool,
+    db: str | None,
+    log_level: str = "info",
+    retention: float = 30.0,
+    odds_playouts: int = PLAYOUTS,
+) -> None:
     """Serve until interrupted; with ``lan``, listen on every interface and print the join address and its QR code.
-    Each game and its record are deleted ``retention`` days after it was made (a host may choose fewer)."""
+    Each game and its record are deleted ``retention`` days after it was made (a host may choose fewer); each
+    estimate of who is winning plays ``odds_playouts`` games a seat (``OptionError`` outside 1 to
+    ``MAX_PLAYOUTS``)."""
     import uvicorn
 
     from grognard.web.app import create_app
@@ -126,6 +145,7 @@ def run(host: str, port: int, lan: bool, db: str | None, log_level: str = "info"
     if not 0 < port < 65536:
         raise OptionError(f"--port {port}: a port is 1 to 65535")
     check_retention(retention)
+    check_odds_playouts(odds_playouts)
     url = db or default_url()
     check_database(url, "--db")
     join_url = None
@@ -139,7 +159,7 @@ def run(host: str, port: int, lan: bool, db: str | None, log_level: str = "info"
     else:
         print(f"grognard serving at http://{host}:{port} (database {url.split('://')[0]})")
     print(f"games and their records are deleted {retention:g} days after they are made (--retention)")
-    app = create_app(url, join_url=join_url, retention=retention)
+    app = create_app(url, join_url=join_url, retention=retention, odds_playouts=odds_playouts)
     # a stop (Ctrl-C, SIGTERM) closes the pages still open after a short grace, never waits on them for ever
     uvicorn.run(
         app,

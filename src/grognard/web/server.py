@@ -19,6 +19,7 @@ from grognard.web import doors, odds
 from grognard.web import retention as retention_
 from grognard.web.guard import Codes, Limits
 from grognard.web.messages import RefusalCode
+from grognard.web.odds import PLAYOUTS
 from grognard.web.protocol import Refused
 from grognard.web.room import Room
 from grognard.web.store import InOrder, Store
@@ -30,9 +31,16 @@ log = logging.getLogger("grognard.web")
 class Server:
     """The rooms and the database; one worker thread runs the database calls in order."""
 
-    def __init__(self, db_url: str, join_url: str | None = None, retention: float = retention_.DEFAULT_DAYS) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        join_url: str | None = None,
+        retention: float = retention_.DEFAULT_DAYS,
+        odds_playouts: int = PLAYOUTS,
+    ) -> None:
         self.store = Store(db_url)
         self.retention = retention  # days a game is kept (retention.py); a host may choose fewer
+        self.odds_playouts = odds_playouts  # each estimate's games a seat (odds.py)
         self.sweeper: asyncio.Task[None] | None = None
         self.rooms: dict[str, Room] = {}
         self.db = InOrder(self.store)  # one thread, in order; lines of several rooms committed together
@@ -59,6 +67,7 @@ class Server:
             try:
                 room = Room.load(self.store, self.run, room_id, code, rulesets.get(ruleset_name), meta, record)
                 room.retention_most = self.retention
+                room.odds.playouts = self.odds_playouts
             except GrognardError as exc:
                 log.error("room %s cannot be rebuilt from its record: %s", code, exc)
                 continue

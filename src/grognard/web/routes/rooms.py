@@ -85,6 +85,7 @@ async def create_room(request: Request, server: ServerDep) -> Any:
     host_token = secrets.token_urlsafe(24)
     room = await Room.create(server.store, ruleset, given, body.dice, host_token, server.run, embedded)
     room.retention_most = server.retention
+    room.odds.playouts = server.odds_playouts
     server.rooms[room.code] = room
     server.codes.note(client_address(request), room.code)  # the host's own pages never count as codes tried
     made: dict[str, Any] = {"code": room.code, "host_token": host_token, "host_url": f"/host/{room.code}#{host_token}"}
