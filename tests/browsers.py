@@ -39,6 +39,40 @@ def wait_said(page: object, start: str, timeout: float | None = None) -> None:
     )
 
 
+def referee_types(host: object, value: str = "1", initiative: str | None = None) -> bool:
+    """The host page's referee types the roll asked, if one is: ``value`` for each die ("Roll 3": three of
+    them), ``initiative`` instead for an initiative roll if given; whether one was asked. The panel is read and
+    its form submitted in one step in the page (a click after a separate look found the panel hidden by then on
+    a loaded machine, the roll before just taken, and waited its 20 s for it to show again; the host page is
+    redrawn with every state, and a Playwright click waits for it to stand still), then the request is waited
+    for to change: the next roll, or none."""
+    asked = host.evaluate(  # type: ignore[attr-defined]
+        """([value, initiative]) => { const p = document.getElementById('dice-panel');
+          if (!p || p.hidden || !p.getClientRects().length) return null;
+          const k = document.getElementById('dice-kept'), label = document.getElementById('dice-label').textContent;
+          const purpose = document.getElementById('dice-purpose').textContent;
+          const n = +(/Roll (\\d+)/.exec(label) || [0, 1])[1];
+          document.getElementById('dice-values').value =
+            initiative !== null && purpose.startsWith('initiative') ? initiative : Array(n).fill(value).join(' ');
+          document.getElementById('dice-form').requestSubmit();
+          return purpose + '|' + (k ? k.textContent : ''); }""",
+        [value, initiative],
+    )
+    if asked is None:
+        return False
+    try:
+        host.wait_for_function(  # type: ignore[attr-defined]
+            """w => { const p = document.getElementById('dice-panel'), k = document.getElementById('dice-kept');
+              const now = document.getElementById('dice-purpose').textContent + '|' + (k ? k.textContent : '');
+              return p.hidden || !p.getClientRects().length || now !== w; }""",
+            arg=asked,
+            timeout=5000,
+        )
+    except Exception:  # the same request again (a re-roll of a tie, a roll refused): typed again at the next call
+        pass
+    return True
+
+
 def in_sight(page: object, selector: str) -> dict[str, float]:
     """The box of ``selector``'s first element, asserted wholly inside the page's viewport (in sight without
     scrolling: the page's own scroll is at its top)."""
@@ -88,5 +122,11 @@ def at_chromebook_sizes(page: object) -> Iterator[tuple[int, int]]:
 
 
 def font_px(page: object, selector: str) -> float:
-    """The font size of ``selector``'s first element, in CSS pixels."""
-    return float(page.eval_on_selector(selector, "e => parseFloat(getComputedStyle(e).fontSize)"))  # type: ignore[attr-defined]
+    """The font size of ``selector``'s first element, in CSS pixels. Found and measured in one evaluation in the
+    page: ``eval_on_selector`` found the element, then measured it, and one drawn anew between the two (the
+    figures, at each estimate) measured NaN, detached."""
+    return float(
+        page.evaluate(  # type: ignore[attr-defined]
+            "(s) => parseFloat(getComputedStyle(document.querySelector(s)).fontSize)", selector
+        )
+    )

@@ -233,7 +233,7 @@ def test_serve_retention_reads_numbers_as_orders_do(
     assert "--retention" in line and f"{odd!r} is not a number" in line, line
     assert started == []
     assert main(["serve", "--retention", "7.5"]) in (0, None)
-    assert started == [{"retention": 7.5}]
+    assert [kwargs["retention"] for kwargs in started] == [7.5]
 
 
 def test_ctrl_c_during_balance_says_interrupted_and_writes_no_figures(tmp_path: Path) -> None:

@@ -381,9 +381,9 @@ def test_the_projector_in_play_is_one_screen(browser: Any, server: ServerProcess
             assert table["width"] >= 0.9 * width, table
         for selector in ("#odds-labels", "#odds-bar svg", "#figures dt", "#odds-line svg"):
             in_sight(projector, selector)
-        labels = projector.eval_on_selector_all(
-            ".odds-side",
-            "es => es.map(e => [parseFloat(getComputedStyle(e).fontSize), e.scrollWidth <= e.clientWidth])",
+        labels = projector.evaluate(  # found and measured in one evaluation: they are drawn anew at each estimate
+            "() => Array.from(document.querySelectorAll('.odds-side'))"
+            ".map(e => [parseFloat(getComputedStyle(e).fontSize), e.scrollWidth <= e.clientWidth])"
         )
         assert len(labels) == 2 and all(px >= 24 and fits for px, fits in labels), labels
         # the line's words as large as the page's own, none past its picture's edge (it is drawn again at the
@@ -393,10 +393,10 @@ def test_the_projector_in_play_is_one_screen(browser: Any, server: ServerProcess
             " return s && Math.abs(s.viewBox.baseVal.width - Math.max(280, b.clientWidth)) <= 2; }"
         )
         # the picture and its words measured at one moment (a state may draw the line anew between two calls)
-        line, words = projector.eval_on_selector(
-            "#odds-line svg",
-            "s => { const r = s.getBoundingClientRect(); return [[r.left, r.right], Array.from(s.querySelectorAll"
-            "('text')).map(t => { const q = t.getBoundingClientRect(); return [q.left, q.right, q.height]; })]; }",
+        line, words = projector.evaluate(  # eval_on_selector finds, then measures: two calls
+            "() => { const s = document.querySelector('#odds-line svg'), r = s.getBoundingClientRect();"
+            " return [[r.left, r.right], Array.from(s.querySelectorAll('text'))"
+            ".map(t => { const q = t.getBoundingClientRect(); return [q.left, q.right, q.height]; })]; }"
         )
         assert words and all(h >= 16 and a >= line[0] and b <= line[1] + 1 for a, b, h in words), (line, words)
         shot(projector, f"projector-{name}-{width}x{height}")

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from browsers import needs_chromium
+from browsers import needs_chromium, referee_types
 from grognard.core.words import percent
 from grognard.rulesets.skirmish.scenario import SCENARIOS_DIR
 from grognard.web.testing import ServerProcess, call
@@ -300,12 +300,7 @@ YARD = (Path(__file__).parent / "skirmish_melee_yard.toml").read_text(encoding="
 
 def referee(host: Any) -> bool:
     """The host page types a 1 for a roll asked (a miss in melee); whether one was asked."""
-    if not host.locator("#dice-panel").is_visible():
-        return False
-    host.fill("#dice-values", "1")
-    host.locator("#dice-form button[type=submit]").click()
-    host.wait_for_timeout(300)
-    return True
+    return referee_types(host, "1")
 
 
 def test_a_melee_chosen_in_secret_through_two_pages(browser: Any, server: ServerProcess, shots: Path) -> None:

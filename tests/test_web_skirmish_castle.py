@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from browsers import needs_chromium
+from browsers import needs_chromium, referee_types
 from grognard.core.words import percent
 from grognard.web.testing import ServerProcess, call
 from test_web_skirmish_browser import drag, snap
@@ -56,32 +56,8 @@ def ladder_push(men: int) -> Fraction:
 
 
 def referee(host: Any) -> bool:
-    """The host types the roll asked, if one is: 6 1 for the initiative, 1 for every other die. The form is
-    filled and submitted in the page (the host page is redrawn with every state: a click waits for it to
-    stand still), then the request is waited for to change."""
-    asked = host.evaluate(
-        """() => { const p = document.getElementById('dice-panel'); if (!p || p.hidden) return null;
-          const k = document.getElementById('dice-kept'), label = document.getElementById('dice-label').textContent;
-          const purpose = document.getElementById('dice-purpose').textContent;
-          const n = +(/Roll (\\d+)/.exec(label) || [0, 1])[1];
-          const values = purpose.startsWith('initiative') ? '6 1' : Array(n).fill('1').join(' ');
-          document.getElementById('dice-values').value = values;
-          document.getElementById('dice-form').requestSubmit();
-          return purpose + '|' + (k ? k.textContent : ''); }"""
-    )
-    if asked is None:
-        return False
-    try:  # until the request changes (the next roll, or none)
-        host.wait_for_function(
-            """w => { const p = document.getElementById('dice-panel'), k = document.getElementById('dice-kept');
-              const now = document.getElementById('dice-purpose').textContent + '|' + (k ? k.textContent : '');
-              return p.hidden || now !== w; }""",
-            arg=asked,
-            timeout=5000,
-        )
-    except Exception:  # the same request again (a re-roll of a tie): typed again on the next call
-        pass
-    return True
+    """The host types the roll asked, if one is: 6 1 for the initiative, 1 for every other die."""
+    return referee_types(host, "1", initiative="6 1")
 
 
 def men(page: Any, unit: str) -> dict[str, tuple[float, float]]:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from browsers import needs_chromium
+from browsers import needs_chromium, referee_types
 from grognard.core.words import percent
 from grognard.web.testing import ServerProcess
 from test_web_skirmish_browser import centre, commit_menu, drag, new_page, seated, snap, tip
@@ -157,14 +157,12 @@ def referee(host: Any, value: str) -> int:
     """The host types ``value`` for every roll asked until none is; how many were typed."""
     typed = 0
     for _ in range(60):
-        host.wait_for_timeout(250)
-        if not host.locator("#dice-panel").is_visible():
-            if typed:
-                return typed
-            continue
-        host.fill("#dice-values", value)
-        host.locator("#dice-form button[type=submit]").click()
-        typed += 1
+        if referee_types(host, value):
+            typed += 1
+        elif typed:
+            return typed
+        else:
+            host.wait_for_timeout(250)
     return typed
 
 
