@@ -302,6 +302,10 @@
     }
 
     api.draw = (next, sideNames) => {
+      // a state whose table did not change (a patch that left the scene alone keeps its object: the live odds
+      // came, a player joined, an order was taken and sealed) is not drawn again: on a pupil's Chromebook a
+      // whole table drawn anew is the page's heaviest work
+      if (next === scene && (!sideNames || sideNames === sides)) return;
       if (sideNames) sides = sideNames;
       const first = !scene || scene.width !== next.width || scene.height !== next.height || scene.x0 !== next.x0 || scene.y0 !== next.y0;
       scene = next;
