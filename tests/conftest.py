@@ -28,7 +28,8 @@ if sys.flags.dont_write_bytecode or os.environ.get("PYTHONDONTWRITEBYTECODE"):
 # nice 10 an estimate waited minutes behind everyone else's (test_web_odds checks the default, 10, on its own)
 os.environ.setdefault("GROGNARD_ODDS_NICE", "0")
 # and play 2 games a seat for each estimate (serve --odds-playouts), not 16: the pages are drawn the same from any
-# estimate, and 16 cost the browser tests' servers about a tenth of the suite's CPU (test_web_odds plays its own)
+# estimate, and 16 cost a few percent more CPU (five browser files: 235 and 238 s against 220 and 234 s at 2;
+# test_web_odds plays its own number)
 os.environ.setdefault("GROGNARD_ODDS_PLAYOUTS", "2")
 
 # Every process this pytest process starts (and theirs) inherits this mark: at the session's end, one still alive
