@@ -221,3 +221,26 @@ def test_the_interceptions_spots_are_drawn_as_the_generator_draws_them() -> None
             float(v) for v in numpy_s.uniform((6.0, -B.VARY_ASIDE, 0.0), (14.0, B.VARY_ASIDE, B.VARY_LEAN))
         )
         assert ours.random() == numpy_s.random()
+
+
+@pytest.mark.rule("b17.27")
+def test_a_bombers_move_in_one_pass_is_the_least_of_its_moves_scored_one_by_one() -> None:
+    """``bots._bomber_best`` (the box held or the target flown for, every move's inches at once) picks the
+    least of ``bomber_scored``'s rows: bombers holding the box, leading it (the aim varied from the stream),
+    lining up their runs by the target, over it, and by the table's edges."""
+    rng = np.random.default_rng(27)
+    kinds = {"hold": 0, "lead": 0, "run": 0}
+    for _ in range(60):
+        lx, ly = float(rng.uniform(5, 104)), float(rng.uniform(2, 58))
+        heading = snap_angle(float(rng.uniform(-60, 60)))
+        box = {"B1": (lx, ly, heading), "B2": (lx - 5, ly + 4, heading), "B3": (lx - 5, ly - 4, heading)}
+        game = scene(box, phase="bombers")
+        for label in box:
+            a = game.aircraft(label)
+            seed = int(rng.integers(1000))
+            best = B._bomber_best(game, a, np.random.default_rng(seed))
+            rows, _ = B.bomber_scored(game, a, np.random.default_rng(seed))
+            assert best == min(rows)
+            kinds["lead" if label == "B1" else "hold"] += best[1] in (2, 3)
+            kinds["run"] += best[1] in (0, 1)
+    assert all(count > 0 for count in kinds.values()), kinds

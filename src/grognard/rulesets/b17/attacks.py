@@ -150,17 +150,15 @@ def _generic_stops(
     spread = math.hypot(tdims.length, tdims.span) / 2  # no part of the bomber is farther from its centre
     if math.hypot(f.x - target.x, f.y - target.y) > length + dims.length / 2 + spread + ATTACK_RANGE + TOLERANCE:
         return NONE, NONE  # no nose on any path comes within 4" of the bomber
-    _, straights, turns = _grid_paths(length, minimum)
+    _, straights, _ = _grid_paths(length, minimum)
     stops = _grid_checked(length, minimum)[3]
-    straight = straights[:, None]
-    turn = np.radians(f.heading + turns)[:, None]
     h0 = math.radians(f.heading)
-    cos_turn, sin_turn = np.cos(turn), np.sin(turn)
     # only the paths whose nose's two legs come within 4" of the bomber's outer circle are measured
-    rows = np.nonzero(_legs_near(f, dims, straight[:, 0], cos_turn[:, 0], sin_turn[:, 0], length, target, spread))[0]
+    rows = np.nonzero(_legs_near(f, dims.length / 2, length, minimum, target, spread))[0]
     if rows.size == 0:
         return NONE, NONE
-    straight, turn, cos_turn, sin_turn = straight[rows], turn[rows], cos_turn[rows], sin_turn[rows]
+    cos_turn, sin_turn = _grid_geometry(f.heading, length, minimum, dims.length / 2)[:2]
+    straight, cos_turn, sin_turn = straights[rows][:, None], cos_turn[rows], sin_turn[rows]
     first_leg = np.minimum(stops[None, :], straight)
     second_leg = np.maximum(stops[None, :] - straight, 0.0)
     after = stops[None, :] > straight
@@ -205,40 +203,40 @@ def _generic_stops(
     return paths, at
 
 
-def _legs_near(
-    f: Aircraft,
-    dims: G.Dims,
-    straight: np.ndarray,
-    cos_turn: np.ndarray,
-    sin_turn: np.ndarray,
-    length: float,
-    target: Aircraft,
-    spread: float,
-) -> np.ndarray:
-    """For each path (``straight`` inches, then the turned heading's cosine and sine): whether the fighter's
-    nose on either leg may come within 4" of the bomber (of the circle of radius ``spread`` round its centre);
-    the nose runs along one segment a leg, so its least distance from the centre bounds every stop's."""
-    u0x, u0y = math.cos(math.radians(f.heading)), math.sin(math.radians(f.heading))
-    half = dims.length / 2
-    tx, ty = target.x, target.y
-    turn_x, turn_y = f.x + straight * u0x, f.y + straight * u0y
-
-    def segment(ax: Any, ay: Any, bx: Any, by: Any) -> np.ndarray:
-        dx, dy = bx - ax, by - ay
-        span = dx * dx + dy * dy
-        t = np.clip(((tx - ax) * dx + (ty - ay) * dy) / np.where(span > 0, span, 1.0), 0.0, 1.0)
-        return np.asarray(np.hypot(ax + t * dx - tx, ay + t * dy - ty))
-
-    first = segment(f.x + half * u0x, f.y + half * u0y, turn_x + half * u0x, turn_y + half * u0y)
-    rest = length - straight
-    second = segment(
-        turn_x + half * cos_turn,
-        turn_y + half * sin_turn,
-        turn_x + (rest + half) * cos_turn,
-        turn_y + (rest + half) * sin_turn,
-    )
-    near: np.ndarray = np.minimum(first, second) - spread <= ATTACK_RANGE + 2 * TOLERANCE
+def _legs_near(f: Aircraft, half: float, length: float, minimum: float, target: Aircraft, spread: float) -> np.ndarray:
+    """For each grid path: whether the fighter's nose on either leg may come within 4" of the bomber (of the
+    circle of radius ``spread`` round its centre); the nose runs along one segment a leg, so its least distance
+    from the centre bounds every stop's (``half``: half the fighter's length). A bound with 0.02" to spare: a
+    path it keeps has no stop in range or one, as a path it drops has none."""
+    ax, ay, dx, dy, inverse = _grid_geometry(f.heading, length, minimum, half)[2:]
+    tx, ty = target.x - f.x, target.y - f.y
+    t = np.clip(((tx - ax) * dx + (ty - ay) * dy) * inverse, 0.0, 1.0)
+    d = np.hypot(ax + t * dx - tx, ay + t * dy - ty)
+    n = len(d) // 2
+    near: np.ndarray = np.minimum(d[:n], d[n:]) - spread <= ATTACK_RANGE + 2 * TOLERANCE
     return near
+
+
+@lru_cache(maxsize=512)  # some 5 kB an entry
+def _grid_geometry(heading: float, length: float, minimum: float, half: float) -> tuple[np.ndarray, ...]:
+    """What the grid's stops need of the fighter's heading (kept: headings come back turn after turn): each
+    path's turned heading's cosine and sine (columns), and the segments its nose runs along, the first legs'
+    then the second's, from the fighter's centre: their starts (x, y), their spans (x, y) and one over their
+    squared lengths (0 for none)."""
+    _, straights, turns = _grid_paths(length, minimum)
+    turn = np.radians(heading + turns)[:, None]
+    cos_turn, sin_turn = np.cos(turn), np.sin(turn)
+    u0x, u0y = math.cos(math.radians(heading)), math.sin(math.radians(heading))
+    turn_x, turn_y = straights * u0x, straights * u0y
+    c, s, rest = cos_turn[:, 0], sin_turn[:, 0], length - straights
+    ax = np.concatenate([np.full(len(straights), half * u0x), turn_x + half * c])
+    ay = np.concatenate([np.full(len(straights), half * u0y), turn_y + half * s])
+    bx = np.concatenate([turn_x + half * u0x, turn_x + (rest + half) * c])
+    by = np.concatenate([turn_y + half * u0y, turn_y + (rest + half) * s])
+    dx, dy = bx - ax, by - ay
+    span = dx * dx + dy * dy
+    inverse = np.where(span > 0, 1.0 / np.where(span > 0, span, 1.0), 0.0)
+    return cos_turn, sin_turn, ax, ay, dx, dy, inverse
 
 
 def _score_attack(game: B17Game, f: Aircraft, plan: Fly, space: FlySpace) -> Score | None:
@@ -466,13 +464,12 @@ def weigh(
     bonus = _bonus_attacks(game, f, target, length, minimum) if target is not None else []
     found = _checked_rows(game, f, bonus) if bonus else []
     assert found is not None  # a fighter's attacks onto the axis: plain attacks
-    first = P.rows_of(f, found)
+    nb = len(found)
     if target is not None:
         rows, paths, at = _grid_rows(game, f, target, length, minimum)
-        rows = P.joined(first, rows)
+        rows = P.joined(P.rows_of(f, found), rows) if nb else rows
     else:
-        rows, paths, at = first, NONE, NONE
-    nb = len(first)
+        rows, paths, at = P.rows_of(f, found), NONE, NONE
 
     def plan_of(k: int) -> Fly:
         return bonus[int(rows.plan[k])] if k < nb else _grid_plan(f, rows, k)

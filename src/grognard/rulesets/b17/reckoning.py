@@ -85,8 +85,9 @@ def snap_array(values: np.ndarray) -> np.ndarray:
     """``core.geometry.snap`` (``round(v, 2) + 0.0``) of each value, exactly: numpy's ``rint(100 v) / 100``,
     and Python's ``round`` where ``100 v`` is within 1e-6 of a half (the only place the two may differ)."""
     scaled = values * 100.0
-    out: np.ndarray = np.rint(scaled) / 100.0 + 0.0
-    doubt = np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6
+    steps = np.rint(scaled)
+    out: np.ndarray = steps / 100.0 + 0.0
+    doubt = np.abs(scaled - steps) > 0.5 - 1e-6  # within 1e-6 of a half
     if doubt.any():
         for i in np.nonzero(doubt)[0].tolist():
             out[i] = round(float(values[i]), 2) + 0.0
