@@ -210,13 +210,14 @@ def test_the_phase_timer_keeps_its_deadline_through_a_restart(tmp_path: Path, da
         fay = Client(srv, code, "player", p["token"])
         state = fay.state_where(lambda s: bool(s["decisions"]) and s["timer"]["left"] is not None)
         deadline = time.time() + state["timer"]["left"]
-        time.sleep(3)  # a fresh timer after the restart would end these seconds later
+        time.sleep(5)  # a fresh timer after the restart would end these seconds later (and the restart's)
         srv.kill()
         srv.start()
         fay = Client(srv, code, "player", p["token"])
         state = fay.state_where(lambda s: bool(s["decisions"]) and s["timer"]["left"] is not None)
         after = time.time() + state["timer"]["left"]
-        assert abs(after - deadline) < 1.5, (deadline, after)
+        # each deadline is read as its state arrives: on a loaded machine a state waits a second or two on its way
+        assert abs(after - deadline) < 2.5, (deadline, after)
         assert state["timer"]["left"] < 598
     finally:
         srv.stop()
