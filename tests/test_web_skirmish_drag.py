@@ -427,7 +427,7 @@ def test_a_wedge_aimed_from_a_man_in_another_units_ring_says_its_own_men_under_i
 
 def test_the_header_and_the_tab_say_the_scenarios_title(browser: Any, server: ServerProcess, shots: Path) -> None:
     """A solo game on a scenario of one's own: the player page's header and its tab's title name the scenario
-    (they said "Skirmish: Player, room ..." alone), the room code still in sight."""
+    (they said "Skirmish: Player, room ..." alone), and the player's own name, the room code still in sight."""
     from grognard.web.testing import call
 
     status, made = call(
@@ -443,8 +443,9 @@ def test_the_header_and_the_tab_say_the_scenarios_title(browser: Any, server: Se
     page.add_init_script(f"localStorage.setItem('grognard:player:{made['code']}', '{made['token']}')")
     page.goto(server.url + made["play_url"])
     page.wait_for_function("t => document.title.startsWith(t + ' - ')", arg=CROWDED_TITLE)
+    page.wait_for_function("() => document.getElementById('head-who').textContent === 'Sol'")
     head = page.inner_text("header h1")
-    assert CROWDED_TITLE in head and f"room {made['code']}" in head, head
+    assert CROWDED_TITLE in head and f"Sol, room {made['code']}" in head and "Player" not in head, head
     # said in the rule set's long title's place, cut short before the room's words are: both in sight
     h1, game, room = page.evaluate(
         "() => ['header h1', '#head-game', '.head-room'].map(q => { const r = document.querySelector(q)"

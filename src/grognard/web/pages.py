@@ -189,7 +189,8 @@ def room_page(role: str, room: Any, join_base: str = "") -> str:
     heading = {"host": "Host", "player": "Player", "projector": "Projector"}[role]
     # the game's own name (a scenario's title: the state's heading), said instead of the rule set's long title
     game = '<span class="head-game" id="head-game" hidden></span>'
-    room_words = f'<span class="head-room">: {heading}, room {code}</span>'
+    # a player's page says who plays it once its state names them (panels.js): "Ann, room CODE"
+    room_words = f'<span class="head-room">: <span id="head-who">{heading}</span>, room {code}</span>'
     h1 = f'<h1><span class="head-title">{title}</span>{game}{room_words}</h1>'
     parts = _room_parts(code)
     status, toggle, message, odds_line = parts["status"], parts["toggle"], parts["message"], parts["odds_line"]

@@ -30,6 +30,8 @@ export function drawPanels(s) {
     game.hidden = !s.heading;
     document.title = (s.heading ? s.heading + " - " : "") + pageTitle;
   }
+  const who = $("head-who");  // a player's page: the name they joined with, not "Player" (set as text)
+  if (who && role === "player" && s.you && s.you.name && who.textContent !== s.you.name) who.textContent = s.you.name;
   $("turn").textContent = s.ready ? "Turn " + s.turn : (s.dice === "manual" ? "Waiting for the referee's dice" : "Setting up");
   $("phase").textContent = s.phase ? "- " + s.phase : "";
   const words = { lobby: "waiting to start", playing: s.paused ? "paused" : "playing", over: "game over", ended: "ended by the host" };
