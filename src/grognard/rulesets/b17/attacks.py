@@ -328,10 +328,12 @@ def _scores(
     space: FlySpace,
     plan_of: Callable[[int], Fly],
     fan: dict[str, Any] | None = None,
+    bombers: list[Aircraft] | None = None,
 ) -> tuple[Scores, P.Measured]:
-    """The rows' scores (``onepass.measure``, with the paths' ends ``fan``): a row whose path leaves the table
-    is scored by ``space.resolve`` (``plan_of`` makes its plan: whether it leaves before the stop)."""
-    m = P.measure(game, f, length, rows, fan)
+    """The rows' scores (``onepass.measure``, with the paths' ends ``fan``; ``bombers``: the flying bombers):
+    a row whose path leaves the table is scored by ``space.resolve`` (``plan_of`` makes its plan: whether it
+    leaves before the stop)."""
+    m = P.measure(game, f, length, rows, fan, bombers)
     options = game.state.options
     valid = m.stays & (m.reach <= ATTACK_RANGE + TOLERANCE)  # b17.34
     if options["auto_intercept"] and len(rows):  # b17.23: the fighters attack the closest bomber
@@ -456,10 +458,16 @@ class Weighed:
 
 
 def weigh(
-    game: B17Game, f: Aircraft, length: float, minimum: float, target: Aircraft | None, space: FlySpace
+    game: B17Game,
+    f: Aircraft,
+    length: float,
+    minimum: float,
+    target: Aircraft | None,
+    space: FlySpace,
+    bombers: list[Aircraft] | None = None,
 ) -> Weighed:
     """The fighter ``f``'s decision measured (:class:`Weighed`): every attack on ``target`` and every path's
-    end, the gunners, the edge and the reach each by one call for all."""
+    end, the gunners, the edge and the reach each by one call for all (``bombers``: the flying bombers)."""
     ends = P.path_ends(f, length, minimum, P.FIGHTER_TURNS)
     bonus = _bonus_attacks(game, f, target, length, minimum) if target is not None else []
     found = _checked_rows(game, f, bonus) if bonus else []
@@ -474,7 +482,7 @@ def weigh(
     def plan_of(k: int) -> Fly:
         return bonus[int(rows.plan[k])] if k < nb else _grid_plan(f, rows, k)
 
-    scores, m = _scores(game, f, length, rows, space, plan_of, ends)
+    scores, m = _scores(game, f, length, rows, space, plan_of, ends, bombers)
     candidate = scores.valid
     if nb:
         candidate = candidate.copy()

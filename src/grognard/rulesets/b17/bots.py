@@ -214,10 +214,11 @@ def fighter_plans(
     approach = "either" if side_plan is None else side_plan.priorities.get("approach", "either")
     length = game.allowance(f)
     minimum = R.minimum_straight(f, length)
-    closest = K.closest_bombers(game.state.options, f, game.flying_bombers())
+    bombers = game.flying_bombers()
+    closest = K.closest_bombers(game.state.options, f, bombers)
     space = FlySpace(game, f.label, closest)
     target = closest[0] if closest else None
-    weighed = A.weigh(game, f, length, minimum, target, space)
+    weighed = A.weigh(game, f, length, minimum, target, space, bombers)
     # the +1 is weighed against the gunners met (the doctrine's clause gunners): the least cost first, then
     # off the table, no +1, the gunners, those at the stop, the stop, and the order found
     s = weighed.scores

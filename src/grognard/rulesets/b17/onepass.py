@@ -119,7 +119,7 @@ def path_ends(a: Aircraft, length: float, minimum: float, turn_set: tuple[float,
         "ya": ya,
         "h": hs,
         "ha": ha,
-        "leaves": ~(_on_table(x1, y1) & _on_table(x2, y2)),
+        "leaves": ~_both_on_table(x1, y1, x2, y2),
         "cos": ch,
         "sin": sh,
     }
@@ -132,10 +132,12 @@ def fan_legs(heading: float, length: float, minimum: float) -> tuple[np.ndarray,
     return fan[-1], fan[3], fan[4]
 
 
-def _on_table(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """``geometry.table_contains`` of each point."""
-    on: np.ndarray = (x >= -TOLERANCE) & (x <= G.TABLE_LENGTH + TOLERANCE) & (y >= -TOLERANCE)
-    return on & (y <= G.TABLE_WIDTH + TOLERANCE)
+def _both_on_table(x1: np.ndarray, y1: np.ndarray, x2: np.ndarray, y2: np.ndarray) -> np.ndarray:
+    """``geometry.table_contains`` of both points of each pair (the table is a rectangle: the least and the
+    greatest of each coordinate on it)."""
+    on: np.ndarray = (np.minimum(x1, x2) >= -TOLERANCE) & (np.maximum(x1, x2) <= G.TABLE_LENGTH + TOLERANCE)
+    both: np.ndarray = on & (np.minimum(y1, y2) >= -TOLERANCE) & (np.maximum(y1, y2) <= G.TABLE_WIDTH + TOLERANCE)
+    return both
 
 
 @dataclass(frozen=True)
@@ -222,9 +224,17 @@ class Measured:
     fan_reach: np.ndarray
 
 
-def measure(game: B17Game, f: Aircraft, length: float, rows: Rows, fan: dict[str, Any] | None = None) -> Measured:
+def measure(
+    game: B17Game,
+    f: Aircraft,
+    length: float,
+    rows: Rows,
+    fan: dict[str, Any] | None = None,
+    bombers: Sequence[Aircraft] | None = None,
+) -> Measured:
     """Every row's measures (:class:`Measured`) and those of the paths' ends ``fan`` (:func:`path_ends`), in
-    one pass: the gunners, the edge and the reach each measured by one call for every stop and end."""
+    one pass: the gunners, the edge and the reach each measured by one call for every stop and end
+    (``bombers``: the flying bombers, when the caller has them)."""
     n = len(rows)
     rad = math.radians(f.heading)
     c, s = math.cos(rad), math.sin(rad)
@@ -251,7 +261,7 @@ def measure(game: B17Game, f: Aircraft, length: float, rows: Rows, fan: dict[str
     else:
         reach, plain = np.zeros(0), np.zeros(0, dtype=bool)
     at_x, at_y, at_h = np.concatenate([x, ends[0]]), np.concatenate([y, ends[1]]), np.concatenate([h, ends[2]])
-    bombers = game.flying_bombers()
+    bombers = game.flying_bombers() if bombers is None else bombers
     met = K.guns_met_array(game.state.options, f, bombers, at_x, at_y, at_h)
     off = E.forced_off_array(ends[0], ends[1], ends[2])
     next_reach = E.in_reach_array(game, f, ends[0], ends[1], bombers)
@@ -285,7 +295,7 @@ def _own_ends(
     snapped = K.snap_array(np.concatenate([ex, ey]))
     m, k = len(own), len(ends[0])
     stays, end = stays.copy(), end.copy()
-    stays[own] = _on_table(x1, y1) & _on_table(ex, ey)
+    stays[own] = _both_on_table(x1, y1, ex, ey)
     end[own] = np.arange(k, k + m)
     eh = np.where(turned, rows.heading[own], f.heading)
     return (

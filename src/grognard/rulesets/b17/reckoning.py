@@ -150,8 +150,9 @@ def attack_range(
 def closest_bombers(options: Mapping[str, Any], fighter: Aircraft, bombers: Sequence[Aircraft]) -> list[Aircraft]:
     """``rules.closest_bombers`` by the quick distance; shapely's list when a bomber is within :data:`EDGE`
     of the tie limit (the nearest one's distance and the tolerance)."""
-    ranged = [(attack_range(options, fighter, fighter.x, fighter.y, fighter.heading, b, -1.0), b) for b in bombers]
-    ranged = [(d, b) for d, b in ranged if b.flying]
+    nx, ny = G.nose(R.dims_of(options, fighter.model), fighter.x, fighter.y, fighter.heading)  # attack_range's
+    dims = {model: R.dims_of(options, model) for model in {b.model for b in bombers}}
+    ranged = [(footprint_distance(dims[b.model], nx, ny, b.x, b.y, b.heading), b) for b in bombers if b.flying]
     if not ranged:
         return []
     best = min(d for d, _ in ranged)
@@ -215,8 +216,8 @@ def guns_met_array(
     if n == 0 or not bombers:
         return np.zeros(n, dtype=np.int64)
     fdims = R.dims_of(options, fighter.model)
-    key = tuple((R.dims_of(options, b.model), b.x, b.y, b.heading) for b in bombers)
-    gx, gy, cx, cy, reach2 = _gun_table(fdims, key)
+    dims = {model: R.dims_of(options, model) for model in {b.model for b in bombers}}
+    gx, gy, cx, cy, reach2 = _gun_table(fdims, tuple((dims[b.model], b.x, b.y, b.heading) for b in bombers))
     x = np.asarray(xs, dtype=float)
     y = np.asarray(ys, dtype=float)
     dx, dy = x[:, None] - cx, y[:, None] - cy
