@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -25,6 +26,7 @@ def documented() -> dict[str, str]:
     return ids
 
 
+@functools.cache  # the test files parsed once a run, not once for each test that asks
 def rule_ids_in_tests() -> dict[str, list[str]]:
     """Rule IDs named by @pytest.mark.rule(...) in the test files, with the tests naming them."""
     out: dict[str, list[str]] = {}
@@ -71,7 +73,8 @@ def test_ids_are_numbered_in_order() -> None:
         assert numbers == list(range(1, len(numbers) + 1)), f"{doc.name}: IDs not 1..N in order: {numbers}"
 
 
-def defined_in(path: Path) -> set[str]:
+@functools.cache  # a module parsed once a run, not once for each Code: line naming it
+def defined_in(path: Path) -> frozenset[str]:
     """The names a module defines or imports anywhere (functions, classes, methods, assigned names)."""
     out: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -83,7 +86,7 @@ def defined_in(path: Path) -> set[str]:
             out.add(node.target.id)
         elif isinstance(node, ast.ImportFrom):
             out |= {alias.asname or alias.name for alias in node.names}
-    return out
+    return frozenset(out)
 
 
 @pytest.mark.parametrize("doc", sorted(p.name for p in DOCS.glob("*.md")))
