@@ -236,6 +236,13 @@ def measure(
     one pass: the gunners, the edge and the reach each measured by one call for every stop and end
     (``bombers``: the flying bombers, when the caller has them)."""
     n = len(rows)
+    bombers = game.flying_bombers() if bombers is None else bombers
+    if not n and fan is not None:  # no attack (half the fighters' decisions): the paths' ends alone
+        met = K.guns_met_array(game.state.options, f, bombers, fan["xa"], fan["ya"], fan["ha"])
+        off = E.forced_off_array(fan["xa"], fan["ya"], fan["ha"])
+        empty, no, none = np.zeros(0), np.zeros(0, dtype=bool), np.zeros(0, dtype=np.int64)
+        reach = E.in_reach_array(game, f, fan["xa"], fan["ya"], bombers)
+        return Measured(empty, empty, empty, no, empty, no, none, none, no, none, met, off, reach)
     rad = math.radians(f.heading)
     c, s = math.cos(rad), math.sin(rad)
     straight, stop, c1, s1 = rows.straight, rows.stop, rows.cos, rows.sin
@@ -261,7 +268,6 @@ def measure(
     else:
         reach, plain = np.zeros(0), np.zeros(0, dtype=bool)
     at_x, at_y, at_h = np.concatenate([x, ends[0]]), np.concatenate([y, ends[1]]), np.concatenate([h, ends[2]])
-    bombers = game.flying_bombers() if bombers is None else bombers
     met = K.guns_met_array(game.state.options, f, bombers, at_x, at_y, at_h)
     off = E.forced_off_array(ends[0], ends[1], ends[2])
     next_reach = E.in_reach_array(game, f, ends[0], ends[1], bombers)
