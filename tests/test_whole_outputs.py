@@ -11,6 +11,7 @@ command that goes on with it; that command finishes the very game.
 
 from __future__ import annotations
 
+import functools
 import os
 import resource
 import signal
@@ -32,17 +33,25 @@ def _full_disk() -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (LIMIT, LIMIT))  # Python ignores SIGXFSZ: a write says EFBIG
 
 
+def full_disk_env() -> dict[str, str]:
+    """cli_env() with no bytecode written: under the limit Python's write of a module's .pyc is cut at the
+    limit and kept (its short write unchecked), and every later import of that module, in any run, failed
+    ("marshal data too short") until the file was deleted: a module changed since its last compile broke it."""
+    return {**cli_env(), "PYTHONDONTWRITEBYTECODE": "1"}
+
+
 def run_on_a_full_disk(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "grognard", *args],
         capture_output=True,
         text=True,
         timeout=HANG_GUARD,
-        env=cli_env(),
+        env=full_disk_env(),
         preexec_fn=_full_disk,
     )
 
 
+@functools.cache  # a command's --help read once a run: simulate's and sweep's each cost a fresh process
 def force(command: str) -> list[str]:
     """``--force`` where the command takes it to write over a file (every output, once outputs refuse to)."""
     return ["--force"] if "--force" in run_cli(command, "--help").stdout else []
@@ -127,7 +136,7 @@ def test_a_full_disk_during_play_record_names_the_file_and_the_way_on(tmp_path: 
             capture_output=True,
             text=True,
             timeout=HANG_GUARD,
-            env=cli_env(),
+            env=full_disk_env(),
             preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (8 * LIMIT, 8 * LIMIT)),
         )
     )
@@ -165,3 +174,21 @@ def test_force_over_a_pipe_writes_into_it_and_leaves_the_pipe(tmp_path: Path) ->
     reader.join(HANG_GUARD)
     assert picture and b"<svg" in picture[0]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe.svg"]
+
+
+def test_a_run_on_a_full_disk_leaves_no_cut_bytecode(tmp_path: Path) -> None:
+    """A module first imported under the limit: its .pyc is not left cut short for the next run to fail on."""
+    (tmp_path / "sizable.py").write_text("".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(200)))
+    command = [sys.executable, "-c", "import sizable"]
+    done = subprocess.run(
+        command,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD,
+        env=full_disk_env(),
+        preexec_fn=_full_disk,
+    )
+    assert done.returncode == 0, done.stderr
+    again = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=HANG_GUARD, env=cli_env())
+    assert again.returncode == 0, again.stderr  # it said: EOFError: marshal data too short
