@@ -238,7 +238,8 @@ def test_serve_retention_reads_numbers_as_orders_do(
 
 def test_ctrl_c_during_balance_says_interrupted_and_writes_no_figures(tmp_path: Path) -> None:
     """Ctrl-C during grognard balance ('Ctrl-C stops', it says) ended it with exit 130 and not a word: Typer
-    turns a Ctrl-C no command catches into its Exit(130), past the program's 'interrupted' line."""
+    turns a Ctrl-C no command catches into its Exit(130), past the program's 'interrupted' line. The --out folder
+    it made is removed again, empty; one that was there before stays."""
     from grognard.cli_balance import OUTPUTS
     from terminal_driver import ctrl_c_after
 
@@ -249,3 +250,4 @@ def test_ctrl_c_during_balance_says_interrupted_and_writes_no_figures(tmp_path: 
     assert code == 130, err
     assert [line for line in err.splitlines() if line.strip()] == ["interrupted"], err
     assert "Book v book" not in shown and not any((out / name).exists() for name in OUTPUTS)
+    assert not out.exists()  # the folder it made for the run is gone too (it was left behind, empty)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -321,10 +322,13 @@ def _given(ruleset: Ruleset, option: list[str] | None, scenario: str | None) -> 
     return given
 
 
-def _check_places(out: Path | None, force: bool, scheduler: str | None) -> None:
-    """The folder to write in and the cluster, checked (and the folder made) before any game is played."""
+def _check_places(out: Path | None, force: bool, scheduler: str | None) -> bool:
+    """The folder to write in and the cluster, checked (and the folder made) before any game is played; whether
+    the folder was made now."""
+    made = False
     if out is not None:
         check_outputs_in(out, OUTPUTS, force, "--out")
+        made = not out.exists()
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -333,6 +337,19 @@ def _check_places(out: Path | None, force: bool, scheduler: str | None) -> None:
         from grognard.analysis.cluster import dask_rows
 
         list(dask_rows([], scheduler))  # reached, or refused in one line
+    return made
+
+
+@contextmanager
+def _unmade_if_stopped(out: Path | None, made: bool) -> Iterator[None]:
+    """The folder ``--out`` made for this run is removed again if the run stops (Ctrl-C, an error) before anything
+    was written in it: an empty folder left behind said nothing, and refused nothing the next run."""
+    try:
+        yield
+    except BaseException:
+        if made and out is not None and out.is_dir() and not any(out.iterdir()):
+            out.rmdir()
+        raise
 
 
 def balance_command(
@@ -410,28 +427,29 @@ def balance_command(
     if skilled == "book":
         raise OptionError("--skilled 'book': the level played against the book is another (hard, normal, beginner)")
     limit = _game_facts(ruleset, options)
-    _check_places(out, force, scheduler)
-    pairs = _pairings(ruleset, "book", skilled, every) if m else [("book", "book")]
-    plans = [_plan_of(ruleset, options, pair, seed, n if i == 0 else m) for i, pair in enumerate(pairs)]
-    if sweep not in evening.FIELDS:
-        raise OptionError(f"--sweep {sweep!r}: choose one of {', '.join(evening.FIELDS)}")
-    sweeping = sweep != "none" and limit is not None and any(spec.name == "turn_limit" for spec in ruleset.options)
-    values = evening.most_values(ruleset, limit, sweep) if sweeping and limit is not None else 0
-    played = _run(ruleset, plans, processes, scheduler, f"{ruleset.name} balance", as_json, values)
-    data = _figures(ruleset, options, pairs, plans, played, limit, seed, skilled, every, skill_games is not None)
-    if sweeping and limit is not None:
-        found = evening.sweeps(ruleset, options, played[0], limit, _player(ruleset, processes, scheduler), sweep)
-        data["sweep"] = _sweep_data(found, ruleset, options, given, n, seed, out)
-    if as_json:
-        print(json.dumps(data, indent=1))
-    else:
-        _print(Console(highlight=False, soft_wrap=True), data, ruleset)
-    if out is not None:
-        from grognard.analysis.report import write_balance
+    made = _check_places(out, force, scheduler)
+    with _unmade_if_stopped(out, made):
+        pairs = _pairings(ruleset, "book", skilled, every) if m else [("book", "book")]
+        plans = [_plan_of(ruleset, options, pair, seed, n if i == 0 else m) for i, pair in enumerate(pairs)]
+        if sweep not in evening.FIELDS:
+            raise OptionError(f"--sweep {sweep!r}: choose one of {', '.join(evening.FIELDS)}")
+        sweeping = sweep != "none" and limit is not None and any(spec.name == "turn_limit" for spec in ruleset.options)
+        values = evening.most_values(ruleset, limit, sweep) if sweeping and limit is not None else 0
+        played = _run(ruleset, plans, processes, scheduler, f"{ruleset.name} balance", as_json, values)
+        data = _figures(ruleset, options, pairs, plans, played, limit, seed, skilled, every, skill_games is not None)
+        if sweeping and limit is not None:
+            found = evening.sweeps(ruleset, options, played[0], limit, _player(ruleset, processes, scheduler), sweep)
+            data["sweep"] = _sweep_data(found, ruleset, options, given, n, seed, out)
+        if as_json:
+            print(json.dumps(data, indent=1))
+        else:
+            _print(Console(highlight=False, soft_wrap=True), data, ruleset)
+        if out is not None:
+            from grognard.analysis.report import write_balance
 
-        written = write_balance(out, data, played[0].summary)
-        if not as_json:
-            print("wrote " + ", ".join(str(p) for p in written))
+            written = write_balance(out, data, played[0].summary)
+            if not as_json:
+                print("wrote " + ", ".join(str(p) for p in written))
 
 
 def _figures(
