@@ -90,10 +90,12 @@ def test_a_table_drawn_from_nothing_is_checked_mended_saved_played_and_balanced(
     assert [p["field"] for p in problems] == ["terrain[3].line"], problems
     assert "meets none" in problems[0]["text"] and page.locator("#ed-problems li").count() == 1
     assert page.locator(".ed-over .ed-problem").count() == 1  # drawn where it lies
+    assert page.locator("#ed-play-note").is_visible()  # why Play is off
     page.click("[data-tool=pick]")
     drag(page, (40, 10.5), (40, 20))  # the bridge moved onto the river: mended
     assert settled(page) == []
     assert page.inner_text("#ed-status") == "checked: no problems, it can be played"
+    assert not page.locator("#ed-play-note").is_visible()  # it said so beside a table that could be played
     data = page.evaluate("window.grognardEditor.data()")
     kinds = [t["kind"] for t in data["terrain"]]
     assert kinds == ["building", "stone_wall", "river", "bridge"]

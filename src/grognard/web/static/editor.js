@@ -85,6 +85,7 @@ function showProblems() {
   const sound = !problems.length;
   document.querySelector("main").dataset.sound = String(sound);
   for (const id of ["ed-play", "ed-test", "ed-balance"]) $(id).disabled = !sound;
+  $("ed-play-note").hidden = sound;  // why Play is off: said while it is, not beside a table that can be played
   $("ed-status").textContent = sound ? "checked: no problems, it can be played" : "checked: " + problems.length + " problem" + (problems.length > 1 ? "s" : "") + " (kept as a draft)";
 }
 function pickField(field) {  // a problem's entry picked ("units[1].figures[2].at": unit 1's third man)
