@@ -5,9 +5,8 @@ order parses and its preview answers with the rules' own figures, the same as ``
 from __future__ import annotations
 
 import ast
+import functools
 import json
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from grognard.core.face import CLASSES
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import face
 from grognard.rulesets.skirmish import face_controls as FC
+from terminal_driver import run_cli
 
 SKIRMISH = get("skirmish")
 SCENARIOS = [name for name, _ in SKIRMISH.files.shipped()] if SKIRMISH.files else []
@@ -134,13 +134,18 @@ def play_to(scenario: str, seed: int, wanted: Any, limit: int = 600) -> tuple[An
     raise AssertionError("never owed")
 
 
+@functools.cache
+def printed_odds() -> dict[str, list[dict[str, Any]]]:
+    """Each table's rows as ``grognard odds skirmish --json`` prints them: run once a module (through the
+    program's entry, run_cli), not once for each row a test looks up."""
+    done = run_cli("odds", "skirmish", "--json")
+    assert done.returncode == 0, done.stderr
+    return {t["name"]: t["rows"] for t in json.loads(done.stdout)["tables"]}
+
+
 def odds_row(weapon: str, band: str, cover: str) -> Fraction:
     """The chance of 'dead' ``grognard odds skirmish --json`` prints for one shot."""
-    done = subprocess.run(
-        [sys.executable, "-m", "grognard.cli", "odds", "skirmish", "--json"], capture_output=True, text=True, check=True
-    )
-    table = next(t for t in json.loads(done.stdout)["tables"] if t["name"] == f"shot_{weapon}")
-    row = next(r for r in table["rows"] if r["parameter"] == f"{band} {cover}")
+    row = next(r for r in printed_odds()[f"shot_{weapon}"] if r["parameter"] == f"{band} {cover}")
     return Fraction(next(o["probability"] for o in row["outcomes"] if o["outcome"] == "dead"))
 
 
@@ -207,11 +212,7 @@ def range_game() -> tuple[Any, dict[str, Any]]:
 
 
 def odds_dead(table: str, parameter: str) -> Fraction:
-    done = subprocess.run(
-        [sys.executable, "-m", "grognard.cli", "odds", "skirmish", "--json"], capture_output=True, text=True, check=True
-    )
-    rows = next(t for t in json.loads(done.stdout)["tables"] if t["name"] == table)["rows"]
-    row = next(r for r in rows if r["parameter"] == parameter)
+    row = next(r for r in printed_odds()[table] if r["parameter"] == parameter)
     return Fraction(next(o["probability"] for o in row["outcomes"] if o["outcome"] == "dead"))
 
 
@@ -296,9 +297,5 @@ def test_two_men_at_an_enemy_ladders_top_push_it_together_with_the_odds_commands
 
 
 def odds_dead_row(table: str, parameter: Any) -> Fraction:
-    done = subprocess.run(
-        [sys.executable, "-m", "grognard.cli", "odds", "skirmish", "--json"], capture_output=True, text=True, check=True
-    )
-    rows = next(t for t in json.loads(done.stdout)["tables"] if t["name"] == table)["rows"]
-    row = next(r for r in rows if r["parameter"] == parameter)
+    row = next(r for r in printed_odds()[table] if r["parameter"] == parameter)
     return Fraction(next(o["probability"] for o in row["outcomes"] if o["outcome"] is True))
