@@ -15,14 +15,15 @@ from grognard.rulesets import get
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
+    """A fresh ``python -m grognard``: for what is about the process (its exit code and stderr as the OS has
+    them); the rest of this file calls ``main`` in the test's own process."""
     return subprocess.run([sys.executable, "-m", "grognard", *args], capture_output=True, text=True, timeout=300)
 
 
-def test_standard_game_bot_against_bot_finishes_with_a_result() -> None:
+def test_standard_game_bot_against_bot_finishes_with_a_result(capsys: pytest.CaptureFixture[str]) -> None:
     """README's run command: the seed's own beach (6 German, 18 American players), bots, to the result."""
-    done = run("play", "omaha", "--seed", "11")
-    assert done.returncode == 0, done.stderr
-    out = done.stdout
+    assert main(["play", "omaha", "--seed", "11"]) == 0
+    out = capsys.readouterr().out
     assert "germans=6" in out
     assert "Turn 1" in out and "landings: A1" in out and "A18" in out
     assert "Result:" in out
@@ -38,10 +39,9 @@ def test_same_seed_same_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out != first
 
 
-def test_help_lists_the_rule_sets_options_with_defaults() -> None:
-    done = run("play", "omaha", "--help")
-    assert done.returncode == 0
-    text = " ".join(done.stdout.split())
+def test_help_lists_the_rule_sets_options_with_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "omaha", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
     for spec in get("omaha").options:
         assert "--" + spec.name.replace("_", "-") in text, spec.name
     assert "--germans=6 (int 1..12)" in text and "--fresh-squads=unlimited" in text and "exits|bunkers_only" in text
@@ -49,10 +49,9 @@ def test_help_lists_the_rule_sets_options_with_defaults() -> None:
 
 
 @pytest.mark.parametrize("command", ["render", "odds", "simulate", "sweep"])
-def test_every_commands_help_names_every_rule_set(command: str) -> None:
-    done = run(command, "--help")
-    assert done.returncode == 0
-    text = " ".join(done.stdout.split())
+def test_every_commands_help_names_every_rule_set(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([command, "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
     for name in ("omaha", "b17", "skirmish"):
         assert name in text, (command, name)
 
