@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from grognard.cli import main
 from terminal_driver import HANG_GUARD, Terminal, cli_env, error_line, run_cli
 
 
@@ -175,10 +176,17 @@ def test_simulate_with_an_absurd_number_of_games_is_refused_at_once() -> None:
         ("fresh_squads=unlimited..4", "error: option 'fresh_squads': 'unlimited..4' is not a range of whole numbers"),
     ],
 )
-def test_a_sweep_axis_with_an_empty_twice_listed_or_backward_value_is_refused(axis: str, expected: str) -> None:
+def test_a_sweep_axis_with_an_empty_twice_listed_or_backward_value_is_refused(
+    axis: str, expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Each point of a sweep is played once and as written: an empty value is not skipped, a value listed twice
     is not played twice, and a range written backwards is named as such."""
-    line = error_line(run_cli("sweep", "omaha", "-o", axis, "-n", "2"))
+    # in this process (the program's main, as test_balance runs sweeps), not a fresh one as run_cli runs
+    # sweep: on one process (--jobs 1) a sweep that was not refused plays its few games here and ends
+    args = ["sweep", "omaha", "-o", axis, "-n", "2", "--jobs", "1"]
+    code = main(args)
+    said = capsys.readouterr()
+    line = error_line(subprocess.CompletedProcess(args, code, said.out, said.err))
     assert line.startswith(expected), line
 
 
