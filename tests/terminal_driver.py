@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 import os
 import re
@@ -41,14 +42,23 @@ FRESH_PROCESS = frozenset({"serve", "simulate", "sweep", "balance"})
 """Commands :func:`run_cli` runs in a fresh process: they start a server or a pool of processes."""
 
 
+def _one_process(args: tuple[str, ...]) -> bool:
+    """A command of FRESH_PROCESS that starts no server nor pool: its --help, or a simulate, sweep or balance
+    on one process (``--jobs 1``, no ``--scheduler``: its games played in the calling process, no pool)."""
+    if "--help" in args:
+        return True
+    jobs_1 = any(a == "--jobs" and b == "1" for a, b in itertools.pairwise(args)) or "--jobs=1" in args
+    return args[0] != "serve" and jobs_1 and not any(a.startswith("--scheduler") for a in args)
+
+
 def run_cli(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """``grognard ARGS`` with ``stdin`` piped in: its exit code and what it wrote, as ``python -m grognard
     ARGS`` gives them. Run in this process through the program's own entry (``grognard.cli.main``, with its
     standard streams and working folder swapped for the call's) unless the command is one of FRESH_PROCESS
-    or ``$GROGNARD_TEST_SUBPROCESS`` is set: then in a fresh process, where a hang fails after HANG_GUARD
-    seconds. A fresh Python costs the program's whole start (numpy, the rule set) at every call: about
-    0.7 s of CPU, a few minutes of the suite's."""
-    if (args and args[0] in FRESH_PROCESS) or os.environ.get("GROGNARD_TEST_SUBPROCESS"):
+    (and not on one process: _one_process) or ``$GROGNARD_TEST_SUBPROCESS`` is set: then in a fresh process,
+    where a hang fails after HANG_GUARD seconds. A fresh Python costs the program's whole start (numpy, the
+    rule set) at every call: about 0.7 s of CPU, a few minutes of the suite's."""
+    if (args and args[0] in FRESH_PROCESS and not _one_process(args)) or os.environ.get("GROGNARD_TEST_SUBPROCESS"):
         return run_fresh(*args, stdin=stdin, cwd=cwd)
     return _run_here(list(args), stdin, cwd)
 
