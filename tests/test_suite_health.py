@@ -144,6 +144,7 @@ def test_without_chromium_the_browser_tests_say_so_in_one_line() -> None:
         (("play", "skirmish", "--bots", "axis=expert"), ""),  # one error line, exit 2
         (("play", "b17", "--seed", "2", "--human", "american", "-q"), "quit\n"),  # a person who stops at once
         (("rules",), ""),
+        (("simulate", "b17", "-n", "3", "--seed", "2", "--jobs", "1"), ""),  # on one process: no pool, run here
     ],
 )
 def test_a_command_run_in_this_process_says_what_a_fresh_one_says(
