@@ -22,6 +22,14 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def here(capsys: pytest.CaptureFixture[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """``grognard ARGS`` through the program's main in this process, where run_cli would start a fresh one
+    (serve, sweep): the caller guards against what a fresh process was for (a server started, a pool)."""
+    code = main(list(args))
+    said = capsys.readouterr()
+    return subprocess.CompletedProcess(["grognard", *args], code, said.out, said.err)
+
+
 # ---------------------------------------------------------------------- serve --db
 @pytest.mark.parametrize(
     ("url", "expected"),
@@ -37,8 +45,16 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("sqlite:///:memory:", "an SQLite database in memory keeps no game"),
     ],
 )
-def test_serve_with_a_database_it_cannot_use(url: str, expected: str, tmp_path: Path) -> None:
+def test_serve_with_a_database_it_cannot_use(
+    url: str, expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     pytest.importorskip("sqlalchemy")
+    import uvicorn
+
+    def started(*args: object, **kwargs: object) -> None:  # the hang guard of a run in this process
+        raise AssertionError(f"serve started its server on {url}: the --db was not refused")
+
+    monkeypatch.setattr(uvicorn, "run", started)
     if "psycopg" in url:
         try:
             import psycopg  # noqa: F401
@@ -50,7 +66,7 @@ def test_serve_with_a_database_it_cannot_use(url: str, expected: str, tmp_path: 
         record = tmp_path / "game.jsonl"
         record.write_text('{"type":"header"}\n' * 200, encoding="utf-8")
         url = url.replace("NOTADB", str(record))
-    line = error_line(run_cli("serve", "--db", url, "--port", "8799"))
+    line = error_line(here(capsys, "serve", "--db", url, "--port", "8799"))
     assert line.startswith("error: --db ") and expected in line, line
     if "NOTADB" not in url and "game.jsonl" in url:
         assert record.read_text(encoding="utf-8") == '{"type":"header"}\n' * 200  # the file left as it was
@@ -183,10 +199,7 @@ def test_a_sweep_axis_with_an_empty_twice_listed_or_backward_value_is_refused(
     is not played twice, and a range written backwards is named as such."""
     # in this process (the program's main, as test_balance runs sweeps), not a fresh one as run_cli runs
     # sweep: on one process (--jobs 1) a sweep that was not refused plays its few games here and ends
-    args = ["sweep", "omaha", "-o", axis, "-n", "2", "--jobs", "1"]
-    code = main(args)
-    said = capsys.readouterr()
-    line = error_line(subprocess.CompletedProcess(args, code, said.out, said.err))
+    line = error_line(here(capsys, "sweep", "omaha", "-o", axis, "-n", "2", "--jobs", "1"))
     assert line.startswith(expected), line
 
 
