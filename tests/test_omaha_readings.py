@@ -69,7 +69,7 @@ def test_the_fights_a_bot_may_pick_past_the_wall_follow_the_shoot_from_option(
 
 
 def test_a_bad_shoot_from_value_is_one_line() -> None:
-    bad = run_cli("simulate", "omaha", "-n", "1", "-o", "shoot_from=sand")
+    bad = run_cli("simulate", "omaha", "-n", "1", "--jobs", "1", "-o", "shoot_from=sand")  # one process: run here
     assert bad.returncode == 2
     assert bad.stderr.strip() == "error: option 'shoot_from': 'sand' is not one of wall_or_beyond, wall"
 
