@@ -233,11 +233,8 @@ def snap(page: Any, shots: Path, name: str) -> None:
 
 
 @needs_chromium
-def test_the_editors_buttons_test_balance_and_play_its_table(
-    browser: Any, server: ServerProcess, shots: Path, tmp_path: Path
-) -> None:
-    """The table editor's Test it, Balance it and Play take the table as it stands (its file, as the editor
-    writes it): one game's end and its replay's link, a small run's figures, then a room hosted on it."""
+def in_the_editor(browser: Any, server: ServerProcess, tmp_path: Path) -> tuple[Any, Any]:
+    """A context and its page on the table editor at 1366x768, the fire range's file opened and checked sound."""
     pytest.importorskip("playwright.sync_api")
     mine = tmp_path / "range.toml"
     mine.write_text(RANGE, encoding="utf-8")
@@ -248,6 +245,15 @@ def test_the_editors_buttons_test_balance_and_play_its_table(
     page.wait_for_selector("main[data-checked]")
     page.set_input_files("#ed-file", str(mine))
     page.wait_for_function("() => document.getElementById('ed-status').textContent.startsWith('checked: no problems')")
+    return context, page
+
+
+def test_the_editors_buttons_test_balance_and_play_its_table(
+    browser: Any, server: ServerProcess, shots: Path, tmp_path: Path
+) -> None:
+    """The table editor's Test it, Balance it and Play take the table as it stands (its file, as the editor
+    writes it): one game's end and its replay's link, a small run's figures, then a room hosted on it."""
+    context, page = in_the_editor(browser, server, tmp_path)
     page.click("#ed-test")
     page.wait_for_selector("#ed-run a.trial-replay")
     assert "One game, the book against the book (seed " in page.inner_text("#ed-run")
@@ -272,18 +278,9 @@ def test_a_number_of_games_out_of_reach_is_said_in_words_and_asks_nothing(
     """The editor's Balance it over 10000 games said 'Not balanced: malformed message: games: Input should be
     less than or equal to 200' (the server's validation, in its words); now the page says the number typed and
     the reach, and starts no run."""
-    pytest.importorskip("playwright.sync_api")
-    mine = tmp_path / "range.toml"
-    mine.write_text(RANGE, encoding="utf-8")
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    context.set_default_timeout(30000)
-    page = context.new_page()
+    context, page = in_the_editor(browser, server, tmp_path)
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url) if "/api/trials/" in request.url else None)
-    page.goto(server.url + "/editor")
-    page.wait_for_selector("main[data-checked]")
-    page.set_input_files("#ed-file", str(mine))
-    page.wait_for_function("() => document.getElementById('ed-status').textContent.startsWith('checked: no problems')")
     for typed in ("10000", "0", "2.5"):
         page.fill("#ed-games", typed)
         page.click("#ed-balance")
