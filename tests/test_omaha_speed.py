@@ -1,12 +1,15 @@
 """Omaha's one-game engine, lean per decision (issue 33, item 2): a bot's order on the fast path hands ``pending``
 the rest of the phase as it stands (no decision worked out again), and the phase so handed on is the one the
-rules owe (the same as a copy works out afresh); a mechanic counts its successes of any whole number type."""
+rules owe (the same as a copy works out afresh); a mechanic counts its successes of any whole number type; a bot's
+move built by its decision's own space (by the rules' reach) is not checked again on the fast path, anything else
+is; ``play_out`` on the fast path with nothing recorded plays through ``Game.play_bots``, the game ``apply`` plays."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
+import pytest
 
 from grognard.core.dice import (
     BOTS,
@@ -19,7 +22,11 @@ from grognard.core.dice import (
     stream,
 )
 from grognard.core.engine import Game
+from grognard.core.errors import IllegalAction
+from grognard.core.play import play_out
 from grognard.rulesets import get
+from grognard.rulesets.omaha import rules as R
+from grognard.rulesets.omaha.actions import Fight, Move
 
 
 def _to_the_americans(seed: int) -> tuple[Game, Any]:
@@ -93,3 +100,108 @@ def test_the_batch_keeps_the_moves_it_remembers_in_key_order() -> None:
     (known, kept_x, kept_y), *_ = geometry.REACHED.values()
     assert len(known) > 50 and (np.diff(known) > 0).all() and len(kept_x) == len(kept_y) == len(known)
     assert play_batch(options, doctrine, 3, 0, 24) == first
+
+
+def _counting_move_checks(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The moves ``rules.check_move`` works out from now on (the real check, counted)."""
+    checked: list[Any] = []
+    real = R.check_move
+
+    def counted(state: Any, squad: Any, x: float, y: float) -> None:
+        checked.append((squad.label, x, y))
+        real(state, squad, x, y)
+
+    monkeypatch.setattr(R, "check_move", counted)
+    return checked
+
+
+def test_a_move_its_space_built_is_not_checked_again_and_any_other_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    game, bot = _to_the_americans(3)
+    decision = game.pending()[0]
+    space = decision.space
+    squad = space.squad  # type: ignore[attr-defined]
+    book = bot.choose(game, decision)
+    built = space.toward(squad.x, R.WALL_Y)  # type: ignore[attr-defined]
+    assert built == book and (built.x, built.y) != (squad.x, squad.y)  # the book's move, built by the space
+    checked = _counting_move_checks(monkeypatch)
+    space.check_fast(Move(built.squad, built.x, built.y))  # the same move, not the one built: checked in full
+    assert checked == [(squad.label, built.x, built.y)]
+    space.check_fast(built)
+    assert len(checked) == 1  # reach proved it legal: not worked out again
+    space.check(built)  # a person's check of the same move works it out
+    assert len(checked) == 2
+    game.changed()  # the state may have changed: the move built before is checked again
+    space.check_fast(built)
+    assert len(checked) == 3
+    far = Move(squad.label, squad.x, squad.y + 20.0)
+    with pytest.raises(IllegalAction) as refusal:
+        space.check_fast(far)
+    assert refusal.value.rule == "omaha.14"
+
+
+def test_a_move_built_for_a_state_gone_is_refused_when_it_is_illegal_now() -> None:
+    game, _ = _to_the_americans(4)
+    decision = game.pending()[0]
+    space = decision.space
+    squad = space.squad  # type: ignore[attr-defined]
+    built = space.toward(squad.x, R.WALL_Y)  # type: ignore[attr-defined]
+    squad.y -= 3.0  # further out to sea: the point built is out of the squad's reach now
+    game.changed()
+    digest = game.digest()
+    with pytest.raises(IllegalAction) as refusal:
+        game.apply(decision.seat, built, checked=False, decision=game.pending()[0])
+    assert refusal.value.rule == "omaha.14" and game.digest() == digest
+
+
+def _stepped(game: Game, bots: dict[str, Any]) -> Any:
+    """``play_out``'s loop written out: each first owed decision answered through ``apply`` on the fast path."""
+    while game.result is None:
+        decision = game.pending()[0]
+        action = bots[game.side_of(decision.seat)].choose(game, decision)
+        game.apply(decision.seat, action, checked=False, decision=decision)
+    return game.result
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("omaha", {}), ("omaha", {"hidden_obstacles": True, "fresh_squads": 2, "out_joins_germans": True}), ("b17", {})],
+)
+def test_play_out_on_the_fast_path_plays_the_game_apply_plays(name: str, options: dict[str, Any]) -> None:
+    ruleset = get(name)
+    resolved = ruleset.resolve(options)
+    finals = []
+    for through_play_out in (True, False):
+        game = ruleset.new_game(resolved, SeededDice(stream(8, 0, DICE))).unobserved()
+        rng = np.random.default_rng(stream(8, 0, BOTS))
+        bots = {side: ruleset.bots["doctrine"](rng) for side in ruleset.sides}
+        if through_play_out:
+            result = play_out(game, lambda seat, g=game, b=bots: b[g.side_of(seat)], checked=False)
+        else:
+            result = _stepped(game, bots)
+        finals.append((result, game.digest(), game.take_events()))
+    assert finals[0] == finals[1]
+    assert finals[0][2] == []
+
+
+class _Wrong:
+    """Answers every squad's orders with a move far past its allowance (the book for the rest)."""
+
+    def __init__(self, book: Any) -> None:
+        self.book = book
+
+    def choose(self, game: Any, decision: Any) -> Any:
+        if decision.id.startswith("orders "):
+            squad = decision.space.squad
+            return Move(squad.label, squad.x, squad.y + 20.0)
+        return self.book.choose(game, decision)
+
+
+def test_play_bots_refuses_a_bots_illegal_order_and_leaves_the_state_as_it_was() -> None:
+    game, bot = _to_the_americans(6)
+    digest, owed = game.digest(), [d.id for d in game.pending()]
+    with pytest.raises(IllegalAction) as refusal:
+        game.play_bots(lambda seat: _Wrong(bot))
+    assert refusal.value.rule == "omaha.14"
+    assert game.digest() == digest and [d.id for d in game.pending()] == owed
+    hold = Fight(game.pending()[0].id.split()[1])
+    game.apply(game.pending()[0].seat, hold, checked=False, decision=game.pending()[0])  # it plays on

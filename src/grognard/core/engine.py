@@ -113,6 +113,13 @@ class ActionSpace(ABC, Generic[A]):
             return False
         return True
 
+    def check_fast(self, action: Any) -> None:
+        """The fast path's check of a bot's action: the verdict of :meth:`check`, which a space may reach without
+        working it out again for an action it built itself by its own rules for the state as it is now (Omaha's
+        ``OrdersSpace.toward``); anything else it checks in full. A person's action never comes here (``apply``'s
+        checked path asks :meth:`check`)."""
+        self.check(action)
+
     @abstractmethod
     def sample(self, rng: np.random.Generator) -> A:
         """One legal action, drawn with ``rng``."""
@@ -458,7 +465,7 @@ class Game(ABC, Generic[S]):
             if decision is None or not pending or decision is not pending[0] or decision.seat != seat:
                 decision = self._owed_decision(seat, decision, action)
             else:  # the first decision owed, by this seat (a bot answering pending()[0]): its space's check alone
-                decision.space.check(action)
+                decision.space.check_fast(action)
             if decision.secret_group is not None:
                 self._dispatch(decision, seat, action)
             else:
@@ -469,6 +476,36 @@ class Game(ABC, Generic[S]):
                 return []
         events, self._events = self._events, []
         return events
+
+    def play_bots(self, player_for: Callable[[Seat], Any], max_steps: int = 1_000_000) -> Result:
+        """Play to the end, each first owed decision answered by ``player_for(seat)``'s ``choose``, on the fast path
+        with nothing recorded or told (``core.play.play_out`` with ``checked=False``, no record, no ``on_step``).
+
+        What ``apply(seat, action, checked=False, decision=...)`` does for a bot answering ``pending()[0]``, without
+        the call: its space's :meth:`~ActionSpace.check_fast`, then the rule set's ``_apply`` (an action refused
+        raises :class:`IllegalAction`, the state untouched). Anything else (the bot changed the game, a secret
+        choice) takes :meth:`apply`. Raises ``RuntimeError`` as ``play_out`` does."""
+        for _ in range(max_steps):
+            pending = self._pending
+            if not pending:
+                result = self.result
+                if result is not None:
+                    return result
+                pending = self.pending()
+                if not pending:
+                    raise RuntimeError(f"{type(self).__name__} owes no decision but is not over")
+            decision = pending[0]
+            action = player_for(decision.seat).choose(self, decision)
+            if self._pending is not pending or decision.secret_group is not None or self.sealed:
+                self.apply(decision.seat, action, checked=False, decision=decision)
+                continue
+            decision.space.check_fast(action)
+            self._events = []
+            self._pending = None
+            owed = self._apply(decision, action)
+            self._pending = owed if owed is not None and not self.sealed else None
+            self._events = []  # as apply leaves them: taken (by nobody)
+        raise RuntimeError(f"game not over after {max_steps} steps")
 
     def _owed_decision(self, seat: Seat, decision: Decision | None, action: Any) -> Decision:
         """The fast path's checks: ``decision`` (else ``seat``'s first) is owed now by ``seat`` and its space

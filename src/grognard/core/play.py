@@ -25,6 +25,8 @@ def play_out(
     decision's own space). Raises ``RuntimeError`` if the game owes no decision
     but is not over (a rule-set bug), or runs past ``max_steps``.
     """
+    if not checked and record is None and on_step is None:
+        return game.play_bots(player_for, max_steps)
     for _ in range(max_steps):
         result = game.result
         if result is not None:

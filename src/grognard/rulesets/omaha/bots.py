@@ -26,6 +26,7 @@ from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, PlaceBunkers
 from grognard.rulesets.omaha.data import BAND_END_Y, OBSTACLE_SECTION_WIDTH, WALL_Y
 from grognard.rulesets.omaha.game import OmahaGame
+from grognard.rulesets.omaha.spaces import OrdersSpace, TargetSpace
 from grognard.rulesets.omaha.state import Squad
 
 MOSTLY_WHOLE = 7  # "most of the squad": more than half of 12
@@ -44,9 +45,12 @@ class DoctrineBot:
         self.plan = plan
 
     def choose(self, game: OmahaGame, decision: Decision) -> Any:
+        space = decision.space
+        if type(space) is OrdersSpace:  # a squad's orders: its moves built by the space (issued, not checked again)
+            return american_orders(game, space.squad, space)
+        if type(space) is TargetSpace and self.plan is None:  # a bunker's fire or a strike, by the book
+            return aimed(space.artillery, space.who, german_target(game, artillery=space.artillery))
         kind, _, label = decision.id.partition(" ")
-        if kind == "orders":
-            return american_orders(game, game.squad(label))
         if kind == "fire":
             if self.plan is not None:
                 return BunkerFire(label, planned_target(game, self.plan.priorities["bunkers"], artillery=False))
@@ -71,6 +75,20 @@ class DoctrineBot:
     def planned(self, decision: Decision) -> bool:
         """Whether ``decision`` is one a plan chooses (a bunker's fire or a strike, the bot following a plan)."""
         return self.plan is not None and decision.id.partition(" ")[0] in ("fire", "artillery")
+
+
+_AIMED: dict[tuple[bool, str, str | None], BunkerFire | Artillery] = {}  # see aimed
+
+
+def aimed(artillery: bool, who: str, target: str | None) -> BunkerFire | Artillery:
+    """``Artillery(who, target)`` or ``BunkerFire(who, target)``: one value each, made once (they are frozen)."""
+    key = (artillery, who, target)
+    action = _AIMED.get(key)
+    if action is None:
+        if len(_AIMED) >= 4096:
+            _AIMED.clear()
+        action = _AIMED[key] = Artillery(who, target) if artillery else BunkerFire(who, target)
+    return action
 
 
 def threat(squad: Squad) -> tuple[float, int, int]:
@@ -148,15 +166,17 @@ def place_bunkers(game: OmahaGame, decision: Decision, rng: np.random.Generator)
     return choices[int(rng.integers(len(choices)))]
 
 
-def american_orders(game: OmahaGame, squad: Squad) -> Move | Fight:
-    """The American doctrine for one squad (omaha.28)."""
-    state = game.state
+def american_orders(game: OmahaGame, squad: Squad, space: OrdersSpace | None = None) -> Move | Fight:
+    """The American doctrine for one squad (omaha.28). Given the squad's decision's ``space``, its moves are built
+    by it (``OrdersSpace.toward``: the fast path need not check them again); the same orders either way."""
     if R.below_wall(squad.y):
         # below the wall: to it, by a cleared section near if a bunker still holds
         holding = bool(game.active_bunkers())
         follow = _cleared_section_near(game, squad) if holding else None
         tx = follow if follow is not None else squad.x
-        return Move(squad.label, *R.reach(state, squad, tx, WALL_Y))  # no obstacles below the wall
+        if space is not None:
+            return space.toward(tx, WALL_Y)
+        return Move(squad.label, *R.reach(game.state, squad, tx, WALL_Y))  # no obstacles below the wall
     active = game.active_bunkers()
     if R.past_wall(squad.y):
         target = game.bunker_in_contact(squad)
@@ -164,21 +184,21 @@ def american_orders(game: OmahaGame, squad: Squad) -> Move | Fight:
             return Fight(squad.label, assault=squad.figures)
         if active:
             nearest = R.nearest_bunker(squad.x, squad.y, active)
-            return _move_toward(game, squad, *R.contact_point(nearest))
+            return _move_toward(game, squad, *R.contact_point(nearest), space)
         blocked = _blocked_exit(game, squad)
         if blocked is not None:
-            return _move_toward(game, squad, blocked, WALL_Y)
+            return _move_toward(game, squad, blocked, WALL_Y, space)
         return Fight(squad.label)
     # at the wall
     in_front = game.obstacles_in_front(squad)
     if in_front == 0 and active:
         nearest = R.nearest_bunker(squad.x, squad.y, active)
-        move = _move_toward(game, squad, *R.contact_point(nearest))
+        move = _move_toward(game, squad, *R.contact_point(nearest), space)
         if (move.x, move.y) != (squad.x, squad.y):
             return move
     follow = _cleared_section_near(game, squad) if active and in_front else None
     if follow is not None:
-        return _move_toward(game, squad, follow, WALL_Y)
+        return _move_toward(game, squad, follow, WALL_Y, space)
     bunker = game.bunker_in_front(squad)
     shoot_ok = bunker is not None and bunker.active
     if in_front:
@@ -189,12 +209,12 @@ def american_orders(game: OmahaGame, squad: Squad) -> Move | Fight:
         return Fight(squad.label, shoot=squad.figures)
     blocked = _blocked_exit(game, squad)
     if blocked is not None:
-        return _move_toward(game, squad, blocked, WALL_Y)
+        return _move_toward(game, squad, blocked, WALL_Y, space)
     return Fight(squad.label)
 
 
-def _move_toward(game: OmahaGame, squad: Squad, tx: float, ty: float) -> Move:
-    """As far as the move allows toward (tx, ty), going round obstacles in the band.
+def _move_toward(game: OmahaGame, squad: Squad, tx: float, ty: float, space: OrdersSpace | None = None) -> Move:
+    """As far as the move allows toward (tx, ty), going round obstacles in the band (built by ``space``, given).
 
     A squad whose straight path would cross obstacles first heads for a
     cleared section (its own when it stands in the band) and crosses there.
@@ -202,6 +222,8 @@ def _move_toward(game: OmahaGame, squad: Squad, tx: float, ty: float) -> Move:
     state = game.state
     if not R.below_wall(squad.y) and _blocked(state, squad.x, squad.y, tx, ty):
         tx, ty = _waypoint(state, squad, tx, ty)
+    if space is not None:
+        return space.toward(tx, ty)
     x, y = R.reach(state, squad, tx, ty)
     return Move(squad.label, x, y)
 
@@ -235,22 +257,42 @@ def _waypoint(state: Any, squad: Squad, tx: float, ty: float) -> tuple[float, fl
     return _clamp_to(best, tx), far_side
 
 
+_NEAR: dict[tuple[tuple[int | None, ...], float], float | None] = {}  # see _cleared_section_near
+NEAR_KEPT = 1 << 14  # at most this many are kept (the dict is emptied when full)
+
+
 def _cleared_section_near(game: OmahaGame, squad: Squad) -> float | None:
-    """x of the middle of the nearest cleared obstacle section within reach sideways, if any."""
+    """x of the middle of the nearest cleared obstacle section within reach sideways, if any.
+
+    A function of the obstacles and the squad's x alone, remembered by them (:data:`_NEAR`): the squads wade up
+    from the same few x while the obstacles stand."""
+    key = (tuple(game.state.obstacles), squad.x)
+    found = _NEAR.get(key, _NEAR)
+    if found is _NEAR:
+        if len(_NEAR) >= NEAR_KEPT:
+            _NEAR.clear()
+        found = _NEAR[key] = _cleared_near(game.state.obstacles, squad.x)
+    return found  # type: ignore[return-value]
+
+
+def _cleared_near(obstacles: list[int | None], x: float) -> float | None:
+    """:func:`_cleared_section_near`, worked out."""
     best: tuple[float, float] | None = None
-    obstacles = game.state.obstacles
     # only sections whose middle may be within reach (a section to spare on each side), in order
     half = OBSTACLE_SECTION_WIDTH / 2
-    first = max(math.floor((squad.x - FOLLOW_UP_REACH - half) / OBSTACLE_SECTION_WIDTH) - 1, 0)
-    last = min(math.ceil((squad.x + FOLLOW_UP_REACH - half) / OBSTACLE_SECTION_WIDTH) + 1, len(obstacles) - 1)
+    first = max(math.floor((x - FOLLOW_UP_REACH - half) / OBSTACLE_SECTION_WIDTH) - 1, 0)
+    last = min(math.ceil((x + FOLLOW_UP_REACH - half) / OBSTACLE_SECTION_WIDTH) + 1, len(obstacles) - 1)
     for section in range(first, last + 1):
         if obstacles[section] != 0:
             continue
         middle = section * OBSTACLE_SECTION_WIDTH + OBSTACLE_SECTION_WIDTH / 2
-        gap = abs(middle - squad.x)
+        gap = abs(middle - x)
         if gap <= FOLLOW_UP_REACH and (best is None or gap < best[0]):
             best = (gap, middle)
-    if best is None or R.obstacle_section_at(game.state, squad.x) == R.obstacle_section_at(game.state, best[1]):
+    count = len(obstacles)
+    if best is None or R.section_at(x, OBSTACLE_SECTION_WIDTH, count) == R.section_at(
+        best[1], OBSTACLE_SECTION_WIDTH, count
+    ):
         return None
     return best[1]
 

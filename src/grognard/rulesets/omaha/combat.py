@@ -8,7 +8,7 @@ action). The turn's sequence is :mod:`~grognard.rulesets.omaha.turns`'s, the dec
 from __future__ import annotations
 
 from grognard.core.engine import Decision, Game
-from grognard.core.geometry import snap
+from grognard.core.geometry import TOLERANCE, snap
 from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.actions import Fight, Move
 from grognard.rulesets.omaha.data import (
@@ -23,6 +23,8 @@ from grognard.rulesets.omaha.data import (
     shooting,
 )
 from grognard.rulesets.omaha.state import American, Bunker, OmahaState, Squad
+
+_WALL_LOW, _WALL_HIGH = WALL_Y - TOLERANCE, WALL_Y + TOLERANCE  # at the sea wall: R.at_wall
 
 
 def german_seat(k: int) -> str:
@@ -143,11 +145,10 @@ class OmahaCombat(Game[OmahaState]):
     # ------------------------------------------------------------------ American actions
     def _move(self, action: Move) -> None:
         s = self.state
-        player = self.player(action.squad)
-        squad = player.squad
+        squad = s.americans[int(action.squad[1:]) - 1].squad  # self.squad(action.squad)
         assert squad is not None
         x, y = snap(action.x), snap(action.y)
-        at_wall = R.at_wall(y)
+        at_wall = _WALL_LOW <= y <= _WALL_HIGH  # R.at_wall(y)
         if at_wall:
             y = WALL_Y
         if self.observed:  # an event's data is not worked out for nobody
@@ -158,7 +159,7 @@ class OmahaCombat(Game[OmahaState]):
             section = R.obstacle_section_at(s, x)
             if s.obstacles[section] is None:
                 self._roll_obstacles(section)
-        if R.past_wall(y) and s.stats["first_past_wall_turn"] is None:
+        if y > R.PAST_WALL_Y and s.stats["first_past_wall_turn"] is None:  # R.past_wall(y)
             s.stats["first_past_wall_turn"] = s.turn
             s.stats["first_past_wall"] = squad.label
             self.emit("past_wall", squad=squad.label, turn=s.turn, first=True)

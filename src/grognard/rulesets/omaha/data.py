@@ -6,6 +6,8 @@ ruling in RULINGS.md (O1-O20); the rule ID says which.
 
 from __future__ import annotations
 
+from functools import cache
+
 from grognard.core.dice import AnySuccess, DieRoll, SuccessCount, SumAtLeast, TableRoll
 from grognard.core.options import OptionSpec
 
@@ -167,7 +169,14 @@ ARTILLERY_KILLS = SuccessCount(dice=4, target=4)  # omaha.24: 4d6, each 4-6 kill
 
 def bunker_fire(defenders: int) -> SuccessCount:
     """A bunker's fire with ``defenders`` left: 4d6 (2d6 with one man), each 5-6 kills (omaha.19, omaha.20, O1)."""
-    return SuccessCount(dice=BUNKER_DICE_LAST_MAN if defenders == 1 else BUNKER_DICE, target=BUNKER_FIRE_TARGET)
+    return _success_count(BUNKER_DICE_LAST_MAN if defenders == 1 else BUNKER_DICE, BUNKER_FIRE_TARGET)
+
+
+@cache
+def _success_count(dice: int, target: int) -> SuccessCount:
+    """``SuccessCount(dice, target)``, one value for equal numbers (a mechanic is frozen): the Germans fire every
+    turn. Keyed by the numbers themselves, read at each roll, so a mechanic changed in this module is followed."""
+    return SuccessCount(dice=dice, target=target)
 
 
 def shooting(figures: int) -> SuccessCount:

@@ -54,6 +54,7 @@ class OmahaGame(OmahaTurns):
         self.actions_applied = 0
         self.squads_version = 0
         self.target_memo: tuple[OmahaState, int, bool, str | None] | None = None
+        self._targets: list[tuple[OmahaState, int, frozenset[str]] | None] = [None, None]  # see targets_now
         self._exits = {}
         self._exit_list = None
         germans = int(options["germans"])
@@ -209,21 +210,41 @@ class OmahaGame(OmahaTurns):
             return ()
         if self._owed is None or self._owed[0] is not s:
             done = s.done
-            self._owed = (s, tuple(d for d in self._build() if d.id not in done))
+            built = self._build()
+            self._owed = (s, tuple(d for d in built if d.id not in done) if done else tuple(built))
         return self._owed[1]
 
     def _build(self) -> list[Decision]:
         """The decisions of the American or German phase, answered ones included."""
         s = self.state
-        if s.phase == "americans":
-            return [self._orders(player) for player in s.americans if player.squad is not None]
+        made = self._made  # the decisions _orders, _fire and _strike remember, read here (18 a phase)
         out: list[Decision] = []
-        if self.fire_targets():
-            out += [self._fire(bunker) for bunker in self.active_bunkers()]
-        if self.strike_targets():
+        if s.phase == "americans":
+            for player in s.americans:
+                squad = player.squad
+                if squad is None:
+                    continue
+                kept = made.get(player.label)
+                if kept is None or kept[0] != (squad, squad.figures, player.seat):
+                    out.append(self._orders(player))
+                else:
+                    out.append(kept[1])
+            return out
+        if self.targets_now(False):
+            for bunker in self.active_bunkers():
+                kept = made.get(bunker.label)
+                if kept is None or kept[0] != (bunker.commander, bunker.defenders):
+                    out.append(self._fire(bunker))
+                else:
+                    out.append(kept[1])
+        if self.targets_now(True):
+            needs = s.options.get("artillery_needs_bunker", False)  # else every German calls (calls_artillery)
             for k in range(s.germans):
-                if self.calls_artillery(f"G{k + 1}"):
-                    out.append(self._strike(k))
+                label = f"G{k + 1}"
+                if needs and not self.calls_artillery(label):
+                    continue
+                kept = made.get(label)
+                out.append(self._strike(k) if kept is None else kept[1])
         return out
 
     def fire_targets(self) -> list[str]:
@@ -232,6 +253,16 @@ class OmahaGame(OmahaTurns):
         if self.state.options.get("bunker_targets", "anywhere") == "not_past_wall":
             return self.strike_targets()
         return [a.squad.label for a in self.state.americans if a.squad is not None]
+
+    def targets_now(self, artillery: bool) -> frozenset[str]:
+        """The labels of :meth:`strike_targets` (``artillery``) or :meth:`fire_targets`, kept with the state until a
+        squad lands, moves or leaves (``squads_version``): what a German's fire or strike may aim at now."""
+        kept = self._targets[artillery]
+        s = self.state
+        if kept is None or kept[0] is not s or kept[1] != self.squads_version:
+            labels = frozenset(self.strike_targets() if artillery else self.fire_targets())
+            kept = self._targets[artillery] = (s, self.squads_version, labels)
+        return kept[2]
 
     def strike_targets(self) -> list[str]:
         """The squads artillery may strike now: those on the table not past the sea wall (omaha.23)."""
@@ -304,6 +335,7 @@ class OmahaGame(OmahaTurns):
         fields["_made"] = {}
         fields["_active"] = fields["_exit_list"] = None
         fields["target_memo"] = None
+        fields["_targets"] = [None, None]
         return fields
 
     def changed(self) -> None:
@@ -319,33 +351,35 @@ class OmahaGame(OmahaTurns):
         self.actions_applied += 1
         s.done.add(decision.id)
         owed = self._owed
+        left: tuple[Decision, ...] = ()
         if owed is not None and owed[0] is s:
-            unanswered = owed[1]
-            if unanswered and unanswered[0] is decision:  # the first owed, as the bots answer them
-                self._owed = (s, unanswered[1:])
+            left = owed[1]
+            if left and left[0] is decision:  # the first owed, as the bots answer them
+                left = left[1:]
             else:
-                self._owed = (s, tuple(d for d in unanswered if d.id != decision.id))
-        if isinstance(action, Move):
+                left = tuple(d for d in left if d.id != decision.id)
+            owed = self._owed = (s, left)
+        kind = type(action)
+        if kind is Move:
             self._move(action)
-        elif isinstance(action, Fight):
-            self._fight(action)
-        elif isinstance(action, BunkerFire):
+        elif kind is BunkerFire:
             if action.target is not None:
                 self._bunker_fire(s.bunkers[int(action.bunker[1:]) - 1], action.target)
-            else:
-                if self.observed:
-                    self.emit("holds_fire", bunker=action.bunker)
-        elif isinstance(action, Artillery):
+            elif self.observed:
+                self.emit("holds_fire", bunker=action.bunker)
+        elif kind is Artillery:
             if action.target is not None:
                 self._artillery(action.german, action.target)
-            else:
-                if self.observed:
-                    self.emit("no_artillery", german=action.german)
-        elif isinstance(action, PlaceBunkers):
+            elif self.observed:
+                self.emit("no_artillery", german=action.german)
+        elif kind is Fight:
+            self._fight(action)
+        elif kind is PlaceBunkers:
             s.placed[action.german] = action.sections
             self.emit("placed", german=action.german, sections=list(action.sections))
-        owed = self._owed  # None once a squad has left (its decisions, or those naming it, are gone)
-        if owed is not None and owed[1] and owed[0] is s and s.outcome is None:
-            return owed[1]  # the phase goes on: nothing automatic runs before its next decision
+        # the phase goes on (nothing automatic runs before its next decision) unless a squad has left (its
+        # decisions, or those naming it, are gone: _owed is None) or the game is over
+        if left and self._owed is owed and s.outcome is None:
+            return left
         self._advance()
         return None

@@ -162,12 +162,35 @@ class FightSpace(ActionSpace[Fight]):
 
 
 class OrdersSpace(UnionSpace):
-    """An American player's orders for his squad: a move, or a fight (which may be hold)."""
+    """An American player's orders for his squad: a move, or a fight (which may be hold).
+
+    :meth:`toward` builds a bot's move by the rules' own reach and remembers it for the state it was built in
+    (the game's ``actions_applied``); :meth:`check_fast` passes that very move unchecked again (reach found it
+    legal), and checks anything else in full.
+    """
 
     def __init__(self, game: OmahaGame, squad: Squad) -> None:
         self.move = MoveSpace(game, squad)
         self.fight = FightSpace(game, squad)
+        self.game = game
+        self.squad = squad
+        self._issued: tuple[Move, int] | None = None  # (a move toward built, game.actions_applied then)
         super().__init__(self.move, self.fight, kinds=(Move, Fight))
+
+    def toward(self, tx: float, ty: float) -> Move:
+        """The move as far as the rules allow straight toward (tx, ty) (``rules.reach``), issued for this state."""
+        squad = self.squad
+        x, y = R.reach(self.game.state, squad, tx, ty)
+        move = Move(squad.label, x, y)
+        if x != squad.x or y != squad.y:  # reach proved the point legal (staying put it returns unproved)
+            self._issued = (move, self.game.actions_applied)
+        return move
+
+    def check_fast(self, action: Any) -> None:
+        issued = self._issued
+        if issued is not None and issued[0] is action and issued[1] == self.game.actions_applied:
+            return  # the move toward built, the state unchanged since: reach's check stands
+        self.check(action)
 
     def check(self, action: Any) -> None:
         # the union's check, the two kinds asked straight (every bot order passes here on the fast path)
@@ -220,15 +243,7 @@ class TargetSpace(FiniteSpace[OmahaAction]):
         elif type(action) is not BunkerFire or action.bunker != self.who:
             return False
         target = action.target
-        if target is None:
-            return True
-        players = self.game.state.americans
-        index = int(target[1:]) - 1 if target[:1] == "A" and is_count(target[1:]) else -1
-        squad = players[index].squad if 0 <= index < len(players) else None
-        if squad is None or squad.label != target:
-            return False
-        barred = self.artillery or self.game.state.options.get("bunker_targets", "anywhere") == "not_past_wall"
-        return not barred or squad.y <= R.PAST_WALL_Y
+        return target is None or target in self.game.targets_now(self.artillery)
 
     def check(self, action: Any) -> None:
         if self._takes(action):

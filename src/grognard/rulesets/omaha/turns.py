@@ -7,6 +7,7 @@ decisions the players owe (the game's own) and ends the game.
 from __future__ import annotations
 
 from abc import abstractmethod
+from operator import attrgetter
 from typing import Any
 
 from grognard.core.engine import Decision, Result
@@ -23,6 +24,8 @@ from grognard.rulesets.omaha.data import (
     morale,
 )
 from grognard.rulesets.omaha.state import Bunker, OmahaState, Squad
+
+_OUT = attrgetter("out")  # whether an American player is out of squads for good
 
 
 class OmahaTurns(OmahaCombat):
@@ -137,7 +140,7 @@ class OmahaTurns(OmahaCombat):
         if won:
             s.stats["decisive_turn"] = s.turn
             self._finish(Result("win", "american", s.turn, why, self.scores()))
-        elif all(a.out for a in s.americans):
+        elif all(map(_OUT, s.americans)):
             self._finish(Result("win", "german", s.turn, "no American player has a squad left", self.scores()))
 
     # ------------------------------------------------------------------ chance phases
