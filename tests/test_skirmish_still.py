@@ -24,12 +24,15 @@ from grognard.rulesets import get
 from grognard.rulesets.skirmish import artillery as AR
 from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish import fire as FI
+from grognard.rulesets.skirmish import melee as ME
+from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import moving as MV
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Move
 from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.bots_fire import TYPE_VALUE, WEAPON_VALUE, _worth_under, best_first
 from grognard.rulesets.skirmish.game import SkirmishGame
+from grognard.rulesets.skirmish.state import FireOrder
 
 
 class LongWay(DoctrineBot):
@@ -206,3 +209,64 @@ def test_an_order_that_passed_is_checked_again_once_the_state_changed_outside_ap
     with pytest.raises(IllegalAction):
         game.apply(decision.seat, action, checked=False, decision=game.pending()[0])
     assert game.state == before
+
+
+def test_a_mans_contact_alone_is_what_the_whole_tables_contacts_say() -> None:
+    """``note_charges`` asks of each man of the unit that moved whether he touches an enemy (``in_contact_now``),
+    not for every pair on the table (``contacts``): the same answer for every man, at every decision of whole
+    games with melees, castle walls and ladders, vehicles and men aboard."""
+    met = 0
+    for scenario, index in (("village_street", 0), ("castle_storm", 1), ("convoy", 1)):
+        game = game_of(scenario, index)
+        bot = DoctrineBot(np.random.default_rng(stream(33, index, BOTS)))
+        while game.result is None:
+            ctx = game.ctx
+            adj = ME.contacts(ctx)
+            for f in ctx.state.figures.values():
+                assert ME.in_contact_now(ctx, f) == bool(adj.get(f.id)), (scenario, f.id)
+                met += bool(adj.get(f.id))
+            decision = game.pending()[0]
+            game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+    assert met > 20  # men in contact were met, not only men apart
+
+
+def test_a_shot_between_two_men_who_did_not_move_is_not_worked_out_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each pair's shot is kept in the terrain's memo: a table worked out again with nobody moved works out no
+    shot, and every table of a whole game (vehicles moving, men dying) is the one worked out afresh."""
+    game = game_of("convoy", 1)
+    bot = DoctrineBot(np.random.default_rng(stream(33, 1, BOTS)))
+    tables = 0
+    while game.result is None:
+        ctx = game.ctx
+        if ctx.state.phase == "fire":
+            table = FI.shot_table(ctx)
+            terrain = ctx.terrain
+            opened = frozenset(M.open_doors(ctx))
+            fresh: dict[str, Any] = {}  # nothing kept: every line, range and cover worked out anew
+            for shooter, row in table.items():
+                f = ctx.state.figures[shooter]
+                weapon = M.weapon_of(ctx, f)
+                for target in row:
+                    found = FI._shot(ctx, terrain, fresh, opened, f, weapon, ctx.state.figures[target])
+                    assert row[target] == found, (shooter, target)
+            tables += 1
+        decision = game.pending()[0]
+        game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+    assert tables > 10
+    game = game_of("village_street", 0)
+    ctx = game.ctx
+    game.state.phase = "fire"
+    first = FI._shot_table(ctx)
+    assert sum(isinstance(o, FireOrder) for row in first.values() for o in row.values()) > 5
+    ctx.shot_cache = None
+    calls = Counter[str]()
+    shot = FI._shot
+
+    def counting(*args: Any) -> Any:
+        calls["shot"] += 1
+        return shot(*args)
+
+    monkeypatch.setattr(FI, "_shot", counting)
+    again = FI._shot_table(ctx)
+    assert again == first and again is not first
+    assert calls["shot"] == 0

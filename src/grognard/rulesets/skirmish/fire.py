@@ -225,9 +225,33 @@ def _shot_table(ctx: Context) -> ShotTable:
         sx, sy, side = shooter.x, shooter.y, shooter.side
         near = [t for t in targets if t.side != side and math.hypot(t.x - sx, t.y - sy) <= far]
         pairs.append((shooter, weapon, near))
-    SG.fill_sight(terrain, memo, (((f.x, f.y), (t.x, t.y)) for f, _, near in pairs for t in near), opened)
-    for shooter, weapon, near in pairs:
-        table[shooter.id] = {t.id: _shot(ctx, terrain, memo, opened, shooter, weapon, t) for t in near}
+    # each pair's shot is a pure function of the terrain object, the doors open, the two men (their places, the
+    # shooter's weapon, the target's type) and the option cover_six: kept in the terrain's memo, so a pair of men
+    # neither of whom moved since the last table (this game's or another's on this terrain) is looked up
+    six = six_hits_in_cover(s.options)
+    keys = [
+        [("shot", shooter.id, weapon, shooter.x, shooter.y, t.id, t.type, t.x, t.y, opened, six) for t in near]
+        for shooter, weapon, near in pairs
+    ]
+    SG.fill_sight(
+        terrain,
+        memo,
+        (
+            ((f.x, f.y), (t.x, t.y))
+            for (f, _, near), row in zip(pairs, keys, strict=True)
+            for t, k in zip(near, row, strict=True)
+            if k not in memo
+        ),
+        opened,
+    )
+    for (shooter, weapon, near), row in zip(pairs, keys, strict=True):
+        shots: dict[str, FireOrder | tuple[str, str]] = {}
+        for t, k in zip(near, row, strict=True):
+            shot = memo.get(k)
+            if shot is None:
+                shot = memo[k] = _shot(ctx, terrain, memo, opened, shooter, weapon, t)
+            shots[t.id] = shot
+        table[shooter.id] = shots
     ctx.shot_cache = (key, table)
     return table
 

@@ -64,12 +64,31 @@ def melees_now(ctx: Context) -> list[list[str]]:
     return out
 
 
+def in_contact_now(ctx: Context, f: Figure) -> bool:
+    """``f`` has an enemy in ``contacts(ctx)`` (his base touches an enemy's, at a level they meet): the same
+    tests of him against every enemy, without the rest of the table's pairs."""
+    if not (f.alive and f.on_table and f.aboard is None):
+        return False
+    base = ctx.tables.sight.base.value
+    reach = base + TOLERANCE + 1e-9  # as contacts: farther apart along x or y, surely not in contact
+    fx, fy, side = f.x, f.y, f.side
+    for e in ctx.state.figures.values():
+        if e.side == side or not (e.alive and e.on_table and e.aboard is None):
+            continue
+        if abs(e.x - fx) > reach or abs(e.y - fy) > reach:
+            continue
+        # contacts tests each pair in the order of the men's ids, the first as a
+        a, b = (f, e) if f.id < e.id else (e, f)
+        if R.in_contact((a.x, a.y), (b.x, b.y), base) and CA.levels_meet(ctx, a, b):
+            return True
+    return False
+
+
 def note_charges(ctx: Context, unit: str) -> None:
     """Men of ``unit`` now touching an enemy and not yet in a melee charged this turn: their side attacks."""
     s = ctx.state
-    adj = contacts(ctx)
     for f in M.living(ctx, unit):
-        if adj.get(f.id) and f.id not in s.engaged:
+        if f.id not in s.engaged and in_contact_now(ctx, f):
             s.charged.add(f.id)
 
 

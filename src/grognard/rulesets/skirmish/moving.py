@@ -155,7 +155,10 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
             _check_traps(ctx, action, order)
     _check_build(ctx, action)
     enemies = M.enemies(ctx, M.unit(ctx, action.unit).side)
+    foes = [(e, e.x, e.y) for e in enemies]
     base = ctx.tables.sight.base.value
+    near = base - TOLERANCE + 1e-6
+    doors = frozenset(opened)
     found = AF.obstacles(ctx)  # the vehicles and the train, for every man's path
     out: dict[str, tuple[list[XY], R.PathMeasure]] = {}
     for fid, path in paths.items():
@@ -178,11 +181,10 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
         # only the enemies near the box round the path can be near it (rules.path_near's own short cut)
         x0, x1 = min(p[0] for p in path), max(p[0] for p in path)
         y0, y1 = min(p[1] for p in path), max(p[1] for p in path)
-        near = base - TOLERANCE + 1e-6
-        for enemy in enemies:
-            if max(x0 - enemy.x, enemy.x - x1) >= near or max(y0 - enemy.y, enemy.y - y1) >= near:
+        for enemy, ex, ey in foes:
+            if x0 - ex >= near or ex - x1 >= near or y0 - ey >= near or ey - y1 >= near:
                 continue  # farther than the reach along one axis: not near
-            if R.path_near(path, (enemy.x, enemy.y), base):
+            if R.path_near(path, (ex, ey), base):
                 raise IllegalAction(
                     f"{action}: {fid} would pass onto or through {enemy.id}'s base "
                     "(he may charge only until the bases touch)",
@@ -192,7 +194,7 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
         if f.on_wall is not None or f.on_ladder is not None:
             measure = CA.check_wall_path(ctx, action, f, path)
         else:
-            measure = path_measure(ctx, terrain, path, allowance, f.river_paid, opened)
+            measure = path_measure(ctx, terrain, path, allowance, f.river_paid, doors)
             if measure.problem is None:
                 CA.check_ground_end(ctx, action, f, path)
         if measure.problem is not None:
@@ -249,12 +251,12 @@ def surely_refused(ctx: Context, unit: str, action: Any) -> bool:
 
 
 def path_measure(
-    ctx: Context, terrain: Any, path: list[XY], allowance: float, river_paid: bool, opened: set[str]
+    ctx: Context, terrain: Any, path: list[XY], allowance: float, river_paid: bool, opened: set[str] | frozenset[str]
 ) -> R.PathMeasure:
     """``rules.measure_path`` of ``path``, kept in the terrain's memo (a pure function of the terrain, the path and
     the open doors; the measure is only read): the doctrine tries the same paths again, turn after turn."""
     memo = ctx.sight_memo(terrain)
-    key = ("path", tuple(path), allowance, river_paid, frozenset(opened))
+    key = ("path", tuple(path), allowance, river_paid, opened if isinstance(opened, frozenset) else frozenset(opened))
     found: R.PathMeasure | None = memo.get(key)
     if found is None:
         found = memo[key] = R.measure_path(terrain, path, allowance, river_paid=river_paid, open_doors=opened)
