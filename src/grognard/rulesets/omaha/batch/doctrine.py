@@ -237,7 +237,7 @@ class Doctrine(Geometry):
         return np.where(y >= CONTACT_FROM_Y, chosen, -1)
 
     def _threat_rank(self, y: np.ndarray) -> np.ndarray:
-        """How the Germans rank squads at heights ``y`` (games by players), but for their figures, which
+        """How the Germans rank squads at heights ``y`` (players by games), but for their figures, which
         count a hundred each (``bots.german_target``): furthest up, then most figures, then the lowest
         number; every rank is positive."""
-        return (np.round(y * 100).astype(np.int64) + 100_000) * 10_000 + (99 - np.arange(self.P))[None, :]
+        return (np.round(y * 100).astype(np.int64) + 100_000) * 10_000 + (99 - np.arange(self.P))[:, None]
