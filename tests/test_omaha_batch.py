@@ -81,6 +81,7 @@ def test_the_remembered_moves_change_no_game(monkeypatch: pytest.MonkeyPatch) ->
         return sum(len(keys) for keys, _, _ in geometry.REACHED.values())
 
     geometry.REACHED.clear()
+    geometry.UP.clear()
     assert play_batch(options, DOCTRINE, 4, 0, 10) == expected
     everything = kept()
     monkeypatch.setattr(geometry, "REACHED_KEPT", 7)
@@ -222,3 +223,57 @@ def test_the_batch_reads_its_dice_and_thresholds_from_the_mechanics(monkeypatch:
     finally:
         monkeypatch.undo()
         importlib.reload(batch)
+
+
+def test_a_move_straight_up_to_the_wall_is_read_by_its_start_y_and_equals_the_reference() -> None:
+    """``_reach_up`` measures a straight-up move once per start's y and reads the rest from a table: from
+    any x the reference's own ``reach`` gives that y (wading, on the sand, the water's far edge); a start
+    not in hundredths is measured, not kept."""
+    from grognard.rulesets.omaha import rules
+    from grognard.rulesets.omaha.batch import geometry
+    from grognard.rulesets.omaha.data import WALL_Y
+
+    options = OMAHA.resolve({"germans": 2, "water": 7.5})
+    geometry.UP.clear()
+    batch = _Batch(options, 1, range(1))
+    beach = batch._beach(0)
+    starts = np.round(np.arange(-7.5, WALL_Y, 0.37), 2)
+    for x in (0.0, 4.0, 17.33, 47.99):
+        xs = np.full(len(starts), x)
+        for _ in range(2):  # measured, then read from the table
+            mx, my = batch._reach_up(np.zeros(len(starts), dtype=np.int64), xs, starts)
+            expected = [rules.reach(beach, geometry._Standing(x, float(y)), x, WALL_Y) for y in starts]
+            assert list(zip(mx.tolist(), my.tolist(), strict=True)) == expected
+    kept = geometry.UP[batch.bounds]
+    assert np.isfinite(kept).sum() == len(set(starts.tolist()))
+    odd = np.array([3.333333])
+    _, my = batch._reach_up(np.zeros(1, dtype=np.int64), np.array([4.0]), odd)
+    assert my[0] == rules.reach(beach, geometry._Standing(4.0, 3.333333), 4.0, WALL_Y)[1]
+    assert np.isfinite(kept).sum() == len(set(starts.tolist()))  # not kept
+    geometry.UP.clear()
+
+
+def test_the_nearest_bunker_by_its_sideways_gap_equals_the_reference() -> None:
+    """``_nearest`` ranks the active bunkers by their sideways gap (every footprint level): the same
+    section as ``rules.nearest_bunker`` for squads anywhere, on every tie (first in section order) and
+    where a gap differs from another only by float noise (measured as the reference does)."""
+    from grognard.rulesets.omaha import rules
+    from grognard.rulesets.omaha.batch.geometry import _Sited
+    from grognard.rulesets.omaha.batch.mechanics import ACTIVE, SILENCED
+
+    rng = np.random.default_rng(5)
+    batch = _Batch(OMAHA.resolve({"germans": 2}), 1, range(1))
+    n = 3000
+    x = np.round(rng.uniform(0, batch.width, n), 2)
+    x[:600] = rng.integers(1, batch.B, 600) * 8.0  # midway between two footprints: a tie
+    x[600:900] = x[:300] + rng.choice([-1e-12, 1e-12], 300)  # gaps unequal only by float noise
+    y = np.round(rng.uniform(-6, 40, n), 2)
+    expected, found = [], []
+    for i in range(n):
+        active = rng.random(batch.B) < 0.5
+        active[rng.integers(batch.B)] = True
+        batch.status[0] = np.where(active, ACTIVE, SILENCED)
+        found.append(int(batch._nearest(np.zeros(1, dtype=np.int64), x[i : i + 1], y[i : i + 1])[0]))
+        bunkers = [_Sited(b) for b in range(batch.B) if active[b]]
+        expected.append(rules.nearest_bunker(float(x[i]), float(y[i]), bunkers).section)  # type: ignore[arg-type]
+    assert found == expected

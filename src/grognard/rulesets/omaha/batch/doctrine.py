@@ -22,6 +22,8 @@ from grognard.rulesets.omaha.rules import CONTACT_FROM_Y
 # sections either side of a squad's own whose middle can be within FOLLOW_UP_REACH of it (a middle d
 # sections away is at least (d - 1/2) section widths away)
 NEAR = int(FOLLOW_UP_REACH / OBSTACLE_SECTION_WIDTH + 0.5)
+SIDEWAYS_TIE = 1e-6  # square inches: sideways gaps whose squares are closer are measured as the reference does
+FAR = 1e30  # inches: further than anything on a table (a gap to a bunker not active), squared still finite
 # bunker sections either side of a squad's whose footprint can be within contact of it (the footprint of
 # the section d away is at least d section widths less half a section and half a footprint away)
 CONTACT_NEAR = int((CONTACT + TOLERANCE + BUNKER_SECTION_WIDTH / 2 + BUNKER_WIDTH / 2) / BUNKER_SECTION_WIDTH)
@@ -43,14 +45,22 @@ class Doctrine(Geometry):
 
     def _wade(self, g: np.ndarray, p: int) -> tuple[np.ndarray, ...]:
         """``_orders`` of squads below the wall (most orders of a game): to the wall, by a cleared section
-        near if a bunker still holds; the same tuple, every order a move."""
+        near if a bunker still holds; the same tuple, every order a move. Most go straight up
+        (``_reach_up``)."""
         x, y = self.x[p][g], self.y[p][g]
-        holding = self.n_active[g] > 0
         tx = x.copy()
-        i = np.nonzero(holding)[0]
-        follow = self._cleared_near(g[i], x[i])
-        tx[i] = np.where(np.isnan(follow), x[i], follow)
-        mx, my = self._reach_clear(g, x, y, tx, np.full(len(g), WALL_Y))
+        i = np.nonzero(self.n_active[g] > 0)[0]  # a bunker holds
+        if len(i):
+            follow = self._cleared_near(g[i], x[i])
+            tx[i] = np.where(np.isnan(follow), x[i], follow)
+        up = tx == x
+        if up.all():
+            mx, my = self._reach_up(g, x, y)
+        else:
+            mx, my = np.empty_like(x), np.empty_like(y)
+            j, k = np.nonzero(up)[0], np.nonzero(~up)[0]
+            mx[j], my[j] = self._reach_up(g[j], x[j], y[j])
+            mx[k], my[k] = self._reach_clear(g[k], x[k], y[k], tx[k], np.full(len(k), WALL_Y))
         none = np.zeros(len(g), dtype=np.int64)  # no fight: no bunker or section is read
         return np.full(len(g), MOVE), mx, my, none, none, none
 
@@ -206,13 +216,20 @@ class Doctrine(Geometry):
         return np.where(ok.any(axis=1), self.exit_mid[best], np.nan)
 
     def _nearest(self, g: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        """The nearest active bunker's section (first in section order on a tie), -1 if none."""
+        """The nearest active bunker's section (first in section order on a tie), -1 if none.
+
+        Every footprint's front and back are level, so a squad is as far from each sideways as ``y`` makes
+        it: the nearest is the one nearest sideways (``dx``), with no square root. Distinct sideways gaps
+        differ by hundredths of an inch, whose distances differ far beyond a last bit; two gaps equal but
+        for float noise (their squares within 1e-6) are measured by the reference's own distance."""
         active = self.status[g] == ACTIVE
-        distance = np.where(active, self._bunker_distance(x, y), np.inf)
-        best = distance.argmin(axis=1)
-        low = distance[np.arange(len(g)), best]
-        near_tie = ((np.abs(distance - low[:, None]) < FLOAT_MARGIN) & (distance != low[:, None])).any(axis=1)
-        for i in np.nonzero(near_tie)[0]:  # two bunkers equally near but for the last bit: measure as the reference
+        half = BUNKER_WIDTH / 2
+        centre, at = self.bunker_cx[None, :], x[:, None]
+        dx = np.where(active, np.maximum(np.maximum(centre - half - at, 0.0), at - (centre + half)), FAR)
+        best = dx.argmin(axis=1)
+        low = dx[np.arange(len(g)), best]
+        near_tie = ((dx * dx - (low * low)[:, None] < SIDEWAYS_TIE) & (dx != low[:, None])).any(axis=1)
+        for i in np.nonzero(near_tie)[0]:  # two bunkers equally near but for float noise: measure as the reference
             exact = [self._exact_distance(x[i], y[i], b) if active[i, b] else np.inf for b in range(self.B)]
             best[i] = int(np.argmin(exact))
         return np.where(active.any(axis=1), best, -1)

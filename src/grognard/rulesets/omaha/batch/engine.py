@@ -76,6 +76,7 @@ class _Batch(Doctrine):
         self.right, self.top = self.width, BAND_END_Y + float(options["ground"])
         self.limit = options["fresh_squads"]
         self.deep = bool(options["deep_water"])
+        self.hidden = bool(options["hidden_obstacles"])  # obstacles unrolled until a squad reaches the wall
         self.drowned_morale = bool(options.get("drowned_morale", True))
         self.fire_past_wall = options.get("bunker_targets", "anywhere") == "anywhere"  # RULINGS O10
         self.needs_bunker = bool(options.get("artillery_needs_bunker", False))  # RULINGS O11
@@ -144,7 +145,7 @@ class _Batch(Doctrine):
         (the tests compare the state there with the reference engine's)."""
         options = self.options
         every = self.rows_all
-        if not options["hidden_obstacles"]:
+        if not self.hidden:
             for section in range(self.S):
                 faces = self.dice.roll_one(every)
                 self.obs[:, section] = self.m.obstacle_faces[faces]
@@ -284,7 +285,13 @@ class _Batch(Doctrine):
             below = self.y[p][g] < WALL_Y - TOLERANCE  # the games' orders are their own: split, they are the same
             wading, rest = g[below], g[~below]
             if len(wading):
-                self._act(wading, p, *self._wade(wading, p))
+                kind, mx, my, *fight = self._wade(wading, p)
+                if self.hidden:  # a squad arriving at the wall may roll the obstacles in front of it
+                    self._act(wading, p, kind, mx, my, *fight)
+                else:  # a move up to the wall and no more: nothing to roll, nothing past the wall
+                    at = (my >= WALL_Y - TOLERANCE) & (my <= WALL_Y + TOLERANCE)
+                    self.x[p][wading] = mx
+                    self.y[p][wading] = np.where(at, WALL_Y, my)
             if len(rest):
                 self._act(rest, p, *self._orders(rest, p))
 

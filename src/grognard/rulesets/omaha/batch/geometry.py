@@ -9,6 +9,7 @@ allowance or the obstacles cut short by bisection.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +37,9 @@ REACHED: dict[tuple[float, float, float, float], tuple[np.ndarray, np.ndarray, n
 reached; kept from batch to batch (a long simulate plays chunk after chunk on the same table)."""
 REACHED_KEPT = 1 << 18  # at most this many are kept (emptied when full): some 6 MB
 NOTHING_REACHED = (np.empty(0, dtype=np.int64), np.empty(0), np.empty(0))
+UP: dict[tuple[float, float, float, float], np.ndarray] = {}
+"""The y a squad below the wall reaches going straight up toward it (``Geometry._reach_up``), by the table's
+bounds: one entry a hundredth of an inch from the table's bottom to the wall, NaN until measured."""
 FLOAT_MARGIN = 1e-9  # inches: closer than this to a threshold, the reference functions measure
 
 
@@ -188,6 +192,31 @@ class Geometry:
             squad = _Standing(float(x0[i]), float(y0[i]))
             px[i], py[i] = R.reach(self._beach(int(g[i])), squad, float(tx[i]), float(ty[i]))
         return px, py
+
+    def _reach_up(self, g: np.ndarray, x0: np.ndarray, y0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``_reach_clear`` of moves from below the wall straight up to it (toward ``(x0, WALL_Y)``).
+
+        Such a move's end depends on its start's y alone, with the table's bounds: no sideways edge, no
+        obstacle, no hypotenuse, and a start's x in hundredths (as every position is) is never near a
+        rounding tie. So each start's y is measured once (by ``_reach_clear``), then read from ``UP``; a
+        position not in hundredths is measured every time."""
+        table = UP.get(self.bounds)
+        low = math.floor(self.bottom * 100.0)
+        if table is None:
+            table = UP[self.bounds] = np.full(round(WALL_Y * 100.0) - low + 1, np.nan)
+        whole = np.rint(y0 * 100.0)
+        index = whole.astype(np.int64) - low
+        kept = (whole / 100.0 == y0) & (np.rint(x0 * 100.0) / 100.0 == x0) & (index >= 0) & (index < len(table))
+        index = np.where(kept, index, 0)
+        my = table[index]
+        known = kept & ~np.isnan(my)
+        if not known.all():
+            ask = np.nonzero(~known)[0]
+            ax, ay = self._reach_clear(g[ask], x0[ask], y0[ask], x0[ask], np.full(len(ask), WALL_Y))
+            my[ask] = ay
+            new = kept[ask] & (ax == x0[ask])  # straight up it is (a check: no move of the kind goes sideways)
+            table[index[ask][new]] = ay[new]
+        return x0.copy(), my
 
     def _reach_clear(
         self, g: np.ndarray, x0: np.ndarray, y0: np.ndarray, tx: np.ndarray, ty: np.ndarray
