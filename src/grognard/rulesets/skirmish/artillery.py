@@ -272,11 +272,7 @@ def _aimed(ctx: Context, side: str, action: Burst, origin: XY) -> BurstOrder:
         )
     opened: frozenset[str] = ctx.keep("open doors", lambda: frozenset(M.open_doors(ctx)))
     if entry.indirect:
-        eyes: list[XY] = ctx.keep(
-            f"eyes {side}",
-            lambda: [(g.x, g.y) for g in s.figures.values() if g.side == side and g.alive and g.on_table],
-        )
-        if not SG.seen(terrain, memo, eyes, [at], opened)[0]:
+        if not observed(ctx, side, [at])[0]:
             raise IllegalAction(
                 f"{action}: no man of the {side} sees ({at[0]:g}, {at[1]:g}): indirect fire needs an observer",
                 "skirmish.11",
@@ -373,6 +369,26 @@ def _check_min_range(action: Burst, distance: float, least: float) -> None:
             "(option burst_min_range)",
             "skirmish.12",
         )
+
+
+def observed(ctx: Context, side: str, ats: list[XY]) -> list[bool]:
+    """For each point of ``ats``: does a living man of ``side`` on the table see it (``sight.seen``, an observer for
+    indirect fire, skirmish.11)? Each point's answer is kept while the state stands still (``Context.still``):
+    the doctrine asks of all its aim points at once, then again of each as it checks the burst laid there."""
+    s = ctx.state
+    eyes: list[XY] = ctx.keep(
+        f"eyes {side}", lambda: [(g.x, g.y) for g in s.figures.values() if g.side == side and g.alive and g.on_table]
+    )
+    opened: frozenset[str] = ctx.keep("open doors", lambda: frozenset(M.open_doors(ctx)))
+    terrain = ctx.terrain
+    memo = ctx.sight_memo(terrain)
+    if ctx.kept is None:
+        return SG.seen(terrain, memo, eyes, ats, opened)
+    known: dict[XY, bool] = ctx.kept.setdefault(f"seen {side}", {})
+    todo = [at for at in dict.fromkeys(ats) if at not in known]
+    if todo:
+        known.update(zip(todo, SG.seen(terrain, memo, eyes, todo, opened), strict=True))
+    return [known[at] for at in ats]
 
 
 def landings(ctx: Context, side: str, by: str, ats: list[XY]) -> list[bool]:

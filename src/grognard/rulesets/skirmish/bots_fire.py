@@ -195,7 +195,7 @@ def burst_order(ctx: Context, space: BurstSpace, rng: np.random.Generator | None
     gun = s.pieces.get(space.by) or s.vehicles.get(space.by) or s.figures.get(space.by)
     memo, opened = ctx.sight_memo(terrain), frozenset(M.open_doors(ctx))
     if entry.indirect:
-        SG.seen(terrain, memo, [(f.x, f.y) for f in ours], ends, opened)
+        AR.observed(ctx, space.side, ends)  # kept for the checks of each placement (landings, contains)
     elif gun is not None:
         SG.fill_sight(terrain, memo, [((gun.x, gun.y), at) for at in ends], opened)
     # in range and seen (BurstSpace.contains of each aim, what does not depend on it checked once)
@@ -273,11 +273,18 @@ def _laid_grid(ctx: Context, aims: list[XY], shapes: list[str], turns: list[floa
     if not len(out):
         return out
     ats = np.array(aims, dtype=float).reshape(-1, 2)
+    grid = out.reshape(len(aims), width)  # a view: row = aim, column = (template, turn)
+    rings: dict[int, list[tuple[int, np.ndarray]]] = {}  # corners' count -> the columns' turned rings
     for j, (tid, angle) in enumerate((tid, angle) for tid in shapes for angle in turns):
         turned = R.turned(ctx.templates[tid][1], angle)
         if turned.interiors:
-            out[j::width] = [R.burst_shape(ctx.templates[tid][1], at, angle) for at in aims]
+            grid[:, j] = [R.burst_shape(ctx.templates[tid][1], at, angle) for at in aims]
             continue
         ring = shapely.get_coordinates(turned)
-        out[j::width] = shapely.polygons(ring[np.newaxis, :, :] + ats[:, np.newaxis, :])
+        rings.setdefault(len(ring), []).append((j, ring))
+    for count, columns in rings.items():  # the columns of rings as long in one call: the same sums, the same shapes
+        stacked = np.stack([ring for _, ring in columns])
+        corners = stacked[np.newaxis, :, :, :] + ats[:, np.newaxis, np.newaxis, :]
+        laid = shapely.polygons(corners.reshape(-1, count, 2)).reshape(len(aims), len(columns))
+        grid[:, [j for j, _ in columns]] = laid
     return out
