@@ -310,3 +310,55 @@ def test_an_aim_points_observer_is_looked_for_once_while_the_doctrine_weighs(mon
         game.apply(decision.seat, action, checked=False, decision=decision)
     assert bursts > 5 and len(asked) > 20
     assert max(Counter(asked).values()) == 1
+
+
+def test_a_scenarios_digest_is_worked_out_once_not_at_every_games_setup(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game's setup names its scenario's digest twice (stats, the setup event): the scenario and its tables
+    are dumped to JSON once a scenario (before: twice a game), the same digest."""
+    import hashlib
+    import json
+
+    ruleset = get("skirmish")
+    options = ruleset.resolve({"scenario": "village_street"})
+    scenario = game_of("village_street", 0).ctx.scenario
+    data = {key: value for key, value in scenario.data.items() if key != "plans"}
+    body = json.dumps({"scenario": data, "tables": scenario.tables.model_dump()}, sort_keys=True, default=str)
+    assert scenario.digest == hashlib.sha256(body.encode()).hexdigest()
+    dumps = json.dumps
+    calls = Counter[str]()
+
+    def counting(*args: Any, **kwargs: Any) -> str:
+        calls["dumps"] += 1
+        return str(dumps(*args, **kwargs))
+
+    monkeypatch.setattr(json, "dumps", counting)
+    for index in range(3):
+        game = ruleset.new_game(options, SeededDice(stream(33, index, DICE)))
+        assert isinstance(game, SkirmishGame) and game.state.stats["scenario_sha256"] == scenario.digest
+    assert calls["dumps"] == 0
+
+
+def test_who_holds_an_objective_is_what_each_mans_point_in_its_shape_says() -> None:
+    """``turn.holds`` tests every man against the objective's shape in one call: the same answer as each man's
+    ``Polygon.covers(Point)``, at every decision of whole games where the objective changes hands."""
+    from shapely.geometry import Point, Polygon
+
+    from grognard.rulesets.skirmish import turn as TU
+
+    held = Counter[bool]()
+    for scenario, index in (("village_street", 0), ("hill_assault", 1)):
+        game = game_of(scenario, index)
+        bot = DoctrineBot(np.random.default_rng(stream(33, index, BOTS)))
+        spec = game.ctx.scenario.spec
+        while game.result is None:
+            for objective in spec.objectives:
+                shape = Polygon(objective.shape)
+                for side in ("allies", "axis"):
+                    men = [f for f in game.state.figures.values() if f.alive and f.on_table]
+                    inside = [f for f in men if shape.covers(Point(f.x, f.y))]
+                    want = any(f.side == side for f in inside) and not any(f.side != side for f in inside)
+                    assert TU.holds(game.ctx, side, objective.id) == want
+                    held[want] += 1
+            decision = game.pending()[0]
+            game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+    assert held[True] > 10 and held[False] > 10

@@ -10,6 +10,7 @@ and rivers, or ``at`` (a point). The checks beyond the fields' own are in ``grou
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -281,10 +282,11 @@ class Scenario:
     def name(self) -> str:
         return self.spec.name
 
-    @property
+    @functools.cached_property
     def digest(self) -> str:
         """SHA-256 of the scenario's data and its tables' (a record names the exact files it was played on); the
-        bots' ``plans`` are left out (they change no rule, and a record's states stay as without them)."""
+        bots' ``plans`` are left out (they change no rule, and a record's states stay as without them). Worked out
+        once a scenario (a checked scenario is never changed; every game of it names it twice at its setup)."""
         data = {key: value for key, value in self.data.items() if key != "plans"}  # the bots', not the game's
         body = json.dumps({"scenario": data, "tables": self.tables.model_dump()}, sort_keys=True, default=str)
         return hashlib.sha256(body.encode()).hexdigest()

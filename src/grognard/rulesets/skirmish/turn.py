@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from shapely.geometry import Point, Polygon
+import shapely
+from shapely.geometry import Polygon
 
 from grognard.core.engine import Result
 from grognard.rulesets.skirmish import castles as CA
@@ -83,15 +84,16 @@ def end_turn(ctx: Context) -> None:
 
 def holds(ctx: Context, side: str, objective: str) -> bool:
     """``side`` has a living man inside the objective and the enemy has none (skirmish.20)."""
-    spec = next(o for o in ctx.scenario.spec.objectives if o.id == objective)
-    shape = Polygon(spec.shape)
-    ours = theirs = False
-    for f in ctx.state.figures.values():
-        if f.alive and f.on_table and shape.covers(Point(f.x, f.y)):
-            if f.side == side:
-                ours = True
-            else:
-                theirs = True
+    shapes: dict[str, Polygon] = ctx.bot_cache.setdefault("objective shapes", {})  # the scenario's, made once
+    shape = shapes.get(objective)
+    if shape is None:
+        spec = next(o for o in ctx.scenario.spec.objectives if o.id == objective)
+        shape = shapes[objective] = Polygon(spec.shape)
+    men = [f for f in ctx.state.figures.values() if f.alive and f.on_table]
+    # covers(Point(x, y)): a point is covered exactly when it meets the shape (terrain._covers), for all at once
+    inside = shapely.intersects_xy(shape, [f.x for f in men], [f.y for f in men]).tolist() if men else []
+    ours = any(f.side == side for f, there in zip(men, inside, strict=True) if there)
+    theirs = any(f.side != side for f, there in zip(men, inside, strict=True) if there)
     return ours and not theirs
 
 
