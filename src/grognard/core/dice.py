@@ -134,11 +134,16 @@ class SeededDice:
     def __init__(self, seed: int | np.random.SeedSequence, skip: Mapping[int, int] | None = None) -> None:
         self.seed_sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
         self._streams: dict[int, np.random.Generator] = {}
-        self._buffers: dict[int, list[int]] = {}
-        self._positions: dict[int, int] = {}
-        self.drawn: dict[int, int] = {}
+        # by number of sides: [the dice drawn and not yet served, then those served, the next one's index in it,
+        # the dice served before it]
+        self._held: dict[int, list[Any]] = {}
         for sides, count in (skip or {}).items():
             self.roll(count, sides, "skip")
+
+    @property
+    def drawn(self) -> dict[int, int]:
+        """The dice served so far, by number of sides (what ``skip`` takes to continue from here)."""
+        return {sides: held[2] + held[1] for sides, held in self._held.items()}
 
     @property
     def seed(self) -> int | Sequence[int] | None:
@@ -153,19 +158,28 @@ class SeededDice:
         return generator
 
     def roll(self, n: int, sides: int = 6, purpose: str = "") -> list[int]:
-        buffer = self._buffers.get(sides)
-        position = self._positions.get(sides, 0)
-        if buffer is None or n < 0 or position + n > len(buffer):
-            if n < 0 or sides < 2:
-                _check_request(n, sides, purpose)
-            rest = buffer[position:] if buffer is not None else []
-            size = max(self.BLOCK, n)
-            fresh = self._stream(sides).integers(1, sides + 1, size=size, dtype=np.int64).tolist()
-            buffer = self._buffers[sides] = rest + fresh
-            position = 0
-        self._positions[sides] = position + n
-        self.drawn[sides] = self.drawn.get(sides, 0) + n
-        return buffer[position : position + n]
+        held = self._held.get(sides)
+        if held is not None and n >= 0:
+            position = held[1]
+            end = position + n
+            buffer = held[0]
+            if end <= len(buffer):
+                held[1] = end
+                return buffer[position:end]  # type: ignore[no-any-return]
+        return self._refill(n, sides, purpose)
+
+    def _refill(self, n: int, sides: int, purpose: str) -> list[int]:
+        """:meth:`roll` when the dice held for ``sides`` are too few: a block drawn after those left."""
+        if n < 0 or sides < 2:
+            _check_request(n, sides, purpose)
+        held = self._held.get(sides)
+        rest: list[int] = [] if held is None else held[0][held[1] :]
+        served: int = 0 if held is None else held[2] + held[1]
+        size = max(self.BLOCK, n)
+        fresh: list[int] = self._stream(sides).integers(1, sides + 1, size=size, dtype=np.int64).tolist()
+        buffer = rest + fresh
+        self._held[sides] = [buffer, n, served]
+        return buffer[:n]
 
 
 def spawn_seeds(seed: int, n: int) -> list[np.random.SeedSequence]:

@@ -26,7 +26,7 @@ from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, PlaceBunkers
 from grognard.rulesets.omaha.data import BAND_END_Y, OBSTACLE_SECTION_WIDTH, WALL_Y
 from grognard.rulesets.omaha.game import OmahaGame
-from grognard.rulesets.omaha.spaces import OrdersSpace, TargetSpace
+from grognard.rulesets.omaha.spaces import BELOW_WALL_Y, OrdersSpace, TargetSpace
 from grognard.rulesets.omaha.state import Squad
 
 MOSTLY_WHOLE = 7  # "most of the squad": more than half of 12
@@ -101,33 +101,38 @@ def threat(squad: Squad) -> tuple[float, int, int]:
 def german_target(game: OmahaGame, *, artillery: bool) -> str | None:
     """The squad every German weapon concentrates on now (omaha.27).
 
-    Kept with the game until a squad lands, moves, leaves or has its losses cleared (``squads_version``): a
-    squad's losses to the turn's fire leave its rank as it was (:func:`threat`)."""
+    Both weapons' (the bunkers' and the strikes') are worked out together and kept with the game until a squad
+    lands, moves, leaves or has its losses cleared (``squads_version``): a squad's losses to the turn's fire leave
+    its rank as it was (:func:`threat`)."""
     memo = game.target_memo
     state = game.state
-    if memo is not None and memo[0] is state and memo[1] == game.squads_version and memo[2] is artillery:
-        return memo[3]
-    label = _german_target(game, artillery=artillery)
-    game.target_memo = (state, game.squads_version, artillery, label)
-    return label
+    if memo is None or memo[0] is not state or memo[1] != game.squads_version:
+        memo = game.target_memo = (state, game.squads_version, *_german_targets(game))
+    return memo[3] if artillery else memo[2]
 
 
-def _german_target(game: OmahaGame, *, artillery: bool) -> str | None:
-    """:func:`german_target`, worked out."""
+def _german_targets(game: OmahaGame) -> tuple[str | None, str | None]:
+    """:func:`german_target` of the bunkers and of the strikes, worked out in one pass over the squads."""
     # max(squads, key=threat) in one pass: the players are in label order (A1, A2, ...), so of squads level
-    # on (y, figures + lost) the first met has the lowest number, the one threat() ranks first
+    # on (y, figures + lost) the first met has the lowest number, the one threat() ranks first; artillery
+    # never aims past the wall (omaha.23), nor the bunkers with the option (RULINGS O10: anywhere by default)
     best: Squad | None = None
-    best_figures = 0
-    # RULINGS O10: the bunkers fire anywhere, unless the option bars them past the wall as it bars artillery
-    barred = artillery or game.state.options.get("bunker_targets", "anywhere") == "not_past_wall"
+    short: Squad | None = None  # the best not past the wall
+    best_figures = short_figures = 0
+    limit = R.PAST_WALL_Y
     for player in game.state.americans:
         squad = player.squad
-        if squad is None or (barred and squad.y > R.PAST_WALL_Y):
+        if squad is None:
             continue
+        y = squad.y
         figures = squad.figures + squad.lost
-        if best is None or squad.y > best.y or (squad.y == best.y and figures > best_figures):
+        if best is None or y > best.y or (y == best.y and figures > best_figures):
             best, best_figures = squad, figures
-    return None if best is None else best.label
+        if y <= limit and (short is None or y > short.y or (y == short.y and figures > short_figures)):
+            short, short_figures = squad, figures
+    barred = game.state.options.get("bunker_targets", "anywhere") == "not_past_wall"
+    fire = short if barred else best
+    return (None if fire is None else fire.label), (None if short is None else short.label)
 
 
 RANK_KEYS: dict[str, Callable[[Squad], float]] = {  # a plan's ranking keys (plans.toml): higher ranks first
@@ -169,7 +174,7 @@ def place_bunkers(game: OmahaGame, decision: Decision, rng: np.random.Generator)
 def american_orders(game: OmahaGame, squad: Squad, space: OrdersSpace | None = None) -> Move | Fight:
     """The American doctrine for one squad (omaha.28). Given the squad's decision's ``space``, its moves are built
     by it (``OrdersSpace.toward``: the fast path need not check them again); the same orders either way."""
-    if R.below_wall(squad.y):
+    if squad.y < BELOW_WALL_Y:  # R.below_wall(squad.y)
         # below the wall: to it, by a cleared section near if a bunker still holds
         holding = bool(game.active_bunkers())
         follow = _cleared_section_near(game, squad) if holding else None
@@ -299,8 +304,8 @@ def _cleared_near(obstacles: list[int | None], x: float) -> float | None:
 
 def _blocked_exit(game: OmahaGame, squad: Squad) -> float | None:
     """x in front of the nearest knocked-out bunker whose exit section still holds obstacles."""
-    obstacles = game.state.obstacles
     x = squad.x
+    obstacles = game.state.obstacles
     best_gap = math.inf
     best: float | None = None
     for bunker, exit_index, middle in game.exits():

@@ -34,6 +34,11 @@ from grognard.rulesets.omaha.turns import OmahaTurns
 from grognard.rulesets.omaha.view import view_of
 
 
+def _without(decisions: tuple[Decision, ...], answered: str) -> tuple[Decision, ...]:
+    """``decisions`` but the one ``answered`` (its id)."""
+    return tuple(d for d in decisions if d.id != answered)
+
+
 def american_seat(k: int) -> str:
     return f"American {k}"
 
@@ -53,7 +58,8 @@ class OmahaGame(OmahaTurns):
         self._active = None
         self.actions_applied = 0
         self.squads_version = 0
-        self.target_memo: tuple[OmahaState, int, bool, str | None] | None = None
+        # (state, squads_version, the bunkers' target, the strikes'): bots.german_target
+        self.target_memo: tuple[OmahaState, int, str | None, str | None] | None = None
         self._targets: list[tuple[OmahaState, int, frozenset[str]] | None] = [None, None]  # see targets_now
         self._exits = {}
         self._exit_list = None
@@ -82,6 +88,7 @@ class OmahaGame(OmahaTurns):
             "decisive_turn": None,
         }
         self.state = state
+        self.bounds = R.table_bounds(state)  # (left, bottom, right, top): the options never change in a game
         self.emit(
             "setup",
             germans=germans,
@@ -357,7 +364,7 @@ class OmahaGame(OmahaTurns):
             if left and left[0] is decision:  # the first owed, as the bots answer them
                 left = left[1:]
             else:
-                left = tuple(d for d in left if d.id != decision.id)
+                left = _without(left, decision.id)
             owed = self._owed = (s, left)
         kind = type(action)
         if kind is Move:
