@@ -500,11 +500,11 @@ class Game(ABC, Generic[S]):
                 self.apply(decision.seat, action, checked=False, decision=decision)
                 continue
             decision.space.check_fast(action)
-            self._events = []
             self._pending = None
             owed = self._apply(decision, action)
             self._pending = owed if owed is not None and not self.sealed else None
-            self._events = []  # as apply leaves them: taken (by nobody)
+            if self._events:  # as apply leaves them: taken (by nobody); an unobserved game builds none
+                self._events = []
         raise RuntimeError(f"game not over after {max_steps} steps")
 
     def _owed_decision(self, seat: Seat, decision: Decision | None, action: Any) -> Decision:

@@ -344,7 +344,8 @@ def _reach(state: Beach, squad: Standing, tx: float, ty: float) -> tuple[float, 
             put_off = limit
     else:
         point = snap(x0 + t * dx), snap(y0 + t * dy)
-    if _legal(state, squad, *point):
+    bounds = (left, bottom, right, top)
+    if _legal(state, squad, *point, bounds):
         return point
     if put_off is not None:
         t = _bisect_allowance(x0, y0, dx, dy, t, put_off)
@@ -352,12 +353,12 @@ def _reach(state: Beach, squad: Standing, tx: float, ty: float) -> tuple[float, 
     lo_t, hi_t = 0.0, t
     for _ in range(30):
         mid = (lo_t + hi_t) / 2
-        if _legal(state, squad, snap(x0 + mid * dx), snap(y0 + mid * dy)):
+        if _legal(state, squad, snap(x0 + mid * dx), snap(y0 + mid * dy), bounds):
             lo_t = mid
         else:
             hi_t = mid
     x, y = snap(x0 + lo_t * dx), snap(y0 + lo_t * dy)
-    return (x, y) if _legal(state, squad, x, y) else (x0, y0)
+    return (x, y) if _legal(state, squad, x, y, bounds) else (x0, y0)
 
 
 def _bisect_allowance(x0: float, y0: float, dx: float, dy: float, t: float, limit: float) -> float:
@@ -402,9 +403,15 @@ def _tie_distance(value: float) -> float:
     return abs((value * 100.0) % 1.0 - 0.5) / 100.0
 
 
-def _legal(state: Beach, squad: Standing, x: float, y: float) -> bool:
+def _legal(
+    state: Beach, squad: Standing, x: float, y: float, bounds: tuple[float, float, float, float] | None = None
+) -> bool:
+    """Whether :func:`check_move` takes the move; ``bounds``, when given, are the table's (:func:`table_bounds`)."""
     try:
-        check_move(state, squad, x, y)
+        if bounds is None or squad.y < WALL_Y - TOLERANCE:
+            check_move(state, squad, x, y)  # the moves found legal from below the wall are remembered
+        else:
+            _check_move(state, squad, x, y, bounds)  # check_move, its table's bounds known
     except IllegalAction:
         return False
     return True
