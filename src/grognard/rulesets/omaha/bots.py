@@ -225,7 +225,7 @@ def _move_toward(game: OmahaGame, squad: Squad, tx: float, ty: float, space: Ord
     cleared section (its own when it stands in the band) and crosses there.
     """
     state = game.state
-    if not R.below_wall(squad.y) and _blocked(state, squad.x, squad.y, tx, ty):
+    if squad.y >= BELOW_WALL_Y and _blocked(state, squad.x, squad.y, tx, ty):  # not R.below_wall(squad.y)
         tx, ty = _waypoint(state, squad, tx, ty)
     if space is not None:
         return space.toward(tx, ty)

@@ -68,12 +68,12 @@ class OmahaCombat(Game[OmahaState]):
         """
         s = self.state
         if self._active is None or self._active[0] is not s:
-            self._active = (s, [bunker for _section, bunker in sorted(s.bunkers.items()) if bunker.active])
+            self._active = (s, [bunker for _section, bunker in sorted(s.bunkers.items()) if bunker.status == "active"])
         return self._active[1]
 
     def exit_open(self, bunker: Bunker) -> bool:
         """An exit is open when its bunker is knocked out and the obstacle section in front is clear (O17)."""
-        if bunker.active:
+        if bunker.status == "active":  # bunker.active
             return False
         section = self._exits.get(bunker.section)
         if section is None:
@@ -221,10 +221,11 @@ class OmahaCombat(Game[OmahaState]):
         if squad.y < R.CONTACT_FROM_Y:
             return None  # too far from every bunker's front
         bunker = self.bunker_in_front(squad)
-        if bunker is not None and bunker.status == "active" and R.in_contact(squad, bunker):
+        x, y = squad.x, squad.y
+        if bunker is not None and bunker.status == "active" and R.touching(x, y, bunker.section):
             return bunker  # the one in front first, then the others in the order the game keeps them
         for b in self.state.bunkers.values():
-            if b is not bunker and b.status == "active" and R.in_contact(squad, b):
+            if b is not bunker and b.status == "active" and R.touching(x, y, b.section):
                 return b
         return None
 

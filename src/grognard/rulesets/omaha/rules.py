@@ -118,13 +118,27 @@ def bunker_distance(x: float, y: float, bunker: Sited) -> float:
 
 
 def nearest_bunker(x: float, y: float, bunkers: list[Bunker]) -> Bunker:
-    """The first of ``bunkers`` (not empty) nearest to (x, y) by :func:`bunker_distance`."""
-    return min(bunkers, key=lambda b: bunker_distance(x, y, b))
+    """The first of ``bunkers`` (not empty) nearest to (x, y) by :func:`bunker_distance` (worked out here: the
+    book asks it of every squad past the wall)."""
+    best = bunkers[0]
+    least = math.inf
+    for bunker in bunkers:
+        left, bottom, right, top = footprint(bunker.section)
+        gap = math.hypot(max(left - x, 0.0, x - right), max(bottom - y, 0.0, y - top))  # distance_to_rect
+        if gap < least:
+            best, least = bunker, gap
+    return best
 
 
 def in_contact(squad: Squad, bunker: Bunker) -> bool:
     """A squad is in contact with a bunker within 1" of it (omaha.18, O3b)."""
-    return at_most(bunker_distance(squad.x, squad.y, bunker), CONTACT)
+    return touching(squad.x, squad.y, bunker.section)
+
+
+def touching(x: float, y: float, section: int) -> bool:
+    """:func:`in_contact` of a squad at (x, y) and the bunker in ``section``: ``bunker_distance`` at most 1"."""
+    left, bottom, right, top = footprint(section)
+    return math.hypot(max(left - x, 0.0, x - right), max(bottom - y, 0.0, y - top)) <= CONTACT + TOLERANCE
 
 
 CONTACT_FROM_Y = BUNKER_FRONT_Y - CONTACT - 2 * TOLERANCE
@@ -143,7 +157,11 @@ def at_wall(y: float) -> bool:
 
 def below_wall(y: float) -> bool:
     """Seaward of the sea wall: on the beach or in the water, not at the wall."""
-    return y < WALL_Y - TOLERANCE
+    return y < BELOW_WALL_Y
+
+
+BELOW_WALL_Y = WALL_Y - TOLERANCE
+"""A squad whose y is below this is below the sea wall (for the hot paths; else :func:`below_wall`)."""
 
 
 PAST_WALL_Y = WALL_Y + TOLERANCE
@@ -266,7 +284,7 @@ def _check_move(state: Beach, squad: Standing, x: float, y: float, bounds: tuple
             f'move {squad.label} to ({x:g}, {y:g}) needs {cost:.2f}" of a 6" move (water inches count double)',
             "omaha.14",
         )
-    if below_wall(squad.y) and past_wall(y):
+    if squad.y < BELOW_WALL_Y and y > PAST_WALL_Y:  # below_wall(squad.y) and past_wall(y)
         raise IllegalAction(
             f"move {squad.label}: figures must stop at the sea wall (y={WALL_Y:g}) this turn", "omaha.15"
         )
@@ -301,7 +319,7 @@ def reach(state: Beach, squad: Standing, tx: float, ty: float) -> tuple[float, f
     the target alone (the wall stops it short of the band, so no obstacle counts), and is
     remembered in :data:`REACHED_BELOW_WALL`.
     """
-    if not below_wall(squad.y):
+    if squad.y >= BELOW_WALL_Y:  # not below_wall(squad.y)
         return _reach(state, squad, tx, ty)
     key = (table_bounds(state), squad.x, squad.y, tx, ty)
     point = REACHED_BELOW_WALL.get(key)
@@ -328,7 +346,7 @@ def _reach(state: Beach, squad: Standing, tx: float, ty: float) -> tuple[float, 
         elif delta < 0:
             t = min(t, (lo - start) / delta)
     # the wall, for a squad below it
-    if below_wall(y0) and dy > 0 and y0 + t * dy > WALL_Y:
+    if y0 < BELOW_WALL_Y and dy > 0 and y0 + t * dy > WALL_Y:  # below_wall(y0)
         t = min(t, (WALL_Y - y0) / dy)
     # the allowance: the rule's t is a bisection's float answer, kept to the last bit; the exact
     # limit gives the same stored point unless that lands within a hair of a rounding tie, so

@@ -161,7 +161,7 @@ class FightSpace(ActionSpace[Fight]):
         return out[:k]
 
 
-BELOW_WALL_Y = WALL_Y - TOLERANCE  # below this y a squad is below the sea wall (rules.below_wall)
+BELOW_WALL_Y = R.BELOW_WALL_Y  # below this y a squad is below the sea wall (rules.below_wall)
 
 WADES: dict[tuple[tuple[float, float, float, float], str, float, float, float, float], Move] = {}
 """The moves :meth:`OrdersSpace.toward` built for squads below the wall, by (table bounds, squad, x0, y0, tx, ty)
