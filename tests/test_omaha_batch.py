@@ -277,3 +277,32 @@ def test_the_nearest_bunker_by_its_sideways_gap_equals_the_reference() -> None:
         bunkers = [_Sited(b) for b in range(batch.B) if active[b]]
         expected.append(rules.nearest_bunker(float(x[i]), float(y[i]), bunkers).section)  # type: ignore[arg-type]
     assert found == expected
+
+
+def test_the_games_generators_hashed_together_are_numpys_own() -> None:
+    """``seeds.states`` hashes numpy's ``SeedSequence`` over many games at once: the same four words as
+    the sequence's own ``generate_state`` for seeds of one to five words (past the pool), the indices'
+    edges and both streams' keys; the generators made from them draw the same dice and the same ties.
+    A seed or index that would not share the lanes' shape takes numpy's own path."""
+    from grognard.core.dice import BOTS, DICE, game_dice_generator, stream
+    from grognard.rulesets.omaha.batch import seeds
+
+    indices = [*range(40), 2**31, 2**32 - 1]
+    for seed in (0, 1, 11, 2**32 - 1, 2**32, 2**64 + 7, 2**130 + 12345):
+        for tail in ((DICE, 6), (BOTS,), (DICE, 10)):
+            words = seeds.states(seed, indices, tail)
+            assert words is not None
+            for row, index in zip(words, indices, strict=True):
+                expected = np.random.SeedSequence(seed, spawn_key=(index, *tail)).generate_state(4, np.uint64)
+                assert row.tolist() == expected.tolist(), (seed, tail, index)
+    made = seeds.generators(3, range(5, 9), (DICE, 6))
+    assert [g.integers(1, 7, 500).tolist() for g in made] == [
+        game_dice_generator(3, i, 6).integers(1, 7, 500).tolist() for i in range(5, 9)
+    ]
+    ties = seeds.generators(3, range(5, 9), (BOTS,))
+    assert [g.integers(3, size=4).tolist() for g in ties] == [
+        np.random.default_rng(stream(3, i, BOTS)).integers(3, size=4).tolist() for i in range(5, 9)
+    ]
+    assert seeds.states(3, [2**32], (DICE, 6)) is None
+    far = seeds.generators(3, [2**32], (DICE, 6))[0]
+    assert far.integers(1, 7, 50).tolist() == game_dice_generator(3, 2**32, 6).integers(1, 7, 50).tolist()

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from grognard.core.dice import BOTS, stream
+from grognard.core.dice import BOTS
 from grognard.core.geometry import TOLERANCE
 from grognard.rulesets.omaha.batch.doctrine import Doctrine
 from grognard.rulesets.omaha.batch.mechanics import (
@@ -23,6 +23,7 @@ from grognard.rulesets.omaha.batch.mechanics import (
     UNKNOWN,
     Mechanics,
 )
+from grognard.rulesets.omaha.batch.seeds import generators
 from grognard.rulesets.omaha.batch.streams import DiceStreams
 from grognard.rulesets.omaha.data import (
     AMERICANS_PER_GERMAN,
@@ -190,12 +191,12 @@ class _Batch(Doctrine):
         best = sums == sums.max(axis=2, keepdims=True)
         ties = best.sum(axis=2)
         choice = best.argmax(axis=2)  # the only best pair, or the first of several
-        rngs: dict[int, np.random.Generator] = {}
         tied = np.nonzero(ties > 1)
+        games = np.unique(tied[0])  # each game with a tie: its generator, made together (``seeds``)
+        made = generators(self.seed, [self.indices[k] for k in games.tolist()], (BOTS,))
+        rngs = dict(zip(games.tolist(), made, strict=True))
         for k, german, pairs in zip(tied[0].tolist(), tied[1].tolist(), best[tied].tolist(), strict=True):
-            rng = rngs.get(k)
-            if rng is None:
-                rng = rngs[k] = np.random.default_rng(stream(self.seed, self.indices[k], BOTS))
+            rng = rngs[k]
             options = [i for i, top in enumerate(pairs) if top]
             choice[k, german] = options[int(rng.integers(len(options)))]
         first = SECTIONS_PER_GERMAN * np.arange(self.germans)

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from grognard.core.dice import game_dice_generator
+from grognard.core.dice import DICE
+from grognard.rulesets.omaha.batch.seeds import generators
 
 CHUNK = 2560  # dice drawn for a game at a time: most games roll fewer (some 2,000 a game)
 
@@ -25,7 +26,7 @@ class DiceStreams:
     def __init__(self, seed: int, indices: Sequence[int], sides: int, window: int) -> None:
         self.sides, self.window = sides, window
         G = len(indices)
-        self.generators = [game_dice_generator(seed, index, sides) for index in indices]
+        self.generators = generators(seed, indices, (DICE, sides))  # game_dice_generator's, made together
         self.width = CHUNK + 2 * window  # a roll reads a whole window on from its first die
         self.values = np.zeros((G, self.width), dtype=np.int8)
         self.flat = self.values.reshape(-1)
