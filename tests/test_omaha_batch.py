@@ -273,6 +273,7 @@ def test_the_nearest_bunker_by_its_sideways_gap_equals_the_reference() -> None:
         active = rng.random(batch.B) < 0.5
         active[rng.integers(batch.B)] = True
         batch.status[0] = np.where(active, ACTIVE, SILENCED)
+        batch.stale[0] = True
         found.append(int(batch._nearest(np.zeros(1, dtype=np.int64), x[i : i + 1], y[i : i + 1])[0]))
         bunkers = [_Sited(b) for b in range(batch.B) if active[b]]
         expected.append(rules.nearest_bunker(float(x[i]), float(y[i]), bunkers).section)  # type: ignore[arg-type]

@@ -7,7 +7,7 @@ import numpy as np
 
 from grognard.core.geometry import TOLERANCE
 from grognard.rulesets.omaha.batch.geometry import FLOAT_MARGIN, Geometry
-from grognard.rulesets.omaha.batch.mechanics import ACTIVE, ASSAULT, CLEAR, DESTROYED, HOLD, MOVE, SHOOT, SILENCED
+from grognard.rulesets.omaha.batch.mechanics import ACTIVE, ASSAULT, CLEAR, HOLD, MOVE, SHOOT, SILENCED
 from grognard.rulesets.omaha.bots import FOLLOW_UP_REACH, MOSTLY_WHOLE
 from grognard.rulesets.omaha.data import (
     BAND_END_Y,
@@ -42,6 +42,11 @@ class Doctrine(Geometry):
     exit_of: np.ndarray
     exit_mid: np.ndarray
     mid6: np.ndarray
+    # each game's active bunkers as neighbours (``_neighbours``), worked out again only for a game
+    # ``stale`` (a bunker of it knocked out since: ``_act``)
+    stale: np.ndarray
+    active_before: np.ndarray
+    active_after: np.ndarray
 
     def _wade(self, g: np.ndarray, p: int) -> tuple[np.ndarray, ...]:
         """``_orders`` of squads below the wall (most orders of a game): to the wall, by a cleared section
@@ -207,9 +212,8 @@ class Doctrine(Geometry):
 
     def _blocked_exit(self, g: np.ndarray, x: np.ndarray) -> np.ndarray:
         """``bots._blocked_exit``: x in front of the nearest knocked-out bunker whose exit holds obstacles, else NaN."""
-        status = self.status[g]
-        knocked = (status == SILENCED) | (status == DESTROYED)
-        shut = self.obs[g][:, self.exit_of] != 0
+        knocked = self.status[g] >= SILENCED  # silenced or destroyed
+        shut = self.obs.reshape(-1)[(g * self.S)[:, None] + self.exit_of[None, :]] != 0
         ok = knocked & shut
         gap = np.abs(self.exit_mid[None, :] - x[:, None])
         best = np.where(ok, gap, np.inf).argmin(axis=1)
@@ -219,20 +223,47 @@ class Doctrine(Geometry):
         """The nearest active bunker's section (first in section order on a tie), -1 if none.
 
         Every footprint's front and back are level, so a squad is as far from each sideways as ``y`` makes
-        it: the nearest is the one nearest sideways (``dx``), with no square root. Distinct sideways gaps
-        differ by hundredths of an inch, whose distances differ far beyond a last bit; two gaps equal but
-        for float noise (their squares within 1e-6) are measured by the reference's own distance."""
-        active = self.status[g] == ACTIVE
+        it: the nearest is the one nearest sideways (``dx``), with no square root; and of the bunkers left
+        of the squad's section the last active is the nearest, of those right of it the first. Distinct
+        sideways gaps differ by hundredths of an inch, whose distances differ far beyond a last bit; two
+        gaps equal but for float noise (their squares within 1e-6) are measured by the reference's own
+        distance, over every active bunker."""
+        self._fresh(g)
+        s = self._sec8(x)
+        at = g * (self.B + 1) + s
+        own = np.where(self.status.reshape(-1)[g * self.B + s] == ACTIVE, s, -1)
+        before, after = self.active_before.reshape(-1)[at], self.active_after.reshape(-1)[at + 1]
+        candidates = np.stack((before, own, after), axis=1)  # in section order
+        valid = (candidates >= 0) & (candidates < self.B)
         half = BUNKER_WIDTH / 2
-        centre, at = self.bunker_cx[None, :], x[:, None]
-        dx = np.where(active, np.maximum(np.maximum(centre - half - at, 0.0), at - (centre + half)), FAR)
-        best = dx.argmin(axis=1)
-        low = dx[np.arange(len(g)), best]
+        centre, spot = self.bunker_cx[np.where(valid, candidates, 0)], x[:, None]
+        dx = np.where(valid, np.maximum(np.maximum(centre - half - spot, 0.0), spot - (centre + half)), FAR)
+        rows = np.arange(len(g))
+        column = dx.argmin(axis=1)
+        low, best = dx[rows, column], candidates[rows, column]
         near_tie = ((dx * dx - (low * low)[:, None] < SIDEWAYS_TIE) & (dx != low[:, None])).any(axis=1)
         for i in np.nonzero(near_tie)[0]:  # two bunkers equally near but for float noise: measure as the reference
-            exact = [self._exact_distance(x[i], y[i], b) if active[i, b] else np.inf for b in range(self.B)]
+            active = self.status[g[i]] == ACTIVE
+            exact = [self._exact_distance(x[i], y[i], b) if active[b] else np.inf for b in range(self.B)]
             best[i] = int(np.argmin(exact))
-        return np.where(active.any(axis=1), best, -1)
+        return np.where(valid.any(axis=1), best, -1)
+
+    def _fresh(self, g: np.ndarray) -> None:
+        """The neighbours of the games ``g`` whose bunkers changed, worked out again."""
+        d = g[self.stale[g]]
+        if len(d):
+            self.active_before[d], self.active_after[d] = self._neighbours(self.status[d] == ACTIVE)
+            self.stale[d] = False
+
+    def _neighbours(self, ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Of each row's sections ``ok``: at column ``s`` (0 to B), the last before ``s`` (-1 if none) and
+        the first at or after it (``B`` if none)."""
+        n, index = len(ok), np.arange(self.B)
+        before = np.full((n, self.B + 1), -1, dtype=np.int64)
+        before[:, 1:] = np.maximum.accumulate(np.where(ok, index, -1), axis=1)
+        after = np.full((n, self.B + 1), self.B, dtype=np.int64)
+        after[:, :-1] = np.minimum.accumulate(np.where(ok, index, self.B)[:, ::-1], axis=1)[:, ::-1]
+        return before, after
 
     def _contact(self, g: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """``OmahaGame.bunker_in_contact``: the bunker in front if in contact, else the first in contact; -1.

@@ -106,6 +106,9 @@ class _Batch(Doctrine):
         self.n_placed = np.zeros(G, dtype=np.int64)  # bunker sections with a bunker, by game
         self.n_open = np.zeros(G, dtype=np.int64)  # exits open, by game
         self.exit_flag = np.zeros((G, B), dtype=bool)
+        self.stale = np.ones(G, dtype=bool)  # see Doctrine._fresh
+        self.active_before = np.zeros((G, B + 1), dtype=np.int64)
+        self.active_after = np.zeros((G, B + 1), dtype=np.int64)
         section = np.arange(B)
         self.bunker_cx = section * BUNKER_SECTION_WIDTH + BUNKER_SECTION_WIDTH / 2
         self.exit_of = self._sec6(self.bunker_cx)  # obstacle section in front of each bunker section
@@ -350,6 +353,7 @@ class _Batch(Doctrine):
             self.stats["german_losses"][gi[s]] += killed
             emptied = (left - killed == 0) & (self.status[gi[s], b] == ACTIVE)
             self.status[gi[s][emptied], b[emptied]] = SILENCED
+            self.stale[gi[s][emptied]] = True
             self.n_active[gi[s][emptied]] -= 1
         q = (k == ASSAULT) & ~a
         if q.any():
@@ -360,6 +364,7 @@ class _Batch(Doctrine):
             self.defenders[gs, bs] = 0
             self.n_active[gs] -= self.status[gs, bs] == ACTIVE
             self.status[gs, bs] = DESTROYED
+            self.stale[gs] = True
 
     def _germans(self, live: np.ndarray) -> None:
         """Bunker fire in section order, then artillery by German (omaha.19-24, ``bots.german_target``).

@@ -13,7 +13,7 @@ from grognard.core.dice import AnySuccess, SuccessCount, SumAtLeast
 from grognard.rulesets.omaha import data as D
 
 # --- statuses and kinds of order ---------------------------------------------------------
-NONE, ACTIVE, SILENCED, DESTROYED = 0, 1, 2, 3
+NONE, ACTIVE, SILENCED, DESTROYED = 0, 1, 2, 3  # in order: knocked out is SILENCED or above
 HOLD, MOVE, SHOOT, CLEAR, ASSAULT = 0, 1, 2, 3, 4
 UNKNOWN = -1  # an obstacle section not yet rolled (hidden obstacles)
 OUTCOMES = ("", "american win", "german win", "scored", "unfinished")
