@@ -78,7 +78,7 @@ def test_the_remembered_moves_change_no_game(monkeypatch: pytest.MonkeyPatch) ->
     expected = reference_rows(options, 4, 0, 10)
 
     def kept() -> int:
-        return sum(len(keys) for keys, _, _ in geometry.REACHED.values())
+        return sum(len(table) for table in geometry.REACHED.values())
 
     geometry.REACHED.clear()
     geometry.UP.clear()

@@ -88,17 +88,24 @@ def test_one_seed_sequence_makes_a_games_dice_as_two_do() -> None:
         assert made.tolist() == SeededDice(stream(seed, index, DICE)).roll(64)
 
 
-def test_the_batch_keeps_the_moves_it_remembers_in_key_order() -> None:
-    """Moves found fresh are merged into those remembered (``geometry.REACHED``) by position: the keys stay sorted,
-    each once, and a batch played again from them plays the same games."""
+def test_the_batch_finds_each_move_it_remembers_where_it_put_it() -> None:
+    """Moves found fresh are remembered (``geometry.REACHED``) in a hash table, two slots a hash: each key
+    once, found in the slot it was put in, an unknown key not found; a batch played again from them plays
+    the same games."""
     from grognard.rulesets.omaha.batch import geometry, play_batch
 
     options = get("omaha").resolve({"germans": 2})
     doctrine = {"american": "doctrine", "german": "doctrine"}
     geometry.REACHED.clear()
     first = play_batch(options, doctrine, 3, 0, 24)
-    (known, kept_x, kept_y), *_ = geometry.REACHED.values()
-    assert len(known) > 50 and (np.diff(known) > 0).all() and len(kept_x) == len(kept_y) == len(known)
+    (table,) = geometry.REACHED.values()
+    kept = np.nonzero(table.keys >= 0)[0]
+    keys = table.keys[kept]
+    assert len(keys) > 50 and len(np.unique(keys)) == len(keys)
+    spot, hit = table.find(keys)
+    assert hit.all() and (spot == kept).all()
+    _, hit = table.find(np.array([1, 2**59 + 3], dtype=np.int64))
+    assert not hit.any()
     assert play_batch(options, doctrine, 3, 0, 24) == first
 
 

@@ -32,15 +32,54 @@ from grognard.rulesets.omaha.data import (
 )
 
 KEY_SPAN = 1 << 15  # hundredths of an inch: more than twice any table's width or depth
-REACHED: dict[tuple[float, float, float, float], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-"""The moves ``Geometry._reach_clear`` worked out, by the table's bounds: the keys (sorted) and the points
-reached; kept from batch to batch (a long simulate plays chunk after chunk on the same table)."""
-REACHED_KEPT = 1 << 18  # at most this many are kept (emptied when full): some 6 MB
-NOTHING_REACHED = (np.empty(0, dtype=np.int64), np.empty(0), np.empty(0))
+REACHED: dict[tuple[float, float, float, float], Remembered] = {}
+"""The moves ``Geometry._reach_any`` worked out, by the table's bounds; kept from batch to batch (a long
+simulate plays chunk after chunk on the same table)."""
+REACHED_KEPT = 1 << 18  # slots of a table of moves remembered: some 6 MB
 UP: dict[tuple[float, float, float, float], np.ndarray] = {}
 """The y a squad below the wall reaches going straight up toward it (``Geometry._reach_up``), by the table's
 bounds: one entry a hundredth of an inch from the table's bottom to the wall, NaN until measured."""
 FLOAT_MARGIN = 1e-9  # inches: closer than this to a threshold, the reference functions measure
+
+
+class Remembered:
+    """Moves remembered (their keys, the points reached) in a hash table of ``size`` slots, two to each
+    hash value (a pair; ``keys`` -1: empty). A key is found in its pair's first slot or its second. A
+    fresh key takes its pair's empty slot, else the first, the key there moving to the second and the
+    second's forgotten (measured again when next asked). A search of sorted keys cost 80 ns a key; this,
+    some 3."""
+
+    GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: the key times 2**64 over the golden ratio
+
+    def __init__(self, size: int) -> None:
+        slots = max(4, 1 << (size - 1).bit_length())  # a power of two
+        self.shift = np.uint64(64 - (slots.bit_length() - 2))  # the hash's top bits: a pair of slots
+        self.keys = np.full(slots, -1, dtype=np.int64)
+        self.xs, self.ys = np.zeros(slots), np.zeros(slots)
+
+    def __len__(self) -> int:
+        return int((self.keys >= 0).sum())
+
+    def _pairs(self, key: np.ndarray) -> np.ndarray:
+        """The first slot of each key's pair (keys are whole numbers from 0 to 2**60)."""
+        return ((np.ascontiguousarray(key).view(np.uint64) * self.GOLDEN) >> self.shift).astype(np.int64) * 2
+
+    def find(self, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Where each key is kept, and whether it is (else the slot is its pair's first)."""
+        pair = self._pairs(key)
+        second = self.keys[pair + 1] == key
+        return pair + second, second | (self.keys[pair] == key)
+
+    def keep(self, key: np.ndarray, x: np.ndarray, y: np.ndarray) -> None:
+        """Remember fresh keys (none kept, each once) and their points; of several keys of one pair, the first."""
+        pair, first = np.unique(self._pairs(key), return_index=True)
+        key, x, y = key[first], x[first], y[first]
+        taken = self.keys[pair] >= 0
+        second = taken & (self.keys[pair + 1] < 0)
+        moved = pair[taken & ~second] + 0
+        self.keys[moved + 1], self.xs[moved + 1], self.ys[moved + 1] = self.keys[moved], self.xs[moved], self.ys[moved]
+        slot = pair + second
+        self.keys[slot], self.xs[slot], self.ys[slot] = key, x, y
 
 
 def _snap(v: np.ndarray) -> np.ndarray:
@@ -237,19 +276,18 @@ class Geometry:
         measure = ~clear
         c = np.nonzero(clear)[0]
         fresh = None
+        table = REACHED.get(self.bounds)
+        if table is None:
+            table = REACHED[self.bounds] = Remembered(REACHED_KEPT)
         if len(c):
             values = np.array((x0[c], y0[c], tx[c], ty[c]))
             whole = np.rint(values * 100.0)
             keyed = ((whole / 100.0 == values) & (np.abs(whole) < KEY_SPAN // 2)).all(axis=0)
             part = whole.astype(np.int64) + KEY_SPAN // 2
             key = ((part[0] * KEY_SPAN + part[1]) * KEY_SPAN + part[2]) * KEY_SPAN + part[3]
-            known, kept_x, kept_y = REACHED.get(self.bounds, NOTHING_REACHED)
-            if len(known):
-                spot = np.minimum(np.searchsorted(known, key), len(known) - 1)
-                hit = keyed & (known[spot] == key)
-                px[c], py[c] = kept_x[spot], kept_y[spot]
-            else:
-                hit = np.zeros(len(c), dtype=bool)
+            spot, hit = table.find(key)
+            hit &= keyed
+            px[c], py[c] = table.xs[spot], table.ys[spot]
             measure[c[~keyed]] = True  # a position not in hundredths (none is): measured, not kept
             miss = np.nonzero(keyed & ~hit)[0]
             if len(miss):
@@ -262,12 +300,7 @@ class Geometry:
         if fresh is not None:
             fx, fy = px[ask], py[ask]
             px[c[miss]], py[c[miss]] = fx[where], fy[where]
-            if len(known) + len(fresh) > REACHED_KEPT:  # too many kept: start again from these
-                REACHED.clear()
-                known, kept_x, kept_y = NOTHING_REACHED
-            # fresh keys are sorted (np.unique) and none is known: merged in by position, the order a sort gives
-            at = np.searchsorted(known, fresh)
-            REACHED[self.bounds] = (np.insert(known, at, fresh), np.insert(kept_x, at, fx), np.insert(kept_y, at, fy))
+            table.keep(fresh, fx, fy)
         return px, py
 
     @staticmethod
