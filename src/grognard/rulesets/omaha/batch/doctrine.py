@@ -45,6 +45,8 @@ class Doctrine(Geometry):
     # each game's active bunkers as neighbours (``_neighbours``), worked out again only for a game
     # ``stale`` (a bunker of it knocked out since: ``_act``)
     stale: np.ndarray
+    blocked: np.ndarray
+    exit_bunker: np.ndarray
     active_before: np.ndarray
     active_after: np.ndarray
 
@@ -212,12 +214,18 @@ class Doctrine(Geometry):
 
     def _blocked_exit(self, g: np.ndarray, x: np.ndarray) -> np.ndarray:
         """``bots._blocked_exit``: x in front of the nearest knocked-out bunker whose exit holds obstacles, else NaN."""
-        knocked = self.status[g] >= SILENCED  # silenced or destroyed
-        shut = self.obs.reshape(-1)[(g * self.S)[:, None] + self.exit_of[None, :]] != 0
-        ok = knocked & shut
+        ok = self.blocked[g]
         gap = np.abs(self.exit_mid[None, :] - x[:, None])
         best = np.where(ok, gap, np.inf).argmin(axis=1)
         return np.where(ok.any(axis=1), self.exit_mid[best], np.nan)
+
+    def _exits_changed(self, g: np.ndarray, section: np.ndarray) -> None:
+        """``blocked``: whether each bunker is knocked out with obstacles (or unrolled ones) in its exit,
+        kept for the obstacle sections ``section`` of games ``g`` whose obstacles or bunker just changed."""
+        b = self.exit_bunker[section]
+        is_exit = b >= 0
+        g, b, section = g[is_exit], b[is_exit], section[is_exit]
+        self.blocked[g, b] = (self.status[g, b] >= SILENCED) & (self.obs[g, section] != 0)
 
     def _nearest(self, g: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """The nearest active bunker's section (first in section order on a tie), -1 if none.

@@ -113,6 +113,11 @@ class _Batch(Doctrine):
         self.bunker_cx = section * BUNKER_SECTION_WIDTH + BUNKER_SECTION_WIDTH / 2
         self.exit_of = self._sec6(self.bunker_cx)  # obstacle section in front of each bunker section
         self.exit_mid = self.exit_of * OBSTACLE_SECTION_WIDTH + OBSTACLE_SECTION_WIDTH / 2
+        self.exit_bunker = np.full(S, -1, dtype=np.int64)  # the bunker section whose exit each section is
+        self.exit_bunker[self.exit_of] = section
+        self.blocked = np.zeros((G, B), dtype=bool)  # see Doctrine._blocked_exit
+        if len(np.unique(self.exit_of)) != B:
+            raise ValueError("the Omaha batch path needs each bunker's exit in a section of its own")
         self.mid6 = np.arange(S) * OBSTACLE_SECTION_WIDTH + OBSTACLE_SECTION_WIDTH / 2
         # results
         self.turn = 0
@@ -161,16 +166,16 @@ class _Batch(Doctrine):
                 return
             self.turn += 1
             self._land(live)
-            self._end_phase(self._live())
+            self._beaten(self._live())
             live = self._live()
             self._americans(live)
             self._end_phase(live)
             live = self._live()
             self._germans(live)
-            self._end_phase(live)
+            self._beaten(live)
             live = self._live()
             self._morale(live)
-            self._end_phase(live)
+            self._beaten(live)
             live = self._live()
             period = options["period_turns"]
             if period is not None and self.turn >= period:
@@ -281,6 +286,14 @@ class _Batch(Doctrine):
             beaten = live[~won & self.out[:, live].all(axis=0)]
             self._finish(beaten, OUTCOMES.index("german win"))
 
+    def _beaten(self, live: np.ndarray) -> None:
+        """``_end_phase`` after a phase that knocks out no bunker and clears no obstacle (the landings, the
+        Germans', morale): no exit can open, no American win come, but the Americans may be out of squads."""
+        if self.limit is not None:  # only then is a player ever out of squads
+            live = live[~self.done[live]]
+            beaten = live[self.out[:, live].all(axis=0)]
+            self._finish(beaten, OUTCOMES.index("german win"))
+
     def _americans(self, live: np.ndarray) -> None:
         """Each squad's orders in player order (``bots.american_orders``, then ``OmahaGame._move``/``_fight``)."""
         has = self.has[:, live]  # no game ends in this phase (victory is checked after it): live stays live
@@ -318,7 +331,10 @@ class _Batch(Doctrine):
         self.x[p][mg] = mx[is_move]
         self.y[p][mg] = my[is_move]
         arrive_section = self._sec6(mx)
-        arrive = is_move & at & (self.obs[g, arrive_section] == UNKNOWN)
+        if self.hidden:
+            arrive = is_move & at & (self.obs[g, arrive_section] == UNKNOWN)
+        else:  # every section was rolled at the start
+            arrive = np.zeros(len(g), dtype=bool)
         past = is_move & (my > WALL_Y + TOLERANCE)
         first = g[past & (self.stats["first_past_wall_turn"][g] == 0)]
         self.stats["first_past_wall_turn"][first] = self.turn
@@ -336,12 +352,14 @@ class _Batch(Doctrine):
         a = arrive[i]
         if a.any():
             self.obs[gi[a], arrive_section[i][a]] = self.m.obstacle_faces[values[a, 0]]
+            self._exits_changed(gi[a], arrive_section[i][a])
         c = k == CLEAR
         if c.any():
             section = own[i][c]
             present = np.maximum(self.obs[gi[c], section], 0)
             cleared = (values[c] >= self.m.clear_at).sum(axis=1)
             self.obs[gi[c], section] = present - np.minimum(cleared, present)
+            self._exits_changed(gi[c], section)
         if a.any() or c.any():
             self._count_blocking(gi[a | c])
         s = (k == SHOOT) & ~a
@@ -354,6 +372,7 @@ class _Batch(Doctrine):
             emptied = (left - killed == 0) & (self.status[gi[s], b] == ACTIVE)
             self.status[gi[s][emptied], b[emptied]] = SILENCED
             self.stale[gi[s][emptied]] = True
+            self._exits_changed(gi[s][emptied], self.exit_of[b[emptied]])
             self.n_active[gi[s][emptied]] -= 1
         q = (k == ASSAULT) & ~a
         if q.any():
@@ -365,6 +384,7 @@ class _Batch(Doctrine):
             self.n_active[gs] -= self.status[gs, bs] == ACTIVE
             self.status[gs, bs] = DESTROYED
             self.stale[gs] = True
+            self._exits_changed(gs, self.exit_of[bs])
 
     def _germans(self, live: np.ndarray) -> None:
         """Bunker fire in section order, then artillery by German (omaha.19-24, ``bots.german_target``).
