@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any, Protocol
 
 from grognard.core.errors import IllegalAction
-from grognard.core.geometry import TOLERANCE, at_most, distance_to_rect, snap
+from grognard.core.geometry import TOLERANCE, distance_to_rect, snap
 from grognard.core.words import counted
 from grognard.rulesets.omaha.data import (
     BAND_END_Y,
@@ -233,9 +233,11 @@ def band_sections(state: Beach, x0: float, y0: float, x1: float, y1: float) -> r
         ta = (max(low, WALL_Y) - y0) / (y1 - y0)
         tb = (min(high, BAND_END_Y) - y0) / (y1 - y0)
         xa, xb = x0 + ta * (x1 - x0), x0 + tb * (x1 - x0)
-    first = obstacle_section_at(state, min(xa, xb))
-    last = obstacle_section_at(state, max(xa, xb))
-    return range(first, last + 1)
+    # obstacle_section_at of each end, worked out here (every move's check asks)
+    count = len(state.obstacles)
+    first = max(math.floor(min(xa, xb) / OBSTACLE_SECTION_WIDTH), 0)
+    last = max(math.floor(max(xa, xb) / OBSTACLE_SECTION_WIDTH), 0)
+    return range(first if first < count else count - 1, (last if last < count else count - 1) + 1)
 
 
 def table_bounds(state: Beach) -> tuple[float, float, float, float]:
@@ -279,7 +281,7 @@ def _check_move(state: Beach, squad: Standing, x: float, y: float, bounds: tuple
             "omaha.5",
         )
     cost = move_cost(squad.x, squad.y, x, y)
-    if not at_most(cost, BEACH_MOVE):
+    if not cost <= BEACH_MOVE + TOLERANCE:  # at_most(cost, BEACH_MOVE)
         raise IllegalAction(
             f'move {squad.label} to ({x:g}, {y:g}) needs {cost:.2f}" of a 6" move (water inches count double)',
             "omaha.14",
@@ -411,7 +413,11 @@ def _snapped_clear(x0: float, y0: float, dx: float, dy: float, limit: float, t: 
     """
     slack = t * 2.0**-38 + limit * 1e-12  # four times the distance between the two t
     x, y = x0 + limit * dx, y0 + limit * dy
-    if _tie_distance(x) <= slack * abs(dx) + 1e-11 or _tie_distance(y) <= slack * abs(dy) + 1e-11:
+    # _tie_distance of each, worked out here
+    if (
+        abs((x * 100.0) % 1.0 - 0.5) / 100.0 <= slack * abs(dx) + 1e-11
+        or abs((y * 100.0) % 1.0 - 0.5) / 100.0 <= slack * abs(dy) + 1e-11
+    ):
         return None
     return snap(x), snap(y)
 
