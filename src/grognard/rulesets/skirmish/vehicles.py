@@ -130,7 +130,8 @@ class Ground:
         return hit
 
 
-DEEP = 0.21  # inches: a rectangle's edge this far inside a base swept along a path overlaps it surely
+DEEP = 0.125  # inches: a quarter disc this wide holds 0.0123 sq in, more than the 0.01 an overlap needs
+CHORD = 0.003  # inches: a buffer's round ends (16 chords a quarter circle) lie this close inside the circle, and more
 
 
 def sweep_meets(
@@ -139,13 +140,15 @@ def sweep_meets(
     """A base of radius ``half`` swept along ``line`` (``body()``: ``line.buffer(half)``) shares more than 0.01
     square inch with ``shape``. Worked out without the body where the answer is sure: no, when the line passes
     farther than ``half`` from the shape (by more than rounding: the body lies within that); yes, when ``shape``
-    is a rectangle whose sides are at least ``side`` >= ``DEEP`` inches and the line passes within ``half`` less
-    ``DEEP`` plus 0.01 of it: the body (its round ends' chords lie within 0.003" of the circle) then holds every
-    point within ``DEEP`` of the rectangle's nearest point, a quarter disc of the rectangle at least (0.035 sq in)."""
+    is a rectangle whose sides are at least ``side`` >= twice ``DEEP`` inches and the line passes within
+    ``half`` less ``CHORD`` and ``DEEP`` of it. The body holds every point within ``half`` less ``CHORD`` of the
+    line's point nearest the rectangle, so every point of the rectangle within ``DEEP`` of the rectangle's
+    nearest point to it; with sides of twice that, those hold a quarter disc of radius ``DEEP`` (at a corner, or
+    toward the farther end of an edge): pi/4 x 0.125^2 = 0.0123 sq in."""
     gap = float(shapely.distance(line, shape))
     if gap > half + 1e-6:
         return False
-    if side is not None and side >= DEEP and gap <= half - DEEP - 0.01:
+    if side is not None and side >= 2 * DEEP and gap <= half - CHORD - DEEP:
         return True
     return bool(body().intersection(shape).area > 0.01)
 
