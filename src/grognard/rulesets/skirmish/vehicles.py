@@ -235,7 +235,7 @@ def measure_drive(
         boxes = shapely.bounds(np.array([shape for _, shape in others], dtype=object))
         # Ground.apart over the array: only the shapes whose boxes are not apart from it can meet it
         close = ~((boxes[:, 2] < x0) | (x1 < boxes[:, 0]) | (boxes[:, 3] < y0) | (y1 < boxes[:, 1]))
-        for k in np.flatnonzero(close).tolist():
+        for k in close.nonzero()[0].tolist():  # np.flatnonzero without its dispatch (a 1-d mask)
             what, shape = others[k]
             if drive.overlaps(shape, tuple(boxes[k].tolist())):
                 measure.problem = ("skirmish.23", f"{what} is in the way")
@@ -244,7 +244,7 @@ def measure_drive(
         xy = np.array([at for _, at in men], dtype=float)
         grow = radius + 1e-6  # a disc's box lies within its centre's box grown by its radius (and rounding)
         close = ~((xy[:, 0] + grow < x0) | (x1 < xy[:, 0] - grow) | (xy[:, 1] + grow < y0) | (y1 < xy[:, 1] - grow))
-        for k in np.flatnonzero(close).tolist():
+        for k in close.nonzero()[0].tolist():  # np.flatnonzero without its dispatch (a 1-d mask)
             what, at = men[k]
             if drive.overlaps(disc(at, radius)):
                 measure.problem = ("skirmish.23", f"{what} is in the way")
@@ -302,7 +302,7 @@ def _ground_problem(terrain: Terrain, drive: Ground, kind: str) -> tuple[str, st
     x0, y0, x1, y1 = drive.box
     # Ground.apart over the array: the features whose boxes are apart from the fresh ground, in order, left out
     close = ~((boxes[:, 2] < x0) | (x1 < boxes[:, 0]) | (boxes[:, 3] < y0) | (y1 < boxes[:, 1]))
-    for k in np.flatnonzero(close).tolist():
+    for k in close.nonzero()[0].tolist():  # np.flatnonzero without its dispatch (a 1-d mask)
         feature = terrain.features[k]
         rule = STOPS_VEHICLES.get(feature.kind)
         if feature.kind in TANKS_KEPT_OUT and kind == "tank":
