@@ -102,11 +102,15 @@ def charge_move(ctx: Context, space: MoveSpace, ratio: float | None = None) -> M
         return None
     load: dict[str, int] = {}
     orders: list[Order] = []
-    chargers = {f.id for f in men if any(math.dist((e.x, e.y), (f.x, f.y)) <= M.allowance(ctx, f) + base for e in foes)}
-    taken = friends_at(ctx, side, chargers)  # those who do not charge stay where they are (skirmish.10)
+    within: dict[str, list[Figure]] = {}  # each man's enemies within his move and a base (in the enemies' order)
     for f in men:
         reach = M.allowance(ctx, f) + base
         close = [e for e in foes if math.dist((e.x, e.y), (f.x, f.y)) <= reach]
+        if close:
+            within[f.id] = close
+    taken = friends_at(ctx, side, set(within))  # those who do not charge stay where they are (skirmish.10)
+    for f in men:
+        close = within.get(f.id, [])
         if not close:
             continue
         target = min(close, key=lambda e: (load.get(e.id, 0), math.dist((e.x, e.y), (f.x, f.y)), e.id))
