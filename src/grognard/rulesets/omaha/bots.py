@@ -234,7 +234,11 @@ def _move_toward(game: OmahaGame, squad: Squad, tx: float, ty: float, space: Ord
 
 
 def _blocked(state: Any, x0: float, y0: float, x1: float, y1: float) -> bool:
-    return any(state.obstacles[i] != 0 for i in R.band_sections(state, x0, y0, x1, y1))
+    obstacles = state.obstacles
+    for i in R.band_sections(state, x0, y0, x1, y1):
+        if obstacles[i] != 0:
+            return True
+    return False
 
 
 def _clamp_to(section: int, x: float) -> float:
@@ -253,10 +257,13 @@ def _waypoint(state: Any, squad: Squad, tx: float, ty: float) -> tuple[float, fl
     if not clear:
         return squad.x, squad.y
     mid = OBSTACLE_SECTION_WIDTH / 2
-    best = min(
-        clear,
-        key=lambda i: abs(squad.x - (i * OBSTACLE_SECTION_WIDTH + mid)) + abs(tx - (i * OBSTACLE_SECTION_WIDTH + mid)),
-    )
+    x = squad.x
+    best = clear[0]
+    least = math.inf
+    for i in clear:  # the first of the least by the way there and on (min with a key, worked out here)
+        way = abs(x - (i * OBSTACLE_SECTION_WIDTH + mid)) + abs(tx - (i * OBSTACLE_SECTION_WIDTH + mid))
+        if way < least:
+            best, least = i, way
     if R.obstacle_section_at(state, squad.x) != best:
         return _clamp_to(best, squad.x), squad.y  # along the band's edge to the cleared section
     return _clamp_to(best, tx), far_side

@@ -232,7 +232,7 @@ class OmahaCombat(Game[OmahaState]):
     # ------------------------------------------------------------------ German actions
     def _bunker_fire(self, bunker: Bunker, target: str) -> None:
         """4d6, 2d6 with one defender left; each 5-6 removes a figure (omaha.19-20)."""
-        player = self.player(target)
+        player = self.state.americans[int(target[1:]) - 1]  # self.player(target)
         dice = bunker_fire(bunker.defenders)
         kills = dice.roll(self, f"bunker {bunker.label} fires at {target} (kills on 5-6)")
         removed = self._lose(player, kills)
@@ -242,7 +242,7 @@ class OmahaCombat(Game[OmahaState]):
     def _artillery(self, german: str, target: str) -> None:
         """One d6: 5-6 lands; then 4d6, each 4-6 removes a figure (omaha.24)."""
         s = self.state
-        player = self.player(target)
+        player = s.americans[int(target[1:]) - 1]  # self.player(target)
         squad = player.squad
         assert squad is not None
         landed = ARTILLERY_LANDS.roll(self, f"artillery {german} on {target}: lands on 5-6") == 1
