@@ -130,10 +130,10 @@ def stored_lines(url: str) -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+def chromium() -> Iterator[Any]:
     """A headless Chromium (``browsers.CHROMIUM``) for the worker's session, started by the first test that asks
-    for it and closed after the last (each test opens its own context: nothing it does reaches the next). One per
-    module cost each of about 30 browser files a Playwright driver and a Chromium start."""
+    for it and closed after the last. One per module cost each of about 30 browser files a Playwright driver and a
+    Chromium start."""
     from browsers import ARGS, CHROMIUM
 
     playwright_api = pytest.importorskip("playwright.sync_api")
@@ -142,6 +142,27 @@ def browser() -> Iterator[Any]:
         assert b.version, "Chromium started"
         yield b
         b.close()
+
+
+@pytest.fixture(scope="session")
+def kept_pages(chromium: Any) -> Iterator[Any]:
+    """The worker's kept contexts and pages (``page_pool.PagePool``), closed after the last browser test."""
+    from page_pool import PagePool
+
+    pool = PagePool(chromium)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def browser(kept_pages: Any) -> Iterator[Any]:
+    """What a browser test opens its contexts and pages from: ``new_context`` and ``new_page`` as on a Playwright
+    ``Browser``, kept warm from earlier tests and clean of them (``kept_pages``); every context the test opened is
+    taken back at its end, closed or not."""
+    from page_pool import Lender
+
+    yield Lender(kept_pages)
+    kept_pages.give_back_all()
 
 
 @pytest.fixture(scope="module")
