@@ -10,7 +10,7 @@ earlier test where one is free, and nothing of that test's reaches the next:
 - a context closed by the test (or still open at its end) goes back with every init script it was given
   (``add_init_script`` on the context or a page) disposed of, every listener it was given (``on``, ``once``)
   removed, its cookies cleared, each page's local and session storage cleared, the page left on ``about:blank``
-  (its sockets closed) with its pointer at the corner, and its default timeouts set back to Playwright's 30 s;
+  (its sockets closed) with its pointer at the corner, and its default timeouts unset (Playwright's 30 s);
 - a page's viewport is set to the one the test's ``new_context`` asked for each time it is handed out;
 - a context is kept only for options it was made with (touch, ``bypass_csp``: what a context cannot change);
 - a context or page that fails its clean-up (a crashed page, a test that closed it) is closed, not kept.
@@ -24,7 +24,6 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page
 
-DEFAULT_TIMEOUT = 30_000.0  # Playwright's own default, in ms
 DEFAULT_VIEWPORT = {"width": 1280, "height": 720}  # Playwright's own, for a context asked for with none
 
 
@@ -116,13 +115,12 @@ class PagePool:
         context._lent = False
         self.lent.remove(context)
         try:
+            _unset_timeouts(context)  # first: a test's 1 ms would fail the clean-up
             for undo in reversed(context._undo):
                 _quietly(undo)  # a closed page's init script or listener went with it
             context._undo = []
             parked = [_park(page) for page in context.pages]
             context.clear_cookies()
-            context.set_default_timeout(DEFAULT_TIMEOUT)
-            context.set_default_navigation_timeout(DEFAULT_TIMEOUT)
         except Exception:  # a crashed page or a context the test broke: not worth keeping
             BrowserContext.close(context)
             return
@@ -142,6 +140,12 @@ class PagePool:
         self.free.clear()
 
 
+def _unset_timeouts(target: Page | BrowserContext) -> None:
+    """Back to Playwright's own defaults (30 s; a page's from its context's), as when ``target`` was new."""
+    target.set_default_timeout(None)  # type: ignore[arg-type]
+    target.set_default_navigation_timeout(None)  # type: ignore[arg-type]
+
+
 def _quietly(undo: Any) -> None:
     try:
         undo()
@@ -156,12 +160,11 @@ def _park(page: Page) -> PooledPage | None:
     if not isinstance(page, PooledPage):  # opened by the page itself (a pop-up): close it
         page.close()
         return None
+    _unset_timeouts(page)
     if page.url.startswith("http"):
         page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
     page.goto("about:blank")
     page.mouse.move(0, 0)  # where a new page's pointer is: not over what the last test tapped
-    page.set_default_timeout(DEFAULT_TIMEOUT)
-    page.set_default_navigation_timeout(DEFAULT_TIMEOUT)
     return page
 
 
