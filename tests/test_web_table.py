@@ -142,6 +142,7 @@ def test_an_omaha_squad_moves_by_a_tap_and_a_refused_tap_changes_nothing(
     assert float(page.input_value("#d0f0x")) == tx and float(page.input_value("#d0f0y")) == ty  # the form too
     page.screenshot(path=str(shots / "omaha-tap-preview.png"))
     axe_clean(page)  # with the pointer's box open
+    page.evaluate("() => document.querySelectorAll('#svg g.layer').forEach((g) => { g.dataset.before = 'yes'; })")
     page.click(".table-tip .tip-commit")
     wait_said(page, f"Done: {order}")
     page.wait_for_function(
@@ -149,6 +150,9 @@ def test_an_omaha_squad_moves_by_a_tap_and_a_refused_tap_changes_nothing(
         " s.kind === 'figure' && Math.abs(s.x - x) < 0.01 && Math.abs(s.y - y) < 0.01))",
         arg=[tx, ty],
     )
+    # the table drawn again: the squads' layer made anew, the beach's (the same shapes) kept as it was drawn
+    page.wait_for_function("() => !document.querySelector('#svg g.layer-units').dataset.before")
+    assert page.locator("#svg g.layer-terrain[data-before]").count() == 1
     assert not page.errors, page.errors
     page.context.close()
 

@@ -336,15 +336,27 @@
       drawKey(keyBox, next.key, colour);
       paint();
     };
+    // each layer drawn, by name: what it was drawn from (its shapes, the zoom, the unit and the sides' colours)
+    // and its group; a layer a new state left as it was (the ground, the buildings, most men) keeps its group, and
+    // only the layers that changed are made anew: on a pupil's Chromebook the whole table was made again each state
+    let drawnLayers = new Map();
     function paint() {
       drawnAt = perInch();
       least = 1 / drawnAt;
       const fresh = node("g", { class: "layers" });
+      const kept = new Map();
       for (const layer of scene.layers || []) {
-        const g = node("g", { class: "layer layer-" + layer.name });
-        for (const s of layer.shapes || []) g.appendChild(shapeNode(s));
+        const key = JSON.stringify([drawnAt, unit, sides, layer.shapes || []]);
+        const was = drawnLayers.get(layer.name);
+        let g = was && was.key === key ? was.g : null;
+        if (!g) {
+          g = node("g", { class: "layer layer-" + layer.name });
+          for (const s of layer.shapes || []) g.appendChild(shapeNode(s));
+        }
+        kept.set(layer.name, { key: key, g: g });
         fresh.appendChild(g);
       }
+      drawnLayers = kept;
       layersRef.replaceWith(fresh);
       layersRef = fresh;
     }
