@@ -49,7 +49,11 @@ class DoctrineBot:
         if type(space) is OrdersSpace:  # a squad's orders: its moves built by the space (issued, not checked again)
             return american_orders(game, space.squad, space)
         if type(space) is TargetSpace and self.plan is None:  # a bunker's fire or a strike, by the book
-            return aimed(space.artillery, space.who, german_target(game, artillery=space.artillery))
+            artillery = space.artillery
+            memo = game.target_memo  # german_target's, read here (the Germans' every weapon asks)
+            if memo is None or memo[0] is not game.state or memo[1] != game.squads_version:
+                return aimed(artillery, space.who, german_target(game, artillery=artillery))
+            return aimed(artillery, space.who, memo[3] if artillery else memo[2])
         kind, _, label = decision.id.partition(" ")
         if kind == "fire":
             if self.plan is not None:

@@ -7,6 +7,8 @@ action). The turn's sequence is :mod:`~grognard.rulesets.omaha.turns`'s, the dec
 
 from __future__ import annotations
 
+import math
+
 from grognard.core.engine import Decision, Game
 from grognard.core.geometry import TOLERANCE, snap
 from grognard.rulesets.omaha import rules as R
@@ -14,6 +16,7 @@ from grognard.rulesets.omaha.actions import Fight, Move
 from grognard.rulesets.omaha.data import (
     ARTILLERY_KILLS,
     ARTILLERY_LANDS,
+    BUNKER_SECTION_WIDTH,
     OBSTACLE_ROLL,
     OBSTACLE_SECTION_WIDTH,
     WALL_Y,
@@ -55,7 +58,10 @@ class OmahaCombat(Game[OmahaState]):
 
     def bunker_in_front(self, squad: Squad) -> Bunker | None:
         """The bunker in the section in front of ``squad``, if any (O3)."""
-        return self.state.bunkers.get(R.bunker_section_at(self.state, squad.x))
+        s = self.state
+        section = max(math.floor(squad.x / BUNKER_SECTION_WIDTH), 0)  # R.bunker_section_at, worked out here
+        count = 3 * s.germans
+        return s.bunkers.get(section if section < count else count - 1)
 
     def obstacles_in_front(self, squad: Squad) -> int | None:
         """Obstacles left in the section in front of ``squad`` (None: not yet rolled)."""

@@ -267,6 +267,10 @@ class TargetSpace(FiniteSpace[OmahaAction]):
         target = action.target
         return target is None or target in self.game.targets_now(self.artillery)
 
+    def check_fast(self, action: Any) -> None:
+        if not self._takes(action):  # check's first test, asked straight (every German weapon's on the fast path)
+            self.check(action)
+
     def check(self, action: Any) -> None:
         if self._takes(action):
             return
