@@ -122,6 +122,7 @@ def _german_targets(game: OmahaGame) -> tuple[str | None, str | None]:
     # never aims past the wall (omaha.23), nor the bunkers with the option (RULINGS O10: anywhere by default)
     best: Squad | None = None
     short: Squad | None = None  # the best not past the wall
+    best_y = short_y = -math.inf  # theirs (no squad stands there)
     best_figures = short_figures = 0
     limit = R.PAST_WALL_Y
     for player in game.state.americans:
@@ -130,10 +131,10 @@ def _german_targets(game: OmahaGame) -> tuple[str | None, str | None]:
             continue
         y = squad.y
         figures = squad.figures + squad.lost
-        if best is None or y > best.y or (y == best.y and figures > best_figures):
-            best, best_figures = squad, figures
-        if y <= limit and (short is None or y > short.y or (y == short.y and figures > short_figures)):
-            short, short_figures = squad, figures
+        if y > best_y or (y == best_y and figures > best_figures):
+            best, best_y, best_figures = squad, y, figures
+        if y <= limit and (y > short_y or (y == short_y and figures > short_figures)):
+            short, short_y, short_figures = squad, y, figures
     barred = game.state.options.get("bunker_targets", "anywhere") == "not_past_wall"
     fire = short if barred else best
     return (None if fire is None else fire.label), (None if short is None else short.label)
