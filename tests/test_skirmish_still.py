@@ -394,3 +394,20 @@ def test_a_sweep_said_to_meet_a_vehicle_without_its_body_meets_it() -> None:
         sure += half - 0.22 < gap <= half - V.CHORD - V.DEEP and side >= 2 * V.DEEP
         banded += gap > half - 0.22
     assert sure > 40 and banded > 2 * sure
+
+
+@pytest.mark.parametrize("scenario", ["river_town", "landing"])
+def test_a_point_in_the_river_or_a_pond_is_kept_and_what_the_shape_says(scenario: str) -> None:
+    """``Terrain.in_river`` and ``in_pond`` keep each point's answer (the shot table asks of every shooter at every
+    fire phase): asked twice, each is the shape's own ``covers``, in and out of the water both met."""
+    from shapely.geometry import Point
+
+    terrain = game_of(scenario, 0).ctx.terrain
+    wet = Counter[tuple[str, bool]]()
+    for x, y in itertools.product(np.arange(0.0, terrain.width, 0.75), np.arange(0.0, terrain.depth, 0.75)):
+        at = (round(float(x), 2), round(float(y), 2))
+        for name, shape, ask in (("river", terrain.river, terrain.in_river), ("pond", terrain.pond, terrain.in_pond)):
+            want = not shape.is_empty and shape.covers(Point(at))
+            assert ask(*at) == want and ask(*at) == want
+            wet[name, want] += 1
+    assert wet["river", True] + wet["pond", True] > 20 and wet["river", False] > 20

@@ -181,6 +181,7 @@ class Terrain:
         self._kinds: dict[str, list[Feature]] = {}  # features by kind
         self._heights: dict[XY, float] = {}  # ground height by point (the hills do not change)
         self._inside: dict[tuple[str, float, float], bool] = {}  # (kind, x, y) -> inside a piece of that kind
+        self._wet: dict[tuple[str, float, float], bool] = {}  # ("river" or "pond", x, y) -> in it
         self.crests: dict[tuple[str, XY], bool] = {}  # (hill, point) -> on it near its edge (rules._at_edge)
         by = self.by_kind
         river = _union(f.shape for f in by("river"))
@@ -319,10 +320,24 @@ class Terrain:
         return best
 
     def in_river(self, x: float, y: float) -> bool:
-        return not self.river.is_empty and _covers(self.river, x, y)
+        """(x, y) is in the river (the standing bridges' decks left out), kept by point: men stand still."""
+        key = ("river", x, y)
+        found = self._wet.get(key)
+        if found is None:
+            found = not self.river.is_empty and _covers(self.river, x, y)
+            if len(self._wet) < 100_000:
+                self._wet[key] = found
+        return found
 
     def in_pond(self, x: float, y: float) -> bool:
-        return not self.pond.is_empty and _covers(self.pond, x, y)
+        """(x, y) is in a pond or bay, kept by point."""
+        key = ("pond", x, y)
+        found = self._wet.get(key)
+        if found is None:
+            found = not self.pond.is_empty and _covers(self.pond, x, y)
+            if len(self._wet) < 100_000:
+                self._wet[key] = found
+        return found
 
     def section_at(self, x: float, y: float) -> Section | None:
         """The building section holding (x, y), if any."""
