@@ -60,4 +60,4 @@ def play_batch(
         raise ValueError(f"the batch path plays doctrine against doctrine, not {dict(bots)}")
     batch = _Batch(options, seed, range(start, stop))
     batch.run()
-    return [batch.row(k, index) for k, index in enumerate(range(start, stop))]
+    return batch.rows()

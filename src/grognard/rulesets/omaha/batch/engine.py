@@ -496,26 +496,47 @@ class _Batch(Doctrine):
             },
         }
 
-    def row(self, k: int, index: int) -> dict[str, Any]:
-        """Game ``k``'s row, as ``montecarlo.play_one`` makes it."""
-        outcome = OUTCOMES[int(self.outcome[k])]
-        if outcome.endswith(" win"):
-            kind, winner = "win", outcome.split(" ")[0]
-        else:
-            kind, winner = outcome, ""
-        stats = {name: int(values[k]) for name, values in self.stats.items()}
+    def rows(self) -> list[dict[str, Any]]:
+        """Every game's row, as ``montecarlo.play_one`` makes it (the arrays read whole, not a value at a time)."""
+        kinds: list[str] = []  # by outcome: "american win" is a "win" of the "american"
+        winners: list[str] = []
+        for outcome in OUTCOMES:
+            side = outcome.removesuffix(" win") if outcome.endswith(" win") else ""
+            kinds.append("win" if side else outcome)
+            winners.append(side)
+        outcomes = self.outcome.tolist()
+        stats = {name: values.tolist() for name, values in self.stats.items()}
         turns = ("first_past_wall_turn", "breakthrough_turn", "decisive_turn")
-        return {
-            "game": index,
-            "outcome": kind,
-            "winner": winner,
-            "turn": int(self.end_turn[k]),
-            **{name: (stats[name] or None) for name in turns},
-            "american_losses": stats["american_losses"],
-            "german_losses": stats["german_losses"],
-            "sent_back": stats["sent_back"],
-            "wiped_out": stats["wiped_out"],
-            "fresh_squads": stats["fresh_squads"],
-            "exits_open": int(self.exit_flag[k].sum()),
-            "bunkers_left": int((self.status[k] == ACTIVE).sum()),
-        }
+        columns = zip(
+            self.indices,
+            outcomes,
+            self.end_turn.tolist(),
+            *(stats[name] for name in turns),
+            stats["american_losses"],
+            stats["german_losses"],
+            stats["sent_back"],
+            stats["wiped_out"],
+            stats["fresh_squads"],
+            self.exit_flag.sum(axis=1).tolist(),
+            (self.status == ACTIVE).sum(axis=1).tolist(),
+            strict=True,
+        )
+        return [
+            {
+                "game": index,
+                "outcome": kinds[o],
+                "winner": winners[o],
+                "turn": turn,
+                "first_past_wall_turn": first or None,
+                "breakthrough_turn": through or None,
+                "decisive_turn": decisive or None,
+                "american_losses": american,
+                "german_losses": german,
+                "sent_back": back,
+                "wiped_out": wiped,
+                "fresh_squads": fresh,
+                "exits_open": exits,
+                "bunkers_left": left,
+            }
+            for index, o, turn, first, through, decisive, american, german, back, wiped, fresh, exits, left in columns
+        ]
