@@ -6,9 +6,10 @@ decision object per order. This package plays the same games side by side:
 every array holds one value per game, and each step of a turn (a landing, one
 player's orders, one bunker's fire, one artillery call, one morale check) is a
 few numpy operations over every game at once. Its modules, one concept each:
-``streams`` (each game's d6 stream), ``mechanics`` (what it reads of data.py),
-``geometry`` (rules.py on arrays), ``doctrine`` (bots.py on arrays) and
-``engine`` (the state and the phases of a turn).
+``seeds`` (the games' generators, seeded together), ``streams`` (each game's d6
+stream), ``mechanics`` (what it reads of data.py), ``geometry`` (rules.py on
+arrays), ``doctrine`` (bots.py on arrays), ``fire`` (the German phase) and
+``engine`` (the state and the other phases of a turn).
 
 It is not an approximation. Game ``i`` rolls the same d6 stream as the
 reference engine's ``SeededDice`` for that game (the same child seed; numpy

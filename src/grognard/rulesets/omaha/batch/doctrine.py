@@ -291,9 +291,3 @@ class Doctrine(Geometry):
         first = np.where(touching.any(axis=1), near[np.arange(len(g)), touching.argmax(axis=1)], -1)
         chosen = np.where(touching[:, CONTACT_NEAR], front, first)
         return np.where(y >= CONTACT_FROM_Y, chosen, -1)
-
-    def _threat_rank(self, y: np.ndarray) -> np.ndarray:
-        """How the Germans rank squads at heights ``y`` (players by games), but for their figures, which
-        count a hundred each (``bots.german_target``): furthest up, then most figures, then the lowest
-        number; every rank is positive."""
-        return (np.round(y * 100).astype(np.int64) + 100_000) * 10_000 + (99 - np.arange(self.P))[:, None]

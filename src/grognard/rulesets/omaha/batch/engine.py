@@ -10,6 +10,7 @@ import numpy as np
 from grognard.core.dice import BOTS
 from grognard.core.geometry import TOLERANCE
 from grognard.rulesets.omaha.batch.doctrine import Doctrine
+from grognard.rulesets.omaha.batch.fire import GermanFire
 from grognard.rulesets.omaha.batch.mechanics import (
     ACTIVE,
     ASSAULT,
@@ -41,25 +42,7 @@ from grognard.rulesets.omaha.data import (
 PAIRS = ((0, 1), (0, 2), (1, 2))  # the two sections of his three a German's bunkers stand behind
 
 
-class _Aims:
-    """The German phase's threat of every squad of the games it plays (``scores``, players by games; -1:
-    no squad, or not a target) and each game's target: ``aim`` (the squad of highest threat), ``ok``
-    (whether there is one). Kept through the phase; a squad dropped (wiped out) makes its game aim again."""
-
-    def __init__(self, scores: np.ndarray) -> None:
-        self.scores = np.ascontiguousarray(scores.T.astype(np.int32))  # games by players: a game's row at once
-        self.aim = self.scores.argmax(axis=1)
-        self.ok = self.scores[np.arange(len(self.aim)), self.aim] >= 0
-
-    def drop(self, r: np.ndarray, p: np.ndarray) -> None:
-        """Squads ``p`` of rows ``r`` are no target any more; those rows aim again."""
-        self.scores[r, p] = -1
-        aim = self.scores[r].argmax(axis=1)
-        self.aim[r] = aim
-        self.ok[r] = self.scores[r, aim] >= 0
-
-
-class _Batch(Doctrine):
+class _Batch(GermanFire, Doctrine):
     """The state of many Omaha games side by side (``G`` games, ``P`` players, ``S`` obstacle sections,
     ``B`` bunker sections): the players' arrays are (P, G), the beach's (G, S) and (G, B), the rest (G,);
     the methods play the phases of ``game.OmahaGame``."""
@@ -385,78 +368,6 @@ class _Batch(Doctrine):
             self.status[gs, bs] = DESTROYED
             self.stale[gs] = True
             self._exits_changed(gs, self.exit_of[bs])
-
-    def _germans(self, live: np.ndarray) -> None:
-        """Bunker fire in section order, then artillery by German (omaha.19-24, ``bots.german_target``).
-
-        Each weapon fires at the squad of highest threat it may target: ``anywhere`` and ``spared`` (squads
-        not past the wall) hold every squad's threat (``_threat_rank`` and its figures; -1 for no squad or
-        one not a target). A squad's rank counts its figures at the start of the turn's fire (those left and
-        those lost this turn, drowned included) and stays for the turn, unless the squad is wiped out: so
-        each game's target is worked out once (``_Aims``), and again only in a game whose target is gone."""
-        live = live[~self.done[live]]
-        if not len(live):
-            return
-        fires = np.ascontiguousarray((self.status[live] == ACTIVE).T)  # owed by bunkers active now; (B, n)
-        y = self.y[:, live]
-        # no squad moves in this phase; a squad's figures at the start of the fire (left and lost this turn)
-        threat = self._threat_rank(y) + (self.fig[:, live] + self.lost[:, live]) * 100
-        has = self.has[:, live]
-        anywhere = _Aims(np.where(has, threat, -1))
-        spared = _Aims(np.where(has & ~(y > WALL_Y + TOLERANCE), threat, -1))  # the artillery's (omaha.23-24)
-        bunkers = anywhere if self.fire_past_wall else spared  # RULINGS O10
-        for b in range(self.B):
-            r = np.nonzero(fires[b] & bunkers.ok)[0]
-            if not len(r):
-                continue
-            g, p = live[r], bunkers.aim[r]
-            left = self.defenders[g, b]
-            kills = (self.dice.roll(g, self.m.fire_dice[left]) >= self.m.fire_target[left][:, None]).sum(axis=1)
-            self._hit(r, g, p, kills, anywhere, spared)
-        every = np.arange(len(live))
-        for k in range(self.germans):
-            r = every
-            if self.needs_bunker:  # RULINGS O11 read the other way (OmahaGame.calls_artillery)
-                own = slice(SECTIONS_PER_GERMAN * k, SECTIONS_PER_GERMAN * (k + 1))
-                r = r[fires[own].any(axis=0)]
-            r = r[spared.ok[r]]
-            if not len(r):
-                continue
-            g = live[r]
-            lands = self.dice.roll_one(g) >= self.m.lands_at
-            r, g = r[lands], g[lands]
-            if not len(g):
-                continue
-            dice = np.full(len(g), self.m.kill_dice, dtype=np.int64)
-            kills = (self.dice.roll(g, dice) >= self.m.kill_at).sum(axis=1)
-            self._hit(r, g, spared.aim[r], kills, anywhere, spared)
-
-    def _hit(self, r: np.ndarray, g: np.ndarray, p: np.ndarray, kills: np.ndarray, *aims: _Aims) -> None:
-        """Squads ``p`` of games ``g`` (rows ``r`` of the phase's ``aims``) lose ``kills`` figures; a squad
-        wiped out is no one's target any more."""
-        wiped = self._lose_each(g, p, kills)
-        if wiped.any():
-            for aim in aims:
-                aim.drop(r[wiped], p[wiped])
-
-    def _lose_each(self, g: np.ndarray, p: np.ndarray, n: np.ndarray) -> np.ndarray:
-        """``_lose`` with a player per game; whether each squad is wiped out."""
-        at = p * self.G + g  # (P, G) arrays read flat: one index, not two
-        fig, lost = self.fig.reshape(-1), self.lost.reshape(-1)
-        before = fig[at]
-        removed = np.minimum(n, before)
-        left = before - removed
-        fig[at] = left
-        lost[at] += removed
-        self.stats["american_losses"][g] += removed
-        wiped: np.ndarray = (left == 0) & (removed > 0)
-        if wiped.any():
-            gw, aw = g[wiped], at[wiped]
-            self.stats["wiped_out"][gw] += 1
-            self.has.reshape(-1)[aw] = False
-            if self.limit is not None:
-                self.out.reshape(-1)[aw] |= self.fresh_used.reshape(-1)[aw] >= self.limit
-        return wiped
 
     def _morale(self, live: np.ndarray) -> None:
         """A d6 per figure lost this turn, 12 or more sends the squad back (omaha.25-26)."""
