@@ -202,15 +202,17 @@ class Doctrine(Geometry):
         Only the sections within ``NEAR`` of the squad's own can have their middle that near (the
         others' middles are further than 8"), so only those are measured."""
         own = self._sec6(x)
-        near = own[:, None] + np.arange(-NEAR, NEAR + 1)[None, :]  # in section order: ties go to the first
-        on_table = (near >= 0) & (near < self.S)
-        near = np.minimum(np.maximum(near, 0), self.S - 1)
-        gap = np.abs(self.mid6[near] - x[:, None])
-        ok = on_table & (self.obs[g[:, None], near] == 0) & (gap <= FOLLOW_UP_REACH)
-        column = np.where(ok, gap, np.inf).argmin(axis=1)
-        best = near[np.arange(len(g)), column]
-        found = ok.any(axis=1) & (best != own)
-        return np.where(found, self.mid6[best], np.nan)
+        obstacles, row = self.obs.reshape(-1), g * self.S
+        best, least = np.full(len(g), -1), np.full(len(g), np.inf)
+        for step in range(-NEAR, NEAR + 1):  # in section order: a tie keeps the first
+            section = own + step
+            on_table = (section >= 0) & (section < self.S)
+            section = np.minimum(np.maximum(section, 0), self.S - 1)
+            gap = np.abs(self.mid6[section] - x)
+            better = on_table & (obstacles[row + section] == 0) & (gap <= FOLLOW_UP_REACH) & (gap < least)
+            best, least = np.where(better, section, best), np.where(better, gap, least)
+        found = (best >= 0) & (best != own)
+        return np.where(found, self.mid6[np.maximum(best, 0)], np.nan)
 
     def _blocked_exit(self, g: np.ndarray, x: np.ndarray) -> np.ndarray:
         """``bots._blocked_exit``: x in front of the nearest knocked-out bunker whose exit holds obstacles, else NaN."""
