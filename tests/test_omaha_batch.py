@@ -297,9 +297,9 @@ def test_the_games_generators_hashed_together_are_numpys_own() -> None:
                 expected = np.random.SeedSequence(seed, spawn_key=(index, *tail)).generate_state(4, np.uint64)
                 assert row.tolist() == expected.tolist(), (seed, tail, index)
     made = seeds.generators(3, range(5, 9), (DICE, 6))
-    assert [g.integers(1, 7, 500).tolist() for g in made] == [
-        game_dice_generator(3, i, 6).integers(1, 7, 500).tolist() for i in range(5, 9)
-    ]
+    assert [g.integers(1, 7, 500, dtype=np.int32).tolist() + g.integers(1, 7, 9).tolist() for g in made] == [
+        game_dice_generator(3, i, 6).integers(1, 7, 509).tolist() for i in range(5, 9)
+    ]  # drawn as int32 (the batch's), the same dice as int64 (SeededDice's)
     ties = seeds.generators(3, range(5, 9), (BOTS,))
     assert [g.integers(3, size=4).tolist() for g in ties] == [
         np.random.default_rng(stream(3, i, BOTS)).integers(3, size=4).tolist() for i in range(5, 9)

@@ -19,7 +19,7 @@ class DiceStreams:
     ``SeededDice`` draws its dice in blocks of ``SeededDice.BLOCK`` from ``dice_generator``; numpy's
     generator gives the same dice drawn in any blocks (its 32-bit draws run on across calls), so
     each game draws ``CHUNK`` at a time here, when it needs them. ``values[k]`` holds game ``k``'s
-    dice from its die ``base[k]`` on (``filled[k]`` of them); ``cursor[k]`` is its next die.
+    next dice (``filled[k]`` of them), ``column[k]`` the first not rolled yet.
     ``sides`` is the die's (6); ``window`` the most dice one roll asks for.
     """
 
@@ -30,49 +30,49 @@ class DiceStreams:
         self.width = CHUNK + 2 * window  # a roll reads a whole window on from its first die
         self.values = np.zeros((G, self.width), dtype=np.int8)
         self.flat = self.values.reshape(-1)
-        for k, generator in enumerate(self.generators):
-            self.values[k, :CHUNK] = generator.integers(1, sides + 1, size=CHUNK, dtype=np.int64)
+        for k, generator in enumerate(self.generators):  # int32: the same draws as int64 (not int8's)
+            self.values[k, :CHUNK] = generator.integers(1, sides + 1, size=CHUNK, dtype=np.int32)
         self.filled = np.full(G, CHUNK, dtype=np.int64)
-        self.base = np.zeros(G, dtype=np.int64)
-        self.cursor = np.zeros(G, dtype=np.int64)  # dice rolled so far, by game
+        self.column = np.zeros(G, dtype=np.int64)
         self.offsets = np.arange(window)
 
-    def _start(self, g: np.ndarray, counts: np.ndarray | int) -> np.ndarray:
-        """Where in ``flat`` the next ``counts`` dice of games ``g`` begin (drawing more where they run out)."""
-        column = self.cursor[g] - self.base[g]
+    def _start(self, g: np.ndarray, counts: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
+        """The column of games ``g``'s next die, and where in ``flat`` it lies (drawing more where the next
+        ``counts`` run out)."""
+        column = self.column[g]
         need = column + counts > self.filled[g]
         if need.any():
             self._refill(g[need])
-            column = self.cursor[g] - self.base[g]
+            column = self.column[g]
         start: np.ndarray = g * self.width + column
-        return start
+        return column, start
 
     def roll(self, g: np.ndarray, counts: np.ndarray) -> np.ndarray:
         """The next ``counts[i]`` dice of game ``g[i]``, as a (len(g), most) array with zeros past each
         count (``most`` the largest count, at most ``window``)."""
-        start = self._start(g, counts)
-        self.cursor[g] += counts
+        column, start = self._start(g, counts)
+        self.column[g] = column + counts
         most = int(counts.max(initial=0))
         offsets = self.offsets[:most]
         values: np.ndarray = self.flat[start[:, None] + offsets]
         if len(counts) and counts.min() < most:
-            values[offsets >= counts[:, None]] = 0
+            values *= offsets < counts[:, None]
         return values
 
     def roll_one(self, g: np.ndarray) -> np.ndarray:
         """The next die of each game ``g[i]``."""
-        start = self._start(g, 1)
-        self.cursor[g] += 1
+        column, start = self._start(g, 1)
+        self.column[g] = column + 1
         values: np.ndarray = self.flat[start]
         return values
 
     def _refill(self, games: np.ndarray) -> None:
         """Keep the dice ``games`` have not rolled yet, then draw their next ``CHUNK``."""
         for k in games:
-            column = int(self.cursor[k] - self.base[k])
+            column = int(self.column[k])
             left = int(self.filled[k]) - column
             row = self.values[k]
             row[:left] = row[column : column + left]
-            row[left : left + CHUNK] = self.generators[k].integers(1, self.sides + 1, size=CHUNK, dtype=np.int64)
-            self.base[k] += column
+            row[left : left + CHUNK] = self.generators[k].integers(1, self.sides + 1, size=CHUNK, dtype=np.int32)
+            self.column[k] = 0
             self.filled[k] = left + CHUNK
