@@ -177,23 +177,22 @@ class Doctrine(Geometry):
     def _waypoint(
         self, g: np.ndarray, x: np.ndarray, y: np.ndarray, tx: np.ndarray, ty: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
-        """``bots._waypoint`` on arrays."""
-        obs = self.obs[g]
-        rows = np.arange(len(g))
+        """``bots._waypoint`` on arrays: most squads stand over a cleared section of the band (or at the
+        wall before one) and leave it on the target's side; only the others look along the band."""
         own = self._sec6(x)
         far = np.where(ty >= BAND_END_Y, BAND_END_Y, WALL_Y)
-        own_clear = (y < BAND_END_Y) & (obs[rows, own] == 0)
-        clear = obs == 0
-        any_clear = clear.any(axis=1)
-        score = np.abs(x[:, None] - self.mid6[None, :]) + np.abs(tx[:, None] - self.mid6[None, :])
-        best = np.where(clear, score, np.inf).argmin(axis=1)
-        along = own != best
-        wx = np.where(along, self._clamp_to(best, x), self._clamp_to(best, tx))
-        wy = np.where(along, y, far)
-        wx = np.where(any_clear, wx, x)
-        wy = np.where(any_clear, wy, y)
-        wx = np.where(own_clear, self._clamp_to(own, tx), wx)
-        wy = np.where(own_clear, far, wy)
+        own_clear = (y < BAND_END_Y) & (self.obs.reshape(-1)[g * self.S + own] == 0)
+        wx, wy = self._clamp_to(own, tx), far
+        j = np.nonzero(~own_clear)[0]
+        if len(j):  # along the band's edge to the cleared section best for both ends, or across it there
+            x, y, tx, own = x[j], y[j], tx[j], own[j]
+            clear = self.obs[g[j]] == 0
+            score = np.abs(x[:, None] - self.mid6[None, :]) + np.abs(tx[:, None] - self.mid6[None, :])
+            best = np.where(clear, score, np.inf).argmin(axis=1)
+            along = own != best
+            any_clear = clear.any(axis=1)
+            wx[j] = np.where(any_clear, np.where(along, self._clamp_to(best, x), self._clamp_to(best, tx)), x)
+            wy[j] = np.where(any_clear & ~along, far[j], y)
         return wx, wy
 
     def _cleared_near(self, g: np.ndarray, x: np.ndarray) -> np.ndarray:
