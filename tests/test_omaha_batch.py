@@ -307,3 +307,30 @@ def test_the_games_generators_hashed_together_are_numpys_own() -> None:
     assert seeds.states(3, [2**32], (DICE, 6)) is None
     far = seeds.generators(3, [2**32], (DICE, 6))[0]
     assert far.integers(1, 7, 50).tolist() == game_dice_generator(3, 2**32, 6).integers(1, 7, 50).tolist()
+
+
+def test_the_placements_ties_drawn_together_are_the_generators_own_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``seeds.small_draws``: each game's draws of 2 or 3 choices, read from its generator's outputs at
+    once, are what ``generator.integers(n)`` gives one after another; where Lemire's method might draw
+    again (forced here by a low product) that game's draws come from its generator itself."""
+    from grognard.core.dice import BOTS, stream
+    from grognard.rulesets.omaha.batch import seeds
+
+    rng = np.random.default_rng(9)
+    counts = rng.integers(1, 8, 300)
+    game = np.repeat(np.arange(300), counts)
+    sizes = rng.integers(2, 4, len(game))
+    indices = [int(i) for i in rng.integers(0, 10**6, 300)]
+    expected = []
+    for k, n in enumerate(counts.tolist()):
+        generator = np.random.default_rng(stream(7, indices[k], BOTS))
+        mine = sizes[game == k].tolist()
+        expected += [int(generator.integers(m)) for m in mine[:n]]
+    assert seeds.small_draws(7, indices, (BOTS,), game, sizes).tolist() == expected
+    assert seeds.small_draws(7, indices, (BOTS,), game, np.full(len(game), 2**32 - 5)).tolist() == [
+        int(v)
+        for k in range(300)
+        for v in np.random.default_rng(stream(7, indices[k], BOTS)).integers(2**32 - 5, size=counts[k])
+    ]  # large sizes: most products fall low, and those games are drawn by their generators
+    with pytest.raises(ValueError, match="from 2"):
+        seeds.small_draws(7, indices, (BOTS,), game[:3], np.array([2, 1, 3]))

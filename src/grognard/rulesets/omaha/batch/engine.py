@@ -24,7 +24,7 @@ from grognard.rulesets.omaha.batch.mechanics import (
     UNKNOWN,
     Mechanics,
 )
-from grognard.rulesets.omaha.batch.seeds import generators
+from grognard.rulesets.omaha.batch.seeds import small_draws
 from grognard.rulesets.omaha.batch.streams import DiceStreams
 from grognard.rulesets.omaha.data import (
     AMERICANS_PER_GERMAN,
@@ -182,14 +182,10 @@ class _Batch(GermanFire, Doctrine):
         best = sums == sums.max(axis=2, keepdims=True)
         ties = best.sum(axis=2)
         choice = best.argmax(axis=2)  # the only best pair, or the first of several
-        tied = np.nonzero(ties > 1)
-        games = np.unique(tied[0])  # each game with a tie: its generator, made together (``seeds``)
-        made = generators(self.seed, [self.indices[k] for k in games.tolist()], (BOTS,))
-        rngs = dict(zip(games.tolist(), made, strict=True))
-        for k, german, pairs in zip(tied[0].tolist(), tied[1].tolist(), best[tied].tolist(), strict=True):
-            rng = rngs[k]
-            options = [i for i, top in enumerate(pairs) if top]
-            choice[k, german] = options[int(rng.integers(len(options)))]
+        tied = np.nonzero(ties > 1)  # by game, then German: the order each game's draws come in
+        pick = small_draws(self.seed, self.indices, (BOTS,), tied[0], ties[tied])  # rng.integers(options)
+        top = best[tied]
+        choice[tied] = (top & (np.cumsum(top, axis=1) - 1 == pick[:, None])).argmax(axis=1)  # that best pair
         first = SECTIONS_PER_GERMAN * np.arange(self.germans)
         for i in range(2):
             section = first[None, :] + np.array(PAIRS)[choice, i]

@@ -104,3 +104,43 @@ def generators(seed: int, indices: Sequence[int], tail: Sequence[int]) -> list[n
         ]
     # PCG64 takes any ISeedSequence (numpy's stubs name SeedSequence alone)
     return [np.random.Generator(np.random.PCG64(cast(np.random.SeedSequence, _Hashed(row)))) for row in words]
+
+
+def small_draws(
+    seed: int, indices: Sequence[int], tail: Sequence[int], game: np.ndarray, sizes: np.ndarray
+) -> np.ndarray:
+    """Draw ``i`` is ``generator.integers(sizes[i])`` of game ``game[i]``'s generator (``indices[game[i]]``'s,
+    as :func:`generators` makes it), each game's draws one after another in the order given (``game``
+    sorted; every size from 2 to 2**32 - 1).
+
+    numpy draws such a number by Lemire's method from its generator's next 32 bits (a PCG64 output's low
+    half, then its high half): ``(bits * size) >> 32``, unless the low 32 bits of the product fall
+    under ``size``, when it may draw again (some once in a billion draws): that game's draws are made by
+    its generator itself. The rest read every game's outputs at once (``random_raw``)."""
+    if len(sizes) and (sizes.min() < 2 or sizes.max() > WORD):  # a size of 1 draws nothing in numpy
+        raise ValueError("small_draws draws from 2 to 2**32 - 1 choices")
+    lanes, first, count = np.unique(game, return_index=True, return_counts=True)
+    nth = np.arange(len(game)) - np.repeat(first, count)  # the draw's place among its game's
+    games = [indices[k] for k in lanes.tolist()]
+    words = states(seed, games, tail)
+    if words is None or not len(game):
+        made = _one_by_one(seed, games, tail, count)
+        return np.array([g.integers(n) for g, n in zip(made, sizes.tolist(), strict=True)], dtype=np.int64)
+    outputs = (int(count.max()) + 1) // 2
+    raw = np.array([np.random.PCG64(cast(np.random.SeedSequence, _Hashed(row))).random_raw(outputs) for row in words])
+    halves = np.stack((raw & np.uint64(WORD), raw >> np.uint64(32)), axis=2).reshape(len(lanes), 2 * outputs)
+    size = sizes.astype(np.uint64)
+    lane = np.repeat(np.arange(len(lanes)), count)
+    product = halves[lane, nth] * size
+    picks = (product >> np.uint64(32)).astype(np.int64)
+    again = np.unique(lane[(product & np.uint64(WORD)) < size])
+    for k in again.tolist():  # Lemire's method may draw again: the generator itself
+        generator = generators(seed, [games[k]], tail)[0]
+        mine = slice(int(first[k]), int(first[k] + count[k]))
+        picks[mine] = [generator.integers(n) for n in sizes[mine].tolist()]
+    return picks
+
+
+def _one_by_one(seed: int, games: Sequence[int], tail: Sequence[int], count: np.ndarray) -> list[np.random.Generator]:
+    """Each game's generator, once for each of its draws (the same generator object)."""
+    return [g for g, n in zip(generators(seed, games, tail), count.tolist(), strict=True) for _ in range(n)]
