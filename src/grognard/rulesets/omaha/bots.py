@@ -188,7 +188,7 @@ def american_orders(game: OmahaGame, squad: Squad, space: OrdersSpace | None = N
             return space.toward(tx, WALL_Y)
         return Move(squad.label, *R.reach(game.state, squad, tx, WALL_Y))  # no obstacles below the wall
     active = game.active_bunkers()
-    if R.past_wall(squad.y):
+    if squad.y > R.PAST_WALL_Y:  # R.past_wall(squad.y)
         target = game.bunker_in_contact(squad)
         if target is not None:
             return Fight(squad.label, assault=squad.figures)
@@ -200,7 +200,7 @@ def american_orders(game: OmahaGame, squad: Squad, space: OrdersSpace | None = N
             return _move_toward(game, squad, blocked, WALL_Y, space)
         return Fight(squad.label)
     # at the wall
-    in_front = game.obstacles_in_front(squad)
+    in_front = game.state.obstacles[R.obstacle_section_at(game.state, squad.x)]  # game.obstacles_in_front(squad)
     if in_front == 0 and active:
         nearest = R.nearest_bunker(squad.x, squad.y, active)
         move = _move_toward(game, squad, *R.contact_point(nearest), space)
@@ -210,7 +210,7 @@ def american_orders(game: OmahaGame, squad: Squad, space: OrdersSpace | None = N
     if follow is not None:
         return _move_toward(game, squad, follow, WALL_Y, space)
     bunker = game.bunker_in_front(squad)
-    shoot_ok = bunker is not None and bunker.active
+    shoot_ok = bunker is not None and bunker.status == "active"  # bunker.active
     if in_front:
         if shoot_ok and squad.figures >= MOSTLY_WHOLE:
             return Fight(squad.label, shoot=squad.figures)
