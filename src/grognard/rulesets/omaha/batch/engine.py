@@ -172,6 +172,12 @@ class _Batch(GermanFire, Doctrine):
         """``blocking[g, s]``: sections before ``s`` whose obstacles (or unknown count) block the band."""
         self.blocking[g, 1:] = np.cumsum(self.obs[g] != 0, axis=1)
 
+    def _emptied(self, g: np.ndarray, section: np.ndarray) -> None:
+        """Obstacle section ``section`` of game ``g`` is empty now: the band's blocking and the exits follow."""
+        if len(g):
+            self._count_blocking(g)
+            self._exits_changed(g, section)
+
     def _place_bunkers(self) -> None:
         """Each German puts his bunkers behind the two of his sections with most obstacles in front (an
         unknown count as one); a tie is broken by the game's bot generator, as ``bots.place_bunkers``
@@ -328,19 +334,22 @@ class _Batch(GermanFire, Doctrine):
         values = self.dice.roll(gi, counts)
         k = kind[i]
         # a squad arriving at the wall over an unrolled section rolls its obstacles (omaha.32)
+        # a section's obstacles matter to the band and the exits only as none or some: a section found or
+        # cleared empty changes them (a section unrolled counts as some)
         a = arrive[i]
         if a.any():
-            self.obs[gi[a], arrive_section[i][a]] = self.m.obstacle_faces[values[a, 0]]
-            self._exits_changed(gi[a], arrive_section[i][a])
+            section, found = arrive_section[i][a], self.m.obstacle_faces[values[a, 0]]
+            self.obs[gi[a], section] = found
+            self._emptied(gi[a][found == 0], section[found == 0])
         c = k == CLEAR
         if c.any():
             section = own[i][c]
-            present = np.maximum(self.obs[gi[c], section], 0)
-            cleared = (values[c] >= self.m.clear_at).sum(axis=1)
-            self.obs[gi[c], section] = present - np.minimum(cleared, present)
-            self._exits_changed(gi[c], section)
-        if a.any() or c.any():
-            self._count_blocking(gi[a | c])
+            before = self.obs[gi[c], section]
+            present = np.maximum(before, 0)
+            after = present - np.minimum((values[c] >= self.m.clear_at).sum(axis=1), present)
+            self.obs[gi[c], section] = after
+            emptied = (before != 0) & (after == 0)
+            self._emptied(gi[c][emptied], section[emptied])
         s = (k == SHOOT) & ~a
         if s.any():
             b = front[i][s]
