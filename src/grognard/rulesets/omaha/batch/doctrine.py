@@ -46,6 +46,9 @@ class Doctrine(Geometry):
     # ``stale`` (a bunker of it knocked out since: ``_act``)
     stale: np.ndarray
     blocked: np.ndarray
+    exits_stale: np.ndarray
+    blocked_before: np.ndarray
+    blocked_after: np.ndarray
     exit_bunker: np.ndarray
     active_before: np.ndarray
     active_after: np.ndarray
@@ -214,11 +217,23 @@ class Doctrine(Geometry):
         return np.where(found, self.mid6[np.maximum(best, 0)], np.nan)
 
     def _blocked_exit(self, g: np.ndarray, x: np.ndarray) -> np.ndarray:
-        """``bots._blocked_exit``: x in front of the nearest knocked-out bunker whose exit holds obstacles, else NaN."""
-        ok = self.blocked[g]
-        gap = np.abs(self.exit_mid[None, :] - x[:, None])
-        best = np.where(ok, gap, np.inf).argmin(axis=1)
-        return np.where(ok.any(axis=1), self.exit_mid[best], np.nan)
+        """``bots._blocked_exit``: x in front of the nearest knocked-out bunker whose exit holds obstacles, else NaN.
+
+        The exits' middles run left to right, so the nearest blocked one is the last at or left of ``x``
+        or the first right of it (the left one on a tie, first in section order): each game's blocked
+        exits are kept as neighbours (``_neighbours``), worked out again once one of them changes."""
+        d = g[self.exits_stale[g]]
+        if len(d):
+            self.blocked_before[d], self.blocked_after[d] = self._neighbours(self.blocked[d])
+            self.exits_stale[d] = False
+        k = np.searchsorted(self.exit_mid, x, side="right")  # the exits whose middle is at or left of x
+        at = g * (self.B + 1) + k
+        left, right = self.blocked_before.reshape(-1)[at], self.blocked_after.reshape(-1)[at]
+        left_gap = np.where(left >= 0, x - self.exit_mid[np.maximum(left, 0)], np.inf)
+        right_gap = np.where(right < self.B, self.exit_mid[np.minimum(right, self.B - 1)] - x, np.inf)
+        best = np.where(left_gap <= right_gap, left, right)
+        found = (left >= 0) | (right < self.B)
+        return np.where(found, self.exit_mid[np.clip(best, 0, self.B - 1)], np.nan)
 
     def _exits_changed(self, g: np.ndarray, section: np.ndarray) -> None:
         """``blocked``: whether each bunker is knocked out with obstacles (or unrolled ones) in its exit,
@@ -227,6 +242,7 @@ class Doctrine(Geometry):
         is_exit = b >= 0
         g, b, section = g[is_exit], b[is_exit], section[is_exit]
         self.blocked[g, b] = (self.status[g, b] >= SILENCED) & (self.obs[g, section] != 0)
+        self.exits_stale[g] = True
 
     def _nearest(self, g: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """The nearest active bunker's section (first in section order on a tie), -1 if none.

@@ -99,8 +99,11 @@ class _Batch(GermanFire, Doctrine):
         self.exit_bunker = np.full(S, -1, dtype=np.int64)  # the bunker section whose exit each section is
         self.exit_bunker[self.exit_of] = section
         self.blocked = np.zeros((G, B), dtype=bool)  # see Doctrine._blocked_exit
-        if len(np.unique(self.exit_of)) != B:
-            raise ValueError("the Omaha batch path needs each bunker's exit in a section of its own")
+        self.exits_stale = np.ones(G, dtype=bool)
+        self.blocked_before = np.zeros((G, B + 1), dtype=np.int64)
+        self.blocked_after = np.zeros((G, B + 1), dtype=np.int64)
+        if not (np.diff(self.exit_of) > 0).all():  # Doctrine._blocked_exit reads the exits as neighbours
+            raise ValueError("the Omaha batch path needs the bunkers' exits in sections of their own, in order")
         self.mid6 = np.arange(S) * OBSTACLE_SECTION_WIDTH + OBSTACLE_SECTION_WIDTH / 2
         # results
         self.turn = 0
