@@ -229,29 +229,23 @@ def _shot_table(ctx: Context) -> ShotTable:
     # shooter's weapon, the target's type) and the option cover_six: kept in the terrain's memo, so a pair of men
     # neither of whom moved since the last table (this game's or another's on this terrain) is looked up
     six = six_hits_in_cover(s.options)
-    keys = [
-        [("shot", shooter.id, weapon, shooter.x, shooter.y, t.id, t.type, t.x, t.y, opened, six) for t in near]
-        for shooter, weapon, near in pairs
-    ]
-    SG.fill_sight(
-        terrain,
-        memo,
-        (
-            ((f.x, f.y), (t.x, t.y))
-            for (f, _, near), row in zip(pairs, keys, strict=True)
-            for t, k in zip(near, row, strict=True)
-            if k not in memo
-        ),
-        opened,
-    )
-    for (shooter, weapon, near), row in zip(pairs, keys, strict=True):
-        shots: dict[str, FireOrder | tuple[str, str]] = {}
-        for t, k in zip(near, row, strict=True):
+    missing: list[tuple[Any, Figure, str, Figure]] = []  # (memo key, shooter, weapon, target) of shots not kept
+    for shooter, weapon, near in pairs:
+        row: dict[str, FireOrder | tuple[str, str]] = {}
+        sid, sx, sy = shooter.id, shooter.x, shooter.y
+        for t in near:
+            k = ("shot", sid, weapon, sx, sy, t.id, t.type, t.x, t.y, opened, six)
             shot = memo.get(k)
             if shot is None:
-                shot = memo[k] = _shot(ctx, terrain, memo, opened, shooter, weapon, t)
-            shots[t.id] = shot
-        table[shooter.id] = shots
+                missing.append((k, shooter, weapon, t))
+                row[t.id] = ("", "")  # its place in the row, in the targets' order; worked out below
+            else:
+                row[t.id] = shot
+        table[shooter.id] = row
+    if missing:
+        SG.fill_sight(terrain, memo, (((f.x, f.y), (t.x, t.y)) for _, f, _, t in missing), opened)
+        for k, f, weapon, t in missing:
+            table[f.id][t.id] = memo[k] = _shot(ctx, terrain, memo, opened, f, weapon, t)
     ctx.shot_cache = (key, table)
     return table
 
