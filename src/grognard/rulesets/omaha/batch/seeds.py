@@ -1,7 +1,7 @@
 """The generators of many games at once: numpy's ``SeedSequence`` hashed over arrays, one lane a game.
 
 A batch makes two generators a game (its dice, and its bots' for the ties of the German placement), each
-from ``SeedSequence(seed, spawn_key=(index, *tail))``. Built one by one, the sequence's hashing cost
+from ``core.dice.stream(seed, index, *tail)``, a ``SeedSequence``. Built one by one, the sequence's hashing cost
 more than the generator (some 11 us a game, an eighth of a batch). Its hashing takes no branch on the
 data, so it runs here over every game's words side by side (numpy's ``uint32`` arithmetic wraps as its
 C does); each game's ``PCG64`` is then seeded with its four words through :class:`_Hashed`, the same
@@ -19,6 +19,8 @@ from typing import Any, cast
 
 import numpy as np
 from numpy.random.bit_generator import ISeedSequence
+
+from grognard.core.dice import stream
 
 POOL = 4  # SeedSequence's default pool size (words)
 INIT_A, MULT_A = 0x43B0D7E5, 0x931E8875  # hashmix's constants
@@ -58,7 +60,7 @@ def _mix(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def states(seed: int, indices: Sequence[int], tail: Sequence[int]) -> np.ndarray | None:
-    """``SeedSequence(seed, spawn_key=(index, *tail)).generate_state(4, np.uint64)`` of each index, one row
+    """``stream(seed, index, *tail).generate_state(4, np.uint64)`` (``core.dice.stream``) of each index, one row
     each; ``None`` where the lanes would not share one shape (a negative seed, an index of two words)."""
     index = np.asarray(indices, dtype=np.int64)
     if seed < 0 or min(tail, default=0) < 0 or (len(index) and (index.min() < 0 or index.max() > WORD)):
@@ -96,12 +98,10 @@ class _Hashed(ISeedSequence):
 
 
 def generators(seed: int, indices: Sequence[int], tail: Sequence[int]) -> list[np.random.Generator]:
-    """``np.random.Generator(np.random.PCG64(SeedSequence(seed, spawn_key=(index, *tail))))`` of each index."""
+    """``np.random.Generator(np.random.PCG64(stream(seed, index, *tail)))`` of each index (``core.dice.stream``)."""
     words = states(seed, indices, tail)
     if words is None:
-        return [
-            np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(i, *tail)))) for i in indices
-        ]
+        return [np.random.Generator(np.random.PCG64(stream(seed, i, *tail))) for i in indices]
     # PCG64 takes any ISeedSequence (numpy's stubs name SeedSequence alone)
     return [np.random.Generator(np.random.PCG64(cast(np.random.SeedSequence, _Hashed(row)))) for row in words]
 
