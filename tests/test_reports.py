@@ -93,3 +93,15 @@ def test_a_page_with_the_coach_names_the_key_decisions_and_the_odds() -> None:
     assert "kills" in text or "destroys" in text or "clear all" in text  # the odds shown before his dice orders
     row = list(csv.reader(reports.csv.splitlines()))[1]
     assert row[0] == "Zoe" and key[0].made in row[6]
+
+
+def test_a_page_whose_coach_found_no_key_decision_still_says_how_the_coach_weighed_them() -> None:
+    """A pupil none of whose decisions the coach's playouts could tell from the bot's gets that said, and the
+    coach's note beside it as beside a key (a classroom test failed on the games where the coach found none)."""
+    from grognard.reports.page import page, pdf
+
+    facts = _facts("omaha-g1-seed1")["American 3"]
+    note = "The coach set each of your decisions beside the hard bot's and played both out 8 times."
+    for key, said in (([], "No decision of yours gained or cost anything"), (None, "")):
+        pages, text = _text(pdf(page("Omaha", "Zoe", facts, "playtest", key, note), "After-action report: Zoe"))
+        assert pages == 1 and said in text and "played both out 8 times" in text, text

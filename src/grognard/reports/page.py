@@ -100,6 +100,7 @@ def page(
         story.append(Paragraph(_esc(coach_note), TEXT))
     elif not key:
         story.append(Paragraph("No decision of yours gained or cost anything the coach's playouts could tell.", TEXT))
+        story.append(Paragraph(_esc(coach_note), SMALL))  # how the coach weighed them, as beside a key
     else:
         rows = [["turn", "you chose", f"the {COACH_LEVEL} bot", "the coach's view (chance to win, 95% interval)"]]
         rows += [[str(w.turn), w.made, _why(w), w.verdict()] for w in key]
