@@ -66,7 +66,7 @@ class _Batch(GermanFire, Doctrine):
         self.needs_bunker = bool(options.get("artillery_needs_bunker", False))  # RULINGS O11
         self.m = m = Mechanics()
         # dice: each game's d6 stream, as SeededDice draws it; the bots' generator (ties of placement)
-        self.dice = DiceStreams(seed, indices, m.sides, m.window)
+        self.dice = DiceStreams(seed, indices, m.sides, max(m.window, P))  # P: a turn's landings (_land_all)
         self.seed, self.indices = seed, list(indices)  # the bots' generator of a game: see _place_bunkers
         self.rows_all = np.arange(G)
         # players and squads
@@ -206,6 +206,9 @@ class _Batch(GermanFire, Doctrine):
 
     def _land(self, live: np.ndarray) -> None:
         """Beach landings, player by player (``OmahaGame._land``, omaha.11-12)."""
+        if not self.deep:  # a die a landing, nothing else: every player's at once
+            self._land_all(live)
+            return
         for p in range(self.P):
             g = live[~self.out[p][live] & ~self.has[p][live] & ~self.done[live]]
             if not len(g):
@@ -229,6 +232,29 @@ class _Batch(GermanFire, Doctrine):
                     self._lose(deep, p, drowned)
                     if not self.drowned_morale:  # RULINGS O6 read the other way (OmahaGame._land)
                         self.lost[p][deep] = 0
+
+    def _land_all(self, live: np.ndarray) -> None:
+        """``_land`` without deep water: a game's landings in player order take its next dice, one each."""
+        r, p = np.nonzero(~self.out[:, live].T & ~self.has[:, live].T)  # by game, then player
+        if not len(r):
+            return
+        rows, first, count = np.unique(r, return_index=True, return_counts=True)
+        games = live[rows]
+        _, start = self.dice.ahead(games, count)
+        self.dice.column[games] += count
+        g = live[r]
+        inches = self.dice.flat[np.repeat(start, count) + np.arange(len(r)) - np.repeat(first, count)]
+        at = p * self.G + g
+        landings = self.landings.reshape(-1)
+        fresh = landings[at] > 0
+        self.fresh_used.reshape(-1)[at] += fresh
+        self.stats["fresh_squads"] += np.bincount(g, weights=fresh, minlength=self.G).astype(np.int64)
+        landings[at] += 1
+        self.has.reshape(-1)[at] = True
+        self.fig.reshape(-1)[at] = SQUAD_SIZE
+        self.x.reshape(-1)[at] = p * ZONE_WIDTH + ZONE_WIDTH / 2
+        self.y.reshape(-1)[at] = -inches.astype(np.float64) + 0.0
+        self.lost.reshape(-1)[at] = 0
 
     def _lose(self, g: np.ndarray, p: int, n: np.ndarray) -> None:
         """Remove up to ``n`` figures of player ``p``'s squad in games ``g`` (``OmahaGame._lose``)."""

@@ -59,6 +59,11 @@ class DiceStreams:
             values *= offsets < counts[:, None]
         return values
 
+    def ahead(self, g: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``_start``: the next ``counts`` dice of games ``g`` there to be read (at most ``window``); the
+        caller reads them and moves ``column`` on by those it rolled."""
+        return self._start(g, counts)
+
     def roll_one(self, g: np.ndarray) -> np.ndarray:
         """The next die of each game ``g[i]``."""
         column, start = self._start(g, 1)
