@@ -160,11 +160,14 @@ class Geometry:
         """``rules.move_cost`` on arrays."""
         length = _hypot(x1 - x0, y1 - y0)
         dry = (y0 >= 0) & (y1 >= 0)
-        wet = (y0 <= 0) & (y1 <= 0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            part = np.where(y0 < 0, -y0, -y1) / np.abs(y1 - y0)
-            mixed = length * (WATER_COST * part + (1 - part))
-        cost = np.where(dry, length, np.where(wet, WATER_COST * length, mixed))
+        if dry.all():  # every move on land (those at or past the wall): the length
+            cost = length  # (a fresh array)
+        else:
+            wet = (y0 <= 0) & (y1 <= 0)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                part = np.where(y0 < 0, -y0, -y1) / np.abs(y1 - y0)
+                mixed = length * (WATER_COST * part + (1 - part))
+            cost = np.where(dry, length, np.where(wet, WATER_COST * length, mixed))
         # np.hypot may differ from math.hypot in the last bit: where that could decide a comparison
         # with the allowance (6", or 6" and the tolerance), the reference function measures
         # (a move along one axis is measured exactly by both)
