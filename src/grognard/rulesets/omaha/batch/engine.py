@@ -66,7 +66,8 @@ class _Batch(GermanFire, Doctrine):
         self.needs_bunker = bool(options.get("artillery_needs_bunker", False))  # RULINGS O11
         self.m = m = Mechanics()
         # dice: each game's d6 stream, as SeededDice draws it; the bots' generator (ties of placement)
-        self.dice = DiceStreams(seed, indices, m.sides, max(m.window, P))  # P: a turn's landings (_land_all)
+        # a turn's landings and morale checks are read at once (_land_all, _morale): P dice, or P squads' losses
+        self.dice = DiceStreams(seed, indices, m.sides, max(m.window, P * SQUAD_SIZE))
         self.seed, self.indices = seed, list(indices)  # the bots' generator of a game: see _place_bunkers
         self.rows_all = np.arange(G)
         # players and squads
@@ -404,17 +405,31 @@ class _Batch(GermanFire, Doctrine):
             self._exits_changed(gs, self.exit_of[bs])
 
     def _morale(self, live: np.ndarray) -> None:
-        """A d6 per figure lost this turn, 12 or more sends the squad back (omaha.25-26)."""
-        # a check that fails changes only its own squad: every check owed is known before the first
-        due = self.has[:, live] & (self.lost[:, live] > 0) & ~self.done[live][None, :]
-        for p in range(self.P):
-            g = live[due[p]]
-            if not len(g):
-                continue
-            total = self.dice.roll(g, self.lost[p][g]).sum(axis=1)
-            failed = g[total >= self.m.morale_at]
-            self.stats["sent_back"][failed] += 1
-            self._remove(failed, p)
+        """A d6 per figure lost this turn, 12 or more sends the squad back (omaha.25-26).
+
+        A check that fails changes only its own squad, so every check owed is known before the first:
+        all are rolled at once, a game's in player order from its next dice."""
+        r, p = np.nonzero((self.has[:, live] & (self.lost[:, live] > 0)).T)  # by game, then player
+        if len(r):
+            g = live[r]
+            at = p * self.G + g
+            counts = self.lost.reshape(-1)[at]
+            rows, first, count = np.unique(r, return_index=True, return_counts=True)
+            games = live[rows]
+            ends = np.cumsum(counts)
+            totals = np.diff(ends[first + count - 1], prepend=0)  # each game's dice
+            _, start = self.dice.ahead(games, totals)
+            self.dice.column[games] += totals
+            offset = np.arange(int(counts.max()))
+            rolled = offset < counts[:, None]
+            begin = np.repeat(start - np.concatenate(([0], ends[first[1:] - 1])), count) + ends - counts
+            values = self.dice.flat[np.where(rolled, begin[:, None] + offset, begin[:, None])]
+            failed = (values * rolled).sum(axis=1) >= self.m.morale_at
+            self.stats["sent_back"] += np.bincount(g[failed], minlength=self.G)
+            gone = at[failed]
+            self.has.reshape(-1)[gone] = False
+            if self.limit is not None:
+                self.out.reshape(-1)[gone] |= self.fresh_used.reshape(-1)[gone] >= self.limit
         self.lost[:, live] = 0
 
     # ------------------------------------------------------------------ results
