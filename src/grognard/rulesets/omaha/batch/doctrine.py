@@ -86,7 +86,7 @@ class Doctrine(Geometry):
         past = y > WALL_Y + TOLERANCE
         at_wall = ~past
         own = self._sec6(x)
-        in_front = self.obs[g, own]
+        in_front = self.obs.reshape(-1)[g * self.S + own]  # read flat: one index, not two
         kind = np.full(n, HOLD)
         tx = x.copy()
         ty = np.full(n, WALL_Y)
@@ -119,7 +119,7 @@ class Doctrine(Geometry):
         tx[follows] = follow[follows]
         rest &= ~follows
         front = self._sec8(x)
-        shoot_ok = self.status[g, front] == ACTIVE
+        shoot_ok = self.status.reshape(-1)[g * self.B + front] == ACTIVE
         obstacles = rest & (in_front > 0)
         kind[obstacles & shoot_ok & (figures >= MOSTLY_WHOLE)] = SHOOT
         kind[obstacles & ~(shoot_ok & (figures >= MOSTLY_WHOLE))] = CLEAR

@@ -374,10 +374,11 @@ class _Batch(GermanFire, Doctrine):
         c = k == CLEAR
         if c.any():
             section = own[i][c]
-            before = self.obs[gi[c], section]
+            at = gi[c] * self.S + section  # obs read and written flat
+            before = self.obs.reshape(-1)[at]
             present = np.maximum(before, 0)
             after = present - np.minimum((values[c] >= self.m.clear_at).sum(axis=1), present)
-            self.obs[gi[c], section] = after
+            self.obs.reshape(-1)[at] = after
             emptied = (before != 0) & (after == 0)
             self._emptied(gi[c][emptied], section[emptied])
         s = (k == SHOOT) & ~a
