@@ -9,6 +9,7 @@ event for event, and the shortcuts against the full test over many cases.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections import Counter
@@ -390,7 +391,7 @@ def test_a_sweep_said_to_meet_a_vehicle_without_its_body_meets_it() -> None:
             continue
         truth = bool(line.buffer(half).intersection(shape).area > 0.01)
         side = min(length, width)
-        assert V.sweep_meets(line, half, shape, lambda line=line: line.buffer(half), side) == truth
+        assert V.sweep_meets(line, half, shape, functools.partial(line.buffer, half), side) == truth
         sure += half - 0.22 < gap <= half - V.CHORD - V.DEEP and side >= 2 * V.DEEP
         banded += gap > half - 0.22
     assert sure > 40 and banded > 2 * sure
@@ -411,3 +412,64 @@ def test_a_point_in_the_river_or_a_pond_is_kept_and_what_the_shape_says(scenario
             assert ask(*at) == want and ask(*at) == want
             wet[name, want] += 1
     assert wet["river", True] + wet["pond", True] > 20 and wet["river", False] > 20
+
+
+def long_way_exit_spots(ctx: Any, v: Any, at: Any, facing: float, afoot: dict[str, Any]) -> list[Any]:
+    """``driving.exit_spots`` on land as it was worked out before: each point of the ring and its distance to
+    the rear one by one, and a base's shape made at every spot to test it against every other vehicle."""
+    from shapely.geometry import Point
+
+    from grognard.core.geometry import TOLERANCE, snap
+
+    base, reach = ctx.tables.sight.base.value, ctx.tables.vehicles.board_reach.value
+    entry = ctx.tables.vehicles.kind(v.kind)
+    ring = ctx.vehicle_shape(v, at, facing).buffer(min(reach, base / 2 + 0.25), join_style="mitre").exterior
+    h = math.radians(facing)
+    rear = Point(at[0] - math.cos(h) * entry.length, at[1] - math.sin(h) * entry.length)
+    count = max(8, int(ring.length / (base + 0.05)))
+    points = sorted(
+        (ring.interpolate(ring.length * k / count) for k in range(count)), key=lambda p: (p.distance(rear), p.x, p.y)
+    )
+    terrain, train = ctx.terrain, ctx.train_now()
+    others = [ctx.vehicle_shape(o) for o in ctx.state.vehicles.values() if o.id != v.id]
+    out: list[Any] = []
+    for p in points:
+        spot = (snap(p.x), snap(p.y))
+        if not terrain.on_table(*spot) or terrain.in_river(*spot) or terrain.in_pond(*spot):
+            continue
+        if terrain.building_at(*spot) is not None or any(b.shape.covers(Point(spot)) for b in terrain.boulders):
+            continue
+        body = Point(spot).buffer(base / 2)
+        if any(body.intersects(o) for o in others) or (train is not None and body.intersects(train)):
+            continue
+        if any(
+            math.hypot(x - spot[0], y - spot[1]) < base - TOLERANCE
+            or (ctx.state.figures[fid].side != v.side and math.hypot(x - spot[0], y - spot[1]) <= base + TOLERANCE)
+            for fid, (x, y) in afoot.items()
+        ) or any(math.hypot(x - spot[0], y - spot[1]) < base - TOLERANCE for x, y in out):
+            continue
+        out.append(spot)
+    return out
+
+
+def test_the_spots_men_get_out_at_are_those_worked_out_one_by_one() -> None:
+    """``driving.exit_spots`` finds the ring's points and their distances to the rear in one call each, and makes a
+    base's shape only where a vehicle or the train is near: the same spots in the same order as the long way, for
+    every vehicle at every decision of a convoy game, at its place and 3" on."""
+    game = game_of("convoy", 1)
+    bot = DoctrineBot(np.random.default_rng(stream(33, 1, BOTS)))
+    spots = 0
+    while game.result is None:
+        ctx = game.ctx
+        s = ctx.state
+        afoot = {f.id: (f.x, f.y) for f in s.figures.values() if f.alive and f.on_table and f.aboard is None}
+        for v in s.vehicles.values():
+            for ahead in (0.0, 3.0):
+                h = math.radians(v.heading)
+                at = (round(v.x + ahead * math.cos(h), 2), round(v.y + ahead * math.sin(h), 2))
+                found = DV.exit_spots(ctx, v, at, v.heading, dict(afoot))
+                assert found == long_way_exit_spots(ctx, v, at, v.heading, dict(afoot)), (v.id, at)
+                spots += len(found)
+        decision = game.pending()[0]
+        game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+    assert spots > 100

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 import numpy as np
+import shapely
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -480,9 +481,10 @@ def exit_spots(
         else Point(at[0] - math.cos(h) * entry.length, at[1] - math.sin(h) * entry.length)
     )
     count = max(8, int(ring.length / (base + 0.05)))
-    points = [ring.interpolate(ring.length * k / count) for k in range(count)]
-    points.sort(key=lambda p: (p.distance(rear), p.x, p.y))
-    return _free_spots(ctx, v, points, afoot)
+    along = shapely.line_interpolate_point(ring, [ring.length * k / count for k in range(count)])  # interpolate each
+    gaps, xy = shapely.distance(along, rear).tolist(), shapely.get_coordinates(along).tolist()  # and its distance
+    order = sorted(range(count), key=lambda k: (gaps[k], xy[k][0], xy[k][1]))
+    return _free_spots(ctx, v, [along[k] for k in order], afoot)
 
 
 def _free_spots(ctx: Context, v: Vehicle, points: list[Point], afoot: dict[str, XY]) -> list[XY]:
@@ -491,6 +493,9 @@ def _free_spots(ctx: Context, v: Vehicle, points: list[Point], afoot: dict[str, 
     terrain = ctx.terrain
     others = [ctx.vehicle_shape(o) for o in ctx.state.vehicles.values() if o.id != v.id]
     train = ctx.train_now()
+    others += [train] if train is not None else []
+    boxes = [o.bounds for o in others]
+    reach = base / 2 + 1e-6  # a base's shape lies within its centre's box grown by its radius (and rounding)
     side = v.side
     out: list[XY] = []
     taken = list(afoot.items())
@@ -500,8 +505,12 @@ def _free_spots(ctx: Context, v: Vehicle, points: list[Point], afoot: dict[str, 
             continue
         if terrain.building_at(*spot) is not None or any(b.shape.covers(Point(spot)) for b in terrain.boulders):
             continue
-        body = Point(spot).buffer(base / 2)
-        if any(body.intersects(o) for o in others) or (train is not None and body.intersects(train)):
+        x, y = spot  # the vehicles and the train whose boxes are apart from the base's (by more) meet none of it
+        near = [
+            o for o, (x0, y0, x1, y1) in zip(others, boxes, strict=True) if max(x0 - x, x - x1, y0 - y, y - y1) <= reach
+        ]
+        body = Point(spot).buffer(base / 2) if near else None
+        if body is not None and any(body.intersects(o) for o in near):
             continue
         clash = False
         for fid, (x, y) in taken:
