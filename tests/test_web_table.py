@@ -142,7 +142,6 @@ def test_an_omaha_squad_moves_by_a_tap_and_a_refused_tap_changes_nothing(
     assert float(page.input_value("#d0f0x")) == tx and float(page.input_value("#d0f0y")) == ty  # the form too
     page.screenshot(path=str(shots / "omaha-tap-preview.png"))
     axe_clean(page)  # with the pointer's box open
-    page.evaluate("() => document.querySelectorAll('#svg g.layer').forEach((g) => { g.dataset.before = 'yes'; })")
     page.click(".table-tip .tip-commit")
     wait_said(page, f"Done: {order}")
     page.wait_for_function(
@@ -150,9 +149,21 @@ def test_an_omaha_squad_moves_by_a_tap_and_a_refused_tap_changes_nothing(
         " s.kind === 'figure' && Math.abs(s.x - x) < 0.01 && Math.abs(s.y - y) < 0.01))",
         arg=[tx, ty],
     )
-    # the table drawn again: the squads' layer made anew, the beach's (the same shapes) kept as it was drawn
-    page.wait_for_function("() => !document.querySelector('#svg g.layer-units').dataset.before")
-    assert page.locator("#svg g.layer-terrain[data-before]").count() == 1
+    # a scene drawn again keeps each layer whose shapes it left as they were, and makes anew the one it changed (in
+    # one evaluation: no state of the bots' can come between)
+    layers = page.evaluate(
+        """() => {
+          const table = window.grognardTable, scene = JSON.parse(JSON.stringify(window.grognardState().scene));
+          table.draw(scene);
+          document.querySelectorAll('#svg g.layer').forEach((g) => { g.dataset.before = 'kept'; });
+          const moved = JSON.parse(JSON.stringify(scene));
+          moved.layers.find((l) => l.name === 'units').shapes[0].x += 1;
+          table.draw(moved);
+          const drawn = document.querySelectorAll('#svg g.layer');
+          return Array.from(drawn, (g) => [g.classList[1], g.dataset.before || 'new']);
+        }"""
+    )
+    assert dict(layers) == {"layer-terrain": "kept", "layer-marks": "kept", "layer-units": "new", "layer-rings": "kept"}
     assert not page.errors, page.errors
     page.context.close()
 
