@@ -10,7 +10,8 @@ earlier test where one is free, and nothing of that test's reaches the next:
 - a context closed by the test (or still open at its end) goes back with every init script it was given
   (``add_init_script`` on the context or a page) disposed of, every listener it was given (``on``, ``once``)
   removed, its cookies cleared, each page's local and session storage cleared, the page left on ``about:blank``
-  (its sockets closed) with no button or key held and its pointer at the corner, and its default timeouts unset (Playwright's 30 s);
+  (its sockets closed) with no button or key held and its pointer at the corner, and its default timeouts unset
+  (Playwright's 30 s);
 - a page's viewport is set to the one the test's ``new_context`` asked for each time it is handed out;
 - a context is kept only for options it was made with (touch, ``bypass_csp``: what a context cannot change);
 - a context or page that fails its clean-up (a crashed page, a test that closed it) is closed, not kept.
