@@ -321,20 +321,18 @@ class Terrain:
 
     def in_river(self, x: float, y: float) -> bool:
         """(x, y) is in the river (the standing bridges' decks left out), kept by point: men stand still."""
-        key = ("river", x, y)
-        found = self._wet.get(key)
-        if found is None:
-            found = not self.river.is_empty and _covers(self.river, x, y)
-            if len(self._wet) < 100_000:
-                self._wet[key] = found
-        return found
+        return self._wet_at("river", self.river, x, y)
 
     def in_pond(self, x: float, y: float) -> bool:
         """(x, y) is in a pond or bay, kept by point."""
-        key = ("pond", x, y)
+        return self._wet_at("pond", self.pond, x, y)
+
+    def _wet_at(self, kind: str, water: BaseGeometry, x: float, y: float) -> bool:
+        """Whether ``water`` (the river or the ponds, ``kind``) covers (x, y), kept by point (100,000 at most)."""
+        key = (kind, x, y)
         found = self._wet.get(key)
         if found is None:
-            found = not self.pond.is_empty and _covers(self.pond, x, y)
+            found = not water.is_empty and _covers(water, x, y)
             if len(self._wet) < 100_000:
                 self._wet[key] = found
         return found
