@@ -223,6 +223,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 # ---------------------------------------------------------------------- how many workers -n auto starts
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: a run without xdist (-p no:xdist) knows it not
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """Three workers for every two cores (``-n auto``; ``-n N`` still says how many): a browser test waits on its
     server and its pages part of the time, and since its contexts and pages are kept (``page_pool``) that is a
