@@ -23,6 +23,7 @@ PHASES = (
     "artillery",
     "melee",
     "driving",
+    "boarding",
     "drops",
     "castles",
     "structures",

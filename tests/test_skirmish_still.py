@@ -24,6 +24,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.play import play_out
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import artillery as AR
+from grognard.rulesets.skirmish import boarding as BD
 from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import melee as ME
@@ -415,7 +416,7 @@ def test_a_point_in_the_river_or_a_pond_is_kept_and_what_the_shape_says(scenario
 
 
 def long_way_exit_spots(ctx: Any, v: Any, at: Any, facing: float, afoot: dict[str, Any]) -> list[Any]:
-    """``driving.exit_spots`` on land as it was worked out before: each point of the ring and its distance to
+    """``boarding.exit_spots`` on land as it was worked out before: each point of the ring and its distance to
     the rear one by one, and a base's shape made at every spot to test it against every other vehicle."""
     from shapely.geometry import Point
 
@@ -453,7 +454,7 @@ def long_way_exit_spots(ctx: Any, v: Any, at: Any, facing: float, afoot: dict[st
 
 
 def test_the_spots_men_get_out_at_are_those_worked_out_one_by_one() -> None:
-    """``driving.exit_spots`` finds the ring's points and their distances to the rear in one call each, and makes a
+    """``boarding.exit_spots`` finds the ring's points and their distances to the rear in one call each, and makes a
     base's shape only where a vehicle or the train is near: the same spots in the same order as the long way, for
     every vehicle at every decision of a convoy game, at its place and 3" on."""
     game = game_of("convoy", 1)
@@ -467,7 +468,7 @@ def test_the_spots_men_get_out_at_are_those_worked_out_one_by_one() -> None:
             for ahead in (0.0, 3.0):
                 h = math.radians(v.heading)
                 at = (round(v.x + ahead * math.cos(h), 2), round(v.y + ahead * math.sin(h), 2))
-                found = DV.exit_spots(ctx, v, at, v.heading, dict(afoot))
+                found = BD.exit_spots(ctx, v, at, v.heading, dict(afoot))
                 assert found == long_way_exit_spots(ctx, v, at, v.heading, dict(afoot)), (v.id, at)
                 spots += len(found)
         decision = game.pending()[0]
