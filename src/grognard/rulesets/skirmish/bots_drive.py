@@ -5,6 +5,7 @@ for the beach toward the objective and lands its men there; a defender's vehicle
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -75,7 +76,9 @@ def _best_drive(ctx: Context, space: DriveSpace, aim: XY, reach: float, after: A
 
     A direction whose whole line (from the vehicle to where ``toward`` is sent) passes no nearer the aim than
     the best end found so far, or than half an inch nearer than the vehicle is, is not tried: no drive along
-    it could be chosen (the ends ``toward`` finds lie on the line, to the 0.01" they are stored to)."""
+    it could be chosen (the ends ``toward`` finds lie on the line, to the 0.01" they are stored to). Nor is
+    the rest of a direction's search once the part of its line where its drive will end passes no nearer
+    than that (``toward``'s ``give_up``): the drive it would find could not be chosen either."""
     v = ctx.state.vehicles[space.vehicle]
     base = math.atan2(aim[1] - v.y, aim[0] - v.x)
     d = math.hypot(aim[0] - v.x, aim[1] - v.y)
@@ -84,10 +87,10 @@ def _best_drive(ctx: Context, space: DriveSpace, aim: XY, reach: float, after: A
         a = base + math.radians(off)
         r = min(reach, d) if off == 0 else reach
         to = (v.x + r * math.cos(a), v.y + r * math.sin(a))
-        nearest = _from_segment(aim, (v.x, v.y), to) - 0.02  # no end along it is nearer the aim than this
-        if nearest >= d - 0.5 or (best is not None and nearest >= best[0]):
+        bound = d - 0.5 if best is None else min(d - 0.5, best[0])  # an end is chosen only nearer than this
+        if _from_segment(aim, (v.x, v.y), to) - 0.02 >= bound:  # no end along it is nearer the aim than this
             continue
-        drive = space.toward(*to, after=after, steps=5)
+        drive = space.toward(*to, after=after, steps=5, give_up=functools.partial(_no_nearer, aim, bound))
         if drive is None or not drive.path:
             continue
         x, y = drive.path[-1]
@@ -97,6 +100,12 @@ def _best_drive(ctx: Context, space: DriveSpace, aim: XY, reach: float, after: A
         if off == 0 and best is not None and math.hypot(x - v.x, y - v.y) >= r - 0.5:
             break  # straight at it went the whole way
     return best[1] if best is not None else None
+
+
+def _no_nearer(aim: XY, bound: float, a: XY, b: XY) -> bool:
+    """No drive ending on the line from ``a`` to ``b`` (to the 0.01" ends are stored to) ends nearer ``aim``
+    than ``bound``."""
+    return _from_segment(aim, a, b) - 0.02 >= bound
 
 
 def _from_segment(p: XY, a: XY, b: XY) -> float:

@@ -20,6 +20,7 @@ vehicle does: skirmish.49). Men on foot walk round vehicles and the train.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -83,14 +84,29 @@ class DriveSpace(ActionSpace[Drive]):
     def hold(self) -> Drive:
         return Drive(self.vehicle)
 
-    def toward(self, x: float, y: float, *, after: Stop | None = None, steps: int = 7) -> Drive | None:
-        """The furthest legal straight drive toward (x, y), maybe with ``after``; None if none gains ground."""
+    def toward(
+        self,
+        x: float,
+        y: float,
+        *,
+        after: Stop | None = None,
+        steps: int = 7,
+        give_up: Callable[[XY, XY], bool] | None = None,
+    ) -> Drive | None:
+        """The furthest legal straight drive toward (x, y), maybe with ``after``; None if none gains ground.
+        ``give_up(a, b)``, asked before each probe after the first with the part of the line (from ``a`` to
+        ``b``) where the bisection's answer still ends: True stops it there, with the drive found so far (a
+        caller that wants no drive ending on that part need not probe for it)."""
         v = self.ctx.state.vehicles[self.vehicle]
         full = Drive(self.vehicle, ((snap(x), snap(y)),), None, after)
         if self.contains(full):
             return full
         lo, hi, best = 0.0, 1.0, None
         for _ in range(steps):
+            if give_up is not None and give_up(
+                (v.x + lo * (x - v.x), v.y + lo * (y - v.y)), (v.x + hi * (x - v.x), v.y + hi * (y - v.y))
+            ):
+                break
             mid = (lo + hi) / 2
             d = Drive(self.vehicle, ((snap(v.x + mid * (x - v.x)), snap(v.y + mid * (y - v.y))),), None, after)
             if self.contains(d):
