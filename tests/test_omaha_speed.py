@@ -171,7 +171,13 @@ def _stepped(game: Game, bots: dict[str, Any]) -> Any:
 
 @pytest.mark.parametrize(
     ("name", "options"),
-    [("omaha", {}), ("omaha", {"hidden_obstacles": True, "fresh_squads": 2, "out_joins_germans": True}), ("b17", {})],
+    [
+        ("omaha", {}),
+        ("omaha", {"hidden_obstacles": True, "fresh_squads": 2, "out_joins_germans": True}),
+        ("omaha", {"bunker_targets": "not_past_wall", "artillery_needs_bunker": True, "deep_water": True}),
+        ("omaha", {"victory": "bunkers_only", "shoot_from": "wall", "germans": 2}),
+        ("b17", {}),
+    ],
 )
 def test_play_out_on_the_fast_path_plays_the_game_apply_plays(name: str, options: dict[str, Any]) -> None:
     ruleset = get(name)
@@ -212,3 +218,75 @@ def test_play_bots_refuses_a_bots_illegal_order_and_leaves_the_state_as_it_was()
     assert game.digest() == digest and [d.id for d in game.pending()] == owed
     hold = Fight(game.pending()[0].id.split()[1])
     game.apply(game.pending()[0].seat, hold, checked=False, decision=game.pending()[0])  # it plays on
+
+
+def _choices_counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The decisions the book's bots answer through ``DoctrineBot.choose`` from now on (the real one, counted)."""
+    from grognard.rulesets.omaha.bots import DoctrineBot
+
+    asked: list[str] = []
+    real = DoctrineBot.choose
+
+    def counted(self: Any, game: Any, decision: Any) -> Any:
+        asked.append(decision.id)
+        return real(self, game, decision)
+
+    monkeypatch.setattr(DoctrineBot, "choose", counted)
+    return asked
+
+
+def test_the_book_plays_its_phases_in_one_pass_and_the_game_apply_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unobserved, on the fast path, the Americans' and the Germans' phases of book bots are played without a
+    decision's round trip (no ``choose``: only the placements are asked), and it is the game ``apply`` plays."""
+    asked = _choices_counted(monkeypatch)
+    ruleset = get("omaha")
+    resolved = ruleset.resolve({"turn_cap": 12})
+    finals = []
+    for through_play_out in (True, False):
+        game = ruleset.new_game(resolved, SeededDice(stream(9, 0, DICE))).unobserved()
+        rng = np.random.default_rng(stream(9, 0, BOTS))
+        bots = {side: ruleset.bots["doctrine"](rng) for side in ruleset.sides}
+        asked.clear()
+        if through_play_out:
+            result = play_out(game, lambda seat, g=game, b=bots: b[g.side_of(seat)], checked=False)
+            assert asked == [f"place G{k}" for k in range(1, 7)]
+        else:
+            result = _stepped(game, bots)
+            assert len(asked) > 200
+        finals.append((result, game.digest()))
+    assert finals[0] == finals[1]
+
+
+class _Asked:
+    """The book's bot behind another type: its every answer is asked of it (not the book's one pass)."""
+
+    def __init__(self, book: Any) -> None:
+        self.book = book
+
+    def choose(self, game: Any, decision: Any) -> Any:
+        return self.book.choose(game, decision)
+
+
+@pytest.mark.parametrize("other", ["german plan", "american asked"])
+def test_a_phase_in_one_pass_hands_a_seat_not_the_books_its_decision_and_plays_on(other: str) -> None:
+    """One side the book's, the other not (Germans following a plan, or Americans each asked): the book's side's
+    phases in one pass, the other's decisions asked of its bot one by one, and the game the one ``apply`` plays."""
+    from grognard.rulesets.omaha.levels import PLANS
+
+    ruleset = get("omaha")
+    resolved = ruleset.resolve({"turn_cap": 10})
+    finals = []
+    for through_play_out in (True, False):
+        game = ruleset.new_game(resolved, SeededDice(stream(10, 0, DICE))).unobserved()
+        rng = np.random.default_rng(stream(10, 0, BOTS))
+        bots = {side: ruleset.bots["doctrine"](rng) for side in ruleset.sides}
+        if other == "german plan":
+            bots["german"].follow(next(iter(PLANS.values()))[0])
+        else:
+            bots["american"] = _Asked(bots["american"])
+        if through_play_out:
+            result = play_out(game, lambda seat, g=game, b=bots: b[g.side_of(seat)], checked=False)
+        else:
+            result = _stepped(game, bots)
+        finals.append((result, game.digest()))
+    assert finals[0] == finals[1]

@@ -335,6 +335,33 @@ class OmahaGame(OmahaTurns):
             FiniteSpace([PlaceBunkers(label, p) for p in pairs], "omaha.9", "bunker placement"),
         )
 
+    def play_bots(self, player_for: Callable[[str], Any], max_steps: int = 1_000_000) -> Result:
+        """The engine's :meth:`~grognard.core.engine.Game.play_bots`; unobserved, the Americans' and the Germans'
+        phases answered by the book's bots are played in one pass (:func:`.bookplay.play_phase`), every other
+        decision (the placements, another bot's) by the engine's fast path, ``apply(checked=False)``, one at a
+        time. ``max_steps`` counts the decisions answered either way."""
+        if self.observed:
+            return super().play_bots(player_for, max_steps)
+        from grognard.rulesets.omaha.bookplay import play_phase  # it reads the bots, which read this module
+
+        steps = 0
+        while steps < max_steps:
+            result = self.state.outcome
+            if result is not None:
+                return result
+            played = play_phase(self, player_for)
+            if played:
+                steps += played
+                continue
+            pending = self.pending()
+            if not pending:
+                raise RuntimeError(f"{type(self).__name__} owes no decision but is not over")
+            decision = pending[0]
+            action = player_for(decision.seat).choose(self, decision)
+            self.apply(decision.seat, action, checked=False, decision=decision)
+            steps += 1
+        raise RuntimeError(f"game not over after {max_steps} steps")
+
     def __getstate__(self) -> dict[str, Any]:
         """Copies (``clone``, ``copy``, ``deepcopy``, pickle) remember no decisions: theirs are their own."""
         fields = self.__dict__.copy()

@@ -1,0 +1,106 @@
+"""The book's bots playing a whole phase in one pass (issue 33, item 2): what the per-decision fast path does,
+without a decision's round trip.
+
+On the fast path with nobody reading the game (``Game.play_bots`` of an unobserved game: Monte Carlo, search
+playouts), every decision of the Americans' or the Germans' phase whose seat's bot is the book's
+(:class:`~grognard.rulesets.omaha.bots.DoctrineBot` itself, following no plan) is answered here in the order
+``pending`` owes them: the same doctrine (``bots.american_orders``, ``bots.german_target``), the same checks
+(``check_fast``), the same book's fire and moves (the game's ``_move``, ``_fight``, ``_bunker_fire``,
+``_artillery``), the same state after it. What it leaves out is the protocol's work a decision: asking the
+bot's ``choose`` to dispatch on the space, making the action it names, and the engine's and ``_apply``'s
+bookkeeping of what is still owed.
+
+A decision of another seat's bot (a plan, a search, a person's stand-in) stops the pass; the engine's step answers
+it (``OmahaGame.play_bots``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from grognard.rulesets.omaha.actions import Move
+from grognard.rulesets.omaha.bots import DoctrineBot, american_orders, german_target
+from grognard.rulesets.omaha.game import OmahaGame
+from grognard.rulesets.omaha.spaces import OrdersSpace, TargetSpace
+
+
+def plays_book(bot: Any) -> bool:
+    """Whether ``bot`` answers every decision of a phase by the book alone: a :class:`DoctrineBot` (not a kind
+    of it that may choose otherwise) following no plan."""
+    return type(bot) is DoctrineBot and bot.plan is None
+
+
+def play_phase(game: OmahaGame, player_for: Callable[[str], Any]) -> int:
+    """Answer the decisions owed now, in order, while each is the Americans' or the Germans' phase's and its seat's
+    bot plays the book; returns how many were answered (0: the first owed is not such a one).
+
+    The phase ended, the automatic phases run as after the per-decision path's last answer (``_advance``); a
+    refusal (``IllegalAction`` from a space's ``check_fast``) leaves the game as the per-decision path does: the
+    decisions answered before it applied, the refused one still owed, its state untouched."""
+    s = game.state
+    answered = 0
+    game._pending = None  # what the engine held is answered here: pending() works it out (a refusal included)
+    while s.outcome is None and s.phase in ("americans", "germans"):
+        owed = game._owed_now()
+        played = _americans(game, owed, player_for) if s.phase == "americans" else _germans(game, owed, player_for)
+        answered += played
+        if played < len(owed) and game._owed is not None:
+            break  # a seat not the book's owes the next: the engine's step answers it
+        if game._owed is not None:
+            game._advance()  # the phase answered: its end, morale, the next turn's landings
+    return answered
+
+
+def _americans(game: OmahaGame, owed: tuple[Any, ...], player_for: Callable[[str], Any]) -> int:
+    """The squads' orders of ``owed`` by the book, in order; how many were answered (as ``_apply`` does each)."""
+    s = game.state
+    done = s.done
+    answered = 0
+    try:
+        for decision in owed:
+            space = decision.space
+            if type(space) is not OrdersSpace or not plays_book(player_for(decision.seat)):
+                break
+            action = american_orders(game, space.squad, space)
+            space.check_fast(action)
+            game.actions_applied += 1
+            done.add(decision.id)
+            answered += 1
+            if type(action) is Move:
+                game._move(action)
+            else:
+                game._fight(action)
+    finally:
+        if game._owed is not None:
+            game._owed = (s, owed[answered:])
+    return answered
+
+
+def _germans(game: OmahaGame, owed: tuple[Any, ...], player_for: Callable[[str], Any]) -> int:
+    """The bunkers' fire and the strikes of ``owed`` by the book, in order, until a squad leaves the table (the
+    decisions are then worked out again: ``_owed`` is None); how many were answered."""
+    s = game.state
+    done = s.done
+    answered = 0
+    try:
+        for decision in owed:
+            space = decision.space
+            if type(space) is not TargetSpace or not plays_book(player_for(decision.seat)):
+                break
+            artillery = space.artillery
+            target = german_target(game, artillery=artillery)
+            game.actions_applied += 1
+            done.add(decision.id)
+            answered += 1
+            if target is not None:
+                if artillery:
+                    game._artillery(space.who, target)
+                else:
+                    game._bunker_fire(s.bunkers[int(space.who[1:]) - 1], target)
+                if game._owed is None:
+                    return answered  # a squad has left: what is owed is worked out again
+    finally:
+        if game._owed is not None:
+            game._owed = (s, owed[answered:])
+    return answered
