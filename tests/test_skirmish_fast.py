@@ -1,7 +1,8 @@
 """The doctrine's short cuts of issue 33, item 4 (the slow skirmish scenarios) give what the long way gives.
 
-Each is checked against the long way on the decisions of a real game: the drive search that stops probing a
-direction whose drive could not be chosen.
+Each is checked against the long way: the drive search that stops probing a direction whose drive could not
+be chosen (on the decisions of a real game); a wedge's men surely under it found over arrays (against
+``rules.under_wedge`` over random men and men just inside and outside its edges and arc).
 """
 
 from __future__ import annotations
@@ -10,14 +11,19 @@ import math
 from typing import Any
 
 import numpy as np
+import pytest
 
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import bots_drive as BV
+from grognard.rulesets.skirmish import fire as FI
+from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Drive
 from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.driving import DriveSpace
 from grognard.rulesets.skirmish.game import SkirmishGame
+from grognard.rulesets.skirmish.scenario import load_scenario
+from grognard.rulesets.skirmish.terrain import build_terrain
 
 
 def game_of(scenario: str, index: int) -> SkirmishGame:
@@ -95,3 +101,73 @@ def test_the_drive_search_gives_up_a_direction_whose_drive_could_not_be_chosen_a
         game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
     assert cases >= 40 and found >= 8
     assert fewer >= 5 and probes["short"] < probes["long"], (fewer, probes)
+
+
+@pytest.mark.parametrize("scenario", ["hill_assault", "convoy"])
+def test_a_man_surely_under_a_wedge_is_under_it_by_the_rule(scenario: str) -> None:
+    """``fire.surely_under`` never says a man is under a wedge whom ``rules.under_wedge`` leaves out: random men
+    and men just inside and outside its edges and its arc, on a table with hills (the wedge's length for each
+    man's height) and one without; it takes most of the men under it out of the rule's one-by-one test."""
+    spec = load_scenario(scenario)
+    terrain = build_terrain(spec.spec, spec.tables)
+    rng = np.random.default_rng(33)
+    base, angle, reach = 1.0, float(spec.tables.wedge.angle.value), 30.0
+    checked = under = sure = 0
+    for _ in range(150):
+        apex = (round(float(rng.uniform(0, terrain.width)), 2), round(float(rng.uniform(0, terrain.depth)), 2))
+        heading = round(float(rng.uniform(-180, 180)), 2)
+        men = [(float(rng.uniform(-40, 40)), float(rng.uniform(-40, 40))) for _ in range(6)]
+        for side in (-1, 1):  # just either side of each edge, at several ranges
+            edge = math.radians(heading + side * angle / 2)
+            for r_ in (2.0, 10.0, 29.0):
+                for gap in (-0.01, -0.001, 0.001, 0.01):
+                    normal = edge + side * math.pi / 2
+                    men.append(
+                        (r_ * math.cos(edge) + gap * math.cos(normal), r_ * math.sin(edge) + gap * math.sin(normal))
+                    )
+        for k in (-0.02, -0.005, 0.0, 0.005, 0.02):  # just inside and outside the arc, straight ahead
+            t = math.radians(heading)
+            men.append(((reach + base / 2 + k) * math.cos(t), (reach + base / 2 + k) * math.sin(t)))
+        ats = [(round(apex[0] + dx, 2), round(apex[1] + dy, 2)) for dx, dy in men]
+        lengths = np.array([R.wedge_length(terrain, apex, at, reach) for at in ats])
+        surely = FI.surely_under(apex, heading, angle, np.array(ats), lengths, base).tolist()
+        for at, yes in zip(ats, surely, strict=True):
+            want = R.under_wedge(terrain, apex, heading, angle, reach, at, base)
+            assert want or not yes, (apex, heading, at)
+            checked += 1
+            under += want
+            sure += yes
+    assert 0 < under < checked
+    assert sure > under // 2, (sure, under)
+
+
+def test_a_gunners_wedges_ask_the_rule_only_of_the_men_near_their_edges(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``fire.wedges`` at many headings puts the men surely under a wedge under it without asking
+    ``rules.under_wedge`` of them, and fires on the same men as each heading's wedge alone (before, the rule
+    was asked of every man not surely aside)."""
+    game = game_of("convoy", 1)
+    bot = DoctrineBot(np.random.default_rng(stream(33, 1, BOTS)))
+    asked = {"n": 0}
+    rule = R.under_wedge
+
+    def counted(*args: Any) -> bool:
+        asked["n"] += 1
+        return rule(*args)
+
+    under = 0
+    while game.result is None and under < 30:
+        decision = game.pending()[0]
+        ctx = game.ctx
+        gunners = [f for f in ctx.state.figures.values() if f.alive and f.on_table and f.weapon == "mg"]
+        if decision.id.startswith("fire") and gunners:
+            headings = [float(h) for h in range(-180, 180, 15)]
+            for gunner in gunners:
+                one = [FI.wedges(ctx, gunner, [h])[0] for h in headings]
+                monkeypatch.setattr(R, "under_wedge", counted)
+                many = FI.wedges(ctx, gunner, headings)
+                monkeypatch.setattr(R, "under_wedge", rule)
+                assert [(w.men, w.unseen, shots) for w, shots in many] == [(w.men, w.unseen, s) for w, s in one]
+                under += sum(len(w.men) + len(w.unseen) for w, _ in many)
+        game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+    assert under >= 30
+    assert asked["n"] < under // 2, (asked, under)

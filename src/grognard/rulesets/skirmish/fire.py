@@ -11,6 +11,7 @@ the rule set's: inches, origin south-west, a figure is the centre of its 1" base
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
@@ -290,9 +291,13 @@ def wedges(ctx: Context, gunner: Figure, headings: Sequence[float]) -> list[tupl
         and not (gunner.aboard is not None and f.aboard == gunner.aboard)
         and math.hypot(f.x - apex[0], f.y - apex[1]) <= longest + base
     ]
+    lengths = [R.wedge_length(terrain, apex, (f.x, f.y), reach) for f in men]  # whatever the heading
     if len(headings) > 1:  # a man past the wedge's length for his height is under none (rules.under_wedge's test)
-        men = [f for f in men if _within_length(terrain, apex, (f.x, f.y), reach, base)]
+        keep = [_within_length(apex, (f.x, f.y), length, base) for f, length in zip(men, lengths, strict=True)]
+        men = list(itertools.compress(men, keep))
+        lengths = list(itertools.compress(lengths, keep))
     where = np.array([(f.x, f.y) for f in men], dtype=float).reshape(-1, 2)
+    reaches = np.array(lengths, dtype=float)
     out: list[tuple[WedgeFire, list[FireOrder]]] = []
     found: dict[str, tuple[Any, ...] | None] = {}  # a man's die (None: out of sight), the same whatever the heading
     for heading in headings:
@@ -300,9 +305,10 @@ def wedges(ctx: Context, gunner: Figure, headings: Sequence[float]) -> list[tupl
         record = WedgeFire(gunner.id, gunner.unit, weapon, apex, heading, angle, reach, ctx.state.turn)
         shots: list[FireOrder] = []
         aside = surely_aside(apex, heading, angle, where, base).tolist()
-        for f, surely_not in zip(men, aside, strict=True):
+        inside = surely_under(apex, heading, angle, where, reaches, base).tolist()
+        for f, surely_not, surely in zip(men, aside, inside, strict=True):
             at = (f.x, f.y)
-            if surely_not or not R.under_wedge(terrain, apex, heading, angle, reach, at, base):
+            if surely_not or not (surely or R.under_wedge(terrain, apex, heading, angle, reach, at, base)):
                 continue
             if f.id not in found:
                 key = ("sight", apex, at, opened)
@@ -319,13 +325,31 @@ def wedges(ctx: Context, gunner: Figure, headings: Sequence[float]) -> list[tupl
     return out
 
 
-def _within_length(terrain: Terrain, apex: XY, at: XY, reach: float, base: float) -> bool:
+def _within_length(apex: XY, at: XY, length: float, base: float) -> bool:
     """``rules.under_wedge``'s tests that do not turn with the wedge, as it makes them: a man at ``at`` farther
-    from ``apex`` than the wedge's length for his height (by more than touching), or with no wedge at all
-    there, is under it at no heading."""
+    from ``apex`` than the wedge's ``length`` for his height (``rules.wedge_length``; by more than touching),
+    or with no wedge at all there, is under it at no heading."""
     touch = base / 2 + TOLERANCE
-    length = R.wedge_length(terrain, apex, at, reach)
     return length > TOLERANCE and not math.hypot(at[0] - apex[0], at[1] - apex[1]) > length + touch
+
+
+def surely_under(
+    apex: XY, heading: float, angle: float, xy: np.ndarray, lengths: np.ndarray, base: float
+) -> np.ndarray:
+    """For men at the points ``xy`` (n x 2, inches) with the wedge's ``lengths`` for their heights
+    (``rules.wedge_length``): True where ``rules.under_wedge`` surely answers True: within the wedge's angle
+    and its length for him (or touching its arc), there being a wedge there at all; worked out over arrays,
+    with margins (1e-6 degree, 1e-6") far wider than numpy's rounding differs from math's. False for every
+    other man: he goes through ``under_wedge`` itself."""
+    touch = base / 2 + TOLERANCE
+    xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+    if len(xy) == 0:
+        return np.zeros(0, dtype=bool)
+    dx, dy = xy[:, 0] - apex[0], xy[:, 1] - apex[1]
+    d = np.hypot(dx, dy)
+    off = np.abs(np.remainder(np.degrees(np.arctan2(dy, dx)) - heading + 180.0, 360.0) - 180.0)
+    length = np.asarray(lengths, dtype=float)
+    return np.asarray((off < angle / 2 - 1e-6) & (length > TOLERANCE) & (d < length + touch - 1e-6), dtype=bool)
 
 
 def _wedge_die(
