@@ -290,3 +290,25 @@ def test_a_phase_in_one_pass_hands_a_seat_not_the_books_its_decision_and_plays_o
             result = _stepped(game, bots)
         finals.append((result, game.digest()))
     assert finals[0] == finals[1]
+
+
+def test_the_exits_still_blocked_kept_are_those_worked_out_afresh_at_every_decision() -> None:
+    """``blocked_exits`` (kept until a fight, an obstacle roll or ``changed()``) against the exits worked out from
+    the bunkers and the obstacles at every decision of a game whose obstacles are rolled as squads reach the wall;
+    and a mechanic of the same numbers is one value (``data``'s, made once)."""
+    from grognard.rulesets.omaha import data
+
+    ruleset = get("omaha")
+    game = ruleset.new_game(ruleset.resolve({"hidden_obstacles": True, "turn_cap": 30}), SeededDice(11))
+    bot = ruleset.bots["doctrine"](np.random.default_rng(11))
+    seen = set()
+    while game.result is None:
+        state = game.state
+        afresh = [m for b, at, m in game.exits() if not b.active and state.obstacles[at] != 0]  # type: ignore[attr-defined]
+        assert game.blocked_exits() == afresh  # type: ignore[attr-defined]
+        seen.add(len(afresh))
+        decision = game.pending()[0]
+        game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+    assert len(seen) > 2  # none blocked, then some
+    assert data.morale(3) is data.morale(3) and data.shooting(7) is data.shooting(7)
+    assert data.assault(2) is data.assault(2) and data.clearing(5) == data.SuccessCount(dice=5, target=6)

@@ -57,11 +57,17 @@ def _americans(game: OmahaGame, owed: tuple[Any, ...], player_for: Callable[[str
     s = game.state
     done = s.done
     answered = 0
+    book = None  # the last bot found to play the book (the seats' are mostly one)
     try:
         for decision in owed:
             space = decision.space
-            if type(space) is not OrdersSpace or not plays_book(player_for(decision.seat)):
+            if type(space) is not OrdersSpace:
                 break
+            bot = player_for(decision.seat)
+            if bot is not book:
+                if not plays_book(bot):
+                    break
+                book = bot
             action = american_orders(game, space.squad, space)
             space.check_fast(action)
             game.actions_applied += 1
@@ -83,11 +89,17 @@ def _germans(game: OmahaGame, owed: tuple[Any, ...], player_for: Callable[[str],
     s = game.state
     done = s.done
     answered = 0
+    book = None  # the last bot found to play the book (the seats' are mostly one)
     try:
         for decision in owed:
             space = decision.space
-            if type(space) is not TargetSpace or not plays_book(player_for(decision.seat)):
+            if type(space) is not TargetSpace:
                 break
+            bot = player_for(decision.seat)
+            if bot is not book:
+                if not plays_book(bot):
+                    break
+                book = bot
             artillery = space.artillery
             target = german_target(game, artillery=artillery)
             game.actions_applied += 1

@@ -317,12 +317,9 @@ def _cleared_near(obstacles: list[int | None], x: float) -> float | None:
 def _blocked_exit(game: OmahaGame, squad: Squad) -> float | None:
     """x in front of the nearest knocked-out bunker whose exit section still holds obstacles."""
     x = squad.x
-    obstacles = game.state.obstacles
     best_gap = math.inf
     best: float | None = None
-    for bunker, exit_index, middle in game.exits():
-        if bunker.status == "active" or obstacles[exit_index] == 0:
-            continue  # in action, or its exit is open (O17: game.exit_open)
+    for middle in game.blocked_exits():  # in action, or its exit open (O17: game.exit_open), left out
         gap = abs(middle - x)
         if gap < best_gap:
             best_gap, best = gap, middle

@@ -42,6 +42,7 @@ class OmahaCombat(Game[OmahaState]):
     _active: tuple[OmahaState, list[Bunker]] | None  # see active_bunkers
     _exits: dict[int, int]  # bunker section -> the obstacle section of its exit (O17), once known
     _exit_list: tuple[OmahaState, list[tuple[Bunker, int, float]]] | None  # see exits
+    _blocked: tuple[OmahaState, list[float]] | None  # see blocked_exits
     # bumped when a squad lands, moves, leaves, has its losses cleared (or changed()): what the Germans'
     # ranking of the squads reads (bots.german_target keeps its answer until then)
     squads_version: int
@@ -99,9 +100,24 @@ class OmahaCombat(Game[OmahaState]):
             kept = self._exit_list = (s, listed)
         return kept[1]
 
+    def blocked_exits(self) -> list[float]:
+        """The middle x of the obstacle section of each exit still blocked: its bunker knocked out, obstacles left
+        in front (not yet open, O17), in the order of :meth:`exits` (not to be changed by the caller).
+
+        Kept with the state until a bunker's status or an obstacle count may have changed: a fight, an obstacle
+        roll, a bunker placed, ``changed()``."""
+        s = self.state
+        kept = self._blocked
+        if kept is None or kept[0] is not s:
+            obstacles = s.obstacles
+            middles = [m for bunker, at, m in self.exits() if bunker.status != "active" and obstacles[at] != 0]
+            kept = self._blocked = (s, middles)
+        return kept[1]
+
     def _roll_obstacles(self, section: int) -> None:
         count = OBSTACLE_ROLL.roll(self, f"obstacles O{section + 1}")
         self.state.obstacles[section] = count
+        self._blocked = None
         self.emit("obstacles", section=f"O{section + 1}", count=count)
 
     # ------------------------------------------------------------------ losses
@@ -175,7 +191,7 @@ class OmahaCombat(Game[OmahaState]):
     def _fight(self, action: Fight) -> None:
         """Clear, then shoot, then assault, each die rolled for its figure (omaha.16-18)."""
         s = self.state
-        self._active = None  # a bunker may be silenced or destroyed
+        self._active = self._blocked = None  # a bunker may be silenced or destroyed, obstacles cleared
         squad = self.squad(action.squad)
         if action.clear:
             section = R.obstacle_section_at(s, squad.x)

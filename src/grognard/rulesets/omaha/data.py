@@ -174,31 +174,44 @@ def bunker_fire(defenders: int) -> SuccessCount:
 
 @cache
 def _success_count(dice: int, target: int) -> SuccessCount:
-    """``SuccessCount(dice, target)``, one value for equal numbers (a mechanic is frozen): the Germans fire every
-    turn. Keyed by the numbers themselves, read at each roll, so a mechanic changed in this module is followed."""
+    """``SuccessCount(dice, target)``, one value for equal numbers (a mechanic is frozen): the Germans fire, the
+    squads shoot and clear every turn. Keyed by the numbers themselves, read at each roll, so a mechanic changed in
+    this module is followed."""
     return SuccessCount(dice=dice, target=target)
 
 
 def shooting(figures: int) -> SuccessCount:
     """American shooting: a d6 per figure, each 6 kills a defender (omaha.17)."""
-    return SuccessCount(dice=figures, target=SHOOT_TARGET)
+    return _success_count(figures, SHOOT_TARGET)
 
 
 def clearing(figures: int) -> SuccessCount:
     """Clearing obstacles: a d6 per figure, each 6 clears one (omaha.16)."""
-    return SuccessCount(dice=figures, target=CLEAR_TARGET)
+    return _success_count(figures, CLEAR_TARGET)
 
 
 def assault(figures: int) -> AnySuccess:
     """Assault: a d6 per figure, any 6 destroys the bunker (omaha.18)."""
-    return AnySuccess(dice=figures, target=ASSAULT_TARGET)
+    return _any_success(figures, ASSAULT_TARGET)
 
 
 def deep_water(figures: int) -> SuccessCount:
     """Deep water: a d6 per man, each 6 drowns one (omaha.12)."""
-    return SuccessCount(dice=figures, target=DROWN_TARGET)
+    return _success_count(figures, DROWN_TARGET)
 
 
 def morale(lost: int) -> SumAtLeast:
     """Morale check: a d6 per figure lost this turn; a total of 12 or more fails (omaha.25)."""
-    return SumAtLeast(dice=lost, target=MORALE_TARGET)
+    return _sum_at_least(lost, MORALE_TARGET)
+
+
+@cache
+def _any_success(dice: int, target: int) -> AnySuccess:
+    """``AnySuccess(dice, target)``, one value for equal numbers (as :func:`_success_count`)."""
+    return AnySuccess(dice=dice, target=target)
+
+
+@cache
+def _sum_at_least(dice: int, target: int) -> SumAtLeast:
+    """``SumAtLeast(dice, target)``, one value for equal numbers (as :func:`_success_count`): every turn's morale."""
+    return SumAtLeast(dice=dice, target=target)

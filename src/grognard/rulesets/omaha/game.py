@@ -62,7 +62,7 @@ class OmahaGame(OmahaTurns):
         self.target_memo: tuple[OmahaState, int, str | None, str | None] | None = None
         self._targets: list[tuple[OmahaState, int, frozenset[str]] | None] = [None, None]  # see targets_now
         self._exits = {}
-        self._exit_list = None
+        self._exit_list = self._blocked = None
         germans = int(options["germans"])
         width = germans * AMERICANS_PER_GERMAN * ZONE_WIDTH
         americans = [American(f"A{i + 1}", american_seat(i + 1), zone=i) for i in range(germans * AMERICANS_PER_GERMAN)]
@@ -367,7 +367,7 @@ class OmahaGame(OmahaTurns):
         fields = self.__dict__.copy()
         fields["_owed"] = fields["_last"] = None
         fields["_made"] = {}
-        fields["_active"] = fields["_exit_list"] = None
+        fields["_active"] = fields["_exit_list"] = fields["_blocked"] = None
         fields["target_memo"] = None
         fields["_targets"] = [None, None]
         return fields
@@ -376,7 +376,7 @@ class OmahaGame(OmahaTurns):
         super().changed()
         self.actions_applied += 1
         self.squads_version += 1
-        self._owed = self._active = None
+        self._owed = self._active = self._blocked = None
 
     def _apply(self, decision: Decision, action: Any) -> tuple[Decision, ...] | None:
         """Carry out ``action``; returns what is still owed of the phase, the phase going on (else ``None``: the

@@ -78,7 +78,7 @@ class OmahaTurns(OmahaCombat):
                 section = number - 1
                 s.bunkers[section] = Bunker(f"B{number}", section, label, german_seat(k + 1), DEFENDERS)
         assert len(s.bunkers) == BUNKERS_PER_GERMAN * s.germans
-        self._active = None
+        self._active = self._blocked = None
         self._end_phase()
 
     def _begin_turn(self) -> None:
@@ -123,7 +123,8 @@ class OmahaTurns(OmahaCombat):
     def _end_phase(self) -> None:
         """Victory is checked after every phase (O20); exits opening are recorded (O17)."""
         s = self.state
-        for section, bunker in sorted(s.bunkers.items()):
+        knocked_out = len(self.active_bunkers()) < len(s.bunkers)  # else no exit may open
+        for section, bunker in sorted(s.bunkers.items()) if knocked_out else ():
             if bunker.status != "active" and section not in s.exits_open and self.exit_open(bunker):
                 s.exits_open.append(section)
                 if s.stats["breakthrough_turn"] is None:
