@@ -250,6 +250,7 @@ def test_the_book_plays_its_phases_in_one_pass_and_the_game_apply_plays(monkeypa
         if through_play_out:
             result = play_out(game, lambda seat, g=game, b=bots: b[g.side_of(seat)], checked=False)
             assert asked == [f"place G{k}" for k in range(1, 7)]
+            assert not [label for label in game._made if label.startswith("A")]  # no squad's decision was made
         else:
             result = _stepped(game, bots)
             assert len(asked) > 200

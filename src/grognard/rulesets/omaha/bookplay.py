@@ -19,10 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.actions import Move
 from grognard.rulesets.omaha.bots import DoctrineBot, american_orders, german_target
 from grognard.rulesets.omaha.game import OmahaGame
-from grognard.rulesets.omaha.spaces import OrdersSpace, TargetSpace
+from grognard.rulesets.omaha.spaces import FightSpace, OrdersSpace, TargetSpace
 
 
 def plays_book(bot: Any) -> bool:
@@ -42,18 +43,58 @@ def play_phase(game: OmahaGame, player_for: Callable[[str], Any]) -> int:
     answered = 0
     game._pending = None  # what the engine held is answered here: pending() works it out (a refusal included)
     while s.outcome is None and s.phase in ("americans", "germans"):
-        owed = game._owed_now()
-        played = _americans(game, owed, player_for) if s.phase == "americans" else _germans(game, owed, player_for)
+        if s.phase == "germans":
+            played, stopped = _germans(game, game._owed_now(), player_for)
+        elif game._owed is None and not s.done:  # the phase's decisions not worked out yet (_advance): none needed
+            played, stopped = _squads(game, player_for)
+        else:
+            played, stopped = _americans(game, game._owed_now(), player_for)
         answered += played
-        if played < len(owed) and game._owed is not None:
+        if stopped:
             break  # a seat not the book's owes the next: the engine's step answers it
         if game._owed is not None:
             game._advance()  # the phase answered: its end, morale, the next turn's landings
     return answered
 
 
-def _americans(game: OmahaGame, owed: tuple[Any, ...], player_for: Callable[[str], Any]) -> int:
-    """The squads' orders of ``owed`` by the book, in order; how many were answered (as ``_apply`` does each)."""
+def _squads(game: OmahaGame, player_for: Callable[[str], Any]) -> tuple[int, bool]:
+    """The whole Americans' phase by the book, its decisions never made: every squad on the table in order (those
+    ``_build`` would owe), its orders checked as its decision's ``check_fast`` would (a move by the rules' reach
+    stands proved; a squad staying put and a fight are checked in full); how many were answered, and whether a
+    seat not the book's stopped it (its decision and those after it worked out by ``pending``)."""
+    s = game.state
+    done = s.done
+    answered = 0
+    book = None
+    for player in s.americans:
+        squad = player.squad
+        if squad is None:
+            continue
+        bot = player_for(player.seat)
+        if bot is not book:
+            if not plays_book(bot):
+                return answered, True
+            book = bot
+        action = american_orders(game, squad)
+        moves = type(action) is Move
+        if not moves:
+            FightSpace(game, squad).check(action)
+        elif action.x == squad.x and action.y == squad.y:  # reach proves no point it stays at
+            R.check_move(s, squad, action.x, action.y)
+        game.actions_applied += 1
+        done.add(f"orders {player.label}")
+        answered += 1
+        if moves:
+            game._place(squad, action.x, action.y)  # a point reach gives (snapped)
+        else:
+            game._fight(action)
+    game._owed = (s, ())
+    return answered, False
+
+
+def _americans(game: OmahaGame, owed: tuple[Any, ...], player_for: Callable[[str], Any]) -> tuple[int, bool]:
+    """The squads' orders of ``owed`` by the book, in order (as ``_apply`` does each); how many were answered, and
+    whether a seat not the book's stopped it."""
     s = game.state
     done = s.done
     answered = 0
@@ -62,11 +103,11 @@ def _americans(game: OmahaGame, owed: tuple[Any, ...], player_for: Callable[[str
         for decision in owed:
             space = decision.space
             if type(space) is not OrdersSpace:
-                break
+                return answered, True
             bot = player_for(decision.seat)
             if bot is not book:
                 if not plays_book(bot):
-                    break
+                    return answered, True
                 book = bot
             action = american_orders(game, space.squad, space)
             space.check_fast(action)
@@ -80,12 +121,13 @@ def _americans(game: OmahaGame, owed: tuple[Any, ...], player_for: Callable[[str
     finally:
         if game._owed is not None:
             game._owed = (s, owed[answered:])
-    return answered
+    return answered, False
 
 
-def _germans(game: OmahaGame, owed: tuple[Any, ...], player_for: Callable[[str], Any]) -> int:
+def _germans(game: OmahaGame, owed: tuple[Any, ...], player_for: Callable[[str], Any]) -> tuple[int, bool]:
     """The bunkers' fire and the strikes of ``owed`` by the book, in order, until a squad leaves the table (the
-    decisions are then worked out again: ``_owed`` is None); how many were answered."""
+    decisions are then worked out again: ``_owed`` is None); how many were answered, and whether a seat not the
+    book's stopped it."""
     s = game.state
     done = s.done
     answered = 0
@@ -94,11 +136,11 @@ def _germans(game: OmahaGame, owed: tuple[Any, ...], player_for: Callable[[str],
         for decision in owed:
             space = decision.space
             if type(space) is not TargetSpace:
-                break
+                return answered, True
             bot = player_for(decision.seat)
             if bot is not book:
                 if not plays_book(bot):
-                    break
+                    return answered, True
                 book = bot
             artillery = space.artillery
             target = german_target(game, artillery=artillery)
@@ -111,8 +153,8 @@ def _germans(game: OmahaGame, owed: tuple[Any, ...], player_for: Callable[[str],
                 else:
                     game._bunker_fire(s.bunkers[int(space.who[1:]) - 1], target)
                 if game._owed is None:
-                    return answered  # a squad has left: what is owed is worked out again
+                    return answered, False  # a squad has left: what is owed is worked out again
     finally:
         if game._owed is not None:
             game._owed = (s, owed[answered:])
-    return answered
+    return answered, False

@@ -26,7 +26,7 @@ from grognard.rulesets.omaha import rules as R
 from grognard.rulesets.omaha.actions import Artillery, BunkerFire, Fight, Move, PlaceBunkers
 from grognard.rulesets.omaha.data import BAND_END_Y, OBSTACLE_SECTION_WIDTH, WALL_Y
 from grognard.rulesets.omaha.game import OmahaGame
-from grognard.rulesets.omaha.spaces import BELOW_WALL_Y, OrdersSpace, TargetSpace
+from grognard.rulesets.omaha.spaces import BELOW_WALL_Y, OrdersSpace, TargetSpace, reached
 from grognard.rulesets.omaha.state import Squad
 
 MOSTLY_WHOLE = 7  # "most of the squad": more than half of 12
@@ -186,7 +186,7 @@ def american_orders(game: OmahaGame, squad: Squad, space: OrdersSpace | None = N
         tx = follow if follow is not None else squad.x
         if space is not None:
             return space.toward(tx, WALL_Y)
-        return Move(squad.label, *R.reach(game.state, squad, tx, WALL_Y))  # no obstacles below the wall
+        return reached(game, squad, tx, WALL_Y)  # no obstacles below the wall
     active = game.active_bunkers()
     if squad.y > R.PAST_WALL_Y:  # R.past_wall(squad.y)
         target = game.bunker_in_contact(squad)
@@ -234,8 +234,7 @@ def _move_toward(game: OmahaGame, squad: Squad, tx: float, ty: float, space: Ord
         tx, ty = _waypoint(state, squad, tx, ty)
     if space is not None:
         return space.toward(tx, ty)
-    x, y = R.reach(state, squad, tx, ty)
-    return Move(squad.label, x, y)
+    return reached(game, squad, tx, ty)
 
 
 def _blocked(state: Any, x0: float, y0: float, x1: float, y1: float) -> bool:

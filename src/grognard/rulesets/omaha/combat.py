@@ -166,12 +166,16 @@ class OmahaCombat(Game[OmahaState]):
 
     # ------------------------------------------------------------------ American actions
     def _move(self, action: Move) -> None:
-        s = self.state
-        squad = s.americans[int(action.squad[1:]) - 1].squad  # self.squad(action.squad)
+        squad = self.state.americans[int(action.squad[1:]) - 1].squad  # self.squad(action.squad)
         assert squad is not None
         x, y = action.x, action.y  # snapped (a bot's are already: their own rounding, as snap finds first)
         x = x + 0.0 if -1e12 < x < 1e12 and round(x * 100.0) / 100.0 == x else snap(x)
         y = y + 0.0 if -1e12 < y < 1e12 and round(y * 100.0) / 100.0 == y else snap(y)
+        self._place(squad, x, y)
+
+    def _place(self, squad: Squad, x: float, y: float) -> None:
+        """:meth:`_move` of ``squad`` to a stored point (snapped, as ``rules.reach`` gives them)."""
+        s = self.state
         at_wall = _WALL_LOW <= y <= _WALL_HIGH  # R.at_wall(y)
         if at_wall:
             y = WALL_Y

@@ -164,8 +164,29 @@ class FightSpace(ActionSpace[Fight]):
 BELOW_WALL_Y = R.BELOW_WALL_Y  # below this y a squad is below the sea wall (rules.below_wall)
 
 WADES: dict[tuple[tuple[float, float, float, float], str, float, float, float, float], Move] = {}
-"""The moves :meth:`OrdersSpace.toward` built for squads below the wall, by (table bounds, squad, x0, y0, tx, ty)
-(bounded as ``rules.REACHED_BELOW_WALL``): the squads wade up the same lines game after game."""
+"""The moves :func:`reached` built for squads below the wall, by (table bounds, squad, x0, y0, tx, ty) (bounded as
+``rules.REACHED_BELOW_WALL``): the squads wade up the same lines game after game."""
+
+
+def reached(game: OmahaGame, squad: Squad, tx: float, ty: float) -> Move:
+    """The move as far as the rules allow straight toward (tx, ty) (``rules.reach``): a point reach proved legal,
+    unless it is where the squad stands.
+
+    Below the wall the move hangs on the table, the squad's position and the target alone (``rules.reach``): one
+    value is made for each and kept (:data:`WADES`)."""
+    key = None
+    if squad.y < BELOW_WALL_Y:
+        key = (game.bounds, squad.label, squad.x, squad.y, tx, ty)
+        move = WADES.get(key)
+        if move is not None:
+            return move
+    x, y = R.reach(game.state, squad, tx, ty)
+    move = Move(squad.label, x, y)
+    if key is not None and (x != squad.x or y != squad.y):
+        if len(WADES) >= R.REACHED_KEPT:
+            WADES.clear()
+        WADES[key] = move
+    return move
 
 
 class OrdersSpace(UnionSpace):
@@ -185,27 +206,12 @@ class OrdersSpace(UnionSpace):
         super().__init__(self.move, self.fight, kinds=(Move, Fight))
 
     def toward(self, tx: float, ty: float) -> Move:
-        """The move as far as the rules allow straight toward (tx, ty) (``rules.reach``), issued for this state.
-
-        Below the wall the move hangs on the table, the squad's position and the target alone (``rules.reach``):
-        one value is made for each and kept (:data:`WADES`)."""
+        """The move as far as the rules allow straight toward (tx, ty) (:func:`reached`), issued for this state
+        when reach proved it (the squad moves)."""
         squad = self.squad
-        game = self.game
-        key = None
-        if squad.y < BELOW_WALL_Y:
-            key = (game.bounds, squad.label, squad.x, squad.y, tx, ty)
-            move = WADES.get(key)
-            if move is not None:
-                self._issued = (move, game.actions_applied)
-                return move
-        x, y = R.reach(game.state, squad, tx, ty)
-        move = Move(squad.label, x, y)
-        if x != squad.x or y != squad.y:  # reach proved the point legal (staying put it returns unproved)
-            self._issued = (move, game.actions_applied)
-            if key is not None:
-                if len(WADES) >= R.REACHED_KEPT:
-                    WADES.clear()
-                WADES[key] = move
+        move = reached(self.game, squad, tx, ty)
+        if move.x != squad.x or move.y != squad.y:  # reach proved the point legal (staying put it returns unproved)
+            self._issued = (move, self.game.actions_applied)
         return move
 
     def check_fast(self, action: Any) -> None:

@@ -49,6 +49,13 @@ class OmahaTurns(OmahaCombat):
         """Run the automatic phases until a decision is owed or the game is over."""
         s = self.state
         while s.outcome is None:
+            if s.phase == "americans" and self._owed is None and not s.done:
+                # the phase begun: a decision is owed per squad on the table, worked out when asked (pending()),
+                # never for the book's pass (bookplay)
+                if any(player.squad is not None for player in s.americans):
+                    self._last = None
+                    return
+                self._owed = (s, ())
             if s.phase in ("setup", "americans", "germans"):
                 owed = self._owed_now()
                 if owed:
