@@ -1,7 +1,8 @@
 """The doctrine's short cuts of issue 33, item 4 (the slow skirmish scenarios) give what the long way gives.
 
 Each is checked against the long way: the drive search that stops probing a direction whose drive could not
-be chosen (on the decisions of a real game); a wedge's men surely under it found over arrays (against
+be chosen, and a search whose every drive the ground refused answered again from the terrain's memo (on the
+decisions of real games); a wedge's men surely under it found over arrays (against
 ``rules.under_wedge`` over random men and men just inside and outside its edges and arc).
 """
 
@@ -14,6 +15,7 @@ import numpy as np
 import pytest
 
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
+from grognard.core.geometry import snap
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import bots_drive as BV
 from grognard.rulesets.skirmish import fire as FI
@@ -43,8 +45,26 @@ class Counted(DriveSpace):
         return super().contains(action)
 
 
+def long_way_toward(space: DriveSpace, x: float, y: float, steps: int, after: Any = None) -> Drive | None:
+    """``DriveSpace.toward`` as it was before: every search probed to its end."""
+    v = space.ctx.state.vehicles[space.vehicle]
+    full = Drive(space.vehicle, ((snap(x), snap(y)),), None, after)
+    if space.contains(full):
+        return full
+    lo, hi, best = 0.0, 1.0, None
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        d = Drive(space.vehicle, ((snap(v.x + mid * (x - v.x)), snap(v.y + mid * (y - v.y))),), None, after)
+        if space.contains(d):
+            lo, best = mid, d
+        else:
+            hi = mid
+    return best
+
+
 def long_way_best_drive(space: DriveSpace, aim: tuple[float, float], reach: float, after: Any) -> Drive | None:
-    """``bots_drive._best_drive`` as it was before: each direction's bisection run to its end."""
+    """``bots_drive._best_drive`` as it was before: each direction's bisection run to its end
+    (``long_way_toward``)."""
     v = space.ctx.state.vehicles[space.vehicle]
     base = math.atan2(aim[1] - v.y, aim[0] - v.x)
     d = math.hypot(aim[0] - v.x, aim[1] - v.y)
@@ -56,7 +76,7 @@ def long_way_best_drive(space: DriveSpace, aim: tuple[float, float], reach: floa
         nearest = BV._from_segment(aim, (v.x, v.y), to) - 0.02
         if nearest >= d - 0.5 or (best is not None and nearest >= best[0]):
             continue
-        drive = space.toward(*to, after=after, steps=5)
+        drive = long_way_toward(space, *to, 5, after)
         if drive is None or not drive.path:
             continue
         x, y = drive.path[-1]
@@ -171,3 +191,32 @@ def test_a_gunners_wedges_ask_the_rule_only_of_the_men_near_their_edges(monkeypa
         game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
     assert under >= 30
     assert asked["n"] < under // 2, (asked, under)
+
+
+def test_a_drive_search_the_ground_refused_throughout_is_answered_again_without_its_probes() -> None:
+    """At every drive decision of a gun_line_armour game, straight drives every 45 degrees round each vehicle,
+    searched twice: each search finds what the long way finds; the second of one whose every drive the ground
+    refused makes no probe (before, it probed as much as the first)."""
+    game = game_of("gun_line_armour", 2)
+    bot = DoctrineBot(np.random.default_rng(stream(33, 2, BOTS)))
+    searches = held = 0
+    while game.result is None and searches < 64:
+        decision = game.pending()[0]
+        if isinstance(decision.space, DriveSpace):
+            ctx = game.ctx
+            v = ctx.state.vehicles[decision.space.vehicle]
+            reach = ctx.tables.vehicles.kind(v.kind).move
+            for k in range(8):
+                a = math.radians(45 * k)
+                to = (v.x + reach * math.cos(a), v.y + reach * math.sin(a))
+                with ctx.still():
+                    first, again, long = Counted(ctx, v.id), Counted(ctx, v.id), Counted(ctx, v.id)
+                    want = long_way_toward(long, *to, 5)
+                    assert first.toward(*to, steps=5) == want == again.toward(*to, steps=5), (v.id, to)
+                searches += 1
+                if first.probes == long.probes and again.probes == 0:
+                    held += 1
+                    assert want is None
+        game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+    assert searches >= 40
+    assert held >= 3, (held, searches)

@@ -96,11 +96,23 @@ class DriveSpace(ActionSpace[Drive]):
         """The furthest legal straight drive toward (x, y), maybe with ``after``; None if none gains ground.
         ``give_up(a, b)``, asked before each probe after the first with the part of the line (from ``a`` to
         ``b``) where the bisection's answer still ends: True stops it there, with the drive found so far (a
-        caller that wants no drive ending on that part need not probe for it)."""
-        v = self.ctx.state.vehicles[self.vehicle]
+        caller that wants no drive ending on that part need not probe for it).
+
+        When the ground alone refused every drive the bisection tried (``ground_refuses``: a pure function of
+        the terrain and the path), that is kept in the terrain's memo, and the same search on the same terrain
+        from the same place is answered None without its probes: it would try the same drives (each refused,
+        the bisection's steps are the same) whoever stands where (a vehicle held up is offered the same drives
+        turn after turn, and every game of the scenario starts alike)."""
+        ctx = self.ctx
+        v = ctx.state.vehicles[self.vehicle]
+        memo = ctx.sight_memo(ctx.terrain)
+        held = ("drive line held", (v.x, v.y), v.heading, v.kind, (x, y), steps)
+        if held in memo:
+            return None
         full = Drive(self.vehicle, ((snap(x), snap(y)),), None, after)
         if self.contains(full):
             return full
+        held_up = ground_refuses(ctx, v, full)
         lo, hi, best = 0.0, 1.0, None
         for _ in range(steps):
             if give_up is not None and give_up(
@@ -113,6 +125,10 @@ class DriveSpace(ActionSpace[Drive]):
                 lo, best = mid, d
             else:
                 hi = mid
+                held_up = held_up and ground_refuses(ctx, v, d)
+        else:  # the bisection ran to its end
+            if best is None and held_up:
+                memo[held] = True
         return best
 
     def near_units(self) -> list[str]:
@@ -195,8 +211,7 @@ def surely_refused(ctx: Context, vehicle: str, action: Any) -> bool:
         if ctx.tables.vehicles.kind(v.kind).afloat:
             return False
         path = [(v.x, v.y), *((snap(x), snap(y)) for x, y in action.path)]
-        terrain = ctx.terrain
-        if V.ground_problem(terrain, path, kind=v.kind, facing=v.heading, memo=ctx.sight_memo(terrain)) is not None:
+        if ground_refuses(ctx, v, action, path):
             return True
         if action.before is not None or line_of(tuple(path)).length <= TOLERANCE:
             return False  # men may get in first, or measure_drive looks for no man in the way
@@ -216,6 +231,18 @@ def surely_refused(ctx: Context, vehicle: str, action: Any) -> bool:
         return any(drive.overlaps(V.disc(at, radius)) for at in men)
     except Exception:
         return False
+
+
+def ground_refuses(ctx: Context, v: Vehicle, action: Drive, path: list[XY] | None = None) -> bool:
+    """The ground alone refuses ``action``, a drive of ``v`` on land with a path (``vehicles.ground_problem``,
+    kept in the terrain's memo; ``path``: its path from where ``v`` stands, when worked out): ``check_drive``
+    refuses it whatever else it holds and whoever stands where."""
+    if not action.path or ctx.tables.vehicles.kind(v.kind).afloat:
+        return False
+    if path is None:
+        path = [(v.x, v.y), *((snap(x), snap(y)) for x, y in action.path)]
+    terrain = ctx.terrain
+    return V.ground_problem(terrain, path, kind=v.kind, facing=v.heading, memo=ctx.sight_memo(terrain)) is not None
 
 
 def setup_vehicles(ctx: Context) -> None:
