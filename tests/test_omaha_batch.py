@@ -334,3 +334,62 @@ def test_the_placements_ties_drawn_together_are_the_generators_own_draws(monkeyp
     ]  # large sizes: most products fall low, and those games are drawn by their generators
     with pytest.raises(ValueError, match="from 2"):
         seeds.small_draws(7, indices, (BOTS,), game[:3], np.array([2, 1, 3]))
+
+
+def test_a_move_across_the_band_is_remembered_and_read_only_where_its_sections_hold_no_obstacle() -> None:
+    """``_reach_any`` remembers a move across the obstacle band with the sections the way crosses, and reads
+    it again in a game where those hold no obstacle: every point equals the reference's own ``reach``, for
+    moves cut short by obstacles or not, measured or read, and after obstacles are found where a remembered
+    way crossed none. A second pass over the same moves measures only those obstacles cut short."""
+    from grognard.rulesets.omaha import rules
+    from grognard.rulesets.omaha.batch import geometry
+    from grognard.rulesets.omaha.data import BAND_END_Y, WALL_Y
+
+    rng = np.random.default_rng(12)
+    games = 40
+    batch = _Batch(OMAHA.resolve({"germans": 2}), 1, range(games))
+    batch.obs[:] = np.where(rng.random((games, batch.S)) < 0.8, 0, rng.integers(1, 3, (games, batch.S)))
+    batch._count_blocking(batch.rows_all)
+    n = 2000
+    g = rng.integers(0, games, n)
+    x = np.round(rng.uniform(0, batch.width, n), 2)
+    y = rng.choice([WALL_Y, WALL_Y + 1.5, WALL_Y + 3.25, BAND_END_Y + 1.0], n)
+    tx = np.round(np.clip(x + rng.uniform(-9, 9, n), 0, batch.width), 2)
+    ty = rng.choice([WALL_Y, WALL_Y + 2.0, BAND_END_Y, BAND_END_Y + 3.0], n)
+    y[:300], ty[:300] = BAND_END_Y + 1.0, BAND_END_Y  # clear of the band: one point for every game
+    clear = batch._clear_of_band(y, ty)
+    assert 200 < (~clear).sum()
+    measured: list[int] = []
+    long_way = batch._reach
+
+    def counted(*args: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        measured.append(len(args[0]))
+        return long_way(*args)
+
+    batch._reach = counted  # type: ignore[method-assign]  # counts the moves measured, measures them as ever
+
+    def reference() -> list[tuple[float, float]]:
+        return [
+            rules.reach(batch._beach(int(g[i])), geometry._Standing(float(x[i]), float(y[i])), tx[i], ty[i])
+            for i in range(n)
+        ]
+
+    geometry.REACHED.clear()
+    try:
+        passes, short = [], []
+        for found in (False, True, True):
+            if found:  # obstacles found in sections some remembered ways crossed clear
+                batch.obs[rng.random((games, batch.S)) < 0.15] = 1
+                batch._count_blocking(batch.rows_all)
+            expected = reference()
+            # moves short of their targets (cut by obstacles, or by the allowance) bound the moves measured again
+            short.append(sum(point != (tx[i], ty[i]) for i, point in enumerate(expected[300:], 300)))
+            for _ in range(2):  # measured (or read from the pass before), then read
+                measured.clear()
+                mx, my = batch._reach_any(g, x, y, tx, ty, clear)
+                assert list(zip(mx.tolist(), my.tolist(), strict=True)) == expected
+                passes.append(sum(measured))
+        assert passes[0] > (~clear).sum() and 0 < passes[1] <= short[0] < (~clear).sum(), (passes, short)
+        assert passes[2] > passes[1], passes  # obstacles found: some remembered ways are measured again
+    finally:
+        geometry.REACHED.clear()

@@ -25,9 +25,10 @@ differ at rounding ties), the batch measures those few cases with the
 reference's own functions (``rules.reach``, ``rules.move_cost``,
 ``rules.bunker_distance``): a position within 1e-9" of a rounding tie, a cost
 within 1e-9" of the allowance, two bunkers within 1e-9" of equally near, and
-the rare move the allowance or the obstacles cut short by bisection. A move
-that stays out of the obstacle band depends on its ends and the table alone,
-so its point is remembered (``Geometry._reach_any``), as ``rules.reach``
+the rare move the allowance or the obstacles cut short by bisection. A move's
+point depends on its ends and the table alone unless obstacles in the band cut
+it short, so it is remembered with the band sections its way crosses and read
+again where those hold no obstacle (``Geometry._reach_any``), as ``rules.reach``
 remembers the moves from below the wall.
 
 Supported: doctrine bots on both sides, every Omaha option (``shoot_from``, RULINGS O9, changes nothing

@@ -43,11 +43,12 @@ FLOAT_MARGIN = 1e-9  # inches: closer than this to a threshold, the reference fu
 
 
 class Remembered:
-    """Moves remembered (their keys, the points reached) in a hash table of ``size`` slots, two to each
-    hash value (a pair; ``keys`` -1: empty). A key is found in its pair's first slot or its second. A
-    fresh key takes its pair's empty slot, else the first, the key there moving to the second and the
-    second's forgotten (measured again when next asked). A search of sorted keys cost 80 ns a key; this,
-    some 3."""
+    """Moves remembered (their keys, the points reached, the obstacle sections the way there crosses in the
+    band) in a hash table of ``size`` slots, two to each hash value (a pair; ``keys`` -1: empty). A key is
+    found in its pair's first slot or its second. A fresh key takes its pair's empty slot, else the first,
+    the key there moving to the second and the second's forgotten (measured again when next asked). A
+    search of sorted keys cost 80 ns a key; this, some 3. ``first``/``last``: the first and last obstacle
+    section crossed (0 and -1: none)."""
 
     GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: the key times 2**64 over the golden ratio
 
@@ -56,6 +57,7 @@ class Remembered:
         self.shift = np.uint64(64 - (slots.bit_length() - 2))  # the hash's top bits: a pair of slots
         self.keys = np.full(slots, -1, dtype=np.int64)
         self.xs, self.ys = np.zeros(slots), np.zeros(slots)
+        self.first, self.last = np.zeros(slots, dtype=np.int64), np.full(slots, -1, dtype=np.int64)
 
     def __len__(self) -> int:
         return int((self.keys >= 0).sum())
@@ -70,16 +72,20 @@ class Remembered:
         second = self.keys[pair + 1] == key
         return pair + second, second | (self.keys[pair] == key)
 
-    def keep(self, key: np.ndarray, x: np.ndarray, y: np.ndarray) -> None:
-        """Remember fresh keys (none kept, each once) and their points; of several keys of one pair, the first."""
-        pair, first = np.unique(self._pairs(key), return_index=True)
-        key, x, y = key[first], x[first], y[first]
+    def keep(self, key: np.ndarray, x: np.ndarray, y: np.ndarray, first: np.ndarray, last: np.ndarray) -> None:
+        """Remember fresh keys (none kept) with their points and the sections crossed; of several keys of one
+        pair (or one key several times), the first."""
+        pair, once = np.unique(self._pairs(key), return_index=True)
+        columns: tuple[np.ndarray, ...] = (self.keys, self.xs, self.ys, self.first, self.last)
+        values: tuple[np.ndarray, ...] = (key[once], x[once], y[once], first[once], last[once])
         taken = self.keys[pair] >= 0
         second = taken & (self.keys[pair + 1] < 0)
-        moved = pair[taken & ~second] + 0
-        self.keys[moved + 1], self.xs[moved + 1], self.ys[moved + 1] = self.keys[moved], self.xs[moved], self.ys[moved]
+        moved = pair[taken & ~second]
+        for column in columns:
+            column[moved + 1] = column[moved]
         slot = pair + second
-        self.keys[slot], self.xs[slot], self.ys[slot] = key, x, y
+        for column, kept in zip(columns, values, strict=True):
+            column[slot] = kept
 
 
 def _snap(v: np.ndarray) -> np.ndarray:
@@ -181,29 +187,39 @@ class Geometry:
         self, g: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray
     ) -> np.ndarray:
         """Whether the straight path crosses a band section with obstacles (or unrolled): ``rules.band_sections``."""
+        return self._crossed(g, *self._band_span(x0, y0, x1, y1)) > 0
+
+    def _band_span(
+        self, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The first and last obstacle section each straight path crosses in the band, 0 and -1 where it
+        crosses none (``rules.band_sections``)."""
         low, high = np.minimum(y0, y1), np.maximum(y0, y1)
         inside = ~((high <= WALL_Y + TOLERANCE) | (low >= BAND_END_Y - TOLERANCE))
         if not inside.any():
-            return np.asarray(inside)
+            return np.zeros(len(x0), dtype=np.int64), np.full(len(x0), -1, dtype=np.int64)
         flat = y1 == y0
         with np.errstate(divide="ignore", invalid="ignore"):
             ta = (np.maximum(low, WALL_Y) - y0) / (y1 - y0)
             tb = (np.minimum(high, BAND_END_Y) - y0) / (y1 - y0)
             xa = np.where(flat, x0, x0 + ta * (x1 - x0))
             xb = np.where(flat, x1, x0 + tb * (x1 - x0))
-        xa = np.where(inside, xa, 0.0)
-        xb = np.where(inside, xb, 0.0)
-        first = self._sec6(np.minimum(xa, xb))
-        last = self._sec6(np.maximum(xa, xb))
-        blocking = self.blocking[g]
-        rows = np.arange(len(g))
-        count = blocking[rows, last + 1] - blocking[rows, first]
-        return np.asarray(inside & (count > 0))
+        first = np.where(inside, self._sec6(np.minimum(xa, xb)), 0)
+        last = np.where(inside, self._sec6(np.maximum(xa, xb)), -1)
+        return first, last
+
+    def _crossed(self, g: np.ndarray, first: np.ndarray, last: np.ndarray) -> np.ndarray:
+        """How many of game ``g``'s obstacle sections ``first`` to ``last`` hold obstacles (or are unrolled)."""
+        row = g * (self.S + 1)
+        blocking = self.blocking.reshape(-1)  # read flat: one index, not two
+        return np.asarray(blocking[row + last + 1] - blocking[row + first])
 
     def _reach(
         self, g: np.ndarray, x0: np.ndarray, y0: np.ndarray, tx: np.ndarray, ty: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """``rules.reach`` on arrays; where it would bisect or hang on a last bit, ``rules.reach`` itself."""
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``rules.reach`` on arrays; where it would bisect or hang on a last bit, ``rules.reach`` itself
+        (``hard``: those moves). A move not hard ends at a point its start and target alone decide, which
+        it reaches because no obstacle stands in the band sections on the way."""
         dx, dy = tx - x0, ty - y0
         length = _hypot(dx, dy)
         still = length < 1e-9
@@ -233,7 +249,7 @@ class Geometry:
             # a bisection (a point cut short, or a rounding tie) or a cost on the last bit: the reference's own reach
             squad = _Standing(float(x0[i]), float(y0[i]))
             px[i], py[i] = R.reach(self._beach(int(g[i])), squad, float(tx[i]), float(ty[i]))
-        return px, py
+        return px, py, hard
 
     def _reach_up(self, g: np.ndarray, x0: np.ndarray, y0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``_reach_clear`` of moves from below the wall straight up to it (toward ``(x0, WALL_Y)``).
@@ -269,41 +285,43 @@ class Geometry:
     def _reach_any(
         self, g: np.ndarray, x0: np.ndarray, y0: np.ndarray, tx: np.ndarray, ty: np.ndarray, clear: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
-        """``_reach`` of every move; those whose straight line stays out of the obstacle band (``clear``:
-        both ends on or below the wall, or both on or past the band's far edge) are remembered. Such a
-        point depends on the table's bounds, the start and the target alone (no obstacle counts;
-        ``rules.reach`` remembers the moves from below the wall so too), and squads walk the same lines
-        game after game. Positions are stored hundredths (snapped), so the key is four whole numbers.
-        The rest, and each move not yet remembered (once per distinct move), are measured in one pass."""
-        px, py = x0.copy(), y0.copy()
-        measure = ~clear
-        c = np.nonzero(clear)[0]
-        fresh = None
+        """``_reach`` of every move, remembered (``REACHED``) by the table's bounds, the start and the target.
+
+        A move's point depends on those alone (``rules.reach`` remembers the moves from below the wall so
+        too), unless obstacles in the band cut it short: so a point is remembered with the band sections the
+        way to it crosses, and read again in a game where those hold no obstacle (``_reach`` would find the
+        same point there, legal), else measured. A move whose straight line stays out of the band
+        (``clear``: both ends on or below the wall, or both on or past the band's far edge) crosses none,
+        and each fresh one is measured once for every game asking; a move across the band, game by game
+        (its point may be cut short in one game and not in another), and remembered where no obstacle cut
+        it. Squads walk the same lines game after game. Positions are stored hundredths (snapped), so the
+        key is four whole numbers; a position not in hundredths (none is) is measured, not kept."""
         table = REACHED.get(self.bounds)
         if table is None:
             table = REACHED[self.bounds] = Remembered(REACHED_KEPT)
-        if len(c):
-            values = np.array((x0[c], y0[c], tx[c], ty[c]))
-            whole = np.rint(values * 100.0)
-            keyed = ((whole / 100.0 == values) & (np.abs(whole) < KEY_SPAN // 2)).all(axis=0)
-            part = whole.astype(np.int64) + KEY_SPAN // 2
-            key = ((part[0] * KEY_SPAN + part[1]) * KEY_SPAN + part[2]) * KEY_SPAN + part[3]
-            spot, hit = table.find(key)
-            hit &= keyed
-            px[c], py[c] = table.xs[spot], table.ys[spot]
-            measure[c[~keyed]] = True  # a position not in hundredths (none is): measured, not kept
-            miss = np.nonzero(keyed & ~hit)[0]
-            if len(miss):
-                fresh, first, where = np.unique(key[miss], return_index=True, return_inverse=True)
-                ask = c[miss[first]]  # one move of each fresh key is measured
-                measure[ask] = True
-        i = np.nonzero(measure)[0]
-        if len(i):
-            px[i], py[i] = self._reach(g[i], x0[i], y0[i], tx[i], ty[i])
-        if fresh is not None:
-            fx, fy = px[ask], py[ask]
-            px[c[miss]], py[c[miss]] = fx[where], fy[where]
-            table.keep(fresh, fx, fy)
+        values = np.array((x0, y0, tx, ty))
+        whole = np.rint(values * 100.0)
+        keyed = ((whole / 100.0 == values) & (np.abs(whole) < KEY_SPAN // 2)).all(axis=0)
+        part = np.where(keyed, whole, 0.0).astype(np.int64) + KEY_SPAN // 2
+        key = ((part[0] * KEY_SPAN + part[1]) * KEY_SPAN + part[2]) * KEY_SPAN + part[3]
+        spot, hit = table.find(key)
+        hit &= keyed
+        ok = hit & (self._crossed(g, table.first[spot], table.last[spot]) == 0)
+        px, py = table.xs[spot], table.ys[spot]
+        miss = np.nonzero(~ok)[0]
+        if not len(miss):
+            return px, py
+        shared = clear[miss] & keyed[miss]  # fresh (a clear move crosses nothing): the same point in every game
+        each, s = miss[~shared], miss[shared]
+        _, one, where = np.unique(key[s], return_index=True, return_inverse=True)
+        ask = np.concatenate((each, s[one]))
+        ax, ay, hard = self._reach(g[ask], x0[ask], y0[ask], tx[ask], ty[ask])
+        px[ask], py[ask] = ax, ay
+        px[s], py[s] = ax[len(each) :][where], ay[len(each) :][where]
+        new = keyed[ask] & ~hit[ask] & (clear[ask] | ~hard)  # a point no obstacle cut short
+        if new.any():
+            k = ask[new]
+            table.keep(key[k], ax[new], ay[new], *self._band_span(x0[k], y0[k], ax[new], ay[new]))
         return px, py
 
     @staticmethod
