@@ -305,8 +305,11 @@ class Geometry:
         part = np.where(keyed, whole, 0.0).astype(np.int64) + KEY_SPAN // 2
         key = ((part[0] * KEY_SPAN + part[1]) * KEY_SPAN + part[2]) * KEY_SPAN + part[3]
         spot, hit = table.find(key)
-        hit &= keyed
-        ok = hit & (self._crossed(g, table.first[spot], table.last[spot]) == 0)
+        ok = hit & keyed
+        j = np.nonzero(ok & ~clear)[0]  # across the band: read where its sections hold no obstacle
+        if len(j):
+            kept = spot[j]
+            ok[j] = self._crossed(g[j], table.first[kept], table.last[kept]) == 0
         px, py = table.xs[spot], table.ys[spot]
         miss = np.nonzero(~ok)[0]
         if not len(miss):
