@@ -393,3 +393,32 @@ def test_a_move_across_the_band_is_remembered_and_read_only_where_its_sections_h
         assert passes[2] > passes[1], passes  # obstacles found: some remembered ways are measured again
     finally:
         geometry.REACHED.clear()
+
+
+def test_the_cleared_section_near_read_from_a_table_equals_the_reference() -> None:
+    """``_cleared_near`` reads the section a squad follows from a table, by x in hundredths and which sections
+    near its own are clear (each game's codes, kept as its obstacles change): the same as the doctrine's own
+    ``bots._cleared_near`` for squads anywhere across the beach, at the sections' edges and the table's, over
+    unrolled sections; a position not in hundredths is measured."""
+    from grognard.rulesets.omaha import bots
+    from grognard.rulesets.omaha.batch.mechanics import UNKNOWN
+
+    rng = np.random.default_rng(8)
+    games = 30
+    batch = _Batch(OMAHA.resolve({"germans": 2}), 1, range(games))
+    n = 3000
+    g = rng.integers(0, games, n)
+    x = np.round(rng.uniform(0, batch.width, n), 2)
+    x[:400] = rng.integers(0, batch.S + 1, 400) * 6.0 + rng.choice([-0.01, 0.0, 0.01, 3.0], 400)  # edges, middles
+    x[:400] = np.clip(x[:400], 0.0, batch.width)
+    x[400:450] += 1e-7  # not in hundredths
+    for _ in range(3):  # the codes follow the obstacles
+        batch.obs[:] = rng.choice([0, 0, 1, 2, UNKNOWN], (games, batch.S))
+        batch._count_blocking(batch.rows_all)
+        found = batch._cleared_near(g, x)
+        expected = [
+            bots._cleared_near([None if c == UNKNOWN else int(c) for c in batch.obs[k]], v)
+            for k, v in zip(g.tolist(), x.tolist(), strict=True)
+        ]
+        assert [None if np.isnan(f) else float(f) for f in found] == expected
+    assert 300 < (~np.isnan(found)).sum() < n - 300  # sections followed, and none

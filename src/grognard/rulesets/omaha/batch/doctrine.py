@@ -52,6 +52,9 @@ class Doctrine(Geometry):
     exit_bunker: np.ndarray
     active_before: np.ndarray
     active_after: np.ndarray
+    # for _cleared_near: each game's sections near each one clear (``_near_codes``), and the answers by code
+    near_code: np.ndarray
+    near_table: np.ndarray | None
 
     def _wade(self, g: np.ndarray, p: int) -> tuple[np.ndarray, ...]:
         """``_orders`` of squads below the wall (most orders of a game): to the wall, by a cleared section
@@ -201,17 +204,69 @@ class Doctrine(Geometry):
     def _cleared_near(self, g: np.ndarray, x: np.ndarray) -> np.ndarray:
         """``bots._cleared_section_near``: x of the nearest cleared section's middle within 8" sideways, else NaN.
 
-        Only the sections within ``NEAR`` of the squad's own can have their middle that near (the
-        others' middles are further than 8"), so only those are measured."""
+        Only the sections within ``NEAR`` of the squad's own can have their middle that near (the others'
+        middles are further than 8"), so the answer depends on ``x`` and which of those sections are
+        clear alone: each game keeps that as one code a section (``near_code``, bit ``NEAR + step`` for the
+        section ``step`` away clear), and the answer of every code and x in hundredths of an inch is read
+        from a table (``_near_table``, made by :meth:`_nearest_cleared`); a position not in hundredths
+        (none is) is measured."""
         own = self._sec6(x)
-        obstacles, row = self.obs.reshape(-1), g * self.S
-        best, least = np.full(len(g), -1), np.full(len(g), np.inf)
-        for step in range(-NEAR, NEAR + 1):  # in section order: a tie keeps the first
-            section = own + step
+        code = self.near_code.reshape(-1)[g * self.S + own]
+        table = self._near_table()
+        whole = np.rint(x * 100.0)
+        columns = table.shape[1]
+        exact = (whole / 100.0 == x) & (whole >= 0) & (whole < columns)
+        found: np.ndarray = table.reshape(-1)[code * columns + np.where(exact, whole, 0).astype(np.int64)]
+        if not exact.all():
+            odd = np.nonzero(~exact)[0]
+            found[odd] = self._nearest_cleared(x[odd], own[odd], self._near_clear(g[odd], own[odd]))
+        return found
+
+    def _near_table(self) -> np.ndarray:
+        """``_cleared_near`` of every code (rows) and every x in hundredths across the table (columns)."""
+        if self.near_table is None:
+            x = np.arange(round(self.width * 100.0) + 1) / 100.0
+            own = self._sec6(x)
+            section = own[:, None] + np.arange(-NEAR, NEAR + 1)[None, :]
             on_table = (section >= 0) & (section < self.S)
-            section = np.minimum(np.maximum(section, 0), self.S - 1)
+            bits = np.arange(2 * NEAR + 1)
+            rows = [
+                self._nearest_cleared(x, own, on_table & ((code >> bits) & 1 == 1)) for code in range(2 << 2 * NEAR)
+            ]
+            self.near_table = np.array(rows)
+        return self.near_table
+
+    def _near_codes(self, g: np.ndarray) -> None:
+        """``near_code`` of games ``g``: for each section, which sections from ``NEAR`` before it to ``NEAR``
+        after it are on the table and clear of obstacles (bit ``NEAR + step``)."""
+        clear = self.obs[g] == 0
+        code = np.zeros(clear.shape, dtype=np.int64)
+        for step in range(-NEAR, NEAR + 1):
+            shifted = np.zeros_like(clear)
+            if step < 0:
+                shifted[:, -step:] = clear[:, :step]
+            elif step > 0:
+                shifted[:, :-step] = clear[:, step:]
+            else:
+                shifted = clear
+            code |= shifted.astype(np.int64) << (NEAR + step)
+        self.near_code[g] = code
+
+    def _near_clear(self, g: np.ndarray, own: np.ndarray) -> np.ndarray:
+        """Whether each section from ``NEAR`` before ``own`` to ``NEAR`` after is on the table and clear, in
+        games ``g`` (n, 2 * NEAR + 1)."""
+        section = own[:, None] + np.arange(-NEAR, NEAR + 1)[None, :]
+        on_table = (section >= 0) & (section < self.S)
+        section = np.minimum(np.maximum(section, 0), self.S - 1)
+        return np.asarray(on_table & (self.obs[g[:, None], section] == 0))
+
+    def _nearest_cleared(self, x: np.ndarray, own: np.ndarray, clear: np.ndarray) -> np.ndarray:
+        """``_cleared_near`` worked out, given which sections near each squad's own are clear (``_near_clear``)."""
+        best, least = np.full(len(x), -1), np.full(len(x), np.inf)
+        for column, step in enumerate(range(-NEAR, NEAR + 1)):  # in section order: a tie keeps the first
+            section = np.minimum(np.maximum(own + step, 0), self.S - 1)
             gap = np.abs(self.mid6[section] - x)
-            better = on_table & (obstacles[row + section] == 0) & (gap <= FOLLOW_UP_REACH) & (gap < least)
+            better = clear[:, column] & (gap <= FOLLOW_UP_REACH) & (gap < least)
             best, least = np.where(better, section, best), np.where(better, gap, least)
         found = (best >= 0) & (best != own)
         return np.where(found, self.mid6[np.maximum(best, 0)], np.nan)

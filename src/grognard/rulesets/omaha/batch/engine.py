@@ -84,6 +84,8 @@ class _Batch(GermanFire, Doctrine):
         # the beach
         self.obs = np.full((G, S), UNKNOWN, dtype=np.int8)  # small types: rows are gathered often
         self.blocking = np.zeros((G, S + 1), dtype=np.int16)  # see _count_blocking
+        self.near_code = np.zeros((G, S), dtype=np.int64)  # see Doctrine._cleared_near
+        self.near_table: np.ndarray | None = None
         self.status = np.zeros((G, B), dtype=np.int8)
         self.defenders = np.zeros((G, B), dtype=np.int8)
         self.n_active = np.zeros(G, dtype=np.int64)  # bunker sections ACTIVE, by game
@@ -173,8 +175,10 @@ class _Batch(GermanFire, Doctrine):
                 on_turn(self)
 
     def _count_blocking(self, g: np.ndarray) -> None:
-        """``blocking[g, s]``: sections before ``s`` whose obstacles (or unknown count) block the band."""
+        """``blocking[g, s]``: sections before ``s`` whose obstacles (or unknown count) block the band; and
+        which sections near each are clear (``Doctrine._near_codes``)."""
         self.blocking[g, 1:] = np.cumsum(self.obs[g] != 0, axis=1)
+        self._near_codes(g)
 
     def _emptied(self, g: np.ndarray, section: np.ndarray) -> None:
         """Obstacle section ``section`` of game ``g`` is empty now: the band's blocking and the exits follow."""
