@@ -79,12 +79,19 @@ class GermanFire:
         anywhere = _Aims(np.where(has, threat, -1))
         spared = _Aims(np.where(has & ~(y > WALL_Y + TOLERANCE), threat, -1))  # the artillery's (omaha.23-24)
         bunkers = anywhere if self.fire_past_wall else spared  # RULINGS O10
+        # the bunkers owed fire, by section then game (their defenders stay through the phase); a game whose
+        # squads are all wiped out on the way has no target left (``ok``), and its later bunkers fire not
+        section, row = np.nonzero(fires & bunkers.ok)
+        bounds = np.searchsorted(section, np.arange(self.B + 1)).tolist()
+        defenders = self.defenders.reshape(-1)[live[row] * self.B + section]
         for b in range(self.B):
-            r = np.nonzero(fires[b] & bunkers.ok)[0]
+            r, left = row[bounds[b] : bounds[b + 1]], defenders[bounds[b] : bounds[b + 1]]
+            ok = bunkers.ok[r]
+            if not ok.all():
+                r, left = r[ok], left[ok]
             if not len(r):
                 continue
             g, p = live[r], bunkers.aim[r]
-            left = self.defenders[g, b]
             kills = (self.dice.roll(g, self.m.fire_dice[left]) >= self.m.fire_target[left][:, None]).sum(axis=1)
             self._hit(r, g, p, kills, anywhere, spared)
         every = np.arange(len(live))
