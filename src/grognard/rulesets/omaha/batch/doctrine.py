@@ -239,17 +239,11 @@ class Doctrine(Geometry):
     def _near_codes(self, g: np.ndarray) -> None:
         """``near_code`` of games ``g``: for each section, which sections from ``NEAR`` before it to ``NEAR``
         after it are on the table and clear of obstacles (bit ``NEAR + step``)."""
-        clear = self.obs[g] == 0
-        code = np.zeros(clear.shape, dtype=np.int64)
-        for step in range(-NEAR, NEAR + 1):
-            shifted = np.zeros_like(clear)
-            if step < 0:
-                shifted[:, -step:] = clear[:, :step]
-            elif step > 0:
-                shifted[:, :-step] = clear[:, step:]
-            else:
-                shifted = clear
-            code |= shifted.astype(np.int64) << (NEAR + step)
+        clear = (self.obs[g] == 0).astype(np.int64)
+        code = clear << NEAR
+        for step in range(1, NEAR + 1):
+            code[:, step:] |= clear[:, :-step] << (NEAR - step)  # the section ``step`` before
+            code[:, :-step] |= clear[:, step:] << (NEAR + step)  # the section ``step`` after
         self.near_code[g] = code
 
     def _near_clear(self, g: np.ndarray, own: np.ndarray) -> np.ndarray:

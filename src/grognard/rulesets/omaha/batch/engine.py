@@ -349,8 +349,8 @@ class _Batch(GermanFire, Doctrine):
         mg = g[is_move]
         self.x[p][mg] = mx[is_move]
         self.y[p][mg] = my[is_move]
-        arrive_section = self._sec6(mx)
         if self.hidden:
+            arrive_section = self._sec6(mx)
             arrive = is_move & at & (self.obs[g, arrive_section] == UNKNOWN)
         else:  # every section was rolled at the start
             arrive = np.zeros(len(g), dtype=bool)
