@@ -313,3 +313,40 @@ def test_the_exits_still_blocked_kept_are_those_worked_out_afresh_at_every_decis
     assert len(seen) > 2  # none blocked, then some
     assert data.morale(3) is data.morale(3) and data.shooting(7) is data.shooting(7)
     assert data.assault(2) is data.assault(2) and data.clearing(5) == data.SuccessCount(dice=5, target=6)
+
+
+def test_the_beachs_measures_written_without_min_and_max_equal_the_long_way() -> None:
+    """``band_sections``, the sections in front, contact and the nearest bunker, their ``min``/``max`` written out
+    (the builtins parse their arguments at every call), against the same measures by ``min``/``max`` and
+    ``geometry.distance_to_rect`` at random points, on the band's edges and at the beach's ends."""
+    from grognard.core.geometry import distance_to_rect
+    from grognard.rulesets.omaha.state import Bunker
+
+    state = get("omaha").new_game(get("omaha").resolve({"germans": 2}), SeededDice(1)).state
+    rng = np.random.default_rng(12)
+    edges = [R.WALL_Y, R.BAND_END_Y, 0.0, -0.0, 29.0, 31.0]
+    xs = [*np.round(rng.uniform(-3.0, 51.0, 400), 2).tolist(), 0.0, -0.0, 48.0, 6.0, 5.99]
+    ys = [*np.round(rng.uniform(-7.0, 34.0, 400), 2).tolist(), *edges]
+    count = len(state.obstacles)
+    bunkers = [Bunker(f"B{i + 1}", i, "G1", "German 1", 4) for i in (0, 2, 3, 5)]
+    for i in range(600):
+        x0, x1 = xs[i % len(xs)], xs[(7 * i + 3) % len(xs)]
+        y0, y1 = ys[(3 * i) % len(ys)], ys[(5 * i + 1) % len(ys)]
+        low, high = min(y0, y1), max(y0, y1)
+        if high <= R.WALL_Y + 0.01 or low >= R.BAND_END_Y - 0.01:
+            expected = range(0)
+        else:
+            if y1 == y0:
+                xa, xb = x0, x1
+            else:
+                ta = (max(low, R.WALL_Y) - y0) / (y1 - y0)
+                tb = (min(high, R.BAND_END_Y) - y0) / (y1 - y0)
+                xa, xb = x0 + ta * (x1 - x0), x0 + tb * (x1 - x0)
+            first = min(max(int(np.floor(min(xa, xb) / 6.0)), 0), count - 1)
+            expected = range(first, min(max(int(np.floor(max(xa, xb) / 6.0)), 0), count - 1) + 1)
+        assert R.band_sections(state, x0, y0, x1, y1) == expected
+        assert R.obstacle_section_at(state, x0) == R.section_at(x0, 6.0, count)
+        assert R.bunker_section_at(state, x0) == R.section_at(x0, 8.0, 3 * state.germans)
+        gaps = [distance_to_rect(x0, y0, *R.footprint(b.section)) for b in bunkers]
+        assert R.nearest_bunker(x0, y0, bunkers) is bunkers[gaps.index(min(gaps))]
+        assert [R.touching(x0, y0, b.section) for b in bunkers] == [gap <= 1.01 for gap in gaps]

@@ -60,9 +60,9 @@ class OmahaCombat(Game[OmahaState]):
     def bunker_in_front(self, squad: Squad) -> Bunker | None:
         """The bunker in the section in front of ``squad``, if any (O3)."""
         s = self.state
-        section = max(math.floor(squad.x / BUNKER_SECTION_WIDTH), 0)  # R.bunker_section_at, worked out here
+        section = math.floor(squad.x / BUNKER_SECTION_WIDTH)  # R.bunker_section_at, worked out here
         count = 3 * s.germans
-        return s.bunkers.get(section if section < count else count - 1)
+        return s.bunkers.get((section if section > 0 else 0) if section < count else count - 1)
 
     def obstacles_in_front(self, squad: Squad) -> int | None:
         """Obstacles left in the section in front of ``squad`` (None: not yet rolled)."""

@@ -80,16 +80,16 @@ def section_at(x: float, width: float, count: int) -> int:
 
 def obstacle_section_at(state: Beach, x: float) -> int:
     """The obstacle section in front of a squad at ``x`` (O3): :func:`section_at`, worked out here (asked often)."""
-    section = max(math.floor(x / OBSTACLE_SECTION_WIDTH), 0)
+    section = math.floor(x / OBSTACLE_SECTION_WIDTH)  # max(..., 0) and min(..., count - 1) without the calls
     count = len(state.obstacles)
-    return section if section < count else count - 1
+    return (section if section > 0 else 0) if section < count else count - 1
 
 
 def bunker_section_at(state: Beach, x: float) -> int:
     """The bunker section in front of a squad at ``x`` (O3): :func:`section_at`, worked out here (asked often)."""
-    section = max(math.floor(x / BUNKER_SECTION_WIDTH), 0)
+    section = math.floor(x / BUNKER_SECTION_WIDTH)  # max(..., 0) and min(..., count - 1) without the calls
     count = 3 * state.germans
-    return section if section < count else count - 1
+    return (section if section > 0 else 0) if section < count else count - 1
 
 
 def bunker_centre(section: int) -> float:
@@ -128,7 +128,10 @@ def nearest_bunker(x: float, y: float, bunkers: list[Bunker]) -> Bunker:
     least = math.inf
     for bunker in bunkers:
         left, bottom, right, top = footprint(bunker.section)
-        gap = math.hypot(max(left - x, 0.0, x - right), max(bottom - y, 0.0, y - top))  # distance_to_rect
+        gap = math.hypot(  # distance_to_rect: max(left - x, 0.0, x - right) and so on, without the calls
+            left - x if left > x else (x - right if x > right else 0.0),
+            bottom - y if bottom > y else (y - top if y > top else 0.0),
+        )
         if gap < least:
             best, least = bunker, gap
     return best
@@ -142,7 +145,9 @@ def in_contact(squad: Squad, bunker: Bunker) -> bool:
 def touching(x: float, y: float, section: int) -> bool:
     """:func:`in_contact` of a squad at (x, y) and the bunker in ``section``: ``bunker_distance`` at most 1"."""
     left, bottom, right, top = footprint(section)
-    return math.hypot(max(left - x, 0.0, x - right), max(bottom - y, 0.0, y - top)) <= CONTACT + TOLERANCE
+    dx = left - x if left > x else (x - right if x > right else 0.0)  # max(left - x, 0.0, x - right)
+    dy = bottom - y if bottom > y else (y - top if y > top else 0.0)
+    return math.hypot(dx, dy) <= CONTACT + TOLERANCE
 
 
 CONTACT_FROM_Y = BUNKER_FRONT_Y - CONTACT - 2 * TOLERANCE
@@ -228,20 +233,23 @@ def band_sections(state: Beach, x0: float, y0: float, x1: float, y1: float) -> r
     band's far edge; the sections are those containing the x of every point of
     the path inside the band (O3's mapping).
     """
-    low, high = min(y0, y1), max(y0, y1)
+    # min and max written out as Python's own are (max(a, b) is b if b > a else a): every move's check asks
+    low, high = (y1, y0) if y1 < y0 else (y0, y1)
     if high <= WALL_Y + TOLERANCE or low >= BAND_END_Y - TOLERANCE:
         return range(0)
     if y1 == y0:
         xa, xb = x0, x1
     else:
-        ta = (max(low, WALL_Y) - y0) / (y1 - y0)
-        tb = (min(high, BAND_END_Y) - y0) / (y1 - y0)
+        ta = ((WALL_Y if WALL_Y > low else low) - y0) / (y1 - y0)
+        tb = ((BAND_END_Y if BAND_END_Y < high else high) - y0) / (y1 - y0)
         xa, xb = x0 + ta * (x1 - x0), x0 + tb * (x1 - x0)
-    # obstacle_section_at of each end, worked out here (every move's check asks)
+    # obstacle_section_at of each end, worked out here
     count = len(state.obstacles)
-    first = max(math.floor(min(xa, xb) / OBSTACLE_SECTION_WIDTH), 0)
-    last = max(math.floor(max(xa, xb) / OBSTACLE_SECTION_WIDTH), 0)
-    return range(first if first < count else count - 1, (last if last < count else count - 1) + 1)
+    first = math.floor((xb if xb < xa else xa) / OBSTACLE_SECTION_WIDTH)
+    last = math.floor((xb if xb > xa else xa) / OBSTACLE_SECTION_WIDTH)
+    first = (first if first > 0 else 0) if first < count else count - 1
+    last = (last if last > 0 else 0) if last < count else count - 1
+    return range(first, last + 1)
 
 
 def table_bounds(state: Beach) -> tuple[float, float, float, float]:
@@ -348,9 +356,13 @@ def _reach(state: Beach, squad: Standing, tx: float, ty: float) -> tuple[float, 
     left, bottom, right, top = table_bounds(state)
     for lo, hi, start, delta in ((left, right, x0, dx), (bottom, top, y0, dy)):
         if delta > 0:
-            t = min(t, (hi - start) / delta)
+            edge = (hi - start) / delta
+            if edge < t:  # min(t, edge)
+                t = edge
         elif delta < 0:
-            t = min(t, (lo - start) / delta)
+            edge = (lo - start) / delta
+            if edge < t:
+                t = edge
     # the wall, for a squad below it
     if y0 < BELOW_WALL_Y and dy > 0 and y0 + t * dy > WALL_Y:  # below_wall(y0)
         t = min(t, (WALL_Y - y0) / dy)

@@ -189,7 +189,6 @@ class OmahaTurns(OmahaCombat):
             if failed:
                 s.stats["sent_back"] += 1
                 self._remove_squad(player, "failed morale")
-        for player in s.americans:
-            if player.squad is not None:
-                player.squad.lost = 0
+            else:
+                squad.lost = 0  # the turn's losses counted (no other squad's check reads them)
         self.squads_version += 1
