@@ -32,6 +32,7 @@ class OmahaTurns(OmahaCombat):
     """The automatic phases of an Omaha game's turns, run until a decision is owed (``_advance``)."""
 
     actions_applied: int  # and calls of changed(): spaces work out afresh what depends on the state
+    _made: dict[str, tuple[Any, Decision]]  # see OmahaGame._remembered
     _last: tuple[OmahaState, tuple[int, str, int], tuple[Decision, ...]] | None  # see OmahaGame._decisions
 
     @abstractmethod
@@ -126,6 +127,10 @@ class OmahaTurns(OmahaCombat):
     def _finish(self, result: Result) -> None:
         self.state.outcome = result
         self.emit("game_over", **result.to_json())
+        # nothing is owed once the game is over: the decisions kept (whose spaces name this game) are dropped, so
+        # a game no longer used is freed at once, not left for the garbage collector's cycle search
+        self._made.clear()
+        self._owed = self._last = None
 
     def _end_phase(self) -> None:
         """Victory is checked after every phase (O20); exits opening are recorded (O17)."""
