@@ -380,3 +380,30 @@ def test_a_finished_game_is_freed_without_the_garbage_collector() -> None:
     finally:
         if enabled:
             gc.enable()
+
+
+def test_a_squad_in_contact_touches_the_bunker_in_front_or_none_as_the_long_way_finds() -> None:
+    """``bunker_in_contact`` looks no further than the bunker in front (the footprints stand 2.5" from their
+    sections' sides, contact reaches 1"): the same bunker as the long way, every active bunker in the game's order
+    after the one in front, at random points near the fronts with some bunkers knocked out."""
+    from grognard.rulesets.omaha import combat
+    from grognard.rulesets.omaha.state import Squad
+
+    assert combat._FRONT_ONLY
+    game, _ = _to_the_americans(7)
+    bunkers = list(game.state.bunkers.values())  # type: ignore[attr-defined]
+    for bunker in bunkers[::3]:
+        bunker.status = "destroyed"
+    rng = np.random.default_rng(14)
+    width = game.state.width  # type: ignore[attr-defined]
+    points = [(round(float(x), 2), round(float(y), 2)) for x, y in rng.uniform((-0.01, 27.5), (width, 31.5), (3000, 2))]
+    points += [(8.0 * k + d, 28.0) for k in range(18) for d in (1.49, 1.5, 1.51, 6.49, 6.5, 6.51, 0.0, 7.99)]
+    found = 0
+    for x, y in points:
+        squad = Squad("A1", 12, x, y)
+        front = game.bunker_in_front(squad)  # type: ignore[attr-defined]
+        order = ([front] if front is not None else []) + [b for b in bunkers if b is not front]
+        touching = [b for b in order if b.active and R.touching(x, y, b.section) and y >= R.CONTACT_FROM_Y]
+        assert game.bunker_in_contact(squad) is (touching[0] if touching else None), (x, y)  # type: ignore[attr-defined]
+        found += bool(touching)
+    assert found > 100

@@ -130,6 +130,8 @@ def _german_targets(game: OmahaGame) -> tuple[str | None, str | None]:
         if squad is None:
             continue
         y = squad.y
+        if y < best_y and (y > limit or y < short_y):
+            continue  # ranked below the best of both kinds met already
         figures = squad.figures + squad.lost
         if y > best_y or (y == best_y and figures > best_figures):
             best, best_y, best_figures = squad, y, figures

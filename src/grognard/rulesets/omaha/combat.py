@@ -17,6 +17,8 @@ from grognard.rulesets.omaha.data import (
     ARTILLERY_KILLS,
     ARTILLERY_LANDS,
     BUNKER_SECTION_WIDTH,
+    BUNKER_WIDTH,
+    CONTACT,
     OBSTACLE_ROLL,
     OBSTACLE_SECTION_WIDTH,
     WALL_Y,
@@ -28,6 +30,10 @@ from grognard.rulesets.omaha.data import (
 from grognard.rulesets.omaha.state import American, Bunker, OmahaState, Squad
 
 _WALL_LOW, _WALL_HIGH = WALL_Y - TOLERANCE, WALL_Y + TOLERANCE  # at the sea wall: R.at_wall
+_FRONT_ONLY = BUNKER_SECTION_WIDTH / 2 - BUNKER_WIDTH / 2 > CONTACT + TOLERANCE
+"""Whether a squad may be in contact with no bunker but the one in the section in front of it: each footprint stands
+further from its section's sides than contact reaches (2.5" against 1", RULINGS O3b), so a squad in another
+section is out of contact."""
 
 
 def german_seat(k: int) -> str:
@@ -250,6 +256,8 @@ class OmahaCombat(Game[OmahaState]):
         x, y = squad.x, squad.y
         if bunker is not None and bunker.status == "active" and R.touching(x, y, bunker.section):
             return bunker  # the one in front first, then the others in the order the game keeps them
+        if _FRONT_ONLY:
+            return None
         for b in self.state.bunkers.values():
             if b is not bunker and b.status == "active" and R.touching(x, y, b.section):
                 return b

@@ -135,8 +135,10 @@ class OmahaTurns(OmahaCombat):
     def _end_phase(self) -> None:
         """Victory is checked after every phase (O20); exits opening are recorded (O17)."""
         s = self.state
-        knocked_out = len(self.active_bunkers()) < len(s.bunkers)  # else no exit may open
-        for section, bunker in sorted(s.bunkers.items()) if knocked_out else ():
+        # bunkers knocked out whose exit is clear (the rest of those knocked out: blocked_exits) but not yet counted
+        # open: else none opens now (an exit, once open, stays so)
+        opening = len(s.bunkers) - len(self.active_bunkers()) - len(self.blocked_exits()) - len(s.exits_open)
+        for section, bunker in sorted(s.bunkers.items()) if opening > 0 else ():
             if bunker.status != "active" and section not in s.exits_open and self.exit_open(bunker):
                 s.exits_open.append(section)
                 if s.stats["breakthrough_turn"] is None:
