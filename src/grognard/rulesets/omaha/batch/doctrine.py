@@ -41,6 +41,8 @@ class Doctrine(Geometry):
     n_active: np.ndarray
     exit_of: np.ndarray
     exit_mid: np.ndarray
+    exit_mid_padded: np.ndarray  # exit_mid between -inf and inf (no exit: infinitely far)
+    exit_mid_or_nan: np.ndarray  # exit_mid between NaNs
     mid6: np.ndarray
     # each game's active bunkers as neighbours (``_neighbours``), worked out again only for a game
     # ``stale`` (a bunker of it knocked out since: ``_act``)
@@ -278,11 +280,11 @@ class Doctrine(Geometry):
         k = np.searchsorted(self.exit_mid, x, side="right")  # the exits whose middle is at or left of x
         at = g * (self.B + 1) + k
         left, right = self.blocked_before.reshape(-1)[at], self.blocked_after.reshape(-1)[at]
-        left_gap = np.where(left >= 0, x - self.exit_mid[np.maximum(left, 0)], np.inf)
-        right_gap = np.where(right < self.B, self.exit_mid[np.minimum(right, self.B - 1)] - x, np.inf)
-        best = np.where(left_gap <= right_gap, left, right)
-        found = (left >= 0) | (right < self.B)
-        return np.where(found, self.exit_mid[np.clip(best, 0, self.B - 1)], np.nan)
+        left_gap = x - self.exit_mid_padded[left + 1]  # no exit (-1, B) is infinitely far
+        right_gap = self.exit_mid_padded[right + 1] - x
+        best = np.where(left_gap <= right_gap, left, right)  # -1 when neither is found
+        found: np.ndarray = self.exit_mid_or_nan[best + 1]
+        return found
 
     def _exits_changed(self, g: np.ndarray, section: np.ndarray) -> None:
         """``blocked``: whether each bunker is knocked out with obstacles (or unrolled ones) in its exit,

@@ -99,6 +99,8 @@ class _Batch(GermanFire, Doctrine):
         self.bunker_cx = section * BUNKER_SECTION_WIDTH + BUNKER_SECTION_WIDTH / 2
         self.exit_of = self._sec6(self.bunker_cx)  # obstacle section in front of each bunker section
         self.exit_mid = self.exit_of * OBSTACLE_SECTION_WIDTH + OBSTACLE_SECTION_WIDTH / 2
+        self.exit_mid_padded = np.concatenate(([-np.inf], self.exit_mid, [np.inf]))  # see Doctrine._blocked_exit
+        self.exit_mid_or_nan = np.concatenate(([np.nan], self.exit_mid, [np.nan]))
         self.exit_bunker = np.full(S, -1, dtype=np.int64)  # the bunker section whose exit each section is
         self.exit_bunker[self.exit_of] = section
         self.blocked = np.zeros((G, B), dtype=bool)  # see Doctrine._blocked_exit
