@@ -58,9 +58,9 @@ class Doctrine(Geometry):
     near_code: np.ndarray
     near_table: np.ndarray | None
 
-    def _wade(self, g: np.ndarray, p: int) -> tuple[np.ndarray, ...]:
-        """``_orders`` of squads below the wall (most orders of a game): to the wall, by a cleared section
-        near if a bunker still holds; the same tuple, every order a move. Most go straight up
+    def _wade(self, g: np.ndarray, p: int) -> tuple[np.ndarray, np.ndarray]:
+        """``_orders`` of squads below the wall (most orders of a game), every one a move: to the wall, by a
+        cleared section near if a bunker still holds; the point each move ends at. Most go straight up
         (``_reach_up``)."""
         x, y = self.x[p][g], self.y[p][g]
         tx = x.copy()
@@ -76,8 +76,7 @@ class Doctrine(Geometry):
             j, k = np.nonzero(up)[0], np.nonzero(~up)[0]
             mx[j], my[j] = self._reach_up(g[j], x[j], y[j])
             mx[k], my[k] = self._reach_clear(g[k], x[k], y[k], tx[k], np.full(len(k), WALL_Y))
-        none = np.zeros(len(g), dtype=np.int64)  # no fight: no bunker or section is read
-        return np.full(len(g), MOVE), mx, my, none, none, none
+        return mx, my
 
     def _orders(self, g: np.ndarray, p: int) -> tuple[np.ndarray, ...]:
         """The doctrine's orders for player ``p``'s squad, at the wall or past it, in games ``g``

@@ -323,13 +323,13 @@ class _Batch(GermanFire, Doctrine):
             below = self.y[p][g] < WALL_Y - TOLERANCE  # the games' orders are their own: split, they are the same
             wading, rest = g[below], g[~below]
             if len(wading):
-                kind, mx, my, *fight = self._wade(wading, p)
+                mx, my = self._wade(wading, p)
                 if self.hidden:  # a squad arriving at the wall may roll the obstacles in front of it
-                    self._act(wading, p, kind, mx, my, *fight)
-                else:  # a move up to the wall and no more: nothing to roll, nothing past the wall
-                    at = (my >= WALL_Y - TOLERANCE) & (my <= WALL_Y + TOLERANCE)
+                    none = np.zeros(len(wading), dtype=np.int64)  # no fight: no bunker or section is read
+                    self._act(wading, p, np.full(len(wading), MOVE), mx, my, none, none, none)
+                else:  # a move up to the wall and no more (never past it): nothing to roll
                     self.x[p][wading] = mx
-                    self.y[p][wading] = np.where(at, WALL_Y, my)
+                    self.y[p][wading] = np.where(my >= WALL_Y - TOLERANCE, WALL_Y, my)
             if len(rest):
                 self._act(rest, p, *self._orders(rest, p))
 

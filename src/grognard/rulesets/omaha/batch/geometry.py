@@ -274,7 +274,7 @@ class Geometry:
             my[ask] = ay
             new = kept[ask] & (ax == x0[ask])  # straight up it is (a check: no move of the kind goes sideways)
             table[index[ask][new]] = ay[new]
-        return x0.copy(), my
+        return x0, my  # x0 itself: the moves go straight up
 
     def _reach_clear(
         self, g: np.ndarray, x0: np.ndarray, y0: np.ndarray, tx: np.ndarray, ty: np.ndarray
