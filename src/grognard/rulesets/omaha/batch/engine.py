@@ -242,7 +242,7 @@ class _Batch(GermanFire, Doctrine):
 
     def _land_all(self, live: np.ndarray) -> None:
         """``_land`` without deep water: a game's landings in player order take its next dice, one each."""
-        r, p = np.nonzero(~self.out[:, live].T & ~self.has[:, live].T)  # by game, then player
+        r, p = np.nonzero(~self._of(self.out, live).T & ~self._of(self.has, live).T)  # by game, then player
         if not len(r):
             return
         rows, first, count = np.unique(r, return_index=True, return_counts=True)
@@ -317,7 +317,7 @@ class _Batch(GermanFire, Doctrine):
 
     def _americans(self, live: np.ndarray) -> None:
         """Each squad's orders in player order (``bots.american_orders``, then ``OmahaGame._move``/``_fight``)."""
-        has = self.has[:, live]  # no game ends in this phase (victory is checked after it): live stays live
+        has = self._of(self.has, live)  # no game ends in this phase (victory is checked after it): live stays live
         for p in range(self.P):
             g = live[has[p]]
             below = self.y[p][g] < WALL_Y - TOLERANCE  # the games' orders are their own: split, they are the same
@@ -416,7 +416,7 @@ class _Batch(GermanFire, Doctrine):
 
         A check that fails changes only its own squad, so every check owed is known before the first:
         all are rolled at once, a game's in player order from its next dice."""
-        r, p = np.nonzero((self.has[:, live] & (self.lost[:, live] > 0)).T)  # by game, then player
+        r, p = np.nonzero((self._of(self.has, live) & (self._of(self.lost, live) > 0)).T)  # by game, then player
         if len(r):
             g = live[r]
             at = p * self.G + g

@@ -54,6 +54,11 @@ class GermanFire:
     defenders: np.ndarray
     stats: dict[str, np.ndarray]
 
+    def _of(self, values: np.ndarray, live: np.ndarray) -> np.ndarray:
+        """``values[:, live]`` of a players-by-games array, to be read only: the array itself while every game
+        is live (the early turns, the busiest), no copy gathered."""
+        return values if len(live) == self.G else values[:, live]
+
     def _threat_rank(self, y: np.ndarray) -> np.ndarray:
         """How the Germans rank squads at heights ``y`` (players by games), but for their figures, which
         count a hundred each (``bots.german_target``): furthest up, then most figures, then the lowest
@@ -71,11 +76,12 @@ class GermanFire:
         live = live[~self.done[live]]
         if not len(live):
             return
-        fires = np.ascontiguousarray((self.status[live] == ACTIVE).T)  # owed by bunkers active now; (B, n)
-        y = self.y[:, live]
+        status = self.status if len(live) == self.G else self.status[live]
+        fires = np.ascontiguousarray((status == ACTIVE).T)  # owed by bunkers active now; (B, n)
+        y = self._of(self.y, live)
         # no squad moves in this phase; a squad's figures at the start of the fire (left and lost this turn)
-        threat = self._threat_rank(y) + (self.fig[:, live] + self.lost[:, live]) * 100
-        has = self.has[:, live]
+        threat = self._threat_rank(y) + (self._of(self.fig, live) + self._of(self.lost, live)) * 100
+        has = self._of(self.has, live)
         anywhere = _Aims(np.where(has, threat, -1))
         spared = _Aims(np.where(has & ~(y > WALL_Y + TOLERANCE), threat, -1))  # the artillery's (omaha.23-24)
         bunkers = anywhere if self.fire_past_wall else spared  # RULINGS O10
