@@ -303,9 +303,10 @@ def test_a_phase_in_one_pass_hands_a_seat_not_the_books_its_decision_and_plays_o
 
 
 def test_the_exits_still_blocked_kept_are_those_worked_out_afresh_at_every_decision() -> None:
-    """``blocked_exits`` (kept until a fight, an obstacle roll or ``changed()``) against the exits worked out from
-    the bunkers and the obstacles at every decision of a game whose obstacles are rolled as squads reach the wall;
-    and a mechanic of the same numbers is one value (``data``'s, made once)."""
+    """``blocked_exits`` and ``active_bunkers`` (kept until a fight silences or destroys a bunker or clears an
+    obstacle, an obstacle roll or ``changed()``) against those worked out from the bunkers and the obstacles at every
+    decision of a game whose obstacles are rolled as squads reach the wall; and a mechanic of the same numbers is one
+    value (``data``'s, made once)."""
     from grognard.rulesets.omaha import data
 
     ruleset = get("omaha")
@@ -316,6 +317,8 @@ def test_the_exits_still_blocked_kept_are_those_worked_out_afresh_at_every_decis
         state = game.state
         afresh = [m for b, at, m in game.exits() if not b.active and state.obstacles[at] != 0]  # type: ignore[attr-defined]
         assert game.blocked_exits() == afresh  # type: ignore[attr-defined]
+        in_action = [b for _, b in sorted(state.bunkers.items()) if b.active]  # type: ignore[attr-defined]
+        assert game.active_bunkers() == in_action  # type: ignore[attr-defined]
         seen.add(len(afresh))
         decision = game.pending()[0]
         game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)

@@ -143,7 +143,11 @@ def _germans(game: OmahaGame, owed: tuple[Any, ...], player_for: Callable[[str],
                     return answered, True
                 book = bot
             artillery = space.artillery
-            target = german_target(game, artillery=artillery)
+            memo = game.target_memo  # german_target's, read here (as the bot's choose does)
+            if memo is None or memo[0] is not s or memo[1] != game.squads_version:
+                target = german_target(game, artillery=artillery)
+            else:
+                target = memo[3] if artillery else memo[2]
             game.actions_applied += 1
             done.add(decision.id)
             answered += 1

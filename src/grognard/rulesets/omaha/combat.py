@@ -201,7 +201,6 @@ class OmahaCombat(Game[OmahaState]):
     def _fight(self, action: Fight) -> None:
         """Clear, then shoot, then assault, each die rolled for its figure (omaha.16-18)."""
         s = self.state
-        self._active = self._blocked = None  # a bunker may be silenced or destroyed, obstacles cleared
         squad = self.squad(action.squad)
         if action.clear:
             section = R.obstacle_section_at(s, squad.x)
@@ -209,6 +208,8 @@ class OmahaCombat(Game[OmahaState]):
             sixes = clearing(action.clear).roll(self, f"{squad.label} clears O{section + 1} (clears on 6)")
             cleared = min(sixes, present)
             s.obstacles[section] = present - cleared
+            if cleared:
+                self._blocked = None  # an exit may be clear now
             if self.observed:
                 self.emit(
                     "cleared", squad=squad.label, section=f"O{section + 1}", cleared=cleared, left=present - cleared
@@ -224,6 +225,7 @@ class OmahaCombat(Game[OmahaState]):
             s.stats["german_losses"] += killed
             if bunker.defenders == 0 and bunker.active:
                 bunker.status = "silenced"
+                self._active = self._blocked = None  # the bunkers in action, and the exits blocked, are others now
             self.emit(
                 "shot",
                 squad=squad.label,
@@ -243,6 +245,7 @@ class OmahaCombat(Game[OmahaState]):
                 s.stats["german_losses"] += killed
                 target.defenders = 0
                 target.status = "destroyed"
+                self._active = self._blocked = None
             self.emit("assault", squad=squad.label, bunker=target.label, success=success, killed=killed)
         if not (action.clear or action.shoot or action.assault):
             if self.observed:

@@ -407,6 +407,10 @@ class OmahaGame(OmahaTurns):
             elif self.observed:
                 self.emit("no_artillery", german=action.german)
         elif kind is Fight:
+            # a fight on this path also reads afresh the bunkers in action and the exits blocked, whatever changed
+            # them (a state set outside apply without changed(), as tests and tools do): the book's pass
+            # (bookplay), which nothing changes under, forgets them only when the fight changes them
+            self._active = self._blocked = None
             self._fight(action)
         elif kind is PlaceBunkers:
             s.placed[action.german] = action.sections
