@@ -410,3 +410,23 @@ def test_a_squad_in_contact_touches_the_bunker_in_front_or_none_as_the_long_way_
         assert game.bunker_in_contact(squad) is (touching[0] if touching else None), (x, y)  # type: ignore[attr-defined]
         found += bool(touching)
     assert found > 100
+
+
+def test_an_unobserved_game_on_the_fast_path_rolls_its_dice_straight(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Game.roll`` adds only events: in ``play_bots`` of an unobserved Omaha game the mechanics roll the dice
+    source itself (``Game.roll`` is not called), the same dice; after it the game rolls through ``Game.roll`` again."""
+    rolled: list[str] = []
+    real = Game.roll
+
+    def counted(self: Any, n: int, sides: int = 6, purpose: str = "") -> list[int]:
+        rolled.append(purpose)
+        return real(self, n, sides, purpose)
+
+    monkeypatch.setattr(Game, "roll", counted)
+    ruleset = get("omaha")
+    game = ruleset.new_game(ruleset.resolve({"turn_cap": 5}), SeededDice(stream(15, 0, DICE))).unobserved()
+    bot = ruleset.bots["doctrine"](np.random.default_rng(15))
+    rolled.clear()
+    play_out(game, lambda seat: bot, checked=False)
+    assert rolled == [] and "roll" not in vars(game)
+    assert game.roll(2, 6, "after") and rolled == ["after"]

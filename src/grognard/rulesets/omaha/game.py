@@ -344,27 +344,33 @@ class OmahaGame(OmahaTurns):
             return super().play_bots(player_for, max_steps)
         from grognard.rulesets.omaha.bookplay import play_phase  # it reads the bots, which read this module
 
-        steps = 0
-        while steps < max_steps:
-            result = self.state.outcome
-            if result is not None:
-                return result
-            played = play_phase(self, player_for)
-            if played:
-                steps += played
-                continue
-            pending = self.pending()
-            if not pending:
-                raise RuntimeError(f"{type(self).__name__} owes no decision but is not over")
-            decision = pending[0]
-            action = player_for(decision.seat).choose(self, decision)
-            self.apply(decision.seat, action, checked=False, decision=decision)
-            steps += 1
-        raise RuntimeError(f"game not over after {max_steps} steps")
+        # unobserved, Game.roll adds nothing to the dice source's roll (no event): the mechanics roll it straight
+        self.roll = self.dice.roll  # type: ignore[method-assign]
+        try:
+            steps = 0
+            while steps < max_steps:
+                result = self.state.outcome
+                if result is not None:
+                    return result
+                played = play_phase(self, player_for)
+                if played:
+                    steps += played
+                    continue
+                pending = self.pending()
+                if not pending:
+                    raise RuntimeError(f"{type(self).__name__} owes no decision but is not over")
+                decision = pending[0]
+                action = player_for(decision.seat).choose(self, decision)
+                self.apply(decision.seat, action, checked=False, decision=decision)
+                steps += 1
+            raise RuntimeError(f"game not over after {max_steps} steps")
+        finally:
+            del self.roll
 
     def __getstate__(self) -> dict[str, Any]:
         """Copies (``clone``, ``copy``, ``deepcopy``, pickle) remember no decisions: theirs are their own."""
         fields = self.__dict__.copy()
+        fields.pop("roll", None)  # play_bots' (the dice's own roll): a copy rolls through Game.roll
         fields["_owed"] = fields["_last"] = None
         fields["_made"] = {}
         fields["_active"] = fields["_exit_list"] = fields["_blocked"] = None
