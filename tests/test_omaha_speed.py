@@ -430,3 +430,18 @@ def test_an_unobserved_game_on_the_fast_path_rolls_its_dice_straight(monkeypatch
     play_out(game, lambda seat: bot, checked=False)
     assert rolled == [] and "roll" not in vars(game)
     assert game.roll(2, 6, "after") and rolled == ["after"]
+
+
+def test_the_placements_still_owed_are_the_decisions_made_at_the_start() -> None:
+    """A German's placement hangs on nothing but his number: made once a game, not again after each placement."""
+    ruleset = get("omaha")
+    game = ruleset.new_game(ruleset.resolve({}), SeededDice(16)).unobserved()
+    bot = ruleset.bots["doctrine"](np.random.default_rng(16))
+    owed = game.pending()
+    assert [d.id for d in owed] == [f"place G{k}" for k in range(1, 7)]
+    for answered in range(1, 6):
+        decision = game.pending()[0]
+        game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+        assert all(a is b for a, b in zip(game.pending(), owed[answered:], strict=True))
+    fresh = game.clone()  # a copy makes its own
+    assert [d.id for d in fresh.pending()] == ["place G6"] and fresh.pending()[0] is not owed[5]

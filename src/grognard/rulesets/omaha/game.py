@@ -211,8 +211,12 @@ class OmahaGame(OmahaTurns):
         either (the German ones are built after the American phase).
         """
         s = self.state
-        if s.phase == "setup":
-            return tuple(self._placement(k) for k in range(s.germans) if f"G{k + 1}" not in s.placed)
+        if s.phase == "setup":  # each German's placement, made once a game (it hangs on nothing else)
+            return tuple(
+                self._remembered(f"place G{k + 1}", (), lambda: self._placement(k))  # noqa: B023 (called at once)
+                for k in range(s.germans)
+                if f"G{k + 1}" not in s.placed
+            )
         if s.phase not in ("americans", "germans"):
             return ()
         if self._owed is None or self._owed[0] is not s:
