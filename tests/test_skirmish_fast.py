@@ -1,9 +1,10 @@
 """The doctrine's short cuts of issue 33, item 4 (the slow skirmish scenarios) give what the long way gives.
 
 Each is checked against the long way: the drive search that stops probing a direction whose drive could not
-be chosen, and a search whose every drive the ground refused answered again from the terrain's memo (on the
-decisions of real games); a wedge's men surely under it found over arrays (against
-``rules.under_wedge`` over random men and men just inside and outside its edges and arc).
+be chosen, a search whose every drive the ground refused answered again from the terrain's memo, and a drive
+into another vehicle refused before its whole check (on the decisions of real games); a wedge's men surely
+under it found over arrays (against ``rules.under_wedge`` over random men and men just inside and outside its
+edges and arc).
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ import numpy as np
 import pytest
 
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
+from grognard.core.errors import IllegalAction
 from grognard.core.geometry import snap
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import bots_drive as BV
+from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Drive
@@ -220,3 +223,38 @@ def test_a_drive_search_the_ground_refused_throughout_is_answered_again_without_
         game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
     assert searches >= 40
     assert held >= 3, (held, searches)
+
+
+def test_a_drive_into_another_vehicle_is_surely_refused_and_the_whole_check_refuses_it() -> None:
+    """At every drive decision of a convoy game (a column of vehicles), drives every 30 degrees round the
+    vehicle, a whole and a half move: each the whole check refuses because another vehicle is in the way,
+    ``driving.surely_refused`` refuses without it (before, only the ground and men on foot were); and every
+    drive it refuses, the whole check refuses."""
+    game = game_of("convoy", 1)
+    bot = DoctrineBot(np.random.default_rng(stream(33, 1, BOTS)))
+    in_the_way = probes = 0
+    while game.result is None and probes < 400:
+        decision = game.pending()[0]
+        if isinstance(decision.space, DriveSpace):
+            ctx = game.ctx
+            v = ctx.state.vehicles[decision.space.vehicle]
+            move = ctx.tables.vehicles.kind(v.kind).move
+            others = [o.id for o in ctx.state.vehicles.values() if o.id != v.id]
+            for k in range(12):
+                for r in (move, move / 2):
+                    a = math.radians(30 * k)
+                    drive = Drive(v.id, ((snap(v.x + r * math.cos(a)), snap(v.y + r * math.sin(a))),))
+                    sure = DV.surely_refused(ctx, v.id, drive)
+                    try:
+                        DV.check_drive(ctx, drive)
+                    except IllegalAction as refusal:
+                        if refusal.rule == "skirmish.23" and any(
+                            f": {o} is in the way" in str(refusal) for o in others
+                        ):
+                            assert sure, str(refusal)
+                            in_the_way += 1
+                    else:
+                        assert not sure, drive
+                    probes += 1
+        game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+    assert probes >= 120 and in_the_way >= 5, (probes, in_the_way)

@@ -200,8 +200,9 @@ class DriveSpace(ActionSpace[Drive]):
 
 def surely_refused(ctx: Context, vehicle: str, action: Any) -> bool:
     """A cheap test that ``check_drive`` refuses ``action`` (a drive of ``vehicle``): the ground refuses its
-    path (``vehicles.ground_problem``, kept in the terrain's memo), or with no stop before it a man on foot
-    stands in the way (``measure_drive``'s own test of him); ``check_drive`` measures every path on land
+    path (``vehicles.ground_problem``, kept in the terrain's memo), another vehicle stands in the way (a stop
+    before the drive moves none), or with no stop before it a man on foot does (``measure_drive``'s own tests
+    of the vehicles and men the check gives it, in its order); ``check_drive`` measures every path on land
     (and ``measure_drive`` every path longer than the tolerance) unless it refused the drive before. False
     says nothing (and on anything it cannot read)."""
     v = ctx.state.vehicles.get(vehicle)
@@ -213,11 +214,15 @@ def surely_refused(ctx: Context, vehicle: str, action: Any) -> bool:
         path = [(v.x, v.y), *((snap(x), snap(y)) for x, y in action.path)]
         if ground_refuses(ctx, v, action, path):
             return True
-        if action.before is not None or line_of(tuple(path)).length <= TOLERANCE:
-            return False  # men may get in first, or measure_drive looks for no man in the way
-        # a man on foot in the way: measure_drive's last refusal, of the men the check puts there (skirmish.23)
+        if line_of(tuple(path)).length <= TOLERANCE:
+            return False  # measure_drive looks for nothing in the way
         entry = ctx.tables.vehicles.kind(v.kind)
         drive = V.ground_of(tuple(path), v.heading, entry.length, entry.width)
+        if any(drive.overlaps(ctx.vehicle_shape(o)) for o in ctx.state.vehicles.values() if o.id != v.id):
+            return True  # another vehicle in the way: measure_drive's refusal of the others it is given
+        if action.before is not None:
+            return False  # men may get in first
+        # a man on foot in the way: measure_drive's last refusal, of the men the check puts there (skirmish.23)
         radius = ctx.tables.sight.base.value / 2 - TOLERANCE
         x0, y0, x1, y1 = drive.box
         grow = radius + 1e-6  # a disc's box lies within its centre's box grown by its radius (and rounding)
