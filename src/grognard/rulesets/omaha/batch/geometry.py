@@ -301,8 +301,11 @@ class Geometry:
             table = REACHED[self.bounds] = Remembered(REACHED_KEPT)
         values = np.array((x0, y0, tx, ty))
         whole = np.rint(values * 100.0)
-        keyed = ((whole / 100.0 == values) & (np.abs(whole) < KEY_SPAN // 2)).all(axis=0)
-        part = np.where(keyed, whole, 0.0).astype(np.int64) + KEY_SPAN // 2
+        keyed = (whole / 100.0 == values).all(axis=0)
+        if not np.abs(whole).max(initial=0.0) < KEY_SPAN // 2:  # a value off every table (or not a number)
+            keyed &= (np.abs(whole) < KEY_SPAN // 2).all(axis=0)
+            whole = np.where(keyed, whole, 0.0)
+        part = whole.astype(np.int64) + KEY_SPAN // 2
         key = ((part[0] * KEY_SPAN + part[1]) * KEY_SPAN + part[2]) * KEY_SPAN + part[3]
         spot, hit = table.find(key)
         ok = hit & keyed
