@@ -369,6 +369,7 @@ class _Batch(GermanFire, Doctrine):
         counts = np.where(arrive[i], 1, figures)
         values = self.dice.roll(gi, counts)
         k = kind[i]
+        wins = (values >= self.m.order_at[k][:, None]).sum(axis=1)  # each fight's successes (omaha.16-18)
         # a squad arriving at the wall over an unrolled section rolls its obstacles (omaha.32)
         # a section's obstacles matter to the band and the exits only as none or some: a section found or
         # cleared empty changes them (a section unrolled counts as some)
@@ -383,7 +384,7 @@ class _Batch(GermanFire, Doctrine):
             at = gi[c] * self.S + section  # obs read and written flat
             before = self.obs.reshape(-1)[at]
             present = np.maximum(before, 0)
-            after = present - np.minimum((values[c] >= self.m.clear_at).sum(axis=1), present)
+            after = present - np.minimum(wins[c], present)
             self.obs.reshape(-1)[at] = after
             emptied = (before != 0) & (after == 0)
             self._emptied(gi[c][emptied], section[emptied])
@@ -391,7 +392,7 @@ class _Batch(GermanFire, Doctrine):
         if s.any():
             b = front[i][s]
             left = self.defenders[gi[s], b]
-            killed = np.minimum((values[s] >= self.m.shoot_at).sum(axis=1), left)
+            killed = np.minimum(wins[s], left)
             self.defenders[gi[s], b] = left - killed
             self.stats["german_losses"][gi[s]] += killed
             emptied = (left - killed == 0) & (self.status[gi[s], b] == ACTIVE)
@@ -402,7 +403,7 @@ class _Batch(GermanFire, Doctrine):
         q = (k == ASSAULT) & ~a
         if q.any():
             b = target[i][q]
-            success = (values[q] >= self.m.assault_at).any(axis=1)
+            success = wins[q] > 0
             gs, bs = gi[q][success], b[success]
             self.stats["german_losses"][gs] += self.defenders[gs, bs]
             self.defenders[gs, bs] = 0

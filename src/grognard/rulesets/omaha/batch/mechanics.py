@@ -34,6 +34,9 @@ class Mechanics:
         self.fire_target = np.array([m.target for m in fire], dtype=np.int64)
         self.clear_at, self.shoot_at = D.clearing(1).target, D.shooting(1).target
         self.assault_at, self.drown_at = D.assault(1).target, D.deep_water(1).target
+        # a die's success in a squad's fight, by the kind of order (HOLD and MOVE roll for none)
+        self.order_at = np.zeros(ASSAULT + 1, dtype=np.int64)
+        self.order_at[[SHOOT, CLEAR, ASSAULT]] = self.shoot_at, self.clear_at, self.assault_at
         self.drown_dice = D.deep_water(D.SQUAD_SIZE).dice
         self.morale_at = D.morale(1).target
         self.lands_at = D.ARTILLERY_LANDS.target
