@@ -422,3 +422,15 @@ def test_the_cleared_section_near_read_from_a_table_equals_the_reference() -> No
         ]
         assert [None if np.isnan(f) else float(f) for f in found] == expected
     assert 300 < (~np.isnan(found)).sum() < n - 300  # sections followed, and none
+
+
+def test_the_runs_of_a_sorted_array_are_numpys_unique() -> None:
+    """``engine._runs`` (a turn's landings and morale checks, game by game) gives what ``np.unique`` gives of a
+    sorted array: each value, its first place and its count."""
+    from grognard.rulesets.omaha.batch.engine import _runs
+
+    rng = np.random.default_rng(3)
+    for size in (1, 2, 7, 500):
+        r = np.sort(rng.integers(0, max(size // 3, 1), size))
+        runs, expected = _runs(r), np.unique(r, return_index=True, return_counts=True)
+        assert [a.tolist() for a in runs] == [a.tolist() for a in expected]

@@ -42,6 +42,13 @@ from grognard.rulesets.omaha.data import (
 PAIRS = ((0, 1), (0, 2), (1, 2))  # the two sections of his three a German's bunkers stand behind
 
 
+def _runs(r: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``np.unique(r, return_index=True, return_counts=True)`` of ``r`` sorted (not empty), without sorting it
+    again: each run's value, where it starts and how long it is."""
+    starts = np.flatnonzero(np.concatenate(([True], r[1:] != r[:-1])))
+    return r[starts], starts, np.diff(np.append(starts, len(r)))
+
+
 class _Batch(GermanFire, Doctrine):
     """The state of many Omaha games side by side (``G`` games, ``P`` players, ``S`` obstacle sections,
     ``B`` bunker sections): the players' arrays are (P, G), the beach's (G, S) and (G, B), the rest (G,);
@@ -245,7 +252,7 @@ class _Batch(GermanFire, Doctrine):
         r, p = np.nonzero(~self._of(self.out, live).T & ~self._of(self.has, live).T)  # by game, then player
         if not len(r):
             return
-        rows, first, count = np.unique(r, return_index=True, return_counts=True)
+        rows, first, count = _runs(r)
         games = live[rows]
         _, start = self.dice.ahead(games, count)
         self.dice.column[games] += count
@@ -422,7 +429,7 @@ class _Batch(GermanFire, Doctrine):
             g = live[r]
             at = p * self.G + g
             counts = self.lost.reshape(-1)[at]
-            rows, first, count = np.unique(r, return_index=True, return_counts=True)
+            rows, first, count = _runs(r)
             games = live[rows]
             ends = np.cumsum(counts)
             totals = np.diff(ends[first + count - 1], prepend=0)  # each game's dice
