@@ -19,11 +19,20 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 HANG_GUARD = 60.0  # seconds: only ever reached when something hangs
+
+
+def _read_or_empty(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:  # the process ended meanwhile
+        return ""
+
 
 PROMPT = re.compile(r"(?P<text>[^\n]*?)> \Z")
 """A prompt: the output ends in ``> `` with no newline after it, so the program is waiting for a line."""
@@ -187,6 +196,25 @@ class Terminal:
         ``shown`` is then what the program wrote since the previous prompt (the question, a refusal).
         """
         return self.expect(PROMPT).group("text")
+
+    def reading(self) -> None:
+        """Wait until the program sits in its read of the keyboard, as it is by the time a person acts on a prompt.
+
+        A prompt shows as soon as it is written, before the program's next call reads the keyboard. A signal that
+        comes in that gap is caught, but Python acts on it only at its next bytecode, and the read it is about to
+        start is not interrupted: a Ctrl-C sent the instant the prompt showed could go unheard until a line came
+        (under load, now and then). Linux shows where a process waits (``/proc/PID/wchan``); elsewhere a short
+        pause stands in for a person's reaction.
+        """
+        wchan = Path(f"/proc/{self.proc.pid}/wchan")
+        if not wchan.exists():
+            threading.Event().wait(0.5)
+            return
+        give_up = time.monotonic() + HANG_GUARD
+        while "pipe" not in _read_or_empty(wchan):
+            if self.proc.poll() is not None or time.monotonic() > give_up:
+                raise AssertionError(f"the program never sat reading its keyboard; last output:\n{self.out[-1500:]}")
+            threading.Event().wait(0.01)
 
     def next_prompt(self) -> str | None:
         """The next prompt's text, or None when the program ends without asking again."""

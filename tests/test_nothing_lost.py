@@ -10,13 +10,17 @@ when the program was killed are shown again, not silently asked for again.
 
 from __future__ import annotations
 
+import ctypes
 import json
+import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from terminal_driver import Terminal, error_line, lines_of, run_cli
+from terminal_driver import HANG_GUARD, Terminal, error_line, lines_of, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +56,7 @@ def test_ctrl_c_at_a_prompt_says_how_to_continue(tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
     with Terminal("play", "omaha", "--germans", "1", "--seed", "3", "--human", "german", "--record", str(path)) as t:
         t.prompt()
+        t.reading()
         t.proc.send_signal(signal.SIGINT)
         code, out, err = t.finish()
     assert code == 130, (out[-800:], err)
@@ -61,9 +66,32 @@ def test_ctrl_c_at_a_prompt_says_how_to_continue(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the threads of another process: /proc and tgkill")
+def test_ctrl_c_at_a_prompt_is_heard_whichever_thread_of_the_program_takes_it() -> None:
+    """The kernel may hand a Ctrl-C to any thread of the program. numpy's OpenBLAS started one more, and Python
+    3.11 acts on a signal caught there only at the main thread's next bytecode: at a prompt, a Ctrl-C handed to
+    that thread went unheard until a line was typed. The program now runs no thread but the main one. The Ctrl-C
+    goes to the last thread the program has, once it sits reading, and its keyboard stays open."""
+    tgkill = ctypes.CDLL(None, use_errno=True).tgkill
+    with Terminal("play", "omaha", "--germans", "1", "--seed", "3", "--human", "german") as t:
+        t.prompt()
+        t.reading()
+        threads = sorted(int(name) for name in os.listdir(f"/proc/{t.proc.pid}/task"))
+        assert tgkill(t.proc.pid, threads[-1], signal.SIGINT) == 0, ctypes.get_errno()
+        try:
+            t.proc.wait(HANG_GUARD)
+        except subprocess.TimeoutExpired:
+            t.kill()
+            raise AssertionError(f"a Ctrl-C taken by thread {threads[-1]} of {threads} was not heard") from None
+        code, out, err = t.finish()
+    assert code == 130 and "Traceback" not in out + err, (code, out[-400:], err)
+    assert "interrupted at turn 0" in out
+
+
 def test_ctrl_c_without_a_record_says_nothing_was_saved() -> None:
     with Terminal("play", "omaha", "--germans", "1", "--seed", "3", "--human", "german") as t:
         t.prompt()
+        t.reading()
         t.proc.send_signal(signal.SIGINT)
         code, out, err = t.finish()
     assert code == 130 and "Traceback" not in out + err
