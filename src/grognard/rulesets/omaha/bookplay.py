@@ -76,15 +76,15 @@ def _squads(game: OmahaGame, player_for: Callable[[str], Any]) -> tuple[int, boo
                 return answered, True
             book = bot
         action = american_orders(game, squad)
-        moves = type(action) is Move
-        if not moves:
+        if isinstance(action, Move):
+            if action.x == squad.x and action.y == squad.y:  # reach proves no point it stays at
+                R.check_move(s, squad, action.x, action.y)
+        else:
             FightSpace(game, squad).check(action)
-        elif action.x == squad.x and action.y == squad.y:  # reach proves no point it stays at
-            R.check_move(s, squad, action.x, action.y)
         game.actions_applied += 1
         done.add(f"orders {player.label}")
         answered += 1
-        if moves:
+        if isinstance(action, Move):
             game._place(squad, action.x, action.y)  # a point reach gives (snapped)
         else:
             game._fight(action)
@@ -114,7 +114,7 @@ def _americans(game: OmahaGame, owed: tuple[Any, ...], player_for: Callable[[str
             game.actions_applied += 1
             done.add(decision.id)
             answered += 1
-            if type(action) is Move:
+            if isinstance(action, Move):
                 game._move(action)
             else:
                 game._fight(action)
