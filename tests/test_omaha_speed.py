@@ -357,7 +357,11 @@ def test_the_beachs_measures_written_without_min_and_max_equal_the_long_way() ->
             first = min(max(int(np.floor(min(xa, xb) / 6.0)), 0), count - 1)
             expected = range(first, min(max(int(np.floor(max(xa, xb) / 6.0)), 0), count - 1) + 1)
         assert R.band_sections(state, x0, y0, x1, y1) == expected
-        assert R.obstacle_section_at(state, x0) == R.section_at(x0, 6.0, count)
+        assert (
+            R.obstacle_section_at(state, x0)
+            == R.section_at(x0, 6.0, count)
+            == min(max(int(np.floor(x0 / 6.0)), 0), count - 1)
+        )
         assert R.bunker_section_at(state, x0) == R.section_at(x0, 8.0, 3 * state.germans)
         gaps = [distance_to_rect(x0, y0, *R.footprint(b.section)) for b in bunkers]
         assert R.nearest_bunker(x0, y0, bunkers) is bunkers[gaps.index(min(gaps))]

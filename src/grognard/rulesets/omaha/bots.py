@@ -249,7 +249,9 @@ def _blocked(state: Any, x0: float, y0: float, x1: float, y1: float) -> bool:
 
 def _clamp_to(section: int, x: float) -> float:
     left = section * OBSTACLE_SECTION_WIDTH
-    return min(max(x, left), left + OBSTACLE_SECTION_WIDTH - 0.01)
+    x = left if left > x else x  # min(max(x, left), right) without the calls
+    right = left + OBSTACLE_SECTION_WIDTH - 0.01
+    return right if right < x else x
 
 
 def _waypoint(state: Any, squad: Squad, tx: float, ty: float) -> tuple[float, float]:
@@ -298,8 +300,11 @@ def _cleared_near(obstacles: list[int | None], x: float) -> float | None:
     best: tuple[float, float] | None = None
     # only sections whose middle may be within reach (a section to spare on each side), in order
     half = OBSTACLE_SECTION_WIDTH / 2
-    first = max(math.floor((x - FOLLOW_UP_REACH - half) / OBSTACLE_SECTION_WIDTH) - 1, 0)
-    last = min(math.ceil((x + FOLLOW_UP_REACH - half) / OBSTACLE_SECTION_WIDTH) + 1, len(obstacles) - 1)
+    first = math.floor((x - FOLLOW_UP_REACH - half) / OBSTACLE_SECTION_WIDTH) - 1
+    first = 0 if 0 > first else first  # max(first, 0) and min(last, end) without the calls
+    last = math.ceil((x + FOLLOW_UP_REACH - half) / OBSTACLE_SECTION_WIDTH) + 1
+    end = len(obstacles) - 1
+    last = end if end < last else last
     for section in range(first, last + 1):
         if obstacles[section] != 0:
             continue

@@ -131,7 +131,8 @@ class OmahaCombat(Game[OmahaState]):
         """Remove up to ``n`` figures (surplus wasted, O2); a squad with none left is wiped out (O13)."""
         squad = player.squad
         assert squad is not None
-        removed = min(n, squad.figures)
+        figures = squad.figures
+        removed = figures if figures < n else n  # min(n, figures) without the call
         squad.figures -= removed
         squad.lost += removed
         self.state.stats["american_losses"] += removed
@@ -206,7 +207,7 @@ class OmahaCombat(Game[OmahaState]):
             section = R.obstacle_section_at(s, squad.x)
             present = s.obstacles[section] or 0
             sixes = clearing(action.clear).roll(self, f"{squad.label} clears O{section + 1} (clears on 6)")
-            cleared = min(sixes, present)
+            cleared = present if present < sixes else sixes  # min(sixes, present)
             s.obstacles[section] = present - cleared
             if cleared:
                 self._blocked = None  # an exit may be clear now
@@ -220,7 +221,7 @@ class OmahaCombat(Game[OmahaState]):
         if action.shoot:
             assert bunker is not None
             sixes = shooting(action.shoot).roll(self, f"{squad.label} shoots at {bunker.label} (kills on 6)")
-            killed = min(sixes, bunker.defenders)
+            killed = bunker.defenders if bunker.defenders < sixes else sixes  # min(sixes, bunker.defenders)
             bunker.defenders -= killed
             s.stats["german_losses"] += killed
             if bunker.defenders == 0 and bunker.active:

@@ -74,7 +74,8 @@ def section_at(x: float, width: float, count: int) -> int:
     >>> section_at(11.99, 6, 4), section_at(12.0, 6, 4), section_at(24.0, 6, 4)
     (1, 2, 3)
     """
-    section = max(math.floor(x / width), 0)
+    section = math.floor(x / width)
+    section = section if section > 0 else 0  # max(section, 0) without the call (it parses its arguments)
     return section if section < count else count - 1
 
 
