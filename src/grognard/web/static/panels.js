@@ -6,12 +6,20 @@ import { role, code, S } from "./state.js";
 let deadline = null;  // when the phase's timer runs out (ms), or null
 const pageTitle = document.title;  // "Rule set - Player - CODE": the game's own name goes before it
 
+let drawnEvents = null;  // the events the feed was last drawn from, as JSON (null: changed since)
+
 export function addEvents(events) {
   const list = $("events");
   for (const e of events) list.insertBefore(eventItem(e), list.firstChild);
   while (list.children.length > 30) list.removeChild(list.lastChild);
+  drawnEvents = null;
 }
+// the feed drawn anew only when its events changed: a state that brings none (who is winning, a timer, a
+// seat taken) leaves its lines as they are, with the place a reader scrolled to and the line being read
 function drawEvents(events) {
+  const drawn = JSON.stringify(events);
+  if (drawn === drawnEvents) return;
+  drawnEvents = drawn;
   const list = $("events");
   list.textContent = "";
   for (const e of events) list.insertBefore(eventItem(e), list.firstChild);
