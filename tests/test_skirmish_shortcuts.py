@@ -215,11 +215,12 @@ def test_a_walk_past_a_vehicle_meets_it_as_the_swept_body_does() -> None:
 
 @pytest.mark.parametrize("scenario", ["gun_line", "gun_line_armour", "castle_storm"])
 def test_burst_landings_are_the_space_s_answers(scenario: str) -> None:
-    """``artillery.landings`` (what does not depend on the landing point checked once) answers as
+    """``aiming.landings`` (what does not depend on the landing point checked once) answers as
     ``BurstSpace.contains`` does for each point, for every gun, tank and mortar of the scenario, from the
     first turn's fire phase on (their own guns' arcs, ranges and sight decide it)."""
     from grognard.core.dice import BOTS
     from grognard.core.play import play_out
+    from grognard.rulesets.skirmish import aiming as AI
     from grognard.rulesets.skirmish import artillery as AR
     from grognard.rulesets.skirmish.actions import Burst
 
@@ -239,7 +240,7 @@ def test_burst_landings_are_the_space_s_answers(scenario: str) -> None:
                 ats = [(round(float(x), 2), round(float(y), 2)) for x, y in rng.uniform(0, 48, size=(12, 2))]
                 ats += [(e.x, e.y) for e in ctx.state.figures.values() if e.alive and e.on_table][:12]
                 want = [space.contains(Burst(by, at)) for at in ats]
-                assert AR.landings(ctx, side, by, ats) == want
+                assert AI.landings(ctx, side, by, ats) == want
                 seen.update(want)
                 checked += len(ats)
         return bots[g.side_of(seat)]

@@ -391,24 +391,6 @@ def observed(ctx: Context, side: str, ats: list[XY]) -> list[bool]:
     return [known[at] for at in ats]
 
 
-def landings(ctx: Context, side: str, by: str, ats: list[XY]) -> list[bool]:
-    """``BurstSpace(ctx, by).contains(Burst(by, at))`` for each point of ``ats`` (the unturned first template):
-    what does not depend on where it lands is checked once."""
-    try:
-        origin = _origin(ctx, side, Burst(by, None))
-    except IllegalAction:
-        return [False] * len(ats)
-    out = []
-    for at in ats:
-        try:
-            _aimed(ctx, side, Burst(by, at), origin)
-        except IllegalAction:
-            out.append(False)
-        else:
-            out.append(True)
-    return out
-
-
 def burst_polygon(ctx: Context, order: BurstOrder) -> Polygon:
     """The template of ``order`` as laid on the table (shapely; never stored)."""
     return R.burst_shape(ctx.templates[order.template][1], order.at, order.angle)

@@ -32,11 +32,11 @@ import numpy as np
 import shapely
 
 from grognard.core.geometry import TOLERANCE, snap, snap_angle
+from grognard.rulesets.skirmish import aiming as AI
 from grognard.rulesets.skirmish import artillery as AR
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
-from grognard.rulesets.skirmish import sight as SG
 from grognard.rulesets.skirmish.actions import Burst, Fire, WedgeOrder
 from grognard.rulesets.skirmish.artillery import BurstSpace
 from grognard.rulesets.skirmish.context import XY, Context
@@ -189,17 +189,9 @@ def burst_order(ctx: Context, space: BurstSpace, rng: np.random.Generator | None
             if math.hypot(a.x - b.x, a.y - b.y) < across:
                 aims.append((snap((a.x + b.x) / 2), snap((a.y + b.y) / 2)))
     aims = list(dict.fromkeys(aims))
-    # the sight of every aim point in one go, the observers' or the gun's own (plan_burst reads it from the memo)
-    terrain = ctx.terrain
-    ends = [(snap(x), snap(y)) for x, y in aims]
-    gun = s.pieces.get(space.by) or s.vehicles.get(space.by) or s.figures.get(space.by)
-    memo, opened = ctx.sight_memo(terrain), frozenset(M.open_doors(ctx))
-    if entry.indirect:
-        AR.observed(ctx, space.side, ends)  # kept for the checks of each placement (landings, contains)
-    elif gun is not None:
-        SG.fill_sight(terrain, memo, [((gun.x, gun.y), at) for at in ends], opened)
-    # in range and seen (BurstSpace.contains of each aim, what does not depend on it checked once)
-    aims = [at for at, ok in zip(aims, AR.landings(ctx, space.side, space.by, aims), strict=True) if ok]
+    # in range and seen (BurstSpace.contains of each aim: its measures over arrays, then the sight of those in
+    # range, all at once; plan_burst reads it again from the memo)
+    aims = [at for at, ok in zip(aims, AI.landings(ctx, space.side, space.by, aims), strict=True) if ok]
     shapes = sorted(tid for tid, (cls, _) in ctx.templates.items() if cls == entry.burst)
     # rules.under_template for every man at once: the same distance, worked out over an array of points
     touch = base / 2 + TOLERANCE
