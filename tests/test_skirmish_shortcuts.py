@@ -487,3 +487,27 @@ def test_a_kept_start_footprint_shrunk_is_the_one_made_afresh() -> None:
             fresh = vehicle_footprint(at, facing, entry.length, entry.width).buffer(-R.TOLERANCE)
             for _ in range(2):  # made, then kept
                 assert shapely.equals_exact(V._start_inside(at, facing, entry.length, entry.width), fresh, 0)
+
+
+def test_the_building_kept_by_point_is_the_one_found_afresh() -> None:
+    """``Terrain.building_at`` keeps its answer by point (the cover lookup asks it of every pair of men): asked
+    again, it gives the building the long way finds, for points inside, outside
+    and on the walls and corners of every building of the village; ``Terrain.cover_rows`` is the tables'."""
+    spec = load_scenario("village_street")
+    terrain = build_terrain(spec.spec, spec.tables)
+    rng = np.random.default_rng(29)
+    points: list[tuple[float, float]] = []
+    for house in terrain.buildings:
+        ring = shapely.get_coordinates(house.shape.exterior)
+        points += [tuple(p) for p in ring] + [tuple((a + b) / 2) for a, b in itertools.pairwise(ring)]
+        x0, y0, x1, y1 = house.shape.bounds
+        points += [(float(rng.uniform(x0 - 1, x1 + 1)), float(rng.uniform(y0 - 1, y1 + 1))) for _ in range(200)]
+    found = set()
+    for x, y in points + points:
+        want = next((b for b in terrain.buildings if b.shape.covers(Point(x, y))), None)
+        assert terrain.building_at(x, y) is want, (x, y)
+        found.add(want is None)
+    assert found == {True, False} and len(terrain._houses) == len(set(points))
+    for attack in ("small_arms", "mg", "flame_thrower", "mortar"):
+        assert terrain.cover_rows(attack) == spec.tables.cover_rows(attack)
+        assert terrain.cover_rows(attack) is terrain.cover_rows(attack)

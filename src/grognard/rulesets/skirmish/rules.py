@@ -392,7 +392,7 @@ def cover(terrain: Terrain, shooter: XY, target: XY, attack: str) -> str | None:
     ``cliff_top``) and the attacks it covers against; the first row whose test
     holds gives the cover. Cover is never counted twice.
     """
-    for row in terrain.tables.cover_rows(attack):
+    for row in terrain.cover_rows(attack):
         test = COVER_TESTS[row.when]
         if test(terrain, row.terrain, shooter, target):
             if row.when == "in_building" and not _building_stands_for(terrain, target, attack):
@@ -411,7 +411,7 @@ def cover_possible(terrain: Terrain, target: XY, attack: str) -> bool:
     """
     pt = Point(target)
     tx, ty = target
-    for row in terrain.tables.cover_rows(attack):
+    for row in terrain.cover_rows(attack):
         when, kind = row.when, row.terrain
         if when == "inside":
             if terrain.inside(kind, *target):

@@ -47,7 +47,7 @@ from shapely.ops import unary_union
 from grognard.core.geometry import TOLERANCE
 from grognard.rulesets.skirmish.ground import boulder_shape, storey_thresholds
 from grognard.rulesets.skirmish.schema import CASTLE_WALL_HEIGHT, HOUSES, ScenarioSpec, SectionSpec, TerrainPiece
-from grognard.rulesets.skirmish.tables import Tables
+from grognard.rulesets.skirmish.tables import CoverRow, Tables
 
 WALL_THICKNESS = 0.5  # inches: a stone wall or a line of sandbags, for sight (the seed gives none)
 CASTLE_WALL_THICKNESS = 1.0  # inches: a castle wall's top holds a man's 1" base (grognard reading)
@@ -183,6 +183,8 @@ class Terrain:
         self._inside: dict[tuple[str, float, float], bool] = {}  # (kind, x, y) -> inside a piece of that kind
         self._wet: dict[tuple[str, float, float], bool] = {}  # ("river" or "pond", x, y) -> in it
         self.crests: dict[tuple[str, XY], bool] = {}  # (hill, point) -> on it near its edge (rules._at_edge)
+        self._houses: dict[XY, Building | None] = {}  # (x, y) -> the building holding it (buildings never move)
+        self._cover_rows: dict[str, list[CoverRow]] = {}  # attack -> tables.cover_rows(attack)
         by = self.by_kind
         river = _union(f.shape for f in by("river"))
         decks = _union(b.deck for b in self.bridges if b.id in self.standing)
@@ -354,10 +356,21 @@ class Terrain:
         return None
 
     def building_at(self, x: float, y: float) -> Building | None:
-        for b in self.buildings:
-            if _covers(b.shape, x, y):
-                return b
-        return None
+        """The building holding (x, y), if any, kept by point (100,000 at most)."""
+        houses = self._houses
+        if (x, y) in houses:
+            return houses[(x, y)]
+        found = next((b for b in self.buildings if _covers(b.shape, x, y)), None)
+        if len(houses) < 100_000:
+            houses[(x, y)] = found
+        return found
+
+    def cover_rows(self, attack: str) -> list[CoverRow]:
+        """``tables.cover_rows(attack)``, kept (the tables never change): the cover lookup asks it of every pair."""
+        found = self._cover_rows.get(attack)
+        if found is None:
+            found = self._cover_rows[attack] = self.tables.cover_rows(attack)
+        return found
 
     def inside(self, kind: str, x: float, y: float) -> bool:
         key = (kind, x, y)
