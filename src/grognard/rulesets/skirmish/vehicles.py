@@ -29,11 +29,12 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from grognard.core.geometry import TOLERANCE, snap_angle
+from grognard.rulesets.skirmish import swath as SW
 from grognard.rulesets.skirmish.forces import vehicle_footprint
 from grognard.rulesets.skirmish.terrain import Terrain, line_of
 
 XY = tuple[float, float]
-TURN_STEP = 30.0  # degrees between the footprints of a vehicle turning where it stands
+TURN_STEP = SW.TURN_STEP  # degrees between the footprints of a vehicle turning where it stands
 STOPS_VEHICLES = {  # terrain kind -> the rule that stops a vehicle there
     "stone_wall": "skirmish.58",
     "sandbags": "skirmish.58",
@@ -86,24 +87,60 @@ def swept(path: Sequence[XY], facing: float, length: float, width: float) -> tup
 class Ground:
     """The ground a drive covers (``swept``), the part of it new to the vehicle (``fresh``: less its footprint
     at the start, shrunk by the tolerance), and what was found of ``fresh`` against other shapes (kept with
-    the shape, by its identity, so that the same shape met again is not worked out again)."""
+    the shape, by its identity, so that the same shape met again is not worked out again).
 
-    __slots__ = ("bounds", "box", "found", "fresh", "ground", "heading")
+    Both are built only when a test needs them: ``swath.Swath`` answers first where its pieces say surely
+    (a shape clear of them, or one its core surely meets), from the footprints' corners; ``box`` holds
+    ``fresh`` (the outer pieces' bounds: a shape whose bounds are apart from it has nothing in common with
+    ``fresh``)."""
+
+    __slots__ = ("_made", "box", "drive", "found", "heading", "swath")
 
     def __init__(self, path: tuple[XY, ...], facing: float, length: float, width: float) -> None:
-        self.ground, self.heading = swept(path, facing, length, width)
-        self.bounds: tuple[float, float, float, float] = self.ground.bounds
-        start = footprint(path[0], facing, length, width)
-        inside = _start_inside(path[0], facing, length, width) if start.area > 0 else None  # start.buffer(-tol)
-        self.fresh = self.ground.difference(inside) if inside is not None else self.ground
-        self.box: tuple[float, float, float, float] = self.fresh.bounds
+        self.drive = (path, facing, length, width)
+        self.swath = SW.Swath(path, facing, length, width)
+        self.heading = self.swath.heading
+        self.box: tuple[float, float, float, float] = self.swath.box
+        self._made: tuple[BaseGeometry, BaseGeometry] | None = None
         self.found: dict[tuple[str, int], tuple[BaseGeometry, bool]] = {}
+
+    def _make(self) -> tuple[BaseGeometry, BaseGeometry]:
+        if self._made is None:
+            path, facing, length, width = self.drive
+            ground, _ = swept(path, facing, length, width)
+            start = footprint(path[0], facing, length, width)
+            inside = _start_inside(path[0], facing, length, width) if start.area > 0 else None  # start.buffer(-tol)
+            self._made = (ground, ground.difference(inside) if inside is not None else ground)
+        return self._made
+
+    @property
+    def ground(self) -> BaseGeometry:
+        return self._make()[0]
+
+    @property
+    def fresh(self) -> BaseGeometry:
+        return self._make()[1]
 
     def apart(self, bounds: tuple[float, float, float, float]) -> bool:
         """Boxes apart: ``fresh`` has nothing in common with a shape of these bounds (a short cut)."""
         x0, y0, x1, y1 = bounds
         box = self.box
         return bool(x1 < box[0] or box[2] < x0 or y1 < box[1] or box[3] < y0)
+
+    def leaves(self, width: float, depth: float, t: float) -> bool:
+        """The ground's bounds pass a table ``width`` x ``depth`` by more than ``t``."""
+        sure = self.swath.leaves(width, depth, t)
+        if sure is not None:
+            return sure
+        minx, miny, maxx, maxy = self.ground.bounds
+        return minx < -t or miny < -t or maxx > width + t or maxy > depth + t
+
+    def meets(self, shape: BaseGeometry) -> bool:
+        """``fresh`` intersects ``shape``."""
+        swath = self.swath
+        if swath.clear_of(shape):
+            return False
+        return swath.surely_meets(shape) or bool(self.fresh.intersects(shape))
 
     def stopped_by(self, shape: BaseGeometry, polygon_edge: bool) -> bool:
         """``fresh`` meets ``shape`` (a feature's, whose bounds are not apart); with ``polygon_edge``, more
@@ -112,21 +149,34 @@ class Ground:
         known = self.found.get(key)
         if known is not None:
             return known[1]
-        hit = bool(self.fresh.intersects(shape))
-        if hit and polygon_edge and shape.intersection(self.fresh).area <= 1e-6:
-            hit = False  # touches an edge only
+        swath = self.swath
+        if swath.clear_of(shape):
+            hit = False
+        elif swath.surely_shares(shape, SW.EDGE) if polygon_edge else swath.surely_meets(shape):
+            hit = True
+        else:
+            hit = bool(self.fresh.intersects(shape))
+            if hit and polygon_edge and shape.intersection(self.fresh).area <= 1e-6:
+                hit = False  # touches an edge only
         self.found[key] = (shape, hit)
         return hit
 
-    def overlaps(self, shape: BaseGeometry, bounds: tuple[float, float, float, float] | None = None) -> bool:
-        """``fresh`` and ``shape`` share more than 0.01 square inch."""
+    def overlaps(
+        self, shape: BaseGeometry, bounds: tuple[float, float, float, float] | None = None, keep: bool = True
+    ) -> bool:
+        """``fresh`` and ``shape`` share more than 0.01 square inch (``keep``: what was found is kept)."""
         key = ("area", id(shape))
-        known = self.found.get(key)
+        known = self.found.get(key) if keep else None
         if known is not None:
             return known[1]
         box = shape.bounds if bounds is None else bounds
-        hit = not self.apart(box) and bool(self.fresh.intersection(shape).area > 0.01)
-        self.found[key] = (shape, hit)
+        swath = self.swath
+        if self.apart(box) or swath.clear_of(shape):
+            hit = False
+        else:
+            hit = swath.surely_shares(shape, SW.AREA) or bool(self.fresh.intersection(shape).area > 0.01)
+        if keep:
+            self.found[key] = (shape, hit)
         return hit
 
 
@@ -292,11 +342,9 @@ def ground_problem(
 
 
 def _ground_problem(terrain: Terrain, drive: Ground, kind: str) -> tuple[str, str] | None:
-    minx, miny, maxx, maxy = drive.bounds
-    t = TOLERANCE
-    if minx < -t or miny < -t or maxx > terrain.width + t or maxy > terrain.depth + t:
+    if drive.leaves(terrain.width, terrain.depth, TOLERANCE):
         return ("skirmish.2", "the vehicle would leave the table")
-    if not terrain.pond.is_empty and drive.fresh.intersection(terrain.pond).area > 0.01:
+    if not terrain.pond.is_empty and drive.overlaps(terrain.pond, keep=False):
         return ("skirmish.50", "no vehicle may enter a pond or bay")
     boxes = terrain.feature_box_array
     x0, y0, x1, y1 = drive.box
@@ -323,7 +371,7 @@ def _ground_problem(terrain: Terrain, drive: Ground, kind: str) -> tuple[str, st
         if drive.overlaps(building.shape):
             return ("skirmish.58", f"vehicles cannot drive through building {building.id}")
     for cliff in terrain.cliffs:
-        if drive.fresh.intersects(cliff.shape):
+        if drive.meets(cliff.shape):
             return ("skirmish.58", f"vehicles cannot cross the cliff {cliff.id}")
     return None
 
