@@ -9,6 +9,7 @@ edges and arc).
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -17,9 +18,10 @@ import pytest
 
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.errors import IllegalAction
-from grognard.core.geometry import snap
+from grognard.core.geometry import snap, snap_angle
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import bots_drive as BV
+from grognard.rulesets.skirmish import bots_fire as BF
 from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import rules as R
@@ -28,6 +30,7 @@ from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.driving import DriveSpace
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.scenario import load_scenario
+from grognard.rulesets.skirmish.state import FireOrder
 from grognard.rulesets.skirmish.terrain import build_terrain
 
 
@@ -194,6 +197,66 @@ def test_a_gunners_wedges_ask_the_rule_only_of_the_men_near_their_edges(monkeypa
         game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
     assert under >= 30
     assert asked["n"] < under // 2, (asked, under)
+
+
+def long_way_heading_and_worth(ctx: Any, gunner: Any) -> tuple[float, float | None]:
+    """``bots_fire._heading_and_worth`` the long way: each heading's wedge alone (``fire.wedge``), its worth
+    (``bots_fire._worth``) summed over its shots."""
+    apex = (gunner.x, gunner.y)
+    half = ctx.tables.wedge.angle.value / 2
+    row = FI.shot_table(ctx).get(gunner.id, {})
+    seen = sorted(
+        {
+            R.bearing(apex, (ctx.state.figures[t].x, ctx.state.figures[t].y))
+            for t, o in row.items()
+            if isinstance(o, FireOrder)
+        }
+    )
+    tries: set[float] = set()
+    for b in seen:
+        tries |= {b, snap_angle(b - half + 0.5), snap_angle(b + half - 0.5)}
+    for a, b in itertools.pairwise([*seen, *(s + 360.0 for s in seen[:1])]):
+        if b - a <= 2 * half:
+            tries.add(snap_angle((a + b) / 2))
+    if tries:
+        worth = {h: BF._worth(ctx, gunner, FI.wedge(ctx, gunner, h)[1]) for h in sorted(tries)}
+        best = max(worth, key=lambda h: worth[h])
+        if worth[best] > 0:
+            return best, worth[best]
+    return BF.approach(ctx, gunner), None
+
+
+def test_a_gunners_wedge_headings_are_weighed_at_once_as_each_wedge_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At every fire decision of a convoy game, each MG gunner's wedge heading and its worth are the long
+    way's (each heading's wedge alone), with the men's places against the wedges' edges worked out once for
+    all the headings (before, once for each heading)."""
+    calls = {"aside": 0, "weighed": 0}
+    aside = FI.surely_aside
+
+    def counted(*args: Any) -> Any:
+        calls["aside"] += 1
+        return aside(*args)
+
+    worthy = 0
+    for index in (1, 2, 3):
+        game = game_of("convoy", index)
+        bot = DoctrineBot(np.random.default_rng(stream(33, index, BOTS)))
+        while game.result is None and calls["weighed"] < 40:
+            decision = game.pending()[0]
+            ctx = game.ctx
+            if decision.id.startswith("fire"):
+                for gunner in FI.FireSpace(ctx, decision.space.unit).gunners():
+                    with ctx.still():
+                        monkeypatch.setattr(FI, "surely_aside", counted)
+                        before = calls["aside"]
+                        got = BF._heading_and_worth(ctx, gunner)
+                        assert calls["aside"] - before <= 1
+                        monkeypatch.setattr(FI, "surely_aside", aside)
+                        assert got == long_way_heading_and_worth(ctx, gunner)
+                    calls["weighed"] += 1
+                    worthy += got[1] is not None
+            game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+    assert calls["weighed"] >= 20 and worthy >= 10, (calls, worthy)
 
 
 def test_a_drive_search_the_ground_refused_throughout_is_answered_again_without_its_probes() -> None:

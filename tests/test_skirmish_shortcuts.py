@@ -39,6 +39,7 @@ from grognard.rulesets.skirmish import vehicles as V
 from grognard.rulesets.skirmish.actions import Move
 from grognard.rulesets.skirmish.moving import MoveSpace
 from grognard.rulesets.skirmish.scenario import load_scenario
+from grognard.rulesets.skirmish.state import FireOrder
 from grognard.rulesets.skirmish.terrain import build_terrain
 
 
@@ -367,24 +368,29 @@ def test_a_drive_s_ground_problem_is_measure_drive_s(scenario: str, monkeypatch:
 
 @pytest.mark.parametrize("scenario", ["landing", "castle_storm"])
 def test_many_wedges_at_once_are_each_wedge_alone(scenario: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``fire.wedges`` of many headings (the men past the wedge's length for their height left out first, each
-    man's die worked out once) gives, heading by heading, the wedge ``fire.wedge`` gives of that heading alone:
-    every gunner's headings the doctrine weighs in two games."""
+    """``fire.wedge_rows`` of many headings (every heading against every man over arrays, the men past the
+    wedge's length for their height left out first, each man's die worked out once) gives, heading by heading,
+    the wedge ``fire.wedge`` gives of that heading alone: every gunner's headings the doctrine weighs in two
+    games."""
     from grognard.core.play import play_out
     from grognard.rulesets.skirmish import fire as FI
 
-    many = FI.wedges
+    many = FI.wedge_rows
     compared = 0
 
     def both(ctx, gunner, headings):  # type: ignore[no-untyped-def]
         nonlocal compared
-        out = many(ctx, gunner, headings)
+        men, dice, rows = out = many(ctx, gunner, headings)
         if len(headings) > 1:
-            assert out == [many(ctx, gunner, [h])[0] for h in headings]
-            compared += sum(len(shots) for _, shots in out)
+            for heading, row in zip(headings, rows, strict=True):
+                record, shots = FI.wedges(ctx, gunner, [heading])[0]
+                assert record.men == [men[k].id for k in row if dice[k] is not None]
+                assert record.unseen == [men[k].id for k in row if dice[k] is None]
+                assert shots == [FireOrder(*dice[k]) for k in row if dice[k] is not None]
+                compared += len(shots)
         return out
 
-    monkeypatch.setattr(FI, "wedges", both)
+    monkeypatch.setattr(FI, "wedge_rows", both)
     for index in range(2):
         play_out(*doctrine_game(scenario, index), checked=False)
     assert compared > 50

@@ -119,8 +119,17 @@ def _heading_and_worth(ctx: Context, gunner: Figure) -> tuple[float, float | Non
             tries.add(snap_angle((a + b) / 2))
     if tries:
         headings = sorted(tries)
-        fired = FI.wedges(ctx, gunner, headings)
-        worth = {h: _worth(ctx, gunner, shots) for h, (_, shots) in zip(headings, fired, strict=True)}
+        _, dice, rows = FI.wedge_rows(ctx, gunner, headings)
+        # each man's share of ``_worth``, whatever the heading (his die is), added in the same order
+        shares = [0.0 if die is None else _worth(ctx, gunner, [FireOrder(*die)]) for die in dice]
+        sighted = [die is not None for die in dice]
+        worth: dict[float, float] = {}
+        for h, under in zip(headings, rows, strict=True):
+            total = 0.0
+            for k in under:
+                if sighted[k]:
+                    total += shares[k]
+            worth[h] = total
         best = max(worth, key=lambda h: worth[h])
         if worth[best] > 0:
             return best, worth[best]

@@ -271,6 +271,32 @@ def wedge(ctx: Context, gunner: Figure, heading: float) -> tuple[WedgeFire, list
 def wedges(ctx: Context, gunner: Figure, headings: Sequence[float]) -> list[tuple[WedgeFire, list[FireOrder]]]:
     """:func:`wedge` at each of ``headings`` (degrees), in order; the men who could be under any of them are
     found once (the doctrine weighs many headings of one gunner's wedge)."""
+    weapon = M.weapon_of(ctx, gunner)
+    angle = ctx.tables.wedge.angle.value
+    reach = ctx.tables.max_range(weapon)
+    apex = (gunner.x, gunner.y)
+    men, dice, rows = wedge_rows(ctx, gunner, headings)
+    out: list[tuple[WedgeFire, list[FireOrder]]] = []
+    for heading, row in zip(headings, rows, strict=True):
+        record = WedgeFire(gunner.id, gunner.unit, weapon, apex, snap_angle(heading), angle, reach, ctx.state.turn)
+        shots: list[FireOrder] = []
+        for k in row:
+            die = dice[k]
+            if die is None:
+                record.unseen.append(men[k].id)
+                continue
+            shots.append(FireOrder(*die))  # each wedge its own
+            record.men.append(men[k].id)
+        out.append((record, shots))
+    return out
+
+
+def wedge_rows(
+    ctx: Context, gunner: Figure, headings: Sequence[float]
+) -> tuple[list[Figure], list[tuple[Any, ...] | None], list[list[int]]]:
+    """The men who could be under a wedge of ``gunner`` at any of ``headings``; the die each man under one
+    would get (``FireOrder``'s fields; None: out of sight; worked out only for the men under one); and for
+    each heading, the men under its wedge (``rules.under_wedge``), by their place in that list, in order."""
     tables, terrain = ctx.tables, ctx.terrain
     weapon = M.weapon_of(ctx, gunner)
     angle = tables.wedge.angle.value
@@ -298,31 +324,29 @@ def wedges(ctx: Context, gunner: Figure, headings: Sequence[float]) -> list[tupl
         lengths = list(itertools.compress(lengths, keep))
     where = np.array([(f.x, f.y) for f in men], dtype=float).reshape(-1, 2)
     reaches = np.array(lengths, dtype=float)
-    out: list[tuple[WedgeFire, list[FireOrder]]] = []
-    found: dict[str, tuple[Any, ...] | None] = {}  # a man's die (None: out of sight), the same whatever the heading
-    for heading in headings:
-        heading = snap_angle(heading)
-        record = WedgeFire(gunner.id, gunner.unit, weapon, apex, heading, angle, reach, ctx.state.turn)
-        shots: list[FireOrder] = []
-        aside = surely_aside(apex, heading, angle, where, base).tolist()
-        inside = surely_under(apex, heading, angle, where, reaches, base).tolist()
-        for f, surely_not, surely in zip(men, aside, inside, strict=True):
+    dice: list[tuple[Any, ...] | None] = [None] * len(men)  # a man's die, the same whatever the heading
+    known = [False] * len(men)
+    snapped = [snap_angle(heading) for heading in headings]
+    column = np.array(snapped, dtype=float).reshape(-1, 1)  # every heading (rows) against every man (columns)
+    asides = surely_aside(apex, column, angle, where, base)
+    insides = surely_under(apex, column, angle, where, reaches, base).tolist()
+    rows: list[list[int]] = []
+    for heading, aside, inside in zip(snapped, asides, insides, strict=True):
+        row: list[int] = []
+        for k in (~aside).nonzero()[0].tolist():  # the men not surely aside, in order
+            f = men[k]
             at = (f.x, f.y)
-            if surely_not or not (surely or R.under_wedge(terrain, apex, heading, angle, reach, at, base)):
+            if not (inside[k] or R.under_wedge(terrain, apex, heading, angle, reach, at, base)):
                 continue
-            if f.id not in found:
+            if not known[k]:
                 key = ("sight", apex, at, opened)
                 if key not in memo:
                     SG.fill_sight(terrain, memo, [(apex, at)], opened)
-                found[f.id] = None if memo[key] is not None else _wedge_die(ctx, terrain, memo, gunner, f, weapon, six)
-            die = found[f.id]
-            if die is None:
-                record.unseen.append(f.id)
-                continue
-            shots.append(FireOrder(*die))  # each wedge its own
-            record.men.append(f.id)
-        out.append((record, shots))
-    return out
+                known[k] = True
+                dice[k] = None if memo[key] is not None else _wedge_die(ctx, terrain, memo, gunner, f, weapon, six)
+            row.append(k)
+        rows.append(row)
+    return men, dice, rows
 
 
 def _within_length(apex: XY, at: XY, length: float, base: float) -> bool:
@@ -334,17 +358,17 @@ def _within_length(apex: XY, at: XY, length: float, base: float) -> bool:
 
 
 def surely_under(
-    apex: XY, heading: float, angle: float, xy: np.ndarray, lengths: np.ndarray, base: float
+    apex: XY, heading: float | np.ndarray, angle: float, xy: np.ndarray, lengths: np.ndarray, base: float
 ) -> np.ndarray:
     """For men at the points ``xy`` (n x 2, inches) with the wedge's ``lengths`` for their heights
     (``rules.wedge_length``): True where ``rules.under_wedge`` surely answers True: within the wedge's angle
     and its length for him (or touching its arc), there being a wedge there at all; worked out over arrays,
     with margins (1e-6 degree, 1e-6") far wider than numpy's rounding differs from math's. False for every
-    other man: he goes through ``under_wedge`` itself."""
+    other man: he goes through ``under_wedge`` itself. ``heading``: one, or a column of them (a row for each)."""
     touch = base / 2 + TOLERANCE
     xy = np.asarray(xy, dtype=float).reshape(-1, 2)
     if len(xy) == 0:
-        return np.zeros(0, dtype=bool)
+        return np.zeros(np.broadcast_shapes(np.shape(heading), (0,)), dtype=bool)
     dx, dy = xy[:, 0] - apex[0], xy[:, 1] - apex[1]
     d = np.hypot(dx, dy)
     off = np.abs(np.remainder(np.degrees(np.arctan2(dy, dx)) - heading + 180.0, 360.0) - 180.0)
@@ -370,15 +394,16 @@ def _wedge_die(
     return (gunner.id, f.id, attack, band, bands[band].hit_on, shift, covered, round(distance, 2))
 
 
-def surely_aside(apex: XY, heading: float, angle: float, xy: np.ndarray, base: float) -> np.ndarray:
+def surely_aside(apex: XY, heading: float | np.ndarray, angle: float, xy: np.ndarray, base: float) -> np.ndarray:
     """For men at the points ``xy`` (n x 2, inches): True where ``rules.under_wedge`` surely answers False at its
     first test (out of the wedge's angle, and farther than half a base from both its edges' rays), worked out
     over arrays; the margins (1e-6 degree, 1e-5") are far wider than numpy's rounding differs from math's.
-    False for every other man: he goes through ``under_wedge`` itself."""
+    False for every other man: he goes through ``under_wedge`` itself. ``heading``: one, or a column of them
+    (a row for each)."""
     touch = base / 2 + TOLERANCE
     xy = np.asarray(xy, dtype=float).reshape(-1, 2)
     if angle > 180.0 or len(xy) == 0:
-        return np.zeros(len(xy), dtype=bool)
+        return np.zeros(np.broadcast_shapes(np.shape(heading), (len(xy),)), dtype=bool)
     dx, dy = xy[:, 0] - apex[0], xy[:, 1] - apex[1]
     d = np.hypot(dx, dy)
     off = np.abs(np.remainder(np.degrees(np.arctan2(dy, dx)) - heading + 180.0, 360.0) - 180.0)
