@@ -35,11 +35,8 @@ CHARGE_SHARE = 0.25  # how often a sampled move (the random bot's) is a charge i
 
 def plan_move(ctx: Context, action: Move) -> dict[str, list[XY]]:
     """Each living figure's path (start first) under ``action``; raises IllegalAction (skirmish.21, 45).
-    Worked out once for each move while the state stands still (``Context.still``) on a table with vehicles
-    or a train, where a probe plans a move for its cheap test (``surely_refused``) and again for its check;
-    each caller gets its own lists."""
-    if ctx.railway is None and not ctx.state.vehicles:
-        return _plan_move(ctx, action)  # planned once a probe: keeping it would cost more than it saves
+    Worked out once for each move while the state stands still (``Context.still``), where a probe plans a
+    move for its cheap test (``surely_refused``) and again for its check; each caller gets its own lists."""
     found: dict[str, list[XY]] = ctx.keep_for("plans", action, lambda: _plan_move(ctx, action))
     return {fid: list(path) for fid, path in found.items()}
 
@@ -219,7 +216,7 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
                     f"{action}: {fid} carries a {f.weapon}: it may not go into a pond or bay", "skirmish.53"
                 )
         out[fid] = (path, measure)
-    _check_bases_apart(ctx, action, out)
+    bases_apart(ctx, action, paths)
     WK.check_crossings(ctx, action, out)
     CA.check_castle_orders(ctx, action, out)
     if orders and any(o.verb in ("open", "close") for o in orders.values()):
@@ -234,22 +231,30 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
 
 
 def surely_refused(ctx: Context, unit: str, action: Any) -> bool:
-    """A cheap test that ``check_move`` refuses ``action`` (a move of ``unit``): some man's path walks into a
-    vehicle or the train (``afoot.walks_into``). ``check_move`` puts every man's path of two to four points
-    to that test (``driving.check_foot_path``) unless it refused the move before; False says nothing."""
+    """A cheap test that ``check_move`` refuses ``action`` (a move of ``unit``): its plan is refused, some
+    man's path walks into a vehicle or the train (``afoot.walks_into``), or some man would end on a friend's
+    base (``bases_apart``). ``check_move`` plans the move first, puts every man's path of two to four points to
+    the walking test (``driving.check_foot_path``) and, once every man's path passed, all of them to
+    ``bases_apart``: a move refused by either is refused by the check, whatever it finds first; False says
+    nothing. The plan and the bases' verdict are kept while the state stands still, for the check to read."""
     if not isinstance(action, Move) or action.unit != unit or action.turn is not None:
         return False
-    if ctx.railway is None and not ctx.state.vehicles:
-        return False  # nothing to walk into
     try:
         paths = plan_move(ctx, action)
     except IllegalAction:
         return True
+    if ctx.railway is not None or ctx.state.vehicles:
+        try:
+            found = AF.obstacles(ctx)
+            if any(2 <= len(path) <= 4 and AF.walks_into(ctx, path, found) is not None for path in paths.values()):
+                return True
+        except Exception:
+            return False
     try:
-        found = AF.obstacles(ctx)
-        return any(2 <= len(path) <= 4 and AF.walks_into(ctx, path, found) is not None for path in paths.values())
-    except Exception:
-        return False
+        bases_apart(ctx, action, paths)
+    except IllegalAction:
+        return True
+    return False
 
 
 def path_measure(
@@ -269,33 +274,51 @@ def _on_the_ground(f: Figure) -> bool:
     return f.aboard is None and f.on_wall is None and f.on_ladder is None
 
 
-def _check_bases_apart(ctx: Context, action: Move, out: dict[str, tuple[list[XY], R.PathMeasure]]) -> None:
+def bases_apart(ctx: Context, action: Move, paths: dict[str, list[XY]]) -> None:
+    """``_check_bases_apart`` of ``action``'s planned ``paths``: its verdict (nothing, or the IllegalAction it
+    raises) kept for each move while the state stands still (``Context.still``), where a probe's cheap test
+    (``surely_refused``) asks it before the check does."""
+    ctx.keep_for("apart", action, lambda: _check_bases_apart(ctx, action, paths))
+
+
+def _ground_men(ctx: Context, side: str) -> list[Figure]:
+    """The living men of ``side`` on the ground (not aboard, on a wall or a ladder), in the state's order;
+    found once while the state stands still."""
+    figures = ctx.state.figures.values()
+    found: list[Figure] = ctx.keep(
+        "ground " + side, lambda: [f for f in figures if f.side == side and f.alive and _on_the_ground(f)]
+    )
+    return found
+
+
+def _check_bases_apart(ctx: Context, action: Move, paths: dict[str, list[XY]]) -> None:
     """No man ends his move on a friend's base (skirmish.10): a moving man on the ground ends with his centre
     at least a base (1", less the 0.01" tolerance) from every friend on the ground, each where he will stand
-    after this move. He may pass through friends. Two men already closer than that (put there by a drop or a
-    dismount) may keep their distance or open it, not close it; men on walls and ladders stand as the castle
-    rules place them and are left out."""
+    after this move (``paths``: ``plan_move``'s). He may pass through friends. Two men already closer than
+    that (put there by a drop or a dismount) may keep their distance or open it, not close it; men on walls
+    and ladders stand as the castle rules place them and are left out."""
     s = ctx.state
     base = ctx.tables.sight.base.value
-    side = M.unit(ctx, action.unit).side
     ends: dict[str, XY] = {}
-    for f in s.figures.values():
-        if f.side != side or not f.alive or not _on_the_ground(f):
-            continue
-        path = out[f.id][0] if f.id in out else None
+    for f in _ground_men(ctx, M.unit(ctx, action.unit).side):
+        path = paths.get(f.id)
         if path is not None and len(path) > 1:
             ends[f.id] = path[-1]
         elif f.on_table:
             ends[f.id] = (f.x, f.y)
-    for fid, (path, _) in out.items():
+    for fid, path in paths.items():
         if len(path) < 2 or fid not in ends:
             continue
-        f = s.figures[fid]
+        end = path[-1]
+        ex, ey = end
         for other, at in ends.items():
-            if other == fid or not R.overlaps(path[-1], at, base):
+            dx, dy = at[0] - ex, at[1] - ey
+            if dx >= base or -dx >= base or dy >= base or -dy >= base:
+                continue  # a base or more apart along one axis: the centres are (overlaps' hypot is no less)
+            if other == fid or not R.overlaps(end, at, base):
                 continue
-            gap = math.hypot(path[-1][0] - at[0], path[-1][1] - at[1])
-            o = s.figures[other]
+            gap = math.hypot(ex - at[0], ey - at[1])
+            f, o = s.figures[fid], s.figures[other]
             if f.on_table and o.on_table and gap >= math.hypot(f.x - o.x, f.y - o.y) - TOLERANCE:
                 continue  # already that close at the start: they keep (or open) their distance
             raise IllegalAction(

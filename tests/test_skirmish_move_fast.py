@@ -1,0 +1,157 @@
+"""The doctrine's move probes' short cuts (issue 33, item 4) give what the long way, the whole check, gives.
+
+A unit's move probe is refused before its whole check when its plan is refused, a man walks into a vehicle,
+or a man would end on a friend's base (``moving.surely_refused``); the plan and the bases' verdict are kept
+while the state stands still for the check to read. Checked here on the probes the doctrine makes in real
+games and on moves that put a man just either side of a base from a friend: every probe surely refused is
+refused by the whole check, the check says the same with and without what was kept, and the bases' test
+says what it said before its short cut (``long_way_bases_apart``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from grognard.core.dice import BOTS, DICE, SeededDice, stream
+from grognard.core.errors import IllegalAction
+from grognard.core.geometry import TOLERANCE
+from grognard.rulesets import get
+from grognard.rulesets.skirmish import moving as MV
+from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish.actions import Move, Order
+from grognard.rulesets.skirmish.book import DoctrineBot
+from grognard.rulesets.skirmish.context import Context
+from grognard.rulesets.skirmish.game import SkirmishGame
+from grognard.rulesets.skirmish.moving import MoveSpace
+
+XY = tuple[float, float]
+
+
+def game_of(scenario: str, index: int) -> SkirmishGame:
+    ruleset = get("skirmish")
+    game = ruleset.new_game(ruleset.resolve({"scenario": scenario}), SeededDice(stream(33, index, DICE)))
+    assert isinstance(game, SkirmishGame)
+    return game.unobserved()
+
+
+def long_way_bases_apart(ctx: Context, action: Move, paths: dict[str, list[XY]]) -> None:
+    """``moving._check_bases_apart`` as it was before its short cut: every friend's end through
+    ``rules.overlaps``."""
+    s = ctx.state
+    base = ctx.tables.sight.base.value
+    side = s.units[action.unit].side
+    ends: dict[str, XY] = {}
+    for f in s.figures.values():
+        if f.side != side or not f.alive or f.aboard is not None or f.on_wall is not None or f.on_ladder is not None:
+            continue
+        path = paths.get(f.id)
+        if path is not None and len(path) > 1:
+            ends[f.id] = path[-1]
+        elif f.on_table:
+            ends[f.id] = (f.x, f.y)
+    for fid, path in paths.items():
+        if len(path) < 2 or fid not in ends:
+            continue
+        f = s.figures[fid]
+        for other, at in ends.items():
+            if other == fid or not R.overlaps(path[-1], at, base):
+                continue
+            gap = math.hypot(path[-1][0] - at[0], path[-1][1] - at[1])
+            o = s.figures[other]
+            if f.on_table and o.on_table and gap >= math.hypot(f.x - o.x, f.y - o.y) - TOLERANCE:
+                continue
+            raise IllegalAction(
+                f'{action}: {fid} would end {gap:.2f}" from {other}, on his base '
+                f'(men keep their bases apart: centres at least {base:g}")',
+                "skirmish.10",
+            )
+
+
+def verdict(ctx: Context, check: Any, *args: Any) -> tuple[str, Any]:
+    """What ``check(ctx, *args)`` gives, or the refusal it raises (its message)."""
+    try:
+        return ("passed", check(ctx, *args))
+    except IllegalAction as refusal:
+        return ("refused", str(refusal))
+
+
+def near_friends(ctx: Context, unit: str) -> list[Move]:
+    """Moves of one man of ``unit`` to spots round a friend on the ground, a base from him and just either side
+    of it (0.99" is the least the rule allows: a base less the tolerance), straight and on the slant."""
+    s = ctx.state
+    men = [f for f in s.living(unit) if f.on_table and f.aboard is None and f.on_wall is None]
+    friends = [
+        f
+        for f in s.figures.values()
+        if f.side == s.units[unit].side and f.alive and f.on_table and f.aboard is None and f.on_wall is None
+    ]
+    moves = []
+    for f in men[:3]:
+        near = sorted(friends, key=lambda o: (math.hypot(o.x - f.x, o.y - f.y), o.id))[1:3]
+        for o in near:
+            spots = [(o.x + d, o.y) for d in (0.98, 0.99, 1.0, -0.99, -1.0)] + [(o.x, o.y + 0.99)]
+            spots += [(o.x + dx, o.y + dy) for dx, dy in ((0.7, 0.7), (0.7, 0.71), (-0.7, 0.71), (0.6, -0.79))]
+            moves += [Move(unit, (), (Order(f.id, "to", ((round(x, 2), round(y, 2)),)),)) for x, y in spots]
+    return moves
+
+
+@pytest.mark.parametrize(("scenario", "index"), [("village_street", 0), ("gun_line_armour", 1)])
+def test_a_move_probe_surely_refused_is_refused_by_the_whole_check_and_the_check_reads_the_same(
+    monkeypatch: pytest.MonkeyPatch, scenario: str, index: int
+) -> None:
+    """At the move decisions of a game, every probe the doctrine makes and moves that put a man just either
+    side of a base from a friend: a probe ``surely_refused`` refuses, the whole check (nothing kept) refuses;
+    the check, once the cheap test ran while the state stands still, gives what it gives with nothing kept;
+    the bases' test gives what it gave before its short cut. Some probes are refused by the bases alone
+    without the whole check (before, only a walk into a vehicle was, and village_street has none)."""
+    game = game_of(scenario, index)
+    bot = DoctrineBot(np.random.default_rng(stream(33, index, BOTS)))
+    probes: list[Move] = []
+    contains = MoveSpace.contains
+
+    def recording(space: MoveSpace, action: Any) -> bool:
+        probes.append(action)
+        return contains(space, action)
+
+    checked = sure = apart = 0
+    edge = {"passed": 0, "refused": 0}  # the moves to a base from a friend, by the bases' verdict
+    decisions = 0
+    while game.result is None and decisions < 30:
+        decision = game.pending()[0]
+        space = decision.space
+        if not isinstance(space, MoveSpace):
+            game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+            continue
+        decisions += 1
+        ctx = game.ctx
+        probes.clear()
+        monkeypatch.setattr(MoveSpace, "contains", recording)
+        action = bot.choose(game, decision)
+        monkeypatch.setattr(MoveSpace, "contains", contains)
+        tried = near_friends(ctx, space.unit)
+        for probe in [*dict.fromkeys(probes), *tried]:
+            long = verdict(ctx, MV.check_move, probe)
+            with ctx.still():
+                refused = MV.surely_refused(ctx, space.unit, probe)
+                kept = verdict(ctx, MV.check_move, probe)
+            assert kept == long, probe
+            assert long[0] == "refused" or not refused, probe
+            if isinstance(probe, Move) and probe.turn is None:
+                try:
+                    paths = MV._plan_move(ctx, probe)
+                except IllegalAction:
+                    continue
+                bases = verdict(ctx, MV._check_bases_apart, probe, paths)
+                assert bases == verdict(ctx, long_way_bases_apart, probe, paths), probe
+                apart += refused and bases[0] == "refused"
+                if probe in tried:
+                    edge[bases[0]] += 1
+            checked += 1
+            sure += refused
+        game.apply(decision.seat, action, checked=False, decision=decision)
+    assert decisions >= 20 and checked >= 300, (decisions, checked)
+    assert apart >= 20 and edge["passed"] >= 20 and edge["refused"] >= 20, (apart, edge, sure)
