@@ -14,12 +14,15 @@ from typing import Any
 
 import numpy as np
 import pytest
+import shapely
 
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.geometry import snap
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import aiming as AI
 from grognard.rulesets.skirmish import artillery as AR
+from grognard.rulesets.skirmish import bots_fire as BF
+from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Burst
 from grognard.rulesets.skirmish.book import DoctrineBot
@@ -113,3 +116,130 @@ def test_burst_landings_over_arrays_are_the_rules_answers_at_every_edge(
         doubted += len(asked)
     assert checked > 1000 and answers == {True, False}
     assert doubted > 0  # the edges were met, and the rules settled them
+
+
+def points_at_the_edges(laid: Any, at: XY, touch: float, rng: np.random.Generator) -> list[XY]:
+    """Points ``touch`` (and a hair less or more) out from a template laid at ``at``: from three of its edges,
+    from its corners (out from ``at``: the farthest is the farthest a man under it may stand), from its edge
+    nearest ``at`` (the nearest a man not under it may stand), and ``at`` itself."""
+    ring = np.asarray(laid.exterior.coords)
+    out = [at]
+    for e in rng.choice(len(ring) - 1, size=3, replace=False).tolist():
+        (x0, y0), (x1, y1) = ring[e], ring[e + 1]
+        mx, my, length = (x0 + x1) / 2, (y0 + y1) / 2, math.hypot(x1 - x0, y1 - y0)
+        nx, ny = (y1 - y0) / length, (x0 - x1) / length
+        if laid.contains(shapely.Point(mx + 0.01 * nx, my + 0.01 * ny)):
+            nx, ny = -nx, -ny  # outward
+        for gap in (-1e-3, -1e-9, 0.0, 1e-9, 1e-3):
+            out.append((mx + (touch + gap) * nx, my + (touch + gap) * ny))
+    nearest = shapely.shortest_line(shapely.Point(at), laid.exterior).coords[1]
+    for x, y in [*ring[:-1].tolist(), nearest]:
+        r = math.hypot(x - at[0], y - at[1])
+        for gap in (-1e-3, -1e-9, 0.0, 1e-9, 1e-3):
+            out.append((x + (x - at[0]) / r * (touch + gap), y + (y - at[1]) / r * (touch + gap)))
+    return out
+
+
+@pytest.mark.parametrize("burst", ["small", "heavy"])
+def test_the_men_under_every_placement_over_arrays_are_the_rules_men_under_a_template(
+    burst: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``bots_fire.men_under`` puts a man under a laid template exactly when ``rules.under_template`` does (on
+    ``rules.burst_shape``'s polygon), for men at random, inside, and at the template's reach from its edges and
+    corners (a hair in, on it, a hair out); it lays a polygon only for the few a hair from that reach (before:
+    one for every placement) and for a template that is not a valid polygon (a bow tie of the scenario's)."""
+    ruleset = get("skirmish")
+    game = ruleset.new_game(ruleset.resolve({"scenario": "gun_line_armour"}), SeededDice(stream(33, 0, DICE)))
+    assert isinstance(game, SkirmishGame)
+    ctx = game.ctx
+    bow_tie = ((1.0, 1.0), (-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0))
+    long = ((-0.5, -1.5), (5.5, -1.5), (5.5, 1.5), (-0.5, 1.5))  # men deep inside it, far from where it lands
+    ctx.templates = {**ctx.templates, "bow_tie": (burst, bow_tie), "long": (burst, long)}
+    base = ctx.tables.sight.base.value
+    touch = base / 2 + R.TOLERANCE
+    rng = np.random.default_rng(33)
+    shapes = sorted(tid for tid, (cls, _) in ctx.templates.items() if cls == burst)
+    turns = [float(angle) for angle in range(0, 360, 45)]
+    aims = [(12.5, 30.25), (33.07, 8.0)]
+    tries = [(at, tid, angle) for at in aims for tid in shapes for angle in turns]
+    laid = [R.burst_shape(ctx.templates[tid][1], at, angle) for at, tid, angle in tries]
+    men = [(float(x), float(y)) for x, y in rng.uniform(8, 38, size=(30, 2))]
+    men += [(x + float(dx), y + float(dy)) for x, y in aims for dx, dy in rng.uniform(-6, 6, size=(30, 2))]
+    for (at, tid, _), shape in list(zip(tries, laid, strict=True))[:: len(turns) // 2]:
+        if tid != "bow_tie":  # the bow tie's men are measured by shapely, wherever they stand
+            men += points_at_the_edges(shape, at, touch, rng)
+    made = 0
+    polygons = shapely.polygons
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        nonlocal made
+        made += 1
+        return polygons(*args, **kwargs)
+
+    monkeypatch.setattr(shapely, "polygons", counting)
+    got = BF.men_under(ctx, aims, shapes, turns, men, touch)
+    with_bow, made = made, 0
+    plain = [tid for tid in shapes if tid != "bow_tie"]
+    again = BF.men_under(ctx, aims, plain, turns, men, touch)
+    monkeypatch.setattr(shapely, "polygons", polygons)
+    want = np.array([[R.under_template(shape, man, base) for man in men] for shape in laid])
+    assert got.shape == want.shape and got.tolist() == want.tolist()
+    assert want.any() and not want.all()
+    bow = [i for i, (_, tid, _) in enumerate(tries) if tid == "bow_tie"]
+    assert want[bow].any() and with_bow > made + len(bow)  # the bow tie's men near it were measured by shapely
+    keep = [i for i, (_, tid, _) in enumerate(tries) if tid != "bow_tie"]
+    assert again.tolist() == want[keep].tolist()
+    assert 0 < made < again.size // 50  # only the men a hair from the reach were measured on a laid polygon
+
+
+def long_way_burst_order(ctx: Context, space: AR.BurstSpace, rng: np.random.Generator | None) -> Burst:
+    """``bots_fire.burst_order`` written the long way: each aim checked by the space, each placement laid by
+    ``rules.burst_shape`` and each man under it found by ``rules.under_template``, the placements sorted by
+    their worth (the first found first on a tie)."""
+    s = ctx.state
+    entry = ctx.tables.artillery[AR.burst_weapon(ctx, space.by)]
+    across = ctx.tables.burst[entry.burst].across
+    enemies = sorted(M.enemies(ctx, space.side), key=lambda e: e.id)
+    ours = [f for f in s.figures.values() if f.side == space.side and f.alive and f.on_table]
+    base = ctx.tables.sight.base.value
+    aims = [(e.x, e.y) for e in enemies]
+    for i, a in enumerate(enemies):
+        for b in enemies[i + 1 :]:
+            if math.hypot(a.x - b.x, a.y - b.y) < across:
+                aims.append((snap((a.x + b.x) / 2), snap((a.y + b.y) / 2)))
+    aims = [at for at in dict.fromkeys(aims) if space.contains(Burst(space.by, at))]
+    shapes = sorted(tid for tid, (cls, _) in ctx.templates.items() if cls == entry.burst)
+    placements = []
+    for at in aims:
+        for tid in shapes:
+            for angle in range(0, 360, 45):
+                laid = R.burst_shape(ctx.templates[tid][1], at, float(angle))
+                if any(R.under_template(laid, (f.x, f.y), base) for f in ours):
+                    continue
+                worth = sum(BF.figure_value(e) for e in enemies if R.under_template(laid, (e.x, e.y), base))
+                if worth > 0:
+                    placements.append((worth, Burst(space.by, at, float(angle), tid)))
+    order = [burst for _, burst in sorted(placements, key=lambda p: -p[0])]
+    if rng is not None and order:
+        near = sum(1 for worth, _ in placements if worth >= BF.NEAR_BEST * max(w for w, _ in placements))
+        order = [order[j] for j in rng.permutation(near).tolist()] + order[near:]
+    return next((burst for burst in order if space.contains(burst)), space.hold())
+
+
+@pytest.mark.parametrize(("scenario", "index"), [("gun_line_armour", 1), ("castle_storm", 2)])
+def test_the_doctrines_burst_is_the_long_ways_burst(scenario: str, index: int) -> None:
+    """On the burst decisions of a real game, ``bots_fire.burst_order`` (its aims measured over arrays, the men
+    under its placements over arrays, the sight of an aim asked only when a placement there comes to be tried)
+    lays the very burst the long way lays, drawing the same from the bot's stream."""
+    laid = 0
+    for game, space in burst_decisions(scenario, index, 8):
+        ctx = game.ctx
+        want_rng, got_rng = np.random.default_rng(index), np.random.default_rng(index)
+        with ctx.still():
+            got = BF.burst_order(ctx, space, got_rng)
+        want = long_way_burst_order(ctx, space, want_rng)
+        assert got == want
+        assert got_rng.bit_generator.state == want_rng.bit_generator.state
+        assert BF.burst_order(ctx, space) == long_way_burst_order(ctx, space, None)
+        laid += got.at is not None
+    assert laid > 2

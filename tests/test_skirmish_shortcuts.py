@@ -4,10 +4,6 @@
   the exact sector test: checked against that exact test alone, over seeded random men and headings and
   men placed just beside the edges (where a short cut would go wrong first); ``fire.surely_aside``, the
   same rejection over arrays with wide margins, never drops a man the exact test puts under the wedge.
-- The burst doctrine's men under a placement by the placement's box first (``bots_fire._under``) are those
-  ``shapely.distance`` finds within reach.
-- The burst doctrine's placements (``bots_fire._laid``) are ``rules.burst_shape``'s polygons, coordinate
-  for coordinate.
 - A drive's ground (``vehicles.ground_of``) kept and reused gives the same measure as one worked out afresh.
 - The move space hands over the check it made of a move only on the state it made it on.
 - A move ``moving.surely_refused`` (a man walking into a vehicle or the train) is one the whole check refuses;
@@ -95,37 +91,6 @@ def test_under_wedge_short_cut_agrees_with_the_sector_test(scenario: str) -> Non
             skipped += surely_not
     assert checked > 10_000 and 0 < under < checked  # both answers were exercised
     assert skipped > checked // 4  # and the array short cut took many of the men out of it
-
-
-@pytest.mark.parametrize("scenario", ["gun_line", "gun_line_armour"])
-def test_burst_placements_are_burst_shapes_exactly(scenario: str) -> None:
-    ctx = game(scenario).ctx
-    rng = np.random.default_rng(7)
-    aims = [(round(float(rng.uniform(0, 48)), 2), round(float(rng.uniform(0, 48)), 2)) for _ in range(3)]
-    shapes = sorted(ctx.templates)
-    turns = [float(angle) for angle in range(0, 360, 45)]
-    tries = [(at, tid, angle) for at in aims for tid in shapes for angle in turns]  # burst_order's order
-    laid = BF._laid_grid(ctx, aims, shapes, turns)
-    assert len(laid) == len(tries) > 0
-    for shape, (at, tid, angle) in zip(laid, tries, strict=True):
-        plain = R.burst_shape(ctx.templates[tid][1], at, angle)
-        assert (shapely.get_coordinates(shape) == shapely.get_coordinates(plain)).all()
-        assert shapely.equals_exact(shape, plain, tolerance=0)
-
-
-def test_under_a_template_by_boxes_first_is_the_distance_test() -> None:
-    rng = np.random.default_rng(9)
-    shapes = np.array(
-        [shapely.Point(rng.uniform(0, 20), rng.uniform(0, 20)).buffer(rng.uniform(0.5, 2.5), 3) for _ in range(40)]
-    )
-    xy = rng.uniform(0, 20, size=(60, 2)).round(2)
-    points = shapely.points(xy)
-    touch = 0.51
-    fast = BF._under(shapes, shapely.bounds(shapes), points, touch)
-    slow = shapely.distance(shapes[:, np.newaxis], points[np.newaxis, :]) <= touch
-    assert fast.tolist() == slow.tolist()
-    assert slow.any() and not slow.all()
-    assert BF._under(shapes, shapely.bounds(shapes), points[:0], touch).shape == (40, 0)
 
 
 def test_a_kept_drive_ground_measures_as_a_fresh_one() -> None:

@@ -34,7 +34,7 @@ from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import sight as SG
 from grognard.rulesets.skirmish.actions import Move
 from grognard.rulesets.skirmish.book import DoctrineBot
-from grognard.rulesets.skirmish.bots_fire import TYPE_VALUE, WEAPON_VALUE, _laid_grid, _worth_under, best_first
+from grognard.rulesets.skirmish.bots_fire import TYPE_VALUE, WEAPON_VALUE, _worth_under, best_first
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.state import FireOrder
 
@@ -274,20 +274,6 @@ def test_a_shot_between_two_men_who_did_not_move_is_not_worked_out_again(monkeyp
     again = FI._shot_table(ctx)
     assert again == first and again is not first
     assert calls["shot"] == 0
-
-
-def test_the_burst_grid_laid_in_one_call_is_each_template_laid_alone() -> None:
-    """``_laid_grid`` lays every (aim, template, turn) of a template class in one call per corner count: each
-    shape is the very polygon ``rules.burst_shape`` lays (the same sums, the same coordinates)."""
-    game = game_of("gun_line_armour", 0)
-    ctx = game.ctx
-    turns = [float(angle) for angle in range(0, 360, 45)]
-    aims = [(10.0, 12.5), (33.33, 7.01), (0.5, 40.0), (-3.0, 18.75)]
-    for name in {cls for cls, _ in ctx.templates.values()}:
-        shapes = sorted(tid for tid, (cls, _) in ctx.templates.items() if cls == name)
-        laid = _laid_grid(ctx, aims, shapes, turns)
-        want = [R.burst_shape(ctx.templates[t][1], at, a) for at in aims for t in shapes for a in turns]
-        assert [shape.wkb for shape in laid] == [shape.wkb for shape in want], name
 
 
 def test_an_aim_points_observer_is_looked_for_once_while_the_doctrine_weighs(monkeypatch: pytest.MonkeyPatch) -> None:

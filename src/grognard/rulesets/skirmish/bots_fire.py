@@ -202,17 +202,13 @@ def burst_order(ctx: Context, space: BurstSpace, rng: np.random.Generator | None
     # range, all at once; plan_burst reads it again from the memo)
     aims = [at for at, ok in zip(aims, AI.landings(ctx, space.side, space.by, aims), strict=True) if ok]
     shapes = sorted(tid for tid, (cls, _) in ctx.templates.items() if cls == entry.burst)
-    # rules.under_template for every man at once: the same distance, worked out over an array of points
-    touch = base / 2 + TOLERANCE
-    our_points = np.asarray(shapely.points(np.array([(f.x, f.y) for f in ours], dtype=float).reshape(-1, 2)))
-    their_points = np.asarray(shapely.points(np.array([(e.x, e.y) for e in enemies], dtype=float).reshape(-1, 2)))
-    # every placement at once: the same shapes and distances, over arrays
+    # every placement at once (rules.under_template of every man under every laid template, over arrays)
     turns = [float(angle) for angle in range(0, 360, 45)]
     tries = [(at, tid, angle) for at in aims for tid in shapes for angle in turns]
-    laid = _laid_grid(ctx, aims, shapes, turns)
-    boxes = shapely.bounds(laid)
-    ours_under = np.asarray(_under(laid, boxes, our_points, touch).any(axis=1))
-    theirs_under = _under(laid, boxes, their_points, touch)
+    men = [(f.x, f.y) for f in ours] + [(e.x, e.y) for e in enemies]
+    under = men_under(ctx, aims, shapes, turns, men, base / 2 + TOLERANCE)
+    ours_under = np.asarray(under[:, : len(ours)].any(axis=1))
+    theirs_under = under[:, len(ours) :]
     worths = [figure_value(e) for e in enemies]
     under_worth = _worth_under(theirs_under, worths)
     order = best_first(ours_under, theirs_under, worths, under_worth)
@@ -249,43 +245,63 @@ def _worth_under(theirs: np.ndarray, worth: list[float]) -> np.ndarray:
     return np.cumsum(np.where(theirs, np.asarray(worth, dtype=float), 0.0), axis=1)[:, -1]
 
 
-def _under(shapes: np.ndarray, boxes: np.ndarray, points: np.ndarray, touch: float) -> np.ndarray:
-    """``shapely.distance(shape, point) <= touch`` for every shape (rows) and point (columns), worked out only
-    for the pairs whose point lies within ``touch`` of the shape's box (by more than rounding): a shape is
-    no nearer a point than its box is, so every other pair is surely farther."""
-    out = np.zeros((len(shapes), len(points)), dtype=bool)
+def men_under(
+    ctx: Context, aims: list[XY], shapes: list[str], turns: list[float], men: list[XY], touch: float
+) -> np.ndarray:
+    """``rules.under_template(rules.burst_shape(template, at, angle), man, base)`` (``touch``: half a base and
+    the tolerance) for every (landing point, template, turn), aims outermost and turns innermost as
+    ``burst_order`` lists its tries (rows), and every man (columns). Over arrays, each man measured from the
+    landing point: within ``touch`` of the disc the template holds about it (at every turn), he is under it;
+    farther than ``touch`` beyond its farthest corner, he is not; between the two, he is measured against each
+    turned template (the laid one moved back): to its edges, and inside it by the crossings of a ray. Each
+    of those by more than rounding (``aiming.EDGE``); a man nearer ``touch`` from its edges outside it, or any
+    man near a template that is not a valid polygon, is measured by shapely on the laid polygon itself, as the
+    rule measures him."""
+    width = len(shapes) * len(turns)
+    out = np.zeros((len(aims) * width, len(men)), dtype=bool)
     if out.size == 0:
         return out
-    xy = shapely.get_coordinates(points)
-    x, y = xy[np.newaxis, :, 0], xy[np.newaxis, :, 1]
-    gap = np.maximum(np.maximum(boxes[:, 0:1] - x, x - boxes[:, 2:3]), np.maximum(boxes[:, 1:2] - y, y - boxes[:, 3:4]))
-    rows, cols = np.nonzero(gap <= touch + 1e-6)
-    out[rows, cols] = shapely.distance(shapes[rows], points[cols]) <= touch
-    return out
-
-
-def _laid_grid(ctx: Context, aims: list[XY], shapes: list[str], turns: list[float]) -> np.ndarray:
-    """``rules.burst_shape`` of every (landing point, template, turn), aims outermost and turns innermost, as
-    ``burst_order`` lists its tries, as an array: each turned template's corners plus the landing point (the
-    sum ``burst_shape`` makes, over an array), one polygon each; each (template, turn) is a column of the
-    grid, laid at every aim in one call."""
-    width = len(shapes) * len(turns)
-    out = np.empty(len(aims) * width, dtype=object)
-    if not len(out):
-        return out
     ats = np.array(aims, dtype=float).reshape(-1, 2)
-    grid = out.reshape(len(aims), width)  # a view: row = aim, column = (template, turn)
-    rings: dict[int, list[tuple[int, np.ndarray]]] = {}  # corners' count -> the columns' turned rings
-    for j, (tid, angle) in enumerate((tid, angle) for tid in shapes for angle in turns):
-        turned = R.turned(ctx.templates[tid][1], angle)
-        if turned.interiors:
-            grid[:, j] = [R.burst_shape(ctx.templates[tid][1], at, angle) for at in aims]
+    xy = np.array(men, dtype=float).reshape(-1, 2)
+    grid = out.reshape(len(aims), width, len(men))  # a view: aim, (template, turn), man
+    local = xy[np.newaxis, :, :] - ats[:, np.newaxis, :]  # each man from each landing point
+    apart = np.hypot(local[:, :, 0], local[:, :, 1])
+    for k, tid in enumerate(shapes):
+        inner, outer, rings, valid = _template_reach(ctx.templates[tid][1], tuple(turns))
+        columns = np.arange(k * len(turns), (k + 1) * len(turns))
+        sure = apart <= inner + touch - AI.EDGE
+        grid[:, columns, :] = sure[:, np.newaxis, :]
+        a, m = np.nonzero(~sure & (apart <= outer + touch + AI.EDGE))
+        if a.size == 0:
             continue
-        ring = shapely.get_coordinates(turned)
-        rings.setdefault(len(ring), []).append((j, ring))
-    for count, columns in rings.items():  # the columns of rings as long in one call: the same sums, the same shapes
-        stacked = np.stack([ring for _, ring in columns])
-        corners = stacked[np.newaxis, :, :, :] + ats[:, np.newaxis, np.newaxis, :]
-        laid = shapely.polygons(corners.reshape(-1, count, 2)).reshape(len(aims), len(columns))
-        grid[:, [j for j, _ in columns]] = laid
+        px, py = local[a, m, 0][:, np.newaxis, np.newaxis], local[a, m, 1][:, np.newaxis, np.newaxis]
+        x0, y0, x1, y1 = rings[:, :-1, 0], rings[:, :-1, 1], rings[:, 1:, 0], rings[:, 1:, 1]  # turn x edge
+        ex, ey = x1 - x0, y1 - y0
+        span = ex * ex + ey * ey
+        t = np.clip(((px - x0) * ex + (py - y0) * ey) / np.where(span > 0, span, 1.0), 0.0, 1.0)
+        edge = np.hypot(x0 + t * ex - px, y0 + t * ey - py).min(axis=2)  # man x turn: to the nearest edge
+        crosses = ((y0 > py) != (y1 > py)) & (px < x0 + (py - y0) * ex / np.where(ey != 0, ey, 1.0))
+        inside = crosses.sum(axis=2) % 2 == 1
+        under = inside | (edge <= touch)
+        doubt = (~inside & (np.abs(edge - touch) <= AI.EDGE)) | ~valid[np.newaxis, :]
+        for p, j in zip(*np.nonzero(doubt), strict=True):  # the rule's own measure, on the laid polygon
+            laid = shapely.polygons(rings[j] + ats[a[p]])
+            under[p, j] = shapely.distance(laid, shapely.points(xy[m[p]])) <= touch
+        grid[a[:, np.newaxis], columns[np.newaxis, :], m[:, np.newaxis]] = under
     return out
+
+
+@functools.lru_cache(maxsize=256)  # kept: a game's few templates, tried at the same turns again and again
+def _template_reach(corners: tuple[XY, ...], turns: tuple[float, ...]) -> tuple[float, float, np.ndarray, np.ndarray]:
+    """A template's (of ``corners``) reach about the point it lands on, at every turn: how far the disc it holds
+    about that point reaches (-inf when it does not hold the point), how far its farthest corner lies, and its
+    corners at each turn of ``turns`` (``rules.turned``, each ring closed) with whether each is a valid
+    polygon."""
+    laid = [R.turned(corners, angle) for angle in turns]
+    valid = np.array([bool(shape.is_valid) for shape in laid], dtype=bool)
+    shape = R.turned(corners, 0.0)
+    centre = shapely.Point(0.0, 0.0)
+    inner = float(shape.exterior.distance(centre)) if valid.all() and shape.contains(centre) else -math.inf
+    rings = np.stack([shapely.get_coordinates(shape.exterior) for shape in laid])
+    outer = float(np.hypot(rings[:, :, 0], rings[:, :, 1]).max())
+    return inner, outer, rings, valid
