@@ -40,6 +40,10 @@ UP: dict[tuple[float, float, float, float], np.ndarray] = {}
 """The y a squad below the wall reaches going straight up toward it (``Geometry._reach_up``), by the table's
 bounds: one entry a hundredth of an inch from the table's bottom to the wall, NaN until measured."""
 FLOAT_MARGIN = 1e-9  # inches: closer than this to a threshold, the reference functions measure
+ONE_BY_ONE = 16
+"""Fresh moves clear of the band fewer than this are measured by ``rules.reach`` one by one, not by ``_reach``'s
+some 150 numpy passes (each a few microseconds however few the moves: the passes cost some 250 us, a move
+``rules.reach`` some 8)."""
 
 
 class Remembered:
@@ -321,13 +325,31 @@ class Geometry:
         each, s = miss[~shared], miss[shared]
         _, one, where = np.unique(key[s], return_index=True, return_inverse=True)
         ask = np.concatenate((each, s[one]))
-        ax, ay, hard = self._reach(g[ask], x0[ask], y0[ask], tx[ask], ty[ask])
+        if len(ask) < ONE_BY_ONE and clear[ask].all():  # a point clear of the band is remembered, hard or not
+            ax, ay = self._reach_each(g[ask], x0[ask], y0[ask], tx[ask], ty[ask])
+            hard = np.zeros(len(ask), dtype=bool)
+        else:
+            ax, ay, hard = self._reach(g[ask], x0[ask], y0[ask], tx[ask], ty[ask])
         px[ask], py[ask] = ax, ay
         px[s], py[s] = ax[len(each) :][where], ay[len(each) :][where]
         new = keyed[ask] & ~hit[ask] & (clear[ask] | ~hard)  # a point no obstacle cut short
         if new.any():
             k = ask[new]
             table.keep(key[k], ax[new], ay[new], *self._band_span(x0[k], y0[k], ax[new], ay[new]))
+        return px, py
+
+    def _reach_each(
+        self, g: np.ndarray, x0: np.ndarray, y0: np.ndarray, tx: np.ndarray, ty: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``rules.reach`` itself, move by move (``_reach_any``'s few fresh moves, ``ONE_BY_ONE``)."""
+        px, py = np.empty(len(g)), np.empty(len(g))
+        beaches: dict[int, _Beach] = {}
+        moves = zip(g.tolist(), x0.tolist(), y0.tolist(), tx.tolist(), ty.tolist(), strict=True)
+        for i, (k, x, y, to_x, to_y) in enumerate(moves):
+            beach = beaches.get(k)
+            if beach is None:
+                beach = beaches[k] = self._beach(k)
+            px[i], py[i] = R.reach(beach, _Standing(x, y), to_x, to_y)
         return px, py
 
     @staticmethod
@@ -337,7 +359,7 @@ class Geometry:
 
     def _beach(self, k: int) -> _Beach:
         """What ``rules`` reads of game ``k``'s state: the options, the width, the obstacles."""
-        obstacles = [None if count == UNKNOWN else int(count) for count in self.obs[k]]
+        obstacles = [None if count == UNKNOWN else count for count in self.obs[k].tolist()]
         return _Beach(self.options, self.germans, self.width, obstacles)
 
     @staticmethod

@@ -1,0 +1,99 @@
+"""The Omaha batch path's short cuts for speed, each compared with the long way it replaces over many cases.
+
+``test_omaha_batch.py`` plays whole games against the reference engine; these check one short cut at a
+time where a whole game would seldom reach its edge cases.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from grognard.rulesets import get
+from grognard.rulesets.omaha.batch import _Batch
+
+OMAHA = get("omaha")
+
+
+def test_few_fresh_moves_clear_of_the_band_are_measured_one_by_one_as_the_passes_measure_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``_reach_any`` measures fewer than ``ONE_BY_ONE`` fresh moves clear of the band by ``rules.reach`` one by
+    one, not by ``_reach``'s passes: the same points as those passes and the reference, for moves wading up,
+    along the wall, out of the water, off the table's edges and past the band, cut short by the allowance or not;
+    those points are remembered as the passes' are, and a call with more fresh moves, or one across the band,
+    still takes the passes."""
+    from grognard.rulesets.omaha import rules
+    from grognard.rulesets.omaha.batch import geometry
+    from grognard.rulesets.omaha.data import BAND_END_Y, WALL_Y
+
+    rng = np.random.default_rng(21)
+    games = 20
+    batch = _Batch(OMAHA.resolve({"germans": 2, "water": 7.5}), 1, range(games))
+    batch.obs[:] = rng.choice([0, 0, 1, 2], (games, batch.S))
+    batch._count_blocking(batch.rows_all)
+    n = 1500
+    g = rng.integers(0, games, n)
+    x = np.round(rng.uniform(0, batch.width, n), 2)
+    x[:100] = rng.choice([0.0, 0.01, batch.width - 0.01, batch.width], 100)  # the table's edges
+    y = np.round(rng.choice([-7.5, -4.0, -0.5, 0.0, 3.25, 11.0, WALL_Y, BAND_END_Y, BAND_END_Y + 2.5], n), 2)
+    tx = np.round(np.clip(x + rng.uniform(-12, 12, n), -3.0, batch.width + 3.0), 2)  # some off the table
+    up = y < WALL_Y
+    ty = np.where(up, WALL_Y, y)
+    ty[:n:3] = np.where(y[:n:3] >= BAND_END_Y, BAND_END_Y + rng.uniform(0, 5, len(ty[:n:3])).round(2), ty[:n:3])
+    ty = np.where(up & (rng.random(n) < 0.3), np.round(y - rng.uniform(0, 4, n), 2), ty)  # back into the water
+    ty = np.maximum(ty, y.min())
+    clear = batch._clear_of_band(y, ty)
+    assert clear.all()
+    expected = [
+        rules.reach(batch._beach(int(g[i])), geometry._Standing(float(x[i]), float(y[i])), float(tx[i]), float(ty[i]))
+        for i in range(n)
+    ]
+    short = sum(point != (tx[i], ty[i]) for i, point in enumerate(expected))
+    assert 200 < short < n - 200  # moves cut short (the allowance, the wall, the edges) and not
+    # the passes themselves, over every move at once
+    px, py, _ = batch._reach(g, x, y, tx, ty)
+    assert list(zip(px.tolist(), py.tolist(), strict=True)) == expected
+    # one by one: few at a time, as _reach_any meets them
+    calls: list[int] = []
+    long_way = batch._reach
+
+    def counted(*args: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        calls.append(len(args[0]))
+        return long_way(*args)
+
+    batch._reach = counted  # type: ignore[method-assign]  # counts the calls of the passes, measures as ever
+
+    def few_at_a_time(step: int) -> tuple[np.ndarray, ...]:
+        """Every move, ``step`` at a time, from nothing remembered; what is remembered then."""
+        geometry.REACHED.clear()
+        for start in range(0, n, step):
+            part = slice(start, start + step)
+            mx, my = batch._reach_any(g[part], x[part], y[part], tx[part], ty[part], clear[part])
+            assert list(zip(mx.tolist(), my.tolist(), strict=True)) == expected[part]
+        table = geometry.REACHED[batch.bounds]
+        return table.keys.copy(), table.xs.copy(), table.ys.copy(), table.first.copy(), table.last.copy()
+
+    try:
+        step = geometry.ONE_BY_ONE - 1
+        monkeypatch.setattr(geometry, "ONE_BY_ONE", 0)  # the long way: every fresh move by the passes
+        by_passes = few_at_a_time(step)
+        assert len(calls) == -(-n // step)
+        calls.clear()
+        monkeypatch.undo()
+        one_by_one = few_at_a_time(step)
+        assert calls == []
+        for kept, long_way_kept in zip(one_by_one, by_passes, strict=True):  # remembered as the passes remember
+            assert kept.tolist() == long_way_kept.tolist()
+        assert (one_by_one[0] >= 0).sum() > 0.99 * n
+        mx, my = batch._reach_any(g, x, y, tx, ty, clear)  # read from memory (a forgotten few measured)
+        assert list(zip(mx.tolist(), my.tolist(), strict=True)) == expected and calls == []
+        geometry.REACHED.clear()
+        part = slice(0, geometry.ONE_BY_ONE + 5)  # more fresh moves: the passes
+        batch._reach_any(g[part], x[part], y[part], tx[part], ty[part], clear[part])
+        assert len(calls) == 1
+        across = np.array([WALL_Y]), np.array([BAND_END_Y + 1.0])  # one move across the band: the passes
+        batch._reach_any(g[:1], x[:1], across[0], x[:1], across[1], np.zeros(1, dtype=bool))
+        assert len(calls) == 2
+    finally:
+        geometry.REACHED.clear()
