@@ -97,3 +97,29 @@ def test_few_fresh_moves_clear_of_the_band_are_measured_one_by_one_as_the_passes
         assert len(calls) == 2
     finally:
         geometry.REACHED.clear()
+
+
+def test_a_roll_reads_each_games_dice_as_rows_of_a_window_view_as_die_by_die(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``DiceStreams.roll`` reads each game's next dice as one row of a sliding window over the streams, not die
+    by die: the same dice (zeros past each count) as reading each die by its own index, roll after roll of
+    every count from none to the window, through many refills of the streams."""
+    from grognard.rulesets.omaha.batch import streams
+
+    monkeypatch.setattr(streams, "CHUNK", 50)  # refills every few rolls
+    games, window = 30, 12
+    short_cut = streams.DiceStreams(4, range(games), 6, window)
+    long_way = streams.DiceStreams(4, range(games), 6, window)
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        g = np.sort(rng.choice(games, rng.integers(1, games + 1), replace=False))
+        counts = rng.integers(0, window + 1, len(g))
+        if rng.random() < 0.2:
+            counts[:] = rng.integers(0, window + 1)  # every count alike: no zeros to put in
+        _, start = long_way.ahead(g, counts)
+        most = int(counts.max())
+        offsets = np.arange(most)
+        expected = np.where(offsets < counts[:, None], long_way.flat[start[:, None] + offsets], 0)
+        long_way.column[g] += counts
+        rolled = short_cut.roll(g, counts)
+        assert rolled.shape == expected.shape and rolled.tolist() == expected.tolist()
+    assert short_cut.column.tolist() == long_way.column.tolist()

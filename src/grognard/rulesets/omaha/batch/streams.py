@@ -35,6 +35,9 @@ class DiceStreams:
         self.filled = np.full(G, CHUNK, dtype=np.int64)
         self.column = np.zeros(G, dtype=np.int64)
         self.offsets = np.arange(window)
+        # every run of ``window`` dice of ``flat``, a view: a roll reads rows of it whole (a row's dice in one
+        # copy), not each die by its own index
+        self.windows = np.lib.stride_tricks.sliding_window_view(self.flat, window)
 
     def _start(self, g: np.ndarray, counts: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
         """The column of games ``g``'s next die, and where in ``flat`` it lies (drawing more where the next
@@ -53,10 +56,9 @@ class DiceStreams:
         column, start = self._start(g, counts)
         self.column[g] = column + counts
         most = int(counts.max(initial=0))
-        offsets = self.offsets[:most]
-        values: np.ndarray = self.flat[start[:, None] + offsets]
+        values: np.ndarray = self.windows[:, :most][start]
         if len(counts) and counts.min() < most:
-            values *= offsets < counts[:, None]
+            values *= self.offsets[:most] < counts[:, None]
         return values
 
     def ahead(self, g: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
