@@ -8,8 +8,8 @@ player's orders, one bunker's fire, one artillery call, one morale check) is a
 few numpy operations over every game at once. Its modules, one concept each:
 ``seeds`` (the games' generators, seeded together), ``streams`` (each game's d6
 stream), ``mechanics`` (what it reads of data.py), ``geometry`` (rules.py on
-arrays), ``doctrine`` (bots.py on arrays), ``fire`` (the German phase) and
-``engine`` (the state and the other phases of a turn).
+arrays), ``doctrine`` (bots.py on arrays), ``americans`` (the American phase), ``fire``
+(the German phase) and ``engine`` (the state and the other phases of a turn).
 
 It is not an approximation. Game ``i`` rolls the same d6 stream as the
 reference engine's ``SeededDice`` for that game (the same child seed; numpy

@@ -1,0 +1,145 @@
+"""The American phase of many Omaha games side by side: each squad's orders in player order, carried out
+(``OmahaGame._move`` and ``_fight``), and what a fight changes on the beach (``engine._Batch``'s arrays)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from grognard.core.geometry import TOLERANCE
+from grognard.rulesets.omaha.batch.doctrine import Doctrine
+from grognard.rulesets.omaha.batch.mechanics import (
+    ACTIVE,
+    ASSAULT,
+    CLEAR,
+    DESTROYED,
+    MOVE,
+    SHOOT,
+    SILENCED,
+    UNKNOWN,
+    Mechanics,
+)
+from grognard.rulesets.omaha.batch.streams import DiceStreams
+from grognard.rulesets.omaha.data import WALL_Y
+
+
+class AmericanPhase(Doctrine):
+    """The American phase of ``engine._Batch`` (its arrays: players by games, the beach by games)."""
+
+    G: int
+    hidden: bool
+    turn: int
+    m: Mechanics
+    dice: DiceStreams
+    has: np.ndarray
+    defenders: np.ndarray
+    stats: dict[str, np.ndarray]
+
+    def _count_blocking(self, g: np.ndarray) -> None:
+        """``blocking[g, s]``: sections before ``s`` whose obstacles (or unknown count) block the band; and
+        which sections near each are clear (``Doctrine._near_codes``)."""
+        self.blocking[g, 1:] = np.cumsum(self.obs[g] != 0, axis=1)
+        self._near_codes(g)
+
+    def _emptied(self, g: np.ndarray, section: np.ndarray) -> None:
+        """Obstacle section ``section`` of game ``g`` is empty now: the band's blocking and the exits follow."""
+        if len(g):
+            self._count_blocking(g)
+            self._exits_changed(g, section)
+
+    def _americans(self, live: np.ndarray) -> None:
+        """Each squad's orders in player order (``bots.american_orders``, then ``OmahaGame._move``/``_fight``)."""
+        # no game ends in this phase (victory is checked after it): live stays live
+        has = self.has if len(live) == self.G else self.has[:, live]
+        for p in range(self.P):
+            g = live[has[p]]
+            below = self.y[p][g] < WALL_Y - TOLERANCE  # the games' orders are their own: split, they are the same
+            wading, rest = g[below], g[~below]
+            if len(wading):
+                mx, my = self._wade(wading, p)
+                if self.hidden:  # a squad arriving at the wall may roll the obstacles in front of it
+                    none = np.zeros(len(wading), dtype=np.int64)  # no fight: no bunker or section is read
+                    self._act(wading, p, np.full(len(wading), MOVE), mx, my, none, none, none)
+                else:  # a move up to the wall and no more (never past it): nothing to roll
+                    self.x[p][wading] = mx
+                    self.y[p][wading] = np.where(my >= WALL_Y - TOLERANCE, WALL_Y, my)
+            if len(rest):
+                self._act(rest, p, *self._orders(rest, p))
+
+    def _act(
+        self,
+        g: np.ndarray,
+        p: int,
+        kind: np.ndarray,
+        mx: np.ndarray,
+        my: np.ndarray,
+        target: np.ndarray,
+        own: np.ndarray,
+        front: np.ndarray,
+    ) -> None:
+        """Carry out the orders: ``OmahaGame._move`` and ``_fight`` (omaha.14-18)."""
+        is_move = kind == MOVE
+        at = (my >= WALL_Y - TOLERANCE) & (my <= WALL_Y + TOLERANCE)
+        my = np.where(at, WALL_Y, my)
+        mg = g[is_move]
+        self.x[p][mg] = mx[is_move]
+        self.y[p][mg] = my[is_move]
+        if self.hidden:
+            arrive_section = self._sec6(mx)
+            arrive = is_move & at & (self.obs[g, arrive_section] == UNKNOWN)
+        else:  # every section was rolled at the start
+            arrive = np.zeros(len(g), dtype=bool)
+        past = is_move & (my > WALL_Y + TOLERANCE)
+        first = g[past & (self.stats["first_past_wall_turn"][g] == 0)]
+        self.stats["first_past_wall_turn"][first] = self.turn
+        fights = (kind == SHOOT) | (kind == CLEAR) | (kind == ASSAULT)
+        rolls = arrive | fights
+        if not rolls.any():
+            return
+        i = np.nonzero(rolls)[0]
+        gi = g[i]
+        figures = self.fig[p][gi]
+        counts = np.where(arrive[i], 1, figures)
+        values = self.dice.roll(gi, counts)
+        k = kind[i]
+        wins = (values >= self.m.order_at[k][:, None]).sum(axis=1)  # each fight's successes (omaha.16-18)
+        # a squad arriving at the wall over an unrolled section rolls its obstacles (omaha.32)
+        # a section's obstacles matter to the band and the exits only as none or some: a section found or
+        # cleared empty changes them (a section unrolled counts as some)
+        a = arrive[i]
+        if a.any():
+            section, found = arrive_section[i][a], self.m.obstacle_faces[values[a, 0]]
+            self.obs[gi[a], section] = found
+            self._emptied(gi[a][found == 0], section[found == 0])
+        c = k == CLEAR
+        if c.any():
+            section = own[i][c]
+            at = gi[c] * self.S + section  # obs read and written flat
+            before = self.obs.reshape(-1)[at]
+            present = np.maximum(before, 0)
+            after = present - np.minimum(wins[c], present)
+            self.obs.reshape(-1)[at] = after
+            emptied = (before != 0) & (after == 0)
+            self._emptied(gi[c][emptied], section[emptied])
+        s = (k == SHOOT) & ~a
+        if s.any():
+            b = front[i][s]
+            left = self.defenders[gi[s], b]
+            killed = np.minimum(wins[s], left)
+            self.defenders[gi[s], b] = left - killed
+            self.stats["german_losses"][gi[s]] += killed
+            emptied = (left - killed == 0) & (self.status[gi[s], b] == ACTIVE)
+            self.status[gi[s][emptied], b[emptied]] = SILENCED
+            self.stale[gi[s][emptied]] = True
+            self._exits_changed(gi[s][emptied], self.exit_of[b[emptied]])
+            self.n_active[gi[s][emptied]] -= 1
+        q = (k == ASSAULT) & ~a
+        if q.any():
+            b = target[i][q]
+            success = wins[q] > 0
+            gs, bs = gi[q][success], b[success]
+            self.stats["german_losses"][gs] += self.defenders[gs, bs]
+            self.defenders[gs, bs] = 0
+            self.n_active[gs] -= self.status[gs, bs] == ACTIVE
+            self.status[gs, bs] = DESTROYED
+            self.stale[gs] = True
+            self._exits_changed(gs, self.exit_of[bs])
