@@ -123,3 +123,54 @@ def test_a_roll_reads_each_games_dice_as_rows_of_a_window_view_as_die_by_die(mon
         rolled = short_cut.roll(g, counts)
         assert rolled.shape == expected.shape and rolled.tolist() == expected.tolist()
     assert short_cut.column.tolist() == long_way.column.tolist()
+
+
+def test_the_moves_below_the_wall_worked_out_at_once_equal_the_moves_made_player_by_player(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``_americans`` works out every move of the squads below the wall at the start of the phase and again only
+    where an earlier squad's fight changed what the move depends on: every game's beach after every turn is the
+    one of the phase played player by player (``_americans_in_turn``, the long way), and moves were worked out
+    again that then differ (a section near cleared, the last bunker knocked out)."""
+    from grognard.core.geometry import TOLERANCE
+    from grognard.rulesets.omaha.batch.americans import AmericanPhase
+    from grognard.rulesets.omaha.data import WALL_Y
+
+    again: list[int] = []  # moves worked out again, and how many of them changed
+    long_wades_again = AmericanPhase._wades_again
+
+    def counted(
+        self: AmericanPhase,
+        g: np.ndarray,
+        x: np.ndarray,
+        y: np.ndarray,
+        mx: np.ndarray,
+        my: np.ndarray,
+        i: slice,
+        *rest: np.ndarray,
+    ) -> None:
+        before = mx[i].copy(), my[i].copy()
+        long_wades_again(self, g, x, y, mx, my, i, *rest)
+        again.append(int(((mx[i] != before[0]) | (my[i] != before[1])).sum()))
+
+    def player_by_player(self: AmericanPhase, live: np.ndarray) -> None:
+        has = self.has[:, live]
+        self._americans_in_turn(live, has, has & (self.y[:, live] < WALL_Y - TOLERANCE))
+
+    def beaches(options: dict[str, object]) -> tuple[list[np.ndarray], list[dict[str, object]]]:
+        """Every game's beach after every turn (squads, obstacles, bunkers, exits), and the rows."""
+        batch = _Batch(OMAHA.resolve(options), 9, range(100))
+        turns: list[np.ndarray] = []
+        kept = ("x", "y", "fig", "has", "lost", "obs", "status", "defenders", "exit_flag")
+        batch.run(lambda b: turns.extend(getattr(b, name).copy() for name in kept))
+        return turns, batch.rows()
+
+    for options in ({}, {"germans": 2, "fresh_squads": 1, "water": 9.5}):
+        monkeypatch.setattr(AmericanPhase, "_wades_again", counted)
+        at_once = beaches(options)
+        monkeypatch.setattr(AmericanPhase, "_americans", player_by_player)
+        player_by_player_turns, rows = beaches(options)
+        assert rows == at_once[1] and len(player_by_player_turns) == len(at_once[0])
+        assert all(np.array_equal(a, b) for a, b in zip(player_by_player_turns, at_once[0], strict=True))
+        monkeypatch.undo()
+    assert sum(again) > 20, again

@@ -47,21 +47,67 @@ class AmericanPhase(Doctrine):
             self._exits_changed(g, section)
 
     def _americans(self, live: np.ndarray) -> None:
-        """Each squad's orders in player order (``bots.american_orders``, then ``OmahaGame._move``/``_fight``)."""
+        """Each squad's orders in player order (``bots.american_orders``, then ``OmahaGame._move``/``_fight``).
+
+        A squad below the wall only moves (``_wade``), and no squad reads another's place: so every such move
+        of the phase is worked out at once from its start, and again in player order only where an earlier
+        squad's fight has changed what the move depends on (``_wades_again``); those moves are made at the end.
+        With hidden obstacles a squad arriving at the wall may roll the obstacles in front of it, so there each
+        player's squads move in turn."""
         # no game ends in this phase (victory is checked after it): live stays live
         has = self.has if len(live) == self.G else self.has[:, live]
+        heights = self.y if len(live) == self.G else self.y[:, live]
+        below = has & (heights < WALL_Y - TOLERANCE)  # the games' orders are their own: split, they are the same
+        p, r = np.nonzero(below)  # by player, then game
+        if self.hidden or not len(p):
+            self._americans_in_turn(live, has, below)
+            return
+        g = live[r]
+        at = p * self.G + g  # (P, G) arrays read flat
+        x, y = self.x.reshape(-1)[at], self.y.reshape(-1)[at]
+        mx, my = self._wade(g, x, y)
+        # what each move depends on besides its place: whether a bunker holds; which sections near are clear
+        near = g * self.S + self._sec6(x)
+        holds, code = self.n_active[g] > 0, self.near_code.reshape(-1)[near]
+        bounds = np.searchsorted(p, np.arange(self.P + 1)).tolist()
+        rest = has & ~below
+        for player in range(self.P):
+            i = slice(bounds[player], bounds[player + 1])
+            if player and i.start < i.stop:  # the first player's squads move before any fight
+                self._wades_again(g, x, y, mx, my, i, holds[i], near[i], code[i])
+            games = live[rest[player]]
+            if len(games):
+                self._act(games, player, *self._orders(games, player))
+        self.x.reshape(-1)[at] = mx
+        self.y.reshape(-1)[at] = np.where(my >= WALL_Y - TOLERANCE, WALL_Y, my)
+
+    def _wades_again(
+        self,
+        g: np.ndarray,
+        x: np.ndarray,
+        y: np.ndarray,
+        mx: np.ndarray,
+        my: np.ndarray,
+        i: slice,
+        holds: np.ndarray,
+        near: np.ndarray,
+        code: np.ndarray,
+    ) -> None:
+        """The moves ``i`` of ``_americans``' wades (``mx``, ``my``) worked out again where the fights since
+        have knocked out the last bunker or changed which sections near the squad are clear."""
+        again = ((self.n_active[g[i]] > 0) != holds) | (self.near_code.reshape(-1)[near] != code)
+        if again.any():
+            k = np.nonzero(again)[0] + i.start
+            mx[k], my[k] = self._wade(g[k], x[k], y[k])
+
+    def _americans_in_turn(self, live: np.ndarray, has: np.ndarray, below: np.ndarray) -> None:
+        """``_americans`` with hidden obstacles: each player's squads below the wall move, then the others' orders."""
         for p in range(self.P):
-            g = live[has[p]]
-            below = self.y[p][g] < WALL_Y - TOLERANCE  # the games' orders are their own: split, they are the same
-            wading, rest = g[below], g[~below]
+            wading, rest = live[below[p]], live[has[p] & ~below[p]]
             if len(wading):
-                mx, my = self._wade(wading, p)
-                if self.hidden:  # a squad arriving at the wall may roll the obstacles in front of it
-                    none = np.zeros(len(wading), dtype=np.int64)  # no fight: no bunker or section is read
-                    self._act(wading, p, np.full(len(wading), MOVE), mx, my, none, none, none)
-                else:  # a move up to the wall and no more (never past it): nothing to roll
-                    self.x[p][wading] = mx
-                    self.y[p][wading] = np.where(my >= WALL_Y - TOLERANCE, WALL_Y, my)
+                mx, my = self._wade(wading, self.x[p][wading], self.y[p][wading])
+                none = np.zeros(len(wading), dtype=np.int64)  # no fight: no bunker or section is read
+                self._act(wading, p, np.full(len(wading), MOVE), mx, my, none, none, none)
             if len(rest):
                 self._act(rest, p, *self._orders(rest, p))
 

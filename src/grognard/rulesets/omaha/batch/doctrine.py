@@ -58,11 +58,11 @@ class Doctrine(Geometry):
     near_code: np.ndarray
     near_table: np.ndarray | None
 
-    def _wade(self, g: np.ndarray, p: int) -> tuple[np.ndarray, np.ndarray]:
-        """``_orders`` of squads below the wall (most orders of a game), every one a move: to the wall, by a
-        cleared section near if a bunker still holds; the point each move ends at. Most go straight up
-        (``_reach_up``)."""
-        x, y = self.x[p][g], self.y[p][g]
+    def _wade(self, g: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``_orders`` of squads at ``(x, y)`` below the wall (most orders of a game), every one a move: to the
+        wall, by a cleared section near if a bunker still holds; the point each move ends at. Most go straight
+        up (``_reach_up``). A move depends on the squad's place, whether a bunker holds and which sections
+        near its own are clear (``near_code``) alone."""
         tx = x.copy()
         i = np.nonzero(self.n_active[g] > 0)[0]  # a bunker holds
         if len(i):
