@@ -174,3 +174,29 @@ def test_the_moves_below_the_wall_worked_out_at_once_equal_the_moves_made_player
         assert all(np.array_equal(a, b) for a, b in zip(player_by_player_turns, at_once[0], strict=True))
         monkeypatch.undo()
     assert sum(again) > 20, again
+
+
+def test_a_section_emptied_changes_the_blocking_and_near_codes_as_counting_them_again() -> None:
+    """``_emptied`` takes an emptied section's count from the band's ``blocking`` and adds its bit to the
+    ``near_code`` of the sections near it, from tables: the same as ``_count_blocking`` counting every section
+    again, section after section emptied (obstacles cleared, or unrolled ones found none), at the table's edges."""
+    from grognard.rulesets.omaha.batch.mechanics import UNKNOWN
+
+    rng = np.random.default_rng(17)
+    games = 60
+    short_cut = _Batch(OMAHA.resolve({"germans": 3}), 1, range(games))
+    long_way = _Batch(OMAHA.resolve({"germans": 3}), 1, range(games))
+    short_cut.obs[:] = rng.choice([0, 1, 2, 3, UNKNOWN], (games, short_cut.S))
+    short_cut._count_blocking(short_cut.rows_all)
+    emptied = 0
+    while (short_cut.obs != 0).any():
+        g = np.nonzero((short_cut.obs != 0).any(axis=1) & (rng.random(games) < 0.7))[0]
+        section = np.array([rng.choice(np.nonzero(short_cut.obs[k] != 0)[0]) for k in g], dtype=np.int64)
+        short_cut.obs[g, section] = 0
+        short_cut._emptied(g, section)
+        emptied += len(g)
+        long_way.obs[:] = short_cut.obs
+        long_way._count_blocking(long_way.rows_all)
+        assert short_cut.blocking.tolist() == long_way.blocking.tolist()
+        assert short_cut.near_code.tolist() == long_way.near_code.tolist()
+    assert emptied > games * short_cut.S / 2

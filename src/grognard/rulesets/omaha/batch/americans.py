@@ -32,6 +32,8 @@ class AmericanPhase(Doctrine):
     dice: DiceStreams
     has: np.ndarray
     defenders: np.ndarray
+    blocks_after: np.ndarray  # see _emptied
+    near_bits: np.ndarray
     stats: dict[str, np.ndarray]
 
     def _count_blocking(self, g: np.ndarray) -> None:
@@ -41,9 +43,12 @@ class AmericanPhase(Doctrine):
         self._near_codes(g)
 
     def _emptied(self, g: np.ndarray, section: np.ndarray) -> None:
-        """Obstacle section ``section`` of game ``g`` is empty now: the band's blocking and the exits follow."""
+        """Obstacle section ``section`` of game ``g`` (one a game) is empty now, its obstacles or its unknown
+        count gone: the band's blocking, the sections near clear and the exits follow (``_count_blocking``'s
+        columns and codes changed where that section counts, from tables: ``engine._emptying``)."""
         if len(g):
-            self._count_blocking(g)
+            self.blocking[g] -= self.blocks_after[section]
+            self.near_code[g] |= self.near_bits[section]
             self._exits_changed(g, section)
 
     def _americans(self, live: np.ndarray) -> None:

@@ -9,6 +9,7 @@ import numpy as np
 
 from grognard.core.dice import BOTS
 from grognard.rulesets.omaha.batch.americans import AmericanPhase
+from grognard.rulesets.omaha.batch.doctrine import NEAR
 from grognard.rulesets.omaha.batch.fire import GermanFire
 from grognard.rulesets.omaha.batch.mechanics import (
     ACTIVE,
@@ -41,6 +42,17 @@ def _runs(r: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     again: each run's value, where it starts and how long it is."""
     starts = np.flatnonzero(np.concatenate(([True], r[1:] != r[:-1])))
     return r[starts], starts, np.diff(np.append(starts, len(r)))
+
+
+def _emptying(S: int) -> tuple[np.ndarray, np.ndarray]:
+    """What emptying each of ``S`` obstacle sections takes from a game's ``blocking`` (one at every column past
+    it), and the bits it adds to the ``near_code`` of each section (bit ``NEAR + step`` of the section ``step``
+    before it), by section: ``AmericanPhase._emptied``."""
+    section = np.arange(S)
+    blocks_after = (np.arange(S + 1)[None, :] > section[:, None]).astype(np.int16)
+    step = section[:, None] - section[None, :]  # how far each section (rows) is past each (columns)
+    near_bits = np.where(np.abs(step) <= NEAR, np.left_shift(1, np.clip(NEAR + step, 0, 62)), 0).astype(np.int64)
+    return blocks_after, near_bits
 
 
 class _Batch(GermanFire, AmericanPhase):
@@ -87,6 +99,7 @@ class _Batch(GermanFire, AmericanPhase):
         self.blocking = np.zeros((G, S + 1), dtype=np.int16)  # see _count_blocking
         self.near_code = np.zeros((G, S), dtype=np.int64)  # see Doctrine._cleared_near
         self.near_table: np.ndarray | None = None
+        self.blocks_after, self.near_bits = _emptying(S)  # see AmericanPhase._emptied
         self.status = np.zeros((G, B), dtype=np.int8)
         self.defenders = np.zeros((G, B), dtype=np.int8)
         self.n_active = np.zeros(G, dtype=np.int64)  # bunker sections ACTIVE, by game
