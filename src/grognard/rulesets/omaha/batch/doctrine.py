@@ -43,6 +43,7 @@ class Doctrine(Geometry):
     exit_mid: np.ndarray
     exit_mid_padded: np.ndarray  # exit_mid between -inf and inf (no exit: infinitely far)
     exit_mid_or_nan: np.ndarray  # exit_mid between NaNs
+    bunker_cx_padded: np.ndarray  # bunker_cx between zeros (see _nearest)
     mid6: np.ndarray
     # each game's active bunkers as neighbours (``_neighbours``), worked out again only for a game
     # ``stale`` (a bunker of it knocked out since: ``_act``)
@@ -308,20 +309,25 @@ class Doctrine(Geometry):
         at = g * (self.B + 1) + s
         own = np.where(self.status.reshape(-1)[g * self.B + s] == ACTIVE, s, -1)
         before, after = self.active_before.reshape(-1)[at], self.active_after.reshape(-1)[at + 1]
-        candidates = np.stack((before, own, after), axis=1)  # in section order
-        valid = (candidates >= 0) & (candidates < self.B)
         half = BUNKER_WIDTH / 2
-        centre, spot = self.bunker_cx[np.where(valid, candidates, 0)], x[:, None]
-        dx = np.where(valid, np.maximum(np.maximum(centre - half - spot, 0.0), spot - (centre + half)), FAR)
-        rows = np.arange(len(g))
-        column = dx.argmin(axis=1)
-        low, best = dx[rows, column], candidates[rows, column]
-        near_tie = ((dx * dx - (low * low)[:, None] < SIDEWAYS_TIE) & (dx != low[:, None])).any(axis=1)
+        # each candidate's gap, one array each (in section order), FAR where there is none (-1, or B after)
+        gaps = []
+        for candidate, there in ((before, before >= 0), (own, own >= 0), (after, after < self.B)):
+            centre = self.bunker_cx_padded[candidate + 1]
+            gaps.append(np.where(there, np.maximum(np.maximum(centre - half - x, 0.0), x - (centre + half)), FAR))
+        best, low = before.copy(), gaps[0]
+        for candidate, gap in ((own, gaps[1]), (after, gaps[2])):  # a tie keeps the first, as argmin does
+            nearer = gap < low
+            best, low = np.where(nearer, candidate, best), np.where(nearer, gap, low)
+        square = low * low
+        near_tie = np.zeros(len(g), dtype=bool)
+        for gap in gaps:
+            near_tie |= (gap * gap - square < SIDEWAYS_TIE) & (gap != low)
         for i in np.nonzero(near_tie)[0]:  # two bunkers equally near but for float noise: measure as the reference
             active = self.status[g[i]] == ACTIVE
             exact = [self._exact_distance(x[i], y[i], b) if active[b] else np.inf for b in range(self.B)]
             best[i] = int(np.argmin(exact))
-        return np.where(valid.any(axis=1), best, -1)
+        return np.where(low < FAR, best, -1)
 
     def _fresh(self, g: np.ndarray) -> None:
         """The neighbours of the games ``g`` whose bunkers changed, worked out again."""

@@ -111,6 +111,7 @@ class _Batch(GermanFire, AmericanPhase):
         self.active_after = np.zeros((G, B + 1), dtype=np.int64)
         section = np.arange(B)
         self.bunker_cx = section * BUNKER_SECTION_WIDTH + BUNKER_SECTION_WIDTH / 2
+        self.bunker_cx_padded = np.concatenate(([0.0], self.bunker_cx, [0.0]))  # see Doctrine._nearest
         self.exit_of = self._sec6(self.bunker_cx)  # obstacle section in front of each bunker section
         self.exit_mid = self.exit_of * OBSTACLE_SECTION_WIDTH + OBSTACLE_SECTION_WIDTH / 2
         self.exit_mid_padded = np.concatenate(([-np.inf], self.exit_mid, [np.inf]))  # see Doctrine._blocked_exit
