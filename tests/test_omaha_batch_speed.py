@@ -200,3 +200,29 @@ def test_a_section_emptied_changes_the_blocking_and_near_codes_as_counting_them_
         assert short_cut.blocking.tolist() == long_way.blocking.tolist()
         assert short_cut.near_code.tolist() == long_way.near_code.tolist()
     assert emptied > games * short_cut.S / 2
+
+
+def test_the_germans_target_read_from_the_highest_rank_is_argmaxs_row_by_row() -> None:
+    """``_Aims`` names each game's target by the highest rank down its players (each rank ends in its squad's
+    number): the squad ``argmax`` finds row by row, and whether there is one, for games with every squad, none,
+    squads level on height and figures, and as squads are dropped one after another until none is left."""
+    from grognard.rulesets.omaha.batch.fire import _Aims
+
+    rng = np.random.default_rng(23)
+    batch = _Batch(OMAHA.resolve({}), 1, range(1))
+    games = 400
+    y = np.round(rng.choice([-3.0, 0.0, 11.5, 24.0, 25.75, 30.0], (batch.P, games)), 2)
+    figures = rng.integers(0, 13, (batch.P, games))
+    has = rng.random((batch.P, games)) < rng.random(games)  # some games with every squad, some with none
+    scores = np.where(has, batch._threat_rank(y) + figures * 100, -1)
+    aims = _Aims(scores.copy())
+    long_way = scores.T.copy()  # games by players
+    while True:
+        aim = long_way.argmax(axis=1)
+        ok = long_way[np.arange(games), aim] >= 0
+        assert aims.aim.tolist() == aim.tolist() and aims.ok.tolist() == ok.tolist()
+        if not ok.any():
+            break
+        r = np.nonzero(ok & (rng.random(games) < 0.5))[0]
+        aims.drop(r, aim[r])
+        long_way[r, aim[r]] = -1

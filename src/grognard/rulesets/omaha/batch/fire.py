@@ -12,23 +12,29 @@ from grognard.rulesets.omaha.batch.mechanics import ACTIVE, Mechanics
 from grognard.rulesets.omaha.batch.streams import DiceStreams
 from grognard.rulesets.omaha.data import SECTIONS_PER_GERMAN, WALL_Y
 
+NUMBERS = 100  # a rank's last two digits are NUMBERS - 1 less the squad's number (``GermanFire._threat_rank``)
+
 
 class _Aims:
     """The German phase's threat of every squad of the games it plays (``scores``, players by games; -1:
     no squad, or not a target) and each game's target: ``aim`` (the squad of highest threat), ``ok``
-    (whether there is one). Kept through the phase; a squad dropped (wiped out) makes its game aim again."""
+    (whether there is one). Kept through the phase; a squad dropped (wiped out) makes its game aim again.
+
+    A game's ranks are distinct, each ending in its squad's number (``_threat_rank``), so the highest rank of
+    each game (a maximum down the players, over all games at once) names its squad: no ``argmax`` row by row."""
 
     def __init__(self, scores: np.ndarray) -> None:
-        self.scores = np.ascontiguousarray(scores.T.astype(np.int32))  # games by players: a game's row at once
-        self.aim = self.scores.argmax(axis=1)
-        self.ok = self.scores[np.arange(len(self.aim)), self.aim] >= 0
+        self.scores = scores  # players by games (the caller's own array, changed by ``drop``)
+        best = scores.max(axis=0)
+        self.aim = NUMBERS - 1 - best % NUMBERS  # none: -1 names squad 0, as argmax of only -1 does
+        self.ok = best >= 0
 
     def drop(self, r: np.ndarray, p: np.ndarray) -> None:
         """Squads ``p`` of rows ``r`` are no target any more; those rows aim again."""
-        self.scores[r, p] = -1
-        aim = self.scores[r].argmax(axis=1)
-        self.aim[r] = aim
-        self.ok[r] = self.scores[r, aim] >= 0
+        self.scores[p, r] = -1
+        best = self.scores[:, r].max(axis=0)
+        self.aim[r] = NUMBERS - 1 - best % NUMBERS
+        self.ok[r] = best >= 0
 
 
 class GermanFire:
@@ -62,8 +68,10 @@ class GermanFire:
     def _threat_rank(self, y: np.ndarray) -> np.ndarray:
         """How the Germans rank squads at heights ``y`` (players by games), but for their figures, which
         count a hundred each (``bots.german_target``): furthest up, then most figures, then the lowest
-        number; every rank is positive."""
-        return (np.round(y * 100).astype(np.int64) + 100_000) * 10_000 + (99 - np.arange(self.P))[:, None]
+        number; every rank is positive, and ends in ``NUMBERS - 1`` less the squad's number (``_Aims``)."""
+        if self.P > NUMBERS:
+            raise ValueError(f"the Omaha batch path ranks at most {NUMBERS} squads a game")
+        return (np.round(y * 100).astype(np.int64) + 100_000) * 10_000 + (NUMBERS - 1 - np.arange(self.P))[:, None]
 
     def _germans(self, live: np.ndarray) -> None:
         """Bunker fire in section order, then artillery by German (omaha.19-24, ``bots.german_target``).
