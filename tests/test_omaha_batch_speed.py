@@ -226,3 +226,45 @@ def test_the_germans_target_read_from_the_highest_rank_is_argmaxs_row_by_row() -
         r = np.nonzero(ok & (rng.random(games) < 0.5))[0]
         aims.drop(r, aim[r])
         long_way[r, aim[r]] = -1
+
+
+def test_the_nearest_blocked_exit_is_worked_out_again_only_where_an_exit_changed() -> None:
+    """``_exits_changed`` marks a game's blocked exits to be worked out again only where one of them changed
+    (a knocked-out bunker's exit found with obstacles or cleared), not at every section emptied or bunker
+    knocked out: ``_blocked_exit`` still answers as the nearest blocked exit measured afresh (the left one on a
+    tie), event after event, and works them out again for fewer games than it is told of."""
+    from grognard.rulesets.omaha.batch.mechanics import ACTIVE, DESTROYED, SILENCED
+
+    rng = np.random.default_rng(29)
+    games = 50
+    batch = _Batch(OMAHA.resolve({}), 1, range(games))
+    batch.status[:] = rng.choice([ACTIVE, ACTIVE, SILENCED, DESTROYED], (games, batch.B))
+    batch.obs[:] = rng.choice([0, 1, 2], (games, batch.S))
+    every = np.arange(batch.B)
+    batch._exits_changed(np.repeat(batch.rows_all, batch.B), np.tile(batch.exit_of, games))
+    told = worked = 0
+    long_way_neighbours = batch._neighbours
+
+    def counted(ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        nonlocal worked
+        worked += len(ok)
+        return long_way_neighbours(ok)
+
+    batch._neighbours = counted  # type: ignore[method-assign]
+    for _ in range(60):
+        g = np.nonzero(rng.random(games) < 0.5)[0]
+        b = rng.integers(0, batch.B, len(g))
+        knocked = rng.random(len(g)) < 0.5
+        batch.status[g[knocked], b[knocked]] = SILENCED
+        batch.obs[g[~knocked], batch.exit_of[b[~knocked]]] = rng.choice([0, 1], (~knocked).sum())
+        batch._exits_changed(g, batch.exit_of[b])
+        told += len(g)
+        x = np.round(rng.uniform(0, batch.width, games), 2)
+        x[:10] = rng.choice(batch.exit_mid[:-1] + np.diff(batch.exit_mid) / 2, 10)  # midway between two exits
+        found = batch._blocked_exit(batch.rows_all, x)
+        blocked = (batch.status >= SILENCED) & (batch.obs[:, batch.exit_of] != 0)
+        for k in range(games):
+            mids = batch.exit_mid[every[blocked[k]]]
+            expected = mids[np.argmin(np.abs(mids - x[k]))] if len(mids) else None
+            assert (None if np.isnan(found[k]) else float(found[k])) == expected
+    assert 0 < worked < told * 0.8, (worked, told)

@@ -292,8 +292,10 @@ class Doctrine(Geometry):
         b = self.exit_bunker[section]
         is_exit = b >= 0
         g, b, section = g[is_exit], b[is_exit], section[is_exit]
-        self.blocked[g, b] = (self.status[g, b] >= SILENCED) & (self.obs[g, section] != 0)
-        self.exits_stale[g] = True
+        blocked = (self.status[g, b] >= SILENCED) & (self.obs[g, section] != 0)
+        changed = self.blocked[g, b] != blocked  # most change nothing (an active bunker's exit cleared, ...)
+        self.blocked[g, b] = blocked
+        self.exits_stale[g[changed]] = True
 
     def _nearest(self, g: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """The nearest active bunker's section (first in section order on a tie), -1 if none.
