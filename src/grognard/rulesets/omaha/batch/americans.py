@@ -134,30 +134,28 @@ class AmericanPhase(Doctrine):
         mg = g[is_move]
         self.x[p][mg] = mx[is_move]
         self.y[p][mg] = my[is_move]
-        if self.hidden:
-            arrive_section = self._sec6(mx)
-            arrive = is_move & at & (self.obs[g, arrive_section] == UNKNOWN)
-        else:  # every section was rolled at the start
-            arrive = np.zeros(len(g), dtype=bool)
         past = is_move & (my > WALL_Y + TOLERANCE)
         first = g[past & (self.stats["first_past_wall_turn"][g] == 0)]
         self.stats["first_past_wall_turn"][first] = self.turn
-        fights = (kind == SHOOT) | (kind == CLEAR) | (kind == ASSAULT)
-        rolls = arrive | fights
+        rolls = kind >= SHOOT  # a fight: SHOOT, CLEAR or ASSAULT
+        arrive = None  # without hidden obstacles every section was rolled at the start
+        if self.hidden:
+            arrive_section = self._sec6(mx)
+            arrive = is_move & at & (self.obs[g, arrive_section] == UNKNOWN)
+            rolls |= arrive
         if not rolls.any():
             return
         i = np.nonzero(rolls)[0]
         gi = g[i]
         figures = self.fig[p][gi]
-        counts = np.where(arrive[i], 1, figures)
-        values = self.dice.roll(gi, counts)
+        a = None if arrive is None else arrive[i]
+        values = self.dice.roll(gi, figures if a is None else np.where(a, 1, figures))
         k = kind[i]
         wins = (values >= self.m.order_at[k][:, None]).sum(axis=1)  # each fight's successes (omaha.16-18)
         # a squad arriving at the wall over an unrolled section rolls its obstacles (omaha.32)
         # a section's obstacles matter to the band and the exits only as none or some: a section found or
         # cleared empty changes them (a section unrolled counts as some)
-        a = arrive[i]
-        if a.any():
+        if a is not None and a.any():
             section, found = arrive_section[i][a], self.m.obstacle_faces[values[a, 0]]
             self.obs[gi[a], section] = found
             self._emptied(gi[a][found == 0], section[found == 0])
@@ -171,7 +169,7 @@ class AmericanPhase(Doctrine):
             self.obs.reshape(-1)[at] = after
             emptied = (before != 0) & (after == 0)
             self._emptied(gi[c][emptied], section[emptied])
-        s = (k == SHOOT) & ~a
+        s = k == SHOOT if a is None else (k == SHOOT) & ~a
         if s.any():
             b = front[i][s]
             left = self.defenders[gi[s], b]
@@ -183,7 +181,7 @@ class AmericanPhase(Doctrine):
             self.stale[gi[s][emptied]] = True
             self._exits_changed(gi[s][emptied], self.exit_of[b[emptied]])
             self.n_active[gi[s][emptied]] -= 1
-        q = (k == ASSAULT) & ~a
+        q = k == ASSAULT if a is None else (k == ASSAULT) & ~a
         if q.any():
             b = target[i][q]
             success = wins[q] > 0

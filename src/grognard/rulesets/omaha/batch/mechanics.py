@@ -14,7 +14,7 @@ from grognard.rulesets.omaha import data as D
 
 # --- statuses and kinds of order ---------------------------------------------------------
 NONE, ACTIVE, SILENCED, DESTROYED = 0, 1, 2, 3  # in order: knocked out is SILENCED or above
-HOLD, MOVE, SHOOT, CLEAR, ASSAULT = 0, 1, 2, 3, 4
+HOLD, MOVE, SHOOT, CLEAR, ASSAULT = 0, 1, 2, 3, 4  # in order: the fights (SHOOT and above) last
 UNKNOWN = -1  # an obstacle section not yet rolled (hidden obstacles)
 OUTCOMES = ("", "american win", "german win", "scored", "unfinished")
 
