@@ -10,7 +10,7 @@ import numpy as np
 from grognard.core.dice import BOTS
 from grognard.rulesets.omaha.batch.americans import AmericanPhase
 from grognard.rulesets.omaha.batch.doctrine import NEAR
-from grognard.rulesets.omaha.batch.fire import GermanFire
+from grognard.rulesets.omaha.batch.fire import GermanFire, _runs
 from grognard.rulesets.omaha.batch.mechanics import (
     ACTIVE,
     DESTROYED,
@@ -35,13 +35,6 @@ from grognard.rulesets.omaha.data import (
 )
 
 PAIRS = ((0, 1), (0, 2), (1, 2))  # the two sections of his three a German's bunkers stand behind
-
-
-def _runs(r: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``np.unique(r, return_index=True, return_counts=True)`` of ``r`` sorted (not empty), without sorting it
-    again: each run's value, where it starts and how long it is."""
-    starts = np.flatnonzero(np.concatenate(([True], r[1:] != r[:-1])))
-    return r[starts], starts, np.diff(np.append(starts, len(r)))
 
 
 def _emptying(S: int) -> tuple[np.ndarray, np.ndarray]:

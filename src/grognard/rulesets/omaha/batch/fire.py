@@ -12,6 +12,14 @@ from grognard.rulesets.omaha.batch.mechanics import ACTIVE, Mechanics
 from grognard.rulesets.omaha.batch.streams import DiceStreams
 from grognard.rulesets.omaha.data import SECTIONS_PER_GERMAN, WALL_Y
 
+
+def _runs(r: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``np.unique(r, return_index=True, return_counts=True)`` of ``r`` sorted (not empty), without sorting it
+    again: each run's value, where it starts and how long it is."""
+    starts = np.flatnonzero(np.concatenate(([True], r[1:] != r[:-1])))
+    return r[starts], starts, np.diff(np.append(starts, len(r)))
+
+
 NUMBERS = 100  # a rank's last two digits are NUMBERS - 1 less the squad's number (``GermanFire._threat_rank``)
 
 
@@ -85,7 +93,7 @@ class GermanFire:
         if not len(live):
             return
         status = self.status if len(live) == self.G else self.status[live]
-        fires = np.ascontiguousarray((status == ACTIVE).T)  # owed by bunkers active now; (B, n)
+        fires = status == ACTIVE  # owed by bunkers active now; (n, B)
         y = self._of(self.y, live)
         # no squad moves in this phase; a squad's figures at the start of the fire (left and lost this turn)
         threat = self._threat_rank(y) + (self._of(self.fig, live) + self._of(self.lost, live)) * 100
@@ -93,13 +101,21 @@ class GermanFire:
         anywhere = _Aims(np.where(has, threat, -1))
         spared = _Aims(np.where(has & ~(y > WALL_Y + TOLERANCE), threat, -1))  # the artillery's (omaha.23-24)
         bunkers = anywhere if self.fire_past_wall else spared  # RULINGS O10
-        # the bunkers owed fire, by section then game (their defenders stay through the phase); a game whose
-        # squads are all wiped out on the way has no target left (``ok``), and its later bunkers fire not
-        section, row = np.nonzero(fires & bunkers.ok)
-        bounds = np.searchsorted(section, np.arange(self.B + 1)).tolist()
+        # the bunkers owed fire, by game then section (their defenders stay through the phase), a round at a
+        # time: every game's first, then every game's second, ... (a game's in section order, as its dice come;
+        # the games' fire is their own); a game whose squads are all wiped out on the way has no target left
+        # (``ok``), and its later bunkers fire not
+        row, section = np.nonzero(fires & bunkers.ok[:, None])
         defenders = self.defenders.reshape(-1)[live[row] * self.B + section]
-        for b in range(self.B):
-            r, left = row[bounds[b] : bounds[b + 1]], defenders[bounds[b] : bounds[b + 1]]
+        order, bounds = np.zeros(0, dtype=np.int64), [0]
+        if len(row):
+            _, first, count = _runs(row)
+            rank = np.arange(len(row)) - np.repeat(first, count)  # each bunker's place in its game's fire
+            order = np.argsort(rank, kind="stable")
+            bounds = np.searchsorted(rank[order], np.arange(int(count.max()) + 1)).tolist()
+        for k in range(len(bounds) - 1):
+            chosen = order[bounds[k] : bounds[k + 1]]
+            r, left = row[chosen], defenders[chosen]
             ok = bunkers.ok[r]
             if not ok.all():
                 r, left = r[ok], left[ok]
@@ -113,7 +129,7 @@ class GermanFire:
             r = every
             if self.needs_bunker:  # RULINGS O11 read the other way (OmahaGame.calls_artillery)
                 own = slice(SECTIONS_PER_GERMAN * k, SECTIONS_PER_GERMAN * (k + 1))
-                r = r[fires[own].any(axis=0)]
+                r = r[fires[:, own].any(axis=1)]
             r = r[spared.ok[r]]
             if not len(r):
                 continue
