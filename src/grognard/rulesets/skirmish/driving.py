@@ -39,7 +39,7 @@ from grognard.rulesets.skirmish import vehicles as V
 from grognard.rulesets.skirmish.actions import Drive, Stop
 from grognard.rulesets.skirmish.context import Context, Passed
 from grognard.rulesets.skirmish.state import Figure, Vehicle
-from grognard.rulesets.skirmish.terrain import line_of
+from grognard.rulesets.skirmish.terrain import Terrain, line_of
 
 XY = tuple[float, float]
 
@@ -233,7 +233,7 @@ def surely_refused(ctx: Context, vehicle: str, action: Any) -> bool:
         men = (  # Ground.apart of each disc's box, first, by its centre
             at for at in afoot if not (at[0] + grow < x0 or x1 < at[0] - grow or at[1] + grow < y0 or y1 < at[1] - grow)
         )
-        return any(drive.overlaps(V.disc(at, radius)) for at in men)
+        return any(drive.overlaps_disc(at, radius) for at in men)
     except Exception:
         return False
 
@@ -247,7 +247,42 @@ def ground_refuses(ctx: Context, v: Vehicle, action: Drive, path: list[XY] | Non
     if path is None:
         path = [(v.x, v.y), *((snap(x), snap(y)) for x, y in action.path)]
     terrain = ctx.terrain
-    return V.ground_problem(terrain, path, kind=v.kind, facing=v.heading, memo=ctx.sight_memo(terrain)) is not None
+    return V.ground_problem(terrain, path, kind=v.kind, facing=v.heading, memo=ground_memo(ctx, terrain)) is not None
+
+
+STORES = 64  # the grounds whose memos are kept, at most
+STORE_ENTRIES = 50_000  # what each keeps, at most (then it starts afresh)
+
+
+def ground_memo(ctx: Context, terrain: Terrain, part: str = "problems") -> dict[Any, Any]:
+    """A memo of what ``terrain``'s ground alone decides of drives, shared by every terrain of the scenario
+    with the same ground (a vehicle's drive makes a new terrain of the moment and leaves the ground as it was):
+    ``part`` "problems" (``vehicles.ground_problem``: the table's size, the ponds, the features that stop
+    vehicles, the buildings and the cliffs) or "costs" (``vehicles.measure_drive``'s: the roads, hills and
+    rivers). The ground is told by those shapes' WKB, read once a terrain."""
+    memo = ctx.sight_memo(terrain)
+    found: dict[Any, Any] | None = memo.get(("drive ground memo", part))
+    if found is None:
+        if part == "problems":
+            stops = [f for f in terrain.features if f.kind in V.STOPS_VEHICLES or f.kind in V.TANKS_KEPT_OUT]
+            key: tuple[Any, ...] = (
+                terrain.width,
+                terrain.depth,
+                terrain.pond.wkb,
+                tuple((f.kind, f.id, f.shape.wkb) for f in stops),
+                tuple((b.id, b.shape.wkb) for b in terrain.buildings),
+                tuple((c.id, c.shape.wkb) for c in terrain.cliffs),
+            )
+        else:
+            key = (terrain.road.wkb, terrain.river.wkb, tuple((h.id, h.height, h.shape.wkb) for h in terrain.hills))
+        stores: dict[Any, dict[Any, Any]] = ctx.shared.bot_cache.setdefault("drive grounds", {})
+        if len(stores) >= STORES:
+            stores.clear()
+        found = stores.setdefault((part, id(terrain.tables), *key), {})
+        memo[("drive ground memo", part)] = found
+    if len(found) > STORE_ENTRIES:
+        found.clear()
+    return found
 
 
 def setup_vehicles(ctx: Context) -> None:
@@ -382,7 +417,7 @@ def check_drive(ctx: Context, action: Drive) -> DrivePlan:
             )
         if not entry.afloat:  # measure_drive's first refusals, the ground's, before the shapes it is given
             terrain = ctx.terrain
-            problem = V.ground_problem(terrain, path, kind=v.kind, facing=facing, memo=ctx.sight_memo(terrain))
+            problem = V.ground_problem(terrain, path, kind=v.kind, facing=facing, memo=ground_memo(ctx, terrain))
             if problem is not None:
                 raise IllegalAction(f"{action}: {v.id}: {problem[1]}", problem[0])
         base = ctx.tables.sight.base.value
@@ -409,6 +444,7 @@ def check_drive(ctx: Context, action: Drive) -> DrivePlan:
                 men=list(afoot.items()),
                 radius=radius,
                 ground_ok=True,
+                costs=ground_memo(ctx, ctx.terrain, "costs"),
             )
         if measure.problem is not None:
             rule, why = measure.problem

@@ -16,6 +16,10 @@ ranges along and across it):
   around it, so a core meeting a shape shrunk by ``m`` shares at least the disc with it: at ``EDGE`` more than
   the 1e-6 square inch of touching an edge, at ``AREA`` more than the 0.01 of an overlap (GEOS draws a shrunk
   shape's round corners by chords within 0.2% of ``m``, and the margins are far wider than rounding).
+- **bounds on an area** (``shares``): what a shape shares with ``fresh`` is at most what it shares with the
+  outer pieces, all told, and at least what it shares with the core, or with any footprint of the drive less
+  what it shares with the start footprint. A man's base is a regular polygon on its circle: its tests are
+  worked out from its centre (``disc_clear``, ``disc_shares``).
 """
 
 from __future__ import annotations
@@ -35,8 +39,9 @@ Frame = tuple[float, float, float, float, float, float, float, float]  # ox, oy,
 TURN_STEP = 30.0  # degrees between the footprints of a vehicle turning where it stands (``vehicles.swept``)
 GROW = 1e-6  # inches: the outer pieces grown by this, far more than rounding moves a corner
 EDGE = 0.01  # inches: a disc this wide holds 3.1e-4 sq in, far more than the 1e-6 of touching an edge
-AREA = 0.1  # inches: a disc this wide holds 0.031 sq in, more than the 0.01 an overlap needs
+AREA = 0.06  # inches: a disc this wide holds 0.0113 sq in (0.01128 as GEOS draws it), more than the 0.01 of an overlap
 SLACK = 1e-9  # inches taken off the core's every side for rounding
+INSCRIBED = math.cos(math.pi / 32)  # a regular polygon of 32 sides or more on a circle holds this share of it
 ERODED_KEPT = 4096  # the shapes shrunk kept (by identity), at most
 
 
@@ -46,6 +51,14 @@ def _corners(frame: Frame) -> list[XY]:
         (ox + s * ux - t * uy, oy + s * uy + t * ux)  # the origin + s along the axis + t across it
         for s, t in ((s1, t1), (s0, t1), (s0, t0), (s1, t0))
     ]
+
+
+def _gap(at: XY, frame: Frame) -> float:
+    """The distance from ``at`` to the rectangle of ``frame`` (0 inside it)."""
+    ox, oy, ux, uy, s0, s1, t0, t1 = frame
+    dx, dy = at[0] - ox, at[1] - oy
+    s, t = dx * ux + dy * uy, dy * ux - dx * uy
+    return math.hypot(max(s0 - s, 0.0, s - s1), max(t0 - t, 0.0, t - t1))
 
 
 def _grown(frame: Frame, by: float) -> Frame:
@@ -58,7 +71,7 @@ class Swath:
     module's docstring); ``heading``: the heading at its end, as ``vehicles.swept`` gives it; ``box``: bounds
     that hold ``fresh`` (those of the outer pieces)."""
 
-    __slots__ = ("_cores", "_outer", "box", "feet", "frames", "half", "heading", "leg")
+    __slots__ = ("_cores", "_feet", "_outer", "box", "feet", "frames", "half", "heading", "leg")
 
     def __init__(self, path: Sequence[XY], facing: float, length: float, width: float) -> None:
         hl, hw = self.half = (length / 2, width / 2)
@@ -93,6 +106,7 @@ class Swath:
         xs, ys = zip(*(c for f in self.frames for c in _corners(f)), strict=True)
         self.box = (min(xs), min(ys), max(xs), max(ys))
         self._outer: np.ndarray | None = None
+        self._feet: np.ndarray | None = None
         self._cores: dict[float, BaseGeometry | None] = {}
 
     def outer(self) -> np.ndarray:
@@ -101,22 +115,53 @@ class Swath:
             self._outer = np.asarray(shapely.polygons(np.array([_corners(f) for f in self.frames], dtype=float)))
         return self._outer
 
+    def core_frame(self, m: float) -> Frame | None:
+        """The core at margin ``m`` (see the module's docstring), or None (none, or not a one-leg drive)."""
+        if self.leg is None:
+            return None
+        (ox, oy, ux, uy, _, _, _, _), du, dn = self.leg
+        hl, hw = self.half
+        sx, sy = self.feet[0][2], self.feet[0][3]  # the start footprint's axis
+        beyond = hl * abs(sx * ux + sy * uy) + hw * abs(sy * ux - sx * uy)  # its farthest corner along the leg
+        s0, s1 = beyond + m + SLACK, max(hl, du + hl) - m - SLACK
+        t0, t1 = max(-hw, dn - hw) + m + SLACK, min(hw, dn + hw) - m - SLACK
+        return (ox, oy, ux, uy, s0, s1, t0, t1) if s0 < s1 and t0 < t1 else None
+
     def core(self, m: float) -> BaseGeometry | None:
-        """The core at margin ``m`` (see the module's docstring) as a polygon, or None (none, or not one leg)."""
-        if m in self._cores:
-            return self._cores[m]
-        found = None
-        if self.leg is not None:
-            (ox, oy, ux, uy, _, _, _, _), du, dn = self.leg
-            hl, hw = self.half
-            sx, sy = self.feet[0][2], self.feet[0][3]  # the start footprint's axis
-            beyond = hl * abs(sx * ux + sy * uy) + hw * abs(sy * ux - sx * uy)  # its farthest corner along the leg
-            s0, s1 = beyond + m + SLACK, max(hl, du + hl) - m - SLACK
-            t0, t1 = max(-hw, dn - hw) + m + SLACK, min(hw, dn + hw) - m - SLACK
-            if s0 < s1 and t0 < t1:
-                found = shapely.polygons(_corners((ox, oy, ux, uy, s0, s1, t0, t1)))
-        self._cores[m] = found
-        return found
+        """The core at margin ``m`` as a polygon (made once), or None."""
+        if m not in self._cores:
+            frame = self.core_frame(m)
+            self._cores[m] = None if frame is None else shapely.polygons(_corners(frame))
+        return self._cores[m]
+
+    def shares(self, shape: BaseGeometry, area: float) -> bool | None:
+        """Whether ``fresh`` and ``shape`` share more than ``area`` square inches, when bounds on what they
+        share settle it (by more than rounding); else None. At most: the sum of what ``shape`` shares with
+        each outer piece. At least: what it shares with the core at ``SLACK`` (clear of the start footprint),
+        or with a footprint of the drive less what it shares with the footprint at the start (``fresh`` holds
+        each footprint less the start one)."""
+        upper = float(shapely.area(shapely.intersection(shape, self.outer())).sum())
+        if upper <= area - SLACK:
+            return False
+        if self._feet is None:
+            self._feet = np.asarray(shapely.polygons(np.array([_corners(f) for f in self.feet], dtype=float)))
+        shared = shapely.area(shapely.intersection(shape, self._feet)).tolist()
+        lower = max(shared[1:], default=0.0) - shared[0]
+        core = self.core(SLACK)
+        if core is not None:
+            lower = max(lower, float(shapely.area(shapely.intersection(shape, core))))
+        return True if lower > area + SLACK else None
+
+    def disc_clear(self, at: XY, radius: float) -> bool:
+        """A disc of ``radius`` about ``at`` (and so any polygon within it) meets no outer piece."""
+        return all(_gap(at, f) > radius + SLACK for f in self.frames)
+
+    def disc_shares(self, at: XY, radius: float, m: float) -> bool:
+        """A man's base (``vehicles.disc``: a polygon of at least 32 sides on the circle of ``radius`` about
+        ``at``, so holding the disc of ``radius`` x cos(pi/32)) surely shares a disc of radius ``m`` with
+        ``fresh``: a core point lies that much within it."""
+        frame = self.core_frame(m)
+        return frame is not None and _gap(at, frame) <= radius * INSCRIBED - m - SLACK
 
     def clear_of(self, shape: BaseGeometry) -> bool:
         """``shape`` meets no outer piece: ``fresh`` surely has nothing in common with it."""

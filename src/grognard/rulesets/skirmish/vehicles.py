@@ -102,7 +102,7 @@ class Ground:
         self.heading = self.swath.heading
         self.box: tuple[float, float, float, float] = self.swath.box
         self._made: tuple[BaseGeometry, BaseGeometry] | None = None
-        self.found: dict[tuple[str, int], tuple[BaseGeometry, bool]] = {}
+        self.found: dict[tuple[Any, ...], tuple[BaseGeometry | None, bool]] = {}
 
     def _make(self) -> tuple[BaseGeometry, BaseGeometry]:
         if self._made is None:
@@ -155,10 +155,32 @@ class Ground:
         elif swath.surely_shares(shape, SW.EDGE) if polygon_edge else swath.surely_meets(shape):
             hit = True
         else:
-            hit = bool(self.fresh.intersects(shape))
-            if hit and polygon_edge and shape.intersection(self.fresh).area <= 1e-6:
-                hit = False  # touches an edge only
+            sure = swath.shares(shape, 1e-6) if polygon_edge else None
+            if sure is not None:
+                hit = sure
+            else:
+                hit = bool(self.fresh.intersects(shape))
+                if hit and polygon_edge and shape.intersection(self.fresh).area <= 1e-6:
+                    hit = False  # touches an edge only
         self.found[key] = (shape, hit)
+        return hit
+
+    def overlaps_disc(self, at: XY, radius: float) -> bool:
+        """``overlaps(disc(at, radius))``: a man's base; surely no or yes from the swath's pieces alone."""
+        key = ("disc", at, radius)
+        known = self.found.get(key)
+        if known is not None:
+            return known[1]
+        swath = self.swath
+        if swath.disc_clear(at, radius):
+            hit = False
+        elif swath.disc_shares(at, radius, SW.AREA):
+            hit = True
+        else:
+            shape = disc(at, radius)
+            sure = swath.shares(shape, 0.01)
+            hit = sure if sure is not None else bool(self.fresh.intersection(shape).area > 0.01)
+        self.found[key] = (None, hit)
         return hit
 
     def overlaps(
@@ -173,8 +195,11 @@ class Ground:
         swath = self.swath
         if self.apart(box) or swath.clear_of(shape):
             hit = False
+        elif swath.surely_shares(shape, SW.AREA):
+            hit = True
         else:
-            hit = swath.surely_shares(shape, SW.AREA) or bool(self.fresh.intersection(shape).area > 0.01)
+            sure = swath.shares(shape, 0.01)
+            hit = sure if sure is not None else bool(self.fresh.intersection(shape).area > 0.01)
         if keep:
             self.found[key] = (shape, hit)
         return hit
@@ -249,6 +274,7 @@ def measure_drive(
     men: Sequence[tuple[str, XY]] = (),
     radius: float = 0.0,
     ground_ok: bool = False,
+    costs: dict[Any, Any] | None = None,
 ) -> DriveMeasure:
     """The cost of driving ``path`` (the centre's, start first) for a vehicle of ``kind`` whose move is
     ``allowance`` inches, and the first rule it breaks.
@@ -263,7 +289,8 @@ def measure_drive(
     castle (skirmish.62); and anything in ``others`` ((what, shape): other
     vehicles and men on foot), then ``men`` ((who, where): men on foot as
     discs of ``radius`` inches, made only for those near the drive). ``ground_ok``: the caller found no
-    ``ground_problem`` for this drive on this terrain (it is not looked for again).
+    ``ground_problem`` for this drive on this terrain (it is not looked for again). ``costs``: a memo of the
+    costs (pure functions of the path and the terrain's roads, hills and rivers) for this terrain's ground.
     """
     tables = terrain.tables
     entry = tables.vehicles.kind(kind)
@@ -296,9 +323,27 @@ def measure_drive(
         close = ~((xy[:, 0] + grow < x0) | (x1 < xy[:, 0] - grow) | (xy[:, 1] + grow < y0) | (y1 < xy[:, 1] - grow))
         for k in close.nonzero()[0].tolist():  # np.flatnonzero without its dispatch (a 1-d mask)
             what, at = men[k]
-            if drive.overlaps(disc(at, radius)):
+            if drive.overlaps_disc(at, radius):
                 measure.problem = ("skirmish.23", f"{what} is in the way")
                 return measure
+    key = ("drive costs", tuple(path), river_paid, allowance)
+    known = costs.get(key) if costs is not None else None
+    if known is not None:
+        measure.parts.update(known[0])
+        measure.rivers = known[1]
+    else:
+        _costs(terrain, line, path, river_paid, allowance, measure)
+        if costs is not None:
+            costs[key] = (dict(measure.parts), measure.rivers)
+    measure.cost = measure.length + sum(measure.parts.values())
+    return measure
+
+
+def _costs(
+    terrain: Terrain, line: LineString, path: Sequence[XY], river_paid: bool, allowance: float, measure: DriveMeasure
+) -> None:
+    """``measure_drive``'s costs of driving ``line`` (``path``'s): its parts and the rivers entered."""
+    tables = terrain.tables
     parts = measure.parts
     if not terrain.road.is_empty and terrain.road.intersects(line):
         on_road = line.intersection(terrain.road).length
@@ -317,8 +362,6 @@ def measure_drive(
         measure.rivers = entries
         if entries:
             parts["river"] = entries * tables.movement.river_loss.value * allowance
-    measure.cost = measure.length + sum(parts.values())
-    return measure
 
 
 def ground_problem(
