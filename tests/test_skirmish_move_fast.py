@@ -15,18 +15,23 @@ from typing import Any
 
 import numpy as np
 import pytest
+from shapely.geometry import Polygon
 
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.errors import IllegalAction
-from grognard.core.geometry import TOLERANCE
+from grognard.core.geometry import TOLERANCE, snap
 from grognard.rulesets import get
+from grognard.rulesets.skirmish import afoot as AF
+from grognard.rulesets.skirmish import bots as B
 from grognard.rulesets.skirmish import moving as MV
 from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import Move, Order
 from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.moving import MoveSpace
+from grognard.rulesets.skirmish.terrain import Terrain
 
 XY = tuple[float, float]
 
@@ -155,3 +160,146 @@ def test_a_move_probe_surely_refused_is_refused_by_the_whole_check_and_the_check
         game.apply(decision.seat, action, checked=False, decision=decision)
     assert decisions >= 20 and checked >= 300, (decisions, checked)
     assert apart >= 20 and edge["passed"] >= 20 and edge["refused"] >= 20, (apart, edge, sure)
+
+
+def long_way_plan(ctx: Context, action: Move) -> dict[str, list[XY]]:
+    """``moving._plan_move``'s paths as it made them before its one-point short cut (no refusal: the probes
+    given it here are planned by the real one first)."""
+    men = ctx.state.living(action.unit)
+    orders = {o.figure: o for o in action.orders}
+    leader = men[0]
+    paths: dict[str, list[XY]] = {}
+    for f in men:
+        start = (f.x, f.y)
+        given = orders.get(f.id)
+        if given is not None and given.verb == "ladder" and len(given.points) == 2:
+            paths[f.id] = [start, (snap(given.points[1][0]), snap(given.points[1][1]))]
+        elif given is not None:
+            paths[f.id] = [start, *((snap(x), snap(y)) for x, y in given.points)] if given.verb == "to" else [start]
+        elif f.on_ladder is not None:
+            paths[f.id] = [start]
+        elif action.path:
+            dx, dy = f.x - leader.x, f.y - leader.y
+            paths[f.id] = [start, *((snap(x + dx), snap(y + dy)) for x, y in action.path)]
+        else:
+            paths[f.id] = [start]
+    return paths
+
+
+def test_a_paths_box_is_what_min_and_max_give() -> None:
+    rng = np.random.default_rng(33)
+    for n in (2, 3, 4):
+        for _ in range(400):
+            path = [(float(x), float(y)) for x, y in np.round(rng.uniform(-3, 3, (n, 2)), int(rng.integers(0, 3)))]
+            want = (min(p[0] for p in path), min(p[1] for p in path), max(p[0] for p in path), max(p[1] for p in path))
+            assert AF.path_box(path) == want, path
+
+
+@pytest.mark.parametrize(("scenario", "index"), [("gun_line_armour", 1), ("castle_storm", 0)])
+def test_only_a_man_whose_box_meets_a_vehicles_is_asked_whether_he_walks_into_it(
+    monkeypatch: pytest.MonkeyPatch, scenario: str, index: int
+) -> None:
+    """Over the doctrine's move probes of a game with vehicles, ``afoot.any_walks_into`` says what asking
+    ``walks_into`` of every man's path says, and asks it of fewer paths (before, ``surely_refused`` asked it of
+    every man's path of two to four points until one walked in); every probe's plan is the long way's."""
+    game = game_of(scenario, index)
+    bot = DoctrineBot(np.random.default_rng(stream(33, index, BOTS)))
+    probes: list[Move] = []
+    contains = MoveSpace.contains
+    walks_into = AF.walks_into
+    asked = {"n": 0}
+
+    def recording(space: MoveSpace, action: Any) -> bool:
+        probes.append(action)
+        return contains(space, action)
+
+    def counted(*args: Any) -> str | None:
+        asked["n"] += 1
+        return walks_into(*args)
+
+    checked = into = paths_of = 0
+    while game.result is None and checked < 600:
+        decision = game.pending()[0]
+        probes.clear()
+        monkeypatch.setattr(MoveSpace, "contains", recording)
+        action = bot.choose(game, decision)
+        monkeypatch.setattr(MoveSpace, "contains", contains)
+        ctx = game.ctx
+        found = AF.obstacles(ctx)
+        for probe in dict.fromkeys(probes):
+            if not isinstance(probe, Move) or probe.turn is not None:
+                continue
+            try:
+                paths = MV._plan_move(ctx, probe)
+            except IllegalAction:
+                continue
+            assert paths == long_way_plan(ctx, probe), probe
+            want = any(2 <= len(p) <= 4 and walks_into(ctx, p, found) is not None for p in paths.values())
+            monkeypatch.setattr(AF, "walks_into", counted)
+            assert AF.any_walks_into(ctx, paths.values(), found) == want, probe
+            monkeypatch.setattr(AF, "walks_into", walks_into)
+            checked += 1
+            into += want
+            paths_of += sum(2 <= len(p) <= 4 for p in paths.values())
+        game.apply(decision.seat, action, checked=False, decision=decision)
+    assert checked >= 150 and into >= 30, (checked, into)
+    assert asked["n"] < paths_of // 2, (asked, paths_of)
+
+
+def test_a_man_in_no_building_is_not_asked_for_his_section_and_in_danger_says_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At the move decisions of a village_street game, ``bots.in_danger`` of every man says what the sections
+    say (``Terrain.section_at``, the section's state and its chance to fall), and asks ``section_at`` only of
+    the men in a building (before, of every man)."""
+    game = game_of("village_street", 0)
+    bot = DoctrineBot(np.random.default_rng(stream(33, 0, BOTS)))
+    section_at = Terrain.section_at
+    asked = {"n": 0}
+
+    def counted(terrain: Terrain, x: float, y: float) -> Any:
+        asked["n"] += 1
+        return section_at(terrain, x, y)
+
+    men = inside = 0
+    while game.result is None and men < 600:
+        decision = game.pending()[0]
+        if isinstance(decision.space, MoveSpace):
+            ctx = game.ctx
+            for f in [f for f in ctx.state.figures.values() if f.alive and f.on_table]:
+                section = section_at(ctx.terrain, f.x, f.y)
+                want = None
+                if section is not None and ST.state_of(ctx, section.id) != "all dead":
+                    want = section.id if ST.collapse_chance(ctx, section.id) >= B.LEAVE_AT else None
+                monkeypatch.setattr(Terrain, "section_at", counted)
+                assert B.in_danger(ctx, f) == want, f.id
+                monkeypatch.setattr(Terrain, "section_at", section_at)
+                men += 1
+                inside += section is not None
+        game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+    assert men >= 600 and inside >= 20, (men, inside)
+    assert asked["n"] <= men // 2, (asked, men)
+
+
+def test_the_objectives_centres_are_the_polygons_centroids_made_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An attacker's aim is the nearest objective's centre, the centroid of its polygon, made once for the
+    scenario (before, every leader's every move made each objective's polygon again)."""
+    game = game_of("village_street", 0)
+    ctx = game.ctx
+    spec = ctx.scenario.spec
+    want = [Polygon(o.shape).centroid for o in spec.objectives if o.id in spec.victory.objectives]
+    attacker = next(f for f in ctx.state.figures.values() if f.side == spec.victory.attacker)
+    B.aim_point(ctx, attacker.side, attacker)
+    made = {"n": 0}
+
+    def counted(*args: Any) -> Polygon:
+        made["n"] += 1
+        return Polygon(*args)
+
+    monkeypatch.setattr(B, "Polygon", counted)
+    rng = np.random.default_rng(33)
+    for x, y in rng.uniform(0, 40, (50, 2)).tolist():
+        attacker.x, attacker.y = x, y
+        near = min(want, key=lambda c: math.hypot(c.x - x, c.y - y))
+        assert B.aim_point(ctx, attacker.side, attacker) == (near.x, near.y)
+    assert made["n"] == 0

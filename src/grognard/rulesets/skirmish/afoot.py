@@ -6,6 +6,8 @@ path by them, and ``moving.surely_refused`` refuses a whole move by them before 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from shapely.geometry import LineString
 from shapely.geometry.base import BaseGeometry
 
@@ -58,16 +60,49 @@ def walks_into(ctx: Context, path: list[XY], found: list[Obstacle] | None = None
     return _walks_into(ctx, path, shapes)
 
 
+def any_walks_into(ctx: Context, paths: Iterable[list[XY]], found: list[Obstacle]) -> bool:
+    """Some path of two to four points among ``paths`` walks into one of ``found`` (``walks_into`` says so).
+    A path whose box, grown by half a base, meets no obstacle's box is passed over without asking: that is
+    ``walks_into``'s own first test, under which it answers None."""
+    if not found:
+        return False
+    reach = ctx.tables.sight.base.value / 2 + 1e-9
+    boxes = [bounds for _, _, bounds, _ in found]
+    for path in paths:
+        if not 2 <= len(path) <= 4:
+            continue
+        px0, py0, px1, py1 = path_box(path)
+        px0, py0, px1, py1 = px0 - reach, py0 - reach, px1 + reach, py1 + reach
+        for x0, y0, x1, y1 in boxes:
+            if x1 < px0 or px1 < x0 or y1 < py0 or py1 < y0:
+                continue
+            if walks_into(ctx, path, found) is not None:
+                return True
+            break
+    return False
+
+
+def path_box(path: list[XY]) -> tuple[float, float, float, float]:
+    """The box round ``path``'s points: (least x, least y, most x, most y), as ``min`` and ``max`` give them."""
+    if len(path) == 2:
+        (ax, ay), (bx, by) = path
+        return (
+            bx if bx < ax else ax,
+            by if by < ay else ay,
+            bx if bx > ax else ax,
+            by if by > ay else ay,
+        )
+    xs = [p[0] for p in path]
+    ys = [p[1] for p in path]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
 def _walks_into(ctx: Context, path: list[XY], found: list[Obstacle]) -> str | None:
     half = ctx.tables.sight.base.value / 2
     # the body swept lies within the path's box grown by half a base: a shape whose box is apart meets none of it
     reach = half + 1e-9
-    box = (
-        min(p[0] for p in path) - reach,
-        min(p[1] for p in path) - reach,
-        max(p[0] for p in path) + reach,
-        max(p[1] for p in path) + reach,
-    )
+    x0, y0, x1, y1 = path_box(path)
+    box = (x0 - reach, y0 - reach, x1 + reach, y1 + reach)
     body: BaseGeometry | None = None
 
     def line() -> LineString:  # the path's centre line (kept by line_of)

@@ -199,7 +199,10 @@ def _touching_spot(ctx: Context, f: Figure, target: Figure, foes: list[Figure], 
 
 def in_danger(ctx: Context, f: Figure) -> str | None:
     """The section ``f`` stands in when one shot would bring it down with chance ``LEAVE_AT`` or more (exact 2d6)."""
-    section = ctx.terrain.section_at(f.x, f.y)
+    terrain = ctx.terrain
+    if terrain.building_at(f.x, f.y) is None:
+        return None  # in no building, so in no section (section_at asks the buildings first); kept by point
+    section = terrain.section_at(f.x, f.y)
     if section is None or ST.state_of(ctx, section.id) == "all dead":
         return None
     return section.id if ST.collapse_chance(ctx, section.id) >= LEAVE_AT else None
@@ -462,17 +465,27 @@ def aim_point(ctx: Context, side: str, leader: Figure, *, objective: bool = Fals
     else (or with ``enemy``, a plan's task) the nearest enemy."""
     spec = ctx.scenario.spec
     if (side == spec.victory.attacker or objective) and spec.victory.objectives and not enemy:
-        centres = []
-        for aim in spec.objectives:
-            if aim.id in spec.victory.objectives:
-                c = Polygon(aim.shape).centroid
-                centres.append((c.x, c.y))
+        centres = _objective_centres(ctx)
         return min(centres, key=lambda p: math.hypot(p[0] - leader.x, p[1] - leader.y))
     enemies = M.enemies(ctx, side)
     if not enemies:
         return None
     near = min(enemies, key=lambda e: math.hypot(e.x - leader.x, e.y - leader.y))
     return (near.x, near.y)
+
+
+def _objective_centres(ctx: Context) -> list[XY]:
+    """The centres of the objectives of the scenario's victory, in its order (kept for the scenario)."""
+    found: list[XY] | None = ctx.bot_cache.get("objective centres")
+    if found is None:
+        spec = ctx.scenario.spec
+        found = []
+        for aim in spec.objectives:
+            if aim.id in spec.victory.objectives:
+                c = Polygon(aim.shape).centroid
+                found.append((c.x, c.y))
+        ctx.bot_cache["objective centres"] = found
+    return found
 
 
 def covered_from_enemy(ctx: Context, x: float, y: float, side: str) -> bool:

@@ -56,11 +56,14 @@ def _plan_move(ctx: Context, action: Move) -> dict[str, list[XY]]:
     if waiting and unit.enters > s.turn:
         raise IllegalAction(f"{action}: {unit.id} comes on from move {unit.enters}", "skirmish.45")
     leader = men[0]
+    lx, ly = leader.x, leader.y
+    path = action.path
+    one = path[0] if len(path) == 1 else None  # the leader's one point (most moves): each man's end at once
     paths: dict[str, list[XY]] = {}
     for f in men:
         start = (f.x, f.y)
-        given = orders.get(f.id)
-        walk = CA.plan_castle_path(ctx, f, given)
+        given = orders.get(f.id) if orders else None
+        walk = None if given is None else CA.plan_castle_path(ctx, f, given)
         if walk is not None:
             paths[f.id] = walk
         elif given is not None:
@@ -70,9 +73,11 @@ def _plan_move(ctx: Context, action: Move) -> dict[str, list[XY]]:
                 paths[f.id] = [start]
         elif f.on_ladder is not None:
             paths[f.id] = [start]  # a man on a ladder goes where it takes him (skirmish.79)
-        elif action.path:
-            dx, dy = f.x - leader.x, f.y - leader.y
-            paths[f.id] = [start, *((snap(x + dx), snap(y + dy)) for x, y in action.path)]
+        elif one is not None:
+            paths[f.id] = [start, (snap(one[0] + (f.x - lx)), snap(one[1] + (f.y - ly)))]
+        elif path:
+            dx, dy = f.x - lx, f.y - ly
+            paths[f.id] = [start, *((snap(x + dx), snap(y + dy)) for x, y in path)]
         else:
             paths[f.id] = [start]
     if waiting:
@@ -143,7 +148,6 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
     paths = plan_move(ctx, action)
     terrain = ctx.terrain
     orders = {o.figure: o for o in action.orders}
-    opened = M.open_doors(ctx)
     changed_now: set[str] = set()
     for order in action.orders:
         if order.verb in ("open", "close"):
@@ -153,11 +157,10 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
         elif order.verb == "traps":
             WK.check_traps(ctx, action, order)
     WK.check_build(ctx, action)
-    enemies = M.enemies(ctx, M.unit(ctx, action.unit).side)
-    foes = [(e, e.x, e.y) for e in enemies]
+    foes = _foes(ctx, M.unit(ctx, action.unit).side)
     base = ctx.tables.sight.base.value
     near = base - TOLERANCE + 1e-6
-    doors = frozenset(opened)
+    doors: frozenset[str] = ctx.keep("open doors", lambda: frozenset(M.open_doors(ctx)))
     found = AF.obstacles(ctx)  # the vehicles and the train, for every man's path
     out: dict[str, tuple[list[XY], R.PathMeasure]] = {}
     for fid, path in paths.items():
@@ -178,8 +181,7 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
             if not terrain.on_table(x, y):
                 raise IllegalAction(f"{action}: {fid} would leave the table at ({x:g}, {y:g})", "skirmish.2")
         # only the enemies near the box round the path can be near it (rules.path_near's own short cut)
-        x0, x1 = min(p[0] for p in path), max(p[0] for p in path)
-        y0, y1 = min(p[1] for p in path), max(p[1] for p in path)
+        x0, y0, x1, y1 = AF.path_box(path)
         for enemy, ex, ey in foes:
             if x0 - ex >= near or ex - x1 >= near or y0 - ey >= near or ey - y1 >= near:
                 continue  # farther than the reach along one axis: not near
@@ -230,6 +232,14 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
     return out
 
 
+def _foes(ctx: Context, side: str) -> list[tuple[Figure, float, float]]:
+    """The enemies of ``side`` on the table, each with where he stands; found once while the state stands still."""
+    found: list[tuple[Figure, float, float]] = ctx.keep(
+        "foes " + side, lambda: [(e, e.x, e.y) for e in M.enemies(ctx, side)]
+    )
+    return found
+
+
 def surely_refused(ctx: Context, unit: str, action: Any) -> bool:
     """A cheap test that ``check_move`` refuses ``action`` (a move of ``unit``): its plan is refused, some
     man's path walks into a vehicle or the train (``afoot.walks_into``), or some man would end on a friend's
@@ -245,8 +255,7 @@ def surely_refused(ctx: Context, unit: str, action: Any) -> bool:
         return True
     if ctx.railway is not None or ctx.state.vehicles:
         try:
-            found = AF.obstacles(ctx)
-            if any(2 <= len(path) <= 4 and AF.walks_into(ctx, path, found) is not None for path in paths.values()):
+            if AF.any_walks_into(ctx, paths.values(), AF.obstacles(ctx)):
                 return True
         except Exception:
             return False

@@ -72,6 +72,8 @@ def check_wire(ctx: Context, action: Move, order: Order) -> None:
 
 def check_build(ctx: Context, action: Move) -> None:
     """Men at work on a bridge not yet built: within reach of its site, at most 10 a bridge a move (S10)."""
+    if not any(o.verb == "build" for o in action.orders):
+        return
     s = ctx.state
     sites = ST.bridge_sites(ctx)
     reach = ctx.tables.engineering.reach.value
@@ -118,6 +120,8 @@ def bridges_used(ctx: Context, path: list[XY]) -> list[str]:
 
 def check_crossings(ctx: Context, action: Move, paths: dict[str, tuple[list[XY], R.PathMeasure]]) -> None:
     """Men abreast: at most abreast x ranks_per_move men of a side cross a bridge in a turn (skirmish.88-89)."""
+    if not ST.standing(ctx):
+        return  # no bridge stands: none is crossed
     s = ctx.state
     side = M.unit(ctx, action.unit).side
     count: dict[str, int] = {}
