@@ -8,13 +8,16 @@ short cut from the rule first.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pytest
 import shapely
+import shapely.affinity
 
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.geometry import snap
@@ -24,6 +27,7 @@ from grognard.rulesets.skirmish import artillery as AR
 from grognard.rulesets.skirmish import bots_fire as BF
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish import sight as SG
 from grognard.rulesets.skirmish.actions import Burst
 from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.context import Context
@@ -60,13 +64,20 @@ def edge_points(ctx: Context, space: AR.BurstSpace, rng: np.random.Generator) ->
     reach = max(band.to for band in entry.bands) + R.TOLERANCE
     points = [(f.x, f.y) for f in s.figures.values() if f.alive and f.on_table]
     points += [(snap(float(x)), snap(float(y))) for x, y in rng.uniform(-2, 50, size=(40, 2))]
-    for k in range(24):  # along 24 bearings, the grid points whose range is at the reach
+    terrain = ctx.terrain
+    for k in range(24):  # along 24 bearings, the grid points whose range (up or down hill) is at the reach
         a = math.radians(15 * k)
-        for step in range(-60, 61):
-            r = reach + step / 100
-            at = (snap(origin[0] + r * math.cos(a)), snap(origin[1] + r * math.sin(a)))
-            if abs(R.effective_range(ctx.terrain, origin, at) - reach) <= 0.015:
-                points.append(at)
+        ray = [
+            (snap(origin[0] + r * math.cos(a)), snap(origin[1] + r * math.sin(a)))
+            for r in np.arange(-4, 4, 0.1) + reach
+        ]
+        past = [R.effective_range(terrain, origin, at) > reach for at in ray]
+        for (r0, r1), (p0, p1) in zip(itertools.pairwise(ray), itertools.pairwise(past), strict=True):
+            if p0 != p1:  # the reach lies between: every grid point there near it
+                for f in np.linspace(0, 1, 21):
+                    at = (snap(r0[0] + f * (r1[0] - r0[0])), snap(r0[1] + f * (r1[1] - r0[1])))
+                    if abs(R.effective_range(terrain, origin, at) - reach) <= 0.015:
+                        points.append(at)
     for k in (3, 4, 6, 8, 12, 16, 20, 24):  # 3-4-5 triangles: a range exact in decimals, so at the reach itself
         for sx, sy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
             unit = reach / 5
@@ -89,7 +100,8 @@ def test_burst_landings_over_arrays_are_the_rules_answers_at_every_edge(
     scenario: str, index: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``aiming.landings`` answers as ``BurstSpace.contains`` for every point, and asks the rules
-    (``artillery._aimed``) only of the few whose measure lies at its edge (before: of every point)."""
+    (``artillery._aimed``) only of the few whose measure lies at its edge (before: of every point); and so
+    again with every line of sight clear, so that its measures alone decide (sight hides no wrong measure)."""
     rng = np.random.default_rng(33)
     aimed: Callable[..., Any] = AR._aimed
     asked: list[Any] = []
@@ -104,17 +116,21 @@ def test_burst_landings_over_arrays_are_the_rules_answers_at_every_edge(
         ctx = game.ctx
         side, by = space.side, space.by
         points = edge_points(ctx, space, rng)
-        want = [space.contains(Burst(by, at)) for at in points]
-        asked.clear()
-        monkeypatch.setattr(AR, "_aimed", counting)
-        got = AI.landings(ctx, side, by, points)
-        monkeypatch.setattr(AR, "_aimed", aimed)
-        assert got == want, [(at, g, w) for at, g, w in zip(points, got, want, strict=True) if g != w][:5]
-        assert len(asked) < len(points) / 4
-        answers.update(want)
-        checked += len(points)
-        doubted += len(asked)
-    assert checked > 1000 and answers == {True, False}
+        for clear in (False, True):
+            if clear:  # a fresh memo, and every line seen
+                monkeypatch.setattr(ctx, "sight_memo", lambda terrain, memo={}: memo)
+                monkeypatch.setattr(SG, "sight_many", lambda terrain, pairs, opened: [None] * len(pairs))
+            want = [space.contains(Burst(by, at)) for at in points]
+            asked.clear()
+            monkeypatch.setattr(AR, "_aimed", counting)
+            got = AI.landings(ctx, side, by, points)
+            monkeypatch.undo()
+            assert got == want, [(at, g, w) for at, g, w in zip(points, got, want, strict=True) if g != w][:5]
+            assert len(asked) < len(points) / 4
+            answers.update(want)
+            checked += len(points)
+            doubted += len(asked)
+    assert checked > 2000 and answers == {True, False}
     assert doubted > 0  # the edges were met, and the rules settled them
 
 
@@ -243,3 +259,26 @@ def test_the_doctrines_burst_is_the_long_ways_burst(scenario: str, index: int) -
         assert BF.burst_order(ctx, space) == long_way_burst_order(ctx, space, None)
         laid += got.at is not None
     assert laid > 2
+
+
+@pytest.mark.parametrize("scenario", ["gun_line_armour", "hill_assault"])
+def test_the_aim_points_heights_over_arrays_are_the_terrains(scenario: str) -> None:
+    """``aiming._heights`` (each hill's test over every point at once) is ``terrain.height`` at every point:
+    random ones, each hill's corners and the midpoints of its sides (on its edge), and a hair either side of
+    them, with a second, higher hill laid over part of the first."""
+    ruleset = get("skirmish")
+    game = ruleset.new_game(ruleset.resolve({"scenario": scenario}), SeededDice(stream(33, 0, DICE)))
+    assert isinstance(game, SkirmishGame)
+    terrain = game.ctx.terrain
+    hill = terrain.hills[0]
+    higher = replace(hill, id="TOP", height=hill.height + 1, shape=shapely.affinity.scale(hill.shape, 0.5, 0.5))
+    rng = np.random.default_rng(33)
+    for hills in ([hill], [hill, higher], [higher, hill]):
+        ground = replace(terrain, hills=hills)
+        ring = np.concatenate([np.asarray(h.shape.exterior.coords) for h in hills])
+        edges = np.concatenate([ring, (ring[:-1] + ring[1:]) / 2])
+        points = np.concatenate([rng.uniform(0, 48, size=(300, 2)), edges, edges + 1e-9, edges - 1e-9])
+        got = AI._heights(ground, points[:, 0], points[:, 1])
+        want = [ground.height(float(x), float(y)) for x, y in points]
+        assert got.tolist() == want
+        assert len(set(want)) == len(hills) + 1  # off the hills, on the one, on the higher
