@@ -23,6 +23,7 @@ from grognard.core.geometry import TOLERANCE, snap
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import afoot as AF
 from grognard.rulesets.skirmish import bots as B
+from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import moving as MV
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
@@ -303,3 +304,93 @@ def test_the_objectives_centres_are_the_polygons_centroids_made_once(monkeypatch
         near = min(want, key=lambda c: math.hypot(c.x - x, c.y - y))
         assert B.aim_point(ctx, attacker.side, attacker) == (near.x, near.y)
     assert made["n"] == 0
+
+
+def long_way_touching_spot(ctx: Context, f: Any, target: Any, foes: list[Any], taken: list[XY]) -> XY | None:
+    """``bots._touching_spot`` as it was: every foe put to ``rules.path_near``."""
+    base = ctx.tables.sight.base.value
+    d = math.dist((f.x, f.y), (target.x, target.y))
+    if d <= TOLERANCE:
+        return None
+    t = (d - base) / d
+    straight = (snap(f.x + t * (target.x - f.x)), snap(f.y + t * (target.y - f.y)))
+    beside = math.radians(B.BESIDE)
+    near = math.atan2(f.y - target.y, f.x - target.x)
+    touching = [
+        math.atan2(y - target.y, x - target.x) for x, y in taken if R.in_contact((x, y), (target.x, target.y), base)
+    ]
+    around = {a + s * beside for a in touching for s in (1, -1)} | {near + k * beside for k in (1, -1, 2, -2)}
+    spots = sorted(
+        {(snap(target.x + base * math.cos(a)), snap(target.y + base * math.sin(a))) for a in around},
+        key=lambda p: (math.hypot(p[0] - f.x, p[1] - f.y), p),
+    )
+    for end in [straight, *spots]:
+        if end is not straight and not ctx.terrain.on_table(*end):
+            continue
+        if any(R.overlaps(end, spot, base) for spot in taken):
+            continue
+        if math.hypot(end[0] - f.x, end[1] - f.y) > M.allowance(ctx, f) + TOLERANCE:
+            continue
+        if any(R.path_near([(f.x, f.y), end], (e.x, e.y), base) for e in foes):
+            continue
+        return end
+    return None
+
+
+def test_a_charges_spot_asks_path_near_only_of_the_foes_near_the_run_and_finds_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At the move decisions of a village_street game, each man's touching spot on each enemy within 12" is the
+    long way's, and ``rules.path_near`` is asked only of the foes near his run's box: less than a quarter as
+    often as the long way, which asks it of every foe (as ``_touching_spot`` did before)."""
+    game = game_of("village_street", 1)
+    bot = DoctrineBot(np.random.default_rng(stream(33, 1, BOTS)))
+    path_near = R.path_near
+    asked = {"short": 0, "long": 0, "bot": 0}
+    way = ["bot"]
+
+    def counted(*args: Any) -> bool:
+        asked[way[0]] += 1
+        return path_near(*args)
+
+    monkeypatch.setattr(R, "path_near", counted)
+    spots = found = 0
+    while game.result is None and spots < 300:
+        decision = game.pending()[0]
+        if isinstance(decision.space, MoveSpace):
+            ctx = game.ctx
+            men = [f for f in ctx.state.living(decision.space.unit) if f.on_table]
+            foes = M.enemies(ctx, men[0].side) if men else []
+            taken = B.friends_at(ctx, men[0].side, {f.id for f in men}) if men else []
+            for f in men:
+                for target in [e for e in foes if math.dist((e.x, e.y), (f.x, f.y)) <= 12.0]:
+                    way[0] = "long"
+                    want = long_way_touching_spot(ctx, f, target, foes, taken)
+                    way[0] = "short"
+                    assert B._touching_spot(ctx, f, target, foes, taken) == want, (f.id, target.id)
+                    spots += 1
+                    found += want is not None
+        way[0] = "bot"
+        game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+    assert spots >= 200 and found >= 20, (spots, found)
+    assert asked["short"] < asked["long"] // 4, asked
+
+
+def test_the_foes_within_reach_are_those_math_dist_puts_there() -> None:
+    """``bots.within_reach`` (the men a charger may reach) against ``math.dist`` over random men and men at the
+    reach along an axis and on the slant, just inside and outside it."""
+    game = game_of("village_street", 0)
+    f = next(iter(game.ctx.state.figures.values()))
+    others = list(game.ctx.state.figures.values())[1:]
+    rng = np.random.default_rng(33)
+    for reach in (2.0, 5.0, 7.0):
+        spots = [(float(x), float(y)) for x, y in rng.uniform(-2 * reach, 2 * reach, (60, 2))]
+        for d in (-1e-9, 0.0, 1e-9, 0.01, -0.01):
+            r = reach + d
+            spots += [(r, 0.0), (-r, 0.0), (0.0, r), (0.0, -r), (r * 0.6, r * 0.8), (-r * 0.8, r * 0.6)]
+        for k in range(0, len(spots), len(others)):
+            for e, (dx, dy) in zip(others, spots[k : k + len(others)], strict=False):
+                e.x, e.y = f.x + dx, f.y + dy
+            foes = others[: len(spots[k : k + len(others)])]
+            want = [e for e in foes if math.dist((e.x, e.y), (f.x, f.y)) <= reach]
+            assert B.within_reach(foes, f, reach) == want

@@ -105,7 +105,7 @@ def charge_move(ctx: Context, space: MoveSpace, ratio: float | None = None) -> M
     within: dict[str, list[Figure]] = {}  # each man's enemies within his move and a base (in the enemies' order)
     for f in men:
         reach = M.allowance(ctx, f) + base
-        close = [e for e in foes if math.dist((e.x, e.y), (f.x, f.y)) <= reach]
+        close = within_reach(foes, f, reach)
         if close:
             within[f.id] = close
     taken = friends_at(ctx, side, set(within))  # those who do not charge stay where they are (skirmish.10)
@@ -152,6 +152,17 @@ def charge_move(ctx: Context, space: MoveSpace, ratio: float | None = None) -> M
     return chosen if their_dead >= (CHARGE_RATIO if ratio is None else ratio) * our_dead else None
 
 
+def within_reach(foes: list[Figure], f: Figure, reach: float) -> list[Figure]:
+    """The men of ``foes`` whose centres are at most ``reach`` from ``f``'s, in their order. One farther than
+    that along an axis is farther in all (``math.dist`` is no less than either difference): not measured."""
+    fx, fy = f.x, f.y
+    return [
+        e
+        for e in foes
+        if -reach <= e.x - fx <= reach and -reach <= e.y - fy <= reach and math.dist((e.x, e.y), (fx, fy)) <= reach
+    ]
+
+
 def friends_at(ctx: Context, side: str, leaving: set[str]) -> list[XY]:
     """Where the living men of ``side`` on the table and not aboard stand, but those in ``leaving``."""
     figures = ctx.state.figures.values()
@@ -184,6 +195,7 @@ def _touching_spot(ctx: Context, f: Figure, target: Figure, foes: list[Figure], 
         {(snap(target.x + base * math.cos(a)), snap(target.y + base * math.sin(a))) for a in around},
         key=lambda p: (math.hypot(p[0] - f.x, p[1] - f.y), p),
     )
+    near = base - TOLERANCE + 1e-6  # a foe this far from the run's box along one axis is not near it
     for end in [straight, *spots]:
         if end is not straight and not ctx.terrain.on_table(*end):
             continue
@@ -191,7 +203,13 @@ def _touching_spot(ctx: Context, f: Figure, target: Figure, foes: list[Figure], 
             continue
         if math.hypot(end[0] - f.x, end[1] - f.y) > M.allowance(ctx, f) + TOLERANCE:
             continue
-        if any(R.path_near([(f.x, f.y), end], (e.x, e.y), base) for e in foes):
+        x0, x1 = (end[0], f.x) if end[0] < f.x else (f.x, end[0])
+        y0, y1 = (end[1], f.y) if end[1] < f.y else (f.y, end[1])
+        if any(
+            not (x0 - e.x >= near or e.x - x1 >= near or y0 - e.y >= near or e.y - y1 >= near)
+            and R.path_near([(f.x, f.y), end], (e.x, e.y), base)
+            for e in foes
+        ):
             continue
         return end
     return None
