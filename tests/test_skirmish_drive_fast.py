@@ -371,3 +371,24 @@ def test_the_grounds_refusals_and_costs_kept_for_its_terrains_are_what_each_terr
     assert probes >= 200
     assert len(memos["terrains"]) > len(memos["problems"]) >= 1 and len(memos["costs"]) == 1, memos
     assert kept > 20, kept
+
+
+def test_the_grounds_memos_are_bounded_and_drop_the_oldest_ground_first() -> None:
+    """``driving.ground_memo`` keeps at most ``STORES`` grounds (a tank trap laid makes another), dropping the
+    oldest first, the latest kept; a memo past ``STORE_ENTRIES`` starts afresh (a long simulate stays bounded)."""
+    ctx = game_of("convoy", 0).ctx
+    base = ctx.terrain
+    memos = []
+    for k in range(DV.STORES + 3):
+        terrain = base.with_works((), [(2.0 + k, 2.0)])
+        memo = DV.ground_memo(ctx, terrain)
+        memo["seen"] = k
+        memos.append(memo)
+        assert DV.ground_memo(ctx, terrain) is memo
+    stores = ctx.shared.bot_cache["drive grounds"]
+    assert len(stores) == DV.STORES
+    kept = [m.get("seen") for m in stores.values()]
+    assert kept == list(range(3, DV.STORES + 3))
+    memo = memos[-1]
+    memo.update({k: None for k in range(DV.STORE_ENTRIES)})
+    assert DV.ground_memo(ctx, base.with_works((), [(2.0 + DV.STORES + 2, 2.0)])) == {}

@@ -250,8 +250,8 @@ def ground_refuses(ctx: Context, v: Vehicle, action: Drive, path: list[XY] | Non
     return V.ground_problem(terrain, path, kind=v.kind, facing=v.heading, memo=ground_memo(ctx, terrain)) is not None
 
 
-STORES = 64  # the grounds whose memos are kept, at most
-STORE_ENTRIES = 50_000  # what each keeps, at most (then it starts afresh)
+STORES = 16  # the grounds whose memos are kept, at most (past it, the oldest is dropped)
+STORE_ENTRIES = 10_000  # what each keeps, at most (then it starts afresh): some 50 MB in all, at the worst
 
 
 def ground_memo(ctx: Context, terrain: Terrain, part: str = "problems") -> dict[Any, Any]:
@@ -276,9 +276,12 @@ def ground_memo(ctx: Context, terrain: Terrain, part: str = "problems") -> dict[
         else:
             key = (terrain.road.wkb, terrain.river.wkb, tuple((h.id, h.height, h.shape.wkb) for h in terrain.hills))
         stores: dict[Any, dict[Any, Any]] = ctx.shared.bot_cache.setdefault("drive grounds", {})
-        if len(stores) >= STORES:
-            stores.clear()
-        found = stores.setdefault((part, id(terrain.tables), *key), {})
+        ground = (part, id(terrain.tables), *key)
+        found = stores.get(ground)
+        if found is None:
+            if len(stores) >= STORES:
+                del stores[next(iter(stores))]
+            found = stores[ground] = {}
         memo[("drive ground memo", part)] = found
     if len(found) > STORE_ENTRIES:
         found.clear()
