@@ -107,14 +107,11 @@ class GermanFire:
         # (``ok``), and its later bunkers fire not
         row, section = np.nonzero(fires & bunkers.ok[:, None])
         defenders = self.defenders.reshape(-1)[live[row] * self.B + section]
-        order, bounds = np.zeros(0, dtype=np.int64), [0]
+        first, count = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         if len(row):
-            _, first, count = _runs(row)
-            rank = np.arange(len(row)) - np.repeat(first, count)  # each bunker's place in its game's fire
-            order = np.argsort(rank, kind="stable")
-            bounds = np.searchsorted(rank[order], np.arange(int(count.max()) + 1)).tolist()
-        for k in range(len(bounds) - 1):
-            chosen = order[bounds[k] : bounds[k + 1]]
+            _, first, count = _runs(row)  # each game's bunkers owed fire: where they start, how many
+        for k in range(int(count.max(initial=0))):
+            chosen = first[count > k] + k  # each game's k-th bunker (of those with so many), by game
             r, left = row[chosen], defenders[chosen]
             ok = bunkers.ok[r]
             if not ok.all():
