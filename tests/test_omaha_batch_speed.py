@@ -268,3 +268,17 @@ def test_the_nearest_blocked_exit_is_worked_out_again_only_where_an_exit_changed
             expected = mids[np.argmin(np.abs(mids - x[k]))] if len(mids) else None
             assert (None if np.isnan(found[k]) else float(found[k])) == expected
     assert 0 < worked < told * 0.8, (worked, told)
+
+
+def test_the_cells_of_a_mask_are_numpys_nonzero() -> None:
+    """``fire._cells`` (a turn's squads below the wall, landings, morale checks and bunkers owed fire) gives what
+    ``np.nonzero`` gives of a 2-D mask, C-ordered or a transposed view, empty, full, one column wide."""
+    from grognard.rulesets.omaha.batch.fire import _cells
+
+    rng = np.random.default_rng(31)
+    for shape in ((18, 4096), (7, 1), (1, 9), (0, 5), (300, 18)):
+        for share in (0.0, 0.3, 1.0):
+            mask = rng.random(shape) < share
+            for view in (mask, mask.T, mask[:, ::2]):
+                if view.ndim == 2 and view.shape[1]:
+                    assert [a.tolist() for a in _cells(view)] == [a.tolist() for a in np.nonzero(view)]

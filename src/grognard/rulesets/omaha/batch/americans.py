@@ -7,6 +7,7 @@ import numpy as np
 
 from grognard.core.geometry import TOLERANCE
 from grognard.rulesets.omaha.batch.doctrine import Doctrine
+from grognard.rulesets.omaha.batch.fire import _cells
 from grognard.rulesets.omaha.batch.mechanics import (
     ACTIVE,
     ASSAULT,
@@ -63,7 +64,7 @@ class AmericanPhase(Doctrine):
         has = self.has if len(live) == self.G else self.has[:, live]
         heights = self.y if len(live) == self.G else self.y[:, live]
         below = has & (heights < WALL_Y - TOLERANCE)  # the games' orders are their own: split, they are the same
-        p, r = np.nonzero(below)  # by player, then game
+        p, r = _cells(below)  # by player, then game
         if self.hidden or not len(p):
             self._americans_in_turn(live, has, below)
             return

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from grognard.core.geometry import TOLERANCE
+from grognard.rulesets.omaha.batch.fire import _cells
 from grognard.rulesets.omaha.batch.geometry import FLOAT_MARGIN, Geometry
 from grognard.rulesets.omaha.batch.mechanics import ACTIVE, ASSAULT, CLEAR, HOLD, MOVE, SHOOT, SILENCED
 from grognard.rulesets.omaha.bots import FOLLOW_UP_REACH, MOSTLY_WHOLE
@@ -361,7 +362,7 @@ class Doctrine(Geometry):
         distance = self._bunker_distance(x, y, near)
         limit = CONTACT + TOLERANCE
         touching = active & (distance <= limit)
-        for i, j in zip(*np.nonzero(active & (np.abs(distance - limit) < FLOAT_MARGIN)), strict=True):
+        for i, j in zip(*_cells(active & (np.abs(distance - limit) < FLOAT_MARGIN)), strict=True):
             touching[i, j] = self._exact_distance(x[i], y[i], near[i, j]) <= limit
         first = np.where(touching.any(axis=1), near[np.arange(len(g)), touching.argmax(axis=1)], -1)
         chosen = np.where(touching[:, CONTACT_NEAR], front, first)

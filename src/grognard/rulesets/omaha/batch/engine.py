@@ -10,7 +10,7 @@ import numpy as np
 from grognard.core.dice import BOTS
 from grognard.rulesets.omaha.batch.americans import AmericanPhase
 from grognard.rulesets.omaha.batch.doctrine import NEAR
-from grognard.rulesets.omaha.batch.fire import GermanFire, _runs
+from grognard.rulesets.omaha.batch.fire import GermanFire, _cells, _runs
 from grognard.rulesets.omaha.batch.mechanics import (
     ACTIVE,
     DESTROYED,
@@ -238,7 +238,7 @@ class _Batch(GermanFire, AmericanPhase):
 
     def _land_all(self, live: np.ndarray) -> None:
         """``_land`` without deep water: a game's landings in player order take its next dice, one each."""
-        r, p = np.nonzero(~self._of(self.out, live).T & ~self._of(self.has, live).T)  # by game, then player
+        r, p = _cells(~self._of(self.out, live).T & ~self._of(self.has, live).T)  # by game, then player
         if not len(r):
             return
         rows, first, count = _runs(r)
@@ -316,7 +316,7 @@ class _Batch(GermanFire, AmericanPhase):
 
         A check that fails changes only its own squad, so every check owed is known before the first:
         all are rolled at once, a game's in player order from its next dice."""
-        r, p = np.nonzero((self._of(self.has, live) & (self._of(self.lost, live) > 0)).T)  # by game, then player
+        r, p = _cells((self._of(self.has, live) & (self._of(self.lost, live) > 0)).T)  # by game, then player
         if len(r):
             g = live[r]
             at = p * self.G + g
