@@ -11,13 +11,11 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pytest
 import shapely
-import shapely.affinity
 
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.geometry import snap
@@ -259,26 +257,3 @@ def test_the_doctrines_burst_is_the_long_ways_burst(scenario: str, index: int) -
         assert BF.burst_order(ctx, space) == long_way_burst_order(ctx, space, None)
         laid += got.at is not None
     assert laid > 2
-
-
-@pytest.mark.parametrize("scenario", ["gun_line_armour", "hill_assault"])
-def test_the_aim_points_heights_over_arrays_are_the_terrains(scenario: str) -> None:
-    """``aiming._heights`` (each hill's test over every point at once) is ``terrain.height`` at every point:
-    random ones, each hill's corners and the midpoints of its sides (on its edge), and a hair either side of
-    them, with a second, higher hill laid over part of the first."""
-    ruleset = get("skirmish")
-    game = ruleset.new_game(ruleset.resolve({"scenario": scenario}), SeededDice(stream(33, 0, DICE)))
-    assert isinstance(game, SkirmishGame)
-    terrain = game.ctx.terrain
-    hill = terrain.hills[0]
-    higher = replace(hill, id="TOP", height=hill.height + 1, shape=shapely.affinity.scale(hill.shape, 0.5, 0.5))
-    rng = np.random.default_rng(33)
-    for hills in ([hill], [hill, higher], [higher, hill]):
-        ground = replace(terrain, hills=hills)
-        ring = np.concatenate([np.asarray(h.shape.exterior.coords) for h in hills])
-        edges = np.concatenate([ring, (ring[:-1] + ring[1:]) / 2])
-        points = np.concatenate([rng.uniform(0, 48, size=(300, 2)), edges, edges + 1e-9, edges - 1e-9])
-        got = AI._heights(ground, points[:, 0], points[:, 1])
-        want = [ground.height(float(x), float(y)) for x, y in points]
-        assert got.tolist() == want
-        assert len(set(want)) == len(hills) + 1  # off the hills, on the one, on the higher

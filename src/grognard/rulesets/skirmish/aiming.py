@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import shapely
 
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, snap
@@ -26,7 +25,6 @@ from grognard.rulesets.skirmish import sight as SG
 from grognard.rulesets.skirmish.actions import XY, Burst
 from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.options import burst_min_range
-from grognard.rulesets.skirmish.terrain import Terrain
 
 EDGE = 1e-6  # inches: a measure nearer its limit than this is the rules' to decide (arrays round otherwise)
 ANGLE_EDGE = 0.006  # degrees: a bearing is stored to 0.01 (rounded by up to 0.005), so nearer its arc, the rules'
@@ -89,7 +87,7 @@ def _measured(ctx: Context, by: str, weapon: str, corners: Corners, origin: XY, 
         at_piece = np.abs(apart - TOLERANCE) <= EDGE
         checks.append(((apart <= TOLERANCE) | (turn <= limit), at_piece | (np.abs(turn - limit) <= ANGLE_EDGE)))
     # rules.range_between: the distance, plus (or less) the rise times the hills' inches a rise; never below 0
-    rise = _heights(terrain, x, y) - SG.height(terrain, memo, origin)
+    rise = np.array([SG.height(terrain, memo, at) for at in ends]) - SG.height(terrain, memo, origin)
     hills = ctx.tables.hills
     per = np.where(rise > 0, hills.range_uphill_per_inch.value, hills.range_downhill_per_inch.value)
     distance = np.maximum(0.0, np.where(rise != 0, apart + rise * per, apart))
@@ -110,15 +108,6 @@ def _measured(ctx: Context, by: str, weapon: str, corners: Corners, origin: XY, 
     doubt |= (gap <= near_own).any(axis=1)
     doubt &= ~refused
     return passes & ~doubt, doubt
-
-
-def _heights(terrain: Terrain, x: Bools, y: Bools) -> Bools:
-    """``terrain.height`` at each point (``x``, ``y``): the highest hill holding it (its shape meets the point),
-    else 0, each hill's test over all the points at once."""
-    out = np.zeros(len(x), dtype=float)
-    for hill in terrain.hills:
-        out = np.where((hill.height > out) & shapely.intersects_xy(hill.shape, x, y), hill.height, out)
-    return out
 
 
 def _sighted(ctx: Context, side: str, weapon: str, origin: XY, ends: list[XY]) -> list[bool]:
