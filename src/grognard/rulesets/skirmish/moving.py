@@ -232,6 +232,20 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
     return out
 
 
+def held(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMeasure]] | None:
+    """What ``check_move`` gives a hold (no path, no orders, no turn) of a unit on the table with men alive:
+    each man's path his place alone, measured nothing. Nothing in the check can refuse it: no man walks, so no
+    path, base, bridge or door is tested; only a unit still off the table is asked about the first move
+    (skirmish.45) and a unit with no men is refused (skirmish.21). None for any other move."""
+    if action.path or action.orders or action.turn is not None:
+        return None
+    unit = ctx.state.units.get(action.unit)
+    if unit is None or M.waiting(ctx, unit):
+        return None
+    men = M.living(ctx, action.unit)
+    return {f.id: ([(f.x, f.y)], R.PathMeasure(0.0, 0.0)) for f in men} if men else None
+
+
 def _foes(ctx: Context, side: str) -> list[tuple[Figure, float, float]]:
     """The enemies of ``side`` on the table, each with where he stands; found once while the state stands still."""
     found: list[tuple[Figure, float, float]] = ctx.keep(
@@ -428,7 +442,8 @@ class MoveSpace(ActionSpace[Move]):
         if action.unit != self.unit:
             raise IllegalAction(f"{action}: this decision is for unit {self.unit}", "skirmish.21")
         if self.ctx.passed.get(self.ctx, action) is Passed:  # passed already at this moment: nothing to check again
-            self.ctx.passed.put(self.ctx, action, check_move(self.ctx, action))
+            found = held(self.ctx, action)
+            self.ctx.passed.put(self.ctx, action, check_move(self.ctx, action) if found is None else found)
 
     def contains(self, action: Any) -> bool:
         """``check``'s yes or no; a move ``surely_refused`` is refused without the rest of the check."""

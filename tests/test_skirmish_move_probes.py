@@ -1,0 +1,107 @@
+"""The doctrine's move probes' short cuts (issue 33, item 4), second round: each gives what the long way gives.
+
+A hold of a unit on the table is passed without the whole check (``moving.held``); each is checked here
+against ``moving.check_move`` at the decisions of real games, and on the units the check does refuse or ask
+about (off the table, in the first move, with no men).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+from grognard.core.dice import BOTS, DICE, SeededDice, stream
+from grognard.core.errors import IllegalAction
+from grognard.rulesets import get
+from grognard.rulesets.skirmish import moving as MV
+from grognard.rulesets.skirmish.actions import Move
+from grognard.rulesets.skirmish.book import DoctrineBot
+from grognard.rulesets.skirmish.context import Context
+from grognard.rulesets.skirmish.game import SkirmishGame
+from grognard.rulesets.skirmish.moving import MoveSpace
+
+
+def game_of(scenario: str, index: int) -> SkirmishGame:
+    ruleset = get("skirmish")
+    game = ruleset.new_game(ruleset.resolve({"scenario": scenario}), SeededDice(stream(33, index, DICE)))
+    assert isinstance(game, SkirmishGame)
+    return game.unobserved()
+
+
+def move_decisions(scenario: str, index: int, most: int) -> Iterator[tuple[SkirmishGame, MoveSpace]]:
+    """Game ``index`` of ``scenario`` played by the doctrine, stopping at each of its first ``most`` move
+    decisions (the caller looks, the bot then chooses and the move is carried out)."""
+    game = game_of(scenario, index)
+    bot = DoctrineBot(np.random.default_rng(stream(33, index, BOTS)))
+    seen = 0
+    while game.result is None and seen < most:
+        decision = game.pending()[0]
+        if isinstance(decision.space, MoveSpace):
+            seen += 1
+            yield game, decision.space
+        game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+
+
+def verdict(ctx: Context, check: Any, *args: Any) -> tuple[str, Any]:
+    """What ``check(ctx, *args)`` gives, or the refusal it raises (its message and rule)."""
+    try:
+        return ("passed", check(ctx, *args))
+    except IllegalAction as refusal:
+        return ("refused", (str(refusal), refusal.rule))
+
+
+@pytest.mark.parametrize(("scenario", "index"), [("village_street", 0), ("castle_storm", 0), ("gun_line_armour", 1)])
+def test_a_hold_passed_without_the_whole_check_is_what_the_check_gives(scenario: str, index: int) -> None:
+    """At each move decision, a hold of every unit of the game: ``held`` gives what ``check_move`` gives (each
+    man's path and measure), or None where the check has something to ask; with the state standing still too.
+    Before, every hold the doctrine chose was put to the whole check when it was carried out."""
+    given = none = 0
+    for game, _ in move_decisions(scenario, index, 25):
+        ctx = game.ctx
+        for unit in ctx.state.units:
+            hold = Move(unit)
+            long = verdict(ctx, MV.check_move, hold)
+            for still in (False, True):
+                if still:
+                    with ctx.still():
+                        short = MV.held(ctx, hold)
+                else:
+                    short = MV.held(ctx, hold)
+                if short is None:
+                    none += 1
+                    continue
+                assert ("passed", short) == long, (unit, short, long)
+                given += 1
+            moved = Move(unit, ((1.0, 1.0),))
+            assert MV.held(ctx, moved) is None and MV.held(ctx, Move(unit, (), ())) == MV.held(ctx, hold)
+    assert given >= 200, (given, none)
+
+
+def test_a_hold_the_check_asks_about_is_left_to_the_check() -> None:
+    """A unit off the table (the first move's half must come on, skirmish.45) and a unit with no men left
+    (skirmish.21): ``held`` says nothing, and the space's check refuses or passes as ``check_move`` does."""
+    game = game_of("village_street", 0)
+    ctx = game.ctx
+    units = list(ctx.state.units.values())
+    off = units[0]
+    for fid in off.figures:
+        ctx.state.figures[fid].on_table = False
+    ctx.changed()
+    hold = Move(off.id)
+    assert MV.held(ctx, hold) is None
+    assert verdict(ctx, MV.check_move, hold)[0] == "passed"
+    ctx.state.held_off[off.side] = len(units)  # every unit that may stay off has stayed off
+    long = verdict(ctx, MV.check_move, hold)
+    assert long[0] == "refused" and long[1][1] == "skirmish.45", long
+    assert MV.held(ctx, hold) is None
+    assert not MoveSpace(ctx, off.id).contains(hold)
+    dead = units[1]
+    for fid in dead.figures:
+        ctx.state.figures[fid].alive = False
+    ctx.changed()
+    assert MV.held(ctx, Move(dead.id)) is None
+    assert verdict(ctx, MV.check_move, Move(dead.id))[1][1] == "skirmish.21"
+    assert not MoveSpace(ctx, dead.id).contains(Move(dead.id))
