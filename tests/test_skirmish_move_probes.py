@@ -17,7 +17,7 @@ from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.errors import IllegalAction
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import moving as MV
-from grognard.rulesets.skirmish.actions import Move
+from grognard.rulesets.skirmish.actions import Move, Order
 from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.game import SkirmishGame
@@ -105,3 +105,72 @@ def test_a_hold_the_check_asks_about_is_left_to_the_check() -> None:
     assert MV.held(ctx, Move(dead.id)) is None
     assert verdict(ctx, MV.check_move, Move(dead.id))[1][1] == "skirmish.21"
     assert not MoveSpace(ctx, dead.id).contains(Move(dead.id))
+
+
+def doctrine_probes(game: SkirmishGame, monkeypatch: pytest.MonkeyPatch, decision: Any) -> tuple[Any, list[Any]]:
+    """The doctrine's choice at ``decision`` and the moves it probed for it, in order (repeats kept)."""
+    probes: list[Any] = []
+    contains = MoveSpace.contains
+
+    def recording(space: MoveSpace, action: Any) -> bool:
+        probes.append(action)
+        return contains(space, action)
+
+    bot = DoctrineBot(np.random.default_rng(0))
+    monkeypatch.setattr(MoveSpace, "contains", recording)
+    try:
+        action = bot.choose(game, decision)
+    finally:
+        monkeypatch.setattr(MoveSpace, "contains", contains)
+    return action, probes
+
+
+@pytest.mark.parametrize(("scenario", "index"), [("village_street", 0), ("castle_storm", 0)])
+def test_a_move_with_a_path_refused_in_another_is_refused_by_the_whole_check(
+    monkeypatch: pytest.MonkeyPatch, scenario: str, index: int
+) -> None:
+    """At each move decision, the doctrine's probes replayed in order while the state stands still, then a move
+    of each man alone along each path refused so far, and along it with its end 0.01" either way: every move
+    ``surely_refused`` is refused by the whole check with nothing kept, and the check says the same with and
+    without what was kept. Some moves are surely refused only by a path refused in an earlier move (before,
+    each went through the whole check again: village_street's charges through a wall, castle_storm's men on
+    the wall's top)."""
+    game = game_of(scenario, index)
+    bot = DoctrineBot(np.random.default_rng(stream(33, index, BOTS)))
+    only_paths = checked = 0
+    decisions = 0
+    while game.result is None and decisions < 40:
+        decision = game.pending()[0]
+        space = decision.space
+        if not isinstance(space, MoveSpace):
+            game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+            continue
+        decisions += 1
+        ctx = game.ctx
+        action, probes = doctrine_probes(game, monkeypatch, decision)
+        longs = {probe: verdict(ctx, MV.check_move, probe) for probe in probes}
+        with ctx.still():
+            for probe in probes:
+                sure = MV.surely_refused(ctx, space.unit, probe)
+                assert not sure or longs[probe][0] == "refused", probe
+                if not sure:
+                    assert verdict(ctx, MV.check_move, probe) == longs[probe], probe
+            assert ctx.kept is not None
+            refused = set(ctx.kept.get("refused paths", set()))
+            tried = []
+            for fid, path in sorted(refused):
+                *head, (x, y) = path
+                for dx, dy in ((0.0, 0.0), (0.01, 0.0), (-0.01, 0.0), (0.0, 0.01)):
+                    end = (round(x + dx, 2), round(y + dy, 2))
+                    tried.append(Move(space.unit, (), (Order(fid, "to", (*head[1:], end)),)))
+            for move in tried:
+                long = verdict(ctx, MV.check_move, move)
+                ctx.kept.pop("refused paths", None)
+                without = MV.surely_refused(ctx, space.unit, move)
+                ctx.kept["refused paths"] = refused
+                sure = MV.surely_refused(ctx, space.unit, move)
+                assert not sure or long[0] == "refused", move
+                only_paths += sure and not without
+                checked += 1
+        game.apply(decision.seat, action, checked=False, decision=decision)
+    assert checked >= 40 and only_paths >= 10, (checked, only_paths)

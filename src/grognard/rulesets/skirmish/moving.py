@@ -158,8 +158,6 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
             WK.check_traps(ctx, action, order)
     WK.check_build(ctx, action)
     foes = _foes(ctx, M.unit(ctx, action.unit).side)
-    base = ctx.tables.sight.base.value
-    near = base - TOLERANCE + 1e-6
     doors: frozenset[str] = ctx.keep("open doors", lambda: frozenset(M.open_doors(ctx)))
     found = AF.obstacles(ctx)  # the vehicles and the train, for every man's path
     out: dict[str, tuple[list[XY], R.PathMeasure]] = {}
@@ -168,45 +166,12 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
         if len(path) < 2:
             out[fid] = (path, R.PathMeasure(0.0, 0.0))
             continue
-        if len(path) > 4:
-            raise IllegalAction(f"{action}: {fid}'s path has more than two waypoints", "skirmish.21")
-        if f.aboard is not None:
-            DV.check_foot_path(ctx, action, f, path, 0.0)  # he rides: refused at once (skirmish.61)
-        if fid in s.engaged:
-            raise IllegalAction(
-                f"{action}: {fid} is in a melee: he leaves it only by retreating when both sides miss",
-                "skirmish.68",
-            )
-        for x, y in path[1:] if f.on_table else path[-1:]:  # off the table first: no base lies out there
-            if not terrain.on_table(x, y):
-                raise IllegalAction(f"{action}: {fid} would leave the table at ({x:g}, {y:g})", "skirmish.2")
-        # only the enemies near the box round the path can be near it (rules.path_near's own short cut)
-        x0, y0, x1, y1 = AF.path_box(path)
-        for enemy, ex, ey in foes:
-            if x0 - ex >= near or ex - x1 >= near or y0 - ey >= near or ey - y1 >= near:
-                continue  # farther than the reach along one axis: not near
-            if R.path_near(path, (ex, ey), base):
-                raise IllegalAction(
-                    f"{action}: {fid} would pass onto or through {enemy.id}'s base "
-                    "(he may charge only until the bases touch)",
-                    "skirmish.10",
-                )
-        allowance = M.allowance(ctx, f)
-        if f.on_wall is not None or f.on_ladder is not None:
-            measure = CA.check_wall_path(ctx, action, f, path)
-        else:
-            measure = path_measure(ctx, terrain, path, allowance, f.river_paid, doors)
-            if measure.problem is None:
-                CA.check_ground_end(ctx, action, f, path)
-        if measure.problem is not None:
-            rule, why = measure.problem
-            raise IllegalAction(f"{action}: {fid}: {why}", rule)
-        DV.check_foot_path(ctx, action, f, path, measure.cost, found)
-        if not at_most(measure.cost, allowance):
-            raise IllegalAction(
-                f"{action}: {fid}'s path costs {measure.describe()}, more than his {allowance:g}\" move",
-                _cost_rule(measure, f.type, allowance),
-            )
+        try:
+            measure = _check_man(ctx, action, f, path, terrain, foes, doors, found)
+        except IllegalAction:
+            if ctx.kept is not None:  # his path refuses any move that asks it of him while the state stands still
+                ctx.kept.setdefault("refused paths", set()).add((fid, tuple(path)))
+            raise
         for door in measure.doors:
             if s.doors[door].changed == s.turn or door in changed_now:
                 raise IllegalAction(
@@ -230,6 +195,65 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
                 "skirmish.65",
             )
     return out
+
+
+def _check_man(
+    ctx: Context,
+    action: Move,
+    f: Figure,
+    path: list[XY],
+    terrain: Any,
+    foes: list[tuple[Figure, float, float]],
+    doors: frozenset[str],
+    found: list[AF.Obstacle],
+) -> R.PathMeasure:
+    """``check_move``'s tests of one man's path of two or more points that read nothing of the move but the man
+    and his path (and the state): its length, where he is, the enemies' bases, the ground, vehicles, his move.
+    Raises IllegalAction naming the rule; returns the path's measure."""
+    s = ctx.state
+    fid = f.id
+    base = ctx.tables.sight.base.value
+    near = base - TOLERANCE + 1e-6
+    if len(path) > 4:
+        raise IllegalAction(f"{action}: {fid}'s path has more than two waypoints", "skirmish.21")
+    if f.aboard is not None:
+        DV.check_foot_path(ctx, action, f, path, 0.0)  # he rides: refused at once (skirmish.61)
+    if fid in s.engaged:
+        raise IllegalAction(
+            f"{action}: {fid} is in a melee: he leaves it only by retreating when both sides miss",
+            "skirmish.68",
+        )
+    for x, y in path[1:] if f.on_table else path[-1:]:  # off the table first: no base lies out there
+        if not terrain.on_table(x, y):
+            raise IllegalAction(f"{action}: {fid} would leave the table at ({x:g}, {y:g})", "skirmish.2")
+    # only the enemies near the box round the path can be near it (rules.path_near's own short cut)
+    x0, y0, x1, y1 = AF.path_box(path)
+    for enemy, ex, ey in foes:
+        if x0 - ex >= near or ex - x1 >= near or y0 - ey >= near or ey - y1 >= near:
+            continue  # farther than the reach along one axis: not near
+        if R.path_near(path, (ex, ey), base):
+            raise IllegalAction(
+                f"{action}: {fid} would pass onto or through {enemy.id}'s base "
+                "(he may charge only until the bases touch)",
+                "skirmish.10",
+            )
+    allowance = M.allowance(ctx, f)
+    if f.on_wall is not None or f.on_ladder is not None:
+        measure = CA.check_wall_path(ctx, action, f, path)
+    else:
+        measure = path_measure(ctx, terrain, path, allowance, f.river_paid, doors)
+        if measure.problem is None:
+            CA.check_ground_end(ctx, action, f, path)
+    if measure.problem is not None:
+        rule, why = measure.problem
+        raise IllegalAction(f"{action}: {fid}: {why}", rule)
+    DV.check_foot_path(ctx, action, f, path, measure.cost, found)
+    if not at_most(measure.cost, allowance):
+        raise IllegalAction(
+            f"{action}: {fid}'s path costs {measure.describe()}, more than his {allowance:g}\" move",
+            _cost_rule(measure, f.type, allowance),
+        )
+    return measure
 
 
 def held(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMeasure]] | None:
@@ -256,16 +280,22 @@ def _foes(ctx: Context, side: str) -> list[tuple[Figure, float, float]]:
 
 def surely_refused(ctx: Context, unit: str, action: Any) -> bool:
     """A cheap test that ``check_move`` refuses ``action`` (a move of ``unit``): its plan is refused, some
-    man's path walks into a vehicle or the train (``afoot.walks_into``), or some man would end on a friend's
-    base (``bases_apart``). ``check_move`` plans the move first, puts every man's path of two to four points to
-    the walking test (``driving.check_foot_path``) and, once every man's path passed, all of them to
-    ``bases_apart``: a move refused by either is refused by the check, whatever it finds first; False says
-    nothing. The plan and the bases' verdict are kept while the state stands still, for the check to read."""
+    man's path was refused by ``_check_man`` while the state stands still (in another move), walks into a
+    vehicle or the train (``afoot.walks_into``), or some man would end on a friend's base (``bases_apart``).
+    ``check_move`` plans the move first, puts every man's path of two or more points to ``_check_man`` (which
+    reads nothing of the move but him and his path, and puts paths of two to four points to the walking test,
+    ``driving.check_foot_path``) and, once every man's path passed, all of them to ``bases_apart``: a move
+    refused by any of these is refused by the check, whatever it finds first; False says nothing. The plan and
+    the bases' verdict are kept while the state stands still, for the check to read."""
     if not isinstance(action, Move) or action.unit != unit or action.turn is not None:
         return False
     try:
         paths = plan_move(ctx, action)
     except IllegalAction:
+        return True
+    kept = ctx.kept
+    refused = kept.get("refused paths") if kept is not None else None
+    if refused and any(len(p) > 1 and (fid, tuple(p)) in refused for fid, p in paths.items()):
         return True
     if ctx.railway is not None or ctx.state.vehicles:
         try:
