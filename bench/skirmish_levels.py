@@ -32,14 +32,15 @@ BOOK = "book"
 
 class Variant:
     """The book with some of its module constants set otherwise while it chooses: ``book+CHARGE_RATIO=0.6``
-    (constants of ``skirmish.bots``, ``bots_fire`` or ``levels``), for trying a change before making it."""
+    (constants of ``skirmish.bots``, ``bots_charge``, ``bots_fire`` or ``levels``), for trying a change before making
+    it."""
 
     def __init__(self, rng: Any, base: str, settings: dict[str, float]) -> None:
-        from grognard.rulesets.skirmish import bots, bots_fire, bots_levels
+        from grognard.rulesets.skirmish import bots, bots_charge, bots_fire, bots_levels
 
         ruleset = get("skirmish")
         self.bot = ruleset.bots[bot_name(ruleset, base)](rng)
-        self.modules = [m for m in (bots, bots_fire, bots_levels)]
+        self.modules = [bots_charge, bots, bots_fire, bots_levels]  # the charge's constants where it reads them
         self.settings = settings
 
     def choose(self, game: Any, decision: Any) -> Any:
