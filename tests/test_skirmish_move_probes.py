@@ -12,16 +12,20 @@ from typing import Any
 
 import numpy as np
 import pytest
+from shapely.geometry import Point, Polygon
 
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.errors import IllegalAction
 from grognard.rulesets import get
+from grognard.rulesets.skirmish import bots as B
 from grognard.rulesets.skirmish import moving as MV
+from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import Move, Order
 from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.moving import MoveSpace
+from grognard.rulesets.skirmish.terrain import Terrain
 
 
 def game_of(scenario: str, index: int) -> SkirmishGame:
@@ -174,3 +178,94 @@ def test_a_move_with_a_path_refused_in_another_is_refused_by_the_whole_check(
                 checked += 1
         game.apply(decision.seat, action, checked=False, decision=decision)
     assert checked >= 40 and only_paths >= 10, (checked, only_paths)
+
+
+def long_way_in_danger(ctx: Context, f: Any) -> str | None:
+    """``bots.in_danger`` as it was: the section asked of the terrain, its state and chance worked out, each time."""
+    section = ctx.terrain.section_at(f.x, f.y)
+    if section is None or ST.state_of(ctx, section.id) == "all dead":
+        return None
+    return section.id if ST.collapse_chance(ctx, section.id) >= B.LEAVE_AT else None
+
+
+@pytest.mark.parametrize(("scenario", "index"), [("village_street", 0), ("castle_storm", 0)])
+def test_a_mans_danger_read_from_what_was_kept_is_the_long_ways(
+    monkeypatch: pytest.MonkeyPatch, scenario: str, index: int
+) -> None:
+    """At each move decision, every man on the table: ``in_danger`` with nothing kept, then twice while the
+    state stands still, says what the long way says; the section holding a man's place is asked of the terrain
+    once for that terrain (before, at every call). ``counter_attacks`` of every unit says what the objectives'
+    polygons made afresh say, and makes none."""
+    section_at = Terrain.section_at
+    asked = {"n": 0}
+
+    def counted(terrain: Terrain, x: float, y: float) -> Any:
+        asked["n"] += 1
+        return section_at(terrain, x, y)
+
+    inside = danger = men = 0
+    spec_of = game_of(scenario, index).ctx.scenario.spec
+    made = {"n": 0}
+
+    def polygon(*args: Any) -> Polygon:
+        made["n"] += 1
+        return Polygon(*args)
+
+    for game, _ in move_decisions(scenario, index, 30):
+        ctx = game.ctx
+        figures = [f for f in ctx.state.figures.values() if f.alive and f.on_table]
+        want = {f.id: long_way_in_danger(ctx, f) for f in figures}
+        monkeypatch.setattr(Terrain, "section_at", counted)
+        assert {f.id: B.in_danger(ctx, f) for f in figures} == want
+        asked["n"] = 0
+        with ctx.still():
+            for _ in range(2):
+                assert {f.id: B.in_danger(ctx, f) for f in figures} == want
+        assert asked["n"] == 0, asked
+        monkeypatch.setattr(Terrain, "section_at", section_at)
+        men += len(figures)
+        inside += sum(section_at(ctx.terrain, f.x, f.y) is not None for f in figures)
+        danger += sum(v is not None for v in want.values())
+        for unit in ctx.state.units:
+            B.counter_attacks(ctx, unit)  # the shapes made, once a scenario (if a unit asks for them)
+        monkeypatch.setattr(B, "Polygon", polygon)
+        for unit in ctx.state.units.values():
+            living = [f for f in ctx.state.living(unit.id) if f.on_table]
+            long = (
+                unit.side != spec_of.victory.attacker
+                and unit.enters >= 1
+                and bool(spec_of.victory.objectives)
+                and bool(living)
+                and min(
+                    Polygon(o.shape).distance(Point(living[0].x, living[0].y))
+                    for o in spec_of.objectives
+                    if o.id in spec_of.victory.objectives
+                )
+                > B.HOME
+            )
+            assert B.counter_attacks(ctx, unit.id) == long, unit.id
+        monkeypatch.setattr(B, "Polygon", Polygon)
+    assert men >= 300 and inside >= 20, (men, inside, danger)
+    assert made["n"] == 0
+    # every section with a man in it, brought down point by point: each side of the 1/6 chance to fall
+    ctx = game.ctx
+    state = ctx.state
+    held = {}
+    for f in [f for f in state.figures.values() if f.alive and f.on_table]:
+        section = section_at(ctx.terrain, f.x, f.y)
+        if section is not None:
+            held.setdefault(section.id, []).append(f)
+    verdicts = set()
+    for sid, inside_it in held.items():
+        full = list(state.sections[sid])
+        for points in range(full[0], -1, -1):
+            state.sections[sid] = [points] + [0] * (len(full) - 1)
+            ctx.changed()
+            want = {f.id: long_way_in_danger(ctx, f) for f in inside_it}
+            assert {f.id: B.in_danger(ctx, f) for f in inside_it} == want
+            with ctx.still():
+                assert {f.id: B.in_danger(ctx, f) for f in inside_it} == want
+            verdicts |= {v is None for v in want.values()}
+        state.sections[sid] = full
+        ctx.changed()
+    assert verdicts == {True, False}

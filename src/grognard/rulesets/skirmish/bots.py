@@ -82,14 +82,29 @@ HOME = 2.0  # inches from the objective within which a counter-attack force has 
 
 
 def in_danger(ctx: Context, f: Figure) -> str | None:
-    """The section ``f`` stands in when one shot would bring it down with chance ``LEAVE_AT`` or more (exact 2d6)."""
+    """The section ``f`` stands in when one shot would bring it down with chance ``LEAVE_AT`` or more (exact 2d6).
+    The section holding a point is kept in the terrain's memo, and a section's verdict while the state stands
+    still (it reads the section's points alone)."""
     terrain = ctx.terrain
     if terrain.building_at(f.x, f.y) is None:
         return None  # in no building, so in no section (section_at asks the buildings first); kept by point
-    section = terrain.section_at(f.x, f.y)
-    if section is None or ST.state_of(ctx, section.id) == "all dead":
+    memo = ctx.sight_memo(terrain)
+    key = ("section at", f.x, f.y)
+    section = memo.get(key, memo)
+    if section is memo:
+        section = memo[key] = terrain.section_at(f.x, f.y)
+    if section is None:
         return None
-    return section.id if ST.collapse_chance(ctx, section.id) >= LEAVE_AT else None
+    sid: str = section.id
+    found: str | None = ctx.keep_for("in danger", sid, lambda: _falls(ctx, sid))
+    return found
+
+
+def _falls(ctx: Context, section: str) -> str | None:
+    """``section`` when one shot would bring it down with chance ``LEAVE_AT`` or more, and it stands; else None."""
+    if ST.state_of(ctx, section) == "all dead":
+        return None
+    return section if ST.collapse_chance(ctx, section) >= LEAVE_AT else None
 
 
 def _door_sides(ctx: Context, door: str) -> tuple[XY, XY]:
@@ -320,8 +335,13 @@ def counter_attacks(ctx: Context, label: str) -> bool:
     men = [f for f in M.living(ctx, label) if f.on_table]
     if not men:
         return False
-    shapes = [Polygon(o.shape) for o in spec.objectives if o.id in spec.victory.objectives]
-    return min(shape.distance(Point(men[0].x, men[0].y)) for shape in shapes) > HOME
+    shapes: list[Polygon] | None = ctx.bot_cache.get("victory objectives")
+    if shapes is None:  # made once a scenario
+        shapes = ctx.bot_cache["victory objectives"] = [
+            Polygon(o.shape) for o in spec.objectives if o.id in spec.victory.objectives
+        ]
+    here = Point(men[0].x, men[0].y)
+    return min(shape.distance(here) for shape in shapes) > HOME
 
 
 def aim_point(ctx: Context, side: str, leader: Figure, *, objective: bool = False, enemy: bool = False) -> XY | None:
