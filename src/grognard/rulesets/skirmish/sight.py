@@ -25,8 +25,9 @@ import numpy as np
 import shapely
 
 from grognard.core.geometry import TOLERANCE
+from grognard.rulesets.skirmish import crests as CR
 from grognard.rulesets.skirmish import rules as R
-from grognard.rulesets.skirmish.terrain import Terrain
+from grognard.rulesets.skirmish.terrain import Feature, Terrain
 
 XY = tuple[float, float]
 Memo = dict[Any, Any]
@@ -139,44 +140,66 @@ def _crests(
     terrain: Terrain, pairs: Sequence[tuple[XY, XY]], lines: np.ndarray, open_: np.ndarray, out: list[str | None]
 ) -> None:
     """``rules.hill_in_the_way`` for the lines ``open_`` (indices into ``pairs`` and ``lines``), into ``out``:
-    hill by hill in the rule's order, each hill's crossings of all the lines it may block worked out at once
-    (the same shapely operations, over arrays), then ``rules.crest_blocks`` line by line."""
+    hill by hill in the rule's order: the lines each hill surely blocks or surely leaves clear found from their
+    ends over arrays (``crests.settled``), the others the long way (``_crests_long``)."""
     reach = terrain.tables.sight.crest_reach.value
     length = shapely.length(lines[open_])
     keep = length - reach > reach
     open_, length = open_[keep], length[keep]
     if open_.size == 0:
         return
-    low = np.array([min(terrain.height(*pairs[i][0]), terrain.height(*pairs[i][1])) for i in open_.tolist()])
+    heights = np.array([(terrain.height(*pairs[i][0]), terrain.height(*pairs[i][1])) for i in open_.tolist()])
+    heights = heights.reshape(-1, 2)
+    low = heights.min(axis=1)
     for hill in terrain.hills:
-        some = open_[hill.height > low + TOLERANCE]
-        meets = some[shapely.intersects(hill.shape, lines[some])]
-        if meets.size == 0:
+        some = np.flatnonzero(hill.height > low + TOLERANCE)
+        some = some[shapely.intersects(hill.shape, lines[open_[some]])]
+        if some.size == 0:
             continue
-        parts, owner = shapely.get_parts(shapely.intersection(lines[meets], hill.shape), return_index=True)
-        pieces = shapely.get_type_id(parts) == 1  # LineStrings (rules._pieces)
-        parts, owner = parts[pieces], owner[pieces]
-        coords, which = shapely.get_coordinates(parts, return_index=True)
-        first = np.searchsorted(which, np.arange(len(parts)))
-        last = np.searchsorted(which, np.arange(len(parts)), side="right") - 1
-        line_of = meets[owner]
-        s0 = shapely.line_locate_point(lines[line_of], shapely.points(coords[first])).tolist()
-        s1 = shapely.line_locate_point(lines[line_of], shapely.points(coords[last])).tolist()
-        spans: dict[int, list[tuple[float, float]]] = {}
-        for i, x0, x1 in zip(line_of.tolist(), s0, s1, strict=True):
-            spans.setdefault(i, []).append((x0, x1))
-        blocked = []
-        for i, length_i in zip(meets.tolist(), length[np.searchsorted(open_, meets)].tolist(), strict=True):
-            a, b = pairs[i]
-            heights = (terrain.height(*a), terrain.height(*b), length_i)
-            if R.crest_blocks(terrain, hill, lines[i], a, b, heights, spans.get(i, ())):
+        ends = np.array([pairs[i] for i in open_[some].tolist()], dtype=float).reshape(-1, 2, 2)
+        blocks, clear = CR.settled(terrain, hill, ends, heights[some], length[some])
+        doubt = ~blocks & ~clear
+        if doubt.any():
+            blocks[doubt] = _crests_long(terrain, hill, pairs, lines, open_[some[doubt]], length[some[doubt]])
+        if blocks.any():
+            for i in open_[some[blocks]].tolist():
                 out[i] = f"the crest of hill {hill.id}"
-                blocked.append(i)
-        if blocked:
-            left = ~np.isin(open_, blocked)
-            open_, length, low = open_[left], length[left], low[left]
+            left = np.ones(open_.size, dtype=bool)
+            left[some[blocks]] = False
+            open_, length, heights, low = open_[left], length[left], heights[left], low[left]
             if open_.size == 0:
                 return
+
+
+def _crests_long(
+    terrain: Terrain,
+    hill: Feature,
+    pairs: Sequence[tuple[XY, XY]],
+    lines: np.ndarray,
+    meets: np.ndarray,
+    length: np.ndarray,
+) -> np.ndarray:
+    """For the lines ``meets`` (indices into ``pairs`` and ``lines``; ``length``, each one's), which meet
+    ``hill``: whether it blocks each, by ``rules.crest_blocks`` with the spans ``rules.hill_in_the_way`` finds
+    (the same shapely operations, over arrays)."""
+    parts, owner = shapely.get_parts(shapely.intersection(lines[meets], hill.shape), return_index=True)
+    pieces = shapely.get_type_id(parts) == 1  # LineStrings (rules._pieces)
+    parts, owner = parts[pieces], owner[pieces]
+    coords, which = shapely.get_coordinates(parts, return_index=True)
+    first = np.searchsorted(which, np.arange(len(parts)))
+    last = np.searchsorted(which, np.arange(len(parts)), side="right") - 1
+    line_of = meets[owner]
+    s0 = shapely.line_locate_point(lines[line_of], shapely.points(coords[first])).tolist()
+    s1 = shapely.line_locate_point(lines[line_of], shapely.points(coords[last])).tolist()
+    spans: dict[int, list[tuple[float, float]]] = {}
+    for i, x0, x1 in zip(line_of.tolist(), s0, s1, strict=True):
+        spans.setdefault(i, []).append((x0, x1))
+    blocks = []
+    for i, length_i in zip(meets.tolist(), length.tolist(), strict=True):
+        a, b = pairs[i]
+        heights = (terrain.height(*a), terrain.height(*b), length_i)
+        blocks.append(R.crest_blocks(terrain, hill, lines[i], a, b, heights, spans.get(i, ())))
+    return np.array(blocks, dtype=bool)
 
 
 def _walled(terrain: Terrain, building: Any, ends: np.ndarray, opened: Collection[str]) -> np.ndarray:
