@@ -26,11 +26,8 @@ def drive_order(ctx: Context, space: DriveSpace) -> Drive:
     spec = ctx.scenario.spec
     if v.side != spec.victory.attacker or not spec.victory.objectives:
         return space.hold()
-    shapes = [Polygon(o.shape) for o in spec.objectives if o.id in spec.victory.objectives]
     here = Point(v.x, v.y)
-    target = min(shapes, key=lambda sh: sh.distance(here))
-    c = target.centroid
-    aim = (c.x, c.y)
+    target, aim = min(objectives(ctx), key=lambda sh: sh[0].distance(here))
     stop = space.unload_all()
     move = ctx.tables.vehicles.kind(v.kind).move
     if ctx.tables.vehicles.kind(v.kind).afloat:
@@ -45,6 +42,21 @@ def drive_order(ctx: Context, space: DriveSpace) -> Drive:
         return space.hold()
     best = _best_drive(ctx, space, aim, move, None)
     return best if best is not None else space.hold()
+
+
+def objectives(ctx: Context) -> list[tuple[Polygon, XY]]:
+    """The objectives of the scenario's victory, in its order, each with its centre (kept for the scenario)."""
+    found: list[tuple[Polygon, XY]] | None = ctx.bot_cache.get("drive objectives")
+    if found is None:
+        spec = ctx.scenario.spec
+        found = []
+        for o in spec.objectives:
+            if o.id in spec.victory.objectives:
+                shape = Polygon(o.shape)
+                c = shape.centroid
+                found.append((shape, (c.x, c.y)))
+        ctx.bot_cache["drive objectives"] = found
+    return found
 
 
 def craft_order(ctx: Context, space: DriveSpace, target: Polygon, stop: Any) -> Drive:

@@ -516,10 +516,8 @@ def run_train(ctx: Context) -> None:
     if s.train >= gone:
         return
     base = ctx.tables.sight.base.value
-    blockers = [
-        Point(f.x, f.y).buffer(base / 2) for f in s.figures.values() if f.alive and f.on_table and f.aboard is None
-    ]
-    blockers += [ctx.vehicle_shape(v) for v in s.vehicles.values()]
-    run = V.train_run(ctx.base_terrain, ctx.railway, s.train, blockers)
+    men = [(f.x, f.y) for f in s.figures.values() if f.alive and f.on_table and f.aboard is None]
+    blockers = [ctx.vehicle_shape(v) for v in s.vehicles.values()]
+    run = V.train_run(ctx.base_terrain, ctx.railway, s.train, blockers, men, base / 2)
     s.train = round(min(gone, s.train + run), 2)
     ctx.emit("train", head=s.train, ran=round(run, 2), gone=s.train >= gone)

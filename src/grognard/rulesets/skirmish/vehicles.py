@@ -432,15 +432,15 @@ def abreast_on_road(terrain: Terrain, a: XY, a_facing: float, b: XY, length: flo
     vehicle's) ahead of or behind ``a`` along ``a``'s heading, while off its
     centre line by more than a base's width: the one beside the other.
     """
+    h = math.radians(a_facing)
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    along = dx * math.cos(h) + dy * math.sin(h)
+    across = -dx * math.sin(h) + dy * math.cos(h)
+    if not (abs(along) < length and abs(across) > TOLERANCE):
+        return False  # not beside it, on whatever road (the roads are asked only of one that is)
     for road in terrain.by_kind("road"):
         # covers(Point(...)), without making the points: a point is covered exactly when it meets the shape
-        if not (shapely.intersects_xy(road.shape, *a) and shapely.intersects_xy(road.shape, *b)):
-            continue
-        h = math.radians(a_facing)
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        along = dx * math.cos(h) + dy * math.sin(h)
-        across = -dx * math.sin(h) + dy * math.cos(h)
-        if abs(along) < length and abs(across) > TOLERANCE:
+        if shapely.intersects_xy(road.shape, *a) and shapely.intersects_xy(road.shape, *b):
             return True
     return False
 
@@ -469,9 +469,18 @@ def _substring(line: LineString, lo: float, hi: float) -> LineString:
     return piece
 
 
-def train_run(terrain: Terrain, railway: str, head: float, blockers: Iterable[BaseGeometry]) -> float:
+def train_run(
+    terrain: Terrain,
+    railway: str,
+    head: float,
+    blockers: Iterable[BaseGeometry],
+    men: Sequence[XY] = (),
+    radius: float = 0.0,
+) -> float:
     """How far the train's head runs this move from ``head``: ``train_move`` inches, less where something
-    stands on the line ahead (reading: it stops short of men and vehicles on the track)."""
+    stands on the line ahead (reading: it stops short of men and vehicles on the track). ``men``: the centres
+    of more blockers, each a man's base of ``radius`` (``Point(at).buffer(radius)``), made only for the men
+    whose box meets the track's ahead (a base lies within its centre's box grown by its radius)."""
     step = terrain.tables.vehicles.train_move.value
     feature = next(f for f in terrain.by_kind("railway") if f.id == railway)
     line = cast(LineString, feature.line)
@@ -480,8 +489,11 @@ def train_run(terrain: Terrain, railway: str, head: float, blockers: Iterable[Ba
     if hi - lo <= TOLERANCE:
         return step
     ahead = _substring(line, lo, hi).buffer(width / 2, cap_style="flat")
+    x0, y0, x1, y1 = ahead.bounds
+    grow = radius + 1e-6  # and rounding
+    near = [at for at in men if x0 - grow <= at[0] <= x1 + grow and y0 - grow <= at[1] <= y1 + grow]
     best = step
-    for shape in blockers:
+    for shape in itertools.chain(blockers, (Point(at).buffer(radius) for at in near)):
         if not ahead.intersects(shape):
             continue
         first = min(line.project(Point(c)) for c in _corners(ahead.intersection(shape)))

@@ -1,0 +1,198 @@
+"""The drive doctrine's and the drive check's leaner ways (issue 33, item 4) give what the long way gives.
+
+Each short cut is compared with the long way, written here as the code had it, over many cases and over cases
+just either side of each threshold, and each test also shows the work the short cut leaves out (it fails on
+the code before it).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+import shapely
+from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from grognard.core.dice import DICE, SeededDice, stream
+from grognard.core.geometry import TOLERANCE
+from grognard.rulesets import get
+from grognard.rulesets.skirmish import bots_drive as BV
+from grognard.rulesets.skirmish import vehicles as V
+from grognard.rulesets.skirmish.game import SkirmishGame
+from grognard.rulesets.skirmish.terrain import Terrain
+
+XY = tuple[float, float]
+
+
+def game_of(scenario: str, index: int) -> SkirmishGame:
+    ruleset = get("skirmish")
+    game = ruleset.new_game(ruleset.resolve({"scenario": scenario}), SeededDice(stream(33, index, DICE)))
+    assert isinstance(game, SkirmishGame)
+    return game.unobserved()
+
+
+# ------------------------------------------------------------------------------ vehicles side by side
+def long_way_abreast(terrain: Terrain, a: XY, a_facing: float, b: XY, length: float) -> bool:
+    """``vehicles.abreast_on_road`` as it was: each road asked of both places first."""
+    for road in terrain.by_kind("road"):
+        if not (road.shape.covers(Point(a)) and road.shape.covers(Point(b))):
+            continue
+        h = math.radians(a_facing)
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        along = dx * math.cos(h) + dy * math.sin(h)
+        across = -dx * math.sin(h) + dy * math.cos(h)
+        if abs(along) < length and abs(across) > TOLERANCE:
+            return True
+    return False
+
+
+def test_vehicles_abreast_on_a_road_are_found_as_the_long_way_finds_them_asking_the_roads_less(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Places on convoy's roads and off them, the other vehicle ahead, behind and beside by just less and just
+    more than the length and the tolerance: every answer is the long way's; the roads are asked only of a
+    vehicle beside the other (before, of every one on a road)."""
+    terrain = game_of("convoy", 0).ctx.terrain
+    roads = terrain.by_kind("road")
+    assert roads
+    rng = np.random.default_rng(33)
+    asked = {"roads": 0}
+    intersects_xy = shapely.intersects_xy
+
+    def counted(*args: Any) -> Any:
+        asked["roads"] += 1
+        return intersects_xy(*args)
+
+    monkeypatch.setattr(shapely, "intersects_xy", counted)
+    cases = beside = 0
+    for _ in range(120):
+        road = roads[int(rng.integers(len(roads)))].shape
+        x0, y0, x1, y1 = road.bounds
+        a = (round(float(rng.uniform(x0, x1)), 2), round(float(rng.uniform(y0, y1)), 2))
+        facing = round(float(rng.uniform(-180, 180)), 1)
+        length = round(float(rng.uniform(1.0, 4.0)), 2)
+        h = math.radians(facing)
+        for along in (0.0, 0.5, length - 1e-9, length, length + 1e-9, -length + 1e-9, -length - 1e-9, 3 * length):
+            for across in (0.0, TOLERANCE - 1e-9, TOLERANCE + 1e-9, 0.3, -0.3, 1.0, 5.0):
+                b = (
+                    a[0] + along * math.cos(h) - across * math.sin(h),
+                    a[1] + along * math.sin(h) + across * math.cos(h),
+                )
+                want = long_way_abreast(terrain, a, facing, b, length)
+                before = asked["roads"]
+                assert V.abreast_on_road(terrain, a, facing, b, length) == want, (a, facing, b, length)
+                dx, dy = b[0] - a[0], b[1] - a[1]
+                side = (
+                    abs(dx * math.cos(h) + dy * math.sin(h)) < length
+                    and abs(-dx * math.sin(h) + dy * math.cos(h)) > TOLERANCE
+                )
+                if not side:
+                    assert asked["roads"] == before, (a, b)  # not beside it: no road asked
+                beside += side
+                cases += 1
+    assert cases > 6000 and beside > 1000, (cases, beside)
+
+
+# ------------------------------------------------------------------------------ the train's run
+def long_way_train_run(terrain: Terrain, railway: str, head: float, blockers: list[BaseGeometry]) -> float:
+    """``vehicles.train_run`` as it was: every blocker's shape made and asked."""
+    step = terrain.tables.vehicles.train_move.value
+    feature = next(f for f in terrain.by_kind("railway") if f.id == railway)
+    line = feature.line
+    assert isinstance(line, LineString)
+    width = feature.shape.area / max(line.length, TOLERANCE)
+    lo, hi = max(0.0, head), min(line.length, head + step)
+    if hi - lo <= TOLERANCE:
+        return step
+    ahead = V._substring(line, lo, hi).buffer(width / 2, cap_style="flat")
+    best = step
+    for shape in blockers:
+        if not ahead.intersects(shape):
+            continue
+        first = min(line.project(Point(c)) for c in V._corners(ahead.intersection(shape)))
+        best = min(best, max(0.0, first - head - 0.5))
+    return best
+
+
+@pytest.mark.rule("skirmish.44")
+def test_the_trains_run_makes_only_the_bases_near_the_track_ahead_and_runs_as_far_as_the_long_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Men all over convoy's table and men just touching the track ahead, just clear of it and just either side
+    of its ends (by 1e-7" and 1e-3"), with and without a vehicle on the line: the train runs as far as the long
+    way says (every man's base made), and only the bases of men near the track ahead are made (before, every
+    man's)."""
+    ctx = game_of("convoy", 0).ctx
+    terrain = ctx.base_terrain
+    railway = ctx.railway
+    assert railway is not None
+    line = next(f for f in terrain.by_kind("railway") if f.id == railway).line
+    assert isinstance(line, LineString)
+    radius = ctx.tables.sight.base.value / 2
+    step = ctx.tables.vehicles.train_move.value
+    rng = np.random.default_rng(44)
+    made = {"bases": 0}
+    buffer = Point.buffer
+
+    def counted(self: Point, *args: Any, **kwargs: Any) -> Any:
+        made["bases"] += 1
+        return buffer(self, *args, **kwargs)
+
+    runs = short = 0
+    for head in (0.0, 20.0, line.length - 5.0):
+        ahead = V._substring(line, max(0.0, head), min(line.length, head + step))
+        tip, tail = ahead.interpolate(ahead.length), ahead.interpolate(0.0)
+        feature = next(f for f in terrain.by_kind("railway") if f.id == railway)
+        half = feature.shape.area / line.length / 2
+        edge = [(p.x, p.y) for p in (tip, tail)]
+        for k in range(8):
+            mid = ahead.interpolate(ahead.length * (k + 0.5) / 8)
+            after = ahead.interpolate(min(ahead.length, ahead.length * (k + 0.5) / 8 + 0.01))
+            dx, dy = after.x - mid.x, after.y - mid.y
+            n = math.hypot(dx, dy) or 1.0
+            for gap in (-1e-3, -1e-7, 1e-7, 1e-3):  # the base's circle just over the band's side, or just clear
+                d = half + radius + gap
+                edge.append((mid.x - dy / n * d, mid.y + dx / n * d))
+        men = [(float(rng.uniform(0, terrain.width)), float(rng.uniform(0, terrain.depth))) for _ in range(40)]
+        for at in edge:
+            for gap in (-1e-3, -1e-7, 1e-7, 1e-3):
+                men.append((at[0] + gap, at[1]))
+                men.append((at[0], at[1] + radius + gap))
+        x0, y0, x1, y1 = V._substring(line, max(0.0, head), min(line.length, head + step)).buffer(half).bounds
+        for lot in range(0, len(men), 3):
+            chosen = men[lot : lot + 3]
+            for vehicles in ([], [V.footprint((x1 + 0.5, (y0 + y1) / 2), 0.0, 2.0, 1.0)]):
+                want = long_way_train_run(
+                    terrain, railway, head, [*vehicles, *(Point(at).buffer(radius) for at in chosen)]
+                )
+                made["bases"] = 0
+                with monkeypatch.context() as patched:
+                    patched.setattr(Point, "buffer", counted)
+                    got = V.train_run(terrain, railway, head, vehicles, chosen, radius)
+                assert got == want, (head, chosen)
+                near = sum(
+                    x0 - radius - 1e-6 <= x <= x1 + radius + 1e-6 and y0 - radius - 1e-6 <= y <= y1 + radius + 1e-6
+                    for x, y in chosen
+                )
+                assert made["bases"] <= near + 1, (made, near)  # the track's band and the near men's bases
+                runs += 1
+                short += got < step
+    assert runs > 400 and short > 100, (runs, short)
+
+
+# ------------------------------------------------------------------------------ the drive doctrine's aim
+def test_the_drive_doctrines_objectives_are_made_once_a_scenario_as_the_long_way_makes_them() -> None:
+    """The objectives the drive doctrine aims at, with their centres, are the polygons and centroids made
+    afresh from the scenario, in its order, and the second decision reads the same objects (before, each
+    decision made them again)."""
+    for scenario in ("convoy", "castle_storm"):
+        ctx = game_of(scenario, 0).ctx
+        spec = ctx.scenario.spec
+        want = [Polygon(o.shape) for o in spec.objectives if o.id in spec.victory.objectives]
+        found = BV.objectives(ctx)
+        assert [shape.equals_exact(w, 0.0) for (shape, _), w in zip(found, want, strict=True)] == [True] * len(want)
+        assert [c for _, c in found] == [(w.centroid.x, w.centroid.y) for w in want]
+        assert BV.objectives(game_of(scenario, 1).ctx) is found
