@@ -16,11 +16,16 @@ import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from grognard.core.dice import DICE, SeededDice, stream
-from grognard.core.geometry import TOLERANCE
+from grognard.core.dice import BOTS, DICE, SeededDice, stream
+from grognard.core.errors import IllegalAction
+from grognard.core.geometry import TOLERANCE, snap
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import bots_drive as BV
+from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish import vehicles as V
+from grognard.rulesets.skirmish.actions import Drive
+from grognard.rulesets.skirmish.book import DoctrineBot
+from grognard.rulesets.skirmish.driving import DriveSpace
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.terrain import Terrain
 
@@ -196,3 +201,62 @@ def test_the_drive_doctrines_objectives_are_made_once_a_scenario_as_the_long_way
         assert [shape.equals_exact(w, 0.0) for (shape, _), w in zip(found, want, strict=True)] == [True] * len(want)
         assert [c for _, c in found] == [(w.centroid.x, w.centroid.y) for w in want]
         assert BV.objectives(game_of(scenario, 1).ctx) is found
+
+
+# ------------------------------------------------------------------------------ the whole check of a probe
+def _outcome(ctx: Any, drive: Drive) -> Any:
+    """``check_drive``'s plan, or its refusal (rule and words)."""
+    try:
+        return DV.check_drive(ctx, drive)
+    except IllegalAction as refusal:
+        return (refusal.rule, str(refusal))
+
+
+@pytest.mark.parametrize("scenario", ["convoy", "castle_storm"])
+def test_a_drive_checked_after_its_probe_reads_what_the_probe_found_clear_and_decides_as_the_whole_check(
+    scenario: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the drive decisions of a game, while the state stands still as the doctrine weighs its drive: drives
+    every 30 degrees round the vehicle (a whole, a half and a tenth of a move: into the other vehicles and the
+    men on foot, and clear of them), each with and without its passengers out after it, probed
+    (``DriveSpace.contains``) and then checked whole: the plan or the refusal is the one ``check_drive`` gives
+    with nothing kept; and the drives ``surely_refused`` found clear of vehicles and men are not looked over
+    for them again (``measure_drive`` given none; before, every one was)."""
+    game = game_of(scenario, 1)
+    bot = DoctrineBot(np.random.default_rng(stream(33, 1, BOTS)))
+    asked: list[bool] = []
+    measure_drive = V.measure_drive
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        asked.append(bool(kwargs.get("others")) or bool(kwargs.get("men")))
+        return measure_drive(*args, **kwargs)
+
+    checked = passed = 0
+    while game.result is None and checked < 500:
+        decision = game.pending()[0]
+        space = decision.space
+        if isinstance(space, DriveSpace):
+            ctx = game.ctx
+            v = ctx.state.vehicles[space.vehicle]
+            move = ctx.tables.vehicles.kind(v.kind).move
+            stop = space.unload_all()
+            drives = [
+                Drive(v.id, ((snap(v.x + r * math.cos(a)), snap(v.y + r * math.sin(a))),), None, after)
+                for a in (math.radians(30 * k) for k in range(12))
+                for r in (move, move / 2, move / 10)
+                for after in {None, stop}
+            ]
+            want = [_outcome(ctx, d) for d in drives]  # the whole check, nothing kept
+            with ctx.still():
+                got = []
+                for d in drives:
+                    space.contains(d)
+                    asked.clear()
+                    with monkeypatch.context() as patched:
+                        patched.setattr(V, "measure_drive", counted)
+                        got.append(_outcome(ctx, d))
+                    passed += asked == [False]
+            assert got == want
+            checked += len(drives)
+        game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+    assert checked >= 300 and passed >= 50, (checked, passed)

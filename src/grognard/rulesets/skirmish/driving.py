@@ -26,7 +26,6 @@ from typing import Any, cast
 
 import numpy as np
 from shapely.geometry import Point, Polygon
-from shapely.geometry.base import BaseGeometry
 
 from grognard.core.engine import ActionSpace
 from grognard.core.errors import IllegalAction
@@ -42,6 +41,7 @@ from grognard.rulesets.skirmish.state import Figure, Vehicle
 from grognard.rulesets.skirmish.terrain import Terrain, line_of
 
 XY = tuple[float, float]
+Standing = tuple[tuple[str, ...], dict[str, XY], tuple[str, ...], list[tuple[str, Any]]]  # see ``standing``
 
 
 @dataclass
@@ -233,9 +233,38 @@ def surely_refused(ctx: Context, vehicle: str, action: Any) -> bool:
         men = (  # Ground.apart of each disc's box, first, by its centre
             at for at in afoot if not (at[0] + grow < x0 or x1 < at[0] - grow or at[1] + grow < y0 or y1 < at[1] - grow)
         )
-        return any(drive.overlaps_disc(at, radius) for at in men)
+        if any(drive.overlaps_disc(at, radius) for at in men):
+            return True
+        clear(ctx).add((vehicle, tuple(path)))
+        return False
     except Exception:
         return False
+
+
+def clear(ctx: Context) -> set[tuple[str, tuple[XY, ...]]]:
+    """The drives (vehicle, path from where it stands) ``surely_refused`` found no vehicle and no man on foot in
+    the way of, with no stop before them, while the state stands still (``Context.keep``; empty otherwise):
+    ``check_drive`` does not ask ``measure_drive`` to look for them again (the same tests of the same shapes)."""
+    found: set[tuple[str, tuple[XY, ...]]] = ctx.keep("drives clear", set)
+    return found
+
+
+def standing(ctx: Context, v: Vehicle) -> Standing:
+    """What ``check_drive`` reads of the state for a drive of ``v``, whatever the drive: the living men aboard,
+    the men on foot (where they stand), the pieces it tows, the other vehicles (id, footprint); once while the
+    state stands still (``Context.keep_for``)."""
+
+    def read() -> Standing:
+        s = ctx.state
+        return (
+            tuple(f for f in v.aboard if s.figures[f].alive),
+            {f.id: (f.x, f.y) for f in s.figures.values() if f.alive and f.on_table and f.aboard is None},
+            tuple(sorted(p.id for p in s.pieces.values() if p.hitched == v.id)),
+            [(o.id, ctx.vehicle_shape(o)) for o in s.vehicles.values() if o.id != v.id],
+        )
+
+    found: Standing = ctx.keep_for("drive standing", v.id, read)
+    return found
 
 
 def ground_refuses(ctx: Context, v: Vehicle, action: Drive, path: list[XY] | None = None) -> bool:
@@ -396,10 +425,10 @@ def check_drive(ctx: Context, action: Drive) -> DrivePlan:
     stops = [st for st in (action.before, action.after) if st is not None]
     move = entry.move
     budget = move - len(stops) * move / 2
-    aboard = [f for f in v.aboard if s.figures[f].alive]
-    afoot = {f.id: (f.x, f.y) for f in s.figures.values() if f.alive and f.on_table and f.aboard is None}
+    men_aboard, men_afoot, towing, others = standing(ctx, v)
+    aboard, afoot = list(men_aboard), dict(men_afoot)  # check_stop changes them, stop by stop
     plan = DrivePlan()
-    plan.towing.extend(sorted(p.id for p in s.pieces.values() if p.hitched == v.id))
+    plan.towing.extend(towing)
     at, facing = (v.x, v.y), v.heading
     if action.before is not None:
         plan.before = BD.check_stop(ctx, action, action.before, v, at, facing, aboard, afoot, plan.towing)
@@ -424,18 +453,16 @@ def check_drive(ctx: Context, action: Drive) -> DrivePlan:
             if problem is not None:
                 raise IllegalAction(f"{action}: {v.id}: {problem[1]}", problem[0])
         base = ctx.tables.sight.base.value
-        others: list[tuple[str, BaseGeometry]] = [
-            (o.id, ctx.vehicle_shape(o)) for o in s.vehicles.values() if o.id != v.id
-        ]
         radius = base / 2 - TOLERANCE
         if entry.afloat:
-            others += [(fid, V.disc(xy, radius)) for fid, xy in afoot.items()]
+            others = [*others, *((fid, V.disc(xy, radius)) for fid, xy in afoot.items())]
             sail = L.measure_sail(
                 ctx.base_terrain, path, length=entry.length, width=entry.width, facing=facing, others=others
             )
             measure = sail.measure
             path = [*path[:-1], sail.end] if sail.end != path[-1] else path
         else:
+            seen = action.before is None and (v.id, tuple(path)) in clear(ctx)
             measure = V.measure_drive(
                 ctx.terrain,
                 path,
@@ -443,8 +470,8 @@ def check_drive(ctx: Context, action: Drive) -> DrivePlan:
                 facing=facing,
                 allowance=move,
                 river_paid=v.river_paid,
-                others=others,
-                men=list(afoot.items()),
+                others=() if seen else others,  # surely_refused found none of them in the way
+                men=() if seen else list(afoot.items()),
                 radius=radius,
                 ground_ok=True,
                 costs=ground_memo(ctx, ctx.terrain, "costs"),
