@@ -20,6 +20,7 @@ from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, snap
 from grognard.rulesets import get
+from grognard.rulesets.skirmish import boarding as BD
 from grognard.rulesets.skirmish import bots_drive as BV
 from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish import vehicles as V
@@ -260,3 +261,85 @@ def test_a_drive_checked_after_its_probe_reads_what_the_probe_found_clear_and_de
             checked += len(drives)
         game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
     assert checked >= 300 and passed >= 50, (checked, passed)
+
+
+# ------------------------------------------------------------------------------ where men get out
+def long_way_free_spots(ctx: Any, v: Any, points: list[Point], afoot: dict[str, XY]) -> list[XY]:
+    """``boarding._free_spots`` as it was: every man on foot and every boulder asked of every point."""
+    base = ctx.tables.sight.base.value
+    terrain = ctx.terrain
+    others = [ctx.vehicle_shape(o) for o in ctx.state.vehicles.values() if o.id != v.id]
+    train = ctx.train_now()
+    others += [train] if train is not None else []
+    out: list[XY] = []
+    for p in points:
+        spot = (snap(p.x), snap(p.y))
+        if not terrain.on_table(*spot) or terrain.in_river(*spot) or terrain.in_pond(*spot):
+            continue
+        if terrain.building_at(*spot) is not None or any(b.shape.covers(Point(spot)) for b in terrain.boulders):
+            continue
+        body = Point(spot).buffer(base / 2)
+        if any(body.intersects(o) for o in others):
+            continue
+        if any(
+            math.hypot(x - spot[0], y - spot[1]) < base - TOLERANCE
+            or (ctx.state.figures[fid].side != v.side and math.hypot(x - spot[0], y - spot[1]) <= base + TOLERANCE)
+            for fid, (x, y) in afoot.items()
+        ) or any(math.hypot(x - spot[0], y - spot[1]) < base - TOLERANCE for x, y in out):
+            continue
+        out.append(spot)
+    return out
+
+
+@pytest.mark.rule("skirmish.61")
+def test_the_spots_men_get_out_at_ask_only_the_men_near_and_are_the_long_ways(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round each vehicle of convoy, at its place and 3" on: the men on foot of the game, then friends and foes
+    put at a spot just either side of a base less the tolerance and a base and the tolerance away from it (on
+    the axes and the slant), and a boulder on a spot: the free spots, in order, are the long way's; and only
+    the men near the spots are measured (before, every man on foot at every point)."""
+    game = game_of("convoy", 1)
+    ctx = game.ctx
+    base = ctx.tables.sight.base.value
+    measured = {"gaps": 0}
+    hypot = math.hypot
+
+    def counted(*args: float) -> float:
+        measured["gaps"] += 1
+        return hypot(*args)
+
+    cases = fewer = 0
+    rng = np.random.default_rng(61)
+    for v in list(ctx.state.vehicles.values()):
+        for ahead in (0.0, 3.0):
+            h = math.radians(v.heading)
+            at = (round(v.x + ahead * math.cos(h), 2), round(v.y + ahead * math.sin(h), 2))
+            spots = BD.exit_spots(ctx, v, at, v.heading, {})
+            afoot = {f.id: (f.x, f.y) for f in ctx.state.figures.values() if f.alive and f.aboard is None}
+            sides = {f.id: f.side for f in ctx.state.figures.values()}
+            men = [fid for fid in sides if fid not in afoot]
+            for spot in spots[:3]:
+                for gap in (base - TOLERANCE, base + TOLERANCE):
+                    for k in (-1e-9, 1e-9):
+                        a = float(rng.uniform(0, 2 * math.pi)) if rng.random() < 0.5 else 0.0
+                        if men:
+                            afoot[men.pop()] = (spot[0] + (gap + k) * math.cos(a), spot[1] + (gap + k) * math.sin(a))
+            ring = ctx.vehicle_shape(v, at, v.heading).buffer(0.75, join_style="mitre").exterior
+            points = [ring.interpolate(ring.length * k / 16) for k in range(16)]
+            for kept in (afoot, {**afoot, **{fid: (x + 40.0, y) for fid, (x, y) in list(afoot.items())[:5]}}):
+                want = long_way_free_spots(ctx, v, points, kept)
+                measured["gaps"] = 0
+                with monkeypatch.context() as patched:
+                    patched.setattr(math, "hypot", counted)
+                    got = BD._free_spots(ctx, v, points, kept)
+                assert got == want, (v.id, at)
+                fewer += measured["gaps"] < len(points) * len(kept) / 2
+                cases += 1
+    rocky = game_of("hill_assault", 0).ctx  # round a boulder's corner: the spots on it are left out
+    v = next(iter(ctx.state.vehicles.values()))
+    for rock in rocky.terrain.boulders:
+        c = rock.shape.exterior.coords[0]
+        points = [Point(c[0] + 0.3 * math.cos(k / 3), c[1] + 0.3 * math.sin(k / 3)) for k in range(19)]
+        points.append(rock.shape.centroid)
+        got = BD._free_spots(rocky, v, points, {})
+        assert got == long_way_free_spots(rocky, v, points, {}) and len(got) < len(points)
+    assert cases >= 8 and fewer == cases, (cases, fewer)

@@ -206,7 +206,10 @@ def exit_spots(
 
 
 def _free_spots(ctx: Context, v: Vehicle, points: list[Point], afoot: dict[str, XY]) -> list[XY]:
-    """Of ``points``, in order, those a man may get out at (see ``exit_spots``)."""
+    """Of ``points``, in order, those a man may get out at (see ``exit_spots``). Only the men on foot, and the
+    boulders, whose boxes come within reach of the points' box are asked of each point (a man clashes within a
+    base and the tolerance of it, ``math.hypot`` being at least either side's gap; a boulder covers a point
+    within its box)."""
     base = ctx.tables.sight.base.value
     terrain = ctx.terrain
     others = [ctx.vehicle_shape(o) for o in ctx.state.vehicles.values() if o.id != v.id]
@@ -216,12 +219,19 @@ def _free_spots(ctx: Context, v: Vehicle, points: list[Point], afoot: dict[str, 
     reach = base / 2 + 1e-6  # a base's shape lies within its centre's box grown by its radius (and rounding)
     side = v.side
     out: list[XY] = []
-    taken = list(afoot.items())
-    for p in points:
-        spot = (snap(p.x), snap(p.y))
+    spots = [(snap(x), snap(y)) for x, y in shapely.get_coordinates(points).tolist()] if points else []
+    if not spots:
+        return out
+    xs, ys = [x for x, _ in spots], [y for _, y in spots]
+    grow = base + TOLERANCE + 1e-6  # beyond it along either axis, a man is farther from every point
+    x0, y0, x1, y1 = min(xs) - grow, min(ys) - grow, max(xs) + grow, max(ys) + grow
+    figures = ctx.state.figures
+    taken = [(x, y, figures[fid].side != side) for fid, (x, y) in afoot.items() if x0 <= x <= x1 and y0 <= y <= y1]
+    rocks = [b.shape for b in terrain.boulders if _box_meets(b.shape.bounds, (x0, y0, x1, y1))]
+    for spot in spots:
         if not terrain.on_table(*spot) or terrain.in_river(*spot) or terrain.in_pond(*spot):
             continue
-        if terrain.building_at(*spot) is not None or any(b.shape.covers(Point(spot)) for b in terrain.boulders):
+        if terrain.building_at(*spot) is not None or any(b.covers(Point(spot)) for b in rocks):
             continue
         x, y = spot  # the vehicles and the train whose boxes are apart from the base's (by more) meet none of it
         near = [
@@ -231,16 +241,19 @@ def _free_spots(ctx: Context, v: Vehicle, points: list[Point], afoot: dict[str, 
         if body is not None and any(body.intersects(o) for o in near):
             continue
         clash = False
-        for fid, (x, y) in taken:
-            g = ctx.state.figures[fid]
-            gap = math.hypot(x - spot[0], y - spot[1])
-            if gap < base - TOLERANCE or (g.side != side and gap <= base + TOLERANCE):
+        for mx, my, foe in taken:
+            gap = math.hypot(mx - x, my - y)
+            if gap < base - TOLERANCE or (foe and gap <= base + TOLERANCE):
                 clash = True
                 break
-        if clash or any(math.hypot(x - spot[0], y - spot[1]) < base - TOLERANCE for x, y in out):
+        if clash or any(math.hypot(ox - x, oy - y) < base - TOLERANCE for ox, oy in out):
             continue
         out.append(spot)
     return out
+
+
+def _box_meets(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return not (a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1])
 
 
 def hitch(ctx: Context, v: Vehicle, stop: Stop | None) -> None:
