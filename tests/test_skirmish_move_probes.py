@@ -7,6 +7,7 @@ about (off the table, in the first move, with no men).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,9 +17,12 @@ from shapely.geometry import Point, Polygon
 
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.errors import IllegalAction
+from grognard.core.geometry import TOLERANCE
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import bots as B
+from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import moving as MV
+from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import Move, Order
 from grognard.rulesets.skirmish.book import DoctrineBot
@@ -26,6 +30,8 @@ from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.moving import MoveSpace
 from grognard.rulesets.skirmish.terrain import Terrain
+
+XY = tuple[float, float]
 
 
 def game_of(scenario: str, index: int) -> SkirmishGame:
@@ -269,3 +275,128 @@ def test_a_mans_danger_read_from_what_was_kept_is_the_long_ways(
         state.sections[sid] = full
         ctx.changed()
     assert verdicts == {True, False}
+
+
+def long_way_bases_apart(ctx: Context, action: Move, paths: dict[str, list[XY]]) -> None:
+    """``moving._check_bases_apart`` as it was: every moving man against every friend on the ground, in order."""
+    s = ctx.state
+    base = ctx.tables.sight.base.value
+    side = s.units[action.unit].side
+    ends: dict[str, XY] = {}
+    for f in s.figures.values():
+        if f.side != side or not f.alive or f.aboard is not None or f.on_wall is not None or f.on_ladder is not None:
+            continue
+        path = paths.get(f.id)
+        if path is not None and len(path) > 1:
+            ends[f.id] = path[-1]
+        elif f.on_table:
+            ends[f.id] = (f.x, f.y)
+    for fid, path in paths.items():
+        if len(path) < 2 or fid not in ends:
+            continue
+        f = s.figures[fid]
+        for other, at in ends.items():
+            if other == fid or not R.overlaps(path[-1], at, base):
+                continue
+            gap = math.hypot(path[-1][0] - at[0], path[-1][1] - at[1])
+            o = s.figures[other]
+            if f.on_table and o.on_table and gap >= math.hypot(f.x - o.x, f.y - o.y) - TOLERANCE:
+                continue
+            raise IllegalAction(
+                f'{action}: {fid} would end {gap:.2f}" from {other}, on his base '
+                f'(men keep their bases apart: centres at least {base:g}")',
+                "skirmish.10",
+            )
+
+
+def beside_friends(ctx: Context, unit: str) -> list[Move]:
+    """Moves of ``unit`` putting a man (alone, or the leader with the unit behind him) round a friend of another
+    unit or his own: a base away and just either side of the least the rule allows (0.99"), straight and slanted."""
+    s = ctx.state
+    men = [f for f in s.living(unit) if f.on_table and f.aboard is None and f.on_wall is None]
+    if not men:
+        return []
+    friends = [
+        f
+        for f in s.figures.values()
+        if f.side == men[0].side and f.alive and f.on_table and f.aboard is None and f.on_wall is None
+    ]
+    moves = []
+    for f in men[:3]:
+        for o in sorted(friends, key=lambda o: (math.hypot(o.x - f.x, o.y - f.y), o.id))[1:4]:
+            for dx, dy in ((0.99, 0.0), (0.98, 0.0), (1.0, 0.0), (-0.99, 0.0), (0.0, -0.99), (0.7, 0.7), (0.7, 0.71)):
+                end = (round(o.x + dx, 2), round(o.y + dy, 2))
+                moves.append(Move(unit, (), (Order(f.id, "to", (end,)),)))
+                if f is men[0]:
+                    moves.append(Move(unit, (end,)))
+    return moves
+
+
+@pytest.mark.parametrize(("scenario", "index"), [("village_street", 0), ("gun_line_armour", 1), ("castle_storm", 0)])
+def test_the_bases_test_over_the_friends_near_along_x_is_the_long_ways(
+    monkeypatch: pytest.MonkeyPatch, scenario: str, index: int
+) -> None:
+    """At each move decision, the doctrine's probes and moves putting men just either side of a base from a
+    friend: ``_check_bases_apart`` (each moving man against the friends within a base along x, from the side's
+    men on the ground sorted once while the state stands still) says what the long way says, message and all,
+    with and without the state standing still; ``covered_from_enemy`` of every man says what the nearest of
+    ``men.enemies`` says."""
+    verdicts = {"passed": 0, "refused": 0}
+    covered = 0
+    for game, space in move_decisions(scenario, index, 25):
+        ctx = game.ctx
+        decision = next(d for d in game.pending() if d.space is space)
+        _, probes = doctrine_probes(game, monkeypatch, decision)
+        moves = [p for p in dict.fromkeys(probes) if isinstance(p, Move) and p.turn is None]
+        moves += beside_friends(ctx, space.unit)
+        planned = []
+        for move in moves:
+            try:
+                planned.append((move, MV._plan_move(ctx, move)))
+            except IllegalAction:
+                continue
+        longs = [verdict(ctx, long_way_bases_apart, move, paths) for move, paths in planned]
+        assert [verdict(ctx, MV._check_bases_apart, move, paths) for move, paths in planned] == longs
+        with ctx.still():
+            assert [verdict(ctx, MV._check_bases_apart, move, paths) for move, paths in planned] == longs
+            side = ctx.state.units[space.unit].side
+            order, xs, _ = MV._standing(ctx, side)
+            ground = [f for f in ctx.state.figures.values() if f.side == side and f.alive and f.aboard is None]
+            ground = [f for f in ground if f.on_wall is None and f.on_ladder is None]
+            assert list(order) == [f.id for f in ground] and xs == sorted(f.x for f in ground if f.on_table)
+            assert MV._standing(ctx, side) is MV._standing(ctx, side)  # made once while the state stands still
+            for f in [f for f in ctx.state.figures.values() if f.alive and f.on_table]:
+                enemies = M.enemies(ctx, f.side)
+                near = min(enemies, key=lambda e: math.hypot(e.x - f.x, e.y - f.y)) if enemies else None
+                terrain = ctx.terrain
+                want = near is None or R.cover(terrain, (near.x, near.y), (f.x, f.y), "small_arms") is not None
+                assert B.covered_from_enemy(ctx, f.x, f.y, f.side) == want, f.id
+                covered += 1
+        for kind, _ in longs:
+            verdicts[kind] += 1
+    assert verdicts["passed"] >= 100 and verdicts["refused"] >= 100 and covered >= 300, (verdicts, covered)
+
+
+def test_men_already_closer_than_a_base_keep_or_open_their_distance_as_the_long_way_says() -> None:
+    """Two friends put 0.6" apart (as a drop or a dismount leaves them) and a third near them: the first moved to
+    ends all round them, nearer, as near and farther: the short cut and the long way give the same verdict."""
+    game = game_of("village_street", 0)
+    ctx = game.ctx
+    s = ctx.state
+    unit = next(u for u in s.units.values() if len(s.living(u.id)) >= 3)
+    a, b, c = s.living(unit.id)[:3]
+    for f, (x, y) in zip((a, b, c), ((20.0, 20.0), (20.6, 20.0), (21.2, 20.7)), strict=True):
+        f.x, f.y, f.on_table = x, y, True
+    ctx.changed()
+    seen = set()
+    for dx in np.arange(-1.2, 1.21, 0.05):
+        for dy in (-0.61, -0.3, 0.0, 0.01, 0.3, 0.6):
+            end = (round(20.6 + float(dx), 2), round(20.0 + dy, 2))
+            move = Move(unit.id, (), (Order(a.id, "to", (end,)),))
+            paths = MV._plan_move(ctx, move)
+            long = verdict(ctx, long_way_bases_apart, move, paths)
+            assert verdict(ctx, MV._check_bases_apart, move, paths) == long, end
+            with ctx.still():
+                assert verdict(ctx, MV._check_bases_apart, move, paths) == long, end
+            seen.add(long[0])
+    assert seen == {"passed", "refused"}

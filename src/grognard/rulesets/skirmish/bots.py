@@ -373,11 +373,11 @@ def _objective_centres(ctx: Context) -> list[XY]:
 
 
 def covered_from_enemy(ctx: Context, x: float, y: float, side: str) -> bool:
-    """A man at (x, y) has cover from the nearest enemy."""
-    enemies = M.enemies(ctx, side)
+    """A man at (x, y) has cover from the nearest enemy (the enemies found once while the state stands still)."""
+    enemies = MV.enemies_at(ctx, side)
     if not enemies:
         return True
-    near = min(enemies, key=lambda e: math.hypot(e.x - x, e.y - y))
+    near, _, _ = min(enemies, key=lambda e: math.hypot(e[1] - x, e[2] - y))
     terrain = ctx.terrain  # rules.cover's answer, kept in the terrain's memo (sight.cover)
     return SG.cover(terrain, ctx.sight_memo(terrain), (near.x, near.y), (x, y), "small_arms") is not None
 
