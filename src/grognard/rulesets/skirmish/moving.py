@@ -11,7 +11,6 @@ centre of its 1" base; headings in degrees, 0 east, counter-clockwise.
 from __future__ import annotations
 
 import math
-from bisect import bisect_left, bisect_right
 from typing import Any, cast
 
 import numpy as np
@@ -345,39 +344,27 @@ def _ground_men(ctx: Context, side: str) -> list[Figure]:
     return found
 
 
-def _standing(ctx: Context, side: str) -> tuple[dict[str, int], list[float], list[tuple[float, int, str, XY]]]:
-    """The men of ``side`` on the ground (``_ground_men``): each one's place in that order, and those on the
-    table sorted by where they stand along x (x, their place in the order, id, where they stand), with the xs
-    alone; made once while the state stands still."""
-
-    def make() -> tuple[dict[str, int], list[float], list[tuple[float, int, str, XY]]]:
-        men = _ground_men(ctx, side)
-        rows = sorted((f.x, i, f.id, (f.x, f.y)) for i, f in enumerate(men) if f.on_table)
-        return {f.id: i for i, f in enumerate(men)}, [row[0] for row in rows], rows
-
-    found: tuple[dict[str, int], list[float], list[tuple[float, int, str, XY]]] = ctx.keep("standing " + side, make)
-    return found
-
-
 def _check_bases_apart(ctx: Context, action: Move, paths: dict[str, list[XY]]) -> None:
     """No man ends his move on a friend's base (skirmish.10): a moving man on the ground ends with his centre
     at least a base (1", less the 0.01" tolerance) from every friend on the ground, each where he will stand
     after this move (``paths``: ``plan_move``'s). He may pass through friends. Two men already closer than
     that (put there by a drop or a dismount) may keep their distance or open it, not close it; men on walls
-    and ladders stand as the castle rules place them and are left out. Each moving man is measured against the
-    friends who end within a base of him along x (the others are farther: ``overlaps``' hypot is no less), in
-    the order of ``_ground_men``, the first too close named."""
+    and ladders stand as the castle rules place them and are left out."""
     s = ctx.state
     base = ctx.tables.sight.base.value
-    order, xs, rows = _standing(ctx, M.unit(ctx, action.unit).side)
-    ends = {fid: path[-1] for fid, path in paths.items() if len(path) > 1 and fid in order}  # the men who move
-    for fid, end in ends.items():
+    ends: dict[str, XY] = {}
+    for f in _ground_men(ctx, M.unit(ctx, action.unit).side):
+        path = paths.get(f.id)
+        if path is not None and len(path) > 1:
+            ends[f.id] = path[-1]
+        elif f.on_table:
+            ends[f.id] = (f.x, f.y)
+    for fid, path in paths.items():
+        if len(path) < 2 or fid not in ends:
+            continue
+        end = path[-1]
         ex, ey = end
-        window = rows[bisect_left(xs, ex - base - 1e-9) : bisect_right(xs, ex + base + 1e-9)]
-        near = [(i, other, at) for _, i, other, at in window if other not in ends]
-        near += [(order[other], other, at) for other, at in ends.items()]
-        near.sort()  # in the order of _ground_men (each man's place is his own)
-        for _, other, at in near:
+        for other, at in ends.items():
             dx, dy = at[0] - ex, at[1] - ey
             if dx >= base or -dx >= base or dy >= base or -dy >= base:
                 continue  # a base or more apart along one axis: the centres are (overlaps' hypot is no less)
