@@ -3,10 +3,12 @@
 The rules are ``rules.line_of_sight``, ``rules.effective_range`` and ``rules.cover``; nothing here decides
 anything they would not. What this module adds is speed, by two exact short cuts:
 
-- **Sight**: one vectorised shapely call tests every new line (shooter to target) against every building,
-  sight blocker and hill of the terrain. A line that meets none of them is clear (each of the rule's three
-  tests starts by skipping the pieces the line does not meet); only a line that meets one goes through
-  ``rules.line_of_sight``.
+- **Sight**: every new line (shooter to target) is measured against every building's outline and every convex
+  sight blocker over arrays (``crossings``): where it crosses a wall and whether an opening holds the place, how
+  long a piece of a wall it crosses and how far from each man. Where such a measure lies within 1e-6" of the
+  rule's threshold, or the line meets a piece that is not convex, shapely's overlays answer as the rule does
+  (the same operations, over an array of lines); then hills (``crests.settled`` from the lines' ends, the
+  others ``rules.crest_blocks`` line by line).
 - **Cover**: a man at a point that lies in no piece a cover row tests for, and farther than the row's reach
   from every wall and cliff, has no cover from anyone (``rules.cover_possible``); only the others go through
   ``rules.cover``.
@@ -26,6 +28,7 @@ import shapely
 
 from grognard.core.geometry import TOLERANCE
 from grognard.rulesets.skirmish import crests as CR
+from grognard.rulesets.skirmish import crossings as XS
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.terrain import Feature, Terrain
 
@@ -75,65 +78,121 @@ def seen(
 
 def sight_many(terrain: Terrain, pairs: Sequence[tuple[XY, XY]], opened: Collection[str]) -> list[str | None]:
     """``rules.line_of_sight(terrain, a, b, opened)`` for each pair (a, b), worked out piece by piece over
-    all the lines at once (shapely's vectorised predicates and overlays); the same answers in the same
-    order of tests: buildings in order, then sight blockers in order, then hills (``rules.hill_in_the_way``)."""
+    all the lines at once (``crossings``' arrays, shapely's vectorised predicates and overlays where they are
+    not sure); the same answers in the same order of tests: buildings in order, then sight blockers in order,
+    then hills (``rules.hill_in_the_way``)."""
     n = len(pairs)
     out: list[str | None] = [None] * n
     if n == 0:
         return out
-    ends = np.array(pairs, dtype=float).reshape(n, 2, 2)
-    apart = np.hypot(ends[:, 1, 0] - ends[:, 0, 0], ends[:, 1, 1] - ends[:, 0, 1]) > TOLERANCE
+    ends = _Ends(np.array(pairs, dtype=float).reshape(n, 2, 2))
+    xy = ends.xy
+    apart = np.hypot(xy[:, 1, 0] - xy[:, 0, 0], xy[:, 1, 1] - xy[:, 0, 1]) > TOLERANCE
     open_ = np.flatnonzero(apart)  # lines still unblocked (a zero-length line sees)
-    if open_.size == 0:
-        return out
-    lines: np.ndarray = np.asarray(shapely.linestrings(ends))
-    for building in terrain.buildings:
-        meets = open_[shapely.intersects(building.shape, lines[open_])]
-        if meets.size == 0:
-            continue
-        walled = _walled(terrain, building, ends[meets], opened)
-        why = f"building {building.id}"
-        for i in meets[walled].tolist():
-            out[i] = why
-        rest = meets[~walled]
-        crossings = shapely.intersection(lines[rest], building.shape.exterior)
-        coords, which = shapely.get_coordinates(crossings, return_index=True)
-        blocked = set()
-        for (x, y), k in zip(coords.tolist(), which.tolist(), strict=True):
-            if k in blocked:
-                continue
-            opening = R.opening_at_xy(building, x, y, doors_only=False)
-            if opening is None or (terrain.openings[opening].door and opening not in opened):
-                blocked.add(k)
-        for k in blocked:
-            out[int(rest[k])] = why
-        if blocked or walled.any():
-            open_ = np.array([i for i in open_.tolist() if out[i] is None], dtype=np.intp)
-            if open_.size == 0:
-                return out
-    reach = terrain.tables.sight.over_reach.value + TOLERANCE
-    starts: np.ndarray = np.asarray(shapely.points(ends[:, 0]))
-    stops: np.ndarray = np.asarray(shapely.points(ends[:, 1]))
-    for feature in terrain.sight_blockers:
-        meets = open_[shapely.intersects(feature.shape, lines[open_])]
-        if meets.size == 0:
-            continue
-        crossing = shapely.intersection(lines[meets], feature.shape)
-        stops_it = (
-            (shapely.length(crossing) > TOLERANCE)
-            & ~(shapely.distance(crossing, starts[meets]) <= reach)
-            & ~(shapely.distance(crossing, stops[meets]) <= reach)
-        )
-        if stops_it.any():
-            why = f"{feature.kind.replace('_', ' ')} {feature.id}"
-            for i in meets[stops_it].tolist():
-                out[i] = why
-            open_ = np.array([i for i in open_.tolist() if out[i] is None], dtype=np.intp)
-            if open_.size == 0:
-                return out
-    if terrain.hills:
-        _crests(terrain, pairs, lines, open_, out)
+    if open_.size:
+        open_ = _buildings(terrain, ends, open_, opened, out)
+    if open_.size:
+        open_ = _blockers(terrain, ends, open_, out)
+    if open_.size and terrain.hills:
+        _crests(terrain, pairs, ends.lines(), open_, out)
     return out
+
+
+class _Ends:
+    """The lines of one ``sight_many``: their ends ``xy`` (n, 2, 2), and as shapely shapes once asked."""
+
+    def __init__(self, xy: np.ndarray) -> None:
+        self.xy = xy
+        self.made: np.ndarray | None = None
+
+    def lines(self) -> np.ndarray:
+        if self.made is None:
+            self.made = np.asarray(shapely.linestrings(self.xy))
+        return self.made
+
+
+def _still_open(open_: np.ndarray, out: list[str | None]) -> np.ndarray:
+    return np.array([i for i in open_.tolist() if out[i] is None], dtype=np.intp)
+
+
+def _buildings(
+    terrain: Terrain, ends: _Ends, open_: np.ndarray, opened: Collection[str], out: list[str | None]
+) -> np.ndarray:
+    """The buildings' test of ``rules.line_of_sight`` for the lines ``open_``, into ``out``: the lines left open."""
+    asked = open_
+    verdicts = XS.walls(terrain, terrain.buildings, XS.Lines(ends.xy[asked]), opened)
+    for j, building in enumerate(terrain.buildings):
+        verdict = verdicts[np.searchsorted(asked, open_), j]
+        why = f"building {building.id}"
+        walled = open_[verdict == XS.BLOCKED].tolist()
+        rest = open_[verdict == XS.UNSURE]
+        if rest.size:  # near a threshold: shapely's crossings, as the rule finds them
+            walled += [int(rest[k]) for k in _walls_between(terrain, building, ends.lines()[rest], opened)]
+        for i in walled:
+            out[i] = why
+        if walled:
+            open_ = _still_open(open_, out)
+            if open_.size == 0:
+                break
+    return open_
+
+
+def _blockers(terrain: Terrain, ends: _Ends, open_: np.ndarray, out: list[str | None]) -> np.ndarray:
+    """The sight blockers' test of ``rules.line_of_sight`` for the lines ``open_``, into ``out``: the lines left
+    open. A convex piece is measured over arrays (``crossings.clips``), shapely's overlays where not sure."""
+    reach = terrain.tables.sight.over_reach.value + TOLERANCE
+    outlines, columns = XS.convex_outlines(terrain.sight_blockers)
+    asked, m = open_, XS.MARGIN
+    if len(outlines.first):
+        sure, inside, from_a, from_b = XS.clips(XS.Lines(ends.xy[asked]), outlines)
+        passes = sure & ((inside < TOLERANCE - m) | (from_a < reach - m) | (from_b < reach - m))
+        stops = sure & ~passes & (inside > TOLERANCE + m) & (from_a > reach + m) & (from_b > reach + m)
+    for feature, column in zip(terrain.sight_blockers, columns, strict=True):
+        ask, stopped = open_, []
+        if column >= 0:
+            row = np.searchsorted(asked, open_)
+            ask, stopped = open_[~passes[row, column] & ~stops[row, column]], open_[stops[row, column]].tolist()
+        if ask.size:
+            stopped += _over(feature, ends.xy, ends.lines(), ask, reach).tolist()
+        if stopped:
+            why = f"{feature.kind.replace('_', ' ')} {feature.id}"
+            for i in stopped:
+                out[i] = why
+            open_ = _still_open(open_, out)
+            if open_.size == 0:
+                break
+    return open_
+
+
+def _walls_between(terrain: Terrain, building: Any, lines: np.ndarray, opened: Collection[str]) -> set[int]:
+    """The lines (indices into ``lines``) that cross ``building``'s outline somewhere no window or open door
+    holds: ``rules.line_of_sight``'s building test, with shapely's crossings, over an array of lines."""
+    crossings = shapely.intersection(lines, building.shape.exterior)
+    coords, which = shapely.get_coordinates(crossings, return_index=True)
+    blocked: set[int] = set()
+    for (x, y), k in zip(coords.tolist(), which.tolist(), strict=True):
+        if k in blocked:
+            continue
+        opening = R.opening_at_xy(building, x, y, doors_only=False)
+        if opening is None or (terrain.openings[opening].door and opening not in opened):
+            blocked.add(k)
+    return blocked
+
+
+def _over(feature: Any, ends: np.ndarray, lines: np.ndarray, ask: np.ndarray, reach: float) -> np.ndarray:
+    """The lines ``ask`` (indices into ``lines``) that ``feature`` stops: they cross more than ``TOLERANCE`` of
+    it, farther than ``reach`` from either man (``rules.line_of_sight``'s second test, with shapely's
+    overlays, over an array of lines)."""
+    meets = np.asarray(ask[shapely.intersects(feature.shape, lines[ask])], dtype=np.intp)
+    if meets.size == 0:
+        return meets
+    crossing = shapely.intersection(lines[meets], feature.shape)
+    stops_it = (
+        (shapely.length(crossing) > TOLERANCE)
+        & ~(shapely.distance(crossing, shapely.points(ends[meets, 0])) <= reach)
+        & ~(shapely.distance(crossing, shapely.points(ends[meets, 1])) <= reach)
+    )
+    return np.asarray(meets[stops_it], dtype=np.intp)
 
 
 def _crests(
@@ -200,27 +259,6 @@ def _crests_long(
         heights = (terrain.height(*a), terrain.height(*b), length_i)
         blocks.append(R.crest_blocks(terrain, hill, lines[i], a, b, heights, spans.get(i, ())))
     return np.array(blocks, dtype=bool)
-
-
-def _walled(terrain: Terrain, building: Any, ends: np.ndarray, opened: Collection[str]) -> np.ndarray:
-    """For lines (``ends``: n x 2 x 2) that meet ``building``: True where the rule surely finds a wall in the
-    way without working out where the line crosses it. Such a line has an end outside the building, so it
-    crosses its outline; and it passes farther (by more than rounding) from every window and open door than
-    half its width, so no crossing lies in one that lets sight through."""
-    a, b = ends[:, 0], ends[:, 1]
-    outside = ~shapely.intersects_xy(building.shape, a[:, 0], a[:, 1])
-    outside |= ~shapely.intersects_xy(building.shape, b[:, 0], b[:, 1])
-    far = outside
-    d = b - a
-    span = (d * d).sum(axis=1)
-    for o in building.openings:
-        if terrain.openings[o.id].door and o.id not in opened:
-            continue  # a shut door lets no sight through: a crossing there blocks too
-        c = np.array(o.at, dtype=float)
-        t = np.clip(((c - a) * d).sum(axis=1) / span, 0.0, 1.0)
-        gap = np.hypot(a[:, 0] + t * d[:, 0] - c[0], a[:, 1] + t * d[:, 1] - c[1])
-        far = far & (gap > o.width / 2 + TOLERANCE + 1e-6)
-    return np.asarray(far, dtype=bool)
 
 
 def height(terrain: Terrain, memo: Memo, at: XY) -> float:
