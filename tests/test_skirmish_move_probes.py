@@ -489,3 +489,74 @@ def test_a_walk_past_a_vehicle_settled_from_the_swept_discs_is_what_the_body_say
         near += abs(area - 0.01) < 1e-4
         built += made["n"]
     assert near >= 40 and built <= near, (near, built)
+
+
+def long_way_profile(terrain: Terrain, line: LineString) -> list[tuple[float, float, float]]:
+    """``Terrain.profile`` as it was: every hill asked of the line, the ground measured at each span's middle."""
+    cuts = {0.0, line.length}
+    for hill in terrain.hills:
+        if not hill.shape.intersects(line):
+            continue
+        crossing = shapely.get_coordinates(line.intersection(hill.shape.boundary))
+        if len(crossing):
+            cuts.update(np.asarray(shapely.line_locate_point(line, shapely.points(crossing))).tolist())
+    spans = [(a, b) for a, b in itertools.pairwise(sorted(cuts)) if b - a > 1e-9]
+    mids = shapely.get_coordinates(shapely.line_interpolate_point(line, [(a + b) / 2 for a, b in spans]))
+    out: list[tuple[float, float, float]] = []
+    for (a, b), (x, y) in zip(spans, mids.tolist(), strict=True):
+        h = terrain.height(x, y)
+        if out and out[-1][2] == h:
+            out[-1] = (out[-1][0], b, h)
+        else:
+            out.append((a, b, h))
+    return out or [(0.0, line.length, terrain.height(*line.coords[0]))]
+
+
+def test_the_ground_along_a_path_clear_of_every_hills_box_is_flat_as_the_long_way_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``Terrain.profile`` of every path the doctrine measures in a gun_line_armour game, and of paths ending a
+    hair either side of the hill's box (1e-10 to 1e-2 inch, along each side, and at the corners), says what the
+    long way says; a path clear of every hill's box is not put to the hill (before, every path was)."""
+    game = game_of("gun_line_armour", 1)
+    terrain = game.ctx.base_terrain
+    assert terrain.hills
+    lines: list[LineString] = []
+    profile = Terrain.profile
+
+    def recording(t: Terrain, line: LineString) -> Any:
+        lines.append(line)
+        return profile(t, line)
+
+    monkeypatch.setattr(Terrain, "profile", recording)
+    bot = DoctrineBot(np.random.default_rng(stream(33, 1, BOTS)))
+    for _ in range(150):
+        if game.result is not None:
+            break
+        decision = game.pending()[0]
+        game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+    monkeypatch.setattr(Terrain, "profile", profile)
+    x0, y0, x1, y1 = terrain.hills[0].shape.bounds
+    for gap in (1e-10, 1e-9, 2e-9, 1e-6, 1e-2):
+        for d in (-gap, gap):
+            ends = [(x0 - d, (y0 + y1) / 2), (x1 + d, (y0 + y1) / 2), ((x0 + x1) / 2, y0 - d), ((x0 + x1) / 2, y1 + d)]
+            ends += [(x0 - d, y0 - d), (x1 + d, y1 + d)]
+            for ex, ey in ends:
+                away = (ex + 3 * (ex - (x0 + x1) / 2) / abs(x1 - x0), ey + 3 * (ey - (y0 + y1) / 2) / abs(y1 - y0))
+                lines.append(LineString([away, (ex, ey)]))
+    asked = {"n": 0}
+    intersects = type(terrain.hills[0].shape).intersects
+
+    def counted(shape: Any, other: Any) -> bool:
+        asked["n"] += 1
+        return bool(intersects(shape, other))
+
+    clear = 0
+    for line in lines:
+        want = long_way_profile(terrain, line)
+        monkeypatch.setattr(type(terrain.hills[0].shape), "intersects", counted)
+        asked["n"] = 0
+        assert terrain.profile(line) == want, line
+        monkeypatch.setattr(type(terrain.hills[0].shape), "intersects", intersects)
+        clear += asked["n"] == 0
+    assert len(lines) >= 200 and clear >= len(lines) // 3, (len(lines), clear)

@@ -199,6 +199,7 @@ class Terrain:
         self.sight_blockers = [f for f in self.blockers if f.kind != "tank_trap"]
         self.blocker_boxes = [(f, f.shape.bounds) for f in self.blockers]  # (piece, (minx, miny, maxx, maxy))
         self.feature_boxes = [f.shape.bounds for f in self.features]  # each feature's, in order
+        self.hill_boxes = [h.shape.bounds for h in self.hills]  # each hill's, in order
         self.feature_box_array = np.array(self.feature_boxes, dtype=float).reshape(-1, 4)  # the same, as an array
         self.crossings = [f for f in self.features if f.kind in ("stone_wall", "sandbags")]
         self.boulders = [f for f in self.features if f.kind == "boulder"]
@@ -386,6 +387,12 @@ class Terrain:
         """Ground along ``line``: pieces (from, to, height), distances from its start, in order."""
         if not self.hills:
             return [(0.0, line.length, 0.0)]
+        x0, y0, x1, y1 = line.bounds
+        if all(
+            hx0 > x1 + 1e-9 or x0 > hx1 + 1e-9 or hy0 > y1 + 1e-9 or y0 > hy1 + 1e-9
+            for hx0, hy0, hx1, hy1 in self.hill_boxes
+        ):
+            return [(0.0, line.length, 0.0)]  # clear of every hill's box (by more than rounding): height 0 all along
         cuts = {0.0, line.length}
         for hill in self.hills:
             if not hill.shape.intersects(line):
