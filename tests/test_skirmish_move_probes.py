@@ -560,3 +560,52 @@ def test_the_ground_along_a_path_clear_of_every_hills_box_is_flat_as_the_long_wa
         monkeypatch.setattr(type(terrain.hills[0].shape), "intersects", intersects)
         clear += asked["n"] == 0
     assert len(lines) >= 200 and clear >= len(lines) // 3, (len(lines), clear)
+
+
+def test_a_point_near_a_straight_path_measured_here_is_what_rules_path_near_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``moving.path_near`` against ``rules.path_near``: random straight paths and points, and points a hair
+    either side of the limit (a base less the tolerance; 1e-12 to 1e-3 inch) square to the path's middle, past
+    each end and on the slant; paths of one point, of two equal points and of three. Shapely is asked only of
+    the points within 1e-9 inch of the limit and of the paths not straight (before, of every one)."""
+    rng = np.random.default_rng(33)
+    asked = {"n": 0}
+    path_near = R.path_near
+
+    def counted(*args: Any) -> bool:
+        asked["n"] += 1
+        return path_near(*args)
+
+    cases: list[tuple[list[XY], XY]] = []
+    close = 0  # the cases shapely may be asked of
+    for _ in range(300):
+        a = (round(float(rng.uniform(0, 40)), 2), round(float(rng.uniform(0, 40)), 2))
+        b = (round(a[0] + float(rng.uniform(-6, 6)), 2), round(a[1] + float(rng.uniform(-6, 6)), 2))
+        cases.append(([a, b], (float(rng.uniform(a[0] - 2, a[0] + 2)), float(rng.uniform(a[1] - 2, a[1] + 2)))))
+        d = math.dist(a, b)
+        if d == 0:
+            close += 1
+            continue
+        ux, uy = (b[0] - a[0]) / d, (b[1] - a[1]) / d
+        limit = 1.0 - TOLERANCE
+        for step in (0.0, 1e-12, -1e-12, 1e-10, -1e-10, 1e-8, -1e-8, 1e-6, -1e-6, 1e-3, -1e-3):
+            r = limit + step
+            mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+            cases.append(([a, b], (mx - uy * r, my + ux * r)))
+            cases.append(([a, b], (b[0] + ux * r, b[1] + uy * r)))
+            cases.append(([a, b], (a[0] - (ux + uy) * r / math.sqrt(2), a[1] - (uy - ux) * r / math.sqrt(2))))
+            close += 3 if abs(step) < 1e-9 else 0
+    three = [(5.0, 5.0), (7.0, 5.0), (7.0, 8.0)]
+    cases += [
+        ([(5.0, 5.0)], (5.5, 5.2)),
+        ([(5.0, 5.0), (5.0, 5.0)], (5.5, 5.2)),
+        ([(5.0, 5.0), (5.0, 5.0)], (5.0, 6.0)),
+    ]
+    cases += [(three, (7.9, 6.0)), (three, (8.0, 6.0))]
+    close += 5
+    want = [path_near(path, other, 1.0) for path, other in cases]
+    monkeypatch.setattr(R, "path_near", counted)
+    assert [MV.path_near(path, other, 1.0) for path, other in cases] == want
+    assert sum(want) >= 500 and len(want) - sum(want) >= 500, sum(want)
+    assert asked["n"] <= close < len(cases) // 2, (asked, close, len(cases))

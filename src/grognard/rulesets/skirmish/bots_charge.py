@@ -158,7 +158,7 @@ def _touching_spot(ctx: Context, f: Figure, target: Figure, foes: list[Figure], 
         y0, y1 = (end[1], f.y) if end[1] < f.y else (f.y, end[1])
         if any(
             not (x0 - e.x >= near or e.x - x1 >= near or y0 - e.y >= near or e.y - y1 >= near)
-            and R.path_near([(f.x, f.y), end], (e.x, e.y), base)
+            and MV.path_near([(f.x, f.y), end], (e.x, e.y), base)
             for e in foes
         ):
             continue

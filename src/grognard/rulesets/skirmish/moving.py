@@ -231,7 +231,7 @@ def _check_man(
     for enemy, ex, ey in foes:
         if x0 - ex >= near or ex - x1 >= near or y0 - ey >= near or ey - y1 >= near:
             continue  # farther than the reach along one axis: not near
-        if R.path_near(path, (ex, ey), base):
+        if path_near(path, (ex, ey), base):
             raise IllegalAction(
                 f"{action}: {fid} would pass onto or through {enemy.id}'s base "
                 "(he may charge only until the bases touch)",
@@ -254,6 +254,27 @@ def _check_man(
             _cost_rule(measure, f.type, allowance),
         )
     return measure
+
+
+def path_near(path: list[XY], other: XY, reach: float) -> bool:
+    """``rules.path_near(path, other, reach)``, the same answer: for a straight path (two points apart) the
+    distance from ``other`` to it is worked out here, and shapely is asked only within 1e-9 inch of the limit
+    (``reach`` less the tolerance), where rounding could tell the two apart."""
+    if len(path) == 2:
+        (ax, ay), (bx, by) = path
+        dx, dy = bx - ax, by - ay
+        span = dx * dx + dy * dy
+        if span > 0.0:
+            ox, oy = other[0] - ax, other[1] - ay
+            t = (ox * dx + oy * dy) / span
+            t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+            gap = math.hypot(ox - t * dx, oy - t * dy)
+            limit = reach - TOLERANCE
+            if gap < limit - 1e-9:
+                return True
+            if gap > limit + 1e-9:
+                return False
+    return R.path_near(path, other, reach)
 
 
 def held(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMeasure]] | None:
