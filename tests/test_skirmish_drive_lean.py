@@ -343,3 +343,85 @@ def test_the_spots_men_get_out_at_ask_only_the_men_near_and_are_the_long_ways(mo
         got = BD._free_spots(rocky, v, points, {})
         assert got == long_way_free_spots(rocky, v, points, {}) and len(got) < len(points)
     assert cases >= 8 and fewer == cases, (cases, fewer)
+
+
+# ------------------------------------------------------------------------------ a probe's sure refusal
+def test_a_paths_length_told_without_its_line_is_the_lines() -> None:
+    """Paths of one to three legs on the 0.01" grid, with legs of nothing, half a step, a step (the
+    tolerance, by either rounding), two steps and random ones: ``vehicles.no_length`` says what
+    ``line_of(path).length <= TOLERANCE`` says, and makes the line only for the few near the tolerance."""
+    rng = np.random.default_rng(23)
+    made = told = 0
+    line_of = V.line_of
+    for _ in range(3000):
+        x, y = round(float(rng.uniform(0, 48)), 2), round(float(rng.uniform(0, 48)), 2)
+        path = [(x, y)]
+        for _ in range(int(rng.integers(1, 4))):
+            step = float(rng.choice([0.0, 0.005, 0.01, 0.02, float(rng.uniform(0, 3))]))
+            a = float(rng.choice([0.0, math.pi / 2, math.pi, math.pi / 4, float(rng.uniform(-math.pi, math.pi))]))
+            x, y = round(x + step * math.cos(a), 2), round(y + step * math.sin(a), 2)
+            path.append((x, y))
+        want = line_of(tuple(path)).length <= TOLERANCE
+        line_of.cache_clear()
+        assert V.no_length(path) == want, path
+        made += line_of.cache_info().currsize
+        told += want
+    assert told > 300 and 30 < made < 1500, (told, made)
+
+
+@pytest.mark.parametrize("scenario", ["convoy", "castle_storm"])
+def test_the_ground_memo_is_found_once_a_decision_and_every_drive_surely_refused_is_refused_whole(
+    scenario: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the drive decisions of a game, the doctrine's probes and drives every 45 degrees round the vehicle:
+    every drive ``surely_refused`` refuses, the whole check refuses (with nothing kept), and the ground's memos
+    are found once a decision while the state stands still (before, once a probe, and again in the check)."""
+    game = game_of(scenario, 2)
+    bot = DoctrineBot(np.random.default_rng(stream(33, 2, BOTS)))
+    found = {"memos": 0}
+    ground_memo = DV.ground_memo
+
+    def counted(*args: Any) -> Any:
+        found["memos"] += 1
+        return ground_memo(*args)
+
+    probes: list[Any] = []
+    contains = DriveSpace.contains
+
+    def kept(space: DriveSpace, action: Any) -> bool:
+        probes.append(action)
+        return contains(space, action)
+
+    decisions = refused = 0
+    while game.result is None and decisions < 12:
+        decision = game.pending()[0]
+        space = decision.space
+        if isinstance(space, DriveSpace):
+            ctx = game.ctx
+            v = ctx.state.vehicles[space.vehicle]
+            move = ctx.tables.vehicles.kind(v.kind).move
+            drives = [
+                Drive(v.id, ((snap(v.x + r * math.cos(a)), snap(v.y + r * math.sin(a))),))
+                for a in (math.radians(45 * k) for k in range(8))
+                for r in (move, move / 3)
+            ]
+            probes.clear()
+            found["memos"] = 0
+            with monkeypatch.context() as patched:
+                patched.setattr(DV, "ground_memo", counted)
+                patched.setattr(DriveSpace, "contains", kept)
+                with ctx.still():
+                    for d in drives:
+                        space.contains(d)
+                    action = bot.choose(game, decision)
+            assert found["memos"] <= 2, found  # the problems and the costs
+            for d in [*drives, *probes]:
+                if DV.surely_refused(ctx, v.id, d):
+                    with pytest.raises(IllegalAction):
+                        DV.check_drive(ctx, d)
+                    refused += 1
+            decisions += 1
+            game.apply(decision.seat, action, checked=False, decision=decision)
+        else:
+            game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+    assert decisions >= 8 and refused >= 40, (decisions, refused)

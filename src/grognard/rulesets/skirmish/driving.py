@@ -38,7 +38,7 @@ from grognard.rulesets.skirmish import vehicles as V
 from grognard.rulesets.skirmish.actions import Drive, Stop
 from grognard.rulesets.skirmish.context import Context, Passed
 from grognard.rulesets.skirmish.state import Figure, Vehicle
-from grognard.rulesets.skirmish.terrain import Terrain, line_of
+from grognard.rulesets.skirmish.terrain import Terrain
 
 XY = tuple[float, float]
 Standing = tuple[tuple[str, ...], dict[str, XY], tuple[str, ...], list[tuple[str, Any]]]  # see ``standing``
@@ -209,16 +209,17 @@ def surely_refused(ctx: Context, vehicle: str, action: Any) -> bool:
     if v is None or not isinstance(action, Drive) or action.vehicle != vehicle or not action.path:
         return False
     try:
-        if ctx.tables.vehicles.kind(v.kind).afloat:
-            return False
-        path = [(v.x, v.y), *((snap(x), snap(y)) for x, y in action.path)]
-        if ground_refuses(ctx, v, action, path):
-            return True
-        if line_of(tuple(path)).length <= TOLERANCE:
-            return False  # measure_drive looks for nothing in the way
         entry = ctx.tables.vehicles.kind(v.kind)
-        drive = V.ground_of(tuple(path), v.heading, entry.length, entry.width)
-        if any(drive.overlaps(ctx.vehicle_shape(o)) for o in ctx.state.vehicles.values() if o.id != v.id):
+        if entry.afloat:
+            return False
+        path = (v.x, v.y), *((snap(x), snap(y)) for x, y in action.path)
+        if V.ground_problem(ctx.terrain, path, kind=v.kind, facing=v.heading, memo=memo_now(ctx)) is not None:
+            return True  # ground_refuses
+        if V.no_length(path):
+            return False  # measure_drive looks for nothing in the way
+        drive = V.ground_of(path, v.heading, entry.length, entry.width)
+        _, afoot, _, others = standing(ctx, v)
+        if any(drive.overlaps(shape) for _, shape in others):
             return True  # another vehicle in the way: measure_drive's refusal of the others it is given
         if action.before is not None:
             return False  # men may get in first
@@ -226,16 +227,14 @@ def surely_refused(ctx: Context, vehicle: str, action: Any) -> bool:
         radius = ctx.tables.sight.base.value / 2 - TOLERANCE
         x0, y0, x1, y1 = drive.box
         grow = radius + 1e-6  # a disc's box lies within its centre's box grown by its radius (and rounding)
-        afoot: list[XY] = ctx.keep(
-            "men afoot",
-            lambda: [(f.x, f.y) for f in ctx.state.figures.values() if f.alive and f.on_table and f.aboard is None],
-        )
         men = (  # Ground.apart of each disc's box, first, by its centre
-            at for at in afoot if not (at[0] + grow < x0 or x1 < at[0] - grow or at[1] + grow < y0 or y1 < at[1] - grow)
+            at
+            for at in afoot.values()
+            if not (at[0] + grow < x0 or x1 < at[0] - grow or at[1] + grow < y0 or y1 < at[1] - grow)
         )
         if any(drive.overlaps_disc(at, radius) for at in men):
             return True
-        clear(ctx).add((vehicle, tuple(path)))
+        clear(ctx).add((vehicle, path))
         return False
     except Exception:
         return False
@@ -275,8 +274,13 @@ def ground_refuses(ctx: Context, v: Vehicle, action: Drive, path: list[XY] | Non
         return False
     if path is None:
         path = [(v.x, v.y), *((snap(x), snap(y)) for x, y in action.path)]
-    terrain = ctx.terrain
-    return V.ground_problem(terrain, path, kind=v.kind, facing=v.heading, memo=ground_memo(ctx, terrain)) is not None
+    return V.ground_problem(ctx.terrain, path, kind=v.kind, facing=v.heading, memo=memo_now(ctx)) is not None
+
+
+def memo_now(ctx: Context, part: str = "problems") -> dict[Any, Any]:
+    """``ground_memo`` of the terrain now, found once while the state stands still (``Context.keep``)."""
+    found: dict[Any, Any] = ctx.keep(f"drive ground {part}", lambda: ground_memo(ctx, ctx.terrain, part))
+    return found
 
 
 STORES = 16  # the grounds whose memos are kept, at most (past it, the oldest is dropped)
@@ -449,7 +453,7 @@ def check_drive(ctx: Context, action: Drive) -> DrivePlan:
             )
         if not entry.afloat:  # measure_drive's first refusals, the ground's, before the shapes it is given
             terrain = ctx.terrain
-            problem = V.ground_problem(terrain, path, kind=v.kind, facing=facing, memo=ground_memo(ctx, terrain))
+            problem = V.ground_problem(terrain, path, kind=v.kind, facing=facing, memo=memo_now(ctx))
             if problem is not None:
                 raise IllegalAction(f"{action}: {v.id}: {problem[1]}", problem[0])
         base = ctx.tables.sight.base.value
@@ -462,7 +466,7 @@ def check_drive(ctx: Context, action: Drive) -> DrivePlan:
             measure = sail.measure
             path = [*path[:-1], sail.end] if sail.end != path[-1] else path
         else:
-            seen = action.before is None and (v.id, tuple(path)) in clear(ctx)
+            seen = action.before is None and (v.id, tuple(path)) in clear(ctx)  # (surely_refused's path: a tuple)
             measure = V.measure_drive(
                 ctx.terrain,
                 path,
@@ -474,7 +478,7 @@ def check_drive(ctx: Context, action: Drive) -> DrivePlan:
                 men=() if seen else list(afoot.items()),
                 radius=radius,
                 ground_ok=True,
-                costs=ground_memo(ctx, ctx.terrain, "costs"),
+                costs=memo_now(ctx, "costs"),
             )
         if measure.problem is not None:
             rule, why = measure.problem

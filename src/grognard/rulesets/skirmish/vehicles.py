@@ -364,6 +364,20 @@ def _costs(
             parts["river"] = entries * tables.movement.river_loss.value * allowance
 
 
+def no_length(path: Sequence[XY]) -> bool:
+    """``line_of(path).length <= TOLERANCE`` (the test of a path too short to look for anything in its way),
+    from the legs' lengths by ``math.hypot`` when their sum is far from the tolerance (GEOS's sum and it differ
+    by rounding); else by the line itself."""
+    total = 0.0
+    for a, b in itertools.pairwise(path):
+        total += math.hypot(b[0] - a[0], b[1] - a[1])
+    if total > 2 * TOLERANCE:
+        return False
+    if total < TOLERANCE / 2:
+        return True
+    return bool(line_of(tuple((p[0], p[1]) for p in path)).length <= TOLERANCE)
+
+
 def ground_problem(
     terrain: Terrain, path: Sequence[XY], *, kind: str, facing: float, memo: dict[Any, Any] | None = None
 ) -> tuple[str, str] | None:
@@ -376,7 +390,7 @@ def ground_problem(
         found: tuple[str, str] | None = memo[key]
         return found
     found = None
-    if len(path) >= 2 and line_of(tuple((p[0], p[1]) for p in path)).length > TOLERANCE:
+    if len(path) >= 2 and not no_length(path):
         entry = terrain.tables.vehicles.kind(kind)
         found = _ground_problem(terrain, ground_of(tuple(path), facing, entry.length, entry.width), kind)
     if memo is not None:
