@@ -18,11 +18,15 @@ from shapely.geometry.base import BaseGeometry
 
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.errors import IllegalAction
-from grognard.core.geometry import TOLERANCE, snap
+from grognard.core.geometry import TOLERANCE, snap, snap_angle
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import boarding as BD
 from grognard.rulesets.skirmish import bots_drive as BV
 from grognard.rulesets.skirmish import driving as DV
+from grognard.rulesets.skirmish import fire as FI
+from grognard.rulesets.skirmish import men as M
+from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish import sight as SG
 from grognard.rulesets.skirmish import vehicles as V
 from grognard.rulesets.skirmish.actions import Drive
 from grognard.rulesets.skirmish.book import DoctrineBot
@@ -425,3 +429,124 @@ def test_the_ground_memo_is_found_once_a_decision_and_every_drive_surely_refused
         else:
             game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
     assert decisions >= 8 and refused >= 40, (decisions, refused)
+
+
+# ------------------------------------------------------------------------------ a gunner's wedges
+def long_way_wedge_rows(ctx: Any, gunner: Any, headings: list[float]) -> Any:
+    """``fire.wedge_rows`` as it was: the men, their wedge lengths and dice worked out at every call, each
+    heading's row found man by man."""
+    tables, terrain = ctx.tables, ctx.terrain
+    weapon = M.weapon_of(ctx, gunner)
+    angle = tables.wedge.angle.value
+    reach = tables.max_range(weapon)
+    base = tables.sight.base.value
+    apex = (gunner.x, gunner.y)
+    longest = reach + max((h.height for h in terrain.hills), default=0.0) * tables.hills.range_downhill_per_inch.value
+    opened = frozenset(M.open_doors(ctx))
+    memo = ctx.sight_memo(terrain)
+    six = FI.six_hits_in_cover(ctx.state.options)
+    men = [
+        f
+        for f in sorted(ctx.state.figures.values(), key=lambda g: g.id)
+        if f.id != gunner.id
+        and f.alive
+        and f.on_table
+        and not (gunner.aboard is not None and f.aboard == gunner.aboard)
+        and math.hypot(f.x - apex[0], f.y - apex[1]) <= longest + base
+    ]
+    lengths = [R.wedge_length(terrain, apex, (f.x, f.y), reach) for f in men]
+    if len(headings) > 1:
+        keep = [FI._within_length(apex, (f.x, f.y), length, base) for f, length in zip(men, lengths, strict=True)]
+        men = [f for f, k in zip(men, keep, strict=True) if k]
+        lengths = [n for n, k in zip(lengths, keep, strict=True) if k]
+    where = np.array([(f.x, f.y) for f in men], dtype=float).reshape(-1, 2)
+    reaches = np.array(lengths, dtype=float)
+    dice: list[Any] = [None] * len(men)
+    known = [False] * len(men)
+    snapped = [snap_angle(heading) for heading in headings]
+    column = np.array(snapped, dtype=float).reshape(-1, 1)
+    asides = FI.surely_aside(apex, column, angle, where, base)
+    insides = FI.surely_under(apex, column, angle, where, reaches, base).tolist()
+    rows: list[list[int]] = []
+    for heading, aside, inside in zip(snapped, asides, insides, strict=True):
+        row: list[int] = []
+        for k in (~aside).nonzero()[0].tolist():
+            f = men[k]
+            at = (f.x, f.y)
+            if not (inside[k] or R.under_wedge(terrain, apex, heading, angle, reach, at, base)):
+                continue
+            if not known[k]:
+                key = ("sight", apex, at, opened)
+                if key not in memo:
+                    SG.fill_sight(terrain, memo, [(apex, at)], opened)
+                known[k] = True
+                dice[k] = None if memo[key] is not None else FI._wedge_die(ctx, terrain, memo, gunner, f, weapon, six)
+            row.append(k)
+        rows.append(row)
+    return men, dice, rows
+
+
+@pytest.mark.parametrize("scenario", ["convoy", "castle_storm"])
+def test_a_gunners_wedges_weighed_and_fired_while_the_state_stands_still_are_the_long_ways(
+    scenario: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the fire decisions of a game, each MG gunner's wedges at the doctrine's headings and at headings
+    that put each man just inside and just outside the wedge's edges (by 1e-7 and 0.5 degree), all at once
+    and then one by one as the check fires them, while the state stands still: the men, dice and rows are the
+    long way's (worked out afresh at every call); and the calls after the first work out no die and no man's
+    wedge length again, but the rule's own for a man near an edge (before, every call did)."""
+    games = (game_of(scenario, index) for index in range(1, 6))
+    bots = (DoctrineBot(np.random.default_rng(stream(33, index, BOTS))) for index in range(1, 6))
+    game, bot = next(games), next(bots)
+    again = {"lengths": 0, "dice": 0, "rule": 0}
+    wedge_length, wedge_die, under_wedge = R.wedge_length, FI._wedge_die, R.under_wedge
+
+    def rule(*args: Any) -> Any:
+        again["rule"] += 1
+        return under_wedge(*args)
+
+    def lengths(*args: Any) -> Any:
+        again["lengths"] += 1
+        return wedge_length(*args)
+
+    def dice(*args: Any) -> Any:
+        again["dice"] += 1
+        return wedge_die(*args)
+
+    gunners = rows = 0
+    while gunners < 6:
+        if game.result is not None:
+            game, bot = next(games), next(bots)
+        decision = game.pending()[0]
+        ctx = game.ctx
+        if decision.id.startswith("fire"):
+            for gunner in FI.FireSpace(ctx, decision.space.unit).gunners():
+                half = ctx.tables.wedge.angle.value / 2
+                apex = (gunner.x, gunner.y)
+                bearings = [R.bearing(apex, (f.x, f.y)) for f in ctx.state.figures.values() if f.alive]
+                headings = sorted(
+                    {snap_angle(b + s * (half + k)) for b in bearings for s in (-1, 1) for k in (-0.5, -1e-7, 1e-7)}
+                )
+                want = long_way_wedge_rows(ctx, gunner, headings)
+                some = headings[:: max(1, len(headings) // 12)]
+                each = [_named(long_way_wedge_rows(ctx, gunner, [h])) for h in some]
+                with ctx.still():
+                    assert FI.wedge_rows(ctx, gunner, headings) == want
+                    again.update(lengths=0, dice=0, rule=0)
+                    with monkeypatch.context() as patched:
+                        patched.setattr(R, "wedge_length", lengths)
+                        patched.setattr(R, "under_wedge", rule)
+                        patched.setattr(FI, "_wedge_die", dice)
+                        got = [_named(FI.wedge_rows(ctx, gunner, [h])) for h in some]
+                    assert again["dice"] == 0 and again["lengths"] <= again["rule"], again  # the rule's own
+                assert got == each
+                rows += sum(len(row) for found in got for row in found)
+                gunners += 1
+        game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+    assert rows >= 20, rows
+
+
+def _named(found: Any) -> Any:
+    """A wedge's rows by the men's ids, with their dice."""
+    men, dice, rows = found
+    return [[(men[k].id, dice[k]) for k in row] for row in rows]

@@ -11,6 +11,7 @@ the rule set's: inches, origin south-west, a figure is the centre of its 1" base
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Mapping, Sequence
@@ -296,57 +297,72 @@ def wedge_rows(
 ) -> tuple[list[Figure], list[tuple[Any, ...] | None], list[list[int]]]:
     """The men who could be under a wedge of ``gunner`` at any of ``headings``; the die each man under one
     would get (``FireOrder``'s fields; None: out of sight; worked out only for the men under one); and for
-    each heading, the men under its wedge (``rules.under_wedge``), by their place in that list, in order."""
-    tables, terrain = ctx.tables, ctx.terrain
+    each heading, the men under its wedge (``rules.under_wedge``), by their place in that list, in order.
+    While the state stands still (``Context.keep_for``) the men within reach and their wedge lengths, and each
+    man's die, are worked out once for the gunner (the doctrine weighs his headings, the check fires one)."""
+    terrain = ctx.terrain
     weapon = M.weapon_of(ctx, gunner)
-    angle = tables.wedge.angle.value
-    reach = tables.max_range(weapon)
-    base = tables.sight.base.value
+    angle = ctx.tables.wedge.angle.value
+    reach = ctx.tables.max_range(weapon)
+    base = ctx.tables.sight.base.value
     apex = (gunner.x, gunner.y)
-    longest = reach + max((h.height for h in terrain.hills), default=0.0) * tables.hills.range_downhill_per_inch.value
-    opened = frozenset(M.open_doors(ctx))
-    memo = ctx.sight_memo(terrain)
-    six = six_hits_in_cover(ctx.state.options)
-    men = [
-        f
-        for f in sorted(ctx.state.figures.values(), key=lambda g: g.id)
-        if f.id != gunner.id
-        and f.alive
-        and f.on_table
-        # the vehicle's MG fires out of it, not into the men it carries (skirmish.60 reading)
-        and not (gunner.aboard is not None and f.aboard == gunner.aboard)
-        and math.hypot(f.x - apex[0], f.y - apex[1]) <= longest + base
-    ]
-    lengths = [R.wedge_length(terrain, apex, (f.x, f.y), reach) for f in men]  # whatever the heading
+    men, lengths = ctx.keep_for("wedge men", (gunner.id, weapon), lambda: _wedge_men(ctx, gunner, weapon))
     if len(headings) > 1:  # a man past the wedge's length for his height is under none (rules.under_wedge's test)
         keep = [_within_length(apex, (f.x, f.y), length, base) for f, length in zip(men, lengths, strict=True)]
         men = list(itertools.compress(men, keep))
         lengths = list(itertools.compress(lengths, keep))
     where = np.array([(f.x, f.y) for f in men], dtype=float).reshape(-1, 2)
     reaches = np.array(lengths, dtype=float)
-    dice: list[tuple[Any, ...] | None] = [None] * len(men)  # a man's die, the same whatever the heading
-    known = [False] * len(men)
     snapped = [snap_angle(heading) for heading in headings]
     column = np.array(snapped, dtype=float).reshape(-1, 1)  # every heading (rows) against every man (columns)
-    asides = surely_aside(apex, column, angle, where, base)
-    insides = surely_under(apex, column, angle, where, reaches, base).tolist()
-    rows: list[list[int]] = []
-    for heading, aside, inside in zip(snapped, asides, insides, strict=True):
-        row: list[int] = []
-        for k in (~aside).nonzero()[0].tolist():  # the men not surely aside, in order
-            f = men[k]
-            at = (f.x, f.y)
-            if not (inside[k] or R.under_wedge(terrain, apex, heading, angle, reach, at, base)):
-                continue
-            if not known[k]:
-                key = ("sight", apex, at, opened)
-                if key not in memo:
-                    SG.fill_sight(terrain, memo, [(apex, at)], opened)
-                known[k] = True
-                dice[k] = None if memo[key] is not None else _wedge_die(ctx, terrain, memo, gunner, f, weapon, six)
-            row.append(k)
-        rows.append(row)
+    near = ~surely_aside(apex, column, angle, where, base).reshape(len(snapped), len(men))
+    under = near & surely_under(apex, column, angle, where, reaches, base).reshape(len(snapped), len(men))
+    for h, k in zip(*(near & ~under).nonzero(), strict=True):  # neither surely aside nor surely under: the rule
+        f = men[k]
+        under[h, k] = R.under_wedge(terrain, apex, snapped[h], angle, reach, (f.x, f.y), base)
+    rows: list[list[int]] = [[] for _ in snapped]
+    for h, k in zip(*under.nonzero(), strict=True):  # in order: by heading, then by man
+        rows[h].append(k)
+    dice: list[tuple[Any, ...] | None] = [None] * len(men)  # a man's die, the same whatever the heading
+    seen = (frozenset(M.open_doors(ctx)), six_hits_in_cover(ctx.state.options))
+    for k in under.any(axis=0).nonzero()[0].tolist():
+        die = functools.partial(_die_if_seen, ctx, gunner, men[k], weapon, *seen)
+        dice[k] = ctx.keep_for("wedge die", (gunner.id, weapon, men[k].id), die)
     return men, dice, rows
+
+
+def _wedge_men(ctx: Context, gunner: Figure, weapon: str) -> tuple[list[Figure], list[float]]:
+    """The living men on the table, by id, whom ``gunner``'s wedge could reach at some heading (within its
+    longest length, downhill, and a base), but the men aboard his own vehicle (the vehicle's MG fires out of it,
+    not into the men it carries: skirmish.60 reading); and each one's wedge length (``rules.wedge_length``)."""
+    tables, terrain = ctx.tables, ctx.terrain
+    reach = tables.max_range(weapon)
+    base = tables.sight.base.value
+    apex = (gunner.x, gunner.y)
+    longest = reach + max((h.height for h in terrain.hills), default=0.0) * tables.hills.range_downhill_per_inch.value
+    men = [
+        f
+        for f in sorted(ctx.state.figures.values(), key=lambda g: g.id)
+        if f.id != gunner.id
+        and f.alive
+        and f.on_table
+        and not (gunner.aboard is not None and f.aboard == gunner.aboard)
+        and math.hypot(f.x - apex[0], f.y - apex[1]) <= longest + base
+    ]
+    return men, [R.wedge_length(terrain, apex, (f.x, f.y), reach) for f in men]  # whatever the heading
+
+
+def _die_if_seen(
+    ctx: Context, gunner: Figure, f: Figure, weapon: str, opened: frozenset[str], six: bool
+) -> tuple[Any, ...] | None:
+    """The die ``gunner``'s wedge throws at ``f`` (``_wedge_die``), or None when he is out of sight (the doors
+    ``opened``)."""
+    terrain = ctx.terrain
+    memo = ctx.sight_memo(terrain)
+    key = ("sight", (gunner.x, gunner.y), (f.x, f.y), opened)
+    if key not in memo:
+        SG.fill_sight(terrain, memo, [((gunner.x, gunner.y), (f.x, f.y))], opened)
+    return None if memo[key] is not None else _wedge_die(ctx, terrain, memo, gunner, f, weapon, six)
 
 
 def _within_length(apex: XY, at: XY, length: float, base: float) -> bool:
