@@ -609,3 +609,50 @@ def test_a_point_near_a_straight_path_measured_here_is_what_rules_path_near_says
     assert [MV.path_near(path, other, 1.0) for path, other in cases] == want
     assert sum(want) >= 500 and len(want) - sum(want) >= 500, sum(want)
     assert asked["n"] <= close < len(cases) // 2, (asked, close, len(cases))
+
+
+@pytest.mark.parametrize(("scenario", "index"), [("castle_storm", 0), ("gun_line_armour", 1)])
+def test_a_walk_kept_with_the_terrain_is_what_the_vehicles_where_they_stand_give(
+    monkeypatch: pytest.MonkeyPatch, scenario: str, index: int
+) -> None:
+    """At each move decision of a game (the state standing still), every path of the doctrine's probes:
+    ``walks_into`` (kept for the terrain now, across decisions) says what ``_walks_into`` worked out afresh
+    says; the premise holds: a terrain met again stands for the same vehicles and train (what, where, how
+    big); and fewer walks are worked out than the decisions ask for afresh (before, each decision's)."""
+    worked = {"n": 0}
+    fresh = AF._walks_into
+
+    def counted(*args: Any) -> str | None:
+        worked["n"] += 1
+        return fresh(*args)
+
+    monkeypatch.setattr(AF, "_walks_into", counted)
+    seen: dict[int, tuple[Any, list[tuple[str, bytes, float | None]]]] = {}
+    asked = paths_in = 0
+    for game, space in move_decisions(scenario, index, 40):
+        ctx = game.ctx
+        decision = next(d for d in game.pending() if d.space is space)
+        _, probes = doctrine_probes(game, monkeypatch, decision)
+        with ctx.still():
+            found = AF.obstacles(ctx)
+            terrain = ctx.terrain
+            made = [(what, shapely.to_wkb(shape), side) for what, shape, _, side in found]
+            if id(terrain) in seen and seen[id(terrain)][0] is terrain:
+                assert seen[id(terrain)][1] == made
+            seen[id(terrain)] = (terrain, made)
+            before = worked["n"]
+            tried: set[tuple[XY, ...]] = set()
+            for probe in dict.fromkeys(probes):
+                if not isinstance(probe, Move) or probe.turn is not None:
+                    continue
+                try:
+                    paths = MV.plan_move(ctx, probe)
+                except IllegalAction:
+                    continue
+                for path in paths.values():
+                    if 2 <= len(path) <= 4 and tuple(path) not in tried:
+                        tried.add(tuple(path))
+                        assert AF.walks_into(ctx, path, found) == fresh(ctx, path, found), path
+                        paths_in += 1
+            asked += len(tried) - (worked["n"] - before)
+    assert paths_in >= 150 and asked >= paths_in // 4, (paths_in, asked)

@@ -58,7 +58,15 @@ def walks_into(ctx: Context, path: list[XY], found: list[Obstacle] | None = None
         walks: dict[tuple[XY, ...], str | None] = kept.setdefault("walks", {})
         key = tuple(path)
         if key not in walks:
-            walks[key] = _walks_into(ctx, path, shapes)
+            # and once for the terrain now, made of where the vehicles and the train stand (Context.moving_key;
+            # a scenario's vehicles are the same, in the same order, in every state): the same terrain, the same
+            # obstacles, so the answer serves every decision and game on it (a unit held up by a vehicle tries
+            # the same paths turn after turn)
+            memo = ctx.sight_memo(ctx.terrain)
+            found = memo.get(("walks into", key), memo)
+            if found is memo:
+                found = memo[("walks into", key)] = _walks_into(ctx, path, shapes)
+            walks[key] = found
         return walks[key]
     return _walks_into(ctx, path, shapes)
 
