@@ -27,6 +27,7 @@ from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import sight as SG
+from grognard.rulesets.skirmish import swath as SW
 from grognard.rulesets.skirmish import vehicles as V
 from grognard.rulesets.skirmish.actions import Drive
 from grognard.rulesets.skirmish.book import DoctrineBot
@@ -550,3 +551,77 @@ def _named(found: Any) -> Any:
     """A wedge's rows by the men's ids, with their dice."""
     men, dice, rows = found
     return [[(men[k].id, dice[k]) for k in row] for row in rows]
+
+
+@pytest.mark.parametrize("scenario", ["castle_storm", "gun_line_armour"])
+def test_a_search_reads_whether_the_ground_refused_a_drive_from_its_probe_as_the_ground_says(
+    scenario: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the drive decisions of a game, the doctrine's searches and straight searches every 45 degrees round
+    the vehicle: after each probe, what ``DriveSpace.ground_refused`` reads from it is ``ground_refuses`` asked
+    afresh, and the searches ask ``ground_refuses`` nothing (before, after every refused probe while all were
+    refused by the ground)."""
+    game = game_of(scenario, 3)
+    bot = DoctrineBot(np.random.default_rng(stream(33, 3, BOTS)))
+    asked = {"ground": 0}
+    ground_refuses = DV.ground_refuses
+
+    def counted(*args: Any) -> Any:
+        asked["ground"] += 1
+        return ground_refuses(*args)
+
+    contains = DriveSpace.contains
+    read: list[tuple[bool, bool]] = []
+
+    def compared(space: DriveSpace, action: Any) -> bool:
+        legal = contains(space, action)
+        v = space.ctx.state.vehicles[space.vehicle]
+        read.append((space.ground_refused(action), ground_refuses(space.ctx, v, action)))
+        return legal
+
+    decisions = 0
+    while game.result is None and decisions < 6:
+        decision = game.pending()[0]
+        space = decision.space
+        if isinstance(space, DriveSpace):
+            ctx = game.ctx
+            v = ctx.state.vehicles[space.vehicle]
+            move = ctx.tables.vehicles.kind(v.kind).move
+            asked["ground"] = 0
+            with monkeypatch.context() as patched:
+                patched.setattr(DV, "ground_refuses", counted)
+                with ctx.still():
+                    for k in range(8):
+                        a = math.radians(45 * k)
+                        space.toward(v.x + move * math.cos(a), v.y + move * math.sin(a), steps=5)
+                    action = bot.choose(game, decision)
+            assert asked["ground"] == 0, asked
+            with monkeypatch.context() as patched:
+                patched.setattr(DriveSpace, "contains", compared)
+                with ctx.still():
+                    for k in range(8):
+                        a = math.radians(45 * k + 10)
+                        space.toward(v.x + move * math.cos(a), v.y + move * math.sin(a), steps=5)
+            decisions += 1
+            game.apply(decision.seat, action, checked=False, decision=decision)
+        else:
+            game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+    assert all(got == want for got, want in read), read
+    assert decisions >= 4 and sum(want for _, want in read) >= 10 and len(read) >= 60, (decisions, len(read))
+
+
+def test_a_swaths_box_is_the_box_of_its_pieces_corners() -> None:
+    """The box of a drive's outer pieces (``swath.Swath.box``, summed inline) is the one ``_corners`` gives,
+    to the last bit, over drives of one and two legs from every heading."""
+    rng = np.random.default_rng(76)
+    for _ in range(1000):
+        path = [(round(float(rng.uniform(0, 40)), 2), round(float(rng.uniform(0, 40)), 2))]
+        for _ in range(int(rng.integers(1, 3))):
+            path.append(
+                (round(path[-1][0] + float(rng.uniform(-9, 9)), 2), round(path[-1][1] + float(rng.uniform(-9, 9)), 2))
+            )
+        swath = SW.Swath(
+            path, round(float(rng.uniform(-180, 180)), 1), float(rng.uniform(1, 4)), float(rng.uniform(0.5, 2))
+        )
+        xs, ys = zip(*(c for f in swath.frames for c in SW._corners(f)), strict=True)
+        assert swath.box == (min(xs), min(ys), max(xs), max(ys))

@@ -62,6 +62,7 @@ class DriveSpace(ActionSpace[Drive]):
     def __init__(self, ctx: Context, vehicle: str) -> None:
         self.ctx = ctx
         self.vehicle = vehicle
+        self.said: tuple[Any, int] | None = None  # the last drive asked about, and what its sure refusal found
 
     def check(self, action: Any) -> None:
         if not isinstance(action, Drive):
@@ -78,8 +79,20 @@ class DriveSpace(ActionSpace[Drive]):
         return None if found is Passed else cast(DrivePlan, found)
 
     def contains(self, action: Any) -> bool:
-        """``check``'s yes or no; a drive ``surely_refused`` is refused without the rest of the check."""
-        return not surely_refused(self.ctx, self.vehicle, action) and super().contains(action)
+        """``check``'s yes or no; a drive ``surely_refused`` is refused without the rest of the check. What the
+        sure refusal found is kept for the last drive asked (``said``)."""
+        why = sure_refusal(self.ctx, self.vehicle, action)
+        self.said = (action, why)
+        return why == CLEAR and super().contains(action)
+
+    def ground_refused(self, action: Drive) -> bool:
+        """``ground_refuses(action)``, read from what ``contains`` found when it was the last drive asked: the
+        sure refusal asks the ground first, so it refused by the ground exactly when the ground refuses it, and
+        found the ground clear otherwise (unless it could not read the drive)."""
+        said = self.said
+        if said is not None and said[0] is action and said[1] != UNREAD:
+            return bool(said[1] == GROUND)
+        return ground_refuses(self.ctx, self.ctx.state.vehicles[self.vehicle], action)
 
     def hold(self) -> Drive:
         return Drive(self.vehicle)
@@ -112,7 +125,7 @@ class DriveSpace(ActionSpace[Drive]):
         full = Drive(self.vehicle, ((snap(x), snap(y)),), None, after)
         if self.contains(full):
             return full
-        held_up = ground_refuses(ctx, v, full)
+        held_up = self.ground_refused(full)
         lo, hi, best = 0.0, 1.0, None
         for _ in range(steps):
             if give_up is not None and give_up(
@@ -125,7 +138,7 @@ class DriveSpace(ActionSpace[Drive]):
                 lo, best = mid, d
             else:
                 hi = mid
-                held_up = held_up and ground_refuses(ctx, v, d)
+                held_up = held_up and self.ground_refused(d)
         else:  # the bisection ran to its end
             if best is None and held_up:
                 memo[held] = True
@@ -198,6 +211,9 @@ class DriveSpace(ActionSpace[Drive]):
         return out[:k]
 
 
+CLEAR, GROUND, IN_THE_WAY, UNREAD = 0, 1, 2, 3  # sure_refusal's answers
+
+
 def surely_refused(ctx: Context, vehicle: str, action: Any) -> bool:
     """A cheap test that ``check_drive`` refuses ``action`` (a drive of ``vehicle``): the ground refuses its
     path (``vehicles.ground_problem``, kept in the terrain's memo), another vehicle stands in the way (a stop
@@ -205,24 +221,31 @@ def surely_refused(ctx: Context, vehicle: str, action: Any) -> bool:
     of the vehicles and men the check gives it, in its order); ``check_drive`` measures every path on land
     (and ``measure_drive`` every path longer than the tolerance) unless it refused the drive before. False
     says nothing (and on anything it cannot read)."""
+    return sure_refusal(ctx, vehicle, action) in (GROUND, IN_THE_WAY)
+
+
+def sure_refusal(ctx: Context, vehicle: str, action: Any) -> int:
+    """``surely_refused``'s finding: ``GROUND`` (the ground refuses the drive: ``ground_refuses``),
+    ``IN_THE_WAY`` (a vehicle or a man), ``CLEAR`` (neither, nor the ground: or nothing to ask, a drive with no
+    path, afloat, or not of ``vehicle``), ``UNREAD`` (it could not read the drive: nothing said)."""
     v = ctx.state.vehicles.get(vehicle)
     if v is None or not isinstance(action, Drive) or action.vehicle != vehicle or not action.path:
-        return False
+        return CLEAR
     try:
         entry = ctx.tables.vehicles.kind(v.kind)
         if entry.afloat:
-            return False
+            return CLEAR
         path = (v.x, v.y), *((snap(x), snap(y)) for x, y in action.path)
         if V.ground_problem(ctx.terrain, path, kind=v.kind, facing=v.heading, memo=memo_now(ctx)) is not None:
-            return True  # ground_refuses
+            return GROUND  # ground_refuses
         if V.no_length(path):
-            return False  # measure_drive looks for nothing in the way
+            return CLEAR  # measure_drive looks for nothing in the way
         drive = V.ground_of(path, v.heading, entry.length, entry.width)
         _, afoot, _, others = standing(ctx, v)
         if any(drive.overlaps(shape) for _, shape in others):
-            return True  # another vehicle in the way: measure_drive's refusal of the others it is given
+            return IN_THE_WAY  # another vehicle: measure_drive's refusal of the others it is given
         if action.before is not None:
-            return False  # men may get in first
+            return CLEAR  # men may get in first
         # a man on foot in the way: measure_drive's last refusal, of the men the check puts there (skirmish.23)
         radius = ctx.tables.sight.base.value / 2 - TOLERANCE
         x0, y0, x1, y1 = drive.box
@@ -233,11 +256,11 @@ def surely_refused(ctx: Context, vehicle: str, action: Any) -> bool:
             if not (at[0] + grow < x0 or x1 < at[0] - grow or at[1] + grow < y0 or y1 < at[1] - grow)
         )
         if any(drive.overlaps_disc(at, radius) for at in men):
-            return True
+            return IN_THE_WAY
         clear(ctx).add((vehicle, path))
-        return False
+        return CLEAR
     except Exception:
-        return False
+        return UNREAD
 
 
 def clear(ctx: Context) -> set[tuple[str, tuple[XY, ...]]]:

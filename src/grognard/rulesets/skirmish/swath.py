@@ -103,7 +103,12 @@ class Swath:
         self.heading = facing
         self.frames = [_grown(f, GROW) for f in frames]
         self.feet = feet
-        xs, ys = zip(*(c for f in self.frames for c in _corners(f)), strict=True)
+        xs: list[float] = []
+        ys: list[float] = []
+        for ox, oy, ux, uy, s0, s1, t0, t1 in self.frames:  # every corner (``_corners``' sums, inline)
+            for s, t in ((s1, t1), (s0, t1), (s0, t0), (s1, t0)):
+                xs.append(ox + s * ux - t * uy)
+                ys.append(oy + s * uy + t * ux)
         self.box = (min(xs), min(ys), max(xs), max(ys))
         self._outer: np.ndarray | None = None
         self._feet: np.ndarray | None = None
