@@ -163,6 +163,17 @@ class Walls:
         self.reach = np.array([o.width / 2 + TOLERANCE for _, o in openings], dtype=float)  # opening_at_xy's span
         owner = np.array([j for j, _ in openings], dtype=np.intp)
         self.mine = self.edges.owner[:, None] == owner[None, :]  # (E, K): the opening is in the edge's building
+        self.seeing: dict[frozenset[str], np.ndarray] = {}
+
+    def sees(self, opened: Collection[str]) -> np.ndarray:
+        """Which openings let sight through with the doors ``opened`` open: windows and open doors (K,)."""
+        doors = frozenset(opened)
+        found = self.seeing.get(doors)
+        if found is None:
+            found = self.seeing[doors] = np.array(
+                [not door or k in doors for door, k in zip(self.doors.tolist(), self.ids, strict=True)], dtype=bool
+            )
+        return found
 
 
 def walls(terrain: Terrain, buildings: list[Building], lines: Lines, opened: Collection[str]) -> np.ndarray:
@@ -178,12 +189,11 @@ def walls(terrain: Terrain, buildings: list[Building], lines: Lines, opened: Col
     left_a, left_b, turn, (rx, ry) = _sides(lines, edges)
     left_p = (lines.dy * rx - lines.dx * ry) / lines.length  # the edges' ends' signed distances from each line
     left_q = left_p - turn * edges.size / lines.length
-    apart = ((left_a > MARGIN) & (left_b > MARGIN)) | ((left_a < -MARGIN) & (left_b < -MARGIN))
-    apart |= ((left_p > MARGIN) & (left_q > MARGIN)) | ((left_p < -MARGIN) & (left_q < -MARGIN))
-    crosses = (left_a * left_b < 0) & (left_p * left_q < 0) & (np.abs(turn) >= STEEP * lines.length)
-    crosses &= (
-        np.minimum(np.minimum(np.abs(left_a), np.abs(left_b)), np.minimum(np.abs(left_p), np.abs(left_q))) > MARGIN
-    )
+    clear_ab = np.minimum(np.abs(left_a), np.abs(left_b)) > MARGIN  # neither end of the line on the edge's line
+    clear_pq = np.minimum(np.abs(left_p), np.abs(left_q)) > MARGIN  # neither end of the edge on the line
+    sides_ab, sides_pq = left_a * left_b, left_p * left_q  # < 0: on either side
+    apart = ((sides_ab > 0) & clear_ab) | ((sides_pq > 0) & clear_pq)
+    crosses = (sides_ab < 0) & (sides_pq < 0) & clear_ab & clear_pq & (np.abs(turn) >= STEEP * lines.length)
     line, edge = np.nonzero(crosses)  # the places a line crosses an edge (a few a line)
     s = left_a[line, edge] / -turn[line, edge]
     x = (lines.ax[line, 0] + s * lines.dx[line, 0])[:, None]  # (m, 1)
@@ -195,8 +205,7 @@ def walls(terrain: Terrain, buildings: list[Building], lines: Lines, opened: Col
         held = near.any(axis=1)
         k = near.argmax(axis=1)  # the first of them, in the building's order
         doubt = held & (gap[np.arange(len(k)), k] >= kept.reach[k] - MARGIN)
-        sees = ~kept.doors | np.isin(kept.ids, list(opened)) if opened else ~kept.doors
-        blocked = ~doubt & ~(held & sees[k])
+        blocked = ~doubt & ~(held & kept.sees(opened)[k])
     owner = edges.owner[edge]
     unsure_b = np.logical_or.reduceat(~apart & ~crosses, edges.first, axis=1)
     unsure_b[line[doubt], owner[doubt]] = True

@@ -20,6 +20,7 @@ terrain object it was worked out on (a new terrain, a new memo), under the keys 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
@@ -85,7 +86,7 @@ def sight_many(terrain: Terrain, pairs: Sequence[tuple[XY, XY]], opened: Collect
     out: list[str | None] = [None] * n
     if n == 0:
         return out
-    ends = _Ends(np.array(pairs, dtype=float).reshape(n, 2, 2))
+    ends = _Ends(np.fromiter(itertools.chain.from_iterable(itertools.chain.from_iterable(pairs)), float, 4 * n))
     xy = ends.xy
     apart = np.hypot(xy[:, 1, 0] - xy[:, 0, 0], xy[:, 1, 1] - xy[:, 0, 1]) > TOLERANCE
     open_ = np.flatnonzero(apart)  # lines still unblocked (a zero-length line sees)
@@ -102,7 +103,7 @@ class _Ends:
     """The lines of one ``sight_many``: their ends ``xy`` (n, 2, 2), and as shapely shapes once asked."""
 
     def __init__(self, xy: np.ndarray) -> None:
-        self.xy = xy
+        self.xy = xy.reshape(-1, 2, 2)
         self.made: np.ndarray | None = None
 
     def lines(self) -> np.ndarray:
