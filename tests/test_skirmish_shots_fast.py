@@ -6,6 +6,8 @@
   or a wall's corner, a line whose piece over a wall is about ``TOLERANCE`` long, a man about ``over_reach``
   from a wall, a man on a wall's face), with the doors shut and open.
 - The measures ``crossings.clips`` says it is sure of are shapely's, to 1e-8".
+- A shot table read from the shots kept by each shooter's place (``fire._shot_table``) is the table worked out
+  with nothing kept.
 """
 
 from __future__ import annotations
@@ -17,10 +19,16 @@ import numpy as np
 import pytest
 import shapely
 
+from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.geometry import TOLERANCE
+from grognard.rulesets import get
+from grognard.rulesets.skirmish import context
 from grognard.rulesets.skirmish import crossings as XS
+from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import sight as SG
+from grognard.rulesets.skirmish.book import DoctrineBot
+from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.scenario import load_scenario
 from grognard.rulesets.skirmish.terrain import Terrain, build_terrain
 
@@ -178,3 +186,43 @@ def test_what_the_clip_is_sure_of_is_shapelys_crossing_to_a_hundred_millionth_of
                 assert abs(from_b[i, column] - crossing.distance(shapely.Point(b))) <= 1e-8, (a, b)
                 checked += 1
     assert checked > 50
+
+
+def doctrine_game(scenario: str, index: int) -> tuple[SkirmishGame, DoctrineBot]:
+    ruleset = get("skirmish")
+    game = ruleset.new_game(ruleset.resolve({"scenario": scenario}), SeededDice(stream(33, index, DICE)))
+    assert isinstance(game, SkirmishGame)
+    return game.unobserved(), DoctrineBot(np.random.default_rng(stream(33, index, BOTS)))
+
+
+@pytest.mark.parametrize("cap", [FI.ROW_MARKS, 3])
+def test_every_shot_table_read_from_the_shots_kept_is_the_table_worked_out_with_nothing_kept(
+    cap: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shots kept in the terrain's memo by each shooter's place and kit (from an earlier game on the same
+    terrain, and this game's earlier tables) give the table worked out with nothing kept: the same rows, in the
+    same order, with the same shots and reasons; with a small cap, the kept shots start afresh and stay few."""
+    monkeypatch.setattr(FI, "ROW_MARKS", cap)
+    monkeypatch.setattr(context, "_SHARED", {})  # this test's games alone keep shots on the terrain
+    for index in (0, 1):  # game 1 reads what game 0 kept
+        game, bot = doctrine_game("village_street", index)
+        last, tables = None, 0
+        while game.result is None:
+            ctx = game.ctx
+            if ctx.state.phase == "fire" and FI.shot_table(ctx) is not last:  # each fire phase's table, once
+                last = table = FI.shot_table(ctx)
+                kept, ctx.shot_cache = ctx.shot_cache, None
+                with monkeypatch.context() as patched:
+                    patched.setattr(ctx, "sight_memo", lambda terrain: {})
+                    fresh = FI._shot_table(ctx)
+                ctx.shot_cache = kept
+                assert [(s, list(row.items())) for s, row in table.items()] == [
+                    (s, list(row.items())) for s, row in fresh.items()
+                ]
+                memo = ctx.sight_memo(ctx.terrain)
+                rows = [v for k, v in memo.items() if isinstance(k, tuple) and k[0] == "shots"]
+                assert rows and max(len(v) for v in rows) <= cap + len(ctx.state.figures)
+                tables += 1
+            decision = game.pending()[0]
+            game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+        assert tables >= 4

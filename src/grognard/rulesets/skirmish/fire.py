@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import operator
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
@@ -193,12 +194,17 @@ def shooters(ctx: Context) -> frozenset[str]:
     return firing[1]
 
 
-def _shot_table(ctx: Context) -> ShotTable:
+_PLACE = operator.attrgetter("x", "y", "alive", "on_table")  # what of a man the table depends on, besides his kit
+ROW_MARKS = 4096  # the most targets' places a shooter's kept shots hold (``_shot_table``) before starting afresh
+
+
+def _table_key(ctx: Context) -> tuple[Any, ...]:
+    """What a shot table is a function of, read from the state: the same key, the same table."""
     s = ctx.state
-    key = (
+    return (
         s.turn,
         s.phase,
-        tuple((f.x, f.y, f.alive, f.on_table) for f in s.figures.values()),
+        tuple(map(_PLACE, s.figures.values())),
         tuple(d.open for d in s.doors.values()),
         s.wires,
         s.traps,
@@ -207,47 +213,50 @@ def _shot_table(ctx: Context) -> ShotTable:
         tuple(p.crew for p in s.pieces.values()),
         ctx.moving_key(),
     )
+
+
+def _shot_table(ctx: Context) -> ShotTable:
+    key = _table_key(ctx)
     if ctx.shot_cache is not None and ctx.shot_cache[0] == key:
         return ctx.shot_cache[1]
+    s = ctx.state
     table: dict[str, dict[str, FireOrder | tuple[str, str]]] = {}
     targets = [f for f in s.figures.values() if f.alive and f.on_table]
     terrain = ctx.terrain
     memo = ctx.sight_memo(terrain)
     opened = frozenset(M.open_doors(ctx))
     climb = 2 * max((h.height for h in terrain.hills), default=0)
-    pairs: list[tuple[Figure, str, list[Figure]]] = []
+    # each pair's shot is a pure function of the terrain object, the doors open, the two men (their places, the
+    # shooter's weapon, the target's type) and the option cover_six: kept in the terrain's memo, a dict for each
+    # shooter's place and kit by each target's mark, so a pair of men neither of whom moved since the last table
+    # (this game's or another's on this terrain) is looked up
+    six = six_hits_in_cover(s.options)
+    marked = [(t, (t.id, t.type, t.x, t.y)) for t in targets]
+    missing: list[tuple[dict[Any, Any], Any, Figure, str, Figure]] = []  # (kept shots, mark, shooter, weapon, target)
     for shooter in targets:
-        why = can_fire(ctx, shooter)
-        if why is not None:
-            pairs.append((shooter, "", []))
+        row: dict[str, FireOrder | tuple[str, str]] = {}
+        table[shooter.id] = row
+        if can_fire(ctx, shooter) is not None:
             continue
         weapon = M.weapon_of(ctx, shooter)
-        reach = ctx.tables.max_range(weapon) + climb
-        far = reach * 2 + 1
-        sx, sy, side = shooter.x, shooter.y, shooter.side
-        near = [t for t in targets if t.side != side and math.hypot(t.x - sx, t.y - sy) <= far]
-        pairs.append((shooter, weapon, near))
-    # each pair's shot is a pure function of the terrain object, the doors open, the two men (their places, the
-    # shooter's weapon, the target's type) and the option cover_six: kept in the terrain's memo, so a pair of men
-    # neither of whom moved since the last table (this game's or another's on this terrain) is looked up
-    six = six_hits_in_cover(s.options)
-    missing: list[tuple[Any, Figure, str, Figure]] = []  # (memo key, shooter, weapon, target) of shots not kept
-    for shooter, weapon, near in pairs:
-        row: dict[str, FireOrder | tuple[str, str]] = {}
-        sid, sx, sy = shooter.id, shooter.x, shooter.y
-        for t in near:
-            k = ("shot", sid, weapon, sx, sy, t.id, t.type, t.x, t.y, opened, six)
-            shot = memo.get(k)
+        far = (ctx.tables.max_range(weapon) + climb) * 2 + 1
+        sid, sx, sy, side = shooter.id, shooter.x, shooter.y, shooter.side
+        kept = memo.get(("shots", sid, weapon, sx, sy, opened, six))
+        if kept is None or len(kept) > ROW_MARKS:
+            kept = memo[("shots", sid, weapon, sx, sy, opened, six)] = {}
+        for t, mark in marked:
+            if t.side == side or math.hypot(t.x - sx, t.y - sy) > far:
+                continue
+            shot = kept.get(mark)
             if shot is None:
-                missing.append((k, shooter, weapon, t))
+                missing.append((kept, mark, shooter, weapon, t))
                 row[t.id] = ("", "")  # its place in the row, in the targets' order; worked out below
             else:
                 row[t.id] = shot
-        table[shooter.id] = row
     if missing:
-        SG.fill_sight(terrain, memo, (((f.x, f.y), (t.x, t.y)) for _, f, _, t in missing), opened)
-        for k, f, weapon, t in missing:
-            table[f.id][t.id] = memo[k] = _shot(ctx, terrain, memo, opened, f, weapon, t)
+        SG.fill_sight(terrain, memo, (((f.x, f.y), (t.x, t.y)) for _, _, f, _, t in missing), opened)
+        for kept, mark, f, weapon, t in missing:
+            table[f.id][t.id] = kept[mark] = _shot(ctx, terrain, memo, opened, f, weapon, t)
     ctx.shot_cache = (key, table)
     return table
 
