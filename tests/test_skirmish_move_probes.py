@@ -19,7 +19,7 @@ from shapely.geometry import LineString, Point, Polygon
 
 from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.errors import IllegalAction
-from grognard.core.geometry import TOLERANCE
+from grognard.core.geometry import TOLERANCE, snap
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import afoot as AF
 from grognard.rulesets.skirmish import bots as B
@@ -656,3 +656,104 @@ def test_a_walk_kept_with_the_terrain_is_what_the_vehicles_where_they_stand_give
                         paths_in += 1
             asked += len(tried) - (worked["n"] - before)
     assert paths_in >= 150 and asked >= paths_in // 4, (paths_in, asked)
+
+
+def long_way_touching_spot(ctx: Context, f: Any, target: Any, foes: list[Any], taken: list[XY]) -> XY | None:
+    """``bots._touching_spot`` as it was: every friend put to ``rules.in_contact`` and ``rules.overlaps``, every
+    foe to ``rules.path_near``."""
+    base = ctx.tables.sight.base.value
+    d = math.dist((f.x, f.y), (target.x, target.y))
+    if d <= TOLERANCE:
+        return None
+    t = (d - base) / d
+    straight = (snap(f.x + t * (target.x - f.x)), snap(f.y + t * (target.y - f.y)))
+    beside = math.radians(B.BESIDE)
+    near = math.atan2(f.y - target.y, f.x - target.x)
+    touching = [
+        math.atan2(y - target.y, x - target.x) for x, y in taken if R.in_contact((x, y), (target.x, target.y), base)
+    ]
+    around = {a + s * beside for a in touching for s in (1, -1)} | {near + k * beside for k in (1, -1, 2, -2)}
+    spots = sorted(
+        {(snap(target.x + base * math.cos(a)), snap(target.y + base * math.sin(a))) for a in around},
+        key=lambda p: (math.hypot(p[0] - f.x, p[1] - f.y), p),
+    )
+    for end in [straight, *spots]:
+        if end is not straight and not ctx.terrain.on_table(*end):
+            continue
+        if any(R.overlaps(end, spot, base) for spot in taken):
+            continue
+        if math.hypot(end[0] - f.x, end[1] - f.y) > M.allowance(ctx, f) + TOLERANCE:
+            continue
+        if any(R.path_near([(f.x, f.y), end], (e.x, e.y), base) for e in foes):
+            continue
+        return end
+    return None
+
+
+def test_a_charges_spot_measures_only_the_friends_near_it_and_finds_the_long_ways(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At the move decisions of a village_street game, each man's touching spot on each enemy within 12" is the
+    long way's (``long_way_touching_spot``), also with friends put round the target at a base and a hair either
+    side of it; ``rules.in_contact`` and ``rules.overlaps`` are asked of a quarter as many friends or fewer
+    (before, of every friend at every spot)."""
+    game = game_of("village_street", 1)
+    bot = DoctrineBot(np.random.default_rng(stream(33, 1, BOTS)))
+    asked = {"short": 0, "long": 0, "bot": 0}
+    way = ["bot"]
+    overlaps, in_contact = R.overlaps, R.in_contact
+
+    def counted_overlaps(*args: Any) -> bool:
+        asked[way[0]] += 1
+        return overlaps(*args)
+
+    def counted_contact(*args: Any) -> bool:
+        asked[way[0]] += 1
+        return in_contact(*args)
+
+    monkeypatch.setattr(R, "overlaps", counted_overlaps)
+    monkeypatch.setattr(R, "in_contact", counted_contact)
+    spots = found = 0
+    while game.result is None and spots < 1200:
+        decision = game.pending()[0]
+        if isinstance(decision.space, MoveSpace):
+            ctx = game.ctx
+            men = [f for f in ctx.state.living(decision.space.unit) if f.on_table]
+            foes = M.enemies(ctx, men[0].side) if men else []
+            taken = B.friends_at(ctx, men[0].side, {f.id for f in men}) if men else []
+            for f in men:
+                for target in [e for e in foes if math.dist((e.x, e.y), (f.x, f.y)) <= 12.0]:
+                    ring = [  # round the target, along the axes and on the slant, at a base and the contact's limit
+                        (target.x + r * math.cos(a), target.y + r * math.sin(a))
+                        for r in (1.0 - 1e-9, 1.0, 1.0 + 1e-9, 1.01, 1.01 + 1e-9)
+                        for a in (0.0, 0.3, math.pi / 2, 2.0, 4.0)
+                    ]
+                    d = math.dist((f.x, f.y), (target.x, target.y))
+                    if d <= TOLERANCE:
+                        continue
+                    sx = snap(f.x + (d - 1.0) / d * (target.x - f.x))
+                    sy = snap(f.y + (d - 1.0) / d * (target.y - f.y))
+                    beside = [  # round the straight spot, along the axes, at and about the overlap's limit
+                        (sx + s * r, sy) if k else (sx, sy + s * r)
+                        for r in (0.95, 0.99 - 1e-9, 0.99, 0.99 + 1e-9)
+                        for s in (1, -1)
+                        for k in (0, 1)
+                    ]
+                    blocked = [(sx, sy)]  # a friend on the straight spot: the spots round the target are tried
+                    for friends in (
+                        taken,
+                        taken + ring,
+                        taken + ring + blocked,
+                        taken + beside[:4],
+                        taken + beside[4:],
+                    ):
+                        way[0] = "long"
+                        want = long_way_touching_spot(ctx, f, target, foes, friends)
+                        way[0] = "short"
+                        assert B._touching_spot(ctx, f, target, foes, friends) == want, (f.id, target.id)
+                        spots += 1
+                        found += want is not None
+        way[0] = "bot"
+        game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+    assert spots >= 800 and found >= 30, (spots, found)
+    assert asked["short"] <= asked["long"] // 4, asked

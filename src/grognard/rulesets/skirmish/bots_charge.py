@@ -138,8 +138,12 @@ def _touching_spot(ctx: Context, f: Figure, target: Figure, foes: list[Figure], 
     straight = (snap(f.x + t * (target.x - f.x)), snap(f.y + t * (target.y - f.y)))
     beside = math.radians(BESIDE)
     near = math.atan2(f.y - target.y, f.x - target.x)
+    tx, ty = target.x, target.y
+    reach = base + TOLERANCE  # a friend farther than this along one axis is not in contact (in_contact's hypot)
     touching = [
-        math.atan2(y - target.y, x - target.x) for x, y in taken if R.in_contact((x, y), (target.x, target.y), base)
+        math.atan2(y - ty, x - tx)
+        for x, y in taken
+        if -reach <= x - tx <= reach and -reach <= y - ty <= reach and R.in_contact((x, y), (tx, ty), base)
     ]
     around = {a + s * beside for a in touching for s in (1, -1)} | {near + k * beside for k in (1, -1, 2, -2)}
     spots = sorted(
@@ -150,7 +154,10 @@ def _touching_spot(ctx: Context, f: Figure, target: Figure, foes: list[Figure], 
     for end in [straight, *spots]:
         if end is not straight and not ctx.terrain.on_table(*end):
             continue
-        if any(R.overlaps(end, spot, base) for spot in taken):
+        ex, ey = end
+        if any(
+            -base < x - ex < base and -base < y - ey < base and R.overlaps(end, (x, y), base) for x, y in taken
+        ):  # a base or more apart along one axis: the bases do not overlap (overlaps' hypot is no less)
             continue
         if math.hypot(end[0] - f.x, end[1] - f.y) > M.allowance(ctx, f) + TOLERANCE:
             continue
