@@ -32,6 +32,7 @@ from grognard.rulesets.skirmish.terrain import Feature, Terrain
 
 EDGE = 1e-6  # inches: a measure nearer its limit than this is the rule's to decide
 Bools = np.ndarray  # one bool a line
+Sides = tuple[np.ndarray, np.ndarray]  # a convex hill's corners, and each side's inward unit normal
 
 
 def settled(
@@ -41,22 +42,57 @@ def settled(
     (n x 2) and each line's ``length`` (shapely's, more than twice ``crest_reach``): whether ``hill`` surely
     blocks each (``rules.crest_blocks`` with the pieces ``rules.hill_in_the_way`` finds says True), and whether
     it is surely clear of it (says False). See the module's docstring."""
-    reach = terrain.tables.sight.crest_reach.value
-    top = hill.height
-    x, y = ends[:, :, 0].ravel(), ends[:, :, 1].ravel()  # a0, b0, a1, b1, ...
-    on = shapely.intersects_xy(hill.shape, x, y).reshape(-1, 2)
-    edge, sides = _outline(hill)
-    gap = shapely.distance(edge, shapely.points(x, y)).reshape(-1, 2)
-    crest = ((heights >= top - TOLERANCE) & on & (gap <= reach)).any(axis=1)  # rules._at_edge, either man
-    ha, hb = heights[:, 0], heights[:, 1]
-    highest = np.maximum(ha + (hb - ha) * reach / length, ha + (hb - ha) * (length - reach) / length)
-    deep = (on & (gap > reach + TOLERANCE + EDGE)).any(axis=1)
-    blocked = ~crest & deep & (length - 2 * reach > TOLERANCE + EDGE) & (highest + TOLERANCE < top - EDGE)
-    clear = crest & _shallow(sides, ends, length, reach)
+    on, gap, crest = _at_ends(terrain, hill, ends, heights)
+    blocked = _blocked(terrain, hill, heights, length, (on, gap, crest))
+    clear = crest & _shallow(_outline(hill)[1], ends, length, terrain.tables.sight.crest_reach.value)
     return blocked, clear
 
 
-def _shallow(sides: tuple[np.ndarray, np.ndarray] | None, ends: np.ndarray, length: np.ndarray, reach: float) -> Bools:
+def surely_blocked(terrain: Terrain, hill: Feature, ends: np.ndarray, heights: np.ndarray, length: np.ndarray) -> Bools:
+    """For any lines ``ends`` (n x 2 x 2, from a to b), with the ground ``heights`` at a and b (n x 2) and each
+    line's ``length`` (within rounding of shapely's): ``hill`` surely blocks it (``rules.hill_in_the_way``
+    would find ``hill``'s crest in the way, or an earlier hill's). Such a line meets the hill, is longer than
+    twice ``crest_reach`` and has an end lower than the hill's top, so the rule asks the hill of it."""
+    return _blocked(terrain, hill, heights, length, _at_ends(terrain, hill, ends, heights))
+
+
+def _at_ends(
+    terrain: Terrain, hill: Feature, ends: np.ndarray, heights: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, Bools]:
+    """For each line's ends (n x 2 each): on ``hill`` (shapely's ``intersects``), how far from its edge, and for
+    each line whether a man at either end stands at its crest (``rules._at_edge``, with his height)."""
+    reach = terrain.tables.sight.crest_reach.value
+    x, y = ends[:, :, 0].ravel(), ends[:, :, 1].ravel()  # a0, b0, a1, b1, ...
+    on = shapely.intersects_xy(hill.shape, x, y).reshape(-1, 2)
+    edge, _, ring = _outline(hill)
+    gap = _to_edge(x, y, ring)
+    near = np.abs(gap - reach) <= EDGE  # at the crest's reach: shapely's distance, as rules._at_edge measures it
+    if near.any():
+        gap[near] = shapely.distance(edge, shapely.points(x[near], y[near]))
+    gap = gap.reshape(-1, 2)
+    crest = np.asarray(((heights >= hill.height - TOLERANCE) & on & (gap <= reach)).any(axis=1))
+    return on, gap, crest
+
+
+def _blocked(
+    terrain: Terrain,
+    hill: Feature,
+    heights: np.ndarray,
+    length: np.ndarray,
+    at_ends: tuple[np.ndarray, np.ndarray, Bools],
+) -> Bools:
+    """The surely blocked test of the module's docstring, from ``_at_ends``' measures."""
+    on, gap, crest = at_ends
+    reach = terrain.tables.sight.crest_reach.value
+    ha, hb = heights[:, 0], heights[:, 1]
+    highest = np.maximum(ha + (hb - ha) * reach / length, ha + (hb - ha) * (length - reach) / length)
+    deep = (on & (gap > reach + TOLERANCE + EDGE)).any(axis=1)
+    return np.asarray(
+        ~crest & deep & (length - 2 * reach > TOLERANCE + EDGE) & (highest + TOLERANCE < hill.height - EDGE)
+    )
+
+
+def _shallow(sides: Sides | None, ends: np.ndarray, length: np.ndarray, reach: float) -> Bools:
     """For each line: the hill of ``sides`` (``_outline``'s) is convex and no point of the line within ``reach`` of
     neither end lies inside it farther than ``reach`` and the tolerance (less ``EDGE``) from its edge."""
     if sides is None:
@@ -70,29 +106,47 @@ def _shallow(sides: tuple[np.ndarray, np.ndarray] | None, ends: np.ndarray, leng
         :, np.newaxis
     ]
     limit = reach + TOLERANCE - EDGE
-    with np.errstate(divide="ignore", invalid="ignore"):
-        at = (limit - p) / q  # where each side's distance reaches the limit
+    at = np.divide(limit - p, q, out=np.zeros_like(p), where=q != 0)  # where each side's distance reaches the limit
     never = ((q == 0) & (p <= limit)).any(axis=1)  # a side's distance stays within it all along
     low = np.maximum(reach, np.where(q > 0, at, -np.inf).max(axis=1))
     high = np.minimum(length - reach, np.where(q < 0, at, np.inf).min(axis=1))
     return np.asarray(never | (low > high))
 
 
-def _outline(hill: Feature) -> tuple[BaseGeometry, tuple[np.ndarray, np.ndarray] | None]:
-    """``hill``'s edge, and its corners with each side's inward unit normal when it is one convex polygon (else
-    None); kept by its shape (the hills never change)."""
+def _outline(hill: Feature) -> tuple[BaseGeometry, Sides | None, np.ndarray]:
+    """``hill``'s edge, its corners with each side's inward unit normal when it is one convex polygon (else
+    None), and the segments of its edge (k x 2 x 2); kept by its shape (the hills never change)."""
     found = _OUTLINES.get(id(hill.shape))
     if found is None or found[0] is not hill.shape:
         if len(_OUTLINES) >= 64:
             _OUTLINES.clear()
-        found = _OUTLINES[id(hill.shape)] = (hill.shape, hill.shape.boundary, _sides(hill.shape))
-    return found[1], found[2]
+        edge = hill.shape.boundary
+        parts = shapely.get_parts(edge)
+        ring = np.concatenate([_segments(shapely.get_coordinates(part)) for part in parts]).reshape(-1, 2, 2)
+        found = _OUTLINES[id(hill.shape)] = (hill.shape, edge, _sides(hill.shape), ring)
+    return found[1], found[2], found[3]
 
 
-_OUTLINES: dict[int, tuple[BaseGeometry, BaseGeometry, tuple[np.ndarray, np.ndarray] | None]] = {}
+_OUTLINES: dict[int, tuple[BaseGeometry, BaseGeometry, Sides | None, np.ndarray]] = {}
 
 
-def _sides(shape: BaseGeometry) -> tuple[np.ndarray, np.ndarray] | None:
+def _segments(coords: np.ndarray) -> np.ndarray:
+    """The segments (k x 2 x 2) of a line through ``coords``."""
+    return np.stack([coords[:-1], coords[1:]], axis=1)
+
+
+def _to_edge(x: np.ndarray, y: np.ndarray, ring: np.ndarray) -> np.ndarray:
+    """Each point's (``x``, ``y``) distance from the segments ``ring`` (k x 2 x 2), over arrays (within rounding of
+    shapely's)."""
+    x0, y0 = ring[np.newaxis, :, 0, 0], ring[np.newaxis, :, 0, 1]
+    ex, ey = ring[np.newaxis, :, 1, 0] - x0, ring[np.newaxis, :, 1, 1] - y0
+    px, py = x[:, np.newaxis] - x0, y[:, np.newaxis] - y0
+    span = ex * ex + ey * ey
+    f = np.clip(np.divide(px * ex + py * ey, span, out=np.zeros_like(px), where=span > 0), 0.0, 1.0)
+    return np.asarray(np.hypot(px - f * ex, py - f * ey).min(axis=1))
+
+
+def _sides(shape: BaseGeometry) -> Sides | None:
     """``shape``'s corners and each side's inward unit normal, when it is one convex polygon (else None)."""
     if not isinstance(shape, Polygon) or len(shape.interiors) > 0:
         return None

@@ -16,6 +16,7 @@ anything they would not. What this module adds is speed, by two exact short cuts
 Heights are looked up once per point. Every answer is kept in the memo ``Context.sight_memo`` gives for the
 terrain object it was worked out on (a new terrain, a new memo), under the keys ``fire.shot_table`` reads:
 ``("sight", a, b, doors)``, ``("range", a, b)``, ``("cover", a, b, attack)``; points are (x, y) in inches.
+``seen`` keeps the lines a hill's crest surely blocks (whatever else blocks them) in the set ``memo[BEHIND]``.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from grognard.rulesets.skirmish.terrain import Feature, Terrain
 
 XY = tuple[float, float]
 Memo = dict[Any, Any]
+BEHIND = "behind a crest"  # the memo's set of lines (a, b) a hill's crest surely blocks (``seen``)
 
 
 def fill_sight(terrain: Terrain, memo: Memo, pairs: Iterable[tuple[XY, XY]], opened: frozenset[str]) -> None:
@@ -52,21 +54,36 @@ def seen(
 ) -> list[bool]:
     """For each point of ``ats``: does some point of ``eyes`` see it (``rules.line_of_sight`` is None) with the
     doors ``opened`` open? The lines go into ``memo`` as ``fill_sight`` puts them, but only until an eye that
-    sees is found: the ``batch`` nearest eyes of every point not yet seen at once, then the next nearest."""
+    sees is found: the ``batch`` nearest eyes of every point not yet seen at once, then the next nearest. A new
+    line a hill's crest surely blocks (``behind_a_crest``) is kept in the set ``memo[BEHIND]`` as (eye, point),
+    without the reason ``line_of_sight`` would give (which may be a building or a wall before the hill)."""
     found: dict[XY, bool] = {}
     left: dict[XY, list[XY]] = {}
+    points = list(dict.fromkeys(ats))
+    if not eyes:
+        return [False] * len(ats)
     xy = np.array(eyes, dtype=float).reshape(-1, 2)
-    for at in dict.fromkeys(ats):
-        near = np.argsort(np.hypot(xy[:, 0] - at[0], xy[:, 1] - at[1]), kind="stable").tolist()
+    to = np.array(points, dtype=float).reshape(-1, 2)
+    # each point's eyes nearest first (a stable sort of each row: the same order as one point at a time)
+    gap = np.hypot(xy[np.newaxis, :, 0] - to[:, np.newaxis, 0], xy[np.newaxis, :, 1] - to[:, np.newaxis, 1])
+    for at, near in zip(points, np.argsort(gap, axis=1, kind="stable").tolist(), strict=True):
         left[at] = [eyes[k] for k in near]
-        if not near:
-            found[at] = False
-            del left[at]
+    behind: set[tuple[XY, XY]] = memo.setdefault(BEHIND, set())
+    if len(behind) > 100_000:
+        behind.clear()
     while left:
         asked = {at: rest[:batch] for at, rest in left.items()}
-        fill_sight(terrain, memo, ((eye, at) for at, some in asked.items() for eye in some), opened)
+        todo = [
+            (eye, at)
+            for at, some in asked.items()
+            for eye in some
+            if (eye, at) not in behind and ("sight", eye, at, opened) not in memo
+        ]
+        todo = list(dict.fromkeys(todo))
+        behind.update(p for p, blind in zip(todo, behind_a_crest(terrain, todo), strict=True) if blind)
+        fill_sight(terrain, memo, [p for p in todo if p not in behind], opened)
         for at, some in asked.items():
-            if any(memo[("sight", eye, at, opened)] is None for eye in some):
+            if any((eye, at) not in behind and memo[("sight", eye, at, opened)] is None for eye in some):
                 found[at] = True
                 del left[at]
             elif len(left[at]) <= batch:
@@ -194,6 +211,24 @@ def _over(feature: Any, ends: np.ndarray, lines: np.ndarray, ask: np.ndarray, re
         & ~(shapely.distance(crossing, shapely.points(ends[meets, 1])) <= reach)
     )
     return np.asarray(meets[stops_it], dtype=np.intp)
+
+
+def behind_a_crest(terrain: Terrain, pairs: Sequence[tuple[XY, XY]]) -> list[bool]:
+    """For each pair (a, b): a hill's crest surely blocks the line (``rules.hill_in_the_way`` finds one, so
+    ``rules.line_of_sight`` is not None, whatever it names), as ``crests.surely_blocked`` finds it from the
+    line's ends; False where it may not."""
+    if not terrain.hills or not pairs:
+        return [False] * len(pairs)
+    ends = np.array(pairs, dtype=float).reshape(-1, 2, 2)
+    length = np.hypot(ends[:, 1, 0] - ends[:, 0, 0], ends[:, 1, 1] - ends[:, 0, 1])
+    out = np.zeros(len(pairs), dtype=bool)
+    asked = np.flatnonzero(length > 2 * terrain.tables.sight.crest_reach.value)  # a shorter line sees over hills
+    if asked.size:
+        ends, length = ends[asked], length[asked]
+        heights = np.array([(terrain.height(*pairs[i][0]), terrain.height(*pairs[i][1])) for i in asked.tolist()])
+        for hill in terrain.hills:
+            out[asked] |= CR.surely_blocked(terrain, hill, ends, heights.reshape(-1, 2), length)
+    return [bool(b) for b in out.tolist()]
 
 
 def _crests(
