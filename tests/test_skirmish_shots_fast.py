@@ -6,6 +6,9 @@
   or a wall's corner, a line whose piece over a wall is about ``TOLERANCE`` long, a man about ``over_reach``
   from a wall, a man on a wall's face), with the doors shut and open.
 - The measures ``crossings.clips`` says it is sure of are shapely's, to 1e-8".
+- The cover lookup with its behind test in plain arithmetic (``covers.cover``, ``crossings.clip_one``) is
+  ``rules.cover`` for every attack, a hair either side of each threshold, and the plain clip is the clip over
+  arrays.
 - A shot table read from the shots kept by each shooter's place (``fire._shot_table``) is the table worked out
   with nothing kept.
 """
@@ -23,6 +26,7 @@ from grognard.core.dice import BOTS, DICE, SeededDice, stream
 from grognard.core.geometry import TOLERANCE
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import context
+from grognard.rulesets.skirmish import covers as CV
 from grognard.rulesets.skirmish import crossings as XS
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import rules as R
@@ -226,3 +230,41 @@ def test_every_shot_table_read_from_the_shots_kept_is_the_table_worked_out_with_
             decision = game.pending()[0]
             game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
         assert tables >= 4
+
+
+@pytest.mark.parametrize("scenario", ["village_street", "convoy", "gun_line_armour", "hill_assault", "castle_storm"])
+def test_cover_with_the_behind_test_in_plain_arithmetic_is_the_rules_cover_at_every_threshold(scenario: str) -> None:
+    """``covers.cover`` against ``rules.cover`` for every attack a cover row names, over lines a hair either side
+    of the behind test's thresholds (a man about over_reach from a wall's face or on it, a chord of about
+    TOLERANCE, a firer on the wall) both ways round, and random lines near the walls."""
+    terrain = terrain_of(scenario)
+    rng = np.random.default_rng(36)
+    pairs = near_thresholds(terrain, rng) + random_lines(terrain, rng, 200)
+    pairs += [(b, a) for a, b in pairs]
+    attacks = sorted({attack for row in terrain.tables.cover for attack in row.against})
+    held = 0
+    for attack in attacks:
+        for a, b in pairs:
+            want = R.cover(terrain, a, b, attack)
+            assert CV.cover(terrain, a, b, attack) == want, (a, b, attack)
+            held += want in ("stone_wall", "castle_wall", "sandbags", "boulder")
+    assert held > 20  # the behind rows hold often enough to tell
+
+
+def test_the_plain_clip_is_the_clip_over_arrays() -> None:
+    """``crossings.clip_one`` is sure of the same lines as ``crossings.clips`` and measures the same."""
+    terrain = terrain_of("proving_ground")
+    rng = np.random.default_rng(37)
+    pairs = [(a, b) for a, b in near_thresholds(terrain, rng) if math.hypot(b[0] - a[0], b[1] - a[1]) > TOLERANCE]
+    outlines, columns = XS.convex_outlines(terrain.sight_blockers)
+    sure, inside, _, from_b = XS.clips(XS.Lines(np.array(pairs, dtype=float).reshape(-1, 2, 2)), outlines)
+    for feature, column in zip(terrain.sight_blockers, columns, strict=True):
+        edges = XS.plain_edges(feature.shape)
+        assert (edges is None) == (column < 0)
+        if edges is None:
+            continue
+        for i, (a, b) in enumerate(pairs):
+            plain = XS.clip_one(a, b, edges)
+            assert (plain is not None) == bool(sure[i, column]), (a, b)
+            if plain is not None and inside[i, column] > 0:  # the same sums (hypot may differ in its last bit)
+                assert plain == pytest.approx((inside[i, column], from_b[i, column]), rel=1e-12, abs=1e-12)

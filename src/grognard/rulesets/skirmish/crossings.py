@@ -16,6 +16,7 @@ Lines are given by their ends, an (n, 2, 2) array of (x, y) in inches; each is l
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Collection
 from typing import Any, TypeVar, cast
 
@@ -33,6 +34,7 @@ T = TypeVar("T")
 Edges = tuple[np.ndarray, np.ndarray]  # an outline's edges: their starts (E, 2) and vectors (E, 2)
 
 _kept: dict[int, tuple[Any, Any]] = {}  # id(shape) -> (shape, its edges or None); shapes never change
+_plain: dict[int, tuple[Any, Any]] = {}  # id(shape) -> (shape, its plain_edges or None)
 
 
 def _edges_of(coords: np.ndarray) -> Edges:
@@ -41,13 +43,15 @@ def _edges_of(coords: np.ndarray) -> Edges:
     return starts[keep], vectors[keep]
 
 
-def _kept_for(owner: object, make: Callable[[], T]) -> T:
-    """``make()``, kept for ``owner`` (a shape or a terrain's list, which never change) while it lives."""
-    found = _kept.get(id(owner))
+def _kept_for(owner: object, make: Callable[[], T], store: dict[int, tuple[Any, Any]] | None = None) -> T:
+    """``make()``, kept in ``store`` (by default ``_kept``) for ``owner`` (a shape or a terrain's list, which
+    never change) while it lives."""
+    kept = _kept if store is None else store
+    found = kept.get(id(owner))
     if found is None or found[0] is not owner:
-        if len(_kept) > 4096:
-            _kept.clear()
-        found = _kept[id(owner)] = (owner, make())
+        if len(kept) > 4096:
+            kept.clear()
+        found = kept[id(owner)] = (owner, make())
     return cast(T, found[1])
 
 
@@ -82,6 +86,52 @@ def _cross(u: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 def _norm(u: np.ndarray) -> np.ndarray:
     return np.asarray(np.hypot(u[..., 0], u[..., 1]))
+
+
+PlainEdges = tuple[tuple[float, float, float, float, float], ...]  # (px, py, vx, vy, length) of each edge
+
+
+def plain_edges(shape: Any) -> PlainEdges | None:
+    """``convex_edges`` as plain floats, for ``clip_one``: each edge's start, vector and length; None for a
+    shape that is not a convex polygon."""
+
+    def make() -> PlainEdges | None:
+        edges = convex_edges(shape)
+        if edges is None:
+            return None
+        (starts, vectors), size = edges, _norm(edges[1])
+        return tuple(zip(*starts.T.tolist(), *vectors.T.tolist(), size.tolist(), strict=True))
+
+    return _kept_for(shape, make, _plain)
+
+
+def clip_one(a: tuple[float, float], b: tuple[float, float], edges: PlainEdges) -> tuple[float, float] | None:
+    """``clips`` for the one line from ``a`` to ``b`` (longer than ``TOLERANCE``) and one convex polygon, in
+    plain arithmetic (the same sums): the length of its piece inside the polygon (0 where it misses it) and that
+    piece's distance from ``b``; None where not sure."""
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    length = math.hypot(dx, dy)
+    enter, leave, sure = 0.0, 1.0, True
+    for px, py, vx, vy, size in edges:
+        left_a = (vx * (ay - py) - vy * (ax - px)) / size
+        turn = (vx * dy - vy * dx) / size
+        out_a, out_b = -left_a, -(left_a + turn)  # outside is to the right of the counter-clockwise edges
+        if out_a > MARGIN and out_b > MARGIN:
+            return 0.0, math.inf  # wholly outside an edge: it misses the polygon
+        if out_a < -MARGIN and out_b < -MARGIN:
+            continue
+        if min(abs(out_a), abs(out_b)) > MARGIN and out_a * out_b < 0 and abs(turn) >= STEEP * length:
+            t = out_a / (out_a - out_b)
+            if out_a > 0:
+                enter = max(enter, t)
+            else:
+                leave = min(leave, t)
+        else:
+            sure = False
+    if not sure:
+        return None
+    return max(leave - enter, 0.0) * length, (1.0 - leave) * length
 
 
 class Outlines:

@@ -29,6 +29,7 @@ import numpy as np
 import shapely
 
 from grognard.core.geometry import TOLERANCE
+from grognard.rulesets.skirmish import covers as CV
 from grognard.rulesets.skirmish import crests as CR
 from grognard.rulesets.skirmish import crossings as XS
 from grognard.rulesets.skirmish import rules as R
@@ -316,8 +317,8 @@ def effective_range(terrain: Terrain, memo: Memo, a: XY, b: XY) -> float:
 
 
 def cover(terrain: Terrain, memo: Memo, a: XY, b: XY, attack: str) -> str | None:
-    """``rules.cover`` of a man at ``b`` against ``attack`` from ``a``, memoised; skipped (None) where
-    ``rules.cover_possible`` says no row can hold for any firer."""
+    """``rules.cover`` of a man at ``b`` against ``attack`` from ``a`` (as ``covers.cover`` finds it), memoised;
+    skipped (None) where ``rules.cover_possible`` says no row can hold for any firer."""
     key = ("cover", a, b, attack)
     if key in memo:
         known: str | None = memo[key]
@@ -325,5 +326,5 @@ def cover(terrain: Terrain, memo: Memo, a: XY, b: XY, attack: str) -> str | None
     possible = memo.get(("cover possible", b, attack))
     if possible is None:
         possible = memo[("cover possible", b, attack)] = R.cover_possible(terrain, b, attack)
-    found = memo[key] = R.cover(terrain, a, b, attack) if possible else None
+    found = memo[key] = CV.cover(terrain, a, b, attack) if possible else None
     return found
