@@ -22,7 +22,6 @@ from grognard.core.geometry import TOLERANCE, snap, snap_angle
 from grognard.rulesets import get
 from grognard.rulesets.skirmish import boarding as BD
 from grognard.rulesets.skirmish import bots_drive as BV
-from grognard.rulesets.skirmish import bots_fire as BF
 from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import men as M
@@ -34,7 +33,6 @@ from grognard.rulesets.skirmish.actions import Drive
 from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.driving import DriveSpace
 from grognard.rulesets.skirmish.game import SkirmishGame
-from grognard.rulesets.skirmish.state import FireOrder
 from grognard.rulesets.skirmish.terrain import Terrain
 
 XY = tuple[float, float]
@@ -627,53 +625,3 @@ def test_a_swaths_box_is_the_box_of_its_pieces_corners() -> None:
         )
         xs, ys = zip(*(c for f in swath.frames for c in SW._corners(f)), strict=True)
         assert swath.box == (min(xs), min(ys), max(xs), max(ys))
-
-
-def long_way_target_worth(ctx: Any, unit: str) -> dict[str, float]:
-    """``bots_fire.target_worth`` as it was: each shot's kill chance and target's value worked out afresh."""
-    table = FI.shot_table(ctx)
-    worth: dict[str, float] = {}
-    for f in M.living(ctx, unit):
-        best: dict[str, float] = {}
-        for target, shot in table.get(f.id, {}).items():
-            if isinstance(shot, FireOrder):
-                aim = ctx.state.figures[target]
-                value = BF.kill_chance(ctx, shot) * BF.figure_value(aim)
-                best[aim.unit] = max(best.get(aim.unit, 0.0), value)
-        for target_unit, value in best.items():
-            worth[target_unit] = worth.get(target_unit, 0.0) + value
-    return worth
-
-
-@pytest.mark.parametrize("scenario", ["convoy", "castle_storm"])
-def test_what_a_units_dice_are_worth_is_the_long_ways_with_each_chance_and_value_found_once(
-    scenario: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """At every fire decision of a game: what the unit's dice are worth against each enemy unit is the long
-    way's, to the last bit, with each kind of shot's kill chance found once a call (before, once a shot)."""
-    game = game_of(scenario, 2)
-    bot = DoctrineBot(np.random.default_rng(stream(33, 2, BOTS)))
-    found = {"chances": 0}
-    kill_chance = BF.kill_chance
-
-    def counted(*args: Any) -> Any:
-        found["chances"] += 1
-        return kill_chance(*args)
-
-    shots = fewer = 0
-    while game.result is None and shots < 2000:
-        decision = game.pending()[0]
-        ctx = game.ctx
-        if decision.id.startswith("fire"):
-            unit = decision.space.unit
-            want = long_way_target_worth(ctx, unit)
-            found["chances"] = 0
-            with monkeypatch.context() as patched:
-                patched.setattr(BF, "kill_chance", counted)
-                assert BF.target_worth(ctx, unit) == want
-            table = FI.shot_table(ctx)
-            n = sum(isinstance(o, FireOrder) for f in M.living(ctx, unit) for o in table.get(f.id, {}).values())
-            shots += n
-            fewer += found["chances"] < n
-        game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
-    assert shots >= 200 and fewer >= 10, (shots, fewer)

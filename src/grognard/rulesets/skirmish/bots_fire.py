@@ -167,23 +167,13 @@ def target_worth(ctx: Context, unit: str) -> dict[str, float]:
     """What ``unit``'s dice are worth against each enemy unit it may fire at: for each of its men, his best
     shot's kill chance times the target man's value (``figure_value``), summed over the men."""
     table = FI.shot_table(ctx)
-    figures = ctx.state.figures
-    chances: dict[tuple[int, int, str], float] = {}  # kill_chance of each (shift, hit on, attack), found once
-    values: dict[str, float] = {}  # figure_value of each target, found once
     worth: dict[str, float] = {}
     for f in M.living(ctx, unit):
         best: dict[str, float] = {}
         for target, shot in table.get(f.id, {}).items():
             if isinstance(shot, FireOrder):
-                aim = figures[target]
-                key = (shot.shift, shot.hit_on, shot.attack)
-                chance = chances.get(key)
-                if chance is None:
-                    chance = chances[key] = kill_chance(ctx, shot)
-                man = values.get(target)
-                if man is None:
-                    man = values[target] = figure_value(aim)
-                value = chance * man
+                aim = ctx.state.figures[target]
+                value = kill_chance(ctx, shot) * figure_value(aim)
                 best[aim.unit] = max(best.get(aim.unit, 0.0), value)
         for target_unit, value in best.items():
             worth[target_unit] = worth.get(target_unit, 0.0) + value
