@@ -96,8 +96,9 @@ class FireSpace(ActionSpace[Fire]):
         return out[:k]
 
 
-def can_fire(ctx: Context, f: Figure) -> tuple[str, str] | None:
-    """Why ``f`` may not fire now (rule, why), or None (skirmish.47, 52, 12 and 16 for part 3's weapons)."""
+def can_fire(ctx: Context, f: Figure, terrain: Terrain | None = None) -> tuple[str, str] | None:
+    """Why ``f`` may not fire now (rule, why), or None (skirmish.47, 52, 12 and 16 for part 3's weapons);
+    ``terrain``: ``ctx.terrain``, where the caller has it already."""
     if not f.alive or not f.on_table:
         return ("skirmish.30", f"{f.id} is not on the table")
     if M.just_dropped(ctx, f.unit):
@@ -125,7 +126,7 @@ def can_fire(ctx: Context, f: Figure) -> tuple[str, str] | None:
     serves = M.serving(ctx, f)
     if serves is not None:
         return ("skirmish.31", f"{f.id} serves piece {serves} and fires it, not his {weapon}")
-    terrain = ctx.terrain
+    terrain = ctx.terrain if terrain is None else terrain
     if f.aboard is not None:
         return None  # he rides: the river or pond is the vehicle's (skirmish.49, 50)
     if terrain.in_river(f.x, f.y):
@@ -236,7 +237,7 @@ def _shot_table(ctx: Context) -> ShotTable:
     for shooter in targets:
         row: dict[str, FireOrder | tuple[str, str]] = {}
         table[shooter.id] = row
-        if can_fire(ctx, shooter) is not None:
+        if can_fire(ctx, shooter, terrain) is not None:
             continue
         weapon = M.weapon_of(ctx, shooter)
         far = (ctx.tables.max_range(weapon) + climb) * 2 + 1
