@@ -63,10 +63,10 @@ def walks_into(ctx: Context, path: list[XY], found: list[Obstacle] | None = None
             # obstacles, so the answer serves every decision and game on it (a unit held up by a vehicle tries
             # the same paths turn after turn)
             memo = ctx.sight_memo(ctx.terrain)
-            found = memo.get(("walks into", key), memo)
-            if found is memo:
-                found = memo[("walks into", key)] = _walks_into(ctx, path, shapes)
-            walks[key] = found
+            walked = memo.get(("walks into", key), memo)
+            if walked is memo:
+                walked = memo[("walks into", key)] = _walks_into(ctx, path, shapes)
+            walks[key] = walked
         return walks[key]
     return _walks_into(ctx, path, shapes)
 

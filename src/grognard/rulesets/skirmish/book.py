@@ -12,7 +12,8 @@ from grognard.core.engine import Decision, Game
 from grognard.core.plans import Plan, sealed_reason
 from grognard.core.reasons import Reason, acting
 from grognard.rulesets.skirmish.artillery import BurstSpace
-from grognard.rulesets.skirmish.bots import melee_choice, move_order
+from grognard.rulesets.skirmish.bots import move_order
+from grognard.rulesets.skirmish.bots_charge import melee_choice
 from grognard.rulesets.skirmish.bots_drive import drive_order
 from grognard.rulesets.skirmish.bots_fire import burst_order, fire_order
 from grognard.rulesets.skirmish.context import Context

@@ -37,6 +37,7 @@ from grognard.core.engine import Decision, Game
 from grognard.core.plans import Plan, sealed_reason
 from grognard.core.reasons import Reason, acting
 from grognard.rulesets.skirmish import bots as B
+from grognard.rulesets.skirmish import bots_charge as BC
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish.actions import Fire, Move
@@ -104,7 +105,7 @@ class BeginnerBot:
         book = B.move_order(ctx, space, self.rng)
         if self.rng.random() < HESITATE:
             return space.hold()
-        if self.rng.random() >= FORGET_COVER or B.charge_move(ctx, space) == book:
+        if self.rng.random() >= FORGET_COVER or BC.charge_move(ctx, space) == book:
             return book
         men = M.living(ctx, space.unit)
         leader = men[0]

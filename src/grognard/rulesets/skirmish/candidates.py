@@ -1,6 +1,6 @@
 """The orders the search bot weighs at a skirmish decision (``Analysis.search_candidates``): few and different.
 
-A unit's move: hold; a charge when one is open (``bots.charge_move``, whatever
+A unit's move: hold; a charge when one is open (``bots_charge.charge_move``, whatever
 its odds); the moves to the ``COVER_SPOTS`` cover spots within a move that
 gain the most ground toward the unit's aim (for the attacker: the objective or
 the nearest enemy, ``bots.aim_point``; for the defender: the spots nearest it,
@@ -24,6 +24,7 @@ from typing import Any
 
 from grognard.core.engine import Decision
 from grognard.rulesets.skirmish import bots as B
+from grognard.rulesets.skirmish import bots_charge as BC
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish.actions import Move
 from grognard.rulesets.skirmish.game import SkirmishGame
@@ -52,7 +53,7 @@ def move_candidates(game: SkirmishGame, space: MoveSpace, k: int = 16) -> list[M
     if M.waiting(ctx, M.unit(ctx, space.unit)) or busy or crew or not leader.on_table:
         return list(space.candidates(k))
     out: list[Move] = [space.hold()]
-    charge = B.charge_move(ctx, space)
+    charge = BC.charge_move(ctx, space)
     if charge is not None:
         out.append(charge)
     here = (leader.x, leader.y)

@@ -19,6 +19,7 @@ from typing import Any
 from grognard.core.engine import Decision
 from grognard.core.reasons import Reason, Weighed, short
 from grognard.rulesets.skirmish import bots as B
+from grognard.rulesets.skirmish import bots_charge as BC
 from grognard.rulesets.skirmish import melee as ME
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish.actions import Burst, Choice, Drive, Fire, Move
@@ -39,7 +40,7 @@ def fire(ctx: Context, action: Fire, clause: str, words: str) -> Reason:
 
 
 def melee(ctx: Context, action: Choice) -> Reason:
-    """A melee group's secret stay or retreat by the next round's exact odds (``bots.melee_choice``)."""
+    """A melee group's secret stay or retreat by the next round's exact odds (``bots_charge.melee_choice``)."""
     s = ctx.state
     men = s.groups[action.group]
     side = s.figures[men[0]].side
@@ -47,9 +48,9 @@ def melee(ctx: Context, action: Choice) -> Reason:
     ours = sum(1 for f in melee_now if s.figures[f].side == side and s.figures[f].alive)
     theirs = sum(1 for f in melee_now if s.figures[f].side != side and s.figures[f].alive)
     if side == ME.melee_attacker(ctx, melee_now):
-        our_dead, their_dead = B.melee_odds(ours, theirs, first=False)
+        our_dead, their_dead = BC.melee_odds(ours, theirs, first=False)
     else:
-        their_dead, our_dead = B.melee_odds(theirs, ours, first=False)
+        their_dead, our_dead = BC.melee_odds(theirs, ours, first=False)
     figures = f"next round: {float(their_dead):.2f} of theirs dead against {float(our_dead):.2f} of ours"
     weighed = (
         Weighed("stay", figures, action.choice == "stay"),
