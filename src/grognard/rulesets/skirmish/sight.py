@@ -69,20 +69,24 @@ def seen(
     gap = np.hypot(xy[np.newaxis, :, 0] - to[:, np.newaxis, 0], xy[np.newaxis, :, 1] - to[:, np.newaxis, 1])
     for at, near in zip(points, np.argsort(gap, axis=1, kind="stable").tolist(), strict=True):
         left[at] = [eyes[k] for k in near]
-    behind: set[tuple[XY, XY]] = memo.setdefault(BEHIND, set())
+    hills = bool(terrain.hills)  # with no hill, no line is behind a crest: every new line to fill_sight
+    behind: set[tuple[XY, XY]] = memo.setdefault(BEHIND, set()) if hills else set()
     if len(behind) > 100_000:
         behind.clear()
     while left:
         asked = {at: rest[:batch] for at, rest in left.items()}
-        todo = [
-            (eye, at)
-            for at, some in asked.items()
-            for eye in some
-            if (eye, at) not in behind and ("sight", eye, at, opened) not in memo
-        ]
-        todo = list(dict.fromkeys(todo))
-        behind.update(p for p, blind in zip(todo, behind_a_crest(terrain, todo), strict=True) if blind)
-        fill_sight(terrain, memo, [p for p in todo if p not in behind], opened)
+        if not hills:
+            fill_sight(terrain, memo, ((eye, at) for at, some in asked.items() for eye in some), opened)
+        else:
+            todo = [
+                (eye, at)
+                for at, some in asked.items()
+                for eye in some
+                if (eye, at) not in behind and ("sight", eye, at, opened) not in memo
+            ]
+            todo = list(dict.fromkeys(todo))
+            behind.update(p for p, blind in zip(todo, behind_a_crest(terrain, todo), strict=True) if blind)
+            fill_sight(terrain, memo, [p for p in todo if p not in behind], opened)
         for at, some in asked.items():
             if any((eye, at) not in behind and memo[("sight", eye, at, opened)] is None for eye in some):
                 found[at] = True
