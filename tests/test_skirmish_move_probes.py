@@ -34,6 +34,7 @@ from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.moving import MoveSpace
 from grognard.rulesets.skirmish.terrain import Terrain
+from test_skirmish_move_fast import long_way_touching_spot
 
 XY = tuple[float, float]
 
@@ -656,38 +657,6 @@ def test_a_walk_kept_with_the_terrain_is_what_the_vehicles_where_they_stand_give
                         paths_in += 1
             asked += len(tried) - (worked["n"] - before)
     assert paths_in >= 150 and asked >= paths_in // 4, (paths_in, asked)
-
-
-def long_way_touching_spot(ctx: Context, f: Any, target: Any, foes: list[Any], taken: list[XY]) -> XY | None:
-    """``bots._touching_spot`` as it was: every friend put to ``rules.in_contact`` and ``rules.overlaps``, every
-    foe to ``rules.path_near``."""
-    base = ctx.tables.sight.base.value
-    d = math.dist((f.x, f.y), (target.x, target.y))
-    if d <= TOLERANCE:
-        return None
-    t = (d - base) / d
-    straight = (snap(f.x + t * (target.x - f.x)), snap(f.y + t * (target.y - f.y)))
-    beside = math.radians(B.BESIDE)
-    near = math.atan2(f.y - target.y, f.x - target.x)
-    touching = [
-        math.atan2(y - target.y, x - target.x) for x, y in taken if R.in_contact((x, y), (target.x, target.y), base)
-    ]
-    around = {a + s * beside for a in touching for s in (1, -1)} | {near + k * beside for k in (1, -1, 2, -2)}
-    spots = sorted(
-        {(snap(target.x + base * math.cos(a)), snap(target.y + base * math.sin(a))) for a in around},
-        key=lambda p: (math.hypot(p[0] - f.x, p[1] - f.y), p),
-    )
-    for end in [straight, *spots]:
-        if end is not straight and not ctx.terrain.on_table(*end):
-            continue
-        if any(R.overlaps(end, spot, base) for spot in taken):
-            continue
-        if math.hypot(end[0] - f.x, end[1] - f.y) > M.allowance(ctx, f) + TOLERANCE:
-            continue
-        if any(R.path_near([(f.x, f.y), end], (e.x, e.y), base) for e in foes):
-            continue
-        return end
-    return None
 
 
 def test_a_charges_spot_measures_only_the_friends_near_it_and_finds_the_long_ways(
