@@ -68,7 +68,7 @@ from grognard.core.ruleset import Bot, BotFactory, Ruleset
 
 __all__ = ["CandidateStats", "SearchBot"]
 
-PLAYOUT_DICE_BLOCK = 256  # dice a playout's source draws at once (SeededDice's 8192 would dominate a short playout)
+PLAYOUT_DICE_BLOCK = 256  # dice a playout's source draws at once (SeededDice's 1,024 would dominate a short playout)
 SAFETY_STEPS = 100_000  # a playout longer than this is scored as unfinished
 
 POLICY, PLAYOUTS = 0, 1  # a decision's streams (core.dice.stream): the policy's own choice, playout n at (1, n)

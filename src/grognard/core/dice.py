@@ -129,7 +129,7 @@ class SeededDice:
     True
     """
 
-    BLOCK = 8192
+    BLOCK = 1024  # dice drawn at once: an Omaha game rolls some 1,600 d6, a skirmish game or a raid 60 to 180
 
     def __init__(self, seed: int | np.random.SeedSequence, skip: Mapping[int, int] | None = None) -> None:
         self.seed_sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
