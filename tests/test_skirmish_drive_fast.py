@@ -18,14 +18,13 @@ import pytest
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from grognard.core.dice import BOTS, DICE, SeededDice, stream
+from grognard.core.dice import BOTS, stream
 from grognard.core.geometry import TOLERANCE
-from grognard.rulesets import get
 from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish import vehicles as V
 from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.driving import DriveSpace
-from grognard.rulesets.skirmish.game import SkirmishGame
+from skirmish_games import game_of
 
 XY = tuple[float, float]
 
@@ -211,13 +210,6 @@ def test_shapes_just_either_side_of_each_threshold_are_answered_as_the_ground_bu
                 want = long_leaves(built(shifted, facing, *size)[0], width - minx, depth - miny)
                 assert V.Ground(shifted, facing, *size).leaves(width - minx, depth - miny, TOLERANCE) == want
     assert thresholds > 300, thresholds
-
-
-def game_of(scenario: str, index: int) -> SkirmishGame:
-    ruleset = get("skirmish")
-    game = ruleset.new_game(ruleset.resolve({"scenario": scenario}), SeededDice(stream(33, index, DICE)))
-    assert isinstance(game, SkirmishGame)
-    return game.unobserved()
 
 
 class LongGround(V.Ground):

@@ -16,10 +16,9 @@ import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from grognard.core.dice import BOTS, DICE, SeededDice, stream
+from grognard.core.dice import BOTS, stream
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, snap, snap_angle
-from grognard.rulesets import get
 from grognard.rulesets.skirmish import boarding as BD
 from grognard.rulesets.skirmish import bots_drive as BV
 from grognard.rulesets.skirmish import driving as DV
@@ -32,17 +31,10 @@ from grognard.rulesets.skirmish import vehicles as V
 from grognard.rulesets.skirmish.actions import Drive
 from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.driving import DriveSpace
-from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.terrain import Terrain
+from skirmish_games import game_of
 
 XY = tuple[float, float]
-
-
-def game_of(scenario: str, index: int) -> SkirmishGame:
-    ruleset = get("skirmish")
-    game = ruleset.new_game(ruleset.resolve({"scenario": scenario}), SeededDice(stream(33, index, DICE)))
-    assert isinstance(game, SkirmishGame)
-    return game.unobserved()
 
 
 # ------------------------------------------------------------------------------ vehicles side by side

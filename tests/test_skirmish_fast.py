@@ -16,10 +16,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from grognard.core.dice import BOTS, DICE, SeededDice, stream
+from grognard.core.dice import BOTS, stream
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import snap, snap_angle
-from grognard.rulesets import get
 from grognard.rulesets.skirmish import bots_drive as BV
 from grognard.rulesets.skirmish import bots_fire as BF
 from grognard.rulesets.skirmish import driving as DV
@@ -28,17 +27,10 @@ from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Drive
 from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.driving import DriveSpace
-from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.scenario import load_scenario
 from grognard.rulesets.skirmish.state import FireOrder
 from grognard.rulesets.skirmish.terrain import build_terrain
-
-
-def game_of(scenario: str, index: int) -> SkirmishGame:
-    ruleset = get("skirmish")
-    game = ruleset.new_game(ruleset.resolve({"scenario": scenario}), SeededDice(stream(33, index, DICE)))
-    assert isinstance(game, SkirmishGame)
-    return game.unobserved()
+from skirmish_games import game_of
 
 
 class Counted(DriveSpace):

@@ -17,10 +17,9 @@ import numpy as np
 import pytest
 from shapely.geometry import Polygon
 
-from grognard.core.dice import BOTS, DICE, SeededDice, stream
+from grognard.core.dice import BOTS, stream
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, snap
-from grognard.rulesets import get
 from grognard.rulesets.skirmish import afoot as AF
 from grognard.rulesets.skirmish import bots as B
 from grognard.rulesets.skirmish import men as M
@@ -30,18 +29,11 @@ from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import Move, Order
 from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.context import Context
-from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.moving import MoveSpace
 from grognard.rulesets.skirmish.terrain import Terrain
+from skirmish_games import game_of
 
 XY = tuple[float, float]
-
-
-def game_of(scenario: str, index: int) -> SkirmishGame:
-    ruleset = get("skirmish")
-    game = ruleset.new_game(ruleset.resolve({"scenario": scenario}), SeededDice(stream(33, index, DICE)))
-    assert isinstance(game, SkirmishGame)
-    return game.unobserved()
 
 
 def long_way_bases_apart(ctx: Context, action: Move, paths: dict[str, list[XY]]) -> None:

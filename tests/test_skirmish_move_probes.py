@@ -17,10 +17,9 @@ import pytest
 import shapely
 from shapely.geometry import LineString, Point, Polygon
 
-from grognard.core.dice import BOTS, DICE, SeededDice, stream
+from grognard.core.dice import BOTS, stream
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, snap
-from grognard.rulesets import get
 from grognard.rulesets.skirmish import afoot as AF
 from grognard.rulesets.skirmish import bots as B
 from grognard.rulesets.skirmish import men as M
@@ -34,16 +33,10 @@ from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.moving import MoveSpace
 from grognard.rulesets.skirmish.terrain import Terrain
-from test_skirmish_move_fast import long_way_touching_spot
+from skirmish_games import game_of
+from test_skirmish_move_fast import long_way_bases_apart, long_way_touching_spot
 
 XY = tuple[float, float]
-
-
-def game_of(scenario: str, index: int) -> SkirmishGame:
-    ruleset = get("skirmish")
-    game = ruleset.new_game(ruleset.resolve({"scenario": scenario}), SeededDice(stream(33, index, DICE)))
-    assert isinstance(game, SkirmishGame)
-    return game.unobserved()
 
 
 def move_decisions(scenario: str, index: int, most: int) -> Iterator[tuple[SkirmishGame, MoveSpace]]:
@@ -280,38 +273,6 @@ def test_a_mans_danger_read_from_what_was_kept_is_the_long_ways(
         state.sections[sid] = full
         ctx.changed()
     assert verdicts == {True, False}
-
-
-def long_way_bases_apart(ctx: Context, action: Move, paths: dict[str, list[XY]]) -> None:
-    """``moving._check_bases_apart`` as it was: every moving man against every friend on the ground, in order."""
-    s = ctx.state
-    base = ctx.tables.sight.base.value
-    side = s.units[action.unit].side
-    ends: dict[str, XY] = {}
-    for f in s.figures.values():
-        if f.side != side or not f.alive or f.aboard is not None or f.on_wall is not None or f.on_ladder is not None:
-            continue
-        path = paths.get(f.id)
-        if path is not None and len(path) > 1:
-            ends[f.id] = path[-1]
-        elif f.on_table:
-            ends[f.id] = (f.x, f.y)
-    for fid, path in paths.items():
-        if len(path) < 2 or fid not in ends:
-            continue
-        f = s.figures[fid]
-        for other, at in ends.items():
-            if other == fid or not R.overlaps(path[-1], at, base):
-                continue
-            gap = math.hypot(path[-1][0] - at[0], path[-1][1] - at[1])
-            o = s.figures[other]
-            if f.on_table and o.on_table and gap >= math.hypot(f.x - o.x, f.y - o.y) - TOLERANCE:
-                continue
-            raise IllegalAction(
-                f'{action}: {fid} would end {gap:.2f}" from {other}, on his base '
-                f'(men keep their bases apart: centres at least {base:g}")',
-                "skirmish.10",
-            )
 
 
 def beside_friends(ctx: Context, unit: str) -> list[Move]:

@@ -37,6 +37,7 @@ from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.bots_fire import TYPE_VALUE, WEAPON_VALUE, _worth_under, best_first
 from grognard.rulesets.skirmish.game import SkirmishGame
 from grognard.rulesets.skirmish.state import FireOrder
+from skirmish_games import game_of
 
 
 class LongWay(DoctrineBot):
@@ -124,13 +125,6 @@ def test_a_template_said_far_from_its_firer_touches_none_of_his_own_position() -
                 skipped += not near
                 assert near or not own, (by, tid, at, turn, own)
     assert touched > 50 and skipped > 500  # both sides of the short cut were met
-
-
-def game_of(scenario: str, index: int) -> SkirmishGame:
-    ruleset = get("skirmish")
-    game = ruleset.new_game(ruleset.resolve({"scenario": scenario}), SeededDice(stream(33, index, DICE)))
-    assert isinstance(game, SkirmishGame)
-    return game.unobserved()
 
 
 def doctrine_game(game: SkirmishGame, index: int) -> None:
