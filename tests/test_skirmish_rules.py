@@ -20,6 +20,7 @@ from grognard.core.play import play_out
 from grognard.rulesets.skirmish import RULESET
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import men as M
+from grognard.rulesets.skirmish import paths as PA
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import Burst, Drive, Fire, Move, Order, parse_action
 from grognard.rulesets.skirmish.game import SkirmishGame
@@ -150,7 +151,7 @@ def test_every_die_is_a_d6_and_every_measure_is_in_inches() -> None:
     assert rolled and all(e.data["sides"] == 6 for e in rolled)
     # a man's move is in inches: 6" straight on open ground costs exactly 6
     terrain = game.ctx.base_terrain
-    assert R.measure_path(terrain, [(1.0, 1.0), (1.0, 7.0)], 6.0).cost == pytest.approx(6.0)
+    assert PA.measure_path(terrain, [(1.0, 1.0), (1.0, 7.0)], 6.0).cost == pytest.approx(6.0)
 
 
 @pytest.mark.rule("skirmish.2")

@@ -7,7 +7,7 @@
 - A drive's ground (``vehicles.ground_of``) kept and reused gives the same measure as one worked out afresh.
 - The move space hands over the check it made of a move only on the state it made it on.
 - A move ``moving.surely_refused`` (a man walking into a vehicle or the train) is one the whole check refuses;
-  a path's measure kept in the terrain's memo (``moving.path_measure``) is ``rules.measure_path``'s afresh.
+  a path's measure kept in the terrain's memo (``moving.path_measure``) is ``paths.measure_path``'s afresh.
 - A drive's ground problem (``vehicles.ground_problem``, which ``check_drive`` asks first, kept) is the first
   problem ``measure_drive`` finds with every vehicle and man in the way.
 - A gunner's wedges at many headings at once (``fire.wedges``) are his wedges at each heading alone.
@@ -30,6 +30,7 @@ from grognard import rulesets
 from grognard.core.dice import DICE, SeededDice, stream
 from grognard.rulesets.skirmish import bots_fire as BF
 from grognard.rulesets.skirmish import fire as FI
+from grognard.rulesets.skirmish import paths as PA
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import vehicles as V
 from grognard.rulesets.skirmish.actions import Move
@@ -252,7 +253,7 @@ def doctrine_game(scenario: str, index: int = 0):  # type: ignore[no-untyped-def
 @pytest.mark.parametrize("scenario", ["castle_storm", "gun_line_armour"])
 def test_a_move_surely_refused_is_refused_by_the_whole_check(scenario: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """``moving.surely_refused`` (a man's path into a vehicle or the train) says yes only of moves the whole
-    check refuses; ``moving.path_measure`` (kept in the terrain's memo) is ``rules.measure_path`` worked out
+    check refuses; ``moving.path_measure`` (kept in the terrain's memo) is ``paths.measure_path`` worked out
     afresh. Every move the doctrine weighs in two games is put to both, beside the plain check."""
     from grognard.core.engine import ActionSpace
     from grognard.core.play import play_out
@@ -270,7 +271,7 @@ def test_a_move_surely_refused_is_refused_by_the_whole_check(scenario: str, monk
     def compared(ctx, terrain, path, allowance, river_paid, opened):  # type: ignore[no-untyped-def]
         nonlocal measures
         kept = kept_measure(ctx, terrain, path, allowance, river_paid, opened)
-        assert kept == R.measure_path(terrain, path, allowance, river_paid=river_paid, open_doors=opened)
+        assert kept == PA.measure_path(terrain, path, allowance, river_paid=river_paid, open_doors=opened)
         measures += 1
         return kept
 

@@ -38,6 +38,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most, snap
 from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish import men as M
+from grognard.rulesets.skirmish import paths as PA
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import XY, Move, Order
@@ -172,7 +173,7 @@ def plan_castle_path(ctx: Context, f: Figure, order: Order | None) -> list[XY] |
     return None
 
 
-def check_wall_path(ctx: Context, action: Move, f: Figure, path: list[XY]) -> R.PathMeasure:
+def check_wall_path(ctx: Context, action: Move, f: Figure, path: list[XY]) -> PA.PathMeasure:
     """A man on a wall walks along the tops of standing sections only (skirmish.76): inches walked."""
     if f.on_ladder is not None:
         raise IllegalAction(f"{action}: {f.id} is on ladder {f.on_ladder}: he goes where it takes him", "skirmish.79")
@@ -184,7 +185,7 @@ def check_wall_path(ctx: Context, action: Move, f: Figure, path: list[XY]) -> R.
             "down only at a corner (down X,Y)",
             "skirmish.76",
         )
-    return R.PathMeasure(line.length, line.length)
+    return PA.PathMeasure(line.length, line.length)
 
 
 def check_ground_end(ctx: Context, action: Move, f: Figure, path: list[XY]) -> None:
@@ -199,7 +200,7 @@ def check_ground_end(ctx: Context, action: Move, f: Figure, path: list[XY]) -> N
         )
 
 
-def check_castle_orders(ctx: Context, action: Move, measured: dict[str, tuple[list[XY], R.PathMeasure]]) -> None:
+def check_castle_orders(ctx: Context, action: Move, measured: dict[str, tuple[list[XY], PA.PathMeasure]]) -> None:
     """Every castle order of ``action`` (up, down, ladder, climb, push); raises IllegalAction naming the rule."""
     s = ctx.state
     c = ctx.tables.castle
@@ -329,7 +330,7 @@ def _check_down(ctx: Context, action: Move, f: Figure, order: Order, reach: floa
 
 
 def _check_ladder(
-    ctx: Context, action: Move, f: Figure, order: Order, measured: dict[str, tuple[list[XY], R.PathMeasure]]
+    ctx: Context, action: Move, f: Figure, order: Order, measured: dict[str, tuple[list[XY], PA.PathMeasure]]
 ) -> None:
     c = ctx.tables.castle
     if f.on_wall is not None or f.on_ladder is not None:

@@ -20,6 +20,7 @@ from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import moving as MV
+from grognard.rulesets.skirmish import paths as PA
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import view as VW
 from grognard.rulesets.skirmish.actions import Burst, Drive, Fire, Move, SkirmishAction
@@ -41,7 +42,7 @@ def note(game: SkirmishGame, action: SkirmishAction) -> str:
             return ""
         leader = men[0]
         x, y = action.path[-1]
-        measure = R.measure_path(
+        measure = PA.measure_path(
             game.ctx.terrain,
             [(leader.x, leader.y), *action.path],
             M.allowance(game.ctx, leader),

@@ -17,6 +17,7 @@ from grognard.core.geometry import TOLERANCE, at_most, snap
 from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import mechanics as MX
 from grognard.rulesets.skirmish import men as M
+from grognard.rulesets.skirmish import paths as PA
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.actions import XY
 from grognard.rulesets.skirmish.context import Context
@@ -180,7 +181,7 @@ def contact_point(ctx: Context, f: Figure, foe: Figure) -> XY | None:
             continue
         if any(g.side != f.side and R.path_near(path, (g.x, g.y), base) for g in others):
             continue
-        measure = R.measure_path(terrain, path, allowance, river_paid=f.river_paid, open_doors=M.open_doors(ctx))
+        measure = PA.measure_path(terrain, path, allowance, river_paid=f.river_paid, open_doors=M.open_doors(ctx))
         if measure.problem is None and at_most(measure.cost, allowance):
             return end
     return None
@@ -355,7 +356,7 @@ def _retreat_ok(ctx: Context, f: Figure, end: XY, allowance: float) -> bool:
             return False
         if g.side != f.side and R.path_near(path, (g.x, g.y), base):
             return False
-    measure = R.measure_path(terrain, path, allowance, river_paid=f.river_paid, open_doors=M.open_doors(ctx))
+    measure = PA.measure_path(terrain, path, allowance, river_paid=f.river_paid, open_doors=M.open_doors(ctx))
     return measure.problem is None and at_most(measure.cost, allowance)
 
 

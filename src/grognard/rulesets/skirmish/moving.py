@@ -23,6 +23,7 @@ from grognard.rulesets.skirmish import afoot as AF
 from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish import men as M
+from grognard.rulesets.skirmish import paths as PA
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish import works as WK
@@ -137,7 +138,7 @@ def _check_hold_off(ctx: Context, action: Move, unit: Unit) -> None:
         )
 
 
-def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMeasure]]:
+def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], PA.PathMeasure]]:
     """Check ``action`` whole against the rules; returns each man's path and its measure.
 
     Raises :class:`IllegalAction` naming the rule for the first problem found.
@@ -160,11 +161,11 @@ def check_move(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMe
     foes = enemies_at(ctx, M.unit(ctx, action.unit).side)
     doors: frozenset[str] = ctx.keep("open doors", lambda: frozenset(M.open_doors(ctx)))
     found = AF.obstacles(ctx)  # the vehicles and the train, for every man's path
-    out: dict[str, tuple[list[XY], R.PathMeasure]] = {}
+    out: dict[str, tuple[list[XY], PA.PathMeasure]] = {}
     for fid, path in paths.items():
         f = s.figures[fid]
         if len(path) < 2:
-            out[fid] = (path, R.PathMeasure(0.0, 0.0))
+            out[fid] = (path, PA.PathMeasure(0.0, 0.0))
             continue
         try:
             measure = _check_man(ctx, action, f, path, terrain, foes, doors, found)
@@ -206,7 +207,7 @@ def _check_man(
     foes: list[tuple[Figure, float, float]],
     doors: frozenset[str],
     found: list[AF.Obstacle],
-) -> R.PathMeasure:
+) -> PA.PathMeasure:
     """``check_move``'s tests of one man's path of two or more points that read nothing of the move but the man
     and his path (and the state): its length, where he is, the enemies' bases, the ground, vehicles, his move.
     Raises IllegalAction naming the rule; returns the path's measure."""
@@ -277,7 +278,7 @@ def path_near(path: list[XY], other: XY, reach: float) -> bool:
     return R.path_near(path, other, reach)
 
 
-def held(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMeasure]] | None:
+def held(ctx: Context, action: Move) -> dict[str, tuple[list[XY], PA.PathMeasure]] | None:
     """What ``check_move`` gives a hold (no path, no orders, no turn) of a unit on the table with men alive:
     each man's path his place alone, measured nothing. Nothing in the check can refuse it: no man walks, so no
     path, base, bridge or door is tested; only a unit still off the table is asked about the first move
@@ -288,7 +289,7 @@ def held(ctx: Context, action: Move) -> dict[str, tuple[list[XY], R.PathMeasure]
     if unit is None or M.waiting(ctx, unit):
         return None
     men = M.living(ctx, action.unit)
-    return {f.id: ([(f.x, f.y)], R.PathMeasure(0.0, 0.0)) for f in men} if men else None
+    return {f.id: ([(f.x, f.y)], PA.PathMeasure(0.0, 0.0)) for f in men} if men else None
 
 
 def enemies_at(ctx: Context, side: str) -> list[tuple[Figure, float, float]]:
@@ -333,14 +334,14 @@ def surely_refused(ctx: Context, unit: str, action: Any) -> bool:
 
 def path_measure(
     ctx: Context, terrain: Any, path: list[XY], allowance: float, river_paid: bool, opened: set[str] | frozenset[str]
-) -> R.PathMeasure:
-    """``rules.measure_path`` of ``path``, kept in the terrain's memo (a pure function of the terrain, the path and
+) -> PA.PathMeasure:
+    """``paths.measure_path`` of ``path``, kept in the terrain's memo (a pure function of the terrain, the path and
     the open doors; the measure is only read): the doctrine tries the same paths again, turn after turn."""
     memo = ctx.sight_memo(terrain)
     key = ("path", tuple(path), allowance, river_paid, opened if isinstance(opened, frozenset) else frozenset(opened))
-    found: R.PathMeasure | None = memo.get(key)
+    found: PA.PathMeasure | None = memo.get(key)
     if found is None:
-        found = memo[key] = R.measure_path(terrain, path, allowance, river_paid=river_paid, open_doors=opened)
+        found = memo[key] = PA.measure_path(terrain, path, allowance, river_paid=river_paid, open_doors=opened)
     return found
 
 
@@ -402,7 +403,7 @@ def _check_bases_apart(ctx: Context, action: Move, paths: dict[str, list[XY]]) -
             )
 
 
-def move(ctx: Context, action: Move, checked: dict[str, tuple[list[XY], R.PathMeasure]] | None = None) -> None:
+def move(ctx: Context, action: Move, checked: dict[str, tuple[list[XY], PA.PathMeasure]] | None = None) -> None:
     """Carry out ``action``; ``checked``: what ``check_move`` gave for it on this very state (else it is checked)."""
     s = ctx.state
     if checked is None:
@@ -463,7 +464,7 @@ def move(ctx: Context, action: Move, checked: dict[str, tuple[list[XY], R.PathMe
         ctx.emit("holds", unit=unit.id)
 
 
-def _cost_rule(measure: R.PathMeasure, man_type: str, allowance: float) -> str:
+def _cost_rule(measure: PA.PathMeasure, man_type: str, allowance: float) -> str:
     """The rule a too-dear path breaks: his move itself when the inches walked alone exceed it, else the extra cost."""
     if not at_most(measure.length, allowance):
         return "skirmish.22" if man_type == "cavalry" else "skirmish.21"
@@ -502,11 +503,11 @@ class MoveSpace(ActionSpace[Move]):
             return False
         return super().contains(action)
 
-    def passed(self, action: Move) -> dict[str, tuple[list[XY], R.PathMeasure]] | None:
+    def passed(self, action: Move) -> dict[str, tuple[list[XY], PA.PathMeasure]] | None:
         """What ``check_move`` gave for ``action`` when it was checked here and passed, on the state as it
         still is (the move the bot chose, checked again when it is carried out); else None."""
         found = self.ctx.passed.get(self.ctx, action)
-        return None if found is Passed else cast(dict[str, tuple[list[XY], R.PathMeasure]], found)
+        return None if found is Passed else cast(dict[str, tuple[list[XY], PA.PathMeasure]], found)
 
     def toward(self, x: float, y: float, steps: int = 7) -> Move | None:
         """The furthest legal straight move of the whole unit toward (x, y) for its leader, if any."""

@@ -13,7 +13,7 @@ from shapely.geometry import LineString, Point
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, at_most
 from grognard.rulesets.skirmish import men as M
-from grognard.rulesets.skirmish import rules as R
+from grognard.rulesets.skirmish import paths as PA
 from grognard.rulesets.skirmish import structures as ST
 from grognard.rulesets.skirmish.actions import XY, Move, Order
 from grognard.rulesets.skirmish.context import Context
@@ -118,7 +118,7 @@ def bridges_used(ctx: Context, path: list[XY]) -> list[str]:
     return [bid for bid in sorted(up) if line.intersects(sites[bid].deck)]
 
 
-def check_crossings(ctx: Context, action: Move, paths: dict[str, tuple[list[XY], R.PathMeasure]]) -> None:
+def check_crossings(ctx: Context, action: Move, paths: dict[str, tuple[list[XY], PA.PathMeasure]]) -> None:
     """Men abreast: at most abreast x ranks_per_move men of a side cross a bridge in a turn (skirmish.88-89)."""
     if not ST.standing(ctx):
         return  # no bridge stands: none is crossed
