@@ -257,3 +257,53 @@ def test_the_doctrines_burst_is_the_long_ways_burst(scenario: str, index: int) -
         assert BF.burst_order(ctx, space) == long_way_burst_order(ctx, space, None)
         laid += got.at is not None
     assert laid > 2
+
+
+def burst_firers_long_way(ctx: Context) -> list[tuple[str, str]]:
+    """``artillery.burst_firers`` as it was written before its short cut: every man's weapon asked, the terrain
+    read afresh for each."""
+    s = ctx.state
+    out: list[tuple[str, str]] = []
+    for pid, piece in sorted(s.pieces.items()):
+        if piece.crew is not None and M.piece_ready(ctx, piece) is None:
+            out.append((pid, s.units[piece.crew].side))
+    for vid, v in sorted(s.vehicles.items()):
+        gun = M.tank_gun(ctx, v)
+        if gun is not None and M.manned(ctx, v).get(gun) is not None:
+            out.append((vid, v.side))
+    for fid, f in sorted(s.figures.items()):
+        if M.weapon_of(ctx, f) in ctx.tables.artillery and AR._man_burst_problem(ctx, f) is None:
+            out.append((fid, f.side))
+    return out
+
+
+@pytest.mark.parametrize(("scenario", "index"), [("gun_line_armour", 3), ("castle_storm", 1), ("landing", 2)])
+def test_the_burst_firers_are_the_long_ways_with_men_who_fire_the_vehicles_mg_or_stand_in_water(
+    scenario: str, index: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``artillery.burst_firers`` (a man asked only when his own weapon, or the MG he may man, fires a burst;
+    the terrain read once) is the long way's list at every burst decision of a game: as it stands; with every
+    man's weapon a mortar (the vehicles' crews and gunners among them, some dead or off the table); with every
+    man stood in the river or a pond where the scenario has one; and with the tables' MG made a burst weapon."""
+    kinds: set[int] = set()
+    for game, _ in burst_decisions(scenario, index, 4):
+        ctx = game.ctx
+        assert AR.burst_firers(ctx) == burst_firers_long_way(ctx)
+        with monkeypatch.context() as m:
+            for f in ctx.state.figures.values():
+                m.setattr(f, "weapon", "mortar")
+            got = AR.burst_firers(ctx)
+            assert got == burst_firers_long_way(ctx)
+            kinds.add(len(got))
+            terrain = ctx.terrain
+            water = terrain.river if not terrain.river.is_empty else terrain.pond
+            if not water.is_empty:
+                spot = water.representative_point()
+                for f in ctx.state.figures.values():
+                    m.setattr(f, "x", spot.x)
+                    m.setattr(f, "y", spot.y)
+                assert AR.burst_firers(ctx) == burst_firers_long_way(ctx)
+            guns = {**ctx.tables.artillery, "mg": ctx.tables.artillery["mortar"]}
+            m.setattr(ctx, "tables", ctx.tables.model_copy(update={"artillery": guns}))
+            assert AR.burst_firers(ctx) == burst_firers_long_way(ctx)
+    assert len(kinds) >= 1 and max(kinds) > 0

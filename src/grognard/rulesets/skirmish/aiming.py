@@ -2,9 +2,9 @@
 
 ``landings`` answers for each point what ``BurstSpace(ctx, by).contains(Burst(by, at))`` answers (the rules'
 ``artillery.plan_burst``), faster. What does not depend on the point is checked once (``artillery._origin``);
-the point's own measures, over arrays: on the table, inside a piece's arc (skirmish.55), within the weapon's
+the point's own measures, in plain floats: on the table, inside a piece's arc (skirmish.55), within the weapon's
 reach (skirmish.29, the range adjusted up or down hill), clear of the firer's own position and its minimum range
-(skirmish.12). A measure within ``EDGE`` of its limit, where the arrays' rounding could differ from the rules',
+(skirmish.12). A measure within ``EDGE`` of its limit, where this module's rounding could differ from the rules',
 and a point near enough the firer's own position for the template to touch it, go through
 ``artillery._aimed`` (the rules' own check, point by point). Only the points all those measures let through are
 then asked for sight (skirmish.11: an observer of the side for indirect fire, else the firer's own line), all
@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, snap
 from grognard.rulesets.skirmish import artillery as AR
@@ -26,9 +24,9 @@ from grognard.rulesets.skirmish.actions import XY, Burst
 from grognard.rulesets.skirmish.context import Context
 from grognard.rulesets.skirmish.options import burst_min_range
 
-EDGE = 1e-6  # inches: a measure nearer its limit than this is the rules' to decide (arrays round otherwise)
+EDGE = 1e-6  # inches: a measure nearer its limit than this is the rules' to decide (a short cut rounds otherwise)
 ANGLE_EDGE = 0.006  # degrees: a bearing is stored to 0.01 (rounded by up to 0.005), so nearer its arc, the rules'
-Bools = np.ndarray  # one bool a point
+Flags = list[bool]  # one a point
 Corners = tuple[XY, ...]
 
 
@@ -46,9 +44,9 @@ def landings(ctx: Context, side: str, by: str, ats: list[XY]) -> list[bool]:
     ends = [(snap(x), snap(y)) for x, y in ats]
     passes, doubt = _measured(ctx, by, weapon, shape[1], origin, ends)
     out = [False] * len(ats)
-    for i in np.flatnonzero(doubt).tolist():
+    for i in [i for i, d in enumerate(doubt) if d]:
         out[i] = _rules_pass(ctx, side, by, ats[i], origin)
-    asked = np.flatnonzero(passes).tolist()
+    asked = [i for i, p in enumerate(passes) if p]
     if asked:
         for i, ok in zip(asked, _sighted(ctx, side, weapon, origin, [ends[i] for i in asked]), strict=True):
             out[i] = ok
@@ -64,50 +62,55 @@ def _rules_pass(ctx: Context, side: str, by: str, at: XY, origin: XY) -> bool:
     return True
 
 
-def _measured(ctx: Context, by: str, weapon: str, corners: Corners, origin: XY, ends: list[XY]) -> tuple[Bools, Bools]:
+def _measured(ctx: Context, by: str, weapon: str, corners: Corners, origin: XY, ends: list[XY]) -> tuple[Flags, Flags]:
     """For each (stored) landing point of ``ends``: whether every measure ``artillery._aimed`` takes of it before
     sight surely passes (on the table, the arc, the reach, the minimum range, clear of the firer's own position),
     and whether the rules must say (no measure surely refuses it, and one lies within ``EDGE`` of its limit, or
-    the point near enough the firer's own position for a template of ``corners`` to touch it)."""
+    the point near enough the firer's own position for a template of ``corners`` to touch it). Point by point
+    (a decision asks of some 20: plain floats cost less than arrays' calls)."""
     s = ctx.state
     entry = ctx.tables.artillery[weapon]
     terrain = ctx.terrain
     memo = ctx.sight_memo(terrain)
-    xy = np.array(ends, dtype=float).reshape(-1, 2)
-    x, y = xy[:, 0], xy[:, 1]
-    t = TOLERANCE
-    passes = (-t <= x) & (x <= terrain.width + t) & (-t <= y) & (y <= terrain.depth + t)  # on_table, exactly
-    refused = ~passes
-    dx, dy = x - origin[0], y - origin[1]
-    apart = np.hypot(dx, dy)
-    checks: list[tuple[Bools, Bools]] = []  # (passes, near its limit) of each measure
-    if by in s.pieces and entry.arc is not None:  # rules.off_arc: the bearing's turn off the heading, past the arc
-        turn = np.abs((np.degrees(np.arctan2(dy, dx)) - s.pieces[by].heading + 180.0) % 360.0 - 180.0)
-        limit = entry.arc + 0.01
-        at_piece = np.abs(apart - TOLERANCE) <= EDGE
-        checks.append(((apart <= TOLERANCE) | (turn <= limit), at_piece | (np.abs(turn - limit) <= ANGLE_EDGE)))
-    # rules.range_between: the distance, plus (or less) the rise times the hills' inches a rise; never below 0
-    rise = np.array([SG.height(terrain, memo, at) for at in ends]) - SG.height(terrain, memo, origin)
+    t, width, depth = TOLERANCE, terrain.width + TOLERANCE, terrain.depth + TOLERANCE
+    ox, oy = origin
+    heading = s.pieces[by].heading if by in s.pieces and entry.arc is not None else None
+    arc = (entry.arc or 0.0) + 0.01  # rules.off_arc: the bearing's turn off the heading, past the arc
+    base = SG.height(terrain, memo, origin)
     hills = ctx.tables.hills
-    per = np.where(rise > 0, hills.range_uphill_per_inch.value, hills.range_downhill_per_inch.value)
-    distance = np.maximum(0.0, np.where(rise != 0, apart + rise * per, apart))
+    up, down = hills.range_uphill_per_inch.value, hills.range_downhill_per_inch.value
     reach = max(band.to for band in entry.bands) + TOLERANCE  # tables.burst_band: None beyond the last band
-    checks.append((distance <= reach, np.abs(distance - reach) <= EDGE))
     least = burst_min_range(s.options) - TOLERANCE  # artillery._check_min_range
-    checks.append((distance >= least, np.abs(distance - least) <= EDGE))
-    doubt = np.zeros(len(ends), dtype=bool)
-    for ok, near in checks:
-        refused |= ~ok & ~near
-        passes &= ok & ~near
-        doubt |= near
     # artillery._may_touch_own: a point within a template's reach of the firer's own position is the rules'
     spots, touch = ctx.keep(f"own position {by}", lambda: AR._own_spots(ctx, by))
     near_own = max(math.hypot(cx, cy) for cx, cy in corners) + 1e-6 + touch + EDGE
-    own = np.array(spots, dtype=float).reshape(-1, 2)
-    gap = np.hypot(x[:, np.newaxis] - own[np.newaxis, :, 0], y[:, np.newaxis] - own[np.newaxis, :, 1])
-    doubt |= (gap <= near_own).any(axis=1)
-    doubt &= ~refused
-    return passes & ~doubt, doubt
+    passes: Flags = []
+    doubts: Flags = []
+    for x, y in ends:
+        if not (-t <= x <= width and -t <= y <= depth):  # on_table, exactly: surely refused
+            passes.append(False)
+            doubts.append(False)
+            continue
+        dx, dy = x - ox, y - oy
+        apart = math.hypot(dx, dy)
+        checks: list[tuple[bool, bool]] = []  # (passes, near its limit) of each measure
+        if heading is not None:
+            turn = abs((math.degrees(math.atan2(dy, dx)) - heading + 180.0) % 360.0 - 180.0)
+            near = abs(apart - TOLERANCE) <= EDGE or abs(turn - arc) <= ANGLE_EDGE
+            checks.append((apart <= TOLERANCE or turn <= arc, near))
+        # rules.range_between: the distance, plus (or less) the rise times the hills' inches a rise; never below 0
+        rise = SG.height(terrain, memo, (x, y)) - base
+        distance = max(0.0, apart + rise * (up if rise > 0 else down)) if rise != 0 else apart
+        checks.append((distance <= reach, abs(distance - reach) <= EDGE))
+        checks.append((distance >= least, abs(distance - least) <= EDGE))
+        if any(not ok and not near for ok, near in checks):
+            passes.append(False)
+            doubts.append(False)
+            continue
+        doubt = any(near for _, near in checks) or any(math.hypot(x - sx, y - sy) <= near_own for sx, sy in spots)
+        passes.append(not doubt)
+        doubts.append(doubt)
+    return passes, doubts
 
 
 def _sighted(ctx: Context, side: str, weapon: str, origin: XY, ends: list[XY]) -> list[bool]:

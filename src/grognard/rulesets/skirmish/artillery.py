@@ -31,6 +31,7 @@ from grognard.rulesets.skirmish.actions import XY, Burst
 from grognard.rulesets.skirmish.context import Context, Passed
 from grognard.rulesets.skirmish.options import burst_min_range, six_hits_in_cover
 from grognard.rulesets.skirmish.state import BurstOrder, Figure
+from grognard.rulesets.skirmish.terrain import Terrain
 
 
 class BurstSpace(ActionSpace[Burst]):
@@ -134,13 +135,19 @@ def burst_firers(ctx: Context) -> list[tuple[str, str]]:
         gun = M.tank_gun(ctx, v)
         if gun is not None and M.manned(ctx, v).get(gun) is not None:
             out.append((vid, v.side))
-    for fid, f in sorted(s.figures.items()):
-        if M.weapon_of(ctx, f) in ctx.tables.artillery and _man_burst_problem(ctx, f) is None:
+    guns = ctx.tables.artillery
+    mg = "mg" in guns  # ``weapon_of`` is a man's own weapon, or the vehicle's MG he mans: only those may be a burst's
+    men = sorted((fid, f) for fid, f in s.figures.items() if mg or f.weapon in guns)
+    terrain = ctx.terrain if men else None  # the terrain now, read once (each read outside ``Context.still`` costs)
+    for fid, f in men:
+        if M.weapon_of(ctx, f) in guns and _man_burst_problem(ctx, f, terrain) is None:
             out.append((fid, f.side))
     return out
 
 
-def _man_burst_problem(ctx: Context, f: Figure) -> tuple[str, str] | None:
+def _man_burst_problem(ctx: Context, f: Figure, terrain: Terrain | None = None) -> tuple[str, str] | None:
+    """Why the man ``f`` may not lay his burst template now (rule, why), or None (``terrain``: the terrain now,
+    when read already)."""
     if not f.alive or not f.on_table:
         return ("skirmish.12", f"{f.id} is not on the table")
     if f.aboard is not None:
@@ -148,9 +155,11 @@ def _man_burst_problem(ctx: Context, f: Figure) -> tuple[str, str] | None:
         if driver is not None and driver.id == f.id:
             return ("skirmish.57", f"{f.id} drives {f.aboard} and does not fire")
         return None  # he rides: the river or pond is the vehicle's (skirmish.49, 50)
-    if ctx.terrain.in_river(f.x, f.y):
+    if terrain is None:
+        terrain = ctx.terrain
+    if terrain.in_river(f.x, f.y):
         return ("skirmish.47", f"{f.id} is in the river and cannot fire")
-    if ctx.terrain.in_pond(f.x, f.y):
+    if terrain.in_pond(f.x, f.y):
         return ("skirmish.52", f"{f.id} is swimming and cannot fire")
     return None
 
