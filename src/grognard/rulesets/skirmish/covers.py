@@ -6,13 +6,15 @@ asks shapely how it crosses each such piece near the target. Here, for a piece t
 line's piece inside it and that piece's distance from the target are worked out from the polygon's edges
 (``crossings.clip_one``), and the rows are gone down as the rule goes down them, with the rule's own tests for
 the other rows. Wherever a measure lies within 1e-6" of a threshold, a piece near the target is not convex,
-the two men stand within ``TOLERANCE`` and that, the target is in a building (whether its section still stands
-for him is the rule's), or a row's test is one this does not know, ``rules.cover`` itself answers.
+the two men stand within ``TOLERANCE`` and that, or a row's test is one this does not know, ``rules.cover`` itself
+answers. With no piece near the target, the rows are gone down with every ``behind`` test failing.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import shapely
 
@@ -25,15 +27,26 @@ XY = tuple[float, float]
 KNOWN = ("inside", "cliff_top", "aboard")  # the rows whose tests are asked of the rule as they stand
 
 
-def cover(terrain: Terrain, a: XY, b: XY, attack: str) -> str | None:
+def cover(terrain: Terrain, a: XY, b: XY, attack: str, memo: dict[Any, Any] | None = None) -> str | None:
     """``rules.cover(terrain, a, b, attack)``: the terrain covering a man at ``b`` from a shot by ``attack``
-    from ``a``, or None."""
-    near = _near(terrain, b, attack)
-    if not near or not math.hypot(b[0] - a[0], b[1] - a[1]) > TOLERANCE + XS.MARGIN:
-        return R.cover(terrain, a, b, attack)  # no piece near him: the rule's behind tests make no line
-    behind = _behind(terrain, a, b, near)
-    settled, found = (False, None) if behind is None else _by_rows(terrain, a, b, attack, behind)
+    from ``a``, or None. ``memo``: a dict kept with ``terrain`` (``Context.sight_memo``), where what depends on
+    ``b`` alone (the pieces near him, whether his building's section still covers him) is kept."""
+    if not math.hypot(b[0] - a[0], b[1] - a[1]) > TOLERANCE + XS.MARGIN:
+        return R.cover(terrain, a, b, attack)
+    near = _kept(memo, ("cover near", b, attack), lambda: _near(terrain, b, attack))
+    behind = _behind(terrain, a, b, near) if near else {}  # no piece near him: every behind row fails
+    settled, found = (False, None) if behind is None else _by_rows(terrain, a, b, attack, behind, memo)
     return found if settled else R.cover(terrain, a, b, attack)
+
+
+def _kept(memo: dict[Any, Any] | None, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    """``make()``, kept in ``memo`` under ``key`` (every time without one)."""
+    if memo is None:
+        return make()
+    found = memo.get(key, memo)
+    if found is memo:
+        found = memo[key] = make()
+    return found
 
 
 def _near(terrain: Terrain, b: XY, attack: str) -> list[int]:
@@ -77,9 +90,13 @@ def _behind(terrain: Terrain, a: XY, b: XY, near: list[int]) -> dict[str, bool |
     return out
 
 
-def _by_rows(terrain: Terrain, a: XY, b: XY, attack: str, behind: dict[str, bool | None]) -> tuple[bool, str | None]:
+def _by_rows(
+    terrain: Terrain, a: XY, b: XY, attack: str, behind: dict[str, bool | None], memo: dict[Any, Any] | None = None
+) -> tuple[bool, str | None]:
     """``rules.cover`` down its rows with ``behind``'s answers for the ``behind`` rows (a kind not in it has
-    no piece near the target: False): (settled, the cover), not settled where the rule is to answer itself."""
+    no piece near the target: False): (settled, the cover), not settled where the rule is to answer itself.
+    An ``in_building`` row that holds covers him where his section still stands for him against ``attack``
+    (``rules._building_stands_for``, kept in ``memo`` by his place), as the rule reads it."""
     for row in terrain.cover_rows(attack):
         if row.when == "behind":
             held = behind.get(row.terrain, False)
@@ -87,10 +104,12 @@ def _by_rows(terrain: Terrain, a: XY, b: XY, attack: str, behind: dict[str, bool
                 return False, None
         elif row.when in KNOWN:
             held = R.COVER_TESTS[row.when](terrain, row.terrain, a, b)
-        elif row.when == "in_building" and not R.COVER_TESTS[row.when](terrain, row.terrain, a, b):
-            continue
+        elif row.when == "in_building":
+            if not R.COVER_TESTS[row.when](terrain, row.terrain, a, b):
+                continue
+            held = _kept(memo, ("stands", b, attack), lambda: R._building_stands_for(terrain, b, attack))
         else:
-            return False, None  # in a building (is his section standing for him?) or a test not known here
+            return False, None  # a test not known here
         if held:
             return True, row.terrain
     return True, None

@@ -335,7 +335,9 @@ def wedge_rows(
         rows[h].append(k)
     dice: list[tuple[Any, ...] | None] = [None] * len(men)  # a man's die, the same whatever the heading
     seen = (frozenset(M.open_doors(ctx)), six_hits_in_cover(ctx.state.options))
-    for k in under.any(axis=0).nonzero()[0].tolist():
+    hit = under.any(axis=0).nonzero()[0].tolist()
+    SG.fill_sight(terrain, ctx.sight_memo(terrain), [(apex, (men[k].x, men[k].y)) for k in hit], seen[0])  # at once
+    for k in hit:
         die = functools.partial(_die_if_seen, ctx, gunner, men[k], weapon, *seen)
         dice[k] = ctx.keep_for("wedge die", (gunner.id, weapon, men[k].id), die)
     return men, dice, rows

@@ -246,7 +246,6 @@ def cover_possible(terrain: Terrain, target: XY, attack: str) -> bool:
     ``aboard``), or a piece of its kind lies within the row's reach of him (``behind``: the crossing of the
     sight line is part of the wall, so no nearer to him than the wall; ``cliff_top``: its own first test).
     """
-    pt = Point(target)
     tx, ty = target
     for row in terrain.cover_rows(attack):
         when, kind = row.when, row.terrain
@@ -259,7 +258,7 @@ def cover_possible(terrain: Terrain, target: XY, attack: str) -> bool:
             if any(
                 f.kind == kind
                 and math.hypot(max(x0 - tx, 0.0, tx - x1), max(y0 - ty, 0.0, ty - y1)) <= reach + 1e-9
-                and f.shape.distance(pt) <= reach
+                and f.shape.distance(Point(target)) <= reach
                 for f, (x0, y0, x1, y1) in terrain.blocker_boxes
             ):
                 return True
@@ -268,7 +267,7 @@ def cover_possible(terrain: Terrain, target: XY, attack: str) -> bool:
                 return True
         elif when == "cliff_top":
             reach = terrain.tables.sight.cliff_reach.value
-            if any(c.shape.distance(pt) <= reach + TOLERANCE for c in terrain.cliffs):
+            if any(c.shape.distance(Point(target)) <= reach + TOLERANCE for c in terrain.cliffs):
                 return True
         elif when == "aboard":
             if terrain.aboard(kind, *target):

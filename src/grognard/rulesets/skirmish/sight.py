@@ -330,5 +330,5 @@ def cover(terrain: Terrain, memo: Memo, a: XY, b: XY, attack: str) -> str | None
     possible = memo.get(("cover possible", b, attack))
     if possible is None:
         possible = memo[("cover possible", b, attack)] = R.cover_possible(terrain, b, attack)
-    found = memo[key] = CV.cover(terrain, a, b, attack) if possible else None
+    found = memo[key] = CV.cover(terrain, a, b, attack, memo) if possible else None
     return found
