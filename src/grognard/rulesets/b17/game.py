@@ -12,6 +12,7 @@ Seats: ``American`` (the boxes, the bombers, their gunners) and ``German`` (the 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -515,8 +516,15 @@ class B17Game(Game[B17State]):
         s = self.state
         s.guns_used = {}
         for b in self.flying_bombers():
-            if R.guns_in_range(s.options, b, fighter):
+            if self._may_fire(b, fighter):
                 s.fire.append({"bomber": b.label, "fighter": fighter.label, "occasion": occasion})
+
+    def _may_fire(self, b: Aircraft, f: Aircraft) -> bool:
+        """Whether a gunner of ``b`` has ``f`` within 4" (``rules.guns_in_range``, whose first test, the centres
+        too far apart for any gun to reach, is made here without asking it: most pairs a turn are that far)."""
+        if math.hypot(f.x - b.x, f.y - b.y) > R.gun_reach(self.dims(f), self.dims(b)):
+            return False
+        return bool(R.guns_in_range(self.state.options, b, f))
 
     def _bomber_fire(self) -> None:
         """After the bombers' moves, each bomber fires at every fighter within 4" (seed VI.D.5.c, f)."""
@@ -524,7 +532,7 @@ class B17Game(Game[B17State]):
         s.guns_used = {}
         for b in self.flying_bombers():
             for f in self.flying_fighters():
-                if R.guns_in_range(s.options, b, f):
+                if self._may_fire(b, f):
                     s.fire.append({"bomber": b.label, "fighter": f.label, "occasion": "bombers' move"})
 
     def _pair_options(self, entry: Mapping[str, Any]) -> list[str]:

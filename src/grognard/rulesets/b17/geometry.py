@@ -68,6 +68,14 @@ class Dims:
     length: float
     span: float
     bomber: bool
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # the hash worked out once: a model's measures key the memos of its measures hundreds of times a raid
+        object.__setattr__(self, "_hash", hash((self.length, self.span, self.bomber)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @cached_property
     def body_width(self) -> float:

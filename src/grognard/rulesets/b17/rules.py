@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import shapely
@@ -40,6 +40,7 @@ from grognard.rulesets.b17.data import (
 from grognard.rulesets.b17.state import Aircraft
 
 SLOTS = ("leader", "left", "right", "last")
+Points = tuple[tuple[float, float], ...]  # (x, y) centres
 
 
 def dims_of(options: Mapping[str, Any], model: str) -> G.Dims:
@@ -139,7 +140,7 @@ def guns_in_range(options: Mapping[str, Any], bomber: Aircraft, fighter: Aircraf
     With the option ``firing_arcs`` a gun also needs the fighter's centre within 60 degrees of its axis.
     """
     fdims, bdims = dims_of(options, fighter.model), dims_of(options, bomber.model)
-    if math.hypot(fighter.x - bomber.x, fighter.y - bomber.y) > _gun_reach(fdims, bdims):
+    if math.hypot(fighter.x - bomber.x, fighter.y - bomber.y) > gun_reach(fdims, bdims):
         return {}  # too far for any gun: no part of either model can be nearer
     arcs = bool(options["firing_arcs"])
     where = (bomber.x, bomber.y, bomber.heading, fighter.x, fighter.y, fighter.heading)
@@ -147,7 +148,7 @@ def guns_in_range(options: Mapping[str, Any], bomber: Aircraft, fighter: Aircraf
 
 
 @lru_cache(maxsize=64)
-def _gun_reach(fdims: G.Dims, bdims: G.Dims) -> float:
+def gun_reach(fdims: G.Dims, bdims: G.Dims) -> float:
     """Inches between the centres beyond which no gun of the bomber is within 4" of the fighter."""
     return (
         ATTACK_RANGE + TOLERANCE + math.hypot(fdims.length, fdims.span) / 2 + math.hypot(bdims.length, bdims.span) / 2
@@ -159,10 +160,41 @@ def _guns_in_range(
     arcs: bool, fdims: G.Dims, bdims: G.Dims, bx: float, by: float, bh: float, fx: float, fy: float, fh: float
 ) -> tuple[tuple[str, float], ...]:
     """:func:`guns_in_range` of a bomber and a fighter standing so, kept: the gunners' fire asks it of the
-    same two aircraft several times (the queue, the pair's choice, each gun's roll)."""
+    same two aircraft several times (the queue, the pair's choice, each gun's roll). Each gun's distance is
+    measured quickly (``reckoning.footprint_distance``, plain floats); shapely measures them all
+    (:func:`guns_in_range_measured`) when one in range lies within ``reckoning.EDGE`` of the limit or of a
+    rounding's half (its 0.01" as kept), where the quick measure's last bits could decide otherwise."""
+    from grognard.rulesets.b17.reckoning import EDGE, footprint_distance
+
+    guns = G.gun_positions(bdims, bx, by, bh)
+    distances = [footprint_distance(fdims, gx, gy, fx, fy, fh) for gx, gy in guns.values()]
+    if any(d <= ATTACK_RANGE + TOLERANCE + EDGE and _doubtful(d, EDGE) for d in distances):
+        return guns_in_range_measured(arcs, fdims, bdims, bx, by, bh, fx, fy, fh)
+    return _within(arcs, guns, distances, bh, fx, fy)
+
+
+def _doubtful(d: float, edge: float) -> bool:
+    """Whether a quick distance ``d`` lies within ``edge`` of the attack range's limit or of a half of 0.01"."""
+    scaled = d * 100.0
+    return abs(d - (ATTACK_RANGE + TOLERANCE)) <= edge or abs(scaled - math.floor(scaled) - 0.5) <= 100.0 * edge
+
+
+def guns_in_range_measured(
+    arcs: bool, fdims: G.Dims, bdims: G.Dims, bx: float, by: float, bh: float, fx: float, fy: float, fh: float
+) -> tuple[tuple[str, float], ...]:
+    """:func:`guns_in_range` of a bomber and a fighter standing so, the long way: shapely's distance from each
+    gun to the fighter's footprint."""
     shape = G.footprint(fdims, fx, fy, fh)
     guns = G.gun_positions(bdims, bx, by, bh)
-    distances = np.asarray(shapely.distance(shapely.points(np.array(list(guns.values()))), shape))
+    distances = np.asarray(shapely.distance(shapely.points(np.array(list(guns.values()))), shape)).tolist()
+    return _within(arcs, guns, distances, bh, fx, fy)
+
+
+def _within(
+    arcs: bool, guns: dict[str, tuple[float, float]], distances: Sequence[float], bh: float, fx: float, fy: float
+) -> tuple[tuple[str, float], ...]:
+    """The guns within 4" (``distances``: each gun's, in ``guns``' order) and, with ``arcs``, with the fighter's
+    centre in their arc, with the distance kept to 0.01"."""
     out: list[tuple[str, float]] = []
     for (gun, point), d in zip(guns.items(), distances, strict=True):
         if not at_most(float(d), ATTACK_RANGE):
@@ -202,10 +234,19 @@ def box_problems(
     dims: G.Dims, positions: Sequence[tuple[float, float]], others: Sequence[tuple[float, float]] = ()
 ) -> list[tuple[str, str]]:
     """Every way ``positions`` (leader, left, right, last; heading 0) break the placement rules, as
-    (rule, message); empty when the box is legal. ``others`` are bombers already placed (another box)."""
+    (rule, message); empty when the box is legal. ``others`` are bombers already placed (another box).
+
+    Kept (a pure measure: every raid's bots weigh the same few boxes of the menu, b17.12-b17.15, b17.62)."""
+    problems = _box_problems(dims, cast(Points, tuple(map(tuple, positions))), cast(Points, tuple(map(tuple, others))))
+    return list(problems)
+
+
+@lru_cache(maxsize=256)
+def _box_problems(dims: G.Dims, positions: Points, others: Points) -> tuple[tuple[str, str], ...]:
+    """:func:`box_problems` of a box and the bombers placed, worked out (shapely's footprints and overlaps)."""
     problems: list[tuple[str, str]] = []
     if len(positions) != len(SLOTS):
-        return [("b17.14", f"a box is {len(SLOTS)} bombers (leader, left, right, last), not {len(positions)}")]
+        return (("b17.14", f"a box is {len(SLOTS)} bombers (leader, left, right, last), not {len(positions)}"),)
     shapes = [G.footprint(dims, x, y, 0.0) for x, y in positions]
     for slot, shape in zip(SLOTS, shapes, strict=True):
         x0, y0, x1, y1 = shape.bounds
@@ -242,7 +283,7 @@ def box_problems(
             if shape.intersection(other).area > 1e-6:
                 problems.append(("b17.14", f"the {SLOTS[i]} overlaps another bomber"))
                 break
-    return problems
+    return tuple(problems)
 
 
 # ----------------------------------------------------------------------------- entry

@@ -1,7 +1,7 @@
 """The B-17 decisions' action spaces: where a box may be placed, and every legal whole move of an aircraft.
 
-``FlySpace.resolve`` is the rules' check of a move (shapely measures the attack range); the bots pass it
-their own quick measures (``reckoning``), which decide every limit as shapely does.
+``FlySpace.resolve`` is the rules' check of a move: the attack range measured quickly (``reckoning``), shapely
+deciding near the limit; the bots pass it the closest bombers they measured (``reckoning``, shapely at every tie).
 """
 
 from __future__ import annotations
@@ -130,8 +130,9 @@ class FlySpace(ActionSpace[Fly]):
     """
 
     def __init__(self, game: B17Game, label: str, closest: Sequence[Aircraft] | None = None) -> None:
-        """``closest`` (the bots'): the bombers closest to the aircraft as it stands, measured once; with it
-        the attack range is the bots' quick measure too (``reckoning``: shapely's verdict at every limit)."""
+        """``closest`` (the bots'): the bombers closest to the aircraft as it stands, measured once. The attack
+        range is measured quickly (``reckoning.attack_range``), shapely's measure deciding within
+        ``reckoning.EDGE`` of the 4" limit, so every verdict is the rules' (b17.34)."""
         self.game = game
         self.label = label
         self.closest = closest
@@ -195,11 +196,10 @@ class FlySpace(ActionSpace[Fly]):
             raise IllegalAction(f'{action}: {a.label} has left the table {leave:.2f}" along the path', "b17.29")
         x, y, h = path.snapped(at)
         options = game.state.options
-        if self.closest is None:
-            reach = R.attack_range(options, a, x, y, h, target)
-        else:
-            reach = K.attack_range(options, a, x, y, h, target, ATTACK_RANGE + TOLERANCE)
+        # the quick measure, shapely's within reckoning.EDGE of the limit: the rules' verdict either side of it
+        reach = K.attack_range(options, a, x, y, h, target, ATTACK_RANGE + TOLERANCE)
         if not at_most(reach, ATTACK_RANGE):
+            reach = R.attack_range(options, a, x, y, h, target)  # the rules' own measure, for the message
             raise IllegalAction(
                 f'{action}: {target.label} is {reach:.2f}" from {a.label}\'s nose there; attacks reach 4"', "b17.34"
             )

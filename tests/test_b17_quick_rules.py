@@ -1,0 +1,168 @@
+"""The rules' quick measures (issue 33, item 3) decide as the long way does: the gunners in range and the attack range
+of a move's check.
+
+``rules.guns_in_range`` measures each gun's distance in plain floats (``reckoning.footprint_distance``) and leaves
+to shapely (``rules.guns_in_range_measured``, the long way) a gun within ``reckoning.EDGE`` of the 4" limit or of a
+half of the 0.01" it keeps; ``FlySpace.resolve`` measures the attack range quickly, shapely deciding within
+``EDGE`` of the limit. Each is compared with the long way on points a
+hair (1e-10 to 1e-2 inch) either side of every limit and in whole raids.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from grognard import rulesets
+from grognard.analysis.montecarlo import play_one
+from grognard.core.errors import IllegalAction
+from grognard.core.geometry import TOLERANCE
+from grognard.rulesets.b17 import geometry as G
+from grognard.rulesets.b17 import rules as R
+from grognard.rulesets.b17 import spaces as S
+from grognard.rulesets.b17.actions import Fly
+from grognard.rulesets.b17.data import ATTACK_RANGE
+from test_b17_rules import BOMBER, NOSE_4_BEHIND_X, scene
+
+FIGHTER = G.Dims(1.24, 1.37, False)
+B17 = G.Dims(3.13, 4.37, True)
+HAIRS = (1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2)
+LIMIT = ATTACK_RANGE + TOLERANCE  # the last distance in range (4.01")
+
+
+def quick_guns(arcs: bool, bomber: tuple[float, float, float], fighter: tuple[float, float, float]) -> Any:
+    """``rules.guns_in_range``'s measure of the pair standing so, nothing kept (its memo unwrapped)."""
+    return R._guns_in_range.__wrapped__(arcs, FIGHTER, B17, *bomber, *fighter)
+
+
+def facing_away(gun: tuple[float, float], bearing: float, distance: float) -> tuple[float, float, float]:
+    """A fighter flying along ``bearing`` from ``gun`` whose tail (its nearest point to the gun) is ``distance``
+    inches from it."""
+    rad = math.radians(bearing)
+    reach = distance + FIGHTER.length / 2
+    return gun[0] + reach * math.cos(rad), gun[1] + reach * math.sin(rad), bearing
+
+
+@pytest.mark.parametrize("arcs", [False, True])
+def test_the_quick_gunners_in_range_are_the_long_ways_a_hair_either_side_of_4_inches(arcs: bool) -> None:
+    bomber = (50.0, 30.0, 17.0)
+    guns = G.gun_positions(B17, *bomber)
+    seen = {True: 0, False: 0}
+    for name, point in guns.items():
+        bearing = bomber[2] + {"nose": 0.0, "left waist": 90.0, "right waist": -90.0, "tail": 180.0}[name]
+        for hair in HAIRS:
+            for sign in (-1.0, 1.0):
+                fighter = facing_away(point, bearing, LIMIT + sign * hair)
+                quick = quick_guns(arcs, bomber, fighter)
+                assert quick == R.guns_in_range_measured(arcs, FIGHTER, B17, *bomber, *fighter)
+                if hair >= 1e-9:  # beyond the float's noise the gun is in range just inside the limit only
+                    assert (name in dict(quick)) is (sign < 0)
+                    seen[sign < 0] += 1
+    assert seen[True] > 20 and seen[False] > 20
+
+
+def test_the_quick_gunners_keep_the_long_ways_hundredths_a_hair_either_side_of_a_half() -> None:
+    bomber = (40.0, 20.0, -63.0)
+    point = G.gun_positions(B17, *bomber)["tail"]
+    kept = set()
+    for half in (3.125, 2.005, 0.635):
+        for hair in HAIRS:
+            for sign in (-1.0, 1.0):
+                fighter = facing_away(point, bomber[2] + 180.0, half + sign * hair)
+                quick = dict(quick_guns(False, bomber, fighter))
+                assert quick == dict(R.guns_in_range_measured(False, FIGHTER, B17, *bomber, *fighter))
+                kept.add(quick["tail"])
+    assert {3.12, 3.13, 2.0, 2.01, 0.63, 0.64} <= kept  # each half rounded both ways
+
+
+@pytest.mark.parametrize("arcs", [False, True])
+def test_the_quick_gunners_in_range_are_the_long_ways_round_a_bomber(arcs: bool) -> None:
+    rng = np.random.default_rng(41)
+    bomber = (60.0, 25.0, -120.0)
+    counts = []
+    for _ in range(1500):
+        fighter = (
+            round(float(rng.uniform(52.0, 68.0)), 2),
+            round(float(rng.uniform(17.0, 33.0)), 2),
+            round(float(rng.uniform(-180.0, 180.0)), 2),
+        )
+        quick = quick_guns(arcs, bomber, fighter)
+        assert quick == R.guns_in_range_measured(arcs, FIGHTER, B17, *bomber, *fighter)
+        counts.append(len(quick))
+    assert 0 in counts and max(counts) >= (2 if arcs else 4)
+
+
+def test_every_gunners_measure_of_whole_raids_is_the_long_ways(monkeypatch: pytest.MonkeyPatch) -> None:
+    quick = R._guns_in_range.__wrapped__
+    asked: list[int] = []
+
+    def both(*where: Any) -> tuple[tuple[str, float], ...]:
+        found = quick(*where)
+        assert found == R.guns_in_range_measured(*where)
+        asked.append(len(found))
+        return found
+
+    monkeypatch.setattr(R, "_guns_in_range", both)
+    ruleset = rulesets.get("b17")
+    options = ruleset.resolve({})
+    for index in range(3):
+        play_one(ruleset, options, {side: "doctrine" for side in ruleset.sides}, 11, index)
+    assert len(asked) > 100 and 0 in asked and max(asked) >= 2
+
+
+def long_way_check(monkeypatch: pytest.MonkeyPatch, space: S.FlySpace, action: Fly) -> Any:
+    """What ``space.resolve`` answers with shapely measuring every attack range (the rules' own measure)."""
+    with monkeypatch.context() as m:
+        m.setattr(
+            S.K, "attack_range", lambda options, a, x, y, h, target, limit: R.attack_range(options, a, x, y, h, target)
+        )
+        return answer(S.FlySpace(space.game, space.label, space.closest), action)
+
+
+def answer(space: S.FlySpace, action: Fly) -> Any:
+    """The resolved move (its path's ends, the stop and the target), or the refusal's rule and message."""
+    try:
+        path, stop, target = space.resolve(action)
+    except IllegalAction as error:
+        return error.rule, str(error)
+    return path.snapped(path.length), stop, target
+
+
+def test_a_moves_attack_range_is_the_long_ways_a_hair_either_side_of_4_inches(monkeypatch: pytest.MonkeyPatch) -> None:
+    verdicts = {True: 0, False: 0}
+    for hair in HAIRS:
+        for sign in (-1.0, 1.0):
+            # the nose 4.01" and a hair from B1's tail: the bomber moved, the fighter's stop as stored
+            bx, by, bh = BOMBER["B1"]
+            game = scene({"B1": (bx + TOLERANCE + sign * hair, by, bh)}, {"F1": (NOSE_4_BEHIND_X - 6.0, 30.0, 0.0)})
+            action = Fly("F1", 14.0, 0.0, "B1", 6.0)
+            space = S.FlySpace(game, "F1")
+            quick = answer(space, action)
+            assert quick == long_way_check(monkeypatch, space, action)
+            if hair >= 1e-9:
+                assert (quick[0] != "b17.34") is (sign < 0)
+                verdicts[sign < 0] += 1
+    assert verdicts[True] and verdicts[False]
+
+
+def test_every_attacks_check_is_the_long_ways_on_many_plans(monkeypatch: pytest.MonkeyPatch) -> None:
+    bombers = {"B1": (50.0, 30.0, 0.0), "B2": (44.0, 38.0, 12.5), "B3": (97.0, 49.0, 30.0)}
+    game = scene(bombers, {"F1": (64.0, 36.5, -135.0)})
+    rng = np.random.default_rng(7)
+    space = S.FlySpace(game, "F1")
+    refused = 0
+    for _ in range(300):
+        action = Fly(
+            "F1",
+            float(rng.choice([6.0, float(rng.uniform(6.0, 14.0)), 14.0])),
+            float(rng.uniform(-180.0, 180.0)),
+            str(rng.choice(["B1", "B2", "B3"])),
+            round(float(rng.uniform(0.0, 14.0)), 2),
+        )
+        quick = answer(space, action)
+        assert quick == long_way_check(monkeypatch, space, action)
+        refused += quick[0] == "b17.34"
+    assert 10 < refused < 290
