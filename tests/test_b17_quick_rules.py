@@ -19,8 +19,11 @@ import pytest
 from grognard import rulesets
 from grognard.analysis.montecarlo import play_one
 from grognard.core.errors import IllegalAction
-from grognard.core.geometry import TOLERANCE
+from grognard.core.geometry import TOLERANCE, snap_angle
+from grognard.rulesets.b17 import attacks as A
+from grognard.rulesets.b17 import ends as E
 from grognard.rulesets.b17 import geometry as G
+from grognard.rulesets.b17 import onepass as P
 from grognard.rulesets.b17 import rules as R
 from grognard.rulesets.b17 import spaces as S
 from grognard.rulesets.b17.actions import Fly
@@ -166,3 +169,54 @@ def test_every_attacks_check_is_the_long_ways_on_many_plans(monkeypatch: pytest.
         assert quick == long_way_check(monkeypatch, space, action)
         refused += quick[0] == "b17.34"
     assert 10 < refused < 290
+
+
+def starts_by_the_edges(reach: float) -> list[tuple[float, float]]:
+    """Starts a hair either side of ``surely_on_table``'s limits for ``reach``: each edge's, the others far."""
+    out = []
+    for hair in HAIRS:
+        for sign in (-1.0, 1.0):
+            d = reach + sign * hair
+            out += [(d, 30.0), (108.0 - d, 30.0), (54.0, d), (54.0, 60.0 - d)]
+    return out
+
+
+@pytest.mark.parametrize("length", [14.0, 20.0, 8.0])
+def test_the_ends_surely_on_the_table_are_the_paths_own_a_hair_either_side_of_the_limit(length: float) -> None:
+    """``onepass.path_ends``' leaves (none, without measuring, when every point within the move is surely on
+    the table) are ``Path.leaves_table_at``'s, path by path; as are the next straight's (``ends.forced_off``)."""
+    game = scene(BOMBER, {"F1": (50.0, 30.0, 0.0)})
+    f = game.aircraft("F1")
+    minimum = R.minimum_straight(f, length)
+    sure = {True: 0, False: 0}
+    for f.x, f.y in starts_by_the_edges(length) + starts_by_the_edges(length + 6.0):
+        for f.heading in (0.0, 90.0, 180.0, -90.0, 45.0, -135.0):
+            ends = P.path_ends(f, length, minimum, P.FIGHTER_TURNS)
+            paths = [
+                G.Path(f.x, f.y, f.heading, s, snap_angle(t), length)
+                for s, t in P.path_grid(length, minimum, P.FIGHTER_TURNS)
+            ]
+            assert ends["leaves"].tolist() == [p.leaves_table_at() is not None for p in paths]
+            off = P._forced_off(f, length, ends["xa"], ends["ya"], ends["ha"])
+            assert off.tolist() == E.forced_off(ends["x"], ends["y"], list(ends["h"]))
+            sure[G.surely_on_table(f.x, f.y, length)] += 1
+    assert sure[True] and sure[False]
+
+
+def test_the_grids_stops_surely_on_the_table_are_the_measured_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``attacks._generic_stops`` finds the same attacks when it skips looking for stops past the table's edge
+    (every stop surely on it) as when it looks (the long way), a hair either side of the limit."""
+    length = 14.0
+    found = 0
+    for x, y in starts_by_the_edges(length):
+        for heading in (0.0, 90.0, 180.0, -90.0):
+            bomber = (x + 6.0 * math.cos(math.radians(heading)), y + 6.0 * math.sin(math.radians(heading)), heading)
+            game = scene({"B1": bomber}, {"F1": (x, y, heading)})
+            f, target = game.aircraft("F1"), game.aircraft("B1")
+            quick = A._generic_stops(game, f, target, length, 6.0)
+            with monkeypatch.context() as m:
+                m.setattr(A.G, "surely_on_table", lambda x, y, reach: False)
+                truth = A._generic_stops(game, f, target, length, 6.0)
+            assert [v.tolist() for v in quick] == [v.tolist() for v in truth]
+            found += len(quick[0])
+    assert found > 100

@@ -167,11 +167,12 @@ def _generic_stops(
     y = f.y + first_leg * s0 + second_leg * sin_turn
     nx = x + dims.length / 2 * np.where(after, cos_turn, c0)  # the nose, along the heading at each stop
     ny = y + dims.length / 2 * np.where(after, sin_turn, s0)
-    off = (x < -TOLERANCE) | (x > G.TABLE_LENGTH + TOLERANCE) | (y < -TOLERANCE) | (y > G.TABLE_WIDTH + TOLERANCE)
-    gone = np.logical_or.accumulate(off, axis=1)
     # the quick distances (square roots, to within a few units in the last place of hypot's): every verdict
     # below within EDGE of a limit or a tie is shapely's, so the grid's attacks are the same either way
-    reach = np.where(gone, np.inf, K.distance_to_footprint(tdims, nx, ny, target.x, target.y, target.heading, True))
+    reach = K.distance_to_footprint(tdims, nx, ny, target.x, target.y, target.heading, True)
+    gone = None if G.surely_on_table(f.x, f.y, length) else _gone(x, y)  # a stop past where the path left
+    if gone is not None:
+        reach = np.where(gone, np.inf, reach)
     # shapely (the truth) measures again a row whose quick distances are within EDGE of the range or of its least
     low = reach.min(axis=1, initial=np.inf)
     tie = (reach <= low[:, None] + K.EDGE).sum(axis=1) > 1
@@ -190,7 +191,7 @@ def _generic_stops(
         again = np.nonzero(doubt)[0]
         points = shapely.points(np.stack([nx[again].ravel(), ny[again].ravel()], axis=1))
         exact = shapely.distance(points, shape).reshape(len(again), -1)
-        reach[again] = np.where(gone[again], np.inf, exact)
+        reach[again] = exact if gone is None else np.where(gone[again], np.inf, exact)
     inside = reach <= ATTACK_RANGE
     hits = inside.any(axis=1)  # (no stop in range: none, nor a near row whose every stop is out of it)
     if not hits.any():
@@ -201,6 +202,14 @@ def _generic_stops(
     paths = np.repeat(rows[hits], 1 + two)
     at = np.stack([first, best], axis=1)[np.stack([np.ones_like(two), two], axis=1)]
     return paths, at
+
+
+def _gone(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """For each path (row) and stop (column) of the fighter's centre (x, y): whether the path has left the table
+    at or before that stop."""
+    off = (x < -TOLERANCE) | (x > G.TABLE_LENGTH + TOLERANCE) | (y < -TOLERANCE) | (y > G.TABLE_WIDTH + TOLERANCE)
+    gone: np.ndarray = np.logical_or.accumulate(off, axis=1)
+    return gone
 
 
 def _legs_near(f: Aircraft, half: float, length: float, minimum: float, target: Aircraft, spread: float) -> np.ndarray:
@@ -320,6 +329,9 @@ class Scores:
             out[i] = (score[0], score[1], score[2], score[3], score[4])
 
 
+NO_SCORES = Scores(*(np.zeros(0, dtype=kind) for kind in (bool, bool, bool, np.int64, np.int64, float)))
+
+
 def _scores(
     game: B17Game,
     f: Aircraft,
@@ -393,6 +405,8 @@ def _grid_rows(
     the rules allow as rows (a row's plan: the index of its attack; its end: its path's, ``onepass.path_ends``
     and the grid being the same paths)."""
     paths, at = _generic_stops(game, f, target, length, minimum)
+    if not paths.size:  # no stop of the grid in range (most decisions without an attack): no rows
+        return P.NO_ROWS, paths, at
     checked, turns, kept, _ = _grid_checked(length, minimum)
     straight, stop = checked[paths], kept[at]
     ok = np.nonzero(~(np.isnan(straight) | np.isnan(stop)))[0]
@@ -477,7 +491,21 @@ def weigh(
         rows, paths, at = _grid_rows(game, f, target, length, minimum)
         rows = P.joined(P.rows_of(f, found), rows) if nb else rows
     else:
-        rows, paths, at = P.rows_of(f, found), NONE, NONE
+        rows, paths, at = P.NO_ROWS, NONE, NONE
+    if not len(rows):  # no attack to weigh: the paths' ends alone (``onepass.measure``), no scores to make
+        m = P.measure(game, f, length, rows, ends, bombers)
+        leaves = ends["leaves"] | m.fan_off
+        return Weighed(
+            rows,
+            NO_SCORES,
+            NO_SCORES.valid,
+            0,
+            bonus,
+            (length, minimum, paths, at),
+            ends,
+            leaves,
+            m.fan_met + m.fan_reach,
+        )
 
     def plan_of(k: int) -> Fly:
         return bonus[int(rows.plan[k])] if k < nb else _grid_plan(f, rows, k)

@@ -221,13 +221,15 @@ def fighter_plans(
     weighed = A.weigh(game, f, length, minimum, target, space, bombers)
     # the +1 is weighed against the gunners met (the doctrine's clause gunners): the least cost first, then
     # off the table, no +1, the gunners, those at the stop, the stop, and the order found
-    s = weighed.scores
-    rows = np.nonzero(weighed.candidate)[0]
-    off, p, met = s.off[rows], s.plain[rows], s.met[rows]
-    order = np.lexsort((rows, s.stop[rows], s.at_stop[rows], met, p, met + plain * p, off))
-    good = [weighed.plan(int(rows[j]), f) for j in order[:k].tolist() if not off[j]]
-    if len(good) >= k:
-        return good
+    good: list[Fly] = []
+    if len(weighed.rows):
+        s = weighed.scores
+        rows = np.nonzero(weighed.candidate)[0]
+        off, p, met = s.off[rows], s.plain[rows], s.met[rows]
+        order = np.lexsort((rows, s.stop[rows], s.at_stop[rows], met, p, met + plain * p, off))
+        good = [weighed.plan(int(rows[j]), f) for j in order[:k].tolist() if not off[j]]
+        if len(good) >= k:
+            return good
     return good + _intercept_moves(game, f, target, length, minimum, k - len(good), rng, approach, weighed)
 
 

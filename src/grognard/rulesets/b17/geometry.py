@@ -181,6 +181,13 @@ def table_contains(x: float, y: float) -> bool:
     return -TOLERANCE <= x <= TABLE_LENGTH + TOLERANCE and -TOLERANCE <= y <= TABLE_WIDTH + TOLERANCE
 
 
+def surely_on_table(x: float, y: float, reach: float) -> bool:
+    """Whether every point within ``reach`` inches of (x, y) is on the table (:func:`table_contains`) however its
+    sums round: the disc lies inside the table's own edges, the tolerance beyond them to spare (a quick test
+    that lets the bots skip measuring each end of a move, each within its length of the start)."""
+    return reach <= x <= TABLE_LENGTH - reach and reach <= y <= TABLE_WIDTH - reach
+
+
 def distance_to(point: tuple[float, float], shape: shapely.Geometry) -> float:
     """Inches from a point to the nearest point of a shape (0 inside it)."""
     return float(shapely.distance(Point(point), shape))

@@ -32,7 +32,7 @@ from grognard.rulesets.b17 import ends as E
 from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import reckoning as K
 from grognard.rulesets.b17 import rules as R
-from grognard.rulesets.b17.data import ATTACK_RANGE
+from grognard.rulesets.b17.data import ATTACK_RANGE, FIGHTER_STRAIGHT
 from grognard.rulesets.b17.game import B17Game
 from grognard.rulesets.b17.state import Aircraft
 
@@ -119,7 +119,7 @@ def path_ends(a: Aircraft, length: float, minimum: float, turn_set: tuple[float,
         "ya": ya,
         "h": hs,
         "ha": ha,
-        "leaves": ~_both_on_table(x1, y1, x2, y2),
+        "leaves": np.zeros(n, dtype=bool) if G.surely_on_table(a.x, a.y, length) else ~_both_on_table(x1, y1, x2, y2),
         "cos": ch,
         "sin": sh,
     }
@@ -160,6 +160,12 @@ class Rows:
 
     def __len__(self) -> int:
         return len(self.turn)
+
+
+NO_ROWS = Rows(  # a decision's attacks when it has none (arrays of no row: nothing to change in them)
+    np.zeros(0, dtype=np.int64), np.zeros(0), [], np.zeros(0), np.zeros(0), np.zeros(0), np.zeros(0), (),
+    np.zeros(0, dtype=np.int64),
+)  # fmt: skip
 
 
 def rows_of(f: Aircraft, found: Sequence[tuple[int, float, float, float, Aircraft]]) -> Rows:
@@ -239,7 +245,7 @@ def measure(
     bombers = game.flying_bombers() if bombers is None else bombers
     if not n and fan is not None:  # no attack (half the fighters' decisions): the paths' ends alone
         met = K.guns_met_array(game.state.options, f, bombers, fan["xa"], fan["ya"], fan["ha"])
-        off = E.forced_off_array(fan["xa"], fan["ya"], fan["ha"])
+        off = _forced_off(f, length, fan["xa"], fan["ya"], fan["ha"])
         empty, no, none = np.zeros(0), np.zeros(0, dtype=bool), np.zeros(0, dtype=np.int64)
         reach = E.in_reach_array(game, f, fan["xa"], fan["ya"], bombers)
         return Measured(empty, empty, empty, no, empty, no, none, none, no, none, met, off, reach)
@@ -269,7 +275,7 @@ def measure(
         reach, plain = np.zeros(0), np.zeros(0, dtype=bool)
     at_x, at_y, at_h = np.concatenate([x, ends[0]]), np.concatenate([y, ends[1]]), np.concatenate([h, ends[2]])
     met = K.guns_met_array(game.state.options, f, bombers, at_x, at_y, at_h)
-    off = E.forced_off_array(ends[0], ends[1], ends[2])
+    off = _forced_off(f, length, ends[0], ends[1], ends[2])
     next_reach = E.in_reach_array(game, f, ends[0], ends[1], bombers)
     at_end = met[n:]
     k = len(fan["xa"]) if fan is not None else 0
@@ -277,6 +283,14 @@ def measure(
         x, y, h, stays, reach, plain, met[:n], at_end[end], off[end], next_reach[end],
         at_end[:k], off[:k], next_reach[:k],
     )  # fmt: skip
+
+
+def _forced_off(f: Aircraft, length: float, x: np.ndarray, y: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """``ends.forced_off_array`` of ends of ``f``'s move (within ``length`` of it): none when the next 6" straight
+    from every point within ``length`` of the fighter surely stays on the table."""
+    if G.surely_on_table(f.x, f.y, length + FIGHTER_STRAIGHT):
+        return np.zeros(len(x), dtype=bool)
+    return E.forced_off_array(x, y, h)
 
 
 def _own_ends(
