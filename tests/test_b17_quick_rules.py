@@ -1,11 +1,15 @@
-"""The rules' quick measures (issue 33, item 3) decide as the long way does: the gunners in range and the attack range
-of a move's check.
+"""The B-17 short cuts of issue 33 (item 3) decide as the long way does.
 
-``rules.guns_in_range`` measures each gun's distance in plain floats (``reckoning.footprint_distance``) and leaves
-to shapely (``rules.guns_in_range_measured``, the long way) a gun within ``reckoning.EDGE`` of the 4" limit or of a
-half of the 0.01" it keeps; ``FlySpace.resolve`` measures the attack range quickly, shapely deciding within
-``EDGE`` of the limit. Each is compared with the long way on points a
-hair (1e-10 to 1e-2 inch) either side of every limit and in whole raids.
+- ``rules.guns_in_range`` measures each gun's distance in plain floats (``reckoning.footprint_distance``) and leaves
+  to shapely (``rules.guns_in_range_measured``, the long way) a gun within ``reckoning.EDGE`` of the 4" limit or of
+  a half of the 0.01" it keeps; ``FlySpace.resolve`` measures the attack range quickly, shapely deciding within
+  ``EDGE`` of the limit.
+- ``geometry.surely_on_table`` lets ``onepass.path_ends``, ``onepass.measure`` and ``attacks._generic_stops`` skip
+  the table's edges for a move that cannot reach them.
+- ``bots._over_target`` tests the fuselage's four corners at once; ``bots._bomber_best`` of a bomber that can bomb
+  now weighs those moves alone.
+
+Each is compared with the long way a hair (1e-10 to 1e-2 inch) either side of every limit and in whole raids.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from grognard.analysis.montecarlo import play_one
 from grognard.core.errors import IllegalAction
 from grognard.core.geometry import TOLERANCE, snap_angle
 from grognard.rulesets.b17 import attacks as A
+from grognard.rulesets.b17 import bots as B
 from grognard.rulesets.b17 import ends as E
 from grognard.rulesets.b17 import geometry as G
 from grognard.rulesets.b17 import onepass as P
@@ -220,3 +225,71 @@ def test_the_grids_stops_surely_on_the_table_are_the_measured_ones(monkeypatch: 
             assert [v.tolist() for v in quick] == [v.tolist() for v in truth]
             found += len(quick[0])
     assert found > 100
+
+
+def over_target_corner_by_corner(dims: G.Dims, x: Any, y: Any, c: Any, s: Any) -> np.ndarray:
+    """``bots._over_target`` the long way: each corner of the fuselage tested in turn (its sums, its limits)."""
+    x0, y0, x1, y1 = G.TARGET
+    half, side = dims.length / 2, dims.body_width / 2
+    inside = np.ones(np.broadcast(x, y, c, s).shape, dtype=bool)
+    for f_, l_ in ((half, side), (half, -side), (-half, side), (-half, -side)):
+        px = x + f_ * c - l_ * s
+        py = y + f_ * s + l_ * c
+        inside &= (px >= x0 - TOLERANCE) & (px <= x1 + TOLERANCE) & (py >= y0 - TOLERANCE) & (py <= y1 + TOLERANCE)
+    return inside
+
+
+def test_the_fuselages_over_the_target_all_at_once_are_the_corner_by_corner_ones() -> None:
+    """``bots._over_target`` (the four corners along one axis) finds the fuselages over the target that testing
+    each corner in turn finds, for bombers a hair either side of each of the target's edges (their corners on
+    it), heading along the table and across it, in the shapes its callers give (a row of ends; starts by moves)."""
+    x0, y0, x1, y1 = G.TARGET
+    half, side = B17.length / 2, B17.body_width / 2
+    xs, ys, hs = [], [], []
+    for hair in (0.0, *HAIRS):
+        for sign in (-1.0, 1.0):
+            d = TOLERANCE + sign * hair
+            for h, along, across in ((0.0, half, side), (90.0, side, half), (180.0, half, side), (-90.0, side, half)):
+                for x, y in (
+                    (x0 - d + along, 30.0),
+                    (x1 + d - along, 30.0),
+                    (104.0, y0 - d + across),
+                    (104.0, y1 + d - across),
+                ):
+                    xs.append(x)
+                    ys.append(y)
+                    hs.append(h)
+    x, y, rad = np.array(xs), np.array(ys), np.radians(hs)
+    quick = B._over_target(B17, x, y, np.cos(rad), np.sin(rad))
+    assert quick.tolist() == over_target_corner_by_corner(B17, x, y, np.cos(rad), np.sin(rad)).tolist()
+    assert quick.any() and not quick.all()
+    grid = (
+        x[:, None] + np.linspace(-2.0, 2.0, 9)[None, :],
+        y[:, None],
+        np.radians(np.array(hs)[:, None] + np.arange(-40.0, 41.0, 10.0)),
+    )
+    quick2 = B._over_target(B17, grid[0], grid[1], np.cos(grid[2]), np.sin(grid[2]))
+    assert (
+        quick2.tolist()
+        == over_target_corner_by_corner(B17, grid[0], grid[1], np.cos(grid[2]), np.sin(grid[2])).tolist()
+    )
+    assert quick2.any() and not quick2.all()
+
+
+def test_a_bomber_that_can_bomb_now_takes_the_least_of_all_its_moves_rows() -> None:
+    """``bots._bomber_best`` of a bomber by the target (some of its moves end over it, some not, some of the
+    table's edge near) is the least row of all its moves scored one by one, look-ahead and all."""
+    rng = np.random.default_rng(31)
+    bombing = 0
+    for _ in range(80):
+        x, y = float(rng.uniform(84.0, 107.0)), float(rng.uniform(18.0, 42.0))
+        heading = snap_angle(float(rng.uniform(-120.0, 120.0)))
+        game = scene({"B1": (x, y, heading), "B2": (x - 5.0, y + 4.0, heading)}, phase="bombers")
+        for label in ("B1", "B2"):
+            a = game.aircraft(label)
+            seed = int(rng.integers(1000))
+            best = B._bomber_best(game, a, np.random.default_rng(seed))
+            rows, _ = B.bomber_scored(game, a, np.random.default_rng(seed))
+            assert best == min(rows)
+            bombing += best[:2] == (False, 0)
+    assert bombing > 10

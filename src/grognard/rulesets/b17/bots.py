@@ -239,13 +239,21 @@ def _over_target(dims: G.Dims, x: Any, y: Any, c: Any, s: Any) -> np.ndarray:
     model at (x, y) whose heading has cosine ``c`` and sine ``s``: arrays that broadcast (the sums of
     ``geometry.local_to_world``)."""
     x0, y0, x1, y1 = TARGET
+    forward, left = _corners(dims, np.broadcast(x, y, c, s).ndim)
+    px = x + forward * c - left * s  # the four corners along a first axis: the same sums, corner by corner
+    py = y + forward * s + left * c
+    inside = (px >= x0 - TOLERANCE) & (px <= x1 + TOLERANCE) & (py >= y0 - TOLERANCE) & (py <= y1 + TOLERANCE)
+    every: np.ndarray = inside.all(axis=0)
+    return every
+
+
+@lru_cache(maxsize=32)
+def _corners(dims: G.Dims, ndim: int) -> tuple[np.ndarray, np.ndarray]:
+    """The fuselage's four corners in the model's frame, (forward, left), each an array along a first axis
+    before ``ndim`` axes of positions."""
     half, side = dims.length / 2, dims.body_width / 2
-    inside = np.ones(np.broadcast(x, y, c, s).shape, dtype=bool)
-    for f_, l_ in ((half, side), (half, -side), (-half, side), (-half, -side)):
-        px = x + f_ * c - l_ * s
-        py = y + f_ * s + l_ * c
-        inside &= (px >= x0 - TOLERANCE) & (px <= x1 + TOLERANCE) & (py >= y0 - TOLERANCE) & (py <= y1 + TOLERANCE)
-    return inside
+    shape = (4,) + (1,) * ndim
+    return np.array([half, half, -half, -half]).reshape(shape), np.array([side, -side, side, -side]).reshape(shape)
 
 
 @lru_cache(maxsize=32)
@@ -450,7 +458,9 @@ def _bomber_best(game: B17Game, a: Aircraft, rng: np.random.Generator | None) ->
     """The least row of :func:`bomber_scored` (the doctrine's move). A bomber holding the box, or flying for
     the target with no end over it or within look-ahead of it (most moves), has all its moves of one aim: their
     inches from it over arrays, and the exact row of each within 1e-7 of the least (of those staying on the
-    table); any other bomber's rows one by one (37 ends: plain Python is quicker there than numpy)."""
+    table); a bomber with a move that bombs now and stays on the table, those moves' rows alone (they come
+    first: it need not look ahead); any other bomber's rows one by one (37 ends: plain Python is quicker there
+    than numpy)."""
     aims = _aims(game, a, rng, True, (WEAVE, WEAVE_UNTIL), False)
     if aims.on is not None:
         return min(aims.on) if aims.on else None
@@ -459,6 +469,10 @@ def _bomber_best(game: B17Game, a: Aircraft, rng: np.random.Generator | None) ->
         aims.hold or math.dist((a.x, a.y), TARGET_CENTRE) > LOOKAHEAD + aims.length + 2 * TOLERANCE
     )
     if not one_aim:
+        leaves = ends["leaves"].tolist()
+        bombing = [i for i, over in enumerate(aims.over) if over and not leaves[i]]
+        if bombing:  # a move that bombs now and stays on the table comes before any other row: no look ahead
+            return min(_row(aims, i, math.dist((ends["x"][i], ends["y"][i]), TARGET_CENTRE), False) for i in bombing)
         return min(_scored_rows(aims))
     x, y, h = ends["xa"], ends["ya"], ends["ha"]
     if aims.hold:
