@@ -503,6 +503,7 @@ def plan_fire_and_wedges(ctx: Context, action: Fire) -> tuple[list[FireOrder], l
         if target_unit is None or target_unit.side == unit.side:
             raise IllegalAction(f"{action}: {action.target} is not an enemy unit", "skirmish.30")
     headings = _check_wedges(ctx, action, ids, orders)
+    terrain = ctx.terrain  # read once, not once a man (it reads the state's structures to know it is the same)
     shots: list[FireOrder] = []
     wedges: list[WedgeFire] = []
     load: dict[str, int] = {}
@@ -522,7 +523,7 @@ def plan_fire_and_wedges(ctx: Context, action: Fire) -> tuple[list[FireOrder], l
         if aim is None or aim == "hold":
             continue
         explicit = f.id in orders
-        why = can_fire(ctx, f)
+        why = can_fire(ctx, f, terrain)
         if why is not None:
             if explicit:
                 raise IllegalAction(f"{action}: {why[1]}", why[0])
