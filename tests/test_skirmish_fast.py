@@ -21,6 +21,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.geometry import snap, snap_angle
 from grognard.rulesets.skirmish import bots_drive as BV
 from grognard.rulesets.skirmish import bots_fire as BF
+from grognard.rulesets.skirmish import context
 from grognard.rulesets.skirmish import driving as DV
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import rules as R
@@ -251,10 +252,13 @@ def test_a_gunners_wedge_headings_are_weighed_at_once_as_each_wedge_alone(monkey
     assert calls["weighed"] >= 20 and worthy >= 10, (calls, worthy)
 
 
-def test_a_drive_search_the_ground_refused_throughout_is_answered_again_without_its_probes() -> None:
+def test_a_drive_search_the_ground_refused_throughout_is_answered_again_without_its_probes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """At every drive decision of a gun_line_armour game, straight drives every 45 degrees round each vehicle,
     searched twice: each search finds what the long way finds; the second of one whose every drive the ground
     refused makes no probe (before, it probed as much as the first)."""
+    monkeypatch.setattr(context, "_SHARED", {})  # the game's own memos: the first search probes, whatever ran before
     game = game_of("gun_line_armour", 2)
     bot = DoctrineBot(np.random.default_rng(stream(33, 2, BOTS)))
     searches = held = 0
