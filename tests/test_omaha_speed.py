@@ -302,6 +302,53 @@ def test_a_phase_in_one_pass_hands_a_seat_not_the_books_its_decision_and_plays_o
     assert finals[0] == finals[1]
 
 
+@pytest.mark.parametrize("odd", ["A1", "A3", "A6"])
+def test_one_seat_not_the_books_stops_the_pass_at_its_squad_and_each_seat_is_asked_once_a_pass(odd: str) -> None:
+    """The book's bot for every seat but one American's (asked one by one): each pass asks ``player_for`` of a
+    seat at most once (``bookplay``'s seats found), stops at that seat's squad, and the game is the one ``apply``
+    plays decision by decision."""
+    from grognard.rulesets.omaha.bookplay import play_phase
+
+    ruleset = get("omaha")
+    resolved = ruleset.resolve({"turn_cap": 10})
+    finals = []
+    for through_passes in (True, False):
+        game = ruleset.new_game(resolved, SeededDice(stream(11, 0, DICE))).unobserved()
+        rng = np.random.default_rng(stream(11, 0, BOTS))
+        bots = {side: ruleset.bots["doctrine"](rng) for side in ruleset.sides}
+        odd_seat = next(p.seat for p in game.state.americans if p.label == odd)  # type: ignore[attr-defined]
+        asked_for = _Asked(bots["american"])
+
+        def player_for(seat: str, g: Any = game, b: Any = bots, o: str = odd_seat, a: Any = asked_for) -> Any:
+            return a if seat == o else b[g.side_of(seat)]
+
+        if through_passes:
+            passes = stops = 0
+            while game.result is None:
+                seats: list[str] = []
+                played = play_phase(game, lambda seat, f=player_for, log=seats: log.append(seat) or f(seat))
+                assert len(seats) == len(set(seats))  # each seat asked once a pass at most
+                passes += 1
+                if played == 0 and game.result is None:  # not the book's to answer: the engine's step
+                    decision = game.pending()[0]
+                    stops += decision.seat == odd_seat
+                    game.apply(decision.seat, player_for(decision.seat).choose(game, decision), checked=False)
+            assert stops > 0 and passes > stops  # the odd seat stopped passes, and the book played on
+            result = game.result
+        else:
+            result = _stepped_by_seat(game, player_for)
+        finals.append((result, game.digest()))
+    assert finals[0] == finals[1]
+
+
+def _stepped_by_seat(game: Game, player_for: Any) -> Any:
+    """:func:`_stepped`, each decision's bot found by its seat."""
+    while game.result is None:
+        decision = game.pending()[0]
+        game.apply(decision.seat, player_for(decision.seat).choose(game, decision), checked=False, decision=decision)
+    return game.result
+
+
 def test_the_exits_still_blocked_kept_are_those_worked_out_afresh_at_every_decision() -> None:
     """``blocked_exits`` and ``active_bunkers`` (kept until a fight silences or destroys a bunker or clears an
     obstacle, an obstacle roll or ``changed()``) against those worked out from the bunkers and the obstacles at every

@@ -32,6 +32,19 @@ def plays_book(bot: Any) -> bool:
     return type(bot) is DoctrineBot and bot.plan is None
 
 
+class _Book(dict[str, bool]):
+    """Whether each seat's bot plays the book (:func:`plays_book`), by seat: ``player_for`` asked once a seat in a
+    pass (:func:`play_phase`; the engine's step asks it again for a seat not the book's), not once a decision."""
+
+    def __init__(self, player_for: Callable[[str], Any]) -> None:
+        super().__init__()
+        self.player_for = player_for
+
+    def __missing__(self, seat: str) -> bool:
+        found = self[seat] = plays_book(self.player_for(seat))
+        return found
+
+
 def play_phase(game: OmahaGame, player_for: Callable[[str], Any]) -> int:
     """Answer the decisions owed now, in order, while each is the Americans' or the Germans' phase's and its seat's
     bot plays the book; returns how many were answered (0: the first owed is not such a one).
@@ -42,13 +55,14 @@ def play_phase(game: OmahaGame, player_for: Callable[[str], Any]) -> int:
     s = game.state
     answered = 0
     game._pending = None  # what the engine held is answered here: pending() works it out (a refusal included)
+    book = _Book(player_for)
     while s.outcome is None and s.phase in ("americans", "germans"):
         if s.phase == "germans":
-            played, stopped = _germans(game, game._owed_now(), player_for)
+            played, stopped = _germans(game, game._owed_now(), book)
         elif game._owed is None and not s.done:  # the phase's decisions not worked out yet (_advance): none needed
-            played, stopped = _squads(game, player_for)
+            played, stopped = _squads(game, book)
         else:
-            played, stopped = _americans(game, game._owed_now(), player_for)
+            played, stopped = _americans(game, game._owed_now(), book)
         answered += played
         if stopped:
             break  # a seat not the book's owes the next: the engine's step answers it
@@ -57,7 +71,7 @@ def play_phase(game: OmahaGame, player_for: Callable[[str], Any]) -> int:
     return answered
 
 
-def _squads(game: OmahaGame, player_for: Callable[[str], Any]) -> tuple[int, bool]:
+def _squads(game: OmahaGame, book: _Book) -> tuple[int, bool]:
     """The whole Americans' phase by the book, its decisions never made: every squad on the table in order (those
     ``_build`` would owe), its orders checked as its decision's ``check_fast`` would (a move by the rules' reach
     stands proved; a squad staying put and a fight are checked in full); how many were answered, and whether a
@@ -65,16 +79,12 @@ def _squads(game: OmahaGame, player_for: Callable[[str], Any]) -> tuple[int, boo
     s = game.state
     done = s.done
     answered = 0
-    book = None
     for player in s.americans:
         squad = player.squad
         if squad is None:
             continue
-        bot = player_for(player.seat)
-        if bot is not book:
-            if not plays_book(bot):
-                return answered, True
-            book = bot
+        if not book[player.seat]:
+            return answered, True
         action = american_orders(game, squad)
         if isinstance(action, Move):
             if action.x == squad.x and action.y == squad.y:  # reach proves no point it stays at
@@ -92,23 +102,19 @@ def _squads(game: OmahaGame, player_for: Callable[[str], Any]) -> tuple[int, boo
     return answered, False
 
 
-def _americans(game: OmahaGame, owed: tuple[Any, ...], player_for: Callable[[str], Any]) -> tuple[int, bool]:
+def _americans(game: OmahaGame, owed: tuple[Any, ...], book: _Book) -> tuple[int, bool]:
     """The squads' orders of ``owed`` by the book, in order (as ``_apply`` does each); how many were answered, and
     whether a seat not the book's stopped it."""
     s = game.state
     done = s.done
     answered = 0
-    book = None  # the last bot found to play the book (the seats' are mostly one)
     try:
         for decision in owed:
             space = decision.space
             if type(space) is not OrdersSpace:
                 return answered, True
-            bot = player_for(decision.seat)
-            if bot is not book:
-                if not plays_book(bot):
-                    return answered, True
-                book = bot
+            if not book[decision.seat]:
+                return answered, True
             action = american_orders(game, space.squad, space)
             space.check_fast(action)
             game.actions_applied += 1
@@ -124,24 +130,20 @@ def _americans(game: OmahaGame, owed: tuple[Any, ...], player_for: Callable[[str
     return answered, False
 
 
-def _germans(game: OmahaGame, owed: tuple[Any, ...], player_for: Callable[[str], Any]) -> tuple[int, bool]:
+def _germans(game: OmahaGame, owed: tuple[Any, ...], book: _Book) -> tuple[int, bool]:
     """The bunkers' fire and the strikes of ``owed`` by the book, in order, until a squad leaves the table (the
     decisions are then worked out again: ``_owed`` is None); how many were answered, and whether a seat not the
     book's stopped it."""
     s = game.state
     done = s.done
     answered = 0
-    book = None  # the last bot found to play the book (the seats' are mostly one)
     try:
         for decision in owed:
             space = decision.space
             if type(space) is not TargetSpace:
                 return answered, True
-            bot = player_for(decision.seat)
-            if bot is not book:
-                if not plays_book(bot):
-                    return answered, True
-                book = bot
+            if not book[decision.seat]:
+                return answered, True
             artillery = space.artillery
             memo = game.target_memo  # german_target's, read here (as the bot's choose does)
             if memo is None or memo[0] is not s or memo[1] != game.squads_version:
