@@ -324,7 +324,9 @@ at the zones' centres and wade up the same lines game after game, so most moves 
 REACHED_KEPT = 1 << 16  # at most this many are kept (the dict is emptied when full)
 
 
-def reach(state: Beach, squad: Standing, tx: float, ty: float) -> tuple[float, float]:
+def reach(
+    state: Beach, squad: Standing, tx: float, ty: float, bounds: tuple[float, float, float, float] | None = None
+) -> tuple[float, float]:
     """The legal point furthest along the straight line toward (tx, ty), never beyond it (bots, menus).
 
     Limits: the allowance (water double), the table's edge, the wall for a
@@ -332,21 +334,26 @@ def reach(state: Beach, squad: Standing, tx: float, ty: float) -> tuple[float, f
 
     For a squad below the wall the point depends on the table's bounds, the squad's position and
     the target alone (the wall stops it short of the band, so no obstacle counts), and is
-    remembered in :data:`REACHED_BELOW_WALL`.
+    remembered in :data:`REACHED_BELOW_WALL`. ``bounds``, when given, are :func:`table_bounds` of ``state`` (a
+    game keeps them: its options never change).
     """
+    if bounds is None:
+        bounds = table_bounds(state)
     if squad.y >= BELOW_WALL_Y:  # not below_wall(squad.y)
-        return _reach(state, squad, tx, ty)
-    key = (table_bounds(state), squad.x, squad.y, tx, ty)
+        return _reach(state, squad, tx, ty, bounds)
+    key = (bounds, squad.x, squad.y, tx, ty)
     point = REACHED_BELOW_WALL.get(key)
     if point is None:
         if len(REACHED_BELOW_WALL) >= REACHED_KEPT:
             REACHED_BELOW_WALL.clear()
-        point = REACHED_BELOW_WALL[key] = _reach(state, squad, tx, ty)
+        point = REACHED_BELOW_WALL[key] = _reach(state, squad, tx, ty, bounds)
     return point
 
 
-def _reach(state: Beach, squad: Standing, tx: float, ty: float) -> tuple[float, float]:
-    """:func:`reach`, worked out."""
+def _reach(
+    state: Beach, squad: Standing, tx: float, ty: float, bounds: tuple[float, float, float, float]
+) -> tuple[float, float]:
+    """:func:`reach`, worked out; ``bounds`` are :func:`table_bounds` of ``state``."""
     x0, y0 = squad.x, squad.y
     dx, dy = tx - x0, ty - y0
     length = math.hypot(dx, dy)
@@ -354,7 +361,7 @@ def _reach(state: Beach, squad: Standing, tx: float, ty: float) -> tuple[float, 
         return x0, y0
     t = 1.0
     # the table's edges
-    left, bottom, right, top = table_bounds(state)
+    left, bottom, right, top = bounds
     for lo, hi, start, delta in ((left, right, x0, dx), (bottom, top, y0, dy)):
         if delta > 0:
             edge = (hi - start) / delta
@@ -381,7 +388,6 @@ def _reach(state: Beach, squad: Standing, tx: float, ty: float) -> tuple[float, 
             put_off = limit
     else:
         point = snap(x0 + t * dx), snap(y0 + t * dy)
-    bounds = (left, bottom, right, top)
     if _legal(state, squad, *point, bounds):
         return point
     if put_off is not None:
@@ -449,10 +455,10 @@ def _legal(
 ) -> bool:
     """Whether :func:`check_move` takes the move; ``bounds``, when given, are the table's (:func:`table_bounds`)."""
     try:
-        if bounds is None or squad.y < WALL_Y - TOLERANCE:
+        if bounds is None:
             check_move(state, squad, x, y)  # the moves found legal from below the wall are remembered
         else:
-            _check_move(state, squad, x, y, bounds)  # check_move, its table's bounds known
+            _check_move(state, squad, x, y, bounds)  # check_move, its table's bounds known (reach remembers its own)
     except IllegalAction:
         return False
     return True

@@ -180,7 +180,7 @@ def reached(game: OmahaGame, squad: Squad, tx: float, ty: float) -> Move:
         move = WADES.get(key)
         if move is not None:
             return move
-    x, y = R.reach(game.state, squad, tx, ty)
+    x, y = R.reach(game.state, squad, tx, ty, game.bounds)
     move = Move(squad.label, x, y)
     if key is not None and (x != squad.x or y != squad.y):
         if len(WADES) >= R.REACHED_KEPT:
