@@ -161,6 +161,15 @@ def test_a_move_built_for_a_state_gone_is_refused_when_it_is_illegal_now() -> No
     assert refusal.value.rule == "omaha.14" and game.digest() == digest
 
 
+def _doctrine_game(name: str, options: Any, seed: int) -> tuple[Game, dict[str, Any]]:
+    """Rule set ``name``'s game 0 of ``seed`` on ``options``, unobserved, and the book's bot of each side (one
+    stream)."""
+    ruleset = get(name)
+    game = ruleset.new_game(options, SeededDice(stream(seed, 0, DICE))).unobserved()
+    rng = np.random.default_rng(stream(seed, 0, BOTS))
+    return game, {side: ruleset.bots["doctrine"](rng) for side in ruleset.sides}
+
+
 def _stepped(game: Game, bots: dict[str, Any]) -> Any:
     """``play_out``'s loop written out: each first owed decision answered through ``apply`` on the fast path."""
     while game.result is None:
@@ -185,9 +194,7 @@ def test_play_out_on_the_fast_path_plays_the_game_apply_plays(name: str, options
     resolved = ruleset.resolve(options)
     finals = []
     for through_play_out in (True, False):
-        game = ruleset.new_game(resolved, SeededDice(stream(8, 0, DICE))).unobserved()
-        rng = np.random.default_rng(stream(8, 0, BOTS))
-        bots = {side: ruleset.bots["doctrine"](rng) for side in ruleset.sides}
+        game, bots = _doctrine_game(name, resolved, 8)
         if through_play_out:
             result = play_out(game, lambda seat, g=game, b=bots: b[g.side_of(seat)], checked=False)
         else:
@@ -252,9 +259,7 @@ def test_the_book_plays_its_phases_in_one_pass_and_the_game_apply_plays(monkeypa
     resolved = ruleset.resolve({"turn_cap": 12})
     finals = []
     for through_play_out in (True, False):
-        game = ruleset.new_game(resolved, SeededDice(stream(9, 0, DICE))).unobserved()
-        rng = np.random.default_rng(stream(9, 0, BOTS))
-        bots = {side: ruleset.bots["doctrine"](rng) for side in ruleset.sides}
+        game, bots = _doctrine_game("omaha", resolved, 9)
         asked.clear()
         if through_play_out:
             result = play_out(game, lambda seat, g=game, b=bots: b[g.side_of(seat)], checked=False)
@@ -287,9 +292,7 @@ def test_a_phase_in_one_pass_hands_a_seat_not_the_books_its_decision_and_plays_o
     resolved = ruleset.resolve({"turn_cap": 10})
     finals = []
     for through_play_out in (True, False):
-        game = ruleset.new_game(resolved, SeededDice(stream(10, 0, DICE))).unobserved()
-        rng = np.random.default_rng(stream(10, 0, BOTS))
-        bots = {side: ruleset.bots["doctrine"](rng) for side in ruleset.sides}
+        game, bots = _doctrine_game("omaha", resolved, 10)
         if other == "german plan":
             bots["german"].follow(next(iter(PLANS.values()))[0])
         else:
@@ -313,9 +316,7 @@ def test_one_seat_not_the_books_stops_the_pass_at_its_squad_and_each_seat_is_ask
     resolved = ruleset.resolve({"turn_cap": 10})
     finals = []
     for through_passes in (True, False):
-        game = ruleset.new_game(resolved, SeededDice(stream(11, 0, DICE))).unobserved()
-        rng = np.random.default_rng(stream(11, 0, BOTS))
-        bots = {side: ruleset.bots["doctrine"](rng) for side in ruleset.sides}
+        game, bots = _doctrine_game("omaha", resolved, 11)
         odd_seat = next(p.seat for p in game.state.americans if p.label == odd)  # type: ignore[attr-defined]
         asked_for = _Asked(bots["american"])
 
