@@ -16,16 +16,30 @@ the figures less than a wall clock would; each peer times its own CPU the same w
 asserted by the tests (they check that the engines play the same games and that this script and the peers
 run: tests/test_bench_peers.py).
 
+With ``--against REV`` (a git revision of this repository, or a tree's ``src`` directory) it times each row
+on this tree and on that one instead, each in a fresh process after the same warm-up, the two in turn
+(``--rounds`` times, the order swapped each round, so a host that slows or speeds up mid-run falls on both
+alike), and prints each tree's games a second (the median of its rounds) and ours over theirs, round by round:
+how much faster this code plays the same games than, say, the code an issue measured, on whatever host runs it.
+
     python bench/compare.py [--scale 1.0] [--peer omaha=/tmp/peer.py] [--no-peers] [--search] [--only omaha]
+    python bench/compare.py --scale 4 --against 1184eac [--rounds 2]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
+import io
+import os
 import re
+import shutil
+import statistics
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -109,9 +123,14 @@ def dice_per_game(ruleset: str, options: dict[str, Any], games: int = 10) -> flo
         game = r.new_game(resolved, counter)
         rng = np.random.default_rng(stream(2, index, BOTS))
         bots = {side: r.bots["doctrine"](rng) for side in r.sides}
-        play_out(game, lambda seat, game=game, bots=bots: bots[game.side_of(seat)], checked=False)
+        play_out(game, functools.partial(_bot_of, game, bots), checked=False)
         total += sum(counter.drawn.values())
     return total / games
+
+
+def _bot_of(game: Any, bots: dict[str, Any], seat: str) -> Any:
+    """The bot of ``seat``'s side."""
+    return bots[game.side_of(seat)]
 
 
 def dice_floor(count: int, repeats: int = 2000) -> float:
@@ -147,10 +166,10 @@ def peers(chosen: list[str], overrides: list[str], scale: float) -> dict[str, fl
     """Games per second of CPU of the peer of each rule set in ``chosen`` that has one."""
     paths = {name: path for name, (path, _) in PEERS.items()}
     for text in overrides:
-        name, sep, path = text.partition("=")
-        if not sep or not path:
+        name, sep, given = text.partition("=")
+        if not sep or not given:
             raise SystemExit(f"error: --peer {text}: expected RULESET=PATH (e.g. omaha=/tmp/peer.py)")
-        paths[name] = Path(path)
+        paths[name] = Path(given)
     out = {}
     for name, path in paths.items():
         if name in chosen:
@@ -185,6 +204,94 @@ def search_decision(ruleset: str, depth: int | None, playouts: int = 256, decisi
     return spent / max(made, 1)
 
 
+def against_source(where: str) -> tuple[Path, Callable[[], None]]:
+    """The ``src`` directory of the tree ``--against`` names, and how to clean up after it: ``where`` is a
+    directory holding the ``grognard`` package (or its parent's ``src`` does), or a git revision of this
+    repository, whose ``src`` is exported (``git archive``) to a temporary directory the clean-up removes.
+
+    Raises SystemExit with one line when ``where`` is neither."""
+    path = Path(where)
+    if path.is_dir():
+        src = path / "src" if (path / "src" / "grognard").is_dir() else path
+        if not (src / "grognard" / "__init__.py").is_file():
+            raise SystemExit(f"error: --against {where}: no grognard package there (a tree's src, or a git revision)")
+        return src.resolve(), lambda: None
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(["git", "-C", str(root), "archive", "--format=tar", where, "src"], capture_output=True)
+    if done.returncode:
+        why = done.stderr.decode(errors="replace").strip().splitlines()
+        said = why[-1] if why else "git failed"
+        raise SystemExit(f"error: --against {where}: neither a directory nor a git revision of {root} ({said})")
+    tmp = Path(tempfile.mkdtemp(prefix="grognard-against-"))
+    with tarfile.open(fileobj=io.BytesIO(done.stdout)) as archive:
+        archive.extractall(tmp, filter="data")
+    return tmp / "src", lambda: shutil.rmtree(tmp, ignore_errors=True)
+
+
+NO_ROW = 3  # the exit code of a --row its tree has not got (a scenario shipped since, say)
+
+
+def row_speed(src: Path | None, row: Row, games: int) -> float | None:
+    """Games a second of CPU of ``row`` played ``games`` times in a fresh process, on the tree whose ``src`` is
+    ``src`` (None: the grognard this process imports), after the table's warm-up; None if that tree has no
+    such row."""
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(src), *filter(None, [env.get("PYTHONPATH")])])
+    script = str(Path(__file__).resolve())
+    command = [sys.executable, script, "--row", f"{row.name}/{row.engine}", "--games", str(games)]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=3600)
+    if done.returncode == NO_ROW:
+        return None
+    if done.returncode:
+        why = done.stderr.strip().splitlines()
+        said = why[-1] if why else f"exit {done.returncode}"
+        raise SystemExit(f"error: timing {row.name} ({row.engine}) on {src or 'this tree'} failed: {said}")
+    return float(done.stdout.split()[-1])
+
+
+def play_row(name: str, games: int) -> None:
+    """``--row NAME/ENGINE``: warm up as the table does, play the row ``games`` times and print its games a
+    second of CPU (exit ``NO_ROW`` when this tree has no such row)."""
+    found = [row for row in ROWS if f"{row.name}/{row.engine}" == name]
+    if not found:
+        print(f"error: --row {name}: no such row here", file=sys.stderr)
+        raise SystemExit(NO_ROW)
+    row = found[0]
+    dice_per_game(row.ruleset, row.options, games=min(10, games))  # the table's warm-up: its dice count
+    print(f"{games / timed(row.play, games):.3f}")
+
+
+def against(rows: list[Row], scale: float, where: str, rounds: int) -> None:
+    """Time each of ``rows`` on this tree and on the tree ``where`` names (``against_source``), in turn."""
+    if rounds < 1:
+        raise SystemExit(f"error: --rounds {rounds}: at least 1")
+    src, clean = against_source(where)
+    try:
+        print(f"this tree against {where}: each row in fresh processes, the two in turn, {rounds} round(s),")
+        print("games a second of CPU (the median of the rounds), ours over theirs (the median, then each round's)")
+        print(f"{'rule set':26} {'engine':10} {'games':>7} {'ours':>9} {'theirs':>9} {'ours/theirs':>12}  rounds")
+        for row in rows:
+            games = max(1, round(row.games * scale))
+            mine: list[float] = []
+            theirs: list[float] = []
+            for k in range(rounds):
+                for tree in (None, src) if k % 2 == 0 else (src, None):
+                    speed = row_speed(tree, row, games)
+                    if speed is None:
+                        break
+                    (mine if tree is None else theirs).append(speed)
+            if len(theirs) < rounds:  # every row is in this tree: ROWS is its
+                print(f"{row.name:26} {row.engine:10} {games:7}  (not in that tree)")
+                continue
+            ratios = [m / t for m, t in zip(mine, theirs, strict=True)]
+            each = ", ".join(f"{r:.2f}" for r in ratios)
+            line = f"{row.name:26} {row.engine:10} {games:7} {statistics.median(mine):9,.1f}"
+            print(f"{line} {statistics.median(theirs):9,.1f} {statistics.median(ratios):12.2f}  {each}", flush=True)
+    finally:
+        clean()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every row's number of games")
@@ -194,8 +301,18 @@ def main() -> None:
     parser.add_argument("--no-peers", action="store_true", help="run no peer script")
     parser.add_argument("--only", action="append", help="rows of this rule set only (repeatable)")
     parser.add_argument("--search", action="store_true", help="also time the search bot's decision")
+    parser.add_argument("--against", metavar="REV", help="time each row on this tree and on another, in turn")
+    parser.add_argument("--rounds", type=int, default=2, help="with --against: each tree's runs of a row")
+    parser.add_argument("--row", help=argparse.SUPPRESS)  # NAME/ENGINE: one row's games a second (--against's)
+    parser.add_argument("--games", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.row:
+        play_row(args.row, args.games)
+        return
     rows = [row for row in ROWS if not args.only or row.ruleset in args.only]
+    if args.against:
+        against(rows, args.scale, args.against, args.rounds)
+        return
     chosen = sorted({row.ruleset for row in rows})
     speeds = {} if args.no_peers else peers(chosen, args.peer, args.scale)
     floors: dict[str, tuple[float, float]] = {}

@@ -74,3 +74,38 @@ def test_a_peer_that_fails_or_prints_no_figure_is_one_clear_line(tmp_path: Path)
         COMPARE.peer_speed(silent, 1)
     with pytest.raises(SystemExit, match=r"^error: --peer omaha: expected RULESET=PATH"):
         COMPARE.peers(["omaha"], ["omaha"], 1.0)
+
+
+def test_compare_against_another_tree_times_each_row_on_both_in_turn() -> None:
+    """``--against REV``: each row played on this tree and on the revision's (here HEAD's), in fresh processes,
+    round by round; the ratio printed is the median of the rounds' ratios, which are printed beside it."""
+    command = [sys.executable, str(BENCH / "compare.py"), "--only", "omaha", "--scale", "0.01"]
+    done = subprocess.run(
+        [*command, "--against", "HEAD", "--rounds", "2"], capture_output=True, text=True, check=True, timeout=600
+    )
+    rows = [line.split() for line in done.stdout.splitlines() if line.startswith("omaha ")]
+    assert [row[1] for row in rows] == ["reference", "batch"], done.stdout
+    for row in rows:
+        ours, theirs, ratio = (float(cell.replace(",", "")) for cell in row[3:6])
+        rounds = [float(cell.strip(",")) for cell in row[6:]]
+        assert ours > 0 and theirs > 0 and len(rounds) == 2
+        assert ratio == pytest.approx((rounds[0] + rounds[1]) / 2, abs=0.011)
+
+
+def test_against_is_a_tree_or_a_revision_else_one_line(tmp_path: Path) -> None:
+    root = BENCH.parent
+    src = (root / "src").resolve()
+    assert COMPARE.against_source(str(root))[0] == src
+    assert COMPARE.against_source(str(src))[0] == src
+    exported, clean = COMPARE.against_source("HEAD")
+    assert (exported / "grognard" / "__init__.py").is_file() and exported != src
+    clean()
+    assert not exported.exists()
+    with pytest.raises(SystemExit, match=r"^error: --against .*: no grognard package there"):
+        COMPARE.against_source(str(tmp_path))
+    with pytest.raises(SystemExit, match=r"^error: --against no-such-rev: neither a directory nor a git revision"):
+        COMPARE.against_source("no-such-rev")
+    with pytest.raises(SystemExit, match=r"^error: --rounds 0: at least 1$"):
+        COMPARE.against([], 1.0, "HEAD", 0)
+    missing = COMPARE.Row("skirmish nowhere", "reference", 1, len, "skirmish", {})
+    assert COMPARE.row_speed(None, missing, 1) is None  # a row that tree has not got: said, not a failure
