@@ -4,10 +4,13 @@ For each row of ``ROWS`` (a rule set, an engine, how to play ``n`` seeded doctri
 prints the games per second, and the time per game over the *dice floor*: numpy drawing as many dice
 as one game of that rule set rolls (measured on the reference engine), in one call. Beside each row of a
 rule set that has a plain script of its rules and doctrine in ``bench/peers/`` (``PEERS``: Omaha, B-17) it
-prints that peer's games per second and ours over the peer's: the peer is run once per rule set
-(``python bench/peers/RULESET.py --games N``) and times itself by its own CPU time, start-up not counted
-(the last number it prints), as the rows time ours. ``--peer RULESET=PATH`` runs another script for a rule
-set (the same way: ``--games N``, its games per second last); ``--no-peers`` runs none. With ``--search`` it times the
+prints that peer's games per second and ours over the peer's. The peer (``python bench/peers/RULESET.py --games
+N``) times itself by its own CPU time, start-up not counted (the last number it prints), as the rows time ours;
+the rule set's first row and its peer are timed in turn, each in a fresh process, ``--rounds`` times with the
+order swapped each round, and the table gives their medians and each round's ratio (one reading of each,
+minutes apart, moved with the host: 0.84 to 1.50 of the peer in one morning's runs of the same code).
+``--peer RULESET=PATH`` runs another script for a rule set (the same way: ``--games N``, its games per second
+last); ``--no-peers`` runs none. With ``--search`` it times the
 search bot's decision at 256 playouts, with playouts cut at the depth the rule set's search levels play
 (``SEARCH_LEVELS``: what a player of ``search:LEVEL`` waits for) and with playouts run to the game's end.
 
@@ -164,18 +167,38 @@ def peer_speed(path: str | Path, games: int) -> float:
 
 def peers(chosen: list[str], overrides: list[str], scale: float) -> dict[str, float]:
     """Games per second of CPU of the peer of each rule set in ``chosen`` that has one."""
+    return {name: peer_speed(path, games) for name, (path, games) in peer_paths(chosen, overrides, scale).items()}
+
+
+def peer_paths(chosen: list[str], overrides: list[str], scale: float) -> dict[str, tuple[Path, int]]:
+    """The peer script of each rule set in ``chosen`` that has one (``--peer`` overrides), and its games."""
     paths = {name: path for name, (path, _) in PEERS.items()}
     for text in overrides:
         name, sep, given = text.partition("=")
         if not sep or not given:
             raise SystemExit(f"error: --peer {text}: expected RULESET=PATH (e.g. omaha=/tmp/peer.py)")
         paths[name] = Path(given)
-    out = {}
-    for name, path in paths.items():
-        if name in chosen:
-            games = max(1, round(PEERS.get(name, (path, 100))[1] * scale))
-            out[name] = peer_speed(path, games)
-    return out
+    return {
+        name: (path, max(1, round(PEERS.get(name, (path, 100))[1] * scale)))
+        for name, path in paths.items()
+        if name in chosen
+    }
+
+
+def with_peer(row: Row, games: int, peer: tuple[Path, int], rounds: int) -> tuple[list[float], list[float]]:
+    """Games a second of ``row`` (``row_speed``, a fresh process) and of its rule set's peer, timed in turn
+    ``rounds`` times, the order swapped each round: (ours, the peer's), a reading a round each."""
+    mine: list[float] = []
+    theirs: list[float] = []
+    for k in range(rounds):
+        for ours in (False, True) if k % 2 == 0 else (True, False):
+            if ours:
+                speed = row_speed(None, row, games)
+                assert speed is not None  # ROWS is this tree's
+                mine.append(speed)
+            else:
+                theirs.append(peer_speed(*peer))
+    return mine, theirs
 
 
 def search_decision(ruleset: str, depth: int | None, playouts: int = 256, decisions: int = 3) -> float:
@@ -302,7 +325,7 @@ def main() -> None:
     parser.add_argument("--only", action="append", help="rows of this rule set only (repeatable)")
     parser.add_argument("--search", action="store_true", help="also time the search bot's decision")
     parser.add_argument("--against", metavar="REV", help="time each row on this tree and on another, in turn")
-    parser.add_argument("--rounds", type=int, default=2, help="with --against: each tree's runs of a row")
+    parser.add_argument("--rounds", type=int, default=2, help="runs of a row timed in turn with its peer or tree")
     parser.add_argument("--row", help=argparse.SUPPRESS)  # NAME/ENGINE: one row's games a second (--against's)
     parser.add_argument("--games", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -313,25 +336,33 @@ def main() -> None:
     if args.against:
         against(rows, args.scale, args.against, args.rounds)
         return
+    if args.rounds < 1:
+        raise SystemExit(f"error: --rounds {args.rounds}: at least 1")
     chosen = sorted({row.ruleset for row in rows})
-    speeds = {} if args.no_peers else peers(chosen, args.peer, args.scale)
+    paths = {} if args.no_peers else peer_paths(chosen, args.peer, args.scale)
+    speeds: dict[str, float] = {}  # each peer's games a second (the median of its rounds)
     floors: dict[str, tuple[float, float]] = {}
     print("doctrine v doctrine, one core, games a second of CPU (each process its own, start-up not counted);")
     print("floor = numpy drawing a game's dice in one call; peer = bench/peers/RULESET.py, a plain script")
     heading = f"{'rule set':26} {'engine':10} {'games':>7} {'games/s':>10} {'x floor':>9}"
-    print(heading + (f" {'peer/s':>9} {'x peer':>7}" if speeds else ""))
+    print(heading + (f" {'peer/s':>9} {'x peer':>7}  rounds" if paths else ""))
     for row in rows:
         games = max(1, round(row.games * args.scale))
         if row.name not in floors:
             count = dice_per_game(row.ruleset, row.options, games=min(10, games))
             floors[row.name] = (count, dice_floor(max(round(count), 1)))
         _, floor = floors[row.name]
-        seconds = timed(row.play, games)
-        speed = games / seconds
-        line = f"{row.name:26} {row.engine:10} {games:7} {speed:10,.1f} {seconds / games / floor:9,.0f}"
+        each = ""
+        if row.ruleset in paths and row.ruleset not in speeds:  # its first row: timed in turn with the peer
+            mine, theirs = with_peer(row, games, paths[row.ruleset], args.rounds)
+            speed, speeds[row.ruleset] = statistics.median(mine), statistics.median(theirs)
+            each = "  " + ", ".join(f"{m / t:.2f}" for m, t in zip(mine, theirs, strict=True))
+        else:
+            speed = games / timed(row.play, games)
+        line = f"{row.name:26} {row.engine:10} {games:7} {speed:10,.1f} {1 / speed / floor:9,.0f}"
         peer = speeds.get(row.ruleset)
         if peer:
-            line += f" {peer:9,.1f} {speed / peer:7.2f}"
+            line += f" {peer:9,.1f} {speed / peer:7.2f}{each}"
         print(line, flush=True)
     for name, (count, floor) in floors.items():
         print(f"  {name}: {count:,.0f} dice a game; the floor draws them in {floor * 1e6:.1f} us")

@@ -109,3 +109,16 @@ def test_against_is_a_tree_or_a_revision_else_one_line(tmp_path: Path) -> None:
         COMPARE.against([], 1.0, "HEAD", 0)
     missing = COMPARE.Row("skirmish nowhere", "reference", 1, len, "skirmish", {})
     assert COMPARE.row_speed(None, missing, 1) is None  # a row that tree has not got: said, not a failure
+
+
+def test_a_rule_sets_first_row_and_its_peer_are_timed_in_turn() -> None:
+    """The reference row and the peer, each in a fresh process, ``--rounds`` times: the ratio printed is the
+    median row's over the median peer's, and each round's ratio follows it; the batch row is over that peer."""
+    command = [sys.executable, str(BENCH / "compare.py"), "--only", "omaha", "--scale", "0.01", "--rounds", "2"]
+    done = subprocess.run(command, capture_output=True, text=True, check=True, timeout=600)
+    rows = {line.split()[1]: line.split() for line in done.stdout.splitlines() if line.startswith("omaha ")}
+    assert set(rows) == {"reference", "batch"}, done.stdout
+    reference, batch = rows["reference"], rows["batch"]
+    speed, peer, ratio = (float(cell.replace(",", "")) for cell in (reference[3], reference[5], reference[6]))
+    assert ratio == pytest.approx(speed / peer, abs=0.006) and len(reference[7:]) == 2
+    assert float(batch[5].replace(",", "")) == peer and len(batch) == 7  # the same peer; no rounds of its own
