@@ -251,7 +251,9 @@ class Context:
         return kept[1]
 
     def moving_key(self) -> tuple[Any, ...]:
-        """Where the train and the vehicles stand (the terrain now changes with it)."""
+        """Where the train and the vehicles stand (the terrain now changes with it). The vehicles' ids are not
+        in it: every memo it keys is one scenario's (``Shared``), whose vehicles are all placed at setup, in its
+        order, and none is ever taken out of the state, so a place in the tuple is always the same vehicle."""
         return (self.state.train, tuple((v.x, v.y, v.heading) for v in self.state.vehicles.values()))
 
     def with_moving(self, terrain: Terrain) -> Terrain:
