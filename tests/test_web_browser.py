@@ -113,10 +113,14 @@ def test_two_players_play_a_turn(browser: Any, server: ServerProcess, shots: Pat
     ann.reload()
     ann.wait_for_function("document.getElementById('you').textContent.includes('you play American 1')")
     assert ann.locator("tr.mine").count() >= 1
+    assert ann.locator("#tables th", has_text="yours").count() >= 1  # her squad is in the squads table
     ann.screenshot(path=str(shots / "player-after-reload.png"), full_page=True)
     projector = page(browser)
     projector.goto(f"{server.url}/projector/{code}")
     projector.wait_for_selector("#svg svg")
+    projector.wait_for_selector("#tables table")
+    assert projector.locator("#tables th", has_text="yours").count() == 0  # a column blank for every row: left out
+    assert projector.locator("#tables th", has_text="figures").count() == 1
     projector.screenshot(path=str(shots / "projector.png"))
     assert projector.locator(".die").count() > 0  # dice shown as dice
     assert len(list(shots.glob("*.png"))) == 4

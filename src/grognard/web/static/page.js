@@ -115,23 +115,26 @@ export function whyWords(why) {
 }
 
 // a face's table ({caption, columns, rows} or {caption, pre}) folded under its caption; a row whose
-// "yours" column says "yes" is marked as the viewer's, and the caption names them. folded: the captions a
-// person opened (false) or folded (true), kept across redraws; open: whether a table not in it is open
+// "yours" column says "yes" is marked as the viewer's, and the caption names them; a "yours" column with
+// nothing of the viewer's in it (every row of a projector's, a spectator's) is left out, blank for them.
+// folded: the captions a person opened (false) or folded (true), kept across redraws; open: whether a
+// table not in it is open
 export function foldedTable(spec, folded, open) {
   const box = el("details", null, { class: "fold", open: !(spec.caption in folded ? folded[spec.caption] : !open) });
   const mine = spec.columns ? spec.columns.indexOf("yours") : -1;
   const yours = mine >= 0 ? spec.rows.filter((r) => r[mine] === "yes").map((r) => r[0]) : [];
+  const shown = (cells) => (mine > 0 && !yours.length ? cells.filter((_, i) => i !== mine) : cells);
   box.appendChild(el("summary", spec.caption + (yours.length ? " - yours: " + yours.join(", ") : "")));
   if (spec.pre) box.appendChild(el("pre", spec.pre));
   else {
     const t = el("table", null, { class: "units", "aria-label": spec.caption });
     const head = el("tr");
-    for (const c of spec.columns) head.appendChild(el("th", c, { scope: "col" }));
+    for (const c of shown(spec.columns)) head.appendChild(el("th", c, { scope: "col" }));
     const thead = el("thead"); thead.appendChild(head); t.appendChild(thead);
     const tb = el("tbody");
     for (const row of spec.rows) {
       const tr = el("tr");
-      row.forEach((cell, i) => tr.appendChild(el(i === 0 ? "th" : "td", cell, i === 0 ? { scope: "row" } : {})));
+      shown(row).forEach((cell, i) => tr.appendChild(el(i === 0 ? "th" : "td", cell, i === 0 ? { scope: "row" } : {})));
       if (mine >= 0 && row[mine] === "yes") tr.className = "mine";
       tb.appendChild(tr);
     }
