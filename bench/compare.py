@@ -185,20 +185,21 @@ def peer_paths(chosen: list[str], overrides: list[str], scale: float) -> dict[st
     }
 
 
-def with_peer(row: Row, games: int, peer: tuple[Path, int], rounds: int) -> tuple[list[float], list[float]]:
-    """Games a second of ``row`` (``row_speed``, a fresh process) and of its rule set's peer, timed in turn
-    ``rounds`` times, the order swapped each round: (ours, the peer's), a reading a round each."""
+def in_turn(
+    rounds: int, ours: Callable[[], float | None], theirs: Callable[[], float | None]
+) -> tuple[list[float], list[float]] | None:
+    """``ours()`` and ``theirs()`` (games a second each), called in turn ``rounds`` times, the order swapped each
+    round, so a host that slows or speeds up mid-run falls on both alike: their readings, a round each; None as
+    soon as one gives None (a row the other tree has not got)."""
     mine: list[float] = []
-    theirs: list[float] = []
+    other: list[float] = []
     for k in range(rounds):
-        for ours in (False, True) if k % 2 == 0 else (True, False):
-            if ours:
-                speed = row_speed(None, row, games)
-                assert speed is not None  # ROWS is this tree's
-                mine.append(speed)
-            else:
-                theirs.append(peer_speed(*peer))
-    return mine, theirs
+        for time_ours in (False, True) if k % 2 else (True, False):
+            speed = ours() if time_ours else theirs()
+            if speed is None:
+                return None
+            (mine if time_ours else other).append(speed)
+    return mine, other
 
 
 def search_decision(ruleset: str, depth: int | None, playouts: int = 256, decisions: int = 3) -> float:
@@ -296,17 +297,13 @@ def against(rows: list[Row], scale: float, where: str, rounds: int) -> None:
         print(f"{'rule set':26} {'engine':10} {'games':>7} {'ours':>9} {'theirs':>9} {'ours/theirs':>12}  rounds")
         for row in rows:
             games = max(1, round(row.games * scale))
-            mine: list[float] = []
-            theirs: list[float] = []
-            for k in range(rounds):
-                for tree in (None, src) if k % 2 == 0 else (src, None):
-                    speed = row_speed(tree, row, games)
-                    if speed is None:
-                        break
-                    (mine if tree is None else theirs).append(speed)
-            if len(theirs) < rounds:  # every row is in this tree: ROWS is its
+            read = in_turn(
+                rounds, functools.partial(row_speed, None, row, games), functools.partial(row_speed, src, row, games)
+            )
+            if read is None:  # every row is in this tree: ROWS is its
                 print(f"{row.name:26} {row.engine:10} {games:7}  (not in that tree)")
                 continue
+            mine, theirs = read
             ratios = [m / t for m, t in zip(mine, theirs, strict=True)]
             each = ", ".join(f"{r:.2f}" for r in ratios)
             line = f"{row.name:26} {row.engine:10} {games:7} {statistics.median(mine):9,.1f}"
@@ -354,7 +351,13 @@ def main() -> None:
         _, floor = floors[row.name]
         each = ""
         if row.ruleset in paths and row.ruleset not in speeds:  # its first row: timed in turn with the peer
-            mine, theirs = with_peer(row, games, paths[row.ruleset], args.rounds)
+            read = in_turn(
+                args.rounds,
+                functools.partial(row_speed, None, row, games),
+                functools.partial(peer_speed, *paths[row.ruleset]),
+            )
+            assert read is not None  # neither gives None: ROWS is this tree's, and a peer gives a figure or exits
+            mine, theirs = read
             speed, speeds[row.ruleset] = statistics.median(mine), statistics.median(theirs)
             each = "  " + ", ".join(f"{m / t:.2f}" for m, t in zip(mine, theirs, strict=True))
         else:
