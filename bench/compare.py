@@ -108,6 +108,9 @@ ROWS: list[Row] = [
 ]
 
 
+RULESETS = tuple(dict.fromkeys(row.ruleset for row in ROWS))  # the rule sets with rows, in print order
+
+
 # The plain scripts of a rule set's rules and doctrine, and how many games each plays at --scale 1.
 PEERS: dict[str, tuple[Path, int]] = {
     "omaha": (Path(__file__).parent / "peers" / "omaha.py", 300),
@@ -177,6 +180,10 @@ def peer_paths(chosen: list[str], overrides: list[str], scale: float) -> dict[st
         name, sep, given = text.partition("=")
         if not sep or not given:
             raise SystemExit(f"error: --peer {text}: expected RULESET=PATH (e.g. omaha=/tmp/peer.py)")
+        if name not in RULESETS:
+            raise SystemExit(f"error: --peer {text}: no rule set {name!r} here ({', '.join(RULESETS)})")
+        if not Path(given).is_file():
+            raise SystemExit(f"error: --peer {text}: no file {given}")
         paths[name] = Path(given)
     return {
         name: (path, max(1, round(PEERS.get(name, (path, 100))[1] * scale)))
@@ -255,10 +262,10 @@ def against_source(where: str) -> tuple[Path, Callable[[], None]]:
 NO_ROW = 3  # the exit code of a --row its tree has not got (a scenario shipped since, say)
 
 
-def row_speed(src: Path | None, row: Row, games: int) -> float | None:
+def row_speed(src: Path | None, row: Row, games: int, label: str = "this tree") -> float | None:
     """Games a second of CPU of ``row`` played ``games`` times in a fresh process, on the tree whose ``src`` is
     ``src`` (None: the grognard this process imports), after the table's warm-up; None if that tree has no
-    such row."""
+    such row. ``label`` names the tree in an error (``--against``'s revision, not its temporary copy)."""
     env = dict(os.environ)
     if src is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(src), *filter(None, [env.get("PYTHONPATH")])])
@@ -270,7 +277,9 @@ def row_speed(src: Path | None, row: Row, games: int) -> float | None:
     if done.returncode:
         why = done.stderr.strip().splitlines()
         said = why[-1] if why else f"exit {done.returncode}"
-        raise SystemExit(f"error: timing {row.name} ({row.engine}) on {src or 'this tree'} failed: {said}")
+        old = " (this script needs grognard.analysis.montecarlo.play_one and core.dice's streams: too old?)"
+        hint = old if src is not None and ("ImportError" in said or "ModuleNotFoundError" in said) else ""
+        raise SystemExit(f"error: timing {row.name} ({row.engine}) on {label} failed: {said}{hint}")
     return float(done.stdout.split()[-1])
 
 
@@ -298,7 +307,9 @@ def against(rows: list[Row], scale: float, where: str, rounds: int) -> None:
         for row in rows:
             games = max(1, round(row.games * scale))
             read = in_turn(
-                rounds, functools.partial(row_speed, None, row, games), functools.partial(row_speed, src, row, games)
+                rounds,
+                functools.partial(row_speed, None, row, games),
+                functools.partial(row_speed, src, row, games, where),
             )
             if read is None:  # every row is in this tree: ROWS is its
                 print(f"{row.name:26} {row.engine:10} {games:7}  (not in that tree)")
@@ -312,29 +323,51 @@ def against(rows: list[Row], scale: float, where: str, rounds: int) -> None:
         clean()
 
 
+def checked_rows(args: argparse.Namespace) -> list[Row]:
+    """The rows ``args`` asks for, or SystemExit with one line naming the option at fault."""
+    if not args.scale > 0:
+        raise SystemExit(f"error: --scale {args.scale}: more than 0 (1.0 plays each row's games)")
+    if args.rounds < 1:
+        raise SystemExit(f"error: --rounds {args.rounds}: at least 1")
+    unknown = [name for name in args.only or [] if name not in RULESETS]
+    if unknown:
+        raise SystemExit(f"error: --only {unknown[0]}: no such rule set here ({', '.join(RULESETS)})")
+    if args.against is not None:
+        if not args.against.strip():
+            raise SystemExit("error: --against: empty (a git revision, or a tree's src directory)")
+        extra = [
+            flag for flag, on in (("--search", args.search), ("--peer", args.peer), ("--no-peers", args.no_peers)) if on
+        ]
+        if extra:
+            raise SystemExit(f"error: {extra[0]} with --against: that run times the rows on the two trees only")
+    return [row for row in ROWS if not args.only or row.ruleset in args.only]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--scale", type=float, default=1.0, help="multiply every row's number of games")
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every row's number of games (1.0)")
     parser.add_argument(
         "--peer", action="append", default=[], metavar="RULESET=PATH", help="another peer script for a rule set"
     )
     parser.add_argument("--no-peers", action="store_true", help="run no peer script")
-    parser.add_argument("--only", action="append", help="rows of this rule set only (repeatable)")
+    parser.add_argument(
+        "--only", action="append", help=f"rows of this rule set only, repeatable: {', '.join(RULESETS)}"
+    )
     parser.add_argument("--search", action="store_true", help="also time the search bot's decision")
-    parser.add_argument("--against", metavar="REV", help="time each row on this tree and on another, in turn")
-    parser.add_argument("--rounds", type=int, default=2, help="runs of a row timed in turn with its peer or tree")
+    parser.add_argument(
+        "--against", metavar="REV", help="time each row on this tree and on another (a git revision or a tree's src)"
+    )
+    parser.add_argument("--rounds", type=int, default=2, help="runs of a row timed in turn with its peer or tree (2)")
     parser.add_argument("--row", help=argparse.SUPPRESS)  # NAME/ENGINE: one row's games a second (--against's)
     parser.add_argument("--games", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.row:
         play_row(args.row, args.games)
         return
-    rows = [row for row in ROWS if not args.only or row.ruleset in args.only]
-    if args.against:
+    rows = checked_rows(args)
+    if args.against is not None:
         against(rows, args.scale, args.against, args.rounds)
         return
-    if args.rounds < 1:
-        raise SystemExit(f"error: --rounds {args.rounds}: at least 1")
     chosen = sorted({row.ruleset for row in rows})
     paths = {} if args.no_peers else peer_paths(chosen, args.peer, args.scale)
     speeds: dict[str, float] = {}  # each peer's games a second (the median of its rounds)
@@ -382,4 +415,13 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # a temporary tree is removed on the way out (against's finally)
+        print("interrupted", file=sys.stderr)
+        raise SystemExit(130) from None
+    except SystemExit as stop:
+        if isinstance(stop.code, str):  # one line, and the exit code of the grognard command's bad input
+            print(stop.code, file=sys.stderr)
+            raise SystemExit(2) from None
+        raise

@@ -122,3 +122,33 @@ def test_a_rule_sets_first_row_and_its_peer_are_timed_in_turn() -> None:
     speed, peer, ratio = (float(cell.replace(",", "")) for cell in (reference[3], reference[5], reference[6]))
     assert ratio == pytest.approx(speed / peer, abs=0.006) and len(reference[7:]) == 2
     assert float(batch[5].replace(",", "")) == peer and len(batch) == 7  # the same peer; no rounds of its own
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ({"scale": 0.0}, r"^error: --scale 0.0: more than 0"),
+        ({"rounds": -1}, r"^error: --rounds -1: at least 1$"),
+        ({"only": ["Omaha"]}, r"^error: --only Omaha: no such rule set here \(omaha, b17, skirmish\)$"),
+        ({"against": " "}, r"^error: --against: empty"),
+        ({"against": "HEAD", "search": True}, r"^error: --search with --against: that run times the rows"),
+    ],
+)
+def test_bad_options_are_one_line_naming_the_option(given: dict[str, Any], said: str) -> None:
+    import argparse
+
+    options = {"scale": 1.0, "rounds": 2, "only": None, "against": None, "search": False, "peer": [], "no_peers": False}
+    with pytest.raises(SystemExit, match=said):
+        COMPARE.checked_rows(argparse.Namespace(**{**options, **given}))
+
+
+def test_a_bad_peer_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match=r"^error: --peer chess=.*: no rule set 'chess' here"):
+        COMPARE.peer_paths(["omaha"], [f"chess={tmp_path}"], 1.0)
+    with pytest.raises(SystemExit, match=r"^error: --peer omaha=.*nothing.py: no file "):
+        COMPARE.peer_paths(["omaha"], [f"omaha={tmp_path / 'nothing.py'}"], 1.0)
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "compare.py"), "--only", "chess"], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip() == "error: --only chess: no such rule set here (omaha, b17, skirmish)"
