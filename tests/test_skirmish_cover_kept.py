@@ -18,17 +18,15 @@ import numpy as np
 import pytest
 import shapely
 
-from grognard.core.dice import BOTS, stream
 from grognard.core.geometry import snap_angle
 from grognard.rulesets.skirmish import context
 from grognard.rulesets.skirmish import covers as CV
 from grognard.rulesets.skirmish import fire as FI
 from grognard.rulesets.skirmish import men as M
 from grognard.rulesets.skirmish import rules as R
-from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.scenario import load_scenario
 from grognard.rulesets.skirmish.terrain import ALL_DEAD, FULL_POINTS, NO_TOP_COVER, Terrain, build_terrain
-from skirmish_games import game_of
+from skirmish_games import mg_gunners
 from test_skirmish_drive_lean import long_way_wedge_rows
 
 XY = tuple[float, float]
@@ -114,31 +112,20 @@ def test_a_wedges_lines_found_at_once_are_the_rules_and_give_the_long_ways_rows(
     scenario: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(context, "_SHARED", {})  # this test's games keep memos of their own
-    games = (game_of(scenario, index) for index in range(1, 6))
-    bots = (DoctrineBot(np.random.default_rng(stream(33, index, BOTS))) for index in range(1, 6))
-    game, bot = next(games), next(bots)
-    gunners = lines = 0
-    while gunners < 6:
-        if game.result is not None:
-            game, bot = next(games), next(bots)
-        decision = game.pending()[0]
-        ctx = game.ctx
-        if decision.id.startswith("fire"):
-            for gunner in FI.FireSpace(ctx, decision.space.unit).gunners():
-                terrain = ctx.terrain
-                ctx.shared.memos, ctx.sight_cache = {}, None  # nothing kept: the batch finds every line
-                memo = ctx.sight_memo(terrain)
-                assert not memo
-                apex = (gunner.x, gunner.y)
-                headings = sorted({snap_angle(R.bearing(apex, (f.x, f.y))) for f in M.enemies(ctx, gunner.side)})
-                headings = headings or [0.0]
-                men, dice, rows = FI.wedge_rows(ctx, gunner, headings)
-                opened = frozenset(M.open_doors(ctx))
-                for k in sorted({k for row in rows for k in row}):
-                    at = (men[k].x, men[k].y)
-                    assert memo[("sight", apex, at, opened)] == R.line_of_sight(terrain, apex, at, opened)
-                    lines += 1
-                assert (men, dice, rows) == long_way_wedge_rows(ctx, gunner, headings)
-                gunners += 1
-        game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+    lines = 0
+    for ctx, gunner in mg_gunners(scenario):
+        terrain = ctx.terrain
+        ctx.shared.memos, ctx.sight_cache = {}, None  # nothing kept: the batch finds every line
+        memo = ctx.sight_memo(terrain)
+        assert not memo
+        apex = (gunner.x, gunner.y)
+        headings = sorted({snap_angle(R.bearing(apex, (f.x, f.y))) for f in M.enemies(ctx, gunner.side)})
+        headings = headings or [0.0]
+        men, dice, rows = FI.wedge_rows(ctx, gunner, headings)
+        opened = frozenset(M.open_doors(ctx))
+        for k in sorted({k for row in rows for k in row}):
+            at = (men[k].x, men[k].y)
+            assert memo[("sight", apex, at, opened)] == R.line_of_sight(terrain, apex, at, opened)
+            lines += 1
+        assert (men, dice, rows) == long_way_wedge_rows(ctx, gunner, headings)
     assert lines >= 10, lines

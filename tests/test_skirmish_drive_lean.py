@@ -32,7 +32,7 @@ from grognard.rulesets.skirmish.actions import Drive
 from grognard.rulesets.skirmish.book import DoctrineBot
 from grognard.rulesets.skirmish.driving import DriveSpace
 from grognard.rulesets.skirmish.terrain import Terrain
-from skirmish_games import game_of
+from skirmish_games import game_of, mg_gunners
 
 XY = tuple[float, float]
 
@@ -488,9 +488,6 @@ def test_a_gunners_wedges_weighed_and_fired_while_the_state_stands_still_are_the
     and then one by one as the check fires them, while the state stands still: the men, dice and rows are the
     long way's (worked out afresh at every call); and the calls after the first work out no die and no man's
     wedge length again, but the rule's own for a man near an edge (before, every call did)."""
-    games = (game_of(scenario, index) for index in range(1, 6))
-    bots = (DoctrineBot(np.random.default_rng(stream(33, index, BOTS))) for index in range(1, 6))
-    game, bot = next(games), next(bots)
     again = {"lengths": 0, "dice": 0, "rule": 0}
     wedge_length, wedge_die, under_wedge = R.wedge_length, FI._wedge_die, R.under_wedge
 
@@ -506,36 +503,28 @@ def test_a_gunners_wedges_weighed_and_fired_while_the_state_stands_still_are_the
         again["dice"] += 1
         return wedge_die(*args)
 
-    gunners = rows = 0
-    while gunners < 6:
-        if game.result is not None:
-            game, bot = next(games), next(bots)
-        decision = game.pending()[0]
-        ctx = game.ctx
-        if decision.id.startswith("fire"):
-            for gunner in FI.FireSpace(ctx, decision.space.unit).gunners():
-                half = ctx.tables.wedge.angle.value / 2
-                apex = (gunner.x, gunner.y)
-                bearings = [R.bearing(apex, (f.x, f.y)) for f in ctx.state.figures.values() if f.alive]
-                headings = sorted(
-                    {snap_angle(b + s * (half + k)) for b in bearings for s in (-1, 1) for k in (-0.5, -1e-7, 1e-7)}
-                )
-                want = long_way_wedge_rows(ctx, gunner, headings)
-                some = headings[:: max(1, len(headings) // 12)]
-                each = [_named(long_way_wedge_rows(ctx, gunner, [h])) for h in some]
-                with ctx.still():
-                    assert FI.wedge_rows(ctx, gunner, headings) == want
-                    again.update(lengths=0, dice=0, rule=0)
-                    with monkeypatch.context() as patched:
-                        patched.setattr(R, "wedge_length", lengths)
-                        patched.setattr(R, "under_wedge", rule)
-                        patched.setattr(FI, "_wedge_die", dice)
-                        got = [_named(FI.wedge_rows(ctx, gunner, [h])) for h in some]
-                    assert again["dice"] == 0 and again["lengths"] <= again["rule"], again  # the rule's own
-                assert got == each
-                rows += sum(len(row) for found in got for row in found)
-                gunners += 1
-        game.apply(decision.seat, bot.choose(game, decision), checked=False, decision=decision)
+    rows = 0
+    for ctx, gunner in mg_gunners(scenario):
+        half = ctx.tables.wedge.angle.value / 2
+        apex = (gunner.x, gunner.y)
+        bearings = [R.bearing(apex, (f.x, f.y)) for f in ctx.state.figures.values() if f.alive]
+        headings = sorted(
+            {snap_angle(b + s * (half + k)) for b in bearings for s in (-1, 1) for k in (-0.5, -1e-7, 1e-7)}
+        )
+        want = long_way_wedge_rows(ctx, gunner, headings)
+        some = headings[:: max(1, len(headings) // 12)]
+        each = [_named(long_way_wedge_rows(ctx, gunner, [h])) for h in some]
+        with ctx.still():
+            assert FI.wedge_rows(ctx, gunner, headings) == want
+            again.update(lengths=0, dice=0, rule=0)
+            with monkeypatch.context() as patched:
+                patched.setattr(R, "wedge_length", lengths)
+                patched.setattr(R, "under_wedge", rule)
+                patched.setattr(FI, "_wedge_die", dice)
+                got = [_named(FI.wedge_rows(ctx, gunner, [h])) for h in some]
+            assert again["dice"] == 0 and again["lengths"] <= again["rule"], again  # the rule's own
+        assert got == each
+        rows += sum(len(row) for found in got for row in found)
     assert rows >= 20, rows
 
 
