@@ -48,6 +48,7 @@ import numpy as np
 from shapely.geometry import Point, Polygon
 
 from grognard.core.geometry import snap
+from grognard.core.memo import kept_in
 from grognard.core.plans import Plan
 from grognard.rulesets.skirmish import castles as CA
 from grognard.rulesets.skirmish import men as M
@@ -88,11 +89,7 @@ def in_danger(ctx: Context, f: Figure) -> str | None:
     terrain = ctx.terrain
     if terrain.building_at(f.x, f.y) is None:
         return None  # in no building, so in no section (section_at asks the buildings first); kept by point
-    memo = ctx.sight_memo(terrain)
-    key = ("section at", f.x, f.y)
-    section = memo.get(key, memo)
-    if section is memo:
-        section = memo[key] = terrain.section_at(f.x, f.y)
+    section = kept_in(ctx.sight_memo(terrain), ("section at", f.x, f.y), lambda: terrain.section_at(f.x, f.y))
     if section is None:
         return None
     sid: str = section.id

@@ -24,6 +24,7 @@ from typing import Any, Protocol, cast
 from shapely.geometry.base import BaseGeometry
 
 from grognard.core.errors import IllegalAction
+from grognard.core.memo import kept_in
 from grognard.rulesets.skirmish import vehicles as V
 from grognard.rulesets.skirmish.schema import Scenario
 from grognard.rulesets.skirmish.state import FireOrder, SkirmishState, Vehicle
@@ -150,13 +151,7 @@ class Context:
 
     def keep(self, name: str, make: Callable[[], Any]) -> Any:
         """``make()``, once while the state stands still (``still``); every time otherwise."""
-        kept = self.kept
-        if kept is None:
-            return make()
-        found = kept.get(name, kept)
-        if found is kept:
-            found = kept[name] = make()
-        return found
+        return kept_in(self.kept, name, make)
 
     def keep_for(self, name: str, key: Any, make: Callable[[], Any]) -> Any:
         """``make()``, once for each ``key`` while the state stands still (``still``); every time otherwise.

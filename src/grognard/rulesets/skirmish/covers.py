@@ -13,12 +13,12 @@ answers. With no piece near the target, the rows are gone down with every ``behi
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 import shapely
 
 from grognard.core.geometry import TOLERANCE
+from grognard.core.memo import kept_in
 from grognard.rulesets.skirmish import crossings as XS
 from grognard.rulesets.skirmish import rules as R
 from grognard.rulesets.skirmish.terrain import Terrain
@@ -33,20 +33,10 @@ def cover(terrain: Terrain, a: XY, b: XY, attack: str, memo: dict[Any, Any] | No
     ``b`` alone (the pieces near him, whether his building's section still covers him) is kept."""
     if not math.hypot(b[0] - a[0], b[1] - a[1]) > TOLERANCE + XS.MARGIN:
         return R.cover(terrain, a, b, attack)
-    near = _kept(memo, ("cover near", b, attack), lambda: _near(terrain, b, attack))
+    near = kept_in(memo, ("cover near", b, attack), lambda: _near(terrain, b, attack))
     behind = _behind(terrain, a, b, near) if near else {}  # no piece near him: every behind row fails
     settled, found = (False, None) if behind is None else _by_rows(terrain, a, b, attack, behind, memo)
     return found if settled else R.cover(terrain, a, b, attack)
-
-
-def _kept(memo: dict[Any, Any] | None, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
-    """``make()``, kept in ``memo`` under ``key`` (every time without one)."""
-    if memo is None:
-        return make()
-    found = memo.get(key, memo)
-    if found is memo:
-        found = memo[key] = make()
-    return found
 
 
 def _near(terrain: Terrain, b: XY, attack: str) -> list[int]:
@@ -107,7 +97,7 @@ def _by_rows(
         elif row.when == "in_building":
             if not R.COVER_TESTS[row.when](terrain, row.terrain, a, b):
                 continue
-            held = _kept(memo, ("stands", b, attack), lambda: R._building_stands_for(terrain, b, attack))
+            held = kept_in(memo, ("stands", b, attack), lambda: R._building_stands_for(terrain, b, attack))
         else:
             return False, None  # a test not known here
         if held:
